@@ -1,0 +1,10 @@
+/** The audioengine command. Backends arrive on the module path at run time, never at compile time. */
+module dev.audioengine.cli {
+    requires dev.audioengine.api;
+    requires dev.audioengine.models;
+    requires info.picocli;
+
+    opens dev.audioengine.cli to info.picocli;
+
+    uses dev.audioengine.api.spi.BackendProvider;
+}

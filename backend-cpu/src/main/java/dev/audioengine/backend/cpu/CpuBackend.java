@@ -1,0 +1,105 @@
+package dev.audioengine.backend.cpu;
+
+import dev.audioengine.api.capability.Capability;
+import dev.audioengine.api.graph.Tensor;
+import dev.audioengine.api.spi.Backend;
+import dev.audioengine.api.spi.DeviceBuffer;
+import dev.audioengine.api.spi.DeviceInfo;
+import dev.audioengine.api.spi.Executable;
+import dev.audioengine.api.spi.OutOfDeviceMemoryException;
+import dev.audioengine.api.spi.TensorPlacement;
+import dev.audioengine.backend.cpu.kernels.CpuKernels;
+import dev.audioengine.backend.cpu.kernels.CpuTensor;
+import dev.audioengine.backend.cpu.kernels.KernelContext;
+import dev.audioengine.backend.cpu.kernels.WorkerPool;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
+
+/** The CPU as a backend: buffers are native segments, a compiled run is a list of bound kernels. */
+final class CpuBackend implements Backend {
+    private final DeviceInfo device;
+    private final WorkerPool pool;
+    private final Set<CpuBuffer> live = Collections.newSetFromMap(new IdentityHashMap<>());
+    private boolean closed;
+
+    CpuBackend(DeviceInfo device, int threads) {
+        this.device = device;
+        this.pool = new WorkerPool(threads);
+    }
+
+    @Override public String registryName() { return "CPU"; }
+
+    @Override public DeviceInfo device() { return device; }
+
+    @Override public Set<Capability> verifiedCapabilities() { return CpuBackendProvider.VERIFIED; }
+
+    @Override public boolean supportsOp(Tensor node) { return CpuKernels.supports(node); }
+
+    public int threads() { return pool.threads(); }
+
+    @Override
+    public synchronized DeviceBuffer allocate(long bytes) {
+        ensureOpen();
+        try {
+            CpuBuffer b = new CpuBuffer(bytes, this::forget);
+            live.add(b);
+            return b;
+        } catch (OutOfMemoryError e) {
+            throw new OutOfDeviceMemoryException("CPU (native memory)", bytes, SystemMemory.read()[1]);
+        }
+    }
+
+    @Override
+    public void upload(DeviceBuffer dst, long dstOffset, MemorySegment src) {
+        MemorySegment.copy(src, 0, cpu(dst).segment(), dstOffset, src.byteSize());
+    }
+
+    @Override
+    public void download(DeviceBuffer src, long srcOffset, MemorySegment dst) {
+        MemorySegment.copy(cpu(src).segment(), srcOffset, dst, 0, dst.byteSize());
+    }
+
+    @Override
+    public Executable compile(List<Tensor> nodes, TensorPlacement placement) {
+        ensureOpen();
+        KernelContext ctx = new KernelContext(pool);
+        List<Runnable> bound = new ArrayList<>(nodes.size());
+        for (Tensor n : nodes) {
+            CpuTensor out = view(n, placement);
+            CpuTensor[] in = new CpuTensor[n.inputs().size()];
+            for (int i = 0; i < in.length; i++) in[i] = view(n.input(i), placement);
+            bound.add(CpuKernels.bind(n, out, in, ctx));
+        }
+        Runnable[] steps = bound.toArray(Runnable[]::new);
+        return () -> { for (Runnable r : steps) r.run(); };
+    }
+
+    private static CpuTensor view(Tensor t, TensorPlacement placement) {
+        MemorySegment seg = cpu(placement.buffer(t)).segment();
+        return CpuTensor.of(t, seg, placement.byteOffset(t));
+    }
+
+    private static CpuBuffer cpu(DeviceBuffer b) {
+        if (b instanceof CpuBuffer c) return c;
+        throw new IllegalArgumentException("not a CPU buffer: " + b);
+    }
+
+    private synchronized void forget(CpuBuffer b) { live.remove(b); }
+
+    private void ensureOpen() {
+        if (closed) throw new IllegalStateException("CPU backend is closed");
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) return;
+        closed = true;
+        for (CpuBuffer b : List.copyOf(live)) b.close();
+        pool.close();
+    }
+}

@@ -1,0 +1,14 @@
+package dev.audioengine.backend.cpu.kernels;
+
+import dev.audioengine.api.graph.Tensor;
+
+/**
+ * One op family on the CPU. {@link #bind} runs once per compiled graph: it checks and
+ * precomputes everything shape-dependent and returns the work for one run, which must not
+ * allocate per element.
+ */
+public interface CpuKernel {
+    boolean supports(Tensor node);
+
+    Runnable bind(Tensor node, CpuTensor out, CpuTensor[] in, KernelContext ctx);
+}

@@ -1,0 +1,8 @@
+/** The CUDA backend: FFM bindings to the vendor runtime; loads nothing native until probed. */
+module dev.audioengine.backend.cuda {
+    requires dev.audioengine.api;
+
+    exports dev.audioengine.backend.cuda;
+
+    provides dev.audioengine.api.spi.BackendProvider with dev.audioengine.backend.cuda.CudaBackendProvider;
+}

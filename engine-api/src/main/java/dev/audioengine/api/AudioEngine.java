@@ -1,0 +1,133 @@
+package dev.audioengine.api;
+
+import dev.audioengine.api.capability.Capability;
+import dev.audioengine.api.capability.CapabilityOverrides;
+import dev.audioengine.api.exec.CompiledGraph;
+import dev.audioengine.api.exec.Compiler;
+import dev.audioengine.api.exec.FallbackPolicy;
+import dev.audioengine.api.exec.WeightCache;
+import dev.audioengine.api.graph.Graph;
+import dev.audioengine.api.registry.BackendRegistry;
+import dev.audioengine.api.spi.Backend;
+import dev.audioengine.api.spi.BackendConfig;
+import dev.audioengine.api.spi.BackendProvider;
+import dev.audioengine.api.spi.DeviceInfo;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The embedding entry point: one opened backend device (plus the CPU backend for fallback
+ * nodes when allowed), the user's capability switches, and the weights uploaded so far.
+ * <pre>{@code
+ * try (AudioEngine engine = AudioEngine.builder().backend("cpu").threads(2).build()) {
+ *     ...
+ * }
+ * }</pre>
+ */
+public final class AudioEngine implements AutoCloseable {
+    private final Backend backend;
+    private final Backend cpuFallback; // null when the primary is the CPU or fallback is off
+    private final CapabilityOverrides overrides;
+    private final FallbackPolicy fallback;
+    private final WeightCache weights = new WeightCache();
+    private final String selectionNote;
+    private boolean closed;
+
+    private AudioEngine(Backend backend, Backend cpuFallback, CapabilityOverrides overrides, FallbackPolicy fallback, String note) {
+        this.backend = backend;
+        this.cpuFallback = cpuFallback;
+        this.overrides = overrides;
+        this.fallback = fallback;
+        this.selectionNote = note;
+    }
+
+    public static Builder builder() { return new Builder(); }
+
+    /** The primary backend. */
+    public Backend backend() { return backend; }
+
+    public DeviceInfo device() { return backend.device(); }
+
+    /** How the backend was chosen ("requested cuda", "best: picked ..."). */
+    public String selectionNote() { return selectionNote; }
+
+    public CapabilityOverrides overrides() { return overrides; }
+
+    /** What a model that can use {@code modelUses} may use here: verified ∩ uses, with the user's switches. */
+    public Set<Capability> effectiveCapabilities(Set<Capability> modelUses) {
+        return overrides.effective(backend.verifiedCapabilities(), modelUses);
+    }
+
+    /** Plans and compiles a graph for this engine; close the result when the shape is no longer needed. */
+    public CompiledGraph compile(Graph graph) {
+        if (closed) throw new IllegalStateException("engine is closed");
+        return Compiler.compile(graph, backend, cpuFallback, fallback, weights);
+    }
+
+    /** Bytes of weights uploaded to devices so far. */
+    public long uploadedWeightBytes() { return weights.uploadedBytes(); }
+
+    @Override
+    public void close() {
+        if (closed) return;
+        closed = true;
+        weights.close();
+        backend.close();
+        if (cpuFallback != null) cpuFallback.close();
+    }
+
+    /** Settings for an engine; every one has a default that works on any machine with the CPU backend. */
+    public static final class Builder {
+        private BackendType type = BackendType.CPU;
+        private int device = 0;
+        private int threads = 0;
+        private final List<String> capabilities = new ArrayList<>();
+        private final Map<String, String> options = new LinkedHashMap<>();
+        private FallbackPolicy fallback = FallbackPolicy.CPU;
+        private BackendRegistry registry;
+
+        public Builder backend(BackendType type) { this.type = type; return this; }
+
+        /** cpu, cuda, hip, rocm, vulkan, metal or best. */
+        public Builder backend(String name) { this.type = BackendType.parse(name); return this; }
+
+        public Builder device(int device) { this.device = device; return this; }
+
+        /** CPU worker threads; 0 (the default) means all available processors. */
+        public Builder threads(int threads) { this.threads = threads; return this; }
+
+        /** Capability switches such as "-FUSED_ATTENTION" or "+BF16_WEIGHTS". */
+        public Builder capability(String... switches) { capabilities.addAll(List.of(switches)); return this; }
+
+        /** A backend option, e.g. {@code cuda.graphs=off}. */
+        public Builder option(String key, String value) { options.put(key, value); return this; }
+
+        public Builder fallback(FallbackPolicy policy) { this.fallback = policy; return this; }
+
+        /** Use this registry instead of ServiceLoader discovery (tests, custom module layers). */
+        public Builder registry(BackendRegistry registry) { this.registry = registry; return this; }
+
+        public AudioEngine build() {
+            CapabilityOverrides overrides = CapabilityOverrides.parse(capabilities);
+            BackendRegistry reg = registry != null ? registry : BackendRegistry.load();
+            BackendRegistry.Selection sel = reg.select(type, device);
+            BackendConfig config = new BackendConfig(threads, options);
+            Backend primary = sel.provider().open(sel.device().index(), config);
+            Backend cpu = null;
+            try {
+                if (sel.provider().type() != BackendType.CPU && fallback == FallbackPolicy.CPU) {
+                    BackendProvider cpuProvider = reg.providers().stream().filter(p -> p.type() == BackendType.CPU).findFirst().orElse(null);
+                    if (cpuProvider != null) cpu = cpuProvider.open(0, config);
+                }
+            } catch (RuntimeException e) {
+                primary.close();
+                throw e;
+            }
+            return new AudioEngine(primary, cpu, overrides, fallback, sel.why());
+        }
+    }
+}

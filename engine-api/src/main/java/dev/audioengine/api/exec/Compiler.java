@@ -1,0 +1,13 @@
+package dev.audioengine.api.exec;
+
+import dev.audioengine.api.graph.Graph;
+import dev.audioengine.api.spi.Backend;
+
+/** Entry point from {@link dev.audioengine.api.AudioEngine} into planning; keeps the plan's constructor package-private. */
+public final class Compiler {
+    private Compiler() {}
+
+    public static CompiledGraph compile(Graph graph, Backend primary, Backend cpuFallback, FallbackPolicy policy, WeightCache weights) {
+        return new CompiledGraph(graph, primary, cpuFallback, policy, weights);
+    }
+}

@@ -1,0 +1,37 @@
+package dev.audioengine.api.exec;
+
+import dev.audioengine.api.spi.Backend;
+import dev.audioengine.api.spi.DeviceBuffer;
+import dev.audioengine.api.tensor.HostTensor;
+
+import java.util.IdentityHashMap;
+import java.util.Map;
+
+/**
+ * Weights uploaded once per backend and shared by every graph of an engine, keyed by the
+ * identity of the HostTensor that holds them. Owned and closed by the engine.
+ */
+public final class WeightCache implements AutoCloseable {
+    private final Map<Backend, Map<HostTensor, DeviceBuffer>> buffers = new IdentityHashMap<>();
+    private long uploadedBytes;
+
+    public synchronized DeviceBuffer get(Backend backend, HostTensor weight) {
+        Map<HostTensor, DeviceBuffer> perBackend = buffers.computeIfAbsent(backend, b -> new IdentityHashMap<>());
+        DeviceBuffer buf = perBackend.get(weight);
+        if (buf == null) {
+            buf = backend.allocate(weight.byteSize());
+            backend.upload(buf, 0, weight.data());
+            perBackend.put(weight, buf);
+            uploadedBytes += weight.byteSize();
+        }
+        return buf;
+    }
+
+    public synchronized long uploadedBytes() { return uploadedBytes; }
+
+    @Override
+    public synchronized void close() {
+        for (Map<HostTensor, DeviceBuffer> m : buffers.values()) for (DeviceBuffer b : m.values()) b.close();
+        buffers.clear();
+    }
+}

@@ -1,0 +1,41 @@
+package dev.audioengine.api.spi;
+
+import dev.audioengine.api.graph.Tensor;
+import dev.audioengine.api.capability.Capability;
+
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * An opened device: ggml's backend interface in Java. The engine plans memory and calls
+ * {@link #compile} once per graph shape; a GPU backend may record a command buffer or capture
+ * a device graph there. Not thread-safe: one run at a time.
+ */
+public interface Backend extends AutoCloseable {
+    String registryName();
+
+    DeviceInfo device();
+
+    Set<Capability> verifiedCapabilities();
+
+    /**
+     * Whether this backend can compute {@code node} as given (op, dtypes, shapes, strides).
+     * Leaves and views are never asked about.
+     */
+    boolean supportsOp(Tensor node);
+
+    /** Allocates device memory; throws {@link OutOfDeviceMemoryException} with sizes when it cannot. */
+    DeviceBuffer allocate(long bytes);
+
+    void upload(DeviceBuffer dst, long dstOffset, MemorySegment src);
+
+    void download(DeviceBuffer src, long srcOffset, MemorySegment dst);
+
+    /** Compiles {@code nodes} (compute nodes only, in order) against fixed placements. */
+    Executable compile(List<Tensor> nodes, TensorPlacement placement);
+
+    /** Frees everything this backend allocated. */
+    @Override
+    void close();
+}

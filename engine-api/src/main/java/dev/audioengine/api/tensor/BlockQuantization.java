@@ -1,0 +1,82 @@
+package dev.audioengine.api.tensor;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * Quantize and dequantize rows in ggml's Q8_0 and Q4_0 block layouts (see {@link DType}).
+ * The rounding follows ggml's reference quantizers so that blocks made here and blocks read
+ * from a GGUF file mean the same numbers.
+ */
+public final class BlockQuantization {
+    public static final int BLOCK = 32;
+    private static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED;
+
+    private BlockQuantization() {}
+
+    /** Quantizes {@code n} floats (a multiple of 32) from {@code src} into {@code dst} at byte offset. */
+    public static void quantizeQ8_0(float[] src, int srcOff, int n, MemorySegment dst, long dstOff) {
+        checkBlocks(n);
+        for (int b = 0; b < n / BLOCK; b++) {
+            float amax = 0;
+            for (int i = 0; i < BLOCK; i++) amax = Math.max(amax, Math.abs(src[srcOff + b * BLOCK + i]));
+            float d = amax / 127f;
+            float id = d != 0 ? 1f / d : 0f;
+            long base = dstOff + (long) b * DType.Q8_0.blockBytes();
+            dst.set(SHORT, base, HalfFloats.floatToF16(d));
+            for (int i = 0; i < BLOCK; i++) {
+                dst.set(ValueLayout.JAVA_BYTE, base + 2 + i, (byte) Math.round(src[srcOff + b * BLOCK + i] * id));
+            }
+        }
+    }
+
+    public static void quantizeQ4_0(float[] src, int srcOff, int n, MemorySegment dst, long dstOff) {
+        checkBlocks(n);
+        for (int b = 0; b < n / BLOCK; b++) {
+            float amax = 0, max = 0;
+            for (int i = 0; i < BLOCK; i++) {
+                float v = src[srcOff + b * BLOCK + i];
+                if (Math.abs(v) > amax) { amax = Math.abs(v); max = v; }
+            }
+            float d = max / -8f;
+            float id = d != 0 ? 1f / d : 0f;
+            long base = dstOff + (long) b * DType.Q4_0.blockBytes();
+            dst.set(SHORT, base, HalfFloats.floatToF16(d));
+            for (int i = 0; i < BLOCK / 2; i++) {
+                float x0 = src[srcOff + b * BLOCK + i] * id;
+                float x1 = src[srcOff + b * BLOCK + i + BLOCK / 2] * id;
+                int q0 = Math.min(15, (int) (x0 + 8.5f));
+                int q1 = Math.min(15, (int) (x1 + 8.5f));
+                dst.set(ValueLayout.JAVA_BYTE, base + 2 + i, (byte) (q0 | (q1 << 4)));
+            }
+        }
+    }
+
+    public static void dequantizeQ8_0(MemorySegment src, long srcOff, float[] dst, int dstOff, int n) {
+        checkBlocks(n);
+        for (int b = 0; b < n / BLOCK; b++) {
+            long base = srcOff + (long) b * DType.Q8_0.blockBytes();
+            float d = HalfFloats.f16ToFloat(src.get(SHORT, base));
+            for (int i = 0; i < BLOCK; i++) {
+                dst[dstOff + b * BLOCK + i] = src.get(ValueLayout.JAVA_BYTE, base + 2 + i) * d;
+            }
+        }
+    }
+
+    public static void dequantizeQ4_0(MemorySegment src, long srcOff, float[] dst, int dstOff, int n) {
+        checkBlocks(n);
+        for (int b = 0; b < n / BLOCK; b++) {
+            long base = srcOff + (long) b * DType.Q4_0.blockBytes();
+            float d = HalfFloats.f16ToFloat(src.get(SHORT, base));
+            for (int i = 0; i < BLOCK / 2; i++) {
+                int q = src.get(ValueLayout.JAVA_BYTE, base + 2 + i) & 0xff;
+                dst[dstOff + b * BLOCK + i] = ((q & 0x0f) - 8) * d;
+                dst[dstOff + b * BLOCK + i + BLOCK / 2] = ((q >>> 4) - 8) * d;
+            }
+        }
+    }
+
+    private static void checkBlocks(int n) {
+        if (n % BLOCK != 0) throw new IllegalArgumentException(n + " values is not a whole number of 32-value blocks");
+    }
+}

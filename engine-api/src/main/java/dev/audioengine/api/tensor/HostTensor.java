@@ -1,0 +1,145 @@
+package dev.audioengine.api.tensor;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * A contiguous tensor in host memory: model inputs, outputs and weights. Memory is native
+ * (so GPU backends can copy from it directly) and owned by this object unless it wraps a
+ * segment somebody else owns (a memory-mapped weight file). Close it, or use
+ * try-with-resources.
+ */
+public final class HostTensor implements AutoCloseable {
+    private static final ValueLayout.OfFloat F = ValueLayout.JAVA_FLOAT_UNALIGNED;
+    private static final ValueLayout.OfInt I = ValueLayout.JAVA_INT_UNALIGNED;
+    private static final ValueLayout.OfShort S = ValueLayout.JAVA_SHORT_UNALIGNED;
+
+    private final DType dtype;
+    private final Shape shape;
+    private final MemorySegment data;
+    private final Arena arena; // null when the memory is borrowed
+
+    private HostTensor(DType dtype, Shape shape, MemorySegment data, Arena arena) {
+        long need = dtype.bytesFor(shape.elements());
+        if (data.byteSize() < need) {
+            throw new IllegalArgumentException(dtype + " " + shape + " needs " + need + " bytes, segment has " + data.byteSize());
+        }
+        if (dtype.isQuantized() && shape.rank() > 0 && shape.dim(-1) % dtype.blockSize() != 0) {
+            throw new IllegalArgumentException(dtype + " rows must be a multiple of " + dtype.blockSize() + " values, shape " + shape);
+        }
+        this.dtype = dtype;
+        this.shape = shape;
+        this.data = data.asSlice(0, need);
+        this.arena = arena;
+    }
+
+    /** Zero-filled tensor that owns its memory. */
+    public static HostTensor allocate(DType dtype, Shape shape) {
+        Arena arena = Arena.ofShared();
+        MemorySegment seg = arena.allocate(Math.max(1, dtype.bytesFor(shape.elements())), 64);
+        return new HostTensor(dtype, shape, seg, arena);
+    }
+
+    /** Wraps memory owned elsewhere (e.g. a mapped file); closing this tensor does not free it. */
+    public static HostTensor wrap(DType dtype, Shape shape, MemorySegment data) {
+        return new HostTensor(dtype, shape, data, null);
+    }
+
+    public static HostTensor ofFloats(Shape shape, float... values) {
+        if (values.length != shape.elements()) {
+            throw new IllegalArgumentException(values.length + " values for shape " + shape);
+        }
+        HostTensor t = allocate(DType.F32, shape);
+        MemorySegment.copy(values, 0, t.data, F, 0, values.length);
+        return t;
+    }
+
+    public static HostTensor ofInts(Shape shape, int... values) {
+        if (values.length != shape.elements()) {
+            throw new IllegalArgumentException(values.length + " values for shape " + shape);
+        }
+        HostTensor t = allocate(DType.I32, shape);
+        MemorySegment.copy(values, 0, t.data, I, 0, values.length);
+        return t;
+    }
+
+    /** Converts F32 values to {@code dtype} (rounding or block-quantizing as the format needs). */
+    public static HostTensor convert(DType dtype, Shape shape, float[] values) {
+        if (values.length != shape.elements()) {
+            throw new IllegalArgumentException(values.length + " values for shape " + shape);
+        }
+        HostTensor t = allocate(dtype, shape);
+        switch (dtype) {
+            case F32 -> MemorySegment.copy(values, 0, t.data, F, 0, values.length);
+            case F16 -> { for (int i = 0; i < values.length; i++) t.data.set(S, 2L * i, HalfFloats.floatToF16(values[i])); }
+            case BF16 -> { for (int i = 0; i < values.length; i++) t.data.set(S, 2L * i, HalfFloats.floatToBf16(values[i])); }
+            case I32 -> { for (int i = 0; i < values.length; i++) t.data.set(I, 4L * i, Math.round(values[i])); }
+            case I8 -> { for (int i = 0; i < values.length; i++) t.data.set(ValueLayout.JAVA_BYTE, i, (byte) Math.max(-128, Math.min(127, Math.round(values[i])))); }
+            case Q8_0 -> BlockQuantization.quantizeQ8_0(values, 0, values.length, t.data, 0);
+            case Q4_0 -> BlockQuantization.quantizeQ4_0(values, 0, values.length, t.data, 0);
+        }
+        return t;
+    }
+
+    public DType dtype() { return dtype; }
+
+    public Shape shape() { return shape; }
+
+    public long elements() { return shape.elements(); }
+
+    /** The raw bytes, in {@link #dtype()}'s layout. */
+    public MemorySegment data() { return data; }
+
+    public long byteSize() { return data.byteSize(); }
+
+    public float getFloat(long index) { return data.get(F, index * 4); }
+
+    public void setFloat(long index, float v) { data.set(F, index * 4, v); }
+
+    public int getInt(long index) { return data.get(I, index * 4); }
+
+    /** Values as floats, converting from any dtype (dequantizing block types). */
+    public float[] toFloatArray() {
+        int n = Math.toIntExact(shape.elements());
+        float[] out = new float[n];
+        switch (dtype) {
+            case F32 -> MemorySegment.copy(data, F, 0, out, 0, n);
+            case F16 -> { for (int i = 0; i < n; i++) out[i] = HalfFloats.f16ToFloat(data.get(S, 2L * i)); }
+            case BF16 -> { for (int i = 0; i < n; i++) out[i] = HalfFloats.bf16ToFloat(data.get(S, 2L * i)); }
+            case I32 -> { for (int i = 0; i < n; i++) out[i] = data.get(I, 4L * i); }
+            case I8 -> { for (int i = 0; i < n; i++) out[i] = data.get(ValueLayout.JAVA_BYTE, i); }
+            case Q8_0 -> BlockQuantization.dequantizeQ8_0(data, 0, out, 0, n);
+            case Q4_0 -> BlockQuantization.dequantizeQ4_0(data, 0, out, 0, n);
+        }
+        return out;
+    }
+
+    public int[] toIntArray() {
+        if (dtype != DType.I32) throw new IllegalStateException("toIntArray on " + dtype);
+        int n = Math.toIntExact(shape.elements());
+        int[] out = new int[n];
+        MemorySegment.copy(data, I, 0, out, 0, n);
+        return out;
+    }
+
+    /** Owned copy with the same dtype and a new shape of the same element count. */
+    public HostTensor reshaped(Shape newShape) {
+        if (newShape.elements() != shape.elements()) {
+            throw new IllegalArgumentException("cannot reshape " + shape + " to " + newShape);
+        }
+        HostTensor t = allocate(dtype, newShape);
+        t.data.copyFrom(data);
+        return t;
+    }
+
+    public boolean ownsMemory() { return arena != null; }
+
+    @Override
+    public void close() {
+        if (arena != null && arena.scope().isAlive()) arena.close();
+    }
+
+    @Override
+    public String toString() { return "HostTensor[" + dtype + " " + shape + "]"; }
+}

@@ -1,0 +1,12 @@
+/** The engine's contracts: tensors, graphs, the Backend SPI and registry, capabilities, audio and weight I/O. */
+module dev.audioengine.api {
+    exports dev.audioengine.api;
+    exports dev.audioengine.api.tensor;
+    exports dev.audioengine.api.graph;
+    exports dev.audioengine.api.spi;
+    exports dev.audioengine.api.capability;
+    exports dev.audioengine.api.registry;
+    exports dev.audioengine.api.exec;
+
+    uses dev.audioengine.api.spi.BackendProvider;
+}

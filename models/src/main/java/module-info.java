@@ -1,0 +1,6 @@
+/** Model families written against the graph API; they never see a backend type. */
+module dev.audioengine.models {
+    requires transitive dev.audioengine.api;
+
+    exports dev.audioengine.models;
+}
