@@ -11,9 +11,23 @@ import java.util.Map;
 /** Expected values from another backend (the CPU, when a GPU backend is under test). */
 public final class BackendReference implements Reference {
     private final Backend backend;
+    private final boolean owned;
+
+    private BackendReference(Backend backend, boolean owned) {
+        this.backend = backend;
+        this.owned = owned;
+    }
 
     /** Uses {@code backend} without owning it: closing this reference leaves it open. */
-    public BackendReference(Backend backend) { this.backend = backend; }
+    public static BackendReference borrowing(Backend backend) { return new BackendReference(backend, false); }
+
+    /** Takes {@code backend} over: closing this reference closes it. */
+    public static BackendReference owning(Backend backend) { return new BackendReference(backend, true); }
+
+    @Override
+    public void close() {
+        if (owned) backend.close();
+    }
 
     @Override public String describe() { return backend.registryName() + " (" + backend.device().name() + ")"; }
 
