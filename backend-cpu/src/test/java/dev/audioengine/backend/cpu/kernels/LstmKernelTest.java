@@ -60,7 +60,7 @@ class LstmKernelTest {
                 c(g, h0, b, hid), c(g, c0, b, hid));
         float[] got;
         try {
-            got = H.run(g.build(y), inputs);
+            got = H.run(g.build(y), inputs, BOUND);
         } finally {
             inputs.values().forEach(HostTensor::close);
         }
