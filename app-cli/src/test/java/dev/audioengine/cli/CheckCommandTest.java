@@ -9,10 +9,7 @@ import dev.audioengine.api.spi.BackendProvider;
 import dev.audioengine.api.spi.ProbeResult;
 import dev.audioengine.cli.CorruptingBackend.Fault;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -22,16 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The check command's output formats and exit status, on small filtered runs. */
 class CheckCommandTest {
 
-    private record Run(int exit, String out, String err) {}
-
-    private static Run run(BackendRegistry registry, String... args) {
-        CommandLine cmd = Main.commandLine(new AudioEngineCommand(() -> registry));
-        StringWriter out = new StringWriter(), err = new StringWriter();
-        cmd.setOut(new PrintWriter(out));
-        cmd.setErr(new PrintWriter(err));
-        int exit = cmd.execute(args);
-        return new Run(exit, out.toString(), err.toString());
-    }
+    private static CliRun run(BackendRegistry registry, String... args) { return CliRun.run(() -> registry, args); }
 
     private static BackendProvider cpuProvider() {
         return BackendRegistry.load().providers().stream().filter(p -> p.type() == BackendType.CPU).findFirst().orElseThrow();
@@ -58,30 +46,30 @@ class CheckCommandTest {
     @Test
     @SuppressWarnings("unchecked")
     void jsonHasTheDocumentedShape() {
-        Run r = run(BackendRegistry.of(List.of(cpuProvider())), "check", "--backend", "cpu", "--op", "add", "--dtype", "f32", "--seed", "7", "--json");
-        assertThat(r.exit()).as(r.err()).isZero();
+        CliRun r = run(BackendRegistry.of(List.of(cpuProvider())), "check", "--backend", "cpu", "--op", "add", "--dtype", "f32", "--seed", "7", "--json");
+        assertThat(r.exit()).as(r.toString()).isZero();
         Map<String, Object> json = (Map<String, Object>) MiniJson.parse(r.out().strip());
         assertThat(json).containsKeys("backend", "device", "seed", "cases", "passed", "failed", "unsupported", "results");
         assertThat(json.get("backend")).isEqualTo("CPU");
-        assertThat(json.get("seed")).isEqualTo(7.0);
+        assertThat(((Number) json.get("seed")).longValue()).isEqualTo(7);
         List<Map<String, Object>> results = (List<Map<String, Object>>) json.get("results");
-        assertThat(results).hasSize(((Double) json.get("cases")).intValue()).isNotEmpty();
-        assertThat((Double) json.get("passed") + (Double) json.get("failed") + (Double) json.get("unsupported")).isEqualTo(results.size());
+        assertThat(results).hasSize(num(json, "cases")).isNotEmpty();
+        assertThat(num(json, "passed") + num(json, "failed") + num(json, "unsupported")).isEqualTo(results.size());
         for (Map<String, Object> c : results) {
             assertThat(c).containsKeys("op", "dtype", "shape", "status", "nmse", "bound");
             assertThat(c.get("op")).isEqualTo("add");
             assertThat(c.get("dtype")).isEqualTo("f32");
             assertThat(c.get("status")).isIn("pass", "fail", "unsupported");
-            assertThat(c.get("bound")).isEqualTo(1e-7);
+            assertThat(((Number) c.get("bound")).doubleValue()).isEqualTo(1e-7);
         }
     }
 
     @Test
     void theSameSeedGivesTheSameNumbers() {
         BackendRegistry reg = BackendRegistry.of(List.of(cpuProvider()));
-        Run a = run(reg, "check", "--op", "matmul", "--dtype", "q4_0", "--seed", "11", "--csv");
-        Run b = run(reg, "check", "--op", "matmul", "--dtype", "q4_0", "--seed", "11", "--csv");
-        Run c = run(reg, "check", "--op", "matmul", "--dtype", "q4_0", "--seed", "12", "--csv");
+        CliRun a = run(reg, "check", "--op", "matmul", "--dtype", "q4_0", "--seed", "11", "--csv");
+        CliRun b = run(reg, "check", "--op", "matmul", "--dtype", "q4_0", "--seed", "11", "--csv");
+        CliRun c = run(reg, "check", "--op", "matmul", "--dtype", "q4_0", "--seed", "12", "--csv");
         assertThat(a.out()).startsWith("backend,op,dtype,shape,status,nmse,bound,message").isEqualTo(b.out()).isNotEqualTo(c.out());
     }
 
@@ -89,12 +77,12 @@ class CheckCommandTest {
     @SuppressWarnings("unchecked")
     void aBrokenBackendFailsTheRunWithExitStatusOne() {
         BackendRegistry reg = BackendRegistry.of(List.of(cpuProvider(), brokenGpu("add", Fault.SCALED_BY_1_001)));
-        Run r = run(reg, "check", "--backend", "cuda", "--op", "add", "--seed", "3", "--json");
+        CliRun r = run(reg, "check", "--backend", "cuda", "--op", "add", "--seed", "3", "--json");
         assertThat(r.exit()).isEqualTo(1);
         Map<String, Object> json = (Map<String, Object>) MiniJson.parse(r.out().strip());
         assertThat(json.get("backend")).isEqualTo("CUDA");
         assertThat((String) json.get("reference")).startsWith("CPU");
-        assertThat((Double) json.get("failed")).isPositive();
+        assertThat(num(json, "failed")).isPositive();
         assertThat(r.err()).contains("replay with --seed 3");
     }
 
@@ -102,16 +90,16 @@ class CheckCommandTest {
     @SuppressWarnings("unchecked")
     void allRunsEveryAvailableBackendAndPrintsAnArray() {
         BackendRegistry reg = BackendRegistry.of(List.of(cpuProvider(), brokenGpu("add", Fault.NONE)));
-        Run r = run(reg, "check", "--backend", "all", "--op", "add", "--seed", "5", "--json");
-        assertThat(r.exit()).as(r.err()).isZero();
+        CliRun r = run(reg, "check", "--backend", "all", "--op", "add", "--seed", "5", "--json");
+        assertThat(r.exit()).as(r.toString()).isZero();
         List<Map<String, Object>> reports = (List<Map<String, Object>>) MiniJson.parse(r.out().strip());
         assertThat(reports).extracting(m -> m.get("backend")).containsExactly("CPU", "CUDA");
     }
 
     @Test
     void theTableEndsWithASummaryNamingTheSeed() {
-        Run r = run(BackendRegistry.of(List.of(cpuProvider())), "check", "--op", "sub", "--seed", "99");
-        assertThat(r.exit()).as(r.err()).isZero();
+        CliRun r = run(BackendRegistry.of(List.of(cpuProvider())), "check", "--op", "sub", "--seed", "99");
+        assertThat(r.exit()).as(r.toString()).isZero();
         assertThat(r.out()).contains("seed 99").contains("PASS").containsPattern("\\d+ cases, \\d+ passed, 0 failed");
     }
 
@@ -128,15 +116,17 @@ class CheckCommandTest {
 
             @Override public Backend open(int device, BackendConfig config) { throw new AssertionError("never opened"); }
         };
-        Run r = run(BackendRegistry.of(List.of(cpuProvider(), brokenGpu("add", Fault.UNSUPPORTED), missing)), "check", "--support");
-        assertThat(r.exit()).as(r.err()).isZero();
+        CliRun r = run(BackendRegistry.of(List.of(cpuProvider(), brokenGpu("add", Fault.UNSUPPORTED), missing)), "check", "--support");
+        assertThat(r.exit()).as(r.toString()).isZero();
         assertThat(r.out()).containsPattern("(?m)^add\\s+\\S+\\s+no\\s+unavailable")
                 .contains("vulkan: unavailable: libvulkan.so.1 not found");
     }
 
+    private static int num(Map<String, Object> json, String key) { return ((Number) json.get(key)).intValue(); }
+
     @Test
     void unknownOpIsAnErrorListingTheOps() {
-        Run r = run(BackendRegistry.of(List.of(cpuProvider())), "check", "--op", "matmull");
+        CliRun r = run(BackendRegistry.of(List.of(cpuProvider())), "check", "--op", "matmull");
         assertThat(r.exit()).isEqualTo(1);
         assertThat(r.err()).contains("no conformance cases for op 'matmull'").contains("conv1d");
     }
