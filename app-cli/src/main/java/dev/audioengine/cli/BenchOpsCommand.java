@@ -66,7 +66,7 @@ final class BenchOpsCommand implements Callable<Integer> {
                         err.flush();
                     }
                 }
-                cols.add(new Column(p.type().cliName(), backend.device().name(), results));
+                cols.add(new Column(backend.registryName(), backend.device().name(), results));
             }
         }
         if (!json) {

@@ -23,7 +23,7 @@ class BenchOpsCommandTest {
         CliRun r = CliRun.run(BenchOpsCommandTest::cpuOnly, "bench", "ops", "--op", "add", "--threads", "2", "--json");
         assertThat(r.exit()).as(r.toString()).isZero();
         List<Map<String, Object>> cols = (List<Map<String, Object>>) MiniJson.parse(r.out().strip());
-        assertThat(cols).singleElement().satisfies(c -> assertThat(c.get("backend")).isEqualTo("cpu"));
+        assertThat(cols).singleElement().satisfies(c -> assertThat(c.get("backend")).isEqualTo("CPU"));
         List<Map<String, Object>> results = (List<Map<String, Object>>) cols.getFirst().get("results");
         assertThat(results).isNotEmpty().allSatisfy(x -> {
             assertThat(x).containsKeys("op", "dtype", "shape", "unit", "value", "median_ms", "runs", "note");
@@ -38,6 +38,6 @@ class BenchOpsCommandTest {
     void computeBoundOpsAreReportedInGflops() {
         CliRun r = CliRun.run(BenchOpsCommandTest::cpuOnly, "bench", "ops", "--op", "conv_transpose1d", "--threads", "2");
         assertThat(r.exit()).as(r.toString()).isZero();
-        assertThat(r.out()).contains("GFLOP/s").contains("conv_transpose1d").contains("devices: cpu");
+        assertThat(r.out()).contains("GFLOP/s").contains("conv_transpose1d").contains("devices: CPU");
     }
 }

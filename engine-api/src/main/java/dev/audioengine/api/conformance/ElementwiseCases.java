@@ -57,6 +57,11 @@ final class ElementwiseCases {
         b = d.g.slice(d.f32("b", rhs(k), 2, 64), 1, 1, 64, 2);
         out.add(d.done(d.g.binary(k, a, b), "f32", "a[3,2,32] b=[2,64][:,1::2]", Bound.F32));
 
+        d = new CaseDraft();
+        a = d.g.slice(d.f32("a", lhs(k), 6, 33), 0, 1, 6);
+        b = d.g.reshape(d.f32("b", rhs(k), 165), 5, 33);
+        out.add(d.done(d.g.binary(k, a, b), "f32", "a=[6,33][1:6] offset view, b=[165] reshaped", Bound.F32));
+
         if (k != BinaryKind.POW) {
             d = new CaseDraft();
             a = d.f32("a", new Values.WithSpecials(), 257);

@@ -67,6 +67,10 @@ final class LinearCases {
             out.add(d.done(d.g.matmul(x, wt), lower(w), "x[9,33] w[65,33] transposed view", matmulBound(w)));
         }
         CaseDraft d = new CaseDraft();
+        // an offset view: contiguous rows that do not start at the buffer's first element
+        Tensor xs = d.g.slice(d.f32("x", 9, 64), 0, 2, 9);
+        out.add(d.done(d.g.matmul(xs, d.f32("w", 17, 64)), "f32", "x=[9,64][2:9] offset view w[17,64]", Bound.F32));
+        d = new CaseDraft();
         Tensor x = d.f32("x", 2, 7, 33), w = d.f32("w", 2, 9, 33);
         out.add(d.done(d.g.matmul(x, w), "f32", "x[2,7,33] w[2,9,33] batched", Bound.F32));
     }
