@@ -1,7 +1,11 @@
 package dev.audioengine.backend.cpu.kernels;
 
 import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteOrder;
 
 /**
  * C[m, n] = Σ_k A[m, k] · B[n, k] (both operands row-major along k, PyTorch's {@code x @ w.T}).
@@ -129,9 +133,13 @@ final class Gemm {
 
     // ---- mat-vec path -----------------------------------------------------------------------------
 
-    /** A's few rows are copied once; each worker streams its share of B's rows through L1. */
+    /**
+     * A's few rows are copied once; each worker streams its share of B's rows through L1 (read in
+     * place when they are unit-stride F32, else decoded {@link #KC} values at a time).
+     */
     private void matVec(MatrixSource a, MatrixSource b, MatrixSink c, int m, int n, int k) {
         for (int i = 0; i < m; i++) a.readRow(i, 0, k, aPack, i * k);
+        TensorMatrix dense = b instanceof TensorMatrix tm && tm.denseF32() ? tm : null;
         int chunks = Math.min(threads, (n + 15) / 16);
         pool.parallelFor(chunks, t -> {
             float[] w = small[t], out = tile[t];
@@ -139,6 +147,10 @@ final class Gemm {
             for (int n0 = from; n0 < to; n0 += NCHUNK) {
                 int cnt = Math.min(NCHUNK, to - n0);
                 for (int j = 0; j < cnt; j++) {
+                    if (dense != null) {
+                        dotDense(dense.segment(), dense.rowAddress(n0 + j), m, k, out, j);
+                        continue;
+                    }
                     FloatVector s0 = FloatVector.zero(S), s1 = s0, s2 = s0, s3 = s0;
                     float t0 = 0, t1 = 0, t2 = 0, t3 = 0;
                     for (int k0 = 0; k0 < k; k0 += KC) {
@@ -160,13 +172,39 @@ final class Gemm {
                             if (m > 3) t3 += aPack[3 * k + k0 + kk] * wv;
                         }
                     }
-                    out[j] = s0.reduceLanes(jdk.incubator.vector.VectorOperators.ADD) + t0;
-                    if (m > 1) out[NCHUNK + j] = s1.reduceLanes(jdk.incubator.vector.VectorOperators.ADD) + t1;
-                    if (m > 2) out[2 * NCHUNK + j] = s2.reduceLanes(jdk.incubator.vector.VectorOperators.ADD) + t2;
-                    if (m > 3) out[3 * NCHUNK + j] = s3.reduceLanes(jdk.incubator.vector.VectorOperators.ADD) + t3;
+                    out[j] = s0.reduceLanes(VectorOperators.ADD) + t0;
+                    if (m > 1) out[NCHUNK + j] = s1.reduceLanes(VectorOperators.ADD) + t1;
+                    if (m > 2) out[2 * NCHUNK + j] = s2.reduceLanes(VectorOperators.ADD) + t2;
+                    if (m > 3) out[3 * NCHUNK + j] = s3.reduceLanes(VectorOperators.ADD) + t3;
                 }
                 c.store(0, n0, m, cnt, out, NCHUNK, false);
             }
         });
+    }
+
+    /** out[i * NCHUNK + j] = A row i · the F32 row at byte offset {@code at}, for i < m. */
+    private void dotDense(MemorySegment seg, long at, int m, int k, float[] out, int j) {
+        FloatVector s0 = FloatVector.zero(S), s1 = s0, s2 = s0, s3 = s0;
+        int kk = 0;
+        for (int upper = S.loopBound(k); kk < upper; kk += L) {
+            FloatVector wv = FloatVector.fromMemorySegment(S, seg, at + kk * 4L, ByteOrder.nativeOrder());
+            s0 = FloatVector.fromArray(S, aPack, kk).fma(wv, s0);
+            if (m > 1) s1 = FloatVector.fromArray(S, aPack, k + kk).fma(wv, s1);
+            if (m > 2) s2 = FloatVector.fromArray(S, aPack, 2 * k + kk).fma(wv, s2);
+            if (m > 3) s3 = FloatVector.fromArray(S, aPack, 3 * k + kk).fma(wv, s3);
+        }
+        float t0 = s0.reduceLanes(VectorOperators.ADD), t1 = s1.reduceLanes(VectorOperators.ADD);
+        float t2 = s2.reduceLanes(VectorOperators.ADD), t3 = s3.reduceLanes(VectorOperators.ADD);
+        for (; kk < k; kk++) {
+            float wv = seg.get(CpuTensor.F32, at + kk * 4L);
+            t0 += aPack[kk] * wv;
+            if (m > 1) t1 += aPack[k + kk] * wv;
+            if (m > 2) t2 += aPack[2 * k + kk] * wv;
+            if (m > 3) t3 += aPack[3 * k + kk] * wv;
+        }
+        out[j] = t0;
+        if (m > 1) out[NCHUNK + j] = t1;
+        if (m > 2) out[2 * NCHUNK + j] = t2;
+        if (m > 3) out[3 * NCHUNK + j] = t3;
     }
 }
