@@ -54,8 +54,8 @@ final class CudaLibrary {
                 if (lookup.isPresent()) return new CudaLibrary(lookup.get(), file.toString(), null);
             }
         }
-        String report = "tried " + String.join(", ", sonames) + " on the loader path and in "
-                + String.join(", ", folders.stream().map(Path::toString).toList())
+        String report = "tried " + String.join(", ", sonames) + " on the loader path"
+                + (folders.isEmpty() ? "" : " and in " + String.join(", ", folders.stream().map(Path::toString).toList()))
                 + (unloadable.isEmpty() ? "" : "; " + String.join("; ", unloadable));
         return new CudaLibrary(null, null, report);
     }
@@ -88,9 +88,11 @@ final class CudaLibrary {
             MemorySegment info = arena.allocate(DL_INFO);
             int ok = (int) call.invokeExact(anchor.get(), info);
             MemorySegment name = info.get(ValueLayout.ADDRESS, DL_INFO.byteOffset(MemoryLayout.PathElement.groupElement("dli_fname")));
-            return ok == 0 || name.equals(MemorySegment.NULL) ? Optional.empty()
-                    : Optional.of(name.reinterpret(Long.MAX_VALUE).getString(0));
+            if (ok == 0 || name.equals(MemorySegment.NULL)) return Optional.empty();
+            // The loader's path may run through symlinks (/lib -> /usr/lib, soname -> versioned file).
+            return Optional.of(Path.of(name.reinterpret(Long.MAX_VALUE).getString(0)).toRealPath().toString());
         } catch (Throwable t) {
+            // Only the label suffers: the caller falls back to the soname it asked for.
             return Optional.empty();
         }
     }

@@ -85,8 +85,8 @@ final class HipLibrary {
                 if (lookup.isPresent()) return new HipLibrary(lookup.get(), file.toString(), null);
             }
         }
-        String report = "tried " + String.join(", ", sonames) + " on the loader path and in "
-                + String.join(", ", folders.stream().map(Path::toString).toList())
+        String report = "tried " + String.join(", ", sonames) + " on the loader path"
+                + (folders.isEmpty() ? "" : " and in " + String.join(", ", folders.stream().map(Path::toString).toList()))
                 + (unloadable.isEmpty() ? "" : "; " + String.join("; ", unloadable));
         return new HipLibrary(null, null, report);
     }
