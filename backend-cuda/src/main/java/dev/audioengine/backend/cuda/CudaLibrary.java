@@ -66,11 +66,36 @@ final class CudaLibrary {
                     ? SymbolLookup.libraryLookup(name, Arena.global())
                     : SymbolLookup.libraryLookup(file, Arena.global()));
         } catch (IllegalArgumentException e) {
-            // On the loader path "cannot open" usually means absent; a file that exists and fails is worth reporting.
-            if (file != null) unloadable.add(file + " exists but could not be loaded (" + e.getMessage() + ")");
+            String why = dlopenError(name);
+            // A soname the loader does not know is simply absent; anything else (a missing dependency,
+            // a wrong ELF class, a file that is no library) is worth showing to the user.
+            if (file != null || !why.contains("No such file or directory")) {
+                unloadable.add(name + (file != null ? " exists" : " is on the loader path") + " but could not be loaded: " + why);
+            }
             return Optional.empty();
         }
     }
+
+    /** dlerror's words for why dlopen refuses a library; the JDK's exception only says it could not. */
+    private static String dlopenError(String name) {
+        Linker linker = Linker.nativeLinker();
+        Optional<MemorySegment> dlopen = linker.defaultLookup().find("dlopen");
+        Optional<MemorySegment> dlerror = linker.defaultLookup().find("dlerror");
+        if (dlopen.isEmpty() || dlerror.isEmpty()) return "(dlerror unavailable)";
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment handle = (MemorySegment) linker.downcallHandle(dlopen.get(),
+                    FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT))
+                    .invokeExact(arena.allocateFrom(name), RTLD_LAZY);
+            if (!handle.equals(MemorySegment.NULL)) return "dlopen accepts it but the JDK did not";
+            MemorySegment message = (MemorySegment) linker.downcallHandle(dlerror.get(),
+                    FunctionDescriptor.of(ValueLayout.ADDRESS)).invokeExact();
+            return message.equals(MemorySegment.NULL) ? "(no dlerror message)" : message.reinterpret(Long.MAX_VALUE).getString(0);
+        } catch (Throwable t) {
+            return "(dlerror unavailable: " + t + ")";
+        }
+    }
+
+    private static final int RTLD_LAZY = 1;
 
     /** Dl_info from dlfcn.h: four pointers, filled by dladdr. */
     static final StructLayout DL_INFO = MemoryLayout.structLayout(

@@ -34,12 +34,13 @@ class CudaProbeTest {
 
     @Test
     void aFileThatIsNotALibraryIsReportedAsUnloadable(@TempDir Path folder) throws IOException {
-        Files.writeString(folder.resolve("libaudioengine-fake.so.1"), "not an ELF file");
+        Files.writeString(folder.resolve("libaudioengine-fake.so.1"), "not an ELF file, just text. ".repeat(8));
 
         ProbeResult r = new CudaBackendProvider(List.of("libaudioengine-fake.so.1"), List.of(folder)).probe();
 
         assertThat(r.available()).isFalse();
-        assertThat(r.reason()).contains(folder.resolve("libaudioengine-fake.so.1") + " exists but could not be loaded");
+        assertThat(r.reason()).contains(folder.resolve("libaudioengine-fake.so.1") + " exists but could not be loaded: ")
+                .contains("invalid ELF header");
     }
 
     @Test

@@ -38,11 +38,12 @@ class HipProbeTest {
 
     @Test
     void aFileThatIsNotALibraryIsReportedAsUnloadable(@TempDir Path folder) throws IOException {
-        Files.writeString(folder.resolve("libaudioengine-fake.so.5"), "not an ELF file");
+        Files.writeString(folder.resolve("libaudioengine-fake.so.5"), "not an ELF file, just text. ".repeat(8));
 
         ProbeResult r = new HipBackendProvider(List.of("libaudioengine-fake.so.5"), List.of(folder)).probe();
 
-        assertThat(r.reason()).contains(folder.resolve("libaudioengine-fake.so.5") + " exists but could not be loaded");
+        assertThat(r.reason()).contains(folder.resolve("libaudioengine-fake.so.5") + " exists but could not be loaded: ")
+                .contains("invalid ELF header");
     }
 
     @Test
