@@ -21,6 +21,12 @@ final class GgufReader {
     static final int MAGIC = 0x46554747; // "GGUF" read as a little-endian u32
     private static final int DEFAULT_ALIGNMENT = 32;
     private static final int MAX_ARRAY_NESTING = 16;
+    /**
+     * Caps on entry counts that cost far more heap than file bytes (a tensor info is 24 bytes
+     * in the file but hundreds on the heap), so a hostile file cannot exhaust memory. Real
+     * models have thousands of tensors and a few dozen keys.
+     */
+    static final int MAX_ENTRIES = 1 << 20;
     private static final int MIN_TENSOR_INFO_BYTES = 8 + 4 + 4 + 8; // empty name, n_dims, type, offset
     private static final int MIN_KV_BYTES = 8 + 4 + 1;              // empty key, type, one-byte value
 
@@ -44,6 +50,8 @@ final class GgufReader {
         }
         long tensorCount = in.count("tensor count", MIN_TENSOR_INFO_BYTES);
         long kvCount = in.count("metadata key/value count", MIN_KV_BYTES);
+        if (tensorCount > MAX_ENTRIES) throw in.error(8, "tensor count " + tensorCount + " is more than the " + MAX_ENTRIES + " this reader supports");
+        if (kvCount > MAX_ENTRIES) throw in.error(16, "metadata count " + kvCount + " is more than the " + MAX_ENTRIES + " this reader supports");
 
         Map<String, Object> metadata = new LinkedHashMap<>();
         int alignment = DEFAULT_ALIGNMENT;
@@ -60,7 +68,6 @@ final class GgufReader {
         }
 
         Map<String, TensorInfo> tensors = new LinkedHashMap<>();
-        if (tensorCount > Integer.MAX_VALUE - 8) throw in.error(8, "tensor count " + tensorCount + " is more than this reader supports");
         long[] relativeOffsets = new long[(int) tensorCount];
         long[] infoPositions = new long[relativeOffsets.length];
         for (int i = 0; i < tensorCount; i++) {
@@ -161,6 +168,7 @@ final class GgufReader {
                 }
             }
             case ARRAY -> {
+                if (size > MAX_ENTRIES) throw in.error(at, what + " holds " + size + " arrays, more than the " + MAX_ENTRIES + " this reader supports");
                 arrays = new List[size];
                 for (int i = 0; i < size; i++) arrays[i] = readArray(in, "element " + i + " of " + what, depth + 1);
             }

@@ -16,16 +16,23 @@ import java.util.List;
  * (duplicate keys rejected), arrays unmodifiable Lists, integers that fit Longs, other numbers
  * Doubles. Rejects invalid UTF-8, control characters in strings, bad escapes, leading zeros,
  * trailing commas, trailing garbage (whitespace is allowed, as safetensors pads headers with
- * spaces) and nesting deeper than {@value #MAX_DEPTH} levels (so hostile input cannot
- * overflow the stack). Errors name the file and the absolute byte offset.
+ * spaces), nesting deeper than {@value #MAX_DEPTH} levels (so hostile input cannot overflow
+ * the stack) and more than {@value #MAX_VALUES} values (so it cannot exhaust the heap).
+ * Errors name the file and the absolute byte offset.
  */
 final class StrictJsonParser {
     static final int MAX_DEPTH = 64;
+    /**
+     * Parsed values cost far more heap than their bytes (an empty object is 2 bytes of text and
+     * hundreds of heap bytes); real headers have about ten values per tensor.
+     */
+    static final int MAX_VALUES = 1 << 20;
 
     private final Path file;
     private final long base;
     private final byte[] text;
     private int pos;
+    private int valueCount;
 
     private StrictJsonParser(Path file, long base, byte[] text) {
         this.file = file;
@@ -73,6 +80,7 @@ final class StrictJsonParser {
 
     private Object value(int depth) throws WeightFormatException {
         if (pos >= text.length) throw error(pos, "unexpected end of header, expected a value");
+        if (++valueCount > MAX_VALUES) throw error(pos, "more than " + MAX_VALUES + " values");
         return switch (text[pos]) {
             case '{' -> object(depth + 1);
             case '[' -> array(depth + 1);

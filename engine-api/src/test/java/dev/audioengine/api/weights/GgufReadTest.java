@@ -240,4 +240,22 @@ class GgufReadTest {
         assertRejected(new LittleEndianBytes().bytes("GGUF".getBytes()).u32(3).u64(1).u64(0).str("w").u32(1).u64(1)
                 .u32(GGML_F32).u64(huge).zeros(64).toByteArray(), "data of tensor 'w'", "past the end of the file");
     }
+
+    @Test
+    void entryCountsThatWouldExhaustTheHeapAreCapped() throws IOException {
+        // a sparse file large enough that the counts pass the remaining-bytes bound
+        long size = 32L * (GgufReader.MAX_ENTRIES + 2);
+        for (int which = 0; which < 2; which++) {
+            Path p = dir.resolve("many" + which + ".gguf");
+            byte[] header = new LittleEndianBytes().bytes("GGUF".getBytes()).u32(3)
+                    .u64(which == 0 ? GgufReader.MAX_ENTRIES + 1 : 0).u64(which == 1 ? GgufReader.MAX_ENTRIES + 1 : 0).toByteArray();
+            try (java.io.RandomAccessFile raf = new java.io.RandomAccessFile(p.toFile(), "rw")) {
+                raf.setLength(size);
+                raf.write(header);
+            }
+            assertThatThrownBy(() -> WeightFiles.open(p)).isInstanceOf(WeightFormatException.class)
+                    .hasMessageContaining((which == 0 ? "tensor count " : "metadata count ") + (GgufReader.MAX_ENTRIES + 1))
+                    .hasMessageContaining("this reader supports");
+        }
+    }
 }
