@@ -8,7 +8,7 @@ import picocli.CommandLine.Spec;
 /** {@code audioengine bench}: groups the benchmarks; on its own it shows which ones there are. */
 @Command(name = "bench",
         mixinStandardHelpOptions = true,
-        description = {"Benchmarks, always several backends side by side in one run.", ""},
+        description = {"Benchmarks. --backend all puts every available backend side by side in one run.", ""},
         subcommands = {BenchOpsCommand.class})
 final class BenchCommand implements Runnable {
 
