@@ -16,6 +16,7 @@ final class LinearCases {
 
     static void addTo(List<ConformanceCase> out) {
         for (DType w : WEIGHT_TYPES) matmul(out, w);
+        for (DType w : WEIGHT_TYPES) matmulConstantWeights(out, w);
         matmulF32Only(out);
         conv1d(out);
         convTranspose1d(out);
@@ -51,6 +52,19 @@ final class LinearCases {
         x = d.f32("x", 4, 7, 160);
         wt = d.input("w", w, Values.normal(), 1, 40, 160);
         out.add(d.done(d.g.matmul(x, wt), lower(w), "x[4,7,160] w[1,40,160]", matmulBound(w)));
+    }
+
+    /**
+     * Weights as graph constants, as models hold them: a backend may prepare constants once
+     * (repack, convert) in compile, which input weights never exercise. Constant values are fixed
+     * (seed below) because the graph, and so its constants, is built once per catalogue.
+     */
+    private static void matmulConstantWeights(List<ConformanceCase> out, DType w) {
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(0xC0FFEE ^ w.ordinal());
+        CaseDraft d = new CaseDraft();
+        Tensor x = d.f32("x", 9, 96);
+        Tensor wt = d.g.constant("w", Values.normal().draw(w, dev.audioengine.api.tensor.Shape.of(65, 96), rnd));
+        out.add(d.done(d.g.matmul(x, wt), lower(w), "x[9,96] w[65,96] constant", matmulBound(w)));
     }
 
     /** K not a multiple of 32 and strided weights exist only for plain float weights. */
