@@ -52,7 +52,7 @@ public final class OpBenchmark {
             }
             Arrays.sort(times);
             double median = runs % 2 == 1 ? times[runs / 2] : (times[runs / 2 - 1] + times[runs / 2]) / 2;
-            List<String> guards = exec.guardViolations();
+            List<String> guards = exec.memoryViolations();
             return new Result(c, cost, runs, median, cost.rate(median), guards.isEmpty() ? null : "guard violation: " + guards.getFirst());
         } catch (RuntimeException e) {
             return new Result(c, cost, 0, Double.NaN, Double.NaN, "failed: " + e.getMessage());
