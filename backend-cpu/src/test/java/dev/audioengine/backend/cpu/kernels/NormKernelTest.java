@@ -53,6 +53,23 @@ class NormKernelTest {
         }
     }
 
+    /**
+     * Values 1000 ± 0.01: a mean rounded to float is off by up to 3e-5, i.e. 0.3% of the spread;
+     * the kernel must recover that rounding (corrected two-pass) to stay within the bound.
+     */
+    @ParameterizedTest(name = "[3, 5, {0}] {1}")
+    @MethodSource("rowCases")
+    void normsOfValuesFarFromZero(int n, Layout layout) {
+        try (ReferenceCheck c = new ReferenceCheck()) {
+            Tensor x = c.input("x", Shape.of(3, 5, n), layout, 999.99f, 1000.01f);
+            c.assertNmse(engine, "layer_norm near 1000", c.g.layerNorm(x, null, null, 1e-12f), F32_NORM);
+        }
+        try (ReferenceCheck c = new ReferenceCheck()) {
+            Tensor x = c.input("x", Shape.of(3, 4, n), layout, 999.99f, 1000.01f);
+            c.assertNmse(engine, "group_norm near 1000", c.g.groupNorm(x, 2, null, null, 1e-12f), F32_NORM);
+        }
+    }
+
     @ParameterizedTest(name = "[3, 5, {0}] {1}")
     @MethodSource("rowCases")
     void rmsNorm(int n, Layout layout) {
