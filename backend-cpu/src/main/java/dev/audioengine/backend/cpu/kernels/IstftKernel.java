@@ -29,9 +29,9 @@ final class IstftKernel implements CpuKernel {
         int batch = (int) spec.dim(0), frames = (int) spec.dim(2), length = (int) op.length();
         int full = n + hop * (frames - 1);
         int threads = ctx.pool().threads();
-        Fft[] ffts = new Fft[threads];
-        double[][] re = new double[threads][n], im = new double[threads][n];
-        for (int i = 0; i < threads; i++) ffts[i] = new Fft(n);
+        RealFft[] ffts = new RealFft[threads];
+        double[][] re = new double[threads][bins], im = new double[threads][bins], frame = new double[threads][n];
+        for (int i = 0; i < threads; i++) ffts[i] = new RealFft(n);
         double[] window = new double[n], envelope = new double[full];
         float[] framed = new float[batch * frames * n];
         MemorySegment os = out.segment();
@@ -49,7 +49,7 @@ final class IstftKernel implements CpuKernel {
             }
             int chunks = Math.min(threads, units);
             ctx.pool().parallelFor(chunks, c -> {
-                double[] r = re[c], i = im[c];
+                double[] r = re[c], i = im[c], x = frame[c];
                 for (int u = units * c / chunks, end = units * (c + 1) / chunks; u < end; u++) {
                     int b = u / frames, f = u % frames;
                     for (int k = 0; k < bins; k++) {
@@ -57,15 +57,9 @@ final class IstftKernel implements CpuKernel {
                         r[k] = spec.getFloat(o);
                         i[k] = spec.getFloat(o + s);
                     }
-                    i[0] = 0;
-                    if (n % 2 == 0) i[n / 2] = 0;
-                    for (int k = bins; k < n; k++) { // Hermitian half
-                        r[k] = r[n - k];
-                        i[k] = -i[n - k];
-                    }
-                    ffts[c].inverse(r, i);
+                    ffts[c].inverse(r, i, x);
                     int at = u * n;
-                    for (int j = 0; j < n; j++) framed[at + j] = (float) (r[j] / n * window[j]);
+                    for (int j = 0; j < n; j++) framed[at + j] = (float) (x[j] * window[j]);
                 }
             });
             ctx.pool().parallelRanges(batch * length, (from, to) -> {
