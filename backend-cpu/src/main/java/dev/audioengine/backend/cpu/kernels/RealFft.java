@@ -27,14 +27,14 @@ final class RealFft {
         }
     }
 
-    /** Bins 0..n/2 of X[k] = Σ_j x[j]·e^{−2πi·jk/n}. */
-    void forward(double[] x, double[] outRe, double[] outIm) {
+    /** Bins 0..n/2 of X[k] = Σ_j x[j]·e^{−2πi·jk/n}, written from index {@code at} of the outputs. */
+    void forward(double[] x, double[] outRe, double[] outIm, int at) {
         if (half == 0) {
             System.arraycopy(x, 0, re, 0, n);
             java.util.Arrays.fill(im, 0);
             fft.forward(re, im);
-            System.arraycopy(re, 0, outRe, 0, n / 2 + 1);
-            System.arraycopy(im, 0, outIm, 0, n / 2 + 1);
+            System.arraycopy(re, 0, outRe, at, n / 2 + 1);
+            System.arraycopy(im, 0, outIm, at, n / 2 + 1);
             return;
         }
         for (int j = 0; j < half; j++) {
@@ -47,29 +47,29 @@ final class RealFft {
             double zr = re[a], zi = im[a], cr = re[b], ci = -im[b]; // Z[k] and conj(Z[h−k])
             double er = (zr + cr) / 2, ei = (zi + ci) / 2;          // DFT of the even samples
             double or = (zi - ci) / 2, oi = -(zr - cr) / 2;         // DFT of the odd samples: (Z − conj Z')/(2i)
-            outRe[k] = er + twRe[k] * or - twIm[k] * oi;
-            outIm[k] = ei + twRe[k] * oi + twIm[k] * or;
+            outRe[at + k] = er + twRe[k] * or - twIm[k] * oi;
+            outIm[at + k] = ei + twRe[k] * oi + twIm[k] * or;
         }
     }
 
     /**
-     * x[j] = (1/n) Σ_k X[k]·e^{+2πi·jk/n} over the Hermitian extension of bins 0..n/2, as irfft
+     * x[j] = (1/n) Σ_k X[k] (bins read from index {@code at})·e^{+2πi·jk/n} over the Hermitian extension of bins 0..n/2, as irfft
      * computes it (the imaginary parts of bin 0 and, for even n, bin n/2 are ignored).
      */
-    void inverse(double[] inRe, double[] inIm, double[] x) {
+    void inverse(double[] inRe, double[] inIm, int at, double[] x) {
         if (half == 0) {
             for (int k = 0; k < n; k++) {
                 int src = k <= n / 2 ? k : n - k;
-                re[k] = inRe[src];
-                im[k] = src == 0 ? 0 : k <= n / 2 ? inIm[src] : -inIm[src];
+                re[k] = inRe[at + src];
+                im[k] = src == 0 ? 0 : k <= n / 2 ? inIm[at + src] : -inIm[at + src];
             }
             fft.inverse(re, im);
             for (int j = 0; j < n; j++) x[j] = re[j] / n;
             return;
         }
         for (int k = 0; k < half; k++) {
-            double xr = inRe[k], xi = k == 0 ? 0 : inIm[k];
-            double yr = inRe[half - k], yi = k == 0 ? 0 : -inIm[half - k]; // conj(X[h−k]); X[h] is real for irfft
+            double xr = inRe[at + k], xi = k == 0 ? 0 : inIm[at + k];
+            double yr = inRe[at + half - k], yi = k == 0 ? 0 : -inIm[at + half - k]; // conj(X[h−k]); X[h] is real for irfft
             double er = (xr + yr) / 2, ei = (xi + yi) / 2;
             double dr = (xr - yr) / 2, di = (xi - yi) / 2;
             double or = dr * twRe[k] + di * twIm[k], oi = di * twRe[k] - dr * twIm[k]; // times conj(twiddle) = e^{+2πik/n}
