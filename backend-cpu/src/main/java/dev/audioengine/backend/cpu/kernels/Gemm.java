@@ -26,7 +26,7 @@ final class Gemm {
     private static final int NCHUNK = 64;
 
     private final WorkerPool pool;
-    private final int threads;
+    private final int threads, maxM, maxN, maxK;
     private final float[] aPack;
     private final float[][] bPack, tile, row, small;
 
@@ -34,19 +34,26 @@ final class Gemm {
     Gemm(WorkerPool pool, int maxM, int maxN, int maxK) {
         this.pool = pool;
         this.threads = pool.threads();
+        this.maxM = maxM;
+        this.maxN = maxN;
+        this.maxK = maxK;
         int kc = Math.min(KC, Math.max(1, maxK));
         int mPanels = (maxM + MR - 1) / MR;
-        this.aPack = maxM > SMALL_M ? new float[mPanels * MR * kc] : new float[maxM * Math.max(1, maxK)];
+        // packed A panels for the blocked path, or the few A rows the mat-vec path copies whole
+        this.aPack = new float[Math.max(maxM > SMALL_M ? mPanels * MR * kc : 0, Math.min(maxM, SMALL_M) * Math.max(1, maxK))];
         this.bPack = new float[threads][maxM > SMALL_M ? kc * NR : 0];
         this.tile = new float[threads][Math.max(MR * NR, SMALL_M * NCHUNK)];
         this.row = new float[threads][kc];
-        this.small = new float[threads][maxM <= SMALL_M ? KC : 0];
+        this.small = new float[threads][kc];
     }
 
     /** C = A·Bᵀ with A {@code M x K}, B {@code N x K}; C is overwritten. */
     void multiply(MatrixSource a, MatrixSource b, MatrixSink c) {
         int m = a.rows(), n = b.rows(), k = a.cols();
         if (b.cols() != k) throw new IllegalArgumentException("inner sizes differ: " + k + " vs " + b.cols());
+        if (m > maxM || n > maxN || k > maxK) {
+            throw new IllegalArgumentException(m + "x" + n + "x" + k + " exceeds the scratch sized for " + maxM + "x" + maxN + "x" + maxK);
+        }
         if (m == 0 || n == 0) return;
         if (k == 0) {
             float[] zeros = new float[n];
