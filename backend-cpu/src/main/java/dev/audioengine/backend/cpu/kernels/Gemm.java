@@ -78,7 +78,7 @@ final class Gemm {
             pool.parallelFor(Math.min(threads, mPanels), t -> {
                 int workers = Math.min(threads, mPanels);
                 for (int p = mPanels * t / workers, end = mPanels * (t + 1) / workers; p < end; p++) {
-                    pack(a, p * MR, Math.min(MR, m - p * MR), k0, kc, aPack, p * MR * kc, MR, row[t]);
+                    a.packPanel(p * MR, Math.min(MR, m - p * MR), k0, kc, aPack, p * MR * kc, MR, row[t]);
                 }
             });
             pool.parallelFor(chunks, t -> {
@@ -86,24 +86,13 @@ final class Gemm {
                 for (int u = units * t / chunks, end = units * (t + 1) / chunks; u < end; u++) {
                     int np = u / mSplit, ms = u % mSplit;
                     int n0 = np * NR, cols = Math.min(NR, n - n0);
-                    if (ms == 0 || u == units * t / chunks) pack(b, n0, cols, k0, kc, bp, 0, NR, row[t]);
+                    if (ms == 0 || u == units * t / chunks) b.packPanel(n0, cols, k0, kc, bp, 0, NR, row[t]);
                     for (int p = mPanels * ms / mSplit, pEnd = mPanels * (ms + 1) / mSplit; p < pEnd; p++) {
                         microKernel(aPack, p * MR * kc, bp, kc, tl);
                         c.store(p * MR, n0, Math.min(MR, m - p * MR), cols, tl, NR, accumulate);
                     }
                 }
             });
-        }
-    }
-
-    /** dst[off + kk * width + r] = src[r0 + r, k0 + kk], zero for r >= rows. */
-    private static void pack(MatrixSource src, int r0, int rows, int k0, int kc, float[] dst, int off, int width, float[] row) {
-        for (int r = 0; r < rows; r++) {
-            src.readRow(r0 + r, k0, kc, row, 0);
-            for (int kk = 0, at = off + r; kk < kc; kk++, at += width) dst[at] = row[kk];
-        }
-        if (rows < width) {
-            for (int kk = 0; kk < kc; kk++) java.util.Arrays.fill(dst, off + kk * width + rows, off + (kk + 1) * width, 0f);
         }
     }
 
