@@ -26,7 +26,7 @@ final class Gemm {
     private static final int NCHUNK = 64;
 
     private final WorkerPool pool;
-    private final int threads;
+    private final int threads, maxM, maxN, maxK;
     private final float[] aPack;
     private final float[][] bPack, tile, row, small;
 
@@ -34,19 +34,26 @@ final class Gemm {
     Gemm(WorkerPool pool, int maxM, int maxN, int maxK) {
         this.pool = pool;
         this.threads = pool.threads();
+        this.maxM = maxM;
+        this.maxN = maxN;
+        this.maxK = maxK;
         int kc = Math.min(KC, Math.max(1, maxK));
         int mPanels = (maxM + MR - 1) / MR;
-        this.aPack = maxM > SMALL_M ? new float[mPanels * MR * kc] : new float[maxM * Math.max(1, maxK)];
+        // packed A panels for the blocked path, or the few A rows the mat-vec path copies whole
+        this.aPack = new float[Math.max(maxM > SMALL_M ? mPanels * MR * kc : 0, Math.min(maxM, SMALL_M) * Math.max(1, maxK))];
         this.bPack = new float[threads][maxM > SMALL_M ? kc * NR : 0];
         this.tile = new float[threads][Math.max(MR * NR, SMALL_M * NCHUNK)];
         this.row = new float[threads][kc];
-        this.small = new float[threads][maxM <= SMALL_M ? KC : 0];
+        this.small = new float[threads][kc];
     }
 
     /** C = A·Bᵀ with A {@code M x K}, B {@code N x K}; C is overwritten. */
     void multiply(MatrixSource a, MatrixSource b, MatrixSink c) {
         int m = a.rows(), n = b.rows(), k = a.cols();
         if (b.cols() != k) throw new IllegalArgumentException("inner sizes differ: " + k + " vs " + b.cols());
+        if (m > maxM || n > maxN || k > maxK) {
+            throw new IllegalArgumentException(m + "x" + n + "x" + k + " exceeds the scratch sized for " + maxM + "x" + maxN + "x" + maxK);
+        }
         if (m == 0 || n == 0) return;
         if (k == 0) {
             float[] zeros = new float[n];
@@ -71,7 +78,7 @@ final class Gemm {
             pool.parallelFor(Math.min(threads, mPanels), t -> {
                 int workers = Math.min(threads, mPanels);
                 for (int p = mPanels * t / workers, end = mPanels * (t + 1) / workers; p < end; p++) {
-                    pack(a, p * MR, Math.min(MR, m - p * MR), k0, kc, aPack, p * MR * kc, MR, row[t]);
+                    a.packPanel(p * MR, Math.min(MR, m - p * MR), k0, kc, aPack, p * MR * kc, MR, row[t]);
                 }
             });
             pool.parallelFor(chunks, t -> {
@@ -79,24 +86,13 @@ final class Gemm {
                 for (int u = units * t / chunks, end = units * (t + 1) / chunks; u < end; u++) {
                     int np = u / mSplit, ms = u % mSplit;
                     int n0 = np * NR, cols = Math.min(NR, n - n0);
-                    if (ms == 0 || u == units * t / chunks) pack(b, n0, cols, k0, kc, bp, 0, NR, row[t]);
+                    if (ms == 0 || u == units * t / chunks) b.packPanel(n0, cols, k0, kc, bp, 0, NR, row[t]);
                     for (int p = mPanels * ms / mSplit, pEnd = mPanels * (ms + 1) / mSplit; p < pEnd; p++) {
                         microKernel(aPack, p * MR * kc, bp, kc, tl);
                         c.store(p * MR, n0, Math.min(MR, m - p * MR), cols, tl, NR, accumulate);
                     }
                 }
             });
-        }
-    }
-
-    /** dst[off + kk * width + r] = src[r0 + r, k0 + kk], zero for r >= rows. */
-    private static void pack(MatrixSource src, int r0, int rows, int k0, int kc, float[] dst, int off, int width, float[] row) {
-        for (int r = 0; r < rows; r++) {
-            src.readRow(r0 + r, k0, kc, row, 0);
-            for (int kk = 0, at = off + r; kk < kc; kk++, at += width) dst[at] = row[kk];
-        }
-        if (rows < width) {
-            for (int kk = 0; kk < kc; kk++) java.util.Arrays.fill(dst, off + kk * width + rows, off + (kk + 1) * width, 0f);
         }
     }
 

@@ -140,6 +140,20 @@ final class TensorMatrix implements MatrixSource {
         }
     }
 
+    /** Column-major F32 (unit stride down a column) copies each column's run of rows in one go. */
+    @Override
+    public void packPanel(int r0, int rows, int k0, int kc, float[] dst, int off, int width, float[] row) {
+        if (dtype != DType.F32 || rowStride != 1 || colStride == 1 || rows < 2) {
+            MatrixSource.super.packPanel(r0, rows, k0, kc, dst, off, width, row);
+            return;
+        }
+        for (int kk = 0; kk < kc; kk++) {
+            int at = off + kk * width;
+            MemorySegment.copy(seg, CpuTensor.F32, base + ((k0 + kk) * colStride + r0) * 4, dst, at, rows);
+            if (rows < width) java.util.Arrays.fill(dst, at + rows, at + width, 0f);
+        }
+    }
+
     /** L half floats at byte offset {@code at}, widened exactly (subnormals, infinities and NaN included). */
     private FloatVector f16Vector(long at) {
         IntVector h = widen(at);
