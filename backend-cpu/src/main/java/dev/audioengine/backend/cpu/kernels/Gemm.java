@@ -20,6 +20,7 @@ import java.nio.ByteOrder;
 final class Gemm {
     static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
     static final int L = S.length();
+    /** KC is a multiple of 32 so k slices start on quantized block boundaries. */
     static final int MR = 6, NR = 2 * L, KC = 256;
     /** Up to this many rows of A the product streams B instead of packing it. */
     static final int SMALL_M = 4;

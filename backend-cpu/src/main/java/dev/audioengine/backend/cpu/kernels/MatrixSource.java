@@ -3,7 +3,8 @@ package dev.audioengine.backend.cpu.kernels;
 /**
  * A read-only matrix that the GEMM packs from: {@code rows x cols} values of any storage
  * (strided F32, half floats, quantized blocks, an implicit im2col), read one row span at a time
- * as floats. Row spans of quantized sources start on a block boundary.
+ * as floats. Row spans of quantized sources start on a 32-value block boundary, which the
+ * GEMM guarantees by slicing k in multiples of 32.
  */
 interface MatrixSource {
     int rows();
@@ -28,7 +29,4 @@ interface MatrixSource {
             for (int kk = 0; kk < kc; kk++) java.util.Arrays.fill(dst, off + kk * width + rows, off + (kk + 1) * width, 0f);
         }
     }
-
-    /** True when {@code readRow} needs {@code k0} to be a multiple of 32 (block-quantized rows). */
-    default boolean blockAligned() { return false; }
 }

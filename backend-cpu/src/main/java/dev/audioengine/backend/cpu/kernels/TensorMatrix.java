@@ -58,8 +58,6 @@ final class TensorMatrix implements MatrixSource {
 
     @Override public int cols() { return cols; }
 
-    @Override public boolean blockAligned() { return dtype.isQuantized(); }
-
     /** Dispatches to one small method per dtype, so each stays small enough for the JIT to inline its vector code. */
     @Override
     public void readRow(int r, int k0, int len, float[] dst, int off) {
