@@ -4,6 +4,7 @@ module dev.audioengine.cli {
     requires dev.audioengine.models;
     requires info.picocli;
     requires java.logging;
+    requires jdk.incubator.vector; // the streaming-read bound of bench quant
 
     opens dev.audioengine.cli to info.picocli;
 
