@@ -46,6 +46,9 @@ abstract class PeerBenchCommand implements Callable<Integer> {
     @Option(names = "--smoke", description = "Tiny shapes that only prove the command works; the figures mean nothing.")
     boolean smoke;
 
+    @Option(names = "--only", paramLabel = "TEXT", description = "Only the cases whose shape (or dtype) contains TEXT, e.g. 2048, k7, Q4_0.")
+    String only;
+
     /** The bench's name in the table header. */
     abstract String title();
 
@@ -65,7 +68,7 @@ abstract class PeerBenchCommand implements Callable<Integer> {
         List<Integer> threads = g.threads() != 0 ? List.of(g.threads()) : all == 1 ? List.of(1) : List.of(1, all);
         OpenBlas.Lookup blas = OpenBlas.find();
         PrintWriter out = spec.commandLine().getOut(), err = spec.commandLine().getErr();
-        BenchSettings settings = new BenchSettings(threads, runs, smoke, blas,
+        BenchSettings settings = new BenchSettings(threads, runs, smoke, only, blas,
                 n -> cpu.open(g.device(), new BackendConfig(n, g.options())),
                 line -> { if (!json) { err.printf("\r%-60s", line); err.flush(); } });
         String loadBefore = loadAverage();

@@ -67,7 +67,9 @@ public final class ConvBench {
         List<BenchResult> out = new ArrayList<>();
         for (int threads : s.threads()) {
             try (Backend backend = s.openBackend().apply(threads)) {
-                for (Case c : s.smoke() ? SMOKE : CASES) out.add(one(s, backend, threads, c));
+                for (Case c : s.smoke() ? SMOKE : CASES) {
+                    if (s.selected(c.shape())) out.add(one(s, backend, threads, c));
+                }
             }
         }
         return out;

@@ -29,7 +29,9 @@ public final class GemmBench {
         List<BenchResult> out = new ArrayList<>();
         for (int threads : s.threads()) {
             try (Backend backend = s.openBackend().apply(threads)) {
-                for (int[] c : s.smoke() ? SMOKE : CASES) out.add(one(s, backend, threads, c[0], c[1], c[2]));
+                for (int[] c : s.smoke() ? SMOKE : CASES) {
+                    if (s.selected(c[0] + "x" + c[1] + "x" + c[2])) out.add(one(s, backend, threads, c[0], c[1], c[2]));
+                }
             }
         }
         return out;

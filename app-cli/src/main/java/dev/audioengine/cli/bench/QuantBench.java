@@ -35,7 +35,9 @@ public final class QuantBench {
             try (Backend backend = s.openBackend().apply(threads);
                  StreamRead stream = new StreamRead(s.smoke() ? SMOKE_STREAM_BYTES : STREAM_BYTES, threads)) {
                 for (int[] c : s.smoke() ? SMOKE : CASES) {
-                    for (DType t : TYPES) out.add(one(s, backend, stream, threads, t, c[0], c[1], c[2]));
+                    for (DType t : TYPES) {
+                        if (s.selected(c[0] + "x" + c[1] + "x" + c[2]) || s.selected(t.name())) out.add(one(s, backend, stream, threads, t, c[0], c[1], c[2]));
+                    }
                 }
             }
         }

@@ -7,6 +7,7 @@ import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorSpecies;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
 
 /**
  * Conv1d: x [B, Cin, T], w [Cout, Cin/groups, K], optional bias [Cout] → [B, Cout, Tout].
@@ -162,6 +163,37 @@ final class Conv1dKernel implements CpuKernel {
                 if (++kk == g.k) {
                     kk = 0;
                     rowBase = x.offset(0, b, first + ++ci, 0);
+                }
+            }
+        }
+
+        /**
+         * Column (ci, k) of a panel of output positions is x[ci] read at positions
+         * start + r·stride: one bulk copy for stride 1 over a unit-stride x, else a strided gather;
+         * positions outside the input (the padding) are zeros.
+         */
+        @Override
+        public void packPanel(int r0, int rows, int k0, int kc, float[] dst, int off, int width, float[] row) {
+            long ts = x.strides()[3];
+            int s = g.stride, ci = k0 / g.k, kk = k0 % g.k;
+            for (int j = 0; j < kc; j++) {
+                int at = off + j * width;
+                long rowBase = x.offset(0, b, first + ci, 0);
+                int start = r0 * s - g.pad + kk * g.dil; // input position of panel row 0
+                // rows r in [lo, hi) read inside the input: 0 <= start + r·s < t
+                int lo = start >= 0 ? 0 : Math.min(rows, (-start + s - 1) / s);
+                int hi = start >= g.t ? 0 : Math.min(rows, (g.t - start + s - 1) / s);
+                if (hi < lo) hi = lo;
+                if (lo > 0) Arrays.fill(dst, at, at + lo, 0f);
+                if (s == 1 && ts == 1) {
+                    if (hi > lo) MemorySegment.copy(x.segment(), CpuTensor.F32, x.base() + (rowBase + start + lo) * 4L, dst, at + lo, hi - lo);
+                } else {
+                    for (int r = lo; r < hi; r++) dst[at + r] = x.getFloat(rowBase + (long) (start + r * s) * ts);
+                }
+                if (hi < width) Arrays.fill(dst, at + hi, at + width, 0f);
+                if (++kk == g.k) {
+                    kk = 0;
+                    ci++;
                 }
             }
         }

@@ -49,6 +49,16 @@ class ConvKernelsTest {
         }
     }
 
+    /** The im2col panels the GEMM packs: panels hanging over both padded edges, strides and dilations, both x layouts. */
+    @Test
+    void conv1dIm2colPanelsAtTheEdges() {
+        for (int t : new int[] {1, 7, 33, 257}) for (int stride : new int[] {1, 3}) for (boolean transposedX : new boolean[] {false, true}) {
+            int k = 5, dil = 2, pad = 9; // pad > t for short inputs: whole panel columns read only padding
+            conv(new Case(1, 7, 13, t, k, stride, pad, dil, 1, 0, false, transposedX, false));
+            conv(new Case(2, 33, 40, t, 3, stride, 1, 1, 1, 0, true, transposedX, false)); // several 32-wide panels
+        }
+    }
+
     @Test
     void conv1dLargeChannels() {
         conv(new Case(2, 64, 96, 300, 5, 1, 2, 1, 1, 0, true, false, false));
