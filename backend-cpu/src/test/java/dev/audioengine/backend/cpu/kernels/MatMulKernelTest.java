@@ -77,6 +77,16 @@ class MatMulKernelTest {
         }
     }
 
+    /** K past the GEMM's k slice (1024): partial products accumulate into C, and quantized slices start mid-row. */
+    @ParameterizedTest
+    @EnumSource(value = DType.class, names = {"F32", "F16", "Q8_0", "Q4_0"})
+    void deepProductsSpanSeveralKSlices(DType wType) {
+        for (Layout layout : Layout.values()) {
+            check(new long[] {33, 2112}, new long[] {40, 2112}, wType, layout);
+            check(new long[] {13, 1056}, new long[] {7, 1056}, wType, layout);
+        }
+    }
+
     @Test
     void largeSquare() {
         check(new long[] {300, 520}, new long[] {130, 520}, DType.F32, Layout.CONTIGUOUS);
