@@ -1,6 +1,7 @@
 package dev.audioengine.cli.bench;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.function.IntConsumer;
 
 /**
@@ -20,24 +21,28 @@ final class Interleaved {
 
     /** {@code peer} may be null (ours alone). Each consumer gets the slot index to run on. */
     static Medians measure(IntConsumer ours, IntConsumer peer, int slots, int runs) {
+        double[] m = peer == null ? measureAll(List.of(ours), slots, runs) : measureAll(List.of(ours, peer), slots, runs);
+        return new Medians(m[0], peer == null ? Double.NaN : m[1], runs);
+    }
+
+    /** Median seconds of each side, the sides taking turns run by run. */
+    static double[] measureAll(List<IntConsumer> sides, int slots, int runs) {
         if (runs < 1) throw new IllegalArgumentException("runs must be >= 1, got " + runs);
         long start = System.nanoTime();
         for (int i = 0; i < WARMUP_RUNS || (System.nanoTime() - start < WARMUP_SECONDS * 1e9 && i < 200); i++) {
-            ours.accept(i % slots);
-            if (peer != null) peer.accept(i % slots);
+            for (IntConsumer side : sides) side.accept(i % slots);
         }
-        double[] o = new double[runs], p = new double[runs];
+        double[][] t = new double[sides.size()][runs];
         for (int i = 0; i < runs; i++) {
-            int slot = i % slots;
-            long t0 = System.nanoTime();
-            ours.accept(slot);
-            long t1 = System.nanoTime();
-            if (peer != null) peer.accept(slot);
-            long t2 = System.nanoTime();
-            o[i] = (t1 - t0) / 1e9;
-            p[i] = (t2 - t1) / 1e9;
+            for (int s = 0; s < sides.size(); s++) {
+                long t0 = System.nanoTime();
+                sides.get(s).accept(i % slots);
+                t[s][i] = (System.nanoTime() - t0) / 1e9;
+            }
         }
-        return new Medians(median(o), peer == null ? Double.NaN : median(p), runs);
+        double[] medians = new double[sides.size()];
+        for (int s = 0; s < medians.length; s++) medians[s] = median(t[s]);
+        return medians;
     }
 
     static double median(double[] v) {

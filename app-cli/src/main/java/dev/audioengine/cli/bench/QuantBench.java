@@ -13,12 +13,14 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntConsumer;
 
 /**
  * Quantized-weight matmul (Q8_0, Q4_0 weights, F32 activations) through the engine, against the
  * same product in F32 on OpenBLAS. Besides GFLOP/s it reports GB/s of weight read (quantized
  * bytes for ours, F32 bytes for the peer) and, for the same thread count in the same run, the
- * streaming-read bound that a mat-vec can at best reach.
+ * streaming-read bound that a mat-vec can at best reach, its passes taking turns with the two
+ * products so all three see the same machine load.
  */
 public final class QuantBench {
     /** {M, N, K}: a 4096 mat-vec (decoder step) and an audio-encoder-sized product. */
@@ -69,11 +71,16 @@ public final class QuantBench {
                 inputs.forEach(v -> v.values().forEach(HostTensor::close));
                 var blas = s.blas().blas().orElse(null);
                 if (blas != null) blas.threads(threads);
-                Interleaved.Medians med = Interleaved.measure(ours::run, blas == null ? null : i -> {
-                    MemorySegment[] p = peer[i];
-                    blas.sgemm(m, n, k, false, p[0], k, true, p[1], k, p[2], n);
-                }, slots, s.runs());
-                double bound = stream.gbPerSecond(Math.max(5, s.runs() / 2));
+                List<IntConsumer> sides = new ArrayList<>(List.of(ours::run, i -> stream.pass()));
+                if (blas != null) {
+                    sides.add(i -> {
+                        MemorySegment[] p = peer[i];
+                        blas.sgemm(m, n, k, false, p[0], k, true, p[1], k, p[2], n);
+                    });
+                }
+                double[] t = Interleaved.measureAll(sides, slots, s.runs());
+                Interleaved.Medians med = new Interleaved.Medians(t[0], blas == null ? Double.NaN : t[2], s.runs());
+                double bound = stream.bytes() / t[1] / 1e9;
                 Map<String, Double> extra = new LinkedHashMap<>();
                 double oursGbps = weightBytes / med.ours() / 1e9;
                 extra.put("weight_gbps", oursGbps);

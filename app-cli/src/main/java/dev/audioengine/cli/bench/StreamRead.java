@@ -17,7 +17,8 @@ import java.util.concurrent.Future;
 /**
  * The memory-bandwidth bound for weight-streaming kernels: GB/s of a plain streaming read (a
  * vector sum with four independent accumulators) over a buffer 8x the last-level cache, split
- * over the same number of threads as the kernel it bounds. Median of several passes.
+ * over the same number of threads as the kernel it bounds; timed by the caller, interleaved with
+ * the kernel's own runs.
  */
 final class StreamRead implements AutoCloseable {
     private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
@@ -38,20 +39,10 @@ final class StreamRead implements AutoCloseable {
         });
     }
 
-    /** Median GB/s over {@code passes} full reads. */
-    double gbPerSecond(int passes) {
-        double[] rates = new double[passes];
-        pass(); // warm-up: JIT and page faults
-        pass();
-        for (int i = 0; i < passes; i++) {
-            long t0 = System.nanoTime();
-            pass();
-            rates[i] = data.byteSize() / ((System.nanoTime() - t0) / 1e9) / 1e9;
-        }
-        return Interleaved.median(rates);
-    }
+    long bytes() { return data.byteSize(); }
 
-    private void pass() {
+    /** One full read of the buffer, split over the threads. */
+    void pass() {
         long floats = data.byteSize() / 4;
         List<Future<Float>> parts = new ArrayList<>();
         for (int t = 0; t < threads; t++) {

@@ -162,11 +162,12 @@ final class Gemm {
 
     /**
      * A's few rows are copied once; each worker streams its share of B's rows through L1 (read in
-     * place when they are unit-stride F32, else decoded {@link #KC} values at a time).
+     * place when they are unit-stride F32 or Q8_0/Q4_0 blocks, else decoded {@link #KC} values at a time).
      */
     private void matVec(MatrixSource a, MatrixSource b, MatrixSink c, int m, int n, int k) {
         for (int i = 0; i < m; i++) a.readRow(i, 0, k, aPack, i * k);
         TensorMatrix dense = b instanceof TensorMatrix tm && tm.denseF32() ? tm : null;
+        TensorMatrix quantized = b instanceof TensorMatrix tm && tm.fusedQuantizedDot() ? tm : null;
         int chunks = Math.min(threads, (n + 15) / 16);
         pool.parallelFor(chunks, t -> {
             float[] w = small[t], out = tile[t];
@@ -176,6 +177,10 @@ final class Gemm {
                 for (int j = 0; j < cnt; j++) {
                     if (dense != null) {
                         dotDense(dense.segment(), dense.rowAddress(n0 + j), m, k, out, j);
+                        continue;
+                    }
+                    if (quantized != null) {
+                        quantized.dotQuantized(n0 + j, aPack, m, k, out, j, NCHUNK);
                         continue;
                     }
                     FloatVector s0 = FloatVector.zero(S), s1 = s0, s2 = s0, s3 = s0;

@@ -138,6 +138,72 @@ final class TensorMatrix implements MatrixSource {
         }
     }
 
+    /** True when {@link #dotQuantized} applies: Q8_0 or Q4_0 rows and vectors wide enough to decode a block in one or two steps. */
+    boolean fusedQuantizedDot() { return WIDE && (dtype == DType.Q8_0 || dtype == DType.Q4_0); }
+
+    /**
+     * out[i * ld + j] = Σ_kk a[i * k + kk] · this[r, kk] for i < m (m <= 4), decoding each block
+     * in registers: the 32 quants are multiplied into per-block sums, which the block scale then
+     * folds into the running sums, so no dequantized row is stored and reloaded (a mat-vec over
+     * quantized weights is a stream of weight bytes; this keeps the work per byte small).
+     */
+    void dotQuantized(int r, float[] a, int m, int k, float[] out, int j, int ld) {
+        if (dtype == DType.Q8_0) dotQ8(r, a, m, k, out, j, ld);
+        else dotQ4(r, a, m, k, out, j, ld);
+    }
+
+    private void dotQ8(int r, float[] a, int m, int k, float[] out, int j, int ld) {
+        long at = base + (long) r * (cols / 32) * 34;
+        FloatVector s0 = FloatVector.zero(F), s1 = s0, s2 = s0, s3 = s0;
+        for (int b = 0; b < k; b += 32, at += 34) {
+            FloatVector d = FloatVector.broadcast(F, Float.float16ToFloat(seg.get(CpuTensor.I16, at)));
+            FloatVector p0 = FloatVector.zero(F), p1 = p0, p2 = p0, p3 = p0;
+            for (int i = 0; i < 32; i += L) {
+                FloatVector q = (FloatVector) ByteVector.fromMemorySegment(B, seg, at + 2 + i, NATIVE).convertShape(VectorOperators.B2F, F, 0);
+                p0 = q.fma(FloatVector.fromArray(F, a, b + i), p0);
+                if (m > 1) p1 = q.fma(FloatVector.fromArray(F, a, k + b + i), p1);
+                if (m > 2) p2 = q.fma(FloatVector.fromArray(F, a, 2 * k + b + i), p2);
+                if (m > 3) p3 = q.fma(FloatVector.fromArray(F, a, 3 * k + b + i), p3);
+            }
+            s0 = p0.fma(d, s0);
+            if (m > 1) s1 = p1.fma(d, s1);
+            if (m > 2) s2 = p2.fma(d, s2);
+            if (m > 3) s3 = p3.fma(d, s3);
+        }
+        storeSums(s0, s1, s2, s3, m, out, j, ld);
+    }
+
+    private void dotQ4(int r, float[] a, int m, int k, float[] out, int j, int ld) {
+        long at = base + (long) r * (cols / 32) * 18;
+        FloatVector s0 = FloatVector.zero(F), s1 = s0, s2 = s0, s3 = s0;
+        for (int b = 0; b < k; b += 32, at += 18) {
+            FloatVector d = FloatVector.broadcast(F, Float.float16ToFloat(seg.get(CpuTensor.I16, at)));
+            FloatVector p0 = FloatVector.zero(F), p1 = p0, p2 = p0, p3 = p0;
+            for (int i = 0; i < 16; i += L) { // low nibbles are elements 0..15, high nibbles 16..31
+                ByteVector q = ByteVector.fromMemorySegment(B, seg, at + 2 + i, NATIVE);
+                FloatVector lo = (FloatVector) q.and((byte) 0x0f).sub((byte) 8).convertShape(VectorOperators.B2F, F, 0);
+                FloatVector hi = (FloatVector) q.lanewise(VectorOperators.LSHR, 4).and((byte) 0x0f).sub((byte) 8)
+                        .convertShape(VectorOperators.B2F, F, 0);
+                p0 = hi.fma(FloatVector.fromArray(F, a, b + 16 + i), lo.fma(FloatVector.fromArray(F, a, b + i), p0));
+                if (m > 1) p1 = hi.fma(FloatVector.fromArray(F, a, k + b + 16 + i), lo.fma(FloatVector.fromArray(F, a, k + b + i), p1));
+                if (m > 2) p2 = hi.fma(FloatVector.fromArray(F, a, 2 * k + b + 16 + i), lo.fma(FloatVector.fromArray(F, a, 2 * k + b + i), p2));
+                if (m > 3) p3 = hi.fma(FloatVector.fromArray(F, a, 3 * k + b + 16 + i), lo.fma(FloatVector.fromArray(F, a, 3 * k + b + i), p3));
+            }
+            s0 = p0.fma(d, s0);
+            if (m > 1) s1 = p1.fma(d, s1);
+            if (m > 2) s2 = p2.fma(d, s2);
+            if (m > 3) s3 = p3.fma(d, s3);
+        }
+        storeSums(s0, s1, s2, s3, m, out, j, ld);
+    }
+
+    private static void storeSums(FloatVector s0, FloatVector s1, FloatVector s2, FloatVector s3, int m, float[] out, int j, int ld) {
+        out[j] = s0.reduceLanes(VectorOperators.ADD);
+        if (m > 1) out[ld + j] = s1.reduceLanes(VectorOperators.ADD);
+        if (m > 2) out[2 * ld + j] = s2.reduceLanes(VectorOperators.ADD);
+        if (m > 3) out[3 * ld + j] = s3.reduceLanes(VectorOperators.ADD);
+    }
+
     /** Column-major F32 (unit stride down a column) copies each column's run of rows in one go. */
     @Override
     public void packPanel(int r0, int rows, int k0, int kc, float[] dst, int off, int width, float[] row) {
