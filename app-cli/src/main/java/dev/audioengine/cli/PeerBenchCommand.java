@@ -90,11 +90,11 @@ abstract class PeerBenchCommand implements Callable<Integer> {
         sb.append("peer: ").append(blas.blas().map(b -> b.library() + " [" + b.config() + "]").orElse(blas.why() + "; ours alone")).append('\n');
         sb.append("load average before: ").append(loadBefore).append(", after: ").append(loadAfter).append('\n');
         List<String> extraKeys = rs.isEmpty() ? List.of() : List.copyOf(rs.getFirst().extra().keySet());
-        sb.append(String.format(Locale.ROOT, "%-36s %-5s %7s %12s %12s %7s", "shape", "dtype", "threads", "ours GFLOP/s", "peer GFLOP/s", "ratio"));
+        sb.append(String.format(Locale.ROOT, "%-40s %-5s %7s %12s %12s %7s", "shape", "dtype", "threads", "ours GFLOP/s", "peer GFLOP/s", "ratio"));
         for (String k : extraKeys) sb.append(String.format(Locale.ROOT, " %18s", k));
         sb.append('\n');
         for (BenchResult r : rs) {
-            sb.append(String.format(Locale.ROOT, "%-36s %-5s %7d %12.2f %12s %7s", r.shape(), r.dtype(), r.threads(), r.oursGflops(),
+            sb.append(String.format(Locale.ROOT, "%-40s %-5s %7d %12.2f %12s %7s", r.shape(), r.dtype(), r.threads(), r.oursGflops(),
                     fmt(r.peerGflops(), "%.2f"), fmt(r.ratio(), "%.2f")));
             for (String k : extraKeys) sb.append(String.format(Locale.ROOT, " %18s", fmt(r.extra().getOrDefault(k, Double.NaN), "%.2f")));
             sb.append('\n');
