@@ -87,7 +87,8 @@ abstract class PeerBenchCommand implements Callable<Integer> {
     private String table(List<BenchResult> rs, OpenBlas.Lookup blas, String loadBefore, String loadAfter) {
         StringBuilder sb = new StringBuilder();
         sb.append("bench ").append(title()).append(": ours = the CPU backend's compiled graph node (Backend.compile + Executable.run, inputs resident)\n");
-        sb.append("peer: ").append(blas.blas().map(b -> b.library() + " [" + b.config() + "]").orElse(blas.why() + "; ours alone")).append('\n');
+        sb.append("peer: ").append(blas.blas().map(b -> b.library() + " [" + b.config() + "], OPENBLAS_THREAD_TIMEOUT=" + b.threadTimeout()
+                + " (idle workers sleep instead of spinning on the cores our next run needs)").orElse(blas.why() + "; ours alone")).append('\n');
         sb.append("load average before: ").append(loadBefore).append(", after: ").append(loadAfter).append('\n');
         List<String> extraKeys = rs.isEmpty() ? List.of() : List.copyOf(rs.getFirst().extra().keySet());
         sb.append(String.format(Locale.ROOT, "%-40s %-5s %7s %12s %12s %7s", "shape", "dtype", "threads", "ours GFLOP/s", "peer GFLOP/s", "ratio"));

@@ -47,9 +47,19 @@ public final class OpenBlas {
     /** The result of looking for OpenBLAS: the library, or why there is none (every name tried). */
     public record Lookup(Optional<OpenBlas> blas, String why) {}
 
+    /**
+     * OpenBLAS's idle worker threads spin for about 2^28 cycles (a tenth of a second) before they
+     * sleep; in an interleaved benchmark they would burn the cores our next run needs (measured
+     * here: our 2-thread GEMM fell to 1-thread speed). 2^4 cycles makes them sleep at once, as our
+     * pool's workers do. Read by OpenBLAS when it loads, so it is set before; a value the user
+     * exported wins.
+     */
+    static final String THREAD_TIMEOUT = "4";
+
     /** Loads OpenBLAS once per call; the library stays loaded for the life of the process. */
     public static Lookup find() {
         List<String> tried = new ArrayList<>();
+        setEnvIfAbsent("OPENBLAS_THREAD_TIMEOUT", THREAD_TIMEOUT);
         for (String name : CANDIDATES) {
             if (name.startsWith("/") && !Files.exists(Path.of(name))) { tried.add(name + " (absent)"); continue; }
             try {
@@ -62,6 +72,31 @@ public final class OpenBlas {
             }
         }
         return new Lookup(Optional.empty(), "OpenBLAS not found (install Debian's libopenblas0); tried " + String.join(", ", tried));
+    }
+
+    private static void setEnvIfAbsent(String name, String value) {
+        Linker linker = Linker.nativeLinker();
+        try (Arena arena = Arena.ofConfined()) {
+            MethodHandle setenv = linker.downcallHandle(linker.defaultLookup().find("setenv").orElseThrow(),
+                    FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
+            int rc = (int) setenv.invokeExact(arena.allocateFrom(name), arena.allocateFrom(value), 0);
+            if (rc != 0) throw new IllegalStateException("setenv(" + name + ") returned " + rc);
+        } catch (Throwable e) {
+            throw new IllegalStateException("could not set " + name + " for OpenBLAS: " + e.getMessage(), e);
+        }
+    }
+
+    /** The spin timeout OpenBLAS runs with (see {@link #THREAD_TIMEOUT}); reads the process environment as native code sees it. */
+    public String threadTimeout() {
+        Linker linker = Linker.nativeLinker();
+        try (Arena arena = Arena.ofConfined()) {
+            MethodHandle getenv = linker.downcallHandle(linker.defaultLookup().find("getenv").orElseThrow(),
+                    FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS));
+            MemorySegment v = (MemorySegment) getenv.invokeExact(arena.allocateFrom("OPENBLAS_THREAD_TIMEOUT"));
+            return v.equals(MemorySegment.NULL) ? "default" : v.reinterpret(64).getString(0);
+        } catch (Throwable e) {
+            return "unknown";
+        }
     }
 
     public String library() { return library; }
