@@ -9,6 +9,7 @@ module dev.audioengine.api {
     exports dev.audioengine.api.exec;
     exports dev.audioengine.api.conformance;
     exports dev.audioengine.api.reference;
+    exports dev.audioengine.api.weights;
 
     uses dev.audioengine.api.spi.BackendProvider;
 }
