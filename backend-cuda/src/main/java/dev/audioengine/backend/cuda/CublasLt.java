@@ -74,7 +74,7 @@ final class CublasLt implements AutoCloseable {
     private final MethodHandle create, destroy, descCreate, descSet, descDestroy, layoutCreate, layoutSet, layoutDestroy;
     private final MethodHandle prefCreate, prefSet, prefDestroy, heuristic, matmul;
     private final Arena arena = Arena.ofShared();
-    private final MemorySegment handle, alpha, beta;
+    private final MemorySegment handle, alpha, beta, one;
     private final Map<Shape, Plan> plans = new HashMap<>();
     private long workspace;
 
@@ -103,6 +103,7 @@ final class CublasLt implements AutoCloseable {
         handle = h.get(ADDRESS, 0);
         alpha = arena.allocateFrom(JAVA_FLOAT, 1f);
         beta = arena.allocateFrom(JAVA_FLOAT, 0f);
+        one = arena.allocateFrom(JAVA_FLOAT, 1f);
     }
 
     /** Loads libcublasLt and creates a handle; throws IllegalStateException listing every name and folder tried. */
@@ -170,9 +171,13 @@ final class CublasLt implements AutoCloseable {
     }
 
     /** Enqueues D = op(A)·op(B) on {@code stream}. */
-    void run(Plan p, long aPtr, long bPtr, long dPtr, MemorySegment stream) {
+    void run(Plan p, long aPtr, long bPtr, long dPtr, MemorySegment stream) { run(p, aPtr, bPtr, dPtr, stream, false); }
+
+    /** Enqueues D = op(A)·op(B), or D += op(A)·op(B) when {@code accumulate}. */
+    void run(Plan p, long aPtr, long bPtr, long dPtr, MemorySegment stream, boolean accumulate) {
+        MemorySegment betaValue = accumulate ? one : beta;
         try {
-            check((int) matmul.invokeExact(handle, p.desc, alpha, aPtr, p.a, bPtr, p.b, beta, dPtr, p.d, dPtr, p.d, p.algo,
+            check((int) matmul.invokeExact(handle, p.desc, alpha, aPtr, p.a, bPtr, p.b, betaValue, dPtr, p.d, dPtr, p.d, p.algo,
                     workspace, WORKSPACE_BYTES, stream), "cublasLtMatmul");
         } catch (Throwable t) { throw Downcalls.rethrow(t); }
     }

@@ -24,7 +24,9 @@ import java.util.Set;
  * through, the NVRTC-compiled kernels, cuBLASLt and the CUDA graph cache. Options (BackendConfig):
  * {@code cuda.graphs=on|off} (capture each compiled segment into a CUDA graph and replay it; default
  * on), {@code cuda.graph_cache=N} (graphs kept, least recently used out; default 64),
- * {@code cuda.tf32=on|off} (F32 GEMM on TF32 tensor cores; default off), {@code cuda.kernel_cache=DIR|off}
+ * {@code cuda.tf32=on|off} (F32 GEMM on TF32 tensor cores; default off), {@code cuda.matmul=precise|fast}
+ * (F16/BF16 weights: activations split in two rounded parts, two GEMMs, or rounded once; default precise),
+ * {@code cuda.kernel_cache=DIR|off}
  * (compiled kernel cache; default ~/.cache/audioengine/cuda). Not thread-safe: one run at a time.
  */
 final class CudaBackend implements Backend {
@@ -37,6 +39,7 @@ final class CudaBackend implements Backend {
     private final CublasLt cublas;
     private final GraphCache graphs; // null when graphs are off
     private final boolean tf32;
+    private final boolean fastMatmul;
     private final Set<CudaBuffer> live = Collections.newSetFromMap(new IdentityHashMap<>());
     private boolean closed;
 
@@ -45,6 +48,9 @@ final class CudaBackend implements Backend {
         this.ordinal = ordinal;
         this.api = api;
         this.tf32 = onOff(config, "cuda.tf32", false);
+        String mm = config.option("cuda.matmul", "precise").trim().toLowerCase(Locale.ROOT);
+        if (!mm.equals("precise") && !mm.equals("fast")) throw new IllegalArgumentException("cuda.matmul must be precise or fast, got '" + mm + "'");
+        this.fastMatmul = mm.equals("fast");
         boolean useGraphs = onOff(config, "cuda.graphs", true);
         int graphCache = Integer.parseInt(config.option("cuda.graph_cache", "64").trim());
         String cacheDir = config.option("cuda.kernel_cache", "").trim();
@@ -96,6 +102,8 @@ final class CudaBackend implements Backend {
     CublasLt cublas() { return cublas; }
 
     boolean tf32() { return tf32; }
+
+    boolean fastMatmul() { return fastMatmul; }
 
     boolean graphsOn() { return graphs != null; }
 

@@ -24,7 +24,10 @@ final class ElementwiseOps implements CudaOp {
         switch (node.op()) {
             case Op.Binary bin -> {
                 Tensor a = node.input(0), c = node.input(1);
-                if (a.isContiguous() && c.isContiguous() && a.shape().equals(node.shape()) && c.shape().equals(node.shape())) {
+                boolean sameShape = a.isContiguous() && c.isContiguous() && a.shape().equals(node.shape()) && c.shape().equals(node.shape());
+                if (sameShape && vectorizable(n, y, b.ptr(a), b.ptr(c))) {
+                    b.grid1d(SRC, "ae_binary_vec4", n / 4, b.args().i32(bin.kind().ordinal()).i64(n / 4).ptr(y).ptr(b.ptr(a)).ptr(b.ptr(c)));
+                } else if (sameShape) {
                     b.grid1d(SRC, "ae_binary_contig", n, b.args().i32(bin.kind().ordinal()).i64(n).ptr(y).ptr(b.ptr(a)).ptr(b.ptr(c)));
                 } else {
                     b.grid1d(SRC, "ae_binary_strided", n, b.args().i32(bin.kind().ordinal()).i64(n).ptr(y)
@@ -43,9 +46,18 @@ final class ElementwiseOps implements CudaOp {
         }
     }
 
+    /** Whole groups of four at 16-byte aligned addresses: the 128-bit load path. */
+    private static boolean vectorizable(long n, long... ptrs) {
+        if (n % 4 != 0) return false;
+        for (long p : ptrs) if ((p & 15) != 0) return false;
+        return true;
+    }
+
     private static void unary(Binding b, Tensor node, int kind, float alpha, float scale, float bias, long n, long y) {
         Tensor x = node.input(0);
-        if (x.isContiguous()) {
+        if (x.isContiguous() && vectorizable(n, y, b.ptr(x), y)) {
+            b.grid1d(SRC, "ae_unary_vec4", n / 4, b.args().i32(kind).f32(alpha).f32(scale).f32(bias).i64(n / 4).ptr(y).ptr(b.ptr(x)));
+        } else if (x.isContiguous()) {
             b.grid1d(SRC, "ae_unary_contig", n, b.args().i32(kind).f32(alpha).f32(scale).f32(bias).i64(n).ptr(y).ptr(b.ptr(x)));
         } else {
             b.grid1d(SRC, "ae_unary_strided", n, b.args().i32(kind).f32(alpha).f32(scale).f32(bias).i64(n).ptr(y)

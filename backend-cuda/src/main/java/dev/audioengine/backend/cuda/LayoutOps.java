@@ -29,11 +29,12 @@ final class LayoutOps implements CudaOp {
         switch (node.op()) {
             case Op.Pad p -> {
                 Tensor x = node.input(0);
-                long[] before = new long[node.rank()];
-                System.arraycopy(p.before(), 0, before, 0, before.length);
+                // left-padded with 0 (not padded()'s 1): the added axes get no padding
+                long[] before = new long[TensorDesc.RANK];
+                System.arraycopy(p.before(), 0, before, TensorDesc.RANK - node.rank(), node.rank());
                 b.grid1d(SRC, "ae_pad", n, b.args().i32(p.mode().ordinal()).f32(p.value()).i64(n).ptr(y)
                         .desc(TensorDesc.contiguous(node.shape())).ptr(b.ptr(x)).desc(TensorDesc.of(x))
-                        .desc(TensorDesc.padded(before, new long[before.length])));
+                        .desc(new TensorDesc(before, new long[TensorDesc.RANK])));
             }
             case Op.Concat c -> {
                 long[] outStrides = node.shape().contiguousStrides();

@@ -5,8 +5,9 @@ import dev.audioengine.api.tensor.DType;
 
 /**
  * y[..., m, n] = Σ_k x[..., m, k]·w[..., n, k]. F32, F16 and BF16 weights go to cuBLASLt (FAST_PROJECTION,
- * BF16_WEIGHTS): F32 as it is (TF32 only with cuda.tf32=on), F16/BF16 after rounding x to the weight's
- * type in a scratch buffer, always accumulating in F32. Q8_0/Q4_0 weights, and layouts cuBLASLt cannot
+ * BF16_WEIGHTS): F32 as it is (TF32 only with cuda.tf32=on); F16/BF16 weights with x split into a rounded
+ * high part and the rounded remainder (two GEMMs into the same F32 result, so activations keep about F32
+ * precision; cuda.matmul=fast uses the high part alone, one GEMM), always accumulating in F32. Q8_0/Q4_0 weights, and layouts cuBLASLt cannot
  * express (a weight batch that is neither absent nor one stride), run the tiled kernel in linear.cu,
  * which decodes blocks as it loads them.
  */
@@ -90,15 +91,18 @@ final class MatMulOp implements CudaOp {
             case BF16 -> CublasLt.CUDA_R_16BF;
             default -> CublasLt.CUDA_R_32F;
         };
+        long xLo = 0;
         if (ldb < 0) {
             // round (F16/BF16) or copy (F32) x into a contiguous [batches, m, k] scratch of the weight's type
             long count = batches * m * k;
-            long scratch = b.scratch(count * (wt == DType.F32 ? 4 : 2));
+            boolean split = wt != DType.F32 && !b.backend.fastMatmul();
+            long scratch = b.scratch(count * (wt == DType.F32 ? 4 : split ? 4 : 2));
             if (wt == DType.F32) {
                 b.grid1d("layout", "ae_copy", count, b.args().i32(4).i64(count).ptr(scratch)
                         .desc(TensorDesc.contiguous(dev.audioengine.api.tensor.Shape.of(xd.n()))).ptr(xPtr).desc(xd));
             } else {
-                b.grid1d("layout", "ae_narrow_rows", count, b.args().i32(wt.ordinal()).i64(count).ptr(scratch).ptr(xPtr).desc(xd));
+                xLo = split ? scratch + 2 * count : 0;
+                b.grid1d("layout", "ae_narrow_rows", count, b.args().i32(wt.ordinal()).i64(count).ptr(scratch).ptr(xLo).ptr(xPtr).desc(xd));
             }
             xPtr = scratch;
             ldb = k;
@@ -114,9 +118,10 @@ final class MatMulOp implements CudaOp {
                 CublasLt.alignment(wPtr), CublasLt.alignment(xPtr), CublasLt.alignment(yPtr));
         CublasLt.Plan plan = b.backend.cublas().plan(shape);
         if (plan == null) return false;
-        long xFinal = xPtr;
+        long xFinal = xPtr, xRest = xLo;
         CublasLt lt = b.backend.cublas();
         b.add(stream -> lt.run(plan, wPtr, xFinal, yPtr, stream));
+        if (xRest != 0) b.add(stream -> lt.run(plan, wPtr, xRest, yPtr, stream, true));
         return true;
     }
 }

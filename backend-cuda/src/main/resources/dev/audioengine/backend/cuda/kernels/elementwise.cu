@@ -93,3 +93,29 @@ GC_KERNEL void ae_snake(i64 n, float* GC_RESTRICT y, const float* GC_RESTRICT x,
         y[i] = v + s * s / (a + 1e-9f);
     }
 }
+
+// 16-byte vectors for the contiguous paths: one 128-bit load or store moves four values.
+struct GC_ALIGN(16) f4 { float x, y, z, w; };
+
+/** Contiguous unary over n4 groups of four (pointers 16-byte aligned; the host handles a tail). */
+GC_KERNEL void ae_unary_vec4(int kind, float alpha, float scale, float bias, i64 n4, f4* GC_RESTRICT y, const f4* GC_RESTRICT x) {
+    for (i64 i = gc_global_id(); i < n4; i += gc_global_stride()) {
+        f4 v = x[i];
+        v.x = unary_op(kind, alpha, scale, bias, v.x);
+        v.y = unary_op(kind, alpha, scale, bias, v.y);
+        v.z = unary_op(kind, alpha, scale, bias, v.z);
+        v.w = unary_op(kind, alpha, scale, bias, v.w);
+        y[i] = v;
+    }
+}
+
+GC_KERNEL void ae_binary_vec4(int kind, i64 n4, f4* GC_RESTRICT y, const f4* GC_RESTRICT a, const f4* GC_RESTRICT b) {
+    for (i64 i = gc_global_id(); i < n4; i += gc_global_stride()) {
+        f4 u = a[i], v = b[i], r;
+        r.x = binary_op(kind, u.x, v.x);
+        r.y = binary_op(kind, u.y, v.y);
+        r.z = binary_op(kind, u.z, v.z);
+        r.w = binary_op(kind, u.w, v.w);
+        y[i] = r;
+    }
+}

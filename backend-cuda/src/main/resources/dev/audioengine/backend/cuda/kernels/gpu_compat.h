@@ -9,6 +9,7 @@
 #define GC_DEVICE __device__ __forceinline__
 #define GC_SHARED __shared__
 #define GC_RESTRICT __restrict__
+#define GC_ALIGN(n) __align__(n)
 
 typedef long long i64;
 typedef unsigned long long u64;

@@ -93,11 +93,21 @@ GC_KERNEL void ae_cast_to_f32(int from, i64 n, float* GC_RESTRICT y, const void*
     for (i64 i = gc_global_id(); i < n; i += gc_global_stride()) y[i] = ld_any(x, from, td_off(tx, i));
 }
 
-/** F32 -> F16/BF16 rows for the GEMM library: y [rows, cols] contiguous from a strided view. */
-GC_KERNEL void ae_narrow_rows(int to, i64 n, u16* GC_RESTRICT y, const float* GC_RESTRICT x, TD tx) {
+/**
+ * F32 -> F16/BF16 rows for the GEMM library: hi = round(x) and, when lo is not null, lo = round(x - hi),
+ * so that hi + lo carries x to about 16 (F16: 22) significant bits and two GEMMs recover F32 activations.
+ * y [rows, cols] contiguous from a strided view.
+ */
+GC_KERNEL void ae_narrow_rows(int to, i64 n, u16* GC_RESTRICT hi, u16* GC_RESTRICT lo, const float* GC_RESTRICT x, TD tx) {
     for (i64 i = gc_global_id(); i < n; i += gc_global_stride()) {
         float v = x[td_off(tx, i)];
-        y[i] = to == DT_F16 ? gc_f32_to_f16(v) : gc_f32_to_bf16(v);
+        u16 h = to == DT_F16 ? gc_f32_to_f16(v) : gc_f32_to_bf16(v);
+        hi[i] = h;
+        if (lo) {
+            float r = v - (to == DT_F16 ? gc_f16_to_f32(h) : gc_bf16_to_f32(h));
+            if (gc_isnan(r - r)) r = 0.0f; // x infinite or NaN (or beyond F16's range): hi carries it alone
+            lo[i] = to == DT_F16 ? gc_f32_to_f16(r) : gc_f32_to_bf16(r);
+        }
     }
 }
 
