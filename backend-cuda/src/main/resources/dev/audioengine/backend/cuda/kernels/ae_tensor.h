@@ -60,7 +60,7 @@ GC_DEVICE float ld_any(const void* p, int dt, i64 e) {
     return gc_nan();
 }
 
-// Block-wide reductions over a shared scratch of blockDim floats; blockDim must be a power of two.
+// Block-wide reductions over a shared scratch of one float per thread; the block size must be a power of two.
 // Every thread of the block must call them; all get the result.
 GC_DEVICE float block_sum(float v, float* sh) {
     int t = gc_tid();
