@@ -29,7 +29,8 @@ import java.util.Map;
  * {@code gemm} (cuBLASLt at 8192^3 for BF16, F16, F32 and TF32), {@code ops} (elementwise kernels
  * on 256M F32 elements against the device-to-device copy bandwidth of the same run), {@code launch}
  * (per-op overhead of a 100-op graph from Java, with and without CUDA graph replay) and
- * {@code leak} (1000 open/compile/run/close cycles; device free memory before and after).
+ * {@code leak} (1000 open/compile/run/close cycles; device free memory before and after) and
+ * {@code attention} (the fused attention op at a speech-encoder shape, F32 and F16 k/v).
  * Prints one JSON object per measurement; {@code --out FILE} also writes them there.
  * Usage: CudaBench [gemm] [ops] [launch] [leak] [--out FILE]
  */
@@ -46,7 +47,7 @@ public final class CudaBench {
             if (args[i].equals("--out")) file = Path.of(args[++i]);
             else what.add(args[i]);
         }
-        if (what.isEmpty()) what = List.of("gemm", "ops", "launch", "leak");
+        if (what.isEmpty()) what = List.of("gemm", "ops", "launch", "leak", "attention");
         CudaBench bench = new CudaBench(System.out);
         CudaBackendProvider provider = new CudaBackendProvider();
         try (CudaBackend backend = (CudaBackend) provider.open(0, BackendConfig.defaults())) {
@@ -58,7 +59,8 @@ public final class CudaBench {
                     case "ops" -> bench.ops(backend);
                     case "launch" -> bench.launch(provider);
                     case "leak" -> bench.leak(provider, backend);
-                    default -> throw new IllegalArgumentException("unknown benchmark '" + w + "'; valid: gemm ops launch leak");
+                    case "attention" -> bench.attention(backend);
+                    default -> throw new IllegalArgumentException("unknown benchmark '" + w + "'; valid: gemm ops launch leak attention");
                 }
             }
         }
@@ -161,6 +163,30 @@ public final class CudaBench {
                 double ms = time(b, 3, 20, e::run);
                 double bytes = 4.0 * n * (c.inputs() + 1);
                 emit("ops", "{\"op\":\"%s\",\"elements\":%d,\"ms\":%.4f,\"gbs\":%.1f}", c.name(), n, ms, bytes / (ms * 1e-3) / 1e9);
+            } finally {
+                held.values().forEach(DeviceBuffer::close);
+            }
+        }
+    }
+
+    private void attention(CudaBackend b) {
+        long batch = 1, heads = 8, t = 1500, d = 64;
+        for (DType kv : List.of(DType.F32, DType.F16)) {
+            GraphBuilder g = new GraphBuilder();
+            Tensor q = g.input("q", DType.F32, Shape.of(batch, heads, t, d));
+            Tensor k = g.input("k", kv, Shape.of(batch, heads, t, d)), v = g.input("v", kv, Shape.of(batch, heads, t, d));
+            Tensor y = g.attention(q, k, v, null, (float) (1 / Math.sqrt(d)), false);
+            Map<Tensor, DeviceBuffer> held = new IdentityHashMap<>();
+            try (Executable e = compile(b, g.build(y), held)) {
+                for (Map.Entry<Tensor, DeviceBuffer> h : held.entrySet()) {
+                    if (h.getKey().op() instanceof Op.Input) {
+                        fill(b, CudaBackend.cuda(h.getValue()).address(), h.getKey().dtype(), h.getKey().elements(), 11);
+                    }
+                }
+                double ms = time(b, 3, 20, e::run);
+                double flops = 4.0 * batch * heads * t * t * d;
+                emit("attention", "{\"kv\":\"%s\",\"b\":%d,\"h\":%d,\"t\":%d,\"d\":%d,\"ms\":%.4f,\"tflops\":%.2f}",
+                        kv.name().toLowerCase(Locale.ROOT), batch, heads, t, d, ms, flops / (ms * 1e-3) / 1e12);
             } finally {
                 held.values().forEach(DeviceBuffer::close);
             }

@@ -4,10 +4,10 @@ import dev.audioengine.api.graph.Op;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.DType;
 
-/** get_rows, rope, fused attention and lstm: kernels/sequence.cu. */
+/** get_rows, rope, fused attention (flash-style online softmax over key tiles; FUSED_ATTENTION) and lstm: kernels/sequence.cu. */
 final class SequenceOps implements CudaOp {
     private static final String SRC = "sequence";
-    /** Dynamic shared memory an attention block may use (scores for every key, q, reduction scratch); H100/H200 allow 227 KiB. */
+    /** Dynamic shared memory an attention block may use (q, accumulator, one key tile, scratch; independent of Tk); H100/H200 allow 227 KiB. */
     static final int ATTENTION_MAX_SHARED = 200 * 1024;
     static final int LSTM_MAX_SHARED = 48 * 1024;
 
@@ -23,7 +23,7 @@ final class SequenceOps implements CudaOp {
     }
 
     private static long attentionShared(Tensor node) {
-        return 4L * (node.input(1).dim(2) + node.input(0).dim(3) + Binding.THREADS);
+        return 4L * (2 * node.input(0).dim(3) + 2L * Binding.THREADS); // q, accumulator, probability tile, scratch
     }
 
     @Override

@@ -36,52 +36,62 @@ GC_KERNEL void ae_rope(i64 n, float* GC_RESTRICT y, const float* GC_RESTRICT x, 
 }
 
 /**
- * softmax(q k^T scale + mask [+ causal]) v, one block per (b, h, query). Scores for every key live in
- * dynamic shared memory (Tk floats), then q (D floats), then ROW_THREADS floats of reduction scratch.
- * k and v are F32, F16 or BF16 (kvt); query head h reads kv head h / (H / Hkv).
+ * softmax(q k^T scale + mask [+ causal]) v, flash-attention style: one block per (b, h, query), keys
+ * visited in tiles of ATT_TILE with an online softmax (running max m and sum l; the output accumulator
+ * is rescaled by exp(m_old - m_new) when the max grows), so memory does not grow with Tk. Dynamic
+ * shared memory: q (D floats), the accumulator (D), one tile of probabilities (ATT_TILE) and reduction
+ * scratch (ATT_TILE). k and v are F32, F16 or BF16 (kvt); query head h reads kv head h / (H / Hkv).
  */
-#define ATT_THREADS 256
+#define ATT_TILE 256
 GC_KERNEL void ae_attention(float* GC_RESTRICT y, const float* GC_RESTRICT q, TD tq, const void* GC_RESTRICT k, TD tk,
                             const void* GC_RESTRICT v, TD tv, int kvt, const float* GC_RESTRICT mask, TD tm, float scale,
                             int causal) {
     extern GC_SHARED float smem[];
     i64 H = tq.n[1], Tq = tq.n[2], D = tq.n[3], Hkv = tk.n[1], Tk = tk.n[2];
-    float* scores = smem;
-    float* qs = smem + Tk;
-    float* red = qs + D;
+    float* qs = smem;
+    float* acc = qs + D;
+    float* p = acc + D;
+    float* red = p + ATT_TILE;
     i64 blk = gc_block(), i = blk % Tq, h = (blk / Tq) % H, b = blk / (Tq * H);
     i64 hk = h / (H / Hkv);
     const float* qr = q + b * tq.s[0] + h * tq.s[1] + i * tq.s[2];
-    for (i64 p = gc_tid(); p < D; p += gc_block_dim()) qs[p] = qr[p * tq.s[3]];
+    for (i64 d = gc_tid(); d < D; d += gc_block_dim()) { qs[d] = qr[d * tq.s[3]]; acc[d] = 0.0f; }
     gc_sync();
     i64 kBase = b * tk.s[0] + hk * tk.s[1], vBase = b * tv.s[0] + hk * tv.s[1];
-    float mx = -gc_inf();
-    for (i64 j = gc_tid(); j < Tk; j += gc_block_dim()) {
-        float s;
-        if (causal && j > i + (Tk - Tq)) s = -gc_inf();
-        else {
-            float acc = 0;
+    // keys past the causal limit are masked for every later tile too, so the loop can stop there
+    i64 limit = causal ? i + (Tk - Tq) + 1 : Tk;
+    if (limit > Tk) limit = Tk;
+    float m = -gc_inf(), l = 0.0f;
+    for (i64 j0 = 0; j0 < limit; j0 += ATT_TILE) {
+        i64 j = j0 + gc_tid();
+        float s = -gc_inf();
+        if (gc_tid() < ATT_TILE && j < limit) {
+            float dot = 0;
             i64 kr = kBase + j * tk.s[2];
-            for (i64 p = 0; p < D; p++) acc += qs[p] * ld_any(k, kvt, kr + p * tk.s[3]);
-            s = acc * scale + (mask ? mask[i * tm.s[2] + j * tm.s[3]] : 0.0f);
+            for (i64 d = 0; d < D; d++) dot += qs[d] * ld_any(k, kvt, kr + d * tk.s[3]);
+            s = dot * scale + (mask ? mask[i * tm.s[2] + j * tm.s[3]] : 0.0f);
         }
-        scores[j] = s;
-        mx = nan_max(mx, s);
+        float tileMax = block_max(s, red);
+        float mNew = nan_max(m, tileMax);
+        if (mNew == -gc_inf()) continue; // every key so far is masked: nothing to add
+        float e = expf(s - mNew);
+        if (gc_tid() < ATT_TILE) p[gc_tid()] = e;
+        float tileSum = block_sum(e, red); // synchronizes: p is complete
+        float rescale = expf(m - mNew);
+        l = l * rescale + tileSum;
+        i64 count = limit - j0 < ATT_TILE ? limit - j0 : ATT_TILE;
+        for (i64 d = gc_tid(); d < D; d += gc_block_dim()) {
+            float o = 0;
+            i64 vr = vBase + j0 * tv.s[2] + d * tv.s[3];
+            for (i64 t = 0; t < count; t++) o += p[t] * ld_any(v, kvt, vr + t * tv.s[2]);
+            acc[d] = acc[d] * rescale + o;
+        }
+        m = mNew;
+        gc_sync(); // p is rewritten by the next tile
     }
-    mx = block_max(mx, red);
     float* yr = y + ((b * H + h) * Tq + i) * D;
-    if (mx == -gc_inf()) { // this query sees no key
-        for (i64 p = gc_tid(); p < D; p += gc_block_dim()) yr[p] = 0.0f;
-        return;
-    }
-    float acc = 0;
-    for (i64 j = gc_tid(); j < Tk; j += gc_block_dim()) { float e = expf(scores[j] - mx); scores[j] = e; acc += e; }
-    float inv = 1.0f / block_sum(acc, red); // block_sum synchronizes, so every score is written
-    for (i64 p = gc_tid(); p < D; p += gc_block_dim()) {
-        float o = 0;
-        for (i64 j = 0; j < Tk; j++) o += scores[j] * ld_any(v, kvt, vBase + j * tv.s[2] + p * tv.s[3]);
-        yr[p] = o * inv;
-    }
+    float inv = l > 0 ? 1.0f / l : 0.0f; // l == 0: this query sees no key, its output is zeros
+    for (i64 d = gc_tid(); d < D; d += gc_block_dim()) yr[d] = l > 0 || gc_isnan(l) ? acc[d] * inv : 0.0f;
 }
 
 /**
