@@ -113,8 +113,6 @@ final class CudaBackend implements Backend {
 
     boolean fastMatmul() { return fastMatmul; }
 
-    boolean graphsOn() { return graphs != null; }
-
     GraphCache graphCache() { return graphs; }
 
     MemorySegment stream() { return stream; }

@@ -53,6 +53,10 @@ public final class CudaBench {
         try (CudaBackend backend = (CudaBackend) provider.open(0, BackendConfig.defaults())) {
             bench.emit("device", "{\"name\":\"%s\",\"arch\":\"%s\",\"memory_total\":%d}", backend.device().name(), backend.device().arch(),
                     backend.device().memoryTotal());
+            // compile every kernel module once: from NVRTC, or from the disk cache when an earlier process compiled them
+            for (String source : KernelCache.SOURCES) backend.kernels().function(source, "ae_" + firstKernel(source));
+            bench.emit("kernel_cache", "{\"modules\":%d,\"compiled\":%d,\"from_disk\":%d}", KernelCache.SOURCES.size(),
+                    backend.kernels().compiledCount(), backend.kernels().loadedFromDiskCount());
             for (String w : what) {
                 switch (w) {
                     case "gemm" -> bench.gemm(backend);
@@ -65,6 +69,13 @@ public final class CudaBench {
             }
         }
         if (file != null) Files.write(file, bench.lines);
+    }
+
+    /** The name (without ae_) of the first kernel a source defines. */
+    private static String firstKernel(String source) {
+        String text = KernelCache.resource(source + ".cu");
+        int at = text.indexOf("GC_KERNEL void ae_") + "GC_KERNEL void ae_".length();
+        return text.substring(at, text.indexOf('(', at));
     }
 
     private void emit(String kind, String fmt, Object... args) {
@@ -208,7 +219,8 @@ public final class CudaBench {
                     for (int i = 0; i < runs; i++) e.run();
                     b.synchronize();
                     double usPerOp = (System.nanoTime() - t0) / 1e3 / runs / ops;
-                    emit("launch", "{\"graphs\":\"%s\",\"ops_per_run\":%d,\"runs\":%d,\"us_per_op\":%.3f}", graphs, ops, runs, usPerOp);
+                    emit("launch", "{\"graphs\":\"%s\",\"ops_per_run\":%d,\"runs\":%d,\"us_per_op\":%.3f,\"captures\":%d}", graphs, ops,
+                            runs, usPerOp, b.graphCache() == null ? 0 : b.graphCache().captures());
                 } finally {
                     held.values().forEach(DeviceBuffer::close);
                 }
