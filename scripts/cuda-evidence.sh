@@ -58,8 +58,8 @@ if [ -n "${VAD_MODELS:-}" ] && [ -n "${VAD_AUDIO:-}" ]; then
     done
 fi
 
-echo "== CudaBench gemm ops launch leak attention" >&2
-"${jvm[@]}" -m dev.audioengine.backend.cuda/dev.audioengine.backend.cuda.CudaBench ${BENCH:-gemm ops launch leak attention} \
+echo "== CudaBench gemm ops launch leak attention conv" >&2
+"${jvm[@]}" -m dev.audioengine.backend.cuda/dev.audioengine.backend.cuda.CudaBench ${BENCH:-gemm ops launch leak attention conv} \
     --out "$out/bench-cuda.jsonl" 2>&1 | tail -30 || status=1
 
 echo "== PyTorch peer" >&2
