@@ -195,6 +195,12 @@ final class CudaBackend implements Backend {
         return new CudaExecutable(this, b.steps(), arena, b.scratchBuffers());
     }
 
+    @Override
+    public synchronized void synchronize() {
+        enter();
+        api.synchronize(stream);
+    }
+
     /** Enqueues a segment's steps: replaying its captured graph, capturing it first, or launch by launch. */
     synchronized void execute(Object owner, List<Step> steps) {
         enter();
