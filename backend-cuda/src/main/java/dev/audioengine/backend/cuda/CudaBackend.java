@@ -195,6 +195,7 @@ final class CudaBackend implements Backend {
         return new CudaExecutable(this, b.steps(), arena, b.scratchBuffers());
     }
 
+    /** Waits for everything enqueued so far. */
     @Override
     public synchronized void synchronize() {
         enter();
@@ -232,12 +233,6 @@ final class CudaBackend implements Backend {
             api.setCurrent(context);
             graphs.remove(owner);
         }
-    }
-
-    /** Waits for everything enqueued so far. */
-    synchronized void synchronize() {
-        enter();
-        api.synchronize(stream);
     }
 
     @Override
