@@ -21,11 +21,13 @@ import java.util.Map;
  * different memory. Inputs are uploaded once; only {@link #run} is timed.
  */
 final class EngineRunner implements AutoCloseable {
+    private final Backend backend;
     private final List<DeviceBuffer> buffers = new ArrayList<>();
     private final List<Executable> slots = new ArrayList<>();
 
     /** {@code inputs.get(s)} holds slot s's value for every graph input, by name. */
     EngineRunner(Backend backend, Graph graph, List<Map<String, HostTensor>> inputs) {
+        this.backend = backend;
         try {
             for (Map<String, HostTensor> values : inputs) {
                 Map<Tensor, DeviceBuffer> roots = new IdentityHashMap<>();
@@ -54,7 +56,11 @@ final class EngineRunner implements AutoCloseable {
 
     int slots() { return slots.size(); }
 
-    void run(int slot) { slots.get(slot % slots.size()).run(); }
+    /** Runs slot {@code slot} and waits for it (a no-op wait on the CPU, whose runs are synchronous). */
+    void run(int slot) {
+        slots.get(slot % slots.size()).run();
+        backend.synchronize();
+    }
 
     @Override
     public void close() {
