@@ -18,15 +18,20 @@ import java.nio.ByteOrder;
  * the FMA peak for any MR of 6-14 with A streaming from L3 and B from L2, so what matters is the
  * traffic around it. Every k slice reads and writes all of C once; with KC = 256 that traffic
  * cost 30-40 % at 2048³, with KC = 1024 (a 128 KB B panel, still in L2) it costs a quarter of
- * that. MR = 12 halves the B loads per FMA against MR = 6.
+ * that. MR = 12 halves the B loads per FMA against MR = 6 (same speed alone; kept for the
+ * L2-resident B panel).
  * <p>An instance owns its scratch (sized at construction for the largest problem it will see)
  * and must not run two products at once.
  */
 final class Gemm {
     static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
     static final int L = S.length();
-    /** KC is a multiple of 32 so k slices start on quantized block boundaries. MR x 2 accumulators + 2 B vectors + 1 broadcast fit the 32 vector registers. */
-    static final int MR = 12, NR = 2 * L, KC = 1024;
+    /**
+     * MR x 2 accumulators + 2 B vectors + 1 broadcast must fit the vector registers: 12 rows where
+     * vectors are 512 bits (AVX-512: 32 registers), 6 elsewhere (AVX2: 16). KC is a multiple of 32
+     * so k slices start on quantized block boundaries.
+     */
+    static final int MR = S.vectorBitSize() >= 512 ? 12 : 6, NR = 2 * L, KC = 1024;
     /** Up to this many rows of A the product streams B instead of packing it. */
     static final int SMALL_M = 4;
     private static final int NCHUNK = 64;
@@ -94,7 +99,8 @@ final class Gemm {
                     int n0 = np * NR, cols = Math.min(NR, n - n0);
                     if (ms == 0 || u == units * t / chunks) b.packPanel(n0, cols, k0, kc, bp, 0, NR, row[t]);
                     for (int p = mPanels * ms / mSplit, pEnd = mPanels * (ms + 1) / mSplit; p < pEnd; p++) {
-                        microKernel(aPack, p * MR * kc, bp, kc, tl);
+                        if (MR == 12) microKernel12(aPack, p * MR * kc, bp, kc, tl);
+                        else microKernel6(aPack, p * MR * kc, bp, kc, tl);
                         c.store(p * MR, n0, Math.min(MR, m - p * MR), cols, tl, NR, accumulate);
                     }
                 }
@@ -102,8 +108,8 @@ final class Gemm {
         }
     }
 
-    /** tile[r * NR + j] = Σ_kk a[ao + kk*MR + r] · b[kk*NR + j] for the 12 x 2L register tile (24 accumulators of the 32 vector registers). */
-    private static void microKernel(float[] a, int ao, float[] b, int kc, float[] tile) {
+    /** tile[r * NR + j] = Σ_kk a[ao + kk*MR + r] · b[kk*NR + j] for a 12 x 2L register tile (24 accumulators: needs the 32 vector registers of AVX-512). */
+    private static void microKernel12(float[] a, int ao, float[] b, int kc, float[] tile) {
         FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S);
         FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S);
         FloatVector c20 = FloatVector.zero(S), c21 = FloatVector.zero(S);
@@ -117,7 +123,7 @@ final class Gemm {
         FloatVector c100 = FloatVector.zero(S), c101 = FloatVector.zero(S);
         FloatVector c110 = FloatVector.zero(S), c111 = FloatVector.zero(S);
         for (int kk = 0; kk < kc; kk++) {
-            int ai = ao + kk * MR, bi = kk * NR;
+            int ai = ao + kk * 12, bi = kk * NR;
             FloatVector b0 = FloatVector.fromArray(S, b, bi), b1 = FloatVector.fromArray(S, b, bi + L);
             FloatVector x0 = FloatVector.broadcast(S, a[ai]);
             c00 = x0.fma(b0, c00); c01 = x0.fma(b1, c01);
@@ -156,6 +162,37 @@ final class Gemm {
         c90.intoArray(tile, 9 * NR); c91.intoArray(tile, 9 * NR + L);
         c100.intoArray(tile, 10 * NR); c101.intoArray(tile, 10 * NR + L);
         c110.intoArray(tile, 11 * NR); c111.intoArray(tile, 11 * NR + L);
+    }
+
+    /** tile[r * NR + j] = Σ_kk a[ao + kk*MR + r] · b[kk*NR + j] for a 6 x 2L register tile (12 accumulators: fits 16 vector registers). */
+    private static void microKernel6(float[] a, int ao, float[] b, int kc, float[] tile) {
+        FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S);
+        FloatVector c20 = FloatVector.zero(S), c21 = FloatVector.zero(S);
+        FloatVector c30 = FloatVector.zero(S), c31 = FloatVector.zero(S);
+        FloatVector c40 = FloatVector.zero(S), c41 = FloatVector.zero(S);
+        FloatVector c50 = FloatVector.zero(S), c51 = FloatVector.zero(S);
+        for (int kk = 0, ai = ao, bi = 0; kk < kc; kk++, ai += 6, bi += NR) {
+            FloatVector b0 = FloatVector.fromArray(S, b, bi), b1 = FloatVector.fromArray(S, b, bi + L);
+            FloatVector x = FloatVector.broadcast(S, a[ai]);
+            c00 = x.fma(b0, c00); c01 = x.fma(b1, c01);
+            x = FloatVector.broadcast(S, a[ai + 1]);
+            c10 = x.fma(b0, c10); c11 = x.fma(b1, c11);
+            x = FloatVector.broadcast(S, a[ai + 2]);
+            c20 = x.fma(b0, c20); c21 = x.fma(b1, c21);
+            x = FloatVector.broadcast(S, a[ai + 3]);
+            c30 = x.fma(b0, c30); c31 = x.fma(b1, c31);
+            x = FloatVector.broadcast(S, a[ai + 4]);
+            c40 = x.fma(b0, c40); c41 = x.fma(b1, c41);
+            x = FloatVector.broadcast(S, a[ai + 5]);
+            c50 = x.fma(b0, c50); c51 = x.fma(b1, c51);
+        }
+        c00.intoArray(tile, 0); c01.intoArray(tile, L);
+        c10.intoArray(tile, NR); c11.intoArray(tile, NR + L);
+        c20.intoArray(tile, 2 * NR); c21.intoArray(tile, 2 * NR + L);
+        c30.intoArray(tile, 3 * NR); c31.intoArray(tile, 3 * NR + L);
+        c40.intoArray(tile, 4 * NR); c41.intoArray(tile, 4 * NR + L);
+        c50.intoArray(tile, 5 * NR); c51.intoArray(tile, 5 * NR + L);
     }
 
     // ---- mat-vec path -----------------------------------------------------------------------------
