@@ -80,6 +80,15 @@ class MatMulKernelTest {
         }
     }
 
+    /** The mat-vec path (up to 4 rows of x) decodes quantized blocks in registers: every row count, every x layout. */
+    @ParameterizedTest
+    @EnumSource(value = DType.class, names = {"Q8_0", "Q4_0"})
+    void quantizedMatVecEveryRowCountAndLayout(DType wType) {
+        for (Layout layout : Layout.values()) for (int m = 1; m <= 4; m++) for (int[] nk : new int[][] {{1, 32}, {7, 96}, {33, 4096}}) {
+            check(new long[] {m, nk[1]}, new long[] {nk[0], nk[1]}, wType, layout);
+        }
+    }
+
     /** K past the GEMM's k slice (1024): partial products accumulate into C, and quantized slices start mid-row. */
     @ParameterizedTest
     @EnumSource(value = DType.class, names = {"F32", "F16", "Q8_0", "Q4_0"})
