@@ -206,6 +206,10 @@ final class Gemm {
         TensorMatrix dense = b instanceof TensorMatrix tm && tm.denseF32() ? tm : null;
         TensorMatrix quantized = b instanceof TensorMatrix tm && tm.fusedQuantizedDot() ? tm : null;
         int chunks = Math.min(threads, (n + 15) / 16);
+        if (m == 1 && quantized != null && quantized.isQ8()) {
+            pool.parallelFor(chunks, t -> q8Streams(quantized, c, k, (int) ((long) n * t / chunks), (int) ((long) n * (t + 1) / chunks), tile[t]));
+            return;
+        }
         pool.parallelFor(chunks, t -> {
             float[] w = small[t], out = tile[t];
             int from = (int) ((long) n * t / chunks), to = (int) ((long) n * (t + 1) / chunks);
@@ -249,6 +253,26 @@ final class Gemm {
                 c.store(0, n0, m, cnt, out, NCHUNK, false);
             }
         });
+    }
+
+    /**
+     * One activation row times Q8_0 rows [from, to): the range is cut in four quarters and row i
+     * of every quarter is read in the same loop (see {@link TensorMatrix#dotQ8Quad}); leftover rows alone.
+     */
+    private void q8Streams(TensorMatrix b, MatrixSink c, int k, int from, int to, float[] out) {
+        int quarter = (to - from) / 4;
+        for (int i0 = 0; i0 < quarter; i0 += NCHUNK) {
+            int cnt = Math.min(NCHUNK, quarter - i0);
+            for (int j = 0; j < cnt; j++) b.dotQ8Quad(from + i0 + j, quarter, aPack, k, out, j, NCHUNK);
+            for (int q = 0; q < 4; q++) {
+                if (q > 0) System.arraycopy(out, q * NCHUNK, out, 0, cnt);
+                c.store(0, from + q * quarter + i0, 1, cnt, out, NCHUNK, false);
+            }
+        }
+        for (int r = from + 4 * quarter; r < to; r++) {
+            b.dotQuantized(r, aPack, 1, k, out, 0, NCHUNK);
+            c.store(0, r, 1, 1, out, NCHUNK, false);
+        }
     }
 
     /** out[i * NCHUNK + j] = A row i · the F32 row at byte offset {@code at}, for i < m. */

@@ -141,6 +141,8 @@ final class TensorMatrix implements MatrixSource {
     /** True when {@link #dotQuantized} applies: Q8_0 or Q4_0 rows and vectors wide enough to decode a block in one or two steps. */
     boolean fusedQuantizedDot() { return WIDE && (dtype == DType.Q8_0 || dtype == DType.Q4_0); }
 
+    boolean isQ8() { return dtype == DType.Q8_0; }
+
     /**
      * out[i * ld + j] = Σ_kk a[i * k + kk] · this[r, kk] for i < m (m <= 4), decoding each block
      * in registers: the 32 quants are multiplied into per-block sums, which the block scale then
@@ -171,6 +173,36 @@ final class TensorMatrix implements MatrixSource {
             if (m > 3) s3 = p3.fma(d, s3);
         }
         storeSums(s0, s1, s2, s3, m, out, j, ld);
+    }
+
+    /**
+     * out[j + q * ld] = a · this[r + q * dr] for q < 4 and one activation row (Q8_0 only): four
+     * rows far apart in memory are read in the same loop, four independent streams, which keeps
+     * more cache-line misses in flight than one row at a time (in-process A/B on Zen 4 from
+     * DRAM: two streams +13-27 % over one, four +18-20 % over two). Activation loads are shared.
+     */
+    void dotQ8Quad(int r, int dr, float[] a, int k, float[] out, int j, int ld) {
+        long rowBytes = (long) (cols / 32) * 34, at0 = base + r * rowBytes, step = dr * rowBytes;
+        FloatVector s0 = FloatVector.zero(F), s1 = s0, s2 = s0, s3 = s0;
+        for (int b = 0; b < k; b += 32, at0 += 34) {
+            long at1 = at0 + step, at2 = at1 + step, at3 = at2 + step;
+            FloatVector p0 = FloatVector.zero(F), p1 = p0, p2 = p0, p3 = p0;
+            for (int i = 0; i < 32; i += L) {
+                FloatVector x = FloatVector.fromArray(F, a, b + i);
+                p0 = ((FloatVector) ByteVector.fromMemorySegment(B, seg, at0 + 2 + i, NATIVE).convertShape(VectorOperators.B2F, F, 0)).fma(x, p0);
+                p1 = ((FloatVector) ByteVector.fromMemorySegment(B, seg, at1 + 2 + i, NATIVE).convertShape(VectorOperators.B2F, F, 0)).fma(x, p1);
+                p2 = ((FloatVector) ByteVector.fromMemorySegment(B, seg, at2 + 2 + i, NATIVE).convertShape(VectorOperators.B2F, F, 0)).fma(x, p2);
+                p3 = ((FloatVector) ByteVector.fromMemorySegment(B, seg, at3 + 2 + i, NATIVE).convertShape(VectorOperators.B2F, F, 0)).fma(x, p3);
+            }
+            s0 = p0.fma(FloatVector.broadcast(F, Float.float16ToFloat(seg.get(CpuTensor.I16, at0))), s0);
+            s1 = p1.fma(FloatVector.broadcast(F, Float.float16ToFloat(seg.get(CpuTensor.I16, at1))), s1);
+            s2 = p2.fma(FloatVector.broadcast(F, Float.float16ToFloat(seg.get(CpuTensor.I16, at2))), s2);
+            s3 = p3.fma(FloatVector.broadcast(F, Float.float16ToFloat(seg.get(CpuTensor.I16, at3))), s3);
+        }
+        out[j] = s0.reduceLanes(VectorOperators.ADD);
+        out[j + ld] = s1.reduceLanes(VectorOperators.ADD);
+        out[j + 2 * ld] = s2.reduceLanes(VectorOperators.ADD);
+        out[j + 3 * ld] = s3.reduceLanes(VectorOperators.ADD);
     }
 
     private void dotQ4(int r, float[] a, int m, int k, float[] out, int j, int ld) {
