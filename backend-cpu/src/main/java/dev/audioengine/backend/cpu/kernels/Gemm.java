@@ -35,6 +35,11 @@ final class Gemm {
     /** Up to this many rows of A the product streams B instead of packing it. */
     static final int SMALL_M = 4;
     private static final int NCHUNK = 64;
+    /**
+     * Rows of a Q8_0 mat-vec read side by side from far-apart places (independent memory streams
+     * keep more misses in flight): 8 where 32 vector registers hold their 16 sums (AVX-512), else 4.
+     */
+    static final int Q8_STREAMS = S.vectorBitSize() >= 512 ? 8 : 4;
 
     private final WorkerPool pool;
     private final int threads, maxM, maxN, maxK;
@@ -256,20 +261,24 @@ final class Gemm {
     }
 
     /**
-     * One activation row times Q8_0 rows [from, to): the range is cut in four quarters and row i
-     * of every quarter is read in the same loop (see {@link TensorMatrix#dotQ8Quad}); leftover rows alone.
+     * One activation row times Q8_0 rows [from, to): the range is cut in {@link #Q8_STREAMS} parts
+     * and row i of every part is read in the same loop (see {@link TensorMatrix#dotQ8Quad});
+     * leftover rows alone. The tile holds the parts' results side by side, SMALL_M x NCHUNK in all.
      */
     private void q8Streams(TensorMatrix b, MatrixSink c, int k, int from, int to, float[] out) {
-        int quarter = (to - from) / 4;
-        for (int i0 = 0; i0 < quarter; i0 += NCHUNK) {
-            int cnt = Math.min(NCHUNK, quarter - i0);
-            for (int j = 0; j < cnt; j++) b.dotQ8Quad(from + i0 + j, quarter, aPack, k, out, j, NCHUNK);
-            for (int q = 0; q < 4; q++) {
-                if (q > 0) System.arraycopy(out, q * NCHUNK, out, 0, cnt);
-                c.store(0, from + q * quarter + i0, 1, cnt, out, NCHUNK, false);
+        int part = (to - from) / Q8_STREAMS, width = SMALL_M * NCHUNK / Q8_STREAMS;
+        for (int i0 = 0; i0 < part; i0 += width) {
+            int cnt = Math.min(width, part - i0);
+            for (int j = 0; j < cnt; j++) {
+                if (Q8_STREAMS == 8) b.dotQ8Oct(from + i0 + j, part, aPack, k, out, j, width);
+                else b.dotQ8Quad(from + i0 + j, part, aPack, k, out, j, width);
+            }
+            for (int q = 0; q < Q8_STREAMS; q++) {
+                if (q > 0) System.arraycopy(out, q * width, out, 0, cnt);
+                c.store(0, from + q * part + i0, 1, cnt, out, width, false);
             }
         }
-        for (int r = from + 4 * quarter; r < to; r++) {
+        for (int r = from + Q8_STREAMS * part; r < to; r++) {
             b.dotQuantized(r, aPack, 1, k, out, 0, NCHUNK);
             c.store(0, r, 1, 1, out, NCHUNK, false);
         }
