@@ -16,7 +16,7 @@ import java.util.concurrent.Future;
 
 /**
  * The memory-bandwidth bound for weight-streaming kernels: GB/s of a plain streaming read (a
- * vector sum with four independent accumulators) over a buffer 8x the last-level cache, split
+ * vector sum over eight independent streams per thread) over a buffer 8x the last-level cache, split
  * over the same number of threads as the kernel it bounds; timed by the caller, interleaved with
  * the kernel's own runs.
  */
@@ -58,18 +58,31 @@ final class StreamRead implements AutoCloseable {
         sink = total;
     }
 
+    /**
+     * Sum of floats [from, to): eight equal parts read side by side, one accumulator each. Eight
+     * independent streams read faster than one (Zen 4, 1 thread: about 25 against 18 GB/s), so the
+     * bound is what the best read pattern reaches, not what one sequential pass does.
+     */
     private float sum(long from, long to) {
-        FloatVector a = FloatVector.zero(S), b = a, c = a, d = a;
         int l = S.length();
-        long i = from;
-        for (; i + 4L * l <= to; i += 4L * l) {
-            a = a.add(FloatVector.fromMemorySegment(S, data, i * 4, ByteOrder.nativeOrder()));
-            b = b.add(FloatVector.fromMemorySegment(S, data, (i + l) * 4, ByteOrder.nativeOrder()));
-            c = c.add(FloatVector.fromMemorySegment(S, data, (i + 2L * l) * 4, ByteOrder.nativeOrder()));
-            d = d.add(FloatVector.fromMemorySegment(S, data, (i + 3L * l) * 4, ByteOrder.nativeOrder()));
+        long part = (to - from) / 8 / l * l;
+        FloatVector a0 = FloatVector.zero(S), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
+        for (long i = from; i < from + part; i += l) {
+            a0 = a0.add(load(i));
+            a1 = a1.add(load(i + part));
+            a2 = a2.add(load(i + 2 * part));
+            a3 = a3.add(load(i + 3 * part));
+            a4 = a4.add(load(i + 4 * part));
+            a5 = a5.add(load(i + 5 * part));
+            a6 = a6.add(load(i + 6 * part));
+            a7 = a7.add(load(i + 7 * part));
         }
-        for (; i < to; i += l) a = a.add(FloatVector.fromMemorySegment(S, data, i * 4, ByteOrder.nativeOrder()));
-        return a.add(b).add(c).add(d).reduceLanes(VectorOperators.ADD);
+        for (long i = from + 8 * part; i + l <= to; i += l) a0 = a0.add(load(i));
+        return a0.add(a1).add(a2).add(a3).add(a4).add(a5).add(a6).add(a7).reduceLanes(VectorOperators.ADD);
+    }
+
+    private FloatVector load(long floatIndex) {
+        return FloatVector.fromMemorySegment(S, data, floatIndex * 4, ByteOrder.nativeOrder());
     }
 
     @Override
