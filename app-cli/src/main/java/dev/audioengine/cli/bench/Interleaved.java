@@ -6,13 +6,14 @@ import java.util.function.IntConsumer;
 
 /**
  * Times two implementations of one operation side by side in one process: after a warm-up
- * (both sides, at least {@link #WARMUP_RUNS} runs and {@link #WARMUP_SECONDS}, so the JIT has
- * compiled the Vector API loops), the runs alternate ours, peer, ours, peer... each on the next
+ * (each side on its own for at least {@link #WARMUP_RUNS} runs and {@link #WARMUP_SECONDS}, so
+ * the JIT has compiled the Vector API loops), the runs alternate ours, peer, ours, peer... each on the next
  * input slot, so load changes on a shared machine hit both sides alike. Reports medians.
  */
 final class Interleaved {
     static final int WARMUP_RUNS = 3;
     static final double WARMUP_SECONDS = 0.5;
+    static final int MAX_WARMUP_RUNS = 2000;
 
     /** Median seconds of each side; peer is NaN when there is none. */
     record Medians(double ours, double peer, int runs) {}
@@ -28,9 +29,11 @@ final class Interleaved {
     /** Median seconds of each side, the sides taking turns run by run. */
     static double[] measureAll(List<IntConsumer> sides, int slots, int runs) {
         if (runs < 1) throw new IllegalArgumentException("runs must be >= 1, got " + runs);
-        long start = System.nanoTime();
-        for (int i = 0; i < WARMUP_RUNS || (System.nanoTime() - start < WARMUP_SECONDS * 1e9 && i < 200); i++) {
-            for (IntConsumer side : sides) side.accept(i % slots);
+        for (IntConsumer side : sides) { // each side on its own, so a slow peer cannot cut our warm-up short
+            long start = System.nanoTime();
+            for (int i = 0; i < WARMUP_RUNS || (System.nanoTime() - start < WARMUP_SECONDS * 1e9 && i < MAX_WARMUP_RUNS); i++) {
+                side.accept(i % slots);
+            }
         }
         double[][] t = new double[sides.size()][runs];
         for (int i = 0; i < runs; i++) {
