@@ -36,8 +36,9 @@ final class Gemm {
     static final int SMALL_M = 4;
     private static final int NCHUNK = 64;
     /**
-     * Rows of a Q8_0 mat-vec read side by side from far-apart places (independent memory streams
-     * keep more misses in flight): 8 where 32 vector registers hold their 16 sums (AVX-512), else 4.
+     * Rows of a mat-vec read side by side from far-apart places (independent memory streams keep
+     * more misses in flight): 8 where 32 vector registers hold their 16 sums (AVX-512), else 4
+     * (Q8_0 only there).
      */
     static final int Q8_STREAMS = S.vectorBitSize() >= 512 ? 8 : 4;
 
@@ -211,8 +212,12 @@ final class Gemm {
         TensorMatrix dense = b instanceof TensorMatrix tm && tm.denseF32() ? tm : null;
         TensorMatrix quantized = b instanceof TensorMatrix tm && tm.fusedQuantizedDot() ? tm : null;
         int chunks = Math.min(threads, (n + 15) / 16);
-        if (m == 1 && quantized != null && quantized.isQ8()) {
-            pool.parallelFor(chunks, t -> q8Streams(quantized, c, k, (int) ((long) n * t / chunks), (int) ((long) n * (t + 1) / chunks), tile[t]));
+        // one activation row: rows read as parallel streams (Q8_0 always; F32 where 8 streams fit the registers).
+        // Q4_0 stays one row at a time: an 8-stream Q4_0 loop measured 3x slower (the JIT did not keep its vectors in registers)
+        TensorMatrix streamed = m != 1 ? null : quantized != null && quantized.isQ8() ? quantized
+                : dense != null && Q8_STREAMS == 8 ? dense : null;
+        if (streamed != null) {
+            pool.parallelFor(chunks, t -> rowStreams(streamed, c, k, (int) ((long) n * t / chunks), (int) ((long) n * (t + 1) / chunks), tile[t]));
             return;
         }
         pool.parallelFor(chunks, t -> {
@@ -261,10 +266,17 @@ final class Gemm {
     }
 
     /**
-     * One activation row times Q8_0 rows [from, to): the range is cut in {@link #Q8_STREAMS} parts
-     * and row i of every part is read in the same loop (see {@link TensorMatrix#dotQ8Quad});
-     * leftover rows alone. The tile holds the parts' results side by side, SMALL_M x NCHUNK in all.
+     * One activation row times rows [from, to) of b (Q8_0 or unit-stride F32): the range is
+     * cut in {@link #Q8_STREAMS} parts and row i of every part is read in the same loop (see
+     * {@link TensorMatrix#dotQ8Quad}); leftover rows alone. The tile holds the parts' results side
+     * by side, SMALL_M x NCHUNK in all.
      */
+    private void rowStreams(TensorMatrix b, MatrixSink c, int k, int from, int to, float[] out) {
+        // one loop per row type, so each compiled loop inlines only its own dot product
+        if (b.isQ8()) q8Streams(b, c, k, from, to, out);
+        else f32Streams(b, c, k, from, to, out);
+    }
+
     private void q8Streams(TensorMatrix b, MatrixSink c, int k, int from, int to, float[] out) {
         int part = (to - from) / Q8_STREAMS, width = SMALL_M * NCHUNK / Q8_STREAMS;
         for (int i0 = 0; i0 < part; i0 += width) {
@@ -273,14 +285,33 @@ final class Gemm {
                 if (Q8_STREAMS == 8) b.dotQ8Oct(from + i0 + j, part, aPack, k, out, j, width);
                 else b.dotQ8Quad(from + i0 + j, part, aPack, k, out, j, width);
             }
-            for (int q = 0; q < Q8_STREAMS; q++) {
-                if (q > 0) System.arraycopy(out, q * width, out, 0, cnt);
-                c.store(0, from + q * part + i0, 1, cnt, out, width, false);
-            }
+            storeStreams(c, from, part, i0, cnt, width, out);
         }
         for (int r = from + Q8_STREAMS * part; r < to; r++) {
             b.dotQuantized(r, aPack, 1, k, out, 0, NCHUNK);
             c.store(0, r, 1, 1, out, NCHUNK, false);
+        }
+    }
+
+    private void f32Streams(TensorMatrix b, MatrixSink c, int k, int from, int to, float[] out) {
+        int part = (to - from) / 8, width = SMALL_M * NCHUNK / 8;
+        for (int i0 = 0; i0 < part; i0 += width) {
+            int cnt = Math.min(width, part - i0);
+            for (int j = 0; j < cnt; j++) b.dotF32Oct(from + i0 + j, part, aPack, k, out, j, width);
+            storeStreams(c, from, part, i0, cnt, width, out);
+        }
+        for (int r = from + 8 * part; r < to; r++) {
+            dotDense(b.segment(), b.rowAddress(r), 1, k, out, 0);
+            c.store(0, r, 1, 1, out, NCHUNK, false);
+        }
+    }
+
+    /** Stores the streams' results, {@code width} apart in the tile, to their rows of C. */
+    private static void storeStreams(MatrixSink c, int from, int part, int i0, int cnt, int width, float[] out) {
+        int streams = SMALL_M * NCHUNK / width;
+        for (int q = 0; q < streams; q++) {
+            if (q > 0) System.arraycopy(out, q * width, out, 0, cnt);
+            c.store(0, from + q * part + i0, 1, cnt, out, width, false);
         }
     }
 

@@ -243,6 +243,38 @@ final class TensorMatrix implements MatrixSource {
         out[j + 7 * ld] = s7.reduceLanes(VectorOperators.ADD);
     }
 
+    /** {@link #dotQ8Oct} for unit-stride F32 rows. */
+    void dotF32Oct(int r, int dr, float[] a, int k, float[] out, int j, int ld) {
+        long at0 = base + r * rowStride * 4, step = dr * rowStride * 4;
+        FloatVector s0 = FloatVector.zero(F), s1 = s0, s2 = s0, s3 = s0, s4 = s0, s5 = s0, s6 = s0, s7 = s0;
+        int kk = 0;
+        for (int upper = F.loopBound(k); kk < upper; kk += L) {
+            FloatVector x = FloatVector.fromArray(F, a, kk);
+            long at = at0 + kk * 4L;
+            s0 = FloatVector.fromMemorySegment(F, seg, at, NATIVE).fma(x, s0);
+            s1 = FloatVector.fromMemorySegment(F, seg, at + 1 * step, NATIVE).fma(x, s1);
+            s2 = FloatVector.fromMemorySegment(F, seg, at + 2 * step, NATIVE).fma(x, s2);
+            s3 = FloatVector.fromMemorySegment(F, seg, at + 3 * step, NATIVE).fma(x, s3);
+            s4 = FloatVector.fromMemorySegment(F, seg, at + 4 * step, NATIVE).fma(x, s4);
+            s5 = FloatVector.fromMemorySegment(F, seg, at + 5 * step, NATIVE).fma(x, s5);
+            s6 = FloatVector.fromMemorySegment(F, seg, at + 6 * step, NATIVE).fma(x, s6);
+            s7 = FloatVector.fromMemorySegment(F, seg, at + 7 * step, NATIVE).fma(x, s7);
+        }
+        float[] t = new float[8];
+        t[0] = s0.reduceLanes(VectorOperators.ADD);
+        t[1] = s1.reduceLanes(VectorOperators.ADD);
+        t[2] = s2.reduceLanes(VectorOperators.ADD);
+        t[3] = s3.reduceLanes(VectorOperators.ADD);
+        t[4] = s4.reduceLanes(VectorOperators.ADD);
+        t[5] = s5.reduceLanes(VectorOperators.ADD);
+        t[6] = s6.reduceLanes(VectorOperators.ADD);
+        t[7] = s7.reduceLanes(VectorOperators.ADD);
+        for (; kk < k; kk++) {
+            for (int q = 0; q < 8; q++) t[q] += a[kk] * seg.get(CpuTensor.F32, at0 + q * step + kk * 4L);
+        }
+        for (int q = 0; q < 8; q++) out[j + q * ld] = t[q];
+    }
+
     private void dotQ4(int r, float[] a, int m, int k, float[] out, int j, int ld) {
         long at = base + (long) r * (cols / 32) * 18;
         FloatVector s0 = FloatVector.zero(F), s1 = s0, s2 = s0, s3 = s0;
