@@ -1,7 +1,6 @@
 package dev.audioengine.backend.cpu.kernels;
 
 import jdk.incubator.vector.FloatVector;
-import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
 import java.lang.foreign.MemorySegment;
@@ -255,10 +254,10 @@ final class Gemm {
                             if (m > 3) t3 += aPack[3 * k + k0 + kk] * wv;
                         }
                     }
-                    out[j] = s0.reduceLanes(VectorOperators.ADD) + t0;
-                    if (m > 1) out[NCHUNK + j] = s1.reduceLanes(VectorOperators.ADD) + t1;
-                    if (m > 2) out[2 * NCHUNK + j] = s2.reduceLanes(VectorOperators.ADD) + t2;
-                    if (m > 3) out[3 * NCHUNK + j] = s3.reduceLanes(VectorOperators.ADD) + t3;
+                    out[j] = LaneSum.of(s0) + t0;
+                    if (m > 1) out[NCHUNK + j] = LaneSum.of(s1) + t1;
+                    if (m > 2) out[2 * NCHUNK + j] = LaneSum.of(s2) + t2;
+                    if (m > 3) out[3 * NCHUNK + j] = LaneSum.of(s3) + t3;
                 }
                 c.store(0, n0, m, cnt, out, NCHUNK, false);
             }
@@ -326,8 +325,8 @@ final class Gemm {
             if (m > 2) s2 = FloatVector.fromArray(S, aPack, 2 * k + kk).fma(wv, s2);
             if (m > 3) s3 = FloatVector.fromArray(S, aPack, 3 * k + kk).fma(wv, s3);
         }
-        float t0 = s0.reduceLanes(VectorOperators.ADD), t1 = s1.reduceLanes(VectorOperators.ADD);
-        float t2 = s2.reduceLanes(VectorOperators.ADD), t3 = s3.reduceLanes(VectorOperators.ADD);
+        float t0 = LaneSum.of(s0), t1 = LaneSum.of(s1);
+        float t2 = LaneSum.of(s2), t3 = LaneSum.of(s3);
         for (; kk < k; kk++) {
             float wv = seg.get(CpuTensor.F32, at + kk * 4L);
             t0 += aPack[kk] * wv;

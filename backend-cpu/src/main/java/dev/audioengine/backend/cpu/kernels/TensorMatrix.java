@@ -200,10 +200,10 @@ final class TensorMatrix implements MatrixSource {
             s2 = p2.fma(FloatVector.broadcast(F, Float.float16ToFloat(seg.get(CpuTensor.I16, at2))), s2);
             s3 = p3.fma(FloatVector.broadcast(F, Float.float16ToFloat(seg.get(CpuTensor.I16, at3))), s3);
         }
-        out[j] = s0.reduceLanes(VectorOperators.ADD);
-        out[j + ld] = s1.reduceLanes(VectorOperators.ADD);
-        out[j + 2 * ld] = s2.reduceLanes(VectorOperators.ADD);
-        out[j + 3 * ld] = s3.reduceLanes(VectorOperators.ADD);
+        out[j] = LaneSum.of(s0);
+        out[j + ld] = LaneSum.of(s1);
+        out[j + 2 * ld] = LaneSum.of(s2);
+        out[j + 3 * ld] = LaneSum.of(s3);
     }
 
     /** {@link #dotQ8Quad} with eight rows (16 sums: for the 32 vector registers of AVX-512). */
@@ -233,14 +233,14 @@ final class TensorMatrix implements MatrixSource {
             s6 = p6.fma(FloatVector.broadcast(F, Float.float16ToFloat(seg.get(CpuTensor.I16, at6))), s6);
             s7 = p7.fma(FloatVector.broadcast(F, Float.float16ToFloat(seg.get(CpuTensor.I16, at7))), s7);
         }
-        out[j + 0 * ld] = s0.reduceLanes(VectorOperators.ADD);
-        out[j + 1 * ld] = s1.reduceLanes(VectorOperators.ADD);
-        out[j + 2 * ld] = s2.reduceLanes(VectorOperators.ADD);
-        out[j + 3 * ld] = s3.reduceLanes(VectorOperators.ADD);
-        out[j + 4 * ld] = s4.reduceLanes(VectorOperators.ADD);
-        out[j + 5 * ld] = s5.reduceLanes(VectorOperators.ADD);
-        out[j + 6 * ld] = s6.reduceLanes(VectorOperators.ADD);
-        out[j + 7 * ld] = s7.reduceLanes(VectorOperators.ADD);
+        out[j + 0 * ld] = LaneSum.of(s0);
+        out[j + 1 * ld] = LaneSum.of(s1);
+        out[j + 2 * ld] = LaneSum.of(s2);
+        out[j + 3 * ld] = LaneSum.of(s3);
+        out[j + 4 * ld] = LaneSum.of(s4);
+        out[j + 5 * ld] = LaneSum.of(s5);
+        out[j + 6 * ld] = LaneSum.of(s6);
+        out[j + 7 * ld] = LaneSum.of(s7);
     }
 
     /** {@link #dotQ8Oct} for unit-stride F32 rows. */
@@ -261,14 +261,14 @@ final class TensorMatrix implements MatrixSource {
             s7 = FloatVector.fromMemorySegment(F, seg, at + 7 * step, NATIVE).fma(x, s7);
         }
         float[] t = new float[8];
-        t[0] = s0.reduceLanes(VectorOperators.ADD);
-        t[1] = s1.reduceLanes(VectorOperators.ADD);
-        t[2] = s2.reduceLanes(VectorOperators.ADD);
-        t[3] = s3.reduceLanes(VectorOperators.ADD);
-        t[4] = s4.reduceLanes(VectorOperators.ADD);
-        t[5] = s5.reduceLanes(VectorOperators.ADD);
-        t[6] = s6.reduceLanes(VectorOperators.ADD);
-        t[7] = s7.reduceLanes(VectorOperators.ADD);
+        t[0] = LaneSum.of(s0);
+        t[1] = LaneSum.of(s1);
+        t[2] = LaneSum.of(s2);
+        t[3] = LaneSum.of(s3);
+        t[4] = LaneSum.of(s4);
+        t[5] = LaneSum.of(s5);
+        t[6] = LaneSum.of(s6);
+        t[7] = LaneSum.of(s7);
         for (; kk < k; kk++) {
             for (int q = 0; q < 8; q++) t[q] += a[kk] * seg.get(CpuTensor.F32, at0 + q * step + kk * 4L);
         }
@@ -300,10 +300,10 @@ final class TensorMatrix implements MatrixSource {
     }
 
     private static void storeSums(FloatVector s0, FloatVector s1, FloatVector s2, FloatVector s3, int m, float[] out, int j, int ld) {
-        out[j] = s0.reduceLanes(VectorOperators.ADD);
-        if (m > 1) out[ld + j] = s1.reduceLanes(VectorOperators.ADD);
-        if (m > 2) out[2 * ld + j] = s2.reduceLanes(VectorOperators.ADD);
-        if (m > 3) out[3 * ld + j] = s3.reduceLanes(VectorOperators.ADD);
+        out[j] = LaneSum.of(s0);
+        if (m > 1) out[ld + j] = LaneSum.of(s1);
+        if (m > 2) out[2 * ld + j] = LaneSum.of(s2);
+        if (m > 3) out[3 * ld + j] = LaneSum.of(s3);
     }
 
     /** Column-major F32 (unit stride down a column) copies each column's run of rows in one go. */
