@@ -1,0 +1,128 @@
+package dev.audioengine.backend.vulkan;
+
+import dev.audioengine.api.capability.Capability;
+import dev.audioengine.api.graph.Tensor;
+import dev.audioengine.api.spi.Backend;
+import dev.audioengine.api.spi.DeviceBuffer;
+import dev.audioengine.api.spi.DeviceInfo;
+import dev.audioengine.api.spi.Executable;
+import dev.audioengine.api.spi.TensorPlacement;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A Vulkan device as a backend. Buffers are VkBuffers with their own memory; a compiled segment
+ * is one command buffer recorded once (see {@link VulkanExecutable}); close destroys every
+ * executable, buffer, pipeline and finally the device and instance.
+ */
+final class VulkanBackend implements Backend {
+    private final VulkanContext ctx;
+    private final CommandQueue queue;
+    private final Pipelines pipelines;
+    private final Transfers transfers;
+    private final Set<VulkanBuffer> buffers = Collections.newSetFromMap(new IdentityHashMap<>());
+    private final Set<VulkanExecutable> executables = Collections.newSetFromMap(new IdentityHashMap<>());
+    private boolean closed;
+
+    VulkanBackend(VulkanContext ctx) {
+        this.ctx = ctx;
+        CommandQueue q = null;
+        try {
+            q = new CommandQueue(ctx);
+        } catch (RuntimeException e) {
+            ctx.close();
+            throw e;
+        }
+        this.queue = q;
+        this.pipelines = new Pipelines(ctx);
+        this.transfers = new Transfers(ctx, queue);
+    }
+
+    @Override public String registryName() { return "Vulkan"; }
+
+    @Override public DeviceInfo device() { return ctx.info; }
+
+    @Override public Set<Capability> verifiedCapabilities() { return VulkanBackendProvider.VERIFIED; }
+
+    @Override public boolean supportsOp(Tensor node) { return VulkanKernels.supports(node, ctx); }
+
+    /** Whether the Khronos validation layer is active on this backend's instance. */
+    boolean validationEnabled() { return ctx.validation; }
+
+    VulkanContext context() { return ctx; }
+
+    @Override
+    public synchronized DeviceBuffer allocate(long bytes) {
+        ensureOpen();
+        VulkanBuffer b = VulkanBuffer.create(ctx, bytes, ctx.deviceMemoryType, ctx.deviceMemoryMapped, this::forget);
+        buffers.add(b);
+        return b;
+    }
+
+    private synchronized void forget(VulkanBuffer b) { buffers.remove(b); }
+
+    @Override
+    public void upload(DeviceBuffer dst, long dstOffset, MemorySegment src) {
+        ensureOpen();
+        transfers.upload(vulkan(dst), dstOffset, src);
+    }
+
+    @Override
+    public void download(DeviceBuffer src, long srcOffset, MemorySegment dst) {
+        ensureOpen();
+        transfers.download(vulkan(src), srcOffset, dst);
+    }
+
+    private static VulkanBuffer vulkan(DeviceBuffer b) {
+        if (b instanceof VulkanBuffer v) return v;
+        throw new IllegalArgumentException("not a Vulkan buffer: " + b);
+    }
+
+    @Override
+    public synchronized Executable compile(List<Tensor> nodes, TensorPlacement placement) {
+        ensureOpen();
+        Operands operands = new Operands(placement, ctx);
+        List<Dispatch> dispatches = new ArrayList<>();
+        for (Tensor n : nodes) dispatches.addAll(VulkanKernels.plan(n, operands, ctx));
+        VulkanExecutable e = new VulkanExecutable(ctx, queue, pipelines, dispatches);
+        executables.add(e);
+        return new Executable() {
+            @Override public void run() { e.run(); }
+
+            @Override public void close() {
+                synchronized (VulkanBackend.this) {
+                    if (executables.remove(e)) e.close();
+                }
+            }
+        };
+    }
+
+    private void ensureOpen() {
+        if (closed) throw new IllegalStateException("the Vulkan backend is closed");
+    }
+
+    /** Number of live buffers and executables (for the resource test). */
+    synchronized int liveObjects() { return buffers.size() + executables.size(); }
+
+    @Override
+    public synchronized void close() {
+        if (closed) return;
+        closed = true;
+        try {
+            ctx.api.check("vkDeviceWaitIdle", ctx.device);
+        } finally {
+            for (VulkanExecutable e : List.copyOf(executables)) e.close();
+            executables.clear();
+            for (VulkanBuffer b : List.copyOf(buffers)) b.close();
+            transfers.close();
+            pipelines.close();
+            queue.close();
+            ctx.close();
+        }
+    }
+}
