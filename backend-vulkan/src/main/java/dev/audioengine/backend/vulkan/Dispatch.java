@@ -7,10 +7,15 @@ import java.util.List;
  * size), its storage buffers in binding order, its push constants (32-bit words) and its
  * workgroup counts.
  */
-record Dispatch(Shader shader, int[] spec, List<Binding> bindings, int[] push, int groupsX, int groupsY) {
+record Dispatch(Shader shader, int[] spec, List<Binding> bindings, int[] push, int groupsX, int groupsY, int groupsZ) {
 
     /** A buffer range bound to one binding. */
     record Binding(VulkanBuffer buffer, long offset, long range) {}
+
+    /** A dispatch with one layer of workgroups in z. */
+    Dispatch(Shader shader, int[] spec, List<Binding> bindings, int[] push, int groupsX, int groupsY) {
+        this(shader, spec, bindings, push, groupsX, groupsY, 1);
+    }
 
     Dispatch {
         if (bindings.size() != shader.bindings) {

@@ -55,7 +55,7 @@ final class VulkanExecutable implements Executable {
                 System.arraycopy(d.push(), 0, push, 0, d.push().length);
                 api.call("vkCmdPushConstants", cb, p.layout(), SHADER_STAGE_COMPUTE, 0, Pipelines.PUSH_CONSTANT_BYTES,
                         a.allocateFrom(JAVA_INT, push));
-                api.call("vkCmdDispatch", cb, d.groupsX(), d.groupsY(), 1);
+                api.call("vkCmdDispatch", cb, d.groupsX(), d.groupsY(), d.groupsZ());
             }
             queue.end(cb);
         } catch (RuntimeException e) {

@@ -1,0 +1,63 @@
+package dev.audioengine.backend.vulkan;
+
+import dev.audioengine.api.graph.Op;
+import dev.audioengine.api.graph.Tensor;
+import dev.audioengine.api.tensor.DType;
+
+import java.util.List;
+
+/** matmul (tiled, any weight dtype). */
+final class LinearKernels {
+    private static final int TILE = 64;
+
+    private LinearKernels() {}
+
+    static boolean supports(Tensor n) {
+        return switch (n.op()) {
+            case Op.MatMul m -> n.dtype() == DType.F32 && n.input(0).dtype() == DType.F32 && n.rank() >= 2
+                    && n.input(0).rank() >= 2 && n.input(1).rank() >= 2 && weightReadable(n.input(1));
+            default -> false;
+        };
+    }
+
+    /** Float weights in any layout; block formats only with rows of whole contiguous blocks. */
+    private static boolean weightReadable(Tensor w) {
+        return switch (w.dtype()) {
+            case F32, F16, BF16 -> true;
+            case Q8_0, Q4_0 -> w.stride(-1) == 1 && w.dim(-1) % 32 == 0 && w.stride(-2) == w.dim(-1) && w.offset() % 32 == 0;
+            default -> false;
+        };
+    }
+
+    static List<Dispatch> plan(Tensor n, Operands o, VulkanContext ctx) {
+        return switch (n.op()) {
+            case Op.MatMul m -> List.of(matmul(n, o, ctx));
+            default -> throw new IllegalArgumentException("not linear: " + n);
+        };
+    }
+
+    /** Strides of t's batch axes (all but the last two) laid over the output's two batch axes. */
+    private static long[] batchStrides(Tensor t, long[] out4) {
+        long[] s = new long[2];
+        int shift = 4 - t.rank();
+        for (int a = 0; a < 2; a++) {
+            int ta = a - shift;
+            s[a] = ta < 0 || t.dim(ta) == 1 ? 0 : t.stride(ta);
+        }
+        return s;
+    }
+
+    private static Dispatch matmul(Tensor y, Operands o, VulkanContext ctx) {
+        Tensor x = y.input(0), w = y.input(1);
+        long[] out4 = Push.dims4(y.shape().dims());
+        long m = y.dim(-2), nn = y.dim(-1), k = x.dim(-1);
+        long[] xb = batchStrides(x, out4), wb = batchStrides(w, out4);
+        Push p = new Push().u(m).u(nn).u(k).u(out4[1])
+                .u(o.base(x)).u(xb[0]).u(xb[1]).u(x.stride(-2)).u(x.stride(-1))
+                .u(o.base(w)).u(wb[0]).u(wb[1]).u(w.stride(-2)).u(w.stride(-1))
+                .u(o.base(y));
+        int gx = Math.toIntExact((nn + TILE - 1) / TILE), gy = Math.toIntExact((m + TILE - 1) / TILE);
+        return new Dispatch(Shader.MATMUL, new int[] {256, w.dtype().ordinal()}, List.of(o.binding(x), o.binding(w), o.binding(y)),
+                p.words(), gx, gy, Math.toIntExact(out4[0] * out4[1]));
+    }
+}
