@@ -9,13 +9,14 @@ layout(constant_id = 1) const uint KIND = 0u; // Op.UnaryKind ordinal; 100 = sca
 layout(std430, binding = 0) readonly buffer X { uint x[]; };
 layout(std430, binding = 1) writeonly buffer Y { uint y[]; };
 
-float erf_approx(float v) {
-    // Numerical Recipes' erfc (Chebyshev fit, relative error < 1.2e-7)
+// 1 + erf(v), without the cancellation 1 + (erfc - 1) would suffer for negative v.
+float one_plus_erf(float v) {
+    // Numerical Recipes' erfc (Chebyshev fit, relative error < 1.2e-7) of |v|
     float z = abs(v);
     float t = 1.0 / (1.0 + 0.5 * z);
     float r = t * exp(-z * z - 1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806
             + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))));
-    return v >= 0.0 ? 1.0 - r : r - 1.0;
+    return v >= 0.0 ? 2.0 - r : r;
 }
 
 float safe_tanh(float v) {
@@ -32,7 +33,7 @@ float sigmoid(float v) {
 float apply(float v) {
     switch (KIND) {
         case 0u: return isnan(v) ? v : max(v, 0.0);
-        case 1u: return 0.5 * v * (1.0 + erf_approx(v * 0.70710678118654752));
+        case 1u: return 0.5 * v * one_plus_erf(v * 0.70710678118654752);
         case 2u: return 0.5 * v * (1.0 + safe_tanh(0.79788456080286536 * (v + 0.044715 * v * v * v)));
         case 3u: return v * sigmoid(v);
         case 4u: return safe_tanh(v);
