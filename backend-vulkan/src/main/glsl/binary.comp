@@ -23,7 +23,13 @@ void main() {
         case 2u: r = u * v; break;
         case 3u: r = u / v; break;
         case 4u: r = pow(u, v); break;
-        default: { float s = sin(v * u); r = u + s * s / (v + 1e-9); }
+        case 5u: { float s = sin(v * u); r = u + s * s / (v + 1e-9); break; }
+        default: {
+            // hypot without overflow or underflow in the squares
+            float big = max(abs(u), abs(v)), small = min(abs(u), abs(v));
+            float q = big == 0.0 || isinf(big) ? 0.0 : small / big;
+            r = isnan(u) || isnan(v) ? u + v : big * sqrt(1.0 + q * q);
+        }
     }
     y[pu(15u) + i] = r;
 }

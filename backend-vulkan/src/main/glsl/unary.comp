@@ -34,7 +34,7 @@ float apply(float v) {
     switch (KIND) {
         case 0u: return isnan(v) ? v : max(v, 0.0);
         case 1u: return 0.5 * v * one_plus_erf(v * 0.70710678118654752);
-        case 2u: return 0.5 * v * (1.0 + safe_tanh(0.79788456080286536 * (v + 0.044715 * v * v * v)));
+        case 2u: return v * sigmoid(1.5957691216057307 * (v + 0.044715 * v * v * v)); // 0.5(1 + tanh u) = sigmoid(2u), no cancellation
         case 3u: return v * sigmoid(v);
         case 4u: return safe_tanh(v);
         case 5u: return isnan(v) ? v : sigmoid(v);

@@ -6,7 +6,7 @@ import dev.audioengine.api.tensor.DType;
 
 import java.util.List;
 
-/** cast and contiguous (one shader: a cast to the same dtype is a bit-exact copy). */
+/** pad, cast and contiguous (one shader: a cast to the same dtype is a bit-exact copy). */
 final class LayoutKernels {
     private static final int LOCAL = 256;
 
@@ -18,6 +18,7 @@ final class LayoutKernels {
             case Op.Cast c -> x.dtype() != DType.I8 && n.dtype() != DType.I8
                     && (x.dtype() == DType.F32 || n.dtype() == DType.F32) && (!x.dtype().isQuantized() || blockRows(x));
             case Op.Contiguous c -> x.dtype() != DType.I8 && (!x.dtype().isQuantized() || blockRows(x));
+            case Op.Pad p -> x.dtype() == DType.F32 && n.dtype() == DType.F32;
             default -> false;
         };
     }
@@ -28,7 +29,21 @@ final class LayoutKernels {
     }
 
     static List<Dispatch> plan(Tensor n, Operands o, VulkanContext ctx) {
+        if (n.op() instanceof Op.Pad pad) return List.of(pad(n, pad, o, ctx));
         return List.of(convert(n, n.input(0), o, ctx));
+    }
+
+    private static Dispatch pad(Tensor y, Op.Pad op, Operands o, VulkanContext ctx) {
+        Tensor x = y.input(0);
+        long[] shape = Push.dims4(y.shape().dims());
+        long[] before = new long[4];
+        System.arraycopy(op.before(), 0, before, 4 - op.before().length, op.before().length);
+        Push p = new Push().u(y.elements()).u4(shape).u(o.base(x)).u4(Push.strides4(x, Push.dims4(x.shape().dims())))
+                .u4(Push.dims4(x.shape().dims()));
+        for (long b : before) p.s(b);
+        p.f(op.value()).u(o.base(y));
+        Grid g = Grid.covering(y.elements(), LOCAL, ctx);
+        return new Dispatch(Shader.PAD, new int[] {LOCAL, op.mode().ordinal()}, List.of(o.binding(x), o.binding(y)), p.words(), g.x(), g.y());
     }
 
     private static Dispatch convert(Tensor y, Tensor x, Operands o, VulkanContext ctx) {

@@ -1,0 +1,63 @@
+package dev.audioengine.backend.vulkan;
+
+import dev.audioengine.api.graph.Op;
+import dev.audioengine.api.graph.Tensor;
+import dev.audioengine.api.tensor.DType;
+
+import java.util.List;
+
+/** get_rows and rope: one thread per output element. */
+final class SequenceKernels {
+    private static final int LOCAL = 256;
+
+    private SequenceKernels() {}
+
+    static boolean supports(Tensor n) {
+        return switch (n.op()) {
+            case Op.GetRows g -> n.dtype() == DType.F32 && n.input(1).dtype() == DType.I32 && n.input(1).rank() <= 3
+                    && tableReadable(n.input(0));
+            case Op.Rope r -> n.dtype() == DType.F32 && n.input(0).dtype() == DType.F32 && n.rank() == 4
+                    && n.input(1).dtype() == DType.I32 && r.dims() % 2 == 0 && r.dims() <= n.dim(3);
+            default -> false;
+        };
+    }
+
+    private static boolean tableReadable(Tensor t) {
+        return switch (t.dtype()) {
+            case F32, F16, BF16 -> true;
+            case Q8_0, Q4_0 -> t.stride(1) == 1 && t.stride(0) == t.dim(1) && t.offset() % 32 == 0;
+            default -> false;
+        };
+    }
+
+    static List<Dispatch> plan(Tensor n, Operands o, VulkanContext ctx) {
+        return switch (n.op()) {
+            case Op.GetRows g -> List.of(getRows(n, o, ctx));
+            case Op.Rope r -> List.of(rope(n, r, o, ctx));
+            default -> throw new IllegalArgumentException("not a sequence op: " + n);
+        };
+    }
+
+    private static Dispatch getRows(Tensor y, Operands o, VulkanContext ctx) {
+        Tensor table = y.input(0), ids = y.input(1);
+        long[] shape = Push.dims4(y.shape().dims());
+        long[] ist = new long[4];
+        int shift = 3 - ids.rank();
+        for (int a = shift; a < 3; a++) ist[a] = ids.dim(a - shift) == 1 ? 0 : ids.stride(a - shift);
+        Push p = new Push().u(y.elements()).u4(shape).u(o.base(ids)).u4(ist)
+                .u(o.base(table)).u(table.stride(0)).u(table.stride(1)).u(o.base(y));
+        Grid g = Grid.covering(y.elements(), LOCAL, ctx);
+        return new Dispatch(Shader.GETROWS, new int[] {LOCAL, table.dtype().ordinal()},
+                List.of(o.binding(table), o.binding(ids), o.binding(y)), p.words(), g.x(), g.y());
+    }
+
+    private static Dispatch rope(Tensor y, Op.Rope r, Operands o, VulkanContext ctx) {
+        Tensor x = y.input(0), pos = y.input(1);
+        long[] shape = y.shape().dims();
+        Push p = new Push().u(y.elements()).u4(shape).u(o.base(x)).u4(x.strides())
+                .u(o.base(pos)).u(pos.stride(0)).u(r.dims()).f(r.base()).u(o.base(y));
+        Grid g = Grid.covering(y.elements(), LOCAL, ctx);
+        return new Dispatch(Shader.ROPE, new int[] {LOCAL, r.mode() == Op.RopeMode.NEOX ? 1 : 0},
+                List.of(o.binding(x), o.binding(pos), o.binding(y)), p.words(), g.x(), g.y());
+    }
+}
