@@ -12,7 +12,7 @@ final class VulkanKernels {
         if (n.elements() >= Integer.MAX_VALUE) return false; // shaders index with 32-bit unsigned ints
         for (Tensor in : n.inputs()) if (in.storage().elements() >= Integer.MAX_VALUE) return false;
         return ElementwiseKernels.supports(n) || LinearKernels.supports(n) || LayoutKernels.supports(n)
-                || SequenceKernels.supports(n);
+                || SequenceKernels.supports(n) || RowKernels.supports(n);
     }
 
     static List<Dispatch> plan(Tensor n, Operands o, VulkanContext ctx) {
@@ -21,6 +21,7 @@ final class VulkanKernels {
         if (LinearKernels.supports(n)) return LinearKernels.plan(n, o, ctx);
         if (LayoutKernels.supports(n)) return LayoutKernels.plan(n, o, ctx);
         if (SequenceKernels.supports(n)) return SequenceKernels.plan(n, o, ctx);
+        if (RowKernels.supports(n)) return RowKernels.plan(n, o, ctx);
         throw new IllegalArgumentException("the Vulkan backend has no shader for " + n + " (supportsOp says no)");
     }
 }
