@@ -6,7 +6,7 @@ import dev.audioengine.api.tensor.DType;
 
 import java.util.List;
 
-/** matmul (tiled, any weight dtype). */
+/** matmul (tiled, any weight dtype), conv1d and conv_transpose1d (direct sums). */
 final class LinearKernels {
     private static final int TILE = 64;
 
@@ -16,8 +16,14 @@ final class LinearKernels {
         return switch (n.op()) {
             case Op.MatMul m -> n.dtype() == DType.F32 && n.input(0).dtype() == DType.F32 && n.rank() >= 2
                     && n.input(0).rank() >= 2 && n.input(1).rank() >= 2 && weightReadable(n.input(1));
+            case Op.Conv1d c -> convF32(n);
+            case Op.ConvTranspose1d c -> convF32(n);
             default -> false;
         };
+    }
+
+    private static boolean convF32(Tensor n) {
+        return n.rank() == 3 && n.dtype() == DType.F32 && n.inputs().stream().allMatch(t -> t.dtype() == DType.F32);
     }
 
     /** Float weights in any layout; block formats only with rows of whole contiguous blocks. */
@@ -32,8 +38,22 @@ final class LinearKernels {
     static List<Dispatch> plan(Tensor n, Operands o, VulkanContext ctx) {
         return switch (n.op()) {
             case Op.MatMul m -> List.of(matmul(n, o, ctx));
+            case Op.Conv1d c -> List.of(conv(n, false, c.stride(), c.padding(), c.dilation(), c.groups(), o, ctx));
+            case Op.ConvTranspose1d c -> List.of(conv(n, true, c.stride(), c.padding(), c.dilation(), c.groups(), o, ctx));
             default -> throw new IllegalArgumentException("not linear: " + n);
         };
+    }
+
+    private static Dispatch conv(Tensor y, boolean transposed, int stride, int pad, int dil, int groups, Operands o, VulkanContext ctx) {
+        Tensor x = y.input(0), w = y.input(1), bias = y.inputs().size() > 2 ? y.input(2) : null;
+        long[] xs = x.strides(), ws = w.strides();
+        Push p = new Push().u(y.elements()).u(y.dim(0)).u(y.dim(1)).u(y.dim(2))
+                .u(o.base(x)).u(xs[0]).u(xs[1]).u(xs[2]).u(x.dim(1) / groups).u(x.dim(2))
+                .u(o.base(w)).u(ws[0]).u(ws[1]).u(ws[2]).u(w.dim(2)).u(stride).u(pad).u(dil).u(y.dim(1) / groups)
+                .u(bias == null ? 0 : o.base(bias)).u(bias == null ? 0 : bias.stride(0)).u(bias == null ? 0 : 1).u(o.base(y));
+        Grid g = Grid.covering(y.elements(), 256, ctx);
+        return new Dispatch(Shader.CONV, new int[] {256, transposed ? 1 : 0},
+                List.of(o.binding(x), o.binding(w), bias == null ? o.binding(w) : o.binding(bias), o.binding(y)), p.words(), g.x(), g.y());
     }
 
     /** Strides of t's batch axes (all but the last two) laid over the output's two batch axes. */
