@@ -6,9 +6,10 @@ import dev.audioengine.api.tensor.DType;
 
 import java.util.List;
 
-/** get_rows and rope: one thread per output element. */
+/** get_rows and rope (one thread per output element) and fused attention (one workgroup per query row). */
 final class SequenceKernels {
     private static final int LOCAL = 256;
+    private static final int ATTENTION_LOCAL = 64;
 
     private SequenceKernels() {}
 
@@ -18,8 +19,16 @@ final class SequenceKernels {
                     && tableReadable(n.input(0));
             case Op.Rope r -> n.dtype() == DType.F32 && n.input(0).dtype() == DType.F32 && n.rank() == 4
                     && n.input(1).dtype() == DType.I32 && r.dims() % 2 == 0 && r.dims() <= n.dim(3);
+            case Op.Attention a -> n.dtype() == DType.F32 && n.rank() == 4 && n.input(0).dtype() == DType.F32
+                    && floatKv(n.input(1)) && n.input(2).dtype() == n.input(1).dtype()
+                    && (n.inputs().size() < 4 || n.input(3).dtype() == DType.F32 && n.input(3).rank() == 2)
+                    && n.dim(3) <= 4 * ATTENTION_LOCAL && n.input(2).dim(3) == n.dim(3);
             default -> false;
         };
+    }
+
+    private static boolean floatKv(Tensor t) {
+        return t.rank() == 4 && (t.dtype() == DType.F32 || t.dtype() == DType.F16 || t.dtype() == DType.BF16);
     }
 
     private static boolean tableReadable(Tensor t) {
@@ -34,6 +43,7 @@ final class SequenceKernels {
         return switch (n.op()) {
             case Op.GetRows g -> List.of(getRows(n, o, ctx));
             case Op.Rope r -> List.of(rope(n, r, o, ctx));
+            case Op.Attention a -> List.of(attention(n, a, o, ctx));
             default -> throw new IllegalArgumentException("not a sequence op: " + n);
         };
     }
@@ -49,6 +59,19 @@ final class SequenceKernels {
         Grid g = Grid.covering(y.elements(), LOCAL, ctx);
         return new Dispatch(Shader.GETROWS, new int[] {LOCAL, table.dtype().ordinal()},
                 List.of(o.binding(table), o.binding(ids), o.binding(y)), p.words(), g.x(), g.y());
+    }
+
+    private static Dispatch attention(Tensor y, Op.Attention a, Operands o, VulkanContext ctx) {
+        Tensor q = y.input(0), k = y.input(1), v = y.input(2), mask = y.inputs().size() > 3 ? y.input(3) : null;
+        long h = q.dim(1), tq = q.dim(2), rows = q.dim(0) * h * tq;
+        Push p = new Push().u(rows).u(h).u(tq).u(k.dim(2)).u(q.dim(3)).u(h / k.dim(1))
+                .u(o.base(q)).u4(q.strides()).u(o.base(k)).u4(k.strides()).u(o.base(v)).u4(v.strides())
+                .u(mask == null ? 0 : o.base(mask)).u(mask == null ? 0 : mask.stride(0)).u(mask == null ? 0 : mask.stride(1))
+                .u((mask != null ? 1 : 0) | (a.causal() ? 2 : 0)).f(a.scale()).u(o.base(y));
+        Grid g = Grid.of(rows, ctx);
+        return new Dispatch(Shader.ATTENTION, new int[] {ATTENTION_LOCAL, k.dtype().ordinal()},
+                List.of(o.binding(q), o.binding(k), o.binding(v), mask == null ? o.binding(q) : o.binding(mask), o.binding(y)),
+                p.words(), g.x(), g.y());
     }
 
     private static Dispatch rope(Tensor y, Op.Rope r, Operands o, VulkanContext ctx) {
