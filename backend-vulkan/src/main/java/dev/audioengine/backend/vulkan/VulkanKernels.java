@@ -12,7 +12,8 @@ final class VulkanKernels {
         if (n.elements() >= Integer.MAX_VALUE) return false; // shaders index with 32-bit unsigned ints
         for (Tensor in : n.inputs()) if (in.storage().elements() >= Integer.MAX_VALUE) return false;
         return ElementwiseKernels.supports(n) || LinearKernels.supports(n) || LayoutKernels.supports(n)
-                || SequenceKernels.supports(n) || RowKernels.supports(n);
+                || SequenceKernels.supports(n) || RowKernels.supports(n)
+                || SpectralKernels.supports(n);
     }
 
     static List<Dispatch> plan(Tensor n, Operands o, VulkanContext ctx) {
@@ -22,6 +23,7 @@ final class VulkanKernels {
         if (LayoutKernels.supports(n)) return LayoutKernels.plan(n, o, ctx);
         if (SequenceKernels.supports(n)) return SequenceKernels.plan(n, o, ctx);
         if (RowKernels.supports(n)) return RowKernels.plan(n, o, ctx);
+        if (SpectralKernels.supports(n)) return SpectralKernels.plan(n, o, ctx);
         throw new IllegalArgumentException("the Vulkan backend has no shader for " + n + " (supportsOp says no)");
     }
 }
