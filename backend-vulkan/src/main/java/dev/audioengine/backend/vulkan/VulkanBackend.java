@@ -52,7 +52,10 @@ final class VulkanBackend implements Backend {
     @Override public boolean supportsOp(Tensor node) { return VulkanKernels.supports(node, ctx); }
 
     /** Whether the Khronos validation layer is active on this backend's instance. */
-    boolean validationEnabled() { return ctx.validation; }
+    boolean validationEnabled() { return ctx.validation != null; }
+
+    /** The validation layer's warnings and errors since open (empty when the layer is off). */
+    List<String> validationMessages() { return ctx.validation == null ? List.of() : ctx.validation.messages(); }
 
     VulkanContext context() { return ctx; }
 

@@ -36,7 +36,8 @@ final class VulkanContext implements AutoCloseable {
     final int queueFamily;
     final DeviceInfo info;
     final Limits limits;
-    final boolean validation;
+    /** The validation layer's warnings and errors, or null when the layer is off. */
+    final ValidationMessages validation;
     /** Memory type of tensors; when it is also host-visible and coherent they are mapped directly. */
     final int deviceMemoryType;
     final boolean deviceMemoryMapped;
@@ -45,7 +46,7 @@ final class VulkanContext implements AutoCloseable {
     private boolean closed;
 
     private VulkanContext(VulkanFunctions vk, VkApi api, MemorySegment instance, MemorySegment physicalDevice, MemorySegment device,
-                          MemorySegment queue, int queueFamily, DeviceInfo info, Limits limits, boolean validation,
+                          MemorySegment queue, int queueFamily, DeviceInfo info, Limits limits, ValidationMessages validation,
                           int deviceMemoryType, boolean deviceMemoryMapped, int stagingMemoryType) {
         this.vk = vk;
         this.api = api;
@@ -71,6 +72,7 @@ final class VulkanContext implements AutoCloseable {
         VulkanFunctions vk = new VulkanFunctions(library.symbols(), library.location());
         VkApi api = new VkApi(library.symbols(), library.location());
         MemorySegment instance = null;
+        ValidationMessages messages = null;
         boolean layered = false;
         try (Arena arena = Arena.ofConfined()) {
             int loader = vk.instanceVersion(arena);
@@ -81,10 +83,12 @@ final class VulkanContext implements AutoCloseable {
             }
             MemorySegment createInfo = VulkanDevices.instanceCreateInfo(arena, apiVersion);
             if (!validation.equals("off")) {
-                MemorySegment names = arena.allocate(ADDRESS);
-                names.set(ADDRESS, 0, arena.allocateFrom(VALIDATION_LAYER));
-                createInfo.set(JAVA_INT, VkStructs.offset(VkStructs.VK_INSTANCE_CREATE_INFO, "enabledLayerCount"), 1);
-                createInfo.set(ADDRESS, VkStructs.offset(VkStructs.VK_INSTANCE_CREATE_INFO, "ppEnabledLayerNames"), names);
+                var ici = VkStructs.VK_INSTANCE_CREATE_INFO;
+                createInfo.set(JAVA_INT, VkStructs.offset(ici, "enabledLayerCount"), 1);
+                createInfo.set(ADDRESS, VkStructs.offset(ici, "ppEnabledLayerNames"), arena.allocateFrom(ADDRESS, arena.allocateFrom(VALIDATION_LAYER)));
+                createInfo.set(JAVA_INT, VkStructs.offset(ici, "enabledExtensionCount"), 1);
+                createInfo.set(ADDRESS, VkStructs.offset(ici, "ppEnabledExtensionNames"),
+                        arena.allocateFrom(ADDRESS, arena.allocateFrom(ValidationMessages.EXTENSION)));
                 try {
                     instance = vk.createInstance(arena, createInfo);
                     layered = true;
@@ -94,9 +98,11 @@ final class VulkanContext implements AutoCloseable {
                                 + VkResults.name(e.result()) + (e.result() == -6 ? "; install vulkan-validationlayers or set vulkan.validation=off" : ""));
                     }
                     createInfo.set(JAVA_INT, VkStructs.offset(VkStructs.VK_INSTANCE_CREATE_INFO, "enabledLayerCount"), 0);
+                    createInfo.set(JAVA_INT, VkStructs.offset(VkStructs.VK_INSTANCE_CREATE_INFO, "enabledExtensionCount"), 0);
                 }
             }
             if (instance == null) instance = vk.createInstance(arena, createInfo);
+            if (layered) messages = ValidationMessages.install(vk.getInstanceProcAddr(), instance);
 
             Optional<MethodHandle> memoryProperties2 = vk.physicalDeviceMemoryProperties2(arena, instance);
             List<MemorySegment> devices = VulkanDevices.physicalDevices(vk, arena, instance);
@@ -135,8 +141,9 @@ final class VulkanContext implements AutoCloseable {
             }
             if (deviceLocal < 0) deviceLocal = staging;
             boolean mapped = !forceStaging && (flags[deviceLocal] & hostCoherent) == hostCoherent;
-            return new VulkanContext(vk, api, instance, physical, device, queue, family, info, limits, layered, deviceLocal, mapped, staging);
+            return new VulkanContext(vk, api, instance, physical, device, queue, family, info, limits, messages, deviceLocal, mapped, staging);
         } catch (RuntimeException e) {
+            if (messages != null) messages.close();
             if (instance != null) vk.destroyInstance(instance);
             throw e;
         }
@@ -190,6 +197,7 @@ final class VulkanContext implements AutoCloseable {
             api.check("vkDeviceWaitIdle", device);
         } finally {
             api.call("vkDestroyDevice", device, MemorySegment.NULL);
+            if (validation != null) validation.close();
             vk.destroyInstance(instance);
         }
     }

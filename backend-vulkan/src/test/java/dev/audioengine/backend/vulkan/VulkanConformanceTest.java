@@ -36,6 +36,7 @@ class VulkanConformanceTest {
                     report.passed(), report.failed(), report.unsupported(), unsupportedByOp);
             assertThat(report.failed()).as("failures with " + Seeds.describe(seed) + ":\n  " + failures).isZero();
             assertThat(report.passed()).as("native cases").isPositive();
+            assertThat(backend.validationMessages()).as("Khronos validation layer messages").isEmpty();
         }
     }
 
