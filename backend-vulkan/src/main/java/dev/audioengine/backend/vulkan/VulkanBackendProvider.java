@@ -10,6 +10,7 @@ import dev.audioengine.api.spi.ProbeResult;
 
 import java.lang.foreign.Arena;
 import java.nio.file.Path;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -22,7 +23,9 @@ import java.util.stream.Collectors;
  * <p>Options ({@link BackendConfig#option}): {@code vulkan.validation=off|auto|on} (default off;
  * auto enables the Khronos validation layer when installed, on requires it) and
  * {@code vulkan.staging=auto|always} (always keeps tensors in unmapped memory and copies through a
- * staging buffer even where device memory is host-visible, as on discrete GPUs).
+ * staging buffer even where device memory is host-visible, as on discrete GPUs) and
+ * {@code vulkan.subgroups=auto|off} (off uses the shared-memory reductions even where the device
+ * reports subgroup arithmetic).
  */
 public final class VulkanBackendProvider implements BackendProvider {
     private final List<String> sonames;
@@ -30,8 +33,13 @@ public final class VulkanBackendProvider implements BackendProvider {
     private ProbeResult probed;
     private VulkanLibrary library;
 
-    /** Capabilities whose conformance cases pass on lavapipe (see docs/PERFORMANCE-vulkan.md). */
-    static final Set<Capability> VERIFIED = Set.of();
+    /**
+     * Capabilities whose evidence cases (CapabilityEvidence) all pass: on Mesa lavapipe in CI,
+     * asserted by VulkanConformanceTest; `audioengine check --backend vulkan` shows the same per device.
+     */
+    static final Set<Capability> VERIFIED = Set.copyOf(EnumSet.of(
+            Capability.DEPTHWISE_CONV1D_FAST, Capability.CONV_TRANSPOSE1D_COL2IM, Capability.FUSED_ATTENTION,
+            Capability.BF16_WEIGHTS, Capability.FAST_PROJECTION, Capability.DEVICE_ISTFT));
 
     public VulkanBackendProvider() {
         this(VulkanLibrary.SONAMES, VulkanLibrary.FOLDERS);
@@ -109,11 +117,15 @@ public final class VulkanBackendProvider implements BackendProvider {
         if (!List.of("off", "auto", "on").contains(validation)) {
             throw new IllegalArgumentException("vulkan.validation must be off, auto or on, got '" + validation + "'");
         }
+        String subgroups = config.option("vulkan.subgroups", "auto");
+        if (!List.of("auto", "off").contains(subgroups)) {
+            throw new IllegalArgumentException("vulkan.subgroups must be auto or off, got '" + subgroups + "'");
+        }
         if (!List.of("auto", "always").contains(staging)) {
             throw new IllegalArgumentException("vulkan.staging must be auto or always, got '" + staging + "'");
         }
         try {
-            return new VulkanBackend(VulkanContext.open(library, device, validation, staging.equals("always")));
+            return new VulkanBackend(VulkanContext.open(library, device, validation, staging.equals("always"), subgroups.equals("auto")));
         } catch (VulkanException | IllegalStateException e) {
             throw new BackendUnavailableException("opening Vulkan device " + device + " (" + p.devices().get(device).name()
                     + ") failed: " + e.getMessage());

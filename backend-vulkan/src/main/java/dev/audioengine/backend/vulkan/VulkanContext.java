@@ -66,9 +66,10 @@ final class VulkanContext implements AutoCloseable {
     /**
      * Opens device {@code index} (the probe's order). {@code validation}: "on" requires the layer,
      * "auto" uses it when installed, "off" never. {@code forceStaging} keeps tensors out of host
-     * memory even on devices whose device-local memory is host-visible (tests the discrete-GPU path).
+     * memory even on devices whose device-local memory is host-visible (tests the discrete-GPU path);
+     * {@code subgroups} false ignores the device's subgroup arithmetic.
      */
-    static VulkanContext open(VulkanLibrary library, int index, String validation, boolean forceStaging) {
+    static VulkanContext open(VulkanLibrary library, int index, String validation, boolean forceStaging, boolean subgroups) {
         VulkanFunctions vk = new VulkanFunctions(library.symbols(), library.location());
         VkApi api = new VkApi(library.symbols(), library.location());
         MemorySegment instance = null;
@@ -112,7 +113,7 @@ final class VulkanContext implements AutoCloseable {
             MemorySegment physical = devices.get(index);
             DeviceInfo info = VulkanDevices.describe(vk, arena, index, physical, memoryProperties2).info();
             int family = computeQueueFamily(api, arena, physical, info);
-            Limits limits = limits(api, arena, physical);
+            Limits limits = limits(api, arena, physical, subgroups);
 
             VkStruct queueInfo = VkStruct.typed(arena, DEVICE_QUEUE_CREATE, DEVICE_QUEUE_CREATE_INFO)
                     .i("queueFamilyIndex", family).i("queueCount", 1).p("pQueuePriorities", arena.allocateFrom(JAVA_FLOAT, 1f));
@@ -166,7 +167,7 @@ final class VulkanContext implements AutoCloseable {
         throw new BackendUnavailableException(info.name() + " has no queue family with compute support");
     }
 
-    private static Limits limits(VkApi api, Arena arena, MemorySegment physical) {
+    private static Limits limits(VkApi api, Arena arena, MemorySegment physical, boolean subgroups) {
         VkStruct subgroup = VkStruct.typed(arena, PHYSICAL_DEVICE_SUBGROUP, PHYSICAL_DEVICE_SUBGROUP_PROPERTIES);
         VkStruct props = VkStruct.typed(arena, PHYSICAL_DEVICE_PROPERTIES_2_STRUCT, PHYSICAL_DEVICE_PROPERTIES_2)
                 .p("pNext", subgroup.segment);
@@ -176,7 +177,7 @@ final class VulkanContext implements AutoCloseable {
         MemorySegment s = props.segment;
         int[] groups = new int[3];
         for (int i = 0; i < 3; i++) groups[i] = s.get(JAVA_INT, base + LIMIT_MAX_COMPUTE_WORK_GROUP_COUNT + 4L * i);
-        boolean arithmetic = (subgroup.getInt("supportedStages") & SHADER_STAGE_COMPUTE) != 0
+        boolean arithmetic = subgroups && (subgroup.getInt("supportedStages") & SHADER_STAGE_COMPUTE) != 0
                 && (subgroup.getInt("supportedOperations") & SUBGROUP_FEATURE_ARITHMETIC) != 0;
         return new Limits(
                 Integer.toUnsignedLong(s.get(JAVA_INT, base + LIMIT_MAX_STORAGE_BUFFER_RANGE)),

@@ -1,5 +1,6 @@
 package dev.audioengine.backend.vulkan;
 
+import dev.audioengine.api.conformance.CapabilityEvidence;
 import dev.audioengine.api.conformance.CaseCatalogue;
 import dev.audioengine.api.conformance.CaseResult;
 import dev.audioengine.api.conformance.ConformanceCase;
@@ -22,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class VulkanConformanceTest {
 
-    private static void runAndCheck(Map<String, String> options, List<ConformanceCase> cases) {
+    private static ConformanceReport runAndCheck(Map<String, String> options, List<ConformanceCase> cases) {
         long seed = Seeds.fresh();
         try (VulkanBackend backend = VulkanTestDevice.open(options);
              Float64Reference reference = new Float64Reference()) {
@@ -31,18 +32,28 @@ class VulkanConformanceTest {
                     .collect(Collectors.joining("\n  "));
             Map<String, Long> unsupportedByOp = report.results().stream().filter(r -> r.status() == CaseResult.Status.UNSUPPORTED)
                     .collect(Collectors.groupingBy(CaseResult::op, java.util.TreeMap::new, Collectors.counting()));
-            System.out.printf("Vulkan (%s, validation %s) %s: %d cases, %d passed, %d failed, %d unsupported %s%n",
-                    backend.device().name(), backend.validationEnabled() ? "on" : "off", options, cases.size(),
+            System.out.printf("Vulkan (%s, validation %s, subgroup arithmetic %s) %s: %d cases, %d passed, %d failed, %d unsupported %s%n",
+                    backend.device().name(), backend.validationEnabled() ? "on" : "off",
+                    backend.context().limits.subgroupArithmetic() ? "used" : "not used", options, cases.size(),
                     report.passed(), report.failed(), report.unsupported(), unsupportedByOp);
             assertThat(report.failed()).as("failures with " + Seeds.describe(seed) + ":\n  " + failures).isZero();
             assertThat(report.passed()).as("native cases").isPositive();
             assertThat(backend.validationMessages()).as("Khronos validation layer messages").isEmpty();
+            return report;
         }
     }
 
     @Test
     void everySupportedCasePassesAgainstFloat64() {
-        runAndCheck(Map.of(), CaseCatalogue.all());
+        ConformanceReport report = runAndCheck(Map.of(), CaseCatalogue.all());
+        assertThat(CapabilityEvidence.unbacked(VulkanBackendProvider.VERIFIED, report)).as("declared capabilities without passing evidence").isEmpty();
+    }
+
+    @Test
+    void theSharedMemoryReductionsPassWithoutSubgroupOperations() {
+        List<ConformanceCase> rows = CaseCatalogue.all().stream().filter(c -> List.of("sum", "mean", "max", "argmax", "softmax",
+                "layer_norm", "rms_norm", "group_norm").contains(c.op())).toList();
+        runAndCheck(Map.of("vulkan.subgroups", "off"), rows);
     }
 
     @Test
