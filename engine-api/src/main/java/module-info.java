@@ -8,6 +8,7 @@ module dev.audioengine.api {
     exports dev.audioengine.api.registry;
     exports dev.audioengine.api.exec;
     exports dev.audioengine.api.conformance;
+    exports dev.audioengine.api.weights;
     exports dev.audioengine.api.reference;
 
     uses dev.audioengine.api.spi.BackendProvider;

@@ -4,10 +4,14 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.spi.ToolProvider;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -64,6 +68,55 @@ class LauncherScriptIT {
         Dist.Result version = launch(Map.of(), "--version");
         assertThat(version.exit()).as(version.toString()).isZero();
         assertThat(version.out()).startsWith("audioengine ").doesNotContain("${");
+    }
+
+    @Test
+    void aBackendJarDroppedIntoTheExtraLibFolderIsDiscovered(@TempDir Path work) throws Exception {
+        Path extra = Files.createDirectories(work.resolve("extra"));
+        buildFakeMetalBackend(work, extra.resolve("backend-metal.jar"));
+        Dist.Result r = launch(Map.of("AUDIOENGINE_LIB_EXTRA", extra.toString()), "backends", "--json");
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(r.err()).as("native access is granted to the dropped-in module").doesNotContain("Unknown module");
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> backends = (List<Map<String, Object>>) MiniJson.parse(r.out().strip());
+        assertThat(backends).extracting(b -> b.get("name")).containsExactly("cpu", "cuda", "hip", "vulkan", "metal");
+        assertThat(backends.getLast()).containsEntry("registryName", "Metal").containsEntry("reason", "drop-in test backend");
+    }
+
+    /** Compiles and jars a minimal module providing a Metal BackendProvider, against the packaged engine-api. */
+    private static void buildFakeMetalBackend(Path work, Path jar) throws Exception {
+        Path src = Files.createDirectories(work.resolve("src/dev/audioengine/backend/metal"));
+        Files.writeString(work.resolve("src/module-info.java"), """
+                module dev.audioengine.backend.metal {
+                    requires dev.audioengine.api;
+                    provides dev.audioengine.api.spi.BackendProvider with dev.audioengine.backend.metal.DropInMetalProvider;
+                }
+                """);
+        Files.writeString(src.resolve("DropInMetalProvider.java"), """
+                package dev.audioengine.backend.metal;
+
+                import dev.audioengine.api.BackendType;
+                import dev.audioengine.api.capability.Capability;
+                import dev.audioengine.api.spi.*;
+                import java.util.Set;
+
+                public final class DropInMetalProvider implements BackendProvider {
+                    public String registryName() { return "Metal"; }
+                    public BackendType type() { return BackendType.METAL; }
+                    public ProbeResult probe() { return ProbeResult.unavailable("drop-in test backend"); }
+                    public Set<Capability> verifiedCapabilities() { return Set.of(); }
+                    public Backend open(int device, BackendConfig config) { throw new BackendUnavailableException("test backend"); }
+                }
+                """);
+        Path classes = work.resolve("classes");
+        StringWriter log = new StringWriter();
+        int javac = ToolProvider.findFirst("javac").orElseThrow().run(new PrintWriter(log), new PrintWriter(log), "-d", classes.toString(),
+                "-p", Dist.lib().toString(), work.resolve("src/module-info.java").toString(),
+                src.resolve("DropInMetalProvider.java").toString());
+        assertThat(javac).as("javac: %s", log).isZero();
+        int jarTool = ToolProvider.findFirst("jar").orElseThrow().run(new PrintWriter(log), new PrintWriter(log),
+                "--create", "--file", jar.toString(), "-C", classes.toString(), ".");
+        assertThat(jarTool).as("jar: %s", log).isZero();
     }
 
     @Test
