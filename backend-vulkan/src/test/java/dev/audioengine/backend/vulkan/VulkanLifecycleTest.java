@@ -55,7 +55,7 @@ class VulkanLifecycleTest {
                 float[] f = new float[actual.length];
                 for (int i = 0; i < f.length; i++) f[i] = (float) actual[i];
                 Closeness.assertNmse("replay " + replay + " of the recorded chain", Shape.of(5, 17), seed, f, expected, 1e-7);
-                assertThat(run.guardViolations()).as(Seeds.describe(seed)).isEmpty();
+                assertThat(run.memoryViolations()).as(Seeds.describe(seed)).isEmpty();
                 in.values().forEach(HostTensor::close);
             }
             assertThat(backend.validationMessages()).isEmpty();
