@@ -28,6 +28,8 @@ final class VulkanBackend implements Backend {
     private final Set<VulkanBuffer> buffers = Collections.newSetFromMap(new IdentityHashMap<>());
     private final Set<VulkanExecutable> executables = Collections.newSetFromMap(new IdentityHashMap<>());
     private boolean closed;
+    private int reportedMessages;
+    private static final System.Logger LOG = System.getLogger("dev.audioengine.backend.vulkan");
 
     VulkanBackend(VulkanContext ctx) {
         this.ctx = ctx;
@@ -94,8 +96,12 @@ final class VulkanBackend implements Backend {
         for (Tensor n : nodes) dispatches.addAll(VulkanKernels.plan(n, operands, ctx));
         VulkanExecutable e = new VulkanExecutable(ctx, queue, pipelines, dispatches);
         executables.add(e);
+        reportValidation();
         return new Executable() {
-            @Override public void run() { e.run(); }
+            @Override public void run() {
+                e.run();
+                if (ctx.validation != null) reportValidation();
+            }
 
             @Override public void close() {
                 synchronized (VulkanBackend.this) {
@@ -103,6 +109,13 @@ final class VulkanBackend implements Backend {
                 }
             }
         };
+    }
+
+    /** Logs the validation layer's messages that arrived since the last report (vulkan.validation=on|auto). */
+    private synchronized void reportValidation() {
+        List<String> all = validationMessages();
+        for (int i = reportedMessages; i < all.size(); i++) LOG.log(System.Logger.Level.WARNING, "Vulkan validation " + all.get(i));
+        reportedMessages = all.size();
     }
 
     private void ensureOpen() {
@@ -126,6 +139,7 @@ final class VulkanBackend implements Backend {
             pipelines.close();
             queue.close();
             ctx.close();
+            reportValidation();
         }
     }
 }

@@ -69,7 +69,7 @@ public final class VulkanBench {
         return g.build(y);
     }
 
-    /** Median seconds of {@code reps} replays after two warm-up runs. */
+    /** Median seconds of {@code reps} replays after warm-up runs (at least three and 0.5 s, so the JIT has compiled the CPU kernels). */
     private static double time(Backend b, Graph graph, int reps) {
         SplittableRandom r = new SplittableRandom(42);
         Map<String, HostTensor> in = new LinkedHashMap<>();
@@ -80,7 +80,8 @@ public final class VulkanBench {
         }
         try (GuardedExecution run = new GuardedExecution(b, graph)) {
             run.run(in);
-            run.rerun();
+            long warm = System.nanoTime();
+            for (int i = 0; i < 3 || System.nanoTime() - warm < 500_000_000L; i++) run.rerun();
             double[] t = new double[reps];
             for (int i = 0; i < reps; i++) {
                 long t0 = System.nanoTime();
