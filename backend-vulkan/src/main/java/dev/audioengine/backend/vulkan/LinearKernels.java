@@ -6,9 +6,10 @@ import dev.audioengine.api.tensor.DType;
 
 import java.util.List;
 
-/** matmul (tiled, any weight dtype), conv1d and conv_transpose1d (direct sums). */
+/** matmul (64x64 or 128x128 shared-memory tiles, any weight dtype), conv1d and conv_transpose1d (direct sums). */
 final class LinearKernels {
-    private static final int TILE = 64;
+    /** Output tile edge of matmul.comp; matmul_large.comp's is twice that, for outputs of at least one large tile each way. */
+    private static final int TILE = 64, LARGE_TILE = 128;
 
     private LinearKernels() {}
 
@@ -76,8 +77,10 @@ final class LinearKernels {
                 .u(o.base(x)).u(xb[0]).u(xb[1]).u(x.stride(-2)).u(x.stride(-1))
                 .u(o.base(w)).u(wb[0]).u(wb[1]).u(w.stride(-2)).u(w.stride(-1))
                 .u(o.base(y));
-        int gx = Math.toIntExact((nn + TILE - 1) / TILE), gy = Math.toIntExact((m + TILE - 1) / TILE);
-        return new Dispatch(Shader.MATMUL, new int[] {256, w.dtype().ordinal()}, List.of(o.binding(x), o.binding(w), o.binding(y)),
+        boolean large = m >= LARGE_TILE && nn >= LARGE_TILE;
+        int tile = large ? LARGE_TILE : TILE;
+        int gx = Math.toIntExact((nn + tile - 1) / tile), gy = Math.toIntExact((m + tile - 1) / tile);
+        return new Dispatch(large ? Shader.MATMUL_LARGE : Shader.MATMUL, new int[] {256, w.dtype().ordinal()}, List.of(o.binding(x), o.binding(w), o.binding(y)),
                 p.words(), gx, gy, Math.toIntExact(out4[0] * out4[1]));
     }
 }
