@@ -8,8 +8,15 @@ import java.util.List;
 
 /** matmul (64x64 or 128x128 shared-memory tiles, any weight dtype), conv1d and conv_transpose1d (direct sums). */
 final class LinearKernels {
-    /** Output tile edge of matmul.comp; matmul_large.comp's is twice that, for outputs of at least one large tile each way. */
+    /** Output tile edges of matmul.comp and matmul_large.comp. */
     private static final int TILE = 64, LARGE_TILE = 128;
+
+    /**
+     * Large tiles only when they still make this many workgroups: on the H200 (132 SMs) 64
+     * large tiles (1024^3) ran at 10.7 TFLOP/s against 13.9 with 256 small ones, while 256
+     * large tiles (2048^3) beat small ones 26.5 to 19.5 (docs/PERFORMANCE-vulkan.md).
+     */
+    private static final long LARGE_TILE_MIN_GROUPS = 256;
 
     private LinearKernels() {}
 
@@ -57,6 +64,12 @@ final class LinearKernels {
                 List.of(o.binding(x), o.binding(w), bias == null ? o.binding(w) : o.binding(bias), o.binding(y)), p.words(), g.x(), g.y());
     }
 
+    /** Whether an [m, n] output (times {@code batches}) takes matmul_large.comp. */
+    static boolean largeTiles(long m, long n, long batches) {
+        long groups = ((m + LARGE_TILE - 1) / LARGE_TILE) * ((n + LARGE_TILE - 1) / LARGE_TILE) * batches;
+        return m >= LARGE_TILE && n >= LARGE_TILE && groups >= LARGE_TILE_MIN_GROUPS;
+    }
+
     /** Strides of t's batch axes (all but the last two) laid over the output's two batch axes. */
     private static long[] batchStrides(Tensor t, long[] out4) {
         long[] s = new long[2];
@@ -77,7 +90,7 @@ final class LinearKernels {
                 .u(o.base(x)).u(xb[0]).u(xb[1]).u(x.stride(-2)).u(x.stride(-1))
                 .u(o.base(w)).u(wb[0]).u(wb[1]).u(w.stride(-2)).u(w.stride(-1))
                 .u(o.base(y));
-        boolean large = m >= LARGE_TILE && nn >= LARGE_TILE;
+        boolean large = largeTiles(m, nn, out4[0] * out4[1]);
         int tile = large ? LARGE_TILE : TILE;
         int gx = Math.toIntExact((nn + tile - 1) / tile), gy = Math.toIntExact((m + tile - 1) / tile);
         return new Dispatch(large ? Shader.MATMUL_LARGE : Shader.MATMUL, new int[] {256, w.dtype().ordinal()}, List.of(o.binding(x), o.binding(w), o.binding(y)),

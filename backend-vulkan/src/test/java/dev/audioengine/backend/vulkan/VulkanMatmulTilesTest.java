@@ -18,10 +18,21 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Matmul shapes past the catalogue's: outputs of 128 x 128 and more take matmul_large.comp
- * (128-wide tiles); edges one past a tile, batches and quantized weights, against float64.
+ * Matmul shapes past the catalogue's: outputs that make at least 256 tiles of 128 x 128 take
+ * matmul_large.comp; edges one past a tile, batches and quantized weights, against float64.
  */
 class VulkanMatmulTilesTest {
+
+    @Test
+    void theShapesBelowExerciseBothKernels() {
+        assertThat(LinearKernels.largeTiles(128, 128, 1)).isFalse();
+        assertThat(LinearKernels.largeTiles(129, 257, 16)).isFalse();
+        assertThat(LinearKernels.largeTiles(2049, 2049, 1)).isTrue();
+        assertThat(LinearKernels.largeTiles(256, 130, 64)).isTrue();
+        assertThat(LinearKernels.largeTiles(2048, 2176, 1)).isTrue();
+        assertThat(LinearKernels.largeTiles(200, 129, 128)).isTrue();
+        assertThat(LinearKernels.largeTiles(1024, 1024, 1)).as("64 large tiles would idle most of a big GPU").isFalse();
+    }
 
     private static void check(VulkanBackend backend, long seed, int batch, int m, int n, int k, DType wType, boolean transposedW, double bound) {
         RandomTensors r = new RandomTensors(seed);
@@ -49,12 +60,12 @@ class VulkanMatmulTilesTest {
     void largeTilesMatchFloat64() {
         long seed = Seeds.fresh();
         try (VulkanBackend backend = VulkanTestDevice.open()) {
-            check(backend, seed, 1, 128, 128, 64, DType.F32, false, 1e-7);
-            check(backend, seed + 1, 2, 129, 257, 96, DType.F32, false, 1e-7);
-            check(backend, seed + 2, 1, 300, 140, 33, DType.F32, true, 1e-7);
-            check(backend, seed + 3, 1, 256, 130, 128, DType.F16, false, 1e-6);
-            check(backend, seed + 4, 1, 160, 192, 256, DType.Q8_0, false, 5e-4);
-            check(backend, seed + 5, 1, 200, 129, 64, DType.Q4_0, false, 5e-4);
+            check(backend, seed, 1, 128, 128, 64, DType.F32, false, 1e-7); // one large tile: the small kernel
+            check(backend, seed + 1, 16, 129, 257, 96, DType.F32, false, 1e-7); // 16 x 2 x 3 = 96 large tiles: small
+            check(backend, seed + 2, 1, 2049, 2049, 32, DType.F32, true, 1e-7); // 17 x 17 = 289 large tiles, ragged edges
+            check(backend, seed + 3, 64, 256, 130, 64, DType.F16, false, 1e-6); // 64 x 2 x 2 = 256
+            check(backend, seed + 4, 1, 2048, 2176, 64, DType.Q8_0, false, 5e-4); // 16 x 17 = 272
+            check(backend, seed + 5, 128, 200, 129, 32, DType.Q4_0, false, 5e-4); // 128 x 2 x 2 = 512
             assertThat(backend.validationMessages()).isEmpty();
         }
     }
