@@ -6,7 +6,7 @@ import dev.audioengine.api.tensor.DType;
 
 import java.util.List;
 
-/** get_rows and rope (one thread per output element) fused attention (one workgroup per query row) and lstm. */
+/** get_rows and rope (one thread per output element) fused attention (one workgroup per query row) and lstm (one dispatch per step). */
 final class SequenceKernels {
     private static final int LOCAL = 256;
     private static final int ATTENTION_LOCAL = 64;
@@ -46,7 +46,7 @@ final class SequenceKernels {
             case Op.GetRows g -> List.of(getRows(n, o, ctx));
             case Op.Rope r -> List.of(rope(n, r, o, ctx));
             case Op.Attention a -> List.of(attention(n, a, o, ctx));
-            case Op.Lstm l -> List.of(lstm(n, l, o, ctx));
+            case Op.Lstm l -> lstm(n, l, o, ctx);
             default -> throw new IllegalArgumentException("not a sequence op: " + n);
         };
     }
@@ -77,18 +77,24 @@ final class SequenceKernels {
                 p.words(), g.x(), g.y());
     }
 
-    /** One workgroup per batch row; time steps are sequential inside it. */
-    private static Dispatch lstm(Tensor y, Op.Lstm l, Operands o, VulkanContext ctx) {
+    /** One dispatch per time step (barriers between them), each a workgroup per batch row and 8 hidden units. */
+    private static List<Dispatch> lstm(Tensor y, Op.Lstm l, Operands o, VulkanContext ctx) {
         Tensor x = y.input(0), wih = y.input(1), whh = y.input(2), bih = y.input(3), bhh = y.input(4), h0 = y.input(5), c0 = y.input(6);
         long[] xs = x.strides();
-        Push p = new Push().u(x.dim(0)).u(x.dim(1)).u(x.dim(2)).u(l.hidden())
-                .u(o.base(x)).u(xs[0]).u(xs[1]).u(xs[2])
-                .u(o.base(wih)).u(wih.stride(0)).u(wih.stride(1)).u(o.base(whh)).u(whh.stride(0)).u(whh.stride(1))
-                .u(o.base(bih)).u(bih.stride(0)).u(o.base(bhh)).u(bhh.stride(0))
-                .u(o.base(h0)).u(h0.stride(0)).u(h0.stride(1)).u(o.base(c0)).u(c0.stride(0)).u(c0.stride(1)).u(o.base(y));
-        return new Dispatch(Shader.LSTM, new int[] {LOCAL},
-                List.of(o.binding(x), o.binding(wih), o.binding(whh), o.binding(bih), o.binding(bhh), o.binding(h0), o.binding(c0), o.binding(y)),
-                p.words(), Math.toIntExact(x.dim(0)), 1);
+        long steps = x.dim(1), hidden = l.hidden();
+        List<Dispatch.Binding> bindings = List.of(o.binding(x), o.binding(wih), o.binding(whh), o.binding(bih), o.binding(bhh),
+                o.binding(h0), o.binding(c0), o.binding(y));
+        Grid g = Grid.of(x.dim(0) * ((hidden + 7) / 8), ctx);
+        List<Dispatch> out = new java.util.ArrayList<>();
+        for (long t = 0; t < steps; t++) {
+            Push p = new Push().u(x.dim(0)).u(steps).u(x.dim(2)).u(hidden)
+                    .u(o.base(x)).u(xs[0]).u(xs[1]).u(xs[2])
+                    .u(o.base(wih)).u(wih.stride(0)).u(wih.stride(1)).u(o.base(whh)).u(whh.stride(0)).u(whh.stride(1))
+                    .u(o.base(bih)).u(bih.stride(0)).u(o.base(bhh)).u(bhh.stride(0))
+                    .u(o.base(h0)).u(h0.stride(0)).u(h0.stride(1)).u(o.base(c0)).u(c0.stride(0)).u(c0.stride(1)).u(o.base(y)).u(t);
+            out.add(new Dispatch(Shader.LSTM, new int[] {LOCAL}, bindings, p.words(), g.x(), g.y()));
+        }
+        return out;
     }
 
     private static Dispatch rope(Tensor y, Op.Rope r, Operands o, VulkanContext ctx) {
