@@ -24,6 +24,7 @@ final class CommandQueue implements AutoCloseable {
     private final MemorySegment submitInfo;
     private final MemorySegment commandSlot;
     private final MemorySegment fenceSlot;
+    private long submits;
 
     CommandQueue(VulkanContext ctx) {
         this.ctx = ctx;
@@ -83,6 +84,7 @@ final class CommandQueue implements AutoCloseable {
 
     /** Submits one command buffer and blocks until the device has finished it. */
     synchronized void submitAndWait(MemorySegment cb) {
+        submits++;
         commandSlot.set(ADDRESS, 0, cb);
         ctx.api.check("vkQueueSubmit", ctx.queue, 1, submitInfo, fence);
         int r = ctx.api.result("vkWaitForFences", ctx.device, 1, fenceSlot, 1, TIMEOUT_NANOS);
@@ -90,6 +92,9 @@ final class CommandQueue implements AutoCloseable {
         if (r != VkResults.VK_SUCCESS) throw new VulkanException("vkWaitForFences", r);
         ctx.api.check("vkResetFences", ctx.device, 1, fenceSlot);
     }
+
+    /** Submissions so far (recorded runs and staging copies). */
+    synchronized long submits() { return submits; }
 
     void free(MemorySegment cb) {
         try (Arena a = Arena.ofConfined()) {

@@ -122,6 +122,9 @@ final class VulkanBackend implements Backend {
         if (closed) throw new IllegalStateException("the Vulkan backend is closed");
     }
 
+    /** Queue submissions so far: one per run of a compiled segment, one per staging copy. */
+    long submits() { return queue.submits(); }
+
     /** Number of live buffers and executables (for the resource test). */
     synchronized int liveObjects() { return buffers.size() + executables.size(); }
 
