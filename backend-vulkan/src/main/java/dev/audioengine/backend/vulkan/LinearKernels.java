@@ -6,7 +6,7 @@ import dev.audioengine.api.tensor.DType;
 
 import java.util.List;
 
-/** matmul (64x64 or 128x128 shared-memory tiles, any weight dtype), conv1d and conv_transpose1d (direct sums). */
+/** matmul (gemv for up to 8 rows, else 64x64 or 128x128 shared-memory tiles; any weight dtype), conv1d and conv_transpose1d (direct sums). */
 final class LinearKernels {
     /** Output tile edges of matmul.comp and matmul_large.comp. */
     private static final int TILE = 64, LARGE_TILE = 128;
@@ -17,6 +17,10 @@ final class LinearKernels {
      * large tiles (2048^3) beat small ones 26.5 to 19.5 (docs/PERFORMANCE-vulkan.md).
      */
     private static final long LARGE_TILE_MIN_GROUPS = 256;
+
+    /** Outputs of at most this many rows take gemv.comp (8 columns per workgroup, 32 threads per column). */
+    static final long GEMV_MAX_ROWS = 8;
+    private static final long GEMV_COLUMNS = 8;
 
     private LinearKernels() {}
 
@@ -90,6 +94,11 @@ final class LinearKernels {
                 .u(o.base(x)).u(xb[0]).u(xb[1]).u(x.stride(-2)).u(x.stride(-1))
                 .u(o.base(w)).u(wb[0]).u(wb[1]).u(w.stride(-2)).u(w.stride(-1))
                 .u(o.base(y));
+        if (m <= GEMV_MAX_ROWS) {
+            Grid g = Grid.of((nn + GEMV_COLUMNS - 1) / GEMV_COLUMNS, ctx);
+            return new Dispatch(Shader.GEMV, new int[] {256, w.dtype().ordinal()}, List.of(o.binding(x), o.binding(w), o.binding(y)),
+                    p.words(), g.x(), g.y(), Math.toIntExact(out4[0] * out4[1]));
+        }
         boolean large = largeTiles(m, nn, out4[0] * out4[1]);
         int tile = large ? LARGE_TILE : TILE;
         int gx = Math.toIntExact((nn + tile - 1) / tile), gy = Math.toIntExact((m + tile - 1) / tile);
