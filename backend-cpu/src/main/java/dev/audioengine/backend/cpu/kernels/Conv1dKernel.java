@@ -1,13 +1,165 @@
 package dev.audioengine.backend.cpu.kernels;
 
+import dev.audioengine.api.graph.Op;
 import dev.audioengine.api.graph.Tensor;
+import dev.audioengine.api.tensor.DType;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorSpecies;
 
-/** Placeholder until this family's kernel lands: reports the op as unsupported. */
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Conv1d: x [B, Cin, T], w [Cout, Cin/groups, K], optional bias [Cout] → [B, Cout, Tout].
+ * Depthwise convolutions (groups == Cin == Cout) run per channel with vectorized taps over a
+ * zero-padded copy of the row. Everything else is one GEMM per (batch, group): the weight rows
+ * times an implicit im2col of x, whose columns are gathered straight into the GEMM's packed
+ * panels, so no T x (Cin·K) matrix is ever stored.
+ */
 final class Conv1dKernel implements CpuKernel {
-    @Override public boolean supports(Tensor node) { return false; }
+    private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
+
+    @Override
+    public boolean supports(Tensor node) {
+        return node.inputs().stream().allMatch(t -> t.dtype() == DType.F32);
+    }
 
     @Override
     public Runnable bind(Tensor node, CpuTensor out, CpuTensor[] in, KernelContext ctx) {
-        throw new IllegalStateException("unsupported on the CPU: " + node);
+        Op.Conv1d op = (Op.Conv1d) node.op();
+        Geometry g = new Geometry(in[0], in[1], out, op.stride(), op.padding(), op.dilation(), op.groups());
+        CpuTensor bias = in.length > 2 ? in[2] : null;
+        if (op.groups() == g.cin && g.cin == g.cout) return depthwise(g, in[0], in[1], bias, out, ctx);
+        return general(g, in[0], in[1], bias, out, ctx);
+    }
+
+    record Geometry(int batch, int cin, int cout, int t, int k, int tout, int stride, int pad, int dil, int groups) {
+        Geometry(CpuTensor x, CpuTensor w, CpuTensor out, int stride, int pad, int dil, int groups) {
+            this((int) x.dim(0), (int) x.dim(1), (int) out.dim(1), (int) x.dim(2), (int) w.dim(2), (int) out.dim(2),
+                    stride, pad, dil, groups);
+        }
+    }
+
+    // ---- depthwise -------------------------------------------------------------------------------
+
+    private static Runnable depthwise(Geometry g, CpuTensor x, CpuTensor w, CpuTensor bias, CpuTensor out, KernelContext ctx) {
+        int threads = ctx.pool().threads();
+        int padded = g.t + 2 * g.pad;
+        float[][] rowScratch = new float[threads][padded + S.length()];
+        float[][] outScratch = new float[threads][g.tout];
+        float[][] taps = new float[threads][g.k];
+        int rows = g.batch * g.cin;
+        MemorySegment os = out.segment();
+        return () -> {
+            int chunks = Math.min(threads, rows);
+            ctx.pool().parallelFor(chunks, c -> {
+                float[] xp = rowScratch[c], y = outScratch[c], tap = taps[c];
+                for (int r = rows * c / chunks, end = rows * (c + 1) / chunks; r < end; r++) {
+                    int b = r / g.cin, ch = r % g.cin;
+                    long xo = x.offset(0, b, ch, 0), xs = x.strides()[3];
+                    for (int i = 0; i < g.t; i++) xp[g.pad + i] = x.getFloat(xo + i * xs);
+                    for (int kk = 0; kk < g.k; kk++) tap[kk] = w.getFloat(w.offset(0, ch, 0, kk));
+                    float b0 = bias == null ? 0f : bias.getFloat(bias.offset(0, 0, 0, ch));
+                    depthwiseRow(xp, tap, y, g, b0);
+                    MemorySegment.copy(y, 0, os, CpuTensor.F32, out.base() + (long) r * g.tout * 4, g.tout);
+                }
+            });
+        };
+    }
+
+    /** y[t] = bias + Σ_k tap[k] · xp[t·stride + k·dil], xp zero-padded (its pad margins stay zero). */
+    private static void depthwiseRow(float[] xp, float[] tap, float[] y, Geometry g, float bias) {
+        int t = 0;
+        if (g.stride == 1) {
+            for (int upper = S.loopBound(g.tout); t < upper; t += S.length()) {
+                FloatVector acc = FloatVector.broadcast(S, bias);
+                for (int kk = 0; kk < g.k; kk++) {
+                    acc = FloatVector.fromArray(S, xp, t + kk * g.dil).fma(FloatVector.broadcast(S, tap[kk]), acc);
+                }
+                acc.intoArray(y, t);
+            }
+        }
+        for (; t < g.tout; t++) {
+            float acc = bias;
+            for (int kk = 0, at = t * g.stride; kk < g.k; kk++, at += g.dil) acc += tap[kk] * xp[at];
+            y[t] = acc;
+        }
+    }
+
+    // ---- general: GEMM over an implicit im2col ------------------------------------------------------
+
+    private static Runnable general(Geometry g, CpuTensor x, CpuTensor w, CpuTensor bias, CpuTensor out, KernelContext ctx) {
+        int coutG = g.cout / g.groups, cinG = g.cin / g.groups, depth = cinG * g.k;
+        Gemm gemm = new Gemm(ctx.pool(), coutG, g.tout, depth);
+        int products = g.batch * g.groups;
+        MatrixSource[] weights = new MatrixSource[g.groups];
+        for (int gr = 0; gr < g.groups; gr++) weights[gr] = new WeightRows(w, gr * coutG, coutG, cinG, g.k);
+        MatrixSource[] cols = new MatrixSource[products];
+        MatrixSink[] sinks = new MatrixSink[products];
+        for (int p = 0; p < products; p++) {
+            int b = p / g.groups, gr = p % g.groups;
+            cols[p] = new Im2col(x, b, gr * cinG, cinG, g);
+            sinks[p] = new MatrixSink.Segment(out.segment(), out.base() + ((long) b * g.cout + (long) gr * coutG) * g.tout * 4, g.tout);
+        }
+        float[] biasValues = new float[g.cout];
+        return () -> {
+            for (int p = 0; p < products; p++) gemm.multiply(weights[p % g.groups], cols[p], sinks[p]);
+            if (bias != null) {
+                for (int c = 0; c < g.cout; c++) biasValues[c] = bias.getFloat(bias.offset(0, 0, 0, c));
+                addChannelBias(out, biasValues, g.batch, g.cout, g.tout, ctx);
+            }
+        };
+    }
+
+    /** out[b, c, :] += bias[c], for an output [B, C, T] in contiguous F32. */
+    static void addChannelBias(CpuTensor out, float[] bias, int batch, int channels, int t, KernelContext ctx) {
+        MemorySegment os = out.segment();
+        ctx.pool().parallelRanges(batch * channels, (from, to) -> {
+            for (int r = from; r < to; r++) {
+                FloatVector bv = FloatVector.broadcast(S, bias[r % channels]);
+                long at = out.base() + (long) r * t * 4;
+                int i = 0;
+                for (int upper = S.loopBound(t); i < upper; i += S.length()) {
+                    FloatVector.fromMemorySegment(S, os, at + i * 4L, java.nio.ByteOrder.nativeOrder()).add(bv)
+                            .intoMemorySegment(os, at + i * 4L, java.nio.ByteOrder.nativeOrder());
+                }
+                for (; i < t; i++) os.set(CpuTensor.F32, at + i * 4L, os.get(CpuTensor.F32, at + i * 4L) + bias[r % channels]);
+            }
+        });
+    }
+
+    /** Row co of group weights: w[first + co, ci, k] flattened over (ci, k). */
+    private record WeightRows(CpuTensor w, int first, int rows, int cinG, int k) implements MatrixSource {
+        @Override public int cols() { return cinG * k; }
+
+        @Override
+        public void readRow(int r, int k0, int len, float[] dst, int off) {
+            for (int j = 0; j < len; j++) {
+                int col = k0 + j;
+                dst[off + j] = w.getFloat(w.offset(0, first + r, col / k, col % k));
+            }
+        }
+    }
+
+    /** Row t of the im2col matrix of batch b: x[b, first + ci, t·stride − pad + k·dil] over (ci, k), 0 outside. */
+    private record Im2col(CpuTensor x, int b, int first, int cinG, Geometry g) implements MatrixSource {
+        @Override public int rows() { return g.tout; }
+
+        @Override public int cols() { return cinG * g.k; }
+
+        @Override
+        public void readRow(int r, int k0, int len, float[] dst, int off) {
+            int start = r * g.stride - g.pad;
+            long ts = x.strides()[3];
+            int ci = k0 / g.k, kk = k0 % g.k;
+            long rowBase = x.offset(0, b, first + ci, 0);
+            for (int j = 0; j < len; j++) {
+                int pos = start + kk * g.dil;
+                dst[off + j] = pos >= 0 && pos < g.t ? x.getFloat(rowBase + pos * ts) : 0f;
+                if (++kk == g.k) {
+                    kk = 0;
+                    rowBase = x.offset(0, b, first + ++ci, 0);
+                }
+            }
+        }
     }
 }

@@ -1,0 +1,149 @@
+package dev.audioengine.backend.cpu.kernels;
+
+import dev.audioengine.api.graph.GraphBuilder;
+import dev.audioengine.api.graph.Tensor;
+import dev.audioengine.api.tensor.HostTensor;
+import dev.audioengine.api.tensor.Shape;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+/**
+ * Conv1d and ConvTranspose1d against float64 loops written straight from PyTorch's formulas,
+ * on random geometries (stride, padding, dilation, groups, bias, odd lengths) and on x given as
+ * a transposed view. F32 only, sums of at most a few hundred products: NMSE 1e-10 (see
+ * MatMulKernelTest for why that bound is both safe and tight).
+ */
+class ConvKernelsTest {
+    private static final KernelHarness H = new KernelHarness();
+    private static final double BOUND = 1e-10;
+
+    @AfterAll
+    static void close() { H.close(); }
+
+    record Case(int batch, int cin, int cout, int t, int k, int stride, int pad, int dil, int groups, int outPad,
+                boolean bias, boolean transposedX) {}
+
+    @Test
+    void conv1dRandomGeometries() {
+        int[] lengths = {1, 7, 33, 257};
+        int done = 0;
+        while (done < 60) {
+            Case c = randomCase(lengths[H.random.nextInt(4)], false);
+            long tout = (c.t + 2L * c.pad - (long) c.dil * (c.k - 1) - 1) / c.stride + 1;
+            if (c.t + 2L * c.pad - (long) c.dil * (c.k - 1) - 1 < 0 || tout < 1) continue;
+            conv(c);
+            done++;
+        }
+    }
+
+    @Test
+    void conv1dDepthwise() {
+        for (int t : new int[] {1, 7, 33, 257}) for (int k : new int[] {1, 3, 7}) for (int stride : new int[] {1, 2}) {
+            int pad = H.random.nextInt(k), dil = 1 + H.random.nextInt(2);
+            if (t + 2 * pad - dil * (k - 1) - 1 < 0) continue;
+            int ch = 1 + H.random.nextInt(40);
+            conv(new Case(1 + H.random.nextInt(2), ch, ch, t, k, stride, pad, dil, ch, 0, H.random.nextBoolean(), H.random.nextBoolean()));
+        }
+    }
+
+    @Test
+    void conv1dLargeChannels() {
+        conv(new Case(2, 64, 96, 300, 5, 1, 2, 1, 1, 0, true, false));
+        conv(new Case(1, 3, 1, 257, 7, 1, 3, 2, 1, 0, true, true)); // M = 1: the mat-vec path
+        conv(new Case(1, 512, 80, 33, 3, 1, 1, 1, 1, 0, false, false)); // depth 1536 spans several k slices
+    }
+
+    @Test
+    void convTransposeRandomGeometries() {
+        int[] lengths = {1, 7, 33, 257};
+        int done = 0;
+        while (done < 60) {
+            Case c = randomCase(lengths[H.random.nextInt(4)], true);
+            long tout = (c.t - 1L) * c.stride - 2L * c.pad + (long) c.dil * (c.k - 1) + c.outPad + 1;
+            if (tout < 1) continue;
+            convTranspose(c);
+            done++;
+        }
+        convTranspose(new Case(1, 64, 32, 100, 16, 8, 4, 1, 1, 0, true, false)); // vocoder-style upsampling
+        convTranspose(new Case(2, 48, 48, 33, 4, 2, 1, 1, 48, 1, true, true));
+    }
+
+    private static Case randomCase(int t, boolean transposed) {
+        int groups = new int[] {1, 1, 2, 3}[H.random.nextInt(4)];
+        int cin = groups * (1 + H.random.nextInt(9)), cout = groups * (1 + H.random.nextInt(9));
+        int k = 1 + H.random.nextInt(7), stride = 1 + H.random.nextInt(3), dil = 1 + H.random.nextInt(3);
+        int pad = H.random.nextInt(4);
+        int outPad = transposed ? H.random.nextInt(Math.max(stride, dil)) : 0;
+        return new Case(1 + H.random.nextInt(2), cin, cout, t, k, stride, pad, dil, groups, outPad, H.random.nextBoolean(),
+                H.random.nextBoolean());
+    }
+
+    private static void conv(Case c) {
+        int cinG = c.cin / c.groups, coutG = c.cout / c.groups;
+        double[] x = H.gaussian(c.batch * c.cin * c.t), w = H.gaussian(c.cout * cinG * c.k), b = H.gaussian(c.cout);
+        GraphBuilder g = new GraphBuilder();
+        Tensor xv = xInput(g, c);
+        Tensor wt = g.constant(HostTensor.ofFloats(Shape.of(c.cout, cinG, c.k), KernelHarness.floats(w)));
+        Tensor bt = c.bias ? g.constant(HostTensor.ofFloats(Shape.of(c.cout), KernelHarness.floats(b))) : null;
+        Tensor y = g.conv1d(xv, wt, bt, c.stride, c.pad, c.dil, c.groups);
+        int tout = (int) y.dim(2);
+        double[] want = new double[c.batch * c.cout * tout];
+        for (int bb = 0; bb < c.batch; bb++) for (int co = 0; co < c.cout; co++) for (int t = 0; t < tout; t++) {
+            int gr = co / coutG;
+            double s = c.bias ? b[co] : 0;
+            for (int ci = 0; ci < cinG; ci++) for (int kk = 0; kk < c.k; kk++) {
+                int pos = t * c.stride - c.pad + kk * c.dil;
+                if (pos >= 0 && pos < c.t) s += w[(co * cinG + ci) * c.k + kk] * x[(bb * c.cin + gr * cinG + ci) * c.t + pos];
+            }
+            want[(bb * c.cout + co) * tout + t] = s;
+        }
+        H.assertClose("conv1d " + c, runWithX(g, y, x, c), want, BOUND);
+    }
+
+    private static void convTranspose(Case c) {
+        int cinG = c.cin / c.groups, coutG = c.cout / c.groups;
+        double[] x = H.gaussian(c.batch * c.cin * c.t), w = H.gaussian(c.cin * coutG * c.k), b = H.gaussian(c.cout);
+        GraphBuilder g = new GraphBuilder();
+        Tensor xv = xInput(g, c);
+        Tensor wt = g.constant(HostTensor.ofFloats(Shape.of(c.cin, coutG, c.k), KernelHarness.floats(w)));
+        Tensor bt = c.bias ? g.constant(HostTensor.ofFloats(Shape.of(c.cout), KernelHarness.floats(b))) : null;
+        Tensor y = g.convTranspose1d(xv, wt, bt, c.stride, c.pad, c.outPad, c.dil, c.groups);
+        int tout = (int) y.dim(2);
+        double[] want = new double[c.batch * c.cout * tout];
+        for (int bb = 0; bb < c.batch; bb++) {
+            if (c.bias) for (int co = 0; co < c.cout; co++) for (int t = 0; t < tout; t++) want[(bb * c.cout + co) * tout + t] = b[co];
+            for (int ci = 0; ci < c.cin; ci++) for (int co = 0; co < coutG; co++) for (int kk = 0; kk < c.k; kk++) {
+                int gr = ci / cinG;
+                for (int i = 0; i < c.t; i++) {
+                    int pos = i * c.stride - c.pad + kk * c.dil;
+                    if (pos < 0 || pos >= tout) continue;
+                    want[(bb * c.cout + gr * coutG + co) * tout + pos] += x[(bb * c.cin + ci) * c.t + i] * w[(ci * coutG + co) * c.k + kk];
+                }
+            }
+        }
+        H.assertClose("conv_transpose1d " + c, runWithX(g, y, x, c), want, BOUND);
+    }
+
+    /** x [B, Cin, T], either as given or as the transpose of a [B, T, Cin] input. */
+    private static Tensor xInput(GraphBuilder g, Case c) {
+        if (!c.transposedX) return g.input("x", Shape.of(c.batch, c.cin, c.t));
+        return g.transpose(g.input("x", Shape.of(c.batch, c.t, c.cin)), 1, 2);
+    }
+
+    private static float[] runWithX(GraphBuilder g, Tensor y, double[] x, Case c) {
+        float[] stored = new float[x.length];
+        if (c.transposedX) {
+            for (int b = 0; b < c.batch; b++) for (int ci = 0; ci < c.cin; ci++) for (int t = 0; t < c.t; t++) {
+                stored[(b * c.t + t) * c.cin + ci] = (float) x[(b * c.cin + ci) * c.t + t];
+            }
+        } else {
+            stored = KernelHarness.floats(x);
+        }
+        Shape shape = c.transposedX ? Shape.of(c.batch, c.t, c.cin) : Shape.of(c.batch, c.cin, c.t);
+        try (HostTensor xh = HostTensor.ofFloats(shape, stored)) {
+            return H.run(g.build(y), Map.of("x", xh));
+        }
+    }
+}

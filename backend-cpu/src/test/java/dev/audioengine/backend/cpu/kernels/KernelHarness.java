@@ -1,0 +1,74 @@
+package dev.audioengine.backend.cpu.kernels;
+
+import dev.audioengine.api.AudioEngine;
+import dev.audioengine.api.exec.CompiledGraph;
+import dev.audioengine.api.graph.Graph;
+import dev.audioengine.api.tensor.HostTensor;
+
+import java.util.Map;
+import java.util.Random;
+
+/**
+ * Runs one graph on the CPU backend with two workers and compares against float64 values.
+ * Every test class draws a fresh seed (printed in each failure message);
+ * {@code -Daudioengine.seed=N} replays it.
+ */
+final class KernelHarness implements AutoCloseable {
+    final long seed = Long.getLong("audioengine.seed", System.nanoTime());
+    final Random random = new Random(seed);
+    private final AudioEngine engine = AudioEngine.builder().backend("cpu").threads(2).build();
+
+    /** Runs the graph and returns output 0 as floats. */
+    float[] run(Graph graph, Map<String, HostTensor> inputs) {
+        try (CompiledGraph cg = engine.compile(graph); CompiledGraph.Outputs out = cg.run(inputs)) {
+            return out.get(0).toFloatArray();
+        }
+    }
+
+    double[] gaussian(int n) {
+        double[] v = new double[n];
+        for (int i = 0; i < n; i++) v[i] = random.nextGaussian();
+        return v;
+    }
+
+    static float[] floats(double[] v) {
+        float[] f = new float[v.length];
+        for (int i = 0; i < v.length; i++) f[i] = (float) v[i];
+        return f;
+    }
+
+    /** The values a tensor actually holds (after F16/BF16 rounding or block quantization), as doubles. */
+    static double[] stored(HostTensor t) {
+        float[] f = t.toFloatArray();
+        double[] d = new double[f.length];
+        for (int i = 0; i < f.length; i++) d[i] = f[i];
+        return d;
+    }
+
+    /** Normalized mean squared error Σ(got-want)² / Σ want² (absolute when want is all zero). */
+    static double nmse(float[] got, double[] want) {
+        if (got.length != want.length) throw new AssertionError("length " + got.length + " != " + want.length);
+        double err = 0, ref = 0;
+        for (int i = 0; i < got.length; i++) {
+            double d = got[i] - want[i];
+            if (Double.isNaN(d)) return Double.POSITIVE_INFINITY;
+            err += d * d;
+            ref += want[i] * want[i];
+        }
+        return ref == 0 ? err : err / ref;
+    }
+
+    /** Fails with the case, the error and the seed when NMSE exceeds {@code bound}. */
+    void assertClose(String what, float[] got, double[] want, double bound) {
+        double e = nmse(got, want);
+        if (!(e <= bound)) {
+            int worst = 0;
+            for (int i = 0; i < got.length; i++) if (Math.abs(got[i] - want[i]) > Math.abs(got[worst] - want[worst])) worst = i;
+            throw new AssertionError(what + ": NMSE " + e + " > " + bound + "; worst element " + worst + " got " + got[worst]
+                    + " want " + want[worst] + " (seed " + seed + ", replay with -Daudioengine.seed=" + seed + ")");
+        }
+    }
+
+    @Override
+    public void close() { engine.close(); }
+}
