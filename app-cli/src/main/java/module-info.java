@@ -3,6 +3,7 @@ module dev.audioengine.cli {
     requires dev.audioengine.api;
     requires dev.audioengine.models;
     requires info.picocli;
+    requires java.logging;
 
     opens dev.audioengine.cli to info.picocli;
 

@@ -1,10 +1,40 @@
 package dev.audioengine.cli;
 
+import picocli.CommandLine;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.RunLast;
+
 /** Entry point of the audioengine command. */
 public final class Main {
     private Main() {}
 
     public static void main(String[] args) {
-        System.out.println("audioengine");
+        // One line per record ("WARNING: ..."); must be set before java.util.logging formats anything.
+        if (System.getProperty("java.util.logging.SimpleFormatter.format") == null) {
+            System.setProperty("java.util.logging.SimpleFormatter.format", "%4$s: %5$s%6$s%n");
+        }
+        System.exit(commandLine(new AudioEngineCommand()).execute(args));
+    }
+
+    /**
+     * The configured command line around {@code top}: global options are validated and the log
+     * level applied before any subcommand runs, and errors map to exit codes (see ErrorReporter).
+     */
+    public static CommandLine commandLine(AudioEngineCommand top) {
+        CommandLine cmd = new CommandLine(top);
+        ErrorReporter errors = new ErrorReporter(() -> top.globals().log());
+        cmd.setParameterExceptionHandler(errors);
+        cmd.setExecutionExceptionHandler(errors);
+        cmd.setExecutionStrategy(parseResult -> {
+            try {
+                top.globals().validate();
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(parseResult.subcommand() != null
+                        ? parseResult.subcommand().commandSpec().commandLine() : cmd, e.getMessage(), e);
+            }
+            top.globals().log().apply();
+            return new RunLast().execute(parseResult);
+        });
+        return cmd;
     }
 }

@@ -1,0 +1,63 @@
+package dev.audioengine.cli;
+
+import dev.audioengine.api.AudioEngine;
+import dev.audioengine.api.registry.BackendRegistry;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+import java.util.function.Supplier;
+
+/**
+ * The top-level {@code audioengine} command. It holds the global options and the backend
+ * registry (probed once per process) for its subcommands, which reach them through
+ * {@code @ParentCommand AudioEngineCommand}.
+ */
+@Command(name = "audioengine",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        sortOptions = false,
+        description = {
+                "Audio neural models (voice activity detection, speech recognition, synthesis, separation, codecs) "
+                        + "on the CPU or any vendor's GPU.",
+                "Backends are drop-in modules: a backend jar on the module path adds that backend.",
+                ""},
+        subcommands = {BackendsCommand.class},
+        footer = {"",
+                "Exit status: 0 success, 1 the request could not be served (e.g. backend unavailable), 2 usage error.",
+                "Global options may stand before or after the subcommand name."})
+public final class AudioEngineCommand implements Runnable {
+
+    @Mixin
+    private GlobalOptions globals = new GlobalOptions();
+
+    @Spec
+    private CommandSpec spec;
+
+    private final Supplier<BackendRegistry> registrySource;
+    private BackendRegistry registry;
+
+    /** Discovers backends with ServiceLoader (module path, then META-INF/services on the class path). */
+    public AudioEngineCommand() { this(BackendRegistry::load); }
+
+    /** For tests and embedders that bring their own providers or module layer. */
+    public AudioEngineCommand(Supplier<BackendRegistry> registrySource) { this.registrySource = registrySource; }
+
+    public GlobalOptions globals() { return globals; }
+
+    /** The registry, loaded on first use; probes are cached inside it. */
+    public synchronized BackendRegistry registry() {
+        if (registry == null) registry = registrySource.get();
+        return registry;
+    }
+
+    /** An engine builder configured from the global options. */
+    public AudioEngine.Builder engineBuilder() { return EngineFactory.builder(globals, registry()); }
+
+    /** Without a subcommand there is nothing to do: show the usage. */
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+}

@@ -1,0 +1,124 @@
+package dev.audioengine.cli;
+
+import dev.audioengine.api.BackendType;
+import dev.audioengine.api.capability.CapabilityOverrides;
+import dev.audioengine.api.exec.FallbackPolicy;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
+import picocli.CommandLine.TypeConversionException;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Options every command shares, spelled as audio.cpp spells them. Mixed into the top-level
+ * command with scope INHERIT, so they may stand before or after the subcommand name; the
+ * values always land in the top-level command's instance of this class.
+ */
+public final class GlobalOptions {
+
+    /** Null until given, so commands can tell "cpu by default" from "--backend cpu". */
+    @Option(names = "--backend", paramLabel = "NAME", scope = ScopeType.INHERIT, converter = BackendTypeConverter.class,
+            description = "Backend to run on: " + BackendType.VALID_NAMES + " (rocm is hip). "
+                    + "'best' picks a discrete GPU over an integrated GPU over the CPU and says which. "
+                    + "An unavailable backend is an error, never a silent fallback. Default: cpu.")
+    private BackendType backend;
+
+    @Option(names = "--device", paramLabel = "N", scope = ScopeType.INHERIT,
+            description = "Device ordinal within the chosen backend (see 'audioengine backends'). Default: 0.")
+    private int device = 0;
+
+    @Option(names = "--threads", paramLabel = "N", scope = ScopeType.INHERIT,
+            description = "CPU worker threads; 0 means all available processors. Default: 0.")
+    private int threads = 0;
+
+    @Option(names = "--capability", paramLabel = "+NAME|-NAME", scope = ScopeType.INHERIT, split = ",",
+            converter = CapabilitySwitchConverter.class,
+            description = "Switch a capability on (+NAME) or off (-NAME) for this run; repeatable, comma lists allowed, "
+                    + "e.g. --capability -FUSED_ATTENTION,+BF16_WEIGHTS. Effective set = backend-verified "
+                    + "∩ used by the model, with these switches applied.")
+    private List<String> capabilities = new ArrayList<>();
+
+    @Option(names = "--log", paramLabel = "LEVEL", scope = ScopeType.INHERIT, converter = LogLevelConverter.class,
+            description = "Log level: error, warn, info or debug (debug also prints stack traces of errors). Default: warn.")
+    private LogLevel log = LogLevel.WARN;
+
+    @Option(names = "--fallback", paramLabel = "cpu|fail", scope = ScopeType.INHERIT, converter = FallbackConverter.class,
+            description = "Ops the backend lacks: 'cpu' runs them on the CPU backend with explicit copies "
+                    + "(listed in the run summary), 'fail' refuses to run the graph. Default: cpu.")
+    private FallbackPolicy fallback = FallbackPolicy.CPU;
+
+    @Option(names = "--option", paramLabel = "KEY=VALUE", scope = ScopeType.INHERIT,
+            description = "Backend-specific option, e.g. cuda.graphs=off; repeatable. Each backend documents its keys.")
+    private Map<String, String> options = new LinkedHashMap<>();
+
+    /** The requested backend type; CPU when none was given. */
+    public BackendType backend() { return backend != null ? backend : BackendType.CPU; }
+
+    /** Whether --backend was given explicitly. */
+    public boolean backendGiven() { return backend != null; }
+
+    public int device() { return device; }
+
+    public int threads() { return threads; }
+
+    /** Capability switches as typed ("+NAME" / "-NAME" / "NAME"), already validated. */
+    public List<String> capabilities() { return List.copyOf(capabilities); }
+
+    public LogLevel log() { return log; }
+
+    public FallbackPolicy fallback() { return fallback; }
+
+    public Map<String, String> options() { return Map.copyOf(options); }
+
+    /** Range checks that the option types cannot express; reported as usage errors (exit 2). */
+    void validate() {
+        if (device < 0) throw new IllegalArgumentException("--device must be >= 0, got " + device);
+        if (threads < 0) throw new IllegalArgumentException("--threads must be >= 0 (0 = all processors), got " + threads);
+        CapabilityOverrides.parse(capabilities); // rejects a capability switched both on and off
+    }
+
+    static final class BackendTypeConverter implements ITypeConverter<BackendType> {
+        @Override
+        public BackendType convert(String value) {
+            try {
+                return BackendType.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new TypeConversionException(e.getMessage());
+            }
+        }
+    }
+
+    /** Checks each switch's capability name now, so a typo is a usage error before any work starts. */
+    static final class CapabilitySwitchConverter implements ITypeConverter<String> {
+        @Override
+        public String convert(String value) {
+            try {
+                CapabilityOverrides.parse(List.of(value));
+                return value.trim();
+            } catch (IllegalArgumentException e) {
+                throw new TypeConversionException(e.getMessage());
+            }
+        }
+    }
+
+    static final class LogLevelConverter implements ITypeConverter<LogLevel> {
+        @Override
+        public LogLevel convert(String value) { return LogLevel.parse(value); }
+    }
+
+    static final class FallbackConverter implements ITypeConverter<FallbackPolicy> {
+        @Override
+        public FallbackPolicy convert(String value) {
+            return switch (value.trim().toLowerCase(Locale.ROOT)) {
+                case "cpu" -> FallbackPolicy.CPU;
+                case "fail" -> FallbackPolicy.FAIL;
+                default -> throw new TypeConversionException("unknown fallback '" + value + "'; valid: cpu, fail");
+            };
+        }
+    }
+}
