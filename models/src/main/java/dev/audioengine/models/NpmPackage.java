@@ -20,15 +20,15 @@ final class NpmPackage {
     private NpmPackage() {}
 
     /** Runs {@code npm pack spec} in {@code dir}; returns the tarball it wrote. */
-    static Path pack(String spec, Path dir) throws IOException {
+    static Path pack(String npm, String spec, Path dir) throws IOException {
         Path log = dir.resolve("npm.log");
-        ProcessBuilder pb = new ProcessBuilder("npm", "pack", spec, "--silent").directory(dir.toFile())
+        ProcessBuilder pb = new ProcessBuilder(npm, "pack", spec, "--silent").directory(dir.toFile())
                 .redirectErrorStream(true).redirectOutput(log.toFile());
         Process p;
         try {
             p = pb.start();
         } catch (IOException e) {
-            throw new IOException("npm was not found on PATH (" + e.getMessage() + ")", e);
+            throw new IOException("npm could not be started (" + e.getMessage() + ")", e);
         }
         try {
             if (!p.waitFor(TIMEOUT_S, TimeUnit.SECONDS)) {
