@@ -10,6 +10,7 @@ module dev.audioengine.api {
     exports dev.audioengine.api.reference;
     exports dev.audioengine.api.audio;
     exports dev.audioengine.api.weights.onnx;
+    exports dev.audioengine.api.weights;
 
     uses dev.audioengine.api.spi.BackendProvider;
 }

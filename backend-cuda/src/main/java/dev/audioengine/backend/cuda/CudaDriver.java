@@ -1,0 +1,183 @@
+package dev.audioengine.backend.cuda;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SymbolLookup;
+import java.lang.invoke.MethodHandle;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+/**
+ * Downcall handles for the few CUDA driver API entry points the probe needs (cuda.h). Versioned
+ * names (_v2) are the ones cuda.h maps the plain names to since CUDA 11. Every call returns a
+ * CUresult; {@link #check} turns a non-zero one into a {@link CudaException} named by cuGetErrorName.
+ */
+final class CudaDriver {
+    static final int CUDA_SUCCESS = 0;
+    // CUdevice_attribute values from cuda.h
+    static final int CU_DEVICE_ATTRIBUTE_INTEGRATED = 18;
+    static final int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75;
+    static final int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76;
+
+    private final MethodHandle cuInit;
+    private final MethodHandle cuDriverGetVersion;
+    private final MethodHandle cuGetErrorName;
+    private final MethodHandle cuDeviceGetCount;
+    private final MethodHandle cuDeviceGet;
+    private final MethodHandle cuDeviceGetName;
+    private final MethodHandle cuDeviceGetAttribute;
+    private final MethodHandle cuDeviceTotalMem;
+    private final MethodHandle cuDevicePrimaryCtxRetain;
+    private final MethodHandle cuDevicePrimaryCtxRelease;
+    private final MethodHandle cuCtxPushCurrent;
+    private final MethodHandle cuCtxPopCurrent;
+    private final MethodHandle cuMemGetInfo;
+
+    /** Binds every entry point; throws IllegalStateException naming the first missing symbol. */
+    CudaDriver(SymbolLookup lib, String libraryName) {
+        cuInit = bind(lib, libraryName, "cuInit", JAVA_INT);
+        cuDriverGetVersion = bind(lib, libraryName, "cuDriverGetVersion", ADDRESS);
+        cuGetErrorName = bind(lib, libraryName, "cuGetErrorName", JAVA_INT, ADDRESS);
+        cuDeviceGetCount = bind(lib, libraryName, "cuDeviceGetCount", ADDRESS);
+        cuDeviceGet = bind(lib, libraryName, "cuDeviceGet", ADDRESS, JAVA_INT);
+        cuDeviceGetName = bind(lib, libraryName, "cuDeviceGetName", ADDRESS, JAVA_INT, JAVA_INT);
+        cuDeviceGetAttribute = bind(lib, libraryName, "cuDeviceGetAttribute", ADDRESS, JAVA_INT, JAVA_INT);
+        cuDeviceTotalMem = bind(lib, libraryName, "cuDeviceTotalMem_v2", ADDRESS, JAVA_INT);
+        cuDevicePrimaryCtxRetain = bind(lib, libraryName, "cuDevicePrimaryCtxRetain", ADDRESS, JAVA_INT);
+        cuDevicePrimaryCtxRelease = bind(lib, libraryName, "cuDevicePrimaryCtxRelease_v2", JAVA_INT);
+        cuCtxPushCurrent = bind(lib, libraryName, "cuCtxPushCurrent_v2", ADDRESS);
+        cuCtxPopCurrent = bind(lib, libraryName, "cuCtxPopCurrent_v2", ADDRESS);
+        cuMemGetInfo = bind(lib, libraryName, "cuMemGetInfo_v2", ADDRESS, ADDRESS);
+    }
+
+    private static MethodHandle bind(SymbolLookup lib, String libraryName, String name, java.lang.foreign.MemoryLayout... args) {
+        MemorySegment symbol = lib.find(name).orElseThrow(() -> new IllegalStateException(
+                libraryName + " does not export " + name + "; it is not the CUDA driver library"
+                        + " (or a driver older than CUDA 11)"));
+        return Linker.nativeLinker().downcallHandle(symbol, FunctionDescriptor.of(JAVA_INT, args));
+    }
+
+    /** cuGetErrorName, or "CUresult n" when the driver does not know the code. */
+    String errorName(int result) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(ADDRESS);
+            int r = (int) cuGetErrorName.invokeExact(result, out);
+            MemorySegment name = out.get(ADDRESS, 0);
+            if (r != CUDA_SUCCESS || name.equals(MemorySegment.NULL)) return "CUresult " + result;
+            return name.reinterpret(Long.MAX_VALUE).getString(0);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    void check(int result, String call) {
+        if (result != CUDA_SUCCESS) throw new CudaException(call, errorName(result));
+    }
+
+    void init() {
+        try {
+            check((int) cuInit.invokeExact(0), "cuInit");
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** The driver's CUDA version, 1000 * major + 10 * minor (13000 = 13.0); needs no cuInit. */
+    int driverVersion(Arena arena) {
+        return intOut(arena, cuDriverGetVersion, "cuDriverGetVersion");
+    }
+
+    int deviceCount(Arena arena) {
+        return intOut(arena, cuDeviceGetCount, "cuDeviceGetCount");
+    }
+
+    int device(Arena arena, int ordinal) {
+        MemorySegment out = arena.allocate(JAVA_INT);
+        try {
+            check((int) cuDeviceGet.invokeExact(out, ordinal), "cuDeviceGet(" + ordinal + ")");
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        return out.get(JAVA_INT, 0);
+    }
+
+    String deviceName(Arena arena, int device) {
+        int capacity = 256;
+        MemorySegment out = arena.allocate(capacity);
+        try {
+            check((int) cuDeviceGetName.invokeExact(out, capacity, device), "cuDeviceGetName");
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        return out.getString(0);
+    }
+
+    int attribute(Arena arena, int device, int attribute) {
+        MemorySegment out = arena.allocate(JAVA_INT);
+        try {
+            check((int) cuDeviceGetAttribute.invokeExact(out, attribute, device), "cuDeviceGetAttribute(" + attribute + ")");
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        return out.get(JAVA_INT, 0);
+    }
+
+    long totalMemory(Arena arena, int device) {
+        MemorySegment out = arena.allocate(JAVA_LONG);
+        try {
+            check((int) cuDeviceTotalMem.invokeExact(out, device), "cuDeviceTotalMem_v2");
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        return out.get(JAVA_LONG, 0);
+    }
+
+    /**
+     * Free bytes on the device. The driver answers only inside a context, so this retains the
+     * device's primary context (creating it if no one holds it: the expensive part, ~100 ms and
+     * a few hundred MB of device memory while it lives), makes it current on this thread for the
+     * one call, then pops it and releases it; the caller's current context is left as it was.
+     */
+    long freeMemory(Arena arena, int device) {
+        MemorySegment ctx = arena.allocate(ADDRESS);
+        MemorySegment free = arena.allocate(JAVA_LONG);
+        MemorySegment total = arena.allocate(JAVA_LONG);
+        try {
+            check((int) cuDevicePrimaryCtxRetain.invokeExact(ctx, device), "cuDevicePrimaryCtxRetain");
+            try {
+                check((int) cuCtxPushCurrent.invokeExact(ctx.get(ADDRESS, 0)), "cuCtxPushCurrent_v2");
+                try {
+                    check((int) cuMemGetInfo.invokeExact(free, total), "cuMemGetInfo_v2");
+                } finally {
+                    check((int) cuCtxPopCurrent.invokeExact(arena.allocate(ADDRESS)), "cuCtxPopCurrent_v2");
+                }
+            } finally {
+                check((int) cuDevicePrimaryCtxRelease.invokeExact(device), "cuDevicePrimaryCtxRelease_v2");
+            }
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        return free.get(JAVA_LONG, 0);
+    }
+
+    private int intOut(Arena arena, MethodHandle handle, String call) {
+        MemorySegment out = arena.allocate(JAVA_INT);
+        try {
+            check((int) handle.invokeExact(out), call);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        return out.get(JAVA_INT, 0);
+    }
+
+    /** Downcalls declare Throwable; ours only ever throw unchecked exceptions or errors. */
+    private static RuntimeException rethrow(Throwable t) {
+        if (t instanceof RuntimeException r) throw r;
+        if (t instanceof Error e) throw e;
+        throw new IllegalStateException(t);
+    }
+}
