@@ -1,13 +1,49 @@
 package dev.audioengine.backend.cpu.kernels;
 
+import dev.audioengine.api.graph.Op;
 import dev.audioengine.api.graph.Tensor;
 
-/** Placeholder until this family's kernel lands: reports the op as unsupported. */
+import java.lang.foreign.MemorySegment;
+
+/**
+ * x [B, C, ...]: each (batch, group) is one contiguous span of the output (C/groups channels times
+ * the trailing axes). A task gathers its span, takes mean and variance over it, then normalizes
+ * channel by channel with that channel's gamma and beta.
+ */
 final class GroupNormKernel implements CpuKernel {
-    @Override public boolean supports(Tensor node) { return false; }
+    @Override
+    public boolean supports(Tensor node) { return true; }
 
     @Override
     public Runnable bind(Tensor node, CpuTensor out, CpuTensor[] in, KernelContext ctx) {
-        throw new IllegalStateException("unsupported on the CPU: " + node);
+        Op.GroupNorm op = (Op.GroupNorm) node.op();
+        CpuTensor x = in[0];
+        CpuTensor gamma = in.length > 1 ? in[1] : null, beta = in.length > 2 ? in[2] : null;
+        int b = (int) node.dim(0), c = (int) node.dim(1), groups = op.groups(), perGroup = c / groups;
+        int spatial = (int) (node.elements() / Math.max(1, (long) b * c));
+        int span = perGroup * spatial;
+        float eps = op.eps();
+        boolean contiguous = x.isContiguous();
+        MemorySegment dst = out.segment();
+        return () -> ctx.pool().parallelRanges(b * groups, (from, to) -> {
+            for (int task = from; task < to; task++) {
+                long first = (long) task * span; // element index of the span, in the output and in x's logical order
+                long o = out.base() + 4 * first;
+                if (contiguous) {
+                    MemorySegment.copy(x.segment(), x.base() + 4 * first, dst, o, 4L * span);
+                } else {
+                    for (int i = 0; i < span; i++) dst.set(CpuTensor.F32, o + 4L * i, x.getFloat(x.offsetOfLinear(first + i)));
+                }
+                float mean = RowMath.sum(dst, o, span) / span;
+                float var = RowMath.sumSquaredDeviation(dst, o, span, mean) / span;
+                float inv = (float) (1 / Math.sqrt(var + eps));
+                for (int k = 0; k < perGroup; k++) {
+                    int ch = (task % groups) * perGroup + k;
+                    float g = gamma == null ? 1f : gamma.getFloat(gamma.offset(0, 0, 0, ch));
+                    float bb = beta == null ? 0f : beta.getFloat(beta.offset(0, 0, 0, ch));
+                    RowMath.affine(dst, o + 4L * k * spatial, spatial, mean, inv * g, bb);
+                }
+            }
+        });
     }
 }

@@ -1,13 +1,31 @@
 package dev.audioengine.backend.cpu.kernels;
 
+import dev.audioengine.api.graph.Op;
 import dev.audioengine.api.graph.Tensor;
 
-/** Placeholder until this family's kernel lands: reports the op as unsupported. */
+import java.lang.foreign.MemorySegment;
+
+/** (x − mean) / sqrt(var + eps) · gamma + beta over each row, two passes (mean, then squared deviations). */
 final class LayerNormKernel implements CpuKernel {
-    @Override public boolean supports(Tensor node) { return false; }
+    @Override
+    public boolean supports(Tensor node) { return true; }
 
     @Override
     public Runnable bind(Tensor node, CpuTensor out, CpuTensor[] in, KernelContext ctx) {
-        throw new IllegalStateException("unsupported on the CPU: " + node);
+        float eps = ((Op.LayerNorm) node.op()).eps();
+        CpuTensor x = in[0];
+        CpuTensor gamma = in.length > 1 ? in[1] : null, beta = in.length > 2 ? in[2] : null;
+        int rows = Rows.count(out), n = (int) out.dims()[3];
+        MemorySegment dst = out.segment();
+        return () -> ctx.pool().parallelRanges(rows, (from, to) -> {
+            for (int r = from; r < to; r++) {
+                long o = out.base() + 4L * r * n;
+                Rows.gather(x, Rows.offset(x, r), n, dst, o);
+                float mean = RowMath.sum(dst, o, n) / n;
+                float var = RowMath.sumSquaredDeviation(dst, o, n, mean) / n;
+                float inv = (float) (1 / Math.sqrt(var + eps));
+                RowMath.normalize(dst, o, n, mean, inv, gamma, beta);
+            }
+        });
     }
 }
