@@ -3,26 +3,36 @@ package dev.audioengine.backend.cpu.kernels;
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.api.exec.CompiledGraph;
 import dev.audioengine.api.graph.Graph;
+import dev.audioengine.api.reference.ReferenceEvaluator;
 import dev.audioengine.api.tensor.HostTensor;
+import dev.audioengine.api.testkit.Closeness;
+import dev.audioengine.api.testkit.Seeds;
 
 import java.util.Map;
 import java.util.Random;
 
 /**
- * Runs one graph on the CPU backend with two workers and compares against float64 values.
+ * Runs one graph on the CPU backend with two workers and compares its output with float64
+ * values twice: the shared {@link ReferenceEvaluator} (engine-api's specification) and each
+ * test's own loops, written from the PyTorch formulas, so a slip in either reference shows too.
  * Every test class draws a fresh seed (printed in each failure message);
  * {@code -Daudioengine.seed=N} replays it.
  */
 final class KernelHarness implements AutoCloseable {
-    final long seed = Long.getLong("audioengine.seed", System.nanoTime());
+    final long seed = Seeds.fresh();
     final Random random = new Random(seed);
     private final AudioEngine engine = AudioEngine.builder().backend("cpu").threads(2).build();
 
-    /** Runs the graph and returns output 0 as floats. */
-    float[] run(Graph graph, Map<String, HostTensor> inputs) {
+    /** Runs the graph, checks output 0 against the shared reference within {@code bound} NMSE, returns it. */
+    float[] run(Graph graph, Map<String, HostTensor> inputs, double bound) {
+        float[] got;
         try (CompiledGraph cg = engine.compile(graph); CompiledGraph.Outputs out = cg.run(inputs)) {
-            return out.get(0).toFloatArray();
+            got = out.get(0).toFloatArray();
         }
+        var output = graph.outputs().get(0);
+        double[] want = ReferenceEvaluator.evaluate(graph, inputs, output);
+        Closeness.assertNmse(output + " vs ReferenceEvaluator", output.shape(), seed, got, want, bound);
+        return got;
     }
 
     double[] gaussian(int n) {
@@ -65,7 +75,7 @@ final class KernelHarness implements AutoCloseable {
             int worst = 0;
             for (int i = 0; i < got.length; i++) if (Math.abs(got[i] - want[i]) > Math.abs(got[worst] - want[worst])) worst = i;
             throw new AssertionError(what + ": NMSE " + e + " > " + bound + "; worst element " + worst + " got " + got[worst]
-                    + " want " + want[worst] + " (seed " + seed + ", replay with -Daudioengine.seed=" + seed + ")");
+                    + " want " + want[worst] + "; " + Seeds.describe(seed));
         }
     }
 
