@@ -5,6 +5,7 @@ import dev.audioengine.api.registry.BackendRegistry;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
 
 import java.util.function.Supplier;
@@ -15,6 +16,7 @@ import java.util.function.Supplier;
  * {@code @ParentCommand AudioEngineCommand}.
  */
 @Command(name = "audioengine",
+        scope = ScopeType.INHERIT, // subcommands inherit --help, --version and the footer
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         sortOptions = false,

@@ -20,7 +20,6 @@ import java.util.concurrent.Callable;
  * explanation on stderr after the listing.
  */
 @Command(name = "backends",
-        mixinStandardHelpOptions = true,
         sortOptions = false,
         description = {
                 "List the backends found on the module path (or class path): availability, devices, "

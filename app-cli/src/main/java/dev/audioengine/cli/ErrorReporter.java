@@ -47,6 +47,7 @@ final class ErrorReporter implements IParameterExceptionHandler, IExecutionExcep
         if (isUserError(ex)) {
             err.println("error: " + String.valueOf(ex.getMessage()).stripTrailing());
             if (logLevel.get() == LogLevel.DEBUG) ex.printStackTrace(err);
+            else if (!(ex instanceof BackendUnavailableException)) err.println("(--log debug shows where it happened)");
         } else {
             err.println("error: internal error (please report it with this trace): " + ex);
             ex.printStackTrace(err);

@@ -3,7 +3,12 @@ package dev.audioengine.cli;
 import dev.audioengine.api.BackendType;
 import dev.audioengine.api.capability.CapabilityOverrides;
 import dev.audioengine.api.exec.FallbackPolicy;
+import picocli.CommandLine.IParameterConsumer;
 import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.TypeConversionException;
@@ -13,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Stack;
 
 /**
  * Options every command shares, spelled as audio.cpp spells them. Mixed into the top-level
@@ -37,7 +43,7 @@ public final class GlobalOptions {
     private int threads = 0;
 
     @Option(names = "--capability", paramLabel = "+NAME|-NAME", scope = ScopeType.INHERIT, split = ",",
-            converter = CapabilitySwitchConverter.class,
+            parameterConsumer = CapabilitySwitches.class,
             description = "Switch a capability on (+NAME) or off (-NAME) for this run; repeatable, comma lists allowed, "
                     + "e.g. --capability -FUSED_ATTENTION,+BF16_WEIGHTS. Effective set = backend-verified "
                     + "∩ used by the model, with these switches applied.")
@@ -52,7 +58,7 @@ public final class GlobalOptions {
                     + "(listed in the run summary), 'fail' refuses to run the graph. Default: cpu.")
     private FallbackPolicy fallback = FallbackPolicy.CPU;
 
-    @Option(names = "--option", paramLabel = "KEY=VALUE", scope = ScopeType.INHERIT,
+    @Option(names = "--option", paramLabel = "KEY=VALUE", scope = ScopeType.INHERIT, parameterConsumer = BackendOptions.class,
             description = "Backend-specific option, e.g. cuda.graphs=off; repeatable. Each backend documents its keys.")
     private Map<String, String> options = new LinkedHashMap<>();
 
@@ -93,17 +99,52 @@ public final class GlobalOptions {
         }
     }
 
-    /** Checks each switch's capability name now, so a typo is a usage error before any work starts. */
-    static final class CapabilitySwitchConverter implements ITypeConverter<String> {
+    /*
+     * The repeatable options append through parameter consumers: picocli would otherwise start a
+     * fresh collection when an inherited option first appears after the subcommand name, dropping
+     * the values given before it ("--capability -A backends --capability +B" must keep both).
+     */
+
+    /** Appends each comma-separated switch, checking its capability name now so a typo is a usage error. */
+    static final class CapabilitySwitches implements IParameterConsumer {
         @Override
-        public String convert(String value) {
-            try {
-                CapabilityOverrides.parse(List.of(value));
-                return value.trim();
-            } catch (IllegalArgumentException e) {
-                throw new TypeConversionException(e.getMessage());
+        public void consumeParameters(Stack<String> args, ArgSpec argSpec, CommandSpec commandSpec) {
+            String value = pop(args, argSpec, commandSpec);
+            List<String> target = argSpec.getValue();
+            for (String item : value.split(",")) {
+                String s = item.trim();
+                if (s.isEmpty()) continue;
+                try {
+                    CapabilityOverrides.parse(List.of(s));
+                } catch (IllegalArgumentException e) {
+                    throw new ParameterException(commandSpec.commandLine(), "Invalid value for option '--capability': " + e.getMessage());
+                }
+                target.add(s);
             }
         }
+    }
+
+    /** Puts one KEY=VALUE pair; a later pair with the same key wins. */
+    static final class BackendOptions implements IParameterConsumer {
+        @Override
+        public void consumeParameters(Stack<String> args, ArgSpec argSpec, CommandSpec commandSpec) {
+            String value = pop(args, argSpec, commandSpec);
+            int eq = value.indexOf('=');
+            if (eq <= 0) {
+                throw new ParameterException(commandSpec.commandLine(),
+                        "Invalid value for option '--option': '" + value + "' is not KEY=VALUE (e.g. cuda.graphs=off)");
+            }
+            Map<String, String> target = argSpec.getValue();
+            target.put(value.substring(0, eq).trim(), value.substring(eq + 1).trim());
+        }
+    }
+
+    private static String pop(Stack<String> args, ArgSpec argSpec, CommandSpec commandSpec) {
+        if (args.isEmpty()) {
+            throw new ParameterException(commandSpec.commandLine(),
+                    "Missing value for option '" + ((OptionSpec) argSpec).longestName() + "' (" + argSpec.paramLabel() + ")");
+        }
+        return args.pop();
     }
 
     static final class LogLevelConverter implements ITypeConverter<LogLevel> {

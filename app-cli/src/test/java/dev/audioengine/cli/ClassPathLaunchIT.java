@@ -1,0 +1,30 @@
+package dev.audioengine.cli;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.File;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The same jars on the class path: backends are found through META-INF/services. */
+class ClassPathLaunchIT {
+
+    @Test
+    void backendsAreListedFromTheClassPath() throws Exception {
+        String classPath = Dist.jars().stream().map(Path::toString).collect(Collectors.joining(File.pathSeparator));
+        Dist.Result r = Dist.run(List.of(Dist.javaHome().resolve("bin/java").toString(),
+                        "--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED",
+                        "-cp", classPath, "dev.audioengine.cli.Main", "backends", "--json"),
+                Dist.lib(), Map.of());
+        assertThat(r.exit()).as(r.toString()).isZero();
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> backends = (List<Map<String, Object>>) MiniJson.parse(r.out().strip());
+        assertThat(backends).extracting(b -> b.get("registryName")).containsExactly("CPU", "CUDA", "ROCm", "Vulkan");
+        assertThat(backends.getFirst()).containsEntry("available", true);
+        assertThat((List<?>) backends.getFirst().get("devices")).hasSize(1);
+    }
+}

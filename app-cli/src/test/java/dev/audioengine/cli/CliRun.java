@@ -1,0 +1,27 @@
+package dev.audioengine.cli;
+
+import dev.audioengine.api.registry.BackendRegistry;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.function.Supplier;
+
+/** Runs the audioengine command in-process, as Main does minus System.exit, capturing both streams. */
+record CliRun(int exit, String out, String err, AudioEngineCommand top) {
+
+    static CliRun run(String... args) { return run(BackendRegistry::load, args); }
+
+    static CliRun run(Supplier<BackendRegistry> registry, String... args) {
+        AudioEngineCommand top = new AudioEngineCommand(registry);
+        CommandLine cmd = Main.commandLine(top);
+        StringWriter out = new StringWriter(), err = new StringWriter();
+        cmd.setOut(new PrintWriter(out, true));
+        cmd.setErr(new PrintWriter(err, true));
+        int exit = cmd.execute(args);
+        return new CliRun(exit, out.toString(), err.toString(), top);
+    }
+
+    @Override
+    public String toString() { return "exit " + exit + "\n--- stdout\n" + out + "--- stderr\n" + err; }
+}

@@ -1,0 +1,128 @@
+package dev.audioengine.cli;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.spi.ToolProvider;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The real ./audioengine launcher on the module path, run from an unrelated directory.
+ * AUDIOENGINE_NO_BUILD=1: Maven has just packaged dist/lib, and a nested build must not start here.
+ */
+class LauncherScriptIT {
+    @TempDir
+    static Path elsewhere;
+
+    private static List<Map<String, Object>> listed;
+
+    private static Dist.Result launch(Map<String, String> extraEnv, String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(Dist.repoRoot().resolve("audioengine").toString()));
+        cmd.addAll(List.of(args));
+        Map<String, String> env = new java.util.HashMap<>(Map.of("AUDIOENGINE_NO_BUILD", "1", "JAVA_HOME", Dist.javaHome().toString()));
+        env.putAll(extraEnv);
+        return Dist.run(cmd, elsewhere, env);
+    }
+
+    @BeforeAll
+    @SuppressWarnings("unchecked")
+    static void listOnce() throws Exception {
+        Dist.Result r = launch(Map.of(), "backends", "--json");
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(r.err()).as("every module named for native access exists; no build was started")
+                .doesNotContain("Unknown module").doesNotContain("building").doesNotContain("restricted method");
+        listed = (List<Map<String, Object>>) MiniJson.parse(r.out().strip());
+    }
+
+    @Test
+    void listsEveryPackagedBackendOnTheModulePath() {
+        assertThat(listed).extracting(b -> b.get("name")).containsExactly("cpu", "cuda", "hip", "vulkan");
+        assertThat(listed.getFirst()).containsEntry("available", true);
+    }
+
+    @Test
+    void anUnavailableBackendExitsOneWithTheRegistryMessage() throws Exception {
+        Map<String, Object> cuda = listed.get(1);
+        org.junit.jupiter.api.Assumptions.assumeFalse((Boolean) cuda.get("available"), "CUDA is usable here");
+        Dist.Result r = launch(Map.of(), "--backend", "cuda", "backends");
+        assertThat(r.exit()).as(r.toString()).isEqualTo(1);
+        assertThat(r.err()).contains("error: backend 'cuda' (CUDA) is unavailable: " + cuda.get("reason"))
+                .contains("cpu (CPU): available").doesNotContain("\tat ");
+    }
+
+    @Test
+    void usageErrorsExitTwoAndVersionExitsZero() throws Exception {
+        Dist.Result bad = launch(Map.of(), "--backend", "opencl", "backends");
+        assertThat(bad.exit()).as(bad.toString()).isEqualTo(2);
+        assertThat(bad.err()).contains("valid: cpu, cuda, hip, rocm, vulkan, metal, best");
+
+        Dist.Result version = launch(Map.of(), "--version");
+        assertThat(version.exit()).as(version.toString()).isZero();
+        assertThat(version.out()).startsWith("audioengine ").doesNotContain("${");
+    }
+
+    @Test
+    void aBackendJarDroppedIntoTheExtraLibFolderIsDiscovered(@TempDir Path work) throws Exception {
+        Path extra = Files.createDirectories(work.resolve("extra"));
+        buildFakeMetalBackend(work, extra.resolve("backend-metal.jar"));
+        Dist.Result r = launch(Map.of("AUDIOENGINE_LIB_EXTRA", extra.toString()), "backends", "--json");
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(r.err()).as("native access is granted to the dropped-in module").doesNotContain("Unknown module");
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> backends = (List<Map<String, Object>>) MiniJson.parse(r.out().strip());
+        assertThat(backends).extracting(b -> b.get("name")).containsExactly("cpu", "cuda", "hip", "vulkan", "metal");
+        assertThat(backends.getLast()).containsEntry("registryName", "Metal").containsEntry("reason", "drop-in test backend");
+    }
+
+    /** Compiles and jars a minimal module providing a Metal BackendProvider, against the packaged engine-api. */
+    private static void buildFakeMetalBackend(Path work, Path jar) throws Exception {
+        Path src = Files.createDirectories(work.resolve("src/dev/audioengine/backend/metal"));
+        Files.writeString(work.resolve("src/module-info.java"), """
+                module dev.audioengine.backend.metal {
+                    requires dev.audioengine.api;
+                    provides dev.audioengine.api.spi.BackendProvider with dev.audioengine.backend.metal.DropInMetalProvider;
+                }
+                """);
+        Files.writeString(src.resolve("DropInMetalProvider.java"), """
+                package dev.audioengine.backend.metal;
+
+                import dev.audioengine.api.BackendType;
+                import dev.audioengine.api.capability.Capability;
+                import dev.audioengine.api.spi.*;
+                import java.util.Set;
+
+                public final class DropInMetalProvider implements BackendProvider {
+                    public String registryName() { return "Metal"; }
+                    public BackendType type() { return BackendType.METAL; }
+                    public ProbeResult probe() { return ProbeResult.unavailable("drop-in test backend"); }
+                    public Set<Capability> verifiedCapabilities() { return Set.of(); }
+                    public Backend open(int device, BackendConfig config) { throw new BackendUnavailableException("test backend"); }
+                }
+                """);
+        Path classes = work.resolve("classes");
+        StringWriter log = new StringWriter();
+        int javac = ToolProvider.findFirst("javac").orElseThrow().run(new PrintWriter(log), new PrintWriter(log), "-d", classes.toString(),
+                "-p", Dist.lib().toString(), work.resolve("src/module-info.java").toString(),
+                src.resolve("DropInMetalProvider.java").toString());
+        assertThat(javac).as("javac: %s", log).isZero();
+        int jarTool = ToolProvider.findFirst("jar").orElseThrow().run(new PrintWriter(log), new PrintWriter(log),
+                "--create", "--file", jar.toString(), "-C", classes.toString(), ".");
+        assertThat(jarTool).as("jar: %s", log).isZero();
+    }
+
+    @Test
+    void aMissingExtraLibFolderIsReportedNotIgnored() throws Exception {
+        Dist.Result r = launch(Map.of("AUDIOENGINE_LIB_EXTRA", elsewhere.resolve("no-such-dir").toString()), "backends");
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.err()).contains("AUDIOENGINE_LIB_EXTRA").contains("no-such-dir");
+    }
+}
