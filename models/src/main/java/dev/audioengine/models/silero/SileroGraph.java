@@ -11,15 +11,20 @@ import dev.audioengine.api.tensor.Shape;
  * samples each). Everything before the LSTM works on all N windows at once; the LSTM runs them
  * in order as one sequence, which is exactly carrying the state from chunk to chunk.
  * <pre>
- * window [N,1,L] → reflect-pad right by context → conv1d(STFT basis, stride hop) [N,2F,4]
- *   → magnitude sqrt(re² + im²) [N,F,4] → 4 × (conv1d k3 + ReLU) [N,128,1]
+ * window [N,1,L] → reflect-pad right by context → STFT as a strided conv (kernel nFft, stride hop)
+ *   [N,4,2F] → magnitude sqrt(re² + im²) [N,4,F] → 4 × (conv k3 pad 1 + ReLU) [N,1,128]
  *   → LSTM over N steps from (h0, c0) → ReLU → 1×1 conv (as matmul) → sigmoid → [N]
  * </pre>
+ * Activations are time-major [N, T, C] and every convolution is an im2col made of views
+ * (slices, one concat) followed by one GEMM whose rows are all N·T output frames: the batch of
+ * windows becomes the GEMM's M dimension instead of N tiny convolutions.
+ * <p>
  * Inputs: "window" [N,1,L], "h0" and "c0" [1,128]. Outputs: "prob" [1,1,N,1] and "state"
  * [2,1,1,128] (h and c after the last window).
  */
 final class SileroGraph {
     static final String WINDOW = "window", H0 = "h0", C0 = "c0", PROB = "prob", STATE = "state";
+    private static final int[] ENCODER_STRIDES = {1, 2, 2, 1};
 
     private SileroGraph() {}
 
@@ -30,19 +35,24 @@ final class SileroGraph {
         Tensor h0 = g.input(H0, Shape.of(1, SileroWeights.HIDDEN));
         Tensor c0 = g.input(C0, Shape.of(1, SileroWeights.HIDDEN));
 
+        // STFT: frames of nFft = 2·hop samples every hop, i.e. hop-sized blocks b and b+1 side by side
         Tensor padded = g.pad1d(x, PadMode.REFLECT, 0, w.context);
-        Tensor spec = g.conv1d(padded, g.constant("stft.basis", w.basis), null, w.hop, 0, 1, 1);
-        long bins = w.nFft / 2 + 1;
-        Tensor re = g.slice(spec, 1, 0, bins), im = g.slice(spec, 1, bins, 2 * bins);
-        Tensor mag = g.sqrt(g.add(g.mul(re, re), g.mul(im, im)));
-
-        Tensor h = mag;
-        int[] strides = {1, 2, 2, 1};
-        for (int i = 0; i < 4; i++) {
-            h = g.relu(g.conv1d(h, g.constant("encoder." + i + ".w", w.encoderW[i]), g.constant("encoder." + i + ".b", w.encoderB[i]),
-                    strides[i], 1, 1, 1));
+        long blocks = (len + w.context) / w.hop;
+        if (w.nFft != 2 * w.hop || blocks * w.hop != len + w.context) {
+            throw new IllegalStateException("STFT framing assumes nFft = 2·hop and whole blocks: nFft " + w.nFft + ", hop " + w.hop + ", length " + (len + w.context));
         }
-        if (h.dim(2) != 1) throw new IllegalStateException("encoder left " + h.dim(2) + " frames per window, the model expects 1");
+        Tensor b = g.reshape(padded, n, blocks, w.hop);
+        Tensor frames = g.concat(2, g.slice(b, 1, 0, blocks - 1), g.slice(b, 1, 1, blocks));       // [N, 4, nFft]
+        Tensor spec = g.matmul(frames, g.constant("stft.basis", w.basisMatrix));                       // [N, 4, 2F]
+        long bins = w.nFft / 2 + 1;
+        Tensor re = g.slice(spec, 2, 0, bins), im = g.slice(spec, 2, bins, 2 * bins);
+        Tensor h = g.sqrt(g.add(g.mul(re, re), g.mul(im, im)));                                        // [N, 4, F]
+
+        for (int i = 0; i < 4; i++) {
+            h = g.relu(conv3(g, h, ENCODER_STRIDES[i], g.constant("encoder." + i + ".w", w.encoderMatrix[i]),
+                    g.constant("encoder." + i + ".b", w.encoderB[i])));
+        }
+        if (h.dim(1) != 1) throw new IllegalStateException("encoder left " + h.dim(1) + " frames per window, the model expects 1");
         Tensor seq = g.reshape(h, 1, n, SileroWeights.HIDDEN);
         Tensor lstm = g.lstm(seq, g.constant("lstm.w_ih", w.wIh), g.constant("lstm.w_hh", w.wHh),
                 g.constant("lstm.b_ih", w.bIh), g.constant("lstm.b_hh", w.bHh), h0, c0); // [2, 1, N, 128]
@@ -51,5 +61,17 @@ final class SileroGraph {
         Tensor prob = g.sigmoid(logit).named(PROB);
         Tensor state = g.slice(lstm, 2, n - 1, n).named(STATE);
         return g.build(prob, state);
+    }
+
+    /**
+     * Conv1d with kernel 3, padding 1 on time-major x [N, T, C]: the three taps as strided views
+     * of the zero-padded input, concatenated along channels, times weights [Cout, 3·C].
+     */
+    private static Tensor conv3(GraphBuilder g, Tensor x, int stride, Tensor weights, Tensor bias) {
+        Tensor p = g.pad(x, PadMode.ZERO, new long[] {0, 1, 0}, new long[] {0, 1, 0}, 0f);
+        long tOut = (x.dim(1) - 1) / stride + 1;
+        Tensor[] taps = new Tensor[3];
+        for (int k = 0; k < 3; k++) taps[k] = g.slice(p, 1, k, k + stride * (tOut - 1) + 1, stride);
+        return g.add(g.matmul(g.concat(2, taps), weights), bias);
     }
 }

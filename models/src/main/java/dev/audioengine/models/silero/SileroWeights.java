@@ -32,6 +32,9 @@ public final class SileroWeights implements AutoCloseable {
     final int sampleRate, nFft, hop, chunk, context;
     final HostTensor basis, wIh, wHh, bIh, bHh, decoderW, decoderB;
     final HostTensor[] encoderW = new HostTensor[4], encoderB = new HostTensor[4];
+    /** The same weights as GEMM operands: basis [2F, nFft], encoder [Cout, 3·Cin] with the taps outermost. */
+    final HostTensor basisMatrix;
+    final HostTensor[] encoderMatrix = new HostTensor[4];
     private final List<HostTensor> owned = new ArrayList<>();
 
     private SileroWeights(Map<String, OnnxTensor> t, String source) {
@@ -62,6 +65,20 @@ public final class SileroWeights implements AutoCloseable {
         check(source, encoderW[3].shape().equals(Shape.of(128, 64, 3)), "encoder.3", encoderW[3]);
         check(source, wIh.shape().equals(Shape.of(4 * HIDDEN, HIDDEN)) && wHh.shape().equals(Shape.of(4 * HIDDEN, HIDDEN)), "lstm", wIh);
         check(source, dw.elements() == HIDDEN && decoderB.elements() == 1, "decoder", decoderW);
+        basisMatrix = own(basis.reshaped(Shape.of(basis.shape().dim(0), nFft)));
+        for (int i = 0; i < 4; i++) encoderMatrix[i] = own(tapsOutermost(encoderW[i]));
+    }
+
+    /** [Cout, Cin, K] → [Cout, K·Cin] with element (o, k·Cin + c) = w(o, c, k), the order of an im2col over time-major input. */
+    private static HostTensor tapsOutermost(HostTensor w) {
+        int cout = (int) w.shape().dim(0), cin = (int) w.shape().dim(1), k = (int) w.shape().dim(2);
+        float[] src = w.toFloatArray(), dst = new float[src.length];
+        for (int o = 0; o < cout; o++) {
+            for (int c = 0; c < cin; c++) {
+                for (int t = 0; t < k; t++) dst[(o * k + t) * cin + c] = src[(o * cin + c) * k + t];
+            }
+        }
+        return HostTensor.ofFloats(Shape.of(cout, (long) k * cin), dst);
     }
 
     /** Both branches of a Silero v5/v6 model, keyed by sample rate. */
@@ -103,7 +120,10 @@ public final class SileroWeights implements AutoCloseable {
 
     private HostTensor take(OnnxTensor t) {
         if (t.dataType() != OnnxTensor.FLOAT) throw new IllegalArgumentException("weight " + t.name() + " is ONNX type " + t.dataType() + ", expected float");
-        HostTensor h = t.toHostTensor();
+        return own(t.toHostTensor());
+    }
+
+    private HostTensor own(HostTensor h) {
         owned.add(h);
         return h;
     }
