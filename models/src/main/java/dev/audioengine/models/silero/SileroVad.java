@@ -63,13 +63,11 @@ public final class SileroVad implements AutoCloseable {
         float[] windows = new float[Math.min(chunks, OFFLINE_BATCH) * len];
         for (int first = 0; first < chunks; first += OFFLINE_BATCH) {
             int n = Math.min(OFFLINE_BATCH, chunks - first);
+            java.util.Arrays.fill(windows, 0f);
             for (int j = 0; j < n; j++) {
-                long start = (long) (first + j) * chunk - ctx; // the window begins with the previous chunk's tail
-                int base = j * len;
-                for (int k = 0; k < len; k++) {
-                    long s = start + k;
-                    windows[base + k] = s >= 0 && s < audio.length ? audio[(int) s] : 0f;
-                }
+                int start = (first + j) * chunk - ctx; // the window begins with the previous chunk's tail
+                int from = Math.max(0, start), to = Math.min(audio.length, start + len); // zeros outside the audio
+                if (to > from) System.arraycopy(audio, from, windows, j * len + (from - start), to - from);
             }
             r.run(windows, 0, n, probs, first);
         }
