@@ -58,7 +58,11 @@ class VadTaskTest {
 
         List<String> probLines = Files.readAllLines(probs);
         assertThat(probLines).hasSize(p.length);
-        for (int i = 0; i < p.length; i++) assertThat(probLines.get(i)).isEqualTo(String.format(Locale.ROOT, "%.6f", p[i]));
+        for (int i = 0; i < p.length; i++) {
+            // kernels may sum in a different order from run to run (vector heads follow buffer alignment)
+            assertThat(probLines.get(i)).matches("[01]\\.\\d{6}");
+            assertThat(Double.parseDouble(probLines.get(i))).isCloseTo(p[i], org.assertj.core.api.Assertions.within(2e-6));
+        }
 
         String json = Files.readString(segs);
         assertThat(json).startsWith("{\"audio\":\"" + EXAMPLE + "\",\"sample_rate\":16000,\"model\":\"silero_vad_v6\"")
