@@ -50,7 +50,7 @@ final class BenchCommand implements Runnable {
     @Option(names = "--model", paramLabel = "silero_vad|PATH", description = "As for --task vad. Default: silero_vad.")
     private String model;
 
-    @Option(names = "--runs", paramLabel = "N", description = "Timed runs per mode (after one warm-up). Default: 5.")
+    @Option(names = "--runs", paramLabel = "N", description = "Timed runs per mode (after warm-up). Default: 5.")
     private int runs = 5;
 
     @Override
@@ -69,7 +69,10 @@ final class BenchCommand implements Runnable {
                 int chunks = (clip.samples().length + chunk - 1) / chunk;
                 double chunkSeconds = chunk / (double) clip.sampleRate();
 
-                double streamNs = median(runs, () -> streamOnce(vad, clip, chunk)) / chunks;
+                double streamNs;
+                try (StreamingSession session = vad.stream(clip.sampleRate(), VadOptions.DEFAULTS)) {
+                    streamNs = median(runs, () -> streamOnce(session, clip, chunk)) / chunks;
+                }
                 report(out, backend, "streaming", threads, streamNs, chunkSeconds);
                 double offlineNs = median(runs, () -> vad.probabilities(clip.samples(), clip.sampleRate())) / chunks;
                 report(out, backend, "offline", threads, offlineNs, chunkSeconds);
@@ -80,22 +83,22 @@ final class BenchCommand implements Runnable {
         }
     }
 
-    private static void streamOnce(SileroVad vad, AudioClip clip, int chunk) {
-        try (StreamingSession s = vad.stream(clip.sampleRate(), VadOptions.DEFAULTS)) {
-            float[] x = clip.samples();
-            float[] piece = new float[chunk];
-            for (int i = 0; i < x.length; i += chunk) {
-                int n = Math.min(chunk, x.length - i);
-                if (n < chunk) Arrays.fill(piece, 0f);
-                System.arraycopy(x, i, piece, 0, n);
-                s.accept(piece);
-            }
+    private static void streamOnce(StreamingSession s, AudioClip clip, int chunk) {
+        s.reset();
+        float[] x = clip.samples();
+        float[] piece = new float[chunk];
+        for (int i = 0; i < x.length; i += chunk) {
+            int n = Math.min(chunk, x.length - i);
+            if (n < chunk) Arrays.fill(piece, 0f);
+            System.arraycopy(x, i, piece, 0, n);
+            s.accept(piece);
         }
     }
 
-    /** Nanoseconds of the median of {@code runs} timed runs, after one untimed warm-up. */
+    /** Nanoseconds of the median of {@code runs} timed runs, after warm-up runs (at least 3 and 2 s) for the JIT. */
     private static double median(int runs, Runnable body) {
-        body.run();
+        long warmStart = System.nanoTime();
+        for (int i = 0; i < 3 || System.nanoTime() - warmStart < 2_000_000_000L; i++) body.run();
         long[] t = new long[runs];
         for (int i = 0; i < runs; i++) {
             long t0 = System.nanoTime();

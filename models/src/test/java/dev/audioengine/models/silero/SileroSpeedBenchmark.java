@@ -54,7 +54,8 @@ class SileroSpeedBenchmark {
     }
 
     private static double medianNs(Runnable body) {
-        body.run();
+        long warmStart = System.nanoTime();
+        for (int i = 0; i < 3 || System.nanoTime() - warmStart < 2_000_000_000L; i++) body.run(); // JIT warm-up
         long[] t = new long[RUNS];
         for (int i = 0; i < RUNS; i++) {
             long t0 = System.nanoTime();
