@@ -45,10 +45,10 @@ final class ChunkRunner implements AutoCloseable {
         MemorySegment.copy(h, 0, cg.h0.data(), ValueLayout.JAVA_FLOAT_UNALIGNED, 0, h.length);
         MemorySegment.copy(c, 0, cg.c0.data(), ValueLayout.JAVA_FLOAT_UNALIGNED, 0, c.length);
         try (CompiledGraph.Outputs out = cg.graph.run(cg.inputs)) {
-            MemorySegment p = out.get(SileroGraph.PROB).data(), s = out.get(SileroGraph.STATE).data();
-            MemorySegment.copy(p, ValueLayout.JAVA_FLOAT_UNALIGNED, 0, probs, at, n);
-            MemorySegment.copy(s, ValueLayout.JAVA_FLOAT_UNALIGNED, 0, h, 0, h.length);
-            MemorySegment.copy(s, ValueLayout.JAVA_FLOAT_UNALIGNED, 4L * h.length, c, 0, c.length);
+            MemorySegment o = out.get(SileroGraph.OUT).data();
+            MemorySegment.copy(o, ValueLayout.JAVA_FLOAT_UNALIGNED, 0, probs, at, n);
+            MemorySegment.copy(o, ValueLayout.JAVA_FLOAT_UNALIGNED, 4L * n, h, 0, h.length);
+            MemorySegment.copy(o, ValueLayout.JAVA_FLOAT_UNALIGNED, 4L * (n + h.length), c, 0, c.length);
         }
     }
 

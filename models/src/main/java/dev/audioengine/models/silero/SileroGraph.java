@@ -19,11 +19,11 @@ import dev.audioengine.api.tensor.Shape;
  * (slices, one concat) followed by one GEMM whose rows are all N·T output frames: the batch of
  * windows becomes the GEMM's M dimension instead of N tiny convolutions.
  * <p>
- * Inputs: "window" [N,1,L], "h0" and "c0" [1,128]. Outputs: "prob" [1,1,N,1] and "state"
- * [2,1,1,128] (h and c after the last window).
+ * Inputs: "window" [N,1,L], "h0" and "c0" [1,128]. Output: "out" [1, N + 256], the N
+ * probabilities followed by h and c after the last window.
  */
 final class SileroGraph {
-    static final String WINDOW = "window", H0 = "h0", C0 = "c0", PROB = "prob", STATE = "state";
+    static final String WINDOW = "window", H0 = "h0", C0 = "c0", OUT = "out";
     private static final int[] ENCODER_STRIDES = {1, 2, 2, 1};
 
     private SileroGraph() {}
@@ -58,9 +58,10 @@ final class SileroGraph {
                 g.constant("lstm.b_ih", w.bIh), g.constant("lstm.b_hh", w.bHh), h0, c0); // [2, 1, N, 128]
         Tensor hidden = g.slice(lstm, 0, 0, 1);                                             // [1, 1, N, 128]
         Tensor logit = g.add(g.matmul(g.relu(hidden), g.constant("decoder.w", w.decoderW)), g.constant("decoder.b", w.decoderB));
-        Tensor prob = g.sigmoid(logit).named(PROB);
-        Tensor state = g.slice(lstm, 2, n - 1, n).named(STATE);
-        return g.build(prob, state);
+        Tensor prob = g.reshape(g.sigmoid(logit), 1, n);
+        Tensor state = g.reshape(g.slice(lstm, 2, n - 1, n), 1, 2L * SileroWeights.HIDDEN);    // h then c after the last window
+        // one output tensor: every output costs the caller a host allocation per run, which matters per chunk when streaming
+        return g.build(g.concat(1, prob, state).named(OUT));
     }
 
     /**

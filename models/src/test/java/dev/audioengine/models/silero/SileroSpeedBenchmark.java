@@ -14,14 +14,21 @@ import java.util.Arrays;
  * 512-sample chunk per call) and offline (a whole minute of recorded speech). Prints numbers;
  * asserts nothing. Run with:
  * <pre>mvn -B -q -o -pl engine-api,backend-cpu,models test -Dtest=SileroSpeedBenchmark -Dbench=true -Dsurefire.failIfNoSpecifiedTests=false</pre>
+ * or, on a machine with only a JDK, {@code java -cp <classes and onnxruntime> ...SileroSpeedBenchmark} ({@link #main}).
+ * -Dbench.audio=WAV replaces the recording (16 kHz); the model comes from the model store.
  */
 @EnabledIfSystemProperty(named = "bench", matches = "true")
 class SileroSpeedBenchmark {
     private static final int RUNS = 5;
 
+    public static void main(String[] args) throws Exception {
+        new SileroSpeedBenchmark().onnxRuntimeVersusEngineOnOneThread();
+    }
+
     @Test
     void onnxRuntimeVersusEngineOnOneThread() throws Exception {
-        float[] speech = WavReader.read(Path.of("/usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-0870.wav")).samples();
+        String wav = System.getProperty("bench.audio", "/usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-0870.wav");
+        float[] speech = WavReader.read(Path.of(wav)).samples();
         float[] audio = new float[speech.length * 8]; // about 57 s
         for (int i = 0; i < 8; i++) System.arraycopy(speech, 0, audio, i * speech.length, speech.length);
         int rate = 16000, chunk = 512, chunks = (audio.length + chunk - 1) / chunk;
