@@ -49,10 +49,8 @@ class BackendsCommandTest {
             assertThat(b.keySet()).as("keys of %s", b.get("name")).containsExactlyElementsOf(BACKEND_KEYS);
             assertThat(b.get("available")).isInstanceOf(Boolean.class);
             List<?> devices = (List<?>) b.get("devices");
-            if (b.get("available").equals(false)) {
-                assertThat((String) b.get("reason")).as("an unavailable backend says why").isNotBlank();
-                assertThat(devices).isEmpty();
-            }
+            // An unavailable backend may still list the devices it saw (e.g. Vulkan without kernels yet).
+            if (b.get("available").equals(false)) assertThat((String) b.get("reason")).as("an unavailable backend says why").isNotBlank();
             for (Object d : devices) assertThat(((Map<?, ?>) d).keySet()).map(Object::toString).containsExactlyElementsOf(DEVICE_KEYS);
             for (Object c : (List<?>) b.get("capabilities")) Capability.valueOf((String) c);
         }
