@@ -95,10 +95,10 @@ final class BenchCommand implements Runnable {
         }
     }
 
-    /** Nanoseconds of the median of {@code runs} timed runs, after warm-up runs (at least 3 and 2 s) for the JIT. */
+    /** Nanoseconds of the median of {@code runs} timed runs, after warm-up runs (at least 5 and 3 s) for the JIT. */
     private static double median(int runs, Runnable body) {
         long warmStart = System.nanoTime();
-        for (int i = 0; i < 3 || System.nanoTime() - warmStart < 2_000_000_000L; i++) body.run();
+        for (int i = 0; i < 5 || System.nanoTime() - warmStart < 3_000_000_000L; i++) body.run();
         long[] t = new long[runs];
         for (int i = 0; i < runs; i++) {
             long t0 = System.nanoTime();

@@ -62,7 +62,7 @@ class SileroSpeedBenchmark {
 
     private static double medianNs(Runnable body) {
         long warmStart = System.nanoTime();
-        for (int i = 0; i < 3 || System.nanoTime() - warmStart < 2_000_000_000L; i++) body.run(); // JIT warm-up
+        for (int i = 0; i < 5 || System.nanoTime() - warmStart < 3_000_000_000L; i++) body.run(); // JIT warm-up
         long[] t = new long[RUNS];
         for (int i = 0; i < RUNS; i++) {
             long t0 = System.nanoTime();
