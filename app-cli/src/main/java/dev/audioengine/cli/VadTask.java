@@ -6,6 +6,7 @@ import dev.audioengine.api.audio.WavReader;
 import dev.audioengine.models.ModelStore;
 import dev.audioengine.models.silero.SileroModelFiles;
 import dev.audioengine.models.silero.SileroVad;
+import dev.audioengine.models.silero.SileroVadFamily;
 import dev.audioengine.models.silero.SpeechEvent;
 import dev.audioengine.models.silero.SpeechSegment;
 import dev.audioengine.models.silero.SpeechTimestamps;
@@ -70,7 +71,10 @@ final class VadTask {
     boolean json;
 
     void run(AudioEngineCommand top, PrintWriter out, PrintWriter err) throws IOException {
-        if (!family.equals("silero_vad")) throw new IllegalArgumentException("unknown --family '" + family + "' for --task vad; families: silero_vad");
+        SileroVadFamily silero = new SileroVadFamily();
+        if (!family.equals(silero.name())) {
+            throw new IllegalArgumentException("unknown --family '" + family + "' for --task " + silero.task() + "; families: " + silero.name());
+        }
         if (audio == null) throw new IllegalArgumentException("--task vad needs --audio WAV");
         boolean streaming = switch (mode.toLowerCase(Locale.ROOT)) {
             case "offline" -> false;

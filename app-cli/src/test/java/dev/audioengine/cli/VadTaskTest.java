@@ -98,6 +98,8 @@ class VadTaskTest {
 
         assertThat(run("--task", "asr", "--audio", EXAMPLE.toString()).err()).contains("unknown --task 'asr'");
         assertThat(run("--task", "vad").err()).contains("--task vad needs --audio");
+        assertThat(run("--task", "vad", "--family", "webrtc", "--audio", EXAMPLE.toString()).err())
+                .contains("unknown --family 'webrtc' for --task vad; families: silero_vad");
         assertThat(run("--task", "vad", "--audio", EXAMPLE.toString(), "--threshold", "1.5").err()).contains("threshold must be in (0, 1)");
     }
 }

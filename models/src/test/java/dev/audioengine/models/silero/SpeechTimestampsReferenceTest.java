@@ -16,7 +16,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Segments against Silero's own get_speech_timestamps: each fixture holds ONNX Runtime's
  * per-chunk probabilities for one file and, per option set, the segments Silero's Python
  * function returned for them (made by scripts/silero-timestamps-fixtures.py). Option sets
- * cover the defaults, hysteresis, padding that shares gaps, and max-speech splits.
+ * cover the defaults, hysteresis, padding that shares gaps, and max-speech splits. The
+ * "stream" lines hold the events Silero's VADIterator yielded chunk by chunk, which the
+ * streaming segmenter must reproduce.
  */
 class SpeechTimestampsReferenceTest {
     private static final Path DIR = Path.of("src/test/resources/silero/timestamps");
@@ -50,6 +52,22 @@ class SpeechTimestampsReferenceTest {
                     for (int i = 8; i + 1 < f.length; i += 2) expected.add(new SpeechSegment(Long.parseLong(f[i]), Long.parseLong(f[i + 1]), rate));
                     assertThat(SpeechTimestamps.segments(probs, window, samples, rate, o)).as("%s with %s", fixture.getFileName(), o)
                             .isEqualTo(expected);
+                    cases++;
+                }
+                case "stream" -> {
+                    VadOptions o = new VadOptions(Double.parseDouble(f[1]), Double.NaN, 0, Integer.parseInt(f[2]), Integer.parseInt(f[3]),
+                            Double.POSITIVE_INFINITY);
+                    List<SpeechEvent> expected = new ArrayList<>();
+                    for (int i = 5; i + 1 < f.length; i += 2) {
+                        expected.add(new SpeechEvent(f[i].equals("S") ? SpeechEvent.Kind.START : SpeechEvent.Kind.END, Long.parseLong(f[i + 1]), rate));
+                    }
+                    StreamingSegmenter segmenter = new StreamingSegmenter(o, window, rate);
+                    List<SpeechEvent> got = new ArrayList<>();
+                    for (float p : probs) {
+                        SpeechEvent e = segmenter.accept(p);
+                        if (e != null) got.add(e);
+                    }
+                    assertThat(got).as("%s streaming with %s", fixture.getFileName(), o).isEqualTo(expected);
                     cases++;
                 }
                 default -> throw new IllegalStateException("unexpected fixture line in " + fixture + ": " + line);
