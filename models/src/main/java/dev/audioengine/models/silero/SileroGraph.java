@@ -24,7 +24,6 @@ import dev.audioengine.api.tensor.Shape;
  */
 final class SileroGraph {
     static final String WINDOW = "window", H0 = "h0", C0 = "c0", OUT = "out";
-    private static final int[] ENCODER_STRIDES = {1, 2, 2, 1};
 
     private SileroGraph() {}
 
@@ -49,7 +48,7 @@ final class SileroGraph {
         Tensor h = g.sqrt(g.add(g.mul(re, re), g.mul(im, im)));                                        // [N, 4, F]
 
         for (int i = 0; i < 4; i++) {
-            h = g.relu(conv3(g, h, ENCODER_STRIDES[i], g.constant("encoder." + i + ".w", w.encoderMatrix[i]),
+            h = g.relu(conv3(g, h, w.encoderTaps[i], g.constant("encoder." + i + ".w", w.encoderMatrix[i]),
                     g.constant("encoder." + i + ".b", w.encoderB[i])));
         }
         if (h.dim(1) != 1) throw new IllegalStateException("encoder left " + h.dim(1) + " frames per window, the model expects 1");
@@ -65,14 +64,22 @@ final class SileroGraph {
     }
 
     /**
-     * Conv1d with kernel 3, padding 1 on time-major x [N, T, C]: the three taps as strided views
-     * of the zero-padded input, concatenated along channels, times weights [Cout, 3·C].
+     * Conv1d with kernel 3, padding 1 on time-major x [N, T, C]: the taps that see input (see
+     * {@link EncoderTaps}) as strided views of the input, zero-padded only where a kept tap reads
+     * padding, concatenated along channels, times weights [Cout, taps·C].
      */
-    private static Tensor conv3(GraphBuilder g, Tensor x, int stride, Tensor weights, Tensor bias) {
-        Tensor p = g.pad(x, PadMode.ZERO, new long[] {0, 1, 0}, new long[] {0, 1, 0}, 0f);
-        long tOut = (x.dim(1) - 1) / stride + 1;
-        Tensor[] taps = new Tensor[3];
-        for (int k = 0; k < 3; k++) taps[k] = g.slice(p, 1, k, k + stride * (tOut - 1) + 1, stride);
-        return g.add(g.matmul(g.concat(2, taps), weights), bias);
+    private static Tensor conv3(GraphBuilder g, Tensor x, EncoderTaps taps, Tensor weights, Tensor bias) {
+        if (x.dim(1) != taps.inputFrames()) throw new IllegalStateException("encoder expected " + taps.inputFrames() + " frames, got " + x.shape());
+        int stride = taps.stride();
+        long tOut = taps.outputFrames();
+        Tensor src = taps.padded() ? g.pad(x, PadMode.ZERO, new long[] {0, 1, 0}, new long[] {0, 1, 0}, 0f) : x;
+        int shift = taps.padded() ? 0 : -1; // tap k reads input frame t·stride + k - 1
+        Tensor[] cols = new Tensor[taps.count()];
+        for (int j = 0; j < cols.length; j++) {
+            long start = taps.first() + j + shift;
+            cols[j] = g.slice(src, 1, start, start + stride * (tOut - 1) + 1, stride);
+        }
+        Tensor im2col = cols.length == 1 ? cols[0] : g.concat(2, cols);
+        return g.add(g.matmul(im2col, weights), bias);
     }
 }

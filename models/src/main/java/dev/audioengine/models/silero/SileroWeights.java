@@ -32,9 +32,13 @@ public final class SileroWeights implements AutoCloseable {
     final int sampleRate, nFft, hop, chunk, context;
     final HostTensor basis, wIh, wHh, bIh, bHh, decoderW, decoderB;
     final HostTensor[] encoderW = new HostTensor[4], encoderB = new HostTensor[4];
-    /** The same weights as GEMM operands: basis [2F, nFft], encoder [Cout, 3·Cin] with the taps outermost. */
+    /**
+     * The same weights as GEMM operands: basis [2F, nFft]; encoder [Cout, taps·Cin] with the taps
+     * outermost, holding only the taps that ever see input (see {@link EncoderTaps}).
+     */
     final HostTensor basisMatrix;
     final HostTensor[] encoderMatrix = new HostTensor[4];
+    final EncoderTaps[] encoderTaps = new EncoderTaps[4];
     private final List<HostTensor> owned = new ArrayList<>();
 
     private SileroWeights(Map<String, OnnxTensor> t, String source) {
@@ -66,19 +70,29 @@ public final class SileroWeights implements AutoCloseable {
         check(source, wIh.shape().equals(Shape.of(4 * HIDDEN, HIDDEN)) && wHh.shape().equals(Shape.of(4 * HIDDEN, HIDDEN)), "lstm", wIh);
         check(source, dw.elements() == HIDDEN && decoderB.elements() == 1, "decoder", decoderW);
         basisMatrix = own(basis.reshaped(Shape.of(basis.shape().dim(0), nFft)));
-        for (int i = 0; i < 4; i++) encoderMatrix[i] = own(tapsOutermost(encoderW[i]));
+        long frames = (context + chunk + context - nFft) / hop + 1; // STFT frames per window
+        for (int i = 0; i < 4; i++) {
+            encoderTaps[i] = EncoderTaps.of(frames, ENCODER_STRIDES[i]);
+            encoderMatrix[i] = own(tapsOutermost(encoderW[i], encoderTaps[i]));
+            frames = encoderTaps[i].outputFrames();
+        }
     }
 
-    /** [Cout, Cin, K] → [Cout, K·Cin] with element (o, k·Cin + c) = w(o, c, k), the order of an im2col over time-major input. */
-    private static HostTensor tapsOutermost(HostTensor w) {
-        int cout = (int) w.shape().dim(0), cin = (int) w.shape().dim(1), k = (int) w.shape().dim(2);
-        float[] src = w.toFloatArray(), dst = new float[src.length];
+    static final int[] ENCODER_STRIDES = {1, 2, 2, 1};
+
+    /**
+     * [Cout, Cin, 3] → [Cout, taps·Cin] with element (o, j·Cin + c) = w(o, c, first + j), the
+     * order of an im2col over time-major input.
+     */
+    private static HostTensor tapsOutermost(HostTensor w, EncoderTaps taps) {
+        int cout = (int) w.shape().dim(0), cin = (int) w.shape().dim(1), k = (int) w.shape().dim(2), n = taps.count();
+        float[] src = w.toFloatArray(), dst = new float[cout * n * cin];
         for (int o = 0; o < cout; o++) {
             for (int c = 0; c < cin; c++) {
-                for (int t = 0; t < k; t++) dst[(o * k + t) * cin + c] = src[(o * cin + c) * k + t];
+                for (int j = 0; j < n; j++) dst[(o * n + j) * cin + c] = src[(o * cin + c) * k + taps.first() + j];
             }
         }
-        return HostTensor.ofFloats(Shape.of(cout, (long) k * cin), dst);
+        return HostTensor.ofFloats(Shape.of(cout, (long) n * cin), dst);
     }
 
     /** Both branches of a Silero v5/v6 model, keyed by sample rate. */
