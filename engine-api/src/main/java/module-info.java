@@ -11,6 +11,7 @@ module dev.audioengine.api {
     exports dev.audioengine.api.audio;
     exports dev.audioengine.api.weights.onnx;
     exports dev.audioengine.api.weights;
+    exports dev.audioengine.api.conformance;
 
     uses dev.audioengine.api.spi.BackendProvider;
 }

@@ -63,7 +63,8 @@ class ReadmeExampleTest {
     }
 
     private static String between(String text) {
-        int s = text.indexOf(START), e = text.indexOf(END);
+        // the markers as comment lines, not the string constants above
+        int s = text.indexOf(START + "\n"), e = text.indexOf(END + "\n");
         assertThat(s).as("markers present").isGreaterThanOrEqualTo(0);
         assertThat(e).isGreaterThan(s);
         return text.substring(s + START.length(), e);

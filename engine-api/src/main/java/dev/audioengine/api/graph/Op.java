@@ -100,7 +100,7 @@ public sealed interface Op {
     /** Copies any (strided) view into a new row-major tensor. */
     record Contiguous() implements Op { public String opName() { return "contiguous"; } }
 
-    /** Converts between F32 and F16, BF16, Q8_0, Q4_0, I32 (round to nearest). */
+    /** Converts between F32 and F16, BF16, Q8_0, Q4_0, I32 (round to nearest; I32 halves round up, NaN to 0, saturating, like Math.round). */
     record Cast(DType to) implements Op { public String opName() { return "cast"; } }
 
     // ---- normalization and reductions -----------------------------------------------------------
@@ -114,7 +114,10 @@ public sealed interface Op {
     /** x [B, C, ...] normalized per (batch, group of C/groups channels); optional gamma and beta [C]. */
     record GroupNorm(int groups, float eps) implements Op { public String opName() { return "group_norm"; } }
 
-    /** softmax(x·scale + mask) over the last axis; optional additive mask broadcast to x (may hold -inf). */
+    /**
+     * softmax(x·scale + mask) over the last axis; optional additive mask broadcast to x (may hold -inf).
+     * A row that is -inf everywhere gives zeros.
+     */
     record Softmax(float scale) implements Op { public String opName() { return "softmax"; } }
 
     enum ReduceKind { SUM, MEAN, MAX }
@@ -123,7 +126,7 @@ public sealed interface Op {
         public String opName() { return kind.name().toLowerCase(java.util.Locale.ROOT); }
     }
 
-    /** Index of the largest value along an axis (first one on ties), as I32, axis removed. */
+    /** Index of the largest value along an axis (first one on ties; NaN counts as largest), as I32, axis removed. */
     record Argmax(int axis) implements Op { public String opName() { return "argmax"; } }
 
     // ---- sequence models --------------------------------------------------------------------------
@@ -142,7 +145,8 @@ public sealed interface Op {
     /**
      * Fused attention: softmax(q·kᵀ·scale + mask [+ causal]) · v. q [B, H, Tq, D]; k, v
      * [B, Hkv, Tk, D] with H a multiple of Hkv (grouped queries), F32, F16 or BF16; optional
-     * additive mask [Tq, Tk]. Causal masks key j > query i + (Tk - Tq).
+     * additive mask [Tq, Tk]. Causal masks key j > query i + (Tk - Tq). Query head h reads kv head
+     * h / (H / Hkv); a query that can see no key gives zeros.
      */
     record Attention(float scale, boolean causal) implements Op { public String opName() { return "attention"; } }
 

@@ -38,7 +38,8 @@ final class ElementwiseReference {
         return switch (kind) {
             case RELU -> Math.max(0.0, x);
             case GELU_ERF -> 0.5 * x * (1 + Erf.erf(x / Math.sqrt(2)));
-            case GELU_TANH -> 0.5 * x * (1 + Math.tanh(SQRT_2_OVER_PI * (x + 0.044715 * x * x * x)));
+            // 0.5x(1 + tanh u) written as x·σ(2u), the same number without 1 + tanh cancelling in the negative tail
+            case GELU_TANH -> x * sigmoid(2 * SQRT_2_OVER_PI * (x + 0.044715 * x * x * x));
             case SILU -> x * sigmoid(x);
             case TANH -> Math.tanh(x);
             case SIGMOID -> sigmoid(x);

@@ -72,6 +72,16 @@ class SequenceReferenceTest {
     }
 
     @Test
+    void causalMaskIsAlignedToTheEndWhenThereAreMoreKeysThanQueries() {
+        // Tq = 2, Tk = 3: query 0 sees keys 0, 1 (scores 0, 0); query 1 sees all (0, 0, ln 2)
+        GraphBuilder g = new GraphBuilder();
+        Tensor q = constant(g, Shape.of(1, 1, 2, 1), 1, 1);
+        Tensor k = constant(g, Shape.of(1, 1, 3, 1), 0, 0, (float) Math.log(2));
+        Tensor v = constant(g, Shape.of(1, 1, 3, 1), 4, 8, 16);
+        assertValues(Eval.of(g, g.attention(q, k, v, null, 1, true)), 1e-6, 6, 11);
+    }
+
+    @Test
     void groupedQueriesShareConsecutiveKvHeads() {
         // 4 query heads over 2 kv heads: heads 0,1 read kv head 0 (value 1), heads 2,3 kv head 1 (value 2)
         GraphBuilder g = new GraphBuilder();

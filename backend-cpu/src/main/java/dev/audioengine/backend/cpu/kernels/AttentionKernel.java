@@ -22,6 +22,8 @@ final class AttentionKernel implements CpuKernel {
     private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
     private static final int L = S.length();
     private static final int QB = 32, KB = 64;
+    /** Query rows processed together, so each loaded key or value vector feeds several FMAs. */
+    private static final int G = 4;
 
     @Override
     public boolean supports(Tensor node) {
@@ -57,16 +59,17 @@ final class AttentionKernel implements CpuKernel {
     private record Shape(int heads, int kvHeads, int tq, int tk, int d, int dp, float scale, boolean causal) {}
 
     private static final class Scratch {
-        final float[] q, kt, v, s, o, max, sum;
+        final float[] q, kt, v, s, o, max, sum, alpha;
 
         Scratch(int dp, int d) {
             q = new float[QB * dp];
             kt = new float[d * KB];
             v = new float[KB * dp];
-            s = new float[KB];
+            s = new float[G * KB];
             o = new float[QB * dp];
             max = new float[QB];
             sum = new float[QB];
+            alpha = new float[G];
         }
     }
 
@@ -85,16 +88,22 @@ final class AttentionKernel implements CpuKernel {
         for (int j0 = 0; j0 < keyEnd; j0 += KB) {
             int kb = Math.min(KB, keyEnd - j0);
             loadKeys(k, v, b, hk, j0, kb, d, dp, s);
-            for (int r = 0; r < rows; r++) {
-                int i = i0 + r;
-                int visible = sh.causal ? Math.min(kb, i + shift - j0 + 1) : kb;
-                if (visible <= 0) continue;
-                scores(s, r, dp, d, visible);
-                if (mask != null) {
-                    long mo = mask.offset(0, 0, i, j0), ms = mask.strides()[3];
-                    for (int j = 0; j < visible; j++) s.s[j] += mask.getFloat(mo + j * ms);
+            for (int r0 = 0; r0 < rows; r0 += G) {
+                int g = Math.min(G, rows - r0);
+                int n = sh.causal ? Math.min(kb, i0 + r0 + g - 1 + shift - j0 + 1) : kb; // keys the group's last row sees
+                if (n <= 0) continue;
+                scores(s, r0, g, dp, d, n);
+                for (int gi = 0; gi < g; gi++) {
+                    int i = i0 + r0 + gi, row = gi * KB;
+                    int visible = sh.causal ? Math.max(0, Math.min(n, i + shift - j0 + 1)) : n;
+                    Arrays.fill(s.s, row + visible, row + n, Float.NEGATIVE_INFINITY);
+                    if (mask != null) {
+                        long mo = mask.offset(0, 0, i, j0), ms = mask.strides()[3];
+                        for (int j = 0; j < visible; j++) s.s[row + j] += mask.getFloat(mo + j * ms);
+                    }
+                    softmaxStep(s, r0 + gi, gi, n);
                 }
-                accumulate(s, r, dp, visible);
+                addWeightedValues(s, r0, g, dp, n);
             }
         }
         MemorySegment os = out.segment();
@@ -118,49 +127,85 @@ final class AttentionKernel implements CpuKernel {
         }
     }
 
-    /** s[j] = q_r · k_j for j < n, vectorized across keys. */
-    private static void scores(Scratch s, int r, int dp, int d, int n) {
+    /**
+     * s[gi * KB + j] = q_{r0+gi} · k_j for the g (<= 4) rows of a group and j < n, vectorized across
+     * keys; each loaded key vector serves all rows of the group. Lanes past n hold stale values
+     * and are never read.
+     */
+    private static void scores(Scratch s, int r0, int g, int dp, int d, int n) {
         float[] q = s.q, kt = s.kt, out = s.s;
-        int j = 0;
-        for (int upper = S.loopBound(n); j < upper; j += L) {
-            FloatVector acc = FloatVector.zero(S);
-            for (int e = 0; e < d; e++) acc = FloatVector.fromArray(S, kt, e * KB + j).fma(FloatVector.broadcast(S, q[r * dp + e]), acc);
-            acc.intoArray(out, j);
-        }
-        for (; j < n; j++) {
-            float acc = 0;
-            for (int e = 0; e < d; e++) acc += q[r * dp + e] * kt[e * KB + j];
-            out[j] = acc;
+        int q0 = r0 * dp, q1 = q0 + dp, q2 = q1 + dp, q3 = q2 + dp;
+        for (int j = 0; j < n; j += L) {
+            FloatVector a0 = FloatVector.zero(S), a1 = a0, a2 = a0, a3 = a0;
+            for (int e = 0; e < d; e++) {
+                FloatVector kv = FloatVector.fromArray(S, kt, e * KB + j);
+                a0 = kv.fma(FloatVector.broadcast(S, q[q0 + e]), a0);
+                if (g > 1) a1 = kv.fma(FloatVector.broadcast(S, q[q1 + e]), a1);
+                if (g > 2) a2 = kv.fma(FloatVector.broadcast(S, q[q2 + e]), a2);
+                if (g > 3) a3 = kv.fma(FloatVector.broadcast(S, q[q3 + e]), a3);
+            }
+            a0.intoArray(out, j);
+            if (g > 1) a1.intoArray(out, KB + j);
+            if (g > 2) a2.intoArray(out, 2 * KB + j);
+            if (g > 3) a3.intoArray(out, 3 * KB + j);
         }
     }
 
-    /** Online softmax step for row r over n scores: rescale the running output and add p·v. */
-    private static void accumulate(Scratch s, int r, int dp, int n) {
+    /**
+     * Online softmax step for query row r over the n scores at s[gi * KB..]: replaces them by
+     * exp(score − running max) (zeros while the row has seen nothing but −inf) and records in
+     * alpha[gi] how much the row's running output must shrink.
+     */
+    private static void softmaxStep(Scratch s, int r, int gi, int n) {
+        float[] p = s.s;
+        int row = gi * KB;
         float blockMax = Float.NEGATIVE_INFINITY;
-        for (int j = 0; j < n; j++) blockMax = Math.max(blockMax, s.s[j]);
+        for (int j = 0; j < n; j++) blockMax = Math.max(blockMax, p[row + j]);
         float old = s.max[r], max = Math.max(old, blockMax);
-        if (max == Float.NEGATIVE_INFINITY) return; // nothing visible yet
+        if (max == Float.NEGATIVE_INFINITY) { // nothing visible yet: contribute nothing
+            Arrays.fill(p, row, row + n, 0f);
+            s.alpha[gi] = 1f;
+            return;
+        }
         float alpha = old == Float.NEGATIVE_INFINITY ? 0f : (float) Math.exp(old - max);
         float sum = 0;
         int j = 0;
         FloatVector mv = FloatVector.broadcast(S, max);
         for (int upper = S.loopBound(n); j < upper; j += L) {
-            FloatVector p = FloatVector.fromArray(S, s.s, j).sub(mv).lanewise(VectorOperators.EXP);
-            sum += p.reduceLanes(VectorOperators.ADD);
-            p.intoArray(s.s, j);
+            FloatVector e = FloatVector.fromArray(S, p, row + j).sub(mv).lanewise(VectorOperators.EXP);
+            sum += e.reduceLanes(VectorOperators.ADD);
+            e.intoArray(p, row + j);
         }
         for (; j < n; j++) {
-            float p = (float) Math.exp(s.s[j] - max);
-            sum += p;
-            s.s[j] = p;
+            float e = (float) Math.exp(p[row + j] - max);
+            sum += e;
+            p[row + j] = e;
         }
         s.max[r] = max;
         s.sum[r] = s.sum[r] * alpha + sum;
-        int o = r * dp;
+        s.alpha[gi] = alpha;
+    }
+
+    /** o_r = o_r · alpha + Σ_j p_r[j] · v_j for the group's rows; each value vector is loaded once per group. */
+    private static void addWeightedValues(Scratch s, int r0, int g, int dp, int n) {
+        float[] o = s.o, p = s.s, v = s.v;
         for (int e = 0; e < dp; e += L) {
-            FloatVector acc = FloatVector.fromArray(S, s.o, o + e).mul(alpha);
-            for (int jj = 0; jj < n; jj++) acc = FloatVector.fromArray(S, s.v, jj * dp + e).fma(FloatVector.broadcast(S, s.s[jj]), acc);
-            acc.intoArray(s.o, o + e);
+            int o0 = r0 * dp + e;
+            FloatVector a0 = FloatVector.fromArray(S, o, o0).mul(s.alpha[0]);
+            FloatVector a1 = g > 1 ? FloatVector.fromArray(S, o, o0 + dp).mul(s.alpha[1]) : a0;
+            FloatVector a2 = g > 2 ? FloatVector.fromArray(S, o, o0 + 2 * dp).mul(s.alpha[2]) : a0;
+            FloatVector a3 = g > 3 ? FloatVector.fromArray(S, o, o0 + 3 * dp).mul(s.alpha[3]) : a0;
+            for (int j = 0; j < n; j++) {
+                FloatVector vv = FloatVector.fromArray(S, v, j * dp + e);
+                a0 = vv.fma(FloatVector.broadcast(S, p[j]), a0);
+                if (g > 1) a1 = vv.fma(FloatVector.broadcast(S, p[KB + j]), a1);
+                if (g > 2) a2 = vv.fma(FloatVector.broadcast(S, p[2 * KB + j]), a2);
+                if (g > 3) a3 = vv.fma(FloatVector.broadcast(S, p[3 * KB + j]), a3);
+            }
+            a0.intoArray(o, o0);
+            if (g > 1) a1.intoArray(o, o0 + dp);
+            if (g > 2) a2.intoArray(o, o0 + 2 * dp);
+            if (g > 3) a3.intoArray(o, o0 + 3 * dp);
         }
     }
 }

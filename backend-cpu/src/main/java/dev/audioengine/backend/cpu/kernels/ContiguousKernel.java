@@ -7,9 +7,10 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * Copies a strided view of any dtype into row-major order. Plain types move element by
- * element (whole rows at once when unit-stride); block-quantized rows move as whole blocks,
- * which needs each row to be contiguous.
+ * Copies a strided view of any dtype into row-major order. Plain types move whole rows at once
+ * when the last axis is unit-stride, in tiles ({@link TiledTranspose}) when another axis is, and
+ * element by element otherwise; block-quantized rows move as whole blocks, which needs each row
+ * to be contiguous.
  */
 final class ContiguousKernel implements CpuKernel {
     @Override
@@ -26,6 +27,8 @@ final class ContiguousKernel implements CpuKernel {
         long rowBytes = dt.bytesFor(n);
         int es = dt.isQuantized() ? 0 : dt.blockBytes();
         boolean wholeRows = dt.isQuantized() || Rows.unitStride(x);
+        int unitAxis = TiledTranspose.unitStrideAxis(x);
+        if (!wholeRows && unitAxis >= 0) return TiledTranspose.bind(x, out, unitAxis, es, ctx);
         long s = x.strides()[3];
         MemorySegment src = x.segment(), dst = out.segment();
         return () -> ctx.pool().parallelRanges(rows, (from, to) -> {

@@ -92,7 +92,11 @@ final class Conv1dKernel implements CpuKernel {
         Gemm gemm = new Gemm(ctx.pool(), coutG, g.tout, depth);
         int products = g.batch * g.groups;
         MatrixSource[] weights = new MatrixSource[g.groups];
-        for (int gr = 0; gr < g.groups; gr++) weights[gr] = new WeightRows(w, gr * coutG, coutG, cinG, g.k);
+        boolean flat = cinG == 1 || w.stride(1) == g.k * w.stride(2); // (ci, k) columns evenly spaced: a strided matrix
+        for (int gr = 0; gr < g.groups; gr++) {
+            weights[gr] = flat ? new TensorMatrix(w, (long) gr * coutG * w.stride(0), coutG, depth, w.stride(0), w.stride(2))
+                    : new WeightRows(w, gr * coutG, coutG, cinG, g.k);
+        }
         MatrixSource[] cols = new MatrixSource[products];
         MatrixSink[] sinks = new MatrixSink[products];
         for (int p = 0; p < products; p++) {

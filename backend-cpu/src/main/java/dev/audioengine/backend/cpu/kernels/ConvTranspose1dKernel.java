@@ -32,7 +32,11 @@ final class ConvTranspose1dKernel implements CpuKernel {
         Gemm gemm = new Gemm(ctx.pool(), rows, t, cinG);
         MatrixSink colSink = new MatrixSink.Array(cols, 0, t);
         MatrixSource[] weights = new MatrixSource[groups];
-        for (int g = 0; g < groups; g++) weights[g] = new TransposedWeights(w, g * cinG, coutG, k, cinG);
+        boolean flat = coutG == 1 || w.stride(1) == k * w.stride(2); // (co, k) rows evenly spaced: read as a strided matrix
+        for (int g = 0; g < groups; g++) {
+            weights[g] = flat ? new TensorMatrix(w, (long) g * cinG * w.stride(0), rows, cinG, w.stride(2), w.stride(0))
+                    : new TransposedWeights(w, g * cinG, coutG, k, cinG);
+        }
         MatrixSource[] inputs = new MatrixSource[batch * groups];
         for (int p = 0; p < inputs.length; p++) {
             int b = p / groups, g = p % groups;

@@ -1,7 +1,11 @@
 package dev.audioengine.backend.cpu.kernels;
 
 import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteOrder;
 
 /**
  * C[m, n] = Σ_k A[m, k] · B[n, k] (both operands row-major along k, PyTorch's {@code x @ w.T}).
@@ -16,13 +20,14 @@ import jdk.incubator.vector.VectorSpecies;
 final class Gemm {
     static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
     static final int L = S.length();
+    /** KC is a multiple of 32 so k slices start on quantized block boundaries. */
     static final int MR = 6, NR = 2 * L, KC = 256;
     /** Up to this many rows of A the product streams B instead of packing it. */
     static final int SMALL_M = 4;
     private static final int NCHUNK = 64;
 
     private final WorkerPool pool;
-    private final int threads;
+    private final int threads, maxM, maxN, maxK;
     private final float[] aPack;
     private final float[][] bPack, tile, row, small;
 
@@ -30,19 +35,26 @@ final class Gemm {
     Gemm(WorkerPool pool, int maxM, int maxN, int maxK) {
         this.pool = pool;
         this.threads = pool.threads();
+        this.maxM = maxM;
+        this.maxN = maxN;
+        this.maxK = maxK;
         int kc = Math.min(KC, Math.max(1, maxK));
         int mPanels = (maxM + MR - 1) / MR;
-        this.aPack = maxM > SMALL_M ? new float[mPanels * MR * kc] : new float[maxM * Math.max(1, maxK)];
+        // packed A panels for the blocked path, or the few A rows the mat-vec path copies whole
+        this.aPack = new float[Math.max(maxM > SMALL_M ? mPanels * MR * kc : 0, Math.min(maxM, SMALL_M) * Math.max(1, maxK))];
         this.bPack = new float[threads][maxM > SMALL_M ? kc * NR : 0];
         this.tile = new float[threads][Math.max(MR * NR, SMALL_M * NCHUNK)];
         this.row = new float[threads][kc];
-        this.small = new float[threads][maxM <= SMALL_M ? KC : 0];
+        this.small = new float[threads][kc];
     }
 
     /** C = A·Bᵀ with A {@code M x K}, B {@code N x K}; C is overwritten. */
     void multiply(MatrixSource a, MatrixSource b, MatrixSink c) {
         int m = a.rows(), n = b.rows(), k = a.cols();
         if (b.cols() != k) throw new IllegalArgumentException("inner sizes differ: " + k + " vs " + b.cols());
+        if (m > maxM || n > maxN || k > maxK) {
+            throw new IllegalArgumentException(m + "x" + n + "x" + k + " exceeds the scratch sized for " + maxM + "x" + maxN + "x" + maxK);
+        }
         if (m == 0 || n == 0) return;
         if (k == 0) {
             float[] zeros = new float[n];
@@ -67,7 +79,7 @@ final class Gemm {
             pool.parallelFor(Math.min(threads, mPanels), t -> {
                 int workers = Math.min(threads, mPanels);
                 for (int p = mPanels * t / workers, end = mPanels * (t + 1) / workers; p < end; p++) {
-                    pack(a, p * MR, Math.min(MR, m - p * MR), k0, kc, aPack, p * MR * kc, MR, row[t]);
+                    a.packPanel(p * MR, Math.min(MR, m - p * MR), k0, kc, aPack, p * MR * kc, MR, row[t]);
                 }
             });
             pool.parallelFor(chunks, t -> {
@@ -75,24 +87,13 @@ final class Gemm {
                 for (int u = units * t / chunks, end = units * (t + 1) / chunks; u < end; u++) {
                     int np = u / mSplit, ms = u % mSplit;
                     int n0 = np * NR, cols = Math.min(NR, n - n0);
-                    if (ms == 0 || u == units * t / chunks) pack(b, n0, cols, k0, kc, bp, 0, NR, row[t]);
+                    if (ms == 0 || u == units * t / chunks) b.packPanel(n0, cols, k0, kc, bp, 0, NR, row[t]);
                     for (int p = mPanels * ms / mSplit, pEnd = mPanels * (ms + 1) / mSplit; p < pEnd; p++) {
                         microKernel(aPack, p * MR * kc, bp, kc, tl);
                         c.store(p * MR, n0, Math.min(MR, m - p * MR), cols, tl, NR, accumulate);
                     }
                 }
             });
-        }
-    }
-
-    /** dst[off + kk * width + r] = src[r0 + r, k0 + kk], zero for r >= rows. */
-    private static void pack(MatrixSource src, int r0, int rows, int k0, int kc, float[] dst, int off, int width, float[] row) {
-        for (int r = 0; r < rows; r++) {
-            src.readRow(r0 + r, k0, kc, row, 0);
-            for (int kk = 0, at = off + r; kk < kc; kk++, at += width) dst[at] = row[kk];
-        }
-        if (rows < width) {
-            for (int kk = 0; kk < kc; kk++) java.util.Arrays.fill(dst, off + kk * width + rows, off + (kk + 1) * width, 0f);
         }
     }
 
@@ -129,9 +130,13 @@ final class Gemm {
 
     // ---- mat-vec path -----------------------------------------------------------------------------
 
-    /** A's few rows are copied once; each worker streams its share of B's rows through L1. */
+    /**
+     * A's few rows are copied once; each worker streams its share of B's rows through L1 (read in
+     * place when they are unit-stride F32, else decoded {@link #KC} values at a time).
+     */
     private void matVec(MatrixSource a, MatrixSource b, MatrixSink c, int m, int n, int k) {
         for (int i = 0; i < m; i++) a.readRow(i, 0, k, aPack, i * k);
+        TensorMatrix dense = b instanceof TensorMatrix tm && tm.denseF32() ? tm : null;
         int chunks = Math.min(threads, (n + 15) / 16);
         pool.parallelFor(chunks, t -> {
             float[] w = small[t], out = tile[t];
@@ -139,6 +144,10 @@ final class Gemm {
             for (int n0 = from; n0 < to; n0 += NCHUNK) {
                 int cnt = Math.min(NCHUNK, to - n0);
                 for (int j = 0; j < cnt; j++) {
+                    if (dense != null) {
+                        dotDense(dense.segment(), dense.rowAddress(n0 + j), m, k, out, j);
+                        continue;
+                    }
                     FloatVector s0 = FloatVector.zero(S), s1 = s0, s2 = s0, s3 = s0;
                     float t0 = 0, t1 = 0, t2 = 0, t3 = 0;
                     for (int k0 = 0; k0 < k; k0 += KC) {
@@ -160,13 +169,39 @@ final class Gemm {
                             if (m > 3) t3 += aPack[3 * k + k0 + kk] * wv;
                         }
                     }
-                    out[j] = s0.reduceLanes(jdk.incubator.vector.VectorOperators.ADD) + t0;
-                    if (m > 1) out[NCHUNK + j] = s1.reduceLanes(jdk.incubator.vector.VectorOperators.ADD) + t1;
-                    if (m > 2) out[2 * NCHUNK + j] = s2.reduceLanes(jdk.incubator.vector.VectorOperators.ADD) + t2;
-                    if (m > 3) out[3 * NCHUNK + j] = s3.reduceLanes(jdk.incubator.vector.VectorOperators.ADD) + t3;
+                    out[j] = s0.reduceLanes(VectorOperators.ADD) + t0;
+                    if (m > 1) out[NCHUNK + j] = s1.reduceLanes(VectorOperators.ADD) + t1;
+                    if (m > 2) out[2 * NCHUNK + j] = s2.reduceLanes(VectorOperators.ADD) + t2;
+                    if (m > 3) out[3 * NCHUNK + j] = s3.reduceLanes(VectorOperators.ADD) + t3;
                 }
                 c.store(0, n0, m, cnt, out, NCHUNK, false);
             }
         });
+    }
+
+    /** out[i * NCHUNK + j] = A row i · the F32 row at byte offset {@code at}, for i < m. */
+    private void dotDense(MemorySegment seg, long at, int m, int k, float[] out, int j) {
+        FloatVector s0 = FloatVector.zero(S), s1 = s0, s2 = s0, s3 = s0;
+        int kk = 0;
+        for (int upper = S.loopBound(k); kk < upper; kk += L) {
+            FloatVector wv = FloatVector.fromMemorySegment(S, seg, at + kk * 4L, ByteOrder.nativeOrder());
+            s0 = FloatVector.fromArray(S, aPack, kk).fma(wv, s0);
+            if (m > 1) s1 = FloatVector.fromArray(S, aPack, k + kk).fma(wv, s1);
+            if (m > 2) s2 = FloatVector.fromArray(S, aPack, 2 * k + kk).fma(wv, s2);
+            if (m > 3) s3 = FloatVector.fromArray(S, aPack, 3 * k + kk).fma(wv, s3);
+        }
+        float t0 = s0.reduceLanes(VectorOperators.ADD), t1 = s1.reduceLanes(VectorOperators.ADD);
+        float t2 = s2.reduceLanes(VectorOperators.ADD), t3 = s3.reduceLanes(VectorOperators.ADD);
+        for (; kk < k; kk++) {
+            float wv = seg.get(CpuTensor.F32, at + kk * 4L);
+            t0 += aPack[kk] * wv;
+            if (m > 1) t1 += aPack[k + kk] * wv;
+            if (m > 2) t2 += aPack[2 * k + kk] * wv;
+            if (m > 3) t3 += aPack[3 * k + kk] * wv;
+        }
+        out[j] = t0;
+        if (m > 1) out[NCHUNK + j] = t1;
+        if (m > 2) out[2 * NCHUNK + j] = t2;
+        if (m > 3) out[3 * NCHUNK + j] = t3;
     }
 }

@@ -8,7 +8,7 @@ import java.lang.foreign.MemorySegment;
 /**
  * x [B, C, ...]: each (batch, group) is one contiguous span of the output (C/groups channels times
  * the trailing axes). A task gathers its span, takes mean and variance over it, then normalizes
- * channel by channel with that channel's gamma and beta.
+ * channel by channel with that channel's gamma and beta. Statistics by {@link RowMath#meanAndVariance}.
  */
 final class GroupNormKernel implements CpuKernel {
     @Override
@@ -26,6 +26,7 @@ final class GroupNormKernel implements CpuKernel {
         boolean contiguous = x.isContiguous();
         MemorySegment dst = out.segment();
         return () -> ctx.pool().parallelRanges(b * groups, (from, to) -> {
+            float[] stats = new float[3]; // one per worker chunk
             for (int task = from; task < to; task++) {
                 long first = (long) task * span; // element index of the span, in the output and in x's logical order
                 long o = out.base() + 4 * first;
@@ -34,14 +35,13 @@ final class GroupNormKernel implements CpuKernel {
                 } else {
                     for (int i = 0; i < span; i++) dst.set(CpuTensor.F32, o + 4L * i, x.getFloat(x.offsetOfLinear(first + i)));
                 }
-                float mean = RowMath.sum(dst, o, span) / span;
-                float var = RowMath.sumSquaredDeviation(dst, o, span, mean) / span;
-                float inv = (float) (1 / Math.sqrt(var + eps));
+                RowMath.meanAndVariance(dst, o, span, stats);
+                float inv = (float) (1 / Math.sqrt(stats[2] + eps));
                 for (int k = 0; k < perGroup; k++) {
                     int ch = (task % groups) * perGroup + k;
                     float g = gamma == null ? 1f : gamma.getFloat(gamma.offset(0, 0, 0, ch));
                     float bb = beta == null ? 0f : beta.getFloat(beta.offset(0, 0, 0, ch));
-                    RowMath.affine(dst, o + 4L * k * spatial, spatial, mean, inv * g, bb);
+                    RowMath.affine(dst, o + 4L * k * spatial, spatial, stats[0], stats[1], inv * g, bb);
                 }
             }
         });

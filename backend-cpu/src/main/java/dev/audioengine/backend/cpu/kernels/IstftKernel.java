@@ -14,6 +14,8 @@ import java.lang.foreign.MemorySegment;
  * torch, an envelope at or below 1e-11 inside the kept range is an error (the window fails NOLA).
  */
 final class IstftKernel implements CpuKernel {
+    /** Frames per work unit: their bins are read together, FB pairs per input cache run. */
+    private static final int FB = 16;
     private static final double ENVELOPE_FLOOR = 1e-11;
 
     @Override
@@ -29,13 +31,13 @@ final class IstftKernel implements CpuKernel {
         int batch = (int) spec.dim(0), frames = (int) spec.dim(2), length = (int) op.length();
         int full = n + hop * (frames - 1);
         int threads = ctx.pool().threads();
-        Fft[] ffts = new Fft[threads];
-        double[][] re = new double[threads][n], im = new double[threads][n];
-        for (int i = 0; i < threads; i++) ffts[i] = new Fft(n);
+        RealFft[] ffts = new RealFft[threads];
+        double[][] re = new double[threads][FB * bins], im = new double[threads][FB * bins], frame = new double[threads][n];
+        for (int i = 0; i < threads; i++) ffts[i] = new RealFft(n);
         double[] window = new double[n], envelope = new double[full];
         float[] framed = new float[batch * frames * n];
         MemorySegment os = out.segment();
-        int units = batch * frames;
+        int blocks = (frames + FB - 1) / FB, units = batch * blocks;
         return () -> {
             for (int j = 0; j < n; j++) window[j] = win.getFloat(win.offset(0, 0, 0, j));
             java.util.Arrays.fill(envelope, 0);
@@ -49,23 +51,21 @@ final class IstftKernel implements CpuKernel {
             }
             int chunks = Math.min(threads, units);
             ctx.pool().parallelFor(chunks, c -> {
-                double[] r = re[c], i = im[c];
+                double[] r = re[c], i = im[c], x = frame[c];
                 for (int u = units * c / chunks, end = units * (c + 1) / chunks; u < end; u++) {
-                    int b = u / frames, f = u % frames;
-                    for (int k = 0; k < bins; k++) {
-                        long o = spec.offset(b, k, f, 0), s = spec.strides()[3];
-                        r[k] = spec.getFloat(o);
-                        i[k] = spec.getFloat(o + s);
+                    int b = u / blocks, f0 = u % blocks * FB, count = Math.min(FB, frames - f0);
+                    for (int k = 0; k < bins; k++) { // per bin, the block's frames are adjacent in the input
+                        long o = spec.offset(b, k, f0, 0), fs = spec.strides()[2], s = spec.strides()[3];
+                        for (int f = 0; f < count; f++, o += fs) {
+                            r[f * bins + k] = spec.getFloat(o);
+                            i[f * bins + k] = spec.getFloat(o + s);
+                        }
                     }
-                    i[0] = 0;
-                    if (n % 2 == 0) i[n / 2] = 0;
-                    for (int k = bins; k < n; k++) { // Hermitian half
-                        r[k] = r[n - k];
-                        i[k] = -i[n - k];
+                    for (int f = 0; f < count; f++) {
+                        ffts[c].inverse(r, i, f * bins, x);
+                        int at = (b * frames + f0 + f) * n;
+                        for (int j = 0; j < n; j++) framed[at + j] = (float) (x[j] * window[j]);
                     }
-                    ffts[c].inverse(r, i);
-                    int at = u * n;
-                    for (int j = 0; j < n; j++) framed[at + j] = (float) (r[j] / n * window[j]);
                 }
             });
             ctx.pool().parallelRanges(batch * length, (from, to) -> {

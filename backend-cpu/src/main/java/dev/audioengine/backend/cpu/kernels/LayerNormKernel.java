@@ -5,7 +5,7 @@ import dev.audioengine.api.graph.Tensor;
 
 import java.lang.foreign.MemorySegment;
 
-/** (x − mean) / sqrt(var + eps) · gamma + beta over each row, two passes (mean, then squared deviations). */
+/** (x − mean) / sqrt(var + eps) · gamma + beta over each row; statistics by {@link RowMath#meanAndVariance}. */
 final class LayerNormKernel implements CpuKernel {
     @Override
     public boolean supports(Tensor node) { return true; }
@@ -18,13 +18,13 @@ final class LayerNormKernel implements CpuKernel {
         int rows = Rows.count(out), n = (int) out.dims()[3];
         MemorySegment dst = out.segment();
         return () -> ctx.pool().parallelRanges(rows, (from, to) -> {
+            float[] stats = new float[3]; // one per worker chunk
             for (int r = from; r < to; r++) {
                 long o = out.base() + 4L * r * n;
                 Rows.gather(x, Rows.offset(x, r), n, dst, o);
-                float mean = RowMath.sum(dst, o, n) / n;
-                float var = RowMath.sumSquaredDeviation(dst, o, n, mean) / n;
-                float inv = (float) (1 / Math.sqrt(var + eps));
-                RowMath.normalize(dst, o, n, mean, inv, gamma, beta);
+                RowMath.meanAndVariance(dst, o, n, stats);
+                float inv = (float) (1 / Math.sqrt(stats[2] + eps));
+                RowMath.normalize(dst, o, n, stats[0], stats[1], inv, gamma, beta);
             }
         });
     }

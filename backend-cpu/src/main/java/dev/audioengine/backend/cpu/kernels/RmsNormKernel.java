@@ -22,7 +22,7 @@ final class RmsNormKernel implements CpuKernel {
                 Rows.gather(x, Rows.offset(x, r), n, dst, o);
                 float meanSquare = RowMath.sumSquaredDeviation(dst, o, n, 0f) / n;
                 float inv = (float) (1 / Math.sqrt(meanSquare + eps));
-                RowMath.normalize(dst, o, n, 0f, inv, gamma, null);
+                RowMath.normalize(dst, o, n, 0f, 0f, inv, gamma, null);
             }
         });
     }

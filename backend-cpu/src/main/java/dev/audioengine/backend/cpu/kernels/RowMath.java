@@ -34,6 +34,32 @@ final class RowMath {
         return s;
     }
 
+    /**
+     * Mean and variance by the corrected two-pass method: m = Σx/n in float, then
+     * d = x − m (exact when x is near m), c = Σd/n recovers what rounding m lost, and
+     * var = Σd²/n − c². Normalizing with ((x − m) − c) keeps rows whose values are close
+     * together (small groups, large offsets) as accurate as their float inputs allow.
+     * Writes {m, c, var} into {@code stats}.
+     */
+    static void meanAndVariance(MemorySegment seg, long off, int n, float[] stats) {
+        float m = sum(seg, off, n) / n;
+        float c = sumDeviation(seg, off, n, m) / n;
+        float var = sumSquaredDeviation(seg, off, n, m) / n - c * c;
+        stats[0] = m;
+        stats[1] = c;
+        stats[2] = Math.max(var, 0f);
+    }
+
+    /** Σ (x − center). */
+    static float sumDeviation(MemorySegment seg, long off, int n, float center) {
+        FloatVector acc = FloatVector.zero(S), c = FloatVector.broadcast(S, center);
+        int i = 0;
+        for (int upper = S.loopBound(n); i < upper; i += S.length()) acc = acc.add(load(seg, off, i).sub(c));
+        float s = acc.reduceLanes(VectorOperators.ADD);
+        for (; i < n; i++) s += get(seg, off, i) - center;
+        return s;
+    }
+
     /** Σ (x − center)². */
     static float sumSquaredDeviation(MemorySegment seg, long off, int n, float center) {
         FloatVector acc = FloatVector.zero(S), c = FloatVector.broadcast(S, center);
@@ -60,35 +86,36 @@ final class RowMath {
         return m;
     }
 
-    /** In place x ← (x − center) · scale · gamma[i] + beta[i]; gamma and beta are optional F32 [n] tensors. */
-    static void normalize(MemorySegment seg, long off, int n, float center, float scale, CpuTensor gamma, CpuTensor beta) {
+    /** In place x ← ((x − center) − correction) · scale · gamma[i] + beta[i]; gamma and beta are optional F32 [n] tensors. */
+    static void normalize(MemorySegment seg, long off, int n, float center, float correction, float scale, CpuTensor gamma, CpuTensor beta) {
         boolean vectorParams = (gamma == null || Rows.unitStride(gamma)) && (beta == null || Rows.unitStride(beta));
         int i = 0;
         if (vectorParams) {
-            FloatVector c = FloatVector.broadcast(S, center), k = FloatVector.broadcast(S, scale);
+            FloatVector c = FloatVector.broadcast(S, center), k = FloatVector.broadcast(S, scale), cc = FloatVector.broadcast(S, correction);
             for (int upper = S.loopBound(n); i < upper; i += S.length()) {
-                FloatVector y = load(seg, off, i).sub(c).mul(k);
+                FloatVector y = load(seg, off, i).sub(c).sub(cc).mul(k);
                 if (gamma != null) y = y.mul(load(gamma.segment(), gamma.base(), i));
                 if (beta != null) y = y.add(load(beta.segment(), beta.base(), i));
                 y.intoMemorySegment(seg, off + 4L * i, NATIVE);
             }
         }
         for (; i < n; i++) {
-            float y = (get(seg, off, i) - center) * scale;
+            float y = (get(seg, off, i) - center - correction) * scale;
             if (gamma != null) y *= gamma.getFloat(gamma.offset(0, 0, 0, i));
             if (beta != null) y += beta.getFloat(beta.offset(0, 0, 0, i));
             set(seg, off, i, y);
         }
     }
 
-    /** In place x ← (x − center) · scale + shift. */
-    static void affine(MemorySegment seg, long off, int n, float center, float scale, float shift) {
-        FloatVector c = FloatVector.broadcast(S, center), k = FloatVector.broadcast(S, scale), b = FloatVector.broadcast(S, shift);
+    /** In place x ← ((x − center) − correction) · scale + shift. */
+    static void affine(MemorySegment seg, long off, int n, float center, float correction, float scale, float shift) {
+        FloatVector c = FloatVector.broadcast(S, center), cc = FloatVector.broadcast(S, correction);
+        FloatVector k = FloatVector.broadcast(S, scale), b = FloatVector.broadcast(S, shift);
         int i = 0;
         for (int upper = S.loopBound(n); i < upper; i += S.length()) {
-            load(seg, off, i).sub(c).fma(k, b).intoMemorySegment(seg, off + 4L * i, NATIVE);
+            load(seg, off, i).sub(c).sub(cc).fma(k, b).intoMemorySegment(seg, off + 4L * i, NATIVE);
         }
-        for (; i < n; i++) set(seg, off, i, (get(seg, off, i) - center) * scale + shift);
+        for (; i < n; i++) set(seg, off, i, (get(seg, off, i) - center - correction) * scale + shift);
     }
 
     /** In place x ← exp(x − max); returns the sum of the new values. */

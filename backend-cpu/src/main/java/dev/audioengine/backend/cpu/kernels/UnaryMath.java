@@ -9,9 +9,10 @@ import jdk.incubator.vector.VectorOperators;
  * The activation functions in float, once as vector lanes and once as a scalar for loop tails;
  * both follow the same formulas so a value does not depend on where it falls in a row.
  * <p>
- * GELU (erf) uses Numerical Recipes' Chebyshev fit for erfc, t·exp(−z² + P(t)) with
- * t = 1/(1 + z/2), whose relative error is below 1.2e-7 for every z: the result keeps its relative
- * accuracy in the negative tail where 1 + erf(x) is tiny.
+ * Both GELUs keep their relative accuracy in the negative tail, where 1 + erf or 1 + tanh would
+ * cancel: GELU (erf) uses Numerical Recipes' Chebyshev fit for erfc, t·exp(−z² + P(t)) with
+ * t = 1/(1 + z/2), whose relative error is below 1.2e-7 for every z; GELU (tanh) uses the identity
+ * ½(1 + tanh u) = 1/(1 + e^{−2u}).
  */
 final class UnaryMath {
     private static final float INV_SQRT2 = (float) (1 / Math.sqrt(2));
@@ -27,8 +28,8 @@ final class UnaryMath {
             case RELU -> x.lanewise(VectorOperators.MAX, 0f);
             case GELU_ERF -> geluErf(x);
             case GELU_TANH -> {
-                FloatVector inner = x.mul(x).mul(x).mul(0.044715f).add(x).mul(SQRT_2_OVER_PI);
-                yield inner.lanewise(VectorOperators.TANH).add(1f).mul(x).mul(0.5f);
+                FloatVector minusTwoU = x.mul(x).mul(x).mul(0.044715f).add(x).mul(-2 * SQRT_2_OVER_PI);
+                yield x.div(minusTwoU.lanewise(VectorOperators.EXP).add(1f));
             }
             case SILU -> x.div(x.neg().lanewise(VectorOperators.EXP).add(1f));
             case TANH -> x.lanewise(VectorOperators.TANH);
@@ -49,7 +50,7 @@ final class UnaryMath {
         return switch (kind) {
             case RELU -> Math.max(x, 0f);
             case GELU_ERF -> geluErf(x);
-            case GELU_TANH -> 0.5f * x * (1f + (float) Math.tanh(SQRT_2_OVER_PI * (x + 0.044715f * x * x * x)));
+            case GELU_TANH -> x / (1f + (float) Math.exp(-2 * SQRT_2_OVER_PI * (x + 0.044715f * x * x * x)));
             case SILU -> x / (1f + (float) Math.exp(-x));
             case TANH -> (float) Math.tanh(x);
             case SIGMOID -> 1f / (1f + (float) Math.exp(-x));

@@ -23,7 +23,7 @@ class ConvKernelsTest {
     static void close() { H.close(); }
 
     record Case(int batch, int cin, int cout, int t, int k, int stride, int pad, int dil, int groups, int outPad,
-                boolean bias, boolean transposedX) {}
+                boolean bias, boolean transposedX, boolean permutedW) {}
 
     @Test
     void conv1dRandomGeometries() {
@@ -44,15 +44,17 @@ class ConvKernelsTest {
             int pad = H.random.nextInt(k), dil = 1 + H.random.nextInt(2);
             if (t + 2 * pad - dil * (k - 1) - 1 < 0) continue;
             int ch = 1 + H.random.nextInt(40);
-            conv(new Case(1 + H.random.nextInt(2), ch, ch, t, k, stride, pad, dil, ch, 0, H.random.nextBoolean(), H.random.nextBoolean()));
+            conv(new Case(1 + H.random.nextInt(2), ch, ch, t, k, stride, pad, dil, ch, 0, H.random.nextBoolean(), H.random.nextBoolean(),
+                    H.random.nextBoolean()));
         }
     }
 
     @Test
     void conv1dLargeChannels() {
-        conv(new Case(2, 64, 96, 300, 5, 1, 2, 1, 1, 0, true, false));
-        conv(new Case(1, 3, 1, 257, 7, 1, 3, 2, 1, 0, true, true)); // M = 1: the mat-vec path
-        conv(new Case(1, 512, 80, 33, 3, 1, 1, 1, 1, 0, false, false)); // depth 1536 spans several k slices
+        conv(new Case(2, 64, 96, 300, 5, 1, 2, 1, 1, 0, true, false, false));
+        conv(new Case(1, 3, 1, 257, 7, 1, 3, 2, 1, 0, true, true, true)); // M = 1: the mat-vec path
+        conv(new Case(1, 512, 80, 33, 3, 1, 1, 1, 1, 0, false, false, false)); // depth 1536 spans several k slices
+        conv(new Case(1, 48, 40, 33, 3, 2, 1, 1, 4, 0, true, false, true)); // weights as a permuted view
     }
 
     @Test
@@ -66,8 +68,9 @@ class ConvKernelsTest {
             convTranspose(c);
             done++;
         }
-        convTranspose(new Case(1, 64, 32, 100, 16, 8, 4, 1, 1, 0, true, false)); // vocoder-style upsampling
-        convTranspose(new Case(2, 48, 48, 33, 4, 2, 1, 1, 48, 1, true, true));
+        convTranspose(new Case(1, 64, 32, 100, 16, 8, 4, 1, 1, 0, true, false, false)); // vocoder-style upsampling
+        convTranspose(new Case(2, 48, 48, 33, 4, 2, 1, 1, 48, 1, true, true, false));
+        convTranspose(new Case(1, 24, 36, 33, 5, 3, 2, 2, 3, 1, false, false, true)); // weights as a permuted view
     }
 
     private static Case randomCase(int t, boolean transposed) {
@@ -77,7 +80,7 @@ class ConvKernelsTest {
         int pad = H.random.nextInt(4);
         int outPad = transposed ? H.random.nextInt(Math.max(stride, dil)) : 0;
         return new Case(1 + H.random.nextInt(2), cin, cout, t, k, stride, pad, dil, groups, outPad, H.random.nextBoolean(),
-                H.random.nextBoolean());
+                H.random.nextBoolean(), H.random.nextBoolean());
     }
 
     private static void conv(Case c) {
@@ -85,7 +88,7 @@ class ConvKernelsTest {
         double[] x = H.gaussian(c.batch * c.cin * c.t), w = H.gaussian(c.cout * cinG * c.k), b = H.gaussian(c.cout);
         GraphBuilder g = new GraphBuilder();
         Tensor xv = xInput(g, c);
-        Tensor wt = g.constant(HostTensor.ofFloats(Shape.of(c.cout, cinG, c.k), KernelHarness.floats(w)));
+        Tensor wt = weights(g, w, c.cout, cinG, c.k, c.permutedW);
         Tensor bt = c.bias ? g.constant(HostTensor.ofFloats(Shape.of(c.cout), KernelHarness.floats(b))) : null;
         Tensor y = g.conv1d(xv, wt, bt, c.stride, c.pad, c.dil, c.groups);
         int tout = (int) y.dim(2);
@@ -107,7 +110,7 @@ class ConvKernelsTest {
         double[] x = H.gaussian(c.batch * c.cin * c.t), w = H.gaussian(c.cin * coutG * c.k), b = H.gaussian(c.cout);
         GraphBuilder g = new GraphBuilder();
         Tensor xv = xInput(g, c);
-        Tensor wt = g.constant(HostTensor.ofFloats(Shape.of(c.cin, coutG, c.k), KernelHarness.floats(w)));
+        Tensor wt = weights(g, w, c.cin, coutG, c.k, c.permutedW);
         Tensor bt = c.bias ? g.constant(HostTensor.ofFloats(Shape.of(c.cout), KernelHarness.floats(b))) : null;
         Tensor y = g.convTranspose1d(xv, wt, bt, c.stride, c.pad, c.outPad, c.dil, c.groups);
         int tout = (int) y.dim(2);
@@ -124,6 +127,14 @@ class ConvKernelsTest {
             }
         }
         H.assertClose("conv_transpose1d " + c, runWithX(g, y, x, c), want, BOUND);
+    }
+
+    /** w [a, b, c] as given, or as the permute(2, 1, 0) view of a [c, b, a] constant (no axis evenly spaced). */
+    private static Tensor weights(GraphBuilder g, double[] w, int a, int b, int c, boolean permuted) {
+        if (!permuted) return g.constant(HostTensor.ofFloats(Shape.of(a, b, c), KernelHarness.floats(w)));
+        float[] stored = new float[w.length];
+        for (int i = 0; i < a; i++) for (int j = 0; j < b; j++) for (int k = 0; k < c; k++) stored[(k * b + j) * a + i] = (float) w[(i * b + j) * c + k];
+        return g.permute(g.constant(HostTensor.ofFloats(Shape.of(c, b, a), stored)), 2, 1, 0);
     }
 
     /** x [B, Cin, T], either as given or as the transpose of a [B, T, Cin] input. */

@@ -83,6 +83,22 @@ class LayoutKernelTest {
         }
     }
 
+    /** Permutes that move the last axis put the unit stride on axis 0, 1 or 2 (the tiled path); sizes straddle tiles. */
+    @ParameterizedTest
+    @EnumSource(value = DType.class, names = {"F32", "F16", "I32", "I8"})
+    void contiguousOfPermutesThatMoveTheLastAxis(DType dtype) {
+        for (int[] perm : new int[][] {{3, 0, 1, 2}, {0, 3, 1, 2}, {0, 1, 3, 2}, {2, 3, 0, 1}}) {
+            try (ReferenceCheck c = new ReferenceCheck()) {
+                Tensor x = c.bind("x", c.random.of(dtype, Shape.of(2, 3, 37, 70), -100, 100));
+                c.assertMaxAbs(engine, "contiguous " + dtype + " permute " + java.util.Arrays.toString(perm), c.g.contiguous(c.g.permute(x, perm)), 0);
+            }
+        }
+        try (ReferenceCheck c = new ReferenceCheck()) {
+            Tensor x = c.bind("x", c.random.of(dtype, Shape.of(1, 33), -100, 100));
+            c.assertMaxAbs(engine, "contiguous " + dtype + " [1, 33]ᵀ", c.g.contiguous(c.g.transpose(x, 0, 1)), 0);
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(value = DType.class, names = {"Q8_0", "Q4_0"})
     void contiguousOfQuantizedRowsMovesWholeBlocks(DType dtype) {

@@ -57,6 +57,26 @@ class MatMulKernelTest {
         check(new long[] {2, 5, 1, 96}, new long[] {5, 40, 96}, wType, Layout.STRIDED_K);
     }
 
+    /** w as the transpose of a [K, N] constant: column-major weights take the packing and strided-read paths. */
+    @ParameterizedTest
+    @EnumSource(value = DType.class, names = {"F32", "F16", "BF16"})
+    void transposedWeights(DType wType) {
+        for (int[] mnk : new int[][] {{1, 33, 7}, {3, 257, 33}, {33, 7, 257}, {257, 33, 300}, {7, 1, 1}}) {
+            int m = mnk[0], n = mnk[1], k = mnk[2];
+            double[] x = H.gaussian(m * k);
+            try (HostTensor wt = HostTensor.convert(wType, Shape.of(k, n), KernelHarness.floats(H.gaussian(n * k)));
+                 HostTensor xh = HostTensor.ofFloats(Shape.of(m, k), KernelHarness.floats(x))) {
+                double[] stored = KernelHarness.stored(wt), w = new double[n * k];
+                for (int i = 0; i < n; i++) for (int j = 0; j < k; j++) w[i * k + j] = stored[j * n + i];
+                GraphBuilder g = new GraphBuilder();
+                Tensor y = g.matmul(g.input("x", Shape.of(m, k)), g.transpose(g.constant(wt), 0, 1));
+                float[] got = H.run(g.build(y), Map.of("x", xh), BOUND);
+                H.assertClose("matmul x[" + m + ", " + k + "] w^T[" + n + ", " + k + "] " + wType, got,
+                        reference(x, new long[] {m, k}, w, new long[] {n, k}, new long[] {m, n}), BOUND);
+            }
+        }
+    }
+
     @Test
     void largeSquare() {
         check(new long[] {300, 520}, new long[] {130, 520}, DType.F32, Layout.CONTIGUOUS);

@@ -37,6 +37,7 @@ final class ReferenceCheck implements AutoCloseable {
     final long seed = Seeds.fresh();
     final RandomTensors random = new RandomTensors(seed);
     private final Map<String, HostTensor> inputs = new LinkedHashMap<>();
+    private Graph graph; // built on first use; a check runs one output
 
     /** Uniform [lo, hi) F32 input shown to the op with {@code shape} through {@code layout}. */
     Tensor input(String name, Shape shape, Layout layout, float lo, float hi) {
@@ -82,8 +83,6 @@ final class ReferenceCheck implements AutoCloseable {
         float[] cpu = runOnCpu(engine, out);
         Closeness.assertMaxAbs(what, out.shape(), seed, cpu, reference(out), bound);
     }
-
-    private Graph graph;
 
     private Graph graph(Tensor out) {
         if (graph == null) graph = g.build(out);

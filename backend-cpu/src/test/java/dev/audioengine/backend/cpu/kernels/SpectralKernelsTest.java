@@ -42,7 +42,7 @@ class SpectralKernelsTest {
         for (int[] c : cases) {
             int n = c[0], hop = c[1];
             boolean center = c[2] == 1;
-            int frames = 1 + H.random.nextInt(12);
+            int frames = 1 + H.random.nextInt(40); // spans several 16-frame work units
             long full = n + (long) hop * (frames - 1) - (center ? 2L * (n / 2) : 0);
             if (full < 1) continue;
             istft(1 + H.random.nextInt(2), frames, n, hop, center, 1 + H.random.nextInt((int) full));
@@ -112,7 +112,8 @@ class SpectralKernelsTest {
         double[] spec = H.gaussian(b * bins * frames * 2), w = new double[n];
         for (int j = 0; j < n; j++) w[j] = 0.5 + H.random.nextDouble(); // bounded away from 0: NOLA holds everywhere
         GraphBuilder g = new GraphBuilder();
-        Tensor s = g.input("spec", Shape.of(b, bins, frames, 2));
+        boolean frameMajor = H.random.nextBoolean(); // spec as the permuted view of a [B, frames, bins, 2] input
+        Tensor s = frameMajor ? g.permute(g.input("spec", Shape.of(b, frames, bins, 2)), 0, 2, 1, 3) : g.input("spec", Shape.of(b, bins, frames, 2));
         Tensor y = g.istft(s, g.constant(HostTensor.ofFloats(Shape.of(n), KernelHarness.floats(w))), n, hop, center, length);
         int full = n + hop * (frames - 1), start = center ? n / 2 : 0;
         double[] env = new double[full], acc = new double[full], want = new double[b * length];
@@ -133,8 +134,15 @@ class SpectralKernelsTest {
             }
             for (int i = 0; i < length; i++) want[bi * length + i] = acc[start + i] / env[start + i];
         }
-        try (HostTensor sh = HostTensor.ofFloats(Shape.of(b, bins, frames, 2), KernelHarness.floats(spec))) {
-            H.assertClose(String.format("istft B%d frames%d n%d hop%d center=%b length%d", b, frames, n, hop, center, length),
+        float[] stored = KernelHarness.floats(spec);
+        if (frameMajor) {
+            for (int bi = 0; bi < b; bi++) for (int k = 0; k < bins; k++) for (int f = 0; f < frames; f++) for (int c = 0; c < 2; c++) {
+                stored[((bi * frames + f) * bins + k) * 2 + c] = (float) spec[((bi * bins + k) * frames + f) * 2 + c];
+            }
+        }
+        Shape storedShape = frameMajor ? Shape.of(b, frames, bins, 2) : Shape.of(b, bins, frames, 2);
+        try (HostTensor sh = HostTensor.ofFloats(storedShape, stored)) {
+            H.assertClose(String.format("istft B%d frames%d n%d hop%d center=%b length%d frameMajor=%b", b, frames, n, hop, center, length, frameMajor),
                     H.run(g.build(y), Map.of("spec", sh), BOUND), want, BOUND);
         }
     }
