@@ -94,6 +94,7 @@ final class VadTask {
         try (AudioEngine engine = top.engineBuilder().build(); SileroVad vad = SileroVad.load(engine, modelPath)) {
             List<SpeechSegment> segments = new ArrayList<>();
             float[] probs;
+            long t0 = System.nanoTime();
             if (!streaming) {
                 probs = vad.probabilities(clip.samples(), clip.sampleRate());
                 segments = SpeechTimestamps.segments(probs, vad.chunkSize(clip.sampleRate()), clip.samples().length, clip.sampleRate(), options);
@@ -102,6 +103,7 @@ final class VadTask {
                 probs = stream(vad, clip, options, segments, out);
             }
             out.flush();
+            summarize(err, segments, clip, vad.version(), engine, (System.nanoTime() - t0) / 1e9);
             if (probabilitiesOut != null) writeProbabilities(probs);
             if (segmentsOut != null) writeSegments(segments, clip.sampleRate(), modelPath, vad.version(), options, streaming);
         }
@@ -134,6 +136,17 @@ final class VadTask {
         float[] all = new float[n];
         for (float[] p : probs) { System.arraycopy(p, 0, all, k, p.length); k += p.length; }
         return all;
+    }
+
+    /** One line for people on stderr, so stdout stays the segments alone. */
+    private static void summarize(PrintWriter err, List<SpeechSegment> segments, AudioClip clip, String version,
+                                  AudioEngine engine, double seconds) {
+        double speech = segments.stream().mapToDouble(s -> s.endSeconds() - s.startSeconds()).sum();
+        double length = (double) clip.samples().length / clip.sampleRate();
+        err.println(String.format(Locale.ROOT, "audioengine: %d speech segment%s, %.2f s of speech in %.2f s of audio"
+                        + " (silero_vad %s on %s, %.0f ms wall, %.0fx real time incl. start-up)", segments.size(), segments.size() == 1 ? "" : "s",
+                speech, length, version, engine.backend().registryName(), seconds * 1e3, length / Math.max(seconds, 1e-9)));
+        err.flush();
     }
 
     private void printSegment(PrintWriter out, double start, double end) {
