@@ -8,6 +8,7 @@ import dev.audioengine.api.tensor.Shape;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -20,7 +21,9 @@ final class ChunkRunner implements AutoCloseable {
     private final Map<Integer, Compiled> graphs = new HashMap<>();
     final float[] h = new float[SileroWeights.HIDDEN], c = new float[SileroWeights.HIDDEN];
 
-    private record Compiled(CompiledGraph graph, HostTensor window, HostTensor h0, HostTensor c0, Map<String, HostTensor> inputs) {}
+    /** One batch size's graph with its input and output tensors, reused run after run (no allocation per chunk). */
+    private record Compiled(CompiledGraph graph, HostTensor window, HostTensor h0, HostTensor c0, Map<String, HostTensor> inputs,
+                            HostTensor out) {}
 
     ChunkRunner(AudioEngine engine, SileroWeights weights) {
         this.engine = engine;
@@ -44,12 +47,11 @@ final class ChunkRunner implements AutoCloseable {
         MemorySegment.copy(windows, offset, cg.window.data(), ValueLayout.JAVA_FLOAT_UNALIGNED, 0, n * len);
         MemorySegment.copy(h, 0, cg.h0.data(), ValueLayout.JAVA_FLOAT_UNALIGNED, 0, h.length);
         MemorySegment.copy(c, 0, cg.c0.data(), ValueLayout.JAVA_FLOAT_UNALIGNED, 0, c.length);
-        try (CompiledGraph.Outputs out = cg.graph.run(cg.inputs)) {
-            MemorySegment o = out.get(SileroGraph.OUT).data();
-            MemorySegment.copy(o, ValueLayout.JAVA_FLOAT_UNALIGNED, 0, probs, at, n);
-            MemorySegment.copy(o, ValueLayout.JAVA_FLOAT_UNALIGNED, 4L * n, h, 0, h.length);
-            MemorySegment.copy(o, ValueLayout.JAVA_FLOAT_UNALIGNED, 4L * (n + h.length), c, 0, c.length);
-        }
+        cg.graph.runInto(cg.inputs, List.of(cg.out));
+        MemorySegment o = cg.out.data();
+        MemorySegment.copy(o, ValueLayout.JAVA_FLOAT_UNALIGNED, 0, probs, at, n);
+        MemorySegment.copy(o, ValueLayout.JAVA_FLOAT_UNALIGNED, 4L * n, h, 0, h.length);
+        MemorySegment.copy(o, ValueLayout.JAVA_FLOAT_UNALIGNED, 4L * (n + h.length), c, 0, c.length);
     }
 
     private Compiled compile(int n) {
@@ -57,7 +59,9 @@ final class ChunkRunner implements AutoCloseable {
         HostTensor window = HostTensor.allocate(dev.audioengine.api.tensor.DType.F32, Shape.of(n, 1, weights.context + weights.chunk));
         HostTensor h0 = HostTensor.allocate(dev.audioengine.api.tensor.DType.F32, Shape.of(1, SileroWeights.HIDDEN));
         HostTensor c0 = HostTensor.allocate(dev.audioengine.api.tensor.DType.F32, Shape.of(1, SileroWeights.HIDDEN));
-        return new Compiled(g, window, h0, c0, Map.of(SileroGraph.WINDOW, window, SileroGraph.H0, h0, SileroGraph.C0, c0));
+        var o = g.graph().outputs().getFirst();
+        HostTensor out = HostTensor.allocate(o.dtype(), o.shape());
+        return new Compiled(g, window, h0, c0, Map.of(SileroGraph.WINDOW, window, SileroGraph.H0, h0, SileroGraph.C0, c0), out);
     }
 
     @Override
@@ -67,6 +71,7 @@ final class ChunkRunner implements AutoCloseable {
             cg.window.close();
             cg.h0.close();
             cg.c0.close();
+            cg.out.close();
         }
         graphs.clear();
     }
