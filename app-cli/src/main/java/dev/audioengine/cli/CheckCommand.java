@@ -107,7 +107,7 @@ final class CheckCommand implements Callable<Integer> {
                 spec.commandLine().getErr().println("error: " + unopened.getLast());
                 continue;
             }
-            try (Backend backend = opened; Reference reference = CheckTargets.referenceFor(backend, g, registry)) {
+            try (Backend backend = opened; Reference reference = CheckTargets.referenceFor(p, g, registry)) {
                 if (human) {
                     out.printf(Locale.ROOT, "check %s device %d (%s) against the %s: %d cases, seed %d%n",
                             p.type().cliName(), backend.device().index(), backend.device().name(), reference.describe(), cases.size(), runSeed);

@@ -40,14 +40,17 @@ public final class OpBenchmark {
             long warm = System.nanoTime();
             exec.run(inputs);
             for (int i = 1; i < MAX_WARMUP && (i < MIN_WARMUP || System.nanoTime() - warm < WARMUP_SECONDS * 1e9); i++) exec.rerun();
+            backend.synchronize();
             long t0 = System.nanoTime();
             exec.rerun();
+            backend.synchronize(); // GPU runs return once queued
             double first = (System.nanoTime() - t0) / 1e9;
             int runs = (int) Math.max(MIN_RUNS, Math.min(MAX_RUNS, TARGET_SECONDS / Math.max(first, 1e-9)));
             double[] times = new double[runs];
             for (int i = 0; i < runs; i++) {
                 long s = System.nanoTime();
                 exec.rerun();
+                backend.synchronize();
                 times[i] = (System.nanoTime() - s) / 1e9;
             }
             Arrays.sort(times);

@@ -35,6 +35,12 @@ public interface Backend extends AutoCloseable {
     /** Compiles {@code nodes} (compute nodes only, in order) against fixed placements. */
     Executable compile(List<Tensor> nodes, TensorPlacement placement);
 
+    /**
+     * Waits until every piece of work queued on this backend has finished. {@link Executable#run}
+     * may return once work is queued (downloads wait for it); timing code must call this.
+     */
+    default void synchronize() {}
+
     /** Frees everything this backend allocated. */
     @Override
     void close();

@@ -34,7 +34,10 @@ class MatMulKernelTest {
         int[] sizes = {1, 7, 33, 257};
         for (int m : sizes) for (int n : sizes) for (int k : sizes) {
             Layout layout = Layout.values()[H.random.nextInt(3)];
-            check(new long[] {m, k}, new long[] {n, k}, wType, layout);
+            // A lone dot product can land near zero, where NMSE is ill-conditioned (1 run in ~10^4
+            // failed); N=1 is still covered with M > 1 and M=1 with N > 1.
+            int nn = m * n == 1 ? 2 : n;
+            check(new long[] {m, k}, new long[] {nn, k}, wType, layout);
         }
     }
 

@@ -1,0 +1,175 @@
+// Matmul for any weight dtype (the general path; contiguous F32/F16/BF16 go to the GEMM library),
+// conv1d (general and depthwise) and conv_transpose1d.
+#include "ae_tensor.h"
+
+#define MM_TILE 16
+
+/**
+ * y[b, m, n] = sum_k x[b, m, k] * w[b, n, k]. y is contiguous [B0, B1, M, N]; tx and tw are padded
+ * to [B0, B1, M|N, K] with stride 0 on broadcast batch axes. Block (16, 16), grid (N/16, M/16, B0*B1).
+ * Quantized weights are contiguous along k, so an element offset is also a block position.
+ */
+GC_KERNEL void ae_matmul(float* GC_RESTRICT y, const float* GC_RESTRICT x, TD tx, const void* GC_RESTRICT w, int wt, TD tw,
+                         i64 M, i64 N, i64 K, i64 B1) {
+    GC_SHARED float xs[MM_TILE][MM_TILE + 1];
+    GC_SHARED float ws[MM_TILE][MM_TILE + 1];
+    int tx_ = gc_tid(), ty_ = gc_tid_y();
+    i64 z = gc_block_z(), b0 = z / B1, b1 = z % B1;
+    i64 m = gc_block_y() * MM_TILE + ty_, n = gc_block() * MM_TILE + tx_;
+    i64 xBase = b0 * tx.s[0] + b1 * tx.s[1], wBase = b0 * tw.s[0] + b1 * tw.s[1];
+    i64 nLoad = gc_block() * MM_TILE + ty_; // the weight row this thread loads
+    float acc = 0;
+    for (i64 k0 = 0; k0 < K; k0 += MM_TILE) {
+        i64 k = k0 + tx_;
+        xs[ty_][tx_] = (m < M && k < K) ? x[xBase + m * tx.s[2] + k * tx.s[3]] : 0.0f;
+        ws[ty_][tx_] = (nLoad < N && k < K) ? ld_any(w, wt, wBase + nLoad * tw.s[2] + k * tw.s[3]) : 0.0f;
+        gc_sync();
+        for (int kk = 0; kk < MM_TILE; kk++) acc += xs[ty_][kk] * ws[tx_][kk];
+        gc_sync();
+    }
+    if (m < M && n < N) y[(z * M + m) * N + n] = acc;
+}
+
+/**
+ * Direct conv1d, one thread per output [B, Cout, Tout]. tx padded [1, B, Cin, T], tw [1, Cout, Cin/groups, K].
+ */
+GC_KERNEL void ae_conv1d(float* GC_RESTRICT y, const float* GC_RESTRICT x, TD tx, const float* GC_RESTRICT w, TD tw,
+                         const float* GC_RESTRICT bias, i64 biasStride, i64 B, i64 Cin, i64 T, i64 Cout, i64 K, i64 Tout,
+                         int stride, int pad, int dil, int groups) {
+    i64 n = B * Cout * Tout;
+    i64 cinPer = Cin / groups, coutPer = Cout / groups;
+    for (i64 i = gc_global_id(); i < n; i += gc_global_stride()) {
+        i64 t = i % Tout, co = (i / Tout) % Cout, b = i / (Tout * Cout);
+        i64 g = co / coutPer;
+        float acc = bias ? bias[co * biasStride] : 0.0f;
+        for (i64 c = 0; c < cinPer; c++) {
+            i64 ci = g * cinPer + c;
+            const float* xr = x + b * tx.s[1] + ci * tx.s[2];
+            const float* wr = w + co * tw.s[1] + c * tw.s[2];
+            for (i64 k = 0; k < K; k++) {
+                i64 ti = t * stride - pad + k * dil;
+                if (ti >= 0 && ti < T) acc += xr[ti * tx.s[3]] * wr[k * tw.s[3]];
+            }
+        }
+        y[i] = acc;
+    }
+}
+
+/** Depthwise conv1d (groups == Cin == Cout): one channel's taps per output, no channel loop. */
+GC_KERNEL void ae_conv1d_depthwise(float* GC_RESTRICT y, const float* GC_RESTRICT x, TD tx, const float* GC_RESTRICT w, TD tw,
+                                   const float* GC_RESTRICT bias, i64 biasStride, i64 B, i64 C, i64 T, i64 K, i64 Tout,
+                                   int stride, int pad, int dil) {
+    i64 n = B * C * Tout;
+    for (i64 i = gc_global_id(); i < n; i += gc_global_stride()) {
+        i64 t = i % Tout, c = (i / Tout) % C, b = i / (Tout * C);
+        const float* xr = x + b * tx.s[1] + c * tx.s[2];
+        const float* wr = w + c * tw.s[1];
+        float acc = bias ? bias[c * biasStride] : 0.0f;
+        i64 t0 = t * stride - pad;
+        for (i64 k = 0; k < K; k++) {
+            i64 ti = t0 + k * dil;
+            if (ti >= 0 && ti < T) acc += xr[ti * tx.s[3]] * wr[k * tw.s[3]];
+        }
+        y[i] = acc;
+    }
+}
+
+/**
+ * ConvTranspose1d gathered per output [B, Cout, Tout]: x [B, Cin, T] (tx padded [1, B, Cin, T]),
+ * w [Cin, Cout/groups, K] (tw padded [1, Cin, Cout/groups, K]); input time ti feeds t = ti*stride - pad + k*dil.
+ */
+GC_KERNEL void ae_conv_transpose1d(float* GC_RESTRICT y, const float* GC_RESTRICT x, TD tx, const float* GC_RESTRICT w, TD tw,
+                                   const float* GC_RESTRICT bias, i64 biasStride, i64 B, i64 Cin, i64 T, i64 Cout, i64 K,
+                                   i64 Tout, int stride, int pad, int dil, int groups) {
+    i64 n = B * Cout * Tout;
+    i64 cinPer = Cin / groups, coutPer = Cout / groups;
+    for (i64 i = gc_global_id(); i < n; i += gc_global_stride()) {
+        i64 t = i % Tout, co = (i / Tout) % Cout, b = i / (Tout * Cout);
+        i64 g = co / coutPer, col = co % coutPer;
+        float acc = bias ? bias[co * biasStride] : 0.0f;
+        for (i64 c = 0; c < cinPer; c++) {
+            i64 ci = g * cinPer + c;
+            const float* xr = x + b * tx.s[1] + ci * tx.s[2];
+            const float* wr = w + ci * tw.s[1] + col * tw.s[2];
+            for (i64 k = 0; k < K; k++) {
+                i64 num = t + pad - k * dil;
+                if (num < 0 || num % stride != 0) continue;
+                i64 ti = num / stride;
+                if (ti < T) acc += xr[ti * tx.s[3]] * wr[k * tw.s[3]];
+            }
+        }
+        y[i] = acc;
+    }
+}
+
+#define MV_THREADS 128
+
+/**
+ * Quantized mat-vec for few rows: y[r, n] = sum_k x[r, k] w[n, k] with w Q8_0/Q4_0, contiguous [N, K]
+ * (K a multiple of 32). One block per (n, r); each thread decodes whole 32-value blocks (one scale
+ * each) against unit-stride x (tx padded [B0, B1, M, K], row r over the first three axes).
+ */
+GC_KERNEL void ae_matvec_q(float* GC_RESTRICT y, const float* GC_RESTRICT x, TD tx, const u8* GC_RESTRICT w, int wt, i64 N, i64 K) {
+    GC_SHARED float sh[MV_THREADS];
+    i64 n = gc_block(), r = gc_block_y();
+    const float* xr = x + td_row(tx, r);
+    i64 nb = K / 32, bb = wt == DT_Q8_0 ? 34 : 18;
+    const u8* wr = w + n * nb * bb;
+    float acc = 0;
+    for (i64 b = gc_tid(); b < nb; b += gc_block_dim()) {
+        const u8* blk = wr + b * bb;
+        float d = gc_f16_to_f32((u16) (blk[0] | (blk[1] << 8)));
+        const float* xb = xr + b * 32;
+        float s = 0;
+        if (wt == DT_Q8_0) {
+            for (int i = 0; i < 32; i++) s += (float) (signed char) blk[2 + i] * xb[i];
+        } else {
+            for (int i = 0; i < 16; i++) s += (float) ((blk[2 + i] & 15) - 8) * xb[i] + (float) ((blk[2 + i] >> 4) - 8) * xb[i + 16];
+        }
+        acc += d * s;
+    }
+    acc = block_sum(acc, sh);
+    if (gc_tid() == 0) y[r * N + n] = acc;
+}
+
+/**
+ * col2im for conv_transpose1d after the GEMM: cols [B, groups, coutPer*K, T] holds w^T x per group;
+ * y [B, Cout, Tout] gathers, for each tap k, the column whose input time ti maps to t = ti*stride - pad + k*dil.
+ */
+GC_KERNEL void ae_col2im_1d(float* GC_RESTRICT y, const float* GC_RESTRICT cols, const float* GC_RESTRICT bias, i64 biasStride,
+                            i64 B, i64 Cout, i64 T, i64 K, i64 Tout, int stride, int pad, int dil, int groups) {
+    i64 n = B * Cout * Tout, coutPer = Cout / groups;
+    for (i64 i = gc_global_id(); i < n; i += gc_global_stride()) {
+        i64 t = i % Tout, co = (i / Tout) % Cout, b = i / (Tout * Cout);
+        i64 g = co / coutPer, col = co % coutPer;
+        const float* cg = cols + ((b * groups + g) * coutPer + col) * K * T;
+        float acc = bias ? bias[co * biasStride] : 0.0f;
+        for (i64 k = 0; k < K; k++) {
+            i64 num = t + pad - k * dil;
+            if (num < 0 || num % stride != 0) continue;
+            i64 ti = num / stride;
+            if (ti < T) acc += cg[k * T + ti];
+        }
+        y[i] = acc;
+    }
+}
+
+/**
+ * im2col for conv1d before the GEMM: cols [B, Cin*K, Tout] (row ci*K + k) holds x[b, ci, t*stride - pad + k*dil]
+ * (0 outside the input). tx padded [1, B, Cin, T].
+ */
+GC_KERNEL void ae_im2col_1d(float* GC_RESTRICT cols, const float* GC_RESTRICT x, TD tx, i64 B, i64 Cin, i64 T, i64 K, i64 Tout,
+                            int stride, int pad, int dil) {
+    i64 n = B * Cin * K * Tout;
+    for (i64 i = gc_global_id(); i < n; i += gc_global_stride()) {
+        i64 t = i % Tout, r = (i / Tout) % (Cin * K), b = i / (Tout * Cin * K);
+        i64 ci = r / K, k = r % K, ti = t * stride - pad + k * dil;
+        cols[i] = (ti >= 0 && ti < T) ? x[b * tx.s[1] + ci * tx.s[2] + ti * tx.s[3]] : 0.0f;
+    }
+}
+
+/** y [B, C, T] = bias[c] broadcast (the GEMM then accumulates into it); zeros without a bias. */
+GC_KERNEL void ae_fill_bias(float* GC_RESTRICT y, const float* GC_RESTRICT bias, i64 biasStride, i64 B, i64 C, i64 T) {
+    i64 n = B * C * T;
+    for (i64 i = gc_global_id(); i < n; i += gc_global_stride()) y[i] = bias ? bias[((i / T) % C) * biasStride] : 0.0f;
+}

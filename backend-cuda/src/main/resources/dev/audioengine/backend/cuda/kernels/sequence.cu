@@ -1,0 +1,176 @@
+// get_rows, rope, fused attention and lstm.
+#include "ae_tensor.h"
+
+/**
+ * y [ids..., D] = table[id, :]. ttab padded [1, 1, V, D]; tids is the ids' view. An id outside [0, V)
+ * yields NaN for its whole row (a kernel cannot throw; the NaN makes the bad lookup visible).
+ */
+GC_KERNEL void ae_get_rows(i64 n, float* GC_RESTRICT y, const void* GC_RESTRICT table, int tt, TD ttab,
+                           const int* GC_RESTRICT ids, TD tids) {
+    i64 D = ttab.n[3], V = ttab.n[2];
+    for (i64 i = gc_global_id(); i < n; i += gc_global_stride()) {
+        i64 r = i / D, c = i % D;
+        i64 id = ids[td_off(tids, r)];
+        y[i] = (id < 0 || id >= V) ? gc_nan() : ld_any(table, tt, id * ttab.s[2] + c * ttab.s[3]);
+    }
+}
+
+/** Rotary embedding on x [B, H, T, D] (y contiguous); angles in double so large positions keep their accuracy. */
+GC_KERNEL void ae_rope(i64 n, float* GC_RESTRICT y, const float* GC_RESTRICT x, TD tx, const int* GC_RESTRICT pos,
+                       i64 posStride, int dims, float base, int neox) {
+    i64 D = tx.n[3], T = tx.n[2];
+    int half = dims / 2;
+    for (i64 i = gc_global_id(); i < n; i += gc_global_stride()) {
+        i64 d = i % D, t = (i / D) % T;
+        i64 off = td_off(tx, i);
+        if (d >= dims) { y[i] = x[off]; continue; }
+        int p; bool first; i64 other;
+        if (neox) { p = d < half ? (int) d : (int) d - half; first = d < half; other = first ? d + half : d - half; }
+        else { p = (int) (d / 2); first = (d % 2) == 0; other = first ? d + 1 : d - 1; }
+        double theta = (double) pos[t * posStride] * pow((double) base, -2.0 * p / dims);
+        double s, c;
+        gc_sincos_d(theta, &s, &c);
+        double a = x[off], b = x[off + (other - d) * tx.s[3]];
+        y[i] = first ? (float) (a * c - b * s) : (float) (b * s + a * c);
+    }
+}
+
+/**
+ * softmax(q k^T scale + mask [+ causal]) v, flash-attention style. One block of 256 threads per
+ * (b, h, tile of ATT_QT queries); keys in tiles of ATT_KT, each K/V tile loaded once into shared
+ * memory (as F32) and used by every query of the block; an online softmax per query (running max m,
+ * sum l, the accumulator rescaled by exp(m_old - m_new) when the max grows), so memory does not
+ * grow with Tk. Dynamic shared memory, in floats: q and the accumulator (ATT_QT*D each), K (ATT_KT*(D+1),
+ * padded against bank conflicts), V (ATT_KT*D), the score tile (ATT_QT*ATT_KT) and 3*ATT_QT per-query
+ * values. k and v are F32, F16 or BF16 (kvt); query head h reads kv head h / (H / Hkv).
+ */
+#define ATT_QT 16
+#define ATT_KT 64
+GC_KERNEL void ae_attention(float* GC_RESTRICT y, const float* GC_RESTRICT q, TD tq, const void* GC_RESTRICT k, TD tk,
+                            const void* GC_RESTRICT v, TD tv, int kvt, const float* GC_RESTRICT mask, TD tm, float scale,
+                            int causal) {
+    extern GC_SHARED float smem[];
+    i64 H = tq.n[1], Tq = tq.n[2], D = tq.n[3], Hkv = tk.n[1], Tk = tk.n[2];
+    i64 qTiles = (Tq + ATT_QT - 1) / ATT_QT;
+    i64 blk = gc_block(), qt = blk % qTiles, h = (blk / qTiles) % H, b = blk / (qTiles * H);
+    i64 hk = h / (H / Hkv), i0 = qt * ATT_QT;
+    i64 kd = D + 1;
+    float* qs = smem;                    // [ATT_QT][D]
+    float* acc = qs + ATT_QT * D;        // [ATT_QT][D]
+    float* ks = acc + ATT_QT * D;        // [ATT_KT][D + 1]
+    float* vs = ks + ATT_KT * kd;        // [ATT_KT][D]
+    float* sc = vs + ATT_KT * D;         // [ATT_QT][ATT_KT]
+    float* mrow = sc + ATT_QT * ATT_KT;  // running max per query
+    float* lrow = mrow + ATT_QT;         // running sum per query
+    float* arow = lrow + ATT_QT;         // this tile's rescale factor per query
+    int tid = gc_tid(), nt = gc_block_dim();
+    for (i64 e = tid; e < ATT_QT * D; e += nt) {
+        i64 qi = e / D, d = e % D, i = i0 + qi;
+        qs[e] = i < Tq ? q[b * tq.s[0] + h * tq.s[1] + i * tq.s[2] + d * tq.s[3]] : 0.0f;
+        acc[e] = 0.0f;
+    }
+    if (tid < ATT_QT) { mrow[tid] = -gc_inf(); lrow[tid] = 0.0f; }
+    i64 iLast = (i0 + ATT_QT < Tq ? i0 + ATT_QT : Tq) - 1;
+    // keys past the last query's causal limit are masked for the whole block
+    i64 limit = causal ? iLast + (Tk - Tq) + 1 : Tk;
+    if (limit > Tk) limit = Tk;
+    i64 kBase = b * tk.s[0] + hk * tk.s[1], vBase = b * tv.s[0] + hk * tv.s[1];
+    for (i64 j0 = 0; j0 < limit; j0 += ATT_KT) {
+        i64 count = limit - j0 < ATT_KT ? limit - j0 : ATT_KT;
+        gc_sync(); // the previous tile's K, V and scores are no longer read
+        for (i64 e = tid; e < ATT_KT * D; e += nt) {
+            i64 j = e / D, d = e % D;
+            bool in = j < count;
+            ks[j * kd + d] = in ? ld_any(k, kvt, kBase + (j0 + j) * tk.s[2] + d * tk.s[3]) : 0.0f;
+            vs[j * D + d] = in ? ld_any(v, kvt, vBase + (j0 + j) * tv.s[2] + d * tv.s[3]) : 0.0f;
+        }
+        gc_sync();
+        for (i64 e = tid; e < ATT_QT * ATT_KT; e += nt) {
+            i64 qi = e / ATT_KT, j = e % ATT_KT, i = i0 + qi, jj = j0 + j;
+            float s = -gc_inf();
+            if (i < Tq && j < count && !(causal && jj > i + (Tk - Tq))) {
+                float dot = 0;
+                const float* qr = qs + qi * D;
+                const float* kr = ks + j * kd;
+                for (i64 d = 0; d < D; d++) dot += qr[d] * kr[d];
+                s = dot * scale + (mask ? mask[i * tm.s[2] + jj * tm.s[3]] : 0.0f);
+            }
+            sc[e] = s;
+        }
+        gc_sync();
+        if (tid < ATT_QT) {
+            float* row = sc + tid * ATT_KT;
+            float mt = -gc_inf();
+            for (int j = 0; j < ATT_KT; j++) mt = nan_max(mt, row[j]);
+            float mOld = mrow[tid], mNew = nan_max(mOld, mt);
+            if (mNew == -gc_inf()) { // nothing visible yet for this query
+                for (int j = 0; j < ATT_KT; j++) row[j] = 0.0f;
+                arow[tid] = 1.0f;
+            } else {
+                float sum = 0;
+                for (int j = 0; j < ATT_KT; j++) { float p = expf(row[j] - mNew); row[j] = p; sum += p; }
+                float a = expf(mOld - mNew);
+                arow[tid] = a;
+                lrow[tid] = lrow[tid] * a + sum;
+                mrow[tid] = mNew;
+            }
+        }
+        gc_sync();
+        for (i64 e = tid; e < ATT_QT * D; e += nt) {
+            i64 qi = e / D, d = e % D;
+            const float* p = sc + qi * ATT_KT;
+            float o = 0;
+            for (i64 j = 0; j < count; j++) o += p[j] * vs[j * D + d];
+            acc[e] = acc[e] * arow[qi] + o;
+        }
+    }
+    gc_sync();
+    for (i64 e = tid; e < ATT_QT * D; e += nt) {
+        i64 qi = e / D, d = e % D, i = i0 + qi;
+        if (i >= Tq) continue;
+        float l = lrow[qi];
+        // l == 0: this query sees no key, its output is zeros; NaN scores propagate through acc and l
+        y[((b * H + h) * Tq + i) * D + d] = l > 0 ? acc[e] / l : (gc_isnan(l) ? gc_nan() : 0.0f);
+    }
+}
+
+/**
+ * One LSTM layer, one block per batch element, the time loop inside the kernel. x [B, T, I] through tx
+ * (padded [1, B, T, I]); weights, biases and initial states contiguous. Shared: h, c (H each), gates (4H).
+ * y [2, B, T, H]: hidden sequence then cell sequence.
+ */
+GC_KERNEL void ae_lstm(float* GC_RESTRICT y, const float* GC_RESTRICT x, TD tx, const float* GC_RESTRICT wih,
+                       const float* GC_RESTRICT whh, const float* GC_RESTRICT bih, const float* GC_RESTRICT bhh,
+                       const float* GC_RESTRICT h0, const float* GC_RESTRICT c0, i64 B, i64 T, i64 I, i64 H) {
+    extern GC_SHARED float smem[];
+    float* hs = smem;
+    float* cs = hs + H;
+    float* gates = cs + H;
+    i64 b = gc_block();
+    for (i64 j = gc_tid(); j < H; j += gc_block_dim()) { hs[j] = h0[b * H + j]; cs[j] = c0[b * H + j]; }
+    gc_sync();
+    for (i64 t = 0; t < T; t++) {
+        const float* xr = x + b * tx.s[1] + t * tx.s[2];
+        for (i64 g = gc_tid(); g < 4 * H; g += gc_block_dim()) {
+            float s = bih[g] + bhh[g];
+            const float* wi = wih + g * I;
+            for (i64 p = 0; p < I; p++) s += wi[p] * xr[p * tx.s[3]];
+            const float* wh = whh + g * H;
+            for (i64 p = 0; p < H; p++) s += wh[p] * hs[p];
+            gates[g] = s;
+        }
+        gc_sync();
+        for (i64 j = gc_tid(); j < H; j += gc_block_dim()) {
+            float ig = sigmoid_f(gates[j]), fg = sigmoid_f(gates[H + j]);
+            float gg = tanhf(gates[2 * H + j]), og = sigmoid_f(gates[3 * H + j]);
+            float c = fg * cs[j] + ig * gg;
+            float h = og * tanhf(c);
+            cs[j] = c;
+            hs[j] = h;
+            i64 o = (b * T + t) * H + j;
+            y[o] = h;
+            y[B * T * H + o] = c;
+        }
+        gc_sync();
+    }
+}
