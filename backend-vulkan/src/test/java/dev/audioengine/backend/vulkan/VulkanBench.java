@@ -24,6 +24,8 @@ import java.util.SplittableRandom;
  * asserted anywhere). Each graph is compiled once and replayed; a replay is one submit and one
  * fence wait on Vulkan. Usage: VulkanBench [square matmul sizes...] (default 256 512 1024).
  * Prints one line per (graph, backend): median of the replays, and GFLOP/s for matmul.
+ * {@code -Dbench.backends=VULKAN,CUDA} picks the backend types (default VULKAN,CPU), so Vulkan
+ * can be measured beside cuBLASLt in one run on an NVIDIA machine.
  */
 public final class VulkanBench {
     private VulkanBench() {}
@@ -32,9 +34,11 @@ public final class VulkanBench {
         List<Integer> sizes = new ArrayList<>();
         for (String a : args) sizes.add(Integer.parseInt(a));
         if (sizes.isEmpty()) sizes = List.of(256, 512, 1024);
+        List<BackendType> wanted = java.util.Arrays.stream(System.getProperty("bench.backends", "VULKAN,CPU").split(","))
+                .map(String::trim).map(BackendType::valueOf).toList();
         Map<String, BackendProvider> providers = new LinkedHashMap<>();
         for (BackendProvider p : ServiceLoader.load(BackendProvider.class)) {
-            if (p.type() == BackendType.VULKAN || p.type() == BackendType.CPU) providers.put(p.registryName(), p);
+            if (wanted.contains(p.type())) providers.put(p.registryName(), p);
         }
         for (BackendProvider p : providers.values()) {
             if (!p.probe().available()) {
@@ -82,10 +86,12 @@ public final class VulkanBench {
             run.run(in);
             long warm = System.nanoTime();
             for (int i = 0; i < 3 || System.nanoTime() - warm < 500_000_000L; i++) run.rerun();
+            b.synchronize();
             double[] t = new double[reps];
             for (int i = 0; i < reps; i++) {
                 long t0 = System.nanoTime();
                 run.rerun();
+                b.synchronize(); // CUDA returns once queued; Vulkan waits on its fence already
                 t[i] = (System.nanoTime() - t0) / 1e9;
             }
             java.util.Arrays.sort(t);
