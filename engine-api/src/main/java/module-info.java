@@ -7,8 +7,10 @@ module dev.audioengine.api {
     exports dev.audioengine.api.capability;
     exports dev.audioengine.api.registry;
     exports dev.audioengine.api.exec;
-    exports dev.audioengine.api.weights;
     exports dev.audioengine.api.reference;
+    exports dev.audioengine.api.audio;
+    exports dev.audioengine.api.weights.onnx;
+    exports dev.audioengine.api.weights;
     exports dev.audioengine.api.conformance;
 
     uses dev.audioengine.api.spi.BackendProvider;

@@ -3,4 +3,5 @@ module dev.audioengine.models {
     requires transitive dev.audioengine.api;
 
     exports dev.audioengine.models;
+    exports dev.audioengine.models.silero;
 }

@@ -25,7 +25,7 @@ import java.util.function.Supplier;
                         + "on the CPU or any vendor's GPU.",
                 "Backends are drop-in modules: a backend jar on the module path adds that backend.",
                 ""},
-        subcommands = {BackendsCommand.class, CheckCommand.class, BenchCommand.class},
+        subcommands = {BackendsCommand.class, CheckCommand.class, BenchCommand.class, ModelsCommand.class},
         footer = {"",
                 "Exit status: 0 success, 1 the request could not be served (e.g. backend unavailable), 2 usage error.",
                 "Global options may stand before or after the subcommand name."})
@@ -33,6 +33,9 @@ public final class AudioEngineCommand implements Runnable {
 
     @Mixin
     private GlobalOptions globals = new GlobalOptions();
+
+    @Mixin
+    private TaskOptions task = new TaskOptions();
 
     @Spec
     private CommandSpec spec;
@@ -57,9 +60,17 @@ public final class AudioEngineCommand implements Runnable {
     /** An engine builder configured from the global options. */
     public AudioEngine.Builder engineBuilder() { return EngineFactory.builder(globals, registry()); }
 
-    /** Without a subcommand there is nothing to do: show the usage. */
+    /** Runs --task when given; without it or a subcommand there is nothing to do: show the usage. */
     @Override
     public void run() {
+        if (task.requested()) {
+            try {
+                task.run(this, spec.commandLine().getOut(), spec.commandLine().getErr());
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e.getMessage(), e);
+            }
+            return;
+        }
         spec.commandLine().usage(spec.commandLine().getOut());
     }
 }

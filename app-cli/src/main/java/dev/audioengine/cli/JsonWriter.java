@@ -36,6 +36,15 @@ final class JsonWriter {
 
     JsonWriter value(long n) { separate(); out.append(n); needComma = true; return this; }
 
+    /** A finite number in its shortest round-trip form (NaN and infinities are not JSON). */
+    JsonWriter number(double d) {
+        if (!Double.isFinite(d)) throw new IllegalArgumentException("JSON has no " + d);
+        separate();
+        out.append(d == Math.rint(d) && Math.abs(d) < 1e15 ? Long.toString((long) d) : Double.toString(d));
+        needComma = true;
+        return this;
+    }
+
     JsonWriter value(boolean b) { separate(); out.append(b); needComma = true; return this; }
 
     @Override

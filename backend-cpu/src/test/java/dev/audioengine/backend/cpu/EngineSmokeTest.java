@@ -32,4 +32,27 @@ class EngineSmokeTest {
             assertThat(cg.summary().nodesPerBackend()).containsEntry("CPU", 1);
         }
     }
+
+    @Test
+    void runIntoReusesCallerTensorsAndChecksThem() {
+        GraphBuilder g = new GraphBuilder();
+        Tensor a = g.input("a", Shape.of(2, 3));
+        Graph graph = g.build(g.transpose(g.scale(a, 2f), 0, 1), a);
+        try (AudioEngine engine = AudioEngine.builder().build();
+             CompiledGraph cg = engine.compile(graph);
+             HostTensor av = HostTensor.ofFloats(Shape.of(2, 3), 1, 2, 3, 4, 5, 6);
+             HostTensor y = HostTensor.allocate(dev.audioengine.api.tensor.DType.F32, Shape.of(3, 2));
+             HostTensor echo = HostTensor.allocate(dev.audioengine.api.tensor.DType.F32, Shape.of(2, 3));
+             HostTensor wrong = HostTensor.allocate(dev.audioengine.api.tensor.DType.F32, Shape.of(2, 3))) {
+            for (int run = 0; run < 2; run++) {
+                cg.runInto(Map.of("a", av), java.util.List.of(y, echo));
+                assertThat(y.toFloatArray()).containsExactly(2, 8, 4, 10, 6, 12);
+                assertThat(echo.toFloatArray()).containsExactly(1, 2, 3, 4, 5, 6);
+            }
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> cg.runInto(Map.of("a", av), java.util.List.of(wrong, echo)))
+                    .hasMessageContaining("output 0 must be F32 [3, 2]");
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> cg.runInto(Map.of("a", av), java.util.List.of(y)))
+                    .hasMessageContaining("2 output(s), 1 tensor(s)");
+        }
+    }
 }

@@ -10,6 +10,7 @@ import dev.audioengine.api.spi.ProbeResult;
 
 import java.lang.foreign.Arena;
 import java.nio.file.Path;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -17,13 +18,28 @@ import java.util.stream.Collectors;
 
 /**
  * The Vulkan backend's entry point. Construction loads nothing; {@link #probe()} loads the Vulkan
- * loader, makes a throwaway instance and lists every driver's devices. Until the compute shaders
- * land the backend reports itself unavailable, with the devices it found named in the reason.
+ * loader, makes a throwaway instance and lists every driver's devices.
+ *
+ * <p>Options ({@link BackendConfig#option}): {@code vulkan.validation=off|auto|on} (default off;
+ * auto enables the Khronos validation layer when installed, on requires it) and
+ * {@code vulkan.staging=auto|always} (always keeps tensors in unmapped memory and copies through a
+ * staging buffer even where device memory is host-visible, as on discrete GPUs) and
+ * {@code vulkan.subgroups=auto|off} (off uses the shared-memory reductions even where the device
+ * reports subgroup arithmetic).
  */
 public final class VulkanBackendProvider implements BackendProvider {
     private final List<String> sonames;
     private final List<Path> folders;
     private ProbeResult probed;
+    private VulkanLibrary library;
+
+    /**
+     * Capabilities whose evidence cases (CapabilityEvidence) all pass: on Mesa lavapipe in CI,
+     * asserted by VulkanConformanceTest; `audioengine check --backend vulkan` shows the same per device.
+     */
+    static final Set<Capability> VERIFIED = Set.copyOf(EnumSet.of(
+            Capability.DEPTHWISE_CONV1D_FAST, Capability.CONV_TRANSPOSE1D_COL2IM, Capability.FUSED_ATTENTION,
+            Capability.BF16_WEIGHTS, Capability.FAST_PROJECTION, Capability.DEVICE_ISTFT));
 
     public VulkanBackendProvider() {
         this(VulkanLibrary.SONAMES, VulkanLibrary.FOLDERS);
@@ -48,6 +64,7 @@ public final class VulkanBackendProvider implements BackendProvider {
 
     private ProbeResult probeOnce() {
         VulkanLibrary library = VulkanLibrary.find(sonames, folders);
+        this.library = library;
         if (!library.found()) {
             return ProbeResult.unavailable(sonames.getFirst() + " not found (" + library.searchReport()
                     + "); install the Vulkan loader (libvulkan1) and a driver (e.g. mesa-vulkan-drivers or the GPU vendor's)");
@@ -67,8 +84,8 @@ public final class VulkanBackendProvider implements BackendProvider {
                 return ProbeResult.unavailable(e.getMessage() + " (" + where + ")" + hint);
             }
             if (devices.isEmpty()) return ProbeResult.unavailable("0 devices (" + where + ")");
-            return new ProbeResult(false, "Vulkan backend kernels are not in this build yet; " + where + " found "
-                    + describe(devices), devices.stream().map(VulkanDevices.VulkanDevice::info).toList());
+            return ProbeResult.available(devices.stream().map(VulkanDevices.VulkanDevice::info).toList(),
+                    where + ": " + describe(devices));
         } catch (RuntimeException | LinkageError e) {
             return ProbeResult.unavailable("Vulkan probe of " + library.location() + " failed: " + e.getMessage());
         }
@@ -86,10 +103,32 @@ public final class VulkanBackendProvider implements BackendProvider {
         return String.format(Locale.ROOT, "%.1f GiB", bytes / (double) (1L << 30));
     }
 
-    @Override public Set<Capability> verifiedCapabilities() { return Set.of(); }
+    @Override public Set<Capability> verifiedCapabilities() { return VERIFIED; }
 
     @Override
     public Backend open(int device, BackendConfig config) {
-        throw new BackendUnavailableException(probe().reason());
+        ProbeResult p = probe();
+        if (!p.available()) throw new BackendUnavailableException("Vulkan is unavailable: " + p.reason());
+        if (device < 0 || device >= p.devices().size()) {
+            throw new BackendUnavailableException("Vulkan device " + device + " does not exist; " + p.reason());
+        }
+        String validation = config.option("vulkan.validation", "off");
+        String staging = config.option("vulkan.staging", "auto");
+        if (!List.of("off", "auto", "on").contains(validation)) {
+            throw new IllegalArgumentException("vulkan.validation must be off, auto or on, got '" + validation + "'");
+        }
+        String subgroups = config.option("vulkan.subgroups", "auto");
+        if (!List.of("auto", "off").contains(subgroups)) {
+            throw new IllegalArgumentException("vulkan.subgroups must be auto or off, got '" + subgroups + "'");
+        }
+        if (!List.of("auto", "always").contains(staging)) {
+            throw new IllegalArgumentException("vulkan.staging must be auto or always, got '" + staging + "'");
+        }
+        try {
+            return new VulkanBackend(VulkanContext.open(library, device, validation, staging.equals("always"), subgroups.equals("auto")));
+        } catch (VulkanException | IllegalStateException e) {
+            throw new BackendUnavailableException("opening Vulkan device " + device + " (" + p.devices().get(device).name()
+                    + ") failed: " + e.getMessage());
+        }
     }
 }

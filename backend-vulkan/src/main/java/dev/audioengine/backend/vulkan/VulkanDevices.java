@@ -63,7 +63,7 @@ final class VulkanDevices {
         return createInfo;
     }
 
-    private static List<MemorySegment> physicalDevices(VulkanFunctions vk, Arena arena, MemorySegment instance) {
+    static List<MemorySegment> physicalDevices(VulkanFunctions vk, Arena arena, MemorySegment instance) {
         MemorySegment count = arena.allocate(JAVA_INT);
         while (true) { // the count can grow between the two calls (a hot-plugged device): then VK_INCOMPLETE
             VulkanFunctions.check(vk.enumeratePhysicalDevices(instance, count, MemorySegment.NULL), "vkEnumeratePhysicalDevices");
@@ -78,7 +78,7 @@ final class VulkanDevices {
         }
     }
 
-    private static VulkanDevice describe(VulkanFunctions vk, Arena arena, int index, MemorySegment device,
+    static VulkanDevice describe(VulkanFunctions vk, Arena arena, int index, MemorySegment device,
                                          Optional<MethodHandle> memoryProperties2) {
         var p = VkStructs.VK_PHYSICAL_DEVICE_PROPERTIES;
         MemorySegment props = arena.allocate(p);

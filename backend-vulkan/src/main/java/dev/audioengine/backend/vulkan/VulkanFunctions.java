@@ -127,6 +127,8 @@ final class VulkanFunctions {
         }
     }
 
+    MethodHandle getInstanceProcAddr() { return vkGetInstanceProcAddr; }
+
     /** Downcalls declare Throwable; ours only ever throw unchecked exceptions or errors. */
     static RuntimeException rethrow(Throwable t) {
         if (t instanceof RuntimeException r) throw r;

@@ -205,8 +205,39 @@ public final class CompiledGraph implements AutoCloseable {
 
     /** Runs with inputs by name; returns the outputs in the order the graph was built with. */
     public synchronized Outputs run(Map<String, HostTensor> inputs) {
+        List<HostTensor> outs = new ArrayList<>();
+        Map<String, Integer> names = new HashMap<>();
+        try {
+            for (Tensor o : graph.outputs()) {
+                outs.add(HostTensor.allocate(o.dtype(), o.shape()));
+                if (o.name() != null) names.put(o.name(), outs.size() - 1);
+            }
+            runInto(inputs, outs);
+        } catch (RuntimeException e) {
+            outs.forEach(HostTensor::close);
+            throw e;
+        }
+        return new Outputs(outs, names);
+    }
+
+    /**
+     * Runs and writes the outputs into tensors the caller owns (same order, dtypes and shapes as
+     * the graph's outputs): the steady-state path of streaming models, which allocates nothing.
+     */
+    public synchronized void runInto(Map<String, HostTensor> inputs, List<HostTensor> outputs) {
         if (closed) throw new IllegalStateException("compiled graph is closed");
         long t0 = System.nanoTime();
+        List<Tensor> wanted = graph.outputs();
+        if (outputs.size() != wanted.size()) {
+            throw new IllegalArgumentException("graph has " + wanted.size() + " output(s), " + outputs.size() + " tensor(s) given");
+        }
+        for (int i = 0; i < wanted.size(); i++) {
+            Tensor o = wanted.get(i);
+            HostTensor d = outputs.get(i);
+            if (d.dtype() != o.dtype() || !d.shape().equals(o.shape())) {
+                throw new IllegalArgumentException("output " + i + " must be " + o.dtype() + " " + o.shape() + ", got " + d.dtype() + " " + d.shape());
+            }
+        }
         for (String name : inputs.keySet()) graph.input(name); // unknown names fail with the list
         for (Tensor in : graph.inputs()) {
             String name = ((Op.Input) in.op()).name();
@@ -231,38 +262,23 @@ public final class CompiledGraph implements AutoCloseable {
                 }
             }
         }
-        List<HostTensor> outs = new ArrayList<>();
-        Map<String, Integer> names = new HashMap<>();
-        try {
-            for (Tensor o : graph.outputs()) {
-                outs.add(fetch(o, inputs));
-                if (o.name() != null) names.put(o.name(), outs.size() - 1);
-            }
-        } catch (RuntimeException e) {
-            outs.forEach(HostTensor::close);
-            throw e;
-        }
+        for (int i = 0; i < wanted.size(); i++) fetchInto(wanted.get(i), outputs.get(i), inputs);
         lastRunNanos = System.nanoTime() - t0;
-        return new Outputs(outs, names);
     }
 
-    private HostTensor fetch(Tensor o, Map<String, HostTensor> inputs) {
+    private void fetchInto(Tensor o, HostTensor dst, Map<String, HostTensor> inputs) {
         Tensor root = o.storage();
-        HostTensor whole;
-        boolean owned = true;
-        if (root.op() instanceof Op.Input in) { whole = inputs.get(in.name()); owned = false; }
-        else if (root.op() instanceof Op.Constant c) { whole = c.value(); owned = false; }
-        else {
-            Backend b = home.get(root);
-            Slot s = slots.get(b).get(root);
-            whole = HostTensor.allocate(root.dtype(), root.shape());
-            b.download(s.buffer(), s.offset(), whole.data());
+        if (root.op() instanceof Op.Input in) { HostStridedCopy.gather(inputs.get(in.name()), o, dst); return; }
+        if (root.op() instanceof Op.Constant c) { HostStridedCopy.gather(c.value(), o, dst); return; }
+        Backend b = home.get(root);
+        Slot s = slots.get(b).get(root);
+        if (o == root) {
+            b.download(s.buffer(), s.offset(), dst.data());
+            return;
         }
-        if (o == root) return owned ? whole : whole.reshaped(whole.shape());
-        try {
-            return HostStridedCopy.gather(whole, o);
-        } finally {
-            if (owned) whole.close();
+        try (HostTensor whole = HostTensor.allocate(root.dtype(), root.shape())) {
+            b.download(s.buffer(), s.offset(), whole.data());
+            HostStridedCopy.gather(whole, o, dst);
         }
     }
 

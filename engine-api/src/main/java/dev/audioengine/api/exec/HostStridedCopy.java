@@ -5,18 +5,16 @@ import dev.audioengine.api.tensor.HostTensor;
 
 import java.lang.foreign.MemorySegment;
 
-/** Gathers a strided view of a host tensor's storage into a new contiguous tensor. */
+/** Gathers a (possibly strided) view of a host tensor's storage into a contiguous tensor. */
 final class HostStridedCopy {
     private HostStridedCopy() {}
 
-    static HostTensor gather(HostTensor storage, Tensor view) {
-        if (view.dtype().isQuantized()) {
-            if (!view.isContiguous()) throw new IllegalArgumentException("cannot return a strided view of quantized " + view + " as an output");
-            HostTensor out = HostTensor.allocate(view.dtype(), view.shape());
+    static void gather(HostTensor storage, Tensor view, HostTensor out) {
+        if (view.isContiguous()) {
             out.data().copyFrom(storage.data().asSlice(view.dtype().bytesFor(view.offset()), out.byteSize()));
-            return out;
+            return;
         }
-        HostTensor out = HostTensor.allocate(view.dtype(), view.shape());
+        if (view.dtype().isQuantized()) throw new IllegalArgumentException("cannot return a strided view of quantized " + view + " as an output");
         int es = view.dtype().blockBytes();
         long[] dims = new long[4], strides = new long[4];
         int pad = 4 - view.rank();
@@ -34,6 +32,5 @@ final class HostStridedCopy {
                         MemorySegment.copy(src, si * es, dst, o * es, es);
                         o++;
                     }
-        return out;
     }
 }

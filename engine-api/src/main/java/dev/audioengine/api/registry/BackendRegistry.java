@@ -4,6 +4,7 @@ import dev.audioengine.api.BackendType;
 import dev.audioengine.api.spi.BackendProvider;
 import dev.audioengine.api.spi.BackendUnavailableException;
 import dev.audioengine.api.spi.DeviceInfo;
+import dev.audioengine.api.spi.DeviceKind;
 import dev.audioengine.api.spi.ProbeResult;
 
 import java.util.ArrayList;
@@ -131,6 +132,12 @@ public final class BackendRegistry {
     private static boolean better(BackendProvider p, DeviceInfo d, Selection cur) {
         int byKind = Integer.compare(d.kind().preference(), cur.device().kind().preference());
         if (byKind != 0) return byKind > 0;
+        if (d.kind() == DeviceKind.CPU) {
+            // A GPU API on a software device (Mesa's lavapipe) is a correctness tool, ~100x slower
+            // than the native CPU backend: on CPU devices the CPU backend wins.
+            if (p.type() == BackendType.CPU) return true;
+            if (cur.provider().type() == BackendType.CPU) return false;
+        }
         return PREFERENCE.indexOf(p.type()) < PREFERENCE.indexOf(cur.provider().type());
     }
 

@@ -66,6 +66,16 @@ class BackendRegistrySelectionTest {
     }
 
     @Test
+    void bestPrefersTheCpuBackendOverAGpuApiOnASoftwareDevice() {
+        FakeProvider lavapipe = available(BackendType.VULKAN, "Vulkan", device(0, "llvmpipe", DeviceKind.CPU));
+        for (long seed = 0; seed < 6; seed++) {
+            assertThat(bestOf(seed, lavapipe, cpu()).provider().type()).isEqualTo(BackendType.CPU);
+        }
+        FakeProvider igpu = available(BackendType.VULKAN, "Vulkan", device(0, "igpu", DeviceKind.INTEGRATED_GPU));
+        assertThat(bestOf(1, igpu, cpu()).provider().type()).isEqualTo(BackendType.VULKAN);
+    }
+
+    @Test
     void bestRefusesADeviceOrdinalBecauseOrdinalsBelongToOneBackend() {
         BackendRegistry reg = BackendRegistry.of(List.of(cpu()));
         assertThatThrownBy(() -> reg.select(BackendType.BEST_AVAILABLE, 1))

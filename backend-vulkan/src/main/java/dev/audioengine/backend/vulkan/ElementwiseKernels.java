@@ -1,0 +1,104 @@
+package dev.audioengine.backend.vulkan;
+
+import dev.audioengine.api.graph.Op;
+import dev.audioengine.api.graph.Tensor;
+import dev.audioengine.api.tensor.DType;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** unary, scale, binary, snake, magnitude and concat: one thread per output element. */
+final class ElementwiseKernels {
+    static final int LOCAL = 256;
+    static final int SCALE = 100, BIT_COPY = 101, SNAKE = 5, MAGNITUDE = 6;
+
+    private ElementwiseKernels() {}
+
+    static boolean supports(Tensor n) {
+        return switch (n.op()) {
+            case Op.Unary u -> allF32(n);
+            case Op.Scale s -> allF32(n);
+            case Op.Binary b -> allF32(n);
+            case Op.Snake s -> allF32(n) && n.rank() == 3;
+            case Op.Concat c -> allF32(n);
+            case Op.Magnitude m -> allF32(n) && n.input(0).dim(-1) == 2;
+            default -> false;
+        };
+    }
+
+    static boolean allF32(Tensor n) {
+        if (n.dtype() != DType.F32) return false;
+        for (Tensor in : n.inputs()) if (in.dtype() != DType.F32) return false;
+        return true;
+    }
+
+    static List<Dispatch> plan(Tensor n, Operands o, VulkanContext ctx) {
+        return switch (n.op()) {
+            case Op.Unary u -> List.of(map(n, n.input(0), u.kind().ordinal(), u.alpha(), 1, 0, o, ctx, 0));
+            case Op.Scale s -> List.of(map(n, n.input(0), SCALE, 0, s.scale(), s.bias(), o, ctx, 0));
+            case Op.Binary b -> List.of(binary(n, b.kind().ordinal(), o, ctx));
+            case Op.Snake s -> List.of(binary(n, SNAKE, o, ctx));
+            case Op.Concat c -> concat(n, c.axis(), o, ctx);
+            case Op.Magnitude m -> List.of(magnitude(n, o, ctx));
+            default -> throw new IllegalArgumentException("not elementwise: " + n);
+        };
+    }
+
+    /** y[c] = f(x[c]) over x's shape, y written at {@code yElementOffset} with y's contiguous strides. */
+    static Dispatch map(Tensor y, Tensor x, int kind, float alpha, float scale, float bias, Operands o, VulkanContext ctx,
+                        long yElementOffset) {
+        long[] shape = Push.dims4(x.shape().dims());
+        long[] ys = y.shape().contiguousStrides();
+        long[] yst = new long[4];
+        int shift = 4 - y.rank();
+        for (int a = 0; a < 4; a++) yst[a] = a < shift ? 0 : ys[a - shift];
+        Push p = new Push().u(x.elements()).u4(shape)
+                .u(o.base(x)).u4(Push.strides4(x, shape))
+                .u(o.base(y) + yElementOffset).u4(yst)
+                .f(alpha).f(scale).f(bias);
+        Grid g = Grid.covering(x.elements(), LOCAL, ctx);
+        return new Dispatch(Shader.UNARY, new int[] {LOCAL, kind}, List.of(o.binding(x), o.binding(y)), p.words(), g.x(), g.y());
+    }
+
+    private static Dispatch binary(Tensor n, int kind, Operands o, VulkanContext ctx) {
+        long[] shape = Push.dims4(n.shape().dims());
+        Tensor a = n.input(0), b = n.input(1);
+        long[] bst;
+        if (kind == SNAKE) { // alpha [C] runs along axis 1 of [B, C, T]
+            bst = new long[] {0, 0, b.stride(0), 0};
+        } else {
+            bst = Push.strides4(b, shape);
+        }
+        Push p = new Push().u(n.elements()).u4(shape)
+                .u(o.base(a)).u4(Push.strides4(a, shape))
+                .u(o.base(b)).u4(bst)
+                .u(o.base(n));
+        Grid g = Grid.covering(n.elements(), LOCAL, ctx);
+        return new Dispatch(Shader.BINARY, new int[] {LOCAL, kind}, List.of(o.binding(a), o.binding(b), o.binding(n)), p.words(), g.x(), g.y());
+    }
+
+    /** hypot(re, im): the binary shader reading z's two components as a and b. */
+    private static Dispatch magnitude(Tensor n, Operands o, VulkanContext ctx) {
+        Tensor z = n.input(0);
+        long[] shape = Push.dims4(n.shape().dims());
+        long[] zst = new long[4];
+        int shift = 4 - n.rank();
+        for (int a = shift; a < 4; a++) zst[a] = z.dim(a - shift) == 1 ? 0 : z.stride(a - shift);
+        Push p = new Push().u(n.elements()).u4(shape).u(o.base(z)).u4(zst).u(o.base(z) + z.stride(-1)).u4(zst).u(o.base(n));
+        Grid g = Grid.covering(n.elements(), LOCAL, ctx);
+        return new Dispatch(Shader.BINARY, new int[] {LOCAL, MAGNITUDE}, List.of(o.binding(z), o.binding(z), o.binding(n)), p.words(), g.x(), g.y());
+    }
+
+    /** One bit-copy per piece into its slice of the output. */
+    private static List<Dispatch> concat(Tensor n, int axis, Operands o, VulkanContext ctx) {
+        int ax = n.shape().normalizeAxis(axis);
+        long stride = n.shape().contiguousStrides()[ax];
+        List<Dispatch> out = new ArrayList<>();
+        long at = 0;
+        for (Tensor piece : n.inputs()) {
+            if (piece.elements() > 0) out.add(map(n, piece, BIT_COPY, 0, 1, 0, o, ctx, at * stride));
+            at += piece.dim(ax);
+        }
+        return out;
+    }
+}

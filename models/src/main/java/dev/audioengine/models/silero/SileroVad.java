@@ -1,0 +1,101 @@
+package dev.audioengine.models.silero;
+
+import dev.audioengine.api.AudioEngine;
+import dev.audioengine.api.weights.onnx.OnnxModel;
+import dev.audioengine.models.ModelStore;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Silero VAD v5/v6 on an {@link AudioEngine}: weights read from the ONNX file's Constant nodes,
+ * the network run on the engine's graph ops. Offline calls batch the encoder over many chunks
+ * per graph run; streaming sessions run one chunk at a time. 8 and 16 kHz audio is used as is;
+ * resample other rates first.
+ */
+public final class SileroVad implements AutoCloseable {
+    /** Offline batch: chunks per graph run (about 65 s of 16 kHz audio); bounds memory for long files. */
+    static final int OFFLINE_BATCH = 2048;
+
+    private final AudioEngine engine;
+    private final Map<Integer, SileroWeights> weights;
+    private final String source, version;
+    private final Map<Integer, ChunkRunner> offline = new java.util.HashMap<>();
+
+    private SileroVad(AudioEngine engine, Map<Integer, SileroWeights> weights, String source, String version) {
+        this.engine = engine;
+        this.weights = weights;
+        this.source = source;
+        this.version = version;
+    }
+
+    /** Loads a Silero VAD v5 or v6 ONNX file; a file of another shape fails naming what it lacks. */
+    public static SileroVad load(AudioEngine engine, Path onnx) throws IOException {
+        String hash = ModelStore.sha256(onnx);
+        String version = hash.equals(dev.audioengine.models.ModelFile.SILERO_VAD_V5.sha256()) ? "v5"
+                : hash.equals(dev.audioengine.models.ModelFile.SILERO_VAD_V6.sha256()) ? "v6" : "unknown";
+        try (OnnxModel m = OnnxModel.read(onnx)) {
+            return new SileroVad(engine, SileroWeights.fromOnnx(m, onnx.toString()), onnx.toString(), version);
+        }
+    }
+
+    /** "v5", "v6", or "unknown" for a file of the right shape but another hash. */
+    public String version() { return version; }
+
+    public String source() { return source; }
+
+    /** Samples per chunk at this rate (512 at 16 kHz, 256 at 8 kHz). */
+    public int chunkSize(int sampleRate) { return weightsFor(sampleRate).chunk; }
+
+    /**
+     * One probability per chunk over the whole audio, the last chunk zero-padded, state and
+     * context carried from chunk to chunk from zero (what Silero's audio_forward returns).
+     */
+    public float[] probabilities(float[] audio, int sampleRate) {
+        SileroWeights w = weightsFor(sampleRate);
+        ChunkRunner r = offline.computeIfAbsent(sampleRate, k -> new ChunkRunner(engine, w));
+        r.resetState();
+        int chunk = w.chunk, ctx = w.context, len = ctx + chunk;
+        int chunks = (audio.length + chunk - 1) / chunk;
+        float[] probs = new float[chunks];
+        float[] windows = new float[Math.min(chunks, OFFLINE_BATCH) * len];
+        for (int first = 0; first < chunks; first += OFFLINE_BATCH) {
+            int n = Math.min(OFFLINE_BATCH, chunks - first);
+            java.util.Arrays.fill(windows, 0f);
+            for (int j = 0; j < n; j++) {
+                int start = (first + j) * chunk - ctx; // the window begins with the previous chunk's tail
+                int from = Math.max(0, start), to = Math.min(audio.length, start + len); // zeros outside the audio
+                if (to > from) System.arraycopy(audio, from, windows, j * len + (from - start), to - from);
+            }
+            r.run(windows, 0, n, probs, first);
+        }
+        return probs;
+    }
+
+    /** Speech segments with get_speech_timestamps' semantics. */
+    public List<SpeechSegment> segments(float[] audio, int sampleRate, VadOptions options) {
+        float[] probs = probabilities(audio, sampleRate);
+        return SpeechTimestamps.segments(probs, chunkSize(sampleRate), audio.length, sampleRate, options);
+    }
+
+    /** A new streaming session at 8 or 16 kHz; close it when done. */
+    public StreamingSession stream(int sampleRate, VadOptions options) {
+        return new StreamingSession(new ChunkRunner(engine, weightsFor(sampleRate)), options);
+    }
+
+    private SileroWeights weightsFor(int sampleRate) {
+        SileroWeights w = weights.get(sampleRate);
+        if (w == null) {
+            throw new IllegalArgumentException("Silero VAD runs at 8000 or 16000 Hz, got " + sampleRate + " Hz; resample the audio first");
+        }
+        return w;
+    }
+
+    @Override
+    public void close() {
+        offline.values().forEach(ChunkRunner::close);
+        weights.values().forEach(SileroWeights::close);
+    }
+}

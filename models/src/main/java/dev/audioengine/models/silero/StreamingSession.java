@@ -1,0 +1,87 @@
+package dev.audioengine.models.silero;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Chunk-by-chunk voice activity detection at 8 or 16 kHz: {@link #accept} takes any number of
+ * samples, runs every complete chunk (with the previous chunk's tail as context and the LSTM
+ * state carried, as Silero's ONNX wrapper does) and reports their probabilities and the
+ * segment boundaries they complete. Not thread-safe; one session per stream.
+ */
+public final class StreamingSession implements AutoCloseable {
+    private final ChunkRunner runner;
+    private final StreamingSegmenter segmenter;
+    private final int chunk, context;
+    private final float[] window;       // context + chunk, the next model input
+    private int filled;                 // samples of the current chunk received so far
+    private long total;                 // samples accepted since the last reset
+    private final float[] one = new float[1];
+
+    /** What one {@link #accept} produced. */
+    public record Result(float[] probabilities, List<SpeechEvent> events) {}
+
+    StreamingSession(ChunkRunner runner, VadOptions options) {
+        this.runner = runner;
+        this.chunk = runner.weights().chunk;
+        this.context = runner.weights().context;
+        this.window = new float[context + chunk];
+        this.segmenter = new StreamingSegmenter(options, chunk, runner.weights().sampleRate);
+        runner.resetState();
+    }
+
+    public int sampleRate() { return runner.weights().sampleRate; }
+
+    /** Samples per model chunk (512 at 16 kHz, 256 at 8 kHz). */
+    public int chunkSize() { return chunk; }
+
+    public Result accept(float[] samples) {
+        float[] probs = new float[(filled + samples.length) / chunk];
+        List<SpeechEvent> events = new ArrayList<>();
+        int k = 0;
+        for (int i = 0; i < samples.length; ) {
+            int take = Math.min(chunk - filled, samples.length - i);
+            System.arraycopy(samples, i, window, context + filled, take);
+            filled += take;
+            i += take;
+            if (filled == chunk) probs[k++] = step(events);
+        }
+        total += samples.length;
+        return new Result(probs, events);
+    }
+
+    /** Runs the buffered partial chunk zero-padded (if any) and closes an open segment at the end of the audio. */
+    public Result finish() {
+        List<SpeechEvent> events = new ArrayList<>();
+        float[] probs = new float[0];
+        if (filled > 0) {
+            Arrays.fill(window, context + filled, window.length, 0f);
+            filled = chunk;
+            probs = new float[] {step(events)};
+        }
+        SpeechEvent end = segmenter.finish(total);
+        if (end != null) events.add(end);
+        return new Result(probs, events);
+    }
+
+    /** Forgets the audio so far: zero state, zero context, no open segment. */
+    public void reset() {
+        runner.resetState();
+        Arrays.fill(window, 0f);
+        filled = 0;
+        total = 0;
+        segmenter.reset();
+    }
+
+    private float step(List<SpeechEvent> events) {
+        runner.run(window, 0, 1, one, 0);
+        System.arraycopy(window, chunk, window, 0, context); // this chunk's tail is the next context
+        filled = 0;
+        SpeechEvent e = segmenter.accept(one[0]);
+        if (e != null) events.add(e);
+        return one[0];
+    }
+
+    @Override public void close() { runner.close(); }
+}

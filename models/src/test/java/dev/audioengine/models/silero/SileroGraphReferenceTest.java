@@ -1,0 +1,69 @@
+package dev.audioengine.models.silero;
+
+import dev.audioengine.api.graph.Graph;
+import dev.audioengine.api.graph.Tensor;
+import dev.audioengine.api.reference.ReferenceEvaluator;
+import dev.audioengine.api.tensor.HostTensor;
+import dev.audioengine.api.tensor.Shape;
+import dev.audioengine.api.weights.onnx.OnnxModel;
+import dev.audioengine.models.ModelFile;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Random;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The model graph itself, evaluated by the engine's float64 reference evaluator (no backend),
+ * against ONNX Runtime on the same windows: checks the graph's structure and weights
+ * independently of any kernel.
+ */
+class SileroGraphReferenceTest {
+
+    @ParameterizedTest(name = "{0} at {1} Hz")
+    @CsvSource({"v5,16000", "v5,8000", "v6,16000", "v6,8000"})
+    void graphInFloat64MatchesOnnxRuntime(String version, int rate) throws Exception {
+        ModelFile file = version.equals("v5") ? ModelFile.SILERO_VAD_V5 : ModelFile.SILERO_VAD_V6;
+        Path model = SileroFixtures.model(file);
+        long seed = System.nanoTime();
+        Random rnd = new Random(seed);
+        int chunk = rate == 16000 ? 512 : 256, n = 12;
+        float[] audio = new float[n * chunk];
+        for (int i = 0; i < audio.length; i++) audio[i] = (float) (0.3 * Math.sin(i * 0.05 * (1 + i / 3000.0)) + 0.05 * rnd.nextGaussian());
+        float[] expected;
+        try (OrtSilero ort = new OrtSilero(model, rate)) {
+            expected = ort.probabilities(audio);
+        }
+        try (OnnxModel m = OnnxModel.read(model)) {
+            Map<Integer, SileroWeights> weights = SileroWeights.fromOnnx(m, model.toString());
+            try {
+                SileroWeights w = weights.get(rate);
+                Graph g = SileroGraph.build(w, n);
+                int len = w.context + w.chunk;
+                float[] windows = new float[n * len];
+                for (int j = 0; j < n; j++) {
+                    for (int k = 0; k < len; k++) {
+                        int s = j * chunk - w.context + k;
+                        windows[j * len + k] = s >= 0 ? audio[s] : 0f;
+                    }
+                }
+                try (HostTensor x = HostTensor.ofFloats(Shape.of(n, 1, len), windows);
+                     HostTensor h0 = HostTensor.allocate(dev.audioengine.api.tensor.DType.F32, Shape.of(1, 128));
+                     HostTensor c0 = HostTensor.allocate(dev.audioengine.api.tensor.DType.F32, Shape.of(1, 128))) {
+                    Tensor prob = g.outputs().getFirst();
+                    double[] got = ReferenceEvaluator.evaluate(g, Map.of(SileroGraph.WINDOW, x, SileroGraph.H0, h0, SileroGraph.C0, c0), prob);
+                    double max = 0;
+                    for (int i = 0; i < n; i++) max = Math.max(max, Math.abs(got[i] - expected[i]));
+                    assertThat(got).hasSize(n + 256);
+                    System.out.printf("reference graph %s %d Hz: max |diff| vs ORT %.3g over %d chunks (seed %d)%n", version, rate, max, n, seed);
+                    assertThat(max).as("seed %d", seed).isLessThan(1e-4);
+                }
+            } finally {
+                weights.values().forEach(SileroWeights::close);
+            }
+        }
+    }
+}
