@@ -29,6 +29,7 @@ final class Interleaved {
     /** Median seconds of each side, the sides taking turns run by run. */
     static double[] measureAll(List<IntConsumer> sides, int slots, int runs) {
         if (runs < 1) throw new IllegalArgumentException("runs must be >= 1, got " + runs);
+        System.gc(); // the inputs' generation left garbage; collect it now rather than during the timed runs (as JMH does)
         for (IntConsumer side : sides) { // each side on its own, so a slow peer cannot cut our warm-up short
             long start = System.nanoTime();
             for (int i = 0; i < WARMUP_RUNS || (System.nanoTime() - start < WARMUP_SECONDS * 1e9 && i < MAX_WARMUP_RUNS); i++) {
