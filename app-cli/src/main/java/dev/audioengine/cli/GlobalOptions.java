@@ -28,11 +28,20 @@ import java.util.Stack;
 public final class GlobalOptions {
 
     /** Null until given, so commands can tell "cpu by default" from "--backend cpu". */
-    @Option(names = "--backend", paramLabel = "NAME", scope = ScopeType.INHERIT, converter = BackendTypeConverter.class,
+    private BackendType backend;
+
+    /** --backend all: every available backend (check and bench ops only). */
+    private boolean allBackends;
+
+    @Option(names = "--backend", paramLabel = "NAME", scope = ScopeType.INHERIT, converter = BackendChoiceConverter.class,
             description = "Backend to run on: " + BackendType.VALID_NAMES + " (rocm is hip). "
                     + "'best' picks a discrete GPU over an integrated GPU over the CPU and says which. "
-                    + "An unavailable backend is an error, never a silent fallback. Default: cpu.")
-    private BackendType backend;
+                    + "An unavailable backend is an error, never a silent fallback. "
+                    + "'all' (check and bench ops only) runs on every available backend. Default: cpu.")
+    private void backend(String name) {
+        allBackends = name.equals(ALL);
+        backend = allBackends ? null : BackendType.parse(name);
+    }
 
     @Option(names = "--device", paramLabel = "N", scope = ScopeType.INHERIT,
             description = "Device ordinal within the chosen backend (see 'audioengine backends'). Default: 0.")
@@ -63,10 +72,16 @@ public final class GlobalOptions {
     private Map<String, String> options = new LinkedHashMap<>();
 
     /** The requested backend type; CPU when none was given. */
-    public BackendType backend() { return backend != null ? backend : BackendType.CPU; }
+    public BackendType backend() {
+        if (allBackends) throw new IllegalArgumentException("--backend all is only for 'check' and 'bench ops'; name one backend");
+        return backend != null ? backend : BackendType.CPU;
+    }
 
     /** Whether --backend was given explicitly. */
-    public boolean backendGiven() { return backend != null; }
+    public boolean backendGiven() { return backend != null || allBackends; }
+
+    /** Whether --backend all was given (commands that accept it check this before {@link #backend()}). */
+    public boolean allBackends() { return allBackends; }
 
     public int device() { return device; }
 
@@ -88,11 +103,16 @@ public final class GlobalOptions {
         CapabilityOverrides.parse(capabilities); // rejects a capability switched both on and off
     }
 
-    static final class BackendTypeConverter implements ITypeConverter<BackendType> {
+    static final String ALL = "all";
+
+    /** A backend name, or "all"; rejected names are usage errors listing the valid ones. */
+    static final class BackendChoiceConverter implements ITypeConverter<String> {
         @Override
-        public BackendType convert(String value) {
+        public String convert(String value) {
+            if (value.trim().equalsIgnoreCase(ALL)) return ALL;
             try {
-                return BackendType.parse(value);
+                BackendType.parse(value);
+                return value;
             } catch (IllegalArgumentException e) {
                 throw new TypeConversionException(e.getMessage());
             }

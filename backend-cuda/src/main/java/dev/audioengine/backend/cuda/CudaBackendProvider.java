@@ -17,13 +17,22 @@ import java.util.stream.Collectors;
 
 /**
  * The CUDA backend's entry point. Construction loads nothing; {@link #probe()} loads libcuda,
- * initializes the driver and lists the devices. Until the kernels land the backend reports
- * itself unavailable, with whatever devices it found named in the reason.
+ * initializes the driver, lists the devices and checks that NVRTC (which compiles the kernels)
+ * and cuBLASLt (the GEMM library) can be found; {@link #open} opens one device.
  */
 public final class CudaBackendProvider implements BackendProvider {
+    /**
+     * The capabilities whose conformance cases all passed on an NVIDIA H200 (sm_90) with
+     * scripts/cuda-evidence.sh; see docs/PERFORMANCE-cuda.md for the run.
+     */
+    static final Set<Capability> VERIFIED = Set.of(Capability.DEPTHWISE_CONV1D_FAST, Capability.FUSED_ATTENTION,
+            Capability.BF16_WEIGHTS, Capability.FAST_PROJECTION, Capability.DEVICE_ISTFT);
+
     private final List<String> sonames;
     private final List<Path> folders;
     private ProbeResult probed;
+    private CudaDriver driver;
+    private CudaLibrary library;
 
     public CudaBackendProvider() {
         this(CudaLibrary.SONAMES, CudaLibrary.FOLDERS);
@@ -66,8 +75,19 @@ public final class CudaBackendProvider implements BackendProvider {
             }
             List<DeviceInfo> devices = CudaDevices.list(driver);
             if (devices.isEmpty()) return ProbeResult.unavailable("0 devices (" + where + ")");
-            return new ProbeResult(false, "CUDA backend kernels are not in this build yet; " + where + " found "
-                    + describe(devices), devices);
+            CudaLibrary nvrtc = CudaLibrary.find(Nvrtc.SONAMES, Nvrtc.FOLDERS);
+            if (!nvrtc.found()) {
+                return new ProbeResult(false, "NVRTC, which compiles the CUDA kernels, not found (" + nvrtc.searchReport()
+                        + "); install cuda-nvrtc or put its folder on LD_LIBRARY_PATH. " + where + " found " + describe(devices), devices);
+            }
+            CudaLibrary lt = CudaLibrary.find(CublasLt.SONAMES, CublasLt.FOLDERS);
+            if (!lt.found()) {
+                return new ProbeResult(false, "cuBLASLt not found (" + lt.searchReport() + "); install libcublas or put its"
+                        + " folder on LD_LIBRARY_PATH. " + where + " found " + describe(devices), devices);
+            }
+            this.driver = driver;
+            this.library = library;
+            return ProbeResult.available(devices, where + "; NVRTC " + nvrtc.location() + "; cuBLASLt " + lt.location());
         } catch (RuntimeException | LinkageError e) {
             return ProbeResult.unavailable("CUDA probe of " + library.location() + " failed: " + e.getMessage());
         }
@@ -85,10 +105,21 @@ public final class CudaBackendProvider implements BackendProvider {
                 .collect(Collectors.joining("; "));
     }
 
-    @Override public Set<Capability> verifiedCapabilities() { return Set.of(); }
+    @Override public Set<Capability> verifiedCapabilities() { return VERIFIED; }
 
     @Override
-    public Backend open(int device, BackendConfig config) {
-        throw new BackendUnavailableException(probe().reason());
+    public synchronized Backend open(int device, BackendConfig config) {
+        ProbeResult p = probe();
+        if (!p.available()) throw new BackendUnavailableException(p.reason());
+        if (device < 0 || device >= p.devices().size()) {
+            throw new BackendUnavailableException("CUDA device " + device + " does not exist; this machine has "
+                    + describe(p.devices()) + " (--device counts from 0)");
+        }
+        DriverApi api = new DriverApi(driver, library.symbols(), library.location());
+        try {
+            return new CudaBackend(p.devices().get(device), device, api, config);
+        } catch (IllegalStateException e) {
+            throw new BackendUnavailableException("CUDA device " + device + " could not be opened: " + e.getMessage(), e);
+        }
     }
 }

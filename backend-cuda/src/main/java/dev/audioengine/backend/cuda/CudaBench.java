@@ -1,0 +1,220 @@
+package dev.audioengine.backend.cuda;
+
+import dev.audioengine.api.graph.Graph;
+import dev.audioengine.api.graph.GraphBuilder;
+import dev.audioengine.api.graph.Op;
+import dev.audioengine.api.graph.Tensor;
+import dev.audioengine.api.spi.Backend;
+import dev.audioengine.api.spi.BackendConfig;
+import dev.audioengine.api.spi.DeviceBuffer;
+import dev.audioengine.api.spi.Executable;
+import dev.audioengine.api.spi.TensorPlacement;
+import dev.audioengine.api.tensor.DType;
+import dev.audioengine.api.tensor.HostTensor;
+import dev.audioengine.api.tensor.Shape;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The CUDA backend's own benchmark, timed with CUDA events on the backend's stream:
+ * {@code gemm} (cuBLASLt at 8192^3 for BF16, F16, F32 and TF32), {@code ops} (elementwise kernels
+ * on 256M F32 elements against the device-to-device copy bandwidth of the same run), {@code launch}
+ * (per-op overhead of a 100-op graph from Java, with and without CUDA graph replay) and
+ * {@code leak} (1000 open/compile/run/close cycles; device free memory before and after).
+ * Prints one JSON object per measurement; {@code --out FILE} also writes them there.
+ * Usage: CudaBench [gemm] [ops] [launch] [leak] [--out FILE]
+ */
+public final class CudaBench {
+    private final PrintStream out;
+    private final List<String> lines = new ArrayList<>();
+
+    private CudaBench(PrintStream out) { this.out = out; }
+
+    public static void main(String[] args) throws IOException {
+        List<String> what = new ArrayList<>();
+        Path file = null;
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--out")) file = Path.of(args[++i]);
+            else what.add(args[i]);
+        }
+        if (what.isEmpty()) what = List.of("gemm", "ops", "launch", "leak");
+        CudaBench bench = new CudaBench(System.out);
+        CudaBackendProvider provider = new CudaBackendProvider();
+        try (CudaBackend backend = (CudaBackend) provider.open(0, BackendConfig.defaults())) {
+            bench.emit("device", "{\"name\":\"%s\",\"arch\":\"%s\",\"memory_total\":%d}", backend.device().name(), backend.device().arch(),
+                    backend.device().memoryTotal());
+            for (String w : what) {
+                switch (w) {
+                    case "gemm" -> bench.gemm(backend);
+                    case "ops" -> bench.ops(backend);
+                    case "launch" -> bench.launch(provider);
+                    case "leak" -> bench.leak(provider, backend);
+                    default -> throw new IllegalArgumentException("unknown benchmark '" + w + "'; valid: gemm ops launch leak");
+                }
+            }
+        }
+        if (file != null) Files.write(file, bench.lines);
+    }
+
+    private void emit(String kind, String fmt, Object... args) {
+        String line = "{\"bench\":\"" + kind + "\"," + String.format(Locale.ROOT, fmt, args).substring(1);
+        lines.add(line);
+        out.println(line);
+        out.flush();
+    }
+
+    /** Milliseconds per repetition of {@code body} on the backend's stream, after warm-up. */
+    private static double time(CudaBackend b, int warmup, int reps, Runnable body) {
+        DriverApi api = b.api();
+        for (int i = 0; i < warmup; i++) body.run();
+        MemorySegment start = api.createEvent(), end = api.createEvent();
+        try {
+            api.record(start, b.stream());
+            for (int i = 0; i < reps; i++) body.run();
+            api.record(end, b.stream());
+            return api.elapsedMillis(start, end) / reps;
+        } finally {
+            api.destroyEvent(start);
+            api.destroyEvent(end);
+        }
+    }
+
+    private static void fill(CudaBackend b, long ptr, DType t, long n, int seed) {
+        Binding bind = new Binding(b, null, java.lang.foreign.Arena.ofAuto());
+        bind.grid1d("layout", "ae_fill_uniform", n, bind.args().i32(t.ordinal()).i64(n).ptr(ptr).i32(seed));
+        for (Step s : bind.steps()) s.enqueue(b.stream());
+    }
+
+    private void gemm(CudaBackend b) {
+        long n = 8192;
+        record Case(String name, int ab, int d, int compute, DType fill, int bytes) {}
+        List<Case> cases = List.of(
+                new Case("bf16", CublasLt.CUDA_R_16BF, CublasLt.CUDA_R_16BF, CublasLt.COMPUTE_32F, DType.BF16, 2),
+                new Case("f16", CublasLt.CUDA_R_16F, CublasLt.CUDA_R_16F, CublasLt.COMPUTE_32F, DType.F16, 2),
+                new Case("tf32", CublasLt.CUDA_R_32F, CublasLt.CUDA_R_32F, CublasLt.COMPUTE_32F_FAST_TF32, DType.F32, 4),
+                new Case("f32", CublasLt.CUDA_R_32F, CublasLt.CUDA_R_32F, CublasLt.COMPUTE_32F, DType.F32, 4));
+        for (Case c : cases) {
+            try (CudaBuffer a = b.allocateScratch(n * n * c.bytes()); CudaBuffer x = b.allocateScratch(n * n * c.bytes());
+                 CudaBuffer d = b.allocateScratch(n * n * c.bytes())) {
+                fill(b, a.address(), c.fill(), n * n, 1);
+                fill(b, x.address(), c.fill(), n * n, 2);
+                // row-major y[m, n] = x[m, k] . w[n, k]^T, as the engine's matmul: column-major D = A^T B
+                CublasLt.Shape s = new CublasLt.Shape(c.ab(), c.d(), c.compute(), CublasLt.OP_T, CublasLt.OP_N, n, n, n, n, n, n, 1, 0, 0, 0,
+                        256, 256, 256);
+                CublasLt.Plan p = b.cublas().plan(s);
+                if (p == null) { emit("gemm", "{\"dtype\":\"%s\",\"error\":\"no cuBLASLt algorithm\"}", c.name()); continue; }
+                int reps = c.name().equals("f32") ? 5 : 20;
+                double ms = time(b, 3, reps, () -> b.cublas().run(p, a.address(), x.address(), d.address(), b.stream()));
+                emit("gemm", "{\"dtype\":\"%s\",\"m\":%d,\"n\":%d,\"k\":%d,\"ms\":%.4f,\"tflops\":%.1f}", c.name(), n, n, n, ms,
+                        2.0 * n * n * n / (ms * 1e-3) / 1e12);
+            }
+        }
+    }
+
+    /** Compiles {@code g} on {@code b} with one buffer per storage root; returns the executable and keeps the buffers in {@code held}. */
+    private static Executable compile(Backend b, Graph g, Map<Tensor, DeviceBuffer> held) {
+        for (Tensor t : g.nodes()) held.computeIfAbsent(t.storage(), r -> b.allocate(r.storageBytes()));
+        TensorPlacement p = new TensorPlacement() {
+            @Override public DeviceBuffer buffer(Tensor t) { return held.get(t.storage()); }
+
+            @Override public long byteOffset(Tensor t) { return t.dtype().bytesFor(t.offset()); }
+        };
+        return b.compile(g.computeNodes(), p);
+    }
+
+    private void ops(CudaBackend b) {
+        long n = 256L << 20;
+        try (CudaBuffer x = b.allocateScratch(4 * n); CudaBuffer y = b.allocateScratch(4 * n)) {
+            fill(b, x.address(), DType.F32, n, 3);
+            double copyMs = time(b, 3, 20, () -> b.api().copyDtoDAsync(y.address(), x.address(), 4 * n, b.stream()));
+            double copyGbs = 2.0 * 4 * n / (copyMs * 1e-3) / 1e9;
+            emit("ops", "{\"op\":\"copy_d2d\",\"elements\":%d,\"ms\":%.4f,\"gbs\":%.1f,\"of_copy\":1.0}", n, copyMs, copyGbs);
+        }
+        record Case(String name, int inputs) {}
+        for (Case c : List.of(new Case("relu", 1), new Case("silu", 1), new Case("gelu_erf", 1), new Case("exp", 1),
+                new Case("scale", 1), new Case("add", 2), new Case("mul", 2))) {
+            GraphBuilder g = new GraphBuilder();
+            Tensor a = g.input("a", DType.F32, Shape.of(n));
+            Tensor out = switch (c.name()) {
+                case "relu" -> g.relu(a);
+                case "silu" -> g.silu(a);
+                case "gelu_erf" -> g.gelu(a);
+                case "exp" -> g.exp(a);
+                case "scale" -> g.scale(a, 0.5f, 1f);
+                case "add" -> g.add(a, g.input("b", DType.F32, Shape.of(n)));
+                default -> g.mul(a, g.input("b", DType.F32, Shape.of(n)));
+            };
+            Map<Tensor, DeviceBuffer> held = new IdentityHashMap<>();
+            try (Executable e = compile(b, g.build(out), held)) {
+                for (Map.Entry<Tensor, DeviceBuffer> h : held.entrySet()) {
+                    if (h.getKey().op() instanceof Op.Input) fill(b, CudaBackend.cuda(h.getValue()).address(), DType.F32, n, 7);
+                }
+                double ms = time(b, 3, 20, e::run);
+                double bytes = 4.0 * n * (c.inputs() + 1);
+                emit("ops", "{\"op\":\"%s\",\"elements\":%d,\"ms\":%.4f,\"gbs\":%.1f}", c.name(), n, ms, bytes / (ms * 1e-3) / 1e9);
+            } finally {
+                held.values().forEach(DeviceBuffer::close);
+            }
+        }
+    }
+
+    private void launch(CudaBackendProvider provider) {
+        int ops = 100, runs = 2000;
+        for (String graphs : List.of("off", "on")) {
+            try (CudaBackend b = (CudaBackend) provider.open(0, new BackendConfig(0, Map.of("cuda.graphs", graphs)))) {
+                GraphBuilder g = new GraphBuilder();
+                Tensor t = g.input("x", DType.F32, Shape.of(1024));
+                for (int i = 0; i < ops; i++) t = g.scale(t, 1.0001f, 0f);
+                Map<Tensor, DeviceBuffer> held = new IdentityHashMap<>();
+                try (Executable e = compile(b, g.build(t), held)) {
+                    for (int i = 0; i < 50; i++) e.run();
+                    b.synchronize();
+                    long t0 = System.nanoTime();
+                    for (int i = 0; i < runs; i++) e.run();
+                    b.synchronize();
+                    double usPerOp = (System.nanoTime() - t0) / 1e3 / runs / ops;
+                    emit("launch", "{\"graphs\":\"%s\",\"ops_per_run\":%d,\"runs\":%d,\"us_per_op\":%.3f}", graphs, ops, runs, usPerOp);
+                } finally {
+                    held.values().forEach(DeviceBuffer::close);
+                }
+            }
+        }
+    }
+
+    private void leak(CudaBackendProvider provider, CudaBackend holder) {
+        int cycles = 1000;
+        holder.synchronize();
+        long before = holder.api().memInfo()[0];
+        long t0 = System.nanoTime();
+        for (int i = 0; i < cycles; i++) {
+            try (Backend b = provider.open(0, BackendConfig.defaults())) {
+                GraphBuilder g = new GraphBuilder();
+                Tensor x = g.input("x", DType.F32, Shape.of(64, 64));
+                Tensor y = g.softmax(g.matmul(g.silu(x), x));
+                Map<Tensor, DeviceBuffer> held = new IdentityHashMap<>();
+                try (Executable e = compile(b, g.build(y), held)) {
+                    try (HostTensor h = HostTensor.allocate(DType.F32, Shape.of(64, 64))) {
+                        b.upload(held.get(x), 0, h.data());
+                        e.run();
+                        b.download(held.get(y), 0, h.data());
+                    }
+                } finally {
+                    held.values().forEach(DeviceBuffer::close);
+                }
+            }
+        }
+        holder.synchronize();
+        long after = holder.api().memInfo()[0];
+        emit("leak", "{\"cycles\":%d,\"free_before\":%d,\"free_after\":%d,\"delta_bytes\":%d,\"seconds\":%.1f}", cycles, before, after,
+                before - after, (System.nanoTime() - t0) / 1e9);
+    }
+}

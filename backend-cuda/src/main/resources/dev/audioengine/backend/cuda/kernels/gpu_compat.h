@@ -1,0 +1,77 @@
+// gpu_compat.h: every difference between CUDA (NVRTC) and HIP (hipRTC) that the kernels meet.
+// Kernel sources include only this header and ae_tensor.h; they use the gc_* names below and
+// never a vendor macro, type or intrinsic directly. A HIP build replaces the bodies here.
+#ifndef AE_GPU_COMPAT_H
+#define AE_GPU_COMPAT_H
+
+// Kernels are looked up by name from the host, so they are not C++-mangled.
+#define GC_KERNEL extern "C" __global__
+#define GC_DEVICE __device__ __forceinline__
+#define GC_SHARED __shared__
+#define GC_RESTRICT __restrict__
+#define GC_ALIGN(n) __align__(n)
+
+typedef long long i64;
+typedef unsigned long long u64;
+typedef unsigned int u32;
+typedef unsigned short u16;
+typedef unsigned char u8;
+
+GC_DEVICE int gc_tid() { return (int) threadIdx.x; }
+GC_DEVICE int gc_tid_y() { return (int) threadIdx.y; }
+GC_DEVICE int gc_block_dim() { return (int) blockDim.x; }
+GC_DEVICE i64 gc_block() { return (i64) blockIdx.x; }
+GC_DEVICE i64 gc_block_y() { return (i64) blockIdx.y; }
+GC_DEVICE i64 gc_block_z() { return (i64) blockIdx.z; }
+/** First index and stride of a grid-stride loop over a 1-D launch. */
+GC_DEVICE i64 gc_global_id() { return (i64) blockIdx.x * blockDim.x + threadIdx.x; }
+GC_DEVICE i64 gc_global_stride() { return (i64) gridDim.x * blockDim.x; }
+GC_DEVICE void gc_sync() { __syncthreads(); }
+
+GC_DEVICE float gc_as_float(u32 bits) { return __uint_as_float(bits); }
+GC_DEVICE u32 gc_as_uint(float v) { return __float_as_uint(v); }
+/** Separately rounded multiply and add (never contracted into an FMA), where results must match Java bit for bit. */
+GC_DEVICE float gc_mul_rn(float a, float b) { return __fmul_rn(a, b); }
+GC_DEVICE float gc_add_rn(float a, float b) { return __fadd_rn(a, b); }
+GC_DEVICE float gc_inf() { return __uint_as_float(0x7f800000u); }
+GC_DEVICE float gc_nan() { return __uint_as_float(0x7fc00000u); }
+GC_DEVICE bool gc_isnan(float v) { return v != v; }
+
+/** sin(pi*x) and cos(pi*x) with the argument reduction done exactly on x. */
+GC_DEVICE void gc_sincospi(float x, float* s, float* c) { sincospif(x, s, c); }
+GC_DEVICE void gc_sincos_d(double x, double* s, double* c) { sincos(x, s, c); }
+
+// Half and bfloat16 are handled as raw 16-bit patterns, converted in software with
+// round-to-nearest-even, so neither vendor's half header is needed.
+GC_DEVICE float gc_f16_to_f32(u16 h) {
+    u32 sign = ((u32) h & 0x8000u) << 16, exp = ((u32) h >> 10) & 0x1fu, mant = (u32) h & 0x3ffu;
+    if (exp == 0) {
+        float v = (float) mant * 5.9604644775390625e-8f; // 2^-24
+        return sign ? -v : v;
+    }
+    if (exp == 31) return gc_as_float(sign | 0x7f800000u | (mant << 13));
+    return gc_as_float(sign | ((exp + 112u) << 23) | (mant << 13));
+}
+
+GC_DEVICE u16 gc_f32_to_f16(float f) {
+    u32 x = gc_as_uint(f), sign = (x >> 16) & 0x8000u, ax = x & 0x7fffffffu;
+    if (ax > 0x7f800000u) return (u16) (sign | 0x7e00u);
+    if (ax >= 0x477ff000u) return (u16) (sign | 0x7c00u);        // >= 65520 rounds to infinity
+    if (ax < 0x38800000u) {                                      // below 2^-14: half subnormal or zero
+        float v = gc_as_float(ax) * 16777216.0f;                 // exact: scales by 2^24
+        return (u16) (sign | (u32) rintf(v));                    // rintf rounds half to even
+    }
+    ax -= 0x38000000u;                                           // rebias the exponent 127 -> 15
+    ax = ax + 0x0fffu + ((ax >> 13) & 1u);
+    return (u16) (sign | (ax >> 13));
+}
+
+GC_DEVICE float gc_bf16_to_f32(u16 h) { return gc_as_float((u32) h << 16); }
+
+GC_DEVICE u16 gc_f32_to_bf16(float f) {
+    u32 x = gc_as_uint(f);
+    if (gc_isnan(f)) return (u16) ((x >> 16) | 0x40u);
+    return (u16) ((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);
+}
+
+#endif

@@ -1,0 +1,103 @@
+// Matmul for any weight dtype (the general path; contiguous F32/F16/BF16 go to the GEMM library),
+// conv1d (general and depthwise) and conv_transpose1d.
+#include "ae_tensor.h"
+
+#define MM_TILE 16
+
+/**
+ * y[b, m, n] = sum_k x[b, m, k] * w[b, n, k]. y is contiguous [B0, B1, M, N]; tx and tw are padded
+ * to [B0, B1, M|N, K] with stride 0 on broadcast batch axes. Block (16, 16), grid (N/16, M/16, B0*B1).
+ * Quantized weights are contiguous along k, so an element offset is also a block position.
+ */
+GC_KERNEL void ae_matmul(float* GC_RESTRICT y, const float* GC_RESTRICT x, TD tx, const void* GC_RESTRICT w, int wt, TD tw,
+                         i64 M, i64 N, i64 K, i64 B1) {
+    GC_SHARED float xs[MM_TILE][MM_TILE + 1];
+    GC_SHARED float ws[MM_TILE][MM_TILE + 1];
+    int tx_ = gc_tid(), ty_ = gc_tid_y();
+    i64 z = gc_block_z(), b0 = z / B1, b1 = z % B1;
+    i64 m = gc_block_y() * MM_TILE + ty_, n = gc_block() * MM_TILE + tx_;
+    i64 xBase = b0 * tx.s[0] + b1 * tx.s[1], wBase = b0 * tw.s[0] + b1 * tw.s[1];
+    i64 nLoad = gc_block() * MM_TILE + ty_; // the weight row this thread loads
+    float acc = 0;
+    for (i64 k0 = 0; k0 < K; k0 += MM_TILE) {
+        i64 k = k0 + tx_;
+        xs[ty_][tx_] = (m < M && k < K) ? x[xBase + m * tx.s[2] + k * tx.s[3]] : 0.0f;
+        ws[ty_][tx_] = (nLoad < N && k < K) ? ld_any(w, wt, wBase + nLoad * tw.s[2] + k * tw.s[3]) : 0.0f;
+        gc_sync();
+        for (int kk = 0; kk < MM_TILE; kk++) acc += xs[ty_][kk] * ws[tx_][kk];
+        gc_sync();
+    }
+    if (m < M && n < N) y[(z * M + m) * N + n] = acc;
+}
+
+/**
+ * Direct conv1d, one thread per output [B, Cout, Tout]. tx padded [1, B, Cin, T], tw [1, Cout, Cin/groups, K].
+ */
+GC_KERNEL void ae_conv1d(float* GC_RESTRICT y, const float* GC_RESTRICT x, TD tx, const float* GC_RESTRICT w, TD tw,
+                         const float* GC_RESTRICT bias, i64 biasStride, i64 B, i64 Cin, i64 T, i64 Cout, i64 K, i64 Tout,
+                         int stride, int pad, int dil, int groups) {
+    i64 n = B * Cout * Tout;
+    i64 cinPer = Cin / groups, coutPer = Cout / groups;
+    for (i64 i = gc_global_id(); i < n; i += gc_global_stride()) {
+        i64 t = i % Tout, co = (i / Tout) % Cout, b = i / (Tout * Cout);
+        i64 g = co / coutPer;
+        float acc = bias ? bias[co * biasStride] : 0.0f;
+        for (i64 c = 0; c < cinPer; c++) {
+            i64 ci = g * cinPer + c;
+            const float* xr = x + b * tx.s[1] + ci * tx.s[2];
+            const float* wr = w + co * tw.s[1] + c * tw.s[2];
+            for (i64 k = 0; k < K; k++) {
+                i64 ti = t * stride - pad + k * dil;
+                if (ti >= 0 && ti < T) acc += xr[ti * tx.s[3]] * wr[k * tw.s[3]];
+            }
+        }
+        y[i] = acc;
+    }
+}
+
+/** Depthwise conv1d (groups == Cin == Cout): one channel's taps per output, no channel loop. */
+GC_KERNEL void ae_conv1d_depthwise(float* GC_RESTRICT y, const float* GC_RESTRICT x, TD tx, const float* GC_RESTRICT w, TD tw,
+                                   const float* GC_RESTRICT bias, i64 biasStride, i64 B, i64 C, i64 T, i64 K, i64 Tout,
+                                   int stride, int pad, int dil) {
+    i64 n = B * C * Tout;
+    for (i64 i = gc_global_id(); i < n; i += gc_global_stride()) {
+        i64 t = i % Tout, c = (i / Tout) % C, b = i / (Tout * C);
+        const float* xr = x + b * tx.s[1] + c * tx.s[2];
+        const float* wr = w + c * tw.s[1];
+        float acc = bias ? bias[c * biasStride] : 0.0f;
+        i64 t0 = t * stride - pad;
+        for (i64 k = 0; k < K; k++) {
+            i64 ti = t0 + k * dil;
+            if (ti >= 0 && ti < T) acc += xr[ti * tx.s[3]] * wr[k * tw.s[3]];
+        }
+        y[i] = acc;
+    }
+}
+
+/**
+ * ConvTranspose1d gathered per output [B, Cout, Tout]: x [B, Cin, T] (tx padded [1, B, Cin, T]),
+ * w [Cin, Cout/groups, K] (tw padded [1, Cin, Cout/groups, K]); input time ti feeds t = ti*stride - pad + k*dil.
+ */
+GC_KERNEL void ae_conv_transpose1d(float* GC_RESTRICT y, const float* GC_RESTRICT x, TD tx, const float* GC_RESTRICT w, TD tw,
+                                   const float* GC_RESTRICT bias, i64 biasStride, i64 B, i64 Cin, i64 T, i64 Cout, i64 K,
+                                   i64 Tout, int stride, int pad, int dil, int groups) {
+    i64 n = B * Cout * Tout;
+    i64 cinPer = Cin / groups, coutPer = Cout / groups;
+    for (i64 i = gc_global_id(); i < n; i += gc_global_stride()) {
+        i64 t = i % Tout, co = (i / Tout) % Cout, b = i / (Tout * Cout);
+        i64 g = co / coutPer, col = co % coutPer;
+        float acc = bias ? bias[co * biasStride] : 0.0f;
+        for (i64 c = 0; c < cinPer; c++) {
+            i64 ci = g * cinPer + c;
+            const float* xr = x + b * tx.s[1] + ci * tx.s[2];
+            const float* wr = w + ci * tw.s[1] + col * tw.s[2];
+            for (i64 k = 0; k < K; k++) {
+                i64 num = t + pad - k * dil;
+                if (num < 0 || num % stride != 0) continue;
+                i64 ti = num / stride;
+                if (ti < T) acc += xr[ti * tx.s[3]] * wr[k * tw.s[3]];
+            }
+        }
+        y[i] = acc;
+    }
+}

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The CUDA backend's evidence in one go, on a machine with an NVIDIA GPU (run on an H200):
+#   1. audioengine check --backend cuda   (every conformance case against the CPU backend)
+#   2. CudaBench gemm ops launch leak      (cuBLASLt GEMM, elementwise vs copy bandwidth,
+#                                           launch overhead with/without CUDA graphs, leak cycles)
+#   3. the PyTorch peer on the same shapes  (scripts/cuda-torch-peer.py)
+# Results go to OUTDIR (default $OUT, else ./cuda-evidence): check.txt, bench-cuda.jsonl,
+# bench-torch.jsonl, device.txt.
+# Environment: JAVA_HOME (a JDK/runtime 25 with jdk.incubator.vector; default: the one on PATH),
+# AE_LIB (the module path folder; default app-cli/target/dist/lib), CHECK_SEED (default: fresh).
+set -uo pipefail
+here=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)
+root=$(cd "$here/.." && pwd)
+out=${1:-${OUT:-$PWD/cuda-evidence}}
+mkdir -p "$out"
+java=${JAVA_HOME:+$JAVA_HOME/bin/}java
+lib=${AE_LIB:-$root/app-cli/target/dist/lib}
+[ -f "$lib/app-cli.jar" ] || { echo "cuda-evidence: $lib/app-cli.jar missing; build with 'mvn -DskipTests package' or set AE_LIB" >&2; exit 1; }
+# NVRTC and cuBLASLt live in the toolkit's target folder on some images
+export LD_LIBRARY_PATH=/usr/local/cuda/targets/x86_64-linux/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export AUDIOENGINE_CACHE=${AUDIOENGINE_CACHE:-/tmp/audioengine-cache}
+
+access=ALL-UNNAMED
+for jar in "$lib"/backend-*.jar; do name=$(basename "$jar" .jar); access+=",dev.audioengine.backend.${name#backend-}"; done
+jvm=("$java" --enable-native-access="$access" --add-modules jdk.incubator.vector -p "$lib")
+
+status=0
+{ date -u +"%Y-%m-%dT%H:%M:%SZ"; nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv 2>&1; "$java" -version 2>&1; } > "$out/device.txt"
+cat "$out/device.txt"
+
+echo "== audioengine check --backend cuda" >&2
+seed=()
+[ -n "${CHECK_SEED:-}" ] && seed=(--seed "$CHECK_SEED")
+t0=$(date +%s)
+"${jvm[@]}" -m dev.audioengine.cli/dev.audioengine.cli.Main check --backend cuda "${seed[@]}" > "$out/check.txt" 2>&1 || status=1
+echo "check: exit $? in $(( $(date +%s) - t0 ))s" >&2
+grep -E "^(op |check |capability|[0-9]+ cases|.*passed|.*FAIL)" "$out/check.txt" | head -80
+tail -40 "$out/check.txt"
+
+echo "== CudaBench gemm ops launch leak" >&2
+"${jvm[@]}" -m dev.audioengine.backend.cuda/dev.audioengine.backend.cuda.CudaBench ${BENCH:-gemm ops launch leak} \
+    --out "$out/bench-cuda.jsonl" 2>&1 | tail -30 || status=1
+
+echo "== PyTorch peer" >&2
+PYTHONUNBUFFERED=1 python3 "$here/cuda-torch-peer.py" --out "$out/bench-torch.jsonl" 2>&1 | tail -30 || status=1
+exit $status
