@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The CUDA backend's evidence in one go, on a machine with an NVIDIA GPU (run on an H200):
-#   1. audioengine check --backend cuda   (every conformance case against the CPU backend)
+#   1. audioengine check --backend cuda   (every conformance case against the CPU backend; again
+#      with --option cuda.graphs=off)
 #   2. CudaBench gemm ops launch leak      (cuBLASLt GEMM, elementwise vs copy bandwidth,
 #                                           launch overhead with/without CUDA graphs, leak cycles)
 #   3. the PyTorch peer on the same shapes  (scripts/cuda-torch-peer.py)
 # Results go to OUTDIR (default $OUT, else ./cuda-evidence): check.txt, bench-cuda.jsonl,
-# bench-torch.jsonl, device.txt.
+# bench-torch.jsonl, check-nographs.txt, device.txt.
 # Environment: JAVA_HOME (a JDK/runtime 25 with jdk.incubator.vector; default: the one on PATH),
 # AE_LIB (the module path folder; default app-cli/target/dist/lib), CHECK_SEED (default: fresh).
 set -uo pipefail
@@ -34,8 +35,13 @@ seed=()
 t0=$(date +%s)
 "${jvm[@]}" -m dev.audioengine.cli/dev.audioengine.cli.Main check --backend cuda "${seed[@]}" > "$out/check.txt" 2>&1 || status=1
 echo "check: exit $? in $(( $(date +%s) - t0 ))s" >&2
-grep -E "^(op |check |capability|[0-9]+ cases|.*passed|.*FAIL)" "$out/check.txt" | head -80
-tail -40 "$out/check.txt"
+grep -E "FAIL|UNSUPPORTED" "$out/check.txt" | head -40
+tail -14 "$out/check.txt"
+# the same cases launch by launch, without CUDA graph capture (--option cuda.graphs=off)
+"${jvm[@]}" -m dev.audioengine.cli/dev.audioengine.cli.Main check --backend cuda --option cuda.graphs=off "${seed[@]}" \
+    > "$out/check-nographs.txt" 2>&1 || status=1
+grep -E "FAIL|UNSUPPORTED" "$out/check-nographs.txt" | head -20
+tail -1 "$out/check-nographs.txt"
 
 echo "== CudaBench gemm ops launch leak" >&2
 "${jvm[@]}" -m dev.audioengine.backend.cuda/dev.audioengine.backend.cuda.CudaBench ${BENCH:-gemm ops launch leak} \

@@ -6,10 +6,14 @@ import dev.audioengine.api.tensor.DType;
 
 /**
  * conv1d (a dedicated depthwise kernel when groups == in == out channels, else a direct kernel)
- * and conv_transpose1d (each output gathers the inputs that scatter into it): kernels/linear.cu.
+ * and conv_transpose1d lowered to GEMM + col2im (CONV_TRANSPOSE1D_COL2IM): per batch item, one
+ * cuBLASLt GEMM batched over groups makes cols = w_g^T x_g [coutPer*K, T], then ae_col2im_1d gathers
+ * the taps of each output. Should cuBLASLt offer no algorithm, a direct gather kernel computes it.
+ * kernels/linear.cu.
  */
 final class ConvOps implements CudaOp {
     private static final String SRC = "linear";
+    private static final String SRC_LAYOUT = "layout";
 
     @Override
     public boolean supports(Tensor node) {
@@ -34,9 +38,53 @@ final class ConvOps implements CudaOp {
                     a.i64(batch).i64(cin).i64(t).i64(k).i64(tout).i32(c.stride()).i32(c.padding()).i32(c.dilation()));
             case Op.Conv1d c -> b.grid1d(SRC, "ae_conv1d", n, a.i64(batch).i64(cin).i64(t).i64(cout).i64(k).i64(tout)
                     .i32(c.stride()).i32(c.padding()).i32(c.dilation()).i32(c.groups()));
-            case Op.ConvTranspose1d c -> b.grid1d(SRC, "ae_conv_transpose1d", n, a.i64(batch).i64(cin).i64(t).i64(cout).i64(k)
-                    .i64(tout).i32(c.stride()).i32(c.padding()).i32(c.dilation()).i32(c.groups()));
+            case Op.ConvTranspose1d c -> {
+                if (!col2im(node, c, b, biasPtr, biasStride)) {
+                    b.grid1d(SRC, "ae_conv_transpose1d", n, a.i64(batch).i64(cin).i64(t).i64(cout).i64(k).i64(tout)
+                            .i32(c.stride()).i32(c.padding()).i32(c.dilation()).i32(c.groups()));
+                }
+            }
             default -> throw new IllegalArgumentException("not a convolution: " + node);
         }
+    }
+
+    /** Binds GEMM + col2im; false (nothing bound) when cuBLASLt has no algorithm for the shape. */
+    private static boolean col2im(Tensor node, Op.ConvTranspose1d c, Binding b, long biasPtr, long biasStride) {
+        Tensor x = node.input(0), w = node.input(1);
+        if (b.backend.cublas() == null || !w.isContiguous()) return false;
+        long batch = x.dim(0), cin = x.dim(1), t = x.dim(2), cout = node.dim(1), k = w.dim(2), tout = node.dim(2);
+        int groups = c.groups();
+        long cinPer = cin / groups, p = (cout / groups) * k;
+        if (batch == 0 || t == 0 || p == 0 || cinPer == 0) return false;
+        // x per batch item as column-major [T, cin] (unit stride along time), else a contiguous copy first
+        long xPtr = b.ptr(x), xsB = x.stride(0), xsC = x.stride(1);
+        if (x.stride(2) != 1 || (cin > 1 && xsC < t)) {
+            long copy = b.scratch(4 * x.elements());
+            b.grid1d(SRC_LAYOUT, "ae_copy", x.elements(), b.args().i32(4).i64(x.elements()).ptr(copy)
+                    .desc(TensorDesc.contiguous(x.shape())).ptr(xPtr).desc(TensorDesc.of(x)));
+            xPtr = copy;
+            xsB = cin * t;
+            xsC = t;
+        }
+        long lda = cin > 1 ? xsC : t;
+        long cols = b.scratch(4 * batch * groups * p * t);
+        long wPtr = b.ptr(w);
+        // column-major: C'[T, P] = X'[T, cinPer] (opA = N) . W'[cinPer, P] (W stored [cinPer, P] row-major: opB = T)
+        CublasLt.Shape shape = new CublasLt.Shape(CublasLt.CUDA_R_32F, CublasLt.CUDA_R_32F, CublasLt.COMPUTE_32F, CublasLt.OP_N,
+                CublasLt.OP_T, t, p, cinPer, lda, p, t, groups, cinPer * xsC, cinPer * p, p * t,
+                CublasLt.alignment(xPtr), CublasLt.alignment(wPtr), CublasLt.alignment(cols));
+        for (long bi = 0; bi < batch; bi++) {
+            long xb = xPtr + 4 * bi * xsB, cb = cols + 4 * bi * groups * p * t;
+            CublasLt.Shape s = new CublasLt.Shape(shape.abType(), shape.dType(), shape.compute(), shape.transA(), shape.transB(), shape.m(),
+                    shape.n(), shape.k(), shape.lda(), shape.ldb(), shape.ldd(), shape.batch(), shape.strideA(), shape.strideB(),
+                    shape.strideD(), CublasLt.alignment(xb), shape.alignB(), CublasLt.alignment(cb));
+            CublasLt.Plan plan = b.backend.cublas().plan(s);
+            if (plan == null) return false;
+            CublasLt lt = b.backend.cublas();
+            b.add(stream -> lt.run(plan, xb, wPtr, cb, stream));
+        }
+        b.grid1d(SRC, "ae_col2im_1d", node.elements(), b.args().ptr(b.ptr(node)).ptr(cols).ptr(biasPtr).i64(biasStride)
+                .i64(batch).i64(cout).i64(t).i64(k).i64(tout).i32(c.stride()).i32(c.padding()).i32(c.dilation()).i32(groups));
+        return true;
     }
 }

@@ -7,13 +7,17 @@ import dev.audioengine.api.tensor.DType;
  * y[..., m, n] = Σ_k x[..., m, k]·w[..., n, k]. F32, F16 and BF16 weights go to cuBLASLt (FAST_PROJECTION,
  * BF16_WEIGHTS): F32 as it is (TF32 only with cuda.tf32=on); F16/BF16 weights with x split into a rounded
  * high part and the rounded remainder (two GEMMs into the same F32 result, so activations keep about F32
- * precision; cuda.matmul=fast uses the high part alone, one GEMM), always accumulating in F32. Q8_0/Q4_0 weights, and layouts cuBLASLt cannot
- * express (a weight batch that is neither absent nor one stride), run the tiled kernel in linear.cu,
- * which decodes blocks as it loads them.
+ * precision; cuda.matmul=fast uses the high part alone, one GEMM), always accumulating in F32. Q8_0/Q4_0 weights run ae_matvec_q for up to
+ * 16 rows of x (one scale per 32-value block, mat-vec) and otherwise, like layouts cuBLASLt cannot
+ * express (a weight batch that is neither absent nor one stride), the tiled kernel in linear.cu, which
+ * decodes blocks as it loads them (mat-mat).
  */
 final class MatMulOp implements CudaOp {
     private static final String SRC = "linear";
     private static final int TILE = 16;
+    /** Up to this many rows of x, quantized weights use the block-decoding mat-vec kernel (decode-style projections). */
+    static final long MATVEC_MAX_ROWS = 16;
+    private static final int MATVEC_THREADS = 128;
 
     @Override
     public boolean supports(Tensor node) {
@@ -50,6 +54,13 @@ final class MatMulOp implements CudaOp {
         long m = x.dim(-2), n = w.dim(-2), k = x.dim(-1);
         if (node.elements() == 0) return;
         if (w.dtype().isFloat() && b.backend.cublas() != null && k > 0 && library(node, b, xd, wd, m, n, k)) return;
+        long rows = xd.n()[0] * xd.n()[1] * m;
+        boolean wPlain = wd.s()[0] == 0 && wd.s()[1] == 0 && wd.s()[3] == 1 && (n == 1 || wd.s()[2] == k);
+        if (w.dtype().isQuantized() && rows <= MATVEC_MAX_ROWS && wPlain && xd.s()[3] == 1) {
+            b.launch(SRC, "ae_matvec_q", Math.toIntExact(n), Math.toIntExact(rows), 1, MATVEC_THREADS, 1, 1, 0,
+                    b.args().ptr(b.ptr(node)).ptr(b.ptr(x)).desc(xd).ptr(b.ptr(w)).i32(w.dtype().ordinal()).i64(n).i64(k));
+            return;
+        }
         long batches = xd.n()[0] * xd.n()[1];
         LaunchArgs a = b.args().ptr(b.ptr(node)).ptr(b.ptr(x)).desc(xd).ptr(b.ptr(w)).i32(w.dtype().ordinal()).desc(wd)
                 .i64(m).i64(n).i64(k).i64(xd.n()[1]);

@@ -101,3 +101,55 @@ GC_KERNEL void ae_conv_transpose1d(float* GC_RESTRICT y, const float* GC_RESTRIC
         y[i] = acc;
     }
 }
+
+#define MV_THREADS 128
+
+/**
+ * Quantized mat-vec for few rows: y[r, n] = sum_k x[r, k] w[n, k] with w Q8_0/Q4_0, contiguous [N, K]
+ * (K a multiple of 32). One block per (n, r); each thread decodes whole 32-value blocks (one scale
+ * each) against unit-stride x (tx padded [B0, B1, M, K], row r over the first three axes).
+ */
+GC_KERNEL void ae_matvec_q(float* GC_RESTRICT y, const float* GC_RESTRICT x, TD tx, const u8* GC_RESTRICT w, int wt, i64 N, i64 K) {
+    GC_SHARED float sh[MV_THREADS];
+    i64 n = gc_block(), r = gc_block_y();
+    const float* xr = x + td_row(tx, r);
+    i64 nb = K / 32, bb = wt == DT_Q8_0 ? 34 : 18;
+    const u8* wr = w + n * nb * bb;
+    float acc = 0;
+    for (i64 b = gc_tid(); b < nb; b += gc_block_dim()) {
+        const u8* blk = wr + b * bb;
+        float d = gc_f16_to_f32((u16) (blk[0] | (blk[1] << 8)));
+        const float* xb = xr + b * 32;
+        float s = 0;
+        if (wt == DT_Q8_0) {
+            for (int i = 0; i < 32; i++) s += (float) (signed char) blk[2 + i] * xb[i];
+        } else {
+            for (int i = 0; i < 16; i++) s += (float) ((blk[2 + i] & 15) - 8) * xb[i] + (float) ((blk[2 + i] >> 4) - 8) * xb[i + 16];
+        }
+        acc += d * s;
+    }
+    acc = block_sum(acc, sh);
+    if (gc_tid() == 0) y[r * N + n] = acc;
+}
+
+/**
+ * col2im for conv_transpose1d after the GEMM: cols [B, groups, coutPer*K, T] holds w^T x per group;
+ * y [B, Cout, Tout] gathers, for each tap k, the column whose input time ti maps to t = ti*stride - pad + k*dil.
+ */
+GC_KERNEL void ae_col2im_1d(float* GC_RESTRICT y, const float* GC_RESTRICT cols, const float* GC_RESTRICT bias, i64 biasStride,
+                            i64 B, i64 Cout, i64 T, i64 K, i64 Tout, int stride, int pad, int dil, int groups) {
+    i64 n = B * Cout * Tout, coutPer = Cout / groups;
+    for (i64 i = gc_global_id(); i < n; i += gc_global_stride()) {
+        i64 t = i % Tout, co = (i / Tout) % Cout, b = i / (Tout * Cout);
+        i64 g = co / coutPer, col = co % coutPer;
+        const float* cg = cols + ((b * groups + g) * coutPer + col) * K * T;
+        float acc = bias ? bias[co * biasStride] : 0.0f;
+        for (i64 k = 0; k < K; k++) {
+            i64 num = t + pad - k * dil;
+            if (num < 0 || num % stride != 0) continue;
+            i64 ti = num / stride;
+            if (ti < T) acc += cg[k * T + ti];
+        }
+        y[i] = acc;
+    }
+}
