@@ -18,13 +18,24 @@ import java.util.stream.Collectors;
 
 /**
  * The ROCm (HIP) backend's entry point. Construction loads nothing; {@link #probe()} loads
- * libamdhip64, reads the runtime version and lists the devices. Until the kernels land the backend
- * reports itself unavailable, with whatever devices it found named in the reason.
+ * libamdhip64, reads the runtime version, lists the devices and checks that hipRTC (which compiles
+ * the kernels) is there and that its compiler knows each device's processor; {@link #open} opens one.
  */
 public final class HipBackendProvider implements BackendProvider {
+    /**
+     * The capabilities verified for HIP. It starts with CONV_TRANSPOSE1D_COL2IM only; another is added
+     * here once `audioengine check --backend hip` passes all of its cases on an AMD GPU, with the run
+     * recorded in docs/HIP.md (the README's capability table lists each one's hardware).
+     */
+    static final Set<Capability> VERIFIED = Set.of(Capability.CONV_TRANSPOSE1D_COL2IM);
+
     private final List<String> sonames;
     private final Supplier<List<Path>> folders;
     private ProbeResult probed;
+    private HipLibrary library;
+    private HipRuntime runtime;
+    private HipRtc rtc;
+    private String rocmVersion;
 
     public HipBackendProvider() {
         this(HipLibrary.SONAMES, HipLibrary::defaultFolders);
@@ -75,8 +86,28 @@ public final class HipBackendProvider implements BackendProvider {
                 return ProbeResult.unavailable(e.errorName() + " from " + e.call() + " (" + where + ")");
             }
             if (devices.isEmpty()) return ProbeResult.unavailable("0 devices (" + where + ")");
-            return new ProbeResult(false, "ROCm backend kernels are not in this build yet; " + where + " with "
-                    + describe(devices), devices);
+            HipRtc rtc;
+            List<String> processors;
+            try {
+                rtc = HipRtc.load(library, folders.get());
+                processors = AmdComgr.processors(folders.get());
+            } catch (IllegalStateException e) {
+                return new ProbeResult(false, e.getMessage() + ". " + where + " with " + describe(devices), devices);
+            }
+            List<String> unknown = devices.stream().map(d -> AmdComgr.processorOf(d.arch()))
+                    .filter(p -> !processors.contains(p)).distinct().toList();
+            if (!unknown.isEmpty()) {
+                return new ProbeResult(false, "the compiler of this ROCm cannot target " + String.join(", ", unknown)
+                        + " (it knows " + String.join(", ", processors) + "); install a ROCm that supports the GPU. "
+                        + where + " with " + describe(devices), devices);
+            }
+            this.library = library;
+            this.runtime = runtime;
+            this.rtc = rtc;
+            try (Arena arena = Arena.ofConfined()) {
+                this.rocmVersion = HipDevices.versionName(runtime.runtimeVersion(arena));
+            }
+            return ProbeResult.available(devices, where + "; hipRTC from " + rtc.location() + "; GEMM: " + HipBackend.GEMM_PATH);
         } catch (RuntimeException | LinkageError e) {
             return ProbeResult.unavailable("ROCm probe of " + library.location() + " failed: " + e.getMessage());
         }
@@ -89,10 +120,17 @@ public final class HipBackendProvider implements BackendProvider {
                 .collect(Collectors.joining("; "));
     }
 
-    @Override public Set<Capability> verifiedCapabilities() { return Set.of(); }
+    @Override public Set<Capability> verifiedCapabilities() { return VERIFIED; }
 
     @Override
-    public Backend open(int device, BackendConfig config) {
-        throw new BackendUnavailableException(probe().reason());
+    public synchronized Backend open(int device, BackendConfig config) {
+        ProbeResult p = probe();
+        if (!p.available()) throw new BackendUnavailableException(p.reason());
+        if (device < 0 || device >= p.devices().size()) {
+            throw new BackendUnavailableException("ROCm device " + device + " does not exist; this machine has "
+                    + describe(p.devices()) + " (--device counts from 0; HIP_VISIBLE_DEVICES narrows the list)");
+        }
+        HipApi api = new HipApi(runtime, library.symbols(), library.location());
+        return new HipBackend(p.devices().get(device), device, api, rtc, rocmVersion, config);
     }
 }

@@ -1,0 +1,44 @@
+package dev.audioengine.backend.hip;
+
+import dev.audioengine.api.spi.Executable;
+
+import java.lang.foreign.Arena;
+import java.util.List;
+
+/**
+ * A compiled segment: its steps in order, the launch arguments (in {@link #arena}) and scratch
+ * memory it owns. With graphs on, the first run captures the steps into a HIP graph and later
+ * runs replay it with one launch; with graphs off, every run enqueues every step. Either way the
+ * run returns once the work is enqueued: downloads wait for the stream.
+ */
+final class HipExecutable implements Executable {
+    private final HipBackend backend;
+    private final List<Step> steps;
+    private final Arena arena;
+    private final List<HipBuffer> scratch;
+    private boolean closed;
+
+    HipExecutable(HipBackend backend, List<Step> steps, Arena arena, List<HipBuffer> scratch) {
+        this.backend = backend;
+        this.steps = List.copyOf(steps);
+        this.arena = arena;
+        this.scratch = List.copyOf(scratch);
+    }
+
+    int stepCount() { return steps.size(); }
+
+    @Override
+    public void run() {
+        if (closed) throw new IllegalStateException("compiled ROCm segment is closed");
+        backend.execute(this, steps);
+    }
+
+    @Override
+    public void close() {
+        if (closed) return;
+        closed = true;
+        backend.forgetGraph(this);
+        for (HipBuffer b : scratch) b.close();
+        arena.close();
+    }
+}

@@ -1,0 +1,11 @@
+package dev.audioengine.backend.hip;
+
+import dev.audioengine.api.graph.Tensor;
+
+/** How one op family runs on the device: which nodes it can compute, and the steps that compute one. */
+interface HipOp {
+    boolean supports(Tensor node);
+
+    /** Appends the launches that compute {@code node} to {@code b}; called once per compiled segment. */
+    void bind(Tensor node, Binding b);
+}
