@@ -27,12 +27,18 @@ import java.util.Set;
  * {@code hip.graphs=on|off} (capture each compiled segment into a HIP graph and replay it; default on
  * for discrete GPUs, off for integrated ones, whose graph buffers come out of shared system memory),
  * {@code hip.graph_cache=N} (graphs kept, least recently used out; default 64),
- * {@code hip.kernel_cache=DIR|off} (compiled code objects; default ~/.cache/audioengine/hip).
- * GEMM runs on the engine's own kernels. Not thread-safe: one run at a time.
+ * {@code hip.kernel_cache=DIR|off} (compiled code objects; default ~/.cache/audioengine/hip),
+ * {@code hip.hipblaslt=on|off} (F32/F16/BF16 matmuls through hipBLASLt; default off until a
+ * `check --backend hip` run on an AMD GPU has passed with it; otherwise the engine's GEMM kernels).
+ * Not thread-safe: one run at a time.
  */
 final class HipBackend implements Backend {
     /** What the run's GEMMs go through, for the probe reason and the open log. */
-    static final String GEMM_PATH = "engine GEMM kernels (ae_matmul, ae_matvec_q; no hipBLASLt/rocBLAS binding in this build)";
+    static String gemmPath(String hipblasltLocation, boolean on) {
+        if (on) return "hipBLASLt (" + hipblasltLocation + ") for F32/F16/BF16 weights, engine kernels for the rest";
+        return "engine GEMM kernels (ae_matmul, ae_matvec_q)" + (hipblasltLocation == null ? "; hipBLASLt not found"
+                : "; hipBLASLt found at " + hipblasltLocation + ", used with --option hip.hipblaslt=on");
+    }
 
     private final DeviceInfo device;
     private final int ordinal;
@@ -40,15 +46,18 @@ final class HipBackend implements Backend {
     private final MemorySegment stream;
     private final HipKernelCache kernels;
     private final GraphCache graphs; // null when graphs are off
+    private final HipBlasLt hipblaslt; // null when hip.hipblaslt is off
     private final int maxSharedPerBlock;
     private final Set<HipBuffer> live = Collections.newSetFromMap(new IdentityHashMap<>());
     private boolean closed;
 
-    HipBackend(DeviceInfo device, int ordinal, HipApi api, HipRtc rtc, String rocmVersion, BackendConfig config) {
+    HipBackend(DeviceInfo device, int ordinal, HipApi api, HipRtc rtc, String rocmVersion, List<java.nio.file.Path> folders,
+               BackendConfig config) {
         this.device = device;
         this.ordinal = ordinal;
         this.api = api;
         boolean useGraphs = onOff(config, "hip.graphs", device.kind() != DeviceKind.INTEGRATED_GPU);
+        boolean useHipblaslt = onOff(config, "hip.hipblaslt", false);
         int graphCache = Integer.parseInt(config.option("hip.graph_cache", "64").trim());
         String cacheDir = config.option("hip.kernel_cache", "").trim();
         api.setDevice(ordinal);
@@ -57,8 +66,20 @@ final class HipBackend implements Backend {
         this.kernels = new HipKernelCache(api, rtc, device.arch(), rocmVersion, cacheDir.equals("off") ? null
                 : cacheDir.isEmpty() ? HipKernelCache.defaultDir() : Path.of(cacheDir));
         this.graphs = useGraphs ? new GraphCache(api, graphCache) : null;
+        HipBlasLt lt = null;
+        if (useHipblaslt) {
+            try {
+                lt = HipBlasLt.load(api, folders);
+            } catch (RuntimeException | Error e) {
+                kernels.close();
+                api.destroyStream(stream);
+                throw e;
+            }
+        }
+        this.hipblaslt = lt;
         System.getLogger("dev.audioengine.backend.hip").log(System.Logger.Level.INFO, "ROCm device " + ordinal + " (" + device.name()
-                + ", " + device.arch() + "): graphs " + (useGraphs ? "on" : "off") + ", GEMM: " + GEMM_PATH);
+                + ", " + device.arch() + "): graphs " + (useGraphs ? "on" : "off") + ", GEMM: "
+                + gemmPath(lt == null ? HipBlasLt.find(folders) : lt.location(), lt != null));
     }
 
     static boolean onOff(BackendConfig config, String key, boolean fallback) {
@@ -81,6 +102,9 @@ final class HipBackend implements Backend {
     HipApi api() { return api; }
 
     HipKernelCache kernels() { return kernels; }
+
+    /** hipBLASLt, or null when hip.hipblaslt is off. */
+    HipBlasLt hipblaslt() { return hipblaslt; }
 
     int maxSharedPerBlock() { return maxSharedPerBlock; }
 
@@ -213,6 +237,7 @@ final class HipBackend implements Backend {
         try {
             api.synchronize(stream);
             if (graphs != null) graphs.clear();
+            if (hipblaslt != null) hipblaslt.close();
             kernels.close();
             for (HipBuffer b : List.copyOf(live)) api.free(b.rawAddress());
             live.clear();

@@ -107,7 +107,8 @@ public final class HipBackendProvider implements BackendProvider {
             try (Arena arena = Arena.ofConfined()) {
                 this.rocmVersion = HipDevices.versionName(runtime.runtimeVersion(arena));
             }
-            return ProbeResult.available(devices, where + "; hipRTC from " + rtc.location() + "; GEMM: " + HipBackend.GEMM_PATH);
+            return ProbeResult.available(devices, where + "; hipRTC from " + rtc.location() + "; GEMM: "
+                    + HipBackend.gemmPath(HipBlasLt.find(folders.get()), false));
         } catch (RuntimeException | LinkageError e) {
             return ProbeResult.unavailable("ROCm probe of " + library.location() + " failed: " + e.getMessage());
         }
@@ -131,6 +132,6 @@ public final class HipBackendProvider implements BackendProvider {
                     + describe(p.devices()) + " (--device counts from 0; HIP_VISIBLE_DEVICES narrows the list)");
         }
         HipApi api = new HipApi(runtime, library.symbols(), library.location());
-        return new HipBackend(p.devices().get(device), device, api, rtc, rocmVersion, config);
+        return new HipBackend(p.devices().get(device), device, api, rtc, rocmVersion, folders.get(), config);
     }
 }

@@ -4,10 +4,13 @@ import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.DType;
 
 /**
- * y[..., m, n] = Σ_k x[..., m, k]·w[..., n, k] on the engine's own GEMM kernels (linear.cu): no vendor
- * GEMM library is bound in this build (the run summary's "GEMM: engine kernels"). Q8_0/Q4_0 weights run
- * ae_matvec_q for up to 16 rows of x (one scale per 32-value block); everything else, any weight dtype and
- * any strides, runs the tiled ae_matmul, which decodes weights as it loads them.
+ * y[..., m, n] = Σ_k x[..., m, k]·w[..., n, k]. With {@code hip.hipblaslt=on}, F32/F16/BF16 weights go to
+ * hipBLASLt as on CUDA: F32 as it is; F16/BF16 weights with x split into a rounded high part and the
+ * rounded remainder (two GEMMs into the same F32 result, so activations keep about F32 precision),
+ * accumulating in F32. Otherwise, and for what hipBLASLt cannot express, the engine's own kernels
+ * (linear.cu): Q8_0/Q4_0 weights run ae_matvec_q for up to 16 rows of x (one scale per 32-value block);
+ * everything else, any weight dtype and any strides, runs the tiled ae_matmul, which decodes weights as it
+ * loads them.
  */
 final class MatMulOp implements HipOp {
     private static final String SRC = "linear";
@@ -46,6 +49,7 @@ final class MatMulOp implements HipOp {
         TensorDesc xd = operand(x, out), wd = operand(w, out);
         long m = x.dim(-2), n = w.dim(-2), k = x.dim(-1);
         if (node.elements() == 0) return;
+        if (w.dtype().isFloat() && b.backend.hipblaslt() != null && k > 0 && library(node, b, xd, wd, m, n, k)) return;
         long rows = xd.n()[0] * xd.n()[1] * m;
         boolean wPlain = wd.s()[0] == 0 && wd.s()[1] == 0 && wd.s()[3] == 1 && (n == 1 || wd.s()[2] == k);
         if (w.dtype().isQuantized() && rows <= MATVEC_MAX_ROWS && wPlain && xd.s()[3] == 1) {
@@ -54,6 +58,79 @@ final class MatMulOp implements HipOp {
             return;
         }
         gemm(b, b.ptr(node), b.ptr(x), xd, b.ptr(w), w.dtype(), wd, m, n, k);
+    }
+
+    /** {count, stride} when the two batch axes walk memory with one stride; null when they do not. */
+    static long[] collapseBatch(TensorDesc d) {
+        long b0 = d.n()[0], b1 = d.n()[1], s0 = d.s()[0], s1 = d.s()[1];
+        if (b0 == 1) return new long[] {b1, b1 == 1 ? 0 : s1};
+        if (b1 == 1) return new long[] {b0, s0};
+        return s0 == b1 * s1 ? new long[] {b0 * b1, s1} : null;
+    }
+
+    /** Binds the hipBLASLt path (the CUDA backend's cuBLASLt lowering); false when this layout needs the kernels instead. */
+    private static boolean library(Tensor node, Binding b, TensorDesc xd, TensorDesc wd, long m, long n, long k) {
+        DType wt = node.input(1).dtype();
+        long batches = xd.n()[0] * xd.n()[1];
+        // weights: K-contiguous rows (transposed in column-major terms) or N-contiguous columns
+        int transA;
+        long lda;
+        if (wd.s()[3] == 1 || k == 1) { transA = HipBlasLt.OP_T; lda = Math.max(k, n == 1 ? k : wd.s()[2]); }
+        else if (wd.s()[2] == 1 || n == 1) { transA = HipBlasLt.OP_N; lda = Math.max(n, k == 1 ? n : wd.s()[3]); }
+        else return false;
+        boolean wBatched = wd.s()[0] != 0 || wd.s()[1] != 0;
+        long[] wBatch = wBatched ? collapseBatch(wd) : null;
+        if (wBatched && wBatch == null) return false;
+
+        long xPtr = b.ptr(node.input(0));
+        long[] xBatch = collapseBatch(xd);
+        // F32 x read in place: unit stride along k and one row stride (ld >= k) over every row it feeds
+        long ldb = -1, strideB = 0;
+        if (wt == DType.F32 && xd.s()[3] == 1) {
+            long rowStride = m == 1 ? k : xd.s()[2];
+            if (wBatched) {
+                if (xBatch != null && rowStride >= k) { ldb = rowStride; strideB = xBatch[1]; }
+            } else if (batches == 1) {
+                if (rowStride >= k) ldb = rowStride;
+            } else if (xBatch != null && (m == 1 || xBatch[1] == m * rowStride)) {
+                long r = m == 1 ? xBatch[1] : rowStride;
+                if (r >= k) ldb = r;
+            }
+        }
+        int abType = switch (wt) {
+            case F16 -> HipBlasLt.HIP_R_16F;
+            case BF16 -> HipBlasLt.HIP_R_16BF;
+            default -> HipBlasLt.HIP_R_32F;
+        };
+        long xLo = 0;
+        if (ldb < 0) {
+            // round (F16/BF16: high part and remainder) or copy (F32) x into a contiguous [batches, m, k] scratch of the weight's type
+            long count = batches * m * k;
+            long scratch = b.scratch(count * 4);
+            if (wt == DType.F32) {
+                b.grid1d("layout", "ae_copy", count, b.args().i32(4).i64(count).ptr(scratch)
+                        .desc(TensorDesc.contiguous(dev.audioengine.api.tensor.Shape.of(xd.n()))).ptr(xPtr).desc(xd));
+            } else {
+                xLo = scratch + 2 * count;
+                b.grid1d("layout", "ae_narrow_rows", count, b.args().i32(wt.ordinal()).i64(count).ptr(scratch).ptr(xLo).ptr(xPtr).desc(xd));
+            }
+            xPtr = scratch;
+            ldb = k;
+            strideB = m * k;
+        }
+        boolean single = !wBatched;
+        int batch = single ? 1 : Math.toIntExact(batches);
+        long rows = single ? batches * m : m;
+        long wPtr = b.ptr(node.input(1)), yPtr = b.ptr(node);
+        HipBlasLt.Shape shape = new HipBlasLt.Shape(abType, transA, HipBlasLt.OP_N, n, rows, k, lda, ldb, n,
+                batch, wBatched ? wBatch[1] : 0, strideB, m * n);
+        HipBlasLt lt = b.backend.hipblaslt();
+        HipBlasLt.Plan plan = lt.plan(shape);
+        if (plan == null) return false;
+        long xFinal = xPtr, xRest = xLo;
+        b.add(stream -> lt.run(plan, wPtr, xFinal, yPtr, stream, false));
+        if (xRest != 0) b.add(stream -> lt.run(plan, wPtr, xRest, yPtr, stream, true));
+        return true;
     }
 
     /** ae_matmul: y [B0, B1, M, N] contiguous = x [B0, B1, M, K] (F32) times w [B0, B1, N, K]^T (any dtype), both strided. */
