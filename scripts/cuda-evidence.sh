@@ -5,6 +5,7 @@
 #   2. CudaBench gemm ops launch leak      (cuBLASLt GEMM, elementwise vs copy bandwidth,
 #                                           launch overhead with/without CUDA graphs, leak cycles)
 #   3. the PyTorch peer on the same shapes  (scripts/cuda-torch-peer.py)
+#   4. with VAD_MODELS and VAD_AUDIO set: Silero VAD probabilities on CUDA vs ONNX Runtime (1e-4)
 # Results go to OUTDIR (default $OUT, else ./cuda-evidence): check.txt, bench-cuda.jsonl,
 # bench-torch.jsonl, check-nographs.txt, device.txt.
 # Environment: JAVA_HOME (a JDK/runtime 25 with jdk.incubator.vector; default: the one on PATH),
@@ -43,8 +44,22 @@ tail -14 "$out/check.txt"
 grep -E "FAIL|UNSUPPORTED" "$out/check-nographs.txt" | head -20
 tail -1 "$out/check-nographs.txt"
 
-echo "== CudaBench gemm ops launch leak" >&2
-"${jvm[@]}" -m dev.audioengine.backend.cuda/dev.audioengine.backend.cuda.CudaBench ${BENCH:-gemm ops launch leak} \
+# Silero VAD on CUDA (every op native: --fallback fail) against ONNX Runtime, when models are given:
+# VAD_MODELS="silero_vad_v5.onnx silero_vad_v6.onnx" VAD_AUDIO=speech.wav [VAD_LIB=a dist lib with the vad task]
+if [ -n "${VAD_MODELS:-}" ] && [ -n "${VAD_AUDIO:-}" ]; then
+    vad_jvm=("$java" --enable-native-access="$access" --add-modules jdk.incubator.vector -p "${VAD_LIB:-$lib}")
+    for m in $VAD_MODELS; do
+        name=$(basename "$m" .onnx)
+        echo "== silero vad $name on cuda vs onnxruntime" >&2
+        "${vad_jvm[@]}" -m dev.audioengine.cli/dev.audioengine.cli.Main --task vad --audio "$VAD_AUDIO" --model "$m" --backend cuda \
+            --fallback fail --probabilities-out "$out/vad-$name-cuda.txt" > "$out/vad-$name.txt" 2>&1 || status=1
+        python3 "$here/silero-vad-ort.py" "$m" "$VAD_AUDIO" "$out/vad-$name-cuda.txt" --tolerance 1e-4 >> "$out/vad-$name.txt" 2>&1 || status=1
+        tail -3 "$out/vad-$name.txt"
+    done
+fi
+
+echo "== CudaBench gemm ops launch leak attention" >&2
+"${jvm[@]}" -m dev.audioengine.backend.cuda/dev.audioengine.backend.cuda.CudaBench ${BENCH:-gemm ops launch leak attention} \
     --out "$out/bench-cuda.jsonl" 2>&1 | tail -30 || status=1
 
 echo "== PyTorch peer" >&2

@@ -98,11 +98,21 @@ def launch():
           "us_per_op": round((time.perf_counter() - t0) * 1e6 / runs / ops_per_run, 3)})
 
 
+def attention():
+    b, h, t, d = 1, 8, 1500, 64
+    for name, dtype in [("f32", torch.float32), ("f16", torch.float16)]:
+        q, k, v = (torch.rand(b, h, t, d, device="cuda", dtype=dtype) * 2 - 1 for _ in range(3))
+        ms = timed(lambda: F.scaled_dot_product_attention(q, k, v))
+        emit({"bench": "attention", "peer": "torch", "kv": name, "b": b, "h": h, "t": t, "d": d, "ms": round(ms, 4),
+              "tflops": round(4 * b * h * t * t * d / (ms * 1e-3) / 1e12, 2)})
+
+
 if __name__ == "__main__":
     emit({"bench": "device", "peer": "torch", "torch": torch.__version__, "name": torch.cuda.get_device_name(0)})
     gemm()
     ops()
     launch()
+    attention()
     if "--out" in sys.argv:
         with open(sys.argv[sys.argv.index("--out") + 1], "w") as f:
             f.write("\n".join(lines) + "\n")

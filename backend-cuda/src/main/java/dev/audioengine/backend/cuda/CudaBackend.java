@@ -30,11 +30,15 @@ import java.util.Set;
  * (compiled kernel cache; default ~/.cache/audioengine/cuda). Not thread-safe: one run at a time.
  */
 final class CudaBackend implements Backend {
+    /** Freed device memory the pool keeps cached for the next allocation. */
+    static final long POOL_KEEP_BYTES = 1L << 30;
+
     private final DeviceInfo device;
     private final int ordinal;
     private final DriverApi api;
     private final MemorySegment context;
     private final MemorySegment stream;
+    private final MemorySegment pool;
     private final KernelCache kernels;
     private final CublasLt cublas;
     private final GraphCache graphs; // null when graphs are off
@@ -73,9 +77,13 @@ final class CudaBackend implements Backend {
             throw e;
         }
         this.stream = s;
+        // Device memory comes from the stream-ordered pool, which keeps freed blocks for reuse (a caching
+        // allocator) up to the threshold; close() trims what is unused back to the driver.
+        this.pool = api.defaultPool(ordinal);
+        api.setReleaseThreshold(pool, POOL_KEEP_BYTES);
         this.kernels = k;
         this.cublas = lt;
-        this.graphs = useGraphs ? new GraphCache(api, graphCache) : null;
+        this.graphs = useGraphs ? new GraphCache(api::destroyGraphExec, graphCache) : null;
     }
 
     private static boolean onOff(BackendConfig config, String key, boolean fallback) {
@@ -105,8 +113,6 @@ final class CudaBackend implements Backend {
 
     boolean fastMatmul() { return fastMatmul; }
 
-    boolean graphsOn() { return graphs != null; }
-
     GraphCache graphCache() { return graphs; }
 
     MemorySegment stream() { return stream; }
@@ -127,11 +133,13 @@ final class CudaBackend implements Backend {
     private synchronized CudaBuffer alloc(long bytes) {
         if (bytes < 0) throw new IllegalArgumentException("negative allocation: " + bytes);
         long[] out = new long[1];
-        int r = api.memAlloc(Math.max(bytes, 1), out);
+        int r = api.memAllocAsync(Math.max(bytes, 1), stream, out);
         if (r == DriverApi.CUDA_ERROR_OUT_OF_MEMORY) {
+            api.synchronize(stream);
+            api.trimPool(pool, 0);
             throw new OutOfDeviceMemoryException(device.name() + " (CUDA device " + ordinal + ")", bytes, api.memInfo()[0]);
         }
-        api.driver().check(r, "cuMemAlloc_v2(" + bytes + " bytes)");
+        api.driver().check(r, "cuMemAllocAsync(" + bytes + " bytes)");
         CudaBuffer b = new CudaBuffer(out[0], bytes, this::free);
         live.add(b);
         return b;
@@ -140,8 +148,7 @@ final class CudaBackend implements Backend {
     private synchronized void free(CudaBuffer b) {
         if (!live.remove(b) || closed) return;
         api.setCurrent(context);
-        api.synchronize(stream); // a kernel still in flight may read it
-        api.memFree(b.rawAddress());
+        api.memFreeAsync(b.rawAddress(), stream); // after the work already enqueued that may read it
     }
 
     static CudaBuffer cuda(DeviceBuffer b) {
@@ -236,8 +243,10 @@ final class CudaBackend implements Backend {
             if (graphs != null) graphs.clear();
             cublas.close();
             kernels.close();
-            for (CudaBuffer b : List.copyOf(live)) api.memFree(b.rawAddress());
+            for (CudaBuffer b : List.copyOf(live)) api.memFreeAsync(b.rawAddress(), stream);
             live.clear();
+            api.synchronize(stream);
+            api.trimPool(pool, 0);
             api.destroyStream(stream);
         } finally {
             closed = true;

@@ -29,7 +29,8 @@ import java.util.Map;
  * {@code gemm} (cuBLASLt at 8192^3 for BF16, F16, F32 and TF32), {@code ops} (elementwise kernels
  * on 256M F32 elements against the device-to-device copy bandwidth of the same run), {@code launch}
  * (per-op overhead of a 100-op graph from Java, with and without CUDA graph replay) and
- * {@code leak} (1000 open/compile/run/close cycles; device free memory before and after).
+ * {@code leak} (1000 open/compile/run/close cycles; device free memory before and after) and
+ * {@code attention} (the fused attention op at a speech-encoder shape, F32 and F16 k/v).
  * Prints one JSON object per measurement; {@code --out FILE} also writes them there.
  * Usage: CudaBench [gemm] [ops] [launch] [leak] [--out FILE]
  */
@@ -46,23 +47,35 @@ public final class CudaBench {
             if (args[i].equals("--out")) file = Path.of(args[++i]);
             else what.add(args[i]);
         }
-        if (what.isEmpty()) what = List.of("gemm", "ops", "launch", "leak");
+        if (what.isEmpty()) what = List.of("gemm", "ops", "launch", "leak", "attention");
         CudaBench bench = new CudaBench(System.out);
         CudaBackendProvider provider = new CudaBackendProvider();
         try (CudaBackend backend = (CudaBackend) provider.open(0, BackendConfig.defaults())) {
             bench.emit("device", "{\"name\":\"%s\",\"arch\":\"%s\",\"memory_total\":%d}", backend.device().name(), backend.device().arch(),
                     backend.device().memoryTotal());
+            // compile every kernel module once: from NVRTC, or from the disk cache when an earlier process compiled them
+            for (String source : KernelCache.SOURCES) backend.kernels().function(source, "ae_" + firstKernel(source));
+            bench.emit("kernel_cache", "{\"modules\":%d,\"compiled\":%d,\"from_disk\":%d}", KernelCache.SOURCES.size(),
+                    backend.kernels().compiledCount(), backend.kernels().loadedFromDiskCount());
             for (String w : what) {
                 switch (w) {
                     case "gemm" -> bench.gemm(backend);
                     case "ops" -> bench.ops(backend);
                     case "launch" -> bench.launch(provider);
                     case "leak" -> bench.leak(provider, backend);
-                    default -> throw new IllegalArgumentException("unknown benchmark '" + w + "'; valid: gemm ops launch leak");
+                    case "attention" -> bench.attention(backend);
+                    default -> throw new IllegalArgumentException("unknown benchmark '" + w + "'; valid: gemm ops launch leak attention");
                 }
             }
         }
         if (file != null) Files.write(file, bench.lines);
+    }
+
+    /** The name (without ae_) of the first kernel a source defines. */
+    private static String firstKernel(String source) {
+        String text = KernelCache.resource(source + ".cu");
+        int at = text.indexOf("GC_KERNEL void ae_") + "GC_KERNEL void ae_".length();
+        return text.substring(at, text.indexOf('(', at));
     }
 
     private void emit(String kind, String fmt, Object... args) {
@@ -167,6 +180,30 @@ public final class CudaBench {
         }
     }
 
+    private void attention(CudaBackend b) {
+        long batch = 1, heads = 8, t = 1500, d = 64;
+        for (DType kv : List.of(DType.F32, DType.F16)) {
+            GraphBuilder g = new GraphBuilder();
+            Tensor q = g.input("q", DType.F32, Shape.of(batch, heads, t, d));
+            Tensor k = g.input("k", kv, Shape.of(batch, heads, t, d)), v = g.input("v", kv, Shape.of(batch, heads, t, d));
+            Tensor y = g.attention(q, k, v, null, (float) (1 / Math.sqrt(d)), false);
+            Map<Tensor, DeviceBuffer> held = new IdentityHashMap<>();
+            try (Executable e = compile(b, g.build(y), held)) {
+                for (Map.Entry<Tensor, DeviceBuffer> h : held.entrySet()) {
+                    if (h.getKey().op() instanceof Op.Input) {
+                        fill(b, CudaBackend.cuda(h.getValue()).address(), h.getKey().dtype(), h.getKey().elements(), 11);
+                    }
+                }
+                double ms = time(b, 3, 20, e::run);
+                double flops = 4.0 * batch * heads * t * t * d;
+                emit("attention", "{\"kv\":\"%s\",\"b\":%d,\"h\":%d,\"t\":%d,\"d\":%d,\"ms\":%.4f,\"tflops\":%.2f}",
+                        kv.name().toLowerCase(Locale.ROOT), batch, heads, t, d, ms, flops / (ms * 1e-3) / 1e12);
+            } finally {
+                held.values().forEach(DeviceBuffer::close);
+            }
+        }
+    }
+
     private void launch(CudaBackendProvider provider) {
         int ops = 100, runs = 2000;
         for (String graphs : List.of("off", "on")) {
@@ -182,7 +219,8 @@ public final class CudaBench {
                     for (int i = 0; i < runs; i++) e.run();
                     b.synchronize();
                     double usPerOp = (System.nanoTime() - t0) / 1e3 / runs / ops;
-                    emit("launch", "{\"graphs\":\"%s\",\"ops_per_run\":%d,\"runs\":%d,\"us_per_op\":%.3f}", graphs, ops, runs, usPerOp);
+                    emit("launch", "{\"graphs\":\"%s\",\"ops_per_run\":%d,\"runs\":%d,\"us_per_op\":%.3f,\"captures\":%d}", graphs, ops,
+                            runs, usPerOp, b.graphCache() == null ? 0 : b.graphCache().captures());
                 } finally {
                     held.values().forEach(DeviceBuffer::close);
                 }

@@ -23,10 +23,12 @@ final class DriverApi {
     static final int CU_STREAM_NON_BLOCKING = 1;
     static final int CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1;
     static final int CUDA_ERROR_OUT_OF_MEMORY = 2;
+    static final int CU_MEMPOOL_ATTR_RELEASE_THRESHOLD = 4;
 
     private final CudaDriver driver;
     private final MethodHandle ctxRetain, ctxRelease, ctxSetCurrent, memGetInfo;
     private final MethodHandle memAlloc, memFree, htod, dtoh, dtodAsync, memsetAsync;
+    private final MethodHandle defaultMemPool, memPoolSetAttribute, memPoolTrimTo, memAllocAsync, memFreeAsync;
     private final MethodHandle moduleLoadData, moduleGetFunction, moduleUnload, funcSetAttribute, launchKernel;
     private final MethodHandle streamCreate, streamSynchronize, streamDestroy;
     private final MethodHandle eventCreate, eventRecord, eventSynchronize, eventElapsed, eventDestroy;
@@ -40,6 +42,11 @@ final class DriverApi {
         memGetInfo = Downcalls.bind(lib, name, "cuMemGetInfo_v2", ADDRESS, ADDRESS);
         memAlloc = Downcalls.bind(lib, name, "cuMemAlloc_v2", ADDRESS, JAVA_LONG);
         memFree = Downcalls.bind(lib, name, "cuMemFree_v2", JAVA_LONG);
+        defaultMemPool = Downcalls.bind(lib, name, "cuDeviceGetDefaultMemPool", ADDRESS, JAVA_INT);
+        memPoolSetAttribute = Downcalls.bind(lib, name, "cuMemPoolSetAttribute", ADDRESS, JAVA_INT, ADDRESS);
+        memPoolTrimTo = Downcalls.bind(lib, name, "cuMemPoolTrimTo", ADDRESS, JAVA_LONG);
+        memAllocAsync = Downcalls.bind(lib, name, "cuMemAllocAsync", ADDRESS, JAVA_LONG, ADDRESS);
+        memFreeAsync = Downcalls.bind(lib, name, "cuMemFreeAsync", JAVA_LONG, ADDRESS);
         htod = Downcalls.bind(lib, name, "cuMemcpyHtoD_v2", JAVA_LONG, ADDRESS, JAVA_LONG);
         dtoh = Downcalls.bind(lib, name, "cuMemcpyDtoH_v2", ADDRESS, JAVA_LONG, JAVA_LONG);
         dtodAsync = Downcalls.bind(lib, name, "cuMemcpyDtoDAsync_v2", JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS);
@@ -103,6 +110,41 @@ final class DriverApi {
             out[0] = p.get(JAVA_LONG, 0);
             return r;
         } catch (Throwable t) { throw Downcalls.rethrow(t); }
+    }
+
+    /** The device's default stream-ordered memory pool. */
+    MemorySegment defaultPool(int device) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment out = a.allocate(ADDRESS);
+            check((int) defaultMemPool.invokeExact(out, device), "cuDeviceGetDefaultMemPool");
+            return out.get(ADDRESS, 0);
+        } catch (Throwable t) { throw Downcalls.rethrow(t); }
+    }
+
+    /** Bytes the pool keeps reserved after frees instead of returning them to the driver at each synchronization. */
+    void setReleaseThreshold(MemorySegment pool, long bytes) {
+        try (Arena a = Arena.ofConfined()) {
+            check((int) memPoolSetAttribute.invokeExact(pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, a.allocateFrom(JAVA_LONG, bytes)),
+                    "cuMemPoolSetAttribute(RELEASE_THRESHOLD)");
+        } catch (Throwable t) { throw Downcalls.rethrow(t); }
+    }
+
+    void trimPool(MemorySegment pool, long keepBytes) {
+        try { check((int) memPoolTrimTo.invokeExact(pool, keepBytes), "cuMemPoolTrimTo"); } catch (Throwable t) { throw Downcalls.rethrow(t); }
+    }
+
+    /** cuMemAllocAsync's status and the pointer (stream-ordered, from the device's pool). */
+    int memAllocAsync(long bytes, MemorySegment stream, long[] out) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment p = a.allocate(JAVA_LONG);
+            int r = (int) memAllocAsync.invokeExact(p, bytes, stream);
+            out[0] = p.get(JAVA_LONG, 0);
+            return r;
+        } catch (Throwable t) { throw Downcalls.rethrow(t); }
+    }
+
+    void memFreeAsync(long ptr, MemorySegment stream) {
+        try { check((int) memFreeAsync.invokeExact(ptr, stream), "cuMemFreeAsync"); } catch (Throwable t) { throw Downcalls.rethrow(t); }
     }
 
     void memFree(long ptr) {

@@ -144,9 +144,6 @@ final class KernelCache implements AutoCloseable {
         }
     }
 
-    /** Compiles (or loads) every source now, so a later first run pays no compile time. */
-    void warmAll() { for (String s : SOURCES) module(s); }
-
     int compiledCount() { return compiled; }
 
     int loadedFromDiskCount() { return loadedFromDisk; }

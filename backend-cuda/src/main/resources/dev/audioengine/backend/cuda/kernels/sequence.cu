@@ -36,51 +36,101 @@ GC_KERNEL void ae_rope(i64 n, float* GC_RESTRICT y, const float* GC_RESTRICT x, 
 }
 
 /**
- * softmax(q k^T scale + mask [+ causal]) v, one block per (b, h, query). Scores for every key live in
- * dynamic shared memory (Tk floats), then q (D floats), then ROW_THREADS floats of reduction scratch.
- * k and v are F32, F16 or BF16 (kvt); query head h reads kv head h / (H / Hkv).
+ * softmax(q k^T scale + mask [+ causal]) v, flash-attention style. One block of 256 threads per
+ * (b, h, tile of ATT_QT queries); keys in tiles of ATT_KT, each K/V tile loaded once into shared
+ * memory (as F32) and used by every query of the block; an online softmax per query (running max m,
+ * sum l, the accumulator rescaled by exp(m_old - m_new) when the max grows), so memory does not
+ * grow with Tk. Dynamic shared memory, in floats: q and the accumulator (ATT_QT*D each), K (ATT_KT*(D+1),
+ * padded against bank conflicts), V (ATT_KT*D), the score tile (ATT_QT*ATT_KT) and 3*ATT_QT per-query
+ * values. k and v are F32, F16 or BF16 (kvt); query head h reads kv head h / (H / Hkv).
  */
-#define ATT_THREADS 256
+#define ATT_QT 16
+#define ATT_KT 64
 GC_KERNEL void ae_attention(float* GC_RESTRICT y, const float* GC_RESTRICT q, TD tq, const void* GC_RESTRICT k, TD tk,
                             const void* GC_RESTRICT v, TD tv, int kvt, const float* GC_RESTRICT mask, TD tm, float scale,
                             int causal) {
     extern GC_SHARED float smem[];
     i64 H = tq.n[1], Tq = tq.n[2], D = tq.n[3], Hkv = tk.n[1], Tk = tk.n[2];
-    float* scores = smem;
-    float* qs = smem + Tk;
-    float* red = qs + D;
-    i64 blk = gc_block(), i = blk % Tq, h = (blk / Tq) % H, b = blk / (Tq * H);
-    i64 hk = h / (H / Hkv);
-    const float* qr = q + b * tq.s[0] + h * tq.s[1] + i * tq.s[2];
-    for (i64 p = gc_tid(); p < D; p += gc_block_dim()) qs[p] = qr[p * tq.s[3]];
-    gc_sync();
+    i64 qTiles = (Tq + ATT_QT - 1) / ATT_QT;
+    i64 blk = gc_block(), qt = blk % qTiles, h = (blk / qTiles) % H, b = blk / (qTiles * H);
+    i64 hk = h / (H / Hkv), i0 = qt * ATT_QT;
+    i64 kd = D + 1;
+    float* qs = smem;                    // [ATT_QT][D]
+    float* acc = qs + ATT_QT * D;        // [ATT_QT][D]
+    float* ks = acc + ATT_QT * D;        // [ATT_KT][D + 1]
+    float* vs = ks + ATT_KT * kd;        // [ATT_KT][D]
+    float* sc = vs + ATT_KT * D;         // [ATT_QT][ATT_KT]
+    float* mrow = sc + ATT_QT * ATT_KT;  // running max per query
+    float* lrow = mrow + ATT_QT;         // running sum per query
+    float* arow = lrow + ATT_QT;         // this tile's rescale factor per query
+    int tid = gc_tid(), nt = gc_block_dim();
+    for (i64 e = tid; e < ATT_QT * D; e += nt) {
+        i64 qi = e / D, d = e % D, i = i0 + qi;
+        qs[e] = i < Tq ? q[b * tq.s[0] + h * tq.s[1] + i * tq.s[2] + d * tq.s[3]] : 0.0f;
+        acc[e] = 0.0f;
+    }
+    if (tid < ATT_QT) { mrow[tid] = -gc_inf(); lrow[tid] = 0.0f; }
+    i64 iLast = (i0 + ATT_QT < Tq ? i0 + ATT_QT : Tq) - 1;
+    // keys past the last query's causal limit are masked for the whole block
+    i64 limit = causal ? iLast + (Tk - Tq) + 1 : Tk;
+    if (limit > Tk) limit = Tk;
     i64 kBase = b * tk.s[0] + hk * tk.s[1], vBase = b * tv.s[0] + hk * tv.s[1];
-    float mx = -gc_inf();
-    for (i64 j = gc_tid(); j < Tk; j += gc_block_dim()) {
-        float s;
-        if (causal && j > i + (Tk - Tq)) s = -gc_inf();
-        else {
-            float acc = 0;
-            i64 kr = kBase + j * tk.s[2];
-            for (i64 p = 0; p < D; p++) acc += qs[p] * ld_any(k, kvt, kr + p * tk.s[3]);
-            s = acc * scale + (mask ? mask[i * tm.s[2] + j * tm.s[3]] : 0.0f);
+    for (i64 j0 = 0; j0 < limit; j0 += ATT_KT) {
+        i64 count = limit - j0 < ATT_KT ? limit - j0 : ATT_KT;
+        gc_sync(); // the previous tile's K, V and scores are no longer read
+        for (i64 e = tid; e < ATT_KT * D; e += nt) {
+            i64 j = e / D, d = e % D;
+            bool in = j < count;
+            ks[j * kd + d] = in ? ld_any(k, kvt, kBase + (j0 + j) * tk.s[2] + d * tk.s[3]) : 0.0f;
+            vs[j * D + d] = in ? ld_any(v, kvt, vBase + (j0 + j) * tv.s[2] + d * tv.s[3]) : 0.0f;
         }
-        scores[j] = s;
-        mx = nan_max(mx, s);
+        gc_sync();
+        for (i64 e = tid; e < ATT_QT * ATT_KT; e += nt) {
+            i64 qi = e / ATT_KT, j = e % ATT_KT, i = i0 + qi, jj = j0 + j;
+            float s = -gc_inf();
+            if (i < Tq && j < count && !(causal && jj > i + (Tk - Tq))) {
+                float dot = 0;
+                const float* qr = qs + qi * D;
+                const float* kr = ks + j * kd;
+                for (i64 d = 0; d < D; d++) dot += qr[d] * kr[d];
+                s = dot * scale + (mask ? mask[i * tm.s[2] + jj * tm.s[3]] : 0.0f);
+            }
+            sc[e] = s;
+        }
+        gc_sync();
+        if (tid < ATT_QT) {
+            float* row = sc + tid * ATT_KT;
+            float mt = -gc_inf();
+            for (int j = 0; j < ATT_KT; j++) mt = nan_max(mt, row[j]);
+            float mOld = mrow[tid], mNew = nan_max(mOld, mt);
+            if (mNew == -gc_inf()) { // nothing visible yet for this query
+                for (int j = 0; j < ATT_KT; j++) row[j] = 0.0f;
+                arow[tid] = 1.0f;
+            } else {
+                float sum = 0;
+                for (int j = 0; j < ATT_KT; j++) { float p = expf(row[j] - mNew); row[j] = p; sum += p; }
+                float a = expf(mOld - mNew);
+                arow[tid] = a;
+                lrow[tid] = lrow[tid] * a + sum;
+                mrow[tid] = mNew;
+            }
+        }
+        gc_sync();
+        for (i64 e = tid; e < ATT_QT * D; e += nt) {
+            i64 qi = e / D, d = e % D;
+            const float* p = sc + qi * ATT_KT;
+            float o = 0;
+            for (i64 j = 0; j < count; j++) o += p[j] * vs[j * D + d];
+            acc[e] = acc[e] * arow[qi] + o;
+        }
     }
-    mx = block_max(mx, red);
-    float* yr = y + ((b * H + h) * Tq + i) * D;
-    if (mx == -gc_inf()) { // this query sees no key
-        for (i64 p = gc_tid(); p < D; p += gc_block_dim()) yr[p] = 0.0f;
-        return;
-    }
-    float acc = 0;
-    for (i64 j = gc_tid(); j < Tk; j += gc_block_dim()) { float e = expf(scores[j] - mx); scores[j] = e; acc += e; }
-    float inv = 1.0f / block_sum(acc, red); // block_sum synchronizes, so every score is written
-    for (i64 p = gc_tid(); p < D; p += gc_block_dim()) {
-        float o = 0;
-        for (i64 j = 0; j < Tk; j++) o += scores[j] * ld_any(v, kvt, vBase + j * tv.s[2] + p * tv.s[3]);
-        yr[p] = o * inv;
+    gc_sync();
+    for (i64 e = tid; e < ATT_QT * D; e += nt) {
+        i64 qi = e / D, d = e % D, i = i0 + qi;
+        if (i >= Tq) continue;
+        float l = lrow[qi];
+        // l == 0: this query sees no key, its output is zeros; NaN scores propagate through acc and l
+        y[((b * H + h) * Tq + i) * D + d] = l > 0 ? acc[e] / l : (gc_isnan(l) ? gc_nan() : 0.0f);
     }
 }
 
