@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * Instantiated HIP graphs by owner (a compiled segment), least recently used first out. A
@@ -11,14 +12,15 @@ import java.util.Map;
  * an evicted segment captures again on its next run.
  */
 final class GraphCache {
-    private final HipApi api;
+    private final Consumer<MemorySegment> destroy;
     private final int capacity;
     private final LinkedHashMap<Object, MemorySegment> graphs = new LinkedHashMap<>(16, 0.75f, true);
     private long captures, evictions;
 
-    GraphCache(HipApi api, int capacity) {
+    /** {@code destroy} frees an instantiated graph (hipGraphExecDestroy). */
+    GraphCache(Consumer<MemorySegment> destroy, int capacity) {
         if (capacity < 1) throw new IllegalArgumentException("hip.graph_cache must be >= 1, got " + capacity);
-        this.api = api;
+        this.destroy = destroy;
         this.capacity = capacity;
     }
 
@@ -28,12 +30,12 @@ final class GraphCache {
     synchronized void put(Object owner, MemorySegment exec) {
         captures++;
         MemorySegment old = graphs.put(owner, exec);
-        if (old != null) api.destroyGraphExec(old);
+        if (old != null) destroy.accept(old);
         Iterator<Map.Entry<Object, MemorySegment>> it = graphs.entrySet().iterator();
         while (graphs.size() > capacity && it.hasNext()) {
             Map.Entry<Object, MemorySegment> e = it.next();
             if (e.getKey() == owner) continue;
-            api.destroyGraphExec(e.getValue());
+            destroy.accept(e.getValue());
             it.remove();
             evictions++;
         }
@@ -41,7 +43,7 @@ final class GraphCache {
 
     synchronized void remove(Object owner) {
         MemorySegment g = graphs.remove(owner);
-        if (g != null) api.destroyGraphExec(g);
+        if (g != null) destroy.accept(g);
     }
 
     synchronized int size() { return graphs.size(); }
@@ -51,7 +53,7 @@ final class GraphCache {
     synchronized long evictions() { return evictions; }
 
     synchronized void clear() {
-        for (MemorySegment g : graphs.values()) api.destroyGraphExec(g);
+        for (MemorySegment g : graphs.values()) destroy.accept(g);
         graphs.clear();
     }
 }

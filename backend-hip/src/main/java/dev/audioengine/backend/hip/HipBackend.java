@@ -65,7 +65,7 @@ final class HipBackend implements Backend {
         this.stream = api.createStream();
         this.kernels = new HipKernelCache(api, rtc, device.arch(), rocmVersion, cacheDir.equals("off") ? null
                 : cacheDir.isEmpty() ? HipKernelCache.defaultDir() : Path.of(cacheDir));
-        this.graphs = useGraphs ? new GraphCache(api, graphCache) : null;
+        this.graphs = useGraphs ? new GraphCache(api::destroyGraphExec, graphCache) : null;
         HipBlasLt lt = null;
         if (useHipblaslt) {
             try {
@@ -107,8 +107,6 @@ final class HipBackend implements Backend {
     HipBlasLt hipblaslt() { return hipblaslt; }
 
     int maxSharedPerBlock() { return maxSharedPerBlock; }
-
-    boolean graphsOn() { return graphs != null; }
 
     GraphCache graphCache() { return graphs; }
 

@@ -25,8 +25,6 @@ final class HipExecutable implements Executable {
         this.scratch = List.copyOf(scratch);
     }
 
-    int stepCount() { return steps.size(); }
-
     @Override
     public void run() {
         if (closed) throw new IllegalStateException("compiled ROCm segment is closed");

@@ -4,12 +4,14 @@ import dev.audioengine.api.graph.Op;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.DType;
 
-/** get_rows, rope, fused attention and lstm: kernels/sequence.cu. */
+/** get_rows, rope, fused attention (flash-style: query tiles share K/V tiles in shared memory, online softmax; FUSED_ATTENTION) and lstm: kernels/sequence.cu. */
 final class SequenceOps implements HipOp {
     private static final String SRC = "sequence";
-    /** Dynamic shared memory (LDS) an attention block may use: scores for every key, q, reduction scratch; AMD GPUs give a workgroup 64 KiB. */
+    /** Dynamic shared memory (LDS) an attention block may use; AMD GPUs give a workgroup 64 KiB. */
     static final int ATTENTION_MAX_SHARED = 64 * 1024;
     static final int LSTM_MAX_SHARED = 48 * 1024;
+    /** Queries per attention block and keys per tile: ATT_QT and ATT_KT in sequence.cu. */
+    static final int ATT_QT = 16, ATT_KT = 64;
 
     @Override
     public boolean supports(Tensor node) {
@@ -23,7 +25,9 @@ final class SequenceOps implements HipOp {
     }
 
     private static long attentionShared(Tensor node) {
-        return 4L * (node.input(1).dim(2) + node.input(0).dim(3) + Binding.THREADS);
+        long d = node.input(0).dim(3);
+        // q and accumulator tiles, K (padded rows) and V tiles, the score tile, three values per query
+        return 4L * (2 * ATT_QT * d + ATT_KT * (d + 1) + ATT_KT * d + ATT_QT * ATT_KT + 3L * ATT_QT);
     }
 
     @Override
@@ -45,7 +49,7 @@ final class SequenceOps implements HipOp {
             case Op.Attention a -> {
                 Tensor q = node.input(0), k = node.input(1), v = node.input(2);
                 boolean masked = node.inputs().size() > 3;
-                long blocks = q.dim(0) * q.dim(1) * q.dim(2);
+                long blocks = q.dim(0) * q.dim(1) * ((q.dim(2) + ATT_QT - 1) / ATT_QT);
                 if (blocks == 0) return;
                 LaunchArgs args = b.args().ptr(y).ptr(b.ptr(q)).desc(TensorDesc.of(q)).ptr(b.ptr(k)).desc(TensorDesc.of(k))
                         .ptr(b.ptr(v)).desc(TensorDesc.of(v)).i32(k.dtype().ordinal())
