@@ -27,7 +27,7 @@ final class HipApi {
     static final int HIP_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1;
     /** hipErrorOutOfMemory (hipErrorMemoryAllocation), the same value as cudaErrorMemoryAllocation. */
     static final int HIP_ERROR_OUT_OF_MEMORY = 2;
-    /** hipDeviceAttribute_t values of ROCm 5.2 to 7 (hipDeviceAttributeCudaCompatibleBegin + n). */
+    /** hipDeviceAttribute_t value, the same in ROCm 5.2 to 7 (ROCm 6 renamed unsupported ones Unused1..5 in place). */
     static final int HIP_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK = 74;
 
     private final HipRuntime runtime;

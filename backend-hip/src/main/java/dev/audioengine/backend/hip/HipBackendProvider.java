@@ -12,6 +12,7 @@ import dev.audioengine.api.spi.ProbeResult;
 import java.lang.foreign.Arena;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
@@ -94,13 +95,8 @@ public final class HipBackendProvider implements BackendProvider {
             } catch (IllegalStateException e) {
                 return new ProbeResult(false, e.getMessage() + ". " + where + " with " + describe(devices), devices);
             }
-            List<String> unknown = devices.stream().map(d -> AmdComgr.processorOf(d.arch()))
-                    .filter(p -> !processors.contains(p)).distinct().toList();
-            if (!unknown.isEmpty()) {
-                return new ProbeResult(false, "the compiler of this ROCm cannot target " + String.join(", ", unknown)
-                        + " (it knows " + String.join(", ", processors) + "); install a ROCm that supports the GPU. "
-                        + where + " with " + describe(devices), devices);
-            }
+            Optional<String> why = whyKernelsCannotServe(devices, processors);
+            if (why.isPresent()) return new ProbeResult(false, why.get() + ". " + where + " with " + describe(devices), devices);
             this.library = library;
             this.runtime = runtime;
             this.rtc = rtc;
@@ -112,6 +108,22 @@ public final class HipBackendProvider implements BackendProvider {
         } catch (RuntimeException | LinkageError e) {
             return ProbeResult.unavailable("ROCm probe of " + library.location() + " failed: " + e.getMessage());
         }
+    }
+
+    /**
+     * Why the kernels cannot be compiled for every device, if so: a gcnArchName this build could not
+     * read, or a processor the installed compiler does not know (hipRTC would abort the process on it).
+     */
+    static Optional<String> whyKernelsCannotServe(List<DeviceInfo> devices, List<String> processors) {
+        if (devices.stream().anyMatch(d -> d.arch().equals(HipDevices.UNKNOWN_ARCH))) {
+            return Optional.of("could not read a device's gcnArchName (this runtime's hipDeviceProp_t layout is not one this"
+                    + " build knows), so the kernels cannot be compiled for it");
+        }
+        List<String> unknown = devices.stream().map(d -> AmdComgr.processorOf(d.arch()))
+                .filter(p -> !processors.contains(p)).distinct().toList();
+        if (unknown.isEmpty()) return Optional.empty();
+        return Optional.of("the compiler of this ROCm cannot target " + String.join(", ", unknown) + " (it knows "
+                + String.join(", ", processors) + "); install a ROCm that supports the GPU");
     }
 
     private static String describe(List<DeviceInfo> devices) {
