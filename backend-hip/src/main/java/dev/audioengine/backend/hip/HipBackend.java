@@ -29,7 +29,9 @@ import java.util.Set;
  * {@code hip.graph_cache=N} (graphs kept, least recently used out; default 64),
  * {@code hip.kernel_cache=DIR|off} (compiled code objects; default ~/.cache/audioengine/hip),
  * {@code hip.hipblaslt=on|off} (F32/F16/BF16 matmuls through hipBLASLt; default off until a
- * `check --backend hip` run on an AMD GPU has passed with it; otherwise the engine's GEMM kernels).
+ * `check --backend hip` run on an AMD GPU has passed with it; otherwise the engine's GEMM kernels),
+ * {@code hip.vmm=on|off} (device memory from a virtual-memory pool that maps physical memory as it
+ * grows and reuses freed ranges, {@link HipVmmPool}; default off, as in the C++ engines on ROCm).
  * Not thread-safe: one run at a time.
  */
 final class HipBackend implements Backend {
@@ -47,17 +49,19 @@ final class HipBackend implements Backend {
     private final HipKernelCache kernels;
     private final GraphCache graphs; // null when graphs are off
     private final HipBlasLt hipblaslt; // null when hip.hipblaslt is off
+    private final HipVmmPool vmm; // null when hip.vmm is off
     private final int maxSharedPerBlock;
     private final Set<HipBuffer> live = Collections.newSetFromMap(new IdentityHashMap<>());
     private boolean closed;
 
     HipBackend(DeviceInfo device, int ordinal, HipApi api, HipRtc rtc, String rocmVersion, List<java.nio.file.Path> folders,
-               BackendConfig config) {
+               java.lang.foreign.SymbolLookup runtimeSymbols, String runtimeLocation, BackendConfig config) {
         this.device = device;
         this.ordinal = ordinal;
         this.api = api;
         boolean useGraphs = onOff(config, "hip.graphs", device.kind() != DeviceKind.INTEGRATED_GPU);
         boolean useHipblaslt = onOff(config, "hip.hipblaslt", false);
+        boolean useVmm = onOff(config, "hip.vmm", false);
         int graphCache = Integer.parseInt(config.option("hip.graph_cache", "64").trim());
         String cacheDir = config.option("hip.kernel_cache", "").trim();
         api.setDevice(ordinal);
@@ -67,18 +71,21 @@ final class HipBackend implements Backend {
                 : cacheDir.isEmpty() ? HipKernelCache.defaultDir() : Path.of(cacheDir));
         this.graphs = useGraphs ? new GraphCache(api::destroyGraphExec, graphCache) : null;
         HipBlasLt lt = null;
-        if (useHipblaslt) {
-            try {
-                lt = HipBlasLt.load(api, folders);
-            } catch (RuntimeException | Error e) {
-                kernels.close();
-                api.destroyStream(stream);
-                throw e;
-            }
+        HipVmmPool pool = null;
+        try {
+            if (useHipblaslt) lt = HipBlasLt.load(api, folders);
+            if (useVmm) pool = new HipVmmPool(api.runtime(), runtimeSymbols, runtimeLocation, ordinal, device.memoryTotal());
+        } catch (RuntimeException | Error e) {
+            if (lt != null) lt.close();
+            kernels.close();
+            api.destroyStream(stream);
+            throw e;
         }
         this.hipblaslt = lt;
+        this.vmm = pool;
         System.getLogger("dev.audioengine.backend.hip").log(System.Logger.Level.INFO, "ROCm device " + ordinal + " (" + device.name()
-                + ", " + device.arch() + "): graphs " + (useGraphs ? "on" : "off") + ", GEMM: "
+                + ", " + device.arch() + "): graphs " + (useGraphs ? "on" : "off") + ", memory: " + (useVmm ? "VMM pool" : "hipMalloc")
+                + ", GEMM: "
                 + gemmPath(lt == null ? HipBlasLt.find(folders) : lt.location(), lt != null));
     }
 
@@ -127,13 +134,20 @@ final class HipBackend implements Backend {
 
     private synchronized HipBuffer alloc(long bytes) {
         if (bytes < 0) throw new IllegalArgumentException("negative allocation: " + bytes);
-        long[] out = new long[1];
-        int r = api.malloc(Math.max(bytes, 1), out);
-        if (r == HipApi.HIP_ERROR_OUT_OF_MEMORY) {
-            throw new OutOfDeviceMemoryException(device.name() + " (ROCm device " + ordinal + ")", bytes, api.memInfo()[0]);
+        long address;
+        if (vmm != null) {
+            address = vmm.allocate(bytes);
+            if (address < 0) throw new OutOfDeviceMemoryException(device.name() + " (ROCm device " + ordinal + ", VMM pool)", bytes, api.memInfo()[0]);
+        } else {
+            long[] out = new long[1];
+            int r = api.malloc(Math.max(bytes, 1), out);
+            if (r == HipApi.HIP_ERROR_OUT_OF_MEMORY) {
+                throw new OutOfDeviceMemoryException(device.name() + " (ROCm device " + ordinal + ")", bytes, api.memInfo()[0]);
+            }
+            api.runtime().check(r, "hipMalloc(" + bytes + " bytes)");
+            address = out[0];
         }
-        api.runtime().check(r, "hipMalloc(" + bytes + " bytes)");
-        HipBuffer b = new HipBuffer(out[0], bytes, this::free);
+        HipBuffer b = new HipBuffer(address, bytes, this::free);
         live.add(b);
         return b;
     }
@@ -142,7 +156,8 @@ final class HipBackend implements Backend {
         if (!live.remove(b) || closed) return;
         api.setDevice(ordinal);
         api.synchronize(stream); // a kernel still in flight may read it
-        api.free(b.rawAddress());
+        if (vmm != null) vmm.free(b.rawAddress());
+        else api.free(b.rawAddress());
     }
 
     static HipBuffer hip(DeviceBuffer b) {
@@ -237,8 +252,9 @@ final class HipBackend implements Backend {
             if (graphs != null) graphs.clear();
             if (hipblaslt != null) hipblaslt.close();
             kernels.close();
-            for (HipBuffer b : List.copyOf(live)) api.free(b.rawAddress());
+            if (vmm == null) for (HipBuffer b : List.copyOf(live)) api.free(b.rawAddress());
             live.clear();
+            if (vmm != null) vmm.close();
             api.destroyStream(stream);
         } finally {
             closed = true;

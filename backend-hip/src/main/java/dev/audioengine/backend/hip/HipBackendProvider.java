@@ -144,6 +144,7 @@ public final class HipBackendProvider implements BackendProvider {
                     + describe(p.devices()) + " (--device counts from 0; HIP_VISIBLE_DEVICES narrows the list)");
         }
         HipApi api = new HipApi(runtime, library.symbols(), library.location());
-        return new HipBackend(p.devices().get(device), device, api, rtc, rocmVersion, folders.get(), config);
+        return new HipBackend(p.devices().get(device), device, api, rtc, rocmVersion, folders.get(), library.symbols(),
+                library.location(), config);
     }
 }

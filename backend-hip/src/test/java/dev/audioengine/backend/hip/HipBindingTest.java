@@ -31,6 +31,7 @@ class HipBindingTest {
         assumeTrue(lib.found(), "libamdhip64 is not installed here");
         List<String> missing = new ArrayList<>();
         for (String name : HipApi.ENTRY_POINTS) if (lib.symbols().find(name).isEmpty()) missing.add(name);
+        for (String name : HipVmmPool.ENTRY_POINTS) if (lib.symbols().find(name).isEmpty()) missing.add(name);
         assertThat(missing).as("exported by " + lib.location()).isEmpty();
         HipRuntime runtime = new HipRuntime(lib.symbols(), lib.location());
         HipApi api = new HipApi(runtime, lib.symbols(), lib.location()); // binds every handle
