@@ -2,12 +2,13 @@
 # The CUDA backend's evidence in one go, on a machine with an NVIDIA GPU (run on an H200):
 #   1. audioengine check --backend cuda   (every conformance case against the CPU backend; again
 #      with --option cuda.graphs=off)
-#   2. CudaBench gemm ops launch leak      (cuBLASLt GEMM, elementwise vs copy bandwidth,
-#                                           launch overhead with/without CUDA graphs, leak cycles)
+#   2. audioengine bench ops --backend cuda (every op at a model-sized shape), and
+#      CudaBench gemm ops launch leak attention conv (cuBLASLt GEMM, elementwise vs copy bandwidth,
+#      launch overhead with/without CUDA graphs, leak cycles, attention, convolutions)
 #   3. the PyTorch peer on the same shapes  (scripts/cuda-torch-peer.py)
 #   4. with VAD_MODELS and VAD_AUDIO set: Silero VAD probabilities on CUDA vs ONNX Runtime (1e-4)
 # Results go to OUTDIR (default $OUT, else ./cuda-evidence): check.txt, bench-cuda.jsonl,
-# bench-torch.jsonl, check-nographs.txt, device.txt.
+# bench-torch.jsonl, bench-ops.txt, check-nographs.txt, device.txt.
 # Environment: JAVA_HOME (a JDK/runtime 25 with jdk.incubator.vector; default: the one on PATH),
 # AE_LIB (the module path folder; default app-cli/target/dist/lib), CHECK_SEED (default: fresh).
 set -uo pipefail
@@ -58,8 +59,12 @@ if [ -n "${VAD_MODELS:-}" ] && [ -n "${VAD_AUDIO:-}" ]; then
     done
 fi
 
-echo "== CudaBench gemm ops launch leak attention" >&2
-"${jvm[@]}" -m dev.audioengine.backend.cuda/dev.audioengine.backend.cuda.CudaBench ${BENCH:-gemm ops launch leak attention} \
+echo "== audioengine bench ops --backend cuda" >&2
+"${jvm[@]}" -m dev.audioengine.cli/dev.audioengine.cli.Main bench ops --backend cuda > "$out/bench-ops.txt" 2>&1 || status=1
+tail -60 "$out/bench-ops.txt"
+
+echo "== CudaBench gemm ops launch leak attention conv" >&2
+"${jvm[@]}" -m dev.audioengine.backend.cuda/dev.audioengine.backend.cuda.CudaBench ${BENCH:-gemm ops launch leak attention conv} \
     --out "$out/bench-cuda.jsonl" 2>&1 | tail -30 || status=1
 
 echo "== PyTorch peer" >&2

@@ -107,12 +107,26 @@ def attention():
               "tflops": round(4 * b * h * t * t * d / (ms * 1e-3) / 1e12, 2)})
 
 
+def conv():
+    torch.backends.cudnn.allow_tf32 = False  # F32 math, as the engine's conv (TF32 would fail its conformance bound)
+    for name, xs, ws, fn, flops in [
+            ("conv1d", (1, 512, 16000), (512, 512, 7), lambda x, w, b: F.conv1d(x, w, b, padding=3), 2 * 512 * 512 * 7 * 16000),
+            ("conv_transpose1d", (1, 512, 2000), (512, 256, 16),
+             lambda x, w, b: F.conv_transpose1d(x, w, b, stride=8, padding=4), 2 * 512 * 256 * 16 * 2000)]:
+        x, w = torch.rand(xs, device="cuda") * 2 - 1, torch.rand(ws, device="cuda") * 2 - 1
+        b = torch.rand(ws[1] if name == "conv_transpose1d" else ws[0], device="cuda")
+        ms = timed(lambda: fn(x, w, b))
+        emit({"bench": "conv", "peer": "torch", "op": name, "out": list(fn(x, w, b).shape), "ms": round(ms, 4),
+              "tflops": round(flops / (ms * 1e-3) / 1e12, 2)})
+
+
 if __name__ == "__main__":
     emit({"bench": "device", "peer": "torch", "torch": torch.__version__, "name": torch.cuda.get_device_name(0)})
     gemm()
     ops()
     launch()
     attention()
+    conv()
     if "--out" in sys.argv:
         with open(sys.argv[sys.argv.index("--out") + 1], "w") as f:
             f.write("\n".join(lines) + "\n")

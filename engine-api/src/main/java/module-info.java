@@ -7,9 +7,9 @@ module dev.audioengine.api {
     exports dev.audioengine.api.capability;
     exports dev.audioengine.api.registry;
     exports dev.audioengine.api.exec;
-    exports dev.audioengine.api.conformance;
-    exports dev.audioengine.api.reference;
     exports dev.audioengine.api.weights;
+    exports dev.audioengine.api.reference;
+    exports dev.audioengine.api.conformance;
 
     uses dev.audioengine.api.spi.BackendProvider;
 }

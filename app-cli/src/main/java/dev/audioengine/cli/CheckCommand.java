@@ -95,9 +95,19 @@ final class CheckCommand implements Callable<Integer> {
         List<ConformanceReport> reports = new ArrayList<>();
         boolean human = !format.json && !format.csv;
         if (format.csv) out.println(ReportFormat.csvHeader());
+        List<String> unopened = new ArrayList<>();
         for (BackendProvider p : CheckTargets.providers(g, registry)) {
-            try (Backend backend = p.open(CheckTargets.device(g), CheckTargets.config(g));
-                 Reference reference = CheckTargets.referenceFor(backend, g, registry)) {
+            Backend opened;
+            try {
+                opened = p.open(CheckTargets.device(g), CheckTargets.config(g));
+            } catch (RuntimeException e) {
+                if (!g.allBackends()) throw e;
+                // with --backend all, one backend that probes available but cannot open must not hide the others
+                unopened.add(p.type().cliName() + " probed available but could not be opened: " + e.getMessage());
+                spec.commandLine().getErr().println("error: " + unopened.getLast());
+                continue;
+            }
+            try (Backend backend = opened; Reference reference = CheckTargets.referenceFor(p, g, registry)) {
                 if (human) {
                     out.printf(Locale.ROOT, "check %s device %d (%s) against the %s: %d cases, seed %d%n",
                             p.type().cliName(), backend.device().index(), backend.device().name(), reference.describe(), cases.size(), runSeed);
@@ -127,7 +137,7 @@ final class CheckCommand implements Callable<Integer> {
         if (format.json) out.println(reports.size() == 1 && !g.allBackends() ? ReportFormat.json(reports.getFirst()) : ReportFormat.json(reports));
         out.flush();
         spec.commandLine().getErr().flush();
-        return reports.stream().anyMatch(r -> r.failed() > 0) ? ErrorReporter.EXIT_FAILURE : 0;
+        return reports.stream().anyMatch(r -> r.failed() > 0) || !unopened.isEmpty() ? ErrorReporter.EXIT_FAILURE : 0;
     }
 
     /** pass / fail / unsupported counts per op. */

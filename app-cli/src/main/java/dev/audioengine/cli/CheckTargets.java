@@ -5,7 +5,6 @@ import dev.audioengine.api.conformance.BackendReference;
 import dev.audioengine.api.conformance.Float64Reference;
 import dev.audioengine.api.conformance.Reference;
 import dev.audioengine.api.registry.BackendRegistry;
-import dev.audioengine.api.spi.Backend;
 import dev.audioengine.api.spi.BackendConfig;
 import dev.audioengine.api.spi.BackendProvider;
 import dev.audioengine.api.spi.BackendUnavailableException;
@@ -40,13 +39,14 @@ final class CheckTargets {
     static BackendConfig config(GlobalOptions g) { return new BackendConfig(g.threads(), g.options()); }
 
     /**
-     * What {@code backend}'s results are compared with: float64 for the CPU itself, the CPU
-     * backend for everything else (opened here; closing the returned reference closes it).
+     * What the results of {@code provider}'s backend are compared with: float64 for the CPU
+     * itself, the CPU backend for everything else (opened here; closing the returned reference
+     * closes it).
      */
-    static Reference referenceFor(Backend backend, GlobalOptions g, BackendRegistry registry) {
-        if (BackendRegistry.typeOf(backend.registryName()) == BackendType.CPU) return new Float64Reference();
+    static Reference referenceFor(BackendProvider provider, GlobalOptions g, BackendRegistry registry) {
+        if (provider.type() == BackendType.CPU) return new Float64Reference();
         BackendProvider cpu = registry.providers().stream().filter(p -> p.type() == BackendType.CPU).findFirst()
-                .orElseThrow(() -> new BackendUnavailableException("checking " + backend.registryName()
+                .orElseThrow(() -> new BackendUnavailableException("checking " + provider.registryName()
                         + " compares it with the CPU backend, which is not installed (add the backend-cpu jar to lib/)"));
         return BackendReference.owning(cpu.open(0, config(g)));
     }

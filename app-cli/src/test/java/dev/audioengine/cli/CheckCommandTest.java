@@ -97,6 +97,30 @@ class CheckCommandTest {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
+    void underAllABackendThatCannotOpenIsReportedAndTheOthersStillRun() {
+        BackendProvider cpu = cpuProvider();
+        BackendProvider broken = new BackendProvider() {
+            @Override public String registryName() { return "Vulkan"; }
+
+            @Override public BackendType type() { return BackendType.VULKAN; }
+
+            @Override public ProbeResult probe() { return cpu.probe(); }
+
+            @Override public Set<Capability> verifiedCapabilities() { return Set.of(); }
+
+            @Override public Backend open(int device, BackendConfig config) {
+                throw new dev.audioengine.api.spi.BackendUnavailableException("vkCreateDevice failed: VK_ERROR_INITIALIZATION_FAILED");
+            }
+        };
+        CliRun r = run(BackendRegistry.of(List.of(cpu, broken)), "check", "--backend", "all", "--op", "add", "--seed", "5", "--json");
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.err()).contains("vulkan probed available but could not be opened: vkCreateDevice failed");
+        List<Map<String, Object>> reports = (List<Map<String, Object>>) MiniJson.parse(r.out().strip());
+        assertThat(reports).extracting(m -> m.get("backend")).containsExactly("CPU");
+    }
+
+    @Test
     void theTableEndsWithASummaryNamingTheSeed() {
         CliRun r = run(BackendRegistry.of(List.of(cpuProvider())), "check", "--op", "sub", "--seed", "99");
         assertThat(r.exit()).as(r.toString()).isZero();

@@ -51,7 +51,7 @@ class ConformanceHarnessTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Fault.class, names = {"ONE_WRONG_ELEMENT", "SCALED_BY_1_001", "ONE_NAN", "WRITE_PAST_END", "WRITE_BEFORE_START", "SKIP_KERNEL"})
+    @EnumSource(value = Fault.class, names = {"ONE_WRONG_ELEMENT", "SCALED_BY_1_001", "ONE_NAN", "WRITE_PAST_END", "WRITE_BEFORE_START", "WRITE_INTO_INPUT", "SKIP_KERNEL"})
     void everyFaultFailsEveryCase(Fault fault) {
         for (String op : List.of("add", "matmul")) {
             try (Backend b = new CorruptingBackend(cpu(), op, fault, "Fake"); Backend ref = cpu()) {
@@ -62,6 +62,7 @@ class ConformanceHarnessTest {
                     String expected = switch (fault) {
                         case WRITE_PAST_END -> "guard byte(s) after";
                         case WRITE_BEFORE_START -> "guard byte(s) before";
+                        case WRITE_INTO_INPUT -> "wrote into input";
                         case ONE_NAN, SKIP_KERNEL -> "NaN/Inf disagreement";
                         default -> "exceeds the bound";
                     };

@@ -33,6 +33,8 @@ final class CorruptingBackend implements Backend {
         WRITE_PAST_END,
         /** Write one float just before the start of the output. */
         WRITE_BEFORE_START,
+        /** Overwrite the first element of the node's first input after running. */
+        WRITE_INTO_INPUT,
         /** Skip the kernel: the output keeps whatever was in memory. */
         SKIP_KERNEL,
         /** Claim no support for the op. */
@@ -93,6 +95,12 @@ final class CorruptingBackend implements Backend {
                 case ONE_NAN -> host.setAtIndex(ValueLayout.JAVA_FLOAT, n - 1, Float.NaN);
                 case WRITE_PAST_END -> { one.set(ValueLayout.JAVA_FLOAT, 0, 1f); cpu.upload(buf, off + bytes, one); return; }
                 case WRITE_BEFORE_START -> { one.set(ValueLayout.JAVA_FLOAT, 0, 1f); cpu.upload(buf, off - 4, one); return; }
+                case WRITE_INTO_INPUT -> {
+                    Tensor in = t.input(0);
+                    one.set(ValueLayout.JAVA_FLOAT, 0, 12345f);
+                    cpu.upload(placement.buffer(in), placement.byteOffset(in), one);
+                    return;
+                }
                 default -> { return; }
             }
             cpu.upload(buf, off, host);

@@ -4,9 +4,12 @@ import dev.audioengine.api.graph.Op;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.DType;
 
+import java.util.List;
+
 /**
- * conv1d (a dedicated depthwise kernel when groups == in == out channels, else a direct kernel)
- * and conv_transpose1d lowered to GEMM + col2im (CONV_TRANSPOSE1D_COL2IM): per batch item, one
+ * conv1d (a dedicated depthwise kernel when groups == in == out channels, else im2col + a cuBLASLt
+ * GEMM batched over groups accumulating onto the bias, or a direct kernel when the column buffer
+ * would exceed {@link #MAX_COLUMN_BYTES}) and conv_transpose1d lowered to GEMM + col2im (CONV_TRANSPOSE1D_COL2IM): per batch item, one
  * cuBLASLt GEMM batched over groups makes cols = w_g^T x_g [coutPer*K, T], then ae_col2im_1d gathers
  * the taps of each output. Should cuBLASLt offer no algorithm, a direct gather kernel computes it.
  * kernels/linear.cu.
@@ -14,6 +17,8 @@ import dev.audioengine.api.tensor.DType;
 final class ConvOps implements CudaOp {
     private static final String SRC = "linear";
     private static final String SRC_LAYOUT = "layout";
+    /** Largest im2col buffer a conv1d may use; beyond it the direct kernel runs instead. */
+    static final long MAX_COLUMN_BYTES = 256L << 20;
 
     @Override
     public boolean supports(Tensor node) {
@@ -36,8 +41,12 @@ final class ConvOps implements CudaOp {
         switch (node.op()) {
             case Op.Conv1d c when isDepthwise(node) -> b.grid1d(SRC, "ae_conv1d_depthwise", n,
                     a.i64(batch).i64(cin).i64(t).i64(k).i64(tout).i32(c.stride()).i32(c.padding()).i32(c.dilation()));
-            case Op.Conv1d c -> b.grid1d(SRC, "ae_conv1d", n, a.i64(batch).i64(cin).i64(t).i64(cout).i64(k).i64(tout)
-                    .i32(c.stride()).i32(c.padding()).i32(c.dilation()).i32(c.groups()));
+            case Op.Conv1d c -> {
+                if (!im2col(node, c, b, biasPtr, biasStride)) {
+                    b.grid1d(SRC, "ae_conv1d", n, a.i64(batch).i64(cin).i64(t).i64(cout).i64(k).i64(tout)
+                            .i32(c.stride()).i32(c.padding()).i32(c.dilation()).i32(c.groups()));
+                }
+            }
             case Op.ConvTranspose1d c -> {
                 if (!col2im(node, c, b, biasPtr, biasStride)) {
                     b.grid1d(SRC, "ae_conv_transpose1d", n, a.i64(batch).i64(cin).i64(t).i64(cout).i64(k).i64(tout)
@@ -85,6 +94,38 @@ final class ConvOps implements CudaOp {
         }
         b.grid1d(SRC, "ae_col2im_1d", node.elements(), b.args().ptr(b.ptr(node)).ptr(cols).ptr(biasPtr).i64(biasStride)
                 .i64(batch).i64(cout).i64(t).i64(k).i64(tout).i32(c.stride()).i32(c.padding()).i32(c.dilation()).i32(groups));
+        return true;
+    }
+
+    /** Binds im2col + GEMM for conv1d; false (nothing bound) when it does not apply. */
+    private static boolean im2col(Tensor node, Op.Conv1d c, Binding b, long biasPtr, long biasStride) {
+        Tensor x = node.input(0), w = node.input(1);
+        if (b.backend.cublas() == null || !w.isContiguous()) return false;
+        long batch = x.dim(0), cin = x.dim(1), t = x.dim(2), cout = node.dim(1), k = w.dim(2), tout = node.dim(2);
+        int groups = c.groups();
+        long cinPer = cin / groups, coutPer = cout / groups, rows = cinPer * k;
+        long colBytes = 4 * batch * cin * k * tout;
+        if (batch == 0 || tout == 0 || coutPer == 0 || rows == 0 || colBytes > MAX_COLUMN_BYTES) return false;
+        long cols = b.scratch(colBytes), wPtr = b.ptr(w), yPtr = b.ptr(node);
+        List<CublasLt.Plan> plans = new java.util.ArrayList<>();
+        for (long bi = 0; bi < batch; bi++) {
+            long cb = cols + 4 * bi * cin * k * tout, yb = yPtr + 4 * bi * cout * tout;
+            // column-major: Y'[Tout, coutPer] += cols'[Tout, cinPer*K] (opA = N) . W'[cinPer*K, coutPer] (opB = N)
+            CublasLt.Plan plan = b.backend.cublas().plan(new CublasLt.Shape(CublasLt.CUDA_R_32F, CublasLt.CUDA_R_32F, CublasLt.COMPUTE_32F,
+                    CublasLt.OP_N, CublasLt.OP_N, tout, coutPer, rows, tout, rows, tout, groups, rows * tout, coutPer * rows, coutPer * tout,
+                    CublasLt.alignment(cb), CublasLt.alignment(wPtr), CublasLt.alignment(yb)));
+            if (plan == null) return false;
+            plans.add(plan);
+        }
+        b.grid1d(SRC, "ae_im2col_1d", batch * cin * k * tout, b.args().ptr(cols).ptr(b.ptr(x)).desc(TensorDesc.of(x))
+                .i64(batch).i64(cin).i64(t).i64(k).i64(tout).i32(c.stride()).i32(c.padding()).i32(c.dilation()));
+        b.grid1d(SRC, "ae_fill_bias", node.elements(), b.args().ptr(yPtr).ptr(biasPtr).i64(biasStride).i64(batch).i64(cout).i64(tout));
+        CublasLt lt = b.backend.cublas();
+        for (int bi = 0; bi < batch; bi++) {
+            CublasLt.Plan plan = plans.get(bi);
+            long cb = cols + 4L * bi * cin * k * tout, yb = yPtr + 4L * bi * cout * tout;
+            b.add(stream -> lt.run(plan, cb, wPtr, yb, stream, true));
+        }
         return true;
     }
 }

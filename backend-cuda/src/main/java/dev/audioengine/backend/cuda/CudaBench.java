@@ -30,7 +30,8 @@ import java.util.Map;
  * on 256M F32 elements against the device-to-device copy bandwidth of the same run), {@code launch}
  * (per-op overhead of a 100-op graph from Java, with and without CUDA graph replay) and
  * {@code leak} (1000 open/compile/run/close cycles; device free memory before and after) and
- * {@code attention} (the fused attention op at a speech-encoder shape, F32 and F16 k/v).
+ * {@code attention} (the fused attention op at a speech-encoder shape, F32 and F16 k/v) and {@code conv}
+ * (conv1d 512 -> 512 channels, kernel 7, 16000 steps; conv_transpose1d 512 -> 256, kernel 16, stride 8).
  * Prints one JSON object per measurement; {@code --out FILE} also writes them there.
  * Usage: CudaBench [gemm] [ops] [launch] [leak] [--out FILE]
  */
@@ -47,7 +48,7 @@ public final class CudaBench {
             if (args[i].equals("--out")) file = Path.of(args[++i]);
             else what.add(args[i]);
         }
-        if (what.isEmpty()) what = List.of("gemm", "ops", "launch", "leak", "attention");
+        if (what.isEmpty()) what = List.of("gemm", "ops", "launch", "leak", "attention", "conv");
         CudaBench bench = new CudaBench(System.out);
         CudaBackendProvider provider = new CudaBackendProvider();
         try (CudaBackend backend = (CudaBackend) provider.open(0, BackendConfig.defaults())) {
@@ -64,7 +65,8 @@ public final class CudaBench {
                     case "launch" -> bench.launch(provider);
                     case "leak" -> bench.leak(provider, backend);
                     case "attention" -> bench.attention(backend);
-                    default -> throw new IllegalArgumentException("unknown benchmark '" + w + "'; valid: gemm ops launch leak attention");
+                    case "conv" -> bench.conv(backend);
+                    default -> throw new IllegalArgumentException("unknown benchmark '" + w + "'; valid: gemm ops launch leak attention conv");
                 }
             }
         }
@@ -174,6 +176,28 @@ public final class CudaBench {
                 double ms = time(b, 3, 20, e::run);
                 double bytes = 4.0 * n * (c.inputs() + 1);
                 emit("ops", "{\"op\":\"%s\",\"elements\":%d,\"ms\":%.4f,\"gbs\":%.1f}", c.name(), n, ms, bytes / (ms * 1e-3) / 1e9);
+            } finally {
+                held.values().forEach(DeviceBuffer::close);
+            }
+        }
+    }
+
+    private void conv(CudaBackend b) {
+        for (boolean transposed : new boolean[] {false, true}) {
+            GraphBuilder g = new GraphBuilder();
+            Tensor x = g.input("x", DType.F32, transposed ? Shape.of(1, 512, 2000) : Shape.of(1, 512, 16000));
+            Tensor w = g.input("w", DType.F32, transposed ? Shape.of(512, 256, 16) : Shape.of(512, 512, 7));
+            Tensor bias = g.input("bias", DType.F32, Shape.of(transposed ? 256 : 512));
+            Tensor y = transposed ? g.convTranspose1d(x, w, bias, 8, 4, 0, 1, 1) : g.conv1d(x, w, bias, 1, 3, 1, 1);
+            Map<Tensor, DeviceBuffer> held = new IdentityHashMap<>();
+            try (Executable e = compile(b, g.build(y), held)) {
+                for (Map.Entry<Tensor, DeviceBuffer> h : held.entrySet()) {
+                    if (h.getKey().op() instanceof Op.Input) fill(b, CudaBackend.cuda(h.getValue()).address(), DType.F32, h.getKey().elements(), 5);
+                }
+                double ms = time(b, 3, 20, e::run);
+                double flops = transposed ? 2.0 * 512 * 256 * 16 * 2000 : 2.0 * 512 * 512 * 7 * 16000;
+                emit("conv", "{\"op\":\"%s\",\"out\":\"%s\",\"ms\":%.4f,\"tflops\":%.2f}", transposed ? "conv_transpose1d" : "conv1d",
+                        y.shape(), ms, flops / (ms * 1e-3) / 1e12);
             } finally {
                 held.values().forEach(DeviceBuffer::close);
             }

@@ -4,13 +4,13 @@ import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.DType;
 
 /**
- * y[..., m, n] = Σ_k x[..., m, k]·w[..., n, k]. F32, F16 and BF16 weights go to cuBLASLt (FAST_PROJECTION,
- * BF16_WEIGHTS): F32 as it is (TF32 only with cuda.tf32=on); F16/BF16 weights with x split into a rounded
- * high part and the rounded remainder (two GEMMs into the same F32 result, so activations keep about F32
- * precision; cuda.matmul=fast uses the high part alone, one GEMM), always accumulating in F32. Q8_0/Q4_0 weights run ae_matvec_q for up to
- * 16 rows of x (one scale per 32-value block, mat-vec) and otherwise, like layouts cuBLASLt cannot
- * express (a weight batch that is neither absent nor one stride), the tiled kernel in linear.cu, which
- * decodes blocks as it loads them (mat-mat).
+ * y[..., m, n] = Σ_k x[..., m, k]·w[..., n, k]. F32, F16 and BF16 weights go to cuBLASLt
+ * (FAST_PROJECTION, BF16_WEIGHTS), always accumulating in F32: F32 as it is (TF32 only with
+ * cuda.tf32=on); F16/BF16 with x split into a rounded high part and the rounded remainder (two GEMMs
+ * into the same result, so activations keep about F32 precision; cuda.matmul=fast uses the high part
+ * alone). Q8_0/Q4_0 weights run ae_matvec_q for up to 16 rows of x (one scale per 32-value block) and
+ * otherwise, like layouts cuBLASLt cannot express (a weight batch that is neither absent nor one
+ * stride), the tiled kernel in linear.cu, which decodes blocks as it loads them.
  */
 final class MatMulOp implements CudaOp {
     private static final String SRC = "linear";

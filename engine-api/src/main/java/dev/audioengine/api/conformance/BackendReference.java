@@ -39,7 +39,7 @@ public final class BackendReference implements Reference {
         }
         try (GuardedExecution run = new GuardedExecution(backend, graph)) {
             run.run(inputs);
-            List<String> guards = run.guardViolations();
+            List<String> guards = run.memoryViolations();
             if (!guards.isEmpty()) throw new IllegalStateException("the reference backend " + backend.registryName() + " wrote outside its tensors: " + guards);
             return run.values(graph.outputs().getFirst());
         }

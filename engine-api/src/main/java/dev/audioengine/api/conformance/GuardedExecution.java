@@ -22,7 +22,8 @@ import java.util.Map;
  * root (inputs, constants, every computed tensor) gets its own buffer with {@link #GUARD_BYTES}
  * of sentinel bytes before and after it. Computed tensors start filled with a NaN pattern, so
  * an element a kernel forgets to write shows up as a NaN mismatch. After the run every buffer
- * is downloaded and its guards checked.
+ * is downloaded and its guards checked, and inputs and constants must still hold what was
+ * uploaded (a kernel must not write into the tensors it reads).
  */
 public final class GuardedExecution implements AutoCloseable {
     /** Bytes of sentinel on each side of every tensor; a multiple of 64 so tensors stay aligned. */
@@ -35,6 +36,9 @@ public final class GuardedExecution implements AutoCloseable {
     static final int UNWRITTEN = 0x7FC0DEAD;
 
     private record Slot(Tensor root, DeviceBuffer buffer, long bytes) {}
+
+    /** What was uploaded into each input and constant, to prove afterwards that nothing wrote there. */
+    private final Map<Tensor, MemorySegment> uploaded = new IdentityHashMap<>();
 
     private final Backend backend;
     private final Graph graph;
@@ -59,6 +63,7 @@ public final class GuardedExecution implements AutoCloseable {
                 fillGuards(host, s.bytes());
                 if (s.root().op() instanceof Op.Constant c) {
                     MemorySegment.copy(c.value().data(), 0, host, GUARD_BYTES, s.bytes());
+                    uploaded.put(s.root(), host.asSlice(GUARD_BYTES, s.bytes()));
                 } else if (!(s.root().op() instanceof Op.Input)) {
                     fillUnwritten(host, s.bytes());
                 }
@@ -94,6 +99,7 @@ public final class GuardedExecution implements AutoCloseable {
                 throw new IllegalArgumentException("input '" + in.name() + "' must be " + in.dtype() + " " + in.shape() + ", got " + v);
             }
             backend.upload(slots.get(in).buffer(), GUARD_BYTES, v.data());
+            uploaded.put(in, arena.allocate(v.byteSize(), 64).copyFrom(v.data()));
         }
         executable.run();
     }
@@ -101,13 +107,21 @@ public final class GuardedExecution implements AutoCloseable {
     /** Runs again without uploading (for benchmarks: the inputs are already there). */
     public void rerun() { executable.run(); }
 
-    /** Downloads every buffer and lists each guard region that changed, with the first changed byte. */
-    public List<String> guardViolations() {
+    /**
+     * Downloads every buffer and lists each guard region that changed and each input or constant
+     * that no longer holds what was uploaded, with the first changed byte.
+     */
+    public List<String> memoryViolations() {
         List<String> bad = new ArrayList<>();
         for (Slot s : slots.values()) {
             MemorySegment host = download(s);
             checkGuard(host, 0, s, "before", bad);
             checkGuard(host, GUARD_BYTES + s.bytes(), s, "after", bad);
+            MemorySegment before = uploaded.get(s.root());
+            if (before != null) {
+                long at = host.asSlice(GUARD_BYTES, s.bytes()).mismatch(before);
+                if (at >= 0) bad.add("the backend wrote into input " + s.root() + " (first changed byte at " + at + ")");
+            }
         }
         return bad;
     }

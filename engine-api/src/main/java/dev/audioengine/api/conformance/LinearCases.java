@@ -16,6 +16,7 @@ final class LinearCases {
 
     static void addTo(List<ConformanceCase> out) {
         for (DType w : WEIGHT_TYPES) matmul(out, w);
+        for (DType w : WEIGHT_TYPES) matmulConstantWeights(out, w);
         matmulF32Only(out);
         conv1d(out);
         convTranspose1d(out);
@@ -32,7 +33,7 @@ final class LinearCases {
 
     /** Shapes with K a multiple of 32 so every weight dtype can hold them; N and M cross tile sizes. */
     private static void matmul(List<ConformanceCase> out, DType w) {
-        long[][] mnk = {{1, 1, 32}, {1, 257, 64}, {7, 33, 96}, {33, 65, 256}, {64, 257, 288}, {1, 129, 1024}, {65, 17, 1024}};
+        long[][] mnk = {{1, 3, 32}, {1, 257, 64}, {7, 33, 96}, {33, 65, 256}, {64, 257, 288}, {1, 129, 1024}, {65, 17, 1024}};
         for (long[] s : mnk) {
             CaseDraft d = new CaseDraft();
             Tensor x = d.f32("x", s[0], s[2]), wt = d.input("w", w, Values.normal(), s[1], s[2]);
@@ -53,6 +54,19 @@ final class LinearCases {
         out.add(d.done(d.g.matmul(x, wt), lower(w), "x[4,7,160] w[1,40,160]", matmulBound(w)));
     }
 
+    /**
+     * Weights as graph constants, as models hold them: a backend may prepare constants once
+     * (repack, convert) in compile, which input weights never exercise. Constant values are fixed
+     * (seed below) because the graph, and so its constants, is built once per catalogue.
+     */
+    private static void matmulConstantWeights(List<ConformanceCase> out, DType w) {
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(0xC0FFEE ^ w.ordinal());
+        CaseDraft d = new CaseDraft();
+        Tensor x = d.f32("x", 9, 96);
+        Tensor wt = d.g.constant("w", Values.normal().draw(w, dev.audioengine.api.tensor.Shape.of(65, 96), rnd));
+        out.add(d.done(d.g.matmul(x, wt), lower(w), "x[9,96] w[65,96] constant", matmulBound(w)));
+    }
+
     /** K not a multiple of 32 and strided weights exist only for plain float weights. */
     private static void matmulF32Only(List<ConformanceCase> out) {
         long[][] mnk = {{5, 7, 7}, {33, 31, 1025}, {1, 1, 1}, {3, 300, 33}};
@@ -67,6 +81,10 @@ final class LinearCases {
             out.add(d.done(d.g.matmul(x, wt), lower(w), "x[9,33] w[65,33] transposed view", matmulBound(w)));
         }
         CaseDraft d = new CaseDraft();
+        // an offset view: contiguous rows that do not start at the buffer's first element
+        Tensor xs = d.g.slice(d.f32("x", 9, 64), 0, 2, 9);
+        out.add(d.done(d.g.matmul(xs, d.f32("w", 17, 64)), "f32", "x=[9,64][2:9] offset view w[17,64]", Bound.F32));
+        d = new CaseDraft();
         Tensor x = d.f32("x", 2, 7, 33), w = d.f32("w", 2, 9, 33);
         out.add(d.done(d.g.matmul(x, w), "f32", "x[2,7,33] w[2,9,33] batched", Bound.F32));
     }

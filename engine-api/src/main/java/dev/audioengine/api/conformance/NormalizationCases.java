@@ -91,7 +91,7 @@ final class NormalizationCases {
         out.add(d.done(d.g.softmax(d.f32("x", new Values.Normal(30), 5, 257), null, 1f), "f32", "x[5,257] sigma 30 (needs max subtraction)", Bound.F32));
     }
 
-    private static final long[][] REDUCE_SHAPES = {{1025}, {33, 257}, {33, 257}, {2, 7, 33}, {2, 3, 4, 5}, {1, 1}};
+    private static final long[][] REDUCE_SHAPES = {{1025, 3}, {33, 257}, {33, 257}, {2, 7, 33}, {2, 3, 4, 5}, {1, 1}};
     private static final int[] REDUCE_AXES = {0, -1, 0, 1, 2, 1};
     private static final boolean[] KEEP = {false, false, true, false, true, false};
 

@@ -17,6 +17,7 @@ final class SequenceCases {
 
     static void addTo(List<ConformanceCase> out) {
         for (DType t : LinearCases.WEIGHT_TYPES) getRows(out, t);
+        getRowsOfIntegers(out);
         rope(out);
         for (DType kv : KV_TYPES) attention(out, kv);
         attentionVsComposite(out);
@@ -41,6 +42,14 @@ final class SequenceCases {
             ids = d.input("ids", DType.I32, Values.ints(0, 49), 9);
             out.add(d.done(d.g.getRows(tab, ids), lower(table), "table[50,33] transposed view ids[9]", Bound.F32));
         }
+    }
+
+    /** An I32 table (token ids to codebook indices, say) comes out as exact F32 integers. */
+    private static void getRowsOfIntegers(List<ConformanceCase> out) {
+        CaseDraft d = new CaseDraft();
+        Tensor tab = d.input("table", DType.I32, Values.ints(-100000, 100000), 20, 7);
+        Tensor ids = d.input("ids", DType.I32, Values.ints(0, 19), 2, 6);
+        out.add(d.done(d.g.getRows(tab, ids), "i32", "table[20,7] ids[2,6]", Bound.EXACT));
     }
 
     private static void rope(List<ConformanceCase> out) {

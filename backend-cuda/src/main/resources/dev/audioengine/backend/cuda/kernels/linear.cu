@@ -153,3 +153,23 @@ GC_KERNEL void ae_col2im_1d(float* GC_RESTRICT y, const float* GC_RESTRICT cols,
         y[i] = acc;
     }
 }
+
+/**
+ * im2col for conv1d before the GEMM: cols [B, Cin*K, Tout] (row ci*K + k) holds x[b, ci, t*stride - pad + k*dil]
+ * (0 outside the input). tx padded [1, B, Cin, T].
+ */
+GC_KERNEL void ae_im2col_1d(float* GC_RESTRICT cols, const float* GC_RESTRICT x, TD tx, i64 B, i64 Cin, i64 T, i64 K, i64 Tout,
+                            int stride, int pad, int dil) {
+    i64 n = B * Cin * K * Tout;
+    for (i64 i = gc_global_id(); i < n; i += gc_global_stride()) {
+        i64 t = i % Tout, r = (i / Tout) % (Cin * K), b = i / (Tout * Cin * K);
+        i64 ci = r / K, k = r % K, ti = t * stride - pad + k * dil;
+        cols[i] = (ti >= 0 && ti < T) ? x[b * tx.s[1] + ci * tx.s[2] + ti * tx.s[3]] : 0.0f;
+    }
+}
+
+/** y [B, C, T] = bias[c] broadcast (the GEMM then accumulates into it); zeros without a bias. */
+GC_KERNEL void ae_fill_bias(float* GC_RESTRICT y, const float* GC_RESTRICT bias, i64 biasStride, i64 B, i64 C, i64 T) {
+    i64 n = B * C * T;
+    for (i64 i = gc_global_id(); i < n; i += gc_global_stride()) y[i] = bias ? bias[((i / T) % C) * biasStride] : 0.0f;
+}
