@@ -141,4 +141,16 @@ class HipKernelCompileTest {
             assertThat(fused).as(arch + " fused: the check would see a fused multiply-add").containsPattern("v_fma[c]?_f32");
         }
     }
+
+    @Test
+    void withoutTheRuntimeAndWithoutLibhiprtcTheErrorSaysWhatWasTried(@TempDir Path empty) {
+        assumeTrue(HipLibrary.find(HipRtc.SONAMES, List.of()).found() == false, "a separate libhiprtc is installed here (ROCm 6+)");
+        HipLibrary absent = HipLibrary.find(List.of("libaudioengine-absent.so.6"), List.of(empty));
+
+        assertThatThrownBy(() -> HipRtc.load(absent, List.of(empty)))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageStartingWith("hipRTC, which compiles the kernels, not found: tried libhiprtc.so.7, libhiprtc.so.6, libhiprtc.so")
+                .hasMessageContaining(empty.toString())
+                .hasMessageContaining("install ROCm's hiprtc package");
+    }
 }
