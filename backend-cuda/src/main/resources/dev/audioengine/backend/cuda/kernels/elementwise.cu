@@ -40,8 +40,9 @@ GC_DEVICE float binary_op(int kind, float a, float b) {
 GC_DEVICE float unary_op(int kind, float alpha, float scale, float bias, float x) {
     switch (kind) {
         case UN_RELU: return gc_isnan(x) ? x : fmaxf(0.0f, x);
-        case UN_GELU_ERF: return 0.5f * x * (1.0f + erff(x * 0.70710678118654752f));
-        case UN_GELU_TANH: return 0.5f * x * (1.0f + tanhf(0.79788456080286536f * (x + 0.044715f * x * x * x)));
+        // 1 + erf(z) = erfc(-z) and (1 + tanh(u)) / 2 = sigmoid(2u): no cancellation for large negative x
+        case UN_GELU_ERF: return 0.5f * x * erfcf(-x * 0.70710678118654752f);
+        case UN_GELU_TANH: return x * sigmoid_f(2.0f * (0.79788456080286536f * (x + 0.044715f * x * x * x)));
         case UN_SILU: return x * sigmoid_f(x);
         case UN_TANH: return tanhf(x);
         case UN_SIGMOID: return sigmoid_f(x);
