@@ -20,7 +20,10 @@ import java.util.stream.Collectors;
 /**
  * The ROCm (HIP) backend's entry point. Construction loads nothing; {@link #probe()} loads
  * libamdhip64, reads the runtime version, lists the devices and checks that hipRTC (which compiles
- * the kernels) is there and that its compiler knows each device's processor; {@link #open} opens one.
+ * the kernels) is there and that its compiler knows each device's processor. The kernels compile
+ * for AMD today ({@code audioengine kernels compile --backend hip}); running them waits for the
+ * vendor-neutral GPU op layer that CUDA and HIP will share, so the backend reports itself
+ * unavailable, with its devices, until then.
  */
 public final class HipBackendProvider implements BackendProvider {
     /**
@@ -33,10 +36,6 @@ public final class HipBackendProvider implements BackendProvider {
     private final List<String> sonames;
     private final Supplier<List<Path>> folders;
     private ProbeResult probed;
-    private HipLibrary library;
-    private HipRuntime runtime;
-    private HipRtc rtc;
-    private String rocmVersion;
 
     public HipBackendProvider() {
         this(HipLibrary.SONAMES, HipLibrary::defaultFolders);
@@ -97,14 +96,9 @@ public final class HipBackendProvider implements BackendProvider {
             }
             Optional<String> why = whyKernelsCannotServe(devices, processors);
             if (why.isPresent()) return new ProbeResult(false, why.get() + ". " + where + " with " + describe(devices), devices);
-            this.library = library;
-            this.runtime = runtime;
-            this.rtc = rtc;
-            try (Arena arena = Arena.ofConfined()) {
-                this.rocmVersion = HipDevices.versionName(runtime.runtimeVersion(arena));
-            }
-            return ProbeResult.available(devices, where + "; hipRTC from " + rtc.location() + "; GEMM: "
-                    + HipBackend.gemmPath(HipBlasLt.find(folders.get()), false));
+            return new ProbeResult(false, "the ROCm backend compiles its kernels for these devices (hipRTC from " + rtc.location()
+                    + ") but cannot run them yet: its op layer is to be shared with the CUDA backend's first (see docs/HIP.md). "
+                    + where + " with " + describe(devices), devices);
         } catch (RuntimeException | LinkageError e) {
             return ProbeResult.unavailable("ROCm probe of " + library.location() + " failed: " + e.getMessage());
         }
@@ -137,14 +131,6 @@ public final class HipBackendProvider implements BackendProvider {
 
     @Override
     public synchronized Backend open(int device, BackendConfig config) {
-        ProbeResult p = probe();
-        if (!p.available()) throw new BackendUnavailableException(p.reason());
-        if (device < 0 || device >= p.devices().size()) {
-            throw new BackendUnavailableException("ROCm device " + device + " does not exist; this machine has "
-                    + describe(p.devices()) + " (--device counts from 0; HIP_VISIBLE_DEVICES narrows the list)");
-        }
-        HipApi api = new HipApi(runtime, library.symbols(), library.location());
-        return new HipBackend(p.devices().get(device), device, api, rtc, rocmVersion, folders.get(), library.symbols(),
-                library.location(), config);
+        throw new BackendUnavailableException(probe().reason());
     }
 }
