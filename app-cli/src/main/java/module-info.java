@@ -9,4 +9,5 @@ module dev.audioengine.cli {
     opens dev.audioengine.cli to info.picocli;
 
     uses dev.audioengine.api.spi.BackendProvider;
+    uses dev.audioengine.api.spi.KernelCompiler;
 }

@@ -205,7 +205,7 @@ final class HipRuntime {
     }
 
     /** Downcalls declare Throwable; ours only ever throw unchecked exceptions or errors. */
-    private static RuntimeException rethrow(Throwable t) {
+    static RuntimeException rethrow(Throwable t) {
         if (t instanceof RuntimeException r) throw r;
         if (t instanceof Error e) throw e;
         throw new IllegalStateException(t);

@@ -2,6 +2,8 @@ package dev.audioengine.backend.hip;
 
 import dev.audioengine.api.spi.BackendConfig;
 import dev.audioengine.api.spi.BackendUnavailableException;
+import dev.audioengine.api.spi.DeviceInfo;
+import dev.audioengine.api.spi.DeviceKind;
 import dev.audioengine.api.spi.ProbeResult;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -88,8 +90,8 @@ class HipProbeTest {
         ProbeResult r = new HipBackendProvider().probe();
         System.out.println("ROCm probe: " + r);
 
-        assertThat(r.available()).as("no kernels in this build yet").isFalse();
-        assertThat(r.reason()).startsWith("ROCm backend kernels are not in this build yet; ROCm runtime ");
+        assertThat(r.available()).as(r.reason()).isTrue();
+        assertThat(r.reason()).startsWith("ROCm runtime ").contains("hipRTC from ").contains("GEMM: engine GEMM kernels");
         assertThat(r.devices()).isNotEmpty().allSatisfy(d -> {
             assertThat(d.arch()).startsWith("gfx");
             assertThat(d.memoryTotal()).isPositive();
@@ -111,5 +113,20 @@ class HipProbeTest {
         assertThat(HipDevices.versionName(50221153)).isEqualTo("5.2.21153");
         assertThat(HipDevices.versionName(60443483)).isEqualTo("6.4.43483");
         assertThat(HipDevices.versionName(70051831)).isEqualTo("7.0.51831");
+    }
+
+    @Test
+    void devicesWhoseProcessorTheCompilerDoesNotKnowAreNamedInTheReason() {
+        List<String> rocm52 = List.of("gfx900", "gfx906", "gfx90a", "gfx1030");
+        DeviceInfo rdna2 = new DeviceInfo(0, "AMD Radeon RX 6800 XT", "gfx1030", DeviceKind.DISCRETE_GPU, 16L << 30, 15L << 30);
+        DeviceInfo mi210 = new DeviceInfo(1, "AMD Instinct MI210", "gfx90a:sramecc+:xnack-", DeviceKind.DISCRETE_GPU, 64L << 30, 60L << 30);
+        DeviceInfo rdna3 = new DeviceInfo(2, "AMD Radeon 780M", "gfx1103", DeviceKind.INTEGRATED_GPU, 8L << 30, 7L << 30);
+        DeviceInfo unreadable = new DeviceInfo(3, "AMD GPU", HipDevices.UNKNOWN_ARCH, DeviceKind.DISCRETE_GPU, 8L << 30, 7L << 30);
+
+        assertThat(HipBackendProvider.whyKernelsCannotServe(List.of(rdna2, mi210), rocm52)).isEmpty();
+        assertThat(HipBackendProvider.whyKernelsCannotServe(List.of(rdna2, rdna3), rocm52)).hasValueSatisfying(r -> assertThat(r)
+                .startsWith("the compiler of this ROCm cannot target gfx1103 (it knows gfx900, gfx906, gfx90a, gfx1030)"));
+        assertThat(HipBackendProvider.whyKernelsCannotServe(List.of(unreadable), rocm52)).hasValueSatisfying(r -> assertThat(r)
+                .startsWith("could not read a device's gcnArchName"));
     }
 }

@@ -1,8 +1,13 @@
 // gpu_compat.h: every difference between CUDA (NVRTC) and HIP (hipRTC) that the kernels meet.
 // Kernel sources include only this header and ae_tensor.h; they use the gc_* names below and
-// never a vendor macro, type or intrinsic directly. A HIP build replaces the bodies here.
+// never a vendor macro, type or intrinsic directly. Both NVRTC and hipRTC compile this file; the few
+// places where the vendors differ are under GC_HIP (hipRTC defines __HIPCC_RTC__, hipcc/clang __HIP__).
 #ifndef AE_GPU_COMPAT_H
 #define AE_GPU_COMPAT_H
+
+#if defined(__HIPCC_RTC__) || defined(__HIP__)
+#define GC_HIP 1
+#endif
 
 // Kernels are looked up by name from the host, so they are not C++-mangled.
 #define GC_KERNEL extern "C" __global__
@@ -28,11 +33,37 @@ GC_DEVICE i64 gc_global_id() { return (i64) blockIdx.x * blockDim.x + threadIdx.
 GC_DEVICE i64 gc_global_stride() { return (i64) gridDim.x * blockDim.x; }
 GC_DEVICE void gc_sync() { __syncthreads(); }
 
+// Lanes per warp: 32 on NVIDIA; on AMD 64 (wave64: gfx9, CDNA) or 32 (wave32: gfx10 and later), fixed at
+// compile time for the target. Code that reduces within a warp must use GC_WARP_SIZE, never 32.
+#ifdef GC_HIP
+#define GC_WARP_SIZE __AMDGCN_WAVEFRONT_SIZE
+/** v from lane (this lane ^ mask) of the warp; every lane of the warp must take part. */
+GC_DEVICE float gc_shfl_xor(float v, int mask) { return __shfl_xor(v, mask); }
+#else
+#define GC_WARP_SIZE 32
+GC_DEVICE float gc_shfl_xor(float v, int mask) { return __shfl_xor_sync(0xffffffffu, v, mask); }
+#endif
+/** *p += v atomically in device memory (relaxed; the same name and semantics on both vendors). */
+GC_DEVICE float gc_atomic_add(float* p, float v) { return atomicAdd(p, v); }
+
 GC_DEVICE float gc_as_float(u32 bits) { return __uint_as_float(bits); }
 GC_DEVICE u32 gc_as_uint(float v) { return __float_as_uint(v); }
 /** Separately rounded multiply and add (never contracted into an FMA), where results must match Java bit for bit. */
+#ifdef GC_HIP
+// HIP's __fmul_rn/__fadd_rn are plain a*b and a+b, which clang fuses into an FMA once inlined
+// (-ffp-contract=fast-honor-pragmas is hipRTC's default); the pragma keeps these two unfused.
+GC_DEVICE float gc_mul_rn(float a, float b) {
+#pragma clang fp contract(off)
+    return a * b;
+}
+GC_DEVICE float gc_add_rn(float a, float b) {
+#pragma clang fp contract(off)
+    return a + b;
+}
+#else
 GC_DEVICE float gc_mul_rn(float a, float b) { return __fmul_rn(a, b); }
 GC_DEVICE float gc_add_rn(float a, float b) { return __fadd_rn(a, b); }
+#endif
 GC_DEVICE float gc_inf() { return __uint_as_float(0x7f800000u); }
 GC_DEVICE float gc_nan() { return __uint_as_float(0x7fc00000u); }
 GC_DEVICE bool gc_isnan(float v) { return v != v; }
