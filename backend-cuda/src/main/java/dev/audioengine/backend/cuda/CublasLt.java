@@ -1,5 +1,7 @@
 package dev.audioengine.backend.cuda;
 
+import dev.audioengine.api.spi.NativeLibrary;
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
@@ -108,7 +110,7 @@ final class CublasLt implements AutoCloseable {
 
     /** Loads libcublasLt and creates a handle; throws IllegalStateException listing every name and folder tried. */
     static CublasLt load(DriverApi api) {
-        CudaLibrary lib = CudaLibrary.find(SONAMES, FOLDERS);
+        NativeLibrary lib = NativeLibrary.find(SONAMES, FOLDERS, "cublasLtCreate");
         if (!lib.found()) {
             throw new IllegalStateException("cuBLASLt not found (" + lib.searchReport() + "); install the CUDA toolkit's"
                     + " libcublas (libcublasLt) or put its folder on LD_LIBRARY_PATH");

@@ -1,5 +1,7 @@
 package dev.audioengine.backend.cuda;
 
+import dev.audioengine.api.spi.NativeLibrary;
+
 import dev.audioengine.api.BackendType;
 import dev.audioengine.api.capability.Capability;
 import dev.audioengine.api.spi.Backend;
@@ -32,7 +34,7 @@ public final class CudaBackendProvider implements BackendProvider {
     private final List<Path> folders;
     private ProbeResult probed;
     private CudaDriver driver;
-    private CudaLibrary library;
+    private NativeLibrary library;
 
     public CudaBackendProvider() {
         this(CudaLibrary.SONAMES, CudaLibrary.FOLDERS);
@@ -56,7 +58,7 @@ public final class CudaBackendProvider implements BackendProvider {
     }
 
     private ProbeResult probeOnce() {
-        CudaLibrary library = CudaLibrary.find(sonames, folders);
+        NativeLibrary library = CudaLibrary.find(sonames, folders);
         if (!library.found()) {
             return ProbeResult.unavailable(sonames.getFirst() + " not found (" + library.searchReport()
                     + "); install the NVIDIA driver (the CUDA toolkit alone does not provide it)");
@@ -75,12 +77,12 @@ public final class CudaBackendProvider implements BackendProvider {
             }
             List<DeviceInfo> devices = CudaDevices.list(driver);
             if (devices.isEmpty()) return ProbeResult.unavailable("0 devices (" + where + ")");
-            CudaLibrary nvrtc = CudaLibrary.find(Nvrtc.SONAMES, Nvrtc.FOLDERS);
+            NativeLibrary nvrtc = CudaLibrary.find(Nvrtc.SONAMES, Nvrtc.FOLDERS);
             if (!nvrtc.found()) {
                 return new ProbeResult(false, "NVRTC, which compiles the CUDA kernels, not found (" + nvrtc.searchReport()
                         + "); install cuda-nvrtc or put its folder on LD_LIBRARY_PATH. " + where + " found " + describe(devices), devices);
             }
-            CudaLibrary lt = CudaLibrary.find(CublasLt.SONAMES, CublasLt.FOLDERS);
+            NativeLibrary lt = CudaLibrary.find(CublasLt.SONAMES, CublasLt.FOLDERS);
             if (!lt.found()) {
                 return new ProbeResult(false, "cuBLASLt not found (" + lt.searchReport() + "); install libcublas or put its"
                         + " folder on LD_LIBRARY_PATH. " + where + " found " + describe(devices), devices);

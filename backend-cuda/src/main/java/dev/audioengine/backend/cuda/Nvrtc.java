@@ -1,5 +1,7 @@
 package dev.audioengine.backend.cuda;
 
+import dev.audioengine.api.spi.NativeLibrary;
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
@@ -44,7 +46,7 @@ final class Nvrtc {
 
     /** Loads libnvrtc; throws IllegalStateException listing every name and folder tried. */
     static Nvrtc load() {
-        CudaLibrary lib = CudaLibrary.find(SONAMES, FOLDERS);
+        NativeLibrary lib = NativeLibrary.find(SONAMES, FOLDERS, "nvrtcVersion");
         if (!lib.found()) {
             throw new IllegalStateException("NVRTC not found (" + lib.searchReport() + "); install the CUDA toolkit's"
                     + " runtime compiler (cuda-nvrtc) or put its folder on LD_LIBRARY_PATH");

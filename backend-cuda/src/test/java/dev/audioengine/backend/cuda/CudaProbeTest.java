@@ -1,5 +1,7 @@
 package dev.audioengine.backend.cuda;
 
+import dev.audioengine.api.spi.NativeLibrary;
+
 import dev.audioengine.api.spi.BackendConfig;
 import dev.audioengine.api.spi.BackendUnavailableException;
 import dev.audioengine.api.spi.ProbeResult;
@@ -113,7 +115,7 @@ class CudaProbeTest {
     @Test
     void dlInfoMatchesDlfcnH() {
         // struct Dl_info { const char *dli_fname; void *dli_fbase; const char *dli_sname; void *dli_saddr; } on LP64
-        assertThat(CudaLibrary.DL_INFO.byteSize()).isEqualTo(32);
-        assertThat(CudaLibrary.DL_INFO.byteOffset(java.lang.foreign.MemoryLayout.PathElement.groupElement("dli_sname"))).isEqualTo(16);
+        assertThat(NativeLibrary.DL_INFO.byteSize()).isEqualTo(32);
+        assertThat(NativeLibrary.DL_INFO.byteOffset(java.lang.foreign.MemoryLayout.PathElement.groupElement("dli_sname"))).isEqualTo(16);
     }
 }

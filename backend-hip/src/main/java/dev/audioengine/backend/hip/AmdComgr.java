@@ -1,5 +1,7 @@
 package dev.audioengine.backend.hip;
 
+import dev.audioengine.api.spi.NativeLibrary;
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -26,7 +28,7 @@ final class AmdComgr {
 
     /** The processors ("gfx90a", "gfx1030", ...) the installed compiler can target; throws if comgr is missing. */
     static List<String> processors(List<Path> folders) {
-        HipLibrary lib = HipLibrary.find(SONAMES, folders);
+        NativeLibrary lib = NativeLibrary.find(SONAMES, folders, "amd_comgr_get_version");
         if (!lib.found()) {
             throw new IllegalStateException("libamd_comgr (the ROCm code-object manager hipRTC compiles through) not found: "
                     + lib.searchReport() + "; install ROCm's comgr package (Debian: libamd-comgr2)");

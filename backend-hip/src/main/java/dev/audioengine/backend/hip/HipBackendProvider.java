@@ -1,5 +1,7 @@
 package dev.audioengine.backend.hip;
 
+import dev.audioengine.api.spi.NativeLibrary;
+
 import dev.audioengine.api.BackendType;
 import dev.audioengine.api.capability.Capability;
 import dev.audioengine.api.spi.Backend;
@@ -63,7 +65,7 @@ public final class HipBackendProvider implements BackendProvider {
     }
 
     private ProbeResult probeOnce() {
-        HipLibrary library = HipLibrary.find(sonames, folders.get());
+        NativeLibrary library = HipLibrary.find(sonames, folders.get());
         if (!library.found()) {
             return ProbeResult.unavailable("the ROCm HIP runtime was not found (" + library.searchReport()
                     + "); install ROCm (libamdhip64) or put its lib folder on LD_LIBRARY_PATH");

@@ -1,5 +1,7 @@
 package dev.audioengine.backend.hip;
 
+import dev.audioengine.api.spi.NativeLibrary;
+
 import dev.audioengine.api.BackendType;
 import dev.audioengine.api.spi.KernelCompiler;
 
@@ -38,7 +40,7 @@ public final class HipKernelCompiler implements KernelCompiler {
 
     private synchronized HipRtc rtc() {
         if (rtc == null) {
-            HipLibrary runtime = HipLibrary.find(sonames, folders.get());
+            NativeLibrary runtime = HipLibrary.find(sonames, folders.get());
             rtc = HipRtc.load(runtime, folders.get());
             processors = AmdComgr.processors(folders.get());
             if (runtime.found()) {

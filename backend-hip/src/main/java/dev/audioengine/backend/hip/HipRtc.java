@@ -1,5 +1,7 @@
 package dev.audioengine.backend.hip;
 
+import dev.audioengine.api.spi.NativeLibrary;
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -48,11 +50,11 @@ final class HipRtc {
      * libhiprtc from the loader path or the ROCm folders; throws IllegalStateException saying
      * everything it tried.
      */
-    static HipRtc load(HipLibrary runtime, List<Path> folders) {
+    static HipRtc load(NativeLibrary runtime, List<Path> folders) {
         if (runtime.found() && runtime.symbols().find("hiprtcCreateProgram").isPresent()) {
             return new HipRtc(runtime.symbols(), runtime.location());
         }
-        HipLibrary separate = HipLibrary.find(SONAMES, folders);
+        NativeLibrary separate = NativeLibrary.find(SONAMES, folders, "hiprtcCreateProgram");
         if (!separate.found()) {
             throw new IllegalStateException("hipRTC, which compiles the kernels, not found: "
                     + (runtime.found() ? runtime.location() + " does not export hiprtcCreateProgram and " : "")

@@ -1,5 +1,7 @@
 package dev.audioengine.backend.hip;
 
+import dev.audioengine.api.spi.NativeLibrary;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -145,7 +147,7 @@ class HipKernelCompileTest {
     @Test
     void withoutTheRuntimeAndWithoutLibhiprtcTheErrorSaysWhatWasTried(@TempDir Path empty) {
         assumeTrue(HipLibrary.find(HipRtc.SONAMES, List.of()).found() == false, "a separate libhiprtc is installed here (ROCm 6+)");
-        HipLibrary absent = HipLibrary.find(List.of("libaudioengine-absent.so.6"), List.of(empty));
+        NativeLibrary absent = HipLibrary.find(List.of("libaudioengine-absent.so.6"), List.of(empty));
 
         assertThatThrownBy(() -> HipRtc.load(absent, List.of(empty)))
                 .isInstanceOf(IllegalStateException.class)

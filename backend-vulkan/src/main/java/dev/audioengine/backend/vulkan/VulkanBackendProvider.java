@@ -1,5 +1,7 @@
 package dev.audioengine.backend.vulkan;
 
+import dev.audioengine.api.spi.NativeLibrary;
+
 import dev.audioengine.api.BackendType;
 import dev.audioengine.api.capability.Capability;
 import dev.audioengine.api.spi.Backend;
@@ -31,7 +33,7 @@ public final class VulkanBackendProvider implements BackendProvider {
     private final List<String> sonames;
     private final List<Path> folders;
     private ProbeResult probed;
-    private VulkanLibrary library;
+    private NativeLibrary library;
 
     /**
      * Capabilities whose evidence cases (CapabilityEvidence) all pass: on Mesa lavapipe in CI,
@@ -63,7 +65,7 @@ public final class VulkanBackendProvider implements BackendProvider {
     }
 
     private ProbeResult probeOnce() {
-        VulkanLibrary library = VulkanLibrary.find(sonames, folders);
+        NativeLibrary library = VulkanLibrary.find(sonames, folders);
         this.library = library;
         if (!library.found()) {
             return ProbeResult.unavailable(sonames.getFirst() + " not found (" + library.searchReport()

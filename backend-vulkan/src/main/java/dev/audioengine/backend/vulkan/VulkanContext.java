@@ -1,5 +1,7 @@
 package dev.audioengine.backend.vulkan;
 
+import dev.audioengine.api.spi.NativeLibrary;
+
 import dev.audioengine.api.spi.BackendUnavailableException;
 import dev.audioengine.api.spi.DeviceInfo;
 
@@ -69,7 +71,7 @@ final class VulkanContext implements AutoCloseable {
      * memory even on devices whose device-local memory is host-visible (tests the discrete-GPU path);
      * {@code subgroups} false ignores the device's subgroup arithmetic.
      */
-    static VulkanContext open(VulkanLibrary library, int index, String validation, boolean forceStaging, boolean subgroups) {
+    static VulkanContext open(NativeLibrary library, int index, String validation, boolean forceStaging, boolean subgroups) {
         VulkanFunctions vk = new VulkanFunctions(library.symbols(), library.location());
         VkApi api = new VkApi(library.symbols(), library.location());
         MemorySegment instance = null;

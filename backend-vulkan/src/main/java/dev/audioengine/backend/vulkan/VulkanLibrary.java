@@ -1,130 +1,22 @@
 package dev.audioengine.backend.vulkan;
 
-import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
-import java.lang.foreign.MemoryLayout;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.StructLayout;
-import java.lang.foreign.SymbolLookup;
-import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandle;
-import java.nio.file.Files;
+import dev.audioengine.api.spi.NativeLibrary;
+
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 /**
- * Finds and loads the Vulkan loader (libvulkan), which in turn finds the installed drivers (ICDs).
- * Each soname is tried on the dynamic loader's path (LD_LIBRARY_PATH, ld.so.cache), then in each
- * folder. The library stays loaded for the life of the process (global arena): drivers it loads
- * may keep threads, and the backend will use it again.
+ * Where the Vulkan loader lives (libvulkan, which in turn finds the installed drivers); the search
+ * itself is {@link NativeLibrary}'s.
  */
 final class VulkanLibrary {
     static final List<String> SONAMES = List.of("libvulkan.so.1", "libvulkan.so");
     static final List<Path> FOLDERS = List.of(Path.of("/usr/lib/x86_64-linux-gnu"), Path.of("/usr/local/lib"));
 
-    private final SymbolLookup symbols;
-    private final String location;
-    private final String searchReport;
+    private VulkanLibrary() {}
 
-    private VulkanLibrary(SymbolLookup symbols, String location, String searchReport) {
-        this.symbols = symbols;
-        this.location = location;
-        this.searchReport = searchReport;
+    /** Loads the first of {@code sonames} found on the loader path or in {@code folders}; never throws. */
+    static NativeLibrary find(List<String> sonames, List<Path> folders) {
+        return NativeLibrary.find(sonames, folders, "vkCreateInstance");
     }
-
-    /** Tries every soname on the loader path, then in every folder; never throws. */
-    static VulkanLibrary find(List<String> sonames, List<Path> folders) {
-        List<String> unloadable = new ArrayList<>();
-        for (String soname : sonames) {
-            Optional<SymbolLookup> lookup = open(soname, null, unloadable);
-            if (lookup.isPresent()) return new VulkanLibrary(lookup.get(), fileOf(lookup.get()).orElse(soname), null);
-        }
-        for (Path folder : folders) {
-            for (String soname : sonames) {
-                Path file = folder.resolve(soname);
-                if (!Files.exists(file)) continue;
-                Optional<SymbolLookup> lookup = open(file.toString(), file, unloadable);
-                if (lookup.isPresent()) return new VulkanLibrary(lookup.get(), file.toString(), null);
-            }
-        }
-        String report = "tried " + String.join(", ", sonames) + " on the loader path"
-                + (folders.isEmpty() ? "" : " and in " + String.join(", ", folders.stream().map(Path::toString).toList()))
-                + (unloadable.isEmpty() ? "" : "; " + String.join("; ", unloadable));
-        return new VulkanLibrary(null, null, report);
-    }
-
-    private static Optional<SymbolLookup> open(String name, Path file, List<String> unloadable) {
-        try {
-            return Optional.of(file == null
-                    ? SymbolLookup.libraryLookup(name, Arena.global())
-                    : SymbolLookup.libraryLookup(file, Arena.global()));
-        } catch (IllegalArgumentException e) {
-            String why = dlopenError(name);
-            // A soname the loader does not know is simply absent; anything else (a missing dependency,
-            // a wrong ELF class, a file that is no library) is worth showing to the user.
-            if (file != null || !why.contains("No such file or directory")) {
-                unloadable.add(name + (file != null ? " exists" : " is on the loader path") + " but could not be loaded: " + why);
-            }
-            return Optional.empty();
-        }
-    }
-
-    /** dlerror's words for why dlopen refuses a library; the JDK's exception only says it could not. */
-    private static String dlopenError(String name) {
-        Linker linker = Linker.nativeLinker();
-        Optional<MemorySegment> dlopen = linker.defaultLookup().find("dlopen");
-        Optional<MemorySegment> dlerror = linker.defaultLookup().find("dlerror");
-        if (dlopen.isEmpty() || dlerror.isEmpty()) return "(dlerror unavailable)";
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment handle = (MemorySegment) linker.downcallHandle(dlopen.get(),
-                    FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT))
-                    .invokeExact(arena.allocateFrom(name), RTLD_LAZY);
-            if (!handle.equals(MemorySegment.NULL)) return "dlopen accepts it but the JDK did not";
-            MemorySegment message = (MemorySegment) linker.downcallHandle(dlerror.get(),
-                    FunctionDescriptor.of(ValueLayout.ADDRESS)).invokeExact();
-            return message.equals(MemorySegment.NULL) ? "(no dlerror message)" : message.reinterpret(Long.MAX_VALUE).getString(0);
-        } catch (Throwable t) {
-            return "(dlerror unavailable: " + t + ")";
-        }
-    }
-
-    private static final int RTLD_LAZY = 1;
-
-    /** Dl_info from dlfcn.h: four pointers, filled by dladdr. */
-    static final StructLayout DL_INFO = MemoryLayout.structLayout(
-            ValueLayout.ADDRESS.withName("dli_fname"), ValueLayout.ADDRESS.withName("dli_fbase"),
-            ValueLayout.ADDRESS.withName("dli_sname"), ValueLayout.ADDRESS.withName("dli_saddr"));
-
-    /** The file the loader picked for a bare soname, asked of dladdr with the address of vkCreateInstance. */
-    private static Optional<String> fileOf(SymbolLookup lookup) {
-        Optional<MemorySegment> anchor = lookup.find("vkCreateInstance");
-        Optional<MemorySegment> dladdr = Linker.nativeLinker().defaultLookup().find("dladdr");
-        if (anchor.isEmpty() || dladdr.isEmpty()) return Optional.empty();
-        MethodHandle call = Linker.nativeLinker().downcallHandle(dladdr.get(),
-                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS));
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment info = arena.allocate(DL_INFO);
-            int ok = (int) call.invokeExact(anchor.get(), info);
-            MemorySegment name = info.get(ValueLayout.ADDRESS, DL_INFO.byteOffset(MemoryLayout.PathElement.groupElement("dli_fname")));
-            if (ok == 0 || name.equals(MemorySegment.NULL)) return Optional.empty();
-            // The loader's path may run through symlinks (/lib -> /usr/lib, soname -> versioned file).
-            return Optional.of(Path.of(name.reinterpret(Long.MAX_VALUE).getString(0)).toRealPath().toString());
-        } catch (Throwable t) {
-            // Only the label suffers: the caller falls back to the soname it asked for.
-            return Optional.empty();
-        }
-    }
-
-    boolean found() { return symbols != null; }
-
-    SymbolLookup symbols() { return symbols; }
-
-    /** Where the library was loaded from: a file path, or the soname when the loader found it. */
-    String location() { return location; }
-
-    /** Every soname and folder tried, for the unavailable reason; null when found. */
-    String searchReport() { return searchReport; }
 }
