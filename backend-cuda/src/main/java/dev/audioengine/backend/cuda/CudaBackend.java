@@ -42,10 +42,14 @@ final class CudaBackend implements Backend {
     private final KernelCache kernels;
     private final CublasLt cublas;
     private final GraphCache graphs; // null when graphs are off
+    private final PinnedStaging staging; // uploads; null when cuda.pinned=off
     private final boolean tf32;
     private final boolean fastMatmul;
     private final Set<CudaBuffer> live = Collections.newSetFromMap(new IdentityHashMap<>());
     private boolean closed;
+
+    /** Each of the two page-locked transfer halves; large copies stream through them. */
+    static final long PINNED_HALF_BYTES = 8L << 20;
 
     CudaBackend(DeviceInfo device, int ordinal, DriverApi api, BackendConfig config) {
         this.device = device;
@@ -59,12 +63,15 @@ final class CudaBackend implements Backend {
         int graphCache = Integer.parseInt(config.option("cuda.graph_cache", "64").trim());
         String cacheDir = config.option("cuda.kernel_cache", "").trim();
         this.context = api.retainPrimaryContext(ordinal);
+        boolean pinned = onOff(config, "cuda.pinned", true);
         KernelCache k = null;
         CublasLt lt = null;
         MemorySegment s = null;
+        PinnedStaging st = null;
         try {
             api.setCurrent(context);
             s = api.createStream();
+            if (pinned) st = new PinnedStaging(api, PINNED_HALF_BYTES);
             Nvrtc nvrtc = Nvrtc.load();
             k = new KernelCache(api, nvrtc, device.arch(), cacheDir.equals("off") ? null
                     : cacheDir.isEmpty() ? KernelCache.defaultDir() : Path.of(cacheDir));
@@ -72,11 +79,13 @@ final class CudaBackend implements Backend {
         } catch (RuntimeException | Error e) {
             if (lt != null) lt.close();
             if (k != null) k.close();
+            if (st != null) st.close();
             if (s != null) api.destroyStream(s);
             api.releasePrimaryContext(ordinal);
             throw e;
         }
         this.stream = s;
+        this.staging = st;
         // Device memory comes from the stream-ordered pool, which keeps freed blocks for reuse (a caching
         // allocator) up to the threshold; close() trims what is unused back to the driver.
         this.pool = api.defaultPool(ordinal);
@@ -168,7 +177,8 @@ final class CudaBackend implements Backend {
         CudaBuffer b = cuda(dst);
         checkRange(b, dstOffset, src.byteSize(), "upload");
         api.synchronize(stream);
-        if (src.byteSize() > 0) api.copyHtoD(b.address() + dstOffset, src, src.byteSize());
+        if (staging != null && src.byteSize() >= PinnedStaging.MIN_BYTES) staging.upload(b.address() + dstOffset, src, stream);
+        else if (src.byteSize() > 0) api.copyHtoD(b.address() + dstOffset, src, src.byteSize());
     }
 
     @Override
@@ -244,6 +254,7 @@ final class CudaBackend implements Backend {
             if (graphs != null) graphs.clear();
             cublas.close();
             kernels.close();
+            if (staging != null) staging.close();
             for (CudaBuffer b : List.copyOf(live)) api.memFreeAsync(b.rawAddress(), stream);
             live.clear();
             api.synchronize(stream);

@@ -66,7 +66,8 @@ public final class CudaBench {
                     case "leak" -> bench.leak(provider, backend);
                     case "attention" -> bench.attention(backend);
                     case "conv" -> bench.conv(backend);
-                    default -> throw new IllegalArgumentException("unknown benchmark '" + w + "'; valid: gemm ops launch leak attention conv");
+                    case "transfer" -> bench.transfer(provider);
+                    default -> throw new IllegalArgumentException("unknown benchmark '" + w + "'; valid: gemm ops launch leak attention conv transfer");
                 }
             }
         }
@@ -247,6 +248,37 @@ public final class CudaBench {
                             runs, usPerOp, b.graphCache() == null ? 0 : b.graphCache().captures());
                 } finally {
                     held.values().forEach(DeviceBuffer::close);
+                }
+            }
+        }
+    }
+
+    /** Host-device copies of 256 MiB from ordinary native memory: pinned double-buffered staging vs the driver's pageable path. */
+    private void transfer(CudaBackendProvider provider) {
+        long bytes = 256L << 20;
+        try (java.lang.foreign.Arena host = java.lang.foreign.Arena.ofConfined()) {
+            java.lang.foreign.MemorySegment src = host.allocate(bytes, 64), dst = host.allocate(bytes, 64);
+            for (long i = 0; i < bytes; i += 8) src.set(java.lang.foreign.ValueLayout.JAVA_LONG, i, i * 0x9E3779B97F4A7C15L);
+            for (String pinned : List.of("off", "on", "off", "on")) {
+                try (CudaBackend b = (CudaBackend) provider.open(0, new BackendConfig(0, Map.of("cuda.pinned", pinned)));
+                     DeviceBuffer buf = b.allocate(bytes)) {
+                    b.upload(buf, 0, src);
+                    b.download(buf, 0, dst);
+                    double[] up = new double[5], down = new double[5];
+                    for (int r = 0; r < 5; r++) {
+                        long t0 = System.nanoTime();
+                        b.upload(buf, 0, src);
+                        long t1 = System.nanoTime();
+                        b.download(buf, 0, dst);
+                        long t2 = System.nanoTime();
+                        up[r] = bytes / ((t1 - t0) / 1e9) / 1e9;
+                        down[r] = bytes / ((t2 - t1) / 1e9) / 1e9;
+                    }
+                    java.util.Arrays.sort(up);
+                    java.util.Arrays.sort(down);
+                    boolean same = dst.mismatch(src) == -1;
+                    emit("transfer", "{\"pinned\":\"%s\",\"bytes\":%d,\"upload_gbps\":%.1f,\"download_gbps\":%.1f,\"round_trip_exact\":%b}",
+                            pinned, bytes, up[2], down[2], same);
                 }
             }
         }

@@ -28,6 +28,7 @@ final class DriverApi {
     private final CudaDriver driver;
     private final MethodHandle ctxRetain, ctxRelease, ctxSetCurrent, memGetInfo;
     private final MethodHandle memAlloc, memFree, htod, dtoh, dtodAsync, memsetAsync;
+    private final MethodHandle memHostAlloc, memFreeHost, htodAsync;
     private final MethodHandle defaultMemPool, memPoolSetAttribute, memPoolTrimTo, memAllocAsync, memFreeAsync;
     private final MethodHandle moduleLoadData, moduleGetFunction, moduleUnload, funcSetAttribute, launchKernel;
     private final MethodHandle streamCreate, streamSynchronize, streamDestroy;
@@ -50,6 +51,9 @@ final class DriverApi {
         htod = Downcalls.bind(lib, name, "cuMemcpyHtoD_v2", JAVA_LONG, ADDRESS, JAVA_LONG);
         dtoh = Downcalls.bind(lib, name, "cuMemcpyDtoH_v2", ADDRESS, JAVA_LONG, JAVA_LONG);
         dtodAsync = Downcalls.bind(lib, name, "cuMemcpyDtoDAsync_v2", JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS);
+        memHostAlloc = Downcalls.bind(lib, name, "cuMemHostAlloc", ADDRESS, JAVA_LONG, JAVA_INT);
+        memFreeHost = Downcalls.bind(lib, name, "cuMemFreeHost", ADDRESS);
+        htodAsync = Downcalls.bind(lib, name, "cuMemcpyHtoDAsync_v2", JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS);
         memsetAsync = Downcalls.bind(lib, name, "cuMemsetD8Async", JAVA_LONG, JAVA_BYTE, JAVA_LONG, ADDRESS);
         moduleLoadData = Downcalls.bind(lib, name, "cuModuleLoadData", ADDRESS, ADDRESS);
         moduleGetFunction = Downcalls.bind(lib, name, "cuModuleGetFunction", ADDRESS, ADDRESS, ADDRESS);
@@ -157,6 +161,28 @@ final class DriverApi {
 
     void copyDtoH(MemorySegment dst, long src, long bytes) {
         try { check((int) dtoh.invokeExact(dst, src, bytes), "cuMemcpyDtoH_v2"); } catch (Throwable t) { throw Downcalls.rethrow(t); }
+    }
+
+    /** Page-locked host memory (the DMA engines read and write it directly), {@code bytes} long. */
+    MemorySegment memHostAlloc(long bytes) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment out = a.allocate(ADDRESS);
+            check((int) memHostAlloc.invokeExact(out, bytes, 0), "cuMemHostAlloc");
+            return out.get(ADDRESS, 0).reinterpret(bytes);
+        } catch (Throwable t) { throw Downcalls.rethrow(t); }
+    }
+
+    void memFreeHost(MemorySegment p) {
+        try { check((int) memFreeHost.invokeExact(p), "cuMemFreeHost"); } catch (Throwable t) { throw Downcalls.rethrow(t); }
+    }
+
+    void copyHtoDAsync(long dst, MemorySegment src, long bytes, MemorySegment stream) {
+        try { check((int) htodAsync.invokeExact(dst, src, bytes, stream), "cuMemcpyHtoDAsync_v2"); } catch (Throwable t) { throw Downcalls.rethrow(t); }
+    }
+
+    /** Waits until {@code event}'s recorded work is done. */
+    void synchronizeEvent(MemorySegment event) {
+        try { check((int) eventSynchronize.invokeExact(event), "cuEventSynchronize"); } catch (Throwable t) { throw Downcalls.rethrow(t); }
     }
 
     void copyDtoDAsync(long dst, long src, long bytes, MemorySegment stream) {
