@@ -32,7 +32,12 @@ public interface Backend extends AutoCloseable {
 
     void download(DeviceBuffer src, long srcOffset, MemorySegment dst);
 
-    /** Compiles {@code nodes} (compute nodes only, in order) against fixed placements. */
+    /**
+     * Compiles {@code nodes} (compute nodes only, in order) against fixed placements. Inputs whose
+     * storage is an {@link dev.audioengine.api.graph.Op.Constant} already hold their values when
+     * this is called and never change afterwards (the engine uploads weights once, before
+     * compiling), so a backend may derive data from them here, e.g. weights packed for its GEMM.
+     */
     Executable compile(List<Tensor> nodes, TensorPlacement placement);
 
     /**

@@ -34,6 +34,8 @@ final class Gemm {
     /** Up to this many rows of A the product streams B instead of packing it. */
     static final int SMALL_M = 4;
     private static final int NCHUNK = 64;
+    /** Multiply-adds below which a few-row product runs on the calling thread alone. */
+    static final long PARALLEL_WORK = 1 << 16;
     /**
      * Rows of a mat-vec read side by side from far-apart places (independent memory streams keep
      * more misses in flight): 8 where 32 vector registers hold their 16 sums (AVX-512), else 4
@@ -77,12 +79,30 @@ final class Gemm {
             return;
         }
         if (m <= SMALL_M) matVec(a, b, c, m, n, k);
-        else blocked(a, b, c, m, n, k);
+        else blocked(a, b, null, c, m, n, k);
+    }
+
+    /** C = A·Bᵀ with B packed ahead of time (a constant weight): few rows read B's panels directly, more go through the blocked path without packing B. */
+    void multiply(MatrixSource a, PackedPanels b, MatrixSink c) {
+        int m = a.rows(), n = b.n, k = a.cols();
+        if (b.k != k) throw new IllegalArgumentException("inner sizes differ: " + k + " vs " + b.k);
+        if (m > maxM || n > maxN || k > maxK) {
+            throw new IllegalArgumentException(m + "x" + n + "x" + k + " exceeds the scratch sized for " + maxM + "x" + maxN + "x" + maxK);
+        }
+        if (m == 0 || n == 0) return;
+        if (k == 0) {
+            float[] zeros = new float[n];
+            for (int i = 0; i < m; i++) c.store(i, 0, 1, n, zeros, n, false);
+            return;
+        }
+        if (m <= SMALL_M) packedFewRows(a, b, c, m, n, k);
+        else blocked(a, null, b, c, m, n, k);
     }
 
     // ---- blocked path -------------------------------------------------------------------------
 
-    private void blocked(MatrixSource a, MatrixSource b, MatrixSink c, int m, int n, int k) {
+    /** Exactly one of {@code b} (packed here, per k slice) and {@code packed} (packed at compile time) is given. */
+    private void blocked(MatrixSource a, MatrixSource b, PackedPanels packed, MatrixSink c, int m, int n, int k) {
         int mPanels = (m + MR - 1) / MR, nPanels = (n + NR - 1) / NR;
         // split M as well when there are fewer column panels than workers
         int mSplit = Math.min(mPanels, Math.max(1, (threads + nPanels - 1) / nPanels));
@@ -102,10 +122,17 @@ final class Gemm {
                 for (int u = units * t / chunks, end = units * (t + 1) / chunks; u < end; u++) {
                     int np = u / mSplit, ms = u % mSplit;
                     int n0 = np * NR, cols = Math.min(NR, n - n0);
-                    if (ms == 0 || u == units * t / chunks) b.packPanel(n0, cols, k0, kc, bp, 0, NR, row[t]);
+                    float[] panel = bp;
+                    int bo = 0;
+                    if (packed != null) {
+                        panel = packed.data;
+                        bo = packed.offset(np, k0);
+                    } else if (ms == 0 || u == units * t / chunks) {
+                        b.packPanel(n0, cols, k0, kc, bp, 0, NR, row[t]);
+                    }
                     for (int p = mPanels * ms / mSplit, pEnd = mPanels * (ms + 1) / mSplit; p < pEnd; p++) {
-                        if (MR == 12) microKernel12(aPack, p * MR * kc, bp, kc, tl);
-                        else microKernel6(aPack, p * MR * kc, bp, kc, tl);
+                        if (MR == 12) microKernel12(aPack, p * MR * kc, panel, bo, kc, tl);
+                        else microKernel6(aPack, p * MR * kc, panel, bo, kc, tl);
                         c.store(p * MR, n0, Math.min(MR, m - p * MR), cols, tl, NR, accumulate);
                     }
                 }
@@ -113,8 +140,8 @@ final class Gemm {
         }
     }
 
-    /** tile[r * NR + j] = Σ_kk a[ao + kk*MR + r] · b[kk*NR + j] for a 12 x 2L register tile (24 accumulators: needs the 32 vector registers of AVX-512). */
-    private static void microKernel12(float[] a, int ao, float[] b, int kc, float[] tile) {
+    /** tile[r * NR + j] = Σ_kk a[ao + kk*MR + r] · b[bo + kk*NR + j] for a 12 x 2L register tile (24 accumulators: needs the 32 vector registers of AVX-512). */
+    private static void microKernel12(float[] a, int ao, float[] b, int bo, int kc, float[] tile) {
         FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S);
         FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S);
         FloatVector c20 = FloatVector.zero(S), c21 = FloatVector.zero(S);
@@ -128,7 +155,7 @@ final class Gemm {
         FloatVector c100 = FloatVector.zero(S), c101 = FloatVector.zero(S);
         FloatVector c110 = FloatVector.zero(S), c111 = FloatVector.zero(S);
         for (int kk = 0; kk < kc; kk++) {
-            int ai = ao + kk * 12, bi = kk * NR;
+            int ai = ao + kk * 12, bi = bo + kk * NR;
             FloatVector b0 = FloatVector.fromArray(S, b, bi), b1 = FloatVector.fromArray(S, b, bi + L);
             FloatVector x0 = FloatVector.broadcast(S, a[ai]);
             c00 = x0.fma(b0, c00); c01 = x0.fma(b1, c01);
@@ -169,15 +196,15 @@ final class Gemm {
         c110.intoArray(tile, 11 * NR); c111.intoArray(tile, 11 * NR + L);
     }
 
-    /** tile[r * NR + j] = Σ_kk a[ao + kk*MR + r] · b[kk*NR + j] for a 6 x 2L register tile (12 accumulators: fits 16 vector registers). */
-    private static void microKernel6(float[] a, int ao, float[] b, int kc, float[] tile) {
+    /** tile[r * NR + j] = Σ_kk a[ao + kk*MR + r] · b[bo + kk*NR + j] for a 6 x 2L register tile (12 accumulators: fits 16 vector registers). */
+    private static void microKernel6(float[] a, int ao, float[] b, int bo, int kc, float[] tile) {
         FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S);
         FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S);
         FloatVector c20 = FloatVector.zero(S), c21 = FloatVector.zero(S);
         FloatVector c30 = FloatVector.zero(S), c31 = FloatVector.zero(S);
         FloatVector c40 = FloatVector.zero(S), c41 = FloatVector.zero(S);
         FloatVector c50 = FloatVector.zero(S), c51 = FloatVector.zero(S);
-        for (int kk = 0, ai = ao, bi = 0; kk < kc; kk++, ai += 6, bi += NR) {
+        for (int kk = 0, ai = ao, bi = bo; kk < kc; kk++, ai += 6, bi += NR) {
             FloatVector b0 = FloatVector.fromArray(S, b, bi), b1 = FloatVector.fromArray(S, b, bi + L);
             FloatVector x = FloatVector.broadcast(S, a[ai]);
             c00 = x.fma(b0, c00); c01 = x.fma(b1, c01);
@@ -198,6 +225,73 @@ final class Gemm {
         c30.intoArray(tile, 3 * NR); c31.intoArray(tile, 3 * NR + L);
         c40.intoArray(tile, 4 * NR); c41.intoArray(tile, 4 * NR + L);
         c50.intoArray(tile, 5 * NR); c51.intoArray(tile, 5 * NR + L);
+    }
+
+    // ---- few rows times packed panels ---------------------------------------------------------
+
+    /**
+     * Up to {@link #SMALL_M} rows of A (copied once) times every packed panel: broadcast-FMA into
+     * an m x NR register tile, B read as unit-stride vectors, no lane sums. Products under
+     * {@link #PARALLEL_WORK} multiply-adds stay on the caller's thread: a hand-off costs more.
+     */
+    private void packedFewRows(MatrixSource a, PackedPanels b, MatrixSink c, int m, int n, int k) {
+        for (int i = 0; i < m; i++) a.readRow(i, 0, k, aPack, i * k);
+        int panels = b.panels;
+        int chunks = (long) m * n * k < PARALLEL_WORK ? 1 : Math.min(threads, panels);
+        pool.parallelFor(chunks, t -> {
+            float[] tl = tile[t];
+            for (int p = panels * t / chunks, end = panels * (t + 1) / chunks; p < end; p++) {
+                int n0 = p * NR;
+                if (m == 1) panelRow1(aPack, k, b.data, b.offset(p, 0), tl);
+                else panelRows4(aPack, m, k, b.data, b.offset(p, 0), tl);
+                c.store(0, n0, m, Math.min(NR, n - n0), tl, NR, false);
+            }
+        });
+    }
+
+    /** tile[0, j] = Σ_kk a[kk] · b[bo + kk*NR + j]: even and odd k in separate sums, so four FMAs are in flight, not two. */
+    private static void panelRow1(float[] a, int k, float[] b, int bo, float[] tile) {
+        FloatVector e0 = FloatVector.zero(S), e1 = e0, o0 = e0, o1 = e0;
+        int kk = 0;
+        for (int bi = bo; kk + 1 < k; kk += 2, bi += 2 * NR) {
+            FloatVector x = FloatVector.broadcast(S, a[kk]), y = FloatVector.broadcast(S, a[kk + 1]);
+            e0 = x.fma(FloatVector.fromArray(S, b, bi), e0);
+            e1 = x.fma(FloatVector.fromArray(S, b, bi + L), e1);
+            o0 = y.fma(FloatVector.fromArray(S, b, bi + NR), o0);
+            o1 = y.fma(FloatVector.fromArray(S, b, bi + NR + L), o1);
+        }
+        if (kk < k) {
+            FloatVector x = FloatVector.broadcast(S, a[kk]);
+            int bi = bo + kk * NR;
+            e0 = x.fma(FloatVector.fromArray(S, b, bi), e0);
+            e1 = x.fma(FloatVector.fromArray(S, b, bi + L), e1);
+        }
+        e0.add(o0).intoArray(tile, 0);
+        e1.add(o1).intoArray(tile, L);
+    }
+
+    /** tile[r, j] = Σ_kk a[r*k + kk] · b[bo + kk*NR + j] for rows r < m, 2 <= m <= 4. */
+    private static void panelRows4(float[] a, int m, int k, float[] b, int bo, float[] tile) {
+        FloatVector c00 = FloatVector.zero(S), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00, c30 = c00, c31 = c00;
+        for (int kk = 0, bi = bo; kk < k; kk++, bi += NR) {
+            FloatVector b0 = FloatVector.fromArray(S, b, bi), b1 = FloatVector.fromArray(S, b, bi + L);
+            FloatVector x = FloatVector.broadcast(S, a[kk]);
+            c00 = x.fma(b0, c00); c01 = x.fma(b1, c01);
+            x = FloatVector.broadcast(S, a[k + kk]);
+            c10 = x.fma(b0, c10); c11 = x.fma(b1, c11);
+            if (m > 2) {
+                x = FloatVector.broadcast(S, a[2 * k + kk]);
+                c20 = x.fma(b0, c20); c21 = x.fma(b1, c21);
+            }
+            if (m > 3) {
+                x = FloatVector.broadcast(S, a[3 * k + kk]);
+                c30 = x.fma(b0, c30); c31 = x.fma(b1, c31);
+            }
+        }
+        c00.intoArray(tile, 0); c01.intoArray(tile, L);
+        c10.intoArray(tile, NR); c11.intoArray(tile, NR + L);
+        if (m > 2) { c20.intoArray(tile, 2 * NR); c21.intoArray(tile, 2 * NR + L); }
+        if (m > 3) { c30.intoArray(tile, 3 * NR); c31.intoArray(tile, 3 * NR + L); }
     }
 
     // ---- mat-vec path -----------------------------------------------------------------------------

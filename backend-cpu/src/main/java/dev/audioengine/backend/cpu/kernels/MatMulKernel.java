@@ -7,7 +7,8 @@ import dev.audioengine.api.tensor.DType;
  * y[..., m, n] = Σ_k x[..., m, k] · w[..., n, k] with broadcast batch axes, through {@link Gemm}.
  * x is F32 with any strides; w is F32, F16, BF16 (any strides) or Q8_0, Q4_0 (contiguous rows,
  * decoded block by block while packing or streaming). When w is shared by every batch and x's
- * batches are evenly spaced rows, the batches fold into one taller product.
+ * batches are evenly spaced rows, the batches fold into one taller product. A constant weight
+ * used by products of few rows is packed once here, at compile time ({@link PackedPanels}).
  */
 final class MatMulKernel implements CpuKernel {
     @Override
@@ -29,10 +30,14 @@ final class MatMulKernel implements CpuKernel {
         int batches = (int) (od[0] * od[1]);
         int rowsPerProduct = fold ? m * batches : m;
         Gemm gemm = new Gemm(ctx.pool(), rowsPerProduct, n, k);
+        boolean sharedWeight = ws[0] == 0 && ws[1] == 0;
+        PackedPanels packed = sharedWeight && PackedPanels.worthPacking(node.input(1), rowsPerProduct, n, k)
+                ? PackedPanels.of(new TensorMatrix(w, 0, n, k, wrs, wcs)) : null;
         if (fold) {
             MatrixSource a = new TensorMatrix(x, 0, rowsPerProduct, k, xrs, xcs);
             MatrixSource b = new TensorMatrix(w, 0, n, k, wrs, wcs);
             MatrixSink c = new MatrixSink.Segment(out.segment(), out.base(), n);
+            if (packed != null) return () -> gemm.multiply(a, packed, c);
             return () -> gemm.multiply(a, b, c);
         }
         MatrixSource[] as = new MatrixSource[batches], bs = new MatrixSource[batches];
@@ -43,6 +48,7 @@ final class MatMulKernel implements CpuKernel {
             bs[i] = new TensorMatrix(w, i0 * ws[0] + i1 * ws[1], n, k, wrs, wcs);
             cs[i] = new MatrixSink.Segment(out.segment(), out.base() + (long) i * m * n * 4, n);
         }
+        if (packed != null) return () -> { for (int i = 0; i < batches; i++) gemm.multiply(as[i], packed, cs[i]); };
         return () -> { for (int i = 0; i < batches; i++) gemm.multiply(as[i], bs[i], cs[i]); };
     }
 

@@ -38,6 +38,23 @@ class MatMulKernelTest {
         }
     }
 
+    /**
+     * Constant weights in products of fewer than 64 rows are packed at compile time and take
+     * other kernels (few-row panels, the blocked path without per-run packing) than the same
+     * weights passed as graph inputs: both, at every row count around the kernels' edges.
+     */
+    @ParameterizedTest
+    @EnumSource(value = DType.class, names = {"F32", "F16", "BF16"})
+    void constantAndInputWeightsAtEveryFewRowCount(DType wType) {
+        for (int m : new int[] {1, 2, 3, 4, 5, 12, 13, 63, 64}) for (int[] nk : new int[][] {{1, 7}, {33, 1}, {31, 257}, {65, 1030}}) {
+            Layout layout = Layout.values()[H.random.nextInt(3)];
+            check(new long[] {m, nk[1]}, new long[] {nk[0], nk[1]}, wType, layout, true);
+            check(new long[] {m, nk[1]}, new long[] {nk[0], nk[1]}, wType, layout, false);
+        }
+        check(new long[] {3, 2, 40}, new long[] {33, 40}, wType, Layout.CONTIGUOUS, true); // batches folded into 6 rows
+        check(new long[] {2, 3, 40}, new long[] {33, 40}, wType, Layout.TRANSPOSED, true); // batches one by one
+    }
+
     @ParameterizedTest
     @EnumSource(value = DType.class, names = {"Q8_0", "Q4_0"})
     void quantizedWeights(DType wType) {
@@ -103,6 +120,10 @@ class MatMulKernelTest {
     }
 
     private static void check(long[] xDims, long[] wDimsAsked, DType wType, Layout layout) {
+        check(xDims, wDimsAsked, wType, layout, true);
+    }
+
+    private static void check(long[] xDims, long[] wDimsAsked, DType wType, Layout layout, boolean constantWeight) {
         long[] wDims = wDimsAsked.clone();
         // A lone dot product can land near zero, where NMSE is ill-conditioned (about 1 run in 10^4
         // failed): a 1x1 product gets a second weight row. N=1 stays covered with M > 1.
@@ -138,14 +159,15 @@ class MatMulKernelTest {
             case TRANSPOSED -> g.transpose(xs, -2, -1);
             case STRIDED_K -> g.slice(xs, -1, 0, 2L * k, 2);
         };
-        Tensor y = g.matmul(xv, g.constant(wt));
+        Tensor y = g.matmul(xv, constantWeight ? g.constant(wt) : g.input("w", wType, wt.shape()));
         float[] got;
         try (HostTensor xh = HostTensor.ofFloats(Shape.of(stored), storedValues)) {
-            got = H.run(g.build(y), Map.of("x", xh), BOUND);
+            got = H.run(g.build(y), constantWeight ? Map.of("x", xh) : Map.of("x", xh, "w", wt), BOUND);
         } finally {
             wt.close();
         }
-        String what = "matmul x" + Arrays.toString(xDims) + " " + layout + " w" + Arrays.toString(wDims) + " " + wType;
+        String what = "matmul x" + Arrays.toString(xDims) + " " + layout + " w" + Arrays.toString(wDims) + " " + wType
+                + (constantWeight ? " constant" : " input");
         H.assertClose(what, got, reference(x, xDims, w, wDims, y.shape().dims()), BOUND);
     }
 
