@@ -1,10 +1,8 @@
 package dev.audioengine.backend.cpu.kernels;
 
-import dev.audioengine.api.graph.Op.UnaryKind;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.DType;
 import jdk.incubator.vector.FloatVector;
-import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
 import java.lang.foreign.MemorySegment;
@@ -18,14 +16,15 @@ import java.nio.ByteOrder;
  * the hand-off.
  * <p>
  * Streaming models run one step per graph run, so nothing here may cost more per run than the
- * step itself: w_hh is read in place when its rows are unit-stride (copying its 4H·H values
- * each run cost more than the product), and the gate activations run as vector lanes.
+ * step itself: constant weights are packed once at compile time ({@link PackedPanels}: the step
+ * is then a few-row product with no lane sums), a w_hh that is a graph input is read in place
+ * when its rows are unit-stride (copying its 4H·H values each run cost more than the step),
+ * and the gate activations run as vector lanes.
  */
 final class LstmKernel implements CpuKernel {
     private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
     private static final int L = S.length();
     private static final ByteOrder NATIVE = ByteOrder.nativeOrder();
-    private static final FloatVector ONE = FloatVector.broadcast(S, 1f);
     /** Multiply-adds per step below which the recurrence stays on one thread. */
     private static final long PARALLEL_STEP_WORK = 1 << 17;
 
@@ -47,33 +46,64 @@ final class LstmKernel implements CpuKernel {
             xs[b] = new TensorMatrix(x, x.offset(0, b, 0, 0), steps, inputs, x.stride(1), x.stride(2));
             sinks[b] = new MatrixSink.Array(gx, b * steps * g4, g4);
         }
-        Recurrent recurrent = Recurrent.of(wHh, g4, hidden);
+        float[] h = new float[batch * hidden], c = new float[batch * hidden], gates = new float[batch * g4], tanhCell = new float[hidden];
+        // constant weights (the usual case) are packed once here; graph inputs are read each run
+        PackedPanels inputPacked = PackedPanels.worthPacking(node.input(1), steps, g4, inputs) ? PackedPanels.of(w) : null;
+        PackedPanels recurrentPacked = PackedPanels.worthPacking(node.input(2), batch, g4, hidden)
+                ? PackedPanels.of(new TensorMatrix(wHh, 0, g4, hidden, wHh.stride(0), wHh.stride(1))) : null;
+        Recurrent recurrent = recurrentPacked == null ? Recurrent.of(wHh, g4, hidden) : null;
+        Gemm stepGemm = recurrentPacked == null ? null : new Gemm(ctx.pool(), batch, g4, hidden);
+        MatrixSource hRows = new ArrayMatrix(h, 0, batch, hidden, hidden);
+        MatrixSink gateRows = new MatrixSink.Array(gates, 0, g4);
+        boolean constantBias = PackedPanels.isConstant(node.input(3)) && PackedPanels.isConstant(node.input(4));
         float[] bias = new float[g4];
-        float[] h = new float[batch * hidden], c = new float[batch * hidden], gates = new float[batch * g4];
+        if (constantBias) sumBiases(bIh, bHh, bias);
         boolean parallel = (long) batch * g4 * hidden >= PARALLEL_STEP_WORK && ctx.pool().threads() > 1;
         MemorySegment os = out.segment();
         long cellPlane = (long) batch * steps * hidden;
         return () -> {
-            for (int b = 0; b < batch; b++) gemm.multiply(xs[b], w, sinks[b]);
-            recurrent.refresh();
-            for (int r = 0; r < g4; r++) bias[r] = bIh.getFloat(bIh.offset(0, 0, 0, r)) + bHh.getFloat(bHh.offset(0, 0, 0, r));
+            for (int b = 0; b < batch; b++) {
+                if (inputPacked != null) gemm.multiply(xs[b], inputPacked, sinks[b]);
+                else gemm.multiply(xs[b], w, sinks[b]);
+            }
+            if (recurrent != null) recurrent.refresh();
+            if (!constantBias) sumBiases(bIh, bHh, bias);
             for (int b = 0; b < batch; b++) for (int j = 0; j < hidden; j++) {
                 h[b * hidden + j] = h0.getFloat(h0.offset(0, 0, b, j));
                 c[b * hidden + j] = c0.getFloat(c0.offset(0, 0, b, j));
             }
             for (int t = 0; t < steps; t++) {
                 int step = t;
-                if (parallel) {
+                if (recurrentPacked != null) {
+                    stepGemm.multiply(hRows, recurrentPacked, gateRows);
+                    addInputAndBias(step, batch, steps, g4, gx, bias, gates);
+                } else if (parallel) {
                     ctx.pool().parallelRanges(g4, (from, to) -> gateRows(step, from, to, batch, steps, hidden, gx, bias, recurrent, h, gates));
                 } else {
                     gateRows(step, 0, g4, batch, steps, hidden, gx, bias, recurrent, h, gates);
                 }
                 for (int b = 0; b < batch; b++) {
                     long at = out.base() + (((long) b * steps + t) * hidden) * 4;
-                    cellUpdate(gates, b * g4, c, h, b * hidden, hidden, os, at, at + cellPlane * 4);
+                    cellUpdate(gates, b * g4, c, h, b * hidden, hidden, tanhCell, os, at, at + cellPlane * 4);
                 }
             }
         };
+    }
+
+    private static void sumBiases(CpuTensor bIh, CpuTensor bHh, float[] bias) {
+        for (int r = 0; r < bias.length; r++) bias[r] = bIh.getFloat(bIh.offset(0, 0, 0, r)) + bHh.getFloat(bHh.offset(0, 0, 0, r));
+    }
+
+    /** gates[b, r] += gx[b, t, r] + bias[r], after the packed product wrote h[b] · w_hh[r] there. */
+    private static void addInputAndBias(int t, int batch, int steps, int g4, float[] gx, float[] bias, float[] gates) {
+        for (int b = 0; b < batch; b++) {
+            int gb = b * g4, xb = (b * steps + t) * g4, r = 0;
+            for (int upper = S.loopBound(g4); r < upper; r += L) {
+                FloatVector v = FloatVector.fromArray(S, gx, xb + r).add(FloatVector.fromArray(S, bias, r));
+                FloatVector.fromArray(S, gates, gb + r).add(v).intoArray(gates, gb + r);
+            }
+            for (; r < g4; r++) gates[gb + r] += gx[xb + r] + bias[r];
+        }
     }
 
     /** gates[b, r] = gx[b, t, r] + bias[r] + h[b] · w_hh[r] for gate rows [from, to). */
@@ -86,37 +116,38 @@ final class LstmKernel implements CpuKernel {
         }
     }
 
-    /** c = f·c + i·g, h = o·tanh(c) for one batch row, written to the state and to both output planes. */
-    private static void cellUpdate(float[] gates, int gb, float[] c, float[] h, int hb, int hidden, MemorySegment os, long hAt, long cAt) {
+    /**
+     * c = f·c + i·g, h = o·tanh(c) for one batch row, written to the state and to both output
+     * planes. The activations run as separate passes over the gate array, in place.
+     */
+    private static void cellUpdate(float[] gates, int gb, float[] c, float[] h, int hb, int hidden, float[] scratch,
+                                   MemorySegment os, long hAt, long cAt) {
+        int ig = gb, fg = gb + hidden, gg = gb + 2 * hidden, og = gb + 3 * hidden;
+        ExpMath.sigmoidInPlace(gates, ig, gg);
+        ExpMath.tanh(gates, gg, gates, gg, hidden);
+        ExpMath.sigmoidInPlace(gates, og, og + hidden);
         int j = 0;
         for (int upper = S.loopBound(hidden); j < upper; j += L) {
-            FloatVector ig = sigmoid(FloatVector.fromArray(S, gates, gb + j));
-            FloatVector fg = sigmoid(FloatVector.fromArray(S, gates, gb + hidden + j));
-            FloatVector gg = tanh(FloatVector.fromArray(S, gates, gb + 2 * hidden + j));
-            FloatVector og = sigmoid(FloatVector.fromArray(S, gates, gb + 3 * hidden + j));
-            FloatVector cell = fg.mul(FloatVector.fromArray(S, c, hb + j)).add(ig.mul(gg));
-            FloatVector hid = og.mul(tanh(cell));
+            FloatVector cell = FloatVector.fromArray(S, gates, fg + j).mul(FloatVector.fromArray(S, c, hb + j))
+                    .add(FloatVector.fromArray(S, gates, ig + j).mul(FloatVector.fromArray(S, gates, gg + j)));
             cell.intoArray(c, hb + j);
+        }
+        for (; j < hidden; j++) c[hb + j] = gates[fg + j] * c[hb + j] + gates[ig + j] * gates[gg + j];
+        ExpMath.tanh(c, hb, scratch, 0, hidden);
+        j = 0;
+        for (int upper = S.loopBound(hidden); j < upper; j += L) {
+            FloatVector hid = FloatVector.fromArray(S, gates, og + j).mul(FloatVector.fromArray(S, scratch, j));
             hid.intoArray(h, hb + j);
             hid.intoMemorySegment(os, hAt + j * 4L, NATIVE);
-            cell.intoMemorySegment(os, cAt + j * 4L, NATIVE);
+            FloatVector.fromArray(S, c, hb + j).intoMemorySegment(os, cAt + j * 4L, NATIVE);
         }
         for (; j < hidden; j++) {
-            float ig = UnaryMath.apply(UnaryKind.SIGMOID, 0, gates[gb + j]), fg = UnaryMath.apply(UnaryKind.SIGMOID, 0, gates[gb + hidden + j]);
-            float gg = UnaryMath.apply(UnaryKind.TANH, 0, gates[gb + 2 * hidden + j]), og = UnaryMath.apply(UnaryKind.SIGMOID, 0, gates[gb + 3 * hidden + j]);
-            float cell = fg * c[hb + j] + ig * gg;
-            float hid = og * UnaryMath.apply(UnaryKind.TANH, 0, cell);
-            c[hb + j] = cell;
+            float hid = gates[og + j] * scratch[j];
             h[hb + j] = hid;
             os.set(CpuTensor.F32, hAt + j * 4L, hid);
-            os.set(CpuTensor.F32, cAt + j * 4L, cell);
+            os.set(CpuTensor.F32, cAt + j * 4L, c[hb + j]);
         }
     }
-
-    // small enough to inline into the loop above: a vector that crosses a call boundary is boxed
-    private static FloatVector sigmoid(FloatVector v) { return ONE.div(v.neg().lanewise(VectorOperators.EXP).add(1f)); }
-
-    private static FloatVector tanh(FloatVector v) { return v.lanewise(VectorOperators.TANH); }
 
     /**
      * w_hh as the recurrence reads it: in place when rows are unit-stride F32, else a copy made

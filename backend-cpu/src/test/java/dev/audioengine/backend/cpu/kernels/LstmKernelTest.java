@@ -28,17 +28,27 @@ class LstmKernelTest {
         int[] sizes = {1, 7, 33};
         for (int n = 0; n < 20; n++) {
             check(1 + H.random.nextInt(3), sizes[H.random.nextInt(3)], sizes[H.random.nextInt(3)],
-                    new int[] {1, 7, 33, 64}[H.random.nextInt(4)], H.random.nextBoolean());
+                    new int[] {1, 7, 33, 64}[H.random.nextInt(4)], H.random.nextBoolean(), n % 2 == 0);
         }
     }
 
     @Test
     void longSequenceWideHiddenRunsTheParallelRecurrence() {
-        check(2, 257, 40, 257, true);
-        check(1, 300, 64, 64, false);
+        check(2, 257, 40, 257, true, false);
+        check(1, 300, 64, 64, false, false);
     }
 
-    private static void check(int b, int t, int in, int hid, boolean timeMajorX) {
+    /** Constant weights are packed at compile time (the step is a few-row product); weights fed as inputs are read each run. */
+    @Test
+    void constantAndInputWeightsOneStepAtATime() {
+        for (boolean constants : new boolean[] {true, false}) {
+            check(1, 1, 128, 128, false, constants); // Silero's streaming step
+            check(3, 1, 7, 33, false, constants);
+            check(5, 2, 33, 17, true, constants);    // more batch rows than the few-row kernel's four
+        }
+    }
+
+    private static void check(int b, int t, int in, int hid, boolean timeMajorX, boolean inputWeights) {
         double[] x = H.gaussian(b * t * in);
         double[] wIh = scaled(H.gaussian(4 * hid * in), in), wHh = scaled(H.gaussian(4 * hid * hid), hid);
         double[] bIh = H.gaussian(4 * hid), bHh = H.gaussian(4 * hid), h0 = H.gaussian(b * hid), c0 = H.gaussian(b * hid);
@@ -56,20 +66,28 @@ class LstmKernelTest {
             inputs.put("x", HostTensor.ofFloats(Shape.of(b, t, in), KernelHarness.floats(x)));
             xv = g.input("x", Shape.of(b, t, in));
         }
-        Tensor y = g.lstm(xv, c(g, wIh, 4 * hid, in), c(g, wHh, 4 * hid, hid), c(g, bIh, 4 * hid), c(g, bHh, 4 * hid),
-                c(g, h0, b, hid), c(g, c0, b, hid));
+        Tensor[] w = inputWeights
+                ? new Tensor[] {in(g, inputs, "w_ih", wIh, 4 * hid, in), in(g, inputs, "w_hh", wHh, 4 * hid, hid),
+                        in(g, inputs, "b_ih", bIh, 4 * hid), in(g, inputs, "b_hh", bHh, 4 * hid)}
+                : new Tensor[] {c(g, wIh, 4 * hid, in), c(g, wHh, 4 * hid, hid), c(g, bIh, 4 * hid), c(g, bHh, 4 * hid)};
+        Tensor y = g.lstm(xv, w[0], w[1], w[2], w[3], c(g, h0, b, hid), c(g, c0, b, hid));
         float[] got;
         try {
             got = H.run(g.build(y), inputs, BOUND);
         } finally {
             inputs.values().forEach(HostTensor::close);
         }
-        H.assertClose(String.format("lstm B%d T%d I%d H%d timeMajorX=%b", b, t, in, hid, timeMajorX), got,
+        H.assertClose(String.format("lstm B%d T%d I%d H%d timeMajorX=%b inputWeights=%b", b, t, in, hid, timeMajorX, inputWeights), got,
                 reference(x, wIh, wHh, bIh, bHh, h0, c0, b, t, in, hid), BOUND);
     }
 
     private static Tensor c(GraphBuilder g, double[] v, long... dims) {
         return g.constant(HostTensor.ofFloats(Shape.of(dims), KernelHarness.floats(v)));
+    }
+
+    private static Tensor in(GraphBuilder g, Map<String, HostTensor> inputs, String name, double[] v, long... dims) {
+        inputs.put(name, HostTensor.ofFloats(Shape.of(dims), KernelHarness.floats(v)));
+        return g.input(name, Shape.of(dims));
     }
 
     private static double[] scaled(double[] v, int fanIn) {

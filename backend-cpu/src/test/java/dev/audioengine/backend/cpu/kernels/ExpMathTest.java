@@ -1,0 +1,53 @@
+package dev.audioengine.backend.cpu.kernels;
+
+import dev.audioengine.api.testkit.Seeds;
+import org.junit.jupiter.api.Test;
+
+import java.util.Random;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The LSTM's sigmoid and tanh against float64 Math, over the whole range they see and past where they saturate. */
+class ExpMathTest {
+    private final long seed = Seeds.fresh();
+    private final Random random = new Random(seed);
+
+    @Test
+    void sigmoidAndTanhWithinTheirDocumentedErrorEverywhere() {
+        int n = 100_003; // odd: the last values go through the scalar tail
+        float[] x = new float[n];
+        for (int i = 0; i < n; i++) x[i] = (float) ((random.nextDouble() * 2 - 1) * (i % 3 == 0 ? 120 : i % 3 == 1 ? 12 : 0.5));
+        x[0] = 0f;
+        x[1] = -0f;
+        x[2] = 200f;
+        x[3] = -200f;
+        float[] s = x.clone(), t = new float[n];
+        ExpMath.sigmoidInPlace(s, 0, n);
+        ExpMath.tanh(x, 0, t, 0, n);
+        double worstSigmoid = 0, worstTanh = 0;
+        for (int i = 0; i < n; i++) {
+            double want = 1 / (1 + Math.exp(-(double) x[i]));
+            worstSigmoid = Math.max(worstSigmoid, Math.abs(s[i] - want) / Math.max(want, 1e-30));
+            worstTanh = Math.max(worstTanh, Math.abs(t[i] - Math.tanh(x[i])));
+        }
+        // float rounding alone is 6e-8 relative; the polynomial adds ~1e-7 (a wrong constant in it gives 1e-3 or worse)
+        assertThat(worstSigmoid).as("sigmoid worst relative error; " + Seeds.describe(seed)).isLessThan(5e-7);
+        assertThat(worstTanh).as("tanh worst absolute error; " + Seeds.describe(seed)).isLessThan(5e-7);
+        assertThat(s[2]).isEqualTo(1f);
+        assertThat(s[3]).isBetween(0f, 2e-38f);
+        assertThat(t[2]).isEqualTo(1f);
+        assertThat(t[3]).isEqualTo(-1f);
+    }
+
+    @Test
+    void aValueGetsTheSameBitsInAVectorAndInTheTail() {
+        float[] x = new float[257];
+        for (int i = 0; i < x.length; i++) x[i] = (float) (random.nextGaussian() * 4);
+        float[] whole = new float[x.length], one = new float[1];
+        ExpMath.tanh(x, 0, whole, 0, x.length);
+        for (int i = 0; i < x.length; i++) {
+            ExpMath.tanh(x, i, one, 0, 1); // a single value is always a tail
+            assertThat(one[0]).as("tanh(" + x[i] + ")").isEqualTo(whole[i]);
+        }
+    }
+}
