@@ -314,7 +314,7 @@ final class Gemm {
             return;
         }
         pool.parallelFor(chunks, t -> {
-            float[] w = small[t], out = tile[t];
+            float[] w = small[t], out = tile[t], lanes = new float[4 * L];
             int from = (int) ((long) n * t / chunks), to = (int) ((long) n * (t + 1) / chunks);
             for (int n0 = from; n0 < to; n0 += NCHUNK) {
                 int cnt = Math.min(NCHUNK, to - n0);
@@ -348,10 +348,14 @@ final class Gemm {
                             if (m > 3) t3 += aPack[3 * k + k0 + kk] * wv;
                         }
                     }
-                    out[j] = LaneSum.of(s0) + t0;
-                    if (m > 1) out[NCHUNK + j] = LaneSum.of(s1) + t1;
-                    if (m > 2) out[2 * NCHUNK + j] = LaneSum.of(s2) + t2;
-                    if (m > 3) out[3 * NCHUNK + j] = LaneSum.of(s3) + t3;
+                    s0.intoArray(lanes, 0);
+                    s1.intoArray(lanes, L);
+                    s2.intoArray(lanes, 2 * L);
+                    s3.intoArray(lanes, 3 * L);
+                    out[j] = LaneSum.of(lanes, 0) + t0;
+                    if (m > 1) out[NCHUNK + j] = LaneSum.of(lanes, L) + t1;
+                    if (m > 2) out[2 * NCHUNK + j] = LaneSum.of(lanes, 2 * L) + t2;
+                    if (m > 3) out[3 * NCHUNK + j] = LaneSum.of(lanes, 3 * L) + t3;
                 }
                 c.store(0, n0, m, cnt, out, NCHUNK, false);
             }
@@ -374,10 +378,8 @@ final class Gemm {
         int part = (to - from) / Q8_STREAMS, width = SMALL_M * NCHUNK / Q8_STREAMS;
         for (int i0 = 0; i0 < part; i0 += width) {
             int cnt = Math.min(width, part - i0);
-            for (int j = 0; j < cnt; j++) {
-                if (Q8_STREAMS == 8) b.dotQ8Oct(from + i0 + j, part, aPack, k, out, j, width);
-                else b.dotQ8Quad(from + i0 + j, part, aPack, k, out, j, width);
-            }
+            if (Q8_STREAMS == 8) b.dotQ8Oct(from + i0, cnt, part, aPack, k, out, width);
+            else for (int j = 0; j < cnt; j++) b.dotQ8Quad(from + i0 + j, part, aPack, k, out, j, width);
             storeStreams(c, from, part, i0, cnt, width, out);
         }
         for (int r = from + Q8_STREAMS * part; r < to; r++) {
@@ -419,8 +421,13 @@ final class Gemm {
             if (m > 2) s2 = FloatVector.fromArray(S, aPack, 2 * k + kk).fma(wv, s2);
             if (m > 3) s3 = FloatVector.fromArray(S, aPack, 3 * k + kk).fma(wv, s3);
         }
-        float t0 = LaneSum.of(s0), t1 = LaneSum.of(s1);
-        float t2 = LaneSum.of(s2), t3 = LaneSum.of(s3);
+        float[] lanes = new float[4 * L];
+        s0.intoArray(lanes, 0);
+        s1.intoArray(lanes, L);
+        s2.intoArray(lanes, 2 * L);
+        s3.intoArray(lanes, 3 * L);
+        float t0 = LaneSum.of(lanes, 0), t1 = LaneSum.of(lanes, L);
+        float t2 = LaneSum.of(lanes, 2 * L), t3 = LaneSum.of(lanes, 3 * L);
         for (; kk < k; kk++) {
             float wv = seg.get(CpuTensor.F32, at + kk * 4L);
             t0 += aPack[kk] * wv;

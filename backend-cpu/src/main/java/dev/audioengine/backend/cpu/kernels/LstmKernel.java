@@ -187,7 +187,9 @@ final class LstmKernel implements CpuKernel {
             for (int upper = S.loopBound(cols); j < upper; j += L) {
                 acc = FloatVector.fromMemorySegment(S, seg, at + j * 4L, NATIVE).fma(FloatVector.fromArray(S, h, hb + j), acc);
             }
-            float sum = LaneSum.of(acc);
+            float[] lanes = new float[L];
+            acc.intoArray(lanes, 0);
+            float sum = LaneSum.of(lanes, 0);
             for (; j < cols; j++) sum += seg.get(CpuTensor.F32, at + j * 4L) * h[hb + j];
             return sum;
         }

@@ -23,7 +23,7 @@ class LaneSumTest {
         for (int round = 0; round < 20_000; round++) {
             for (int i = 0; i < l; i++) v[i] = (float) (r.nextDouble(-1, 1) * Math.pow(10, r.nextInt(-3, 9)));
             float want = tree(v.clone());
-            float got = LaneSum.of(FloatVector.fromArray(FloatVector.SPECIES_PREFERRED, v, 0));
+            float got = LaneSum.of(v.clone(), 0);
             assertThat(Float.floatToRawIntBits(got)).as("round %d, seed %d", round, seed).isEqualTo(Float.floatToRawIntBits(want));
             float sequential = 0;
             for (float x : v) sequential += x;
