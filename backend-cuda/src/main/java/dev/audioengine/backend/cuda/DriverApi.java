@@ -1,5 +1,8 @@
 package dev.audioengine.backend.cuda;
 
+import dev.audioengine.gpu.GpuException;
+import dev.audioengine.gpu.GpuRuntime;
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
@@ -16,9 +19,13 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * copies, modules and launches, streams, events and stream capture into graphs. Handles
  * (CUcontext, CUmodule, CUfunction, CUstream, CUevent, CUgraph, CUgraphExec) are pointers and
  * CUdeviceptr is a 64-bit integer, both passed as Java longs / segments. Every call is checked
- * through {@link CudaDriver#check}.
+ * through {@link CudaDriver#check}. One instance per opened device: it retains the device's primary
+ * context and sets up its stream-ordered memory pool; {@link #release()} lets the context go.
  */
-final class DriverApi {
+final class DriverApi implements GpuRuntime {
+    /** Freed device memory the pool keeps cached for the next allocation. */
+    static final long POOL_KEEP_BYTES = 1L << 30;
+
     static final int CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8;
     static final int CU_STREAM_NON_BLOCKING = 1;
     static final int CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1;
@@ -26,6 +33,9 @@ final class DriverApi {
     static final int CU_MEMPOOL_ATTR_RELEASE_THRESHOLD = 4;
 
     private final CudaDriver driver;
+    private final int ordinal;
+    private final MemorySegment context;
+    private final MemorySegment pool;
     private final MethodHandle ctxRetain, ctxRelease, ctxSetCurrent, memGetInfo;
     private final MethodHandle memAlloc, memFree, htod, dtoh, dtodAsync, memsetAsync;
     private final MethodHandle memHostAlloc, memFreeHost, htodAsync;
@@ -35,8 +45,10 @@ final class DriverApi {
     private final MethodHandle eventCreate, eventRecord, eventSynchronize, eventElapsed, eventDestroy;
     private final MethodHandle beginCapture, endCapture, graphInstantiate, graphLaunch, graphExecDestroy, graphDestroy;
 
-    DriverApi(CudaDriver driver, SymbolLookup lib, String name) {
+    /** Binds every entry point (IllegalStateException naming a missing one), then retains device {@code ordinal}'s primary context. */
+    DriverApi(CudaDriver driver, SymbolLookup lib, String name, int ordinal) {
         this.driver = driver;
+        this.ordinal = ordinal;
         ctxRetain = Downcalls.bind(lib, name, "cuDevicePrimaryCtxRetain", ADDRESS, JAVA_INT);
         ctxRelease = Downcalls.bind(lib, name, "cuDevicePrimaryCtxRelease_v2", JAVA_INT);
         ctxSetCurrent = Downcalls.bind(lib, name, "cuCtxSetCurrent", ADDRESS);
@@ -75,7 +87,41 @@ final class DriverApi {
         graphLaunch = Downcalls.bind(lib, name, "cuGraphLaunch", ADDRESS, ADDRESS);
         graphExecDestroy = Downcalls.bind(lib, name, "cuGraphExecDestroy", ADDRESS);
         graphDestroy = Downcalls.bind(lib, name, "cuGraphDestroy", ADDRESS);
+        this.context = retainPrimaryContext(ordinal);
+        try {
+            setCurrent(context);
+            // Device memory comes from the stream-ordered pool, which keeps freed blocks for reuse (a caching
+            // allocator) up to the threshold; releaseCachedMemory() trims what is unused back to the driver.
+            this.pool = defaultPool(ordinal);
+            setReleaseThreshold(pool, POOL_KEEP_BYTES);
+        } catch (RuntimeException e) {
+            releasePrimaryContext(ordinal);
+            throw e;
+        }
     }
+
+    @Override public String vendor() { return "CUDA"; }
+
+    @Override public void makeCurrent() { setCurrent(context); }
+
+    @Override public void release() { releasePrimaryContext(ordinal); }
+
+    @Override
+    public long alloc(long bytes, MemorySegment stream) {
+        long[] out = new long[1];
+        int r = memAllocAsync(bytes, stream, out);
+        if (r == CUDA_ERROR_OUT_OF_MEMORY) {
+            synchronize(stream);
+            trimPool(pool, 0);
+            return 0;
+        }
+        driver.check(r, "cuMemAllocAsync(" + bytes + " bytes)");
+        return out[0];
+    }
+
+    @Override public void free(long address, MemorySegment stream) { memFreeAsync(address, stream); }
+
+    @Override public void releaseCachedMemory() { trimPool(pool, 0); }
 
     CudaDriver driver() { return driver; }
 
@@ -86,24 +132,25 @@ final class DriverApi {
             MemorySegment out = a.allocate(ADDRESS);
             check((int) ctxRetain.invokeExact(out, device), "cuDevicePrimaryCtxRetain");
             return out.get(ADDRESS, 0);
-        } catch (Throwable t) { throw Downcalls.rethrow(t); }
+        } catch (Throwable t) { throw GpuException.unchecked(t); }
     }
 
     void releasePrimaryContext(int device) {
-        try { check((int) ctxRelease.invokeExact(device), "cuDevicePrimaryCtxRelease_v2"); } catch (Throwable t) { throw Downcalls.rethrow(t); }
+        try { check((int) ctxRelease.invokeExact(device), "cuDevicePrimaryCtxRelease_v2"); } catch (Throwable t) { throw GpuException.unchecked(t); }
     }
 
     void setCurrent(MemorySegment ctx) {
-        try { check((int) ctxSetCurrent.invokeExact(ctx), "cuCtxSetCurrent"); } catch (Throwable t) { throw Downcalls.rethrow(t); }
+        try { check((int) ctxSetCurrent.invokeExact(ctx), "cuCtxSetCurrent"); } catch (Throwable t) { throw GpuException.unchecked(t); }
     }
 
     /** {free, total} bytes of the current context's device. */
-    long[] memInfo() {
+    @Override
+    public long[] memInfo() {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment free = a.allocate(JAVA_LONG), total = a.allocate(JAVA_LONG);
             check((int) memGetInfo.invokeExact(free, total), "cuMemGetInfo_v2");
             return new long[] {free.get(JAVA_LONG, 0), total.get(JAVA_LONG, 0)};
-        } catch (Throwable t) { throw Downcalls.rethrow(t); }
+        } catch (Throwable t) { throw GpuException.unchecked(t); }
     }
 
     /** cuMemAlloc's status and the pointer: the caller turns out-of-memory into its own exception. */
@@ -113,7 +160,7 @@ final class DriverApi {
             int r = (int) memAlloc.invokeExact(p, bytes);
             out[0] = p.get(JAVA_LONG, 0);
             return r;
-        } catch (Throwable t) { throw Downcalls.rethrow(t); }
+        } catch (Throwable t) { throw GpuException.unchecked(t); }
     }
 
     /** The device's default stream-ordered memory pool. */
@@ -122,7 +169,7 @@ final class DriverApi {
             MemorySegment out = a.allocate(ADDRESS);
             check((int) defaultMemPool.invokeExact(out, device), "cuDeviceGetDefaultMemPool");
             return out.get(ADDRESS, 0);
-        } catch (Throwable t) { throw Downcalls.rethrow(t); }
+        } catch (Throwable t) { throw GpuException.unchecked(t); }
     }
 
     /** Bytes the pool keeps reserved after frees instead of returning them to the driver at each synchronization. */
@@ -130,11 +177,11 @@ final class DriverApi {
         try (Arena a = Arena.ofConfined()) {
             check((int) memPoolSetAttribute.invokeExact(pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, a.allocateFrom(JAVA_LONG, bytes)),
                     "cuMemPoolSetAttribute(RELEASE_THRESHOLD)");
-        } catch (Throwable t) { throw Downcalls.rethrow(t); }
+        } catch (Throwable t) { throw GpuException.unchecked(t); }
     }
 
     void trimPool(MemorySegment pool, long keepBytes) {
-        try { check((int) memPoolTrimTo.invokeExact(pool, keepBytes), "cuMemPoolTrimTo"); } catch (Throwable t) { throw Downcalls.rethrow(t); }
+        try { check((int) memPoolTrimTo.invokeExact(pool, keepBytes), "cuMemPoolTrimTo"); } catch (Throwable t) { throw GpuException.unchecked(t); }
     }
 
     /** cuMemAllocAsync's status and the pointer (stream-ordered, from the device's pool). */
@@ -144,137 +191,159 @@ final class DriverApi {
             int r = (int) memAllocAsync.invokeExact(p, bytes, stream);
             out[0] = p.get(JAVA_LONG, 0);
             return r;
-        } catch (Throwable t) { throw Downcalls.rethrow(t); }
+        } catch (Throwable t) { throw GpuException.unchecked(t); }
     }
 
     void memFreeAsync(long ptr, MemorySegment stream) {
-        try { check((int) memFreeAsync.invokeExact(ptr, stream), "cuMemFreeAsync"); } catch (Throwable t) { throw Downcalls.rethrow(t); }
+        try { check((int) memFreeAsync.invokeExact(ptr, stream), "cuMemFreeAsync"); } catch (Throwable t) { throw GpuException.unchecked(t); }
     }
 
     void memFree(long ptr) {
-        try { check((int) memFree.invokeExact(ptr), "cuMemFree_v2"); } catch (Throwable t) { throw Downcalls.rethrow(t); }
+        try { check((int) memFree.invokeExact(ptr), "cuMemFree_v2"); } catch (Throwable t) { throw GpuException.unchecked(t); }
     }
 
-    void copyHtoD(long dst, MemorySegment src, long bytes) {
-        try { check((int) htod.invokeExact(dst, src, bytes), "cuMemcpyHtoD_v2"); } catch (Throwable t) { throw Downcalls.rethrow(t); }
+    @Override
+    public void copyHtoD(long dst, MemorySegment src, long bytes) {
+        try { check((int) htod.invokeExact(dst, src, bytes), "cuMemcpyHtoD_v2"); } catch (Throwable t) { throw GpuException.unchecked(t); }
     }
 
-    void copyDtoH(MemorySegment dst, long src, long bytes) {
-        try { check((int) dtoh.invokeExact(dst, src, bytes), "cuMemcpyDtoH_v2"); } catch (Throwable t) { throw Downcalls.rethrow(t); }
+    @Override
+    public void copyDtoH(MemorySegment dst, long src, long bytes) {
+        try { check((int) dtoh.invokeExact(dst, src, bytes), "cuMemcpyDtoH_v2"); } catch (Throwable t) { throw GpuException.unchecked(t); }
     }
 
     /** Page-locked host memory (the DMA engines read and write it directly), {@code bytes} long. */
-    MemorySegment memHostAlloc(long bytes) {
+    @Override
+    public MemorySegment hostAlloc(long bytes) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = a.allocate(ADDRESS);
             check((int) memHostAlloc.invokeExact(out, bytes, 0), "cuMemHostAlloc");
             return out.get(ADDRESS, 0).reinterpret(bytes);
-        } catch (Throwable t) { throw Downcalls.rethrow(t); }
+        } catch (Throwable t) { throw GpuException.unchecked(t); }
     }
 
-    void memFreeHost(MemorySegment p) {
-        try { check((int) memFreeHost.invokeExact(p), "cuMemFreeHost"); } catch (Throwable t) { throw Downcalls.rethrow(t); }
+    @Override
+    public void hostFree(MemorySegment p) {
+        try { check((int) memFreeHost.invokeExact(p), "cuMemFreeHost"); } catch (Throwable t) { throw GpuException.unchecked(t); }
     }
 
-    void copyHtoDAsync(long dst, MemorySegment src, long bytes, MemorySegment stream) {
-        try { check((int) htodAsync.invokeExact(dst, src, bytes, stream), "cuMemcpyHtoDAsync_v2"); } catch (Throwable t) { throw Downcalls.rethrow(t); }
+    @Override
+    public void copyHtoDAsync(long dst, MemorySegment src, long bytes, MemorySegment stream) {
+        try { check((int) htodAsync.invokeExact(dst, src, bytes, stream), "cuMemcpyHtoDAsync_v2"); } catch (Throwable t) { throw GpuException.unchecked(t); }
     }
 
     /** Waits until {@code event}'s recorded work is done. */
-    void synchronizeEvent(MemorySegment event) {
-        try { check((int) eventSynchronize.invokeExact(event), "cuEventSynchronize"); } catch (Throwable t) { throw Downcalls.rethrow(t); }
+    @Override
+    public void synchronizeEvent(MemorySegment event) {
+        try { check((int) eventSynchronize.invokeExact(event), "cuEventSynchronize"); } catch (Throwable t) { throw GpuException.unchecked(t); }
     }
 
-    void copyDtoDAsync(long dst, long src, long bytes, MemorySegment stream) {
-        try { check((int) dtodAsync.invokeExact(dst, src, bytes, stream), "cuMemcpyDtoDAsync_v2"); } catch (Throwable t) { throw Downcalls.rethrow(t); }
+    @Override
+    public void copyDtoDAsync(long dst, long src, long bytes, MemorySegment stream) {
+        try { check((int) dtodAsync.invokeExact(dst, src, bytes, stream), "cuMemcpyDtoDAsync_v2"); } catch (Throwable t) { throw GpuException.unchecked(t); }
     }
 
-    void memsetAsync(long dst, byte value, long bytes, MemorySegment stream) {
-        try { check((int) memsetAsync.invokeExact(dst, value, bytes, stream), "cuMemsetD8Async"); } catch (Throwable t) { throw Downcalls.rethrow(t); }
+    @Override
+    public void memsetAsync(long dst, byte value, long bytes, MemorySegment stream) {
+        try { check((int) memsetAsync.invokeExact(dst, value, bytes, stream), "cuMemsetD8Async"); } catch (Throwable t) { throw GpuException.unchecked(t); }
     }
 
-    MemorySegment loadModule(MemorySegment image) {
+    @Override
+    public MemorySegment loadModule(MemorySegment image) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = a.allocate(ADDRESS);
             check((int) moduleLoadData.invokeExact(out, image), "cuModuleLoadData");
             return out.get(ADDRESS, 0);
-        } catch (Throwable t) { throw Downcalls.rethrow(t); }
+        } catch (Throwable t) { throw GpuException.unchecked(t); }
     }
 
-    MemorySegment function(MemorySegment module, String name) {
+    @Override
+    public MemorySegment function(MemorySegment module, String name) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = a.allocate(ADDRESS);
             check((int) moduleGetFunction.invokeExact(out, module, a.allocateFrom(name)), "cuModuleGetFunction(" + name + ")");
             return out.get(ADDRESS, 0);
-        } catch (Throwable t) { throw Downcalls.rethrow(t); }
+        } catch (Throwable t) { throw GpuException.unchecked(t); }
     }
 
-    void unloadModule(MemorySegment module) {
-        try { check((int) moduleUnload.invokeExact(module), "cuModuleUnload"); } catch (Throwable t) { throw Downcalls.rethrow(t); }
+    @Override
+    public void unloadModule(MemorySegment module) {
+        try { check((int) moduleUnload.invokeExact(module), "cuModuleUnload"); } catch (Throwable t) { throw GpuException.unchecked(t); }
     }
 
-    void setMaxDynamicShared(MemorySegment function, int bytes) {
+    @Override
+    public void setMaxDynamicShared(MemorySegment function, int bytes) {
         try {
             check((int) funcSetAttribute.invokeExact(function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes), "cuFuncSetAttribute");
-        } catch (Throwable t) { throw Downcalls.rethrow(t); }
+        } catch (Throwable t) { throw GpuException.unchecked(t); }
     }
 
-    void launch(MemorySegment f, int gx, int gy, int gz, int bx, int by, int bz, int shared, MemorySegment stream, MemorySegment params) {
+    @Override
+    public void launch(MemorySegment f, int gx, int gy, int gz, int bx, int by, int bz, int shared, MemorySegment stream, MemorySegment params) {
         try {
             check((int) launchKernel.invokeExact(f, gx, gy, gz, bx, by, bz, shared, stream, params, MemorySegment.NULL), "cuLaunchKernel");
-        } catch (Throwable t) { throw Downcalls.rethrow(t); }
+        } catch (Throwable t) { throw GpuException.unchecked(t); }
     }
 
-    MemorySegment createStream() {
+    @Override
+    public MemorySegment createStream() {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = a.allocate(ADDRESS);
             check((int) streamCreate.invokeExact(out, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
             return out.get(ADDRESS, 0);
-        } catch (Throwable t) { throw Downcalls.rethrow(t); }
+        } catch (Throwable t) { throw GpuException.unchecked(t); }
     }
 
-    void synchronize(MemorySegment stream) {
-        try { check((int) streamSynchronize.invokeExact(stream), "cuStreamSynchronize"); } catch (Throwable t) { throw Downcalls.rethrow(t); }
+    @Override
+    public void synchronize(MemorySegment stream) {
+        try { check((int) streamSynchronize.invokeExact(stream), "cuStreamSynchronize"); } catch (Throwable t) { throw GpuException.unchecked(t); }
     }
 
-    void destroyStream(MemorySegment stream) {
-        try { check((int) streamDestroy.invokeExact(stream), "cuStreamDestroy_v2"); } catch (Throwable t) { throw Downcalls.rethrow(t); }
+    @Override
+    public void destroyStream(MemorySegment stream) {
+        try { check((int) streamDestroy.invokeExact(stream), "cuStreamDestroy_v2"); } catch (Throwable t) { throw GpuException.unchecked(t); }
     }
 
-    MemorySegment createEvent() {
+    @Override
+    public MemorySegment createEvent() {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = a.allocate(ADDRESS);
             check((int) eventCreate.invokeExact(out, 0), "cuEventCreate");
             return out.get(ADDRESS, 0);
-        } catch (Throwable t) { throw Downcalls.rethrow(t); }
+        } catch (Throwable t) { throw GpuException.unchecked(t); }
     }
 
-    void record(MemorySegment event, MemorySegment stream) {
-        try { check((int) eventRecord.invokeExact(event, stream), "cuEventRecord"); } catch (Throwable t) { throw Downcalls.rethrow(t); }
+    @Override
+    public void record(MemorySegment event, MemorySegment stream) {
+        try { check((int) eventRecord.invokeExact(event, stream), "cuEventRecord"); } catch (Throwable t) { throw GpuException.unchecked(t); }
     }
 
     /** Milliseconds between two recorded events, after waiting for the second. */
-    float elapsedMillis(MemorySegment start, MemorySegment end) {
+    @Override
+    public float elapsedMillis(MemorySegment start, MemorySegment end) {
         try (Arena a = Arena.ofConfined()) {
             check((int) eventSynchronize.invokeExact(end), "cuEventSynchronize");
             MemorySegment ms = a.allocate(JAVA_FLOAT);
             check((int) eventElapsed.invokeExact(ms, start, end), "cuEventElapsedTime");
             return ms.get(JAVA_FLOAT, 0);
-        } catch (Throwable t) { throw Downcalls.rethrow(t); }
+        } catch (Throwable t) { throw GpuException.unchecked(t); }
     }
 
-    void destroyEvent(MemorySegment event) {
-        try { check((int) eventDestroy.invokeExact(event), "cuEventDestroy_v2"); } catch (Throwable t) { throw Downcalls.rethrow(t); }
+    @Override
+    public void destroyEvent(MemorySegment event) {
+        try { check((int) eventDestroy.invokeExact(event), "cuEventDestroy_v2"); } catch (Throwable t) { throw GpuException.unchecked(t); }
     }
 
-    void beginCapture(MemorySegment stream) {
+    @Override
+    public void beginCapture(MemorySegment stream) {
         try {
             check((int) beginCapture.invokeExact(stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL), "cuStreamBeginCapture_v2");
-        } catch (Throwable t) { throw Downcalls.rethrow(t); }
+        } catch (Throwable t) { throw GpuException.unchecked(t); }
     }
 
     /** Ends capture and instantiates the graph; the graph template is destroyed, the executable graph returned. */
-    MemorySegment endCaptureAndInstantiate(MemorySegment stream) {
+    @Override
+    public MemorySegment endCaptureAndInstantiate(MemorySegment stream) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment g = a.allocate(ADDRESS), exec = a.allocate(ADDRESS);
             check((int) endCapture.invokeExact(stream, g), "cuStreamEndCapture");
@@ -285,14 +354,16 @@ final class DriverApi {
                 check((int) graphDestroy.invokeExact(graph), "cuGraphDestroy");
             }
             return exec.get(ADDRESS, 0);
-        } catch (Throwable t) { throw Downcalls.rethrow(t); }
+        } catch (Throwable t) { throw GpuException.unchecked(t); }
     }
 
-    void launchGraph(MemorySegment exec, MemorySegment stream) {
-        try { check((int) graphLaunch.invokeExact(exec, stream), "cuGraphLaunch"); } catch (Throwable t) { throw Downcalls.rethrow(t); }
+    @Override
+    public void launchGraph(MemorySegment exec, MemorySegment stream) {
+        try { check((int) graphLaunch.invokeExact(exec, stream), "cuGraphLaunch"); } catch (Throwable t) { throw GpuException.unchecked(t); }
     }
 
-    void destroyGraphExec(MemorySegment exec) {
-        try { check((int) graphExecDestroy.invokeExact(exec), "cuGraphExecDestroy"); } catch (Throwable t) { throw Downcalls.rethrow(t); }
+    @Override
+    public void destroyGraphExec(MemorySegment exec) {
+        try { check((int) graphExecDestroy.invokeExact(exec), "cuGraphExecDestroy"); } catch (Throwable t) { throw GpuException.unchecked(t); }
     }
 }

@@ -10,6 +10,7 @@ import dev.audioengine.api.spi.BackendProvider;
 import dev.audioengine.api.spi.BackendUnavailableException;
 import dev.audioengine.api.spi.DeviceInfo;
 import dev.audioengine.api.spi.ProbeResult;
+import dev.audioengine.gpu.GpuException;
 
 import java.lang.foreign.Arena;
 import java.nio.file.Path;
@@ -84,7 +85,7 @@ public final class HipBackendProvider implements BackendProvider {
             List<DeviceInfo> devices;
             try {
                 devices = HipDevices.list(runtime);
-            } catch (HipException e) {
+            } catch (GpuException e) {
                 return ProbeResult.unavailable(e.errorName() + " from " + e.call() + " (" + where + ")");
             }
             if (devices.isEmpty()) return ProbeResult.unavailable("0 devices (" + where + ")");
