@@ -34,7 +34,7 @@ public final class HipKernelCompiler implements KernelCompiler {
 
     /** hipRTC's options for one architecture: the full gcnArchName (target features included) and C++17. */
     static List<String> options(String arch) {
-        return List.of("--gpu-architecture=" + arch, "-std=c++17");
+        return List.of("--offload-arch=" + arch, "-std=c++17");
     }
 
     @Override public BackendType type() { return BackendType.HIP; }

@@ -37,7 +37,7 @@ class HipKernelCompileTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"gfx1030", "gfx90a"})
+    @ValueSource(strings = {"gfx1030", "gfx90a", "gfx90a:sramecc+:xnack-"})
     void everyKernelSourceCompilesToACodeObject(String arch) {
         requireRuntime();
         HipKernelCompiler compiler = new HipKernelCompiler();
