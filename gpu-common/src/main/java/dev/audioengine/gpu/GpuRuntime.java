@@ -21,7 +21,7 @@ public interface GpuRuntime {
 
     /**
      * Device memory, stream-ordered where the vendor has a pool (cuMemAllocAsync, hipMallocAsync);
-     * 0 when the device is out of memory, after the pool's cached memory was handed back.
+     * 0 when the device is out of memory (the caller then synchronizes and hands cached memory back).
      */
     long alloc(long bytes, MemorySegment stream);
 

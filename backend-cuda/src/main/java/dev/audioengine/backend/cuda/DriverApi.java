@@ -110,11 +110,7 @@ final class DriverApi implements GpuRuntime {
     public long alloc(long bytes, MemorySegment stream) {
         long[] out = new long[1];
         int r = memAllocAsync(bytes, stream, out);
-        if (r == CUDA_ERROR_OUT_OF_MEMORY) {
-            synchronize(stream);
-            trimPool(pool, 0);
-            return 0;
-        }
+        if (r == CUDA_ERROR_OUT_OF_MEMORY) return 0;
         driver.check(r, "cuMemAllocAsync(" + bytes + " bytes)");
         return out[0];
     }

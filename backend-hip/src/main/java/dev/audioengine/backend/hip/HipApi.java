@@ -157,11 +157,7 @@ final class HipApi implements GpuRuntime {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment p = a.allocate(JAVA_LONG);
             int r = pool != null ? (int) mallocAsync.invokeExact(p, bytes, stream) : (int) malloc.invokeExact(p, bytes);
-            if (r == HIP_ERROR_OUT_OF_MEMORY) {
-                synchronize(stream);
-                releaseCachedMemory();
-                return 0;
-            }
+            if (r == HIP_ERROR_OUT_OF_MEMORY) return 0;
             check(r, (pool != null ? "hipMallocAsync(" : "hipMalloc(") + bytes + " bytes)");
             return p.get(JAVA_LONG, 0);
         } catch (Throwable t) { throw GpuException.unchecked(t); }
