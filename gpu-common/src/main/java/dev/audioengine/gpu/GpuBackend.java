@@ -31,7 +31,9 @@ import java.util.function.Supplier;
  * {@code P.tf32=on|off} (F32 GEMM on TF32 units; default off), {@code P.matmul=precise|fast}
  * (F16/BF16 weights: activations split in two rounded parts, two GEMMs, or rounded once; default precise),
  * {@code P.kernel_cache=DIR|off} (compiled kernel cache; default ~/.cache/audioengine/P),
- * {@code P.pinned=on|off} (uploads through page-locked buffers; default on). Not thread-safe: one run at a time.
+ * {@code P.pinned=on|off} (uploads through page-locked buffers; default on), {@code P.vmm=on|off} (device
+ * memory from one reserved address range grown by mapping physical chunks, {@link VmmPool}, instead of
+ * the vendor's stream-ordered pool; default off). Not thread-safe: one run at a time.
  */
 public final class GpuBackend implements Backend {
     private static final System.Logger LOG = System.getLogger("dev.audioengine.gpu");
@@ -49,6 +51,7 @@ public final class GpuBackend implements Backend {
     private final String gemm;
     private final GraphCache graphs; // null when graphs are off
     private final PinnedStaging staging; // uploads; null when P.pinned=off
+    private final VmmPool vmm; // null: the vendor's allocator (P.vmm=off)
     private final boolean tf32;
     private final boolean fastMatmul;
     private final Set<GpuBuffer> live = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -74,6 +77,8 @@ public final class GpuBackend implements Backend {
         int graphCache = Integer.parseInt(config.option(p + "graph_cache", "64").trim());
         String cacheDir = config.option(p + "kernel_cache", "").trim();
         boolean pinned = onOff(config, p + "pinned", true);
+        boolean useVmm = onOff(config, p + "vmm", false);
+        VmmPool v = null;
         KernelCache k = null;
         GemmChoice g = null;
         MemorySegment s = null;
@@ -81,6 +86,7 @@ public final class GpuBackend implements Backend {
         try {
             runtime.makeCurrent();
             s = runtime.createStream();
+            if (useVmm) v = new VmmPool(runtime.virtualMemory(), device.memoryTotal() > 0 ? device.memoryTotal() : 32L << 30);
             if (pinned) st = new PinnedStaging(runtime, PINNED_HALF_BYTES);
             k = new KernelCache(runtime, compiler.get(), device.arch(), cacheDir.equals("off") ? null
                     : cacheDir.isEmpty() ? KernelCache.defaultDir(vendor.optionPrefix()) : Path.of(cacheDir));
@@ -89,18 +95,21 @@ public final class GpuBackend implements Backend {
             if (g != null && g.blas() != null) g.blas().close();
             if (k != null) k.close();
             if (st != null) st.close();
+            if (v != null) v.close();
             if (s != null) runtime.destroyStream(s);
             runtime.release();
             throw e;
         }
         this.stream = s;
         this.staging = st;
+        this.vmm = v;
         this.kernels = k;
         this.blas = g.blas();
         this.gemm = g.describe();
         this.graphs = useGraphs ? new GraphCache(runtime::destroyGraphExec, graphCache, p + "graph_cache") : null;
         LOG.log(System.Logger.Level.INFO, () -> vendor.registryName() + " device " + ordinal + " (" + device.name() + ", " + device.arch()
-                + ") opened: GEMM: " + gemm + "; graphs " + (useGraphs ? "on" : "off"));
+                + ") opened: GEMM: " + gemm + "; graphs " + (useGraphs ? "on" : "off")
+                + (vmm != null ? "; memory: VMM pool reserving " + vmm.reservedBytes() + " bytes" : ""));
     }
 
     static boolean onOff(BackendConfig config, String key, boolean fallback) {
@@ -158,10 +167,10 @@ public final class GpuBackend implements Backend {
 
     private synchronized GpuBuffer alloc(long bytes) {
         if (bytes < 0) throw new IllegalArgumentException("negative allocation: " + bytes);
-        long address = api.alloc(Math.max(bytes, 1), stream);
+        long address = vmm != null ? vmm.alloc(bytes) : api.alloc(Math.max(bytes, 1), stream);
         if (address == 0) {
             api.synchronize(stream);
-            api.releaseCachedMemory();
+            releaseCachedMemory();
             throw new OutOfDeviceMemoryException(device.name() + " (" + api.vendor() + " device " + ordinal + ")", bytes, api.memInfo()[0]);
         }
         GpuBuffer b = new GpuBuffer(address, bytes, this::free);
@@ -172,8 +181,17 @@ public final class GpuBackend implements Backend {
     private synchronized void free(GpuBuffer b) {
         if (!live.remove(b) || closed) return;
         api.makeCurrent();
-        api.free(b.rawAddress(), stream); // after the work already enqueued that may read it
+        if (vmm != null) vmm.free(b.rawAddress()); // reused only by work enqueued later on the same stream
+        else api.free(b.rawAddress(), stream); // after the work already enqueued that may read it
     }
+
+    private void releaseCachedMemory() {
+        if (vmm != null) vmm.trim();
+        else api.releaseCachedMemory();
+    }
+
+    /** The VMM pool, or null when P.vmm is off. */
+    VmmPool vmmPool() { return vmm; }
 
     /** The device buffer behind {@code b}. */
     public static GpuBuffer gpu(DeviceBuffer b) {
@@ -282,10 +300,11 @@ public final class GpuBackend implements Backend {
             if (blas != null) blas.close();
             kernels.close();
             if (staging != null) staging.close();
-            for (GpuBuffer b : List.copyOf(live)) api.free(b.rawAddress(), stream);
+            if (vmm == null) for (GpuBuffer b : List.copyOf(live)) api.free(b.rawAddress(), stream);
             live.clear();
             api.synchronize(stream);
-            api.releaseCachedMemory();
+            if (vmm != null) vmm.close();
+            else api.releaseCachedMemory();
             api.destroyStream(stream);
         } finally {
             closed = true;

@@ -90,6 +90,9 @@ public interface GpuRuntime {
 
     void destroyGraphExec(MemorySegment executableGraph);
 
+    /** The vendor's virtual memory management, for the {@code P.vmm=on} pool. */
+    GpuVirtualMemory virtualMemory();
+
     /** Releases the device (the CUDA primary context); called once, last. */
     void release();
 }

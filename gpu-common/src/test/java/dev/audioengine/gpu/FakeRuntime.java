@@ -90,4 +90,8 @@ final class FakeRuntime implements GpuRuntime {
     @Override public void destroyGraphExec(MemorySegment exec) { calls.add("destroyGraphExec"); }
 
     @Override public void release() { calls.add("release"); }
+
+    final FakeVirtualMemory vm = new FakeVirtualMemory(2L << 20, 64L << 20);
+
+    @Override public GpuVirtualMemory virtualMemory() { return vm; }
 }

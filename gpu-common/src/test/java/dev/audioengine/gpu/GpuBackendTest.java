@@ -134,6 +134,24 @@ class GpuBackendTest {
     }
 
     @Test
+    void withVmmOnMemoryComesFromTheReservedRangeAndIsHandedBackOnClose() {
+        GpuBackend b = open(null, Map.of("hip.vmm", "on", "hip.pinned", "off"));
+        GpuBuffer x = GpuBackend.gpu(b.allocate(1000)), y = GpuBackend.gpu(b.allocate(3 << 20));
+        assertThat(x.address()).isEqualTo(FakeVirtualMemory.BASE);
+        assertThat(y.address()).isEqualTo(FakeVirtualMemory.BASE + 1024);
+        assertThat(runtime.vm.reserved).as("the device's total memory, reserved").isEqualTo(DEVICE.memoryTotal());
+        assertThat(runtime.calls).noneMatch(c -> c.startsWith("alloc"));
+        x.close();
+        assertThat(GpuBackend.gpu(b.allocate(512)).address()).as("a freed block is reused at once").isEqualTo(FakeVirtualMemory.BASE);
+        assertThatThrownBy(() -> b.allocate(100L << 20))
+                .isInstanceOf(OutOfDeviceMemoryException.class).hasMessageContaining("Fake GPU (HIP device 0)");
+        b.close();
+        assertThat(runtime.vm.mappedNow).isZero();
+        assertThat(runtime.vm.calls.getLast()).isEqualTo("unreserve " + DEVICE.memoryTotal());
+        assertThat(runtime.calls).doesNotContain("free");
+    }
+
+    @Test
     void aFailedOpenReleasesWhatItMade() {
         assertThatThrownBy(() -> new GpuBackend(HIP, DEVICE, 0, runtime, () -> {
             throw new IllegalStateException("hipRTC not found");

@@ -2,6 +2,8 @@ package dev.audioengine.backend.cuda;
 
 import dev.audioengine.gpu.GpuException;
 import dev.audioengine.gpu.GpuRuntime;
+import dev.audioengine.gpu.GpuVirtualMemory;
+import dev.audioengine.gpu.MappedMemory;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -36,6 +38,7 @@ final class DriverApi implements GpuRuntime {
     private final int ordinal;
     private final MemorySegment context;
     private final MemorySegment pool;
+    private final MappedMemory virtualMemory;
     private final MethodHandle ctxRetain, ctxRelease, ctxSetCurrent, memGetInfo;
     private final MethodHandle memAlloc, memFree, htod, dtoh, dtodAsync, memsetAsync;
     private final MethodHandle memHostAlloc, memFreeHost, htodAsync;
@@ -87,6 +90,8 @@ final class DriverApi implements GpuRuntime {
         graphLaunch = Downcalls.bind(lib, name, "cuGraphLaunch", ADDRESS, ADDRESS);
         graphExecDestroy = Downcalls.bind(lib, name, "cuGraphExecDestroy", ADDRESS);
         graphDestroy = Downcalls.bind(lib, name, "cuGraphDestroy", ADDRESS);
+        virtualMemory = new MappedMemory("cu", (symbol, args) -> Downcalls.bind(lib, name, symbol, args), ordinal, CUDA_ERROR_OUT_OF_MEMORY,
+                driver::errorName);
         this.context = retainPrimaryContext(ordinal);
         try {
             setCurrent(context);
@@ -118,6 +123,9 @@ final class DriverApi implements GpuRuntime {
     @Override public void free(long address, MemorySegment stream) { memFreeAsync(address, stream); }
 
     @Override public void releaseCachedMemory() { trimPool(pool, 0); }
+
+    /** cuMemAddressReserve, cuMemCreate, cuMemMap, cuMemSetAccess and their inverses (CUDA 10.2 and later). */
+    @Override public GpuVirtualMemory virtualMemory() { return virtualMemory; }
 
     CudaDriver driver() { return driver; }
 

@@ -2,6 +2,8 @@ package dev.audioengine.backend.hip;
 
 import dev.audioengine.gpu.GpuException;
 import dev.audioengine.gpu.GpuRuntime;
+import dev.audioengine.gpu.GpuVirtualMemory;
+import dev.audioengine.gpu.MappedMemory;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
@@ -44,6 +46,9 @@ final class HipApi implements GpuRuntime {
             "hipStreamSynchronize", "hipStreamDestroy", "hipEventCreate", "hipEventRecord", "hipEventSynchronize", "hipEventElapsedTime",
             "hipEventDestroy", "hipStreamBeginCapture", "hipStreamEndCapture", "hipGraphInstantiateWithFlags", "hipGraphLaunch",
             "hipGraphExecDestroy", "hipGraphDestroy");
+    /** The virtual memory entry points (hip.vmm=on), bound when a device is opened. */
+    static final List<String> VMM_SYMBOLS = List.of("hipMemGetAllocationGranularity", "hipMemAddressReserve", "hipMemAddressFree",
+            "hipMemCreate", "hipMemRelease", "hipMemMap", "hipMemUnmap", "hipMemSetAccess");
 
     private final HipRuntime runtime;
     private final String library;
@@ -55,11 +60,14 @@ final class HipApi implements GpuRuntime {
     private final MethodHandle beginCapture, endCapture, graphInstantiate, graphLaunch, graphExecDestroy, graphDestroy;
     private int ordinal = -1;
     private MemorySegment pool; // null: hipMalloc/hipFree
+    private final SymbolLookup lib;
+    private MappedMemory virtualMemory;
 
     /** Binds every entry point (IllegalStateException naming a missing one); touches no device. */
     HipApi(HipRuntime runtime, SymbolLookup lib, String library) {
         this.runtime = runtime;
         this.library = library;
+        this.lib = lib;
         setDevice = bind(lib, "hipSetDevice", JAVA_INT);
         memGetInfo = bind(lib, "hipMemGetInfo", ADDRESS, ADDRESS);
         malloc = bind(lib, "hipMalloc", ADDRESS, JAVA_LONG);
@@ -126,6 +134,18 @@ final class HipApi implements GpuRuntime {
                 pool = p;
             }
         } catch (Throwable t) { throw GpuException.unchecked(t); }
+    }
+
+    /** hipMemAddressReserve, hipMemCreate, hipMemMap, hipMemSetAccess and their inverses, for the device {@link #open} opened. */
+    @Override
+    public GpuVirtualMemory virtualMemory() {
+        if (virtualMemory == null) virtualMemory = virtualMemory(ordinal);
+        return virtualMemory;
+    }
+
+    /** The virtual memory table for {@code device}; binding needs no device, so tests bind it without one. */
+    MappedMemory virtualMemory(int device) {
+        return new MappedMemory("hip", (name, args) -> bind(lib, name, args), device, HIP_ERROR_OUT_OF_MEMORY, runtime::errorName);
     }
 
     /** Whether device memory comes from the stream-ordered pool (else hipMalloc/hipFree). */

@@ -47,6 +47,15 @@ class HipApiBindingTest {
     }
 
     @Test
+    void theVirtualMemoryEntryPointsBindToo() {
+        NativeLibrary lib = runtimeLibrary();
+        HipApi api = new HipApi(new HipRuntime(lib.symbols(), lib.location()), lib.symbols(), lib.location());
+
+        api.virtualMemory(0); // binds hipMemGetAllocationGranularity ... hipMemSetAccess, throwing for a missing one
+        assertThat(HipApi.VMM_SYMBOLS).allSatisfy(n -> assertThat(lib.symbols().find(n)).as(n).isPresent());
+    }
+
+    @Test
     void theListOfBoundSymbolsIsTheOneTheClassBinds() throws Exception {
         String source = Files.readString(Path.of("src/main/java/dev/audioengine/backend/hip/HipApi.java"));
         String constructor = source.substring(source.indexOf("HipApi(HipRuntime runtime"), source.indexOf("private MethodHandle bind("));
