@@ -1,6 +1,7 @@
 /** The ROCm backend: FFM bindings to the vendor runtime; loads nothing native until probed. */
 module dev.audioengine.backend.hip {
     requires dev.audioengine.api;
+    requires dev.audioengine.gpu;
 
     exports dev.audioengine.backend.hip;
 

@@ -10,6 +10,10 @@ import dev.audioengine.api.spi.BackendProvider;
 import dev.audioengine.api.spi.BackendUnavailableException;
 import dev.audioengine.api.spi.DeviceInfo;
 import dev.audioengine.api.spi.ProbeResult;
+import dev.audioengine.gpu.GemmChoice;
+import dev.audioengine.gpu.GpuBackend;
+import dev.audioengine.gpu.GpuException;
+import dev.audioengine.gpu.GpuVendor;
 
 import java.lang.foreign.Arena;
 import java.nio.file.Path;
@@ -29,6 +33,9 @@ public final class CudaBackendProvider implements BackendProvider {
      */
     static final Set<Capability> VERIFIED = Set.of(Capability.DEPTHWISE_CONV1D_FAST, Capability.CONV_TRANSPOSE1D_COL2IM, Capability.FUSED_ATTENTION,
             Capability.BF16_WEIGHTS, Capability.FAST_PROJECTION, Capability.DEVICE_ISTFT);
+
+    /** CUDA graphs are on unless cuda.graphs=off. */
+    static final GpuVendor VENDOR = new GpuVendor("CUDA", "cuda", VERIFIED, true);
 
     private final List<String> sonames;
     private final List<Path> folders;
@@ -72,7 +79,7 @@ public final class CudaBackendProvider implements BackendProvider {
             String where = "driver for CUDA " + version + " at " + library.location();
             try {
                 driver.init();
-            } catch (CudaException e) {
+            } catch (GpuException e) {
                 return ProbeResult.unavailable(e.getMessage() + " (" + where + ")");
             }
             List<DeviceInfo> devices = CudaDevices.list(driver);
@@ -117,9 +124,10 @@ public final class CudaBackendProvider implements BackendProvider {
             throw new BackendUnavailableException("CUDA device " + device + " does not exist; this machine has "
                     + describe(p.devices()) + " (--device counts from 0)");
         }
-        DriverApi api = new DriverApi(driver, library.symbols(), library.location());
+        DriverApi api = new DriverApi(driver, library.symbols(), library.location(), device);
         try {
-            return new CudaBackend(p.devices().get(device), device, api, config);
+            return new GpuBackend(VENDOR, p.devices().get(device), device, api, Nvrtc::load, rt -> GemmChoice.required(CublasLt.load(api)),
+                    config);
         } catch (IllegalStateException e) {
             throw new BackendUnavailableException("CUDA device " + device + " could not be opened: " + e.getMessage(), e);
         }

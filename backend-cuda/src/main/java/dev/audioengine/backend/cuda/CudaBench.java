@@ -12,6 +12,11 @@ import dev.audioengine.api.spi.TensorPlacement;
 import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
+import dev.audioengine.gpu.GpuBackend;
+import dev.audioengine.gpu.GpuBlas;
+import dev.audioengine.gpu.GpuBuffer;
+import dev.audioengine.gpu.GpuRuntime;
+import dev.audioengine.gpu.KernelSources;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -51,12 +56,12 @@ public final class CudaBench {
         if (what.isEmpty()) what = List.of("gemm", "ops", "launch", "leak", "attention", "conv");
         CudaBench bench = new CudaBench(System.out);
         CudaBackendProvider provider = new CudaBackendProvider();
-        try (CudaBackend backend = (CudaBackend) provider.open(0, BackendConfig.defaults())) {
+        try (GpuBackend backend = (GpuBackend) provider.open(0, BackendConfig.defaults())) {
             bench.emit("device", "{\"name\":\"%s\",\"arch\":\"%s\",\"memory_total\":%d}", backend.device().name(), backend.device().arch(),
                     backend.device().memoryTotal());
             // compile every kernel module once: from NVRTC, or from the disk cache when an earlier process compiled them
-            for (String source : KernelCache.SOURCES) backend.kernels().function(source, "ae_" + firstKernel(source));
-            bench.emit("kernel_cache", "{\"modules\":%d,\"compiled\":%d,\"from_disk\":%d}", KernelCache.SOURCES.size(),
+            for (String source : KernelSources.SOURCES) backend.kernels().function(source, "ae_" + firstKernel(source));
+            bench.emit("kernel_cache", "{\"modules\":%d,\"compiled\":%d,\"from_disk\":%d}", KernelSources.SOURCES.size(),
                     backend.kernels().compiledCount(), backend.kernels().loadedFromDiskCount());
             for (String w : what) {
                 switch (w) {
@@ -76,7 +81,7 @@ public final class CudaBench {
 
     /** The name (without ae_) of the first kernel a source defines. */
     private static String firstKernel(String source) {
-        String text = KernelCache.resource(source + ".cu");
+        String text = KernelSources.text(source + ".cu");
         int at = text.indexOf("GC_KERNEL void ae_") + "GC_KERNEL void ae_".length();
         return text.substring(at, text.indexOf('(', at));
     }
@@ -89,8 +94,8 @@ public final class CudaBench {
     }
 
     /** Milliseconds per repetition of {@code body} on the backend's stream, after warm-up. */
-    private static double time(CudaBackend b, int warmup, int reps, Runnable body) {
-        DriverApi api = b.api();
+    private static double time(GpuBackend b, int warmup, int reps, Runnable body) {
+        GpuRuntime api = b.api();
         for (int i = 0; i < warmup; i++) body.run();
         MemorySegment start = api.createEvent(), end = api.createEvent();
         try {
@@ -104,32 +109,30 @@ public final class CudaBench {
         }
     }
 
-    private static void fill(CudaBackend b, long ptr, DType t, long n, int seed) {
-        Binding bind = new Binding(b, null, java.lang.foreign.Arena.ofAuto());
-        bind.grid1d("layout", "ae_fill_uniform", n, bind.args().i32(t.ordinal()).i64(n).ptr(ptr).i32(seed));
-        for (Step s : bind.steps()) s.enqueue(b.stream());
+    private static void fill(GpuBackend b, long ptr, DType t, long n, int seed) {
+        b.fillUniform(ptr, t, n, seed);
     }
 
-    private void gemm(CudaBackend b) {
+    private void gemm(GpuBackend b) {
         long n = 8192;
-        record Case(String name, int ab, int d, int compute, DType fill, int bytes) {}
+        record Case(String name, DType type, boolean tf32, int bytes) {}
         List<Case> cases = List.of(
-                new Case("bf16", CublasLt.CUDA_R_16BF, CublasLt.CUDA_R_16BF, CublasLt.COMPUTE_32F, DType.BF16, 2),
-                new Case("f16", CublasLt.CUDA_R_16F, CublasLt.CUDA_R_16F, CublasLt.COMPUTE_32F, DType.F16, 2),
-                new Case("tf32", CublasLt.CUDA_R_32F, CublasLt.CUDA_R_32F, CublasLt.COMPUTE_32F_FAST_TF32, DType.F32, 4),
-                new Case("f32", CublasLt.CUDA_R_32F, CublasLt.CUDA_R_32F, CublasLt.COMPUTE_32F, DType.F32, 4));
+                new Case("bf16", DType.BF16, false, 2),
+                new Case("f16", DType.F16, false, 2),
+                new Case("tf32", DType.F32, true, 4),
+                new Case("f32", DType.F32, false, 4));
         for (Case c : cases) {
-            try (CudaBuffer a = b.allocateScratch(n * n * c.bytes()); CudaBuffer x = b.allocateScratch(n * n * c.bytes());
-                 CudaBuffer d = b.allocateScratch(n * n * c.bytes())) {
-                fill(b, a.address(), c.fill(), n * n, 1);
-                fill(b, x.address(), c.fill(), n * n, 2);
+            try (GpuBuffer a = b.allocateScratch(n * n * c.bytes()); GpuBuffer x = b.allocateScratch(n * n * c.bytes());
+                 GpuBuffer d = b.allocateScratch(n * n * c.bytes())) {
+                fill(b, a.address(), c.type(), n * n, 1);
+                fill(b, x.address(), c.type(), n * n, 2);
                 // row-major y[m, n] = x[m, k] . w[n, k]^T, as the engine's matmul: column-major D = A^T B
-                CublasLt.Shape s = new CublasLt.Shape(c.ab(), c.d(), c.compute(), CublasLt.OP_T, CublasLt.OP_N, n, n, n, n, n, n, 1, 0, 0, 0,
+                GpuBlas.Shape s = new GpuBlas.Shape(c.type(), c.type(), c.tf32(), true, false, n, n, n, n, n, n, 1, 0, 0, 0,
                         256, 256, 256);
-                CublasLt.Plan p = b.cublas().plan(s);
+                GpuBlas.Plan p = b.blas().plan(s);
                 if (p == null) { emit("gemm", "{\"dtype\":\"%s\",\"error\":\"no cuBLASLt algorithm\"}", c.name()); continue; }
                 int reps = c.name().equals("f32") ? 5 : 20;
-                double ms = time(b, 3, reps, () -> b.cublas().run(p, a.address(), x.address(), d.address(), b.stream()));
+                double ms = time(b, 3, reps, () -> b.blas().run(p, a.address(), x.address(), d.address(), b.stream(), false));
                 emit("gemm", "{\"dtype\":\"%s\",\"m\":%d,\"n\":%d,\"k\":%d,\"ms\":%.4f,\"tflops\":%.1f}", c.name(), n, n, n, ms,
                         2.0 * n * n * n / (ms * 1e-3) / 1e12);
             }
@@ -147,9 +150,9 @@ public final class CudaBench {
         return b.compile(g.computeNodes(), p);
     }
 
-    private void ops(CudaBackend b) {
+    private void ops(GpuBackend b) {
         long n = 256L << 20;
-        try (CudaBuffer x = b.allocateScratch(4 * n); CudaBuffer y = b.allocateScratch(4 * n)) {
+        try (GpuBuffer x = b.allocateScratch(4 * n); GpuBuffer y = b.allocateScratch(4 * n)) {
             fill(b, x.address(), DType.F32, n, 3);
             double copyMs = time(b, 3, 20, () -> b.api().copyDtoDAsync(y.address(), x.address(), 4 * n, b.stream()));
             double copyGbs = 2.0 * 4 * n / (copyMs * 1e-3) / 1e9;
@@ -172,7 +175,7 @@ public final class CudaBench {
             Map<Tensor, DeviceBuffer> held = new IdentityHashMap<>();
             try (Executable e = compile(b, g.build(out), held)) {
                 for (Map.Entry<Tensor, DeviceBuffer> h : held.entrySet()) {
-                    if (h.getKey().op() instanceof Op.Input) fill(b, CudaBackend.cuda(h.getValue()).address(), DType.F32, n, 7);
+                    if (h.getKey().op() instanceof Op.Input) fill(b, GpuBackend.gpu(h.getValue()).address(), DType.F32, n, 7);
                 }
                 double ms = time(b, 3, 20, e::run);
                 double bytes = 4.0 * n * (c.inputs() + 1);
@@ -183,7 +186,7 @@ public final class CudaBench {
         }
     }
 
-    private void conv(CudaBackend b) {
+    private void conv(GpuBackend b) {
         for (boolean transposed : new boolean[] {false, true}) {
             GraphBuilder g = new GraphBuilder();
             Tensor x = g.input("x", DType.F32, transposed ? Shape.of(1, 512, 2000) : Shape.of(1, 512, 16000));
@@ -193,7 +196,7 @@ public final class CudaBench {
             Map<Tensor, DeviceBuffer> held = new IdentityHashMap<>();
             try (Executable e = compile(b, g.build(y), held)) {
                 for (Map.Entry<Tensor, DeviceBuffer> h : held.entrySet()) {
-                    if (h.getKey().op() instanceof Op.Input) fill(b, CudaBackend.cuda(h.getValue()).address(), DType.F32, h.getKey().elements(), 5);
+                    if (h.getKey().op() instanceof Op.Input) fill(b, GpuBackend.gpu(h.getValue()).address(), DType.F32, h.getKey().elements(), 5);
                 }
                 double ms = time(b, 3, 20, e::run);
                 double flops = transposed ? 2.0 * 512 * 256 * 16 * 2000 : 2.0 * 512 * 512 * 7 * 16000;
@@ -205,7 +208,7 @@ public final class CudaBench {
         }
     }
 
-    private void attention(CudaBackend b) {
+    private void attention(GpuBackend b) {
         long batch = 1, heads = 8, t = 1500, d = 64;
         for (DType kv : List.of(DType.F32, DType.F16)) {
             GraphBuilder g = new GraphBuilder();
@@ -216,7 +219,7 @@ public final class CudaBench {
             try (Executable e = compile(b, g.build(y), held)) {
                 for (Map.Entry<Tensor, DeviceBuffer> h : held.entrySet()) {
                     if (h.getKey().op() instanceof Op.Input) {
-                        fill(b, CudaBackend.cuda(h.getValue()).address(), h.getKey().dtype(), h.getKey().elements(), 11);
+                        fill(b, GpuBackend.gpu(h.getValue()).address(), h.getKey().dtype(), h.getKey().elements(), 11);
                     }
                 }
                 double ms = time(b, 3, 20, e::run);
@@ -232,7 +235,7 @@ public final class CudaBench {
     private void launch(CudaBackendProvider provider) {
         int ops = 100, runs = 2000;
         for (String graphs : List.of("off", "on")) {
-            try (CudaBackend b = (CudaBackend) provider.open(0, new BackendConfig(0, Map.of("cuda.graphs", graphs)))) {
+            try (GpuBackend b = (GpuBackend) provider.open(0, new BackendConfig(0, Map.of("cuda.graphs", graphs)))) {
                 GraphBuilder g = new GraphBuilder();
                 Tensor t = g.input("x", DType.F32, Shape.of(1024));
                 for (int i = 0; i < ops; i++) t = g.scale(t, 1.0001f, 0f);
@@ -260,7 +263,7 @@ public final class CudaBench {
             java.lang.foreign.MemorySegment src = host.allocate(bytes, 64), dst = host.allocate(bytes, 64);
             for (long i = 0; i < bytes; i += 8) src.set(java.lang.foreign.ValueLayout.JAVA_LONG, i, i * 0x9E3779B97F4A7C15L);
             for (String pinned : List.of("off", "on", "off", "on")) {
-                try (CudaBackend b = (CudaBackend) provider.open(0, new BackendConfig(0, Map.of("cuda.pinned", pinned)));
+                try (GpuBackend b = (GpuBackend) provider.open(0, new BackendConfig(0, Map.of("cuda.pinned", pinned)));
                      DeviceBuffer buf = b.allocate(bytes)) {
                     b.upload(buf, 0, src);
                     b.download(buf, 0, dst);
@@ -284,7 +287,7 @@ public final class CudaBench {
         }
     }
 
-    private void leak(CudaBackendProvider provider, CudaBackend holder) {
+    private void leak(CudaBackendProvider provider, GpuBackend holder) {
         int cycles = 1000;
         holder.synchronize();
         long before = holder.api().memInfo()[0];

@@ -2,6 +2,7 @@ package dev.audioengine.backend.cuda;
 
 import dev.audioengine.api.spi.DeviceInfo;
 import dev.audioengine.api.spi.DeviceKind;
+import dev.audioengine.gpu.GpuException;
 
 import java.lang.foreign.Arena;
 import java.util.ArrayList;
@@ -11,7 +12,7 @@ import java.util.List;
 final class CudaDevices {
     private CudaDevices() {}
 
-    /** Needs cuInit done; throws CudaException when a query fails. */
+    /** Needs cuInit done; throws GpuException when a query fails. */
     static List<DeviceInfo> list(CudaDriver driver) {
         try (Arena arena = Arena.ofConfined()) {
             int count = driver.deviceCount(arena);
@@ -38,7 +39,7 @@ final class CudaDevices {
     private static long freeMemoryOrUnknown(CudaDriver driver, Arena arena, int device) {
         try {
             return driver.freeMemory(arena, device);
-        } catch (CudaException e) {
+        } catch (GpuException e) {
             return -1;
         }
     }

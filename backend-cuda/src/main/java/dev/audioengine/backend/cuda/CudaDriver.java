@@ -1,5 +1,7 @@
 package dev.audioengine.backend.cuda;
 
+import dev.audioengine.gpu.GpuException;
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -14,7 +16,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 /**
  * Downcall handles for the few CUDA driver API entry points the probe needs (cuda.h). Versioned
  * names (_v2) are the ones cuda.h maps the plain names to since CUDA 11. Every call returns a
- * CUresult; {@link #check} turns a non-zero one into a {@link CudaException} named by cuGetErrorName.
+ * CUresult; {@link #check} turns a non-zero one into a {@link GpuException} named by cuGetErrorName.
  */
 final class CudaDriver {
     static final int CUDA_SUCCESS = 0;
@@ -70,19 +72,19 @@ final class CudaDriver {
             if (r != CUDA_SUCCESS || name.equals(MemorySegment.NULL)) return "CUresult " + result;
             return name.reinterpret(Long.MAX_VALUE).getString(0);
         } catch (Throwable t) {
-            throw rethrow(t);
+            throw GpuException.unchecked(t);
         }
     }
 
     void check(int result, String call) {
-        if (result != CUDA_SUCCESS) throw new CudaException(call, errorName(result));
+        GpuException.check(result, call, this::errorName);
     }
 
     void init() {
         try {
             check((int) cuInit.invokeExact(0), "cuInit");
         } catch (Throwable t) {
-            throw rethrow(t);
+            throw GpuException.unchecked(t);
         }
     }
 
@@ -100,7 +102,7 @@ final class CudaDriver {
         try {
             check((int) cuDeviceGet.invokeExact(out, ordinal), "cuDeviceGet(" + ordinal + ")");
         } catch (Throwable t) {
-            throw rethrow(t);
+            throw GpuException.unchecked(t);
         }
         return out.get(JAVA_INT, 0);
     }
@@ -111,7 +113,7 @@ final class CudaDriver {
         try {
             check((int) cuDeviceGetName.invokeExact(out, capacity, device), "cuDeviceGetName");
         } catch (Throwable t) {
-            throw rethrow(t);
+            throw GpuException.unchecked(t);
         }
         return out.getString(0);
     }
@@ -121,7 +123,7 @@ final class CudaDriver {
         try {
             check((int) cuDeviceGetAttribute.invokeExact(out, attribute, device), "cuDeviceGetAttribute(" + attribute + ")");
         } catch (Throwable t) {
-            throw rethrow(t);
+            throw GpuException.unchecked(t);
         }
         return out.get(JAVA_INT, 0);
     }
@@ -131,7 +133,7 @@ final class CudaDriver {
         try {
             check((int) cuDeviceTotalMem.invokeExact(out, device), "cuDeviceTotalMem_v2");
         } catch (Throwable t) {
-            throw rethrow(t);
+            throw GpuException.unchecked(t);
         }
         return out.get(JAVA_LONG, 0);
     }
@@ -159,7 +161,7 @@ final class CudaDriver {
                 check((int) cuDevicePrimaryCtxRelease.invokeExact(device), "cuDevicePrimaryCtxRelease_v2");
             }
         } catch (Throwable t) {
-            throw rethrow(t);
+            throw GpuException.unchecked(t);
         }
         return free.get(JAVA_LONG, 0);
     }
@@ -169,15 +171,8 @@ final class CudaDriver {
         try {
             check((int) handle.invokeExact(out), call);
         } catch (Throwable t) {
-            throw rethrow(t);
+            throw GpuException.unchecked(t);
         }
         return out.get(JAVA_INT, 0);
-    }
-
-    /** Downcalls declare Throwable; ours only ever throw unchecked exceptions or errors. */
-    private static RuntimeException rethrow(Throwable t) {
-        if (t instanceof RuntimeException r) throw r;
-        if (t instanceof Error e) throw e;
-        throw new IllegalStateException(t);
     }
 }

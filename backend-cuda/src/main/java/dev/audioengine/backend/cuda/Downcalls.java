@@ -31,11 +31,4 @@ final class Downcalls {
         return lib.find(name).orElseThrow(() -> new IllegalStateException(libraryName + " does not export " + name
                 + "; it is not the expected library or its version is too old"));
     }
-
-    /** Downcalls declare Throwable; ours only ever throw unchecked exceptions or errors. */
-    static RuntimeException rethrow(Throwable t) {
-        if (t instanceof RuntimeException r) throw r;
-        if (t instanceof Error e) throw e;
-        throw new IllegalStateException(t);
-    }
 }

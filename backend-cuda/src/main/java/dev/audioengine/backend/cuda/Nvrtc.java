@@ -1,8 +1,12 @@
 package dev.audioengine.backend.cuda;
 
 import dev.audioengine.api.spi.NativeLibrary;
+import dev.audioengine.gpu.GpuException;
+import dev.audioengine.gpu.GpuKernelCompiler;
+import dev.audioengine.gpu.RuntimeCompiler;
 
-import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
@@ -11,15 +15,14 @@ import java.util.List;
 import java.util.Map;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
- * NVRTC (libnvrtc): compiles CUDA C source to a CUBIN for one architecture at run time. Headers
- * are handed over in memory, so no include path is needed on the user's machine.
+ * NVRTC (libnvrtc): compiles CUDA C source to a CUBIN for one architecture at run time, through
+ * the compile flow it shares with hipRTC ({@link RuntimeCompiler}). Headers are handed over in
+ * memory, so no include path is needed on the user's machine.
  */
-final class Nvrtc {
+final class Nvrtc implements GpuKernelCompiler {
     static final List<String> SONAMES = List.of("libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so");
     static final List<Path> FOLDERS = List.of(
             Path.of("/usr/local/cuda/lib64"),
@@ -27,21 +30,15 @@ final class Nvrtc {
             Path.of("/usr/lib/x86_64-linux-gnu"),
             Path.of("/usr/local/cuda/targets/sbsa-linux/lib"));
 
-    private final String location;
-    private final MethodHandle version, create, compile, logSize, log, cubinSize, cubin, destroy, errorString;
+    private final RuntimeCompiler flow;
+    private final MethodHandle errorString;
+    private String version;
 
     private Nvrtc(SymbolLookup lib, String location) {
-        this.location = location;
-        version = Downcalls.bind(lib, location, "nvrtcVersion", ADDRESS, ADDRESS);
-        create = Downcalls.bind(lib, location, "nvrtcCreateProgram", ADDRESS, ADDRESS, ADDRESS, JAVA_INT, ADDRESS, ADDRESS);
-        compile = Downcalls.bind(lib, location, "nvrtcCompileProgram", ADDRESS, JAVA_INT, ADDRESS);
-        logSize = Downcalls.bind(lib, location, "nvrtcGetProgramLogSize", ADDRESS, ADDRESS);
-        log = Downcalls.bind(lib, location, "nvrtcGetProgramLog", ADDRESS, ADDRESS);
-        cubinSize = Downcalls.bind(lib, location, "nvrtcGetCUBINSize", ADDRESS, ADDRESS);
-        cubin = Downcalls.bind(lib, location, "nvrtcGetCUBIN", ADDRESS, ADDRESS);
-        destroy = Downcalls.bind(lib, location, "nvrtcDestroyProgram", ADDRESS);
-        errorString = java.lang.foreign.Linker.nativeLinker().downcallHandle(Downcalls.find(lib, location, "nvrtcGetErrorString"),
-                java.lang.foreign.FunctionDescriptor.of(ADDRESS, JAVA_INT));
+        errorString = Linker.nativeLinker().downcallHandle(Downcalls.find(lib, location, "nvrtcGetErrorString"),
+                FunctionDescriptor.of(ADDRESS, JAVA_INT));
+        flow = new RuntimeCompiler("NVRTC", location, "nvrtc", "CUBIN", (name, args) -> Downcalls.bind(lib, location, name, args),
+                this::errorName);
     }
 
     /** Loads libnvrtc; throws IllegalStateException listing every name and folder tried. */
@@ -54,67 +51,30 @@ final class Nvrtc {
         return new Nvrtc(lib.symbols(), lib.location());
     }
 
-    String location() { return location; }
+    String location() { return flow.location(); }
 
-    /** "major.minor" of the loaded NVRTC. */
-    String version() {
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment major = a.allocate(JAVA_INT), minor = a.allocate(JAVA_INT);
-            check((int) version.invokeExact(major, minor), "nvrtcVersion");
-            return major.get(JAVA_INT, 0) + "." + minor.get(JAVA_INT, 0);
-        } catch (Throwable t) { throw Downcalls.rethrow(t); }
+    /** "major.minor" of the loaded NVRTC (the cache key part). */
+    @Override
+    public synchronized String version() {
+        if (version == null) version = flow.version();
+        return version;
+    }
+
+    @Override
+    public List<String> options(String arch) {
+        return List.of("--gpu-architecture=" + arch, "--std=c++17");
     }
 
     /** Compiles {@code source} with in-memory {@code headers} (include name to text); returns the CUBIN. */
-    byte[] compile(String name, String source, Map<String, String> headers, List<String> options) {
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment prog = a.allocate(ADDRESS);
-            MemorySegment hdrSrc = a.allocate(ADDRESS, Math.max(1, headers.size()));
-            MemorySegment hdrNames = a.allocate(ADDRESS, Math.max(1, headers.size()));
-            int i = 0;
-            for (Map.Entry<String, String> h : headers.entrySet()) {
-                hdrSrc.setAtIndex(ADDRESS, i, a.allocateFrom(h.getValue()));
-                hdrNames.setAtIndex(ADDRESS, i, a.allocateFrom(h.getKey()));
-                i++;
-            }
-            check((int) create.invokeExact(prog, a.allocateFrom(source), a.allocateFrom(name), headers.size(), hdrSrc, hdrNames),
-                    "nvrtcCreateProgram");
-            MemorySegment p = prog.get(ADDRESS, 0);
-            try {
-                MemorySegment opts = a.allocate(ADDRESS, Math.max(1, options.size()));
-                for (int k = 0; k < options.size(); k++) opts.setAtIndex(ADDRESS, k, a.allocateFrom(options.get(k)));
-                int r = (int) compile.invokeExact(p, options.size(), opts);
-                if (r != 0) {
-                    throw new IllegalStateException("NVRTC could not compile " + name + " with " + options + ": "
-                            + errorName(r) + "\n" + programLog(a, p));
-                }
-                MemorySegment size = a.allocate(JAVA_LONG);
-                check((int) cubinSize.invokeExact(p, size), "nvrtcGetCUBINSize");
-                MemorySegment bin = a.allocate(size.get(JAVA_LONG, 0));
-                check((int) cubin.invokeExact(p, bin), "nvrtcGetCUBIN");
-                return bin.toArray(JAVA_BYTE);
-            } finally {
-                check((int) destroy.invokeExact(prog), "nvrtcDestroyProgram");
-            }
-        } catch (Throwable t) { throw Downcalls.rethrow(t); }
-    }
-
-    private String programLog(Arena a, MemorySegment p) throws Throwable {
-        MemorySegment size = a.allocate(JAVA_LONG);
-        if ((int) logSize.invokeExact(p, size) != 0) return "(no log)";
-        MemorySegment text = a.allocate(Math.max(1, size.get(JAVA_LONG, 0)));
-        if ((int) log.invokeExact(p, text) != 0) return "(no log)";
-        return text.getString(0);
+    @Override
+    public byte[] compile(String name, String source, Map<String, String> headers, List<String> options) {
+        return flow.compile(name, source, headers, options);
     }
 
     private String errorName(int r) {
         try {
             MemorySegment s = (MemorySegment) errorString.invokeExact(r);
             return s.equals(MemorySegment.NULL) ? "nvrtcResult " + r : s.reinterpret(256).getString(0);
-        } catch (Throwable t) { throw Downcalls.rethrow(t); }
-    }
-
-    private void check(int r, String call) {
-        if (r != 0) throw new IllegalStateException(call + " failed: " + errorName(r) + " (" + location + ")");
+        } catch (Throwable t) { throw GpuException.unchecked(t); }
     }
 }

@@ -15,6 +15,7 @@ import dev.audioengine.api.spi.DeviceBuffer;
 import dev.audioengine.api.spi.Executable;
 import dev.audioengine.api.spi.TensorPlacement;
 import dev.audioengine.api.tensor.DType;
+import dev.audioengine.gpu.GpuBackend;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
 import dev.audioengine.backend.cpu.CpuBackendProvider;
@@ -56,7 +57,7 @@ class CudaOnDeviceTest {
     @Test
     void openRunCloseCyclesLeaveDeviceMemoryWhereItStarted() {
         assumeDevice();
-        try (CudaBackend holder = (CudaBackend) PROVIDER.open(0, BackendConfig.defaults())) {
+        try (GpuBackend holder = (GpuBackend) PROVIDER.open(0, BackendConfig.defaults())) {
             holder.synchronize();
             long before = holder.api().memInfo()[0];
             for (int i = 0; i < 1000; i++) {

@@ -1,5 +1,6 @@
 package dev.audioengine.backend.hip;
 
+import dev.audioengine.gpu.GpuException;
 import dev.audioengine.api.spi.NativeLibrary;
 
 import java.lang.foreign.Arena;
@@ -55,7 +56,7 @@ final class AmdComgr {
             }
             return processors;
         } catch (Throwable t) {
-            throw HipRuntime.rethrow(t);
+            throw GpuException.unchecked(t);
         }
     }
 

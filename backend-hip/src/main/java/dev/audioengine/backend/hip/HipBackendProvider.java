@@ -1,5 +1,6 @@
 package dev.audioengine.backend.hip;
 
+import dev.audioengine.gpu.GpuException;
 import dev.audioengine.api.spi.NativeLibrary;
 
 import dev.audioengine.api.BackendType;
@@ -9,7 +10,11 @@ import dev.audioengine.api.spi.BackendConfig;
 import dev.audioengine.api.spi.BackendProvider;
 import dev.audioengine.api.spi.BackendUnavailableException;
 import dev.audioengine.api.spi.DeviceInfo;
+import dev.audioengine.api.spi.DeviceKind;
 import dev.audioengine.api.spi.ProbeResult;
+import dev.audioengine.gpu.GemmChoice;
+import dev.audioengine.gpu.GpuBackend;
+import dev.audioengine.gpu.GpuVendor;
 
 import java.lang.foreign.Arena;
 import java.nio.file.Path;
@@ -21,11 +26,13 @@ import java.util.stream.Collectors;
 
 /**
  * The ROCm (HIP) backend's entry point. Construction loads nothing; {@link #probe()} loads
- * libamdhip64, reads the runtime version, lists the devices and checks that hipRTC (which compiles
- * the kernels) is there and that its compiler knows each device's processor. The kernels compile
- * for AMD today ({@code audioengine kernels compile --backend hip}); running them waits for the
- * vendor-neutral GPU op layer that CUDA and HIP will share, so the backend reports itself
- * unavailable, with its devices, until then.
+ * libamdhip64, reads the runtime version, lists the devices, checks that hipRTC (which compiles
+ * the kernels) is there and that its compiler knows each device's processor, and looks for
+ * hipBLASLt; {@link #open} opens one device as a {@link GpuBackend}, the op layer CUDA runs on,
+ * driven through the HIP tables (HipApi, HipRtc, HipBlasLt). Options beyond GpuBackend's
+ * {@code hip.*} ones: {@code hip.hipblaslt=on|off} (GEMMs on hipBLASLt when it is installed, else on
+ * the engine's own kernels; default on). {@code hip.graphs} defaults to off on integrated GPUs,
+ * whose graph buffers come out of shared system memory, and on for discrete ones.
  */
 public final class HipBackendProvider implements BackendProvider {
     /**
@@ -38,6 +45,9 @@ public final class HipBackendProvider implements BackendProvider {
     private final List<String> sonames;
     private final Supplier<List<Path>> folders;
     private ProbeResult probed;
+    private HipRuntime runtime;
+    private NativeLibrary library;
+    private String rocmVersion;
 
     public HipBackendProvider() {
         this(HipLibrary.SONAMES, HipLibrary::defaultFolders);
@@ -73,8 +83,10 @@ public final class HipBackendProvider implements BackendProvider {
         try {
             HipRuntime runtime = new HipRuntime(library.symbols(), library.location());
             String where;
+            String version;
             try (Arena arena = Arena.ofConfined()) {
                 int runtimeVersion = runtime.runtimeVersion(arena);
+                version = HipDevices.versionName(runtimeVersion);
                 int driverVersion = runtime.driverVersion(arena);
                 // On AMD both report HIP_VERSION; a different driver figure is worth showing.
                 where = "ROCm runtime " + HipDevices.versionName(runtimeVersion)
@@ -84,23 +96,26 @@ public final class HipBackendProvider implements BackendProvider {
             List<DeviceInfo> devices;
             try {
                 devices = HipDevices.list(runtime);
-            } catch (HipException e) {
+            } catch (GpuException e) {
                 return ProbeResult.unavailable(e.errorName() + " from " + e.call() + " (" + where + ")");
             }
             if (devices.isEmpty()) return ProbeResult.unavailable("0 devices (" + where + ")");
             HipRtc rtc;
             List<String> processors;
             try {
-                rtc = HipRtc.load(library, folders.get());
+                rtc = HipRtc.load(library, folders.get(), version);
                 processors = AmdComgr.processors(folders.get());
             } catch (IllegalStateException e) {
                 return new ProbeResult(false, e.getMessage() + ". " + where + " with " + describe(devices), devices);
             }
             Optional<String> why = whyKernelsCannotServe(devices, processors);
             if (why.isPresent()) return new ProbeResult(false, why.get() + ". " + where + " with " + describe(devices), devices);
-            return new ProbeResult(false, "the ROCm backend compiles its kernels for these devices (hipRTC from " + rtc.location()
-                    + ") but cannot run them yet: its op layer is to be shared with the CUDA backend's first (see docs/HIP.md). "
-                    + where + " with " + describe(devices), devices);
+            NativeLibrary blas = NativeLibrary.find(HipBlasLt.SONAMES, folders.get(), "hipblasLtCreate");
+            this.runtime = runtime;
+            this.library = library;
+            this.rocmVersion = version;
+            return ProbeResult.available(devices, where + "; hipRTC from " + rtc.location() + "; GEMM: "
+                    + (blas.found() ? "hipBLASLt " + blas.location() : "engine GEMM kernels (hipBLASLt not found: " + blas.searchReport() + ")"));
         } catch (RuntimeException | LinkageError e) {
             return ProbeResult.unavailable("ROCm probe of " + library.location() + " failed: " + e.getMessage());
         }
@@ -131,8 +146,30 @@ public final class HipBackendProvider implements BackendProvider {
 
     @Override public Set<Capability> verifiedCapabilities() { return VERIFIED; }
 
+    /** Graph capture is on by default for discrete GPUs only: an integrated GPU's graph buffers come out of shared system memory. */
+    static GpuVendor vendor(DeviceInfo device) {
+        return new GpuVendor("ROCm", "hip", VERIFIED, device.kind() != DeviceKind.INTEGRATED_GPU);
+    }
+
     @Override
     public synchronized Backend open(int device, BackendConfig config) {
-        throw new BackendUnavailableException(probe().reason());
+        ProbeResult p = probe();
+        if (!p.available()) throw new BackendUnavailableException(p.reason());
+        if (device < 0 || device >= p.devices().size()) {
+            throw new BackendUnavailableException("ROCm device " + device + " does not exist; this machine has "
+                    + describe(p.devices()) + " (--device counts from 0)");
+        }
+        DeviceInfo info = p.devices().get(device);
+        HipApi api = new HipApi(runtime, library.symbols(), library.location());
+        api.open(device);
+        List<Path> searched = folders.get();
+        GpuVendor vendor = vendor(info);
+        try {
+            return new GpuBackend(vendor, info, device, api, () -> HipRtc.load(library, searched, rocmVersion),
+                    rt -> GemmChoice.select("hip.hipblaslt", config.option("hip.hipblaslt", "on"), "hipBLASLt",
+                            () -> HipBlasLt.load(api, searched)), config);
+        } catch (IllegalStateException e) {
+            throw new BackendUnavailableException("ROCm device " + device + " could not be opened: " + e.getMessage(), e);
+        }
     }
 }

@@ -1,5 +1,6 @@
 package dev.audioengine.backend.hip;
 
+import dev.audioengine.gpu.GpuException;
 import dev.audioengine.api.spi.DeviceInfo;
 import dev.audioengine.api.spi.DeviceKind;
 
@@ -18,7 +19,7 @@ final class HipDevices {
 
     private HipDevices() {}
 
-    /** Throws HipException when a query fails (hipErrorNoDevice from the count on a machine without AMD GPUs). */
+    /** Throws GpuException when a query fails (hipErrorNoDevice from the count on a machine without AMD GPUs). */
     static List<DeviceInfo> list(HipRuntime runtime) {
         try (Arena arena = Arena.ofConfined()) {
             int count = runtime.deviceCount(arena);
@@ -38,7 +39,7 @@ final class HipDevices {
     private static long freeMemoryOrUnknown(HipRuntime runtime, Arena arena, int device) {
         try {
             return runtime.freeMemory(arena, device);
-        } catch (HipException e) {
+        } catch (GpuException e) {
             return -1;
         }
     }

@@ -4,6 +4,7 @@ import dev.audioengine.api.spi.NativeLibrary;
 
 import dev.audioengine.api.BackendType;
 import dev.audioengine.api.spi.KernelCompiler;
+import dev.audioengine.gpu.KernelSources;
 
 import java.lang.foreign.Arena;
 import java.nio.file.Path;
@@ -33,7 +34,7 @@ public final class HipKernelCompiler implements KernelCompiler {
 
     /** hipRTC's options for one architecture: the full gcnArchName (target features included) and C++17. */
     static List<String> options(String arch) {
-        return List.of("--gpu-architecture=" + arch, "-std=c++17");
+        return List.of("--offload-arch=" + arch, "-std=c++17");
     }
 
     @Override public BackendType type() { return BackendType.HIP; }
@@ -41,13 +42,13 @@ public final class HipKernelCompiler implements KernelCompiler {
     private synchronized HipRtc rtc() {
         if (rtc == null) {
             NativeLibrary runtime = HipLibrary.find(sonames, folders.get());
-            rtc = HipRtc.load(runtime, folders.get());
-            processors = AmdComgr.processors(folders.get());
             if (runtime.found()) {
                 try (Arena a = Arena.ofConfined()) {
                     rocmVersion = HipDevices.versionName(new HipRuntime(runtime.symbols(), runtime.location()).runtimeVersion(a));
                 }
             }
+            rtc = HipRtc.load(runtime, folders.get(), rocmVersion);
+            processors = AmdComgr.processors(folders.get());
         }
         return rtc;
     }
@@ -55,8 +56,8 @@ public final class HipKernelCompiler implements KernelCompiler {
     @Override
     public String compilerName() {
         HipRtc r = rtc();
-        // ROCm 5's hiprtcVersion answers a fixed 9.0, so the runtime's HIP version says more
-        return "hipRTC " + r.version() + (rocmVersion == null ? "" : " of ROCm " + rocmVersion) + " (" + r.location() + ")";
+        // ROCm 5's hiprtcVersion answers a fixed 9.0, so the version names the runtime's HIP version too
+        return r.version() + " (" + r.location() + ")";
     }
 
     @Override
@@ -67,7 +68,7 @@ public final class HipKernelCompiler implements KernelCompiler {
 
     @Override
     public List<String> sources() {
-        return HipKernelSources.SOURCES.stream().map(s -> s + ".cu").toList();
+        return KernelSources.SOURCES.stream().map(s -> s + ".cu").toList();
     }
 
     @Override
@@ -75,7 +76,7 @@ public final class HipKernelCompiler implements KernelCompiler {
         HipRtc r = rtc();
         if (!sources().contains(source)) throw new IllegalArgumentException("no kernel source " + source + "; the sources are " + sources());
         requireKnown(arch);
-        return r.compile(source, HipKernelSources.text(source), HipKernelSources.headers(), options(arch));
+        return r.compile(source, KernelSources.text(source), KernelSources.headers(), options(arch));
     }
 
     /** hipRTC aborts the process on a processor its compiler does not know, so refuse it here with the list. */

@@ -7,6 +7,7 @@ import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
+import dev.audioengine.gpu.GpuException;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -17,7 +18,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
  * Downcall handles for the few HIP runtime entry points the probe needs (hip_runtime_api.h).
- * Every call returns a hipError_t; {@link #check} turns a non-zero one into a {@link HipException}
+ * Every call returns a hipError_t; {@link #check} turns a non-zero one into a {@link GpuException}
  * named by hipGetErrorName. hipGetDeviceProperties is avoided except to read gcnArchName: its
  * struct changed layout in ROCm 6 (hipDeviceProp_tR0600), see {@link #archName}.
  */
@@ -78,9 +79,18 @@ final class HipRuntime {
     }
 
     private static MethodHandle bind(SymbolLookup lib, String libraryName, String name, MemoryLayout result, MemoryLayout... args) {
-        MemorySegment symbol = lib.find(name).orElseThrow(() -> new IllegalStateException(
-                libraryName + " does not export " + name + "; it is not the ROCm HIP runtime (libamdhip64)"));
+        MemorySegment symbol = symbol(lib, libraryName, name, "it is not the ROCm HIP runtime (libamdhip64)");
         return Linker.nativeLinker().downcallHandle(symbol, FunctionDescriptor.of(result, args));
+    }
+
+    /** {@code name} from {@code lib}, or IllegalStateException naming the library, the symbol and {@code why}. */
+    static MemorySegment symbol(SymbolLookup lib, String libraryName, String name, String why) {
+        return lib.find(name).orElseThrow(() -> new IllegalStateException(libraryName + " does not export " + name + "; " + why));
+    }
+
+    /** Binds {@code name} returning a status int (hipError_t, hiprtcResult, hipblasStatus_t). */
+    static MethodHandle bind(SymbolLookup lib, String libraryName, String name, String why, MemoryLayout... args) {
+        return Linker.nativeLinker().downcallHandle(symbol(lib, libraryName, name, why), FunctionDescriptor.of(JAVA_INT, args));
     }
 
     /** hipGetErrorName, or "hipError_t n" when the runtime gives no name. */
@@ -89,12 +99,12 @@ final class HipRuntime {
             MemorySegment name = (MemorySegment) hipGetErrorName.invokeExact(error);
             return name.equals(MemorySegment.NULL) ? "hipError_t " + error : name.reinterpret(Long.MAX_VALUE).getString(0);
         } catch (Throwable t) {
-            throw rethrow(t);
+            throw GpuException.unchecked(t);
         }
     }
 
     void check(int error, String call) {
-        if (error != HIP_SUCCESS) throw new HipException(call, errorName(error));
+        GpuException.check(error, call, this::errorName);
     }
 
     /** HIP_VERSION of the runtime: major * 10_000_000 + minor * 100_000 + patch (HIP 4.2 and later). */
@@ -117,7 +127,7 @@ final class HipRuntime {
         try {
             check((int) hipDeviceGetName.invokeExact(out, capacity, device), "hipDeviceGetName");
         } catch (Throwable t) {
-            throw rethrow(t);
+            throw GpuException.unchecked(t);
         }
         return out.getString(0);
     }
@@ -127,7 +137,7 @@ final class HipRuntime {
         try {
             check((int) hipDeviceGetAttribute.invokeExact(out, attribute, device), "hipDeviceGetAttribute(" + attribute + ")");
         } catch (Throwable t) {
-            throw rethrow(t);
+            throw GpuException.unchecked(t);
         }
         return out.get(JAVA_INT, 0);
     }
@@ -137,7 +147,7 @@ final class HipRuntime {
         try {
             check((int) hipDeviceTotalMem.invokeExact(out, device), "hipDeviceTotalMem");
         } catch (Throwable t) {
-            throw rethrow(t);
+            throw GpuException.unchecked(t);
         }
         return out.get(JAVA_LONG, 0);
     }
@@ -155,7 +165,7 @@ final class HipRuntime {
                 check((int) hipSetDevice.invokeExact(previous), "hipSetDevice(" + previous + ")");
             }
         } catch (Throwable t) {
-            throw rethrow(t);
+            throw GpuException.unchecked(t);
         }
         return free.get(JAVA_LONG, 0);
     }
@@ -171,7 +181,7 @@ final class HipRuntime {
         try {
             check((int) getDeviceProperties.get().invokeExact(props, device), "hipGetDeviceProperties");
         } catch (Throwable t) {
-            throw rethrow(t);
+            throw GpuException.unchecked(t);
         }
         return gcnArchNameAt(props, gcnArchNameOffset);
     }
@@ -199,15 +209,8 @@ final class HipRuntime {
         try {
             check((int) handle.invokeExact(out), call);
         } catch (Throwable t) {
-            throw rethrow(t);
+            throw GpuException.unchecked(t);
         }
         return out.get(JAVA_INT, 0);
-    }
-
-    /** Downcalls declare Throwable; ours only ever throw unchecked exceptions or errors. */
-    static RuntimeException rethrow(Throwable t) {
-        if (t instanceof RuntimeException r) throw r;
-        if (t instanceof Error e) throw e;
-        throw new IllegalStateException(t);
     }
 }

@@ -1,6 +1,8 @@
 package dev.audioengine.backend.hip;
 
 import dev.audioengine.api.spi.NativeLibrary;
+import dev.audioengine.gpu.KernelCompileException;
+import dev.audioengine.gpu.KernelSources;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,7 +26,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * AMD as the kernels assume. In CI (CI set) a missing runtime fails instead of skipping.
  */
 class HipKernelCompileTest {
-    private static final Path CUDA_KERNELS = Path.of("../backend-cuda/src/main/resources/dev/audioengine/backend/cuda/kernels");
+    private static final Path KERNELS = Path.of("../gpu-common/src/main/resources/dev/audioengine/gpu/kernels");
 
     private static void requireRuntime() {
         boolean installed = HipLibrary.find(HipLibrary.SONAMES, HipLibrary.defaultFolders()).found();
@@ -35,7 +37,7 @@ class HipKernelCompileTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"gfx1030", "gfx90a"})
+    @ValueSource(strings = {"gfx1030", "gfx90a", "gfx90a:sramecc+:xnack-"})
     void everyKernelSourceCompilesToACodeObject(String arch) {
         requireRuntime();
         HipKernelCompiler compiler = new HipKernelCompiler();
@@ -51,14 +53,13 @@ class HipKernelCompileTest {
     }
 
     @Test
-    void theHipJarCarriesExactlyTheKernelSourcesOfBackendCuda() throws IOException {
+    void theHipCompilerOffersExactlyTheSharedKernelSources() throws IOException {
         List<String> onDisk;
-        try (Stream<Path> files = Files.list(CUDA_KERNELS)) {
+        try (Stream<Path> files = Files.list(KERNELS)) {
             onDisk = files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".cu")).sorted().toList();
         }
         assertThat(new HipKernelCompiler().sources()).containsExactlyElementsOf(onDisk);
-        for (String f : onDisk) assertThat(HipKernelSources.text(f)).as(f).isEqualTo(Files.readString(CUDA_KERNELS.resolve(f)));
-        for (String h : HipKernelSources.HEADERS) assertThat(HipKernelSources.text(h)).as(h).isEqualTo(Files.readString(CUDA_KERNELS.resolve(h)));
+        for (String f : onDisk) assertThat(KernelSources.text(f)).as(f).isEqualTo(Files.readString(KERNELS.resolve(f)));
     }
 
     @Test
@@ -67,8 +68,8 @@ class HipKernelCompileTest {
         HipRtc rtc = HipRtc.load(HipLibrary.find(HipLibrary.SONAMES, HipLibrary.defaultFolders()), HipLibrary.defaultFolders());
 
         assertThatThrownBy(() -> rtc.compile("broken.cu", "#include \"gpu_compat.h\"\nGC_KERNEL void k(float* y) { y[0] = undeclared; }\n",
-                HipKernelSources.headers(), HipKernelCompiler.options("gfx1030")))
-                .isInstanceOf(HipRtc.KernelCompileError.class)
+                KernelSources.headers(), HipKernelCompiler.options("gfx1030")))
+                .isInstanceOf(KernelCompileException.class)
                 .hasMessageContaining("hipRTC could not compile broken.cu").hasMessageContaining("HIPRTC_ERROR_COMPILATION")
                 .hasMessageContaining("undeclared");
     }
@@ -102,9 +103,9 @@ class HipKernelCompileTest {
                     gc_atomic_add(y + 1024, v);
                 }
                 """;
-        assertThat(rtc.compile("warp.cu", probe.formatted(width), HipKernelSources.headers(), HipKernelCompiler.options(arch))).isNotEmpty();
+        assertThat(rtc.compile("warp.cu", probe.formatted(width), KernelSources.headers(), HipKernelCompiler.options(arch))).isNotEmpty();
         String wrong = width.equals("32") ? "64" : "32";
-        assertThatThrownBy(() -> rtc.compile("warp.cu", probe.formatted(wrong), HipKernelSources.headers(), HipKernelCompiler.options(arch)))
+        assertThatThrownBy(() -> rtc.compile("warp.cu", probe.formatted(wrong), KernelSources.headers(), HipKernelCompiler.options(arch)))
                 .hasMessageContaining("static assertion failed");
     }
 
@@ -133,7 +134,7 @@ class HipKernelCompileTest {
                 """;
         for (String arch : List.of("gfx1030", "gfx90a")) {
             Path co = dir.resolve(arch + ".co");
-            Files.write(co, rtc.compile("fma.cu", src, HipKernelSources.headers(), HipKernelCompiler.options(arch)));
+            Files.write(co, rtc.compile("fma.cu", src, KernelSources.headers(), HipKernelCompiler.options(arch)));
             Process p = new ProcessBuilder(objdump.toString(), "-d", "--mcpu=" + arch, co.toString()).redirectErrorStream(true).start();
             String asm = new String(p.getInputStream().readAllBytes());
             assertThat(p.waitFor()).isZero();

@@ -1,0 +1,77 @@
+package dev.audioengine.gpu;
+
+import dev.audioengine.api.graph.Tensor;
+import dev.audioengine.api.spi.TensorPlacement;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What an op needs while it is bound at compile time: device addresses of its tensors, the
+ * kernel cache, the GEMM library, scratch memory, and the list of steps it appends to. The
+ * launch arguments live in {@link #arena}, owned by the compiled segment.
+ */
+final class Binding {
+    static final int THREADS = 256;
+    /** Grid-stride loops: enough blocks to fill the device several times over, never more. */
+    static final long MAX_BLOCKS = 65536;
+
+    final GpuBackend backend;
+    final Arena arena;
+    private final TensorPlacement placement;
+    private final List<Step> steps = new ArrayList<>();
+    private final List<GpuBuffer> scratch = new ArrayList<>();
+
+    Binding(GpuBackend backend, TensorPlacement placement, Arena arena) {
+        this.backend = backend;
+        this.placement = placement;
+        this.arena = arena;
+    }
+
+    /** Device address of {@code t}'s first element. */
+    long ptr(Tensor t) {
+        return GpuBackend.gpu(placement.buffer(t)).address() + placement.byteOffset(t);
+    }
+
+    /** Device address of an optional input, 0 (a null pointer in the kernel) when absent. */
+    long ptrOrNull(Tensor node, int input) {
+        return node.inputs().size() > input ? ptr(node.input(input)) : 0;
+    }
+
+    LaunchArgs args() { return new LaunchArgs(arena); }
+
+    /** A 1-D grid-stride launch over {@code n} items with {@value #THREADS} threads per block; none when n == 0. */
+    void grid1d(String source, String kernel, long n, LaunchArgs a) {
+        if (n <= 0) return;
+        long blocks = Math.min(MAX_BLOCKS, (n + THREADS - 1) / THREADS);
+        launch(source, kernel, (int) blocks, 1, 1, THREADS, 1, 1, 0, a);
+    }
+
+    /** One block of {@value #THREADS} threads per row. */
+    void perRow(String source, String kernel, long rows, LaunchArgs a) {
+        if (rows <= 0) return;
+        if (rows > Integer.MAX_VALUE) throw new IllegalArgumentException(rows + " rows exceed one launch's grid");
+        launch(source, kernel, (int) rows, 1, 1, THREADS, 1, 1, 0, a);
+    }
+
+    void launch(String source, String kernel, int gx, int gy, int gz, int bx, int by, int bz, int shared, LaunchArgs a) {
+        MemorySegment f = backend.kernels().function(source, kernel);
+        if (shared > 48 * 1024) backend.api().setMaxDynamicShared(f, shared);
+        steps.add(new KernelLaunch(backend.api(), kernel, f, gx, gy, gz, bx, by, bz, shared, a.pack()));
+    }
+
+    void add(Step s) { steps.add(s); }
+
+    /** Device memory owned by the compiled segment (freed when it closes). */
+    long scratch(long bytes) {
+        GpuBuffer b = backend.allocateScratch(bytes);
+        scratch.add(b);
+        return b.address();
+    }
+
+    List<Step> steps() { return steps; }
+
+    List<GpuBuffer> scratchBuffers() { return scratch; }
+}

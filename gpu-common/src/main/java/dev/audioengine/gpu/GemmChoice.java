@@ -1,0 +1,39 @@
+package dev.audioengine.gpu;
+
+import java.util.Locale;
+import java.util.function.Supplier;
+
+/**
+ * Which GEMM path a backend runs: the vendor library, or the engine's own kernels (linear.cu, which
+ * take every weight dtype) when the library is switched off or cannot be loaded. {@link #describe()}
+ * is what the backend reports after "GEMM: ", e.g. "hipBLASLt /opt/rocm/lib/libhipblaslt.so.1" or
+ * "engine GEMM kernels (hipBLASLt not found (tried ...))".
+ */
+public record GemmChoice(GpuBlas blas, String describe) {
+    /**
+     * {@code option} is the value of the switch named {@code optionName} (on or off); {@code load}
+     * loads the library or throws IllegalStateException saying what it tried.
+     */
+    public static GemmChoice select(String optionName, String option, String library, Supplier<GpuBlas> load) {
+        String v = option.trim().toLowerCase(Locale.ROOT);
+        switch (v) {
+            case "off", "false", "0" -> {
+                return new GemmChoice(null, "engine GEMM kernels (" + library + " switched off: " + optionName + "=off)");
+            }
+            case "on", "true", "1" -> {
+                try {
+                    GpuBlas blas = load.get();
+                    return new GemmChoice(blas, blas.describe());
+                } catch (IllegalStateException e) {
+                    return new GemmChoice(null, "engine GEMM kernels (" + e.getMessage() + ")");
+                }
+            }
+            default -> throw new IllegalArgumentException(optionName + " must be on or off, got '" + v + "'");
+        }
+    }
+
+    /** A library the backend cannot run without (CUDA's cuBLASLt: the probe already required it). */
+    public static GemmChoice required(GpuBlas blas) {
+        return new GemmChoice(blas, blas.describe());
+    }
+}

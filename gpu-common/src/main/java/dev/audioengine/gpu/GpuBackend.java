@@ -1,0 +1,314 @@
+package dev.audioengine.gpu;
+
+import dev.audioengine.api.capability.Capability;
+import dev.audioengine.api.graph.Tensor;
+import dev.audioengine.api.spi.Backend;
+import dev.audioengine.api.spi.BackendConfig;
+import dev.audioengine.api.spi.DeviceBuffer;
+import dev.audioengine.api.spi.DeviceInfo;
+import dev.audioengine.api.spi.Executable;
+import dev.audioengine.api.spi.OutOfDeviceMemoryException;
+import dev.audioengine.api.spi.TensorPlacement;
+import dev.audioengine.api.tensor.DType;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * One GPU opened through its vendor's tables: one stream that every copy and kernel goes through,
+ * the runtime-compiled kernels, the GEMM library (or the engine's own GEMM kernels) and the graph
+ * cache. Options (BackendConfig), each under the vendor's prefix P ({@code cuda}, {@code hip}):
+ * {@code P.graphs=on|off} (capture each compiled segment into a graph and replay it; the default is
+ * the vendor's), {@code P.graph_cache=N} (graphs kept, least recently used out; default 64),
+ * {@code P.tf32=on|off} (F32 GEMM on TF32 units; default off), {@code P.matmul=precise|fast}
+ * (F16/BF16 weights: activations split in two rounded parts, two GEMMs, or rounded once; default precise),
+ * {@code P.kernel_cache=DIR|off} (compiled kernel cache; default ~/.cache/audioengine/P),
+ * {@code P.pinned=on|off} (uploads through page-locked buffers; default on), {@code P.vmm=on|off} (device
+ * memory from one reserved address range grown by mapping physical chunks, {@link VmmPool}, instead of
+ * the vendor's stream-ordered pool; default off). Not thread-safe: one run at a time.
+ */
+public final class GpuBackend implements Backend {
+    private static final System.Logger LOG = System.getLogger("dev.audioengine.gpu");
+
+    /** Each of the two page-locked transfer halves; large copies stream through them. */
+    static final long PINNED_HALF_BYTES = 8L << 20;
+
+    private final GpuVendor vendor;
+    private final DeviceInfo device;
+    private final int ordinal;
+    private final GpuRuntime api;
+    private final MemorySegment stream;
+    private final KernelCache kernels;
+    private final GpuBlas blas; // null: the engine's own GEMM kernels
+    private final String gemm;
+    private final GraphCache graphs; // null when graphs are off
+    private final PinnedStaging staging; // uploads; null when P.pinned=off
+    private final VmmPool vmm; // null: the vendor's allocator (P.vmm=off)
+    private final boolean tf32;
+    private final boolean fastMatmul;
+    private final Set<GpuBuffer> live = Collections.newSetFromMap(new IdentityHashMap<>());
+    private boolean closed;
+
+    /**
+     * Opens the device {@code runtime} drives (its context already made, released by {@link #close()}
+     * or here when opening fails). {@code compiler} loads the kernel compiler and {@code gemm} picks the
+     * GEMM path; either throws IllegalStateException when what it needs is missing.
+     */
+    public GpuBackend(GpuVendor vendor, DeviceInfo device, int ordinal, GpuRuntime runtime, Supplier<GpuKernelCompiler> compiler,
+                      Function<GpuRuntime, GemmChoice> gemm, BackendConfig config) {
+        this.vendor = vendor;
+        this.device = device;
+        this.ordinal = ordinal;
+        this.api = runtime;
+        String p = vendor.optionPrefix() + ".";
+        this.tf32 = onOff(config, p + "tf32", false);
+        String mm = config.option(p + "matmul", "precise").trim().toLowerCase(Locale.ROOT);
+        if (!mm.equals("precise") && !mm.equals("fast")) throw new IllegalArgumentException(p + "matmul must be precise or fast, got '" + mm + "'");
+        this.fastMatmul = mm.equals("fast");
+        boolean useGraphs = onOff(config, p + "graphs", vendor.graphsByDefault());
+        int graphCache = Integer.parseInt(config.option(p + "graph_cache", "64").trim());
+        String cacheDir = config.option(p + "kernel_cache", "").trim();
+        boolean pinned = onOff(config, p + "pinned", true);
+        boolean useVmm = onOff(config, p + "vmm", false);
+        VmmPool v = null;
+        KernelCache k = null;
+        GemmChoice g = null;
+        MemorySegment s = null;
+        PinnedStaging st = null;
+        try {
+            runtime.makeCurrent();
+            s = runtime.createStream();
+            if (useVmm) v = new VmmPool(runtime.virtualMemory(), device.memoryTotal() > 0 ? device.memoryTotal() : 32L << 30);
+            if (pinned) st = new PinnedStaging(runtime, PINNED_HALF_BYTES);
+            k = new KernelCache(runtime, compiler.get(), device.arch(), cacheDir.equals("off") ? null
+                    : cacheDir.isEmpty() ? KernelCache.defaultDir(vendor.optionPrefix()) : Path.of(cacheDir));
+            g = gemm.apply(runtime);
+        } catch (RuntimeException | Error e) {
+            if (g != null && g.blas() != null) g.blas().close();
+            if (k != null) k.close();
+            if (st != null) st.close();
+            if (v != null) v.close();
+            if (s != null) runtime.destroyStream(s);
+            runtime.release();
+            throw e;
+        }
+        this.stream = s;
+        this.staging = st;
+        this.vmm = v;
+        this.kernels = k;
+        this.blas = g.blas();
+        this.gemm = g.describe();
+        this.graphs = useGraphs ? new GraphCache(runtime::destroyGraphExec, graphCache, p + "graph_cache") : null;
+        LOG.log(System.Logger.Level.INFO, () -> vendor.registryName() + " device " + ordinal + " (" + device.name() + ", " + device.arch()
+                + ") opened: GEMM: " + gemm + "; graphs " + (useGraphs ? "on" : "off")
+                + (vmm != null ? "; memory: VMM pool reserving " + vmm.reservedBytes() + " bytes" : ""));
+    }
+
+    static boolean onOff(BackendConfig config, String key, boolean fallback) {
+        String v = config.option(key, fallback ? "on" : "off").trim().toLowerCase(Locale.ROOT);
+        return switch (v) {
+            case "on", "true", "1" -> true;
+            case "off", "false", "0" -> false;
+            default -> throw new IllegalArgumentException(key + " must be on or off, got '" + v + "'");
+        };
+    }
+
+    @Override public String registryName() { return vendor.registryName(); }
+
+    @Override public DeviceInfo device() { return device; }
+
+    @Override public Set<Capability> verifiedCapabilities() { return vendor.verified(); }
+
+    @Override public boolean supportsOp(Tensor node) { return GpuOps.supports(node); }
+
+    /** The vendor runtime this backend drives (benchmarks time with its events). */
+    public GpuRuntime api() { return api; }
+
+    public KernelCache kernels() { return kernels; }
+
+    /** The GEMM library, or null when GEMMs run on the engine's own kernels. */
+    public GpuBlas blas() { return blas; }
+
+    /** Which GEMM path runs, and why when it is the engine's own kernels. */
+    public String gemmPath() { return gemm; }
+
+    boolean tf32() { return tf32; }
+
+    boolean fastMatmul() { return fastMatmul; }
+
+    /** Null when graph capture is off. */
+    public GraphCache graphCache() { return graphs; }
+
+    public MemorySegment stream() { return stream; }
+
+    String vendorName() { return api.vendor(); }
+
+    private void enter() {
+        if (closed) throw new IllegalStateException(api.vendor() + " backend is closed");
+        api.makeCurrent();
+    }
+
+    @Override
+    public synchronized DeviceBuffer allocate(long bytes) {
+        enter();
+        return alloc(bytes);
+    }
+
+    /** Device memory outside any compiled segment (benchmarks' operands). */
+    public GpuBuffer allocateScratch(long bytes) { return alloc(bytes); }
+
+    private synchronized GpuBuffer alloc(long bytes) {
+        if (bytes < 0) throw new IllegalArgumentException("negative allocation: " + bytes);
+        long address = vmm != null ? vmm.alloc(bytes) : api.alloc(Math.max(bytes, 1), stream);
+        if (address == 0) {
+            api.synchronize(stream);
+            releaseCachedMemory();
+            throw new OutOfDeviceMemoryException(device.name() + " (" + api.vendor() + " device " + ordinal + ")", bytes, api.memInfo()[0]);
+        }
+        GpuBuffer b = new GpuBuffer(address, bytes, this::free);
+        live.add(b);
+        return b;
+    }
+
+    private synchronized void free(GpuBuffer b) {
+        if (!live.remove(b) || closed) return;
+        api.makeCurrent();
+        if (vmm != null) vmm.free(b.rawAddress()); // reused only by work enqueued later on the same stream
+        else api.free(b.rawAddress(), stream); // after the work already enqueued that may read it
+    }
+
+    private void releaseCachedMemory() {
+        if (vmm != null) vmm.trim();
+        else api.releaseCachedMemory();
+    }
+
+    /** The VMM pool, or null when P.vmm is off. */
+    VmmPool vmmPool() { return vmm; }
+
+    /** The device buffer behind {@code b}. */
+    public static GpuBuffer gpu(DeviceBuffer b) {
+        if (b instanceof GpuBuffer c) return c;
+        throw new IllegalArgumentException("not a GPU buffer: " + b);
+    }
+
+    private static void checkRange(GpuBuffer b, long offset, long bytes, String what) {
+        if (offset < 0 || bytes < 0 || offset + bytes > b.byteSize()) {
+            throw new IndexOutOfBoundsException(what + " of " + bytes + " bytes at offset " + offset + " outside " + b);
+        }
+    }
+
+    @Override
+    public synchronized void upload(DeviceBuffer dst, long dstOffset, MemorySegment src) {
+        enter();
+        GpuBuffer b = gpu(dst);
+        checkRange(b, dstOffset, src.byteSize(), "upload");
+        api.synchronize(stream);
+        if (staging != null && src.byteSize() >= PinnedStaging.MIN_BYTES) staging.upload(b.address() + dstOffset, src, stream);
+        else if (src.byteSize() > 0) api.copyHtoD(b.address() + dstOffset, src, src.byteSize());
+    }
+
+    @Override
+    public synchronized void download(DeviceBuffer src, long srcOffset, MemorySegment dst) {
+        enter();
+        GpuBuffer b = gpu(src);
+        checkRange(b, srcOffset, dst.byteSize(), "download");
+        api.synchronize(stream);
+        if (dst.byteSize() > 0) api.copyDtoH(dst, b.address() + srcOffset, dst.byteSize());
+    }
+
+    @Override
+    public synchronized Executable compile(List<Tensor> nodes, TensorPlacement placement) {
+        enter();
+        Arena arena = Arena.ofShared();
+        Binding b = new Binding(this, placement, arena);
+        try {
+            for (Tensor n : nodes) GpuOps.bind(n, b);
+        } catch (RuntimeException | Error e) {
+            for (GpuBuffer s : b.scratchBuffers()) s.close();
+            arena.close();
+            throw e;
+        }
+        return new GpuExecutable(this, b.steps(), arena, b.scratchBuffers());
+    }
+
+    /** Fills {@code n} elements of type {@code t} at {@code address} with seeded uniform values (benchmark inputs). */
+    public synchronized void fillUniform(long address, DType t, long n, int seed) {
+        enter();
+        try (Arena arena = Arena.ofConfined()) {
+            Binding bind = new Binding(this, null, arena);
+            bind.grid1d("layout", "ae_fill_uniform", n, bind.args().i32(t.ordinal()).i64(n).ptr(address).i32(seed));
+            for (Step s : bind.steps()) s.enqueue(stream);
+            api.synchronize(stream); // the arguments live in this arena
+        }
+    }
+
+    /** Waits for everything enqueued so far. */
+    @Override
+    public synchronized void synchronize() {
+        enter();
+        api.synchronize(stream);
+    }
+
+    /** Enqueues a segment's steps: replaying its captured graph, capturing it first, or launch by launch. */
+    synchronized void execute(Object owner, List<Step> steps) {
+        enter();
+        if (graphs == null || steps.isEmpty()) {
+            for (Step s : steps) s.enqueue(stream);
+            return;
+        }
+        MemorySegment g = graphs.get(owner);
+        if (g == null) {
+            api.beginCapture(stream);
+            try {
+                for (Step s : steps) s.enqueue(stream);
+            } catch (RuntimeException | Error e) {
+                try {
+                    api.destroyGraphExec(api.endCaptureAndInstantiate(stream));
+                } catch (RuntimeException ignored) {
+                    // the capture was already invalidated by the failing call; the original error is what matters
+                }
+                throw e;
+            }
+            g = api.endCaptureAndInstantiate(stream);
+            graphs.put(owner, g);
+        }
+        api.launchGraph(g, stream);
+    }
+
+    synchronized void forgetGraph(Object owner) {
+        if (graphs != null && !closed) {
+            api.makeCurrent();
+            graphs.remove(owner);
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) return;
+        api.makeCurrent();
+        try {
+            api.synchronize(stream);
+            if (graphs != null) graphs.clear();
+            if (blas != null) blas.close();
+            kernels.close();
+            if (staging != null) staging.close();
+            if (vmm == null) for (GpuBuffer b : List.copyOf(live)) api.free(b.rawAddress(), stream);
+            live.clear();
+            api.synchronize(stream);
+            if (vmm != null) vmm.close();
+            else api.releaseCachedMemory();
+            api.destroyStream(stream);
+        } finally {
+            closed = true;
+            api.release();
+        }
+    }
+}

@@ -1,0 +1,42 @@
+package dev.audioengine.gpu;
+
+import dev.audioengine.api.spi.Executable;
+
+import java.lang.foreign.Arena;
+import java.util.List;
+
+/**
+ * A compiled segment: its steps in order, the launch arguments (in {@link #arena}) and scratch
+ * memory it owns. With graphs on, the first run captures the steps into a device graph and later
+ * runs replay it with one launch; with graphs off, every run enqueues every step. Either way the
+ * run returns once the work is enqueued: downloads wait for the stream.
+ */
+final class GpuExecutable implements Executable {
+    private final GpuBackend backend;
+    private final List<Step> steps;
+    private final Arena arena;
+    private final List<GpuBuffer> scratch;
+    private boolean closed;
+
+    GpuExecutable(GpuBackend backend, List<Step> steps, Arena arena, List<GpuBuffer> scratch) {
+        this.backend = backend;
+        this.steps = List.copyOf(steps);
+        this.arena = arena;
+        this.scratch = List.copyOf(scratch);
+    }
+
+    @Override
+    public void run() {
+        if (closed) throw new IllegalStateException("compiled " + backend.vendorName() + " segment is closed");
+        backend.execute(this, steps);
+    }
+
+    @Override
+    public void close() {
+        if (closed) return;
+        closed = true;
+        backend.forgetGraph(this);
+        for (GpuBuffer b : scratch) b.close();
+        arena.close();
+    }
+}

@@ -1,0 +1,11 @@
+package dev.audioengine.gpu;
+
+import dev.audioengine.api.graph.Tensor;
+
+/** How one op family runs on the device: which nodes it can compute, and the steps that compute one. */
+interface GpuOp {
+    boolean supports(Tensor node);
+
+    /** Appends the launches that compute {@code node} to {@code b}; called once per compiled segment. */
+    void bind(Tensor node, Binding b);
+}

@@ -1,0 +1,138 @@
+package dev.audioengine.gpu;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The shared kernel sources ({@link KernelSources}) compiled by the vendor's runtime compiler for the
+ * device's architecture, one module per source file, loaded on first use. Code objects are cached on
+ * disk under a key made of the source and header text, the architecture, the compiler's version and
+ * the options, so a changed kernel or toolkit never meets a stale binary. Not thread-safe: the
+ * backend serializes its use.
+ */
+public final class KernelCache implements AutoCloseable {
+    private final GpuRuntime api;
+    private final GpuKernelCompiler compiler;
+    private final String arch;
+    private final Path dir; // null: no disk cache
+    private final Map<String, MemorySegment> modules = new HashMap<>();
+    private final Map<String, MemorySegment> functions = new HashMap<>();
+    private int compiled, loadedFromDisk;
+
+    KernelCache(GpuRuntime api, GpuKernelCompiler compiler, String arch, Path dir) {
+        this.api = api;
+        this.compiler = compiler;
+        this.arch = arch;
+        this.dir = dir;
+    }
+
+    /**
+     * The default cache folder for a vendor ("cuda", "hip"): $AUDIOENGINE_CACHE/VENDOR, else
+     * $XDG_CACHE_HOME/audioengine/VENDOR, else ~/.cache/audioengine/VENDOR.
+     */
+    static Path defaultDir(String vendor) {
+        String ae = System.getenv("AUDIOENGINE_CACHE");
+        if (ae != null && !ae.isBlank()) return Path.of(ae, vendor);
+        String xdg = System.getenv("XDG_CACHE_HOME");
+        Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache");
+        return base.resolve("audioengine").resolve(vendor);
+    }
+
+    /** The function {@code kernel} of source file {@code source}, compiling or loading the module once. */
+    public MemorySegment function(String source, String kernel) {
+        String key = source + "/" + kernel;
+        MemorySegment f = functions.get(key);
+        if (f == null) {
+            f = api.function(module(source), kernel);
+            functions.put(key, f);
+        }
+        return f;
+    }
+
+    private MemorySegment module(String source) {
+        MemorySegment m = modules.get(source);
+        if (m != null) return m;
+        byte[] code = code(source);
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment image = a.allocate(code.length + 1L, 16);
+            MemorySegment.copy(code, 0, image, ValueLayout.JAVA_BYTE, 0, code.length);
+            m = api.loadModule(image);
+        }
+        modules.put(source, m);
+        return m;
+    }
+
+    private byte[] code(String source) {
+        String text = KernelSources.text(source + ".cu");
+        Map<String, String> headers = KernelSources.headers();
+        List<String> options = compiler.options(arch);
+        String key = key(text, headers, arch, compiler.version(), options);
+        Path file = dir == null ? null : dir.resolve(source + "-" + arch.replace(':', '_') + "-" + key + ".bin");
+        if (file != null && Files.isRegularFile(file)) {
+            try {
+                byte[] b = Files.readAllBytes(file);
+                loadedFromDisk++;
+                return b;
+            } catch (IOException e) {
+                // unreadable cache entry: compile again and overwrite it below
+            }
+        }
+        byte[] bin = compiler.compile(source + ".cu", text, headers, options);
+        compiled++;
+        if (file != null) store(file, bin);
+        return bin;
+    }
+
+    /** Writes through a temporary file and a rename so a concurrent reader never sees half a code object. */
+    private static void store(Path file, byte[] bin) {
+        try {
+            Files.createDirectories(file.getParent());
+            Path tmp = Files.createTempFile(file.getParent(), file.getFileName().toString(), ".tmp");
+            Files.write(tmp, bin);
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            System.getLogger("dev.audioengine.gpu").log(System.Logger.Level.WARNING,
+                    "could not cache the compiled kernels in " + file.getParent() + ": " + e + " (they will be compiled again next time)");
+        }
+    }
+
+    /** SHA-256 over everything that decides the binary. */
+    static String key(String source, Map<String, String> headers, String arch, String compilerVersion, List<String> options) {
+        try {
+            MessageDigest md = MessageDigest.getInstance("SHA-256");
+            List<String> parts = new ArrayList<>(List.of(source, arch, compilerVersion, String.join(" ", options)));
+            headers.forEach((k, v) -> { parts.add(k); parts.add(v); });
+            for (String p : parts) {
+                md.update(p.getBytes(StandardCharsets.UTF_8));
+                md.update((byte) 0);
+            }
+            return HexFormat.of().formatHex(md.digest(), 0, 16);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public int compiledCount() { return compiled; }
+
+    public int loadedFromDiskCount() { return loadedFromDisk; }
+
+    @Override
+    public void close() {
+        for (MemorySegment m : modules.values()) api.unloadModule(m);
+        modules.clear();
+        functions.clear();
+    }
+}

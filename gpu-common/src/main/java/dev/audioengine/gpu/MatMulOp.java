@@ -1,0 +1,134 @@
+package dev.audioengine.gpu;
+
+import dev.audioengine.api.graph.Tensor;
+import dev.audioengine.api.tensor.DType;
+
+/**
+ * y[..., m, n] = Σ_k x[..., m, k]·w[..., n, k]. F32, F16 and BF16 weights go to the GEMM library
+ * (cuBLASLt, hipBLASLt; FAST_PROJECTION, BF16_WEIGHTS), always accumulating in F32: F32 as it is
+ * (TF32 only with P.tf32=on); F16/BF16 with x split into a rounded high part and the rounded remainder
+ * (two GEMMs into the same result, so activations keep about F32 precision; P.matmul=fast uses the
+ * high part alone). Q8_0/Q4_0 weights run ae_matvec_q for up to 16 rows of x (one scale per 32-value
+ * block) and otherwise, like layouts the library cannot express (a weight batch that is neither absent
+ * nor one stride), every dtype when there is no library, and shapes it has no algorithm for, the tiled
+ * kernel in linear.cu, which decodes F32, F16, BF16, Q8_0 and Q4_0 weights as it loads them.
+ */
+final class MatMulOp implements GpuOp {
+    private static final String SRC = "linear";
+    private static final int TILE = 16;
+    /** Up to this many rows of x, quantized weights use the block-decoding mat-vec kernel (decode-style projections). */
+    static final long MATVEC_MAX_ROWS = 16;
+    private static final int MATVEC_THREADS = 128;
+
+    @Override
+    public boolean supports(Tensor node) {
+        Tensor w = node.input(1);
+        return node.input(0).dtype() == DType.F32 && (w.dtype().isFloat() || w.dtype().isQuantized()) && node.rank() <= 4
+                && (!w.dtype().isQuantized() || w.stride(-1) == 1);
+    }
+
+    /** An operand as [B0, B1, rows, K] under the output's batch dims (stride 0 on broadcast batch axes). */
+    static TensorDesc operand(Tensor t, long[] outDims) {
+        int outBatch = outDims.length - 2, tBatch = t.rank() - 2;
+        long[] n = {1, 1, t.dim(-2), t.dim(-1)}, s = {0, 0, t.stride(-2), t.stride(-1)};
+        for (int i = 0; i < outBatch; i++) {
+            int slot = 2 - outBatch + i, j = i - (outBatch - tBatch);
+            n[slot] = outDims[i];
+            s[slot] = j < 0 || t.dim(j) == 1 ? 0 : t.stride(j);
+        }
+        return new TensorDesc(n, s);
+    }
+
+    /** {count, stride} when the two batch axes walk memory with one stride; null when they do not. */
+    static long[] collapseBatch(TensorDesc d) {
+        long b0 = d.n()[0], b1 = d.n()[1], s0 = d.s()[0], s1 = d.s()[1];
+        if (b0 == 1) return new long[] {b1, b1 == 1 ? 0 : s1};
+        if (b1 == 1) return new long[] {b0, s0};
+        return s0 == b1 * s1 ? new long[] {b0 * b1, s1} : null;
+    }
+
+    @Override
+    public void bind(Tensor node, Binding b) {
+        Tensor x = node.input(0), w = node.input(1);
+        long[] out = node.shape().dims();
+        TensorDesc xd = operand(x, out), wd = operand(w, out);
+        long m = x.dim(-2), n = w.dim(-2), k = x.dim(-1);
+        if (node.elements() == 0) return;
+        if (w.dtype().isFloat() && b.backend.blas() != null && k > 0 && library(node, b, xd, wd, m, n, k)) return;
+        long rows = xd.n()[0] * xd.n()[1] * m;
+        boolean wPlain = wd.s()[0] == 0 && wd.s()[1] == 0 && wd.s()[3] == 1 && (n == 1 || wd.s()[2] == k);
+        if (w.dtype().isQuantized() && rows <= MATVEC_MAX_ROWS && wPlain && xd.s()[3] == 1) {
+            b.launch(SRC, "ae_matvec_q", Math.toIntExact(n), Math.toIntExact(rows), 1, MATVEC_THREADS, 1, 1, 0,
+                    b.args().ptr(b.ptr(node)).ptr(b.ptr(x)).desc(xd).ptr(b.ptr(w)).i32(w.dtype().ordinal()).i64(n).i64(k));
+            return;
+        }
+        long batches = xd.n()[0] * xd.n()[1];
+        LaunchArgs a = b.args().ptr(b.ptr(node)).ptr(b.ptr(x)).desc(xd).ptr(b.ptr(w)).i32(w.dtype().ordinal()).desc(wd)
+                .i64(m).i64(n).i64(k).i64(xd.n()[1]);
+        b.launch(SRC, "ae_matmul", Math.toIntExact((n + TILE - 1) / TILE), Math.toIntExact((m + TILE - 1) / TILE),
+                Math.toIntExact(batches), TILE, TILE, 1, 0, a);
+    }
+
+    /** Binds the library path; false when this layout needs the kernel instead. */
+    private static boolean library(Tensor node, Binding b, TensorDesc xd, TensorDesc wd, long m, long n, long k) {
+        DType wt = node.input(1).dtype();
+        long batches = xd.n()[0] * xd.n()[1];
+        // weights: K-contiguous rows (transposed in column-major terms) or N-contiguous columns
+        boolean transA;
+        long lda;
+        if (wd.s()[3] == 1 || k == 1) { transA = true; lda = Math.max(k, n == 1 ? k : wd.s()[2]); }
+        else if (wd.s()[2] == 1 || n == 1) { transA = false; lda = Math.max(n, k == 1 ? n : wd.s()[3]); }
+        else return false;
+        boolean wBatched = wd.s()[0] != 0 || wd.s()[1] != 0;
+        long[] wBatch = wBatched ? collapseBatch(wd) : null;
+        if (wBatched && wBatch == null) return false;
+
+        long xPtr = b.ptr(node.input(0));
+        long[] xBatch = collapseBatch(xd);
+        // F32 x read in place: unit stride along k and one row stride (ld >= k) over every row it feeds
+        long ldb = -1, strideB = 0;
+        if (wt == DType.F32 && xd.s()[3] == 1) {
+            long rowStride = m == 1 ? k : xd.s()[2];
+            if (wBatched) {
+                if (xBatch != null && rowStride >= k) { ldb = rowStride; strideB = xBatch[1]; }
+            } else if (batches == 1) {
+                if (rowStride >= k) ldb = rowStride;
+            } else if (xBatch != null && (m == 1 || xBatch[1] == m * rowStride)) {
+                long r = m == 1 ? xBatch[1] : rowStride;
+                if (r >= k) ldb = r;
+            }
+        }
+        long xLo = 0;
+        if (ldb < 0) {
+            // round (F16/BF16) or copy (F32) x into a contiguous [batches, m, k] scratch of the weight's type
+            long count = batches * m * k;
+            boolean split = wt != DType.F32 && !b.backend.fastMatmul();
+            long scratch = b.scratch(count * (wt == DType.F32 ? 4 : split ? 4 : 2));
+            if (wt == DType.F32) {
+                b.grid1d("layout", "ae_copy", count, b.args().i32(4).i64(count).ptr(scratch)
+                        .desc(TensorDesc.contiguous(dev.audioengine.api.tensor.Shape.of(xd.n()))).ptr(xPtr).desc(xd));
+            } else {
+                xLo = split ? scratch + 2 * count : 0;
+                b.grid1d("layout", "ae_narrow_rows", count, b.args().i32(wt.ordinal()).i64(count).ptr(scratch).ptr(xLo).ptr(xPtr).desc(xd));
+            }
+            xPtr = scratch;
+            ldb = k;
+            strideB = m * k;
+        }
+        boolean single = !wBatched;
+        int batch = single ? 1 : Math.toIntExact(batches);
+        long rows = single ? batches * m : m;
+        long wPtr = b.ptr(node.input(1)), yPtr = b.ptr(node);
+        boolean fast = wt == DType.F32 && b.backend.tf32();
+        GpuBlas.Shape shape = new GpuBlas.Shape(wt, DType.F32, fast, transA, false, n, rows, k, lda, ldb, n,
+                batch, wBatched ? wBatch[1] : 0, strideB, m * n,
+                GpuBlas.alignment(wPtr), GpuBlas.alignment(xPtr), GpuBlas.alignment(yPtr));
+        GpuBlas lt = b.backend.blas();
+        GpuBlas.Plan plan = lt.plan(shape);
+        if (plan == null) return false;
+        long xFinal = xPtr, xRest = xLo;
+        b.add(stream -> lt.run(plan, wPtr, xFinal, yPtr, stream, false));
+        if (xRest != 0) b.add(stream -> lt.run(plan, wPtr, xRest, yPtr, stream, true));
+        return true;
+    }
+}

@@ -1,0 +1,162 @@
+package dev.audioengine.gpu;
+
+import dev.audioengine.api.capability.Capability;
+import dev.audioengine.api.graph.Graph;
+import dev.audioengine.api.graph.GraphBuilder;
+import dev.audioengine.api.graph.Tensor;
+import dev.audioengine.api.spi.BackendConfig;
+import dev.audioengine.api.spi.DeviceBuffer;
+import dev.audioengine.api.spi.DeviceInfo;
+import dev.audioengine.api.spi.DeviceKind;
+import dev.audioengine.api.spi.Executable;
+import dev.audioengine.api.spi.OutOfDeviceMemoryException;
+import dev.audioengine.api.spi.TensorPlacement;
+import dev.audioengine.api.tensor.DType;
+import dev.audioengine.api.tensor.Shape;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The op layer driven through fake vendor tables: options under the vendor's prefix, the GEMM path, graphs, memory, lifecycle. */
+class GpuBackendTest {
+    private static final DeviceInfo DEVICE = new DeviceInfo(0, "Fake GPU", "gfx1100", DeviceKind.DISCRETE_GPU, 1L << 30, 1L << 30);
+    private static final GpuVendor HIP = new GpuVendor("ROCm", "hip", Set.of(Capability.CONV_TRANSPOSE1D_COL2IM), false);
+
+    private final FakeRuntime runtime = new FakeRuntime(64L << 20);
+    private final List<String> compiled = new ArrayList<>();
+    private final GpuKernelCompiler compiler = new GpuKernelCompiler() {
+        @Override public String version() { return "fake 1.0"; }
+
+        @Override public List<String> options(String arch) { return List.of("--offload-arch=" + arch); }
+
+        @Override public byte[] compile(String name, String source, Map<String, String> headers, List<String> options) {
+            compiled.add(name + " " + options);
+            return new byte[] {1, 2, 3};
+        }
+    };
+
+    private GpuBackend open(GpuBlas blas, Map<String, String> options) {
+        Map<String, String> all = new java.util.HashMap<>(options);
+        all.putIfAbsent("hip.kernel_cache", "off");
+        return new GpuBackend(HIP, DEVICE, 0, runtime, () -> compiler,
+                rt -> blas == null ? GemmChoice.select("hip.hipblaslt", "off", "hipBLASLt", () -> null) : GemmChoice.required(blas),
+                new BackendConfig(0, all));
+    }
+
+    /** y = x·wᵀ with x [3, 8], w [5, 8], each tensor in its own buffer. */
+    private static Executable matmul(GpuBackend b, List<DeviceBuffer> held) {
+        GraphBuilder g = new GraphBuilder();
+        Tensor x = g.input("x", DType.F32, Shape.of(3, 8)), w = g.input("w", DType.F32, Shape.of(5, 8));
+        Graph graph = g.build(g.matmul(x, w));
+        Map<Tensor, DeviceBuffer> buffers = new IdentityHashMap<>();
+        for (Tensor t : graph.nodes()) buffers.computeIfAbsent(t.storage(), r -> b.allocate(r.storageBytes()));
+        held.addAll(buffers.values());
+        return b.compile(graph.computeNodes(), new TensorPlacement() {
+            @Override public DeviceBuffer buffer(Tensor t) { return buffers.get(t.storage()); }
+
+            @Override public long byteOffset(Tensor t) { return t.dtype().bytesFor(t.offset()); }
+        });
+    }
+
+    @Test
+    void optionsAreReadUnderTheVendorsPrefixWithTheVendorsGraphDefault() {
+        try (GpuBackend b = open(null, Map.of())) {
+            assertThat(b.registryName()).isEqualTo("ROCm");
+            assertThat(b.verifiedCapabilities()).containsExactly(Capability.CONV_TRANSPOSE1D_COL2IM);
+            assertThat(b.graphCache()).as("this vendor's default is graphs off").isNull();
+            assertThat(runtime.calls).contains("hostAlloc " + GpuBackend.PINNED_HALF_BYTES);
+        }
+        runtime.calls.clear();
+        try (GpuBackend b = open(null, Map.of("hip.graphs", "on", "hip.pinned", "off", "cuda.graphs", "off"))) {
+            assertThat(b.graphCache()).as("hip.graphs=on; cuda.* options are not this vendor's").isNotNull();
+            assertThat(runtime.calls).noneMatch(c -> c.startsWith("hostAlloc"));
+        }
+        assertThatThrownBy(() -> open(null, Map.of("hip.matmul", "sloppy")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("hip.matmul must be precise or fast, got 'sloppy'");
+    }
+
+    @Test
+    void withoutALibraryMatmulRunsTheEnginesKernelAndSaysSo() {
+        List<DeviceBuffer> held = new ArrayList<>();
+        try (GpuBackend b = open(null, Map.of())) {
+            assertThat(b.gemmPath()).isEqualTo("engine GEMM kernels (hipBLASLt switched off: hip.hipblaslt=off)");
+            try (Executable e = matmul(b, held)) {
+                e.run();
+            }
+            assertThat(compiled).containsExactly("linear.cu [--offload-arch=gfx1100]");
+            assertThat(runtime.calls).contains("launch");
+        }
+    }
+
+    @Test
+    void withALibraryMatmulRunsOnItAndGraphsCaptureOnceThenReplay() {
+        FakeBlas blas = new FakeBlas();
+        List<DeviceBuffer> held = new ArrayList<>();
+        try (GpuBackend b = open(blas, Map.of("hip.graphs", "on"))) {
+            assertThat(b.gemmPath()).isEqualTo("fakeBLAS /opt/fake/libfakeblas.so.1");
+            try (Executable e = matmul(b, held)) {
+                e.run();
+                e.run();
+            }
+            assertThat(blas.runs).as("captured once; replays do not enqueue the steps again").isEqualTo(1);
+            assertThat(runtime.calls.stream().filter(c -> c.equals("beginCapture")).count()).isEqualTo(1);
+            assertThat(runtime.calls.stream().filter(c -> c.equals("launchGraph")).count()).isEqualTo(2);
+            assertThat(runtime.calls).contains("destroyGraphExec").doesNotContain("launch");
+        }
+        assertThat(blas.closed).isTrue();
+    }
+
+    @Test
+    void outOfMemoryHandsCachedMemoryBackAndNamesTheDevice() {
+        try (GpuBackend b = open(null, Map.of("hip.pinned", "off"))) {
+            assertThatThrownBy(() -> b.allocate(1L << 30))
+                    .isInstanceOf(OutOfDeviceMemoryException.class).hasMessageContaining("Fake GPU (HIP device 0)");
+            assertThat(runtime.calls).containsSubsequence("alloc failed", "releaseCachedMemory");
+        }
+    }
+
+    @Test
+    void closeFreesEverythingAndReleasesTheDeviceLast() {
+        GpuBackend b = open(null, Map.of());
+        DeviceBuffer leaked = b.allocate(1024);
+        b.close();
+        assertThat(runtime.calls).containsSubsequence("free", "destroyStream", "release");
+        assertThat(runtime.calls.getLast()).isEqualTo("release");
+        assertThat(leaked.byteSize()).isEqualTo(1024);
+        assertThatThrownBy(() -> b.allocate(16)).isInstanceOf(IllegalStateException.class).hasMessage("HIP backend is closed");
+    }
+
+    @Test
+    void withVmmOnMemoryComesFromTheReservedRangeAndIsHandedBackOnClose() {
+        GpuBackend b = open(null, Map.of("hip.vmm", "on", "hip.pinned", "off"));
+        GpuBuffer x = GpuBackend.gpu(b.allocate(1000)), y = GpuBackend.gpu(b.allocate(3 << 20));
+        assertThat(x.address()).isEqualTo(FakeVirtualMemory.BASE);
+        assertThat(y.address()).isEqualTo(FakeVirtualMemory.BASE + 1024);
+        assertThat(runtime.vm.reserved).as("the device's total memory, reserved").isEqualTo(DEVICE.memoryTotal());
+        assertThat(runtime.calls).noneMatch(c -> c.startsWith("alloc"));
+        x.close();
+        assertThat(GpuBackend.gpu(b.allocate(512)).address()).as("a freed block is reused at once").isEqualTo(FakeVirtualMemory.BASE);
+        assertThatThrownBy(() -> b.allocate(100L << 20))
+                .isInstanceOf(OutOfDeviceMemoryException.class).hasMessageContaining("Fake GPU (HIP device 0)");
+        b.close();
+        assertThat(runtime.vm.mappedNow).isZero();
+        assertThat(runtime.vm.calls.getLast()).isEqualTo("unreserve " + DEVICE.memoryTotal());
+        assertThat(runtime.calls).doesNotContain("free");
+    }
+
+    @Test
+    void aFailedOpenReleasesWhatItMade() {
+        assertThatThrownBy(() -> new GpuBackend(HIP, DEVICE, 0, runtime, () -> {
+            throw new IllegalStateException("hipRTC not found");
+        }, rt -> GemmChoice.select("hip.hipblaslt", "off", "hipBLASLt", () -> null), BackendConfig.defaults()))
+                .isInstanceOf(IllegalStateException.class).hasMessage("hipRTC not found");
+        assertThat(runtime.calls).containsSubsequence("createStream", "hostFree", "destroyStream", "release");
+    }
+}
