@@ -59,11 +59,11 @@ public final class GpuBackend implements Backend {
 
     /**
      * Opens the device {@code runtime} drives (its context already made, released by {@link #close()}
-     * or here when opening fails). {@code compiler} loads the kernel compiler and {@code gemm} picks the
+     * or here when opening fails). {@code compiler} loads the kernel compiler and {@code gemmChoice} picks the
      * GEMM path; either throws IllegalStateException when what it needs is missing.
      */
     public GpuBackend(GpuVendor vendor, DeviceInfo device, int ordinal, GpuRuntime runtime, Supplier<GpuKernelCompiler> compiler,
-                      Function<GpuRuntime, GemmChoice> gemm, BackendConfig config) {
+                      Function<GpuRuntime, GemmChoice> gemmChoice, BackendConfig config) {
         this.vendor = vendor;
         this.device = device;
         this.ordinal = ordinal;
@@ -90,7 +90,7 @@ public final class GpuBackend implements Backend {
             if (pinned) st = new PinnedStaging(runtime, PINNED_HALF_BYTES);
             k = new KernelCache(runtime, compiler.get(), device.arch(), cacheDir.equals("off") ? null
                     : cacheDir.isEmpty() ? KernelCache.defaultDir(vendor.optionPrefix()) : Path.of(cacheDir));
-            g = gemm.apply(runtime);
+            g = gemmChoice.apply(runtime);
         } catch (RuntimeException | Error e) {
             if (g != null && g.blas() != null) g.blas().close();
             if (k != null) k.close();
@@ -107,9 +107,14 @@ public final class GpuBackend implements Backend {
         this.blas = g.blas();
         this.gemm = g.describe();
         this.graphs = useGraphs ? new GraphCache(runtime::destroyGraphExec, graphCache, p + "graph_cache") : null;
-        LOG.log(System.Logger.Level.INFO, () -> vendor.registryName() + " device " + ordinal + " (" + device.name() + ", " + device.arch()
-                + ") opened: GEMM: " + gemm + "; graphs " + (useGraphs ? "on" : "off")
-                + (vmm != null ? "; memory: VMM pool reserving " + vmm.reservedBytes() + " bytes" : ""));
+        LOG.log(System.Logger.Level.INFO, this::openedMessage);
+    }
+
+    /** The INFO line logged when the device opens: which GEMM path, graphs, and the VMM pool if any. */
+    String openedMessage() {
+        return vendor.registryName() + " device " + ordinal + " (" + device.name() + ", " + device.arch()
+                + ") opened: GEMM: " + gemm + "; graphs " + (graphs != null ? "on" : "off")
+                + (vmm != null ? "; memory: VMM pool reserving " + vmm.reservedBytes() + " bytes" : "");
     }
 
     static boolean onOff(BackendConfig config, String key, boolean fallback) {

@@ -101,6 +101,8 @@ class GpuBackendTest {
         List<DeviceBuffer> held = new ArrayList<>();
         try (GpuBackend b = open(blas, Map.of("hip.graphs", "on"))) {
             assertThat(b.gemmPath()).isEqualTo("fakeBLAS /opt/fake/libfakeblas.so.1");
+            // the constructor's GEMM factory parameter once shadowed the field here and the log printed a lambda
+            assertThat(b.openedMessage()).contains("opened: GEMM: fakeBLAS /opt/fake/libfakeblas.so.1; graphs on");
             try (Executable e = matmul(b, held)) {
                 e.run();
                 e.run();
