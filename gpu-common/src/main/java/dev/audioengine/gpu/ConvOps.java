@@ -21,7 +21,7 @@ final class ConvOps implements GpuOp {
     static final long MAX_COLUMN_BYTES = 256L << 20;
 
     @Override
-    public boolean supports(Tensor node) {
+    public boolean supports(Tensor node, DeviceLimits limits) {
         return node.inputs().stream().allMatch(t -> t.dtype() == DType.F32) && node.input(0).rank() == 3 && node.input(1).rank() == 3;
     }
 

@@ -11,7 +11,7 @@ final class ElementwiseOps implements GpuOp {
     static final int UN_SCALE = 15;
 
     @Override
-    public boolean supports(Tensor node) {
+    public boolean supports(Tensor node, DeviceLimits limits) {
         if (node.dtype() != DType.F32 || node.inputs().stream().anyMatch(t -> t.dtype() != DType.F32)) return false;
         if (node.op() instanceof Op.Snake) return node.rank() == 3 && node.input(1).rank() == 1;
         return true;

@@ -54,6 +54,7 @@ public final class GpuBackend implements Backend {
     private final VmmPool vmm; // null: the vendor's allocator (P.vmm=off)
     private final boolean tf32;
     private final boolean fastMatmul;
+    private final DeviceLimits limits;
     private final Set<GpuBuffer> live = Collections.newSetFromMap(new IdentityHashMap<>());
     private boolean closed;
 
@@ -83,8 +84,10 @@ public final class GpuBackend implements Backend {
         GemmChoice g = null;
         MemorySegment s = null;
         PinnedStaging st = null;
+        DeviceLimits l = null;
         try {
             runtime.makeCurrent();
+            l = new DeviceLimits(runtime.maxSharedPerBlock());
             s = runtime.createStream();
             if (useVmm) v = new VmmPool(runtime.virtualMemory(), device.memoryTotal() > 0 ? device.memoryTotal() : 32L << 30);
             if (pinned) st = new PinnedStaging(runtime, PINNED_HALF_BYTES);
@@ -100,6 +103,7 @@ public final class GpuBackend implements Backend {
             runtime.release();
             throw e;
         }
+        this.limits = l;
         this.stream = s;
         this.staging = st;
         this.vmm = v;
@@ -132,7 +136,9 @@ public final class GpuBackend implements Backend {
 
     @Override public Set<Capability> verifiedCapabilities() { return vendor.verified(); }
 
-    @Override public boolean supportsOp(Tensor node) { return GpuOps.supports(node); }
+    @Override public boolean supportsOp(Tensor node) { return GpuOps.supports(node, limits); }
+
+    DeviceLimits limits() { return limits; }
 
     /** The vendor runtime this backend drives (benchmarks time with its events). */
     public GpuRuntime api() { return api; }

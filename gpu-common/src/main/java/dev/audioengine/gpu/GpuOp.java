@@ -4,7 +4,8 @@ import dev.audioengine.api.graph.Tensor;
 
 /** How one op family runs on the device: which nodes it can compute, and the steps that compute one. */
 interface GpuOp {
-    boolean supports(Tensor node);
+    /** Whether this family computes {@code node} on a device with these limits. */
+    boolean supports(Tensor node, DeviceLimits limits);
 
     /** Appends the launches that compute {@code node} to {@code b}; called once per compiled segment. */
     void bind(Tensor node, Binding b);

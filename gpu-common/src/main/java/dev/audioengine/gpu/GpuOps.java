@@ -41,14 +41,14 @@ final class GpuOps {
 
     private GpuOps() {}
 
-    static boolean supports(Tensor node) {
+    static boolean supports(Tensor node, DeviceLimits limits) {
         GpuOp op = TABLE.get(node.op().getClass());
-        return op != null && op.supports(node);
+        return op != null && op.supports(node, limits);
     }
 
     static void bind(Tensor node, Binding b) {
         GpuOp op = TABLE.get(node.op().getClass());
-        if (op == null || !op.supports(node)) throw new IllegalArgumentException("the " + b.backend.vendorName() + " backend does not support " + node);
+        if (op == null || !op.supports(node, b.backend.limits())) throw new IllegalArgumentException("the " + b.backend.vendorName() + " backend does not support " + node);
         op.bind(node, b);
     }
 }

@@ -20,6 +20,13 @@ public interface GpuRuntime {
     long[] memInfo();
 
     /**
+     * The most dynamic shared memory one block can be given, in bytes (CUDA: the opt-in maximum,
+     * 227 KiB on Hopper; HIP: the LDS of a workgroup, 64 KiB on most AMD GPUs). Ops whose blocks
+     * would need more report themselves unsupported instead of failing at launch.
+     */
+    int maxSharedPerBlock();
+
+    /**
      * Device memory, stream-ordered where the vendor has a pool (cuMemAllocAsync, hipMallocAsync);
      * 0 when the device is out of memory (the caller then synchronizes and hands cached memory back).
      */

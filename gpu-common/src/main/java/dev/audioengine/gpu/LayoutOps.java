@@ -9,7 +9,7 @@ final class LayoutOps implements GpuOp {
     private static final String SRC = "layout";
 
     @Override
-    public boolean supports(Tensor node) {
+    public boolean supports(Tensor node, DeviceLimits limits) {
         return switch (node.op()) {
             case Op.Pad p -> node.input(0).dtype() == DType.F32;
             case Op.Concat c -> node.inputs().stream().allMatch(t -> t.dtype() == node.dtype() && !t.dtype().isQuantized());

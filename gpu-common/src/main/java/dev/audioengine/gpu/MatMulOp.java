@@ -21,7 +21,7 @@ final class MatMulOp implements GpuOp {
     private static final int MATVEC_THREADS = 128;
 
     @Override
-    public boolean supports(Tensor node) {
+    public boolean supports(Tensor node, DeviceLimits limits) {
         Tensor w = node.input(1);
         return node.input(0).dtype() == DType.F32 && (w.dtype().isFloat() || w.dtype().isQuantized()) && node.rank() <= 4
                 && (!w.dtype().isQuantized() || w.stride(-1) == 1);

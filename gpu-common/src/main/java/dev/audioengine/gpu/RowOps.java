@@ -12,7 +12,7 @@ final class RowOps implements GpuOp {
     private static final String SRC = "norm";
 
     @Override
-    public boolean supports(Tensor node) {
+    public boolean supports(Tensor node, DeviceLimits limits) {
         Tensor x = node.input(0);
         if (x.dtype() != DType.F32 || x.rank() == 0) return false;
         // affine parameters are read as contiguous vectors

@@ -7,24 +7,31 @@ import dev.audioengine.api.tensor.DType;
 /** get_rows, rope, fused attention (flash-style: query tiles share K/V tiles in shared memory, online softmax; FUSED_ATTENTION) and lstm: kernels/sequence.cu. */
 final class SequenceOps implements GpuOp {
     private static final String SRC = "sequence";
-    /** Dynamic shared memory an attention block may use (independent of Tk, grows with D); H100/H200 allow 227 KiB. */
+    /**
+     * Dynamic shared memory an attention block may use at most (it is independent of Tk and grows
+     * with D: 45 KiB at D = 64, 86 KiB at D = 128), further capped by the device: H100/H200 allow
+     * 227 KiB, most AMD GPUs 64 KiB, where D = 128 is then unsupported rather than a failed launch.
+     */
     static final int ATTENTION_MAX_SHARED = 200 * 1024;
+    /** The LSTM kernel does not opt in to more than the 48 KiB every device gives a block. */
     static final int LSTM_MAX_SHARED = 48 * 1024;
     /** Queries per attention block and keys per tile: ATT_QT and ATT_KT in sequence.cu. */
     static final int ATT_QT = 16, ATT_KT = 64;
 
     @Override
-    public boolean supports(Tensor node) {
+    public boolean supports(Tensor node, DeviceLimits limits) {
         return switch (node.op()) {
             case Op.GetRows g -> !node.input(0).dtype().isQuantized() || node.input(0).stride(-1) == 1;
             case Op.Rope r -> node.input(0).dtype() == DType.F32;
-            case Op.Attention a -> node.input(1).dtype().isFloat() && attentionShared(node) <= ATTENTION_MAX_SHARED;
-            case Op.Lstm l -> node.inputs().stream().skip(1).allMatch(Tensor::isContiguous) && 6L * l.hidden() * 4 <= LSTM_MAX_SHARED;
+            case Op.Attention a -> node.input(1).dtype().isFloat()
+                    && attentionShared(node) <= Math.min(ATTENTION_MAX_SHARED, limits.maxSharedPerBlock());
+            case Op.Lstm l -> node.inputs().stream().skip(1).allMatch(Tensor::isContiguous)
+                    && 6L * l.hidden() * 4 <= Math.min(LSTM_MAX_SHARED, limits.maxSharedPerBlock());
             default -> false;
         };
     }
 
-    private static long attentionShared(Tensor node) {
+    static long attentionShared(Tensor node) {
         long d = node.input(0).dim(3);
         // q and accumulator tiles, K (padded rows) and V tiles, the score tile, three values per query
         return 4L * (2 * ATT_QT * d + ATT_KT * (d + 1) + ATT_KT * d + ATT_QT * ATT_KT + 3L * ATT_QT);

@@ -9,7 +9,7 @@ final class SpectralOps implements GpuOp {
     private static final String SRC = "spectral";
 
     @Override
-    public boolean supports(Tensor node) {
+    public boolean supports(Tensor node, DeviceLimits limits) {
         return node.inputs().stream().allMatch(t -> t.dtype() == DType.F32);
     }
 

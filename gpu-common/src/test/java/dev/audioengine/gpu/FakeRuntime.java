@@ -21,6 +21,11 @@ final class FakeRuntime implements GpuRuntime {
 
     @Override public long[] memInfo() { return new long[] {capacity - used, capacity}; }
 
+    /** LDS of a workgroup on most AMD GPUs; tests change it. */
+    int maxShared = 64 * 1024;
+
+    @Override public int maxSharedPerBlock() { return maxShared; }
+
     @Override
     public long alloc(long bytes, MemorySegment stream) {
         if (used + bytes > capacity) {

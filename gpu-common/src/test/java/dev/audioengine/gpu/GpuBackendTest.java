@@ -95,6 +95,23 @@ class GpuBackendTest {
         }
     }
 
+    /** Attention blocks need 45 KiB of shared memory at head size 64 and 86 KiB at 128: more than a 64 KiB AMD workgroup has. */
+    @Test
+    void opsNeedingMoreSharedMemoryThanTheDeviceHasAreUnsupportedNotFailedLaunches() {
+        for (int[] limitAndD : new int[][] {{64 * 1024, 64}, {64 * 1024, 128}, {227 * 1024, 128}}) {
+            runtime.maxShared = limitAndD[0];
+            int d = limitAndD[1];
+            GraphBuilder g = new GraphBuilder();
+            Tensor q = g.input("q", DType.F32, Shape.of(1, 2, 7, d));
+            Tensor y = g.attention(q, g.input("k", DType.F32, Shape.of(1, 2, 9, d)), g.input("v", DType.F32, Shape.of(1, 2, 9, d)), null, 0.125f, false);
+            boolean fits = SequenceOps.attentionShared(y) <= limitAndD[0];
+            assertThat(fits).as("head size %d in %d bytes", d, limitAndD[0]).isEqualTo(d == 64 || limitAndD[0] > 100 * 1024);
+            try (GpuBackend b = open(null, Map.of())) {
+                assertThat(b.supportsOp(y)).as("attention, head size %d, device limit %d bytes", d, limitAndD[0]).isEqualTo(fits);
+            }
+        }
+    }
+
     @Test
     void withALibraryMatmulRunsOnItAndGraphsCaptureOnceThenReplay() {
         FakeBlas blas = new FakeBlas();

@@ -22,6 +22,7 @@ final class CudaDriver {
     static final int CUDA_SUCCESS = 0;
     // CUdevice_attribute values from cuda.h
     static final int CU_DEVICE_ATTRIBUTE_INTEGRATED = 18;
+    static final int CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97;
     static final int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75;
     static final int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76;
 

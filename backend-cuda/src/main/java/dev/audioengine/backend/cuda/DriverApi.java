@@ -123,6 +123,13 @@ final class DriverApi extends MirroredRuntime {
 
     CudaDriver driver() { return driver; }
 
+    @Override
+    public int maxSharedPerBlock() {
+        try (Arena a = Arena.ofConfined()) {
+            return driver.attribute(a, ordinal, CudaDriver.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
+        }
+    }
+
     private MemorySegment retainPrimaryContext(int device) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = a.allocate(ADDRESS);

@@ -100,6 +100,13 @@ final class HipApi extends MirroredRuntime {
         } catch (Throwable t) { throw GpuException.unchecked(t); }
     }
 
+    @Override
+    public int maxSharedPerBlock() {
+        try (Arena a = Arena.ofConfined()) {
+            return runtime.attribute(a, ordinal, HipRuntime.HIP_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
+        }
+    }
+
     /** Whether device memory comes from the stream-ordered pool (else hipMalloc/hipFree). */
     boolean pooled() { return pool != null; }
 

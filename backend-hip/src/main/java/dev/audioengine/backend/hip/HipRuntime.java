@@ -27,6 +27,8 @@ final class HipRuntime {
     /** hipDeviceAttribute_t value, the same in ROCm 5, 6 and 7 (16th after EccEnabled = 0). */
     static final int HIP_DEVICE_ATTRIBUTE_INTEGRATED = 16;
 
+    /** hipDeviceAttribute_t value (74th after EccEnabled = 0; counted in ROCm 5.2's hip_runtime_api.h, unchanged in 6 and 7). */
+    static final int HIP_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK = 74;
     /** offsetof(hipDeviceProp_t, gcnArchName) in ROCm 5.x (checked with gcc against the 5.2 header). */
     static final long GCN_ARCH_NAME_OFFSET_R0000 = 396;
     /** offsetof(hipDeviceProp_tR0600, gcnArchName), the layout of ROCm 6 and 7 (checked with gcc). */
