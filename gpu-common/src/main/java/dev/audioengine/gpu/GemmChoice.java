@@ -10,6 +10,8 @@ import java.util.function.Supplier;
  * "engine GEMM kernels (hipBLASLt not found (tried ...))".
  */
 public record GemmChoice(GpuBlas blas, String describe) {
+    private static final String ENGINE = "engine GEMM kernels";
+
     /**
      * {@code option} is the value of the switch named {@code optionName} (on or off); {@code load}
      * loads the library or throws IllegalStateException saying what it tried.
@@ -18,18 +20,35 @@ public record GemmChoice(GpuBlas blas, String describe) {
         String v = option.trim().toLowerCase(Locale.ROOT);
         switch (v) {
             case "off", "false", "0" -> {
-                return new GemmChoice(null, "engine GEMM kernels (" + library + " switched off: " + optionName + "=off)");
+                return new GemmChoice(null, ENGINE + " (" + library + " switched off: " + optionName + "=off)");
             }
             case "on", "true", "1" -> {
                 try {
                     GpuBlas blas = load.get();
                     return new GemmChoice(blas, blas.describe());
                 } catch (IllegalStateException e) {
-                    return new GemmChoice(null, "engine GEMM kernels (" + e.getMessage() + ")");
+                    return new GemmChoice(null, ENGINE + " (" + e.getMessage() + ")");
                 }
             }
             default -> throw new IllegalArgumentException(optionName + " must be on or off, got '" + v + "'");
         }
+    }
+
+    /**
+     * The first of {@code tried} that has a library; else the engine's kernels, with why each
+     * library was not used ("engine GEMM kernels (hipBLASLt not found (...); rocBLAS switched off: ...)").
+     * Suppliers are asked in order, so a later library is not even loaded once an earlier one is.
+     */
+    @SafeVarargs
+    public static GemmChoice firstAvailable(Supplier<GemmChoice>... tried) {
+        StringBuilder why = new StringBuilder();
+        for (Supplier<GemmChoice> s : tried) {
+            GemmChoice c = s.get();
+            if (c.blas() != null) return c;
+            String reason = c.describe().startsWith(ENGINE + " (") ? c.describe().substring(ENGINE.length() + 2, c.describe().length() - 1) : c.describe();
+            why.append(why.isEmpty() ? "" : "; ").append(reason);
+        }
+        return new GemmChoice(null, ENGINE + " (" + why + ")");
     }
 
     /** A library the backend cannot run without (CUDA's cuBLASLt: the probe already required it). */

@@ -13,6 +13,7 @@ import dev.audioengine.api.spi.DeviceInfo;
 import dev.audioengine.api.spi.DeviceKind;
 import dev.audioengine.api.spi.ProbeResult;
 import dev.audioengine.gpu.GemmChoice;
+import dev.audioengine.gpu.GpuBlas;
 import dev.audioengine.gpu.GpuBackend;
 import dev.audioengine.gpu.GpuVendor;
 
@@ -30,8 +31,8 @@ import java.util.stream.Collectors;
  * the kernels) is there and that its compiler knows each device's processor, and looks for
  * hipBLASLt; {@link #open} opens one device as a {@link GpuBackend}, the op layer CUDA runs on,
  * driven through the HIP tables (HipApi, HipRtc, HipBlasLt). Options beyond GpuBackend's
- * {@code hip.*} ones: {@code hip.hipblaslt=on|off} (GEMMs on hipBLASLt when it is installed, else on
- * the engine's own kernels; default on). {@code hip.graphs} defaults to off on integrated GPUs,
+ * {@code hip.*} ones: {@code hip.hipblaslt=on|off} and {@code hip.rocblas=on|off} (GEMMs on hipBLASLt
+ * when it is installed, else on rocBLAS, else on the engine's own kernels; both default on). {@code hip.graphs} defaults to off on integrated GPUs,
  * whose graph buffers come out of shared system memory, and on for discrete ones.
  */
 public final class HipBackendProvider implements BackendProvider {
@@ -111,11 +112,13 @@ public final class HipBackendProvider implements BackendProvider {
             Optional<String> why = whyKernelsCannotServe(devices, processors);
             if (why.isPresent()) return new ProbeResult(false, why.get() + ". " + where + " with " + describe(devices), devices);
             NativeLibrary blas = NativeLibrary.find(HipBlasLt.SONAMES, folders.get(), "hipblasLtCreate");
+            NativeLibrary rocblas = blas.found() ? null : NativeLibrary.find(RocBlas.SONAMES, folders.get(), "rocblas_create_handle");
             this.runtime = runtime;
             this.library = library;
             this.rocmVersion = version;
             return ProbeResult.available(devices, where + "; hipRTC from " + rtc.location() + "; GEMM: "
-                    + (blas.found() ? "hipBLASLt " + blas.location() : "engine GEMM kernels (hipBLASLt not found: " + blas.searchReport() + ")"));
+                    + (blas.found() ? "hipBLASLt " + blas.location() : rocblas.found() ? "rocBLAS " + rocblas.location() + " (hipBLASLt not found)"
+                    : "engine GEMM kernels (hipBLASLt not found: " + blas.searchReport() + "; rocBLAS not found: " + rocblas.searchReport() + ")"));
         } catch (RuntimeException | LinkageError e) {
             return ProbeResult.unavailable("ROCm probe of " + library.location() + " failed: " + e.getMessage());
         }
@@ -151,6 +154,13 @@ public final class HipBackendProvider implements BackendProvider {
         return new GpuVendor("ROCm", "hip", VERIFIED, device.kind() != DeviceKind.INTEGRATED_GPU);
     }
 
+    /** hipBLASLt when present and not switched off, else rocBLAS likewise, else the engine's own GEMM kernels. */
+    static GemmChoice gemm(BackendConfig config, Supplier<GpuBlas> hipBlasLt, Supplier<GpuBlas> rocBlas) {
+        return GemmChoice.firstAvailable(
+                () -> GemmChoice.select("hip.hipblaslt", config.option("hip.hipblaslt", "on"), "hipBLASLt", hipBlasLt),
+                () -> GemmChoice.select("hip.rocblas", config.option("hip.rocblas", "on"), "rocBLAS", rocBlas));
+    }
+
     @Override
     public synchronized Backend open(int device, BackendConfig config) {
         ProbeResult p = probe();
@@ -166,8 +176,7 @@ public final class HipBackendProvider implements BackendProvider {
         GpuVendor vendor = vendor(info);
         try {
             return new GpuBackend(vendor, info, device, api, () -> HipRtc.load(library, searched, rocmVersion),
-                    rt -> GemmChoice.select("hip.hipblaslt", config.option("hip.hipblaslt", "on"), "hipBLASLt",
-                            () -> HipBlasLt.load(api, searched)), config);
+                    rt -> gemm(config, () -> HipBlasLt.load(api, searched), () -> RocBlas.load(searched)), config);
         } catch (IllegalStateException e) {
             throw new BackendUnavailableException("ROCm device " + device + " could not be opened: " + e.getMessage(), e);
         }
