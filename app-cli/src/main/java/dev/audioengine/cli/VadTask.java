@@ -25,6 +25,8 @@ import java.util.Locale;
 
 /** {@code --task vad}: Silero VAD over a WAV file, offline or through the streaming API. */
 final class VadTask {
+    private static final System.Logger LOG = System.getLogger(VadTask.class.getName());
+
     /** Streaming mode feeds the file in pieces of this many milliseconds, as a live source would. */
     private static final int STREAM_PIECE_MS = 20;
 
@@ -104,6 +106,11 @@ final class VadTask {
             }
             out.flush();
             summarize(err, segments, clip, vad.version(), engine, (System.nanoTime() - t0) / 1e9);
+            vad.runSummary().ifPresent(s -> {
+                // a CPU fallback changes speed and copies memory every run: say so without being asked
+                if (!s.fallbackNodes().isEmpty()) err.println("audioengine: run summary: " + s.describe());
+                else LOG.log(System.Logger.Level.INFO, () -> "run summary: " + s.describe());
+            });
             if (probabilitiesOut != null) writeProbabilities(probs);
             if (segmentsOut != null) writeSegments(segments, clip.sampleRate(), modelPath, vad.version(), options, streaming);
         }

@@ -116,9 +116,14 @@ public final class GpuBackend implements Backend {
 
     /** The INFO line logged when the device opens: which GEMM path, graphs, and the VMM pool if any. */
     String openedMessage() {
-        return vendor.registryName() + " device " + ordinal + " (" + device.name() + ", " + device.arch()
-                + ") opened: GEMM: " + gemm + "; graphs " + (graphs != null ? "on" : "off")
-                + (vmm != null ? "; memory: VMM pool reserving " + vmm.reservedBytes() + " bytes" : "");
+        return vendor.registryName() + " device " + ordinal + " (" + device.name() + ", " + device.arch() + ") opened: " + detail()
+                + (vmm != null ? " reserving " + vmm.reservedBytes() + " bytes" : "");
+    }
+
+    /** The GEMM path and graph setting, for every run summary. */
+    @Override
+    public String detail() {
+        return "GEMM: " + gemm + "; graphs " + (graphs != null ? "on" : "off") + (vmm != null ? "; memory: VMM pool" : "");
     }
 
     static boolean onOff(BackendConfig config, String key, boolean fallback) {

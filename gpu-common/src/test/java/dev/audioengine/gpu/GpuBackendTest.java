@@ -120,6 +120,7 @@ class GpuBackendTest {
             assertThat(b.gemmPath()).isEqualTo("fakeBLAS /opt/fake/libfakeblas.so.1");
             // the constructor's GEMM factory parameter once shadowed the field here and the log printed a lambda
             assertThat(b.openedMessage()).contains("opened: GEMM: fakeBLAS /opt/fake/libfakeblas.so.1; graphs on");
+            assertThat(b.detail()).as("what every run summary shows").isEqualTo("GEMM: fakeBLAS /opt/fake/libfakeblas.so.1; graphs on");
             try (Executable e = matmul(b, held)) {
                 e.run();
                 e.run();

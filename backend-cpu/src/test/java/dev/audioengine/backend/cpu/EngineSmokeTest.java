@@ -30,6 +30,7 @@ class EngineSmokeTest {
             assertThat(out.get("sumT").shape()).isEqualTo(Shape.of(3, 2));
             assertThat(out.get(0).toFloatArray()).containsExactly(11, 14, 22, 25, 33, 36);
             assertThat(cg.summary().nodesPerBackend()).containsEntry("CPU", 1);
+            assertThat(cg.summary().describe()).as("the CPU has no backend detail to add").startsWith("backend CPU, nodes {CPU=1}");
         }
     }
 

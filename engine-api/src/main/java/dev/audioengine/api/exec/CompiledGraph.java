@@ -161,7 +161,7 @@ public final class CompiledGraph implements AutoCloseable {
             }
             Map<String, Integer> perName = new LinkedHashMap<>();
             nodeCounts.forEach((b, n) -> perName.merge(b.registryName(), n, Integer::sum));
-            summary = new RunSummary(primary.registryName(), perName, List.copyOf(fallback), copies, copyBytes, arenaBytes);
+            summary = new RunSummary(primary.registryName(), primary.detail(), perName, List.copyOf(fallback), copies, copyBytes, arenaBytes);
         } catch (RuntimeException e) {
             close();
             throw e;

@@ -25,6 +25,13 @@ public interface Backend extends AutoCloseable {
      */
     boolean supportsOp(Tensor node);
 
+    /**
+     * Choices made when the device was opened that decide how results are computed or how fast,
+     * e.g. "GEMM: cuBLASLt /usr/lib/libcublasLt.so.13; graphs on"; shown in every {@link
+     * dev.audioengine.api.exec.RunSummary}. Empty when there is nothing beyond the device.
+     */
+    default String detail() { return ""; }
+
     /** Allocates device memory; throws {@link OutOfDeviceMemoryException} with sizes when it cannot. */
     DeviceBuffer allocate(long bytes);
 

@@ -2,6 +2,7 @@ package dev.audioengine.models.silero;
 
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.api.exec.CompiledGraph;
+import dev.audioengine.api.exec.RunSummary;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
 
@@ -10,6 +11,7 @@ import java.lang.foreign.ValueLayout;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * Runs windows of one sample rate through the model, compiling one graph per batch size and
@@ -25,9 +27,13 @@ final class ChunkRunner implements AutoCloseable {
     private record Compiled(CompiledGraph graph, HostTensor window, HostTensor h0, HostTensor c0, Map<String, HostTensor> inputs,
                             HostTensor out) {}
 
-    ChunkRunner(AudioEngine engine, SileroWeights weights) {
+    private final Consumer<RunSummary> compiled;
+
+    /** {@code compiled} hears the run summary of every graph this runner compiles. */
+    ChunkRunner(AudioEngine engine, SileroWeights weights, Consumer<RunSummary> compiled) {
         this.engine = engine;
         this.weights = weights;
+        this.compiled = compiled;
     }
 
     SileroWeights weights() { return weights; }
@@ -56,6 +62,7 @@ final class ChunkRunner implements AutoCloseable {
 
     private Compiled compile(int n) {
         CompiledGraph g = engine.compile(SileroGraph.build(weights, n));
+        compiled.accept(g.summary());
         HostTensor window = HostTensor.allocate(dev.audioengine.api.tensor.DType.F32, Shape.of(n, 1, weights.context + weights.chunk));
         HostTensor h0 = HostTensor.allocate(dev.audioengine.api.tensor.DType.F32, Shape.of(1, SileroWeights.HIDDEN));
         HostTensor c0 = HostTensor.allocate(dev.audioengine.api.tensor.DType.F32, Shape.of(1, SileroWeights.HIDDEN));

@@ -1,6 +1,7 @@
 package dev.audioengine.models.silero;
 
 import dev.audioengine.api.AudioEngine;
+import dev.audioengine.api.exec.RunSummary;
 import dev.audioengine.api.weights.onnx.OnnxModel;
 import dev.audioengine.models.ModelStore;
 
@@ -8,6 +9,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Silero VAD v5/v6 on an {@link AudioEngine}: weights read from the ONNX file's Constant nodes,
@@ -44,6 +46,16 @@ public final class SileroVad implements AutoCloseable {
     /** "v5", "v6", or "unknown" for a file of the right shape but another hash. */
     public String version() { return version; }
 
+    private volatile RunSummary lastSummary;
+
+    private void compiled(RunSummary summary) { lastSummary = summary; }
+
+    /**
+     * Where the most recently compiled graph runs: the backend (and its GEMM path), nodes per
+     * backend, any CPU fallback and what it copies; empty before the first run.
+     */
+    public Optional<RunSummary> runSummary() { return Optional.ofNullable(lastSummary); }
+
     public String source() { return source; }
 
     /** Samples per chunk at this rate (512 at 16 kHz, 256 at 8 kHz). */
@@ -55,7 +67,7 @@ public final class SileroVad implements AutoCloseable {
      */
     public float[] probabilities(float[] audio, int sampleRate) {
         SileroWeights w = weightsFor(sampleRate);
-        ChunkRunner r = offline.computeIfAbsent(sampleRate, k -> new ChunkRunner(engine, w));
+        ChunkRunner r = offline.computeIfAbsent(sampleRate, k -> new ChunkRunner(engine, w, this::compiled));
         r.resetState();
         int chunk = w.chunk, ctx = w.context, len = ctx + chunk;
         int chunks = (audio.length + chunk - 1) / chunk;
@@ -82,7 +94,7 @@ public final class SileroVad implements AutoCloseable {
 
     /** A new streaming session at 8 or 16 kHz; close it when done. */
     public StreamingSession stream(int sampleRate, VadOptions options) {
-        return new StreamingSession(new ChunkRunner(engine, weightsFor(sampleRate)), options);
+        return new StreamingSession(new ChunkRunner(engine, weightsFor(sampleRate), this::compiled), options);
     }
 
     private SileroWeights weightsFor(int sampleRate) {

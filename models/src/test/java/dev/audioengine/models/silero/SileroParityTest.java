@@ -40,6 +40,8 @@ class SileroParityTest {
                     }
                     float[] got = vad.probabilities(a.samples(), a.rate());
                     assertThat(got).as("%s %s chunk count", file.name(), a).hasSameSizeAs(expected);
+                    assertThat(vad.runSummary()).as("every node on the CPU backend, none on a fallback")
+                            .hasValueSatisfying(s -> assertThat(s.fallbackNodes()).isEmpty());
                     double max = maxAbsDiff(got, expected);
                     report.add(String.format("%s %-60s %5d chunks  max|diff| %.2e", vad.version(), a, got.length, max));
                     assertThat(max).as("%s on %s", file.name(), a).isLessThan(TOLERANCE);
