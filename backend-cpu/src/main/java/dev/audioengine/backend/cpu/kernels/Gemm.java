@@ -68,16 +68,7 @@ final class Gemm {
     /** C = A·Bᵀ with A {@code M x K}, B {@code N x K}; C is overwritten. */
     void multiply(MatrixSource a, MatrixSource b, MatrixSink c) {
         int m = a.rows(), n = b.rows(), k = a.cols();
-        if (b.cols() != k) throw new IllegalArgumentException("inner sizes differ: " + k + " vs " + b.cols());
-        if (m > maxM || n > maxN || k > maxK) {
-            throw new IllegalArgumentException(m + "x" + n + "x" + k + " exceeds the scratch sized for " + maxM + "x" + maxN + "x" + maxK);
-        }
-        if (m == 0 || n == 0) return;
-        if (k == 0) {
-            float[] zeros = new float[n];
-            for (int i = 0; i < m; i++) c.store(i, 0, 1, n, zeros, n, false);
-            return;
-        }
+        if (nothingToMultiply(m, n, k, b.cols(), c)) return;
         if (m <= SMALL_M) matVec(a, b, c, m, n, k);
         else blocked(a, b, null, c, m, n, k);
     }
@@ -85,18 +76,22 @@ final class Gemm {
     /** C = A·Bᵀ with B packed ahead of time (a constant weight): few rows read B's panels directly, more go through the blocked path without packing B. */
     void multiply(MatrixSource a, PackedPanels b, MatrixSink c) {
         int m = a.rows(), n = b.n, k = a.cols();
-        if (b.k != k) throw new IllegalArgumentException("inner sizes differ: " + k + " vs " + b.k);
+        if (nothingToMultiply(m, n, k, b.k, c)) return;
+        if (m <= SMALL_M) packedFewRows(a, b, c, m, n, k);
+        else blocked(a, null, b, c, m, n, k);
+    }
+
+    /** Checks the sizes against B's ({@code bk}) and the scratch; writes the zero C of an empty sum (k = 0); true when that is all there is. */
+    private boolean nothingToMultiply(int m, int n, int k, int bk, MatrixSink c) {
+        if (bk != k) throw new IllegalArgumentException("inner sizes differ: " + k + " vs " + bk);
         if (m > maxM || n > maxN || k > maxK) {
             throw new IllegalArgumentException(m + "x" + n + "x" + k + " exceeds the scratch sized for " + maxM + "x" + maxN + "x" + maxK);
         }
-        if (m == 0 || n == 0) return;
-        if (k == 0) {
-            float[] zeros = new float[n];
-            for (int i = 0; i < m; i++) c.store(i, 0, 1, n, zeros, n, false);
-            return;
-        }
-        if (m <= SMALL_M) packedFewRows(a, b, c, m, n, k);
-        else blocked(a, null, b, c, m, n, k);
+        if (m == 0 || n == 0) return true;
+        if (k > 0) return false;
+        float[] zeros = new float[n];
+        for (int i = 0; i < m; i++) c.store(i, 0, 1, n, zeros, n, false);
+        return true;
     }
 
     // ---- blocked path -------------------------------------------------------------------------
