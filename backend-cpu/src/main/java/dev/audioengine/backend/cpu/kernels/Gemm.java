@@ -387,7 +387,7 @@ final class Gemm {
         int part = (to - from) / 8, width = SMALL_M * NCHUNK / 8;
         for (int i0 = 0; i0 < part; i0 += width) {
             int cnt = Math.min(width, part - i0);
-            for (int j = 0; j < cnt; j++) b.dotF32Oct(from + i0 + j, part, aPack, k, out, j, width);
+            b.dotF32Oct(from + i0, cnt, part, aPack, k, out, width);
             storeStreams(c, from, part, i0, cnt, width, out);
         }
         for (int r = from + 8 * part; r < to; r++) {

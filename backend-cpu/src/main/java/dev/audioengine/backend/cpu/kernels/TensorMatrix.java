@@ -280,37 +280,45 @@ final class TensorMatrix implements MatrixSource {
 
     private static VectorShuffle<Float> swap(int d) { return L == 16 ? VectorShuffle.fromOp(F, i -> i ^ d) : null; }
 
-    /** {@link #dotQ8Oct} for unit-stride F32 rows. */
-    void dotF32Oct(int r, int dr, float[] a, int k, float[] out, int j, int ld) {
-        long at0 = base + r * rowStride * 4, step = dr * rowStride * 4;
-        FloatVector s0 = FloatVector.zero(F), s1 = s0, s2 = s0, s3 = s0, s4 = s0, s5 = s0, s6 = s0, s7 = s0;
-        int kk = 0;
-        for (int upper = F.loopBound(k); kk < upper; kk += L) {
-            FloatVector x = FloatVector.fromArray(F, a, kk);
-            long at = at0 + kk * 4L;
-            s0 = FloatVector.fromMemorySegment(F, seg, at, NATIVE).fma(x, s0);
-            s1 = FloatVector.fromMemorySegment(F, seg, at + 1 * step, NATIVE).fma(x, s1);
-            s2 = FloatVector.fromMemorySegment(F, seg, at + 2 * step, NATIVE).fma(x, s2);
-            s3 = FloatVector.fromMemorySegment(F, seg, at + 3 * step, NATIVE).fma(x, s3);
-            s4 = FloatVector.fromMemorySegment(F, seg, at + 4 * step, NATIVE).fma(x, s4);
-            s5 = FloatVector.fromMemorySegment(F, seg, at + 5 * step, NATIVE).fma(x, s5);
-            s6 = FloatVector.fromMemorySegment(F, seg, at + 6 * step, NATIVE).fma(x, s6);
-            s7 = FloatVector.fromMemorySegment(F, seg, at + 7 * step, NATIVE).fma(x, s7);
+    /** {@link #dotQ8Oct} for unit-stride F32 rows (L == 16 here, as for the Q8_0 kernel). */
+    void dotF32Oct(int r, int cnt, int dr, float[] a, int k, float[] out, int ld) {
+        f32Oct(seg, base + r * rowStride * 4, rowStride * 4, dr * rowStride * 4, cnt, a, k, out, ld);
+    }
+
+    private static void f32Oct(MemorySegment seg, long start, long rowBytes, long step, int cnt, float[] a, int k, float[] out, int ld) {
+        if (L != 16) throw new IllegalStateException("the eight-stream F32 kernel needs 16-lane float vectors, not " + L);
+        float[] lanes = new float[L];
+        for (int j = 0; j < cnt; j++) {
+            long at0 = start + j * rowBytes;
+            FloatVector s0 = FloatVector.zero(F), s1 = s0, s2 = s0, s3 = s0, s4 = s0, s5 = s0, s6 = s0, s7 = s0;
+            int kk = 0;
+            for (int upper = F.loopBound(k); kk < upper; kk += L) {
+                FloatVector x = FloatVector.fromArray(F, a, kk);
+                long at = at0 + kk * 4L;
+                s0 = FloatVector.fromMemorySegment(F, seg, at, NATIVE).fma(x, s0);
+                s1 = FloatVector.fromMemorySegment(F, seg, at + step, NATIVE).fma(x, s1);
+                s2 = FloatVector.fromMemorySegment(F, seg, at + 2 * step, NATIVE).fma(x, s2);
+                s3 = FloatVector.fromMemorySegment(F, seg, at + 3 * step, NATIVE).fma(x, s3);
+                s4 = FloatVector.fromMemorySegment(F, seg, at + 4 * step, NATIVE).fma(x, s4);
+                s5 = FloatVector.fromMemorySegment(F, seg, at + 5 * step, NATIVE).fma(x, s5);
+                s6 = FloatVector.fromMemorySegment(F, seg, at + 6 * step, NATIVE).fma(x, s6);
+                s7 = FloatVector.fromMemorySegment(F, seg, at + 7 * step, NATIVE).fma(x, s7);
+            }
+            // the eight lane sums together, as in q8Oct
+            FloatVector s01 = s0.blend(s1, HALF8).add(s1.blend(s0, HALF8).rearrange(SWAP8));
+            FloatVector s23 = s2.blend(s3, HALF8).add(s3.blend(s2, HALF8).rearrange(SWAP8));
+            FloatVector s45 = s4.blend(s5, HALF8).add(s5.blend(s4, HALF8).rearrange(SWAP8));
+            FloatVector s67 = s6.blend(s7, HALF8).add(s7.blend(s6, HALF8).rearrange(SWAP8));
+            FloatVector s03 = s01.blend(s23, HALF4).add(s23.blend(s01, HALF4).rearrange(SWAP4));
+            FloatVector s47 = s45.blend(s67, HALF4).add(s67.blend(s45, HALF4).rearrange(SWAP4));
+            FloatVector s07 = s03.blend(s47, HALF2).add(s47.blend(s03, HALF2).rearrange(SWAP2));
+            s07.add(s07.rearrange(SWAP1)).intoArray(lanes, 0);
+            for (int q = 0; q < 8; q++) {
+                float t = lanes[OCT_SUM_LANE[q]];
+                for (int i = kk; i < k; i++) t += a[i] * seg.get(CpuTensor.F32, at0 + q * step + i * 4L);
+                out[j + q * ld] = t;
+            }
         }
-        float[] lanes = new float[8 * L], t = new float[8];
-        s0.intoArray(lanes, 0);
-        s1.intoArray(lanes, L);
-        s2.intoArray(lanes, 2 * L);
-        s3.intoArray(lanes, 3 * L);
-        s4.intoArray(lanes, 4 * L);
-        s5.intoArray(lanes, 5 * L);
-        s6.intoArray(lanes, 6 * L);
-        s7.intoArray(lanes, 7 * L);
-        for (int q = 0; q < 8; q++) t[q] = LaneSum.of(lanes, q * L);
-        for (; kk < k; kk++) {
-            for (int q = 0; q < 8; q++) t[q] += a[kk] * seg.get(CpuTensor.F32, at0 + q * step + kk * 4L);
-        }
-        for (int q = 0; q < 8; q++) out[j + q * ld] = t[q];
     }
 
     private void dotQ4(int r, float[] a, int m, int k, float[] out, int j, int ld) {
