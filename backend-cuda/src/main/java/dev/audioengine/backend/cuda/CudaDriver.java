@@ -1,6 +1,7 @@
 package dev.audioengine.backend.cuda;
 
 import dev.audioengine.gpu.GpuException;
+import dev.audioengine.gpu.OutParams;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
@@ -99,44 +100,20 @@ final class CudaDriver {
     }
 
     int device(Arena arena, int ordinal) {
-        MemorySegment out = arena.allocate(JAVA_INT);
-        try {
-            check((int) cuDeviceGet.invokeExact(out, ordinal), "cuDeviceGet(" + ordinal + ")");
-        } catch (Throwable t) {
-            throw GpuException.unchecked(t);
-        }
-        return out.get(JAVA_INT, 0);
+        return OutParams.i32(arena, "cuDeviceGet(" + ordinal + ")", this::errorName, out -> (int) cuDeviceGet.invokeExact(out, ordinal));
     }
 
     String deviceName(Arena arena, int device) {
-        int capacity = 256;
-        MemorySegment out = arena.allocate(capacity);
-        try {
-            check((int) cuDeviceGetName.invokeExact(out, capacity, device), "cuDeviceGetName");
-        } catch (Throwable t) {
-            throw GpuException.unchecked(t);
-        }
-        return out.getString(0);
+        return OutParams.string(arena, 256, "cuDeviceGetName", this::errorName, out -> (int) cuDeviceGetName.invokeExact(out, 256, device));
     }
 
     int attribute(Arena arena, int device, int attribute) {
-        MemorySegment out = arena.allocate(JAVA_INT);
-        try {
-            check((int) cuDeviceGetAttribute.invokeExact(out, attribute, device), "cuDeviceGetAttribute(" + attribute + ")");
-        } catch (Throwable t) {
-            throw GpuException.unchecked(t);
-        }
-        return out.get(JAVA_INT, 0);
+        return OutParams.i32(arena, "cuDeviceGetAttribute(" + attribute + ")", this::errorName,
+                out -> (int) cuDeviceGetAttribute.invokeExact(out, attribute, device));
     }
 
     long totalMemory(Arena arena, int device) {
-        MemorySegment out = arena.allocate(JAVA_LONG);
-        try {
-            check((int) cuDeviceTotalMem.invokeExact(out, device), "cuDeviceTotalMem_v2");
-        } catch (Throwable t) {
-            throw GpuException.unchecked(t);
-        }
-        return out.get(JAVA_LONG, 0);
+        return OutParams.i64(arena, "cuDeviceTotalMem_v2", this::errorName, out -> (int) cuDeviceTotalMem.invokeExact(out, device));
     }
 
     /**
@@ -168,12 +145,6 @@ final class CudaDriver {
     }
 
     private int intOut(Arena arena, MethodHandle handle, String call) {
-        MemorySegment out = arena.allocate(JAVA_INT);
-        try {
-            check((int) handle.invokeExact(out), call);
-        } catch (Throwable t) {
-            throw GpuException.unchecked(t);
-        }
-        return out.get(JAVA_INT, 0);
+        return OutParams.i32(arena, call, this::errorName, out -> (int) handle.invokeExact(out));
     }
 }

@@ -8,6 +8,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
 import dev.audioengine.gpu.GpuException;
+import dev.audioengine.gpu.OutParams;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -124,34 +125,16 @@ final class HipRuntime {
     }
 
     String deviceName(Arena arena, int device) {
-        int capacity = 256;
-        MemorySegment out = arena.allocate(capacity);
-        try {
-            check((int) hipDeviceGetName.invokeExact(out, capacity, device), "hipDeviceGetName");
-        } catch (Throwable t) {
-            throw GpuException.unchecked(t);
-        }
-        return out.getString(0);
+        return OutParams.string(arena, 256, "hipDeviceGetName", this::errorName, out -> (int) hipDeviceGetName.invokeExact(out, 256, device));
     }
 
     int attribute(Arena arena, int device, int attribute) {
-        MemorySegment out = arena.allocate(JAVA_INT);
-        try {
-            check((int) hipDeviceGetAttribute.invokeExact(out, attribute, device), "hipDeviceGetAttribute(" + attribute + ")");
-        } catch (Throwable t) {
-            throw GpuException.unchecked(t);
-        }
-        return out.get(JAVA_INT, 0);
+        return OutParams.i32(arena, "hipDeviceGetAttribute(" + attribute + ")", this::errorName,
+                out -> (int) hipDeviceGetAttribute.invokeExact(out, attribute, device));
     }
 
     long totalMemory(Arena arena, int device) {
-        MemorySegment out = arena.allocate(JAVA_LONG);
-        try {
-            check((int) hipDeviceTotalMem.invokeExact(out, device), "hipDeviceTotalMem");
-        } catch (Throwable t) {
-            throw GpuException.unchecked(t);
-        }
-        return out.get(JAVA_LONG, 0);
+        return OutParams.i64(arena, "hipDeviceTotalMem", this::errorName, out -> (int) hipDeviceTotalMem.invokeExact(out, device));
     }
 
     /** Free bytes: hipMemGetInfo answers for the current device, so switch to it and back. */
@@ -207,12 +190,6 @@ final class HipRuntime {
     }
 
     private int intOut(Arena arena, MethodHandle handle, String call) {
-        MemorySegment out = arena.allocate(JAVA_INT);
-        try {
-            check((int) handle.invokeExact(out), call);
-        } catch (Throwable t) {
-            throw GpuException.unchecked(t);
-        }
-        return out.get(JAVA_INT, 0);
+        return OutParams.i32(arena, call, this::errorName, out -> (int) handle.invokeExact(out));
     }
 }
