@@ -315,11 +315,11 @@ final class Gemm {
                 int cnt = Math.min(NCHUNK, to - n0);
                 for (int j = 0; j < cnt; j++) {
                     if (dense != null) {
-                        dotDense(dense.segment(), dense.rowAddress(n0 + j), m, k, out, j);
+                        dotDense(dense.segment(), dense.rowAddress(n0 + j), m, k, out, j, lanes);
                         continue;
                     }
                     if (quantized != null) {
-                        quantized.dotQuantized(n0 + j, aPack, m, k, out, j, NCHUNK);
+                        quantized.dotQuantized(n0 + j, aPack, m, k, out, j, NCHUNK, lanes);
                         continue;
                     }
                     FloatVector s0 = FloatVector.zero(S), s1 = s0, s2 = s0, s3 = s0;
@@ -370,20 +370,22 @@ final class Gemm {
     }
 
     private void q8Streams(TensorMatrix b, MatrixSink c, int k, int from, int to, float[] out) {
+        float[] lanes = new float[4 * L];
         int part = (to - from) / Q8_STREAMS, width = SMALL_M * NCHUNK / Q8_STREAMS;
         for (int i0 = 0; i0 < part; i0 += width) {
             int cnt = Math.min(width, part - i0);
             if (Q8_STREAMS == 8) b.dotQ8Oct(from + i0, cnt, part, aPack, k, out, width);
-            else for (int j = 0; j < cnt; j++) b.dotQ8Quad(from + i0 + j, part, aPack, k, out, j, width);
+            else for (int j = 0; j < cnt; j++) b.dotQ8Quad(from + i0 + j, part, aPack, k, out, j, width, lanes);
             storeStreams(c, from, part, i0, cnt, width, out);
         }
         for (int r = from + Q8_STREAMS * part; r < to; r++) {
-            b.dotQuantized(r, aPack, 1, k, out, 0, NCHUNK);
+            b.dotQuantized(r, aPack, 1, k, out, 0, NCHUNK, lanes);
             c.store(0, r, 1, 1, out, NCHUNK, false);
         }
     }
 
     private void f32Streams(TensorMatrix b, MatrixSink c, int k, int from, int to, float[] out) {
+        float[] lanes = new float[4 * L];
         int part = (to - from) / 8, width = SMALL_M * NCHUNK / 8;
         for (int i0 = 0; i0 < part; i0 += width) {
             int cnt = Math.min(width, part - i0);
@@ -391,7 +393,7 @@ final class Gemm {
             storeStreams(c, from, part, i0, cnt, width, out);
         }
         for (int r = from + 8 * part; r < to; r++) {
-            dotDense(b.segment(), b.rowAddress(r), 1, k, out, 0);
+            dotDense(b.segment(), b.rowAddress(r), 1, k, out, 0, lanes);
             c.store(0, r, 1, 1, out, NCHUNK, false);
         }
     }
@@ -406,7 +408,7 @@ final class Gemm {
     }
 
     /** out[i * NCHUNK + j] = A row i · the F32 row at byte offset {@code at}, for i < m. */
-    private void dotDense(MemorySegment seg, long at, int m, int k, float[] out, int j) {
+    private void dotDense(MemorySegment seg, long at, int m, int k, float[] out, int j, float[] lanes) {
         FloatVector s0 = FloatVector.zero(S), s1 = s0, s2 = s0, s3 = s0;
         int kk = 0;
         for (int upper = S.loopBound(k); kk < upper; kk += L) {
@@ -416,7 +418,6 @@ final class Gemm {
             if (m > 2) s2 = FloatVector.fromArray(S, aPack, 2 * k + kk).fma(wv, s2);
             if (m > 3) s3 = FloatVector.fromArray(S, aPack, 3 * k + kk).fma(wv, s3);
         }
-        float[] lanes = new float[4 * L];
         s0.intoArray(lanes, 0);
         s1.intoArray(lanes, L);
         s2.intoArray(lanes, 2 * L);

@@ -110,9 +110,10 @@ final class LstmKernel implements CpuKernel {
     private static void gateRows(int t, int from, int to, int batch, int steps, int hidden, float[] gx, float[] bias,
                                  Recurrent w, float[] h, float[] gates) {
         int g4 = 4 * hidden;
+        float[] lanes = new float[L]; // once per range, not per row
         for (int b = 0; b < batch; b++) {
             int hb = b * hidden, xb = (b * steps + t) * g4;
-            for (int r = from; r < to; r++) gates[b * g4 + r] = gx[xb + r] + bias[r] + w.dot(r, h, hb);
+            for (int r = from; r < to; r++) gates[b * g4 + r] = gx[xb + r] + bias[r] + w.dot(r, h, hb, lanes);
         }
     }
 
@@ -180,14 +181,13 @@ final class LstmKernel implements CpuKernel {
         }
 
         /** Row r of w_hh · h[hb, hb + cols), summed in a fixed lane order (same bits in every JIT tier). */
-        float dot(int r, float[] h, int hb) {
+        float dot(int r, float[] h, int hb, float[] lanes) {
             long at = base + r * rowBytes;
             FloatVector acc = FloatVector.zero(S);
             int j = 0;
             for (int upper = S.loopBound(cols); j < upper; j += L) {
                 acc = FloatVector.fromMemorySegment(S, seg, at + j * 4L, NATIVE).fma(FloatVector.fromArray(S, h, hb + j), acc);
             }
-            float[] lanes = new float[L];
             acc.intoArray(lanes, 0);
             float sum = LaneSum.of(lanes, 0);
             for (; j < cols; j++) sum += seg.get(CpuTensor.F32, at + j * 4L) * h[hb + j];

@@ -149,13 +149,14 @@ final class TensorMatrix implements MatrixSource {
      * in registers: the 32 quants are multiplied into per-block sums, which the block scale then
      * folds into the running sums, so no dequantized row is stored and reloaded (a mat-vec over
      * quantized weights is a stream of weight bytes; this keeps the work per byte small).
+     * {@code lanes} is the caller's scratch of at least 4·L floats (no allocation per row).
      */
-    void dotQuantized(int r, float[] a, int m, int k, float[] out, int j, int ld) {
-        if (dtype == DType.Q8_0) dotQ8(r, a, m, k, out, j, ld);
-        else dotQ4(r, a, m, k, out, j, ld);
+    void dotQuantized(int r, float[] a, int m, int k, float[] out, int j, int ld, float[] lanes) {
+        if (dtype == DType.Q8_0) dotQ8(r, a, m, k, out, j, ld, lanes);
+        else dotQ4(r, a, m, k, out, j, ld, lanes);
     }
 
-    private void dotQ8(int r, float[] a, int m, int k, float[] out, int j, int ld) {
+    private void dotQ8(int r, float[] a, int m, int k, float[] out, int j, int ld, float[] lanes) {
         long at = base + (long) r * (cols / 32) * 34;
         FloatVector s0 = FloatVector.zero(F), s1 = s0, s2 = s0, s3 = s0;
         for (int b = 0; b < k; b += 32, at += 34) {
@@ -173,7 +174,6 @@ final class TensorMatrix implements MatrixSource {
             if (m > 2) s2 = p2.fma(d, s2);
             if (m > 3) s3 = p3.fma(d, s3);
         }
-        float[] lanes = new float[4 * L];
         s0.intoArray(lanes, 0);
         s1.intoArray(lanes, L);
         s2.intoArray(lanes, 2 * L);
@@ -188,7 +188,7 @@ final class TensorMatrix implements MatrixSource {
      * DRAM: two streams +13-27 % over one, four +18-20 % over two, eight +20 % over four).
      * Activation loads are shared.
      */
-    void dotQ8Quad(int r, int dr, float[] a, int k, float[] out, int j, int ld) {
+    void dotQ8Quad(int r, int dr, float[] a, int k, float[] out, int j, int ld, float[] lanes) {
         long rowBytes = (long) (cols / 32) * 34, at0 = base + r * rowBytes, step = dr * rowBytes;
         FloatVector s0 = FloatVector.zero(F), s1 = s0, s2 = s0, s3 = s0;
         for (int b = 0; b < k; b += 32, at0 += 34) {
@@ -206,7 +206,6 @@ final class TensorMatrix implements MatrixSource {
             s2 = p2.fma(FloatVector.broadcast(F, Float.float16ToFloat(seg.get(CpuTensor.I16, at2))), s2);
             s3 = p3.fma(FloatVector.broadcast(F, Float.float16ToFloat(seg.get(CpuTensor.I16, at3))), s3);
         }
-        float[] lanes = new float[4 * L];
         s0.intoArray(lanes, 0);
         s1.intoArray(lanes, L);
         s2.intoArray(lanes, 2 * L);
@@ -321,7 +320,7 @@ final class TensorMatrix implements MatrixSource {
         }
     }
 
-    private void dotQ4(int r, float[] a, int m, int k, float[] out, int j, int ld) {
+    private void dotQ4(int r, float[] a, int m, int k, float[] out, int j, int ld, float[] lanes) {
         long at = base + (long) r * (cols / 32) * 18;
         FloatVector s0 = FloatVector.zero(F), s1 = s0, s2 = s0, s3 = s0;
         for (int b = 0; b < k; b += 32, at += 18) {
@@ -342,7 +341,6 @@ final class TensorMatrix implements MatrixSource {
             if (m > 2) s2 = p2.fma(d, s2);
             if (m > 3) s3 = p3.fma(d, s3);
         }
-        float[] lanes = new float[4 * L];
         s0.intoArray(lanes, 0);
         s1.intoArray(lanes, L);
         s2.intoArray(lanes, 2 * L);
