@@ -9,8 +9,11 @@ import java.util.function.Supplier;
  * is what the backend reports after "GEMM: ", e.g. "hipBLASLt /opt/rocm/lib/libhipblaslt.so.1" or
  * "engine GEMM kernels (hipBLASLt not found (tried ...))".
  */
-public record GemmChoice(GpuBlas blas, String describe) {
-    private static final String ENGINE = "engine GEMM kernels";
+public record GemmChoice(GpuBlas blas, String whyNoLibrary) {
+    /** What the backend reports after "GEMM: ". */
+    public String describe() {
+        return blas != null ? blas.describe() : "engine GEMM kernels (" + whyNoLibrary + ")";
+    }
 
     /**
      * {@code option} is the value of the switch named {@code optionName} (on or off); {@code load}
@@ -20,14 +23,13 @@ public record GemmChoice(GpuBlas blas, String describe) {
         String v = option.trim().toLowerCase(Locale.ROOT);
         switch (v) {
             case "off", "false", "0" -> {
-                return new GemmChoice(null, ENGINE + " (" + library + " switched off: " + optionName + "=off)");
+                return new GemmChoice(null, library + " switched off: " + optionName + "=off");
             }
             case "on", "true", "1" -> {
                 try {
-                    GpuBlas blas = load.get();
-                    return new GemmChoice(blas, blas.describe());
+                    return new GemmChoice(load.get(), null);
                 } catch (IllegalStateException e) {
-                    return new GemmChoice(null, ENGINE + " (" + e.getMessage() + ")");
+                    return new GemmChoice(null, e.getMessage());
                 }
             }
             default -> throw new IllegalArgumentException(optionName + " must be on or off, got '" + v + "'");
@@ -45,14 +47,13 @@ public record GemmChoice(GpuBlas blas, String describe) {
         for (Supplier<GemmChoice> s : tried) {
             GemmChoice c = s.get();
             if (c.blas() != null) return c;
-            String reason = c.describe().startsWith(ENGINE + " (") ? c.describe().substring(ENGINE.length() + 2, c.describe().length() - 1) : c.describe();
-            why.append(why.isEmpty() ? "" : "; ").append(reason);
+            why.append(why.isEmpty() ? "" : "; ").append(c.whyNoLibrary());
         }
-        return new GemmChoice(null, ENGINE + " (" + why + ")");
+        return new GemmChoice(null, why.toString());
     }
 
     /** A library the backend cannot run without (CUDA's cuBLASLt: the probe already required it). */
     public static GemmChoice required(GpuBlas blas) {
-        return new GemmChoice(blas, blas.describe());
+        return new GemmChoice(blas, null);
     }
 }
