@@ -1,5 +1,6 @@
 package dev.audioengine.backend.cpu.kernels;
 
+import dev.audioengine.api.graph.Op;
 import dev.audioengine.api.graph.Tensor;
 
 /**
@@ -11,4 +12,12 @@ public interface CpuKernel {
     boolean supports(Tensor node);
 
     Runnable bind(Tensor node, CpuTensor out, CpuTensor[] in, KernelContext ctx);
+
+    /**
+     * True when {@code t} views a graph constant, whose values are final once the graph is
+     * compiled (see Backend#compile): {@link #bind} may derive data from it once.
+     */
+    static boolean isConstant(Tensor t) {
+        return t.storage().op() instanceof Op.Constant;
+    }
 }

@@ -55,7 +55,7 @@ final class LstmKernel implements CpuKernel {
         Gemm stepGemm = recurrentPacked == null ? null : new Gemm(ctx.pool(), batch, g4, hidden);
         MatrixSource hRows = new ArrayMatrix(h, 0, batch, hidden, hidden);
         MatrixSink gateRows = new MatrixSink.Array(gates, 0, g4);
-        boolean constantBias = PackedPanels.isConstant(node.input(3)) && PackedPanels.isConstant(node.input(4));
+        boolean constantBias = CpuKernel.isConstant(node.input(3)) && CpuKernel.isConstant(node.input(4));
         float[] bias = new float[g4];
         if (constantBias) sumBiases(bIh, bHh, bias);
         boolean parallel = (long) batch * g4 * hidden >= PARALLEL_STEP_WORK && ctx.pool().threads() > 1;

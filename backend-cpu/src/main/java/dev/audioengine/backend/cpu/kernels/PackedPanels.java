@@ -1,6 +1,5 @@
 package dev.audioengine.backend.cpu.kernels;
 
-import dev.audioengine.api.graph.Op;
 import dev.audioengine.api.graph.Tensor;
 
 /**
@@ -43,12 +42,7 @@ final class PackedPanels {
 
     /** Whether a product of {@code rows} rows should pack its weight {@code w} (N x K) at compile time. */
     static boolean worthPacking(Tensor w, int rows, long n, long k) {
-        return isConstant(w) && !w.dtype().isQuantized() && rows < BELOW_ROWS && n * k <= MAX_FLOATS;
-    }
-
-    /** True when {@code t} views a graph constant: its values are final once the graph is compiled (see Backend#compile). */
-    static boolean isConstant(Tensor t) {
-        return t.storage().op() instanceof Op.Constant;
+        return CpuKernel.isConstant(w) && !w.dtype().isQuantized() && rows < BELOW_ROWS && n * k <= MAX_FLOATS;
     }
 
     /** Index of element (k0, 0) of panel {@code p}. */
