@@ -1,0 +1,15 @@
+/**
+ * The model platform: the {@link dev.audioengine.model.ModelFamily} service that family jars provide, the registry
+ * that finds them, the store that fetches and verifies their files, and the typed task interfaces users call.
+ * Depends on the engine's contract only; families depend on it, never on a backend.
+ */
+module dev.audioengine.model {
+    requires transitive dev.audioengine.api;
+    requires java.net.http;
+
+    exports dev.audioengine.model;
+    exports dev.audioengine.model.store;
+    exports dev.audioengine.model.task;
+
+    uses dev.audioengine.model.ModelFamily;
+}
