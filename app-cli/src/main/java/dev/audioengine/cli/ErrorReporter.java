@@ -44,7 +44,7 @@ final class ErrorReporter implements IParameterExceptionHandler, IExecutionExcep
     @Override
     public int handleExecutionException(Exception ex, CommandLine cmd, ParseResult parseResult) {
         PrintWriter err = cmd.getErr();
-        if (ex instanceof UsageError) {
+        if (ex instanceof UsageError || ex instanceof dev.audioengine.api.spi.UnknownOptionException) {
             err.println("error: " + ex.getMessage());
             err.println("Run '" + cmd.getCommandSpec().qualifiedName() + " --help' for the options.");
             err.flush();

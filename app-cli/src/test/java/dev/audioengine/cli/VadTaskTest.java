@@ -154,6 +154,7 @@ class VadTaskTest {
                 new Case("family", 2, "unknown model family 'webrtc'; installed: silero_vad", "--task", "vad", "--family", "webrtc", "--audio", wav),
                 new Case("no task", 2, "--audio needs --task", "--audio", wav),
                 new Case("pull", 2, "unknown model foo; models: silero_vad, silero_vad_v5", "models", "pull", "foo"),
+                new Case("option", 2, "unknown option foo for the CPU backend; its options: none", "--task", "vad", "--audio", wav, "--option", "foo=bar"),
                 new Case("runs", 2, "--runs must be >= 1", "bench", "vad", "--runs", "0"),
                 new Case("no family for asr", 1, "no installed model family serves --task asr", "--task", "asr", "--audio", wav))) {
             Run r = run(c.args());
