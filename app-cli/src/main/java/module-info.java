@@ -5,9 +5,11 @@
 module dev.audioengine.cli {
     requires dev.audioengine.api;
     requires dev.audioengine.model;
+    requires dev.audioengine.audio;
+    requires dev.audioengine.bench;
+    requires dev.audioengine.conformance;
     requires info.picocli;
     requires java.logging;
-    requires jdk.incubator.vector; // the streaming-read bound of bench quant
 
     opens dev.audioengine.cli to info.picocli;
 

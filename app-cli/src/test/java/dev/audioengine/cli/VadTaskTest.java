@@ -1,8 +1,8 @@
 package dev.audioengine.cli;
 
 import dev.audioengine.api.AudioEngine;
-import dev.audioengine.api.audio.AudioClip;
-import dev.audioengine.api.audio.WavReader;
+import dev.audioengine.audio.AudioClip;
+import dev.audioengine.audio.WavReader;
 import dev.audioengine.model.Models;
 import dev.audioengine.model.task.SpeechSegment;
 import dev.audioengine.model.task.VadOptions;

@@ -1,7 +1,7 @@
 package dev.audioengine.models;
 
 import dev.audioengine.api.AudioEngine;
-import dev.audioengine.api.audio.WavReader;
+import dev.audioengine.audio.WavReader;
 import dev.audioengine.model.Models;
 import dev.audioengine.model.task.SpeechEvent;
 import dev.audioengine.model.task.SpeechSegment;

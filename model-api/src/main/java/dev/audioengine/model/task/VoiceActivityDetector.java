@@ -1,7 +1,7 @@
 package dev.audioengine.model.task;
 
-import dev.audioengine.api.audio.AudioClip;
-import dev.audioengine.api.audio.WavReader;
+import dev.audioengine.audio.AudioClip;
+import dev.audioengine.audio.WavReader;
 import dev.audioengine.model.TaskModel;
 
 import java.io.IOException;

@@ -2,7 +2,7 @@ package dev.audioengine.models.silero;
 
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.api.capability.Capability;
-import dev.audioengine.api.weights.onnx.OnnxModel;
+import dev.audioengine.weights.onnx.OnnxModel;
 import dev.audioengine.model.ModelFamily;
 import dev.audioengine.model.ModelFile;
 import dev.audioengine.model.ModelFormatException;
