@@ -79,7 +79,7 @@ public final class TaskOptions {
             throw new UsageError(e.getMessage(), e);
         }
         try (AudioEngine engine = top.engineBuilder().build()) {
-            if (top.globals().backend() == BackendType.BEST_AVAILABLE) run.note("--backend best: " + engine.selectionNote());
+            if (top.globals().backend() == BackendType.BEST_AVAILABLE) run.note("--backend " + engine.selectionNote());
             try (TaskModel m = loader.load(engine, choice)) {
                 switch (t) {
                     case VAD -> vad.run(run, engine, (VoiceActivityDetector) m, inputs);

@@ -140,6 +140,23 @@ class VadTaskTest {
         assertThat(badOut.err()).as("checked before the run, so no summary line").doesNotContain("speech segment");
     }
 
+    /** Issue 16, defect 12: --backend best says what it picked; and --audio - reads standard input. */
+    @Test
+    void bestSaysWhatItPickedAndStandardInputIsAnInput() throws Exception {
+        Run file = run("--task", "vad", "--audio", EXAMPLE.toString(), "--backend", "best", "--threads", "1");
+        assertThat(file.exit()).as(file.err()).isZero();
+        assertThat(file.err()).contains("audioengine: --backend best: picked CPU");
+        java.io.InputStream old = System.in;
+        try (java.io.InputStream in = Files.newInputStream(EXAMPLE)) {
+            System.setIn(in);
+            Run stdin = run("--task", "vad", "--audio", "-", "--threads", "1");
+            assertThat(stdin.exit()).as(stdin.err()).isZero();
+            assertThat(stdin.out()).isEqualTo(run("--task", "vad", "--audio", EXAMPLE.toString(), "--threads", "1").out());
+        } finally {
+            System.setIn(old);
+        }
+    }
+
     /** Issue 16, defect 9: usage errors exit 2, requests that cannot be served exit 1. */
     @Test
     void usageErrorsExitTwoAndSayWhy() {
