@@ -1,0 +1,202 @@
+package dev.audioengine.blocks.weights;
+
+import dev.audioengine.api.weights.onnx.OnnxAttribute;
+import dev.audioengine.api.weights.onnx.OnnxModel;
+import dev.audioengine.api.weights.onnx.OnnxNode;
+import dev.audioengine.api.weights.onnx.OnnxTensor;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * An ONNX file as a container of weights, looked up by their PyTorch name (the engine never runs
+ * the file's graph). A name N is, in this order:
+ * <ol>
+ *   <li>a stored tensor (initializer or Constant output) named N, or N with optimum's
+ *       {@code _merged_<k>} suffix (merged decoders rename shared weights so);</li>
+ *   <li>an 8-bit tensor stored as {@code N_quantized} (or its merged form), dequantized by the rule
+ *       of the node that consumes it ({@link OnnxQuantizedWeights});</li>
+ *   <li>for {@code M.weight} and {@code M.bias} of a module M whose export gave its weight an
+ *       anonymous name ({@code onnx::MatMul_1493}): the weight feeding the node torch named after the
+ *       module, {@code /M/MatMul} (or Gemm, Conv, ConvTranspose, and the {@code _quant} node
+ *       onnx.quantize puts in its place), with the module path's dots turned into slashes except
+ *       before list indices ({@code layers.0.self_attn.q_proj} → {@code /layers.0/self_attn/q_proj});
+ *       a name containing '/' is taken as such a node name directly;</li>
+ *   <li>for a norm whose export applied its scale and shift as plain Mul and Add nodes
+ *       ({@code /M/Mul}, {@code /M/Add}): their stored operand, as [C].</li>
+ * </ol>
+ * Every value comes back in PyTorch's layout: MatMul weights, which ONNX stores as [in, out], are
+ * transposed to Linear's [out, in].
+ */
+final class OnnxWeightSource implements WeightSource {
+    private static final Pattern MERGED = Pattern.compile("_merged_\\d+");
+    private static final List<String> WEIGHT_OPS = List.of("MatMul", "Gemm", "Conv", "ConvTranspose");
+
+    private final OnnxModel model;
+    private final boolean owned;
+    private final String source;
+    private final OnnxIndex index;
+    private final OnnxFolder folder;
+    private final OnnxQuantizedWeights quantized;
+    private final Map<String, String> mergedAliases = new HashMap<>();
+
+    OnnxWeightSource(OnnxModel model, String source, boolean owned) {
+        this.model = model;
+        this.owned = owned;
+        this.source = source;
+        this.index = new OnnxIndex(model);
+        this.folder = new OnnxFolder(index, source);
+        this.quantized = new OnnxQuantizedWeights(index, folder, source);
+        for (String name : index.storedNames()) {
+            Matcher m = MERGED.matcher(name);
+            if (m.find()) mergedAliases.putIfAbsent(m.replaceFirst(""), name);
+        }
+    }
+
+    @Override
+    public Lookup find(String name) {
+        Folded v = lookup(name);
+        return v == null ? null : new Lookup(v.toHostTensor(), true);
+    }
+
+    private Folded lookup(String name) {
+        String stored = storedName(name);
+        if (stored != null) return folder.fold(stored);
+        String q = storedName(name + "_quantized");
+        if (q != null) {
+            Folded v = quantized.dequantize(q);
+            if (v == null) {
+                throw new IllegalArgumentException(source + ": '" + q + "' holds " + name + " quantized, but no node of the file says how to"
+                        + " dequantize it (looked for DequantizeLinear, MatMulInteger, ConvInteger, DynamicQuantizeLSTM or a Cast chain reading it)");
+            }
+            return v;
+        }
+        if (name.contains("/")) {
+            OnnxNode n = index.node(name);
+            return n == null ? null : nodeWeight(n, true);
+        }
+        for (String part : List.of(".weight", ".bias")) {
+            if (!name.endsWith(part)) continue;
+            String path = nodePath(name.substring(0, name.length() - part.length()));
+            for (String op : WEIGHT_OPS) {
+                for (String suffix : List.of("", "_quant")) {
+                    OnnxNode n = index.node(path + "/" + op + suffix);
+                    if (n != null) return nodeWeight(n, part.equals(".weight"));
+                }
+            }
+            OnnxNode affine = index.node(path + (part.equals(".weight") ? "/Mul" : "/Add"));
+            if (affine != null) return affineParameter(affine);
+        }
+        return null;
+    }
+
+    /**
+     * A norm's scale or shift that the export applied as a Mul or Add with a stored operand (GroupNorm
+     * becomes InstanceNormalization, then Mul and Add by [C, 1] tensors), with the trailing 1-axes
+     * that only served broadcasting dropped: [C].
+     */
+    private Folded affineParameter(OnnxNode n) {
+        for (String i : n.inputs()) {
+            if (index.stored(i) == null) continue;
+            Folded v = folder.fold(i);
+            long[] shape = v.shape();
+            int r = shape.length;
+            while (r > 1 && shape[r - 1] == 1) r--;
+            return v.reshaped(java.util.Arrays.copyOf(shape, r));
+        }
+        return null;
+    }
+
+    private String storedName(String name) {
+        if (index.stored(name) != null) return name;
+        return mergedAliases.get(name);
+    }
+
+    /** The weight (input 1) or bias of a MatMul-, Gemm- or Conv-like node, in PyTorch's layout. */
+    private Folded nodeWeight(OnnxNode n, boolean weight) {
+        List<String> in = n.inputs();
+        String op = n.opType();
+        if (!weight) return bias(n);
+        if (in.size() < 2) throw new IllegalArgumentException(source + ": node '" + n.name() + "' (" + op + ") has no weight input");
+        String w = in.get(1);
+        Folded v = switch (op) {
+            case "MatMulInteger", "ConvInteger" -> {
+                Folded d = index.stored(w) != null ? quantized.dequantize(w) : null;
+                if (d == null) throw new IllegalArgumentException(source + ": the weight '" + w + "' of " + op + " '" + n.name() + "' is not a stored 8-bit tensor");
+                yield d;
+            }
+            case "MatMul", "Gemm", "Conv", "ConvTranspose" -> foldWeight(n, w);
+            default -> throw new IllegalArgumentException(source + ": node '" + n.name() + "' is a " + op + ", not a node with a weight (MatMul, Gemm, Conv, ConvTranspose or their integer forms)");
+        };
+        boolean stored = op.startsWith("MatMul") || (op.equals("Gemm") && intAttribute(n, "transB", 0) == 0);
+        return stored ? v.transposeLastTwo() : v;
+    }
+
+    private Folded foldWeight(OnnxNode n, String w) {
+        if (!folder.isFoldable(w)) {
+            throw new IllegalArgumentException(source + ": input '" + w + "' of " + n.opType() + " '" + n.name()
+                    + "' is computed at run time, not a stored weight");
+        }
+        OnnxTensor t = index.stored(w);
+        if (t != null && (t.dataType() == OnnxTensor.UINT8 || t.dataType() == OnnxTensor.INT8)) {
+            Folded d = quantized.dequantize(w);
+            if (d != null) return d;
+        }
+        return folder.fold(w);
+    }
+
+    /** Gemm, Conv and ConvTranspose take the bias as input 2; a MatMul's bias is the Add torch exports beside it. */
+    private Folded bias(OnnxNode n) {
+        List<String> in = n.inputs();
+        if (!n.opType().startsWith("MatMul")) {
+            return in.size() > 2 && !in.get(2).isEmpty() ? folder.fold(in.get(2)) : null;
+        }
+        String name = n.name().endsWith("_quant") ? n.name().substring(0, n.name().length() - "_quant".length()) : n.name();
+        OnnxNode add = index.node(name.substring(0, name.lastIndexOf('/') + 1) + "Add");
+        if (add == null || !add.opType().equals("Add")) return null;
+        for (String i : add.inputs()) if (index.stored(i) != null) return folder.fold(i);
+        return null;
+    }
+
+    private static long intAttribute(OnnxNode n, String name, long otherwise) {
+        OnnxAttribute a = n.attribute(name);
+        return a == null ? otherwise : a.i();
+    }
+
+    /** torch.onnx's scope path of a module: {@code layers.0.self_attn} → {@code /layers.0/self_attn}. */
+    static String nodePath(String module) {
+        StringBuilder b = new StringBuilder();
+        for (String part : module.split("\\.")) {
+            boolean index = !part.isEmpty() && part.chars().allMatch(Character::isDigit);
+            b.append(index && !b.isEmpty() ? "." : "/").append(part);
+        }
+        return b.toString();
+    }
+
+    @Override public List<String> names() { return index.storedNames(); }
+
+    @Override public String location() { return source; }
+
+    @Override
+    public String triedFor(String name) {
+        StringBuilder b = new StringBuilder("a stored tensor '" + name + "' (or its _merged_<k> form), '" + name + "_quantized'");
+        if (name.contains("/")) b.append(", a node named '").append(name).append("'");
+        for (String part : List.of(".weight", ".bias")) {
+            if (name.endsWith(part)) {
+                b.append(", the nodes ").append(nodePath(name.substring(0, name.length() - part.length())))
+                        .append("/{MatMul,Gemm,Conv,ConvTranspose}[_quant]")
+                        .append(", the stored operand of ").append(nodePath(name.substring(0, name.length() - part.length())))
+                        .append(part.equals(".weight") ? "/Mul" : "/Add");
+            }
+        }
+        return b.toString();
+    }
+
+    @Override
+    public void close() {
+        if (owned) model.close();
+    }
+}
