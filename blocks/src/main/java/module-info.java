@@ -5,6 +5,7 @@
  */
 module dev.audioengine.blocks {
     requires transitive dev.audioengine.api;
+    requires transitive dev.audioengine.weights;
 
     exports dev.audioengine.blocks;
     exports dev.audioengine.blocks.weights;

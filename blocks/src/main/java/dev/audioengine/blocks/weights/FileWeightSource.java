@@ -1,6 +1,6 @@
 package dev.audioengine.blocks.weights;
 
-import dev.audioengine.api.weights.WeightFile;
+import dev.audioengine.weights.WeightFile;
 
 import java.util.List;
 

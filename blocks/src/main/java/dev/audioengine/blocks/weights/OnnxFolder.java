@@ -1,9 +1,9 @@
 package dev.audioengine.blocks.weights;
 
 import dev.audioengine.api.tensor.HalfFloats;
-import dev.audioengine.api.weights.onnx.OnnxAttribute;
-import dev.audioengine.api.weights.onnx.OnnxNode;
-import dev.audioengine.api.weights.onnx.OnnxTensor;
+import dev.audioengine.weights.onnx.OnnxAttribute;
+import dev.audioengine.weights.onnx.OnnxNode;
+import dev.audioengine.weights.onnx.OnnxTensor;
 
 import java.util.Arrays;
 import java.util.List;

@@ -1,9 +1,9 @@
 package dev.audioengine.blocks.weights;
 
-import dev.audioengine.api.weights.onnx.OnnxGraph;
-import dev.audioengine.api.weights.onnx.OnnxModel;
-import dev.audioengine.api.weights.onnx.OnnxNode;
-import dev.audioengine.api.weights.onnx.OnnxTensor;
+import dev.audioengine.weights.onnx.OnnxGraph;
+import dev.audioengine.weights.onnx.OnnxModel;
+import dev.audioengine.weights.onnx.OnnxNode;
+import dev.audioengine.weights.onnx.OnnxTensor;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

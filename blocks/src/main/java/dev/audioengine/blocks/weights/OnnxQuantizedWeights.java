@@ -1,7 +1,7 @@
 package dev.audioengine.blocks.weights;
 
-import dev.audioengine.api.weights.onnx.OnnxAttribute;
-import dev.audioengine.api.weights.onnx.OnnxNode;
+import dev.audioengine.weights.onnx.OnnxAttribute;
+import dev.audioengine.weights.onnx.OnnxNode;
 
 import java.util.List;
 import java.util.function.UnaryOperator;

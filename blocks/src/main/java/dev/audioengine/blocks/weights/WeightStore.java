@@ -2,10 +2,10 @@ package dev.audioengine.blocks.weights;
 
 import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.HostTensor;
-import dev.audioengine.api.weights.WeightConversion;
-import dev.audioengine.api.weights.WeightFile;
-import dev.audioengine.api.weights.WeightFiles;
-import dev.audioengine.api.weights.onnx.OnnxModel;
+import dev.audioengine.weights.WeightConversion;
+import dev.audioengine.weights.WeightFile;
+import dev.audioengine.weights.WeightFiles;
+import dev.audioengine.weights.onnx.OnnxModel;
 
 import java.io.IOException;
 import java.nio.file.Path;

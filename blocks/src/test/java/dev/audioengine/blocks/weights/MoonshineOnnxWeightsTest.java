@@ -6,7 +6,7 @@ import ai.onnxruntime.OrtSession;
 import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
-import dev.audioengine.api.weights.onnx.OnnxModel;
+import dev.audioengine.weights.onnx.OnnxModel;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -197,7 +197,7 @@ class MoonshineOnnxWeightsTest {
         }
     }
 
-    private static dev.audioengine.api.weights.onnx.OnnxTensor stored(OnnxModel m, String name) {
+    private static dev.audioengine.weights.onnx.OnnxTensor stored(OnnxModel m, String name) {
         return m.graph().initializers().stream().filter(t -> t.name().equals(name)).findFirst()
                 .orElseThrow(() -> new AssertionError("the file has no initializer " + name));
     }

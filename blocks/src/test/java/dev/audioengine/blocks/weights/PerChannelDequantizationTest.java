@@ -3,7 +3,7 @@ package dev.audioengine.blocks.weights;
 import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.testkit.RandomTensors;
 import dev.audioengine.api.testkit.Seeds;
-import dev.audioengine.api.weights.onnx.OnnxModel;
+import dev.audioengine.weights.onnx.OnnxModel;
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.ValueLayout;
