@@ -101,7 +101,16 @@ final class OnnxFolder {
                 }
                 yield v;
             }
-            default -> throw error(t.name(), "has ONNX element type " + t.dataType() + ", which holds no weight values");
+            case OnnxTensor.INT64, OnnxTensor.UINT32, OnnxTensor.UINT64 -> {
+                long[] l = t.toLongArray();
+                float[] v = new float[l.length];
+                for (int i = 0; i < l.length; i++) {
+                    if (Math.abs(l[i]) > 1 << 24) throw error(t.name(), "holds the integer " + l[i] + ", which float32 cannot represent exactly");
+                    v[i] = l[i];
+                }
+                yield v;
+            }
+            default -> throw error(t.name(), "has ONNX element type " + t.dataType() + ", which holds no numeric values");
         });
     }
 
