@@ -129,4 +129,35 @@ class SmallBlocksTest {
             assertThat(WeightNorm.weight(s.child("c"))).as("folded once").isSameAs(WeightNorm.weight(s.child("c")));
         }
     }
+
+    @ParameterizedTest(name = "kernel/stride/padding/dilation {0}")
+    @ValueSource(strings = {"3/1/1/1", "3/2/1/1", "7/3/0/1", "5/1/4/2", "1/1/0/1"})
+    void im2colConvEqualsChannelMajorConv(String config) {
+        String[] c = config.split("/");
+        int k = Integer.parseInt(c[0]), stride = Integer.parseInt(c[1]), pad = Integer.parseInt(c[2]), dil = Integer.parseInt(c[3]);
+        long seed = Seeds.fresh();
+        RandomTensors r = new RandomTensors(seed);
+        RandomCheckpoint ck = new RandomCheckpoint(r).weight("c.weight", 9, 5, k).weight("c.bias", 9);
+        try (WeightStore store = ck.open(dir, DType.F32); HostTensor x = r.f32(Shape.of(3, 5, 31))) {
+            WeightScope s = store.scope();
+            float[] channelMajor = run("conv1d " + config, x, Conv1d.load(s.child("c"), stride, pad, dil, 1)::apply, seed);
+            Im2colConv1d im2col = Im2colConv1d.load(s.child("c"), stride, pad, dil);
+            GraphBuilder g = new GraphBuilder();
+            Tensor y = g.permute(im2col.apply(g, g.permute(g.input("x", x.shape()), 0, 2, 1)), 0, 2, 1);
+            float[] timeMajor = BlockCheck.run(engine, "im2col conv " + config, g.build(g.contiguous(y)), Map.of("x", x), seed);
+            Closeness.assertNmse("im2col vs channel-major conv1d", y.shape(), seed, timeMajor, BlockCheck.widen(channelMajor), 1e-10);
+        }
+    }
+
+    @Test
+    void convTransposeWithWeightNorm() {
+        long seed = Seeds.fresh();
+        RandomTensors r = new RandomTensors(seed);
+        RandomCheckpoint ck = new RandomCheckpoint(r).uniform("up.weight_g", 0.5f, 2f, 6, 1, 1).weight("up.weight_v", 6, 4, 10).weight("up.bias", 4);
+        try (WeightStore store = ck.open(dir, DType.F32); HostTensor x = r.f32(Shape.of(2, 6, 13))) {
+            ConvTranspose1d up = ConvTranspose1d.load(store.scope().child("up"), 5, 3, 1, 1, 1);
+            float[] y = run("conv_transpose1d, weight norm over input channels", x, up::apply, seed);
+            assertThat(y).hasSize(2 * 4 * ((13 - 1) * 5 - 6 + 9 + 1 + 1));
+        }
+    }
 }

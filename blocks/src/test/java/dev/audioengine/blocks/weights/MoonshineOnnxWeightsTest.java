@@ -162,6 +162,14 @@ class MoonshineOnnxWeightsTest {
     }
 
     @Test
+    void integerConstantsReadExactly() {
+        // regression: has() and tensor() threw on an INT64 constant (the GroupNorm reshape target)
+        assertThat(encoder.scope().has("/groupnorm/Constant_output_0")).isTrue();
+        assertThat(encoder.scope().tensor("/groupnorm/Constant_output_0").toFloatArray()).containsExactly(0f, 1f, -1f);
+        assertThat(encoder.scope().tensor("/layers.0/self_attn/Constant_4_output_0").toFloatArray()).as("head size").containsExactly(36f);
+    }
+
+    @Test
     void missingNameSaysWhatWasTried() {
         assertThatThrownBy(() -> encoder.scope().child("layers.0.self_attn").tensor("o_proj.weight"))
                 .isInstanceOf(IllegalArgumentException.class)
