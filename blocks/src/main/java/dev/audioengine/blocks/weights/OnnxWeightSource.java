@@ -25,6 +25,9 @@ import java.util.regex.Pattern;
  *       onnx.quantize puts in its place), with the module path's dots turned into slashes except
  *       before list indices ({@code layers.0.self_attn.q_proj} → {@code /layers.0/self_attn/q_proj});
  *       a name containing '/' is taken as such a node name directly;</li>
+ *   <li>for torch.nn.LSTM parameters ({@code M.weight_ih_l0[_reverse]} etc.): the inputs of the
+ *       exported {@code /M/LSTM} (or DynamicQuantizeLSTM {@code /M/LSTM_quant}) node, split by
+ *       direction and reordered into PyTorch's gate order ({@link OnnxLstmWeights});</li>
  *   <li>for a norm whose export applied its scale and shift as plain Mul and Add nodes
  *       ({@code /M/Mul}, {@code /M/Add}): their stored operand, as [C].</li>
  * </ol>
@@ -41,6 +44,7 @@ final class OnnxWeightSource implements WeightSource {
     private final OnnxIndex index;
     private final OnnxFolder folder;
     private final OnnxQuantizedWeights quantized;
+    private final OnnxLstmWeights lstm;
     private final Map<String, String> mergedAliases = new HashMap<>();
 
     OnnxWeightSource(OnnxModel model, String source, boolean owned) {
@@ -50,6 +54,7 @@ final class OnnxWeightSource implements WeightSource {
         this.index = new OnnxIndex(model);
         this.folder = new OnnxFolder(index, source);
         this.quantized = new OnnxQuantizedWeights(index, folder, source);
+        this.lstm = new OnnxLstmWeights(index, folder, quantized, source);
         for (String name : index.storedNames()) {
             Matcher m = MERGED.matcher(name);
             if (m.find()) mergedAliases.putIfAbsent(m.replaceFirst(""), name);
@@ -74,6 +79,8 @@ final class OnnxWeightSource implements WeightSource {
             }
             return v;
         }
+        Folded lstmParameter = lstm.find(name);
+        if (lstmParameter != null) return lstmParameter;
         if (name.contains("/")) {
             OnnxNode n = index.node(name);
             return n == null ? null : nodeWeight(n, true);
