@@ -94,27 +94,52 @@ final class OnnxWeightSource implements WeightSource {
                     if (n != null) return nodeWeight(n, part.equals(".weight"));
                 }
             }
-            OnnxNode affine = index.node(path + (part.equals(".weight") ? "/Mul" : "/Add"));
-            if (affine != null) return affineParameter(affine);
+            Folded affine = part.equals(".weight") ? normScale(path) : normShift(path);
+            if (affine != null) return affine;
         }
         return null;
     }
 
     /**
-     * A norm's scale or shift that the export applied as a Mul or Add with a stored operand (GroupNorm
-     * becomes InstanceNormalization, then Mul and Add by [C, 1] tensors), with the trailing 1-axes
-     * that only served broadcasting dropped: [C].
+     * A norm's scale that the export applied as a Mul by a stored per-channel tensor (GroupNorm
+     * becomes InstanceNormalization, Reshape, then Mul and Add by [C, 1] tensors): {@code /M/Mul}
+     * with one stored operand of more than one value, as [C].
      */
-    private Folded affineParameter(OnnxNode n) {
+    private Folded normScale(String path) {
+        OnnxNode mul = index.node(path + "/Mul");
+        if (mul == null || !mul.opType().equals("Mul")) return null;
+        Folded v = storedOperand(mul);
+        return v == null || v.values().length < 2 ? null : perChannel(v);
+    }
+
+    /**
+     * The matching shift: {@code /M/Add} whose other operand is that scale's output, so a
+     * LayerNorm's {@code /M/Add} (variance + eps) is never taken for a bias.
+     */
+    private Folded normShift(String path) {
+        OnnxNode add = index.node(path + "/Add"), mul = index.node(path + "/Mul");
+        if (add == null || mul == null || !add.opType().equals("Add") || normScale(path) == null) return null;
+        if (!add.inputs().contains(mul.outputs().getFirst())) return null;
+        Folded v = storedOperand(add);
+        return v == null ? null : perChannel(v);
+    }
+
+    private Folded storedOperand(OnnxNode n) {
+        Folded found = null;
         for (String i : n.inputs()) {
             if (index.stored(i) == null) continue;
-            Folded v = folder.fold(i);
-            long[] shape = v.shape();
-            int r = shape.length;
-            while (r > 1 && shape[r - 1] == 1) r--;
-            return v.reshaped(java.util.Arrays.copyOf(shape, r));
+            if (found != null) return null; // both operands stored: a constant expression, not an affine step
+            found = folder.fold(i);
         }
-        return null;
+        return found;
+    }
+
+    /** [C, 1, ...] broadcast shapes → [C]. */
+    private static Folded perChannel(Folded v) {
+        long[] shape = v.shape();
+        int r = shape.length;
+        while (r > 1 && shape[r - 1] == 1) r--;
+        return v.reshaped(java.util.Arrays.copyOf(shape, r));
     }
 
     private String storedName(String name) {

@@ -75,6 +75,10 @@ class MoonshineOnnxWeightsTest {
         }
         expect.forEach((name, shape) -> assertThat(s.tensor(name).shape()).as(name).isEqualTo(Shape.of(shape)));
         assertThat(s.has("layers.0.self_attn.q_proj.bias")).as("Moonshine's attention projections have no bias").isFalse();
+        // regression: the LayerNorm export's /layers.0/input_layernorm/Add (variance + eps) was taken for a bias
+        for (String norm : List.of("layers.0.input_layernorm", "layers.5.post_attention_layernorm", "layer_norm")) {
+            assertThat(s.has(norm + ".bias")).as(norm + " has no bias").isFalse();
+        }
         assertThat(s.child("layers", 2).child("mlp").tensor("fc1.weight")).isSameAs(s.tensor("layers.2.mlp.fc1.weight"));
     }
 
