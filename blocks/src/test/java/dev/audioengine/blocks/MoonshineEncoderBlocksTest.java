@@ -28,7 +28,7 @@ import java.util.Set;
  * The blocks fit Moonshine: the tiny encoder assembled from them on the real 8-bit weights
  * (docs/MOONSHINE-WEIGHTS.md) against ONNX Runtime running the real encoder_model.onnx on the same
  * audio. ORT quantizes every activation to 8 bits before each MatMulInteger and the blocks do not,
- * so the two differ by that rounding (NMSE ~1e-3, measured); a wrong rotary pairing, head split,
+ * so the two differ by that rounding (NMSE 1.1e-3 measured; bound 5e-3); a wrong rotary pairing (measured 0.18), head split,
  * norm or activation is far above the bound.
  */
 class MoonshineEncoderBlocksTest {
@@ -80,7 +80,7 @@ class MoonshineEncoderBlocksTest {
                     float[] got = o.get(0).toFloatArray();
                     double nmse = Closeness.nmse(got, BlockCheck.widen(ort));
                     System.out.printf("Moonshine tiny encoder from blocks (%s) vs ONNX Runtime: NMSE %.3e over %s%n", caps, nmse, out.shape());
-                    Closeness.assertNmse("Moonshine tiny encoder from blocks vs ONNX Runtime " + caps, out.shape(), seed, got, BlockCheck.widen(ort), 1e-2);
+                    Closeness.assertNmse("Moonshine tiny encoder from blocks vs ONNX Runtime " + caps, out.shape(), seed, got, BlockCheck.widen(ort), 5e-3);
                 }
             }
         }
