@@ -27,7 +27,8 @@ import java.util.function.Supplier;
  * are converted to at load (see {@link WeightConversion}); values read with
  * {@link WeightScope#tensor} stay F32.
  * <p>
- * Not thread-safe while loading: load a model on one thread, then share its compiled graphs.
+ * Thread-safe: lookups are synchronized, and a tensor once returned is never changed or replaced
+ * until {@link #close}.
  */
 public final class WeightStore implements AutoCloseable {
     private final WeightSource source;
