@@ -216,6 +216,8 @@ final class OnnxWeightSource implements WeightSource {
     public String triedFor(String name) {
         StringBuilder b = new StringBuilder("a stored tensor '" + name + "' (or its _merged_<k> form), '" + name + "_quantized'");
         if (name.contains("/")) b.append(", a node named '").append(name).append("'");
+        java.util.regex.Matcher lstmName = Pattern.compile("(.*)\\.(weight|bias)_(ih|hh)_l0(_reverse)?").matcher(name);
+        if (lstmName.matches()) b.append(", an input of the LSTM node ").append(nodePath(lstmName.group(1))).append("/LSTM[_quant]");
         for (String part : List.of(".weight", ".bias")) {
             if (name.endsWith(part)) {
                 b.append(", the nodes ").append(nodePath(name.substring(0, name.length() - part.length())))

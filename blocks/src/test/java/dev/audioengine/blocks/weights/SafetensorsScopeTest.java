@@ -14,7 +14,7 @@ import java.nio.file.Path;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The same scope API over a safetensors file: prefixes, F32 reads of F16 data, session weight type, ownership. */
+/** The same scope API over safetensors and GGUF files: prefixes, F32 reads of F16 data, session weight type, ownership. */
 class SafetensorsScopeTest {
 
     @Test
@@ -47,6 +47,33 @@ class SafetensorsScopeTest {
         WeightScope s = store.scope();
         store.close();
         assertThatThrownBy(() -> s.tensor("a")).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+    }
+
+    @Test
+    void ggufTensorsReadThroughTheSameScope(@TempDir Path dir) throws Exception {
+        float[] w = new float[3 * 32];
+        for (int i = 0; i < w.length; i++) w[i] = i * 0.5f - 7;
+        Path file = dir.resolve("m.gguf");
+        Files.write(file, ggufF32("blk.0.attn_q.weight", 3, 32, w));
+        try (WeightStore store = WeightStore.open(file, DType.F16)) {
+            WeightScope s = store.scope().child("blk", 0);
+            assertThat(s.tensor("attn_q.weight").shape()).as("ggml's reversed dims come back outermost first").isEqualTo(Shape.of(3, 32));
+            assertThat(s.tensor("attn_q.weight").toFloatArray()).isEqualTo(w);
+            assertThat(s.weight("attn_q.weight").dtype()).isEqualTo(DType.F16);
+        }
+    }
+
+    /** GGUF v3 with no metadata and one F32 tensor [rows, cols] (ggml order: cols, rows), data at 32-byte alignment. */
+    private static byte[] ggufF32(String name, int rows, int cols, float[] v) {
+        byte[] n = name.getBytes(StandardCharsets.UTF_8);
+        int header = 4 + 4 + 8 + 8 + 8 + n.length + 4 + 16 + 4 + 8;
+        int data = (header + 31) / 32 * 32;
+        ByteBuffer b = ByteBuffer.allocate(data + 4 * v.length).order(ByteOrder.LITTLE_ENDIAN);
+        b.put("GGUF".getBytes(StandardCharsets.US_ASCII)).putInt(3).putLong(1).putLong(0);
+        b.putLong(n.length).put(n).putInt(2).putLong(cols).putLong(rows).putInt(0).putLong(0);
+        b.position(data);
+        for (float f : v) b.putFloat(f);
+        return b.array();
     }
 
     private static byte[] safetensorsF16(String name, int rows, int cols, float[] v) {
