@@ -1,4 +1,4 @@
-package dev.audioengine.models.silero;
+package dev.audioengine.model.task;
 
 /** A segment boundary found while streaming: speech started or ended at {@code sample}. */
 public record SpeechEvent(Kind kind, long sample, int sampleRate) {

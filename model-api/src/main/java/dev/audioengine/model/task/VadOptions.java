@@ -1,4 +1,4 @@
-package dev.audioengine.models.silero;
+package dev.audioengine.model.task;
 
 /**
  * Silero's segmentation options (get_speech_timestamps' names and defaults). Thresholds are
@@ -13,7 +13,7 @@ package dev.audioengine.models.silero;
  */
 public record VadOptions(double threshold, double negThreshold, int minSpeechMs, int minSilenceMs, int speechPadMs, double maxSpeechS) {
     /** Silence that a split at max_speech may use (Silero's min_silence_at_max_speech, 98 ms). */
-    static final double MIN_SILENCE_AT_MAX_SPEECH_MS = 98;
+    public static final double MIN_SILENCE_AT_MAX_SPEECH_MS = 98;
 
     public static final VadOptions DEFAULTS = new VadOptions(0.5, Double.NaN, 250, 100, 30, Double.POSITIVE_INFINITY);
 
