@@ -67,12 +67,7 @@ public final class NpmFixture {
         }
     }
 
-    private static Path cacheDir() {
-        String xdg = System.getenv("XDG_CACHE_HOME");
-        String home = System.getenv("HOME");
-        Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(home != null ? home : System.getProperty("user.home"), ".cache");
-        return base.resolve("audioengine");
-    }
+    private static Path cacheDir() { return dev.audioengine.api.CacheDirectory.resolve(); }
 
     private static Path pack(String spec, Path dir) throws IOException {
         Path log = dir.resolve("npm.log");
