@@ -1,5 +1,8 @@
 /** The engine's contracts: tensors, graphs, the Backend SPI and registry, capabilities, audio and weight I/O. */
 module dev.audioengine.api {
+    // the resampler's inner product uses the Vector API when the module is resolved (the CPU backend requires it)
+    requires static jdk.incubator.vector;
+
     exports dev.audioengine.api;
     exports dev.audioengine.api.tensor;
     exports dev.audioengine.api.graph;
