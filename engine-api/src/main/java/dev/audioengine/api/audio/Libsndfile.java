@@ -37,7 +37,7 @@ final class Libsndfile {
             ValueLayout.ADDRESS.withName("name"), ValueLayout.ADDRESS.withName("extension"));
 
     final String location;
-    final MethodHandle open, openFd, readfFloat, close, strerror, command, version;
+    final MethodHandle open, openVirtual, readfFloat, close, strerror, command, version;
 
     private Libsndfile(NativeLibrary lib) {
         Linker linker = Linker.nativeLinker();
@@ -45,8 +45,8 @@ final class Libsndfile {
         location = lib.location();
         open = linker.downcallHandle(s.findOrThrow("sf_open"),
                 FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.ADDRESS));
-        openFd = linker.downcallHandle(s.findOrThrow("sf_open_fd"),
-                FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
+        openVirtual = linker.downcallHandle(s.findOrThrow("sf_open_virtual"),
+                FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS));
         readfFloat = linker.downcallHandle(s.findOrThrow("sf_readf_float"),
                 FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG));
         close = linker.downcallHandle(s.findOrThrow("sf_close"), FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS));

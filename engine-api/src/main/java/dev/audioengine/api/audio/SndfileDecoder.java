@@ -20,7 +20,7 @@ final class SndfileDecoder implements FrameDecoder {
     private final Libsndfile sf;
     private final Arena arena = Arena.ofShared();
     private final MemorySegment file;
-    private final PipeFeeder feeder;
+    private final VirtualInput stream;
     private final String source;
     private final int rate, channels;
     private final long frames;
@@ -28,15 +28,16 @@ final class SndfileDecoder implements FrameDecoder {
     private MemorySegment buffer = MemorySegment.NULL;
     private boolean closed;
 
-    private SndfileDecoder(Libsndfile sf, MemorySegment file, MemorySegment info, PipeFeeder feeder, String source) {
+    private SndfileDecoder(Libsndfile sf, MemorySegment file, MemorySegment info, VirtualInput stream, String source) {
         this.sf = sf;
         this.file = file;
-        this.feeder = feeder;
+        this.stream = stream;
         this.source = source;
         rate = info.get(ValueLayout.JAVA_INT, offset("samplerate"));
         channels = info.get(ValueLayout.JAVA_INT, offset("channels"));
         long n = info.get(ValueLayout.JAVA_LONG, offset("frames"));
-        frames = n < 0 || n == UNKNOWN_FRAMES ? -1 : n;
+        // from a stream, a count near the pretended length is libsndfile's arithmetic on it, not the file's
+        frames = n < 0 || n == UNKNOWN_FRAMES || (stream != null && n > VirtualInput.UNKNOWN_LENGTH >> 16) ? -1 : n;
         int format = info.get(ValueLayout.JAVA_INT, offset("format"));
         description = sf.formatName(format & Libsndfile.SF_FORMAT_TYPEMASK) + ", " + sf.formatName(format & Libsndfile.SF_FORMAT_SUBMASK)
                 + " (libsndfile " + sf.versionString() + ")";
@@ -64,23 +65,22 @@ final class SndfileDecoder implements FrameDecoder {
     /** Opens a stream whose first bytes, {@code head}, were already read from it. */
     static SndfileDecoder open(byte[] head, InputStream rest, String source, String guess) throws IOException {
         Libsndfile sf = Libsndfile.get(source, guess);
-        PipeFeeder feeder = PipeFeeder.start(head, rest, source);
+        VirtualInput stream = new VirtualInput(head, rest, source);
         try (Arena scratch = Arena.ofConfined()) {
             MemorySegment info = scratch.allocate(Libsndfile.SF_INFO);
-            MemorySegment file = (MemorySegment) sf.openFd.invokeExact(feeder.readFd(), Libsndfile.SFM_READ, info, 0);
+            MemorySegment file = (MemorySegment) sf.openVirtual.invokeExact(VirtualInput.callbacks(), Libsndfile.SFM_READ, info, stream.userData());
             if (file.equals(MemorySegment.NULL)) {
-                String why = sf.error(MemorySegment.NULL);
-                feeder.close();
-                throw new AudioFormatException(source + ": not a WAV stream, and libsndfile cannot read it from a pipe (" + guess + "): " + why
-                        + "; formats that need seeking (MP3, Ogg Vorbis and Opus among them) must be passed as a file");
+                String why = stream.failure() != null ? "reading it failed: " + stream.failure().getMessage() : sf.error(MemorySegment.NULL);
+                throw new AudioFormatException(source + ": not a WAV stream, and libsndfile cannot read it from a stream (" + guess + "): "
+                        + why + "; formats that need seeking must be passed as a file");
             }
-            return checked(new SndfileDecoder(sf, file, info, feeder, source));
+            return checked(new SndfileDecoder(sf, file, info, stream, source));
         } catch (IOException | RuntimeException e) {
-            feeder.close();
+            stream.close();
             throw e;
         } catch (Throwable t) {
-            feeder.close();
-            throw new IllegalStateException("sf_open_fd failed", t);
+            stream.close();
+            throw new IllegalStateException("sf_open_virtual failed", t);
         }
     }
 
@@ -118,7 +118,7 @@ final class SndfileDecoder implements FrameDecoder {
             throw new IllegalStateException("sf_readf_float failed", t);
         }
         if (got <= 0) {
-            if (feeder != null && feeder.failure() != null) throw new IOException(source + ": reading the stream failed: " + feeder.failure().getMessage(), feeder.failure());
+            if (stream != null && stream.failure() != null) throw new IOException(source + ": reading the stream failed: " + stream.failure().getMessage(), stream.failure());
             return -1;
         }
         MemorySegment.copy(buffer, ValueLayout.JAVA_FLOAT, 0, dst, 0, (int) (got * channels));
@@ -126,7 +126,7 @@ final class SndfileDecoder implements FrameDecoder {
     }
 
     @Override
-    public void close() {
+    public void close() throws IOException {
         if (closed) return;
         closed = true;
         try {
@@ -134,7 +134,7 @@ final class SndfileDecoder implements FrameDecoder {
         } catch (Throwable t) {
             throw new IllegalStateException("sf_close failed", t);
         } finally {
-            if (feeder != null) feeder.close();
+            if (stream != null) stream.close();
             arena.close();
         }
     }
