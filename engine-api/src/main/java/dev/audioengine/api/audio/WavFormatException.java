@@ -1,6 +1,0 @@
-package dev.audioengine.api.audio;
-
-/** A WAV file that cannot be decoded; the message names the file and what is wrong with it. */
-public final class WavFormatException extends AudioFormatException {
-    public WavFormatException(String message) { super(message); }
-}
