@@ -21,6 +21,8 @@ final class AudioDecoders {
 
     static FrameDecoder open(Path file, Consumer<String> warnings) throws IOException {
         String source = file.toString();
+        // a named pipe, /dev/stdin, a process substitution: no size, no seeking
+        if (Files.exists(file) && !Files.isDirectory(file) && !Files.isRegularFile(file)) return open(newInputStream(file), source, warnings);
         InputStream in = new BufferedInputStream(newInputStream(file), BUFFER);
         try {
             in.mark(HEAD);

@@ -143,6 +143,26 @@ class AudioFormatsTest {
         }
     }
 
+    /** A path that is a pipe (mkfifo, /dev/stdin, a shell's process substitution) is read as a stream. */
+    @Test
+    void aNamedPipeIsReadAsAStream() throws Exception {
+        Path fifo = dir.resolve("fifo.wav"), flac = dir.resolve("fifo-source.flac");
+        Sox.sox(source.toString(), flac.toString());
+        float[] expected = engine(source).samples();
+        for (Path f : List.of(source, flac)) {
+            Sox.run("coreutils", "rm", "-f", fifo.toString());
+            Sox.run("coreutils", "mkfifo", fifo.toString());
+            Thread writer = Thread.ofPlatform().start(() -> {
+                try (var out = Files.newOutputStream(fifo)) { Files.copy(f, out); } catch (java.io.IOException e) { throw new java.io.UncheckedIOException(e); }
+            });
+            try (AudioStream in = AudioStream.open(fifo)) {
+                assertThat(in.readAll().samples()).as(f.toString()).containsExactly(expected);
+                assertThat(in.warnings()).isEmpty();
+            }
+            writer.join();
+        }
+    }
+
     @Test
     void theMessagesSayWhatIsWrong() throws Exception {
         Path text = dir.resolve("notes.txt");
