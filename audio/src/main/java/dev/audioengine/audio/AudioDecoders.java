@@ -29,7 +29,12 @@ final class AudioDecoders {
             byte[] head = in.readNBytes(HEAD);
             in.reset();
             if (head.length == 0) throw new AudioFormatException(source + ": empty file, not an audio file");
-            if (WavHeader.sniff(head, head.length)) return wav(in, source, Files.size(file), warnings);
+            if (WavHeader.sniff(head, head.length)) {
+                WavHeader header = WavHeader.read(in, source, Files.size(file), warnings);
+                if (header.decodable()) return new WavDecoder(in, header, source, warnings);
+                in.close(); // ADPCM, GSM and other WAV codecs
+                return SndfileDecoder.open(file, source, "WAV with " + WavHeader.encoding(header.format()));
+            }
             in.close();
             return SndfileDecoder.open(file, source, guess(head));
         } catch (IOException | RuntimeException e) {
@@ -63,7 +68,9 @@ final class AudioDecoders {
     }
 
     static FrameDecoder wav(InputStream in, String source, long length, Consumer<String> warnings) throws IOException {
-        return new WavDecoder(in, WavHeader.read(in, source, length, warnings), source, warnings);
+        WavHeader header = WavHeader.read(in, source, length, warnings);
+        if (!header.decodable()) throw header.unsupported(source);
+        return new WavDecoder(in, header, source, warnings);
     }
 
     private static InputStream newInputStream(Path file) throws IOException {
@@ -87,7 +94,7 @@ final class AudioDecoders {
         if (starts(h, "riff")) return "W64";
         if (starts(h, "RF64")) return "RF64";
         if (starts(h, "caff")) return "CAF";
-        return "an unrecognized format";
+        return "a format this reader does not recognize";
     }
 
     private static boolean starts(byte[] h, String magic) {

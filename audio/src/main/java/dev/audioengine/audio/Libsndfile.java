@@ -67,9 +67,8 @@ final class Libsndfile {
 
     static Libsndfile require(Object loaded, String source, String what) throws AudioFormatException {
         if (loaded instanceof Libsndfile l) return l;
-        throw new AudioFormatException(source + ": not a WAV file (it looks like " + what + "); formats other than WAV are read"
-                + " through libsndfile, which is not available (" + loaded + "). Install it: apt-get install " + DEBIAN_PACKAGE
-                + " (Debian/Ubuntu).");
+        throw new AudioFormatException(source + ": reading " + what + " needs libsndfile (WAV in PCM, float, A-law or µ-law"
+                + " does not), which is not available (" + loaded + "). Install it: apt-get install " + DEBIAN_PACKAGE + " (Debian/Ubuntu).");
     }
 
     /** A loaded binding, or the search report (a String) saying why none loaded. */

@@ -102,17 +102,24 @@ record WavHeader(int format, int channels, int sampleRate, int blockAlign, int b
         }
         if (channels < 1 || channels > MAX_CHANNELS) throw new WavFormatException(source + ": " + channels + " channels");
         SampleRateRange.check(rate, source);
-        boolean ok = (format == PCM && (bits == 8 || bits == 16 || bits == 24 || bits == 32))
-                || (format == IEEE_FLOAT && (bits == 32 || bits == 64))
-                || ((format == A_LAW || format == MU_LAW) && bits == 8);
-        if (!ok) {
-            throw new WavFormatException(source + ": unsupported encoding: " + bits + "-bit " + encoding(format)
-                    + " (supported: 8/16/24/32-bit integer PCM, 32/64-bit float, 8-bit A-law and µ-law)");
-        }
-        if (blockAlign != bits / 8 * channels) {
+        WavHeader header = new WavHeader(format, channels, (int) rate, blockAlign, bits, dataBytes, truncated);
+        if (header.decodable() && blockAlign != bits / 8 * channels) {
             throw new WavFormatException(source + ": block align " + blockAlign + " does not match " + channels + " channels of " + bits + " bits");
         }
-        return new WavHeader(format, channels, (int) rate, blockAlign, bits, dataBytes, truncated);
+        return header;
+    }
+
+    /** Whether {@link WavDecoder} decodes these samples (the codecs, ADPCM, GSM and the like, are libsndfile's). */
+    boolean decodable() {
+        return (format == PCM && (bits == 8 || bits == 16 || bits == 24 || bits == 32))
+                || (format == IEEE_FLOAT && (bits == 32 || bits == 64))
+                || ((format == A_LAW || format == MU_LAW) && bits == 8);
+    }
+
+    WavFormatException unsupported(String source) {
+        return new WavFormatException(source + ": unsupported encoding: " + bits + "-bit " + encoding(format)
+                + " (supported: 8/16/24/32-bit integer PCM, 32/64-bit float, 8-bit A-law and µ-law; AudioStream reads"
+                + " the other WAV codecs from a file, through libsndfile)");
     }
 
     static String encoding(int format) {

@@ -62,6 +62,9 @@ class AudioFormatsTest {
             "alaw.au | -e;a-law | 0",
             "ulaw.au | -e;u-law | 0",
             "x.aifc | -e;u-law | 0",
+            // WAV codecs the pure-Java reader leaves to libsndfile
+            "ima.wav | -e;ima-adpcm | 0",
+            "ms.wav | -e;ms-adpcm | 0",
             // sox decodes Vorbis to 16-bit integers, libsndfile to float: half an LSB of 16 bits apart, plus rounding
             "x.ogg | | 1.6e-5",
     })
@@ -169,6 +172,12 @@ class AudioFormatsTest {
         Files.writeString(text, "these are not the samples you are looking for");
         assertThatThrownBy(() -> AudioStream.open(text)).isInstanceOf(AudioFormatException.class)
                 .hasMessageContaining("notes.txt").hasMessageContaining("not a WAV file").hasMessageContaining("libsndfile cannot read it");
+        Path adpcm = dir.resolve("adpcm.wav");
+        Sox.sox(source.toString(), "-e", "ima-adpcm", adpcm.toString());
+        assertThatThrownBy(() -> WavReader.read(adpcm)).isInstanceOf(WavFormatException.class).hasMessageContaining("unsupported encoding");
+        try (var pipe = Files.newInputStream(adpcm)) {
+            assertThatThrownBy(() -> AudioStream.open(pipe, "adpcm stream", w -> { })).hasMessageContaining("unsupported encoding");
+        }
         assertThatThrownBy(() -> AudioStream.open(dir.resolve("nope.wav"))).isInstanceOf(AudioFormatException.class)
                 .hasMessageContaining("nope.wav: no such file");
         assertThatThrownBy(() -> AudioStream.open(dir)).isInstanceOf(AudioFormatException.class).hasMessageContaining("is a directory");
