@@ -61,7 +61,7 @@ final class StreamingResampler {
             }
             float[] h = filter.row(phase, scratch);
             int hOff = filter.rowOffset(phase), xOff = (int) (first - bufStart);
-            out[off + n++] = VECTOR ? VectorDot.dot(h, hOff, buf, xOff, stride) : dot(h, hOff, buf, xOff, stride);
+            out[off + n++] = VECTOR ? VectorDot.dot(h, hOff, buf, xOff, stride) : scalarDot(h, hOff, buf, xOff, stride);
             produced++;
             base += stepWhole;
             phase += stepPhase;
@@ -84,7 +84,8 @@ final class StreamingResampler {
         bufLen += len;
     }
 
-    private static float dot(float[] h, int hOff, float[] x, int xOff, int n) {
+    /** The inner product without the Vector API (an embedder that does not resolve jdk.incubator.vector). */
+    static float scalarDot(float[] h, int hOff, float[] x, int xOff, int n) {
         float a0 = 0, a1 = 0, a2 = 0, a3 = 0;
         for (int i = 0; i < n; i += 4) {
             a0 += h[hOff + i] * x[xOff + i];

@@ -99,4 +99,20 @@ class ResamplerReferenceTest {
             assertThat(Arrays.copyOf(out, at)).as("trial %d", trial).containsExactly(whole);
         }
     }
+
+    /** The Vector API path and the scalar one (taken when the incubator module is not resolved) compute the same sums. */
+    @org.junit.jupiter.api.Test
+    void theScalarAndVectorInnerProductsAgree() {
+        Random r = new Random(3);
+        for (int n = 16; n <= 1024; n += 16) {
+            float[] h = noise(r, n + 5), x = noise(r, n + 9);
+            double exact = 0, scale = 0;
+            for (int i = 0; i < n; i++) {
+                exact += (double) h[i + 5] * x[i + 9];
+                scale += Math.abs((double) h[i + 5] * x[i + 9]);
+            }
+            assertThat(Math.abs(VectorDot.dot(h, 5, x, 9, n) - exact)).as("vector, n=%d", n).isLessThan(1e-6 * scale);
+            assertThat(Math.abs(StreamingResampler.scalarDot(h, 5, x, 9, n) - exact)).as("scalar, n=%d", n).isLessThan(1e-6 * scale);
+        }
+    }
 }
