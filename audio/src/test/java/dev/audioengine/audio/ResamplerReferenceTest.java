@@ -57,19 +57,33 @@ class ResamplerReferenceTest {
         return x;
     }
 
+    /** The whole clip through a resampler whose scalar-to-vector switch is at output {@code scalarOutputs}. */
+    static float[] resample(float[] x, int from, int to, long scalarOutputs) {
+        StreamingResampler s = new StreamingResampler(from, to, scalarOutputs);
+        s.push(x, 0, x.length);
+        s.finish();
+        float[] y = new float[(int) s.outputLength(x.length)];
+        int at = 0;
+        for (int n; at < y.length && (n = s.pull(y, at, y.length - at)) > 0; ) at += n;
+        return y;
+    }
+
     @ParameterizedTest
     @CsvSource({"8000,16000,4001", "22050,16000,11027", "44100,16000,22053", "48000,16000,24001", "96000,16000,48007",
             "16000,8000,8003", "44101,16000,4411", "11025,16000,3001"})
     void matchesAFloat64WindowedSinc(int from, int to, int length) {
         Random r = new Random(from * 31L + length);
         float[] x = noise(r, length);
-        float[] y = Resampler.resample(x, from, to);
         double[] ref = reference(x, from, to);
-        assertThat(y).hasSize(ref.length);
-        double max = 0;
-        for (int i = 0; i < y.length; i++) max = Math.max(max, Math.abs(y[i] - ref[i]));
-        // float32 products summed over a few hundred taps of unit-range noise: a few ulps of 1
-        assertThat(max).as("%d -> %d, %d samples", from, to, length).isLessThan(2e-6);
+        // the default (scalar for a clip this short), vector from the start, and a switch in the middle
+        for (long scalarOutputs : new long[] {StreamingResampler.SCALAR_OUTPUTS, 0, ref.length / 2}) {
+            float[] y = scalarOutputs == StreamingResampler.SCALAR_OUTPUTS ? Resampler.resample(x, from, to) : resample(x, from, to, scalarOutputs);
+            assertThat(y).hasSize(ref.length);
+            double max = 0;
+            for (int i = 0; i < y.length; i++) max = Math.max(max, Math.abs(y[i] - ref[i]));
+            // float32 products summed over a few hundred taps of unit-range noise: a few ulps of 1
+            assertThat(max).as("%d -> %d, %d samples, scalar for %d outputs", from, to, length, scalarOutputs).isLessThan(2e-6);
+        }
     }
 
     @ParameterizedTest
@@ -77,9 +91,10 @@ class ResamplerReferenceTest {
     void streamingInRandomBlocksGivesTheSameSamples(int from, int to) {
         Random r = new Random(to * 7L + from);
         float[] x = noise(r, 30011);
-        float[] whole = Resampler.resample(x, from, to);
+        long switchAt = 2000; // both inner products, and the switch, inside the clip
+        float[] whole = resample(x, from, to, switchAt);
         for (int trial = 0; trial < 3; trial++) {
-            StreamingResampler s = new StreamingResampler(from, to);
+            StreamingResampler s = new StreamingResampler(from, to, switchAt);
             float[] out = new float[whole.length + 100];
             int at = 0, in = 0;
             while (true) {
