@@ -65,8 +65,8 @@ public final class GraphBuilder {
      * result of an earlier write to it; the result is the state's new contents.
      */
     public Tensor writeSlice(Tensor dst, Tensor src, int axis, Tensor start) {
-        requireWritable(dst);
         requireF32("write_slice", dst, src);
+        requireWritable(dst, src);
         int ax = dst.shape().normalizeAxis(axis);
         boolean fits = src.rank() == dst.rank();
         for (int i = 0; fits && i < dst.rank(); i++) fits = i == ax ? src.dim(i) <= dst.dim(i) : src.dim(i) == dst.dim(i);
@@ -80,8 +80,8 @@ public final class GraphBuilder {
 
     /** Replaces the whole contents of {@code dst} with {@code src} (same shape): the form recurrent state uses. */
     public Tensor overwrite(Tensor dst, Tensor src) {
-        requireWritable(dst);
         requireF32("overwrite", dst, src);
+        requireWritable(dst, src);
         if (!src.shape().equals(dst.shape())) throw shapeError("overwrite wants src of dst's shape", dst, src);
         return addInPlace(new Op.WriteSlice(0), List.of(dst, src), dst);
     }
@@ -546,9 +546,14 @@ public final class GraphBuilder {
         }
     }
 
-    private void requireWritable(Tensor dst) {
+    private void requireWritable(Tensor dst, Tensor src) {
         if (!dst.isPersistent() || dst.isView() || dst.stateVersion() != dst) {
             throw new IllegalArgumentException("only a whole persistent tensor (a state leaf or a write's result) can be written in place, got " + dst);
+        }
+        if (src.storage() == dst.storage()) {
+            // kernels copy element by element in parallel: a source that overlaps its destination would race
+            throw new IllegalArgumentException("the source " + src + " of a write into state '" + dst.storage().name()
+                    + "' is a view of that state; copy it first (contiguous) so the write does not read what it overwrites");
         }
     }
 
