@@ -1,11 +1,11 @@
 package dev.audioengine.backend.vulkan;
 
-import dev.audioengine.api.conformance.CaseCatalogue;
-import dev.audioengine.api.conformance.ConformanceCase;
-import dev.audioengine.api.conformance.ConformanceHarness;
-import dev.audioengine.api.conformance.ConformanceReport;
-import dev.audioengine.api.conformance.Float64Reference;
-import dev.audioengine.api.conformance.GuardedExecution;
+import dev.audioengine.conformance.CaseCatalogue;
+import dev.audioengine.conformance.ConformanceCase;
+import dev.audioengine.conformance.ConformanceHarness;
+import dev.audioengine.conformance.ConformanceReport;
+import dev.audioengine.conformance.Float64Reference;
+import dev.audioengine.conformance.GuardedExecution;
 import dev.audioengine.api.graph.Graph;
 import dev.audioengine.api.graph.GraphBuilder;
 import dev.audioengine.api.graph.Tensor;
@@ -36,7 +36,7 @@ class VulkanStateTest {
                 CaseCatalogue.select("key_mask", null).stream()).toList();
         try (VulkanBackend backend = VulkanTestDevice.open()) {
             ConformanceReport report = new ConformanceHarness(backend, new Float64Reference()).run(cases, seed, r -> {});
-            String bad = report.results().stream().filter(r -> r.status() != dev.audioengine.api.conformance.CaseResult.Status.PASS)
+            String bad = report.results().stream().filter(r -> r.status() != dev.audioengine.conformance.CaseResult.Status.PASS)
                     .map(r -> r.testCase().id() + ": " + r.status() + " " + r.message()).collect(Collectors.joining("\n  "));
             assertThat(report.passed()).as(Seeds.describe(seed) + ":\n  " + bad).isEqualTo(cases.size());
             assertThat(backend.validationMessages()).as("Khronos validation layer messages").isEmpty();
