@@ -8,8 +8,9 @@
 #   4. F32 matmul on Vulkan beside cuBLASLt, same process (VulkanBench with bench.backends=VULKAN,CUDA)
 #   5. audioengine bench ops --backend cuda (synchronized timing; BENCH_OPS=off skips it)
 #   6. every kernel source compiled by hipRTC for HIP_ARCHS (default gfx1100,gfx1103,gfx1151: RDNA3 and
-#      RDNA3.5) with the ROCm in ROCM_DIR (default the newest /opt/rocm-5.7*; HIP_ARCHS=off skips it),
-#      no AMD GPU needed: hip-kernels.txt
+#      RDNA3.5) with the ROCm in ROCM_DIR (default the newest /opt/rocm-5.7*, else the loader path's:
+#      the CUDA image has Debian's ROCm 5.7 libamdhip64 in /usr/lib/x86_64-linux-gnu; HIP_ARCHS=off
+#      skips it), no AMD GPU needed; the first line of hip-kernels.txt names the hipRTC used
 # Usage: scripts/gpu-evidence.sh OUTDIR
 # Environment: JAVA_HOME (a Java 25 runtime with jdk.incubator.vector), AE_LIB (module path folder,
 # default app-cli/target/dist/lib), VK_BENCH_CP (backend-vulkan's test classes), VAD_DIR (holding
@@ -78,12 +79,11 @@ fi
 archs=${HIP_ARCHS:-gfx1100,gfx1103,gfx1151}
 if [ "$archs" != off ]; then
     rocm=${ROCM_DIR:-$(ls -d /opt/rocm-5.7* 2>/dev/null | sort -V | tail -1)}
-    step "kernels compile --backend hip --arch $archs (ROCm at ${rocm:-none found})"
+    step "kernels compile --backend hip --arch $archs (ROCm: ${rocm:-on the loader path})"
     {
-        echo "ROCm installations: $(ls -d /opt/rocm* 2>/dev/null | tr '\n' ' ')"
-        echo "using: ${rocm:-none}"
-        # hipRTC, comgr and the device libraries from that ROCm only; the CUDA steps above keep their own path
-        LD_LIBRARY_PATH="${rocm:+$rocm/lib:$rocm/lib64}" timeout 600 "${ae[@]}" kernels compile --backend hip --arch "$archs" 2>&1
+        # hipRTC, comgr and the device libraries from that ROCm; the CUDA steps above keep their own path
+        if [ -n "$rocm" ]; then hip_path="$rocm/lib:$rocm/lib64"; else hip_path=${LD_LIBRARY_PATH:-}; fi
+        LD_LIBRARY_PATH="$hip_path" timeout 600 "${ae[@]}" kernels compile --backend hip --arch "$archs" 2>&1
     } > "$out/hip-kernels.txt" 2>&1 || status=1
     cat "$out/hip-kernels.txt"
 fi
