@@ -41,8 +41,8 @@ public final class CompiledGraph implements AutoCloseable {
     private final List<DeviceBuffer> arenas = new ArrayList<>();
     private final List<Step> steps = new ArrayList<>();
     private final Arena staging = Arena.ofShared();
-    private MemoryPlan memory;
-    private Schedule schedule;
+    private final MemoryPlan memory;
+    private final Schedule schedule;
     private final RunSummary summary;
     private long lastRunNanos;
     private boolean closed;
