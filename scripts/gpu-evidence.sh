@@ -4,6 +4,9 @@
 #   2. audioengine check --backend cuda (CUDA graphs on, then off) and --backend vulkan, same seed;
 #      the whole catalogue includes the multi-run state cases, which also go to check-state-*.txt on
 #      their own (--op write_slice, --op key_mask)
+#      With STATE_PROBE_CP (a folder holding scripts/StateBoundsProbe.java compiled against AE_LIB):
+#      what a write past a persistent tensor's capacity does on CUDA (graphs on and off) and Vulkan:
+#      state-bounds.txt
 #   3. Silero VAD v5/v6 on CUDA and on Vulkan (every op native: --fallback fail) vs ONNX Runtime (1e-4)
 #   4. F32 matmul on Vulkan beside cuBLASLt, same process (VulkanBench with bench.backends=VULKAN,CUDA)
 #   5. audioengine bench ops --backend cuda (synchronized timing; BENCH_OPS=off skips it)
@@ -49,6 +52,13 @@ for run in cuda:cuda: cuda-nographs:cuda:cuda.graphs=off vulkan:vulkan:; do
     done
     tail -1 "$out/check-state-$name.txt"
 done
+
+if [ -n "${STATE_PROBE_CP:-}" ]; then
+    step "writes past the capacity of a persistent tensor (StateBoundsProbe)"
+    timeout 120 "$java" --enable-native-access="$access" --add-modules jdk.incubator.vector -p "$lib" --add-modules ALL-MODULE-PATH \
+        -cp "$STATE_PROBE_CP" StateBoundsProbe cuda cuda:graphs=off vulkan > "$out/state-bounds.txt" 2>&1 || status=1
+    grep -v "^OK" "$out/state-bounds.txt"
+fi
 
 if [ -n "${VAD_DIR:-}" ]; then
     for b in cuda vulkan; do
