@@ -2,6 +2,7 @@
 module dev.audioengine.cli {
     requires dev.audioengine.api;
     requires dev.audioengine.models;
+    requires dev.audioengine.model;
     requires info.picocli;
     requires java.logging;
     requires jdk.incubator.vector; // the streaming-read bound of bench quant

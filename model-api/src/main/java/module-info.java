@@ -1,0 +1,4 @@
+/** What model tasks share above the graph API: the output formats of their results. */
+module dev.audioengine.model {
+    exports dev.audioengine.model.output;
+}
