@@ -1,6 +1,7 @@
 /** Model families written against the graph API; they never see a backend type. */
 module dev.audioengine.models {
     requires transitive dev.audioengine.api;
+    requires transitive dev.audioengine.model;
 
     exports dev.audioengine.models;
     exports dev.audioengine.models.silero;

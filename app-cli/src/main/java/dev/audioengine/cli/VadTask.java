@@ -12,6 +12,8 @@ import dev.audioengine.models.silero.SpeechSegment;
 import dev.audioengine.models.silero.SpeechTimestamps;
 import dev.audioengine.models.silero.StreamingSession;
 import dev.audioengine.models.silero.VadOptions;
+import dev.audioengine.models.silero.VadOutput;
+import dev.audioengine.model.output.SegmentFormat;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
@@ -45,8 +47,17 @@ final class VadTask {
             + "streaming: chunk by chunk through the streaming API, printing each segment as it closes.")
     String mode = "offline";
 
-    @Option(names = "--segments-out", paramLabel = "FILE", description = "Write the segments and options as JSON.")
+    @Option(names = "--segments-out", paramLabel = "FILE", description = "Write the segments in the format of the file's extension: "
+            + ".json (with the model and options), .csv, .srt, .vtt, .rttm, .txt (Audacity labels); --format overrides.")
     Path segmentsOut;
+
+    @Option(names = "--format", paramLabel = "NAME", description = "Format of --segments-out: json, csv, srt, vtt, rttm, audacity. "
+            + "Default: by the file's extension.")
+    String format;
+
+    @Option(names = "--speech-out", paramLabel = "WAV", description = "Write the speech alone (the segments joined, Silero's "
+            + "collect_chunks) as a 32-bit float WAV at the rate the VAD ran at (8 or 16 kHz).")
+    Path speechOut;
 
     @Option(names = "--probabilities-out", paramLabel = "FILE", description = "Write one speech probability per chunk per line.")
     Path probabilitiesOut;
@@ -85,6 +96,9 @@ final class VadTask {
         };
         VadOptions options = new VadOptions(threshold, negThreshold == null ? Double.NaN : negThreshold, minSpeechMs, minSilenceMs,
                 speechPadMs, maxSpeechS == null ? Double.POSITIVE_INFINITY : maxSpeechS);
+        SegmentFormat segmentsFormat = segmentsOut == null ? null : VadOutput.checkSegmentsFile(segmentsOut, format);
+        if (format != null && segmentsOut == null) throw new IllegalArgumentException("--format names the format of --segments-out; give --segments-out FILE");
+        if (speechOut != null) VadOutput.checkFolder(speechOut);
         AudioClip clip = WavReader.read(audio);
         if (clip.sampleRate() != 8000 && clip.sampleRate() != 16000) {
             err.println("audioengine: resampling " + audio + " from " + clip.sampleRate() + " Hz to 16000 Hz");
@@ -112,7 +126,11 @@ final class VadTask {
                 else LOG.log(System.Logger.Level.INFO, () -> "run summary: " + s.describe());
             });
             if (probabilitiesOut != null) writeProbabilities(probs);
-            if (segmentsOut != null) writeSegments(segments, clip.sampleRate(), modelPath, vad.version(), options, streaming);
+            if (segmentsOut != null) {
+                VadOutput.writeSegments(segmentsOut, segmentsFormat, audio.toString(),
+                        VadOutput.properties(clip.sampleRate(), "silero_vad_" + vad.version(), modelPath.toString(), streaming, options), segments);
+            }
+            if (speechOut != null) VadOutput.writeSpeech(speechOut, clip.samples(), clip.sampleRate(), segments);
         }
     }
 
@@ -123,7 +141,7 @@ final class VadTask {
         List<float[]> probs = new ArrayList<>();
         long[] open = {-1};
         try (StreamingSession s = vad.stream(rate, options)) {
-            for (int i = 0; i <= x.length; i += piece) {
+            for (int i = 0; i < x.length + piece; i += piece) { // the last pass finishes: the partial chunk, an open segment
                 StreamingSession.Result r = i < x.length
                         ? s.accept(java.util.Arrays.copyOfRange(x, i, Math.min(x.length, i + piece))) : s.finish();
                 probs.add(r.probabilities());
@@ -165,30 +183,5 @@ final class VadTask {
         StringBuilder sb = new StringBuilder(probs.length * 9);
         for (float p : probs) sb.append(String.format(Locale.ROOT, "%.6f%n", p));
         Files.writeString(probabilitiesOut, sb, StandardCharsets.UTF_8);
-    }
-
-    private void writeSegments(List<SpeechSegment> segments, int rate, Path modelPath, String version, VadOptions o, boolean streaming)
-            throws IOException {
-        JsonWriter w = new JsonWriter().beginObject()
-                .name("audio").value(audio.toString())
-                .name("sample_rate").value(rate)
-                .name("model").value("silero_vad_" + version)
-                .name("model_path").value(modelPath.toString())
-                .name("mode").value(streaming ? "streaming" : "offline")
-                .name("segments").beginArray();
-        for (SpeechSegment s : segments) {
-            w.beginObject().name("start").number(s.startSeconds()).name("end").number(s.endSeconds())
-                    .name("start_sample").value(s.startSample()).name("end_sample").value(s.endSample()).endObject();
-        }
-        w.endArray()
-                .name("threshold").number(o.threshold())
-                .name("neg_threshold").number(o.effectiveNegThreshold())
-                .name("min_speech_ms").value(o.minSpeechMs())
-                .name("min_silence_ms").value(o.minSilenceMs())
-                .name("speech_pad_ms").value(o.speechPadMs())
-                .name("max_speech_s");
-        if (Double.isInfinite(o.maxSpeechS())) w.value((String) null);
-        else w.number(o.maxSpeechS());
-        Files.writeString(segmentsOut, w.endObject() + "\n", StandardCharsets.UTF_8);
     }
 }

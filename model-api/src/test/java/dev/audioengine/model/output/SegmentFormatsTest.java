@@ -133,6 +133,8 @@ class SegmentFormatsTest {
             assertThat(f[9]).isEqualTo("<NA>");
         }
         assertThat(SegmentWriter.render(SegmentFormat.RTTM, "x", Map.of(), List.of())).isEmpty();
+        assertThat(SegmentWriter.render(SegmentFormat.RTTM, "../some dir/talk.v2.wav", Map.of(), tricky().subList(0, 1)))
+                .startsWith("SPEAKER talk.v2 1 0.000 1.218 ");
     }
 
     @Test
