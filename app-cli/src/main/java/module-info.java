@@ -1,11 +1,13 @@
 /** The audioengine command. Backends arrive on the module path at run time, never at compile time. */
 module dev.audioengine.cli {
     requires dev.audioengine.api;
+    requires dev.audioengine.audio;
+    requires dev.audioengine.bench;
+    requires dev.audioengine.conformance;
     requires dev.audioengine.models;
     requires dev.audioengine.model;
     requires info.picocli;
     requires java.logging;
-    requires jdk.incubator.vector; // the streaming-read bound of bench quant
 
     opens dev.audioengine.cli to info.picocli;
 

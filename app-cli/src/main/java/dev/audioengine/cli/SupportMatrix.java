@@ -1,7 +1,7 @@
 package dev.audioengine.cli;
 
-import dev.audioengine.api.conformance.CaseCatalogue;
-import dev.audioengine.api.conformance.ConformanceCase;
+import dev.audioengine.conformance.CaseCatalogue;
+import dev.audioengine.conformance.ConformanceCase;
 import dev.audioengine.api.registry.BackendRegistry;
 import dev.audioengine.api.spi.Backend;
 import dev.audioengine.api.spi.BackendConfig;

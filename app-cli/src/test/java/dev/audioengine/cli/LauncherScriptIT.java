@@ -83,7 +83,7 @@ class LauncherScriptIT {
         assertThat(backends.getLast()).containsEntry("registryName", "Metal").containsEntry("reason", "drop-in test backend");
     }
 
-    /** Compiles and jars a minimal module providing a Metal BackendProvider, against the packaged engine-api. */
+    /** Compiles and jars a minimal module providing a Metal BackendProvider, against the packaged API jar (audioengine-api.jar). */
     private static void buildFakeMetalBackend(Path work, Path jar) throws Exception {
         Path src = Files.createDirectories(work.resolve("src/dev/audioengine/backend/metal"));
         Files.writeString(work.resolve("src/module-info.java"), """

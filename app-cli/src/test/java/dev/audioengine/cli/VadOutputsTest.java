@@ -1,8 +1,8 @@
 package dev.audioengine.cli;
 
 import dev.audioengine.api.AudioEngine;
-import dev.audioengine.api.audio.AudioClip;
-import dev.audioengine.api.audio.WavReader;
+import dev.audioengine.audio.AudioClip;
+import dev.audioengine.audio.WavReader;
 import dev.audioengine.models.ModelStore;
 import dev.audioengine.models.silero.SileroModelFiles;
 import dev.audioengine.models.silero.SileroVad;

@@ -2,7 +2,7 @@ package dev.audioengine.models.silero;
 
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.api.exec.RunSummary;
-import dev.audioengine.api.weights.onnx.OnnxModel;
+import dev.audioengine.weights.onnx.OnnxModel;
 import dev.audioengine.models.ModelStore;
 
 import java.io.IOException;

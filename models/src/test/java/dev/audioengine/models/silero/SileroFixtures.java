@@ -1,8 +1,8 @@
 package dev.audioengine.models.silero;
 
-import dev.audioengine.api.audio.AudioClip;
-import dev.audioengine.api.audio.Resampler;
-import dev.audioengine.api.audio.WavReader;
+import dev.audioengine.audio.AudioClip;
+import dev.audioengine.audio.Resampler;
+import dev.audioengine.audio.WavReader;
 import dev.audioengine.models.ModelFile;
 import dev.audioengine.models.ModelStore;
 

@@ -2,10 +2,10 @@ package dev.audioengine.models.silero;
 
 import dev.audioengine.api.graph.Graph;
 import dev.audioengine.api.graph.Tensor;
-import dev.audioengine.api.reference.ReferenceEvaluator;
+import dev.audioengine.reference.ReferenceEvaluator;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
-import dev.audioengine.api.weights.onnx.OnnxModel;
+import dev.audioengine.weights.onnx.OnnxModel;
 import dev.audioengine.models.ModelFile;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

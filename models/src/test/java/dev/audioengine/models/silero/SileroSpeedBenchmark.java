@@ -1,7 +1,7 @@
 package dev.audioengine.models.silero;
 
 import dev.audioengine.api.AudioEngine;
-import dev.audioengine.api.audio.WavReader;
+import dev.audioengine.audio.WavReader;
 import dev.audioengine.models.ModelFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
@@ -13,7 +13,7 @@ import java.util.Arrays;
  * Speed side by side with ONNX Runtime, one thread each, in one process: streaming (one
  * 512-sample chunk per call) and offline (a whole minute of recorded speech). Prints numbers;
  * asserts nothing. Run with:
- * <pre>mvn -B -q -o -pl engine-api,backend-cpu,models test -Dtest=SileroSpeedBenchmark -Dbench=true -Dsurefire.failIfNoSpecifiedTests=false</pre>
+ * <pre>mvn -B -q -o -pl models -am test -Dtest=SileroSpeedBenchmark -Dbench=true -Dsurefire.failIfNoSpecifiedTests=false</pre>
  * or, on a machine with only a JDK, {@code java -cp <classes and onnxruntime> ...SileroSpeedBenchmark} ({@link #main}).
  * -Dbench.audio=WAV replaces the recording (16 kHz); the model comes from the model store.
  */
