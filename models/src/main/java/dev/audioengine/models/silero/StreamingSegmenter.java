@@ -24,6 +24,7 @@ final class StreamingSegmenter {
     private final double pad;
     private final int sampleRate;
     private final List<long[]> closed = new ArrayList<>(2); // raw segments the current step closed
+    private final SpeechTracker.Closed onClose = (start, end) -> closed.add(new long[] {start, end}); // one instance, not one per chunk
     private long pendingEnd = -1;   // raw end of a kept segment whose END is not out yet; -1: none
     private long startedAt = -1;    // raw start of the open segment whose START is out; -1: none
 
@@ -35,7 +36,7 @@ final class StreamingSegmenter {
 
     /** Feeds one complete chunk's probability; appends the boundaries it settles to {@code out}. */
     void accept(float probability, List<SpeechEvent> out) {
-        tracker.accept(probability, this::close);
+        tracker.accept(probability, onClose);
         emitClosed(out);
         long open = tracker.openStart();
         if (open >= 0 && startedAt != open && tracker.openIsCertain()) {
@@ -67,10 +68,10 @@ final class StreamingSegmenter {
      */
     void finish(float lastPartialProbability, long totalSamples, List<SpeechEvent> out) {
         if (!Float.isNaN(lastPartialProbability)) {
-            tracker.accept(lastPartialProbability, this::close);
+            tracker.accept(lastPartialProbability, onClose);
             emitClosed(out);
         }
-        tracker.finish(totalSamples, this::close);
+        tracker.finish(totalSamples, onClose);
         emitClosed(out);
         if (pendingEnd >= 0) end((long) Math.min(totalSamples, pendingEnd + pad), out);
         reset();
@@ -81,8 +82,6 @@ final class StreamingSegmenter {
         closed.clear();
         pendingEnd = startedAt = -1;
     }
-
-    private void close(long start, long end) { closed.add(new long[] {start, end}); }
 
     /** Every segment the tracker closed in this step is kept: out with its START (if not yet) and keep its END pending. */
     private void emitClosed(List<SpeechEvent> out) {
