@@ -86,7 +86,7 @@ final class CheckCommand implements Callable<Integer> {
         if (support) {
             List<BackendProvider> providers = g.backendGiven() && !g.allBackends() ? CheckTargets.providers(g, registry) : registry.providers();
             List<SupportMatrix.Column> cols = SupportMatrix.build(providers, registry, CheckTargets.device(g), CheckTargets.config(g));
-            out.print(format.json ? SupportMatrix.json(cols) + "\n" : SupportMatrix.table(cols));
+            out.print(format.json ? SupportMatrix.json(cols) + "\n" : format.csv ? SupportMatrix.csv(cols) : SupportMatrix.table(cols));
             out.flush();
             return 0;
         }

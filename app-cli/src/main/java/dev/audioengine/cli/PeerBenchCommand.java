@@ -58,10 +58,10 @@ abstract class PeerBenchCommand implements Callable<Integer> {
     public Integer call() {
         GlobalOptions g = parent.parent.globals();
         if (g.backend() != BackendType.CPU) {
-            throw new IllegalArgumentException("bench " + title() + " compares the CPU backend with OpenBLAS on the CPU; --backend "
+            throw new UsageError("bench " + title() + " compares the CPU backend with OpenBLAS on the CPU; --backend "
                     + g.backend().cliName() + " is not supported here (use 'bench ops' for other backends)");
         }
-        if (runs < 1) throw new IllegalArgumentException("--runs must be >= 1, got " + runs);
+        if (runs < 1) throw new UsageError("--runs must be >= 1, got " + runs);
         BackendRegistry registry = parent.parent.registry();
         BackendProvider cpu = registry.select(BackendType.CPU, g.device()).provider();
         int all = Runtime.getRuntime().availableProcessors();

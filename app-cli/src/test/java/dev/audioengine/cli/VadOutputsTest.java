@@ -3,11 +3,10 @@ package dev.audioengine.cli;
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.audio.AudioClip;
 import dev.audioengine.audio.WavReader;
-import dev.audioengine.models.ModelStore;
-import dev.audioengine.models.silero.SileroModelFiles;
-import dev.audioengine.models.silero.SileroVad;
-import dev.audioengine.models.silero.SpeechSegment;
-import dev.audioengine.models.silero.VadOptions;
+import dev.audioengine.model.Models;
+import dev.audioengine.model.task.SpeechSegment;
+import dev.audioengine.model.task.VadOptions;
+import dev.audioengine.model.task.VoiceActivityDetector;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,8 +23,8 @@ class VadOutputsTest {
 
     private static List<SpeechSegment> expected() throws Exception {
         AudioClip clip = WavReader.read(EXAMPLE);
-        Path model = SileroModelFiles.resolve(null, ModelStore.userCache(), m -> {});
-        try (AudioEngine e = AudioEngine.builder().backend("cpu").threads(1).build(); SileroVad vad = SileroVad.load(e, model)) {
+        try (AudioEngine e = AudioEngine.builder().backend("cpu").threads(1).build();
+             VoiceActivityDetector vad = Models.load(e, "silero_vad", VoiceActivityDetector.class)) {
             return vad.segments(clip.samples(), clip.sampleRate(), VadOptions.DEFAULTS);
         }
     }

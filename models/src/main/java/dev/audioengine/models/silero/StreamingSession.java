@@ -1,5 +1,9 @@
 package dev.audioengine.models.silero;
 
+import dev.audioengine.model.task.SpeechEvent;
+import dev.audioengine.model.task.VadOptions;
+import dev.audioengine.model.task.VadStream;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -12,7 +16,7 @@ import java.util.List;
  * #finish} ends the stream. The segments are exactly those of {@link SpeechTimestamps} on the
  * same probabilities. Not thread-safe: one thread feeds a session, one session per stream.
  */
-public final class StreamingSession implements AutoCloseable {
+public final class StreamingSession implements VadStream {
     private final ChunkRunner runner;
     private final StreamingSegmenter segmenter;
     private final int chunk, context;
@@ -20,9 +24,6 @@ public final class StreamingSession implements AutoCloseable {
     private int filled;                 // samples of the current chunk received so far
     private long total;                 // samples accepted since the last reset
     private final float[] one = new float[1];
-
-    /** What one {@link #accept} produced. */
-    public record Result(float[] probabilities, List<SpeechEvent> events) {}
 
     StreamingSession(ChunkRunner runner, VadOptions options) {
         this.runner = runner;
@@ -33,13 +34,13 @@ public final class StreamingSession implements AutoCloseable {
         runner.resetState();
     }
 
-    public int sampleRate() { return runner.weights().sampleRate; }
+    @Override public int sampleRate() { return runner.weights().sampleRate; }
 
     /** Samples per model chunk (512 at 16 kHz, 256 at 8 kHz). */
-    public int chunkSize() { return chunk; }
+    @Override public int chunkSize() { return chunk; }
 
     /** Takes the next samples; a NaN or infinite one fails, naming its index in the stream, and nothing of this call is used. */
-    public Result accept(float[] samples) {
+    @Override public Result accept(float[] samples) {
         FiniteSamples.require(samples, 0, samples.length, total, sampleRate());
         float[] probs = new float[(filled + samples.length) / chunk];
         List<SpeechEvent> events = new ArrayList<>();
@@ -61,7 +62,7 @@ public final class StreamingSession implements AutoCloseable {
      * end included (it ends with the audio if it is long enough). The session is then reset,
      * ready for a new stream.
      */
-    public Result finish() {
+    @Override public Result finish() {
         List<SpeechEvent> events = new ArrayList<>();
         float[] probs = new float[0];
         if (filled > 0) {
@@ -75,7 +76,7 @@ public final class StreamingSession implements AutoCloseable {
     }
 
     /** Forgets the audio so far: zero state, zero context, no open segment. */
-    public void reset() {
+    @Override public void reset() {
         runner.resetState();
         Arrays.fill(window, 0f);
         filled = 0;

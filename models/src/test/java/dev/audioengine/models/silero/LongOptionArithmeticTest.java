@@ -1,5 +1,7 @@
 package dev.audioengine.models.silero;
 
+import dev.audioengine.model.task.SpeechSegment;
+import dev.audioengine.model.task.VadOptions;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.audioengine.models.silero;
 
+import dev.audioengine.model.task.VadOptions;
 import dev.audioengine.api.AudioEngine;
-import dev.audioengine.models.ModelFile;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -19,7 +19,7 @@ class NonFiniteSamplesTest {
     @BeforeAll
     static void open() throws Exception {
         engine = AudioEngine.builder().backend("cpu").threads(1).build();
-        vad = SileroVad.load(engine, SileroFixtures.model(ModelFile.SILERO_VAD_V6));
+        vad = SileroVad.load(engine, SileroFixtures.model(SileroVadFamily.V6_FILE));
     }
 
     @AfterAll

@@ -1,7 +1,9 @@
 package dev.audioengine.models.silero;
 
+import dev.audioengine.model.output.SpeechAudio;
+import dev.audioengine.model.task.SpeechSegment;
+import dev.audioengine.model.task.VadOptions;
 import dev.audioengine.api.AudioEngine;
-import dev.audioengine.models.ModelFile;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -26,7 +28,7 @@ class OfflineSessionTest {
     @BeforeAll
     static void open() throws Exception {
         engine = AudioEngine.builder().backend("cpu").threads(1).build();
-        vad = SileroVad.load(engine, SileroFixtures.model(ModelFile.SILERO_VAD_V5));
+        vad = SileroVad.load(engine, SileroFixtures.model(SileroVadFamily.V5_FILE));
     }
 
     @AfterAll
@@ -43,7 +45,7 @@ class OfflineSessionTest {
         float[] x = Arrays.copyOf(a.samples(), a.samples().length - 77);
         float[] whole = vad.probabilities(x, a.rate());
         float[] ort;
-        try (OrtSilero o = new OrtSilero(SileroFixtures.model(ModelFile.SILERO_VAD_V5), a.rate())) {
+        try (OrtSilero o = new OrtSilero(SileroFixtures.model(SileroVadFamily.V5_FILE), a.rate())) {
             ort = o.probabilities(x);
         }
         assertThat(SileroParityTest.maxAbsDiff(whole, ort)).isLessThan(1e-4);

@@ -1,5 +1,8 @@
 package dev.audioengine.models.silero;
 
+import dev.audioengine.model.task.SpeechEvent;
+import dev.audioengine.model.task.SpeechSegment;
+import dev.audioengine.model.task.VadOptions;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

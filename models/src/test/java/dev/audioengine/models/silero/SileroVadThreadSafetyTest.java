@@ -4,7 +4,6 @@ import dev.audioengine.api.AudioEngine;
 import dev.audioengine.api.BackendType;
 import dev.audioengine.api.exec.FallbackPolicy;
 import dev.audioengine.api.registry.BackendRegistry;
-import dev.audioengine.models.ModelFile;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -63,7 +62,7 @@ class SileroVadThreadSafetyTest {
 
     private static void check(AudioEngine engine, int threads, int[] lengths, boolean longCall) throws Exception {
         List<List<Call>> perThread = calls(threads, lengths, longCall);
-        try (SileroVad vad = SileroVad.load(engine, SileroFixtures.model(ModelFile.SILERO_VAD_V6))) {
+        try (SileroVad vad = SileroVad.load(engine, SileroFixtures.model(SileroVadFamily.V6_FILE))) {
             List<List<float[]>> expected = new ArrayList<>();
             for (List<Call> calls : perThread) {
                 List<float[]> e = new ArrayList<>();
