@@ -12,6 +12,7 @@ module dev.audioengine.model {
     exports dev.audioengine.model;
     exports dev.audioengine.model.store;
     exports dev.audioengine.model.task;
+    exports dev.audioengine.model.output;
 
     uses dev.audioengine.model.ModelFamily;
 }

@@ -3,6 +3,8 @@ package dev.audioengine.cli;
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.audio.AudioClip;
 import dev.audioengine.audio.WavReader;
+import dev.audioengine.model.output.SegmentFormat;
+import dev.audioengine.model.output.VadOutput;
 import dev.audioengine.model.task.SpeechEvent;
 import dev.audioengine.model.task.SpeechSegment;
 import dev.audioengine.model.task.VadOptions;
@@ -29,9 +31,18 @@ final class VadTask {
             + "streaming: chunk by chunk through the streaming API, printing each segment as it closes.")
     String mode = "offline";
 
-    @Option(names = "--segments-out", paramLabel = "FILE", description = "Write the segments and options as JSON "
-            + "(with several inputs: an existing folder, one FILE.segments.json per input).")
+    @Option(names = "--segments-out", paramLabel = "FILE", description = "Write the segments in the format of the file's extension: "
+            + ".json (with the model and options), .csv, .srt, .vtt, .rttm, .txt (Audacity labels); --format overrides "
+            + "(with several inputs: an existing folder, one FILE.segments.EXT per input, JSON unless --format).")
     Path segmentsOut;
+
+    @Option(names = "--format", paramLabel = "NAME", description = "Format of --segments-out: json, csv, srt, vtt, rttm, audacity. "
+            + "Default: by the file's extension.")
+    String format;
+
+    @Option(names = "--speech-out", paramLabel = "WAV", description = "Write the speech alone (the segments joined, Silero's "
+            + "collect_chunks) as a 32-bit float WAV at the rate the model ran at (with several inputs: a folder, FILE.speech.wav each).")
+    Path speechOut;
 
     @Option(names = "--probabilities-out", paramLabel = "FILE", description = "Write one speech probability per chunk per line "
             + "(with several inputs: an existing folder, one FILE.probabilities.txt per input).")
@@ -57,6 +68,7 @@ final class VadTask {
 
     private VadOptions options;
     private boolean streaming;
+    private SegmentFormat segmentsFormat;
 
     /** Everything that can be wrong with the request itself, checked before a model is pulled or loaded. */
     void checkBeforeLoading(List<Path> inputs) throws IOException {
@@ -69,6 +81,9 @@ final class VadTask {
                 minSilenceMs, speechPadMs, maxSpeechS == null ? Double.POSITIVE_INFINITY : maxSpeechS));
         OutputPaths.check("--segments-out", segmentsOut, inputs.size());
         OutputPaths.check("--probabilities-out", probabilitiesOut, inputs.size());
+        OutputPaths.check("--speech-out", speechOut, inputs.size());
+        if (format != null && segmentsOut == null) throw new UsageError("--format names the format of --segments-out; give --segments-out FILE");
+        if (segmentsOut != null) segmentsFormat = UsageError.of(() -> VadOutput.segmentsFormat(segmentsOut, format, inputs.size()));
     }
 
     void run(TaskRun run, AudioEngine engine, VoiceActivityDetector vad, List<Path> inputs) throws IOException {
@@ -93,7 +108,11 @@ final class VadTask {
             summarize(run, input, segments, clip, vad, engine, wall);
             if (probabilitiesOut != null) writeProbabilities(OutputPaths.forInput(probabilitiesOut, input, inputs.size(), ".probabilities.txt"), probs);
             if (segmentsOut != null) {
-                writeSegments(OutputPaths.forInput(segmentsOut, input, inputs.size(), ".segments.json"), input, segments, clip.sampleRate(), vad);
+                VadOutput.writeSegments(OutputPaths.forInput(segmentsOut, input, inputs.size(), ".segments." + segmentsFormat.extension()),
+                        segmentsFormat, input.toString(), VadOutput.properties(clip.sampleRate(), vad.describe(), streaming, options), segments);
+            }
+            if (speechOut != null) {
+                VadOutput.writeSpeech(OutputPaths.forInput(speechOut, input, inputs.size(), ".speech.wav"), clip.samples(), clip.sampleRate(), segments);
             }
         }
         if (doc != null) run.out.println(doc.endArray());
@@ -128,7 +147,7 @@ final class VadTask {
         List<float[]> probs = new ArrayList<>();
         long[] open = {-1};
         try (VadStream s = vad.stream(rate, options)) {
-            for (int i = 0; i <= x.length; i += piece) {
+            for (int i = 0; i < x.length + piece; i += piece) { // the last pass finishes: the partial chunk, an open segment
                 VadStream.Result r = i < x.length ? s.accept(java.util.Arrays.copyOfRange(x, i, Math.min(x.length, i + piece))) : s.finish();
                 probs.add(r.probabilities());
                 for (SpeechEvent e : r.events()) {
@@ -185,29 +204,5 @@ final class VadTask {
         StringBuilder sb = new StringBuilder(probs.length * 9);
         for (float p : probs) sb.append(String.format(Locale.ROOT, "%.6f%n", p));
         Files.writeString(file, sb, StandardCharsets.UTF_8);
-    }
-
-    private void writeSegments(Path file, Path input, List<SpeechSegment> segments, int rate, VoiceActivityDetector vad) throws IOException {
-        VadOptions o = options;
-        JsonWriter w = new JsonWriter().beginObject()
-                .name("audio").value(input.toString())
-                .name("sample_rate").value(rate)
-                .name("model").value(vad.describe())
-                .name("mode").value(streaming ? "streaming" : "offline")
-                .name("segments").beginArray();
-        for (SpeechSegment s : segments) {
-            w.beginObject().name("start").number(s.startSeconds()).name("end").number(s.endSeconds())
-                    .name("start_sample").value(s.startSample()).name("end_sample").value(s.endSample()).endObject();
-        }
-        w.endArray()
-                .name("threshold").number(o.threshold())
-                .name("neg_threshold").number(o.effectiveNegThreshold())
-                .name("min_speech_ms").value(o.minSpeechMs())
-                .name("min_silence_ms").value(o.minSilenceMs())
-                .name("speech_pad_ms").value(o.speechPadMs())
-                .name("max_speech_s");
-        if (Double.isInfinite(o.maxSpeechS())) w.value((String) null);
-        else w.number(o.maxSpeechS());
-        Files.writeString(file, w.endObject() + "\n", StandardCharsets.UTF_8);
     }
 }

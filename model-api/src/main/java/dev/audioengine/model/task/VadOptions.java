@@ -5,7 +5,7 @@ package dev.audioengine.model.task;
  * doubles because Silero compares probabilities with Python floats.
  *
  * @param threshold     probability at or above which a chunk is speech (0.5)
- * @param negThreshold  below which speech ends; NaN means max(threshold − 0.15, 0.01)
+ * @param negThreshold  below which speech ends, below threshold; NaN means max(threshold − 0.15, 0.01)
  * @param minSpeechMs   shorter segments are dropped (250)
  * @param minSilenceMs  silence needed before a segment ends (100)
  * @param speechPadMs   padding added on each side (30)
@@ -17,16 +17,25 @@ public record VadOptions(double threshold, double negThreshold, int minSpeechMs,
 
     public static final VadOptions DEFAULTS = new VadOptions(0.5, Double.NaN, 250, 100, 30, Double.POSITIVE_INFINITY);
 
+    /**
+     * Checks every option's range, naming the option as the command line does, so that a caller
+     * can report a usage error: threshold in (0, 1), neg-threshold in [0, threshold), durations
+     * not negative, max-speech positive (infinity: no limit). Durations are converted to samples
+     * in long arithmetic, so any int is usable.
+     */
     public VadOptions {
         if (!(threshold > 0 && threshold < 1)) throw new IllegalArgumentException("threshold must be in (0, 1), got " + threshold);
-        if (!Double.isNaN(negThreshold) && !(negThreshold >= 0 && negThreshold <= threshold)) {
-            throw new IllegalArgumentException("neg-threshold must be in [0, threshold], got " + negThreshold);
+        if (!Double.isNaN(negThreshold) && !(negThreshold >= 0 && negThreshold < threshold)) {
+            throw new IllegalArgumentException("neg-threshold must be below the threshold (" + threshold + ") and not negative, got " + negThreshold);
         }
-        if (minSpeechMs < 0 || minSilenceMs < 0 || speechPadMs < 0) {
-            throw new IllegalArgumentException("durations must not be negative: min-speech " + minSpeechMs + " ms, min-silence "
-                    + minSilenceMs + " ms, speech-pad " + speechPadMs + " ms");
-        }
-        if (!(maxSpeechS > 0)) throw new IllegalArgumentException("max-speech must be positive, got " + maxSpeechS + " s");
+        requireNotNegative("min-speech-ms", minSpeechMs);
+        requireNotNegative("min-silence-ms", minSilenceMs);
+        requireNotNegative("speech-pad-ms", speechPadMs);
+        if (!(maxSpeechS > 0)) throw new IllegalArgumentException("max-speech-s must be positive (infinity: no limit), got " + maxSpeechS);
+    }
+
+    private static void requireNotNegative(String name, int ms) {
+        if (ms < 0) throw new IllegalArgumentException(name + " must not be negative, got " + ms);
     }
 
     /** The negative threshold in effect. */

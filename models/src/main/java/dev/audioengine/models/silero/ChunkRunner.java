@@ -48,6 +48,12 @@ final class ChunkRunner implements AutoCloseable {
      * {@code offset}, carrying the state; writes n probabilities to {@code probs} at {@code at}.
      */
     void run(float[] windows, int offset, int n, float[] probs, int at) {
+        synchronized (engine) { // the Backend SPI runs one graph at a time: runners sharing an engine take turns
+            runLocked(windows, offset, n, probs, at);
+        }
+    }
+
+    private void runLocked(float[] windows, int offset, int n, float[] probs, int at) {
         Compiled cg = graphs.computeIfAbsent(n, this::compile);
         int len = weights.context + weights.chunk;
         MemorySegment.copy(windows, offset, cg.window.data(), ValueLayout.JAVA_FLOAT_UNALIGNED, 0, n * len);
@@ -66,6 +72,12 @@ final class ChunkRunner implements AutoCloseable {
 
     @Override
     public void close() {
+        synchronized (engine) {
+            closeLocked();
+        }
+    }
+
+    private void closeLocked() {
         for (Compiled cg : graphs.values()) {
             cg.graph.close();
             cg.window.close();

@@ -4,21 +4,36 @@ import dev.audioengine.api.AudioEngine;
 import dev.audioengine.api.exec.RunSummary;
 import dev.audioengine.weights.onnx.OnnxModel;
 import dev.audioengine.model.Task;
+import dev.audioengine.model.output.SpeechAudio;
 import dev.audioengine.model.task.SpeechSegment;
 import dev.audioengine.model.task.VadOptions;
 import dev.audioengine.model.task.VoiceActivityDetector;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * Silero VAD v5/v6 on an {@link AudioEngine}: weights read from the ONNX file's Constant nodes,
  * the network run on the engine's graph ops. Offline calls batch the encoder over many chunks
  * per graph run; streaming sessions run one chunk at a time. 8 and 16 kHz audio is used as is;
- * resample other rates first.
+ * resample other rates first. Samples must be finite: a NaN or infinity is an
+ * {@link IllegalArgumentException} naming the first one.
+ *
+ * <p>Thread safety: a SileroVad is thread-safe. {@link #probabilities}, {@link #segments} and
+ * {@link #speechSamples} may be called from any number of threads at once; each call borrows a
+ * runner (its own compiled graphs, input and output tensors and LSTM state) from a pool inside,
+ * creating one when all are busy. Graph runs on one engine take turns (the Backend SPI runs one
+ * at a time), so threads sharing an engine share its device; give threads engines of their own to
+ * run in parallel. The sessions ({@link #stream}, {@link #offline}) are not thread-safe: one
+ * thread feeds a session, and a session of its own per audio stream; sessions of one SileroVad
+ * may run on different threads at once. Close the SileroVad after every call and session ended.
  */
 public final class SileroVad implements VoiceActivityDetector {
     /**
@@ -31,7 +46,10 @@ public final class SileroVad implements VoiceActivityDetector {
     private final AudioEngine engine;
     private final Map<Integer, SileroWeights> weights;
     private final String source, version;
-    private final Map<Integer, ChunkRunner> offline = new java.util.HashMap<>();
+    /** Idle runners per sample rate; a call takes one (or makes one) and gives it back. */
+    private final Map<Integer, ConcurrentLinkedQueue<ChunkRunner>> idle = new ConcurrentHashMap<>();
+    private final Set<ChunkRunner> all = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
 
     private SileroVad(AudioEngine engine, Map<Integer, SileroWeights> weights, String source, String version) {
         this.engine = engine;
@@ -77,35 +95,72 @@ public final class SileroVad implements VoiceActivityDetector {
      * context carried from chunk to chunk from zero (what Silero's audio_forward returns).
      */
     @Override public float[] probabilities(float[] audio, int sampleRate) {
-        SileroWeights w = weightsFor(sampleRate);
-        ChunkRunner r = offline.computeIfAbsent(sampleRate, k -> new ChunkRunner(engine, w, this::compiled));
-        r.resetState();
-        int chunk = w.chunk, ctx = w.context, len = ctx + chunk;
-        int chunks = (audio.length + chunk - 1) / chunk;
-        float[] probs = new float[chunks];
-        float[] windows = new float[Math.min(chunks, OFFLINE_BATCH) * len];
-        for (int first = 0; first < chunks; first += OFFLINE_BATCH) {
-            int n = Math.min(OFFLINE_BATCH, chunks - first);
-            java.util.Arrays.fill(windows, 0f);
-            for (int j = 0; j < n; j++) {
-                int start = (first + j) * chunk - ctx; // the window begins with the previous chunk's tail
-                int from = Math.max(0, start), to = Math.min(audio.length, start + len); // zeros outside the audio
-                if (to > from) System.arraycopy(audio, from, windows, j * len + (from - start), to - from);
-            }
-            r.run(windows, 0, n, probs, first);
+        try (OfflineSession s = offline(sampleRate, VadOptions.DEFAULTS)) {
+            float[] probs = new float[(audio.length + chunkSize(sampleRate) - 1) / chunkSize(sampleRate)];
+            float[] first = s.accept(audio).probabilities(), last = s.finish().probabilities();
+            System.arraycopy(first, 0, probs, 0, first.length);
+            System.arraycopy(last, 0, probs, first.length, last.length);
+            return probs;
         }
-        return probs;
     }
 
-    /** Probabilities, and speech segments with get_speech_timestamps' semantics. */
+    /** Probabilities, and speech segments with get_speech_timestamps' semantics, from one pass. */
     @Override public Detection detect(float[] audio, int sampleRate, VadOptions options) {
-        float[] probs = probabilities(audio, sampleRate);
-        return new Detection(probs, SpeechTimestamps.segments(probs, chunkSize(sampleRate), audio.length, sampleRate, options));
+        try (OfflineSession s = offline(sampleRate, options)) {
+            OfflineSession.Result first = s.accept(audio), last = s.finish();
+            float[] probs = java.util.Arrays.copyOf(first.probabilities(), first.probabilities().length + last.probabilities().length);
+            System.arraycopy(last.probabilities(), 0, probs, first.probabilities().length, last.probabilities().length);
+            List<SpeechSegment> segments = new ArrayList<>(first.segments());
+            segments.addAll(last.segments());
+            return new Detection(probs, segments);
+        }
+    }
+
+    /** Speech segments with get_speech_timestamps' semantics. */
+    @Override public List<SpeechSegment> segments(float[] audio, int sampleRate, VadOptions options) {
+        try (OfflineSession s = offline(sampleRate, options)) {
+            List<SpeechSegment> out = new ArrayList<>(s.accept(audio).segments());
+            out.addAll(s.finish().segments());
+            return out;
+        }
+    }
+
+    /** The speech alone: the samples of {@link #segments} joined end to end (Silero's collect_chunks). */
+    public float[] speechSamples(float[] audio, int sampleRate, VadOptions options) {
+        return SpeechAudio.collect(audio, segments(audio, sampleRate, options));
+    }
+
+    /**
+     * A new offline session at 8 or 16 kHz: audio pushed block by block, batched like
+     * {@link #probabilities} with bounded memory; close it when done (its runner returns to the pool).
+     */
+    public OfflineSession offline(int sampleRate, VadOptions options) {
+        return new OfflineSession(borrow(sampleRate), options, this::giveBack);
     }
 
     /** A new streaming session at 8 or 16 kHz; close it when done. */
     @Override public StreamingSession stream(int sampleRate, VadOptions options) {
         return new StreamingSession(new ChunkRunner(engine, weightsFor(sampleRate), this::compiled), options);
+    }
+
+    private ChunkRunner borrow(int sampleRate) {
+        SileroWeights w = weightsFor(sampleRate);
+        if (closed) throw new IllegalStateException("this SileroVad is closed");
+        ChunkRunner r = idle.computeIfAbsent(sampleRate, k -> new ConcurrentLinkedQueue<>()).poll();
+        if (r == null) {
+            r = new ChunkRunner(engine, w, this::compiled);
+            all.add(r);
+        }
+        return r;
+    }
+
+    private void giveBack(ChunkRunner r) {
+        if (closed) {
+            all.remove(r);
+            r.close();
+        } else {
+            idle.get(r.weights().sampleRate).add(r);
+        }
     }
 
     private SileroWeights weightsFor(int sampleRate) {
@@ -118,7 +173,11 @@ public final class SileroVad implements VoiceActivityDetector {
 
     @Override
     public void close() {
-        offline.values().forEach(ChunkRunner::close);
+        if (closed) return;
+        closed = true;
+        for (ChunkRunner r : all) r.close();
+        all.clear();
+        idle.clear();
         weights.values().forEach(SileroWeights::close);
     }
 }

@@ -8,11 +8,9 @@ import java.util.List;
 
 /**
  * Turns per-chunk speech probabilities into segments with the semantics of Silero's
- * get_speech_timestamps: hysteresis between threshold and neg-threshold, a minimum silence
- * before a segment ends, dropping segments shorter than min-speech, splitting at max-speech
- * (at the longest silence of more than 98 ms seen inside the segment, else right there), then
- * padding each segment by speech-pad (sharing the gap when two segments are closer than twice
- * the pad).
+ * get_speech_timestamps: the rules of {@link SpeechTracker} (hysteresis, min-silence, min-speech,
+ * max-speech splits), then padding each segment by speech-pad (sharing the gap when two segments
+ * are closer than twice the pad), clamped to the audio.
  */
 public final class SpeechTimestamps {
     private SpeechTimestamps() {}
@@ -22,67 +20,17 @@ public final class SpeechTimestamps {
      * @param audioSamples  the audio's length in samples (before the last chunk's zero padding)
      */
     public static List<SpeechSegment> segments(float[] probs, int window, long audioSamples, int sampleRate, VadOptions o) {
-        double thr = o.threshold(), neg = o.effectiveNegThreshold();
-        double minSpeech = sampleRate * o.minSpeechMs() / 1000.0;
-        double pad = sampleRate * o.speechPadMs() / 1000.0;
-        double maxSpeech = sampleRate * o.maxSpeechS() - window - 2 * pad;
-        double minSilence = sampleRate * o.minSilenceMs() / 1000.0;
-        double minSilenceAtMax = sampleRate * VadOptions.MIN_SILENCE_AT_MAX_SPEECH_MS / 1000.0;
-
+        SpeechTracker tracker = new SpeechTracker(o, window, sampleRate);
         List<long[]> speeches = new ArrayList<>(); // {start, end}
-        boolean triggered = false;
-        long start = -1;                            // -1: no open segment
-        long tempEnd = 0, prevEnd = 0, nextStart = 0; // 0 doubles as "unset", as in the reference
-        List<long[]> possibleEnds = new ArrayList<>(); // {end, silence length}
+        SpeechTracker.Closed keep = (start, end) -> speeches.add(new long[] {start, end});
+        for (float p : probs) tracker.accept(p, keep);
+        tracker.finish(audioSamples, keep);
+        return padded(speeches, audioSamples, sampleRate, o);
+    }
 
-        for (int i = 0; i < probs.length; i++) {
-            double p = probs[i];
-            long pos = (long) window * i;
-            if (p >= thr && tempEnd != 0) {
-                long silence = pos - tempEnd;
-                if (silence > minSilenceAtMax) possibleEnds.add(new long[] {tempEnd, silence});
-                tempEnd = 0;
-                if (nextStart < prevEnd) nextStart = pos;
-            }
-            if (p >= thr && !triggered) {
-                triggered = true;
-                start = pos;
-                continue;
-            }
-            if (triggered && pos - start > maxSpeech) {
-                if (!possibleEnds.isEmpty()) {
-                    long[] best = possibleEnds.getFirst();
-                    for (long[] e : possibleEnds) if (e[1] > best[1]) best = e; // the first longest, like Python's max
-                    prevEnd = best[0];
-                    speeches.add(new long[] {start, prevEnd});
-                    start = -1;
-                    nextStart = prevEnd + best[1];
-                    if (nextStart < prevEnd + pos) start = nextStart; // already past that silence and still speech
-                    else triggered = false;
-                    long cut = nextStart;
-                    possibleEnds.removeIf(e -> e[0] <= cut);
-                    prevEnd = nextStart = tempEnd = 0;
-                } else {
-                    speeches.add(new long[] {start, pos});
-                    start = -1;
-                    prevEnd = nextStart = tempEnd = 0;
-                    triggered = false;
-                    possibleEnds.clear();
-                    continue;
-                }
-            }
-            if (p < neg && triggered) {
-                if (tempEnd == 0) tempEnd = pos;
-                if (pos - tempEnd < minSilence) continue;
-                if (tempEnd - start > minSpeech) speeches.add(new long[] {start, tempEnd});
-                start = -1;
-                prevEnd = nextStart = tempEnd = 0;
-                triggered = false;
-                possibleEnds.clear();
-            }
-        }
-        if (start >= 0 && audioSamples - start > minSpeech) speeches.add(new long[] {start, audioSamples});
-
+    /** The padding pass: {@code speeches} hold raw {start, end} pairs in order. */
+    private static List<SpeechSegment> padded(List<long[]> speeches, long audioSamples, int sampleRate, VadOptions o) {
+        double pad = SpeechTracker.samples(sampleRate, o.speechPadMs());
         for (int i = 0; i < speeches.size(); i++) {
             long[] s = speeches.get(i);
             if (i == 0) s[0] = (long) Math.max(0, s[0] - pad);

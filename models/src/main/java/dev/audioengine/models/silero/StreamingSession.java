@@ -12,7 +12,9 @@ import java.util.List;
  * Chunk-by-chunk voice activity detection at 8 or 16 kHz: {@link #accept} takes any number of
  * samples, runs every complete chunk (with the previous chunk's tail as context and the LSTM
  * state carried, as Silero's ONNX wrapper does) and reports their probabilities and the
- * segment boundaries they complete. Not thread-safe; one session per stream.
+ * segment boundaries they settle ({@link StreamingSegmenter} says when each comes); {@link
+ * #finish} ends the stream. The segments are exactly those of {@link SpeechTimestamps} on the
+ * same probabilities. Not thread-safe: one thread feeds a session, one session per stream.
  */
 public final class StreamingSession implements VadStream {
     private final ChunkRunner runner;
@@ -37,7 +39,9 @@ public final class StreamingSession implements VadStream {
     /** Samples per model chunk (512 at 16 kHz, 256 at 8 kHz). */
     @Override public int chunkSize() { return chunk; }
 
+    /** Takes the next samples; a NaN or infinite one fails, naming its index in the stream, and nothing of this call is used. */
     @Override public Result accept(float[] samples) {
+        FiniteSamples.require(samples, 0, samples.length, total, sampleRate());
         float[] probs = new float[(filled + samples.length) / chunk];
         List<SpeechEvent> events = new ArrayList<>();
         int k = 0;
@@ -46,23 +50,28 @@ public final class StreamingSession implements VadStream {
             System.arraycopy(samples, i, window, context + filled, take);
             filled += take;
             i += take;
-            if (filled == chunk) probs[k++] = step(events);
+            if (filled == chunk) segmenter.accept(probs[k++] = step(), events);
         }
         total += samples.length;
         return new Result(probs, events);
     }
 
-    /** Runs the buffered partial chunk zero-padded (if any) and closes an open segment at the end of the audio. */
+    /**
+     * Ends the stream: runs the buffered partial chunk zero-padded, as the offline call does (its
+     * probability is the last one), and settles every boundary still open, a segment open at the
+     * end included (it ends with the audio if it is long enough). The session is then reset,
+     * ready for a new stream.
+     */
     @Override public Result finish() {
         List<SpeechEvent> events = new ArrayList<>();
         float[] probs = new float[0];
         if (filled > 0) {
             Arrays.fill(window, context + filled, window.length, 0f);
             filled = chunk;
-            probs = new float[] {step(events)};
+            probs = new float[] {step()};
         }
-        SpeechEvent end = segmenter.finish(total);
-        if (end != null) events.add(end);
+        segmenter.finish(probs.length == 1 ? probs[0] : Float.NaN, total, events);
+        reset();
         return new Result(probs, events);
     }
 
@@ -75,12 +84,10 @@ public final class StreamingSession implements VadStream {
         segmenter.reset();
     }
 
-    private float step(List<SpeechEvent> events) {
+    private float step() {
         runner.run(window, 0, 1, one, 0);
         System.arraycopy(window, chunk, window, 0, context); // this chunk's tail is the next context
         filled = 0;
-        SpeechEvent e = segmenter.accept(one[0]);
-        if (e != null) events.add(e);
         return one[0];
     }
 

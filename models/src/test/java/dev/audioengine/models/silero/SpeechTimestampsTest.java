@@ -68,19 +68,38 @@ class SpeechTimestampsTest {
     }
 
     @Test
-    void streamingSegmenterFollowsVadIterator() {
-        StreamingSegmenter s = new StreamingSegmenter(VadOptions.DEFAULTS, W, SR);
+    void streamingSegmenterFollowsVadIteratorWithMinSpeechZero() {
+        VadOptions o = new VadOptions(0.5, Double.NaN, 0, 100, 30, Double.POSITIVE_INFINITY);
+        StreamingSegmenter s = new StreamingSegmenter(o, W, SR);
         float[] p = probs(0.0, 3, 0.9, 10, 0.1, 5, 0.9, 2);
         List<SpeechEvent> events = new java.util.ArrayList<>();
-        for (float x : p) {
-            SpeechEvent e = s.accept(x);
-            if (e != null) events.add(e);
-        }
-        SpeechEvent last = s.finish(p.length * W);
+        for (float x : p) s.accept(x, events);
         assertThat(events).containsExactly(
                 new SpeechEvent(SpeechEvent.Kind.START, 4 * 512 - 480 - 512, SR),   // current sample after chunk 3, minus pad and window
                 new SpeechEvent(SpeechEvent.Kind.END, 14 * 512 + 480 - 512, SR),    // temp end after chunk 13, plus pad, minus window
                 new SpeechEvent(SpeechEvent.Kind.START, 19 * 512 - 480 - 512, SR));
-        assertThat(last).isEqualTo(new SpeechEvent(SpeechEvent.Kind.END, p.length * W, SR));
+        events.clear();
+        s.finish(Float.NaN, p.length * W, events);
+        assertThat(events).containsExactly(new SpeechEvent(SpeechEvent.Kind.END, p.length * W, SR));
+    }
+
+    @Test
+    void streamingStartWaitsUntilTheSegmentIsLongerThanMinSpeech() {
+        StreamingSegmenter s = new StreamingSegmenter(VadOptions.DEFAULTS, W, SR); // min-speech 250 ms: 4000 samples
+        float[] p = probs(0.0, 3, 0.9, 10, 0.1, 5, 0.9, 2);
+        List<List<SpeechEvent>> perChunk = new java.util.ArrayList<>();
+        for (float x : p) {
+            List<SpeechEvent> e = new java.util.ArrayList<>();
+            s.accept(x, e);
+            perChunk.add(e);
+        }
+        // speech from sample 1536: after chunk 10 ends at 5632 it has lasted 4096 > 4000
+        for (int i = 0; i < 10; i++) assertThat(perChunk.get(i)).as("chunk %d", i).isEmpty();
+        assertThat(perChunk.get(10)).containsExactly(new SpeechEvent(SpeechEvent.Kind.START, 1536 - 480, SR));
+        assertThat(perChunk.get(17)).containsExactly(new SpeechEvent(SpeechEvent.Kind.END, 13 * 512 + 480, SR));
+        List<SpeechEvent> last = new java.util.ArrayList<>();
+        s.finish(Float.NaN, p.length * W, last);
+        assertThat(last).as("the 2-chunk burst at the end is shorter than min-speech").isEmpty();
+        assertThat(perChunk.stream().mapToInt(List::size).sum()).isEqualTo(2);
     }
 }
