@@ -1,10 +1,10 @@
 package dev.audioengine.cli;
 
 import dev.audioengine.api.AudioEngine;
-import dev.audioengine.audio.AudioClip;
-import dev.audioengine.audio.WavReader;
+import dev.audioengine.audio.AudioStream;
 import dev.audioengine.model.output.SegmentFormat;
 import dev.audioengine.model.output.VadOutput;
+import dev.audioengine.model.task.OfflineVad;
 import dev.audioengine.model.task.SpeechEvent;
 import dev.audioengine.model.task.SpeechSegment;
 import dev.audioengine.model.task.VadOptions;
@@ -17,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -26,6 +27,9 @@ final class VadTask {
 
     /** Streaming mode feeds the file in pieces of this many milliseconds, as a live source would. */
     private static final int STREAM_PIECE_MS = 20;
+
+    /** Offline mode reads and detects this many samples at a time: 16 s at 16 kHz, one offline graph batch of Silero. */
+    private static final int OFFLINE_BLOCK = 1 << 18;
 
     @Option(names = "--mode", paramLabel = "offline|streaming", description = "offline: whole file, batched (default); "
             + "streaming: chunk by chunk through the streaming API, printing each segment as it closes.")
@@ -91,28 +95,29 @@ final class VadTask {
         for (Path input : inputs) {
             String prefix = inputs.size() > 1 && !run.json ? input + ": " : "";
             long t0 = System.nanoTime();
-            AudioClip clip = decode(input, vad, run);
-            List<SpeechSegment> segments = new ArrayList<>();
-            float[] probs = streaming ? stream(vad, clip, segments, run, prefix) : offline(vad, clip, segments);
+            Pass pass = detect(input, vad, run, prefix);
             double wall = (System.nanoTime() - t0) / 1e9;
             if (!streaming) {
                 if (run.json) {
                     JsonWriter w = doc != null ? doc : new JsonWriter();
-                    resultJson(w, input, clip, vad, engine, segments, wall);
+                    resultJson(w, input, pass, vad, engine, wall);
                     if (doc == null) run.out.println(w);
                 } else {
-                    for (SpeechSegment s : segments) run.out.println(prefix + line(s));
+                    for (SpeechSegment s : pass.segments()) run.out.println(prefix + line(s));
                 }
             }
             run.out.flush();
-            summarize(run, input, segments, clip, vad, engine, wall);
-            if (probabilitiesOut != null) writeProbabilities(OutputPaths.forInput(probabilitiesOut, input, inputs.size(), ".probabilities.txt"), probs);
+            summarize(run, input, pass, vad, engine, wall);
+            if (probabilitiesOut != null) {
+                writeProbabilities(OutputPaths.forInput(probabilitiesOut, input, inputs.size(), ".probabilities.txt"), pass.probabilities());
+            }
             if (segmentsOut != null) {
                 VadOutput.writeSegments(OutputPaths.forInput(segmentsOut, input, inputs.size(), ".segments." + segmentsFormat.extension()),
-                        segmentsFormat, input.toString(), VadOutput.properties(clip.sampleRate(), vad.describe(), streaming, options), segments);
+                        segmentsFormat, input.toString(), VadOutput.properties(pass.rate(), vad.describe(), streaming, options), pass.segments());
             }
             if (speechOut != null) {
-                VadOutput.writeSpeech(OutputPaths.forInput(speechOut, input, inputs.size(), ".speech.wav"), clip.samples(), clip.sampleRate(), segments);
+                VadOutput.writeSpeech(OutputPaths.forInput(speechOut, input, inputs.size(), ".speech.wav"), pass.kept().toArray(), pass.rate(),
+                        pass.segments());
             }
         }
         if (doc != null) run.out.println(doc.endArray());
@@ -124,48 +129,81 @@ final class VadTask {
         });
     }
 
-    private static AudioClip decode(Path input, VoiceActivityDetector vad, TaskRun run) throws IOException {
-        AudioClip clip = input.equals(AudioInputs.STDIN) ? WavReader.decode(System.in.readAllBytes(), "standard input") : WavReader.read(input);
-        if (!vad.sampleRates().contains(clip.sampleRate())) {
-            int to = vad.sampleRates().stream().max(Integer::compare).orElseThrow();
-            run.note("resampling " + input + " from " + clip.sampleRate() + " Hz to " + to + " Hz");
-            clip = clip.resampledTo(to);
-        }
-        return clip;
+    /**
+     * What one input gave: its probabilities and segments, its length and rate, and its samples only when --speech-out
+     * needs them again (otherwise nothing of the audio is kept: decoding, resampling and detection run block by block).
+     */
+    private record Pass(float[] probabilities, List<SpeechSegment> segments, long samples, int rate, FloatList kept) {
+        double seconds() { return samples / (double) rate; }
     }
 
-    private float[] offline(VoiceActivityDetector vad, AudioClip clip, List<SpeechSegment> segments) {
-        VoiceActivityDetector.Detection d = vad.detect(clip.samples(), clip.sampleRate(), options);
-        segments.addAll(d.segments());
-        return d.probabilities();
-    }
-
-    /** Feeds the clip in short pieces; prints each segment the moment its end is known. */
-    private float[] stream(VoiceActivityDetector vad, AudioClip clip, List<SpeechSegment> segments, TaskRun run, String prefix) {
-        int rate = clip.sampleRate(), piece = rate * STREAM_PIECE_MS / 1000;
-        float[] x = clip.samples();
-        List<float[]> probs = new ArrayList<>();
-        long[] open = {-1};
-        try (VadStream s = vad.stream(rate, options)) {
-            for (int i = 0; i < x.length + piece; i += piece) { // the last pass finishes: the partial chunk, an open segment
-                VadStream.Result r = i < x.length ? s.accept(java.util.Arrays.copyOfRange(x, i, Math.min(x.length, i + piece))) : s.finish();
-                probs.add(r.probabilities());
-                for (SpeechEvent e : r.events()) {
-                    if (e.kind() == SpeechEvent.Kind.START) {
-                        open[0] = e.sample();
-                    } else {
-                        SpeechSegment seg = new SpeechSegment(open[0], e.sample(), rate);
-                        segments.add(seg);
-                        run.out.println(run.json ? prefixJson(prefix, seg) : prefix + line(seg));
-                        run.out.flush();
+    private Pass detect(Path input, VoiceActivityDetector vad, TaskRun run, String prefix) throws IOException {
+        try (AudioStream in = open(input, vad, run)) {
+            int rate = in.sampleRate();
+            double total = in.durationSeconds().orElse(0);
+            FloatList probs = new FloatList(), kept = speechOut != null ? new FloatList() : null;
+            List<SpeechSegment> segments = new ArrayList<>();
+            String name = input.equals(AudioInputs.STDIN) ? "stdin" : input.getFileName().toString();
+            long t0 = System.nanoTime();
+            if (streaming) {
+                float[] piece = new float[rate * STREAM_PIECE_MS / 1000];
+                long[] open = {-1};
+                try (VadStream s = vad.stream(rate, options)) {
+                    for (int n; (n = in.read(piece, 0, piece.length)) >= 0; ) {
+                        if (n == 0) continue;
+                        float[] p = n == piece.length ? piece : Arrays.copyOf(piece, n);
+                        if (kept != null) kept.add(p, 0, n);
+                        events(s.accept(p), open, rate, probs, segments, run, prefix);
+                        run.progress(name, in.samplesRead() / (double) rate, total, (System.nanoTime() - t0) / 1e9);
                     }
+                    events(s.finish(), open, rate, probs, segments, run, prefix);
+                }
+            } else {
+                float[] block = new float[OFFLINE_BLOCK];
+                try (OfflineVad o = vad.offline(rate, options)) {
+                    for (int n; (n = in.read(block, 0, block.length)) >= 0; ) {
+                        if (kept != null) kept.add(block, 0, n);
+                        OfflineVad.Result r = o.accept(block, 0, n);
+                        probs.add(r.probabilities(), 0, r.probabilities().length);
+                        segments.addAll(r.segments());
+                        run.progress(name, in.samplesRead() / (double) rate, total, (System.nanoTime() - t0) / 1e9);
+                    }
+                    OfflineVad.Result r = o.finish();
+                    probs.add(r.probabilities(), 0, r.probabilities().length);
+                    segments.addAll(r.segments());
                 }
             }
+            run.endProgress();
+            return new Pass(probs.toArray(), segments, in.samplesRead(), rate, kept);
         }
-        int n = probs.stream().mapToInt(p -> p.length).sum(), k = 0;
-        float[] all = new float[n];
-        for (float[] p : probs) { System.arraycopy(p, 0, all, k, p.length); k += p.length; }
-        return all;
+    }
+
+    /** Opens the input as a stream at a rate the detector runs at natively (8 and 16 kHz stay as they are for Silero). */
+    private static AudioStream open(Path input, VoiceActivityDetector vad, TaskRun run) throws IOException {
+        java.util.function.Consumer<String> warn = w -> run.note("warning: " + w);
+        AudioStream in = input.equals(AudioInputs.STDIN) ? AudioStream.openStandardInput(warn) : AudioStream.open(input, warn);
+        if (!vad.sampleRates().contains(in.sourceRate())) {
+            int to = vad.sampleRates().stream().max(Integer::compare).orElseThrow();
+            run.note("resampling " + (input.equals(AudioInputs.STDIN) ? "standard input" : input) + " from " + in.sourceRate() + " Hz to " + to + " Hz");
+            in = in.resampleTo(to);
+        }
+        return in;
+    }
+
+    /** Streaming: a segment is printed the moment its end is known. */
+    private static void events(VadStream.Result r, long[] open, int rate, FloatList probs, List<SpeechSegment> segments, TaskRun run, String prefix) {
+        probs.add(r.probabilities(), 0, r.probabilities().length);
+        for (SpeechEvent e : r.events()) {
+            if (e.kind() == SpeechEvent.Kind.START) {
+                open[0] = e.sample();
+            } else {
+                SpeechSegment seg = new SpeechSegment(open[0], e.sample(), rate);
+                segments.add(seg);
+                run.endProgress();
+                run.out.println(run.json ? prefixJson(prefix, seg) : prefix + line(seg));
+                run.out.flush();
+            }
+        }
     }
 
     private static double millis(double seconds) { return Math.round(seconds * 1000) / 1000.0; }
@@ -179,9 +217,9 @@ final class VadTask {
         return String.format(Locale.ROOT, "{%s\"start\":%.3f,\"end\":%.3f}", audio, s.startSeconds(), s.endSeconds());
     }
 
-    private void resultJson(JsonWriter w, Path input, AudioClip clip, VoiceActivityDetector vad, AudioEngine engine, List<SpeechSegment> segments,
-                            double wall) {
-        double length = clip.seconds();
+    private void resultJson(JsonWriter w, Path input, Pass pass, VoiceActivityDetector vad, AudioEngine engine, double wall) {
+        double length = pass.seconds();
+        List<SpeechSegment> segments = pass.segments();
         w.beginObject().name("audio").value(input.toString()).name("model").value(vad.describe())
                 .name("backend").value(engine.backend().registryName())
                 .name("audio_seconds").number(length).name("realtime_factor").number(length / Math.max(wall, 1e-9))
@@ -191,10 +229,10 @@ final class VadTask {
     }
 
     /** One line for people on stderr, so stdout stays the segments alone. */
-    private static void summarize(TaskRun run, Path input, List<SpeechSegment> segments, AudioClip clip, VoiceActivityDetector vad,
-                                  AudioEngine engine, double seconds) {
+    private static void summarize(TaskRun run, Path input, Pass pass, VoiceActivityDetector vad, AudioEngine engine, double seconds) {
+        List<SpeechSegment> segments = pass.segments();
         double speech = segments.stream().mapToDouble(s -> s.endSeconds() - s.startSeconds()).sum();
-        double length = clip.seconds();
+        double length = pass.seconds();
         run.note(String.format(Locale.ROOT, "%s%d speech segment%s, %.2f s of speech in %.2f s of audio (%s on %s, %.0f ms wall incl. decoding, %.0fx real time)",
                 input.equals(AudioInputs.STDIN) ? "" : input.getFileName() + ": ", segments.size(), segments.size() == 1 ? "" : "s", speech, length,
                 vad.describe(), engine.backend().registryName(), seconds * 1e3, length / Math.max(seconds, 1e-9)));

@@ -96,6 +96,23 @@ class ExternalFamilyIT {
                         return new Detection(p, segs);
                     }
                     public VadStream stream(int rate, VadOptions o) { throw new IllegalArgumentException("energy_vad has no streaming mode"); }
+                    public OfflineVad offline(int rate, VadOptions o) {
+                        return new OfflineVad() {
+                            float[] all = new float[0];
+                            public int sampleRate() { return rate; }
+                            public Result accept(float[] x, int from, int n) {
+                                float[] more = Arrays.copyOf(all, all.length + n);
+                                System.arraycopy(x, from, more, all.length, n);
+                                all = more;
+                                return new Result(new float[0], List.of());
+                            }
+                            public Result finish() {
+                                Detection d = detect(all, rate, o);
+                                return new Result(d.probabilities(), d.segments());
+                            }
+                            public void close() {}
+                        };
+                    }
                 }
             }
             """;

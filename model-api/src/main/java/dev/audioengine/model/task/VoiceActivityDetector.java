@@ -1,11 +1,11 @@
 package dev.audioengine.model.task;
 
-import dev.audioengine.audio.AudioClip;
-import dev.audioengine.audio.WavReader;
+import dev.audioengine.audio.AudioStream;
 import dev.audioengine.model.TaskModel;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -33,13 +33,26 @@ public interface VoiceActivityDetector extends TaskModel {
     /** What {@link #detect} found: one probability per chunk, and the speech segments. */
     record Detection(float[] probabilities, List<SpeechSegment> segments) {}
 
-    /** Speech segments of an audio file, resampled to the model's highest native rate when it has another rate. */
+    /**
+     * Speech segments of an audio file (any format the audio module reads), resampled to the model's highest native
+     * rate when it has another rate; decoded and detected block by block, so memory does not grow with the file.
+     */
     default List<SpeechSegment> segments(Path audioFile, VadOptions options) throws IOException {
-        AudioClip clip = WavReader.read(audioFile);
-        if (!sampleRates().contains(clip.sampleRate())) clip = clip.resampledTo(sampleRates().stream().max(Integer::compare).orElseThrow());
-        return segments(clip.samples(), clip.sampleRate(), options);
+        try (AudioStream in = AudioStream.open(audioFile)) {
+            if (!sampleRates().contains(in.sourceRate())) in.resampleTo(sampleRates().stream().max(Integer::compare).orElseThrow());
+            List<SpeechSegment> segments = new ArrayList<>();
+            float[] block = new float[1 << 16];
+            try (OfflineVad session = offline(in.sampleRate(), options)) {
+                for (int n; (n = in.read(block, 0, block.length)) >= 0; ) segments.addAll(session.accept(block, 0, n).segments());
+                segments.addAll(session.finish().segments());
+            }
+            return segments;
+        }
     }
 
     /** A streaming detector for audio as it arrives. */
     VadStream stream(int sampleRate, VadOptions options);
+
+    /** An offline session for audio pushed in blocks (long files, pipes): bounded memory, the whole-array results. */
+    OfflineVad offline(int sampleRate, VadOptions options);
 }

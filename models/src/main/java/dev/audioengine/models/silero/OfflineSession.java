@@ -1,5 +1,6 @@
 package dev.audioengine.models.silero;
 
+import dev.audioengine.model.task.OfflineVad;
 import dev.audioengine.model.task.SpeechEvent;
 import dev.audioengine.model.task.SpeechSegment;
 import dev.audioengine.model.task.VadOptions;
@@ -22,7 +23,7 @@ import java.util.function.Consumer;
  * <p>Not thread-safe: one thread feeds a session. Close it when done: its runner goes back to
  * the SileroVad's pool.
  */
-public final class OfflineSession implements AutoCloseable {
+public final class OfflineSession implements OfflineVad {
     private final ChunkRunner runner;
     private final Consumer<ChunkRunner> giveBack;
     private final StreamingSegmenter segmenter;
@@ -34,8 +35,6 @@ public final class OfflineSession implements AutoCloseable {
     private long openStart = -1;  // where the segment whose END is awaited starts
     private boolean finished, closed;
 
-    /** What one {@link #accept} or {@link #finish} produced: the probabilities of the chunks it ran and the segments it settled. */
-    public record Result(float[] probabilities, List<SpeechSegment> segments) {}
 
     OfflineSession(ChunkRunner runner, VadOptions options, Consumer<ChunkRunner> giveBack) {
         this.runner = runner;
@@ -49,7 +48,7 @@ public final class OfflineSession implements AutoCloseable {
         runner.resetState();
     }
 
-    public int sampleRate() { return rate; }
+    @Override public int sampleRate() { return rate; }
 
     /** Samples accepted so far. */
     public long samples() { return total; }
@@ -58,7 +57,7 @@ public final class OfflineSession implements AutoCloseable {
     public Result accept(float[] samples) { return accept(samples, 0, samples.length); }
 
     /** Takes {@code samples[from, from + length)} as the next block. */
-    public Result accept(float[] samples, int from, int length) {
+    @Override public Result accept(float[] samples, int from, int length) {
         ensureOpen();
         java.util.Objects.checkFromIndexSize(from, length, samples.length);
         FiniteSamples.require(samples, from, length, total, rate);
@@ -85,7 +84,7 @@ public final class OfflineSession implements AutoCloseable {
     }
 
     /** Runs the chunks still buffered (the last one zero-padded) and settles the last segments; the session then takes no more audio. */
-    public Result finish() {
+    @Override public Result finish() {
         ensureOpen();
         finished = true;
         int n = (filled + chunk - 1) / chunk;

@@ -5,6 +5,7 @@ import dev.audioengine.api.exec.RunSummary;
 import dev.audioengine.weights.onnx.OnnxModel;
 import dev.audioengine.model.Task;
 import dev.audioengine.model.output.SpeechAudio;
+import dev.audioengine.model.task.OfflineVad;
 import dev.audioengine.model.task.SpeechSegment;
 import dev.audioengine.model.task.VadOptions;
 import dev.audioengine.model.task.VoiceActivityDetector;
@@ -107,7 +108,7 @@ public final class SileroVad implements VoiceActivityDetector {
     /** Probabilities, and speech segments with get_speech_timestamps' semantics, from one pass. */
     @Override public Detection detect(float[] audio, int sampleRate, VadOptions options) {
         try (OfflineSession s = offline(sampleRate, options)) {
-            OfflineSession.Result first = s.accept(audio), last = s.finish();
+            OfflineVad.Result first = s.accept(audio), last = s.finish();
             float[] probs = java.util.Arrays.copyOf(first.probabilities(), first.probabilities().length + last.probabilities().length);
             System.arraycopy(last.probabilities(), 0, probs, first.probabilities().length, last.probabilities().length);
             List<SpeechSegment> segments = new ArrayList<>(first.segments());
@@ -134,7 +135,7 @@ public final class SileroVad implements VoiceActivityDetector {
      * A new offline session at 8 or 16 kHz: audio pushed block by block, batched like
      * {@link #probabilities} with bounded memory; close it when done (its runner returns to the pool).
      */
-    public OfflineSession offline(int sampleRate, VadOptions options) {
+    @Override public OfflineSession offline(int sampleRate, VadOptions options) {
         return new OfflineSession(borrow(sampleRate), options, this::giveBack);
     }
 

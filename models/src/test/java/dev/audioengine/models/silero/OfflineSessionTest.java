@@ -59,13 +59,13 @@ class OfflineSessionTest {
                     // blocks given as a slice of a larger array
                     float[] holder = new float[n + 10];
                     System.arraycopy(x, i, holder, 3, n);
-                    OfflineSession.Result r = s.accept(holder, 3, n);
+                    dev.audioengine.model.task.OfflineVad.Result r = s.accept(holder, 3, n);
                     for (float p : r.probabilities()) probs.add(p);
                     segments.addAll(r.segments());
                     i += n;
                 }
                 assertThat(s.samples()).isEqualTo(x.length);
-                OfflineSession.Result r = s.finish();
+                dev.audioengine.model.task.OfflineVad.Result r = s.finish();
                 for (float p : r.probabilities()) probs.add(p);
                 segments.addAll(r.segments());
                 assertThatThrownBy(() -> s.accept(new float[1])).isInstanceOf(IllegalStateException.class).hasMessageContaining("finished");
@@ -81,7 +81,7 @@ class OfflineSessionTest {
     @Test
     void emptyAudioHasNoProbabilitiesAndNoSegments() {
         try (OfflineSession s = vad.offline(16000, VadOptions.DEFAULTS)) {
-            OfflineSession.Result r = s.finish();
+            dev.audioengine.model.task.OfflineVad.Result r = s.finish();
             assertThat(r.probabilities()).isEmpty();
             assertThat(r.segments()).isEmpty();
         }
