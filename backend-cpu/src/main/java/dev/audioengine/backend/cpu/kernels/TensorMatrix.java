@@ -145,18 +145,18 @@ final class TensorMatrix implements MatrixSource {
     boolean isQ8() { return dtype == DType.Q8_0; }
 
     /**
-     * out[i * ld + j] = Σ_kk a[i * k + kk] · this[r, kk] for i < m (m <= 4), decoding each block
+     * out[i * ld + j] = Σ_kk a[ao + i * k + kk] · this[r, kk] for i < m (m <= 4), decoding each block
      * in registers: the 32 quants are multiplied into per-block sums, which the block scale then
      * folds into the running sums, so no dequantized row is stored and reloaded (a mat-vec over
      * quantized weights is a stream of weight bytes; this keeps the work per byte small).
      * {@code lanes} is the caller's scratch of at least 4·L floats (no allocation per row).
      */
-    void dotQuantized(int r, float[] a, int m, int k, float[] out, int j, int ld, float[] lanes) {
-        if (dtype == DType.Q8_0) dotQ8(r, a, m, k, out, j, ld, lanes);
-        else dotQ4(r, a, m, k, out, j, ld, lanes);
+    void dotQuantized(int r, float[] a, int ao, int m, int k, float[] out, int j, int ld, float[] lanes) {
+        if (dtype == DType.Q8_0) dotQ8(r, a, ao, m, k, out, j, ld, lanes);
+        else dotQ4(r, a, ao, m, k, out, j, ld, lanes);
     }
 
-    private void dotQ8(int r, float[] a, int m, int k, float[] out, int j, int ld, float[] lanes) {
+    private void dotQ8(int r, float[] a, int ao, int m, int k, float[] out, int j, int ld, float[] lanes) {
         long at = base + (long) r * (cols / 32) * 34;
         FloatVector s0 = FloatVector.zero(F), s1 = s0, s2 = s0, s3 = s0;
         for (int b = 0; b < k; b += 32, at += 34) {
@@ -164,10 +164,10 @@ final class TensorMatrix implements MatrixSource {
             FloatVector p0 = FloatVector.zero(F), p1 = p0, p2 = p0, p3 = p0;
             for (int i = 0; i < 32; i += L) {
                 FloatVector q = (FloatVector) ByteVector.fromMemorySegment(B, seg, at + 2 + i, NATIVE).convertShape(VectorOperators.B2F, F, 0);
-                p0 = q.fma(FloatVector.fromArray(F, a, b + i), p0);
-                if (m > 1) p1 = q.fma(FloatVector.fromArray(F, a, k + b + i), p1);
-                if (m > 2) p2 = q.fma(FloatVector.fromArray(F, a, 2 * k + b + i), p2);
-                if (m > 3) p3 = q.fma(FloatVector.fromArray(F, a, 3 * k + b + i), p3);
+                p0 = q.fma(FloatVector.fromArray(F, a, ao + b + i), p0);
+                if (m > 1) p1 = q.fma(FloatVector.fromArray(F, a, ao + k + b + i), p1);
+                if (m > 2) p2 = q.fma(FloatVector.fromArray(F, a, ao + 2 * k + b + i), p2);
+                if (m > 3) p3 = q.fma(FloatVector.fromArray(F, a, ao + 3 * k + b + i), p3);
             }
             s0 = p0.fma(d, s0);
             if (m > 1) s1 = p1.fma(d, s1);
@@ -320,7 +320,7 @@ final class TensorMatrix implements MatrixSource {
         }
     }
 
-    private void dotQ4(int r, float[] a, int m, int k, float[] out, int j, int ld, float[] lanes) {
+    private void dotQ4(int r, float[] a, int ao, int m, int k, float[] out, int j, int ld, float[] lanes) {
         long at = base + (long) r * (cols / 32) * 18;
         FloatVector s0 = FloatVector.zero(F), s1 = s0, s2 = s0, s3 = s0;
         for (int b = 0; b < k; b += 32, at += 18) {
@@ -331,10 +331,10 @@ final class TensorMatrix implements MatrixSource {
                 FloatVector lo = (FloatVector) q.and((byte) 0x0f).sub((byte) 8).convertShape(VectorOperators.B2F, F, 0);
                 FloatVector hi = (FloatVector) q.lanewise(VectorOperators.LSHR, 4).and((byte) 0x0f).sub((byte) 8)
                         .convertShape(VectorOperators.B2F, F, 0);
-                p0 = hi.fma(FloatVector.fromArray(F, a, b + 16 + i), lo.fma(FloatVector.fromArray(F, a, b + i), p0));
-                if (m > 1) p1 = hi.fma(FloatVector.fromArray(F, a, k + b + 16 + i), lo.fma(FloatVector.fromArray(F, a, k + b + i), p1));
-                if (m > 2) p2 = hi.fma(FloatVector.fromArray(F, a, 2 * k + b + 16 + i), lo.fma(FloatVector.fromArray(F, a, 2 * k + b + i), p2));
-                if (m > 3) p3 = hi.fma(FloatVector.fromArray(F, a, 3 * k + b + 16 + i), lo.fma(FloatVector.fromArray(F, a, 3 * k + b + i), p3));
+                p0 = hi.fma(FloatVector.fromArray(F, a, ao + b + 16 + i), lo.fma(FloatVector.fromArray(F, a, ao + b + i), p0));
+                if (m > 1) p1 = hi.fma(FloatVector.fromArray(F, a, ao + k + b + 16 + i), lo.fma(FloatVector.fromArray(F, a, ao + k + b + i), p1));
+                if (m > 2) p2 = hi.fma(FloatVector.fromArray(F, a, ao + 2 * k + b + 16 + i), lo.fma(FloatVector.fromArray(F, a, ao + 2 * k + b + i), p2));
+                if (m > 3) p3 = hi.fma(FloatVector.fromArray(F, a, ao + 3 * k + b + 16 + i), lo.fma(FloatVector.fromArray(F, a, ao + 3 * k + b + i), p3));
             }
             s0 = p0.fma(d, s0);
             if (m > 1) s1 = p1.fma(d, s1);
