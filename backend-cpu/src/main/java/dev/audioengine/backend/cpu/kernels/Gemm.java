@@ -57,7 +57,7 @@ final class Gemm {
     private final int threads, maxM, maxN, maxK;
     private final float[] aPack;
     private final float[][] bPack, tile, row, small, lanes4x4;
-    /** small[t] as a segment: B rows decoded there are read by the same kernel as F32 rows in place. */
+    /** small[t] as a segment, for the few decoded B rows past the four-row tiles. */
     private final MemorySegment[] decodedRows;
 
     /** Scratch for products up to {@code maxM x maxN x maxK}. */
@@ -400,37 +400,27 @@ final class Gemm {
      * a time while they are in L1; the last (to - from) % 4 rows one by one.
      */
     private void rowTiles(TensorMatrix dense, MatrixSource b, MatrixSink c, int m, int k, int from, int to, int t) {
-        float[] out = tile[t], lanes = lanes4x4[t];
-        MemorySegment decoded = decodedRows[t];
-        long rowBytes = (long) k * 4;
+        float[] out = tile[t], lanes = lanes4x4[t], w = small[t];
         int ld = NCHUNK;
         for (int n0 = from; n0 < to; n0 += NCHUNK) {
             int cnt = Math.min(NCHUNK, to - n0), j = 0;
             for (; j + 4 <= cnt; j += 4) {
-                MemorySegment seg;
-                long at, step;
                 if (dense != null) {
-                    seg = dense.segment();
-                    at = dense.rowAddress(n0 + j);
-                    step = dense.rowAddress(n0 + j + 1) - at;
+                    long at = dense.rowAddress(n0 + j), step = dense.rowAddress(n0 + j + 1) - at;
+                    for (int g = 0; g < m; g += 4) dense4x4(dense.segment(), at, step, aPack, g * k, Math.min(4, m - g), k, out, g * ld + j, ld, lanes);
                 } else {
-                    for (int q = 0; q < 4; q++) b.readRow(n0 + j + q, 0, k, small[t], q * k);
-                    seg = decoded;
-                    at = 0;
-                    step = rowBytes;
+                    for (int q = 0; q < 4; q++) b.readRow(n0 + j + q, 0, k, w, q * k);
+                    for (int g = 0; g < m; g += 4) decoded4x4(w, 0, k, aPack, g * k, Math.min(4, m - g), k, out, g * ld + j, ld, lanes);
                 }
-                for (int g = 0; g < m; g += 4) dense4x4(seg, at, step, aPack, g * k, Math.min(4, m - g), k, out, g * ld + j, ld, lanes);
             }
             for (; j < cnt; j++) {
-                MemorySegment seg = decoded;
-                long at = 0;
                 if (dense != null) {
-                    seg = dense.segment();
-                    at = dense.rowAddress(n0 + j);
+                    for (int g = 0; g < m; g += 4) dotDense(dense.segment(), dense.rowAddress(n0 + j), aPack, g * k, Math.min(4, m - g), k, out, g * ld + j, ld, lanes);
                 } else {
-                    b.readRow(n0 + j, 0, k, small[t], 0);
+                    // the last (to - from) % 4 rows only: the heap view of the scratch costs nothing measurable here
+                    b.readRow(n0 + j, 0, k, w, 0);
+                    for (int g = 0; g < m; g += 4) dotDense(decodedRows[t], 0, aPack, g * k, Math.min(4, m - g), k, out, g * ld + j, ld, lanes);
                 }
-                for (int g = 0; g < m; g += 4) dotDense(seg, at, aPack, g * k, Math.min(4, m - g), k, out, g * ld + j, ld, lanes);
             }
             c.store(0, n0, m, cnt, out, ld, false);
         }
@@ -478,6 +468,46 @@ final class Gemm {
                 float s = LaneSum.of(lanes, (4 * i + q) * L);
                 long bq = at + q * step;
                 for (int r = kk; r < k; r++) s += a[ao + i * k + r] * seg.get(CpuTensor.F32, bq + r * 4L);
+                out[i * ld + j + q] = s;
+            }
+        }
+    }
+    /** {@link #dense4x4} over B rows decoded into {@code w} (row q at w[at + q * step]): a kernel of its own, so neither sees two kinds of memory. */
+    private static void decoded4x4(float[] w, int at, int step, float[] a, int ao, int rows, int k, float[] out, int j, int ld, float[] lanes) {
+        FloatVector z = FloatVector.zero(S);
+        FloatVector c00 = z, c01 = z, c02 = z, c03 = z, c10 = z, c11 = z, c12 = z, c13 = z;
+        FloatVector c20 = z, c21 = z, c22 = z, c23 = z, c30 = z, c31 = z, c32 = z, c33 = z;
+        int at1 = at + step, at2 = at1 + step, at3 = at2 + step;
+        int kk = 0;
+        for (int upper = S.loopBound(k); kk < upper; kk += L) {
+            FloatVector b0 = FloatVector.fromArray(S, w, at + kk);
+            FloatVector b1 = FloatVector.fromArray(S, w, at1 + kk);
+            FloatVector b2 = FloatVector.fromArray(S, w, at2 + kk);
+            FloatVector b3 = FloatVector.fromArray(S, w, at3 + kk);
+            FloatVector x = FloatVector.fromArray(S, a, ao + kk);
+            c00 = x.fma(b0, c00); c01 = x.fma(b1, c01); c02 = x.fma(b2, c02); c03 = x.fma(b3, c03);
+            if (rows > 1) {
+                x = FloatVector.fromArray(S, a, ao + k + kk);
+                c10 = x.fma(b0, c10); c11 = x.fma(b1, c11); c12 = x.fma(b2, c12); c13 = x.fma(b3, c13);
+            }
+            if (rows > 2) {
+                x = FloatVector.fromArray(S, a, ao + 2 * k + kk);
+                c20 = x.fma(b0, c20); c21 = x.fma(b1, c21); c22 = x.fma(b2, c22); c23 = x.fma(b3, c23);
+            }
+            if (rows > 3) {
+                x = FloatVector.fromArray(S, a, ao + 3 * k + kk);
+                c30 = x.fma(b0, c30); c31 = x.fma(b1, c31); c32 = x.fma(b2, c32); c33 = x.fma(b3, c33);
+            }
+        }
+        c00.intoArray(lanes, 0); c01.intoArray(lanes, L); c02.intoArray(lanes, 2 * L); c03.intoArray(lanes, 3 * L);
+        c10.intoArray(lanes, 4 * L); c11.intoArray(lanes, 5 * L); c12.intoArray(lanes, 6 * L); c13.intoArray(lanes, 7 * L);
+        c20.intoArray(lanes, 8 * L); c21.intoArray(lanes, 9 * L); c22.intoArray(lanes, 10 * L); c23.intoArray(lanes, 11 * L);
+        c30.intoArray(lanes, 12 * L); c31.intoArray(lanes, 13 * L); c32.intoArray(lanes, 14 * L); c33.intoArray(lanes, 15 * L);
+        for (int i = 0; i < rows; i++) {
+            for (int q = 0; q < 4; q++) {
+                float s = LaneSum.of(lanes, (4 * i + q) * L);
+                int bq = at + q * step;
+                for (int r = kk; r < k; r++) s += a[ao + i * k + r] * w[bq + r];
                 out[i * ld + j + q] = s;
             }
         }
