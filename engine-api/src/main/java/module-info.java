@@ -1,5 +1,6 @@
 /** The engine's contracts: tensors, graphs, the Backend SPI and registry, capabilities, audio and weight I/O. */
 module dev.audioengine.api {
+    requires java.management; // OpBenchmark waits for the JIT to go quiet
     exports dev.audioengine.api;
     exports dev.audioengine.api.tensor;
     exports dev.audioengine.api.graph;

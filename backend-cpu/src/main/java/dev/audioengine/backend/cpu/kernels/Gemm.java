@@ -44,14 +44,8 @@ final class Gemm {
      * (Q8_0 only there).
      */
     static final int Q8_STREAMS = S.vectorBitSize() >= 512 ? 8 : 4;
-    /**
-     * Rows of each stream per call of a stream kernel. The JIT compiles a method with C2 (the
-     * only tier that turns Vector API calls into vector instructions) after some hundreds of
-     * calls; until then a row costs about 100x more. 32 rows per part and call left a 2048-row
-     * mat-vec in the slow tiers for its first 10-20 runs (0.1-0.3 s each); 4 rows per call give the
-     * JIT enough calls within the first few runs and cost nothing measurable per call.
-     */
-    static final int STREAM_ROWS = 4;
+    /** Rows of each stream per call of a stream kernel (the tile holds 8 x 32 results). */
+    static final int STREAM_ROWS = 32;
 
     private final WorkerPool pool;
     private final int threads, maxM, maxN, maxK;
