@@ -11,7 +11,7 @@ import java.util.Map;
 
 /**
  * Times one case on one backend, ggml's perf mode in spirit: inputs uploaded once, warm-up runs
- * for at least {@link #WARMUP_SECONDS} and until the JIT has compiled nothing for
+ * (at least {@link #MIN_WARMUP}) for at least {@link #WARMUP_SECONDS} and until the JIT has compiled nothing for
  * {@link #JIT_QUIET_SECONDS} (at most {@link #MAX_WARMUP_SECONDS}), then at least
  * {@link #MIN_RUNS} timed runs (more for fast ops, up to about {@link #TARGET_SECONDS}), and the
  * median. Only the op itself is timed, not transfers.
@@ -23,7 +23,7 @@ import java.util.Map;
  * measures the compiled kernel on any machine.
  */
 public final class OpBenchmark {
-    static final int MIN_WARMUP = 3;
+    static final int MIN_WARMUP = 30;
     static final int MAX_WARMUP = 500;
     static final double WARMUP_SECONDS = 0.3;
     static final double JIT_QUIET_SECONDS = 0.3;
