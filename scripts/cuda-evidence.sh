@@ -18,13 +18,13 @@ out=${1:-${OUT:-$PWD/cuda-evidence}}
 mkdir -p "$out"
 java=${JAVA_HOME:+$JAVA_HOME/bin/}java
 lib=${AE_LIB:-$root/app-cli/target/dist/lib}
-[ -f "$lib/app-cli.jar" ] || { echo "cuda-evidence: $lib/app-cli.jar missing; build with 'mvn -DskipTests package' or set AE_LIB" >&2; exit 1; }
+[ -f "$lib/audioengine-cli.jar" ] || { echo "cuda-evidence: $lib/audioengine-cli.jar missing; build with 'mvn -DskipTests package' or set AE_LIB" >&2; exit 1; }
 # NVRTC and cuBLASLt live in the toolkit's target folder on some images
 export LD_LIBRARY_PATH=/usr/local/cuda/targets/x86_64-linux/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export AUDIOENGINE_CACHE=${AUDIOENGINE_CACHE:-/tmp/audioengine-cache}
 
-access=ALL-UNNAMED,dev.audioengine.api
-for jar in "$lib"/backend-*.jar; do name=$(basename "$jar" .jar); access+=",dev.audioengine.backend.${name#backend-}"; done
+access=ALL-UNNAMED,dev.audioengine.api,dev.audioengine.bench
+for jar in "$lib"/audioengine-backend-*.jar; do name=$(basename "$jar" .jar); access+=",dev.audioengine.backend.${name#audioengine-backend-}"; done
 jvm=("$java" --enable-native-access="$access" --add-modules jdk.incubator.vector -p "$lib")
 
 status=0
@@ -64,7 +64,7 @@ echo "== audioengine bench ops --backend cuda" >&2
 tail -60 "$out/bench-ops.txt"
 
 echo "== CudaBench gemm ops launch leak attention conv" >&2
-"${jvm[@]}" -m dev.audioengine.backend.cuda/dev.audioengine.backend.cuda.CudaBench ${BENCH:-gemm ops launch leak attention conv} \
+"${jvm[@]}" --add-modules dev.audioengine.backend.cuda -m dev.audioengine.bench/dev.audioengine.bench.CudaBench ${BENCH:-gemm ops launch leak attention conv} \
     --out "$out/bench-cuda.jsonl" 2>&1 | tail -30 || status=1
 
 echo "== PyTorch peer" >&2

@@ -18,8 +18,8 @@ java=${JAVA_HOME:+$JAVA_HOME/bin/}java
 lib=${AE_LIB:-$here/../app-cli/target/dist/lib}
 seed=${SEED:-2026}
 export LD_LIBRARY_PATH=/usr/local/cuda/targets/x86_64-linux/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-access=ALL-UNNAMED,dev.audioengine.api
-for jar in "$lib"/backend-*.jar; do name=$(basename "$jar" .jar); access+=",dev.audioengine.backend.${name#backend-}"; done
+access=ALL-UNNAMED,dev.audioengine.api,dev.audioengine.bench
+for jar in "$lib"/audioengine-backend-*.jar; do name=$(basename "$jar" .jar); access+=",dev.audioengine.backend.${name#audioengine-backend-}"; done
 ae=("$java" --enable-native-access="$access" --add-modules jdk.incubator.vector -p "$lib" -m dev.audioengine.cli/dev.audioengine.cli.Main)
 status=0
 step() { echo "== $*" >&2; }

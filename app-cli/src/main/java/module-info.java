@@ -1,10 +1,15 @@
-/** The audioengine command. Backends arrive on the module path at run time, never at compile time. */
+/**
+ * The audioengine command. Backends and model families arrive on the module path at run time, never at compile time:
+ * the CLI knows tasks (vad, ...) and finds the families that serve them through the registry.
+ */
 module dev.audioengine.cli {
     requires dev.audioengine.api;
-    requires dev.audioengine.models;
+    requires dev.audioengine.model;
+    requires dev.audioengine.audio;
+    requires dev.audioengine.bench;
+    requires dev.audioengine.conformance;
     requires info.picocli;
     requires java.logging;
-    requires jdk.incubator.vector; // the streaming-read bound of bench quant
 
     opens dev.audioengine.cli to info.picocli;
 

@@ -1,4 +1,8 @@
-/** The engine's contracts: tensors, graphs, the Backend SPI and registry, capabilities, audio and weight I/O. */
+/**
+ * The engine's contract, what a backend author implements against: tensors, graphs, the Backend SPI
+ * and registry, capabilities, compiled execution, and the AudioEngine entry point. The float64
+ * reference, the conformance cases, the weight and audio readers live in their own modules.
+ */
 module dev.audioengine.api {
     requires java.management; // OpBenchmark waits for the JIT to go quiet
     exports dev.audioengine.api;
@@ -8,11 +12,6 @@ module dev.audioengine.api {
     exports dev.audioengine.api.capability;
     exports dev.audioengine.api.registry;
     exports dev.audioengine.api.exec;
-    exports dev.audioengine.api.reference;
-    exports dev.audioengine.api.audio;
-    exports dev.audioengine.api.weights.onnx;
-    exports dev.audioengine.api.weights;
-    exports dev.audioengine.api.conformance;
 
     uses dev.audioengine.api.spi.BackendProvider;
 }

@@ -6,5 +6,6 @@
 module dev.audioengine.gpu {
     requires dev.audioengine.api;
 
-    exports dev.audioengine.gpu to dev.audioengine.backend.cuda, dev.audioengine.backend.hip;
+    // bench: CudaBench drives the executor directly
+    exports dev.audioengine.gpu to dev.audioengine.backend.cuda, dev.audioengine.backend.hip, dev.audioengine.bench;
 }

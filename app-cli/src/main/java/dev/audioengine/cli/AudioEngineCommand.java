@@ -2,6 +2,7 @@ package dev.audioengine.cli;
 
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.api.registry.BackendRegistry;
+import dev.audioengine.model.FamilyRegistry;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -42,6 +43,7 @@ public final class AudioEngineCommand implements Runnable {
 
     private final Supplier<BackendRegistry> registrySource;
     private BackendRegistry registry;
+    private FamilyRegistry families;
 
     /** Discovers backends with ServiceLoader (module path, then META-INF/services on the class path). */
     public AudioEngineCommand() { this(BackendRegistry::load); }
@@ -55,6 +57,12 @@ public final class AudioEngineCommand implements Runnable {
     public synchronized BackendRegistry registry() {
         if (registry == null) registry = registrySource.get();
         return registry;
+    }
+
+    /** The model families on the module path (and class path), found on first use. */
+    public synchronized FamilyRegistry families() {
+        if (families == null) families = FamilyRegistry.load();
+        return families;
     }
 
     /** An engine builder configured from the global options. */
@@ -71,6 +79,8 @@ public final class AudioEngineCommand implements Runnable {
             }
             return;
         }
+        String stray = task.strayOption();
+        if (stray != null) throw new UsageError(stray + " needs --task (e.g. --task vad); 'audioengine --help' lists the tasks");
         spec.commandLine().usage(spec.commandLine().getOut());
     }
 }

@@ -1,8 +1,8 @@
 package dev.audioengine.cli;
 
-import dev.audioengine.cli.bench.BenchResult;
-import dev.audioengine.cli.bench.BenchSettings;
-import dev.audioengine.cli.bench.ConvBench;
+import dev.audioengine.bench.BenchResult;
+import dev.audioengine.bench.BenchSettings;
+import dev.audioengine.bench.ConvBench;
 import picocli.CommandLine.Command;
 
 import java.util.List;

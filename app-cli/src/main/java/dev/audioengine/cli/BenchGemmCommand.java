@@ -1,8 +1,8 @@
 package dev.audioengine.cli;
 
-import dev.audioengine.cli.bench.BenchResult;
-import dev.audioengine.cli.bench.BenchSettings;
-import dev.audioengine.cli.bench.GemmBench;
+import dev.audioengine.bench.BenchResult;
+import dev.audioengine.bench.BenchSettings;
+import dev.audioengine.bench.GemmBench;
 import picocli.CommandLine.Command;
 
 import java.util.List;

@@ -1,8 +1,8 @@
 package dev.audioengine.cli;
 
-import dev.audioengine.api.conformance.BenchCases;
-import dev.audioengine.api.conformance.ConformanceCase;
-import dev.audioengine.api.conformance.OpBenchmark;
+import dev.audioengine.bench.BenchCases;
+import dev.audioengine.conformance.ConformanceCase;
+import dev.audioengine.bench.OpBenchmark;
 import dev.audioengine.api.registry.BackendRegistry;
 import dev.audioengine.api.spi.Backend;
 import dev.audioengine.api.spi.BackendProvider;

@@ -1,13 +1,14 @@
 package dev.audioengine.cli;
 
 import dev.audioengine.api.AudioEngine;
-import dev.audioengine.api.audio.AudioClip;
-import dev.audioengine.api.audio.WavReader;
-import dev.audioengine.models.ModelStore;
-import dev.audioengine.models.silero.SileroModelFiles;
-import dev.audioengine.models.silero.SileroVad;
-import dev.audioengine.models.silero.StreamingSession;
-import dev.audioengine.models.silero.VadOptions;
+import dev.audioengine.audio.AudioClip;
+import dev.audioengine.audio.WavReader;
+import dev.audioengine.model.store.ModelStore;
+import dev.audioengine.model.ModelLoader;
+import dev.audioengine.model.Task;
+import dev.audioengine.model.task.VadOptions;
+import dev.audioengine.model.task.VadStream;
+import dev.audioengine.model.task.VoiceActivityDetector;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -43,7 +44,7 @@ final class BenchVadCommand implements Runnable {
     @Option(names = "--audio", paramLabel = "WAV", description = "Audio to run (8 or 16 kHz). Default: 60 s of generated 16 kHz audio.")
     private Path audio;
 
-    @Option(names = "--model", paramLabel = "silero_vad|PATH", description = "As for --task vad. Default: silero_vad.")
+    @Option(names = "--model", paramLabel = "silero_vad|PATH", description = "As for --task vad. Default: the vad task's default model.")
     private String model;
 
     @Option(names = "--runs", paramLabel = "N", description = "Timed runs per mode (after warm-up). Default: 5.")
@@ -51,13 +52,16 @@ final class BenchVadCommand implements Runnable {
 
     @Override
     public void run() {
-        if (runs < 1) throw new IllegalArgumentException("--runs must be >= 1");
+        if (runs < 1) throw new UsageError("--runs must be >= 1, got " + runs);
         PrintWriter out = spec.commandLine().getOut(), err = spec.commandLine().getErr();
         try {
             AudioClip read = audio != null ? WavReader.read(audio) : generated();
-            AudioClip clip = read.sampleRate() == 8000 || read.sampleRate() == 16000 ? read : read.resampledTo(16000);
-            Path modelPath = SileroModelFiles.resolve(model, ModelStore.userCache(), msg -> { err.println("audioengine: " + msg); err.flush(); });
-            try (AudioEngine engine = bench.parent.engineBuilder().build(); SileroVad vad = SileroVad.load(engine, modelPath)) {
+            ModelLoader loader = new ModelLoader(bench.parent.families(), ModelStore.userCache(), msg -> { err.println("audioengine: " + msg); err.flush(); });
+            ModelLoader.Choice choice = loader.choose(Task.VAD, null, model);
+            try (AudioEngine engine = bench.parent.engineBuilder().build();
+                 VoiceActivityDetector vad = (VoiceActivityDetector) loader.load(engine, choice)) {
+                AudioClip clip = vad.sampleRates().contains(read.sampleRate()) ? read
+                        : read.resampledTo(vad.sampleRates().stream().max(Integer::compare).orElseThrow());
                 String backend = engine.backend().registryName();
                 int threads = bench.parent.globals().threads() == 0 ? Runtime.getRuntime().availableProcessors() : bench.parent.globals().threads();
                 int chunk = vad.chunkSize(clip.sampleRate());
@@ -65,7 +69,7 @@ final class BenchVadCommand implements Runnable {
                 double chunkSeconds = chunk / (double) clip.sampleRate();
 
                 double streamNs;
-                try (StreamingSession session = vad.stream(clip.sampleRate(), VadOptions.DEFAULTS)) {
+                try (VadStream session = vad.stream(clip.sampleRate(), VadOptions.DEFAULTS)) {
                     streamNs = median(runs, () -> streamOnce(session, clip, chunk)) / chunks;
                 }
                 report(out, backend, "streaming", threads, streamNs, chunkSeconds);
@@ -78,7 +82,7 @@ final class BenchVadCommand implements Runnable {
         }
     }
 
-    private static void streamOnce(StreamingSession s, AudioClip clip, int chunk) {
+    private static void streamOnce(VadStream s, AudioClip clip, int chunk) {
         s.reset();
         float[] x = clip.samples();
         float[] piece = new float[chunk];

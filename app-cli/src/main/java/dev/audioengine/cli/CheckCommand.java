@@ -1,14 +1,14 @@
 package dev.audioengine.cli;
 
 import dev.audioengine.api.capability.Capability;
-import dev.audioengine.api.conformance.CapabilityEvidence;
-import dev.audioengine.api.conformance.CaseCatalogue;
-import dev.audioengine.api.conformance.CaseResult;
-import dev.audioengine.api.conformance.ConformanceCase;
-import dev.audioengine.api.conformance.ConformanceHarness;
-import dev.audioengine.api.conformance.ConformanceReport;
-import dev.audioengine.api.conformance.Reference;
-import dev.audioengine.api.conformance.ReportFormat;
+import dev.audioengine.conformance.CapabilityEvidence;
+import dev.audioengine.conformance.CaseCatalogue;
+import dev.audioengine.conformance.CaseResult;
+import dev.audioengine.conformance.ConformanceCase;
+import dev.audioengine.conformance.ConformanceHarness;
+import dev.audioengine.conformance.ConformanceReport;
+import dev.audioengine.conformance.Reference;
+import dev.audioengine.conformance.ReportFormat;
 import dev.audioengine.api.registry.BackendRegistry;
 import dev.audioengine.api.spi.Backend;
 import dev.audioengine.api.spi.BackendProvider;
@@ -86,7 +86,7 @@ final class CheckCommand implements Callable<Integer> {
         if (support) {
             List<BackendProvider> providers = g.backendGiven() && !g.allBackends() ? CheckTargets.providers(g, registry) : registry.providers();
             List<SupportMatrix.Column> cols = SupportMatrix.build(providers, registry, CheckTargets.device(g), CheckTargets.config(g));
-            out.print(format.json ? SupportMatrix.json(cols) + "\n" : SupportMatrix.table(cols));
+            out.print(format.json ? SupportMatrix.json(cols) + "\n" : format.csv ? SupportMatrix.csv(cols) : SupportMatrix.table(cols));
             out.flush();
             return 0;
         }

@@ -1,9 +1,9 @@
 package dev.audioengine.cli;
 
 import dev.audioengine.api.BackendType;
-import dev.audioengine.api.conformance.BackendReference;
-import dev.audioengine.api.conformance.Float64Reference;
-import dev.audioengine.api.conformance.Reference;
+import dev.audioengine.conformance.BackendReference;
+import dev.audioengine.conformance.Float64Reference;
+import dev.audioengine.conformance.Reference;
 import dev.audioengine.api.registry.BackendRegistry;
 import dev.audioengine.api.spi.BackendConfig;
 import dev.audioengine.api.spi.BackendProvider;

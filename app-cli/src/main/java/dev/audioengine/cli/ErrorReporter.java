@@ -44,8 +44,14 @@ final class ErrorReporter implements IParameterExceptionHandler, IExecutionExcep
     @Override
     public int handleExecutionException(Exception ex, CommandLine cmd, ParseResult parseResult) {
         PrintWriter err = cmd.getErr();
+        if (ex instanceof UsageError || ex instanceof dev.audioengine.api.spi.UnknownOptionException) {
+            err.println("error: " + ex.getMessage());
+            err.println("Run '" + cmd.getCommandSpec().qualifiedName() + " --help' for the options.");
+            err.flush();
+            return EXIT_USAGE;
+        }
         if (isUserError(ex)) {
-            err.println("error: " + String.valueOf(ex.getMessage()).stripTrailing());
+            err.println("error: " + message(ex));
             if (logLevel.get() == LogLevel.DEBUG) ex.printStackTrace(err);
             else if (!(ex instanceof BackendUnavailableException)) err.println("(--log debug shows where it happened)");
         } else {
@@ -56,6 +62,27 @@ final class ErrorReporter implements IParameterExceptionHandler, IExecutionExcep
         return EXIT_FAILURE;
     }
 
+    /**
+     * The exception's message, with what the JDK leaves out of its file errors: NoSuchFileException's message is the
+     * bare path, AccessDeniedException's too.
+     */
+    static String message(Throwable ex) {
+        Throwable e = ex instanceof UncheckedIOException u && u.getCause() != null ? u.getCause() : ex;
+        String m = String.valueOf(e.getMessage()).stripTrailing();
+        return switch (e) {
+            case java.nio.file.NoSuchFileException n -> n.getReason() != null ? n.getFile() + ": " + n.getReason() : "no such file: " + n.getFile();
+            case java.nio.file.AccessDeniedException a -> "permission denied: " + a.getFile();
+            case java.nio.file.FileSystemException f when f.getReason() != null && f.getFile() != null -> f.getFile() + ": " + f.getReason();
+            default -> m;
+        };
+    }
+
+    /** What a person is told when the Java heap ran out, instead of the JVM's trace. */
+    static String outOfMemory(OutOfMemoryError e) {
+        return "error: out of Java heap memory (" + e.getMessage() + "); give the JVM more, e.g. AUDIOENGINE_JAVA_OPTS=-Xmx8g, "
+                + "or process shorter inputs";
+    }
+
     /** Errors caused by the request or the environment, whose message already says what to do. */
     static boolean isUserError(Throwable ex) {
         return ex instanceof BackendUnavailableException
@@ -63,6 +90,7 @@ final class ErrorReporter implements IParameterExceptionHandler, IExecutionExcep
                 || ex instanceof UnsupportedOpException
                 || ex instanceof IllegalArgumentException
                 || ex instanceof IOException
-                || ex instanceof UncheckedIOException;
+                || ex instanceof UncheckedIOException
+                || ex instanceof dev.audioengine.model.NoFamilyException;
     }
 }

@@ -73,7 +73,7 @@ public final class GlobalOptions {
 
     /** The requested backend type; CPU when none was given. */
     public BackendType backend() {
-        if (allBackends) throw new IllegalArgumentException("--backend all is only for 'check' and 'bench ops'; name one backend");
+        if (allBackends) throw new UsageError("--backend all is only for 'check' and 'bench ops'; name one backend");
         return backend != null ? backend : BackendType.CPU;
     }
 

@@ -55,7 +55,7 @@ final class KernelsCommand {
         }
         for (String arch : archs) {
             if (!compiler.architectures().contains(arch.split(":")[0])) {
-                throw new IllegalArgumentException(name + " cannot target " + arch + "; it knows "
+                throw new UsageError(name + " cannot target " + arch + "; it knows "
                         + String.join(", ", compiler.architectures()));
             }
         }

@@ -13,7 +13,14 @@ public final class Main {
         if (System.getProperty("java.util.logging.SimpleFormatter.format") == null) {
             System.setProperty("java.util.logging.SimpleFormatter.format", "%4$s: %5$s%6$s%n");
         }
-        System.exit(commandLine(new AudioEngineCommand()).execute(args));
+        int status;
+        try {
+            status = commandLine(new AudioEngineCommand()).execute(args);
+        } catch (OutOfMemoryError e) {
+            System.err.println(ErrorReporter.outOfMemory(e));
+            status = ErrorReporter.EXIT_FAILURE;
+        }
+        System.exit(status);
     }
 
     /**

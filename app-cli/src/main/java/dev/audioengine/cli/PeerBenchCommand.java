@@ -4,9 +4,9 @@ import dev.audioengine.api.BackendType;
 import dev.audioengine.api.registry.BackendRegistry;
 import dev.audioengine.api.spi.BackendConfig;
 import dev.audioengine.api.spi.BackendProvider;
-import dev.audioengine.cli.bench.BenchResult;
-import dev.audioengine.cli.bench.BenchSettings;
-import dev.audioengine.cli.bench.OpenBlas;
+import dev.audioengine.bench.BenchResult;
+import dev.audioengine.bench.BenchSettings;
+import dev.audioengine.bench.OpenBlas;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
@@ -58,10 +58,10 @@ abstract class PeerBenchCommand implements Callable<Integer> {
     public Integer call() {
         GlobalOptions g = parent.parent.globals();
         if (g.backend() != BackendType.CPU) {
-            throw new IllegalArgumentException("bench " + title() + " compares the CPU backend with OpenBLAS on the CPU; --backend "
+            throw new UsageError("bench " + title() + " compares the CPU backend with OpenBLAS on the CPU; --backend "
                     + g.backend().cliName() + " is not supported here (use 'bench ops' for other backends)");
         }
-        if (runs < 1) throw new IllegalArgumentException("--runs must be >= 1, got " + runs);
+        if (runs < 1) throw new UsageError("--runs must be >= 1, got " + runs);
         BackendRegistry registry = parent.parent.registry();
         BackendProvider cpu = registry.select(BackendType.CPU, g.device()).provider();
         int all = Runtime.getRuntime().availableProcessors();

@@ -1,7 +1,7 @@
 package dev.audioengine.cli;
 
-import dev.audioengine.api.conformance.CaseCatalogue;
-import dev.audioengine.api.conformance.ConformanceCase;
+import dev.audioengine.conformance.CaseCatalogue;
+import dev.audioengine.conformance.ConformanceCase;
 import dev.audioengine.api.registry.BackendRegistry;
 import dev.audioengine.api.spi.Backend;
 import dev.audioengine.api.spi.BackendConfig;
@@ -80,6 +80,23 @@ final class SupportMatrix {
             w.endObject();
         }
         return w.endArray().toString();
+    }
+
+    /** One row per backend and op: backend,op,supported,cases; an unavailable backend gets one row with its reason. */
+    static String csv(List<Column> cols) {
+        StringBuilder sb = new StringBuilder("backend,op,supported,cases,unavailable\n");
+        for (Column c : cols) {
+            if (c.unavailable() != null) {
+                sb.append(c.name()).append(",,,,").append(csvField(c.unavailable())).append('\n');
+                continue;
+            }
+            c.counts().forEach((op, n) -> sb.append(c.name()).append(',').append(op).append(',').append(n[0]).append(',').append(n[1]).append(",\n"));
+        }
+        return sb.toString();
+    }
+
+    private static String csvField(String s) {
+        return s.contains(",") || s.contains("\"") || s.contains("\n") ? "\"" + s.replace("\"", "\"\"") + "\"" : s;
     }
 
     private static String cell(Column c, String op) {

@@ -1,21 +1,16 @@
 package dev.audioengine.cli;
 
 import dev.audioengine.api.AudioEngine;
-import dev.audioengine.api.audio.AudioClip;
-import dev.audioengine.api.audio.WavReader;
-import dev.audioengine.models.ModelStore;
-import dev.audioengine.models.silero.SileroModelFiles;
-import dev.audioengine.models.silero.SileroVad;
-import dev.audioengine.models.silero.SileroVadFamily;
-import dev.audioengine.models.silero.SpeechEvent;
-import dev.audioengine.models.silero.SpeechSegment;
-import dev.audioengine.models.silero.SpeechTimestamps;
-import dev.audioengine.models.silero.StreamingSession;
-import dev.audioengine.models.silero.VadOptions;
+import dev.audioengine.audio.AudioClip;
+import dev.audioengine.audio.WavReader;
+import dev.audioengine.model.task.SpeechEvent;
+import dev.audioengine.model.task.SpeechSegment;
+import dev.audioengine.model.task.VadOptions;
+import dev.audioengine.model.task.VadStream;
+import dev.audioengine.model.task.VoiceActivityDetector;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,32 +18,23 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-/** {@code --task vad}: Silero VAD over a WAV file, offline or through the streaming API. */
+/** {@code --task vad}: speech segments of each input, offline or through the streaming API. */
 final class VadTask {
     private static final System.Logger LOG = System.getLogger(VadTask.class.getName());
 
     /** Streaming mode feeds the file in pieces of this many milliseconds, as a live source would. */
     private static final int STREAM_PIECE_MS = 20;
 
-    @Option(names = "--family", paramLabel = "NAME", description = "Model family: silero_vad (the only VAD family). Default: silero_vad.")
-    String family = "silero_vad";
-
-    @Option(names = "--model", paramLabel = "silero_vad|PATH", description = "silero_vad (v6), silero_vad_v5, silero_vad_v6 "
-            + "(pulled into the model cache on first use), or the path of silero_vad_v5.onnx / silero_vad_v6.onnx. Default: silero_vad.")
-    String model;
-
-    @Option(names = "--audio", paramLabel = "WAV", description = "Input WAV (PCM 8/16/24/32-bit or float, any channels, any rate; "
-            + "8 and 16 kHz are used as they are, other rates are resampled to 16 kHz).")
-    Path audio;
-
     @Option(names = "--mode", paramLabel = "offline|streaming", description = "offline: whole file, batched (default); "
             + "streaming: chunk by chunk through the streaming API, printing each segment as it closes.")
     String mode = "offline";
 
-    @Option(names = "--segments-out", paramLabel = "FILE", description = "Write the segments and options as JSON.")
+    @Option(names = "--segments-out", paramLabel = "FILE", description = "Write the segments and options as JSON "
+            + "(with several inputs: an existing folder, one FILE.segments.json per input).")
     Path segmentsOut;
 
-    @Option(names = "--probabilities-out", paramLabel = "FILE", description = "Write one speech probability per chunk per line.")
+    @Option(names = "--probabilities-out", paramLabel = "FILE", description = "Write one speech probability per chunk per line "
+            + "(with several inputs: an existing folder, one FILE.probabilities.txt per input).")
     Path probabilitiesOut;
 
     @Option(names = "--threshold", paramLabel = "P", description = "Speech threshold. Default: 0.5.")
@@ -69,63 +55,81 @@ final class VadTask {
     @Option(names = "--max-speech-s", paramLabel = "S", description = "Split longer segments. Default: no limit.")
     Double maxSpeechS;
 
-    @Option(names = "--json", description = "Print segments as JSON lines ({\"start\":s,\"end\":s}) instead of text.")
-    boolean json;
+    private VadOptions options;
+    private boolean streaming;
 
-    void run(AudioEngineCommand top, PrintWriter out, PrintWriter err) throws IOException {
-        SileroVadFamily silero = new SileroVadFamily();
-        if (!family.equals(silero.name())) {
-            throw new IllegalArgumentException("unknown --family '" + family + "' for --task " + silero.task() + "; families: " + silero.name());
-        }
-        if (audio == null) throw new IllegalArgumentException("--task vad needs --audio WAV");
-        boolean streaming = switch (mode.toLowerCase(Locale.ROOT)) {
+    /** Everything that can be wrong with the request itself, checked before a model is pulled or loaded. */
+    void checkBeforeLoading(List<Path> inputs) throws IOException {
+        streaming = switch (mode.toLowerCase(Locale.ROOT)) {
             case "offline" -> false;
             case "streaming" -> true;
-            default -> throw new IllegalArgumentException("unknown --mode '" + mode + "'; valid: offline, streaming");
+            default -> throw new UsageError("unknown --mode '" + mode + "'; valid: offline, streaming");
         };
-        VadOptions options = new VadOptions(threshold, negThreshold == null ? Double.NaN : negThreshold, minSpeechMs, minSilenceMs,
-                speechPadMs, maxSpeechS == null ? Double.POSITIVE_INFINITY : maxSpeechS);
-        AudioClip clip = WavReader.read(audio);
-        if (clip.sampleRate() != 8000 && clip.sampleRate() != 16000) {
-            err.println("audioengine: resampling " + audio + " from " + clip.sampleRate() + " Hz to 16000 Hz");
-            err.flush();
-            clip = clip.resampledTo(16000);
-        }
-        Path modelPath = SileroModelFiles.resolve(model, ModelStore.userCache(), msg -> { err.println("audioengine: " + msg); err.flush(); });
+        options = UsageError.of(() -> new VadOptions(threshold, negThreshold == null ? Double.NaN : negThreshold, minSpeechMs,
+                minSilenceMs, speechPadMs, maxSpeechS == null ? Double.POSITIVE_INFINITY : maxSpeechS));
+        OutputPaths.check("--segments-out", segmentsOut, inputs.size());
+        OutputPaths.check("--probabilities-out", probabilitiesOut, inputs.size());
+    }
 
-        try (AudioEngine engine = top.engineBuilder().build(); SileroVad vad = SileroVad.load(engine, modelPath)) {
-            List<SpeechSegment> segments = new ArrayList<>();
-            float[] probs;
+    void run(TaskRun run, AudioEngine engine, VoiceActivityDetector vad, List<Path> inputs) throws IOException {
+        JsonWriter doc = run.json && !streaming && inputs.size() > 1 ? new JsonWriter().beginArray() : null;
+        for (Path input : inputs) {
+            String prefix = inputs.size() > 1 && !run.json ? input + ": " : "";
             long t0 = System.nanoTime();
+            AudioClip clip = decode(input, vad, run);
+            List<SpeechSegment> segments = new ArrayList<>();
+            float[] probs = streaming ? stream(vad, clip, segments, run, prefix) : offline(vad, clip, segments);
+            double wall = (System.nanoTime() - t0) / 1e9;
             if (!streaming) {
-                probs = vad.probabilities(clip.samples(), clip.sampleRate());
-                segments = SpeechTimestamps.segments(probs, vad.chunkSize(clip.sampleRate()), clip.samples().length, clip.sampleRate(), options);
-                for (SpeechSegment s : segments) printSegment(out, s.startSeconds(), s.endSeconds());
-            } else {
-                probs = stream(vad, clip, options, segments, out);
+                if (run.json) {
+                    JsonWriter w = doc != null ? doc : new JsonWriter();
+                    resultJson(w, input, clip, vad, engine, segments, wall);
+                    if (doc == null) run.out.println(w);
+                } else {
+                    for (SpeechSegment s : segments) run.out.println(prefix + line(s));
+                }
             }
-            out.flush();
-            summarize(err, segments, clip, vad.version(), engine, (System.nanoTime() - t0) / 1e9);
-            vad.runSummary().ifPresent(s -> {
-                // a CPU fallback changes speed and copies memory every run: say so without being asked
-                if (!s.fallbackNodes().isEmpty()) err.println("audioengine: run summary: " + s.describe());
-                else LOG.log(System.Logger.Level.INFO, () -> "run summary: " + s.describe());
-            });
-            if (probabilitiesOut != null) writeProbabilities(probs);
-            if (segmentsOut != null) writeSegments(segments, clip.sampleRate(), modelPath, vad.version(), options, streaming);
+            run.out.flush();
+            summarize(run, input, segments, clip, vad, engine, wall);
+            if (probabilitiesOut != null) writeProbabilities(OutputPaths.forInput(probabilitiesOut, input, inputs.size(), ".probabilities.txt"), probs);
+            if (segmentsOut != null) {
+                writeSegments(OutputPaths.forInput(segmentsOut, input, inputs.size(), ".segments.json"), input, segments, clip.sampleRate(), vad);
+            }
         }
+        if (doc != null) run.out.println(doc.endArray());
+        run.out.flush();
+        vad.runSummary().ifPresent(s -> {
+            // a CPU fallback changes speed and copies memory every run: say so without being asked
+            if (!s.fallbackNodes().isEmpty()) run.note("run summary: " + s.describe());
+            else LOG.log(System.Logger.Level.INFO, () -> "run summary: " + s.describe());
+        });
+    }
+
+    private static AudioClip decode(Path input, VoiceActivityDetector vad, TaskRun run) throws IOException {
+        AudioClip clip = input.equals(AudioInputs.STDIN) ? WavReader.decode(System.in.readAllBytes(), "standard input") : WavReader.read(input);
+        if (!vad.sampleRates().contains(clip.sampleRate())) {
+            int to = vad.sampleRates().stream().max(Integer::compare).orElseThrow();
+            run.note("resampling " + input + " from " + clip.sampleRate() + " Hz to " + to + " Hz");
+            clip = clip.resampledTo(to);
+        }
+        return clip;
+    }
+
+    private float[] offline(VoiceActivityDetector vad, AudioClip clip, List<SpeechSegment> segments) {
+        VoiceActivityDetector.Detection d = vad.detect(clip.samples(), clip.sampleRate(), options);
+        segments.addAll(d.segments());
+        return d.probabilities();
     }
 
     /** Feeds the clip in short pieces; prints each segment the moment its end is known. */
-    private float[] stream(SileroVad vad, AudioClip clip, VadOptions options, List<SpeechSegment> segments, PrintWriter out) {
+    private float[] stream(VoiceActivityDetector vad, AudioClip clip, List<SpeechSegment> segments, TaskRun run, String prefix) {
         int rate = clip.sampleRate(), piece = rate * STREAM_PIECE_MS / 1000;
         float[] x = clip.samples();
         List<float[]> probs = new ArrayList<>();
         long[] open = {-1};
-        try (StreamingSession s = vad.stream(rate, options)) {
+        try (VadStream s = vad.stream(rate, options)) {
             for (int i = 0; i <= x.length; i += piece) {
-                StreamingSession.Result r = i < x.length
-                        ? s.accept(java.util.Arrays.copyOfRange(x, i, Math.min(x.length, i + piece))) : s.finish();
+                VadStream.Result r = i < x.length ? s.accept(java.util.Arrays.copyOfRange(x, i, Math.min(x.length, i + piece))) : s.finish();
                 probs.add(r.probabilities());
                 for (SpeechEvent e : r.events()) {
                     if (e.kind() == SpeechEvent.Kind.START) {
@@ -133,8 +137,8 @@ final class VadTask {
                     } else {
                         SpeechSegment seg = new SpeechSegment(open[0], e.sample(), rate);
                         segments.add(seg);
-                        printSegment(out, seg.startSeconds(), seg.endSeconds());
-                        out.flush();
+                        run.out.println(run.json ? prefixJson(prefix, seg) : prefix + line(seg));
+                        run.out.flush();
                     }
                 }
             }
@@ -145,35 +149,50 @@ final class VadTask {
         return all;
     }
 
+    private static double millis(double seconds) { return Math.round(seconds * 1000) / 1000.0; }
+
+    private static String line(SpeechSegment s) { return String.format(Locale.ROOT, "%.3f - %.3f", s.startSeconds(), s.endSeconds()); }
+
+    /** One JSON line per closed segment, times in milliseconds precision like the text lines. */
+    private static String prefixJson(String prefix, SpeechSegment s) {
+        String audio = prefix.isEmpty() ? "" : new JsonWriter().beginObject().name("audio").value(prefix.substring(0, prefix.length() - 2))
+                .endObject().toString().replaceFirst("}$", ",").substring(1);
+        return String.format(Locale.ROOT, "{%s\"start\":%.3f,\"end\":%.3f}", audio, s.startSeconds(), s.endSeconds());
+    }
+
+    private void resultJson(JsonWriter w, Path input, AudioClip clip, VoiceActivityDetector vad, AudioEngine engine, List<SpeechSegment> segments,
+                            double wall) {
+        double length = clip.seconds();
+        w.beginObject().name("audio").value(input.toString()).name("model").value(vad.describe())
+                .name("backend").value(engine.backend().registryName())
+                .name("audio_seconds").number(length).name("realtime_factor").number(length / Math.max(wall, 1e-9))
+                .name("segments").beginArray();
+        for (SpeechSegment s : segments) w.beginObject().name("start").number(millis(s.startSeconds())).name("end").number(millis(s.endSeconds())).endObject();
+        w.endArray().endObject();
+    }
+
     /** One line for people on stderr, so stdout stays the segments alone. */
-    private static void summarize(PrintWriter err, List<SpeechSegment> segments, AudioClip clip, String version,
+    private static void summarize(TaskRun run, Path input, List<SpeechSegment> segments, AudioClip clip, VoiceActivityDetector vad,
                                   AudioEngine engine, double seconds) {
         double speech = segments.stream().mapToDouble(s -> s.endSeconds() - s.startSeconds()).sum();
-        double length = (double) clip.samples().length / clip.sampleRate();
-        err.println(String.format(Locale.ROOT, "audioengine: %d speech segment%s, %.2f s of speech in %.2f s of audio"
-                        + " (silero_vad %s on %s, %.0f ms wall, %.0fx real time incl. start-up)", segments.size(), segments.size() == 1 ? "" : "s",
-                speech, length, version, engine.backend().registryName(), seconds * 1e3, length / Math.max(seconds, 1e-9)));
-        err.flush();
+        double length = clip.seconds();
+        run.note(String.format(Locale.ROOT, "%s%d speech segment%s, %.2f s of speech in %.2f s of audio (%s on %s, %.0f ms wall incl. decoding, %.0fx real time)",
+                input.equals(AudioInputs.STDIN) ? "" : input.getFileName() + ": ", segments.size(), segments.size() == 1 ? "" : "s", speech, length,
+                vad.describe(), engine.backend().registryName(), seconds * 1e3, length / Math.max(seconds, 1e-9)));
     }
 
-    private void printSegment(PrintWriter out, double start, double end) {
-        if (json) out.println(String.format(Locale.ROOT, "{\"start\":%.3f,\"end\":%.3f}", start, end));
-        else out.println(String.format(Locale.ROOT, "%.3f - %.3f", start, end));
-    }
-
-    private void writeProbabilities(float[] probs) throws IOException {
+    private static void writeProbabilities(Path file, float[] probs) throws IOException {
         StringBuilder sb = new StringBuilder(probs.length * 9);
         for (float p : probs) sb.append(String.format(Locale.ROOT, "%.6f%n", p));
-        Files.writeString(probabilitiesOut, sb, StandardCharsets.UTF_8);
+        Files.writeString(file, sb, StandardCharsets.UTF_8);
     }
 
-    private void writeSegments(List<SpeechSegment> segments, int rate, Path modelPath, String version, VadOptions o, boolean streaming)
-            throws IOException {
+    private void writeSegments(Path file, Path input, List<SpeechSegment> segments, int rate, VoiceActivityDetector vad) throws IOException {
+        VadOptions o = options;
         JsonWriter w = new JsonWriter().beginObject()
-                .name("audio").value(audio.toString())
+                .name("audio").value(input.toString())
                 .name("sample_rate").value(rate)
-                .name("model").value("silero_vad_" + version)
-                .name("model_path").value(modelPath.toString())
+                .name("model").value(vad.describe())
                 .name("mode").value(streaming ? "streaming" : "offline")
                 .name("segments").beginArray();
         for (SpeechSegment s : segments) {
@@ -189,6 +208,6 @@ final class VadTask {
                 .name("max_speech_s");
         if (Double.isInfinite(o.maxSpeechS())) w.value((String) null);
         else w.number(o.maxSpeechS());
-        Files.writeString(segmentsOut, w.endObject() + "\n", StandardCharsets.UTF_8);
+        Files.writeString(file, w.endObject() + "\n", StandardCharsets.UTF_8);
     }
 }

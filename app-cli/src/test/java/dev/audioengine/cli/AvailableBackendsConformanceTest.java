@@ -1,11 +1,11 @@
 package dev.audioengine.cli;
 
 import dev.audioengine.api.BackendType;
-import dev.audioengine.api.conformance.BackendReference;
-import dev.audioengine.api.conformance.CaseCatalogue;
-import dev.audioengine.api.conformance.ConformanceHarness;
-import dev.audioengine.api.conformance.ConformanceReport;
-import dev.audioengine.api.conformance.ReportFormat;
+import dev.audioengine.conformance.BackendReference;
+import dev.audioengine.conformance.CaseCatalogue;
+import dev.audioengine.conformance.ConformanceHarness;
+import dev.audioengine.conformance.ConformanceReport;
+import dev.audioengine.conformance.ReportFormat;
 import dev.audioengine.api.registry.BackendRegistry;
 import dev.audioengine.api.spi.Backend;
 import dev.audioengine.api.spi.BackendConfig;

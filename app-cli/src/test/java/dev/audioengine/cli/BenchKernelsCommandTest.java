@@ -3,7 +3,7 @@ package dev.audioengine.cli;
 import dev.audioengine.api.BackendType;
 import dev.audioengine.api.registry.BackendRegistry;
 import dev.audioengine.api.spi.BackendProvider;
-import dev.audioengine.cli.bench.OpenBlas;
+import dev.audioengine.bench.OpenBlas;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

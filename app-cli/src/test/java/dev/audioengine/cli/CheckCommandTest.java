@@ -146,6 +146,29 @@ class CheckCommandTest {
                 .contains("vulkan: unavailable: libvulkan.so.1 not found");
     }
 
+    /** Issue 16, defect 9: --support --csv printed the table. */
+    @Test
+    void supportAsCsvIsOneRowPerBackendAndOp() {
+        BackendProvider missing = new BackendProvider() {
+            @Override public String registryName() { return "Vulkan"; }
+
+            @Override public BackendType type() { return BackendType.VULKAN; }
+
+            @Override public ProbeResult probe() { return ProbeResult.unavailable("libvulkan.so.1 not found, tried a, b"); }
+
+            @Override public Set<Capability> verifiedCapabilities() { return Set.of(); }
+
+            @Override public Backend open(int device, BackendConfig config) { throw new AssertionError("never opened"); }
+        };
+        CliRun r = run(BackendRegistry.of(List.of(cpuProvider(), missing)), "check", "--support", "--csv");
+        assertThat(r.exit()).as(r.toString()).isZero();
+        List<String> lines = r.out().lines().toList();
+        assertThat(lines.getFirst()).isEqualTo("backend,op,supported,cases,unavailable");
+        assertThat(lines).contains("vulkan,,,,\"libvulkan.so.1 not found, tried a, b\"");
+        assertThat(lines).anyMatch(l -> l.matches("cpu,add,(\\d+),\\1,"));
+        assertThat(lines.stream().filter(l -> l.startsWith("cpu,")).count()).isGreaterThan(10);
+    }
+
     private static int num(Map<String, Object> json, String key) { return ((Number) json.get(key)).intValue(); }
 
     @Test

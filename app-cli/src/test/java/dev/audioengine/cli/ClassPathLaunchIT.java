@@ -27,4 +27,19 @@ class ClassPathLaunchIT {
         assertThat(backends.getFirst()).containsEntry("available", true);
         assertThat((List<?>) backends.getFirst().get("devices")).hasSize(1);
     }
+
+    /** The class path does not resolve incubator modules by default: the user gets the flag to add, not a NoClassDefFoundError. */
+    @Test
+    void withoutTheVectorModuleTheCpuSaysWhichFlagToAdd() throws Exception {
+        String classPath = Dist.jars().stream().map(Path::toString).collect(Collectors.joining(File.pathSeparator));
+        Dist.Result r = Dist.run(List.of(Dist.javaHome().resolve("bin/java").toString(), "--enable-native-access=ALL-UNNAMED",
+                        "-cp", classPath, "dev.audioengine.cli.Main", "--task", "vad", "--audio",
+                        Dist.repoRoot().resolve("docs/examples/speech.wav").toString()),
+                Dist.lib(), Map.of());
+        assertThat(r.exit()).as(r.toString()).isEqualTo(1);
+        assertThat(r.err()).as(r.toString())
+                .contains("error: backend 'cpu' (CPU) is unavailable: CPU needs the module jdk.incubator.vector, which this JVM was started without: "
+                        + "add --add-modules jdk.incubator.vector to the java command")
+                .doesNotContain("NoClassDefFoundError").doesNotContain("\tat ");
+    }
 }

@@ -1,13 +1,13 @@
 package dev.audioengine.cli;
 
 import dev.audioengine.api.BackendType;
-import dev.audioengine.api.conformance.BackendReference;
-import dev.audioengine.api.conformance.CaseCatalogue;
-import dev.audioengine.api.conformance.CaseResult;
-import dev.audioengine.api.conformance.CaseResult.Status;
-import dev.audioengine.api.conformance.ConformanceCase;
-import dev.audioengine.api.conformance.ConformanceHarness;
-import dev.audioengine.api.conformance.Float64Reference;
+import dev.audioengine.conformance.BackendReference;
+import dev.audioengine.conformance.CaseCatalogue;
+import dev.audioengine.conformance.CaseResult;
+import dev.audioengine.conformance.CaseResult.Status;
+import dev.audioengine.conformance.ConformanceCase;
+import dev.audioengine.conformance.ConformanceHarness;
+import dev.audioengine.conformance.Float64Reference;
 import dev.audioengine.api.registry.BackendRegistry;
 import dev.audioengine.api.spi.Backend;
 import dev.audioengine.api.spi.BackendConfig;

@@ -17,7 +17,7 @@ final class Dist {
     /** app-cli/target/dist/lib, as built by 'package'. */
     static Path lib() {
         Path lib = Path.of(System.getProperty("audioengine.dist.lib", "target/dist/lib")).toAbsolutePath().normalize();
-        assertThat(lib.resolve("app-cli.jar")).as("run integration tests after 'package' (mvn verify)").exists();
+        assertThat(lib.resolve("audioengine-cli.jar")).as("run integration tests after 'package' (mvn verify)").exists();
         return lib;
     }
 

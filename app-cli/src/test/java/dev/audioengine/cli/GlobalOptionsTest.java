@@ -91,8 +91,7 @@ class GlobalOptionsTest {
     @Test
     void engineBuilderCarriesBackendDeviceAndCapabilitySwitches() {
         AudioEngineCommand top = new AudioEngineCommand();
-        Main.commandLine(top).parseArgs("--backend", "cpu", "--threads", "1", "--capability", "-FUSED_ATTENTION,+GRAPH_CAPTURE",
-                "--option", "cpu.unused=1");
+        Main.commandLine(top).parseArgs("--backend", "cpu", "--threads", "1", "--capability", "-FUSED_ATTENTION,+GRAPH_CAPTURE");
         try (AudioEngine engine = top.engineBuilder().build()) {
             assertThat(engine.backend().registryName()).isEqualTo("CPU");
             assertThat(engine.device().index()).isZero();
@@ -101,6 +100,15 @@ class GlobalOptionsTest {
             assertThat(engine.effectiveCapabilities(Set.of(Capability.FUSED_ATTENTION, Capability.GRAPH_CAPTURE)))
                     .containsExactly(Capability.GRAPH_CAPTURE);
         }
+    }
+
+    /** Issue 16, defect 9: an option key the backend does not read was accepted silently. */
+    @Test
+    void anOptionKeyTheBackendDoesNotReadIsRefusedWithTheKeysItReads() {
+        AudioEngineCommand top = new AudioEngineCommand();
+        Main.commandLine(top).parseArgs("--backend", "cpu", "--option", "cpu.unused=1");
+        assertThatThrownBy(() -> top.engineBuilder().build()).isInstanceOf(dev.audioengine.api.spi.UnknownOptionException.class)
+                .hasMessage("unknown option cpu.unused for the CPU backend; its options: none");
     }
 
     @Test

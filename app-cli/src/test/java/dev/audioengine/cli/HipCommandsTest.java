@@ -75,7 +75,7 @@ class HipCommandsTest {
     void kernelsCompileRefusesAnArchitectureTheCompilerDoesNotKnow() {
         requireRocmWithoutAmdGpu();
         CliRun r = CliRun.run("kernels", "compile", "--backend", "rocm", "--arch", "gfx9999");
-        assertThat(r.exit()).as(r.toString()).isEqualTo(1);
+        assertThat(r.exit()).as("an architecture the compiler does not know is a usage error: %s", r).isEqualTo(2);
         assertThat(r.err()).contains("cannot target gfx9999").contains("gfx1030").contains("gfx90a");
     }
 

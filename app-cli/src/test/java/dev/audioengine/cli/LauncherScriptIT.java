@@ -83,7 +83,7 @@ class LauncherScriptIT {
         assertThat(backends.getLast()).containsEntry("registryName", "Metal").containsEntry("reason", "drop-in test backend");
     }
 
-    /** Compiles and jars a minimal module providing a Metal BackendProvider, against the packaged engine-api. */
+    /** Compiles and jars a minimal module providing a Metal BackendProvider, against the packaged API jar (audioengine-api.jar). */
     private static void buildFakeMetalBackend(Path work, Path jar) throws Exception {
         Path src = Files.createDirectories(work.resolve("src/dev/audioengine/backend/metal"));
         Files.writeString(work.resolve("src/module-info.java"), """
@@ -117,6 +117,80 @@ class LauncherScriptIT {
         int jarTool = ToolProvider.findFirst("jar").orElseThrow().run(new PrintWriter(log), new PrintWriter(log),
                 "--create", "--file", jar.toString(), "-C", classes.toString(), ".");
         assertThat(jarTool).as("jar: %s", log).isZero();
+    }
+
+    @Test
+    void theIncubatorWarningIsDroppedAndEveryOtherStderrLineKept() throws Exception {
+        Dist.Result ok = launch(Map.of(), "backends");
+        assertThat(ok.exit()).as(ok.toString()).isZero();
+        assertThat(ok.err()).doesNotContain("Using incubator modules");
+        Dist.Result bad = launch(Map.of(), "--backend", "opencl", "backends");
+        assertThat(bad.exit()).isEqualTo(2);
+        assertThat(bad.err()).doesNotContain("Using incubator modules").contains("unknown backend 'opencl'")
+                .contains("Run 'audioengine --help' for the options.");
+    }
+
+    /**
+     * A fake JDK ($JAVA_HOME/bin/java, version 25 by its release file): it streams stdin to stdout
+     * line by line, writes the warning among other stderr lines, and exits with FAKE_EXIT; on TERM it
+     * writes a marker file and exits 143.
+     */
+    private static Path fakeJdk(Path dir) throws Exception {
+        Path bin = Files.createDirectories(dir.resolve("bin"));
+        Files.writeString(dir.resolve("release"), "JAVA_VERSION=\"25.0.1\"\n");
+        Path fakeJava = bin.resolve("java");
+        Files.writeString(fakeJava, """
+                #!/bin/bash
+                trap 'echo terminated > "$FAKE_MARKER"; exit 143' TERM
+                echo "before" >&2
+                echo "WARNING: Using incubator modules: jdk.incubator.vector" >&2
+                while IFS= read -r line; do echo "echo: $line"; done
+                echo "WARNING: Using incubator modules: jdk.incubator.vector, but not alone on its line" >&2
+                [ -n "$FAKE_SLEEP" ] && { sleep "$FAKE_SLEEP" & wait; }
+                echo "after" >&2
+                exit "$FAKE_EXIT"
+                """);
+        Files.setPosixFilePermissions(fakeJava, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        return dir;
+    }
+
+    @Test
+    void stdinStdoutExitStatusAndOtherStderrPassThroughTheFilter(@TempDir Path work) throws Exception {
+        Path jdk = fakeJdk(work.resolve("jdk"));
+        ProcessBuilder pb = new ProcessBuilder(Dist.repoRoot().resolve("audioengine").toString(), "--task", "vad")
+                .directory(elsewhere.toFile());
+        pb.environment().putAll(Map.of("AUDIOENGINE_NO_BUILD", "1", "JAVA_HOME", jdk.toString(), "FAKE_EXIT", "37",
+                "FAKE_MARKER", work.resolve("marker").toString()));
+        Process p = pb.start();
+        try (var in = new java.io.PrintStream(p.getOutputStream(), true);
+             var out = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream()))) {
+            in.println("one");
+            assertThat(out.readLine()).as("stdout streams while stdin is still open").isEqualTo("echo: one");
+            in.println("two");
+            assertThat(out.readLine()).isEqualTo("echo: two");
+        }
+        assertThat(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).isEqualTo(37);
+        assertThat(new String(p.getErrorStream().readAllBytes())).isEqualTo(
+                "before\nWARNING: Using incubator modules: jdk.incubator.vector, but not alone on its line\nafter\n");
+    }
+
+    @Test
+    void terminatingTheLauncherTerminatesTheJvm(@TempDir Path work) throws Exception {
+        Path jdk = fakeJdk(work.resolve("jdk")), marker = work.resolve("marker");
+        ProcessBuilder pb = new ProcessBuilder(Dist.repoRoot().resolve("audioengine").toString(), "backends")
+                .directory(elsewhere.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .redirectError(work.resolve("err").toFile()).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        pb.environment().putAll(Map.of("AUDIOENGINE_NO_BUILD", "1", "JAVA_HOME", jdk.toString(), "FAKE_EXIT", "0",
+                "FAKE_SLEEP", "60", "FAKE_MARKER", marker.toString()));
+        Process p = pb.start();
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (!Files.readString(work.resolve("err")).contains("before") && System.nanoTime() < deadline) Thread.sleep(50);
+        Thread.sleep(200);
+        p.destroy(); // SIGTERM to the launcher
+        assertThat(p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).as("the launcher exits").isTrue();
+        assertThat(p.exitValue()).isEqualTo(143);
+        assertThat(marker).as("the JVM got TERM").hasContent("terminated\n");
     }
 
     @Test

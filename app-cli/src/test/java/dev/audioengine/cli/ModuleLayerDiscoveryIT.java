@@ -54,7 +54,7 @@ class ModuleLayerDiscoveryIT {
     @Test
     void theVulkanJarAloneDecidesWhetherVulkanIsThere() throws Exception {
         List<Path> all = Dist.jars();
-        List<Path> withoutVulkan = all.stream().filter(p -> !p.getFileName().toString().equals("backend-vulkan.jar")).toList();
+        List<Path> withoutVulkan = all.stream().filter(p -> !p.getFileName().toString().equals("audioengine-backend-vulkan.jar")).toList();
         assertThat(withoutVulkan).hasSize(all.size() - 1);
 
         LayerRegistry with = discover(all);
@@ -78,16 +78,16 @@ class ModuleLayerDiscoveryIT {
 
     @Test
     void everyBackendJarProvidesTheServiceOnTheModulePathAndTheClassPath() throws Exception {
-        List<Path> backends = Dist.jars().stream().filter(p -> p.getFileName().toString().startsWith("backend-")).toList();
+        List<Path> backends = Dist.jars().stream().filter(p -> p.getFileName().toString().startsWith("audioengine-backend-")).toList();
         assertThat(backends).extracting(p -> p.getFileName().toString())
-                .contains("backend-cpu.jar", "backend-cuda.jar", "backend-hip.jar", "backend-vulkan.jar");
+                .contains("audioengine-backend-cpu.jar", "audioengine-backend-cuda.jar", "audioengine-backend-hip.jar", "audioengine-backend-vulkan.jar");
         for (Path jar : backends) {
             ModuleDescriptor d = ModuleFinder.of(jar).findAll().iterator().next().descriptor();
             List<String> moduleProviders = d.provides().stream().filter(p -> p.service().equals(SERVICE))
                     .flatMap(p -> p.providers().stream()).toList();
             assertThat(moduleProviders).as("%s provides %s", jar.getFileName(), SERVICE).isNotEmpty();
             assertThat(d.name()).as("the launcher derives native access from the jar name")
-                    .isEqualTo("dev.audioengine.backend." + jar.getFileName().toString().replaceAll("^backend-|\\.jar$", ""));
+                    .isEqualTo("dev.audioengine.backend." + jar.getFileName().toString().replaceAll("^audioengine-backend-|\\.jar$", ""));
             try (JarFile jf = new JarFile(jar.toFile())) {
                 var entry = jf.getEntry("META-INF/services/" + SERVICE);
                 assertThat(entry).as("%s lists its provider in META-INF/services for class-path users", jar.getFileName()).isNotNull();

@@ -1,13 +1,12 @@
 package dev.audioengine.cli;
 
 import dev.audioengine.api.AudioEngine;
-import dev.audioengine.api.audio.AudioClip;
-import dev.audioengine.api.audio.WavReader;
-import dev.audioengine.models.ModelStore;
-import dev.audioengine.models.silero.SileroModelFiles;
-import dev.audioengine.models.silero.SileroVad;
-import dev.audioengine.models.silero.SpeechSegment;
-import dev.audioengine.models.silero.VadOptions;
+import dev.audioengine.audio.AudioClip;
+import dev.audioengine.audio.WavReader;
+import dev.audioengine.model.Models;
+import dev.audioengine.model.task.SpeechSegment;
+import dev.audioengine.model.task.VadOptions;
+import dev.audioengine.model.task.VoiceActivityDetector;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -44,10 +43,10 @@ class VadTaskTest {
         assertThat(r.exit()).as(r.err()).isZero();
 
         AudioClip clip = WavReader.read(EXAMPLE);
-        Path model = SileroModelFiles.resolve(null, ModelStore.userCache(), m -> {});
         List<SpeechSegment> expected;
         float[] p;
-        try (AudioEngine e = AudioEngine.builder().backend("cpu").threads(1).build(); SileroVad vad = SileroVad.load(e, model)) {
+        try (AudioEngine e = AudioEngine.builder().backend("cpu").threads(1).build();
+             VoiceActivityDetector vad = Models.load(e, "silero_vad", VoiceActivityDetector.class)) {
             p = vad.probabilities(clip.samples(), clip.sampleRate());
             expected = vad.segments(clip.samples(), clip.sampleRate(), VadOptions.DEFAULTS);
         }
@@ -65,7 +64,7 @@ class VadTaskTest {
         }
 
         String json = Files.readString(segs);
-        assertThat(json).startsWith("{\"audio\":\"" + EXAMPLE + "\",\"sample_rate\":16000,\"model\":\"silero_vad_v6\"")
+        assertThat(json).startsWith("{\"audio\":\"" + EXAMPLE + "\",\"sample_rate\":16000,\"model\":\"silero_vad v6 (")
                 .contains("\"threshold\":0.5,\"neg_threshold\":0.35", "\"min_speech_ms\":250", "\"min_silence_ms\":100",
                         "\"speech_pad_ms\":30", "\"max_speech_s\":null");
         for (SpeechSegment s : expected) assertThat(json).contains("\"start_sample\":" + s.startSample() + ",\"end_sample\":" + s.endSample());
@@ -80,10 +79,48 @@ class VadTaskTest {
     }
 
     @Test
+    void offlineJsonIsOneDocumentPerFileAndAnArrayForSeveral(@TempDir Path dir) throws Exception {
+        Run one = run("--task", "vad", "--audio", EXAMPLE.toString(), "--json", "--threads", "1");
+        assertThat(one.exit()).as(one.err()).isZero();
+        assertThat(one.out().strip()).startsWith("{\"audio\":\"" + EXAMPLE + "\",\"model\":\"silero_vad v6")
+                .contains("\"backend\":\"CPU\"", "\"audio_seconds\":", "\"realtime_factor\":", "\"segments\":[{\"start\":").endsWith("]}");
+        Path copy = Files.copy(EXAMPLE, dir.resolve("b.wav"));
+        Run two = run("--task", "vad", "--audio", EXAMPLE.toString(), copy.toString(), "--json", "--threads", "1");
+        assertThat(two.exit()).as(two.err()).isZero();
+        String body = one.out().strip().substring(("{\"audio\":\"" + EXAMPLE + "\"").length());
+        String segments = body.substring(body.indexOf("\"segments\""));
+        assertThat(two.out().strip()).startsWith("[{\"audio\":\"" + EXAMPLE + "\"").contains("{\"audio\":\"" + copy + "\"").endsWith("]");
+        assertThat(two.out().split(java.util.regex.Pattern.quote(segments), -1)).as("both files give the same segments").hasSize(3);
+    }
+
+    @Test
+    void severalInputsAFolderAndAGlobRunInOneProcessWithOneLinePrefixPerFile(@TempDir Path dir) throws Exception {
+        Files.copy(EXAMPLE, dir.resolve("a.wav"));
+        Files.copy(EXAMPLE, dir.resolve("b.wav"));
+        Files.writeString(dir.resolve("notes.txt"), "not audio");
+        Run folder = run("--task", "vad", "--audio", dir.toString(), "--threads", "1");
+        assertThat(folder.exit()).as(folder.err()).isZero();
+        List<String> lines = folder.out().lines().toList();
+        assertThat(lines).isNotEmpty().allMatch(l -> l.startsWith(dir.resolve("a.wav") + ": ") || l.startsWith(dir.resolve("b.wav") + ": "));
+        assertThat(lines.stream().filter(l -> l.startsWith(dir.resolve("a.wav").toString())).count()).isEqualTo(lines.size() / 2);
+        Run glob = run("--task", "vad", "--audio", dir + "/*.wav", "--threads", "1");
+        assertThat(glob.out()).isEqualTo(folder.out());
+        Path outDir = Files.createDirectories(dir.resolve("out"));
+        Run withFiles = run("--task", "vad", "--audio", dir + "/*.wav", "--segments-out", outDir.toString(), "--threads", "1");
+        assertThat(withFiles.exit()).as(withFiles.err()).isZero();
+        assertThat(outDir.resolve("a.wav.segments.json")).exists();
+        assertThat(outDir.resolve("b.wav.segments.json")).exists();
+    }
+
+    @Test
     void badInputsFailWithMessagesThatSayWhatToDo(@TempDir Path dir) throws Exception {
         Run missing = run("--task", "vad", "--audio", dir.resolve("nope.wav").toString());
         assertThat(missing.exit()).isEqualTo(1);
-        assertThat(missing.err()).contains("nope.wav");
+        assertThat(missing.err()).contains("nope.wav: no such audio file");
+
+        Run folder = run("--task", "vad", "--audio", dir.toString());
+        assertThat(folder.exit()).isEqualTo(1);
+        assertThat(folder.err()).contains("is a folder with no audio files");
 
         Path notWav = Files.writeString(dir.resolve("text.wav"), "hello");
         assertThat(run("--task", "vad", "--audio", notWav.toString()).err()).contains("text.wav").contains("not a WAV");
@@ -91,15 +128,57 @@ class VadTaskTest {
         Path fakeModel = Files.writeString(dir.resolve("model.onnx"), "not a model");
         Run wrongModel = run("--task", "vad", "--audio", EXAMPLE.toString(), "--model", fakeModel.toString());
         assertThat(wrongModel.exit()).isEqualTo(1);
-        assertThat(wrongModel.err()).contains("is not Silero VAD v5 or v6").contains("models pull silero_vad");
+        assertThat(wrongModel.err()).contains("model.onnx").contains("silero_vad");
 
         Run noModel = run("--task", "vad", "--audio", EXAMPLE.toString(), "--model", dir.resolve("gone.onnx").toString());
-        assertThat(noModel.err()).contains("model file not found");
+        assertThat(noModel.exit()).isEqualTo(1);
+        assertThat(noModel.err()).contains("gone.onnx: no such model").contains("silero_vad_v5");
 
-        assertThat(run("--task", "asr", "--audio", EXAMPLE.toString()).err()).contains("unknown --task 'asr'");
-        assertThat(run("--task", "vad").err()).contains("--task vad needs --audio");
-        assertThat(run("--task", "vad", "--family", "webrtc", "--audio", EXAMPLE.toString()).err())
-                .contains("unknown --family 'webrtc' for --task vad; families: silero_vad");
-        assertThat(run("--task", "vad", "--audio", EXAMPLE.toString(), "--threshold", "1.5").err()).contains("threshold must be in (0, 1)");
+        Run badOut = run("--task", "vad", "--audio", EXAMPLE.toString(), "--segments-out", "/nonexistent/x.json");
+        assertThat(badOut.exit()).isEqualTo(1);
+        assertThat(badOut.err()).contains("/nonexistent/x.json: the folder for --segments-out does not exist");
+        assertThat(badOut.err()).as("checked before the run, so no summary line").doesNotContain("speech segment");
+    }
+
+    /** Issue 16, defect 12: --backend best says what it picked; and --audio - reads standard input. */
+    @Test
+    void bestSaysWhatItPickedAndStandardInputIsAnInput() throws Exception {
+        Run file = run("--task", "vad", "--audio", EXAMPLE.toString(), "--backend", "best", "--threads", "1");
+        assertThat(file.exit()).as(file.err()).isZero();
+        assertThat(file.err()).contains("audioengine: --backend best: picked CPU");
+        java.io.InputStream old = System.in;
+        try (java.io.InputStream in = Files.newInputStream(EXAMPLE)) {
+            System.setIn(in);
+            Run stdin = run("--task", "vad", "--audio", "-", "--threads", "1");
+            assertThat(stdin.exit()).as(stdin.err()).isZero();
+            assertThat(stdin.out()).isEqualTo(run("--task", "vad", "--audio", EXAMPLE.toString(), "--threads", "1").out());
+        } finally {
+            System.setIn(old);
+        }
+    }
+
+    /** Issue 16, defect 9: usage errors exit 2, requests that cannot be served exit 1. */
+    @Test
+    void usageErrorsExitTwoAndSayWhy() {
+        record Case(String why, int exit, String message, String... args) {}
+        String wav = EXAMPLE.toString();
+        for (Case c : List.of(
+                new Case("no --audio", 2, "--task vad needs --audio FILE", "--task", "vad"),
+                new Case("threshold", 2, "threshold must be in (0, 1)", "--task", "vad", "--audio", wav, "--threshold", "1.5"),
+                new Case("negative ms", 2, "must not be negative", "--task", "vad", "--audio", wav, "--min-speech-ms", "-5"),
+                new Case("mode", 2, "unknown --mode 'live'", "--task", "vad", "--audio", wav, "--mode", "live"),
+                new Case("task", 2, "unknown task 'dance'; tasks: vad, asr, tts", "--task", "dance", "--audio", wav),
+                new Case("family", 2, "unknown model family 'webrtc'; installed: silero_vad", "--task", "vad", "--family", "webrtc", "--audio", wav),
+                new Case("no task", 2, "--audio needs --task", "--audio", wav),
+                new Case("pull", 2, "unknown model foo; models: silero_vad, silero_vad_v5", "models", "pull", "foo"),
+                new Case("option", 2, "unknown option foo for the CPU backend; its options: none", "--task", "vad", "--audio", wav, "--option", "foo=bar"),
+                new Case("runs", 2, "--runs must be >= 1", "bench", "vad", "--runs", "0"),
+                new Case("gemm runs", 2, "--runs must be >= 1, got 0", "bench", "gemm", "--runs", "0"),
+                new Case("backend all", 2, "--backend all is only for 'check' and 'bench ops'", "--task", "vad", "--audio", wav, "--backend", "all"),
+                new Case("no family for asr", 1, "no installed model family serves --task asr", "--task", "asr", "--audio", wav))) {
+            Run r = run(c.args());
+            assertThat(r.exit()).as(c.why() + ": " + r.err()).isEqualTo(c.exit());
+            assertThat(r.err()).as(c.why()).contains(c.message());
+        }
     }
 }

@@ -1,7 +1,5 @@
 package dev.audioengine.cli;
 
-import dev.audioengine.models.ModelStore;
-import dev.audioengine.models.silero.SileroModelFiles;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -12,17 +10,29 @@ import static org.assertj.core.api.Assertions.assertThat;
 class VadToolsTest {
 
     @Test
-    void pullReportsBothSileroFilesWithTheirHashes() throws Exception {
-        SileroModelFiles.resolve(null, ModelStore.userCache(), m -> {}); // make sure they are cached
-        VadTaskTest.Run r = VadTaskTest.run("models", "pull", "silero_vad");
+    void pullReportsEachFileWithItsHashAndAFamilyNamePullsAllItsModels() {
+        VadTaskTest.Run r = VadTaskTest.run("models", "pull", "silero_vad_v5", "silero_vad");
         assertThat(r.exit()).as(r.err()).isZero();
         List<String> lines = r.out().lines().toList();
         assertThat(lines).hasSize(2);
-        assertThat(lines.get(0)).startsWith("cached").contains("silero_vad_v5.onnx", "2623a2953f6ff3d2c1e61740c6cdb7168133479b267dfef114a4a3cc5bdd788f");
-        assertThat(lines.get(1)).startsWith("cached").contains("silero_vad_v6.onnx", "1a153a22f4509e292a94e67d6f9b85e8deb25b4988682b7e174c65279d8788e3");
-        VadTaskTest.Run bad = VadTaskTest.run("models", "pull", "whisper");
-        assertThat(bad.exit()).isEqualTo(1);
-        assertThat(bad.err()).contains("unknown model 'whisper'").contains("silero_vad");
+        assertThat(lines.get(0)).contains("silero_vad_v5", "silero_vad_v5.onnx", "2623a2953f6ff3d2c1e61740c6cdb7168133479b267dfef114a4a3cc5bdd788f");
+        assertThat(lines.get(1)).contains("silero_vad ", "silero_vad_v6.onnx", "1a153a22f4509e292a94e67d6f9b85e8deb25b4988682b7e174c65279d8788e3");
+        VadTaskTest.Run again = VadTaskTest.run("models", "pull", "silero_vad");
+        assertThat(again.out()).startsWith("cached");
+    }
+
+    @Test
+    void modelsListShowsEveryVariantWithTaskSizeLicenceAndCacheState() {
+        VadTaskTest.run("models", "pull", "silero_vad_v5", "silero_vad");
+        VadTaskTest.Run table = VadTaskTest.run("models", "list");
+        assertThat(table.exit()).as(table.err()).isZero();
+        assertThat(table.out()).contains("FAMILY", "silero_vad     silero_vad*", "silero_vad_v5", "vad", "2.3 MB", "MIT", "yes");
+        VadTaskTest.Run json = VadTaskTest.run("models", "list", "--json");
+        assertThat(json.exit()).as(json.err()).isZero();
+        assertThat(json.out()).contains("\"families\":[{\"name\":\"silero_vad\"", "\"tasks\":[\"vad\"]",
+                "{\"name\":\"silero_vad\",\"aliases\":[\"silero_vad_v6\",\"v6\"],\"task\":\"vad\",\"default\":true",
+                "{\"name\":\"silero_vad_v5\"", "\"licence\":\"MIT\"", "\"bytes\":2327524", "\"cached\":true",
+                "\"sources\":[\"npm package @ricky0123/vad-web@0.0.31, dist/silero_vad_v5.onnx\"]");
     }
 
     @Test

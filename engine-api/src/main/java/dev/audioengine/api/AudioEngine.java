@@ -12,6 +12,7 @@ import dev.audioengine.api.spi.Backend;
 import dev.audioengine.api.spi.BackendConfig;
 import dev.audioengine.api.spi.BackendProvider;
 import dev.audioengine.api.spi.DeviceInfo;
+import dev.audioengine.api.spi.UnknownOptionException;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -115,6 +116,13 @@ public final class AudioEngine implements AutoCloseable {
             CapabilityOverrides overrides = CapabilityOverrides.parse(capabilities);
             BackendRegistry reg = registry != null ? registry : BackendRegistry.load();
             BackendRegistry.Selection sel = reg.select(type, device);
+            Set<String> known = sel.provider().optionKeys();
+            List<String> unknown = options.keySet().stream().filter(k -> !known.contains(k)).sorted().toList();
+            if (!unknown.isEmpty()) {
+                throw new UnknownOptionException("unknown option" + (unknown.size() == 1 ? " " : "s ") + String.join(", ", unknown) + " for the "
+                        + sel.provider().registryName() + " backend; its options: "
+                        + (known.isEmpty() ? "none" : String.join(", ", known.stream().sorted().toList())));
+            }
             BackendConfig config = new BackendConfig(threads, options);
             Backend primary = sel.provider().open(sel.device().index(), config);
             Backend cpu = null;

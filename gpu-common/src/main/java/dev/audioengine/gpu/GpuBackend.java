@@ -126,6 +126,12 @@ public final class GpuBackend implements Backend {
         return "GEMM: " + gemm + "; graphs " + (graphs != null ? "on" : "off") + (vmm != null ? "; memory: VMM pool" : "");
     }
 
+    /** The option keys every GPU backend on this layer reads, under the vendor's prefix ("cuda", "hip"). */
+    public static java.util.Set<String> optionKeys(String prefix) {
+        return java.util.Set.of(prefix + ".tf32", prefix + ".matmul", prefix + ".graphs", prefix + ".graph_cache", prefix + ".kernel_cache",
+                prefix + ".pinned", prefix + ".vmm");
+    }
+
     static boolean onOff(BackendConfig config, String key, boolean fallback) {
         String v = config.option(key, fallback ? "on" : "off").trim().toLowerCase(Locale.ROOT);
         return switch (v) {

@@ -40,16 +40,10 @@ public final class KernelCache implements AutoCloseable {
     }
 
     /**
-     * The default cache folder for a vendor ("cuda", "hip"): $AUDIOENGINE_CACHE/VENDOR, else
-     * $XDG_CACHE_HOME/audioengine/VENDOR, else ~/.cache/audioengine/VENDOR.
+     * The default cache folder for a vendor ("cuda", "hip"): VENDOR under the engine's cache folder
+     * ({@link dev.audioengine.api.CacheDirectory}: $AUDIOENGINE_CACHE, $XDG_CACHE_HOME/audioengine or $HOME/.cache/audioengine).
      */
-    static Path defaultDir(String vendor) {
-        String ae = System.getenv("AUDIOENGINE_CACHE");
-        if (ae != null && !ae.isBlank()) return Path.of(ae, vendor);
-        String xdg = System.getenv("XDG_CACHE_HOME");
-        Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache");
-        return base.resolve("audioengine").resolve(vendor);
-    }
+    static Path defaultDir(String vendor) { return dev.audioengine.api.CacheDirectory.resolve().resolve(vendor); }
 
     /** The function {@code kernel} of source file {@code source}, compiling or loading the module once. */
     public MemorySegment function(String source, String kernel) {

@@ -116,6 +116,8 @@ public final class CudaBackendProvider implements BackendProvider {
 
     @Override public Set<Capability> verifiedCapabilities() { return VERIFIED; }
 
+    @Override public Set<String> optionKeys() { return dev.audioengine.gpu.GpuBackend.optionKeys("cuda"); }
+
     @Override
     public synchronized Backend open(int device, BackendConfig config) {
         ProbeResult p = probe();

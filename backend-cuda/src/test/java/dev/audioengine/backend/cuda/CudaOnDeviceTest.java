@@ -1,11 +1,11 @@
 package dev.audioengine.backend.cuda;
 
 import dev.audioengine.api.capability.Capability;
-import dev.audioengine.api.conformance.BackendReference;
-import dev.audioengine.api.conformance.CapabilityEvidence;
-import dev.audioengine.api.conformance.CaseCatalogue;
-import dev.audioengine.api.conformance.ConformanceHarness;
-import dev.audioengine.api.conformance.ConformanceReport;
+import dev.audioengine.conformance.BackendReference;
+import dev.audioengine.conformance.CapabilityEvidence;
+import dev.audioengine.conformance.CaseCatalogue;
+import dev.audioengine.conformance.ConformanceHarness;
+import dev.audioengine.conformance.ConformanceReport;
 import dev.audioengine.api.graph.Graph;
 import dev.audioengine.api.graph.GraphBuilder;
 import dev.audioengine.api.graph.Tensor;

@@ -90,7 +90,7 @@ class CudaProbeTest {
     @Test
     void verifiedCapabilitiesHaveConformanceEvidence() {
         for (var c : CudaBackendProvider.VERIFIED) {
-            assertThat(dev.audioengine.api.conformance.CapabilityEvidence.cases(c)).as(c + " evidence cases").isNotEmpty();
+            assertThat(dev.audioengine.conformance.CapabilityEvidence.cases(c)).as(c + " evidence cases").isNotEmpty();
         }
     }
 

@@ -149,6 +149,13 @@ public final class HipBackendProvider implements BackendProvider {
 
     @Override public Set<Capability> verifiedCapabilities() { return VERIFIED; }
 
+    @Override
+    public Set<String> optionKeys() {
+        Set<String> keys = new java.util.HashSet<>(dev.audioengine.gpu.GpuBackend.optionKeys("hip"));
+        keys.addAll(Set.of("hip.hipblaslt", "hip.rocblas"));
+        return Set.copyOf(keys);
+    }
+
     /** Graph capture is on by default for discrete GPUs only: an integrated GPU's graph buffers come out of shared system memory. */
     static GpuVendor vendor(DeviceInfo device) {
         return new GpuVendor("ROCm", "hip", VERIFIED, device.kind() != DeviceKind.INTEGRATED_GPU);

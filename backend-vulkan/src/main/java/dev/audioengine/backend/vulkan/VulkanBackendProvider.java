@@ -107,6 +107,8 @@ public final class VulkanBackendProvider implements BackendProvider {
 
     @Override public Set<Capability> verifiedCapabilities() { return VERIFIED; }
 
+    @Override public Set<String> optionKeys() { return Set.of("vulkan.validation", "vulkan.staging", "vulkan.subgroups"); }
+
     @Override
     public Backend open(int device, BackendConfig config) {
         ProbeResult p = probe();

@@ -1,7 +1,7 @@
 package dev.audioengine.backend.vulkan;
 
 import dev.audioengine.api.BackendType;
-import dev.audioengine.api.conformance.GuardedExecution;
+import dev.audioengine.conformance.GuardedExecution;
 import dev.audioengine.api.graph.Graph;
 import dev.audioengine.api.graph.GraphBuilder;
 import dev.audioengine.api.graph.Tensor;

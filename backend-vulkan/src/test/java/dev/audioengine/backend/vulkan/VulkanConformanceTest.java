@@ -1,12 +1,12 @@
 package dev.audioengine.backend.vulkan;
 
-import dev.audioengine.api.conformance.CapabilityEvidence;
-import dev.audioengine.api.conformance.CaseCatalogue;
-import dev.audioengine.api.conformance.CaseResult;
-import dev.audioengine.api.conformance.ConformanceCase;
-import dev.audioengine.api.conformance.ConformanceHarness;
-import dev.audioengine.api.conformance.ConformanceReport;
-import dev.audioengine.api.conformance.Float64Reference;
+import dev.audioengine.conformance.CapabilityEvidence;
+import dev.audioengine.conformance.CaseCatalogue;
+import dev.audioengine.conformance.CaseResult;
+import dev.audioengine.conformance.ConformanceCase;
+import dev.audioengine.conformance.ConformanceHarness;
+import dev.audioengine.conformance.ConformanceReport;
+import dev.audioengine.conformance.Float64Reference;
 import dev.audioengine.api.testkit.Seeds;
 import org.junit.jupiter.api.Test;
 

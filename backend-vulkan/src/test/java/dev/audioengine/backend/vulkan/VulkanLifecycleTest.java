@@ -1,10 +1,10 @@
 package dev.audioengine.backend.vulkan;
 
-import dev.audioengine.api.conformance.GuardedExecution;
+import dev.audioengine.conformance.GuardedExecution;
 import dev.audioengine.api.graph.Graph;
 import dev.audioengine.api.graph.GraphBuilder;
 import dev.audioengine.api.graph.Tensor;
-import dev.audioengine.api.reference.ReferenceEvaluator;
+import dev.audioengine.reference.ReferenceEvaluator;
 import dev.audioengine.api.spi.DeviceBuffer;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;

@@ -6,7 +6,7 @@ import dev.audioengine.api.tensor.Shape;
 
 /**
  * What a graph node computes. The semantics of every op are defined once, in double precision,
- * by {@link dev.audioengine.api.reference.ReferenceEvaluator}; backends must agree with it.
+ * by the ReferenceEvaluator of module dev.audioengine.reference; backends must agree with it.
  * Activations are F32 unless an op says otherwise.
  */
 public sealed interface Op {

@@ -76,8 +76,28 @@ public final class BackendRegistry {
             ProbeResult r = p.probe();
             return r != null ? r : ProbeResult.unavailable(p.registryName() + " probe returned nothing (a backend bug)");
         } catch (RuntimeException | LinkageError e) {
+            String missingModule = missingIncubatorModule(e);
+            if (missingModule != null) {
+                return ProbeResult.unavailable(p.registryName() + " needs the module " + missingModule + ", which this JVM was started without: "
+                        + "add --add-modules " + missingModule + " to the java command (needed on the class path; the module path adds it by itself)");
+            }
             return ProbeResult.unavailable(p.registryName() + " probe failed: " + e);
         }
+    }
+
+    /**
+     * The incubator module a class of which could not be found (NoClassDefFoundError
+     * "jdk/incubator/vector/FloatVector"), or null. Incubator modules are not resolved by default on
+     * the class path, so this is a launch-command mistake, not a broken backend.
+     */
+    private static String missingIncubatorModule(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof NoClassDefFoundError && t.getMessage() != null && t.getMessage().startsWith("jdk/incubator/")) {
+                String[] parts = t.getMessage().split("/");
+                if (parts.length > 3) return parts[0] + "." + parts[1] + "." + parts[2];
+            }
+        }
+        return null;
     }
 
     /** A chosen backend and device. */

@@ -23,6 +23,12 @@ public interface BackendProvider {
     Set<Capability> verifiedCapabilities();
 
     /**
+     * The {@code --option} keys this backend reads ({@code cuda.graphs}, ...); any other key given to it is refused
+     * with this list, so a typo never passes silently.
+     */
+    default Set<String> optionKeys() { return Set.of(); }
+
+    /**
      * Opens device {@code device} (0-based among this backend's devices). Throws
      * {@link BackendUnavailableException} with a useful message when it cannot.
      */

@@ -156,6 +156,21 @@ class BackendRegistrySelectionTest {
     }
 
     @Test
+    void aMissingIncubatorModuleOnTheClassPathIsReportedWithTheFlagThatAddsIt() {
+        FakeProvider vectorless = new FakeProvider(BackendType.CPU, "CPU", () -> {
+            throw new NoClassDefFoundError("jdk/incubator/vector/FloatVector");
+        });
+        ProbeResult r = BackendRegistry.of(List.of(vectorless)).probe(vectorless);
+        assertThat(r.available()).isFalse();
+        assertThat(r.reason()).isEqualTo("CPU needs the module jdk.incubator.vector, which this JVM was started without: add --add-modules "
+                + "jdk.incubator.vector to the java command (needed on the class path; the module path adds it by itself)");
+        FakeProvider otherClass = new FakeProvider(BackendType.CPU, "CPU", () -> {
+            throw new NoClassDefFoundError("com/example/Missing");
+        });
+        assertThat(BackendRegistry.of(List.of(otherClass)).probe(otherClass).reason()).isEqualTo("CPU probe failed: java.lang.NoClassDefFoundError: com/example/Missing");
+    }
+
+    @Test
     void probesRunOncePerRegistry() {
         FakeProvider cuda = unavailable(BackendType.CUDA, "CUDA", "0 devices");
         BackendRegistry reg = BackendRegistry.of(List.of(cpu(), cuda));

@@ -2,8 +2,11 @@ package dev.audioengine.models.silero;
 
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.api.exec.RunSummary;
-import dev.audioengine.api.weights.onnx.OnnxModel;
-import dev.audioengine.models.ModelStore;
+import dev.audioengine.weights.onnx.OnnxModel;
+import dev.audioengine.model.Task;
+import dev.audioengine.model.task.SpeechSegment;
+import dev.audioengine.model.task.VadOptions;
+import dev.audioengine.model.task.VoiceActivityDetector;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -17,7 +20,7 @@ import java.util.Optional;
  * per graph run; streaming sessions run one chunk at a time. 8 and 16 kHz audio is used as is;
  * resample other rates first.
  */
-public final class SileroVad implements AutoCloseable {
+public final class SileroVad implements VoiceActivityDetector {
     /**
      * Offline batch: chunks per graph run (about 16 s of 16 kHz audio); bounds memory for long
      * files, and keeps each encoder stage's activations (1-3 MB) in cache: 2048 chunks per run
@@ -39,9 +42,7 @@ public final class SileroVad implements AutoCloseable {
 
     /** Loads a Silero VAD v5 or v6 ONNX file; a file of another shape fails naming what it lacks. */
     public static SileroVad load(AudioEngine engine, Path onnx) throws IOException {
-        String hash = ModelStore.sha256(onnx);
-        String version = hash.equals(dev.audioengine.models.ModelFile.SILERO_VAD_V5.sha256()) ? "v5"
-                : hash.equals(dev.audioengine.models.ModelFile.SILERO_VAD_V6.sha256()) ? "v6" : "unknown";
+        String version = SileroVadFamily.version(onnx);
         try (OnnxModel m = OnnxModel.read(onnx)) {
             return new SileroVad(engine, SileroWeights.fromOnnx(m, onnx.toString()), onnx.toString(), version);
         }
@@ -58,18 +59,24 @@ public final class SileroVad implements AutoCloseable {
      * Where the most recently compiled graph runs: the backend (and its GEMM path), nodes per
      * backend, any CPU fallback and what it copies; empty before the first run.
      */
-    public Optional<RunSummary> runSummary() { return Optional.ofNullable(lastSummary); }
+    @Override public Optional<RunSummary> runSummary() { return Optional.ofNullable(lastSummary); }
 
     public String source() { return source; }
 
+    @Override public Task task() { return Task.VAD; }
+
+    @Override public String describe() { return "silero_vad " + version + " (" + source + ")"; }
+
+    @Override public List<Integer> sampleRates() { return weights.keySet().stream().sorted().toList(); }
+
     /** Samples per chunk at this rate (512 at 16 kHz, 256 at 8 kHz). */
-    public int chunkSize(int sampleRate) { return weightsFor(sampleRate).chunk; }
+    @Override public int chunkSize(int sampleRate) { return weightsFor(sampleRate).chunk; }
 
     /**
      * One probability per chunk over the whole audio, the last chunk zero-padded, state and
      * context carried from chunk to chunk from zero (what Silero's audio_forward returns).
      */
-    public float[] probabilities(float[] audio, int sampleRate) {
+    @Override public float[] probabilities(float[] audio, int sampleRate) {
         SileroWeights w = weightsFor(sampleRate);
         ChunkRunner r = offline.computeIfAbsent(sampleRate, k -> new ChunkRunner(engine, w, this::compiled));
         r.resetState();
@@ -90,14 +97,14 @@ public final class SileroVad implements AutoCloseable {
         return probs;
     }
 
-    /** Speech segments with get_speech_timestamps' semantics. */
-    public List<SpeechSegment> segments(float[] audio, int sampleRate, VadOptions options) {
+    /** Probabilities, and speech segments with get_speech_timestamps' semantics. */
+    @Override public Detection detect(float[] audio, int sampleRate, VadOptions options) {
         float[] probs = probabilities(audio, sampleRate);
-        return SpeechTimestamps.segments(probs, chunkSize(sampleRate), audio.length, sampleRate, options);
+        return new Detection(probs, SpeechTimestamps.segments(probs, chunkSize(sampleRate), audio.length, sampleRate, options));
     }
 
     /** A new streaming session at 8 or 16 kHz; close it when done. */
-    public StreamingSession stream(int sampleRate, VadOptions options) {
+    @Override public StreamingSession stream(int sampleRate, VadOptions options) {
         return new StreamingSession(new ChunkRunner(engine, weightsFor(sampleRate), this::compiled), options);
     }
 

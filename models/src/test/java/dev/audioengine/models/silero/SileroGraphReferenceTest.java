@@ -2,11 +2,11 @@ package dev.audioengine.models.silero;
 
 import dev.audioengine.api.graph.Graph;
 import dev.audioengine.api.graph.Tensor;
-import dev.audioengine.api.reference.ReferenceEvaluator;
+import dev.audioengine.reference.ReferenceEvaluator;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
-import dev.audioengine.api.weights.onnx.OnnxModel;
-import dev.audioengine.models.ModelFile;
+import dev.audioengine.weights.onnx.OnnxModel;
+import dev.audioengine.model.ModelFile;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -26,7 +26,7 @@ class SileroGraphReferenceTest {
     @ParameterizedTest(name = "{0} at {1} Hz")
     @CsvSource({"v5,16000", "v5,8000", "v6,16000", "v6,8000"})
     void graphInFloat64MatchesOnnxRuntime(String version, int rate) throws Exception {
-        ModelFile file = version.equals("v5") ? ModelFile.SILERO_VAD_V5 : ModelFile.SILERO_VAD_V6;
+        ModelFile file = version.equals("v5") ? SileroVadFamily.V5_FILE : SileroVadFamily.V6_FILE;
         Path model = SileroFixtures.model(file);
         long seed = System.nanoTime();
         Random rnd = new Random(seed);

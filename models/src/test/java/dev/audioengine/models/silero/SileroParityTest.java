@@ -1,7 +1,9 @@
 package dev.audioengine.models.silero;
 
+import dev.audioengine.model.task.VadOptions;
+
 import dev.audioengine.api.AudioEngine;
-import dev.audioengine.models.ModelFile;
+import dev.audioengine.model.ModelFile;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

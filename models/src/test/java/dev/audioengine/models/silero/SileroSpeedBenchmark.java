@@ -1,8 +1,10 @@
 package dev.audioengine.models.silero;
 
+import dev.audioengine.model.task.VadOptions;
+
 import dev.audioengine.api.AudioEngine;
-import dev.audioengine.api.audio.WavReader;
-import dev.audioengine.models.ModelFile;
+import dev.audioengine.audio.WavReader;
+import dev.audioengine.model.ModelFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
@@ -13,7 +15,7 @@ import java.util.Arrays;
  * Speed side by side with ONNX Runtime, one thread each, in one process: streaming (one
  * 512-sample chunk per call) and offline (a whole minute of recorded speech). Prints numbers;
  * asserts nothing. Run with:
- * <pre>mvn -B -q -o -pl engine-api,backend-cpu,models test -Dtest=SileroSpeedBenchmark -Dbench=true -Dsurefire.failIfNoSpecifiedTests=false</pre>
+ * <pre>mvn -B -q -o -pl models -am test -Dtest=SileroSpeedBenchmark -Dbench=true -Dsurefire.failIfNoSpecifiedTests=false</pre>
  * or, on a machine with only a JDK, {@code java -cp <classes and onnxruntime> ...SileroSpeedBenchmark} ({@link #main}).
  * -Dbench.audio=WAV replaces the recording (16 kHz); the model comes from the model store.
  */
@@ -33,7 +35,7 @@ class SileroSpeedBenchmark {
         for (int i = 0; i < 8; i++) System.arraycopy(speech, 0, audio, i * speech.length, speech.length);
         int rate = 16000, chunk = 512, chunks = (audio.length + chunk - 1) / chunk;
         double chunkUs = chunk * 1e6 / rate;
-        Path model = SileroFixtures.model(ModelFile.SILERO_VAD_V5);
+        Path model = SileroFixtures.model(SileroVadFamily.V5_FILE);
 
         double ortUs;
         try (OrtSilero ort = new OrtSilero(model, rate)) {

@@ -4,7 +4,7 @@ import dev.audioengine.api.AudioEngine;
 import dev.audioengine.api.BackendType;
 import dev.audioengine.api.exec.FallbackPolicy;
 import dev.audioengine.api.registry.BackendRegistry;
-import dev.audioengine.models.ModelFile;
+import dev.audioengine.model.ModelFile;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

@@ -1,5 +1,9 @@
 package dev.audioengine.models.silero;
 
+import dev.audioengine.model.task.SpeechSegment;
+import dev.audioengine.model.task.VadOptions;
+import dev.audioengine.model.task.SpeechEvent;
+
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 

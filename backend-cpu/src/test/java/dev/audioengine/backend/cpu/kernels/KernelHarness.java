@@ -3,7 +3,7 @@ package dev.audioengine.backend.cpu.kernels;
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.api.exec.CompiledGraph;
 import dev.audioengine.api.graph.Graph;
-import dev.audioengine.api.reference.ReferenceEvaluator;
+import dev.audioengine.reference.ReferenceEvaluator;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.testkit.Closeness;
 import dev.audioengine.api.testkit.Seeds;
@@ -13,7 +13,7 @@ import java.util.Random;
 
 /**
  * Runs one graph on the CPU backend with two workers and compares its output with float64
- * values twice: the shared {@link ReferenceEvaluator} (engine-api's specification) and each
+ * values twice: the shared {@link ReferenceEvaluator} (the reference module's specification) and each
  * test's own loops, written from the PyTorch formulas, so a slip in either reference shows too.
  * Every test class draws a fresh seed (printed in each failure message);
  * {@code -Daudioengine.seed=N} replays it.

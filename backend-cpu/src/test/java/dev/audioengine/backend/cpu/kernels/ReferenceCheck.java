@@ -5,7 +5,7 @@ import dev.audioengine.api.exec.CompiledGraph;
 import dev.audioengine.api.graph.Graph;
 import dev.audioengine.api.graph.GraphBuilder;
 import dev.audioengine.api.graph.Tensor;
-import dev.audioengine.api.reference.ReferenceEvaluator;
+import dev.audioengine.reference.ReferenceEvaluator;
 import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;

@@ -99,7 +99,7 @@ class SequenceKernelTest {
             try (CompiledGraph cg = engine.compile(graph)) {
                 cg.run(Map.of("x", x, "pos", p1)).close();
                 try (CompiledGraph.Outputs o = cg.run(Map.of("x", x, "pos", p2))) {
-                    double[] ref = dev.audioengine.api.reference.ReferenceEvaluator.evaluate(graph, Map.of("x", x, "pos", p2), y);
+                    double[] ref = dev.audioengine.reference.ReferenceEvaluator.evaluate(graph, Map.of("x", x, "pos", p2), y);
                     dev.audioengine.api.testkit.Closeness.assertNmse("rope second run", y.shape(), c.seed, o.get(0).toFloatArray(), ref, 1e-11);
                 }
             }

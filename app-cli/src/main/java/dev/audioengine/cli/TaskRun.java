@@ -1,0 +1,65 @@
+package dev.audioengine.cli;
+
+import dev.audioengine.model.store.PullListener;
+
+import java.io.PrintWriter;
+import java.util.Locale;
+
+/**
+ * Where a task's output goes: results on stdout, people's lines on stderr ("audioengine: ..."), progress on stderr only
+ * when stderr is a terminal, and nothing but errors under --quiet.
+ */
+final class TaskRun {
+    final PrintWriter out, err;
+    final boolean json, quiet;
+    private final boolean progressShown;
+    private boolean progressLineOpen;
+
+    TaskRun(PrintWriter out, PrintWriter err, boolean json, boolean quiet) {
+        this.out = out;
+        this.err = err;
+        this.json = json;
+        this.quiet = quiet;
+        this.progressShown = !quiet && System.console() != null && System.console().isTerminal();
+    }
+
+    /** A line for a person on stderr. */
+    void note(String text) {
+        if (quiet) return;
+        endProgress();
+        err.println("audioengine: " + text);
+        err.flush();
+    }
+
+    /** Overwrites the progress line: percent, audio seconds done, real-time factor. Terminal only. */
+    void progress(String what, double doneSeconds, double totalSeconds, double wallSeconds) {
+        if (!progressShown) return;
+        String pct = totalSeconds > 0 ? String.format(Locale.ROOT, "%3.0f%% ", 100 * doneSeconds / totalSeconds) : "";
+        err.print(String.format(Locale.ROOT, "\r%s%s%.1f s of audio, %.0fx real time\u001b[K", pct, what.isEmpty() ? "" : what + ": ",
+                doneSeconds, doneSeconds / Math.max(wallSeconds, 1e-9)));
+        err.flush();
+        progressLineOpen = true;
+    }
+
+    void endProgress() {
+        if (progressLineOpen) {
+            err.print("\r\u001b[K");
+            err.flush();
+            progressLineOpen = false;
+        }
+    }
+
+    /** Pull messages as notes; download progress on the progress line. */
+    PullListener pullListener() {
+        return new PullListener() {
+            @Override public void message(String text) { note(text); }
+
+            @Override public void progress(String file, long done, long total) {
+                if (!progressShown) return;
+                err.print(String.format(Locale.ROOT, "\r%s: %.1f of %s MB\u001b[K", file, done / 1e6, total > 0 ? String.format(Locale.ROOT, "%.1f", total / 1e6) : "?"));
+                err.flush();
+                progressLineOpen = true;
+            }
+        };
+    }
+}

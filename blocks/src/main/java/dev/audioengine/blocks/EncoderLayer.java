@@ -1,0 +1,28 @@
+package dev.audioengine.blocks;
+
+import dev.audioengine.api.graph.GraphBuilder;
+import dev.audioengine.api.graph.Tensor;
+
+/**
+ * A pre-norm transformer encoder layer, as Moonshine's encoder (and Llama) stack them:
+ * x + attn(norm₁(x)), then + ffn(norm₂(·)). Attention is the non-causal self form.
+ */
+public final class EncoderLayer {
+    private final Norm attentionNorm;
+    private final MultiHeadAttention attention;
+    private final Norm ffnNorm;
+    private final FeedForward ffn;
+
+    public EncoderLayer(Norm attentionNorm, MultiHeadAttention attention, Norm ffnNorm, FeedForward ffn) {
+        this.attentionNorm = attentionNorm;
+        this.attention = attention;
+        this.ffnNorm = ffnNorm;
+        this.ffn = ffn;
+    }
+
+    /** x [B, T, D] → [B, T, D]; {@code positions} I32 [T] for the rotary, null for 0..T−1. */
+    public Tensor apply(GraphBuilder g, Tensor x, Tensor positions) {
+        Tensor h = g.add(x, attention.self(g, attentionNorm.apply(g, x), positions, false));
+        return g.add(h, ffn.apply(g, ffnNorm.apply(g, h)));
+    }
+}

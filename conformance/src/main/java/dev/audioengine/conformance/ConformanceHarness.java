@@ -1,0 +1,93 @@
+package dev.audioengine.conformance;
+
+import dev.audioengine.conformance.CaseResult.Status;
+import dev.audioengine.api.graph.Tensor;
+import dev.audioengine.api.spi.Backend;
+import dev.audioengine.api.tensor.HostTensor;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * ggml's test-backend-ops in Java: runs each case on the backend under test through the SPI
+ * (guarded buffers, see {@link GuardedExecution}) and compares with a {@link Reference} on the
+ * same random inputs. A case passes when the guards are intact, NaN/Inf agree and the NMSE is
+ * within the case's bound; it is unsupported when the backend's supportsOp says no.
+ */
+public final class ConformanceHarness {
+    private final Backend backend;
+    private final Reference reference;
+
+    /** Neither argument is owned: the caller closes them. */
+    public ConformanceHarness(Backend backend, Reference reference) {
+        this.backend = backend;
+        this.reference = reference;
+    }
+
+    public Backend backend() { return backend; }
+
+    public Reference reference() { return reference; }
+
+    /** Runs {@code cases} in order with inputs drawn from {@code seed}; {@code progress} sees each result. */
+    public ConformanceReport run(List<ConformanceCase> cases, long seed, Consumer<CaseResult> progress) {
+        List<CaseResult> results = new ArrayList<>(cases.size());
+        for (ConformanceCase c : cases) {
+            CaseResult r = run(c, seed);
+            results.add(r);
+            progress.accept(r);
+        }
+        return new ConformanceReport(backend.registryName(), backend.device().name(), reference.describe(), seed, results);
+    }
+
+    /** Whether the backend says it can compute every node of the case. */
+    public boolean supports(ConformanceCase c) {
+        return c.graph().computeNodes().stream().allMatch(backend::supportsOp);
+    }
+
+    public CaseResult run(ConformanceCase c, long seed) {
+        for (Tensor n : c.graph().computeNodes()) {
+            if (!backend.supportsOp(n)) {
+                return new CaseResult(c, Status.UNSUPPORTED, Double.NaN, backend.registryName() + " supportsOp says no for " + n);
+            }
+        }
+        Map<String, HostTensor> inputs = c.drawInputs(seed);
+        try {
+            double[] actual;
+            List<String> guards;
+            try (GuardedExecution run = new GuardedExecution(backend, c.graph())) {
+                run.run(inputs);
+                guards = run.memoryViolations();
+                actual = run.values(c.node());
+            } catch (RuntimeException | AssertionError | LinkageError | StackOverflowError e) {
+                // a kernel that throws, asserts or cannot link fails its case; the run goes on
+                return new CaseResult(c, Status.FAIL, Double.NaN, backend.registryName() + " threw " + describe(e));
+            }
+            double[] expected;
+            try {
+                expected = reference.evaluate(c.reference(), inputs);
+            } catch (Reference.CannotReferenceException e) {
+                return new CaseResult(c, Status.UNSUPPORTED, Double.NaN, e.getMessage());
+            } catch (RuntimeException e) {
+                return new CaseResult(c, Status.FAIL, Double.NaN, "the reference (" + reference.describe() + ") threw " + describe(e));
+            }
+            Comparison cmp = Comparison.of(actual, expected);
+            List<String> problems = new ArrayList<>(guards);
+            if (cmp.mismatch() != null) problems.add(cmp.mismatch());
+            if (!(cmp.nmse() <= c.bound().nmse())) {
+                problems.add(String.format("NMSE %.3e exceeds the bound %.1e (%s)", cmp.nmse(), c.bound().nmse(), c.bound().why()));
+            }
+            return problems.isEmpty()
+                    ? new CaseResult(c, Status.PASS, cmp.nmse(), null)
+                    : new CaseResult(c, Status.FAIL, cmp.nmse(), String.join("; ", problems));
+        } finally {
+            inputs.values().forEach(HostTensor::close);
+        }
+    }
+
+    private static String describe(Throwable e) {
+        String s = e.getClass().getSimpleName() + ": " + e.getMessage();
+        return e.getCause() != null ? s + " (cause: " + e.getCause() + ")" : s;
+    }
+}

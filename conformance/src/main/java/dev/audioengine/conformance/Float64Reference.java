@@ -1,0 +1,17 @@
+package dev.audioengine.conformance;
+
+import dev.audioengine.api.graph.Graph;
+import dev.audioengine.reference.ReferenceEvaluator;
+import dev.audioengine.api.tensor.HostTensor;
+
+import java.util.Map;
+
+/** Expected values from {@link ReferenceEvaluator}: naive loops in double precision (how the CPU backend is checked). */
+public final class Float64Reference implements Reference {
+    @Override public String describe() { return "float64 reference"; }
+
+    @Override
+    public double[] evaluate(Graph graph, Map<String, HostTensor> inputs) {
+        return ReferenceEvaluator.evaluate(graph, inputs, graph.outputs().getFirst());
+    }
+}

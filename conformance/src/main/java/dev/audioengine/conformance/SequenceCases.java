@@ -1,0 +1,159 @@
+package dev.audioengine.conformance;
+
+import dev.audioengine.api.graph.Op.RopeMode;
+import dev.audioengine.api.graph.Tensor;
+import dev.audioengine.api.tensor.DType;
+
+import java.util.List;
+
+import static dev.audioengine.conformance.CaseDraft.dims;
+import static dev.audioengine.conformance.CaseDraft.lower;
+
+/** get_rows over every table dtype, rope, fused attention (also against the composite path) and lstm. */
+final class SequenceCases {
+    private SequenceCases() {}
+
+    static final List<DType> KV_TYPES = List.of(DType.F32, DType.F16, DType.BF16);
+
+    static void addTo(List<ConformanceCase> out) {
+        for (DType t : LinearCases.WEIGHT_TYPES) getRows(out, t);
+        getRowsOfIntegers(out);
+        rope(out);
+        for (DType kv : KV_TYPES) attention(out, kv);
+        attentionVsComposite(out);
+        lstm(out);
+    }
+
+    private static void getRows(List<ConformanceCase> out, DType table) {
+        long[][][] specs = {{{1, 32}, {1}}, {{50, 64}, {7}}, {{257, 96}, {3, 5}}, {{10, 32}, {2, 3, 4}}};
+        for (long[][] s : specs) {
+            CaseDraft d = new CaseDraft();
+            Tensor tab = d.input("table", table, Values.normal(), s[0]);
+            Tensor ids = d.input("ids", DType.I32, Values.ints(0, (int) s[0][0] - 1), s[1]);
+            out.add(d.done(d.g.getRows(tab, ids), lower(table), "table" + dims(s[0]) + " ids" + dims(s[1]), Bound.F32));
+        }
+        CaseDraft d = new CaseDraft();
+        Tensor tab = d.input("table", table, Values.normal(), 40, 64);
+        Tensor ids = d.transposed("ids", DType.I32, Values.ints(0, 39), 4, 5);
+        out.add(d.done(d.g.getRows(tab, ids), lower(table), "table[40,64] ids[4,5] transposed view", Bound.F32));
+        if (!table.isQuantized()) {
+            d = new CaseDraft();
+            tab = d.transposed("table", table, Values.normal(), 50, 33);
+            ids = d.input("ids", DType.I32, Values.ints(0, 49), 9);
+            out.add(d.done(d.g.getRows(tab, ids), lower(table), "table[50,33] transposed view ids[9]", Bound.F32));
+        }
+    }
+
+    /** An I32 table (token ids to codebook indices, say) comes out as exact F32 integers. */
+    private static void getRowsOfIntegers(List<ConformanceCase> out) {
+        CaseDraft d = new CaseDraft();
+        Tensor tab = d.input("table", DType.I32, Values.ints(-100000, 100000), 20, 7);
+        Tensor ids = d.input("ids", DType.I32, Values.ints(0, 19), 2, 6);
+        out.add(d.done(d.g.getRows(tab, ids), "i32", "table[20,7] ids[2,6]", Bound.EXACT));
+    }
+
+    private static void rope(List<ConformanceCase> out) {
+        record R(long b, long h, long t, long dHead, int dims, RopeMode mode, int maxPos, boolean strided) {}
+        List<R> specs = List.of(
+                new R(1, 2, 7, 64, 64, RopeMode.NORMAL, 63, false),
+                new R(1, 2, 7, 64, 64, RopeMode.NEOX, 63, false),
+                new R(2, 3, 5, 64, 32, RopeMode.NORMAL, 63, false),
+                new R(2, 3, 5, 48, 16, RopeMode.NEOX, 63, false),
+                new R(1, 4, 9, 32, 32, RopeMode.NEOX, 63, true),
+                new R(1, 4, 9, 32, 32, RopeMode.NORMAL, 63, true),
+                new R(1, 1, 1, 2, 2, RopeMode.NORMAL, 63, false),
+                // positions up to 1023: angles to ~1000 rad, where an F32 angle is still good to ~1e-4
+                new R(1, 2, 33, 128, 128, RopeMode.NEOX, 1023, false),
+                new R(1, 2, 33, 128, 128, RopeMode.NORMAL, 1023, false));
+        for (R r : specs) {
+            CaseDraft d = new CaseDraft();
+            Tensor x = r.strided() ? d.permuted("x", new int[] {0, 2, 1, 3}, r.b(), r.h(), r.t(), r.dHead()) : d.f32("x", r.b(), r.h(), r.t(), r.dHead());
+            Tensor pos = d.input("pos", DType.I32, Values.ints(0, r.maxPos()), r.t());
+            String s = r.mode().name().toLowerCase(java.util.Locale.ROOT) + " x[" + r.b() + "," + r.h() + "," + r.t() + "," + r.dHead() + "] dims "
+                    + r.dims() + (r.strided() ? " stored [B,T,H,D]" : "") + " pos<=" + r.maxPos();
+            out.add(d.done(d.g.rope(x, pos, r.dims(), 10000f, r.mode()), "f32", s, Bound.F32));
+        }
+    }
+
+    private record Attn(long b, long h, long hkv, long tq, long tk, long d, boolean causal, int mask, boolean strided) {
+        static final int NO_MASK = 0, NORMAL_MASK = 1, NEG_INF_MASK = 2;
+
+        String describe() {
+            return "q[" + b + "," + h + "," + tq + "," + d + "] kv[" + b + "," + hkv + "," + tk + "," + d + "]"
+                    + (causal ? " causal" : "") + (mask == NORMAL_MASK ? " mask" : mask == NEG_INF_MASK ? " mask with -inf" : "")
+                    + (strided ? " stored [B,T,H,D]" : "");
+        }
+    }
+
+    private static final List<Attn> ATTENTION = List.of(
+            new Attn(1, 2, 2, 7, 7, 16, false, Attn.NO_MASK, false),
+            new Attn(2, 4, 4, 33, 33, 64, true, Attn.NO_MASK, false),
+            new Attn(1, 2, 2, 9, 17, 32, false, Attn.NORMAL_MASK, false),
+            new Attn(1, 8, 2, 5, 65, 64, true, Attn.NO_MASK, false),
+            new Attn(1, 4, 4, 1, 257, 64, false, Attn.NO_MASK, false),
+            new Attn(1, 1, 1, 3, 1, 8, false, Attn.NO_MASK, false),
+            new Attn(1, 3, 3, 11, 11, 32, false, Attn.NORMAL_MASK, true),
+            new Attn(1, 2, 2, 17, 33, 32, false, Attn.NEG_INF_MASK, false));
+
+    static Bound attentionBound(DType kv) {
+        return switch (kv) {
+            case F16 -> Bound.F16_ATTENTION;
+            case BF16 -> Bound.BF16_ATTENTION;
+            default -> Bound.F32;
+        };
+    }
+
+    private static void attention(List<ConformanceCase> out, DType kv) {
+        for (Attn a : ATTENTION) {
+            CaseDraft d = new CaseDraft();
+            Tensor[] qkvm = attentionInputs(d, a, kv);
+            Tensor y = d.g.attention(qkvm[0], qkvm[1], qkvm[2], qkvm[3], (float) (1 / Math.sqrt(a.d())), a.causal());
+            out.add(d.done(y, lower(kv), a.describe(), attentionBound(kv)));
+        }
+    }
+
+    /**
+     * Fused attention checked against matmul → softmax → matmul on the reference: the evidence
+     * for FUSED_ATTENTION is that the fused op equals the composite path it replaces.
+     */
+    private static void attentionVsComposite(List<ConformanceCase> out) {
+        for (Attn a : ATTENTION) {
+            if (a.causal() || a.h() != a.hkv()) continue; // the composite path has neither
+            float scale = (float) (1 / Math.sqrt(a.d()));
+            CaseDraft d = new CaseDraft();
+            Tensor[] f = attentionInputs(d, a, DType.F32);
+            Tensor y = d.g.attention(f[0], f[1], f[2], f[3], scale, false);
+            CaseDraft ref = new CaseDraft();
+            Tensor[] c = attentionInputs(ref, a, DType.F32);
+            Tensor yc = ref.g.attentionComposite(c[0], c[1], c[2], c[3], scale);
+            out.add(d.done(y, "f32", a.describe() + " vs composite", Bound.F32, ref.g.build(yc)));
+        }
+    }
+
+    private static Tensor[] attentionInputs(CaseDraft d, Attn a, DType kv) {
+        int[] stored = {0, 2, 1, 3};
+        Tensor q = a.strided() ? d.permuted("q", DType.F32, Values.normal(), stored, a.b(), a.h(), a.tq(), a.d()) : d.f32("q", a.b(), a.h(), a.tq(), a.d());
+        Tensor k = a.strided() ? d.permuted("k", kv, Values.normal(), stored, a.b(), a.hkv(), a.tk(), a.d()) : d.input("k", kv, Values.normal(), a.b(), a.hkv(), a.tk(), a.d());
+        Tensor v = a.strided() ? d.permuted("v", kv, Values.normal(), stored, a.b(), a.hkv(), a.tk(), a.d()) : d.input("v", kv, Values.normal(), a.b(), a.hkv(), a.tk(), a.d());
+        Tensor mask = switch (a.mask()) {
+            case Attn.NORMAL_MASK -> d.f32("mask", a.tq(), a.tk());
+            case Attn.NEG_INF_MASK -> d.f32("mask", new Values.NegInfOrZero(), a.tq(), a.tk());
+            default -> null;
+        };
+        return new Tensor[] {q, k, v, mask};
+    }
+
+    private static void lstm(List<ConformanceCase> out) {
+        long[][] bti = {{1, 1, 1, 1}, {1, 17, 5, 7}, {3, 9, 33, 16}, {2, 33, 64, 33}, {2, 5, 6, 4}};
+        for (int i = 0; i < bti.length; i++) {
+            long b = bti[i][0], t = bti[i][1], in = bti[i][2], h = bti[i][3];
+            boolean strided = i == bti.length - 1;
+            CaseDraft d = new CaseDraft();
+            Values w = new Values.Normal(0.5);
+            Tensor x = strided ? d.permuted("x", new int[] {1, 0, 2}, b, t, in) : d.f32("x", b, t, in);
+            Tensor y = d.g.lstm(x, d.f32("w_ih", w, 4 * h, in), d.f32("w_hh", w, 4 * h, h), d.f32("b_ih", w, 4 * h),
+                    d.f32("b_hh", w, 4 * h), d.f32("h0", b, h), d.f32("c0", b, h));
+            out.add(d.done(y, "f32", "x[" + b + "," + t + "," + in + "] hidden " + h + (strided ? " x stored [T,B,I]" : ""), Bound.F32));
+        }
+    }
+}

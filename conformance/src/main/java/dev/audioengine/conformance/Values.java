@@ -1,0 +1,70 @@
+package dev.audioengine.conformance;
+
+import dev.audioengine.api.tensor.DType;
+import dev.audioengine.api.tensor.HostTensor;
+import dev.audioengine.api.tensor.Shape;
+
+import java.util.SplittableRandom;
+
+/**
+ * How one input of a case is filled: normal or uniform floats, integers in a range (ids,
+ * positions, I32 sources), or normal floats with NaN and ±Inf sprinkled in. Values are drawn
+ * as F32 and then converted to the input's dtype, so F16/BF16/quantized inputs hold exactly the
+ * numbers both the backend and the reference read.
+ */
+public sealed interface Values {
+
+    /** Normal with standard deviation {@code sigma}. */
+    record Normal(double sigma) implements Values {}
+
+    /** Uniform in [lo, hi). */
+    record Uniform(double lo, double hi) implements Values {}
+
+    /** Integers uniform in [lo, hi] (inclusive). */
+    record Ints(int lo, int hi) implements Values {}
+
+    /** Standard normal with about one value in eight replaced by NaN, +Inf, -Inf or 0. */
+    record WithSpecials() implements Values {}
+
+    /** An additive mask: -Inf (masked) with probability 1/4, otherwise 0. */
+    record NegInfOrZero() implements Values {}
+
+    static Values normal() { return new Normal(1); }
+
+    static Values uniform(double lo, double hi) { return new Uniform(lo, hi); }
+
+    static Values ints(int lo, int hi) { return new Ints(lo, hi); }
+
+    /** Draws a tensor of {@code dtype} and {@code shape}; the caller owns (closes) it. */
+    default HostTensor draw(DType dtype, Shape shape, SplittableRandom rnd) {
+        int n = Math.toIntExact(shape.elements());
+        float[] v = new float[n];
+        for (int i = 0; i < n; i++) {
+            v[i] = switch (this) {
+                case Normal(double sigma) -> (float) (gaussian(rnd) * sigma);
+                case Uniform(double lo, double hi) -> (float) (lo + (hi - lo) * rnd.nextDouble());
+                case Ints(int lo, int hi) -> rnd.nextInt(lo, hi + 1);
+                case WithSpecials() -> switch (rnd.nextInt(32)) {
+                    case 0 -> Float.NaN;
+                    case 1 -> Float.POSITIVE_INFINITY;
+                    case 2 -> Float.NEGATIVE_INFINITY;
+                    case 3 -> 0f;
+                    default -> (float) gaussian(rnd);
+                };
+                case NegInfOrZero() -> rnd.nextInt(4) == 0 ? Float.NEGATIVE_INFINITY : 0f;
+            };
+        }
+        if (dtype == DType.I32) {
+            int[] ints = new int[n];
+            for (int i = 0; i < n; i++) ints[i] = (int) v[i];
+            return HostTensor.ofInts(shape, ints);
+        }
+        return HostTensor.convert(dtype, shape, v);
+    }
+
+    private static double gaussian(SplittableRandom rnd) {
+        // Box-Muller: SplittableRandom has no nextGaussian that is stable across JDKs.
+        double u1 = 1 - rnd.nextDouble(), u2 = rnd.nextDouble();
+        return Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u2);
+    }
+}

@@ -1,0 +1,119 @@
+package dev.audioengine.model;
+
+import dev.audioengine.api.AudioEngine;
+import dev.audioengine.model.store.ModelStore;
+import dev.audioengine.model.store.PullListener;
+import dev.audioengine.model.task.VoiceActivityDetector;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Turns what a user names ({@code --task}, {@code --family}, {@code --model NAME|PATH}) into a family and files on disk,
+ * pulling a named variant into the store first, then loads it. The CLI, the server and {@link Models} all go through
+ * here, so a name means the same everywhere. Thread-safe.
+ */
+public final class ModelLoader {
+    private final FamilyRegistry registry;
+    private final ModelStore store;
+    private final PullListener listener;
+
+    public ModelLoader(FamilyRegistry registry, ModelStore store, PullListener listener) {
+        this.registry = registry;
+        this.store = store;
+        this.listener = listener;
+    }
+
+    /** The installed families, the user's cache. */
+    public static ModelLoader standard(PullListener listener) { return new ModelLoader(FamilyRegistry.load(), ModelStore.userCache(), listener); }
+
+    public FamilyRegistry registry() { return registry; }
+
+    public ModelStore store() { return store; }
+
+    /** What a request resolved to: the family, where its files are, and a line saying what it is. */
+    public record Choice(ModelFamily family, ModelLocation location, String description) {}
+
+    /**
+     * Resolves a request. {@code familyName} and {@code model} may be null (the task's default family, that family's
+     * default variant). A named variant is pulled when it is not cached yet; a path is validated by the family.
+     */
+    public Choice choose(Task task, String familyName, String model) throws IOException {
+        ModelFamily family = familyName == null ? null : registry.family(familyName);
+        if (family != null && !family.tasks().contains(task)) {
+            throw new IllegalArgumentException("model family " + family.name() + " serves " + tasks(family) + ", not --task " + task.cliName());
+        }
+        if (model == null) {
+            ModelFamily f = family != null ? family : registry.defaultFamily(task);
+            return named(task, f, f.defaultVariant(task));
+        }
+        var named = registry.variant(model);
+        if (named.isPresent()) {
+            ModelVariant v = named.get().variant();
+            if (family != null && named.get().family() != family) {
+                throw new IllegalArgumentException("model " + model + " belongs to family " + named.get().family().name() + ", not " + family.name());
+            }
+            if (v.task() != task) throw new IllegalArgumentException("model " + v.name() + " serves --task " + v.task().cliName() + ", not " + task.cliName());
+            return named(task, named.get().family(), v);
+        }
+        Path path = Path.of(model);
+        if (!Files.exists(path)) {
+            throw new NoSuchFileException(model, null, "no such model: neither a model name (" + String.join(", ", registry.variantNames())
+                    + ") nor an existing file or folder");
+        }
+        List<ModelFamily> candidates = family != null ? List.of(family) : registry.serving(task);
+        if (candidates.isEmpty()) registry.defaultFamily(task); // throws: nothing serves the task
+        List<String> refusals = new ArrayList<>();
+        for (ModelFamily f : candidates) {
+            try {
+                String what = f.validate(path);
+                return new Choice(f, ModelLocation.ofPath(task, path), what);
+            } catch (ModelFormatException e) {
+                refusals.add(f.name() + ": " + e.getMessage());
+            }
+        }
+        throw new ModelFormatException(path + " is not a model for --task " + task.cliName() + " that an installed family can load ("
+                + String.join("; ", refusals) + ")");
+    }
+
+    /** Loads what {@link #choose} resolved onto {@code engine}. */
+    public TaskModel load(AudioEngine engine, Choice choice) throws IOException {
+        TaskModel m = choice.family().load(engine, choice.location());
+        if (m.task() != choice.location().task()) {
+            m.close();
+            throw new IllegalStateException(choice.family().name() + " loaded a " + m.task().cliName() + " model for --task " + choice.location().task().cliName());
+        }
+        return m;
+    }
+
+    /** Loads {@code nameOrPath} as the task interface {@code type} (e.g. {@code VoiceActivityDetector.class}). */
+    public <T extends TaskModel> T load(AudioEngine engine, String nameOrPath, Class<T> type) throws IOException {
+        Task task = taskOf(type);
+        TaskModel m = load(engine, choose(task, null, nameOrPath));
+        if (!type.isInstance(m)) {
+            m.close();
+            throw new IllegalStateException(nameOrPath + " loaded as " + m.getClass().getName() + ", which is not a " + type.getSimpleName());
+        }
+        return type.cast(m);
+    }
+
+    private Choice named(Task task, ModelFamily family, ModelVariant v) throws IOException {
+        if (!store.has(v)) listener.message(v.name() + " is not in the model cache yet; pulling it (audioengine models pull " + v.name() + ")");
+        Map<String, Path> files = store.pull(v, listener);
+        return new Choice(family, new ModelLocation(task, v, files.get(v.files().getFirst().name()), files), v.name() + " (" + v.description() + ")");
+    }
+
+    static Task taskOf(Class<? extends TaskModel> type) {
+        if (VoiceActivityDetector.class.isAssignableFrom(type)) return Task.VAD;
+        throw new IllegalArgumentException(type.getName() + " is not a task interface this engine knows");
+    }
+
+    private static String tasks(ModelFamily f) {
+        return String.join(", ", f.tasks().stream().map(Task::cliName).sorted().toList());
+    }
+}

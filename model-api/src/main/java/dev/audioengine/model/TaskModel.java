@@ -1,0 +1,22 @@
+package dev.audioengine.model;
+
+import dev.audioengine.api.exec.RunSummary;
+
+import java.util.Optional;
+
+/**
+ * A loaded model serving one task; the typed task interfaces ({@code VoiceActivityDetector}, ...) extend it. It owns
+ * its weights on the engine's device: close it before the engine.
+ */
+public interface TaskModel extends AutoCloseable {
+    Task task();
+
+    /** What was loaded: the variant name, or the file's name with what the family recognised in it. */
+    String describe();
+
+    /** Where its most recently compiled graph runs (backend, GEMM path, any CPU fallback); empty before the first run. */
+    Optional<RunSummary> runSummary();
+
+    @Override
+    void close();
+}

@@ -1,8 +1,0 @@
-package dev.audioengine.models.silero;
-
-/** A segment boundary found while streaming: speech started or ended at {@code sample}. */
-public record SpeechEvent(Kind kind, long sample, int sampleRate) {
-    public enum Kind { START, END }
-
-    public double seconds() { return sample / (double) sampleRate; }
-}

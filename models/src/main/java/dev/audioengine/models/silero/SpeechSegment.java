@@ -1,8 +1,0 @@
-package dev.audioengine.models.silero;
-
-/** A stretch of speech in samples at {@code sampleRate}; end is exclusive. */
-public record SpeechSegment(long startSample, long endSample, int sampleRate) {
-    public double startSeconds() { return startSample / (double) sampleRate; }
-
-    public double endSeconds() { return endSample / (double) sampleRate; }
-}

@@ -1,0 +1,98 @@
+package dev.audioengine.reference;
+
+import dev.audioengine.api.graph.Op;
+import dev.audioengine.api.graph.Tensor;
+import dev.audioengine.api.tensor.BlockQuantization;
+import dev.audioengine.api.tensor.DType;
+import dev.audioengine.api.tensor.HalfFloats;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+/** pad, concat, contiguous and cast. */
+final class LayoutReference {
+    private LayoutReference() {}
+
+    /**
+     * Each output index maps, axis by axis, to a source index: ZERO reads {@code value} when any
+     * axis falls outside, REFLECT mirrors about the edge without repeating it (PyTorch's reflect),
+     * REPLICATE clamps to the edge.
+     */
+    static double[] pad(Tensor node, Op.Pad op, double[] x) {
+        long[] in = node.input(0).shape().dims(), out = node.shape().dims();
+        long[] inStrides = RowMajor.strides(in);
+        int n = RowMajor.size(out);
+        double[] y = new double[n];
+        long[] idx = new long[out.length];
+        for (int i = 0; i < n; i++) {
+            long off = 0;
+            boolean outside = false;
+            for (int a = 0; a < out.length; a++) {
+                long j = idx[a] - op.before()[a];
+                if (j < 0 || j >= in[a]) {
+                    switch (op.mode()) {
+                        case ZERO -> outside = true;
+                        case REFLECT -> j = j < 0 ? -j : 2 * (in[a] - 1) - j;
+                        case REPLICATE -> j = j < 0 ? 0 : in[a] - 1;
+                    }
+                }
+                off += j * inStrides[a];
+            }
+            y[i] = outside ? op.value() : x[(int) off];
+            for (int a = out.length - 1; a >= 0; a--) {
+                if (++idx[a] < out[a]) break;
+                idx[a] = 0;
+            }
+        }
+        return y;
+    }
+
+    static double[] concat(Tensor node, Op.Concat op, double[][] xs) {
+        long[] out = node.shape().dims();
+        int ax = op.axis();
+        int outer = RowMajor.product(out, 0, ax), inner = RowMajor.product(out, ax + 1, out.length);
+        double[] y = new double[RowMajor.size(out)];
+        int pos = 0;
+        for (int o = 0; o < outer; o++) {
+            for (int i = 0; i < xs.length; i++) {
+                int chunk = (int) node.input(i).dim(ax) * inner;
+                System.arraycopy(xs[i], o * chunk, y, pos, chunk);
+                pos += chunk;
+            }
+        }
+        return y;
+    }
+
+    /**
+     * What a correct cast stores, read back as numbers: F16/BF16 round to nearest even, I32
+     * rounds half up like {@link Math#round(float)} (NaN becomes 0, out-of-range values
+     * saturate), Q8_0/Q4_0 quantize each 32-value block with ggml's rules. Casting to F32 is exact.
+     */
+    static double[] cast(DType to, double[] x) {
+        double[] y = new double[x.length];
+        switch (to) {
+            case F32 -> System.arraycopy(x, 0, y, 0, x.length);
+            case F16 -> { for (int i = 0; i < x.length; i++) y[i] = HalfFloats.f16ToFloat(HalfFloats.floatToF16((float) x[i])); }
+            case BF16 -> { for (int i = 0; i < x.length; i++) y[i] = HalfFloats.bf16ToFloat(HalfFloats.floatToBf16((float) x[i])); }
+            case I32 -> { for (int i = 0; i < x.length; i++) y[i] = Math.round((float) x[i]); }
+            case Q8_0, Q4_0 -> {
+                float[] f = new float[x.length];
+                for (int i = 0; i < x.length; i++) f[i] = (float) x[i];
+                float[] back = new float[x.length];
+                try (Arena arena = Arena.ofConfined()) {
+                    MemorySegment blocks = arena.allocate(Math.max(1, to.bytesFor(x.length)));
+                    if (to == DType.Q8_0) {
+                        BlockQuantization.quantizeQ8_0(f, 0, f.length, blocks, 0);
+                        BlockQuantization.dequantizeQ8_0(blocks, 0, back, 0, back.length);
+                    } else {
+                        BlockQuantization.quantizeQ4_0(f, 0, f.length, blocks, 0);
+                        BlockQuantization.dequantizeQ4_0(blocks, 0, back, 0, back.length);
+                    }
+                }
+                for (int i = 0; i < x.length; i++) y[i] = back[i];
+            }
+            case I8 -> throw new IllegalArgumentException("cast to I8 is not an op (GraphBuilder rejects it)");
+        }
+        return y;
+    }
+}

@@ -1,0 +1,111 @@
+package dev.audioengine.reference;
+
+import dev.audioengine.api.graph.Graph;
+import dev.audioengine.api.graph.Op;
+import dev.audioengine.api.graph.Tensor;
+import dev.audioengine.api.tensor.HostTensor;
+
+import java.util.IdentityHashMap;
+import java.util.Map;
+
+/**
+ * The executable specification of every {@link Op}: naive loops in double precision that share
+ * no code with any backend. Backends, the conformance suite and model tests compare against it.
+ * <p>
+ * Every node's value is its elements in row-major order of its logical shape. Leaves give their
+ * stored values as numbers (F16/BF16 widened, Q8_0/Q4_0 dequantized); views are read through
+ * their strides and offset from their storage root; I32 results (argmax) are exact integers.
+ * Ops compute in double from those values, so the only rounding a backend is allowed beyond
+ * float32 arithmetic is the one its output dtype demands (casts).
+ */
+public final class ReferenceEvaluator {
+    private ReferenceEvaluator() {}
+
+    /** Values of every node of {@code graph} (leaves and views included), keyed by node identity. */
+    public static Map<Tensor, double[]> evaluate(Graph graph, Map<String, HostTensor> inputs) {
+        for (String name : inputs.keySet()) graph.input(name); // an unknown name fails with the list of inputs
+        Map<Tensor, double[]> values = new IdentityHashMap<>();
+        for (Tensor t : graph.nodes()) values.put(t, compute(t, values, inputs));
+        return values;
+    }
+
+    /** Values of one node of {@code graph}. */
+    public static double[] evaluate(Graph graph, Map<String, HostTensor> inputs, Tensor node) {
+        double[] v = evaluate(graph, inputs).get(node);
+        if (v == null) throw new IllegalArgumentException(node + " is not a node of this graph (its outputs do not depend on it)");
+        return v;
+    }
+
+    private static double[] compute(Tensor t, Map<Tensor, double[]> values, Map<String, HostTensor> inputs) {
+        if (t.isView()) return gatherView(t, values.get(t.storage()));
+        double[][] in = new double[t.inputs().size()][];
+        for (int i = 0; i < in.length; i++) in[i] = values.get(t.input(i));
+        return switch (t.op()) {
+            case Op.Input input -> leaf(t, bound(input, t, inputs));
+            case Op.Constant c -> leaf(t, c.value());
+            case Op.Binary op -> ElementwiseReference.binary(t, op.kind(), in[0], in[1]);
+            case Op.Unary op -> ElementwiseReference.unary(op, in[0]);
+            case Op.Scale op -> ElementwiseReference.scale(op, in[0]);
+            case Op.Snake op -> ElementwiseReference.snake(t, in[0], in[1]);
+            case Op.MatMul op -> LinearReference.matmul(t, in[0], in[1]);
+            case Op.Conv1d op -> LinearReference.conv1d(t, op, in[0], in[1], optional(in, 2));
+            case Op.ConvTranspose1d op -> LinearReference.convTranspose1d(t, op, in[0], in[1], optional(in, 2));
+            case Op.Pad op -> LayoutReference.pad(t, op, in[0]);
+            case Op.Concat op -> LayoutReference.concat(t, op, in);
+            case Op.Contiguous op -> in[0].clone();
+            case Op.Cast op -> LayoutReference.cast(op.to(), in[0]);
+            case Op.LayerNorm op -> NormReference.layerNorm(t, op, in[0], optional(in, 1), optional(in, 2));
+            case Op.RmsNorm op -> NormReference.rmsNorm(t, op, in[0], optional(in, 1));
+            case Op.GroupNorm op -> NormReference.groupNorm(t, op, in[0], optional(in, 1), optional(in, 2));
+            case Op.Softmax op -> ReductionReference.softmax(t, op, in[0], optional(in, 1));
+            case Op.Reduce op -> ReductionReference.reduce(t, op, in[0]);
+            case Op.Argmax op -> ReductionReference.argmax(t, op, in[0]);
+            case Op.GetRows op -> SequenceReference.getRows(t, in[0], in[1]);
+            case Op.Rope op -> SequenceReference.rope(t, op, in[0], in[1]);
+            case Op.Attention op -> SequenceReference.attention(t, op, in[0], in[1], in[2], optional(in, 3));
+            case Op.Lstm op -> SequenceReference.lstm(t, in[0], in[1], in[2], in[3], in[4], in[5], in[6]);
+            case Op.Stft op -> SpectralReference.stft(t, op, in[0], in[1]);
+            case Op.Istft op -> SpectralReference.istft(t, op, in[0], in[1]);
+            case Op.Magnitude op -> SpectralReference.magnitude(in[0]);
+            case Op.Slice op -> throw new IllegalStateException("views are gathered above: " + t);
+            case Op.Permute op -> throw new IllegalStateException("views are gathered above: " + t);
+            case Op.Reshape op -> throw new IllegalStateException("views are gathered above: " + t);
+        };
+    }
+
+    private static HostTensor bound(Op.Input input, Tensor t, Map<String, HostTensor> inputs) {
+        HostTensor v = inputs.get(input.name());
+        if (v == null) throw new IllegalArgumentException("reference evaluation needs input '" + input.name() + "' (" + t.dtype() + " " + t.shape() + ")");
+        if (v.dtype() != t.dtype() || !v.shape().equals(t.shape())) {
+            throw new IllegalArgumentException("input '" + input.name() + "' must be " + t.dtype() + " " + t.shape() + ", got " + v.dtype() + " " + v.shape());
+        }
+        return v;
+    }
+
+    private static double[] leaf(Tensor t, HostTensor value) {
+        float[] f = value.toFloatArray();
+        double[] d = new double[f.length];
+        for (int i = 0; i < f.length; i++) d[i] = f[i];
+        return d;
+    }
+
+    /** A view's logical elements: storage[offset + Σ index_a · stride_a] in row-major order of its shape. */
+    private static double[] gatherView(Tensor view, double[] storage) {
+        long[] dims = view.shape().dims(), strides = view.strides();
+        int n = RowMajor.size(dims);
+        double[] y = new double[n];
+        long[] idx = new long[dims.length];
+        for (int i = 0; i < n; i++) {
+            long off = view.offset();
+            for (int a = 0; a < dims.length; a++) off += idx[a] * strides[a];
+            y[i] = storage[(int) off];
+            for (int a = dims.length - 1; a >= 0; a--) {
+                if (++idx[a] < dims[a]) break;
+                idx[a] = 0;
+            }
+        }
+        return y;
+    }
+
+    private static double[] optional(double[][] in, int i) { return i < in.length ? in[i] : null; }
+}
