@@ -4,7 +4,6 @@
  * reference, the conformance cases, the weight and audio readers live in their own modules.
  */
 module dev.audioengine.api {
-    requires java.management; // OpBenchmark waits for the JIT to go quiet
     exports dev.audioengine.api;
     exports dev.audioengine.api.tensor;
     exports dev.audioengine.api.graph;
