@@ -34,10 +34,16 @@ public final class CpuBackendProvider implements BackendProvider {
 
     @Override public Set<Capability> verifiedCapabilities() { return VERIFIED; }
 
-    /** Option key: {@code auto} (default) gives each op the threads its work calls for, {@code all} splits every op over all threads. */
+    /**
+     * Option key: {@code auto} (default) gives each op the threads its work calls for; {@code all}
+     * splits every op over all threads and takes the thread count as given, not clamped to the
+     * processors (for tests of the split code paths on small shapes and uneven chunks).
+     */
     static final String OP_THREADS = "cpu.op-threads";
 
     private static final System.Logger LOG = System.getLogger("dev.audioengine.backend.cpu");
+
+    @Override public Set<String> optionKeys() { return Set.of(OP_THREADS); }
 
     @Override
     public Backend open(int device, BackendConfig config) {
@@ -47,8 +53,9 @@ public final class CpuBackendProvider implements BackendProvider {
             throw new IllegalArgumentException("option " + OP_THREADS + " must be auto or all, got '" + opThreads + "'");
         }
         int processors = Runtime.getRuntime().availableProcessors();
-        int threads = workerThreads(config.resolvedThreads(), processors, warning -> LOG.log(System.Logger.Level.WARNING, warning));
-        return new CpuBackend(CpuDevice.describe(), threads, opThreads.equals("all"));
+        boolean all = opThreads.equals("all");
+        int threads = all ? config.resolvedThreads() : workerThreads(config.resolvedThreads(), processors, warning -> LOG.log(System.Logger.Level.WARNING, warning));
+        return new CpuBackend(CpuDevice.describe(), threads, all);
     }
 
     /**
