@@ -12,6 +12,9 @@ import dev.audioengine.api.graph.Tensor;
  * A split costs a hand-off to a worker and back (a few microseconds on an idle machine, up to a
  * scheduler time slice where other processes hold the cores), and several kernels split inside
  * a run more than once (the GEMM per k slice); each thread's share must be large against that.
+ * Measured on a loaded 2-vCPU machine with {@code bench vad}: a 50 µs share split Silero's batched
+ * offline convolutions and made offline 2-3x slower than one thread; 200 µs kept the default
+ * within a few % of one thread in both modes.
  * The time estimate is deliberately simple: FLOPs at {@link #FLOPS_PER_NANO} for the ops bound
  * by arithmetic, bytes read and written at {@link #BYTES_PER_NANO} for the rest; both rates are
  * single-core figures of this backend's kernels (docs/PERFORMANCE-cpu.md, "Threads per op").
@@ -19,8 +22,8 @@ import dev.audioengine.api.graph.Tensor;
  * under 64 K multiply-adds on one thread, an LSTM splits a time step only when it is large).
  */
 public final class OpThreads {
-    /** Estimated single-thread time each thread must get before an op splits. */
-    static final long NANOS_PER_THREAD = 50_000;
+    /** Estimated single-thread time each thread must get before an op splits (see above). */
+    static final long NANOS_PER_THREAD = 200_000;
     /** Single-core rate of the arithmetic-bound kernels (GEMM, convolutions, attention, LSTM, FFT), in FLOPs per ns. */
     static final double FLOPS_PER_NANO = 40;
     /** Single-core rate of the memory-bound kernels (elementwise, layout, norms), in bytes per ns. */
