@@ -23,7 +23,7 @@ lib=${AE_LIB:-$root/app-cli/target/dist/lib}
 export LD_LIBRARY_PATH=/usr/local/cuda/targets/x86_64-linux/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export AUDIOENGINE_CACHE=${AUDIOENGINE_CACHE:-/tmp/audioengine-cache}
 
-access=ALL-UNNAMED,dev.audioengine.api,dev.audioengine.bench
+access=ALL-UNNAMED,dev.audioengine.api,dev.audioengine.audio,dev.audioengine.bench
 for jar in "$lib"/audioengine-backend-*.jar; do name=$(basename "$jar" .jar); access+=",dev.audioengine.backend.${name#audioengine-backend-}"; done
 jvm=("$java" --enable-native-access="$access" --add-modules jdk.incubator.vector -p "$lib")
 

@@ -1,4 +1,12 @@
-/** Audio I/O: WAV reading and resampling. */
+/**
+ * Audio input: files and streams decoded (WAV in pure Java, the other formats through libsndfile
+ * over FFM), mixed to mono and resampled in a stream. Needs native access for libsndfile.
+ */
 module dev.audioengine.audio {
+    // NativeLibrary: how vendor libraries are found and reported when missing
+    requires dev.audioengine.api;
+    // the resampler's inner product uses the Vector API when the module is resolved (the CPU backend requires it)
+    requires static jdk.incubator.vector;
+
     exports dev.audioengine.audio;
 }

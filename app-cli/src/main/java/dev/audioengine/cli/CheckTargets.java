@@ -47,7 +47,7 @@ final class CheckTargets {
         if (provider.type() == BackendType.CPU) return new Float64Reference();
         BackendProvider cpu = registry.providers().stream().filter(p -> p.type() == BackendType.CPU).findFirst()
                 .orElseThrow(() -> new BackendUnavailableException("checking " + provider.registryName()
-                        + " compares it with the CPU backend, which is not installed (add the backend-cpu jar to lib/)"));
+                        + " compares it with the CPU backend, which is not installed (add the audioengine-backend-cpu jar to lib/)"));
         return BackendReference.owning(cpu.open(0, config(g)));
     }
 }

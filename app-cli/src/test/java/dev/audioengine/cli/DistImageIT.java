@@ -38,7 +38,7 @@ class DistImageIT {
         Map<String, String> noJdk = Map.of("JAVA_HOME", unpacked.resolve("no-jdk-here").toString(), "PATH", "/usr/bin:/bin");
         Dist.Result modules = Dist.run(List.of(image.resolve("bin/java").toString(), "--list-modules"), unpacked, noJdk);
         assertThat(modules.out()).contains("dev.audioengine.backend.cpu@", "dev.audioengine.backend.cuda@",
-                "dev.audioengine.backend.hip@", "dev.audioengine.backend.vulkan@", "jdk.incubator.vector@");
+                "dev.audioengine.backend.hip@", "dev.audioengine.backend.vulkan@", "dev.audioengine.models@", "jdk.incubator.vector@");
 
         String speech = root.resolve("docs/examples/speech.wav").toString();
         Dist.Result fromImage = Dist.run(List.of(image.resolve("bin/audioengine").toString(), "--task", "vad", "--audio", speech), unpacked, noJdk);

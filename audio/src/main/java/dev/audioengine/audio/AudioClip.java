@@ -1,7 +1,8 @@
 package dev.audioengine.audio;
 
 /**
- * Mono audio in [-1, 1] at a sample rate, as decoded from a file.
+ * Mono audio in [-1, 1] at a sample rate, as decoded from a file. The samples array is shared,
+ * not copied: safe to read from several threads, not to change while others read.
  *
  * @param channels how many channels the source had before mixing to mono
  */

@@ -7,7 +7,9 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -81,15 +83,13 @@ class WavReaderTest {
                 .hasMessageContaining("empty.wav").hasMessageContaining("empty");
         assertThatThrownBy(() -> WavReader.decode("hello world, not audio".getBytes(), "x.wav"))
                 .hasMessageContaining("x.wav").hasMessageContaining("not a WAV");
-        assertThatThrownBy(() -> WavReader.decode(Arrays.copyOf(good, good.length - 3), "cut.wav"))
-                .isInstanceOf(WavFormatException.class).hasMessageContaining("cut.wav").hasMessageContaining("truncated");
-        for (int cut = 0; cut < good.length; cut++) {
+        int dataStart = good.length - 8;
+        for (int cut = 0; cut < dataStart + 2; cut++) { // every cut before the first whole sample frame
             byte[] part = Arrays.copyOf(good, cut);
-            assertThatThrownBy(() -> WavReader.decode(part, "cut.wav")).as("cut at %d", cut).isInstanceOf(WavFormatException.class);
+            assertThatThrownBy(() -> WavReader.decode(part, "cut.wav")).as("cut at %d", cut).isInstanceOf(AudioFormatException.class)
+                    .hasMessageContaining("cut.wav");
         }
-        byte[] huge = good.clone();
-        ByteBuffer.wrap(huge).order(ByteOrder.LITTLE_ENDIAN).putInt(good.length - 8 - 4, 0xFFFFFFF0);
-        assertThatThrownBy(() -> WavReader.decode(huge, "huge.wav")).isInstanceOf(WavFormatException.class).hasMessageContaining("declares");
+        assertThatThrownBy(() -> WavReader.decode(Arrays.copyOf(good, 30), "cut.wav")).hasMessageContaining("truncated");
         assertThatThrownBy(() -> WavReader.decode(wav(1, 12, 1, 16000, le(2, 1), false), "odd.wav"))
                 .hasMessageContaining("unsupported encoding").hasMessageContaining("12-bit");
         assertThatThrownBy(() -> WavReader.decode(wav(2, 16, 1, 16000, le(2, 1), false), "adpcm.wav"))
@@ -98,5 +98,92 @@ class WavReaderTest {
                 .hasMessageContaining("0 channels");
         assertThatThrownBy(() -> WavReader.decode(wav(1, 16, 1, 16000, new byte[0], false), "silent.wav"))
                 .hasMessageContaining("no audio");
+        byte[] hugeFmt = good.clone();
+        ByteBuffer.wrap(hugeFmt).order(ByteOrder.LITTLE_ENDIAN).putInt(16, 0x7FFFFFF0);
+        assertThatThrownBy(() -> WavReader.decode(hugeFmt, "fmt.wav")).isInstanceOf(WavFormatException.class).hasMessageContaining("fmt");
+        byte[] hugeList = good.clone(); // the LIST chunk before the samples claims 4 GB
+        ByteBuffer.wrap(hugeList).order(ByteOrder.LITTLE_ENDIAN).putInt(12 + 8 + 16 + 4, 0xFFFFFFF0);
+        assertThatThrownBy(() -> WavReader.decode(hugeList, "list.wav")).isInstanceOf(WavFormatException.class)
+                .hasMessageContaining("'LIST' declares");
+    }
+
+    /** Defect 6: the header's rate was trusted (8 Hz allocated gigabytes, 1 Hz overflowed, 2^31-1 Hz gave "0.00 s"). */
+    @Test
+    void sampleRatesOutsideOneToSevenHundredSixtyEightKilohertzAreRefused() throws Exception {
+        for (long rate : new long[] {0, 1, 8, 999, 768_001, Integer.MAX_VALUE, 0xFFFF_FFFFL}) {
+            byte[] bytes = wav(1, 16, 1, 16000, le(2, 1, 2, 3, 4), false);
+            ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putInt(24, (int) rate);
+            assertThatThrownBy(() -> WavReader.decode(bytes, "rate.wav")).as("%d Hz", rate)
+                    .isInstanceOf(AudioFormatException.class)
+                    .hasMessageContaining("rate.wav").hasMessageContaining("sample rate of " + rate + " Hz")
+                    .hasMessageContaining("1000 Hz .. 768000 Hz");
+        }
+        for (int rate : new int[] {1000, 8000, 768_000}) {
+            assertThat(WavReader.decode(wav(1, 16, 1, rate, le(2, 1, 2), false), "ok.wav").sampleRate()).isEqualTo(rate);
+        }
+    }
+
+    /** Defect 5: one NaN made every VAD probability NaN and "0 speech segments", exit 0. */
+    @Test
+    void nonFiniteSamplesAreAnInputErrorNamingTheFirstOne() {
+        float[] values = new float[20000];
+        for (int i = 0; i < values.length; i++) values[i] = (float) Math.sin(i * 0.01);
+        for (float bad : new float[] {Float.NaN, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY}) {
+            float[] v = values.clone();
+            v[12345] = bad;
+            v[15000] = Float.NaN;
+            byte[] data = new byte[4 * v.length];
+            ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().put(v);
+            assertThatThrownBy(() -> WavReader.decode(wav(3, 32, 1, 8000, data, false), "nan.wav"))
+                    .isInstanceOfSatisfying(NonFiniteSampleException.class, e -> {
+                        assertThat(e.sampleIndex()).isEqualTo(12345);
+                        assertThat(e.seconds()).isCloseTo(12345 / 8000.0, within(1e-12));
+                    })
+                    .hasMessageContaining("nan.wav").hasMessageContaining("sample 12345").hasMessageContaining("1.543 s");
+        }
+        // a NaN in one channel of a stereo file: the index is the frame's
+        byte[] stereo = le(2, 100, 200, 300, 400);
+        byte[] f = new byte[16];
+        ByteBuffer.wrap(f).order(ByteOrder.LITTLE_ENDIAN).putFloat(0.5f).putFloat(0.25f).putFloat(0f).putFloat(Float.NaN);
+        assertThatThrownBy(() -> WavReader.decode(wav(3, 32, 2, 16000, f, false), "st.wav"))
+                .isInstanceOfSatisfying(NonFiniteSampleException.class, e -> assertThat(e.sampleIndex()).isEqualTo(1));
+        assertThat(stereo).hasSize(8);
+    }
+
+    /** Defect 11: ffmpeg writes 0xFFFFFFFF for the RIFF and data sizes when its output is a pipe. */
+    @Test
+    void streamedSizeFieldsMeanToTheEndOfTheFile() throws Exception {
+        byte[] samples = le(2, -32768, 16384, 0, 8192, -8192);
+        byte[] bytes = wav(1, 16, 1, 48000, samples, false);
+        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putInt(4, -1).putInt(bytes.length - samples.length - 4, -1);
+        List<String> warnings = new ArrayList<>();
+        AudioClip clip = WavReader.decode(bytes, "ffmpeg.wav", warnings::add);
+        assertThat(clip.samples()).containsExactly(-1f, 0.5f, 0f, 0.25f, -0.25f);
+        assertThat(warnings).isEmpty();
+        // an odd tail (half a frame) is dropped with a warning, as at any end of stream
+        byte[] odd = Arrays.copyOf(bytes, bytes.length + 1);
+        assertThat(WavReader.decode(odd, "ffmpeg.wav", warnings::add).samples()).hasSize(5);
+        assertThat(warnings).singleElement().asString().contains("incomplete sample frame");
+    }
+
+    /** Defect 11: a truncated WAV was refused where sox and ffmpeg warn and decode what is there. */
+    @Test
+    void aTruncatedFileDecodesWhatIsThereWithAWarning() throws Exception {
+        short[] values = {100, -200, 300, -400, 500, -600};
+        byte[] good = wav(1, 16, 2, 16000, le(2, 100, -200, 300, -400, 500, -600), false);
+        for (int drop = 1; drop <= 8; drop++) {
+            List<String> warnings = new ArrayList<>();
+            AudioClip clip = WavReader.decode(Arrays.copyOf(good, good.length - drop), "cut.wav", warnings::add);
+            int frames = (12 - drop) / 4;
+            assertThat(clip.samples()).as("dropping %d bytes", drop).hasSize(frames);
+            for (int f = 0; f < frames; f++) assertThat(clip.samples()[f]).isEqualTo((values[2 * f] + values[2 * f + 1]) / 2f / 32768f);
+            assertThat(warnings).as("dropping %d bytes", drop).anySatisfy(w -> assertThat(w).contains("cut.wav").contains("truncated")
+                    .contains("declares 12 bytes"));
+        }
+        byte[] huge = good.clone();
+        ByteBuffer.wrap(huge).order(ByteOrder.LITTLE_ENDIAN).putInt(good.length - 12 - 4, 0xFFFFFFF0);
+        List<String> warnings = new ArrayList<>();
+        assertThat(WavReader.decode(huge, "huge.wav", warnings::add).samples()).hasSize(3);
+        assertThat(warnings).singleElement().asString().contains("declares 4294967280 bytes");
     }
 }

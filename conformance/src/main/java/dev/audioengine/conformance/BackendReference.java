@@ -33,15 +33,35 @@ public final class BackendReference implements Reference {
 
     @Override
     public double[] evaluate(Graph graph, Map<String, HostTensor> inputs) {
-        List<Tensor> lacking = graph.computeNodes().stream().filter(t -> !backend.supportsOp(t)).toList();
-        if (!lacking.isEmpty()) {
-            throw new CannotReferenceException("the reference backend " + backend.registryName() + " cannot compute " + lacking);
-        }
+        requireSupported(graph);
         try (GuardedExecution run = new GuardedExecution(backend, graph)) {
             run.run(inputs);
             List<String> guards = run.memoryViolations();
             if (!guards.isEmpty()) throw new IllegalStateException("the reference backend " + backend.registryName() + " wrote outside its tensors: " + guards);
             return run.values(graph.outputs().getFirst());
+        }
+    }
+
+    @Override
+    public double[][] evaluateRuns(Graph graph, Map<String, HostTensor> states, List<Map<String, HostTensor>> runs) {
+        requireSupported(graph);
+        try (GuardedExecution run = new GuardedExecution(backend, graph)) {
+            states.forEach(run::setState);
+            double[][] out = new double[runs.size()][];
+            for (int r = 0; r < runs.size(); r++) {
+                run.run(runs.get(r));
+                List<String> guards = run.memoryViolations();
+                if (!guards.isEmpty()) throw new IllegalStateException("the reference backend " + backend.registryName() + " wrote outside its tensors in run " + r + ": " + guards);
+                out[r] = run.values(graph.outputs().getFirst());
+            }
+            return out;
+        }
+    }
+
+    private void requireSupported(Graph graph) {
+        List<Tensor> lacking = graph.computeNodes().stream().filter(t -> !backend.supportsOp(t)).toList();
+        if (!lacking.isEmpty()) {
+            throw new CannotReferenceException("the reference backend " + backend.registryName() + " cannot compute " + lacking);
         }
     }
 }

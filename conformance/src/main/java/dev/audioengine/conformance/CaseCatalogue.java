@@ -58,6 +58,7 @@ public final class CaseCatalogue {
         NormalizationCases.addTo(out);
         SequenceCases.addTo(out);
         SpectralCases.addTo(out);
+        StateCases.addTo(out);
         Set<String> ids = new HashSet<>();
         for (ConformanceCase c : out) {
             if (!ids.add(c.id().toLowerCase(Locale.ROOT))) throw new IllegalStateException("two conformance cases are named " + c.id());

@@ -17,6 +17,7 @@ import java.util.Map;
 public final class CaseDraft {
     public final GraphBuilder g = new GraphBuilder();
     private final Map<String, Values> values = new LinkedHashMap<>();
+    private final Map<String, Values> states = new LinkedHashMap<>();
 
     public Tensor input(String name, DType dtype, Values v, long... dims) {
         values.put(name, v);
@@ -24,6 +25,12 @@ public final class CaseDraft {
     }
 
     public Tensor f32(String name, long... dims) { return input(name, DType.F32, Values.normal(), dims); }
+
+    /** A persistent F32 tensor starting with values drawn from {@code v}. */
+    public Tensor state(String name, Values v, long... dims) {
+        states.put(name, v);
+        return g.state(name, DType.F32, Shape.of(dims));
+    }
 
     public Tensor f32(String name, Values v, long... dims) { return input(name, DType.F32, v, dims); }
 
@@ -61,6 +68,12 @@ public final class CaseDraft {
     public ConformanceCase done(Tensor out, String dtype, String shape, Bound bound) {
         Graph graph = g.build(out);
         return new ConformanceCase(out.op().opName(), dtype, shape, graph, values, bound, graph);
+    }
+
+    /** A state case: {@code out} checked after each of {@code runs} runs, the state carried between them. */
+    ConformanceCase doneRuns(String op, Tensor out, String shape, Bound bound, int runs) {
+        Graph graph = g.build(out);
+        return new ConformanceCase(op, "f32", shape, graph, values, bound, graph, states, runs);
     }
 
     /** A case whose expected values come from {@code reference} (built on its own builder, same input names). */

@@ -23,7 +23,9 @@ import java.util.Map;
  * of sentinel bytes before and after it. Computed tensors start filled with a NaN pattern, so
  * an element a kernel forgets to write shows up as a NaN mismatch. After the run every buffer
  * is downloaded and its guards checked, and inputs and constants must still hold what was
- * uploaded (a kernel must not write into the tensors it reads).
+ * uploaded (a kernel must not write into the tensors it reads). Persistent tensors get guarded
+ * buffers too, filled by {@link #setState} and kept from run to run (their guards catch an
+ * in-place write past the capacity).
  */
 public final class GuardedExecution implements AutoCloseable {
     /** Bytes of sentinel on each side of every tensor; a multiple of 64 so tensors stay aligned. */
@@ -88,6 +90,15 @@ public final class GuardedExecution implements AutoCloseable {
                 return s;
             }
         };
+    }
+
+    /** Sets a persistent tensor's contents (before the first run, or between runs). */
+    public void setState(String name, HostTensor value) {
+        Tensor leaf = graph.state(name);
+        if (value.dtype() != leaf.dtype() || !value.shape().equals(leaf.shape())) {
+            throw new IllegalArgumentException("state '" + name + "' must be " + leaf.dtype() + " " + leaf.shape() + ", got " + value);
+        }
+        backend.upload(slots.get(leaf).buffer(), GUARD_BYTES, value.data());
     }
 
     /** Uploads the inputs (by name) into their guarded slots and runs the compiled nodes once. */

@@ -29,14 +29,32 @@ public sealed interface Values {
     /** An additive mask: -Inf (masked) with probability 1/4, otherwise 0. */
     record NegInfOrZero() implements Values {}
 
+    /**
+     * One given integer per run of a multi-run case (write positions, lengths), every element
+     * equal to it; a case with more runs than values is a programming error.
+     */
+    record PerRun(int[] values) implements Values {
+        public PerRun { values = values.clone(); }
+
+        int at(int run) {
+            if (run >= values.length) throw new IllegalArgumentException("PerRun has " + values.length + " values, run " + run + " asked");
+            return values[run];
+        }
+    }
+
     static Values normal() { return new Normal(1); }
 
     static Values uniform(double lo, double hi) { return new Uniform(lo, hi); }
 
     static Values ints(int lo, int hi) { return new Ints(lo, hi); }
 
+    static Values perRun(int... values) { return new PerRun(values); }
+
     /** Draws a tensor of {@code dtype} and {@code shape}; the caller owns (closes) it. */
-    default HostTensor draw(DType dtype, Shape shape, SplittableRandom rnd) {
+    default HostTensor draw(DType dtype, Shape shape, SplittableRandom rnd) { return draw(dtype, shape, rnd, 0); }
+
+    /** Draws the tensor for run {@code run} of a multi-run case ({@link PerRun} picks its value; the others ignore it). */
+    default HostTensor draw(DType dtype, Shape shape, SplittableRandom rnd, int run) {
         int n = Math.toIntExact(shape.elements());
         float[] v = new float[n];
         for (int i = 0; i < n; i++) {
@@ -52,6 +70,7 @@ public sealed interface Values {
                     default -> (float) gaussian(rnd);
                 };
                 case NegInfOrZero() -> rnd.nextInt(4) == 0 ? Float.NEGATIVE_INFINITY : 0f;
+                case PerRun p -> p.at(run);
             };
         }
         if (dtype == DType.I32) {

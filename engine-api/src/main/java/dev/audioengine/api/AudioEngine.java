@@ -5,6 +5,7 @@ import dev.audioengine.api.capability.CapabilityOverrides;
 import dev.audioengine.api.exec.CompiledGraph;
 import dev.audioengine.api.exec.Compiler;
 import dev.audioengine.api.exec.FallbackPolicy;
+import dev.audioengine.api.exec.PersistentTensor;
 import dev.audioengine.api.exec.WeightCache;
 import dev.audioengine.api.graph.Graph;
 import dev.audioengine.api.registry.BackendRegistry;
@@ -13,6 +14,8 @@ import dev.audioengine.api.spi.BackendConfig;
 import dev.audioengine.api.spi.BackendProvider;
 import dev.audioengine.api.spi.DeviceInfo;
 import dev.audioengine.api.spi.UnknownOptionException;
+import dev.audioengine.api.tensor.DType;
+import dev.audioengine.api.tensor.Shape;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -67,6 +70,33 @@ public final class AudioEngine implements AutoCloseable {
     public CompiledGraph compile(Graph graph) {
         if (closed) throw new IllegalStateException("engine is closed");
         return Compiler.compile(graph, backend, cpuFallback, fallback, weights);
+    }
+
+    /**
+     * Compiles a graph whose {@code GraphBuilder.state} leaves are bound, by name, to these
+     * persistent tensors of this engine. Several graphs may share them (a decoder's prefill and
+     * step graphs write the same caches); the compiled graph does not own them.
+     */
+    public CompiledGraph compile(Graph graph, PersistentTensor... states) {
+        if (closed) throw new IllegalStateException("engine is closed");
+        return Compiler.compile(graph, backend, cpuFallback, fallback, weights, List.of(states));
+    }
+
+    /**
+     * Allocates a persistent tensor in this engine's backend memory (its contents are zero):
+     * state that graphs read and write across runs without a host round trip. The caller owns
+     * it and closes it before the engine.
+     */
+    public PersistentTensor state(String name, DType dtype, Shape shape) {
+        if (closed) throw new IllegalStateException("engine is closed");
+        PersistentTensor p = PersistentTensor.allocate(backend, name, dtype, shape);
+        try {
+            p.zero();
+        } catch (RuntimeException e) {
+            p.close();
+            throw e;
+        }
+        return p;
     }
 
     /** Bytes of weights uploaded to devices so far. */

@@ -23,9 +23,26 @@ public final class ReferenceEvaluator {
 
     /** Values of every node of {@code graph} (leaves and views included), keyed by node identity. */
     public static Map<Tensor, double[]> evaluate(Graph graph, Map<String, HostTensor> inputs) {
+        if (!graph.states().isEmpty()) {
+            throw new IllegalArgumentException("the graph has persistent tensors " + graph.states().stream().map(Tensor::name).toList()
+                    + "; evaluate it with a ReferenceState");
+        }
+        return evaluate(graph, inputs, new ReferenceState());
+    }
+
+    /**
+     * One run of a graph with persistent tensors: each {@link Op.State} leaf reads its values
+     * from {@code state}, and each state's final contents (its last write) replace them there
+     * afterwards, so the next run sees them. A state leaf, a write and views of either give the
+     * state's contents at that point of the run.
+     */
+    public static Map<Tensor, double[]> evaluate(Graph graph, Map<String, HostTensor> inputs, ReferenceState state) {
         for (String name : inputs.keySet()) graph.input(name); // an unknown name fails with the list of inputs
         Map<Tensor, double[]> values = new IdentityHashMap<>();
-        for (Tensor t : graph.nodes()) values.put(t, compute(t, values, inputs));
+        for (Tensor t : graph.nodes()) values.put(t, compute(t, values, inputs, state));
+        for (Map.Entry<Tensor, Tensor> e : graph.finalStateVersions().entrySet()) {
+            state.replace(((Op.State) e.getKey().op()).name(), values.get(e.getValue()));
+        }
         return values;
     }
 
@@ -36,13 +53,15 @@ public final class ReferenceEvaluator {
         return v;
     }
 
-    private static double[] compute(Tensor t, Map<Tensor, double[]> values, Map<String, HostTensor> inputs) {
-        if (t.isView()) return gatherView(t, values.get(t.storage()));
+    private static double[] compute(Tensor t, Map<Tensor, double[]> values, Map<String, HostTensor> inputs, ReferenceState state) {
+        if (t.isView()) return gatherView(t, values.get(t.isPersistent() ? t.stateVersion() : t.storage()));
         double[][] in = new double[t.inputs().size()][];
         for (int i = 0; i < in.length; i++) in[i] = values.get(t.input(i));
         return switch (t.op()) {
             case Op.Input input -> leaf(t, bound(input, t, inputs));
             case Op.Constant c -> leaf(t, c.value());
+            case Op.State s -> StateReference.read(t, s, state);
+            case Op.WriteSlice op -> StateReference.writeSlice(t, op, in[0], in[1], optional(in, 2));
             case Op.Binary op -> ElementwiseReference.binary(t, op.kind(), in[0], in[1]);
             case Op.Unary op -> ElementwiseReference.unary(op, in[0]);
             case Op.Scale op -> ElementwiseReference.scale(op, in[0]);
@@ -62,6 +81,7 @@ public final class ReferenceEvaluator {
             case Op.Argmax op -> ReductionReference.argmax(t, op, in[0]);
             case Op.GetRows op -> SequenceReference.getRows(t, in[0], in[1]);
             case Op.Rope op -> SequenceReference.rope(t, op, in[0], in[1]);
+            case Op.KeyMask op -> StateReference.keyMask(t, op, in[0]);
             case Op.Attention op -> SequenceReference.attention(t, op, in[0], in[1], in[2], optional(in, 3));
             case Op.Lstm op -> SequenceReference.lstm(t, in[0], in[1], in[2], in[3], in[4], in[5], in[6]);
             case Op.Stft op -> SpectralReference.stft(t, op, in[0], in[1]);

@@ -128,4 +128,20 @@ class CpuFallbackTest {
             assertThatThrownBy(() -> cg.run(Map.of("y", wrong))).hasMessageContaining("no input 'y'");
         }
     }
+
+    /** State lives on the primary: a node that reads or writes it may not fall back to the CPU, even with fallback on. */
+    @Test
+    void nodesThatTouchStateDoNotFallBack() {
+        GraphBuilder g = new GraphBuilder();
+        Tensor s = g.state("s", Shape.of(4));
+        Tensor x = g.input("x", Shape.of(4));
+        g.overwrite(s, g.mul(s, x)); // mul on the pretend GPU reads the state; the write itself it cannot do
+        Graph graph = g.build(g.mul(x, x));
+        MulOnlyBackend gpu = new MulOnlyBackend();
+        try (AudioEngine engine = AudioEngine.builder().registry(registryWith(gpu)).backend(BackendType.CUDA).build();
+             var state = engine.state("s", dev.audioengine.api.tensor.DType.F32, Shape.of(4))) {
+            assertThatThrownBy(() -> engine.compile(graph, state)).isInstanceOf(UnsupportedOpException.class)
+                    .hasMessageContaining("persistent tensors").hasMessageContaining("write_slice");
+        }
+    }
 }

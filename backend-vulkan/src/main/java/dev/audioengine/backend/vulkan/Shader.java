@@ -6,7 +6,7 @@ package dev.audioengine.backend.vulkan;
  * specialization constant 0 and at most 128 bytes of push constants.
  */
 enum Shader {
-    UNARY(2), BINARY(3), MATMUL(3), MATMUL_LARGE(3), GEMV(3), CAST(2), PAD(2), GETROWS(3), ROPE(3), ROWS(5), ROWS_SUBGROUP(5), CONV(4), ATTENTION(5), SPECTRAL(3), LSTM(8);
+    UNARY(2), BINARY(3), MATMUL(3), MATMUL_LARGE(3), GEMV(3), CAST(2), PAD(2), GETROWS(3), ROPE(3), ROWS(5), ROWS_SUBGROUP(5), CONV(4), ATTENTION(5), SPECTRAL(3), LSTM(8), WRITE_SLICE(3), KEY_MASK(2);
 
     final int bindings;
 

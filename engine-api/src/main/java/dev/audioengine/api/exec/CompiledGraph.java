@@ -20,176 +20,115 @@ import java.util.Map;
 
 /**
  * A graph planned for a primary backend (plus the CPU for nodes the primary lacks, when the
- * fallback policy allows): each node assigned a backend, every tensor placed in one arena per
- * backend by {@link MemoryPlanner}, each run of same-backend nodes compiled once, and the copies
- * between backends made explicit. {@link #run} replays that plan. One run at a time.
+ * fallback policy allows), in four phases: {@link BackendAssignment} (each node's backend),
+ * {@link Schedule} (segments, transfers between backends, lifetimes), {@link MemoryPlan} (one
+ * arena per backend, weights and persistent tensors bound) and {@link #compileSteps} (each
+ * segment compiled once, each transfer given its staging buffer). {@link #run} replays the
+ * steps. One run at a time.
  */
 public final class CompiledGraph implements AutoCloseable {
 
-    private record Slot(DeviceBuffer buffer, long offset) {}
-
+    /** Phase 4's output: what a run replays. */
     private sealed interface Step {}
 
-    private record Exec(Backend backend, List<Tensor> nodes, Executable[] compiled) implements Step {}
+    private record Exec(Backend backend, List<Tensor> nodes, Executable compiled) implements Step {}
 
     private record Copy(Tensor root, Backend from, Backend to, MemorySegment staging) implements Step {}
 
     private final Graph graph;
     private final Backend primary;
-    private final List<Step> steps = new ArrayList<>();
-    private final Map<Backend, Map<Tensor, Slot>> slots = new IdentityHashMap<>();
-    private final Map<Tensor, Backend> home = new IdentityHashMap<>();
+    private final Map<Tensor, PersistentTensor> states;
     private final List<DeviceBuffer> arenas = new ArrayList<>();
+    private final List<Step> steps = new ArrayList<>();
     private final Arena staging = Arena.ofShared();
+    private final MemoryPlan memory;
+    private final Schedule schedule;
     private final RunSummary summary;
     private long lastRunNanos;
     private boolean closed;
 
-    CompiledGraph(Graph graph, Backend primary, Backend cpuFallback, FallbackPolicy policy, WeightCache weights) {
+    CompiledGraph(Graph graph, Backend primary, Backend cpuFallback, FallbackPolicy policy, WeightCache weights,
+                  List<PersistentTensor> persistent) {
         this.graph = graph;
         this.primary = primary;
         try {
-            List<Tensor> nodes = graph.nodes();
-            int end = nodes.size();
-            // 1. assign each compute node a backend
-            Map<Tensor, Backend> assigned = new IdentityHashMap<>();
-            List<String> fallback = new ArrayList<>();
-            List<String> unsupported = new ArrayList<>();
-            for (Tensor t : graph.computeNodes()) {
-                if (primary.supportsOp(t)) {
-                    assigned.put(t, primary);
-                } else if (policy == FallbackPolicy.CPU && cpuFallback != null && cpuFallback.supportsOp(t)) {
-                    assigned.put(t, cpuFallback);
-                    fallback.add(t.toString());
-                } else {
-                    unsupported.add(t.toString());
-                }
-            }
-            if (!unsupported.isEmpty()) {
-                throw new UnsupportedOpException(primary.registryName() + " cannot compute " + unsupported.size() + " node(s)"
-                        + (policy == FallbackPolicy.FAIL ? " and CPU fallback is off (fallback=cpu turns it on)" : "")
-                        + ": " + unsupported);
-            }
-
-            // 2. where each root lives, which backends read it and until when
-            Map<Backend, Map<Tensor, int[]>> life = new IdentityHashMap<>(); // root -> {first, last}
-            Map<Tensor, Map<Backend, Integer>> mirroredAt = new IdentityHashMap<>();
-            List<Object[]> pendingSteps = new ArrayList<>(); // {Backend, List<Tensor>} or {Copy data}
-            Backend segBackend = null;
-            List<Tensor> seg = null;
-            for (int i = 0; i < nodes.size(); i++) {
-                Tensor t = nodes.get(i);
-                Backend b = assigned.get(t);
-                if (b == null) continue;
-                boolean needsCopy = false;
-                for (Tensor in : t.inputs()) {
-                    Tensor root = in.storage();
-                    if (isLeaf(root)) {
-                        slotsFor(b).putIfAbsent(root, null); // placed below
-                        continue;
-                    }
-                    Backend h = home.get(root);
-                    lifetime(life, h, root, i, false);
-                    if (h != b) {
-                        Map<Backend, Integer> m = mirroredAt.computeIfAbsent(root, r -> new IdentityHashMap<>());
-                        if (!m.containsKey(b)) {
-                            m.put(b, i);
-                            if (seg != null) { pendingSteps.add(new Object[] {segBackend, seg}); seg = null; segBackend = null; }
-                            pendingSteps.add(new Object[] {root, h, b});
-                            needsCopy = true;
-                        }
-                        lifetime(life, b, root, i, false);
-                    }
-                }
-                if (seg == null || segBackend != b || needsCopy) {
-                    if (seg != null) pendingSteps.add(new Object[] {segBackend, seg});
-                    seg = new ArrayList<>();
-                    segBackend = b;
-                }
-                seg.add(t);
-                home.put(t, b);
-                lifetime(life, b, t, i, true);
-            }
-            if (seg != null) pendingSteps.add(new Object[] {segBackend, seg});
-            for (Tensor out : graph.outputs()) {
-                Tensor root = out.storage();
-                if (!isLeaf(root)) lifetime(life, home.get(root), root, end, false);
-            }
-
-            // 3. memory plan per backend: one arena each; inputs live for the whole run
-            Map<Backend, Integer> nodeCounts = new LinkedHashMap<>();
-            for (Backend b : assigned.values()) nodeCounts.merge(b, 1, Integer::sum);
-            Map<String, Long> arenaBytes = new LinkedHashMap<>();
-            List<Backend> backends = new ArrayList<>(nodeCounts.keySet());
-            for (Backend b : slots.keySet()) if (!backends.contains(b)) backends.add(b);
-            for (Backend b : backends) {
-                Map<Tensor, int[]> l = life.computeIfAbsent(b, k -> new LinkedHashMap<>());
-                for (Tensor leaf : slotsFor(b).keySet()) {
-                    if (leaf.op() instanceof Op.Input) l.put(leaf, new int[] {0, end});
-                }
-                List<Tensor> keys = new ArrayList<>(l.keySet());
-                List<MemoryPlanner.Request> reqs = new ArrayList<>();
-                for (int k = 0; k < keys.size(); k++) {
-                    Tensor r = keys.get(k);
-                    reqs.add(new MemoryPlanner.Request(k, r.storageBytes(), l.get(r)[0], l.get(r)[1]));
-                }
-                MemoryPlanner.Result plan = MemoryPlanner.plan(reqs);
-                DeviceBuffer arena = b.allocate(Math.max(plan.arenaBytes(), MemoryPlanner.ALIGN));
-                arenas.add(arena);
-                arenaBytes.merge(b.registryName(), plan.arenaBytes(), Long::sum);
-                for (MemoryPlanner.Placement p : plan.placements()) slotsFor(b).put(keys.get(p.key()), new Slot(arena, p.offset()));
-                for (Map.Entry<Tensor, Slot> e : slotsFor(b).entrySet()) {
-                    if (e.getValue() == null && e.getKey().op() instanceof Op.Constant c) {
-                        e.setValue(new Slot(weights.get(b, c.value()), 0));
-                    }
-                }
-            }
-
-            // 4. compile segments against the placements; make copy staging buffers
+            this.states = bindStates(graph, primary, persistent);
+            BackendAssignment assignment = BackendAssignment.of(graph, primary, cpuFallback, policy);
+            this.schedule = Schedule.of(graph, assignment);
+            this.memory = MemoryPlan.allocate(schedule, assignment, weights, states, arenas);
             int copies = 0;
             long copyBytes = 0;
-            for (Object[] s : pendingSteps) {
-                if (s[0] instanceof Backend b) {
-                    @SuppressWarnings("unchecked") List<Tensor> segNodes = (List<Tensor>) s[1];
-                    steps.add(new Exec(b, segNodes, new Executable[] {b.compile(segNodes, placementFor(b))}));
-                } else {
-                    Tensor root = (Tensor) s[0];
-                    steps.add(new Copy(root, (Backend) s[1], (Backend) s[2], staging.allocate(Math.max(1, root.storageBytes()), 64)));
+            for (Schedule.Planned p : schedule.steps()) {
+                if (p instanceof Schedule.Transfer t) {
                     copies++;
-                    copyBytes += root.storageBytes();
+                    copyBytes += t.root().storageBytes();
                 }
             }
+            compileSteps();
             Map<String, Integer> perName = new LinkedHashMap<>();
-            nodeCounts.forEach((b, n) -> perName.merge(b.registryName(), n, Integer::sum));
-            summary = new RunSummary(primary.registryName(), primary.detail(), perName, List.copyOf(fallback), copies, copyBytes, arenaBytes);
+            assignment.nodeCounts().forEach((b, n) -> perName.merge(b.registryName(), n, Integer::sum));
+            summary = new RunSummary(primary.registryName(), primary.detail(), perName, assignment.fallback(), copies, copyBytes,
+                    memory.arenaBytes());
         } catch (RuntimeException e) {
             close();
             throw e;
         }
     }
 
-    private static boolean isLeaf(Tensor root) {
-        return root.op() instanceof Op.Input || root.op() instanceof Op.Constant;
+    /**
+     * Matches the graph's state leaves with the caller's persistent tensors by name: each needs
+     * exactly one of the same dtype and shape, allocated on the primary backend, and every
+     * tensor given must be used.
+     */
+    private static Map<Tensor, PersistentTensor> bindStates(Graph graph, Backend primary, List<PersistentTensor> given) {
+        Map<String, PersistentTensor> byName = new LinkedHashMap<>();
+        for (PersistentTensor p : given) {
+            p.ensureOpen();
+            if (byName.put(p.name(), p) != null) throw new IllegalArgumentException("two persistent tensors are named '" + p.name() + "'");
+        }
+        Map<Tensor, PersistentTensor> bound = new IdentityHashMap<>();
+        List<String> names = graph.states().stream().map(Tensor::name).toList();
+        for (Tensor leaf : graph.states()) {
+            String name = ((Op.State) leaf.op()).name();
+            PersistentTensor p = byName.remove(name);
+            if (p == null) {
+                throw new IllegalArgumentException("graph state '" + name + "' (" + leaf.dtype() + " " + leaf.shape()
+                        + ") is not bound: pass a PersistentTensor of that name to compile (graph states: " + names + ")");
+            }
+            if (p.dtype() != leaf.dtype() || !p.shape().equals(leaf.shape())) {
+                throw new IllegalArgumentException("graph state '" + name + "' is " + leaf.dtype() + " " + leaf.shape() + ", bound to " + p);
+            }
+            if (p.backend() != primary) {
+                throw new IllegalArgumentException(p + " belongs to another backend than this engine's " + primary.registryName()
+                        + "; allocate it with this engine's state(...)");
+            }
+            bound.put(leaf, p);
+        }
+        if (!byName.isEmpty()) {
+            throw new IllegalArgumentException("persistent tensor(s) " + byName.keySet() + " given, but the graph has no such state; graph states: " + names);
+        }
+        return bound;
     }
 
-    private Map<Tensor, Slot> slotsFor(Backend b) { return slots.computeIfAbsent(b, k -> new LinkedHashMap<>()); }
-
-    private static void lifetime(Map<Backend, Map<Tensor, int[]>> life, Backend b, Tensor root, int step, boolean def) {
-        int[] r = life.computeIfAbsent(b, k -> new LinkedHashMap<>()).computeIfAbsent(root, k -> new int[] {step, step});
-        if (def) r[0] = Math.min(r[0], step);
-        r[1] = Math.max(r[1], step);
-        r[0] = Math.min(r[0], step);
+    /** Phase 4: compiles each segment against its backend's placements and gives each transfer a staging buffer. */
+    private void compileSteps() {
+        for (Schedule.Planned p : schedule.steps()) {
+            switch (p) {
+                case Schedule.Segment s -> steps.add(new Exec(s.backend(), s.nodes(), s.backend().compile(s.nodes(), placementFor(s.backend()))));
+                case Schedule.Transfer t -> steps.add(new Copy(t.root(), t.from(), t.to(),
+                        staging.allocate(Math.max(1, t.root().storageBytes()), 64)));
+            }
+        }
     }
 
     private TensorPlacement placementFor(Backend b) {
-        Map<Tensor, Slot> s = slotsFor(b);
         return new TensorPlacement() {
             @Override public DeviceBuffer buffer(Tensor t) { return slot(t).buffer(); }
 
             @Override public long byteOffset(Tensor t) { return slot(t).offset() + t.dtype().bytesFor(t.offset()); }
 
-            private Slot slot(Tensor t) {
-                Slot slot = s.get(t.storage());
+            private MemoryPlan.Slot slot(Tensor t) {
+                MemoryPlan.Slot slot = memory.slot(b, t.storage());
                 if (slot == null) throw new IllegalStateException("no placement for " + t + " on " + b.registryName());
                 return slot;
             }
@@ -226,6 +165,7 @@ public final class CompiledGraph implements AutoCloseable {
      */
     public synchronized void runInto(Map<String, HostTensor> inputs, List<HostTensor> outputs) {
         if (closed) throw new IllegalStateException("compiled graph is closed");
+        for (PersistentTensor p : states.values()) p.ensureOpen();
         long t0 = System.nanoTime();
         List<Tensor> wanted = graph.outputs();
         if (outputs.size() != wanted.size()) {
@@ -246,17 +186,17 @@ public final class CompiledGraph implements AutoCloseable {
             if (v.dtype() != in.dtype() || !v.shape().equals(in.shape())) {
                 throw new IllegalArgumentException("input '" + name + "' must be " + in.dtype() + " " + in.shape() + ", got " + v.dtype() + " " + v.shape());
             }
-            for (Map.Entry<Backend, Map<Tensor, Slot>> e : slots.entrySet()) {
-                Slot s = e.getValue().get(in);
+            for (Map.Entry<Backend, Map<Tensor, MemoryPlan.Slot>> e : memory.slots().entrySet()) {
+                MemoryPlan.Slot s = e.getValue().get(in);
                 if (s != null) e.getKey().upload(s.buffer(), s.offset(), v.data());
             }
         }
         for (Step step : steps) {
             switch (step) {
-                case Exec x -> x.compiled()[0].run();
+                case Exec x -> x.compiled().run();
                 case Copy c -> {
-                    Slot from = slots.get(c.from()).get(c.root());
-                    Slot to = slots.get(c.to()).get(c.root());
+                    MemoryPlan.Slot from = memory.slot(c.from(), c.root());
+                    MemoryPlan.Slot to = memory.slot(c.to(), c.root());
                     c.from().download(from.buffer(), from.offset(), c.staging());
                     c.to().upload(to.buffer(), to.offset(), c.staging());
                 }
@@ -270,8 +210,16 @@ public final class CompiledGraph implements AutoCloseable {
         Tensor root = o.storage();
         if (root.op() instanceof Op.Input in) { HostStridedCopy.gather(inputs.get(in.name()), o, dst); return; }
         if (root.op() instanceof Op.Constant c) { HostStridedCopy.gather(c.value(), o, dst); return; }
-        Backend b = home.get(root);
-        Slot s = slots.get(b).get(root);
+        Backend b;
+        MemoryPlan.Slot s;
+        if (root.op() instanceof Op.State) {
+            PersistentTensor p = states.get(root);
+            b = p.backend();
+            s = new MemoryPlan.Slot(p.buffer(), 0);
+        } else {
+            b = schedule.home().get(root);
+            s = memory.slot(b, root);
+        }
         if (o == root) {
             b.download(s.buffer(), s.offset(), dst.data());
             return;
@@ -286,8 +234,8 @@ public final class CompiledGraph implements AutoCloseable {
     public synchronized void close() {
         if (closed) return;
         closed = true;
-        for (Step s : steps) if (s instanceof Exec x && x.compiled()[0] != null) x.compiled()[0].close();
-        for (DeviceBuffer b : arenas) b.close();
+        for (Step s : steps) if (s instanceof Exec x) x.compiled().close();
+        for (DeviceBuffer b : arenas) b.close(); // persistent tensors belong to the caller: left open
         staging.close();
     }
 

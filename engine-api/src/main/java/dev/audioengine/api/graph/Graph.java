@@ -5,35 +5,41 @@ import java.util.BitSet;
 import java.util.List;
 
 /**
- * A frozen graph: the nodes its outputs depend on, in execution order (creation order is
- * topological because a node can only use nodes created before it).
+ * A frozen graph: the nodes its outputs depend on, and every write into a persistent tensor
+ * (a side effect the next run sees, needed even when no output reads it), in execution order
+ * (creation order is topological because a node can only use nodes created before it).
  */
 public final class Graph {
     private final List<Tensor> nodes;
     private final List<Tensor> inputs;
     private final List<Tensor> outputs;
+    private final List<Tensor> states;
 
-    private Graph(List<Tensor> nodes, List<Tensor> inputs, List<Tensor> outputs) {
+    private Graph(List<Tensor> nodes, List<Tensor> inputs, List<Tensor> outputs, List<Tensor> states) {
         this.nodes = nodes;
         this.inputs = inputs;
         this.outputs = outputs;
+        this.states = states;
     }
 
     static Graph of(List<Tensor> all, List<Tensor> outputs) {
         BitSet needed = new BitSet(all.size());
         for (Tensor o : outputs) needed.set(o.id());
+        for (Tensor t : all) if (t.op() instanceof Op.WriteSlice) needed.set(t.id());
         for (int i = all.size() - 1; i >= 0; i--) {
             if (!needed.get(i)) continue;
             for (Tensor in : all.get(i).inputs()) needed.set(in.id());
         }
         List<Tensor> nodes = new ArrayList<>();
         List<Tensor> inputs = new ArrayList<>();
+        List<Tensor> states = new ArrayList<>();
         for (Tensor t : all) {
             if (!needed.get(t.id())) continue;
             nodes.add(t);
             if (t.op() instanceof Op.Input) inputs.add(t);
+            if (t.op() instanceof Op.State) states.add(t);
         }
-        return new Graph(List.copyOf(nodes), List.copyOf(inputs), outputs);
+        return new Graph(List.copyOf(nodes), List.copyOf(inputs), outputs, List.copyOf(states));
     }
 
     /** Every node the outputs need, leaves included, in execution order. */
@@ -43,14 +49,35 @@ public final class Graph {
 
     public List<Tensor> outputs() { return outputs; }
 
+    /** The persistent tensors ({@link Op.State} leaves) the graph reads or writes; each must be bound when it is compiled. */
+    public List<Tensor> states() { return states; }
+
+    public Tensor state(String name) {
+        for (Tensor t : states) if (((Op.State) t.op()).name().equals(name)) return t;
+        throw new IllegalArgumentException("graph has no state '" + name + "'; states: " + states.stream().map(Tensor::name).toList());
+    }
+
+    /** The node holding each state's contents at the end of a run (its last write, or the leaf when nothing writes it), by state leaf. */
+    public java.util.Map<Tensor, Tensor> finalStateVersions() {
+        java.util.Map<Tensor, Tensor> last = new java.util.LinkedHashMap<>();
+        for (Tensor s : states) last.put(s, s);
+        for (Tensor t : nodes) if (t.op() instanceof Op.WriteSlice) last.put(t.storage(), t);
+        return last;
+    }
+
     public Tensor input(String name) {
         for (Tensor t : inputs) if (((Op.Input) t.op()).name().equals(name)) return t;
         throw new IllegalArgumentException("graph has no input '" + name + "'; inputs: "
                 + inputs.stream().map(Tensor::name).toList());
     }
 
-    /** Nodes that run a kernel: not inputs, constants or views. */
+    /** Nodes that run a kernel: not inputs, constants, states or views. */
     public List<Tensor> computeNodes() {
-        return nodes.stream().filter(t -> !(t.op() instanceof Op.Input) && !(t.op() instanceof Op.Constant) && !t.op().isView()).toList();
+        return nodes.stream().filter(t -> !isLeaf(t) && !t.op().isView()).toList();
+    }
+
+    /** Inputs, constants and states: nodes whose value comes from outside the graph. */
+    public static boolean isLeaf(Tensor t) {
+        return t.op() instanceof Op.Input || t.op() instanceof Op.Constant || t.op() instanceof Op.State;
     }
 }

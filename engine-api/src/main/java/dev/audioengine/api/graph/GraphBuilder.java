@@ -20,6 +20,8 @@ import java.util.Objects;
  */
 public final class GraphBuilder {
     private final List<Tensor> nodes = new ArrayList<>();
+    /** Per state leaf, the node holding its latest contents (the leaf until a write replaces it). */
+    private final java.util.Map<Tensor, Tensor> currentVersion = new java.util.IdentityHashMap<>();
     private boolean built;
 
     // ---- leaves ----------------------------------------------------------------------------
@@ -36,6 +38,53 @@ public final class GraphBuilder {
     }
 
     public Tensor constant(String name, HostTensor value) { return constant(value).named(name); }
+
+    /**
+     * A persistent tensor, bound when the graph is compiled to the
+     * {@link dev.audioengine.api.exec.PersistentTensor} of this name (see {@link Op.State}).
+     * Once a write to it has been added, only that write's result (or views of it) may be read:
+     * a node added later that reads the older contents is rejected, so every read of a version
+     * comes before the write that replaces it, in graph order and on every backend.
+     */
+    public Tensor state(String name, DType dtype, Shape shape) {
+        Objects.requireNonNull(name, "state name");
+        if (dtype.isQuantized()) throw new IllegalArgumentException("state '" + name + "' of " + dtype + ": persistent tensors hold plain dtypes");
+        for (Tensor t : nodes) {
+            if (t.op() instanceof Op.State s && s.name().equals(name)) {
+                throw new IllegalArgumentException("this graph already has a state named '" + name + "' (" + t + "); use that node");
+            }
+        }
+        return add(new Op.State(name), List.of(), dtype, shape).named(name);
+    }
+
+    public Tensor state(String name, Shape shape) { return state(name, DType.F32, shape); }
+
+    /**
+     * Writes {@code src} into {@code dst} along {@code axis} from the run-time position
+     * {@code start} (I32 [1]); see {@link Op.WriteSlice}. {@code dst} is a state leaf or the
+     * result of an earlier write to it; the result is the state's new contents.
+     */
+    public Tensor writeSlice(Tensor dst, Tensor src, int axis, Tensor start) {
+        requireF32("write_slice", dst, src);
+        requireWritable(dst, src);
+        int ax = dst.shape().normalizeAxis(axis);
+        boolean fits = src.rank() == dst.rank();
+        for (int i = 0; fits && i < dst.rank(); i++) fits = i == ax ? src.dim(i) <= dst.dim(i) : src.dim(i) == dst.dim(i);
+        if (!fits) throw shapeError("write_slice along axis " + ax + " wants src of dst's shape except that axis, no longer than it", dst, src);
+        Objects.requireNonNull(start, "write_slice start");
+        if (start.dtype() != DType.I32 || start.elements() != 1 || start.rank() != 1) {
+            throw new IllegalArgumentException("write_slice start must be I32 [1], got " + start);
+        }
+        return addInPlace(new Op.WriteSlice(ax), List.of(dst, src, start), dst);
+    }
+
+    /** Replaces the whole contents of {@code dst} with {@code src} (same shape): the form recurrent state uses. */
+    public Tensor overwrite(Tensor dst, Tensor src) {
+        requireF32("overwrite", dst, src);
+        requireWritable(dst, src);
+        if (!src.shape().equals(dst.shape())) throw shapeError("overwrite wants src of dst's shape", dst, src);
+        return addInPlace(new Op.WriteSlice(0), List.of(dst, src), dst);
+    }
 
     /** A small F32 constant owned by the graph's caller (close it with the model). */
     public Tensor scalar(float v) { return constant(HostTensor.ofFloats(Shape.of(new long[0]), v)); }
@@ -377,6 +426,18 @@ public final class GraphBuilder {
     }
 
     /**
+     * The mask [queries, capacity] for attention over the first {@code length} (I32 [1]) keys of
+     * a cache of {@code capacity}; see {@link Op.KeyMask}.
+     */
+    public Tensor keyMask(Tensor length, long queries, long capacity, boolean causal) {
+        if (length.dtype() != DType.I32 || length.rank() != 1 || length.dim(0) != 1) {
+            throw new IllegalArgumentException("key_mask length must be I32 [1], got " + length);
+        }
+        if (queries < 1 || capacity < 1) throw new IllegalArgumentException("key_mask of " + queries + " queries over " + capacity + " keys");
+        return add(new Op.KeyMask(causal), List.of(length), DType.F32, Shape.of(queries, capacity));
+    }
+
+    /**
      * The same attention from basic ops (matmul, softmax, matmul), for backends or models that
      * do not use the fused path. Needs H == Hkv and F32 k and v.
      */
@@ -438,6 +499,7 @@ public final class GraphBuilder {
     public Graph build(Tensor... outputs) {
         if (built) throw new IllegalStateException("this builder already built its graph");
         if (outputs.length == 0) throw new IllegalArgumentException("a graph needs at least one output");
+        checkInputs(List.of(outputs)); // an output of a state shows its final contents, so it must be the state's latest version
         built = true;
         return Graph.of(List.copyOf(nodes), List.of(outputs));
     }
@@ -445,22 +507,54 @@ public final class GraphBuilder {
     // ---- internals ------------------------------------------------------------------------------
 
     private Tensor add(Op op, List<Tensor> inputs, DType dtype, Shape shape) {
+        checkInputs(inputs);
+        Tensor t = new Tensor(nodes.size(), op, inputs, dtype, shape, shape.contiguousStrides(), 0, null, null);
+        nodes.add(t);
+        return t;
+    }
+
+    /** A write whose result lives in dst's persistent storage and becomes the state's current version. */
+    private Tensor addInPlace(Op op, List<Tensor> inputs, Tensor dst) {
+        checkInputs(inputs);
+        Tensor t = new Tensor(nodes.size(), op, inputs, dst.dtype(), dst.shape(), dst.strides(), 0, dst.storage(), null);
+        nodes.add(t);
+        currentVersion.put(dst.storage(), t);
+        return t;
+    }
+
+    private Tensor view(Op op, Tensor x, Shape shape, long[] strides, long offset) {
+        checkInputs(List.of(x));
+        Tensor t = new Tensor(nodes.size(), op, List.of(x), x.dtype(), shape, strides, offset, x.storage(), x.stateVersion());
+        nodes.add(t);
+        return t;
+    }
+
+    private void checkInputs(List<Tensor> inputs) {
         if (built) throw new IllegalStateException("graph already built");
         for (Tensor t : inputs) {
             if (t.id() >= nodes.size() || nodes.get(t.id()) != t) {
                 throw new IllegalArgumentException("tensor " + t + " belongs to another graph builder");
             }
+            if (t.isPersistent()) {
+                Tensor now = currentVersion.getOrDefault(t.storage(), t.storage());
+                if (t.stateVersion() != now) {
+                    throw new IllegalArgumentException("state '" + ((Op.State) t.storage().op()).name() + "' was written by " + now
+                            + " after " + t + " was taken from it; read the write's result instead (a node added after a write must"
+                            + " not see the contents the write replaced)");
+                }
+            }
         }
-        Tensor t = new Tensor(nodes.size(), op, inputs, dtype, shape, shape.contiguousStrides(), 0, null);
-        nodes.add(t);
-        return t;
     }
 
-    private Tensor view(Op op, Tensor x, Shape shape, long[] strides, long offset) {
-        Tensor t = new Tensor(nodes.size(), op, List.of(x), x.dtype(), shape, strides, offset, x.storage());
-        if (nodes.get(x.id()) != x) throw new IllegalArgumentException("tensor " + x + " belongs to another graph builder");
-        nodes.add(t);
-        return t;
+    private void requireWritable(Tensor dst, Tensor src) {
+        if (!dst.isPersistent() || dst.isView() || dst.stateVersion() != dst) {
+            throw new IllegalArgumentException("only a whole persistent tensor (a state leaf or a write's result) can be written in place, got " + dst);
+        }
+        if (src.storage() == dst.storage()) {
+            // kernels copy element by element in parallel: a source that overlaps its destination would race
+            throw new IllegalArgumentException("the source " + src + " of a write into state '" + dst.storage().name()
+                    + "' is a view of that state; copy it first (contiguous) so the write does not read what it overwrites");
+        }
     }
 
     private static List<Tensor> optional(Tensor... ts) {

@@ -25,6 +25,15 @@ public sealed interface Op {
     /** A weight or constant; uploaded once per backend and shared by every graph using it. */
     record Constant(HostTensor value) implements Op { public String opName() { return "constant"; } }
 
+    /**
+     * Persistent state: a tensor that lives in device memory across runs (recurrent state, KV
+     * caches, streaming convolution caches). The graph only names it; {@code
+     * AudioEngine.compile(graph, states...)} binds it to a {@link dev.audioengine.api.exec.PersistentTensor}
+     * of that name, dtype and shape, which the engine never uploads or plans. Reading the leaf
+     * gives the contents the run started with; {@link WriteSlice} changes them in place.
+     */
+    record State(String name) implements Op { public String opName() { return "state"; } }
+
     // ---- elementwise -----------------------------------------------------------------------
 
     enum BinaryKind { ADD, SUB, MUL, DIV, POW }
@@ -100,6 +109,18 @@ public sealed interface Op {
     /** Copies any (strided) view into a new row-major tensor. */
     record Contiguous() implements Op { public String opName() { return "contiguous"; } }
 
+    /**
+     * Writes src into the persistent tensor dst in place; the result is dst's new contents, a
+     * node whose storage is the persistent tensor itself. Inputs: dst (a whole {@link State} or
+     * the result of an earlier write to it), src of dst's shape except along {@code axis}, and
+     * an optional start, I32 [1] (read at run time, so one compiled graph serves every
+     * position): elements [start, start + len) along {@code axis} take src's values, the rest
+     * keep theirs. Without start, src has dst's shape and replaces it whole (recurrent state).
+     * start &lt; 0 or start + len &gt; dst's size along axis is an error; the CPU backend throws,
+     * GPU backends drop the elements that fall outside (they cannot throw from a kernel). F32.
+     */
+    record WriteSlice(int axis) implements Op { public String opName() { return "write_slice"; } }
+
     /** Converts between F32 and F16, BF16, Q8_0, Q4_0, I32 (round to nearest; I32 halves round up, NaN to 0, saturating, like Math.round). */
     record Cast(DType to) implements Op { public String opName() { return "cast"; } }
 
@@ -149,6 +170,15 @@ public sealed interface Op {
      * h / (H / Hkv); a query that can see no key gives zeros.
      */
     record Attention(float scale, boolean causal) implements Op { public String opName() { return "attention"; } }
+
+    /**
+     * The additive mask [Tq, Tk] of attention over a fixed-capacity cache that holds
+     * {@code length} keys (I32 [1], read at run time): 0 where query i may see key j, -inf
+     * elsewhere. Key j is visible when j &lt; length, and with {@code causal} only when
+     * j &lt;= length - Tq + i (the Tq queries are the last Tq positions written). A decoder step
+     * compiled once for the cache's capacity serves every sequence length with it.
+     */
+    record KeyMask(boolean causal) implements Op { public String opName() { return "key_mask"; } }
 
     /**
      * One LSTM layer, PyTorch gate order (i, f, g, o). Inputs: x [B, T, I], w_ih [4H, I],

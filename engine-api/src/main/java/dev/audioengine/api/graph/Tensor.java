@@ -10,7 +10,8 @@ import java.util.List;
  * A node of a graph: the value an {@link Op} produces from its inputs. Views (slice, permute,
  * reshape) share the storage of their {@link #storage() root} and differ only in shape,
  * element strides and element offset, so kernels read every input through its strides.
- * Created only by {@link GraphBuilder}.
+ * An in-place write ({@link Op.WriteSlice}) shares the storage of the persistent tensor it
+ * writes, too, but is a compute node, not a view. Created only by {@link GraphBuilder}.
  */
 public final class Tensor {
     private final int id;
@@ -21,9 +22,10 @@ public final class Tensor {
     private final long[] strides;
     private final long offset;
     private final Tensor storage;
+    private final Tensor version;
     private String name;
 
-    Tensor(int id, Op op, List<Tensor> inputs, DType dtype, Shape shape, long[] strides, long offset, Tensor storage) {
+    Tensor(int id, Op op, List<Tensor> inputs, DType dtype, Shape shape, long[] strides, long offset, Tensor storage, Tensor version) {
         this.id = id;
         this.op = op;
         this.inputs = List.copyOf(inputs);
@@ -32,6 +34,7 @@ public final class Tensor {
         this.strides = strides.clone();
         this.offset = offset;
         this.storage = storage == null ? this : storage;
+        this.version = version == null ? this : version;
     }
 
     public int id() { return id; }
@@ -64,7 +67,17 @@ public final class Tensor {
     /** The tensor that owns the memory this one lives in (itself unless this is a view). */
     public Tensor storage() { return storage; }
 
-    public boolean isView() { return storage != this; }
+    /** True for slice, permute and reshape nodes, which alias their input's storage and run no kernel. */
+    public boolean isView() { return op.isView(); }
+
+    /** True when this node lives in a persistent tensor: the {@link Op.State} leaf, a write to it, or a view of either. */
+    public boolean isPersistent() { return storage.op instanceof Op.State; }
+
+    /**
+     * For a persistent tensor, the node whose contents this one shows: the {@link Op.State} leaf
+     * or the {@link Op.WriteSlice} that last wrote it before this view was taken; otherwise itself.
+     */
+    public Tensor stateVersion() { return version; }
 
     /** Bytes the storage root needs. */
     public long storageBytes() { return storage.dtype.bytesFor(storage.shape.elements()); }

@@ -115,7 +115,7 @@ public final class BackendRegistry {
         if (match == null) {
             throw new BackendUnavailableException("backend '" + type.cliName() + "' is not installed: no "
                     + type.cliName() + " backend jar on the module path or class path.\n" + describe()
-                    + "Add the backend-" + type.cliName() + " jar to lib/ (see README, 'Adding or removing a backend').");
+                    + "Add the audioengine-backend-" + type.cliName() + " jar to the module path or class path (the launcher's is app-cli/target/dist/lib; see README, 'Adding or removing a backend').");
         }
         ProbeResult r = probe(match);
         if (!r.available()) {

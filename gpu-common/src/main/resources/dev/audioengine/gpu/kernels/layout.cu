@@ -122,3 +122,28 @@ GC_KERNEL void ae_fill_uniform(int dt, i64 n, void* GC_RESTRICT y, u32 seed) {
         else ((u16*) y)[i] = gc_f32_to_bf16(v);
     }
 }
+
+/**
+ * In-place write into a persistent tensor: y (dims ty.n, strides ty.s) gets x (dims tx.n) at
+ * position *start (0 when start is null) along axis `axis` (of the padded rank 4). Elements that
+ * would land outside [0, ty.n[axis]) are dropped: a kernel cannot fail a run, and dropping keeps
+ * every byte outside the tensor untouched.
+ */
+GC_KERNEL void ae_write_slice(i64 n, int axis, const int* GC_RESTRICT start, float* y, TD ty, const float* GC_RESTRICT x, TD tx) {
+    i64 at = start ? (i64) start[0] : 0;
+    for (i64 i = gc_global_id(); i < n; i += gc_global_stride()) {
+        i64 rem = i, dst = 0, src = 0;
+        bool inside = true;
+        for (int a = 3; a >= 0; a--) {
+            i64 idx = rem % tx.n[a];
+            rem /= tx.n[a];
+            src += idx * tx.s[a];
+            if (a == axis) {
+                idx += at;
+                if (idx < 0 || idx >= ty.n[a]) inside = false;
+            }
+            dst += idx * ty.s[a];
+        }
+        if (inside) y[dst] = x[src];
+    }
+}

@@ -174,3 +174,13 @@ GC_KERNEL void ae_lstm(float* GC_RESTRICT y, const float* GC_RESTRICT x, TD tx, 
         gc_sync();
     }
 }
+
+/** The additive mask [tq, tk] of a cache holding *length keys: 0 where query q sees key j, -inf elsewhere (Op.KeyMask). */
+GC_KERNEL void ae_key_mask(int causal, i64 tq, i64 tk, const int* GC_RESTRICT length, float* GC_RESTRICT y) {
+    i64 len = (i64) length[0];
+    for (i64 i = gc_global_id(); i < tq * tk; i += gc_global_stride()) {
+        i64 q = i / tk, j = i % tk;
+        i64 visible = causal ? len - (tq - 1 - q) : len;
+        y[i] = j < visible ? 0.0f : -gc_inf();
+    }
+}

@@ -2,7 +2,9 @@ package dev.audioengine.models.silero;
 
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.api.exec.CompiledGraph;
+import dev.audioengine.api.exec.PersistentTensor;
 import dev.audioengine.api.exec.RunSummary;
+import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
 
@@ -15,17 +17,17 @@ import java.util.function.Consumer;
 
 /**
  * Runs windows of one sample rate through the model, compiling one graph per batch size and
- * reusing its input tensors. The LSTM state lives here, as h and c [128] each.
+ * reusing its input tensors. The LSTM state is a persistent tensor on the engine's backend that
+ * every batch size's graph reads and overwrites in place: it never visits the host per chunk.
  */
 final class ChunkRunner implements AutoCloseable {
     private final AudioEngine engine;
     private final SileroWeights weights;
     private final Map<Integer, Compiled> graphs = new HashMap<>();
-    final float[] h = new float[SileroWeights.HIDDEN], c = new float[SileroWeights.HIDDEN];
+    private final PersistentTensor state;
 
     /** One batch size's graph with its input and output tensors, reused run after run (no allocation per chunk). */
-    private record Compiled(CompiledGraph graph, HostTensor window, HostTensor h0, HostTensor c0, Map<String, HostTensor> inputs,
-                            HostTensor out) {}
+    private record Compiled(CompiledGraph graph, HostTensor window, Map<String, HostTensor> inputs, HostTensor out) {}
 
     private final Consumer<RunSummary> compiled;
 
@@ -34,14 +36,12 @@ final class ChunkRunner implements AutoCloseable {
         this.engine = engine;
         this.weights = weights;
         this.compiled = compiled;
+        this.state = engine.state(SileroGraph.STATE, DType.F32, SileroGraph.STATE_SHAPE);
     }
 
     SileroWeights weights() { return weights; }
 
-    void resetState() {
-        java.util.Arrays.fill(h, 0);
-        java.util.Arrays.fill(c, 0);
-    }
+    void resetState() { state.zero(); }
 
     /**
      * Runs n windows of (context + chunk) samples laid end to end in {@code windows} from
@@ -51,24 +51,17 @@ final class ChunkRunner implements AutoCloseable {
         Compiled cg = graphs.computeIfAbsent(n, this::compile);
         int len = weights.context + weights.chunk;
         MemorySegment.copy(windows, offset, cg.window.data(), ValueLayout.JAVA_FLOAT_UNALIGNED, 0, n * len);
-        MemorySegment.copy(h, 0, cg.h0.data(), ValueLayout.JAVA_FLOAT_UNALIGNED, 0, h.length);
-        MemorySegment.copy(c, 0, cg.c0.data(), ValueLayout.JAVA_FLOAT_UNALIGNED, 0, c.length);
         cg.graph.runInto(cg.inputs, List.of(cg.out));
-        MemorySegment o = cg.out.data();
-        MemorySegment.copy(o, ValueLayout.JAVA_FLOAT_UNALIGNED, 0, probs, at, n);
-        MemorySegment.copy(o, ValueLayout.JAVA_FLOAT_UNALIGNED, 4L * n, h, 0, h.length);
-        MemorySegment.copy(o, ValueLayout.JAVA_FLOAT_UNALIGNED, 4L * (n + h.length), c, 0, c.length);
+        MemorySegment.copy(cg.out.data(), ValueLayout.JAVA_FLOAT_UNALIGNED, 0, probs, at, n);
     }
 
     private Compiled compile(int n) {
-        CompiledGraph g = engine.compile(SileroGraph.build(weights, n));
+        CompiledGraph g = engine.compile(SileroGraph.build(weights, n), state);
         compiled.accept(g.summary());
-        HostTensor window = HostTensor.allocate(dev.audioengine.api.tensor.DType.F32, Shape.of(n, 1, weights.context + weights.chunk));
-        HostTensor h0 = HostTensor.allocate(dev.audioengine.api.tensor.DType.F32, Shape.of(1, SileroWeights.HIDDEN));
-        HostTensor c0 = HostTensor.allocate(dev.audioengine.api.tensor.DType.F32, Shape.of(1, SileroWeights.HIDDEN));
+        HostTensor window = HostTensor.allocate(DType.F32, Shape.of(n, 1, weights.context + weights.chunk));
         var o = g.graph().outputs().getFirst();
         HostTensor out = HostTensor.allocate(o.dtype(), o.shape());
-        return new Compiled(g, window, h0, c0, Map.of(SileroGraph.WINDOW, window, SileroGraph.H0, h0, SileroGraph.C0, c0), out);
+        return new Compiled(g, window, Map.of(SileroGraph.WINDOW, window), out);
     }
 
     @Override
@@ -76,10 +69,9 @@ final class ChunkRunner implements AutoCloseable {
         for (Compiled cg : graphs.values()) {
             cg.graph.close();
             cg.window.close();
-            cg.h0.close();
-            cg.c0.close();
             cg.out.close();
         }
         graphs.clear();
+        state.close();
     }
 }

@@ -19,11 +19,15 @@ import dev.audioengine.api.tensor.Shape;
  * (slices, one concat) followed by one GEMM whose rows are all N·T output frames: the batch of
  * windows becomes the GEMM's M dimension instead of N tiny convolutions.
  * <p>
- * Inputs: "window" [N,1,L], "h0" and "c0" [1,128]. Output: "out" [1, N + 256], the N
- * probabilities followed by h and c after the last window.
+ * Input: "window" [N,1,L]. Output: "out" [1, N], the N probabilities. The LSTM state is the
+ * persistent tensor "lstm_state" [2, 1, 1, 128] (h, then c): the LSTM reads it as (h0, c0) and the
+ * graph overwrites it with the state after the last window, so it stays on the device from run
+ * to run, and graphs of every batch size N share it.
  */
 final class SileroGraph {
-    static final String WINDOW = "window", H0 = "h0", C0 = "c0", OUT = "out";
+    static final String WINDOW = "window", STATE = "lstm_state", OUT = "out";
+    /** The persistent LSTM state: h and c, each [1, 1, 128], stacked on the first axis. */
+    static final Shape STATE_SHAPE = Shape.of(2, 1, 1, SileroWeights.HIDDEN);
 
     private SileroGraph() {}
 
@@ -31,8 +35,9 @@ final class SileroGraph {
         GraphBuilder g = new GraphBuilder();
         int len = w.context + w.chunk;
         Tensor x = g.input(WINDOW, Shape.of(n, 1, len));
-        Tensor h0 = g.input(H0, Shape.of(1, SileroWeights.HIDDEN));
-        Tensor c0 = g.input(C0, Shape.of(1, SileroWeights.HIDDEN));
+        Tensor state = g.state(STATE, STATE_SHAPE);
+        Tensor h0 = g.reshape(g.slice(state, 0, 0, 1), 1, SileroWeights.HIDDEN);
+        Tensor c0 = g.reshape(g.slice(state, 0, 1, 2), 1, SileroWeights.HIDDEN);
 
         // STFT: frames of nFft = 2·hop samples every hop, i.e. hop-sized blocks b and b+1 side by side
         Tensor padded = g.pad1d(x, PadMode.REFLECT, 0, w.context);
@@ -57,10 +62,9 @@ final class SileroGraph {
                 g.constant("lstm.b_ih", w.bIh), g.constant("lstm.b_hh", w.bHh), h0, c0); // [2, 1, N, 128]
         Tensor hidden = g.slice(lstm, 0, 0, 1);                                             // [1, 1, N, 128]
         Tensor logit = g.add(g.matmul(g.relu(hidden), g.constant("decoder.w", w.decoderW)), g.constant("decoder.b", w.decoderB));
-        Tensor prob = g.reshape(g.sigmoid(logit), 1, n);
-        Tensor state = g.reshape(g.slice(lstm, 2, n - 1, n), 1, 2L * SileroWeights.HIDDEN);    // h then c after the last window
-        // one output tensor: every output costs the caller a host allocation per run, which matters per chunk when streaming
-        return g.build(g.concat(1, prob, state).named(OUT));
+        Tensor prob = g.reshape(g.sigmoid(logit), 1, n).named(OUT);
+        g.overwrite(state, g.slice(lstm, 2, n - 1, n));                                   // h then c after the last window
+        return g.build(prob);
     }
 
     /**
