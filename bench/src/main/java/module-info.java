@@ -7,6 +7,7 @@ module dev.audioengine.bench {
     requires transitive dev.audioengine.api;
     requires transitive dev.audioengine.conformance;
     requires jdk.incubator.vector; // the streaming-read bound of the quant bench
+    requires java.management; // OpBenchmark waits for the JIT to go quiet
     requires static dev.audioengine.backend.cuda;
     requires static dev.audioengine.gpu;
 

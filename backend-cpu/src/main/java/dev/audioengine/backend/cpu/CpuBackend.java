@@ -11,6 +11,7 @@ import dev.audioengine.api.spi.TensorPlacement;
 import dev.audioengine.backend.cpu.kernels.CpuKernels;
 import dev.audioengine.backend.cpu.kernels.CpuTensor;
 import dev.audioengine.backend.cpu.kernels.KernelContext;
+import dev.audioengine.backend.cpu.kernels.OpThreads;
 import dev.audioengine.backend.cpu.kernels.WorkerPool;
 
 import java.lang.foreign.MemorySegment;
@@ -20,16 +21,23 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
 
-/** The CPU as a backend: buffers are native segments, a compiled run is a list of bound kernels. */
+/**
+ * The CPU as a backend: buffers are native segments, a compiled run is a list of bound kernels.
+ * Each kernel gets the share of the worker pool its op's work calls for ({@link OpThreads}), or
+ * all of it when {@code everyOpOnAllThreads} (option {@code cpu.op-threads=all}, for testing the
+ * split code paths on small shapes).
+ */
 final class CpuBackend implements Backend {
     private final DeviceInfo device;
     private final WorkerPool pool;
+    private final boolean everyOpOnAllThreads;
     private final Set<CpuBuffer> live = Collections.newSetFromMap(new IdentityHashMap<>());
     private boolean closed;
 
-    CpuBackend(DeviceInfo device, int threads) {
+    CpuBackend(DeviceInfo device, int threads, boolean everyOpOnAllThreads) {
         this.device = device;
         this.pool = new WorkerPool(threads);
+        this.everyOpOnAllThreads = everyOpOnAllThreads;
     }
 
     @Override public String registryName() { return "CPU"; }
@@ -41,6 +49,9 @@ final class CpuBackend implements Backend {
     @Override public boolean supportsOp(Tensor node) { return CpuKernels.supports(node); }
 
     public int threads() { return pool.threads(); }
+
+    /** Worker threads the pool has started (none while every op has run on the calling thread). */
+    int startedWorkers() { return pool.startedWorkers(); }
 
     @Override
     public synchronized DeviceBuffer allocate(long bytes) {
@@ -67,9 +78,9 @@ final class CpuBackend implements Backend {
     @Override
     public Executable compile(List<Tensor> nodes, TensorPlacement placement) {
         ensureOpen();
-        KernelContext ctx = new KernelContext(pool);
         List<Runnable> bound = new ArrayList<>(nodes.size());
         for (Tensor n : nodes) {
+            KernelContext ctx = new KernelContext(everyOpOnAllThreads ? pool : pool.limitedTo(OpThreads.choose(n, pool.threads())));
             CpuTensor out = view(n, placement);
             CpuTensor[] in = new CpuTensor[n.inputs().size()];
             for (int i = 0; i < in.length; i++) in[i] = view(n.input(i), placement);

@@ -32,7 +32,9 @@ final class Gemm {
      */
     static final int MR = S.vectorBitSize() >= 512 ? 12 : 6, NR = 2 * L, KC = 1024;
     /** Up to this many rows of A the product streams B instead of packing it. */
-    static final int SMALL_M = 4;
+    static final int SMALL_M = 8;
+    /** Up to this many rows of A a product with packed B reads the panels directly (register tile of 4 rows), more go through the blocked path. */
+    static final int PACKED_FEW_M = 4;
     private static final int NCHUNK = 64;
     /** Multiply-adds below which a few-row product runs on the calling thread alone. */
     static final long PARALLEL_WORK = 1 << 16;
@@ -42,11 +44,15 @@ final class Gemm {
      * (Q8_0 only there).
      */
     static final int Q8_STREAMS = S.vectorBitSize() >= 512 ? 8 : 4;
+    /** Rows of each stream per call of a stream kernel (the tile holds 8 x 32 results). */
+    static final int STREAM_ROWS = 32;
 
     private final WorkerPool pool;
     private final int threads, maxM, maxN, maxK;
     private final float[] aPack;
-    private final float[][] bPack, tile, row, small;
+    private final float[][] bPack, tile, row, small, lanes4x4;
+    /** small[t] as a segment, for the few decoded B rows past the four-row tiles. */
+    private final MemorySegment[] decodedRows;
 
     /** Scratch for products up to {@code maxM x maxN x maxK}. */
     Gemm(WorkerPool pool, int maxM, int maxN, int maxK) {
@@ -58,26 +64,53 @@ final class Gemm {
         int kc = Math.min(KC, Math.max(1, maxK));
         int mPanels = (maxM + MR - 1) / MR;
         // packed A panels for the blocked path, or the few A rows the mat-vec path copies whole
-        this.aPack = new float[Math.max(maxM > SMALL_M ? mPanels * MR * kc : 0, Math.min(maxM, SMALL_M) * Math.max(1, maxK))];
+        this.aPack = new float[Math.max(maxM > PACKED_FEW_M ? mPanels * MR * kc : 0, Math.min(maxM, SMALL_M) * Math.max(1, maxK))];
         this.bPack = new float[threads][maxM > SMALL_M ? kc * NR : 0];
         this.tile = new float[threads][Math.max(MR * NR, SMALL_M * NCHUNK)];
         this.row = new float[threads][kc];
-        this.small = new float[threads][kc];
+        // four whole B rows decoded for few-row products (2..SMALL_M rows), else one k slice
+        int fewRows = Math.min(maxM, SMALL_M);
+        this.small = new float[threads][Math.max(kc, fewRows >= 2 ? 4 * maxK : 0)];
+        this.lanes4x4 = new float[threads][16 * L];
+        this.decodedRows = new MemorySegment[threads];
+        for (int t = 0; t < threads; t++) decodedRows[t] = MemorySegment.ofArray(small[t]);
+    }
+
+    /** How a product with B as it is stored (not packed ahead of time) runs; see {@link #path}. */
+    enum Path {
+        /** One A row against B rows read as {@link #Q8_STREAMS} parallel streams (unit-stride F32 with 16-lane vectors, Q8_0). */
+        ROW_STREAMS,
+        /** 2..{@link #SMALL_M} A rows against four B rows at a time (F32 read in place, F16/BF16/strided decoded). */
+        ROW_TILES,
+        /** Up to {@link #SMALL_M} A rows against one B row at a time (quantized blocks decoded in registers; one A row over other B). */
+        ROWS,
+        /** More rows: B packed into panels per k slice, register-blocked micro-kernel. */
+        BLOCKED
+    }
+
+    /** The path an {@code m}-row product takes with B as stored. */
+    static Path path(int m, MatrixSource b) {
+        if (m > SMALL_M) return Path.BLOCKED;
+        TensorMatrix tm = b instanceof TensorMatrix t ? t : null;
+        boolean quantized = tm != null && tm.fusedQuantizedDot();
+        if (m == 1 && tm != null && (quantized ? tm.isQ8() : tm.denseF32() && Q8_STREAMS == 8)) return Path.ROW_STREAMS;
+        return m > 1 && !quantized ? Path.ROW_TILES : Path.ROWS;
     }
 
     /** C = A·Bᵀ with A {@code M x K}, B {@code N x K}; C is overwritten. */
     void multiply(MatrixSource a, MatrixSource b, MatrixSink c) {
         int m = a.rows(), n = b.rows(), k = a.cols();
         if (nothingToMultiply(m, n, k, b.cols(), c)) return;
-        if (m <= SMALL_M) matVec(a, b, c, m, n, k);
-        else blocked(a, b, null, c, m, n, k);
+        Path path = path(m, b);
+        if (path == Path.BLOCKED) blocked(a, b, null, c, m, n, k);
+        else matVec(path, a, b, c, m, n, k);
     }
 
     /** C = A·Bᵀ with B packed ahead of time (a constant weight): few rows read B's panels directly, more go through the blocked path without packing B. */
     void multiply(MatrixSource a, PackedPanels b, MatrixSink c) {
         int m = a.rows(), n = b.n, k = a.cols();
         if (nothingToMultiply(m, n, k, b.k, c)) return;
-        if (m <= SMALL_M) packedFewRows(a, b, c, m, n, k);
+        if (m <= PACKED_FEW_M) packedFewRows(a, b, c, m, n, k);
         else blocked(a, null, b, c, m, n, k);
     }
 
@@ -225,7 +258,7 @@ final class Gemm {
     // ---- few rows times packed panels ---------------------------------------------------------
 
     /**
-     * Up to {@link #SMALL_M} rows of A (copied once) times every packed panel: broadcast-FMA into
+     * Up to {@link #PACKED_FEW_M} rows of A (copied once) times every packed panel: broadcast-FMA into
      * an m x NR register tile, B read as unit-stride vectors, no lane sums. Products under
      * {@link #PARALLEL_WORK} multiply-adds stay on the caller's thread: a hand-off costs more.
      */
@@ -292,20 +325,28 @@ final class Gemm {
     // ---- mat-vec path -----------------------------------------------------------------------------
 
     /**
-     * A's few rows are copied once; each worker streams its share of B's rows through L1 (read in
-     * place when they are unit-stride F32 or Q8_0/Q4_0 blocks, else decoded {@link #KC} values at a time).
+     * A's few rows are copied once; each worker streams its share of B's rows through L1, read in
+     * place when they are unit-stride F32 or Q8_0/Q4_0 blocks, else decoded into scratch. One A row
+     * reads B rows as parallel streams ({@link #rowStreams}); more rows take B four rows at a time
+     * against up to four A rows ({@link #dense4x4}: 16 sums per pass, 8 loads per 16 FMAs), which is
+     * what keeps a weight that is a graph input (a KV cache, a weight not known at compile time) as
+     * fast as a packed constant: packing B per run, as the blocked path does, cost 4-5x at 5-8 rows.
+     * Every path sums a row in the same order (L lanes over k, {@link LaneSum}'s tree, then the k
+     * tail), so a row's result does not depend on M, on the path or on the threads.
      */
-    private void matVec(MatrixSource a, MatrixSource b, MatrixSink c, int m, int n, int k) {
+    private void matVec(Path path, MatrixSource a, MatrixSource b, MatrixSink c, int m, int n, int k) {
         for (int i = 0; i < m; i++) a.readRow(i, 0, k, aPack, i * k);
         TensorMatrix dense = b instanceof TensorMatrix tm && tm.denseF32() ? tm : null;
         TensorMatrix quantized = b instanceof TensorMatrix tm && tm.fusedQuantizedDot() ? tm : null;
         int chunks = Math.min(threads, (n + 15) / 16);
-        // one activation row: rows read as parallel streams (Q8_0 always; F32 where 8 streams fit the registers).
         // Q4_0 stays one row at a time: an 8-stream Q4_0 loop measured 3x slower (the JIT did not keep its vectors in registers)
-        TensorMatrix streamed = m != 1 ? null : quantized != null && quantized.isQ8() ? quantized
-                : dense != null && Q8_STREAMS == 8 ? dense : null;
-        if (streamed != null) {
+        if (path == Path.ROW_STREAMS) {
+            TensorMatrix streamed = (TensorMatrix) b;
             pool.parallelFor(chunks, t -> rowStreams(streamed, c, k, (int) ((long) n * t / chunks), (int) ((long) n * (t + 1) / chunks), tile[t]));
+            return;
+        }
+        if (path == Path.ROW_TILES) {
+            pool.parallelFor(chunks, t -> rowTiles(dense, b, c, m, k, (int) ((long) n * t / chunks), (int) ((long) n * (t + 1) / chunks), t));
             return;
         }
         pool.parallelFor(chunks, t -> {
@@ -314,43 +355,33 @@ final class Gemm {
             for (int n0 = from; n0 < to; n0 += NCHUNK) {
                 int cnt = Math.min(NCHUNK, to - n0);
                 for (int j = 0; j < cnt; j++) {
-                    if (dense != null) {
-                        dotDense(dense.segment(), dense.rowAddress(n0 + j), m, k, out, j, lanes);
-                        continue;
-                    }
                     if (quantized != null) {
-                        quantized.dotQuantized(n0 + j, aPack, m, k, out, j, NCHUNK, lanes);
+                        // four A rows per pass: a block is decoded once per pass
+                        for (int g = 0; g < m; g += 4) quantized.dotQuantized(n0 + j, aPack, g * k, Math.min(4, m - g), k, out, g * NCHUNK + j, NCHUNK, lanes);
                         continue;
                     }
-                    FloatVector s0 = FloatVector.zero(S), s1 = s0, s2 = s0, s3 = s0;
-                    float t0 = 0, t1 = 0, t2 = 0, t3 = 0;
-                    for (int k0 = 0; k0 < k; k0 += KC) {
-                        int len = Math.min(KC, k - k0);
+                    if (dense != null) { // one row where 8 streams do not fit the registers
+                        dotDense(dense.segment(), dense.rowAddress(n0 + j), aPack, 0, 1, k, out, j, NCHUNK, lanes);
+                        continue;
+                    }
+                    // KC slices decoded in turn; KC is a multiple of L, so only the last slice has a tail,
+                    // added after the lane sum as every other path does
+                    FloatVector s0 = FloatVector.zero(S);
+                    int k0 = 0, len, kk;
+                    while (true) {
+                        len = Math.min(KC, k - k0);
                         b.readRow(n0 + j, k0, len, w, 0);
-                        int kk = 0;
+                        kk = 0;
                         for (int upper = S.loopBound(len); kk < upper; kk += L) {
-                            FloatVector wv = FloatVector.fromArray(S, w, kk);
-                            s0 = FloatVector.fromArray(S, aPack, k0 + kk).fma(wv, s0);
-                            if (m > 1) s1 = FloatVector.fromArray(S, aPack, k + k0 + kk).fma(wv, s1);
-                            if (m > 2) s2 = FloatVector.fromArray(S, aPack, 2 * k + k0 + kk).fma(wv, s2);
-                            if (m > 3) s3 = FloatVector.fromArray(S, aPack, 3 * k + k0 + kk).fma(wv, s3);
+                            s0 = FloatVector.fromArray(S, aPack, k0 + kk).fma(FloatVector.fromArray(S, w, kk), s0);
                         }
-                        for (; kk < len; kk++) {
-                            float wv = w[kk];
-                            t0 += aPack[k0 + kk] * wv;
-                            if (m > 1) t1 += aPack[k + k0 + kk] * wv;
-                            if (m > 2) t2 += aPack[2 * k + k0 + kk] * wv;
-                            if (m > 3) t3 += aPack[3 * k + k0 + kk] * wv;
-                        }
+                        if (k0 + len >= k) break;
+                        k0 += KC;
                     }
                     s0.intoArray(lanes, 0);
-                    s1.intoArray(lanes, L);
-                    s2.intoArray(lanes, 2 * L);
-                    s3.intoArray(lanes, 3 * L);
-                    out[j] = LaneSum.of(lanes, 0) + t0;
-                    if (m > 1) out[NCHUNK + j] = LaneSum.of(lanes, L) + t1;
-                    if (m > 2) out[2 * NCHUNK + j] = LaneSum.of(lanes, 2 * L) + t2;
-                    if (m > 3) out[3 * NCHUNK + j] = LaneSum.of(lanes, 3 * L) + t3;
+                    float t0 = LaneSum.of(lanes, 0);
+                    for (; kk < len; kk++) t0 += aPack[k0 + kk] * w[kk];
+                    out[j] = t0;
                 }
                 c.store(0, n0, m, cnt, out, NCHUNK, false);
             }
@@ -358,10 +389,128 @@ final class Gemm {
     }
 
     /**
+     * Rows [from, to) of B against the m (2..8) rows of A: four B rows at a time, read in place
+     * (unit-stride F32) or decoded whole into the worker's scratch, each against A's rows four at
+     * a time while they are in L1; the last (to - from) % 4 rows one by one.
+     */
+    private void rowTiles(TensorMatrix dense, MatrixSource b, MatrixSink c, int m, int k, int from, int to, int t) {
+        float[] out = tile[t], lanes = lanes4x4[t], w = small[t];
+        int ld = NCHUNK;
+        for (int n0 = from; n0 < to; n0 += NCHUNK) {
+            int cnt = Math.min(NCHUNK, to - n0), j = 0;
+            for (; j + 4 <= cnt; j += 4) {
+                if (dense != null) {
+                    long at = dense.rowAddress(n0 + j), step = dense.rowAddress(n0 + j + 1) - at;
+                    for (int g = 0; g < m; g += 4) dense4x4(dense.segment(), at, step, aPack, g * k, Math.min(4, m - g), k, out, g * ld + j, ld, lanes);
+                } else {
+                    for (int q = 0; q < 4; q++) b.readRow(n0 + j + q, 0, k, w, q * k);
+                    for (int g = 0; g < m; g += 4) decoded4x4(w, 0, k, aPack, g * k, Math.min(4, m - g), k, out, g * ld + j, ld, lanes);
+                }
+            }
+            for (; j < cnt; j++) {
+                if (dense != null) {
+                    for (int g = 0; g < m; g += 4) dotDense(dense.segment(), dense.rowAddress(n0 + j), aPack, g * k, Math.min(4, m - g), k, out, g * ld + j, ld, lanes);
+                } else {
+                    // the last (to - from) % 4 rows only: the heap view of the scratch costs nothing measurable here
+                    b.readRow(n0 + j, 0, k, w, 0);
+                    for (int g = 0; g < m; g += 4) dotDense(decodedRows[t], 0, aPack, g * k, Math.min(4, m - g), k, out, g * ld + j, ld, lanes);
+                }
+            }
+            c.store(0, n0, m, cnt, out, ld, false);
+        }
+    }
+
+    /**
+     * out[i * ld + j + q] = A row i · B row q for i < rows (1..4) and q < 4, A row i at
+     * a[ao + i * k], B row q unit-stride F32 at byte offset {@code at + q * step} of {@code seg}
+     * (the weight itself or decoded scratch): 16 sums, reduced together two eight-vector trees at
+     * a time (the same tree as {@link LaneSum} per sum), then the k tail in order.
+     */
+    private static void dense4x4(MemorySegment seg, long at, long step, float[] a, int ao, int rows, int k, float[] out, int j, int ld, float[] lanes) {
+        FloatVector z = FloatVector.zero(S);
+        FloatVector c00 = z, c01 = z, c02 = z, c03 = z, c10 = z, c11 = z, c12 = z, c13 = z;
+        FloatVector c20 = z, c21 = z, c22 = z, c23 = z, c30 = z, c31 = z, c32 = z, c33 = z;
+        long at1 = at + step, at2 = at1 + step, at3 = at2 + step;
+        int kk = 0;
+        for (int upper = S.loopBound(k); kk < upper; kk += L) {
+            long o = kk * 4L;
+            FloatVector b0 = FloatVector.fromMemorySegment(S, seg, at + o, ByteOrder.nativeOrder());
+            FloatVector b1 = FloatVector.fromMemorySegment(S, seg, at1 + o, ByteOrder.nativeOrder());
+            FloatVector b2 = FloatVector.fromMemorySegment(S, seg, at2 + o, ByteOrder.nativeOrder());
+            FloatVector b3 = FloatVector.fromMemorySegment(S, seg, at3 + o, ByteOrder.nativeOrder());
+            FloatVector x = FloatVector.fromArray(S, a, ao + kk);
+            c00 = x.fma(b0, c00); c01 = x.fma(b1, c01); c02 = x.fma(b2, c02); c03 = x.fma(b3, c03);
+            if (rows > 1) {
+                x = FloatVector.fromArray(S, a, ao + k + kk);
+                c10 = x.fma(b0, c10); c11 = x.fma(b1, c11); c12 = x.fma(b2, c12); c13 = x.fma(b3, c13);
+            }
+            if (rows > 2) {
+                x = FloatVector.fromArray(S, a, ao + 2 * k + kk);
+                c20 = x.fma(b0, c20); c21 = x.fma(b1, c21); c22 = x.fma(b2, c22); c23 = x.fma(b3, c23);
+            }
+            if (rows > 3) {
+                x = FloatVector.fromArray(S, a, ao + 3 * k + kk);
+                c30 = x.fma(b0, c30); c31 = x.fma(b1, c31); c32 = x.fma(b2, c32); c33 = x.fma(b3, c33);
+            }
+        }
+        c00.intoArray(lanes, 0); c01.intoArray(lanes, L); c02.intoArray(lanes, 2 * L); c03.intoArray(lanes, 3 * L);
+        c10.intoArray(lanes, 4 * L); c11.intoArray(lanes, 5 * L); c12.intoArray(lanes, 6 * L); c13.intoArray(lanes, 7 * L);
+        c20.intoArray(lanes, 8 * L); c21.intoArray(lanes, 9 * L); c22.intoArray(lanes, 10 * L); c23.intoArray(lanes, 11 * L);
+        c30.intoArray(lanes, 12 * L); c31.intoArray(lanes, 13 * L); c32.intoArray(lanes, 14 * L); c33.intoArray(lanes, 15 * L);
+        for (int i = 0; i < rows; i++) {
+            for (int q = 0; q < 4; q++) {
+                float s = LaneSum.of(lanes, (4 * i + q) * L);
+                long bq = at + q * step;
+                for (int r = kk; r < k; r++) s += a[ao + i * k + r] * seg.get(CpuTensor.F32, bq + r * 4L);
+                out[i * ld + j + q] = s;
+            }
+        }
+    }
+    /** {@link #dense4x4} over B rows decoded into {@code w} (row q at w[at + q * step]): a kernel of its own, so neither sees two kinds of memory. */
+    private static void decoded4x4(float[] w, int at, int step, float[] a, int ao, int rows, int k, float[] out, int j, int ld, float[] lanes) {
+        FloatVector z = FloatVector.zero(S);
+        FloatVector c00 = z, c01 = z, c02 = z, c03 = z, c10 = z, c11 = z, c12 = z, c13 = z;
+        FloatVector c20 = z, c21 = z, c22 = z, c23 = z, c30 = z, c31 = z, c32 = z, c33 = z;
+        int at1 = at + step, at2 = at1 + step, at3 = at2 + step;
+        int kk = 0;
+        for (int upper = S.loopBound(k); kk < upper; kk += L) {
+            FloatVector b0 = FloatVector.fromArray(S, w, at + kk);
+            FloatVector b1 = FloatVector.fromArray(S, w, at1 + kk);
+            FloatVector b2 = FloatVector.fromArray(S, w, at2 + kk);
+            FloatVector b3 = FloatVector.fromArray(S, w, at3 + kk);
+            FloatVector x = FloatVector.fromArray(S, a, ao + kk);
+            c00 = x.fma(b0, c00); c01 = x.fma(b1, c01); c02 = x.fma(b2, c02); c03 = x.fma(b3, c03);
+            if (rows > 1) {
+                x = FloatVector.fromArray(S, a, ao + k + kk);
+                c10 = x.fma(b0, c10); c11 = x.fma(b1, c11); c12 = x.fma(b2, c12); c13 = x.fma(b3, c13);
+            }
+            if (rows > 2) {
+                x = FloatVector.fromArray(S, a, ao + 2 * k + kk);
+                c20 = x.fma(b0, c20); c21 = x.fma(b1, c21); c22 = x.fma(b2, c22); c23 = x.fma(b3, c23);
+            }
+            if (rows > 3) {
+                x = FloatVector.fromArray(S, a, ao + 3 * k + kk);
+                c30 = x.fma(b0, c30); c31 = x.fma(b1, c31); c32 = x.fma(b2, c32); c33 = x.fma(b3, c33);
+            }
+        }
+        c00.intoArray(lanes, 0); c01.intoArray(lanes, L); c02.intoArray(lanes, 2 * L); c03.intoArray(lanes, 3 * L);
+        c10.intoArray(lanes, 4 * L); c11.intoArray(lanes, 5 * L); c12.intoArray(lanes, 6 * L); c13.intoArray(lanes, 7 * L);
+        c20.intoArray(lanes, 8 * L); c21.intoArray(lanes, 9 * L); c22.intoArray(lanes, 10 * L); c23.intoArray(lanes, 11 * L);
+        c30.intoArray(lanes, 12 * L); c31.intoArray(lanes, 13 * L); c32.intoArray(lanes, 14 * L); c33.intoArray(lanes, 15 * L);
+        for (int i = 0; i < rows; i++) {
+            for (int q = 0; q < 4; q++) {
+                float s = LaneSum.of(lanes, (4 * i + q) * L);
+                int bq = at + q * step;
+                for (int r = kk; r < k; r++) s += a[ao + i * k + r] * w[bq + r];
+                out[i * ld + j + q] = s;
+            }
+        }
+    }
+    /**
      * One activation row times rows [from, to) of b (Q8_0 or unit-stride F32): the range is
      * cut in {@link #Q8_STREAMS} parts and row i of every part is read in the same loop (see
-     * {@link TensorMatrix#dotQ8Quad}); leftover rows alone. The tile holds the parts' results side
-     * by side, SMALL_M x NCHUNK in all.
+     * {@link TensorMatrix#dotQ8Quad}); leftover rows alone. Each kernel call takes
+     * {@link #STREAM_ROWS} rows of every part; the tile holds the parts' results side by side.
      */
     private void rowStreams(TensorMatrix b, MatrixSink c, int k, int from, int to, float[] out) {
         // one loop per row type, so each compiled loop inlines only its own dot product
@@ -371,52 +520,51 @@ final class Gemm {
 
     private void q8Streams(TensorMatrix b, MatrixSink c, int k, int from, int to, float[] out) {
         float[] lanes = new float[4 * L];
-        int part = (to - from) / Q8_STREAMS, width = SMALL_M * NCHUNK / Q8_STREAMS;
+        int part = (to - from) / Q8_STREAMS, width = STREAM_ROWS;
         for (int i0 = 0; i0 < part; i0 += width) {
             int cnt = Math.min(width, part - i0);
             if (Q8_STREAMS == 8) b.dotQ8Oct(from + i0, cnt, part, aPack, k, out, width);
             else for (int j = 0; j < cnt; j++) b.dotQ8Quad(from + i0 + j, part, aPack, k, out, j, width, lanes);
-            storeStreams(c, from, part, i0, cnt, width, out);
+            storeStreams(c, Q8_STREAMS, from, part, i0, cnt, width, out);
         }
         for (int r = from + Q8_STREAMS * part; r < to; r++) {
-            b.dotQuantized(r, aPack, 1, k, out, 0, NCHUNK, lanes);
+            b.dotQuantized(r, aPack, 0, 1, k, out, 0, NCHUNK, lanes);
             c.store(0, r, 1, 1, out, NCHUNK, false);
         }
     }
 
     private void f32Streams(TensorMatrix b, MatrixSink c, int k, int from, int to, float[] out) {
         float[] lanes = new float[4 * L];
-        int part = (to - from) / 8, width = SMALL_M * NCHUNK / 8;
+        int part = (to - from) / 8, width = STREAM_ROWS;
         for (int i0 = 0; i0 < part; i0 += width) {
             int cnt = Math.min(width, part - i0);
             b.dotF32Oct(from + i0, cnt, part, aPack, k, out, width);
-            storeStreams(c, from, part, i0, cnt, width, out);
+            storeStreams(c, 8, from, part, i0, cnt, width, out);
         }
         for (int r = from + 8 * part; r < to; r++) {
-            dotDense(b.segment(), b.rowAddress(r), 1, k, out, 0, lanes);
+            dotDense(b.segment(), b.rowAddress(r), aPack, 0, 1, k, out, 0, NCHUNK, lanes);
             c.store(0, r, 1, 1, out, NCHUNK, false);
         }
     }
 
     /** Stores the streams' results, {@code width} apart in the tile, to their rows of C. */
-    private static void storeStreams(MatrixSink c, int from, int part, int i0, int cnt, int width, float[] out) {
-        int streams = SMALL_M * NCHUNK / width;
+    private static void storeStreams(MatrixSink c, int streams, int from, int part, int i0, int cnt, int width, float[] out) {
         for (int q = 0; q < streams; q++) {
             if (q > 0) System.arraycopy(out, q * width, out, 0, cnt);
             c.store(0, from + q * part + i0, 1, cnt, out, width, false);
         }
     }
 
-    /** out[i * NCHUNK + j] = A row i · the F32 row at byte offset {@code at}, for i < m. */
-    private void dotDense(MemorySegment seg, long at, int m, int k, float[] out, int j, float[] lanes) {
+    /** out[i * ld + j] = A row i (at a[ao + i * k]) · the F32 row at byte offset {@code at}, for i < m (1..4). */
+    private static void dotDense(MemorySegment seg, long at, float[] a, int ao, int m, int k, float[] out, int j, int ld, float[] lanes) {
         FloatVector s0 = FloatVector.zero(S), s1 = s0, s2 = s0, s3 = s0;
         int kk = 0;
         for (int upper = S.loopBound(k); kk < upper; kk += L) {
             FloatVector wv = FloatVector.fromMemorySegment(S, seg, at + kk * 4L, ByteOrder.nativeOrder());
-            s0 = FloatVector.fromArray(S, aPack, kk).fma(wv, s0);
-            if (m > 1) s1 = FloatVector.fromArray(S, aPack, k + kk).fma(wv, s1);
-            if (m > 2) s2 = FloatVector.fromArray(S, aPack, 2 * k + kk).fma(wv, s2);
-            if (m > 3) s3 = FloatVector.fromArray(S, aPack, 3 * k + kk).fma(wv, s3);
+            s0 = FloatVector.fromArray(S, a, ao + kk).fma(wv, s0);
+            if (m > 1) s1 = FloatVector.fromArray(S, a, ao + k + kk).fma(wv, s1);
+            if (m > 2) s2 = FloatVector.fromArray(S, a, ao + 2 * k + kk).fma(wv, s2);
+            if (m > 3) s3 = FloatVector.fromArray(S, a, ao + 3 * k + kk).fma(wv, s3);
         }
         s0.intoArray(lanes, 0);
         s1.intoArray(lanes, L);
@@ -426,14 +574,14 @@ final class Gemm {
         float t2 = LaneSum.of(lanes, 2 * L), t3 = LaneSum.of(lanes, 3 * L);
         for (; kk < k; kk++) {
             float wv = seg.get(CpuTensor.F32, at + kk * 4L);
-            t0 += aPack[kk] * wv;
-            if (m > 1) t1 += aPack[k + kk] * wv;
-            if (m > 2) t2 += aPack[2 * k + kk] * wv;
-            if (m > 3) t3 += aPack[3 * k + kk] * wv;
+            t0 += a[ao + kk] * wv;
+            if (m > 1) t1 += a[ao + k + kk] * wv;
+            if (m > 2) t2 += a[ao + 2 * k + kk] * wv;
+            if (m > 3) t3 += a[ao + 3 * k + kk] * wv;
         }
         out[j] = t0;
-        if (m > 1) out[NCHUNK + j] = t1;
-        if (m > 2) out[2 * NCHUNK + j] = t2;
-        if (m > 3) out[3 * NCHUNK + j] = t3;
+        if (m > 1) out[ld + j] = t1;
+        if (m > 2) out[2 * ld + j] = t2;
+        if (m > 3) out[3 * ld + j] = t3;
     }
 }

@@ -9,7 +9,6 @@ import jdk.incubator.vector.ShortVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorShape;
-import jdk.incubator.vector.VectorShuffle;
 import jdk.incubator.vector.VectorSpecies;
 
 import java.lang.foreign.MemorySegment;
@@ -145,18 +144,18 @@ final class TensorMatrix implements MatrixSource {
     boolean isQ8() { return dtype == DType.Q8_0; }
 
     /**
-     * out[i * ld + j] = Σ_kk a[i * k + kk] · this[r, kk] for i < m (m <= 4), decoding each block
+     * out[i * ld + j] = Σ_kk a[ao + i * k + kk] · this[r, kk] for i < m (m <= 4), decoding each block
      * in registers: the 32 quants are multiplied into per-block sums, which the block scale then
      * folds into the running sums, so no dequantized row is stored and reloaded (a mat-vec over
      * quantized weights is a stream of weight bytes; this keeps the work per byte small).
      * {@code lanes} is the caller's scratch of at least 4·L floats (no allocation per row).
      */
-    void dotQuantized(int r, float[] a, int m, int k, float[] out, int j, int ld, float[] lanes) {
-        if (dtype == DType.Q8_0) dotQ8(r, a, m, k, out, j, ld, lanes);
-        else dotQ4(r, a, m, k, out, j, ld, lanes);
+    void dotQuantized(int r, float[] a, int ao, int m, int k, float[] out, int j, int ld, float[] lanes) {
+        if (dtype == DType.Q8_0) dotQ8(r, a, ao, m, k, out, j, ld, lanes);
+        else dotQ4(r, a, ao, m, k, out, j, ld, lanes);
     }
 
-    private void dotQ8(int r, float[] a, int m, int k, float[] out, int j, int ld, float[] lanes) {
+    private void dotQ8(int r, float[] a, int ao, int m, int k, float[] out, int j, int ld, float[] lanes) {
         long at = base + (long) r * (cols / 32) * 34;
         FloatVector s0 = FloatVector.zero(F), s1 = s0, s2 = s0, s3 = s0;
         for (int b = 0; b < k; b += 32, at += 34) {
@@ -164,10 +163,10 @@ final class TensorMatrix implements MatrixSource {
             FloatVector p0 = FloatVector.zero(F), p1 = p0, p2 = p0, p3 = p0;
             for (int i = 0; i < 32; i += L) {
                 FloatVector q = (FloatVector) ByteVector.fromMemorySegment(B, seg, at + 2 + i, NATIVE).convertShape(VectorOperators.B2F, F, 0);
-                p0 = q.fma(FloatVector.fromArray(F, a, b + i), p0);
-                if (m > 1) p1 = q.fma(FloatVector.fromArray(F, a, k + b + i), p1);
-                if (m > 2) p2 = q.fma(FloatVector.fromArray(F, a, 2 * k + b + i), p2);
-                if (m > 3) p3 = q.fma(FloatVector.fromArray(F, a, 3 * k + b + i), p3);
+                p0 = q.fma(FloatVector.fromArray(F, a, ao + b + i), p0);
+                if (m > 1) p1 = q.fma(FloatVector.fromArray(F, a, ao + k + b + i), p1);
+                if (m > 2) p2 = q.fma(FloatVector.fromArray(F, a, ao + 2 * k + b + i), p2);
+                if (m > 3) p3 = q.fma(FloatVector.fromArray(F, a, ao + 3 * k + b + i), p3);
             }
             s0 = p0.fma(d, s0);
             if (m > 1) s1 = p1.fma(d, s1);
@@ -227,7 +226,7 @@ final class TensorMatrix implements MatrixSource {
 
     private static void q8Oct(MemorySegment seg, long start, long rowBytes, long step, int cnt, float[] a, int k, float[] out, int ld) {
         if (L != 16) throw new IllegalStateException("the eight-stream Q8_0 kernel needs 16-lane float vectors, not " + L);
-        float[] lanes = new float[L];
+        float[] lanes = new float[8 * L];
         for (int j = 0; j < cnt; j++) {
             long at0 = start + j * rowBytes;
             FloatVector s0 = FloatVector.zero(F), s1 = s0, s2 = s0, s3 = s0, s4 = s0, s5 = s0, s6 = s0, s7 = s0;
@@ -252,32 +251,13 @@ final class TensorMatrix implements MatrixSource {
                 s6 = p6.fma(FloatVector.broadcast(F, Float.float16ToFloat(seg.get(CpuTensor.I16, at6))), s6);
                 s7 = p7.fma(FloatVector.broadcast(F, Float.float16ToFloat(seg.get(CpuTensor.I16, at7))), s7);
             }
-            // the eight lane sums at once (see OCT_SUM_LANE): 30 lane-wise ops instead of eight trees through memory
-            FloatVector s01 = s0.blend(s1, HALF8).add(s1.blend(s0, HALF8).rearrange(SWAP8));
-            FloatVector s23 = s2.blend(s3, HALF8).add(s3.blend(s2, HALF8).rearrange(SWAP8));
-            FloatVector s45 = s4.blend(s5, HALF8).add(s5.blend(s4, HALF8).rearrange(SWAP8));
-            FloatVector s67 = s6.blend(s7, HALF8).add(s7.blend(s6, HALF8).rearrange(SWAP8));
-            FloatVector s03 = s01.blend(s23, HALF4).add(s23.blend(s01, HALF4).rearrange(SWAP4));
-            FloatVector s47 = s45.blend(s67, HALF4).add(s67.blend(s45, HALF4).rearrange(SWAP4));
-            FloatVector s07 = s03.blend(s47, HALF2).add(s47.blend(s03, HALF2).rearrange(SWAP2));
-            s07.add(s07.rearrange(SWAP1)).intoArray(lanes, 0);
-            for (int q = 0; q < 8; q++) out[j + q * ld] = lanes[OCT_SUM_LANE[q]];
+            // lane sums through memory, not a cross-vector tree: blend and rearrange were compiled on their own while the
+            // kernel ran interpreted, were then too big to inline, and the compiled kernel boxed every vector (0.02 GFLOP/s)
+            s0.intoArray(lanes, 0); s1.intoArray(lanes, L); s2.intoArray(lanes, 2 * L); s3.intoArray(lanes, 3 * L);
+            s4.intoArray(lanes, 4 * L); s5.intoArray(lanes, 5 * L); s6.intoArray(lanes, 6 * L); s7.intoArray(lanes, 7 * L);
+            for (int q = 0; q < 8; q++) out[j + q * ld] = LaneSum.of(lanes, q * L);
         }
     }
-
-    /*
-     * Eight 16-lane sums reduced together, a halving tree across the vectors: at distance 8, s0
-     * keeps lanes 0-7 and s1 lanes 8-15 of (lane + lane^8); at distance 4 the pair (s0 s1) meets
-     * (s2 s3), at 2 (s0..s3) meets (s4..s7), at 1 each lane adds its neighbour. Row q's sum ends
-     * in lane OCT_SUM_LANE[q]. Every lane is added in the same fixed order in every JIT tier.
-     */
-    private static final VectorMask<Float> HALF8 = WIDE && L == 16 ? VectorMask.fromLong(F, 0xFF00L) : null;
-    private static final VectorMask<Float> HALF4 = WIDE && L == 16 ? VectorMask.fromLong(F, 0xF0F0L) : null;
-    private static final VectorMask<Float> HALF2 = WIDE && L == 16 ? VectorMask.fromLong(F, 0xCCCCL) : null;
-    private static final VectorShuffle<Float> SWAP8 = swap(8), SWAP4 = swap(4), SWAP2 = swap(2), SWAP1 = swap(1);
-    private static final int[] OCT_SUM_LANE = {0, 8, 4, 12, 2, 10, 6, 14};
-
-    private static VectorShuffle<Float> swap(int d) { return L == 16 ? VectorShuffle.fromOp(F, i -> i ^ d) : null; }
 
     /** {@link #dotQ8Oct} for unit-stride F32 rows (L == 16 here, as for the Q8_0 kernel). */
     void dotF32Oct(int r, int cnt, int dr, float[] a, int k, float[] out, int ld) {
@@ -286,7 +266,7 @@ final class TensorMatrix implements MatrixSource {
 
     private static void f32Oct(MemorySegment seg, long start, long rowBytes, long step, int cnt, float[] a, int k, float[] out, int ld) {
         if (L != 16) throw new IllegalStateException("the eight-stream F32 kernel needs 16-lane float vectors, not " + L);
-        float[] lanes = new float[L];
+        float[] lanes = new float[8 * L];
         for (int j = 0; j < cnt; j++) {
             long at0 = start + j * rowBytes;
             FloatVector s0 = FloatVector.zero(F), s1 = s0, s2 = s0, s3 = s0, s4 = s0, s5 = s0, s6 = s0, s7 = s0;
@@ -303,24 +283,17 @@ final class TensorMatrix implements MatrixSource {
                 s6 = FloatVector.fromMemorySegment(F, seg, at + 6 * step, NATIVE).fma(x, s6);
                 s7 = FloatVector.fromMemorySegment(F, seg, at + 7 * step, NATIVE).fma(x, s7);
             }
-            // the eight lane sums together, as in q8Oct
-            FloatVector s01 = s0.blend(s1, HALF8).add(s1.blend(s0, HALF8).rearrange(SWAP8));
-            FloatVector s23 = s2.blend(s3, HALF8).add(s3.blend(s2, HALF8).rearrange(SWAP8));
-            FloatVector s45 = s4.blend(s5, HALF8).add(s5.blend(s4, HALF8).rearrange(SWAP8));
-            FloatVector s67 = s6.blend(s7, HALF8).add(s7.blend(s6, HALF8).rearrange(SWAP8));
-            FloatVector s03 = s01.blend(s23, HALF4).add(s23.blend(s01, HALF4).rearrange(SWAP4));
-            FloatVector s47 = s45.blend(s67, HALF4).add(s67.blend(s45, HALF4).rearrange(SWAP4));
-            FloatVector s07 = s03.blend(s47, HALF2).add(s47.blend(s03, HALF2).rearrange(SWAP2));
-            s07.add(s07.rearrange(SWAP1)).intoArray(lanes, 0);
+            s0.intoArray(lanes, 0); s1.intoArray(lanes, L); s2.intoArray(lanes, 2 * L); s3.intoArray(lanes, 3 * L); // as in q8Oct
+            s4.intoArray(lanes, 4 * L); s5.intoArray(lanes, 5 * L); s6.intoArray(lanes, 6 * L); s7.intoArray(lanes, 7 * L);
             for (int q = 0; q < 8; q++) {
-                float t = lanes[OCT_SUM_LANE[q]];
+                float t = LaneSum.of(lanes, q * L);
                 for (int i = kk; i < k; i++) t += a[i] * seg.get(CpuTensor.F32, at0 + q * step + i * 4L);
                 out[j + q * ld] = t;
             }
         }
     }
 
-    private void dotQ4(int r, float[] a, int m, int k, float[] out, int j, int ld, float[] lanes) {
+    private void dotQ4(int r, float[] a, int ao, int m, int k, float[] out, int j, int ld, float[] lanes) {
         long at = base + (long) r * (cols / 32) * 18;
         FloatVector s0 = FloatVector.zero(F), s1 = s0, s2 = s0, s3 = s0;
         for (int b = 0; b < k; b += 32, at += 18) {
@@ -331,10 +304,10 @@ final class TensorMatrix implements MatrixSource {
                 FloatVector lo = (FloatVector) q.and((byte) 0x0f).sub((byte) 8).convertShape(VectorOperators.B2F, F, 0);
                 FloatVector hi = (FloatVector) q.lanewise(VectorOperators.LSHR, 4).and((byte) 0x0f).sub((byte) 8)
                         .convertShape(VectorOperators.B2F, F, 0);
-                p0 = hi.fma(FloatVector.fromArray(F, a, b + 16 + i), lo.fma(FloatVector.fromArray(F, a, b + i), p0));
-                if (m > 1) p1 = hi.fma(FloatVector.fromArray(F, a, k + b + 16 + i), lo.fma(FloatVector.fromArray(F, a, k + b + i), p1));
-                if (m > 2) p2 = hi.fma(FloatVector.fromArray(F, a, 2 * k + b + 16 + i), lo.fma(FloatVector.fromArray(F, a, 2 * k + b + i), p2));
-                if (m > 3) p3 = hi.fma(FloatVector.fromArray(F, a, 3 * k + b + 16 + i), lo.fma(FloatVector.fromArray(F, a, 3 * k + b + i), p3));
+                p0 = hi.fma(FloatVector.fromArray(F, a, ao + b + 16 + i), lo.fma(FloatVector.fromArray(F, a, ao + b + i), p0));
+                if (m > 1) p1 = hi.fma(FloatVector.fromArray(F, a, ao + k + b + 16 + i), lo.fma(FloatVector.fromArray(F, a, ao + k + b + i), p1));
+                if (m > 2) p2 = hi.fma(FloatVector.fromArray(F, a, ao + 2 * k + b + 16 + i), lo.fma(FloatVector.fromArray(F, a, ao + 2 * k + b + i), p2));
+                if (m > 3) p3 = hi.fma(FloatVector.fromArray(F, a, ao + 3 * k + b + 16 + i), lo.fma(FloatVector.fromArray(F, a, ao + 3 * k + b + i), p3));
             }
             s0 = p0.fma(d, s0);
             if (m > 1) s1 = p1.fma(d, s1);

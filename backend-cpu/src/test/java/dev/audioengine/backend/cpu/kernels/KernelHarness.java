@@ -21,7 +21,7 @@ import java.util.Random;
 final class KernelHarness implements AutoCloseable {
     final long seed = Seeds.fresh();
     final Random random = new Random(seed);
-    private final AudioEngine engine = AudioEngine.builder().backend("cpu").threads(2).build();
+    private final AudioEngine engine = AudioEngine.builder().backend("cpu").threads(2).option("cpu.op-threads", "all").build();
 
     /** Runs the graph, checks output 0 against the shared reference within {@code bound} NMSE, returns it. */
     float[] run(Graph graph, Map<String, HostTensor> inputs, double bound) {

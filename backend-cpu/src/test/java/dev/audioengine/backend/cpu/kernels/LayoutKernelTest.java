@@ -30,7 +30,7 @@ class LayoutKernelTest {
     private static AudioEngine engine;
 
     @BeforeAll
-    static void open() { engine = AudioEngine.builder().backend("cpu").threads(3).build(); }
+    static void open() { engine = AudioEngine.builder().backend("cpu").threads(3).option("cpu.op-threads", "all").build(); }
 
     @AfterAll
     static void close() { engine.close(); }

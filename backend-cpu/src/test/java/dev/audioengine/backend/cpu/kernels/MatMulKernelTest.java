@@ -13,6 +13,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 import java.util.Arrays;
 import java.util.Map;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 /**
  * MatMul against a float64 triple loop over the values the weight tensor really holds (after
  * F16/BF16 rounding or quantization), so one NMSE bound serves every dtype: the only error left
@@ -101,6 +103,63 @@ class MatMulKernelTest {
         for (Layout layout : Layout.values()) for (int m = 1; m <= 4; m++) for (int[] nk : new int[][] {{1, 32}, {7, 96}, {33, 4096}}) {
             check(new long[] {m, nk[1]}, new long[] {nk[0], nk[1]}, wType, layout);
         }
+    }
+
+    /**
+     * A weight that is a graph input (a KV cache, a weight not known at compile time) in a
+     * product of up to 8 rows is streamed, never packed per run (packing made
+     * 5-8 rows 4-5x slower than a packed constant), and is right on odd sizes: every row count
+     * from 1 to 9 (9 takes the blocked path), B row counts that leave 1-3 rows past the four-row
+     * tiles, and k with a vector tail (F32/F16/BF16) or several blocks (Q8_0/Q4_0).
+     */
+    @ParameterizedTest
+    @EnumSource(value = DType.class, names = {"F32", "F16", "BF16", "Q8_0", "Q4_0"})
+    void inputWeightsOfFewRowsAreStreamedAndRight(DType wType) {
+        for (int m = 1; m <= 9; m++) {
+            Gemm.Path path = Gemm.path(m, inputMatrix(wType, 67, 96));
+            // 8 written out, not SMALL_M: the test must fail if the limit drops back (it was 4)
+            if (m <= 8) assertThat(path).as(m + " rows, " + wType).isNotEqualTo(Gemm.Path.BLOCKED);
+            else assertThat(path).as(m + " rows").isEqualTo(Gemm.Path.BLOCKED);
+        }
+        int[][] nk = wType.isQuantized() ? new int[][] {{1, 32}, {7, 96}, {67, 1056}, {33, 288}} : new int[][] {{1, 7}, {7, 33}, {67, 257}, {33, 1031}};
+        for (int m = 1; m <= 9; m++) for (int[] s : nk) {
+            check(new long[] {m, s[1]}, new long[] {s[0], s[1]}, wType, Layout.values()[H.random.nextInt(3)], false);
+        }
+    }
+
+    /**
+     * Every mat-vec path sums a row in one order, so a row's result is the same bits whether it
+     * is one of 8 rows (four-row tiles, two A groups), of 3, or alone (eight streams).
+     */
+    @ParameterizedTest
+    @EnumSource(value = DType.class, names = {"F32", "F16", "BF16"})
+    void aRowsResultDoesNotDependOnTheRowsBesideIt(DType wType) {
+        int n = 37, k = 1031;
+        float[] x = KernelHarness.floats(H.gaussian(8 * k));
+        try (HostTensor w = HostTensor.convert(wType, Shape.of(n, k), KernelHarness.floats(H.gaussian(n * k)))) {
+            float[] all = product(x, 8, k, w);
+            float[] three = product(Arrays.copyOfRange(x, 5 * k, 8 * k), 3, k, w);
+            for (int i = 0; i < 8; i++) {
+                float[] alone = product(Arrays.copyOfRange(x, i * k, (i + 1) * k), 1, k, w);
+                assertThat(Arrays.copyOfRange(all, i * n, (i + 1) * n)).as("row " + i + " of 8 vs alone, " + wType).isEqualTo(alone);
+                if (i >= 5) assertThat(Arrays.copyOfRange(three, (i - 5) * n, (i - 4) * n)).as("row " + i + " of 3 vs alone").isEqualTo(alone);
+            }
+        }
+    }
+
+    private static float[] product(float[] x, int m, int k, HostTensor w) {
+        GraphBuilder g = new GraphBuilder();
+        Tensor y = g.matmul(g.input("x", Shape.of(m, k)), g.input("w", w.dtype(), w.shape()));
+        try (HostTensor xh = HostTensor.ofFloats(Shape.of(m, k), x)) {
+            return H.run(g.build(y), Map.of("x", xh, "w", w), BOUND);
+        }
+    }
+
+    /** A contiguous n x k weight of {@code dtype} as the MatMul kernel sees a graph input. */
+    private static TensorMatrix inputMatrix(DType dtype, int n, int k) {
+        Tensor w = new GraphBuilder().input("w", dtype, Shape.of(n, k));
+        CpuTensor t = CpuTensor.of(w, java.lang.foreign.Arena.ofAuto().allocate(dtype.bytesFor((long) n * k), 64), 0);
+        return new TensorMatrix(t, 0, n, k, k, 1);
     }
 
     /** K past the GEMM's k slice (1024): partial products accumulate into C, and quantized slices start mid-row. */
