@@ -181,7 +181,7 @@ final class VadTask {
     /** Opens the input as a stream at a rate the detector runs at natively (8 and 16 kHz stay as they are for Silero). */
     private static AudioStream open(Path input, VoiceActivityDetector vad, TaskRun run) throws IOException {
         java.util.function.Consumer<String> warn = w -> run.note("warning: " + w);
-        AudioStream in = input.equals(AudioInputs.STDIN) ? AudioStream.openStandardInput(warn) : AudioStream.open(input, warn);
+        AudioStream in = input.equals(AudioInputs.STDIN) ? AudioStream.open(System.in, "standard input", warn) : AudioStream.open(input, warn);
         if (!vad.sampleRates().contains(in.sourceRate())) {
             int to = vad.sampleRates().stream().max(Integer::compare).orElseThrow();
             run.note("resampling " + (input.equals(AudioInputs.STDIN) ? "standard input" : input) + " from " + in.sourceRate() + " Hz to " + to + " Hz");
