@@ -36,12 +36,19 @@ final class ChunkRunner implements AutoCloseable {
         this.engine = engine;
         this.weights = weights;
         this.compiled = compiled;
-        this.state = engine.state(SileroGraph.STATE, DType.F32, SileroGraph.STATE_SHAPE);
+        synchronized (engine) { // allocating device memory takes its turn too
+            this.state = engine.state(SileroGraph.STATE, DType.F32, SileroGraph.STATE_SHAPE);
+        }
     }
 
     SileroWeights weights() { return weights; }
 
-    void resetState() { state.zero(); }
+    /** Zeroes the state; an upload to the device, so it takes its turn with the runs of other runners on this engine. */
+    void resetState() {
+        synchronized (engine) {
+            state.zero();
+        }
+    }
 
     /**
      * Runs n windows of (context + chunk) samples laid end to end in {@code windows} from
