@@ -140,6 +140,27 @@ class VadTaskTest {
         assertThat(badOut.err()).as("checked before the run, so no summary line").doesNotContain("speech segment");
     }
 
+    /** Progress (percent, audio seconds, real-time factor) is drawn only for a person at a terminal, and --quiet silences it. */
+    @Test
+    void progressIsDrawnOnATerminalOnlyAndQuietSilencesIt() {
+        String before = System.getProperty("audioengine.stderr.terminal");
+        try {
+            System.setProperty("audioengine.stderr.terminal", "true");
+            Run shown = run("--task", "vad", "--audio", EXAMPLE.toString(), "--threads", "1");
+            assertThat(shown.exit()).as(shown.err()).isZero();
+            assertThat(shown.err()).containsPattern("\r +\\d+% speech\\.wav: \\d+\\.\\d s of audio, \\d+x real time\u001b\\[K");
+            Run quiet = run("--task", "vad", "--audio", EXAMPLE.toString(), "--threads", "1", "--quiet");
+            assertThat(quiet.exit()).isZero();
+            assertThat(quiet.err()).isEmpty();
+            assertThat(quiet.out()).isEqualTo(shown.out());
+            System.setProperty("audioengine.stderr.terminal", "false");
+            assertThat(run("--task", "vad", "--audio", EXAMPLE.toString(), "--threads", "1").err()).doesNotContain("real time\u001b[K");
+        } finally {
+            if (before == null) System.clearProperty("audioengine.stderr.terminal");
+            else System.setProperty("audioengine.stderr.terminal", before);
+        }
+    }
+
     /** Issue 16, defect 12: --backend best says what it picked; and --audio - reads standard input. */
     @Test
     void bestSaysWhatItPickedAndStandardInputIsAnInput() throws Exception {
