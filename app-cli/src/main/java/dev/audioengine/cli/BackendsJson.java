@@ -1,5 +1,7 @@
 package dev.audioengine.cli;
 
+import dev.audioengine.model.output.JsonWriter;
+
 import dev.audioengine.api.capability.Capability;
 import dev.audioengine.api.spi.DeviceInfo;
 

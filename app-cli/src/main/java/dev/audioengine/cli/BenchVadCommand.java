@@ -1,5 +1,7 @@
 package dev.audioengine.cli;
 
+import dev.audioengine.model.output.JsonWriter;
+
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.audio.AudioClip;
 import dev.audioengine.audio.WavReader;

@@ -1,5 +1,7 @@
 package dev.audioengine.cli;
 
+import dev.audioengine.model.output.JsonWriter;
+
 import dev.audioengine.model.FamilyRegistry;
 import dev.audioengine.model.ModelFamily;
 import dev.audioengine.model.ModelFile;

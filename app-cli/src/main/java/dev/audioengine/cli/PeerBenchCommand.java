@@ -1,5 +1,7 @@
 package dev.audioengine.cli;
 
+import dev.audioengine.model.output.JsonWriter;
+
 import dev.audioengine.api.BackendType;
 import dev.audioengine.api.registry.BackendRegistry;
 import dev.audioengine.api.spi.BackendConfig;

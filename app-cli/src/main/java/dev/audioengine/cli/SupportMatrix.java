@@ -1,5 +1,7 @@
 package dev.audioengine.cli;
 
+import dev.audioengine.model.output.JsonWriter;
+
 import dev.audioengine.conformance.CaseCatalogue;
 import dev.audioengine.conformance.ConformanceCase;
 import dev.audioengine.api.registry.BackendRegistry;

@@ -1,5 +1,7 @@
 package dev.audioengine.cli;
 
+import dev.audioengine.model.output.JsonWriter;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

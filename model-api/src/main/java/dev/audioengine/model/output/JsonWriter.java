@@ -1,24 +1,24 @@
-package dev.audioengine.cli;
+package dev.audioengine.model.output;
 
 /**
- * A minimal JSON writer for the CLI's machine-readable output: objects, arrays, strings
+ * A minimal JSON writer for machine-readable output (the CLI's, the segment files'): objects, arrays, strings
  * (escaped per RFC 8259), numbers, booleans and null. Commas are placed automatically;
  * the caller is responsible for balanced begin/end calls.
  */
-final class JsonWriter {
+public final class JsonWriter {
     private final StringBuilder out = new StringBuilder();
     private boolean needComma;
 
-    JsonWriter beginObject() { separate(); out.append('{'); needComma = false; return this; }
+    public JsonWriter beginObject() { separate(); out.append('{'); needComma = false; return this; }
 
-    JsonWriter endObject() { out.append('}'); needComma = true; return this; }
+    public JsonWriter endObject() { out.append('}'); needComma = true; return this; }
 
-    JsonWriter beginArray() { separate(); out.append('['); needComma = false; return this; }
+    public JsonWriter beginArray() { separate(); out.append('['); needComma = false; return this; }
 
-    JsonWriter endArray() { out.append(']'); needComma = true; return this; }
+    public JsonWriter endArray() { out.append(']'); needComma = true; return this; }
 
     /** Writes a member name; the next value call writes its value. */
-    JsonWriter name(String name) {
+    public JsonWriter name(String name) {
         separate();
         quote(name);
         out.append(':');
@@ -26,7 +26,7 @@ final class JsonWriter {
         return this;
     }
 
-    JsonWriter value(String s) {
+    public JsonWriter value(String s) {
         separate();
         if (s == null) out.append("null");
         else quote(s);
@@ -34,10 +34,10 @@ final class JsonWriter {
         return this;
     }
 
-    JsonWriter value(long n) { separate(); out.append(n); needComma = true; return this; }
+    public JsonWriter value(long n) { separate(); out.append(n); needComma = true; return this; }
 
     /** A finite number in its shortest round-trip form (NaN and infinities are not JSON). */
-    JsonWriter number(double d) {
+    public JsonWriter number(double d) {
         if (!Double.isFinite(d)) throw new IllegalArgumentException("JSON has no " + d);
         separate();
         out.append(d == Math.rint(d) && Math.abs(d) < 1e15 ? Long.toString((long) d) : Double.toString(d));
@@ -45,7 +45,7 @@ final class JsonWriter {
         return this;
     }
 
-    JsonWriter value(boolean b) { separate(); out.append(b); needComma = true; return this; }
+    public JsonWriter value(boolean b) { separate(); out.append(b); needComma = true; return this; }
 
     @Override
     public String toString() { return out.toString(); }
