@@ -3,6 +3,7 @@ package dev.audioengine.model;
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.model.store.ModelStore;
 import dev.audioengine.model.store.PullListener;
+import dev.audioengine.model.task.SpeechRecognizer;
 import dev.audioengine.model.task.VoiceActivityDetector;
 
 import java.io.IOException;
@@ -110,6 +111,7 @@ public final class ModelLoader {
 
     static Task taskOf(Class<? extends TaskModel> type) {
         if (VoiceActivityDetector.class.isAssignableFrom(type)) return Task.VAD;
+        if (SpeechRecognizer.class.isAssignableFrom(type)) return Task.ASR;
         throw new IllegalArgumentException(type.getName() + " is not a task interface this engine knows");
     }
 
