@@ -2,6 +2,7 @@
 module dev.audioengine.models {
     requires transitive dev.audioengine.model;
     requires transitive dev.audioengine.weights; // SileroWeights.fromOnnx takes an OnnxModel
+    requires dev.audioengine.blocks;
 
     exports dev.audioengine.models.silero;
 

@@ -99,6 +99,11 @@ public final class MultiHeadAttention {
         return AttentionLowering.apply(g, queries, keys, values, (float) (1 / Math.sqrt(headDim)), causal, effective, constants);
     }
 
+    /** As {@link #attend} with an additive mask [Tq, Tk] (a cache's key mask): a cached decoder step. */
+    public Tensor attend(GraphBuilder g, Tensor queries, Tensor keys, Tensor values, Tensor mask) {
+        return AttentionLowering.apply(g, queries, keys, values, mask, (float) (1 / Math.sqrt(headDim)), false, effective, constants);
+    }
+
     /** Heads [B, H, T, hd] concatenated and projected → [B, T, D]. */
     public Tensor output(GraphBuilder g, Tensor attended) {
         Tensor merged = g.permute(attended, 0, 2, 1, 3);

@@ -1,0 +1,154 @@
+package dev.audioengine.models.moonshine;
+
+import dev.audioengine.api.AudioEngine;
+import dev.audioengine.api.exec.RunSummary;
+import dev.audioengine.api.tensor.HostTensor;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Moonshine on an engine: the weights, the tokenizer, and a pool of decoding sessions (each with its own caches and
+ * compiled graphs) lent out one per call, so concurrent callers never share mutable state. Sessions are sized by the
+ * longest window they must hear; a pool is kept per size. Runs take turns on the engine (the backend runs one graph
+ * at a time).
+ */
+public final class MoonshineModel implements AutoCloseable {
+    /** What one window decoded to. */
+    public record Decoded(List<Integer> tokens, String text, int frames) {}
+
+    private record Size(int crossFrames, int selfTokens) {}
+
+    private final AudioEngine engine;
+    private final MoonshineWeights weights;
+    private final MoonshineTokenizer tokenizer;
+    private final Map<Size, Deque<DecodingSession>> idle = new HashMap<>();
+    private volatile RunSummary summary;
+    private boolean closed;
+
+    public MoonshineModel(AudioEngine engine, MoonshineWeights weights, MoonshineTokenizer tokenizer) {
+        this.engine = engine;
+        this.weights = weights;
+        this.tokenizer = tokenizer;
+    }
+
+    /** The capabilities Moonshine's graphs branch on: fused attention (else matmul-softmax-matmul) and BF16 weights (else F32). */
+    public static final java.util.Set<dev.audioengine.api.capability.Capability> USES = java.util.Set.of(
+            dev.audioengine.api.capability.Capability.FUSED_ATTENTION, dev.audioengine.api.capability.Capability.BF16_WEIGHTS);
+
+    /**
+     * Reads a checkpoint onto the engine, the lowering and the weight type chosen from the engine's effective set.
+     * {@code pinnedTokenizer} (llama-tokenizer.js) is used when the checkpoint brings no tokenizer.json.
+     */
+    public static MoonshineModel load(AudioEngine engine, MoonshineCheckpoint checkpoint, java.nio.file.Path pinnedTokenizer) throws java.io.IOException {
+        var effective = engine.effectiveCapabilities(USES);
+        var weightType = effective.contains(dev.audioengine.api.capability.Capability.BF16_WEIGHTS)
+                ? dev.audioengine.api.tensor.DType.BF16 : dev.audioengine.api.tensor.DType.F32;
+        MoonshineTokenizer tokenizer = checkpoint.tokenizer() != null ? MoonshineTokenizer.fromTokenizerJson(checkpoint.tokenizer())
+                : MoonshineTokenizer.fromLlamaTokenizerJs(pinnedTokenizer);
+        var encoder = dev.audioengine.blocks.weights.WeightStore.open(checkpoint.encoder(), weightType);
+        var decoder = checkpoint.kind() == MoonshineCheckpoint.Kind.TRANSFORMERS ? encoder
+                : dev.audioengine.blocks.weights.WeightStore.open(checkpoint.decoder(), weightType);
+        try {
+            MoonshineLayout layout = checkpoint.kind() == MoonshineCheckpoint.Kind.TRANSFORMERS ? MoonshineLayout.TRANSFORMERS : MoonshineLayout.ONNX_EXPORT;
+            MoonshineConfig config = checkpoint.config() != null ? checkpoint.config()
+                    : MoonshineCheckpoint.releasedSize(encoder.scope().tensor("conv1.weight").shape().dim(0), checkpoint.encoder());
+            return new MoonshineModel(engine, MoonshineWeights.read(config, layout, encoder, decoder, effective), tokenizer);
+        } catch (RuntimeException | java.io.IOException e) {
+            decoder.close();
+            encoder.close();
+            if (e instanceof IllegalArgumentException iae) {
+                throw new dev.audioengine.model.ModelFormatException(checkpoint.encoder().getParent() + " is not a Moonshine model this family can read: " + iae.getMessage(), iae);
+            }
+            throw e;
+        }
+    }
+
+    public MoonshineConfig config() { return weights.config(); }
+
+    public MoonshineTokenizer tokenizer() { return tokenizer; }
+
+    public Optional<RunSummary> runSummary() { return Optional.ofNullable(summary); }
+
+    /**
+     * Decodes one window greedily: at most {@code maxTokens} tokens, stopped at EOS or a repetition loop.
+     * {@code maxWindowSamples} sizes the session (windows of up to that length share sessions).
+     */
+    public Decoded decode(float[] samples, int from, int length, int maxTokens, int maxWindowSamples) {
+        if (length < 0 || from < 0 || from + length > samples.length) throw new IndexOutOfBoundsException(from + "+" + length + " of " + samples.length);
+        if (length > maxWindowSamples) throw new IllegalArgumentException("a window of " + length + " samples is longer than the " + maxWindowSamples + " allowed");
+        if (MoonshineConfig.frames(length) < 1 || maxTokens < 1) return new Decoded(List.of(), "", 0);
+        DecodingSession s = borrow(maxWindowSamples, maxTokens);
+        try {
+            List<Integer> tokens;
+            synchronized (engine) {
+                s.encode(samples, from, length, false);
+                tokens = s.greedy(maxTokens);
+            }
+            summary = s.stepSummary();
+            return new Decoded(tokens, tokenizer.decode(tokens), (int) MoonshineConfig.frames(length));
+        } finally {
+            giveBack(s);
+        }
+    }
+
+    /** The encoder's states for a window [1, T, D] (tests and parity checks); the caller closes the tensor. */
+    public HostTensor encoderStates(float[] samples) {
+        DecodingSession s = borrow(samples.length, 8);
+        try {
+            synchronized (engine) { return s.encode(samples, 0, samples.length, true); }
+        } finally {
+            giveBack(s);
+        }
+    }
+
+    /** Teacher forcing over a window: the logits after each of {@code tokens} (BOS first), [tokens.length × V]. */
+    public float[] teacherForcedLogits(float[] samples, int[] tokens) {
+        DecodingSession s = borrow(samples.length, tokens.length);
+        try {
+            synchronized (engine) {
+                s.encode(samples, 0, samples.length, false);
+                return s.logits(tokens);
+            }
+        } finally {
+            giveBack(s);
+        }
+    }
+
+    private synchronized DecodingSession borrow(int maxWindowSamples, int maxTokens) {
+        if (closed) throw new IllegalStateException("the Moonshine model is closed");
+        // round sizes up so nearby requests share sessions: cross frames to 64, tokens to 32
+        int frames = Math.toIntExact(Math.max(1, MoonshineConfig.frames(maxWindowSamples)));
+        Size size = new Size((frames + 63) / 64 * 64, (maxTokens + 1 + 31) / 32 * 32);
+        DecodingSession s = idle.computeIfAbsent(size, k -> new ArrayDeque<>()).poll();
+        if (s != null) return s;
+        synchronized (engine) {
+            s = new DecodingSession(engine, weights, size.selfTokens(), size.crossFrames());
+        }
+        return s;
+    }
+
+    private synchronized void giveBack(DecodingSession s) {
+        if (closed) {
+            s.close();
+            return;
+        }
+        idle.get(new Size(s.cache.crossCapacity, s.cache.selfCapacity)).push(s);
+    }
+
+    /** Closes every session, then the weights; sessions still lent out close when returned. */
+    @Override
+    public synchronized void close() {
+        if (closed) return;
+        closed = true;
+        synchronized (engine) {
+            idle.values().forEach(q -> q.forEach(DecodingSession::close));
+        }
+        idle.clear();
+        weights.close();
+    }
+}

@@ -1,0 +1,92 @@
+package dev.audioengine.models.moonshine;
+
+import dev.audioengine.api.AudioEngine;
+import dev.audioengine.api.exec.RunSummary;
+import dev.audioengine.audio.AudioStream;
+import dev.audioengine.model.Task;
+import dev.audioengine.model.task.AsrOptions;
+import dev.audioengine.model.task.AsrStream;
+import dev.audioengine.model.task.SpeechRecognizer;
+import dev.audioengine.model.task.Transcript;
+import dev.audioengine.model.task.TranscriptSegment;
+import dev.audioengine.models.silero.SileroVad;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * Moonshine as a {@link SpeechRecognizer}: windows of speech decoded greedily with Moonshine's length rule (at most
+ * {@link AsrOptions#tokensPerSecond()} tokens per second of window, moonshine-js's 6 by default) and a guard against
+ * repetition loops; long and live audio segmented by the Silero VAD it owns. Thread-safe: each call borrows a decoding
+ * session of its own.
+ */
+public final class MoonshineRecognizer implements SpeechRecognizer {
+    private final MoonshineModel model;
+    private final SileroVad vad;
+    private final String description;
+
+    private MoonshineRecognizer(MoonshineModel model, SileroVad vad, String description) {
+        this.model = model;
+        this.vad = vad;
+        this.description = description;
+    }
+
+    /** Loads the network and the VAD onto {@code engine}; {@code tokenizer} is the pinned vocabulary (ignored when the checkpoint has its own). */
+    public static MoonshineRecognizer load(AudioEngine engine, MoonshineCheckpoint checkpoint, Path tokenizer, Path vadFile, String what) throws IOException {
+        MoonshineModel model = MoonshineModel.load(engine, checkpoint, tokenizer);
+        try {
+            return new MoonshineRecognizer(model, SileroVad.load(engine, vadFile), what);
+        } catch (IOException | RuntimeException e) {
+            model.close();
+            throw e;
+        }
+    }
+
+    public MoonshineModel model() { return model; }
+
+    @Override public Task task() { return Task.ASR; }
+
+    @Override public String describe() { return "moonshine " + description; }
+
+    @Override public Optional<RunSummary> runSummary() { return model.runSummary(); }
+
+    @Override public int sampleRate() { return MoonshineConfig.SAMPLE_RATE; }
+
+    @Override
+    public TranscriptSegment transcribeWindow(float[] samples, long startSample, AsrOptions options) {
+        return decodeWindow(samples, 0, samples.length, startSample, options);
+    }
+
+    /** One window of {@code samples[from, from + length)}, which starts at {@code startSample} of the recording. */
+    TranscriptSegment decodeWindow(float[] samples, int from, int length, long startSample, AsrOptions options) {
+        int maxSamples = (int) Math.round(options.maxWindowSeconds() * sampleRate());
+        if (length > maxSamples) {
+            throw new IllegalArgumentException("a window of " + length / (double) sampleRate() + " s is longer than max-window-s " + options.maxWindowSeconds());
+        }
+        int maxTokens = Math.max(1, (int) (length / (double) sampleRate() * options.tokensPerSecond()));
+        MoonshineModel.Decoded d = model.decode(samples, from, length, maxTokens, maxSamples);
+        return new TranscriptSegment(startSample, startSample + length, sampleRate(), d.text(), d.tokens());
+    }
+
+    @Override
+    public Transcript transcribe(float[] samples, AsrOptions options) {
+        throw new UnsupportedOperationException("long-form transcription lands with the windowing code");
+    }
+
+    @Override
+    public Transcript transcribe(AudioStream in, AsrOptions options) throws IOException {
+        throw new UnsupportedOperationException("long-form transcription lands with the windowing code");
+    }
+
+    @Override
+    public AsrStream stream(AsrOptions options) {
+        throw new UnsupportedOperationException("live transcription lands with the windowing code");
+    }
+
+    @Override
+    public void close() {
+        vad.close();
+        model.close();
+    }
+}
