@@ -42,6 +42,7 @@ public final class AudioEngineCommand implements Runnable {
     private CommandSpec spec;
 
     private final Supplier<BackendRegistry> registrySource;
+    private final Supplier<FamilyRegistry> familySource;
     private BackendRegistry registry;
     private FamilyRegistry families;
 
@@ -49,7 +50,13 @@ public final class AudioEngineCommand implements Runnable {
     public AudioEngineCommand() { this(BackendRegistry::load); }
 
     /** For tests and embedders that bring their own providers or module layer. */
-    public AudioEngineCommand(Supplier<BackendRegistry> registrySource) { this.registrySource = registrySource; }
+    public AudioEngineCommand(Supplier<BackendRegistry> registrySource) { this(registrySource, FamilyRegistry::load); }
+
+    /** For tests and embedders that also bring their own model families. */
+    public AudioEngineCommand(Supplier<BackendRegistry> registrySource, Supplier<FamilyRegistry> familySource) {
+        this.registrySource = registrySource;
+        this.familySource = familySource;
+    }
 
     public GlobalOptions globals() { return globals; }
 
@@ -61,7 +68,7 @@ public final class AudioEngineCommand implements Runnable {
 
     /** The model families on the module path (and class path), found on first use. */
     public synchronized FamilyRegistry families() {
-        if (families == null) families = FamilyRegistry.load();
+        if (families == null) families = familySource.get();
         return families;
     }
 
@@ -80,7 +87,7 @@ public final class AudioEngineCommand implements Runnable {
             return;
         }
         String stray = task.strayOption();
-        if (stray != null) throw new UsageError(stray + " needs --task (e.g. --task vad); 'audioengine --help' lists the tasks");
+        if (stray != null) throw new UsageError(stray + " needs --task (e.g. --task vad or --task asr); 'audioengine --help' lists the tasks");
         spec.commandLine().usage(spec.commandLine().getOut());
     }
 }

@@ -1,5 +1,7 @@
 package dev.audioengine.cli;
 
+import dev.audioengine.audio.AudioStream;
+
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystems;
@@ -11,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * What {@code --audio} names, expanded into the files to process, in order: files as given, the audio files of a folder
@@ -44,6 +47,14 @@ final class AudioInputs {
         if (files.isEmpty()) throw new UsageError("--audio named no audio file");
         return files;
     }
+
+    /** Opens one expanded input for decoding, standard input included. */
+    static AudioStream open(Path input, Consumer<String> warnings) throws IOException {
+        return input.equals(STDIN) ? AudioStream.open(System.in, "standard input", warnings) : AudioStream.open(input, warnings);
+    }
+
+    /** How messages name an input: its path, or "standard input". */
+    static String describe(Path input) { return input.equals(STDIN) ? "standard input" : input.toString(); }
 
     private static Path checkedFile(Path p) throws IOException {
         if (!Files.exists(p)) throw new NoSuchFileException(p.toString(), null, "no such audio file");

@@ -7,25 +7,36 @@ import dev.audioengine.model.ModelLoader;
 import dev.audioengine.model.Task;
 import dev.audioengine.model.TaskModel;
 import dev.audioengine.model.store.ModelStore;
+import dev.audioengine.model.task.SpeechRecognizer;
 import dev.audioengine.model.task.VoiceActivityDetector;
-import picocli.CommandLine.Mixin;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Model.ArgGroupSpec;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * The {@code --task} form of the command (audio.cpp's spelling): {@code audioengine --task vad --audio in.wav ...}.
  * The family comes from the registry (the task's default family without {@code --family}), the model from
  * {@code --model NAME|PATH}; the task's own options live in its class. No family is named here: a family jar on the
  * module path serves its tasks without a change to this file.
+ * <p>
+ * Each task's options are a group of their own (a section of the help); an option of another task is a usage error
+ * rather than silently ignored.
  */
 public final class TaskOptions {
     @Option(names = "--task", paramLabel = "TASK", order = 1,
-            description = "Run a model task: vad (voice activity detection); asr and tts when a family that serves them is installed "
-                    + "(see 'audioengine models list').")
+            description = "Run a model task: vad (voice activity detection), asr (speech recognition); asr and tts need a family "
+                    + "that serves them (see 'audioengine models list').")
     private String task;
 
     @Option(names = "--family", paramLabel = "NAME", description = "Model family (see 'audioengine models list'). Default: the task's default family.")
@@ -39,27 +50,64 @@ public final class TaskOptions {
             + "quoted globs ('clips/*.wav'), or - for standard input. WAV is read natively; FLAC, Ogg, Opus, MP3, AIFF, ... through libsndfile.")
     private List<String> audio;
 
-    @Option(names = "--json", description = "Print the result as JSON (one document; streaming modes print one JSON line per event).")
+    @Option(names = "--json", description = "Print the result as JSON: one document per input, a JSON array of them for several "
+            + "inputs; --mode streaming prints one JSON line per event instead (with \"audio\" when there are several inputs).")
     private boolean json;
 
     @Option(names = {"-q", "--quiet"}, description = "No progress or summary lines on stderr; errors are still printed.")
     private boolean quiet;
 
-    @Mixin
+    @ArgGroup(validate = false, exclusive = false, order = 10, heading = "%nOptions of --task vad and --task asr:%n")
+    private AudioTaskOptions audioTask = new AudioTaskOptions();
+
+    @ArgGroup(validate = false, exclusive = false, order = 20,
+            heading = "%nOptions of --task vad (prints 'start - end' in seconds per speech segment):%n")
     private VadTask vad = new VadTask();
+
+    @ArgGroup(validate = false, exclusive = false, order = 30,
+            heading = "%nOptions of --task asr (prints the transcript, one line per input;%n"
+                    + "'FILE: text' with several inputs; with --mode streaming, '[start \u2192 end] text'%n"
+                    + "per segment as it settles):%n")
+    private AsrTask asr = new AsrTask();
+
+    @Spec(Spec.Target.MIXEE)
+    private CommandSpec spec;
 
     boolean requested() { return task != null; }
 
     /** Options that belong to a task but were given without --task: a usage error rather than a silent no-op. */
     String strayOption() {
-        if (audio != null) return "--audio";
-        if (model != null) return "--model";
-        if (family != null) return "--family";
+        Set<String> taskOnly = Set.of("--audio", "--model", "--family");
+        for (OptionSpec o : spec.commandLine().getParseResult().matchedOptions()) {
+            if (o.group() != null || taskOnly.contains(o.longestName())) return o.longestName();
+        }
         return null;
+    }
+
+    /** The tasks each group of options serves. */
+    private static Set<Task> tasksOf(ArgGroupSpec group) {
+        Class<?> type = group.typeInfo().getType();
+        if (type == AudioTaskOptions.class) return EnumSet.of(Task.VAD, Task.ASR);
+        if (type == VadTask.class) return EnumSet.of(Task.VAD);
+        if (type == AsrTask.class) return EnumSet.of(Task.ASR);
+        throw new IllegalStateException("option group " + type.getName() + " serves no task");
+    }
+
+    /** An option of another task's group (e.g. VAD's --threshold with --task asr) is refused, naming what the task takes. */
+    private void rejectOptionsOfOtherTasks(Task t) {
+        for (OptionSpec o : spec.commandLine().getParseResult().matchedOptions()) {
+            if (o.group() == null || tasksOf(o.group()).contains(t)) continue;
+            String owners = tasksOf(o.group()).stream().map(x -> "--task " + x.cliName()).collect(Collectors.joining(" and "));
+            String takes = spec.argGroups().stream().filter(g -> tasksOf(g).contains(t)).flatMap(g -> g.options().stream())
+                    .map(OptionSpec::longestName).collect(Collectors.joining(", "));
+            throw new UsageError(o.longestName() + " is an option of " + owners + ", not of --task " + t.cliName() + "; "
+                    + (takes.isEmpty() ? "--task " + t.cliName() + " takes no task options" : "its options: " + takes));
+        }
     }
 
     void run(AudioEngineCommand top, PrintWriter out, PrintWriter err) throws IOException {
         Task t = UsageError.of(() -> Task.parse(task));
+        rejectOptionsOfOtherTasks(t);
         TaskRun run = new TaskRun(out, err, json, quiet);
         List<Path> inputs = switch (t) {
             case VAD, ASR -> {
@@ -68,7 +116,11 @@ public final class TaskOptions {
             }
             case TTS -> List.of();
         };
-        if (t == Task.VAD) vad.checkBeforeLoading(inputs); // option values and output paths, before any model is pulled
+        switch (t) { // option values and output paths, before any model is pulled
+            case VAD -> vad.checkBeforeLoading(audioTask, inputs);
+            case ASR -> asr.checkBeforeLoading(audioTask, inputs);
+            case TTS -> { }
+        }
 
         FamilyRegistry families = top.families();
         ModelLoader loader = new ModelLoader(families, ModelStore.userCache(), run.pullListener());
@@ -83,7 +135,8 @@ public final class TaskOptions {
             try (TaskModel m = loader.load(engine, choice)) {
                 switch (t) {
                     case VAD -> vad.run(run, engine, (VoiceActivityDetector) m, inputs);
-                    case ASR, TTS -> throw new IllegalStateException(choice.family().name() + " loaded a " + t.cliName()
+                    case ASR -> asr.run(run, engine, (SpeechRecognizer) m, inputs);
+                    case TTS -> throw new IllegalStateException(choice.family().name() + " loaded a " + t.cliName()
                             + " model, but this CLI has no " + t.cliName() + " front end yet");
                 }
             }

@@ -1,5 +1,6 @@
 package dev.audioengine.cli;
 
+import dev.audioengine.model.TaskModel;
 import dev.audioengine.model.store.PullListener;
 
 import java.io.PrintWriter;
@@ -10,6 +11,8 @@ import java.util.Locale;
  * when stderr is a terminal, and nothing but errors under --quiet.
  */
 final class TaskRun {
+    private static final System.Logger LOG = System.getLogger(TaskRun.class.getName());
+
     final PrintWriter out, err;
     final boolean json, quiet;
     private final boolean progressShown;
@@ -58,12 +61,45 @@ final class TaskRun {
         progressLineOpen = true;
     }
 
+    /**
+     * Overwrites the progress line with text that may still change (a live transcript's partial). Terminal only. A
+     * line wider than the terminal would wrap, and the next {@code \r} would return to its last row only: the tail is shown.
+     */
+    void live(String text) {
+        if (!progressShown) return;
+        String line = text.strip().replaceAll("\\s+", " ");
+        int width = terminalColumns() - 1; // writing the last column makes some terminals wrap at once
+        if (line.length() > width) line = "\u2026" + line.substring(line.length() - width + 1);
+        err.print("\r" + line + "\u001b[K");
+        err.flush();
+        progressLineOpen = true;
+    }
+
+    /** The terminal's width where the shell exports it ($COLUMNS), else the usual 80. */
+    private static int terminalColumns() {
+        try {
+            int c = Integer.parseInt(System.getenv().getOrDefault("COLUMNS", "80").strip());
+            return c >= 20 ? c : 80;
+        } catch (NumberFormatException e) {
+            return 80;
+        }
+    }
+
     void endProgress() {
         if (progressLineOpen) {
             err.print("\r\u001b[K");
             err.flush();
             progressLineOpen = false;
         }
+    }
+
+    /** Where the model's last graph ran, at the end of a task. */
+    void runSummary(TaskModel model) {
+        model.runSummary().ifPresent(s -> {
+            // a CPU fallback changes speed and copies memory every run: say so without being asked
+            if (!s.fallbackNodes().isEmpty()) note("run summary: " + s.describe());
+            else LOG.log(System.Logger.Level.INFO, () -> "run summary: " + s.describe());
+        });
     }
 
     /** Pull messages as notes; download progress on the progress line. */

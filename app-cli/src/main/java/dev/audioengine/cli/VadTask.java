@@ -25,26 +25,11 @@ import java.util.Locale;
 
 /** {@code --task vad}: speech segments of each input, offline or through the streaming API. */
 final class VadTask {
-    private static final System.Logger LOG = System.getLogger(VadTask.class.getName());
-
     /** Streaming mode feeds the file in pieces of this many milliseconds, as a live source would. */
     private static final int STREAM_PIECE_MS = 20;
 
     /** Offline mode reads and detects this many samples at a time: 16 s at 16 kHz, one offline graph batch of Silero. */
     private static final int OFFLINE_BLOCK = 1 << 18;
-
-    @Option(names = "--mode", paramLabel = "offline|streaming", description = "offline: whole file, batched (default); "
-            + "streaming: chunk by chunk through the streaming API, printing each segment as it closes.")
-    String mode = "offline";
-
-    @Option(names = "--segments-out", paramLabel = "FILE", description = "Write the segments in the format of the file's extension: "
-            + ".json (with the model and options), .csv, .srt, .vtt, .rttm, .txt (Audacity labels); --format overrides "
-            + "(with several inputs: an existing folder, one FILE.segments.EXT per input, JSON unless --format).")
-    Path segmentsOut;
-
-    @Option(names = "--format", paramLabel = "NAME", description = "Format of --segments-out: json, csv, srt, vtt, rttm, audacity. "
-            + "Default: by the file's extension.")
-    String format;
 
     @Option(names = "--speech-out", paramLabel = "WAV", description = "Write the speech alone (the segments joined, Silero's "
             + "collect_chunks) as a 32-bit float WAV at the rate the model ran at (with several inputs: a folder, FILE.speech.wav each).")
@@ -72,24 +57,20 @@ final class VadTask {
     @Option(names = "--max-speech-s", paramLabel = "S", description = "Split longer segments. Default: no limit.")
     Double maxSpeechS;
 
+    private AudioTaskOptions shared;
     private VadOptions options;
     private boolean streaming;
     private SegmentFormat segmentsFormat;
 
     /** Everything that can be wrong with the request itself, checked before a model is pulled or loaded. */
-    void checkBeforeLoading(List<Path> inputs) throws IOException {
-        streaming = switch (mode.toLowerCase(Locale.ROOT)) {
-            case "offline" -> false;
-            case "streaming" -> true;
-            default -> throw new UsageError("unknown --mode '" + mode + "'; valid: offline, streaming");
-        };
+    void checkBeforeLoading(AudioTaskOptions shared, List<Path> inputs) throws IOException {
+        this.shared = shared;
+        streaming = shared.streaming();
         options = UsageError.of(() -> new VadOptions(threshold, negThreshold == null ? Double.NaN : negThreshold, minSpeechMs,
                 minSilenceMs, speechPadMs, maxSpeechS == null ? Double.POSITIVE_INFINITY : maxSpeechS));
-        OutputPaths.check("--segments-out", segmentsOut, inputs.size());
+        segmentsFormat = shared.segmentsFormat(inputs.size());
         OutputPaths.check("--probabilities-out", probabilitiesOut, inputs.size());
         OutputPaths.check("--speech-out", speechOut, inputs.size());
-        if (format != null && segmentsOut == null) throw new UsageError("--format names the format of --segments-out; give --segments-out FILE");
-        if (segmentsOut != null) segmentsFormat = UsageError.of(() -> VadOutput.segmentsFormat(segmentsOut, format, inputs.size()));
     }
 
     void run(TaskRun run, AudioEngine engine, VoiceActivityDetector vad, List<Path> inputs) throws IOException {
@@ -113,9 +94,8 @@ final class VadTask {
             if (probabilitiesOut != null) {
                 writeProbabilities(OutputPaths.forInput(probabilitiesOut, input, inputs.size(), ".probabilities.txt"), pass.probabilities());
             }
-            if (segmentsOut != null) {
-                VadOutput.writeSegments(OutputPaths.forInput(segmentsOut, input, inputs.size(), ".segments." + segmentsFormat.extension()),
-                        segmentsFormat, input.toString(), VadOutput.properties(pass.rate(), vad.describe(), streaming, options), pass.segments());
+            if (segmentsFormat != null) {
+                VadOutput.writeSegments(shared.segmentsFile(input, inputs.size(), segmentsFormat), segmentsFormat, input.toString(), VadOutput.properties(pass.rate(), vad.describe(), streaming, options), pass.segments());
             }
             if (speechOut != null) {
                 VadOutput.writeSpeech(OutputPaths.forInput(speechOut, input, inputs.size(), ".speech.wav"), pass.kept().toArray(), pass.rate(),
@@ -124,11 +104,7 @@ final class VadTask {
         }
         if (doc != null) run.out.println(doc.endArray());
         run.out.flush();
-        vad.runSummary().ifPresent(s -> {
-            // a CPU fallback changes speed and copies memory every run: say so without being asked
-            if (!s.fallbackNodes().isEmpty()) run.note("run summary: " + s.describe());
-            else LOG.log(System.Logger.Level.INFO, () -> "run summary: " + s.describe());
-        });
+        run.runSummary(vad);
     }
 
     /**
@@ -182,11 +158,10 @@ final class VadTask {
 
     /** Opens the input as a stream at a rate the detector runs at natively (8 and 16 kHz stay as they are for Silero). */
     private static AudioStream open(Path input, VoiceActivityDetector vad, TaskRun run) throws IOException {
-        java.util.function.Consumer<String> warn = w -> run.note("warning: " + w);
-        AudioStream in = input.equals(AudioInputs.STDIN) ? AudioStream.open(System.in, "standard input", warn) : AudioStream.open(input, warn);
+        AudioStream in = AudioInputs.open(input, w -> run.note("warning: " + w));
         if (!vad.sampleRates().contains(in.sourceRate())) {
             int to = vad.sampleRates().stream().max(Integer::compare).orElseThrow();
-            run.note("resampling " + (input.equals(AudioInputs.STDIN) ? "standard input" : input) + " from " + in.sourceRate() + " Hz to " + to + " Hz");
+            run.note("resampling " + AudioInputs.describe(input) + " from " + in.sourceRate() + " Hz to " + to + " Hz");
             in = in.resampleTo(to);
         }
         return in;

@@ -1,6 +1,7 @@
 package dev.audioengine.cli;
 
 import dev.audioengine.api.registry.BackendRegistry;
+import dev.audioengine.model.FamilyRegistry;
 import picocli.CommandLine;
 
 import java.io.PrintWriter;
@@ -12,8 +13,13 @@ record CliRun(int exit, String out, String err, AudioEngineCommand top) {
 
     static CliRun run(String... args) { return run(BackendRegistry::load, args); }
 
-    static CliRun run(Supplier<BackendRegistry> registry, String... args) {
-        AudioEngineCommand top = new AudioEngineCommand(registry);
+    static CliRun run(Supplier<BackendRegistry> registry, String... args) { return run(registry, FamilyRegistry::load, args); }
+
+    /** With the model families a test brings (a fake one) instead of those on the class path. */
+    static CliRun run(FamilyRegistry families, String... args) { return run(BackendRegistry::load, () -> families, args); }
+
+    static CliRun run(Supplier<BackendRegistry> registry, Supplier<FamilyRegistry> families, String... args) {
+        AudioEngineCommand top = new AudioEngineCommand(registry, families);
         CommandLine cmd = Main.commandLine(top);
         StringWriter out = new StringWriter(), err = new StringWriter();
         cmd.setOut(new PrintWriter(out, true));

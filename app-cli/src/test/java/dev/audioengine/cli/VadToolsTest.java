@@ -46,6 +46,8 @@ class VadToolsTest {
             assertThat(lines.get(i)).matches("\\{\"bench\":\"vad\",\"backend\":\"CPU\",\"mode\":\"" + (i == 0 ? "streaming" : "offline")
                     + "\",\"threads\":1,\"us_per_chunk\":" + number + ",\"realtime_factor\":" + number + "}");
         }
-        assertThat(VadTaskTest.run("bench", "asr").exit()).isEqualTo(2);
+        VadTaskTest.Run asr = VadTaskTest.run("bench", "asr", "--audio", "../docs/examples/speech.wav");
+        assertThat(asr.exit()).as("bench asr with no asr family installed: %s", asr.err()).isEqualTo(1);
+        assertThat(asr.err()).contains("no installed model family serves --task asr");
     }
 }

@@ -1,0 +1,51 @@
+package dev.audioengine.cli;
+
+import dev.audioengine.model.output.SegmentFormat;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Locale;
+
+/**
+ * The options every task that reads audio into segments takes ({@code --task vad}, {@code --task asr}): picocli allows
+ * an option name once per command, so they are declared here once and each task reads them from here.
+ */
+final class AudioTaskOptions {
+    @Option(names = "--mode", paramLabel = "offline|streaming", description = "offline: whole file (default); streaming: fed in 20 ms "
+            + "pieces through the streaming API, each segment printed as it closes (asr: partial text shown on a terminal as it grows).")
+    String mode = "offline";
+
+    @Option(names = "--segments-out", paramLabel = "FILE", description = "Write the segments in the format of the file's extension: "
+            + ".json (with the model and options; asr: with the text), .csv, .srt, .vtt, .rttm, .txt (Audacity labels); --format "
+            + "overrides (with several inputs: an existing folder, one FILE.segments.EXT per input, JSON unless --format).")
+    Path segmentsOut;
+
+    @Option(names = "--format", paramLabel = "NAME", description = "Format of --segments-out: json, csv, srt, vtt, rttm, audacity. "
+            + "Default: by the file's extension.")
+    String format;
+
+    /** Whether --mode asks for streaming; an unknown mode is a usage error. */
+    boolean streaming() {
+        return switch (mode.toLowerCase(Locale.ROOT)) {
+            case "offline" -> false;
+            case "streaming" -> true;
+            default -> throw new UsageError("unknown --mode '" + mode + "'; valid: offline, streaming");
+        };
+    }
+
+    /** Checks --segments-out and --format before any work; the format to write, or null without --segments-out. */
+    SegmentFormat segmentsFormat(int inputs) throws IOException {
+        OutputPaths.check("--segments-out", segmentsOut, inputs);
+        if (format != null && segmentsOut == null) throw new UsageError("--format names the format of --segments-out; give --segments-out FILE");
+        if (segmentsOut == null) return null;
+        // with several inputs the path is a folder, which has no extension to go by
+        if (inputs > 1) return format == null ? SegmentFormat.JSON : UsageError.of(() -> SegmentFormat.named(format));
+        return UsageError.of(() -> SegmentFormat.choose(segmentsOut, format));
+    }
+
+    /** Where the segments of {@code input} go: --segments-out itself with one input, else a file in that folder. */
+    Path segmentsFile(Path input, int inputs, SegmentFormat format) {
+        return OutputPaths.forInput(segmentsOut, input, inputs, ".segments." + format.extension());
+    }
+}
