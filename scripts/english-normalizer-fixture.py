@@ -53,7 +53,7 @@ inputs += [
     "tab\there\nnewline", "  spaced   out  ", "UPPER lower MiXeD", "colour and flavour", "the neighbour's behaviour",
     "organise the programme", "travelled to the theatre", "the grey centre", "I realised", "analyse this",
     "100% sure", "50 %", "a % sign", "$ alone", "£", "the . dot", "C++ and C#", "#hashtag @mention", "a&b", "a/b",
-    "under_score", "it's 5 o'clock", "rock 'n' roll", "'quoted'", "1st 2nd 3rd 4th", "the 1990's",
+    "under_score", "\u0663 \u0663.\u0665 hundred and \u0663", "x \u0665 point five", "\uff11\uff12 fullwidth", "it's 5 o'clock", "rock 'n' roll", "'quoted'", "1st 2nd 3rd 4th", "the 1990's",
 ]
 # the British spellings the Java list holds, each alone
 spellings = Path("model-api/src/main/resources/dev/audioengine/model/text/british-american-spellings.txt")

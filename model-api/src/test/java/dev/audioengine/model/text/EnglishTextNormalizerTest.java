@@ -93,6 +93,24 @@ class EnglishTextNormalizerTest {
     }
 
     @Test
+    void neverFailsOnArbitraryText() {
+        java.util.Random rnd = new java.util.Random(3);
+        String pieces = "0123456789٣٥.,%$¢€£'\"()[]<>- \t\nabcxyzé😀\uD800\uDC00\uDFFF";
+        List<String> words = List.of("one", "twenty", "hundred", "point", "and", "a", "half", "double", "oh", "minus", "dollars",
+                "per", "cent", "percent", "first", "millionth", "sixties", "mr", "won't", "hmm", "colour");
+        for (int n = 0; n < 5000; n++) {
+            StringBuilder sb = new StringBuilder();
+            for (int i = rnd.nextInt(12); i > 0; i--) {
+                if (rnd.nextBoolean()) sb.append(words.get(rnd.nextInt(words.size()))).append(' ');
+                else sb.append(pieces.charAt(rnd.nextInt(pieces.length())));
+            }
+            String text = sb.toString();
+            String out = normalizer.normalize(text);
+            assertThat(out).as(text).doesNotContain("  ").isEqualTo(out.strip());
+        }
+    }
+
+    @Test
     void readsNumbersBeyondLongRange() {
         assertThat(normalizer.normalize("ten decillion")).isEqualTo("1" + "0".repeat(34));
         assertThat(normalizer.normalize("nine hundred ninety nine decillion nine hundred ninety nine nonillion"))
