@@ -17,6 +17,10 @@ import java.util.Arrays;
  * Key blocks are converted to F32 once per query block (K transposed so scores vectorize across
  * keys). Grouped queries read k/v head h / (H / Hkv). A row whose every key is masked yields
  * zeros, the reference's convention for softmax over nothing.
+ * <p>
+ * A key block that the mask hides from every row of the query block is skipped before its keys
+ * are loaded: exp(−inf) adds nothing, so the result is the same, and a decoder step over a
+ * fixed-capacity cache (docs/STATE.md) reads only the keys up to its length.
  */
 final class AttentionKernel implements CpuKernel {
     private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
@@ -59,9 +63,10 @@ final class AttentionKernel implements CpuKernel {
     private record Shape(int heads, int kvHeads, int tq, int tk, int d, int dp, float scale, boolean causal) {}
 
     private static final class Scratch {
-        final float[] q, kt, v, s, o, max, sum, alpha;
+        final float[] q, kt, v, s, o, max, sum, alpha, row;
 
         Scratch(int dp, int d) {
+            row = new float[d];
             q = new float[QB * dp];
             kt = new float[d * KB];
             v = new float[KB * dp];
@@ -87,6 +92,7 @@ final class AttentionKernel implements CpuKernel {
         int keyEnd = sh.causal ? Math.min(sh.tk, i0 + rows + shift) : sh.tk;
         for (int j0 = 0; j0 < keyEnd; j0 += KB) {
             int kb = Math.min(KB, keyEnd - j0);
+            if (mask != null && hidden(mask, i0, rows, j0, kb)) continue;
             loadKeys(k, v, b, hk, j0, kb, d, dp, s);
             for (int r0 = 0; r0 < rows; r0 += G) {
                 int g = Math.min(G, rows - r0);
@@ -114,9 +120,28 @@ final class AttentionKernel implements CpuKernel {
         }
     }
 
+    /** Whether the mask is −inf for every row i0.. of the block and every key j0..j0+kb. */
+    private static boolean hidden(CpuTensor mask, int i0, int rows, int j0, int kb) {
+        long ms = mask.strides()[3];
+        for (int r = 0; r < rows; r++) {
+            long mo = mask.offset(0, 0, i0 + r, j0);
+            for (int j = 0; j < kb; j++) if (mask.getFloat(mo + j * ms) != Float.NEGATIVE_INFINITY) return false;
+        }
+        return true;
+    }
+
     /** kt[e * KB + j] = k[j0 + j, e]; v rows padded to dp with zeros. */
     private static void loadKeys(CpuTensor k, CpuTensor v, int b, int hk, int j0, int kb, int d, int dp, Scratch s) {
         long ks = k.strides()[3], vs = v.strides()[3];
+        if (k.dtype() == DType.F32 && v.dtype() == DType.F32 && ks == 1 && vs == 1) { // rows are contiguous: bulk copies
+            for (int j = 0; j < kb; j++) {
+                MemorySegment.copy(k.segment(), CpuTensor.F32, k.base() + k.offset(b, hk, j0 + j, 0) * 4, s.row, 0, d);
+                for (int e = 0; e < d; e++) s.kt[e * KB + j] = s.row[e];
+                MemorySegment.copy(v.segment(), CpuTensor.F32, v.base() + v.offset(b, hk, j0 + j, 0) * 4, s.v, j * dp, d);
+                for (int e = d; e < dp; e++) s.v[j * dp + e] = 0f;
+            }
+            return;
+        }
         for (int j = 0; j < kb; j++) {
             long ko = k.offset(b, hk, j0 + j, 0), vo = v.offset(b, hk, j0 + j, 0);
             for (int e = 0; e < d; e++) {
