@@ -7,5 +7,5 @@ module dev.audioengine.models {
     exports dev.audioengine.models.moonshine;
     exports dev.audioengine.models.silero;
 
-    provides dev.audioengine.model.ModelFamily with dev.audioengine.models.silero.SileroVadFamily;
+    provides dev.audioengine.model.ModelFamily with dev.audioengine.models.silero.SileroVadFamily, dev.audioengine.models.moonshine.MoonshineFamily;
 }

@@ -36,7 +36,7 @@ public final class MoonshineModel implements AutoCloseable {
         this.tokenizer = tokenizer;
     }
 
-    /** The capabilities Moonshine's graphs branch on: fused attention (else matmul-softmax-matmul) and BF16 weights (else F32). */
+    /** The capabilities Moonshine's graphs branch on: fused attention (else matmul-softmax-matmul) and BF16 weights (else F32, for float checkpoints). */
     public static final java.util.Set<dev.audioengine.api.capability.Capability> USES = java.util.Set.of(
             dev.audioengine.api.capability.Capability.FUSED_ATTENTION, dev.audioengine.api.capability.Capability.BF16_WEIGHTS);
 
@@ -45,9 +45,24 @@ public final class MoonshineModel implements AutoCloseable {
      * {@code pinnedTokenizer} (llama-tokenizer.js) is used when the checkpoint brings no tokenizer.json.
      */
     public static MoonshineModel load(AudioEngine engine, MoonshineCheckpoint checkpoint, java.nio.file.Path pinnedTokenizer) throws java.io.IOException {
+        return load(engine, checkpoint, pinnedTokenizer, defaultWeightType(checkpoint, engine.effectiveCapabilities(USES)));
+    }
+
+    /**
+     * The projections' weight type when the caller names none. moonshine-js's files hold 8-bit weights (one scale per
+     * tensor): they stay 8-bit as Q8_0 (one scale per 32 values, at least as fine), which reads a quarter of F32's
+     * bytes per decoder step, the step's whole cost. A float checkpoint runs in BF16 where the backend has verified
+     * BF16_WEIGHTS, else F32.
+     */
+    static dev.audioengine.api.tensor.DType defaultWeightType(MoonshineCheckpoint checkpoint, java.util.Set<dev.audioengine.api.capability.Capability> effective) {
+        if (checkpoint.kind() == MoonshineCheckpoint.Kind.ONNX_EXPORT) return dev.audioengine.api.tensor.DType.Q8_0;
+        return effective.contains(dev.audioengine.api.capability.Capability.BF16_WEIGHTS) ? dev.audioengine.api.tensor.DType.BF16 : dev.audioengine.api.tensor.DType.F32;
+    }
+
+    /** As {@link #load(AudioEngine, MoonshineCheckpoint, java.nio.file.Path)} with the projections' weight type given. */
+    public static MoonshineModel load(AudioEngine engine, MoonshineCheckpoint checkpoint, java.nio.file.Path pinnedTokenizer,
+                                      dev.audioengine.api.tensor.DType weightType) throws java.io.IOException {
         var effective = engine.effectiveCapabilities(USES);
-        var weightType = effective.contains(dev.audioengine.api.capability.Capability.BF16_WEIGHTS)
-                ? dev.audioengine.api.tensor.DType.BF16 : dev.audioengine.api.tensor.DType.F32;
         MoonshineTokenizer tokenizer = checkpoint.tokenizer() != null ? MoonshineTokenizer.fromTokenizerJson(checkpoint.tokenizer())
                 : MoonshineTokenizer.fromLlamaTokenizerJs(pinnedTokenizer);
         var encoder = dev.audioengine.blocks.weights.WeightStore.open(checkpoint.encoder(), weightType);
@@ -67,6 +82,8 @@ public final class MoonshineModel implements AutoCloseable {
             throw e;
         }
     }
+
+    MoonshineWeights weightsForProfiling() { return weights; }
 
     public MoonshineConfig config() { return weights.config(); }
 
