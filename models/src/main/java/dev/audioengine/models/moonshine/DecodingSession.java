@@ -80,7 +80,10 @@ final class DecodingSession implements AutoCloseable {
     }
 
     /** Greedy decoding from BOS over the window last encoded: at most {@code maxTokens}, stopped at EOS or a loop. */
-    List<Integer> greedy(int maxTokens) {
+    List<Integer> greedy(int maxTokens) { return greedy(maxTokens, true); }
+
+    /** With {@code stop} false: exactly min(maxTokens, capacity) steps, EOS and loops ignored (timing on random weights). */
+    List<Integer> greedy(int maxTokens, boolean stop) {
         int limit = Math.min(maxTokens, cache.selfCapacity);
         List<Integer> out = new ArrayList<>();
         int current = MoonshineConfig.BOS;
@@ -89,9 +92,9 @@ final class DecodingSession implements AutoCloseable {
             step.runInto(stepInputs, List.of(next));
             steps++;
             int t = next.getInt(0);
-            if (t == MoonshineConfig.EOS) break;
+            if (stop && t == MoonshineConfig.EOS) break;
             out.add(t);
-            int cut = RepetitionGuard.loopCut(out);
+            int cut = stop ? RepetitionGuard.loopCut(out) : -1;
             if (cut >= 0) {
                 out.subList(cut, out.size()).clear();
                 break;

@@ -113,6 +113,22 @@ public final class MoonshineModel implements AutoCloseable {
         }
     }
 
+    /**
+     * For speed measurements on random weights, where EOS comes at random: encodes the window and decodes exactly
+     * {@code tokens} steps, ignoring EOS and loops (as transformers' generate() with min_new_tokens = max_new_tokens).
+     */
+    public List<Integer> decodeExactly(float[] samples, int tokens) {
+        DecodingSession s = borrow(samples.length, tokens);
+        try {
+            synchronized (engine) {
+                s.encode(samples, 0, samples.length, false);
+                return s.greedy(tokens, false);
+            }
+        } finally {
+            giveBack(s);
+        }
+    }
+
     /** The encoder's states for a window [1, T, D] (tests and parity checks); the caller closes the tensor. */
     public HostTensor encoderStates(float[] samples) {
         DecodingSession s = borrow(samples.length, 8);
