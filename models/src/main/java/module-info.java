@@ -3,6 +3,7 @@ module dev.audioengine.models {
     requires transitive dev.audioengine.model;
     requires transitive dev.audioengine.weights; // SileroWeights.fromOnnx takes an OnnxModel
 
+    exports dev.audioengine.models.asr;
     exports dev.audioengine.models.silero;
 
     provides dev.audioengine.model.ModelFamily with dev.audioengine.models.silero.SileroVadFamily;
