@@ -5,9 +5,9 @@ import dev.audioengine.model.task.VadOptions;
 import java.util.ArrayDeque;
 
 /**
- * The earliest sample at which a segment that an offline voice activity detector has not reported yet can start,
- * from the chunk probabilities it gave and the segments it reported: what lets long-form transcription discard audio
- * in a long silence instead of keeping it until the next segment is reported.
+ * The earliest sample at which a segment that a voice activity detector has not reported yet can start, from the
+ * chunk probabilities it gave and the ends it reported (an offline detector's segments, a streaming one's ENDs):
+ * what lets transcription discard audio in a long silence instead of keeping it until the next segment comes.
  * <p>
  * It rests on the segmentation rules that {@link VadOptions} names (Silero's get_speech_timestamps, with which the
  * bound is tested), not on when a detector reports:
