@@ -4,6 +4,7 @@ module dev.audioengine.models {
     requires transitive dev.audioengine.weights; // SileroWeights.fromOnnx takes an OnnxModel
     requires dev.audioengine.blocks;
 
+    exports dev.audioengine.models.asr;
     exports dev.audioengine.models.moonshine;
     exports dev.audioengine.models.silero;
 
