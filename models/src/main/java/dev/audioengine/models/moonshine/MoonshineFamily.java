@@ -89,7 +89,7 @@ public final class MoonshineFamily implements ModelFamily {
             ModelStore store = ModelStore.userCache();
             tokenizer = checkpoint.tokenizer() != null ? null : store.pull(TOKENIZER, m -> System.err.println(m));
             vad = store.pull(SileroVadFamily.V6_FILE, m -> System.err.println(m));
-            what = location.path().toString();
+            what = "moonshine " + checkpoint.kind().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ') + " " + location.path();
         }
         return MoonshineRecognizer.load(engine, checkpoint, tokenizer, vad, what);
     }

@@ -9,6 +9,9 @@ import dev.audioengine.model.task.AsrStream;
 import dev.audioengine.model.task.SpeechRecognizer;
 import dev.audioengine.model.task.Transcript;
 import dev.audioengine.model.task.TranscriptSegment;
+import dev.audioengine.models.asr.LiveTranscription;
+import dev.audioengine.models.asr.LongFormTranscriber;
+import dev.audioengine.models.asr.WindowDecoder;
 import dev.audioengine.models.silero.SileroVad;
 
 import java.io.IOException;
@@ -47,7 +50,7 @@ public final class MoonshineRecognizer implements SpeechRecognizer {
 
     @Override public Task task() { return Task.ASR; }
 
-    @Override public String describe() { return "moonshine " + description; }
+    @Override public String describe() { return description; }
 
     @Override public Optional<RunSummary> runSummary() { return model.runSummary(); }
 
@@ -71,17 +74,23 @@ public final class MoonshineRecognizer implements SpeechRecognizer {
 
     @Override
     public Transcript transcribe(float[] samples, AsrOptions options) {
-        throw new UnsupportedOperationException("long-form transcription lands with the windowing code");
+        return LongFormTranscriber.transcribe(vad, windows(options), options, samples);
     }
 
     @Override
     public Transcript transcribe(AudioStream in, AsrOptions options) throws IOException {
-        throw new UnsupportedOperationException("long-form transcription lands with the windowing code");
+        if (in.sampleRate() != sampleRate()) in.resampleTo(sampleRate());
+        return LongFormTranscriber.transcribe(vad, windows(options), options, in);
     }
 
     @Override
     public AsrStream stream(AsrOptions options) {
-        throw new UnsupportedOperationException("live transcription lands with the windowing code");
+        return LiveTranscription.open(vad, windows(options), options);
+    }
+
+    /** This recognizer's window decoding under {@code options}, for the long-form and live drivers. */
+    private WindowDecoder windows(AsrOptions options) {
+        return (samples, from, length, startSample) -> decodeWindow(samples, from, length, startSample, options);
     }
 
     @Override
