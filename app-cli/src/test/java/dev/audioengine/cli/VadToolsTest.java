@@ -29,7 +29,8 @@ class VadToolsTest {
         assertThat(table.out()).contains("FAMILY", "silero_vad     silero_vad*", "silero_vad_v5", "vad", "2.3 MB", "MIT", "yes");
         VadTaskTest.Run json = VadTaskTest.run("models", "list", "--json");
         assertThat(json.exit()).as(json.err()).isZero();
-        assertThat(json.out()).contains("\"families\":[{\"name\":\"silero_vad\"", "\"tasks\":[\"vad\"]",
+        assertThat(json.out()).contains("\"families\":[{\"name\":\"moonshine\"", "{\"name\":\"silero_vad\",\"description\"", "\"tasks\":[\"vad\"]",
+                "{\"name\":\"moonshine-tiny\",\"aliases\":[\"tiny\",\"moonshine_tiny\"],\"task\":\"asr\",\"default\":true",
                 "{\"name\":\"silero_vad\",\"aliases\":[\"silero_vad_v6\",\"v6\"],\"task\":\"vad\",\"default\":true",
                 "{\"name\":\"silero_vad_v5\"", "\"licence\":\"MIT\"", "\"bytes\":2327524", "\"cached\":true",
                 "\"sources\":[\"npm package @ricky0123/vad-web@0.0.31, dist/silero_vad_v5.onnx\"]");
@@ -46,8 +47,5 @@ class VadToolsTest {
             assertThat(lines.get(i)).matches("\\{\"bench\":\"vad\",\"backend\":\"CPU\",\"mode\":\"" + (i == 0 ? "streaming" : "offline")
                     + "\",\"threads\":1,\"us_per_chunk\":" + number + ",\"realtime_factor\":" + number + "}");
         }
-        VadTaskTest.Run asr = VadTaskTest.run("bench", "asr", "--audio", "../docs/examples/speech.wav");
-        assertThat(asr.exit()).as("bench asr with no asr family installed: %s", asr.err()).isEqualTo(1);
-        assertThat(asr.err()).contains("no installed model family serves --task asr");
     }
 }
