@@ -43,6 +43,19 @@ class MoonshineCliTest {
     }
 
     @Test
+    void aCheckpointFolderLoadsThroughModelPathAndOtherFoldersAreRefusedSayingWhy(@TempDir Path dir) throws Exception {
+        Path checkpoint = Path.of("../models/src/test/resources/moonshine/hf/tiny-layout"); // transformers' layout, random weights
+        VadTaskTest.Run r = VadTaskTest.run("--task", "asr", "--model", checkpoint.toString(), "--audio", CARDS.resolve("001.wav").toString(), "--json", "--threads", "1");
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(((Map<?, ?>) AsrTaskTest.json(r.out())).get("model").toString()).contains("moonshine transformers", "tiny-layout");
+
+        Files.writeString(dir.resolve("notes.txt"), "not a model");
+        VadTaskTest.Run bad = VadTaskTest.run("--task", "asr", "--model", dir.toString(), "--audio", CARDS.resolve("001.wav").toString());
+        assertThat(bad.exit()).isEqualTo(1);
+        assertThat(bad.err()).contains("holds neither encoder_model.onnx + decoder_model_merged.onnx", "config.json + model.safetensors");
+    }
+
+    @Test
     void benchAsrReportsOneJsonObject() {
         VadTaskTest.Run r = VadTaskTest.run("bench", "asr", "--json", "--runs", "1", "--threads", "1", "--audio", CARDS.resolve("001.wav").toString());
         assertThat(r.exit()).as(r.err()).isZero();
