@@ -120,7 +120,7 @@ public final class MoonshineProbe {
     static void speed(Path hf, Path tokenizer, Path wav, int tokens, int rounds, List<String> targets) throws Exception {
         float[] a = audio(wav.toString());
         for (String target : targets) {
-            for (DType wt : List.of(DType.F32, DType.BF16, DType.Q8_0)) {
+            for (DType wt : weightType(target) != null ? List.of(weightType(target)) : List.of(DType.F32, DType.BF16, DType.Q8_0)) {
                 try (AudioEngine e = engine(target); MoonshineModel m = MoonshineModel.load(e, MoonshineCheckpoint.inFolder(hf), tokenizer, wt)) {
                     for (int w = 0; w < 3; w++) m.decodeExactly(a, tokens);
                     double[] total = new double[rounds], encoder = new double[rounds];

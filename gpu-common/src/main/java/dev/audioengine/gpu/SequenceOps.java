@@ -17,6 +17,8 @@ final class SequenceOps implements GpuOp {
     static final int LSTM_MAX_SHARED = 48 * 1024;
     /** Queries per attention block and keys per tile: ATT_QT and ATT_KT in sequence.cu. */
     static final int ATT_QT = 16, ATT_KT = 64;
+    /** ae_attention_rows: at most this many queries, and scores that fit 48 KB of shared memory (no opt-in needed). */
+    static final int ATT_ROWS_MAX_TQ = 4, ATT_ROWS_MAX_SHARED = 48 * 1024;
 
     @Override
     public boolean supports(Tensor node, DeviceLimits limits) {
@@ -29,6 +31,16 @@ final class SequenceOps implements GpuOp {
                     && 6L * l.hidden() * 4 <= Math.min(LSTM_MAX_SHARED, limits.maxSharedPerBlock());
             default -> false;
         };
+    }
+
+    /** Decoder steps (few queries, keys that fit shared memory as scores) take the key-parallel kernel. */
+    static boolean rowsKernel(Tensor node) {
+        return node.input(0).dim(2) <= ATT_ROWS_MAX_TQ && attentionRowsShared(node) <= ATT_ROWS_MAX_SHARED;
+    }
+
+    /** q, the block's reduction scratch and one score per key. */
+    static long attentionRowsShared(Tensor node) {
+        return 4L * (node.input(0).dim(3) + Binding.THREADS + node.input(1).dim(2));
     }
 
     static long attentionShared(Tensor node) {
@@ -62,7 +74,12 @@ final class SequenceOps implements GpuOp {
                         .ptr(b.ptr(v)).desc(TensorDesc.of(v)).i32(k.dtype().ordinal())
                         .ptr(masked ? b.ptr(node.input(3)) : 0).desc(masked ? TensorDesc.of(node.input(3)) : TensorDesc.of(q))
                         .f32(a.scale()).i32(a.causal() ? 1 : 0);
-                b.launch(SRC, "ae_attention", Math.toIntExact(blocks), 1, 1, Binding.THREADS, 1, 1, (int) attentionShared(node), args);
+                if (rowsKernel(node)) {
+                    b.launch(SRC, "ae_attention_rows", Math.toIntExact(q.dim(0) * q.dim(1) * q.dim(2)), 1, 1, Binding.THREADS, 1, 1,
+                            (int) attentionRowsShared(node), args);
+                } else {
+                    b.launch(SRC, "ae_attention", Math.toIntExact(blocks), 1, 1, Binding.THREADS, 1, 1, (int) attentionShared(node), args);
+                }
             }
             case Op.Lstm l -> {
                 Tensor x = node.input(0);

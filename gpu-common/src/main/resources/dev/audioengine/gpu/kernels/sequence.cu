@@ -135,6 +135,75 @@ GC_KERNEL void ae_attention(float* GC_RESTRICT y, const float* GC_RESTRICT q, TD
 }
 
 /**
+ * The same attention for few queries (a decoder step: Tq <= ATT_ROWS_MAX_TQ), one block per query row (b, h, i),
+ * parallel across the keys instead of across queries: the tiled kernel above gives a step one block per head and
+ * walks Tk serially in tiles, the decode step's whole cost on a GPU. Pass 1: thread t scores keys t, t + nt, ...
+ * into shared memory (Tk floats) and the block takes their max; pass 2: exponentials and their sum; pass 3: the
+ * weighted sum of values, thread t owning dimension t % D over the keys j = t / D (mod nt / D), the parts summed
+ * in shared memory. Same masking, causal rule, zero rows and NaN propagation as ae_attention.
+ */
+#define ATT_ROWS_MAX_TQ 4
+GC_KERNEL void ae_attention_rows(float* GC_RESTRICT y, const float* GC_RESTRICT q, TD tq, const void* GC_RESTRICT k, TD tk,
+                                 const void* GC_RESTRICT v, TD tv, int kvt, const float* GC_RESTRICT mask, TD tm, float scale,
+                                 int causal) {
+    extern GC_SHARED float smem[];
+    i64 H = tq.n[1], Tq = tq.n[2], D = tq.n[3], Hkv = tk.n[1], Tk = tk.n[2];
+    i64 blk = gc_block(), i = blk % Tq, h = (blk / Tq) % H, b = blk / (Tq * H);
+    i64 hk = h / (H / Hkv);
+    int tid = gc_tid(), nt = gc_block_dim();
+    float* qs = smem;          // [D]
+    float* red = qs + D;       // [nt] reductions, then the value parts [nt]
+    float* sc = red + nt;      // [Tk]
+    for (i64 d = tid; d < D; d += nt) qs[d] = q[b * tq.s[0] + h * tq.s[1] + i * tq.s[2] + d * tq.s[3]];
+    gc_sync();
+    i64 kBase = b * tk.s[0] + hk * tk.s[1], vBase = b * tv.s[0] + hk * tv.s[1];
+    i64 last = causal ? i + (Tk - Tq) : Tk - 1; // the last key this query may see
+    float m = -gc_inf();
+    for (i64 j = tid; j < Tk; j += nt) {
+        float s = -gc_inf();
+        if (j <= last) {
+            float dot = 0;
+            for (i64 d = 0; d < D; d++) dot += qs[d] * ld_any(k, kvt, kBase + j * tk.s[2] + d * tk.s[3]);
+            s = dot * scale + (mask ? mask[i * tm.s[2] + j * tm.s[3]] : 0.0f);
+        }
+        sc[j] = s;
+        m = nan_max(m, s);
+    }
+    m = block_max(m, red);
+    float l = 0;
+    for (i64 j = tid; j < Tk; j += nt) {
+        float p = m == -gc_inf() ? 0.0f : expf(sc[j] - m); // nothing visible: every weight 0
+        sc[j] = p;
+        l += p;
+    }
+    red[tid] = l;
+    gc_sync();
+    for (int st = nt / 2; st > 0; st >>= 1) {
+        if (tid < st) red[tid] += red[tid + st];
+        gc_sync();
+    }
+    l = red[0];
+    gc_sync();
+    i64 parts = nt / D < 1 ? 1 : nt / D;
+    float o = 0;
+    if (tid < parts * D) {
+        i64 d = tid % D, part = tid / D;
+        for (i64 j = part; j < Tk; j += parts) o += sc[j] * ld_any(v, kvt, vBase + j * tv.s[2] + d * tv.s[3]);
+    }
+    red[tid] = o;
+    gc_sync();
+    for (i64 d = tid; d < D; d += nt) {
+        float sum = 0;
+        if (D <= nt) for (i64 part = 0; part < parts; part++) sum += red[part * D + d];
+        else { // wider heads than the block: this thread sums its dimension itself
+            for (i64 j = 0; j < Tk; j++) sum += sc[j] * ld_any(v, kvt, vBase + j * tv.s[2] + d * tv.s[3]);
+        }
+        // l == 0: this query sees no key, its output is zeros; NaN scores propagate through l
+        y[((b * H + h) * Tq + i) * D + d] = l > 0 ? sum / l : (gc_isnan(l) ? gc_nan() : 0.0f);
+    }
+}
+
+/**
  * One LSTM layer, one block per batch element, the time loop inside the kernel. x [B, T, I] through tx
  * (padded [1, B, T, I]); weights, biases and initial states contiguous. Shared: h, c (H each), gates (4H).
  * y [2, B, T, H]: hidden sequence then cell sequence.
