@@ -184,8 +184,11 @@ final class AttentionKernel implements CpuKernel {
     private static void softmaxStep(Scratch s, int r, int gi, int n) {
         float[] p = s.s;
         int row = gi * KB;
-        float blockMax = Float.NEGATIVE_INFINITY;
-        for (int j = 0; j < n; j++) blockMax = Math.max(blockMax, p[row + j]);
+        int upper = S.loopBound(n), j = 0;
+        FloatVector vmax = FloatVector.broadcast(S, Float.NEGATIVE_INFINITY); // a scalar Math.max chain is ~4x slower
+        for (; j < upper; j += L) vmax = vmax.max(FloatVector.fromArray(S, p, row + j));
+        float blockMax = vmax.reduceLanes(VectorOperators.MAX);
+        for (; j < n; j++) blockMax = Math.max(blockMax, p[row + j]);
         float old = s.max[r], max = Math.max(old, blockMax);
         if (max == Float.NEGATIVE_INFINITY) { // nothing visible yet: contribute nothing
             Arrays.fill(p, row, row + n, 0f);
@@ -193,14 +196,13 @@ final class AttentionKernel implements CpuKernel {
             return;
         }
         float alpha = old == Float.NEGATIVE_INFINITY ? 0f : (float) Math.exp(old - max);
-        float sum = 0;
-        int j = 0;
-        FloatVector mv = FloatVector.broadcast(S, max);
-        for (int upper = S.loopBound(n); j < upper; j += L) {
+        FloatVector mv = FloatVector.broadcast(S, max), vsum = FloatVector.zero(S);
+        for (j = 0; j < upper; j += L) {
             FloatVector e = FloatVector.fromArray(S, p, row + j).sub(mv).lanewise(VectorOperators.EXP);
-            sum += e.reduceLanes(VectorOperators.ADD);
+            vsum = vsum.add(e);
             e.intoArray(p, row + j);
         }
+        float sum = vsum.reduceLanes(VectorOperators.ADD);
         for (; j < n; j++) {
             float e = (float) Math.exp(p[row + j] - max);
             sum += e;
