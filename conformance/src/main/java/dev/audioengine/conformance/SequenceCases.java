@@ -21,6 +21,7 @@ final class SequenceCases {
         rope(out);
         for (DType kv : KV_TYPES) attention(out, kv);
         attentionVsComposite(out);
+        maskedCacheSteps(out);
         lstm(out);
     }
 
@@ -128,6 +129,37 @@ final class SequenceCases {
             Tensor yc = ref.g.attentionComposite(c[0], c[1], c[2], c[3], scale);
             out.add(d.done(y, "f32", a.describe() + " vs composite", Bound.F32, ref.g.build(yc)));
         }
+    }
+
+    /**
+     * Decoder steps of Moonshine's shapes: one query row over a fixed-capacity cache whose key
+     * mask (key_mask's values, as an input) shows only a prefix; head dims 36 and 52 (not
+     * multiples of a vector), grouped kv heads, k/v contiguous or viewed from [B, T, H, D].
+     * Lengths: nothing visible (zeros), one key, either side of a 64-key block's edge, the whole
+     * capacity (its last, short block ends where the tensor ends). Two and three query rows,
+     * the latter causal, take the same few-row path.
+     */
+    private static void maskedCacheSteps(List<ConformanceCase> out) {
+        long cap = 130;
+        for (long dh : new long[] {36, 52}) {
+            for (long hkv : new long[] {8, 2}) for (int len : new int[] {0, 1, 64, 65, 130}) maskedStep(out, DType.F32, 1, hkv, cap, dh, len, false, false);
+            maskedStep(out, DType.F32, 2, 2, cap, dh, 65, false, false);
+            maskedStep(out, DType.F32, 3, 2, cap, dh, 130, true, false);
+        }
+        maskedStep(out, DType.F32, 1, 8, cap, 36, 65, false, true);
+        maskedStep(out, DType.F16, 1, 2, cap, 36, 65, false, false);
+    }
+
+    private static void maskedStep(List<ConformanceCase> out, DType kv, long tq, long hkv, long cap, long dh, int len, boolean causal, boolean strided) {
+        CaseDraft d = new CaseDraft();
+        int[] stored = {0, 2, 1, 3};
+        Tensor k = strided ? d.permuted("k", kv, Values.normal(), stored, 1, hkv, cap, dh) : d.input("k", kv, Values.normal(), 1, hkv, cap, dh);
+        Tensor v = strided ? d.permuted("v", kv, Values.normal(), stored, 1, hkv, cap, dh) : d.input("v", kv, Values.normal(), 1, hkv, cap, dh);
+        Tensor mask = d.f32("mask", new Values.KeyPrefix(len), tq, cap);
+        Tensor y = d.g.attention(d.f32("q", 1, 8, tq, dh), k, v, mask, (float) (1 / Math.sqrt(dh)), causal);
+        String shape = "q[1,8," + tq + "," + dh + "] kv[1," + hkv + "," + cap + "," + dh + "] key mask length " + len
+                + (causal ? " causal" : "") + (strided ? " stored [B,T,H,D]" : "");
+        out.add(d.done(y, lower(kv), shape, attentionBound(kv)));
     }
 
     private static Tensor[] attentionInputs(CaseDraft d, Attn a, DType kv) {

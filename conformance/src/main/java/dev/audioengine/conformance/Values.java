@@ -30,6 +30,12 @@ public sealed interface Values {
     record NegInfOrZero() implements Values {}
 
     /**
+     * An additive key mask over the last axis: 0 for its first {@code length} positions, -Inf
+     * after, in every row: what key_mask gives a cache holding {@code length} keys, as an input.
+     */
+    record KeyPrefix(int length) implements Values {}
+
+    /**
      * One given integer per run of a multi-run case (write positions, lengths), every element
      * equal to it; a case with more runs than values is a programming error.
      */
@@ -57,6 +63,7 @@ public sealed interface Values {
     default HostTensor draw(DType dtype, Shape shape, SplittableRandom rnd, int run) {
         int n = Math.toIntExact(shape.elements());
         float[] v = new float[n];
+        long last = shape.rank() == 0 ? 1 : shape.dim(-1);
         for (int i = 0; i < n; i++) {
             v[i] = switch (this) {
                 case Normal(double sigma) -> (float) (gaussian(rnd) * sigma);
@@ -70,6 +77,7 @@ public sealed interface Values {
                     default -> (float) gaussian(rnd);
                 };
                 case NegInfOrZero() -> rnd.nextInt(4) == 0 ? Float.NEGATIVE_INFINITY : 0f;
+                case KeyPrefix(int length) -> i % last < length ? 0f : Float.NEGATIVE_INFINITY;
                 case PerRun p -> p.at(run);
             };
         }

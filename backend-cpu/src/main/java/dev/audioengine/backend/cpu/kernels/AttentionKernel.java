@@ -4,10 +4,12 @@ import dev.audioengine.api.graph.Op;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.DType;
 import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
 import java.lang.foreign.MemorySegment;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -21,6 +23,11 @@ import java.util.Arrays;
  * A key block that the mask hides from every row of the query block is skipped before its keys
  * are loaded: exp(−inf) adds nothing, so the result is the same, and a decoder step over a
  * fixed-capacity cache (docs/STATE.md) reads only the keys up to its length.
+ * <p>
+ * A block of fewer than {@link #G} query rows (a decoder step) over F32 k/v with unit-stride rows
+ * reads keys and values where they lie: transposing a key block costs more than the one or two
+ * rows' dot products over it, so scores are dot products along each key row instead (2.5-3x on
+ * Moonshine's decoder steps).
  */
 final class AttentionKernel implements CpuKernel {
     private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
@@ -47,7 +54,8 @@ final class AttentionKernel implements CpuKernel {
         int threads = ctx.pool().threads();
         Scratch[] scratch = new Scratch[threads];
         for (int i = 0; i < threads; i++) scratch[i] = new Scratch(dp, d);
-        Shape sh = new Shape(heads, kvHeads, tq, tk, d, dp, op.scale(), op.causal());
+        boolean inPlace = k.dtype() == DType.F32 && v.dtype() == DType.F32 && k.strides()[3] == 1 && v.strides()[3] == 1;
+        Shape sh = new Shape(heads, kvHeads, tq, tk, d, dp, op.scale(), op.causal(), inPlace);
         return () -> {
             int chunks = Math.min(threads, units);
             ctx.pool().parallelFor(chunks, c -> {
@@ -60,7 +68,8 @@ final class AttentionKernel implements CpuKernel {
         };
     }
 
-    private record Shape(int heads, int kvHeads, int tq, int tk, int d, int dp, float scale, boolean causal) {}
+    /** inPlace: k and v are F32 with contiguous rows, so few-row blocks may read them where they lie. */
+    private record Shape(int heads, int kvHeads, int tq, int tk, int d, int dp, float scale, boolean causal, boolean inPlace) {}
 
     private static final class Scratch {
         final float[] q, kt, v, s, o, max, sum, alpha, row;
@@ -88,30 +97,8 @@ final class AttentionKernel implements CpuKernel {
         Arrays.fill(s.o, 0, rows * dp, 0f);
         Arrays.fill(s.max, 0, rows, Float.NEGATIVE_INFINITY);
         Arrays.fill(s.sum, 0, rows, 0f);
-        int shift = sh.tk - sh.tq; // causal: key j is visible to query i when j <= i + shift
-        int keyEnd = sh.causal ? Math.min(sh.tk, i0 + rows + shift) : sh.tk;
-        for (int j0 = 0; j0 < keyEnd; j0 += KB) {
-            int kb = Math.min(KB, keyEnd - j0);
-            if (mask != null && hidden(mask, i0, rows, j0, kb)) continue;
-            loadKeys(k, v, b, hk, j0, kb, d, dp, s);
-            for (int r0 = 0; r0 < rows; r0 += G) {
-                int g = Math.min(G, rows - r0);
-                int n = sh.causal ? Math.min(kb, i0 + r0 + g - 1 + shift - j0 + 1) : kb; // keys the group's last row sees
-                if (n <= 0) continue;
-                scores(s, r0, g, dp, d, n);
-                for (int gi = 0; gi < g; gi++) {
-                    int i = i0 + r0 + gi, row = gi * KB;
-                    int visible = sh.causal ? Math.max(0, Math.min(n, i + shift - j0 + 1)) : n;
-                    Arrays.fill(s.s, row + visible, row + n, Float.NEGATIVE_INFINITY);
-                    if (mask != null) {
-                        long mo = mask.offset(0, 0, i, j0), ms = mask.strides()[3];
-                        for (int j = 0; j < visible; j++) s.s[row + j] += mask.getFloat(mo + j * ms);
-                    }
-                    softmaxStep(s, r0 + gi, gi, n);
-                }
-                addWeightedValues(s, r0, g, dp, n);
-            }
-        }
+        if (sh.inPlace && rows < G) keysInPlace(sh, k, v, mask, b, hk, i0, rows, s);
+        else keysLoaded(sh, k, v, mask, b, hk, i0, rows, s);
         MemorySegment os = out.segment();
         for (int r = 0; r < rows; r++) {
             float inv = s.sum[r] > 0 ? 1f / s.sum[r] : 0f; // every key masked: zeros
@@ -120,12 +107,90 @@ final class AttentionKernel implements CpuKernel {
         }
     }
 
+    /** The key walk with each key block transposed to F32 scratch, shared by every group of G rows. */
+    private static void keysLoaded(Shape sh, CpuTensor k, CpuTensor v, CpuTensor mask, int b, int hk, int i0, int rows, Scratch s) {
+        int d = sh.d, dp = sh.dp, keyEnd = keyEnd(sh, i0, rows);
+        for (int j0 = 0; j0 < keyEnd; j0 += KB) {
+            int kb = Math.min(KB, keyEnd - j0);
+            if (mask != null && hidden(mask, i0, rows, j0, kb)) continue;
+            loadKeys(k, v, b, hk, j0, kb, d, dp, s);
+            for (int r0 = 0; r0 < rows; r0 += G) {
+                int g = Math.min(G, rows - r0), n = seen(sh, i0 + r0 + g - 1, j0, kb);
+                if (n <= 0) continue;
+                scores(s, r0, g, dp, d, n);
+                softmaxGroup(sh, s, mask, i0, r0, g, j0, n);
+                addWeightedValues(s, r0, g, dp, n);
+            }
+        }
+    }
+
+    /**
+     * The key walk for one group of fewer than G rows reading F32 keys and values in place. Its own
+     * method, not a branch in keysLoaded, so the JIT compiles each walk for its own profile.
+     */
+    private static void keysInPlace(Shape sh, CpuTensor k, CpuTensor v, CpuTensor mask, int b, int hk, int i0, int rows, Scratch s) {
+        int d = sh.d, dp = sh.dp, keyEnd = keyEnd(sh, i0, rows);
+        for (int j0 = 0; j0 < keyEnd; j0 += KB) {
+            int kb = Math.min(KB, keyEnd - j0);
+            if (mask != null && hidden(mask, i0, rows, j0, kb)) continue;
+            int n = seen(sh, i0 + rows - 1, j0, kb);
+            if (n <= 0) continue;
+            scoresInPlace(s, k, b, hk, j0, rows, dp, d, n);
+            softmaxGroup(sh, s, mask, i0, 0, rows, j0, n);
+            valuesInPlace(s, v, b, hk, j0, rows, dp, d, n);
+        }
+    }
+
+    /** Keys a block of rows from i0 may see: all of them, or with causal up to its last row's. */
+    private static int keyEnd(Shape sh, int i0, int rows) {
+        return sh.causal ? Math.min(sh.tk, i0 + rows + sh.tk - sh.tq) : sh.tk;
+    }
+
+    /** Of the kb keys from j0, how many query i sees (causal: key j is visible when j <= i + Tk − Tq); may be <= 0. */
+    private static int seen(Shape sh, int i, int j0, int kb) {
+        return sh.causal ? Math.min(kb, i + sh.tk - sh.tq - j0 + 1) : kb;
+    }
+
+    /** Causal and mask terms added to the group's scores, then the online softmax step of each row. */
+    private static void softmaxGroup(Shape sh, Scratch s, CpuTensor mask, int i0, int r0, int g, int j0, int n) {
+        for (int gi = 0; gi < g; gi++) {
+            int i = i0 + r0 + gi, row = gi * KB, visible = Math.max(0, Math.min(n, seen(sh, i, j0, n)));
+            Arrays.fill(s.s, row + visible, row + n, Float.NEGATIVE_INFINITY);
+            if (mask != null) addMask(s.s, row, mask, i, j0, visible);
+            softmaxStep(s, r0 + gi, gi, n);
+        }
+    }
+
+    /** p[row + j] += mask[i, j0 + j] for j < n; vectorized over a unit-stride mask row (F32, as supports requires). */
+    private static void addMask(float[] p, int row, CpuTensor mask, int i, int j0, int n) {
+        long mo = mask.offset(0, 0, i, j0), ms = mask.strides()[3];
+        int j = 0;
+        if (ms == 1) {
+            MemorySegment seg = mask.segment();
+            long at = mask.base() + mo * 4;
+            for (int upper = S.loopBound(n); j < upper; j += L) {
+                FloatVector m = FloatVector.fromMemorySegment(S, seg, at + j * 4L, ByteOrder.nativeOrder());
+                FloatVector.fromArray(S, p, row + j).add(m).intoArray(p, row + j);
+            }
+        }
+        for (; j < n; j++) p[row + j] += mask.getFloat(mo + j * ms);
+    }
+
     /** Whether the mask is −inf for every row i0.. of the block and every key j0..j0+kb. */
     private static boolean hidden(CpuTensor mask, int i0, int rows, int j0, int kb) {
         long ms = mask.strides()[3];
+        MemorySegment seg = mask.segment();
         for (int r = 0; r < rows; r++) {
             long mo = mask.offset(0, 0, i0 + r, j0);
-            for (int j = 0; j < kb; j++) if (mask.getFloat(mo + j * ms) != Float.NEGATIVE_INFINITY) return false;
+            int j = 0;
+            if (ms == 1) { // a decoder step asks this of every block of every head: vectorized
+                long at = mask.base() + mo * 4;
+                for (int upper = S.loopBound(kb); j < upper; j += L) {
+                    FloatVector m = FloatVector.fromMemorySegment(S, seg, at + j * 4L, ByteOrder.nativeOrder());
+                    if (!m.compare(VectorOperators.EQ, Float.NEGATIVE_INFINITY).allTrue()) return false;
+                }
+            }
+            for (; j < kb; j++) if (mask.getFloat(mo + j * ms) != Float.NEGATIVE_INFINITY) return false;
         }
         return true;
     }
@@ -177,6 +242,67 @@ final class AttentionKernel implements CpuKernel {
     }
 
     /**
+     * s[gi * KB + j] = q_gi · k_{j0+j} for the g (< 4) rows of a block and j < n, each a dot product
+     * along a key row read in place (F32, unit stride); each loaded key vector serves every row.
+     * A row's last, partial chunk is a full load blended down to its lanes where the load stays
+     * inside the segment (a masked load costs about twice as much), a masked load near its end;
+     * written out here, not as a helper: a helper returning a vector that the JIT declines to
+     * inline boxes the vector on every call.
+     */
+    private static void scoresInPlace(Scratch s, CpuTensor k, int b, int hk, int j0, int g, int dp, int d, int n) {
+        MemorySegment seg = k.segment();
+        long at = k.base() + k.offset(b, hk, j0, 0) * 4, stride = k.strides()[2] * 4;
+        float[] q = s.q, out = s.s;
+        int full = S.loopBound(d);
+        VectorMask<Float> tail = S.indexInRange(full, d);
+        FloatVector zero = FloatVector.zero(S);
+        long blendable = seg.byteSize() - S.vectorByteSize() - full * 4L; // row starts whose tail chunk loads whole
+        for (int j = 0; j < n; j++, at += stride) {
+            FloatVector a0 = FloatVector.zero(S), a1 = a0, a2 = a0;
+            for (int e = 0; e < dp; e += L) { // only the last chunk may be partial
+                FloatVector kv = e < full || at <= blendable ? FloatVector.fromMemorySegment(S, seg, at + e * 4L, ByteOrder.nativeOrder())
+                        : FloatVector.fromMemorySegment(S, seg, at + e * 4L, ByteOrder.nativeOrder(), tail);
+                if (e == full) kv = zero.blend(kv, tail);
+                a0 = kv.fma(FloatVector.fromArray(S, q, e), a0);
+                if (g > 1) a1 = kv.fma(FloatVector.fromArray(S, q, dp + e), a1);
+                if (g > 2) a2 = kv.fma(FloatVector.fromArray(S, q, 2 * dp + e), a2);
+            }
+            out[j] = a0.reduceLanes(VectorOperators.ADD);
+            if (g > 1) out[KB + j] = a1.reduceLanes(VectorOperators.ADD);
+            if (g > 2) out[2 * KB + j] = a2.reduceLanes(VectorOperators.ADD);
+        }
+    }
+
+    /**
+     * addWeightedValues for a block of g (< 4) rows, reading the n value rows from j0 in place. A
+     * partial chunk needs no blend: lanes past d only ever reach output lanes that are not written.
+     */
+    private static void valuesInPlace(Scratch s, CpuTensor v, int b, int hk, int j0, int g, int dp, int d, int n) {
+        MemorySegment seg = v.segment();
+        long first = v.base() + v.offset(b, hk, j0, 0) * 4, stride = v.strides()[2] * 4;
+        float[] o = s.o, p = s.s;
+        long loadable = seg.byteSize() - S.vectorByteSize(); // chunk starts that load whole
+        for (int e = 0; e < dp; e += L) {
+            boolean whole = e + L <= d;
+            VectorMask<Float> tail = S.indexInRange(e, d);
+            FloatVector a0 = FloatVector.fromArray(S, o, e).mul(s.alpha[0]);
+            FloatVector a1 = g > 1 ? FloatVector.fromArray(S, o, dp + e).mul(s.alpha[1]) : a0;
+            FloatVector a2 = g > 2 ? FloatVector.fromArray(S, o, 2 * dp + e).mul(s.alpha[2]) : a0;
+            long at = first + e * 4L;
+            for (int j = 0; j < n; j++, at += stride) {
+                FloatVector vv = whole || at <= loadable ? FloatVector.fromMemorySegment(S, seg, at, ByteOrder.nativeOrder())
+                        : FloatVector.fromMemorySegment(S, seg, at, ByteOrder.nativeOrder(), tail);
+                a0 = vv.fma(FloatVector.broadcast(S, p[j]), a0);
+                if (g > 1) a1 = vv.fma(FloatVector.broadcast(S, p[KB + j]), a1);
+                if (g > 2) a2 = vv.fma(FloatVector.broadcast(S, p[2 * KB + j]), a2);
+            }
+            a0.intoArray(o, e);
+            if (g > 1) a1.intoArray(o, dp + e);
+            if (g > 2) a2.intoArray(o, 2 * dp + e);
+        }
+    }
+
+    /**
      * Online softmax step for query row r over the n scores at s[gi * KB..]: replaces them by
      * exp(score − running max) (zeros while the row has seen nothing but −inf) and records in
      * alpha[gi] how much the row's running output must shrink.
@@ -184,8 +310,11 @@ final class AttentionKernel implements CpuKernel {
     private static void softmaxStep(Scratch s, int r, int gi, int n) {
         float[] p = s.s;
         int row = gi * KB;
-        float blockMax = Float.NEGATIVE_INFINITY;
-        for (int j = 0; j < n; j++) blockMax = Math.max(blockMax, p[row + j]);
+        int upper = S.loopBound(n), j = 0;
+        FloatVector vmax = FloatVector.broadcast(S, Float.NEGATIVE_INFINITY); // a scalar Math.max chain is ~4x slower
+        for (; j < upper; j += L) vmax = vmax.max(FloatVector.fromArray(S, p, row + j));
+        float blockMax = vmax.reduceLanes(VectorOperators.MAX);
+        for (; j < n; j++) blockMax = Math.max(blockMax, p[row + j]);
         float old = s.max[r], max = Math.max(old, blockMax);
         if (max == Float.NEGATIVE_INFINITY) { // nothing visible yet: contribute nothing
             Arrays.fill(p, row, row + n, 0f);
@@ -193,14 +322,13 @@ final class AttentionKernel implements CpuKernel {
             return;
         }
         float alpha = old == Float.NEGATIVE_INFINITY ? 0f : (float) Math.exp(old - max);
-        float sum = 0;
-        int j = 0;
-        FloatVector mv = FloatVector.broadcast(S, max);
-        for (int upper = S.loopBound(n); j < upper; j += L) {
+        FloatVector mv = FloatVector.broadcast(S, max), vsum = FloatVector.zero(S);
+        for (j = 0; j < upper; j += L) {
             FloatVector e = FloatVector.fromArray(S, p, row + j).sub(mv).lanewise(VectorOperators.EXP);
-            sum += e.reduceLanes(VectorOperators.ADD);
+            vsum = vsum.add(e);
             e.intoArray(p, row + j);
         }
+        float sum = vsum.reduceLanes(VectorOperators.ADD);
         for (; j < n; j++) {
             float e = (float) Math.exp(p[row + j] - max);
             sum += e;

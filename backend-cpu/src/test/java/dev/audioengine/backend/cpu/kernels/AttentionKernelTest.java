@@ -10,6 +10,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -47,18 +49,84 @@ class AttentionKernelTest {
         check(1, 1, 1, 1, 1, 1, DType.F32, false, 0, false);
     }
 
+    /**
+     * Fewer than 4 query rows over F32 k/v read in place (a decoder step): a cache's key mask
+     * showing a prefix of each length that matters (none, one key, either side of a 64-key block,
+     * all of it), head dims that are not a multiple of the vector, grouped heads, k/v as views
+     * whose rows are not adjacent, causal.
+     */
+    @Test
+    void fewQueryRowsOverAMaskedCache() {
+        int tk = 130;
+        for (int d : new int[] {36, 52, 16, 7}) {
+            for (int len : new int[] {0, 1, 63, 64, 65, 129, 130}) {
+                for (int[] hp : new int[][] {{8, 8}, {8, 2}}) check(1, hp[0], hp[1], 1, tk, d, DType.F32, false, prefix(1, tk, len), false, false);
+            }
+            check(1, 8, 2, 1, tk, d, DType.F32, false, prefix(1, tk, 65), true, true);
+            check(2, 4, 2, 2, tk, d, DType.F32, false, prefix(2, tk, 100), false, true);
+            check(1, 4, 4, 3, tk, d, DType.F32, true, null, false, false);
+            check(1, 4, 1, 3, tk, d, DType.F32, true, prefix(3, tk, 129), false, true);
+        }
+    }
+
+    /**
+     * Few-row keys and values read in place, bound directly on segments that end where the last
+     * row ends (the engine's buffers usually leave room after a tensor, hiding an over-read),
+     * with NaN between rows when they are not adjacent: lanes past a row must never count.
+     */
+    @Test
+    void inPlaceRowsEndingAtTheSegmentEndWithNaNBetweenRows() {
+        int h = 2, tk = 70;
+        try (Arena arena = Arena.ofShared(); WorkerPool pool = new WorkerPool(1)) {
+            for (int d : new int[] {36, 52, 7, 16}) for (int gap : new int[] {0, 3}) {
+                double[] q = H.gaussian(h * d), k = H.gaussian(h * tk * d), v = H.gaussian(h * tk * d);
+                float scale = (float) (1 / Math.sqrt(d));
+                GraphBuilder g = new GraphBuilder();
+                Tensor node = g.attention(g.input("q", Shape.of(1, h, 1, d)), g.input("k", Shape.of(1, h, tk, d)),
+                        g.input("v", Shape.of(1, h, tk, d)), null, scale, false);
+                CpuTensor out = rows(arena, new double[h * d], h, 1, d, 0);
+                CpuTensor[] in = {rows(arena, q, h, 1, d, 0), rows(arena, k, h, tk, d, gap), rows(arena, v, h, tk, d, gap)};
+                new AttentionKernel().bind(node, out, in, new KernelContext(pool)).run();
+                H.assertClose("attention in place at the segment end, D" + d + " gap " + gap, out.toFloatArray(),
+                        reference(q, k, v, null, 1, h, h, 1, tk, d, scale, false), BOUND);
+            }
+        }
+    }
+
+    /** F32 [1, h, t, d] with rows d + gap apart, NaN in the gaps, alone in a segment that ends with its last row. */
+    private static CpuTensor rows(Arena arena, double[] values, int h, int t, int d, int gap) {
+        long stride = d + gap, n = (long) h * t;
+        MemorySegment seg = arena.allocate(((n - 1) * stride + d) * 4, 4);
+        seg.fill((byte) 0xff); // a NaN in every float
+        for (int r = 0; r < n; r++) for (int e = 0; e < d; e++) seg.setAtIndex(CpuTensor.F32, r * stride + e, (float) values[r * d + e]);
+        return new CpuTensor(seg, 0, DType.F32, 4, new long[] {1, h, t, d}, new long[] {n * stride, t * stride, stride, 1});
+    }
+
+    /** Key mask [tq, tk] of a cache holding len keys: 0 before len, -inf from it. */
+    private static double[] prefix(int tq, int tk, int len) {
+        double[] m = new double[tq * tk];
+        for (int i = 0; i < tq; i++) for (int j = len; j < tk; j++) m[i * tk + j] = Double.NEGATIVE_INFINITY;
+        return m;
+    }
+
     /** maskKind: 0 none, 1 random finite values with scattered -inf, 2 like 1 plus some all -inf rows. */
     private static void check(int b, int h, int hkv, int tq, int tk, int d, DType kvType, boolean causal, int maskKind, boolean permutedQ) {
-        double[] q = H.gaussian(b * h * tq * d);
-        HostTensor kh = HostTensor.convert(kvType, Shape.of(b, hkv, tk, d), KernelHarness.floats(H.gaussian(b * hkv * tk * d)));
-        HostTensor vh = HostTensor.convert(kvType, Shape.of(b, hkv, tk, d), KernelHarness.floats(H.gaussian(b * hkv * tk * d)));
-        double[] k = KernelHarness.stored(kh), v = KernelHarness.stored(vh);
         double[] mask = null;
         if (maskKind > 0) {
             mask = H.gaussian(tq * tk);
             for (int i = 0; i < mask.length; i++) if (H.random.nextInt(5) == 0) mask[i] = Double.NEGATIVE_INFINITY;
             if (maskKind == 2) for (int i = 0; i < tq; i += 3) for (int j = 0; j < tk; j++) mask[i * tk + j] = Double.NEGATIVE_INFINITY;
         }
+        check(b, h, hkv, tq, tk, d, kvType, causal, mask, permutedQ, false);
+    }
+
+    /** permutedKv: k and v are views of [B, Tk, Hkv, D], so their rows are D apart only within a time step. */
+    private static void check(int b, int h, int hkv, int tq, int tk, int d, DType kvType, boolean causal, double[] mask, boolean permutedQ,
+                              boolean permutedKv) {
+        double[] q = H.gaussian(b * h * tq * d);
+        HostTensor kh = HostTensor.convert(kvType, Shape.of(b, hkv, tk, d), KernelHarness.floats(H.gaussian(b * hkv * tk * d)));
+        HostTensor vh = HostTensor.convert(kvType, Shape.of(b, hkv, tk, d), KernelHarness.floats(H.gaussian(b * hkv * tk * d)));
+        double[] k = KernelHarness.stored(kh), v = KernelHarness.stored(vh);
         float scale = (float) (1 / Math.sqrt(d) * (0.5 + H.random.nextDouble()));
         GraphBuilder g = new GraphBuilder();
         Map<String, HostTensor> inputs = new HashMap<>();
@@ -79,7 +147,15 @@ class AttentionKernelTest {
             inputs.put("mask", HostTensor.ofFloats(Shape.of(tq, tk), KernelHarness.floats(mask)));
             mt = g.input("mask", Shape.of(tq, tk));
         }
-        Tensor y = g.attention(qv, g.constant(kh), g.constant(vh), mt, scale, causal);
+        Tensor kt = g.constant(kh), vt = g.constant(vh);
+        HostTensor kp = null, vp = null;
+        if (permutedKv) {
+            kp = transposeHeadsAndTime(kh, b, hkv, tk, d);
+            vp = transposeHeadsAndTime(vh, b, hkv, tk, d);
+            kt = g.permute(g.constant(kp), 0, 2, 1, 3);
+            vt = g.permute(g.constant(vp), 0, 2, 1, 3);
+        }
+        Tensor y = g.attention(qv, kt, vt, mt, scale, causal);
         float[] got;
         try {
             got = H.run(g.build(y), inputs, BOUND);
@@ -87,10 +163,21 @@ class AttentionKernelTest {
             inputs.values().forEach(HostTensor::close);
             kh.close();
             vh.close();
+            if (kp != null) kp.close();
+            if (vp != null) vp.close();
         }
-        String what = String.format("attention B%d H%d Hkv%d Tq%d Tk%d D%d %s causal=%b mask=%d permutedQ=%b", b, h, hkv, tq, tk, d,
-                kvType, causal, maskKind, permutedQ);
+        String what = String.format("attention B%d H%d Hkv%d Tq%d Tk%d D%d %s causal=%b mask=%b permutedQ=%b permutedKv=%b", b, h, hkv, tq, tk, d,
+                kvType, causal, mask != null, permutedQ, permutedKv);
         H.assertClose(what, got, reference(q, k, v, mask, b, h, hkv, tq, tk, d, scale, causal), BOUND);
+    }
+
+    /** t [b, hkv, tk, d] stored as [b, tk, hkv, d] (same dtype). */
+    private static HostTensor transposeHeadsAndTime(HostTensor t, int b, int hkv, int tk, int d) {
+        float[] src = t.toFloatArray(), dst = new float[src.length];
+        for (int bi = 0; bi < b; bi++) for (int hi = 0; hi < hkv; hi++) for (int j = 0; j < tk; j++) for (int e = 0; e < d; e++) {
+            dst[((bi * tk + j) * hkv + hi) * d + e] = src[((bi * hkv + hi) * tk + j) * d + e];
+        }
+        return HostTensor.convert(t.dtype(), Shape.of(b, tk, hkv, d), dst);
     }
 
     static double[] reference(double[] q, double[] k, double[] v, double[] mask, int b, int h, int hkv, int tq, int tk, int d,
