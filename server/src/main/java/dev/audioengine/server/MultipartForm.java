@@ -1,7 +1,9 @@
 package dev.audioengine.server;
 
+import io.helidon.common.buffers.DataReader;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.RequestException;
+import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.http.ServerRequest;
 import org.apache.commons.fileupload2.core.AbstractFileUpload;
 import org.apache.commons.fileupload2.core.AbstractRequestContext;
@@ -17,6 +19,7 @@ import org.apache.commons.fileupload2.core.RequestContext;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
@@ -78,14 +81,26 @@ final class MultipartForm implements AutoCloseable {
             // Helidon's own framing limits, met while FileUpload reads
             if (e.status().code() == 413) throw tooLarge(-1, maxBytes);
             throw ApiError.invalid(null, "the request body could not be read: " + e.getMessage());
-        } catch (ApiError | DiskError e) {
+        } catch (ApiError | DiskError | CloseConnectionException e) {
             form.close();
             throw e;
-        } catch (IOException | RuntimeException e) {
-            // anything else that breaks while reading is the body's: malformed, or cut off by the client
+        } catch (DataReader.InsufficientDataAvailableException e) {
             form.close();
+            throw new CloseConnectionException("the client closed the connection mid-upload", e);
+        } catch (IOException | RuntimeException e) {
+            form.close();
+            if (connectionFailed(e)) throw new CloseConnectionException("the connection failed mid-upload: " + e.getMessage(), e);
+            // anything else that breaks while reading is the body's: malformed, or not what its headers say
             throw ApiError.invalid(null, "the multipart body could not be read: " + e.getMessage());
         }
+    }
+
+    /** Whether reading failed because the connection did (reset, closed), wherever in the parser it surfaced. */
+    private static boolean connectionFailed(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SocketException || t instanceof DataReader.InsufficientDataAvailableException || t instanceof CloseConnectionException) return true;
+        }
+        return false;
     }
 
     /** The one value of a text field; given twice is an error. */

@@ -31,11 +31,14 @@ final class RequestLog implements Filter {
         RequestNote note = new RequestNote();
         req.context().register(note);
         metrics.started();
-        int status = 500; // what Helidon answers when a handler throws past Endpoint
+        boolean returned = false;
         try {
             chain.proceed();
-            status = res.status().code();
+            returned = true;
         } finally {
+            // thrown past the handlers: an answer sent before the connection was ended (Endpoint) has its status,
+            // anything else is Helidon's 500
+            int status = note.isClientGone() ? 499 : returned || res.isSent() ? res.status().code() : 500;
             double seconds = (System.nanoTime() - t0) / 1e9;
             String path = req.path().path();
             metrics.finished(endpoint(path), status, seconds);

@@ -13,6 +13,7 @@ final class RequestNote {
     private String model;
     private double audioSeconds = -1, modelSeconds;
     private final List<String> notes = new ArrayList<>();
+    private boolean clientGone;
 
     void model(String id) { model = id; }
 
@@ -22,6 +23,11 @@ final class RequestNote {
     }
 
     void note(String text) { notes.add(text); }
+
+    /** The client closed the connection before it was answered: logged and counted as 499, as nginx does. */
+    void clientGone() { clientGone = true; }
+
+    boolean isClientGone() { return clientGone; }
 
     /** " model=... audio=3.20s rtf=41.0 (note; note)", or "" when nothing was learnt. */
     String describe() {

@@ -11,6 +11,9 @@ final class Routes {
     static final String READY = "/ready";
     static final String METRICS = "/metrics";
 
+    /** What balancers, orchestrators and Prometheus ask: open without the API key, answered while draining. */
+    static boolean isProbe(String path) { return path.equals(HEALTH) || path.equals(READY) || path.equals(METRICS); }
+
     /** Paths that need the API key when one is set: the OpenAI-style API, not the probes a balancer or Prometheus uses. */
     static boolean needsKey(String path) { return path.equals("/v1") || path.startsWith("/v1/"); }
 }

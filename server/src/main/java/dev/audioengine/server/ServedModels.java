@@ -22,19 +22,29 @@ final class ServedModels implements AutoCloseable {
     private final Map<String, ServedModel> byId = new LinkedHashMap<>();
 
     ServedModels(ServerConfig config, ModelLoader loader, AudioEngine engine) {
-        FamilyRegistry registry = loader.registry();
-        for (String name : config.models()) {
-            FamilyRegistry.Named named = registry.variant(name).orElseThrow(() -> new IllegalArgumentException(
-                    "--models: no installed model is named '" + name + "'; models: " + String.join(", ", registry.variantNames())));
-            Task task = named.variant().task();
-            if (task != Task.ASR && task != Task.VAD) {
-                throw new IllegalArgumentException("--models: " + name + " is a " + task.cliName() + " model; this server serves asr and vad");
-            }
+        for (FamilyRegistry.Named named : resolve(loader.registry(), config.models())) {
             String id = named.variant().name();
-            if (byId.containsKey(id)) throw new IllegalArgumentException("--models names " + id + " twice");
             ModelPool pool = new ModelPool(id, config.maxConcurrent(), config.queue(), config.queueTimeout());
             byId.put(id, new ServedModel(named.family(), named.variant(), loader, engine, pool));
         }
+    }
+
+    /**
+     * The variants {@code names} stand for, in order; an unknown name, a task this server has no endpoint for, or one
+     * model named twice (perhaps by an alias) is an IllegalArgumentException saying so, before anything is loaded.
+     */
+    static List<FamilyRegistry.Named> resolve(FamilyRegistry registry, List<String> names) {
+        Map<String, FamilyRegistry.Named> out = new LinkedHashMap<>();
+        for (String name : names) {
+            FamilyRegistry.Named named = registry.variant(name.strip()).orElseThrow(() -> new IllegalArgumentException(
+                    "--models: no installed model is named '" + name + "'; models: " + String.join(", ", registry.variantNames())));
+            Task task = named.variant().task();
+            if (task != Task.ASR && task != Task.VAD) {
+                throw new IllegalArgumentException("--models: " + name + " is a " + task.cliName() + " model; this server serves asr and vad models");
+            }
+            if (out.putIfAbsent(named.variant().name(), named) != null) throw new IllegalArgumentException("--models names " + named.variant().name() + " twice");
+        }
+        return List.copyOf(out.values());
     }
 
     List<ServedModel> all() { return List.copyOf(byId.values()); }

@@ -1,6 +1,7 @@
 package dev.audioengine.server;
 
 import dev.audioengine.api.AudioEngine;
+import dev.audioengine.model.FamilyRegistry;
 import dev.audioengine.model.ModelLoader;
 import io.helidon.http.DirectHandler;
 import io.helidon.http.HeaderValues;
@@ -14,6 +15,7 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
@@ -87,7 +89,14 @@ public final class SpeechServer implements AutoCloseable {
     public static SpeechServer start(ServerConfig config, AudioEngine engine, ModelLoader loader) throws IOException {
         SpeechServer s = new SpeechServer(config, engine, loader);
         s.web.start();
-        config.log().accept("audioengine serve: listening on " + s.uri() + " (models " + String.join(", ", config.models()) + " on "
+        if (!s.web.isRunning()) {
+            // Helidon logs why (the port is taken, the address is not this machine's) and returns instead of throwing
+            s.close();
+            throw new IOException("could not listen on " + config.host() + ":" + config.port() + " (the server log above says why: "
+                    + "a port in use, an address that is not this machine's)");
+        }
+        config.log().accept("audioengine serve: listening on " + s.uri() + " (models "
+                + String.join(", ", s.models.all().stream().map(ServedModel::id).toList()) + " on "
                 + engine.backend().registryName() + ", " + engine.device().name() + "; " + config.maxConcurrent() + " at once and "
                 + config.queue() + " queued per model; uploads up to " + config.maxUploadBytes() + " bytes"
                 + (config.apiKey().isPresent() ? "; API key required" : "") + ")");
@@ -105,6 +114,12 @@ public final class SpeechServer implements AutoCloseable {
         return s;
     }
 
+    /**
+     * Checks the --models names against the installed families before an engine is built or a model pulled: an
+     * IllegalArgumentException names what is wrong (an unknown name, a task without an endpoint, a repeat).
+     */
+    public static void checkModels(FamilyRegistry registry, List<String> names) { ServedModels.resolve(registry, names); }
+
     /** The port it listens on (the one picked, for port 0). */
     public int port() { return web.port(); }
 
@@ -118,6 +133,8 @@ public final class SpeechServer implements AutoCloseable {
     Path uploadFolder() { return uploads.path(); }
 
     Metrics metrics() { return metrics; }
+
+    ServedModels models() { return models; }
 
     /** Blocks until {@link #close} has finished. */
     public void awaitClosed() throws InterruptedException { closed.await(); }

@@ -10,6 +10,7 @@ import dev.audioengine.model.task.Transcript;
 import dev.audioengine.model.task.TranscriptSegment;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.sse.SseEvent;
+import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import io.helidon.webserver.sse.SseSink;
@@ -127,7 +128,7 @@ final class TranscriptionEndpoint implements Endpoint.Body {
             account(model, result, note);
             sink.emit(event(new JsonWriter().beginObject().name("type").value("transcript.text.done")
                     .name("text").value(result.transcript().text()).endObject()));
-        } catch (UncheckedIOException e) {
+        } catch (UncheckedIOException | CloseConnectionException e) {
             // a write failed: the client has gone. The work stops at its next window; the audio stays open until it has.
             clientGone.set(true);
             note.note("client closed the stream");
@@ -141,7 +142,7 @@ final class TranscriptionEndpoint implements Endpoint.Body {
         } finally {
             try {
                 sink.close();
-            } catch (UncheckedIOException e) {
+            } catch (UncheckedIOException | CloseConnectionException e) {
                 if (!clientGone.get()) throw e;
             }
         }
