@@ -77,6 +77,10 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--preload", description = "Load every model before reporting ready (otherwise each loads on its first request).")
     private boolean preload;
 
+    @Option(names = "--upload-stall-s", paramLabel = "S", description = "An upload that sends nothing for this long is ended "
+            + "(logged as 408). Default: 30.")
+    private double uploadStallS = 30;
+
     @Option(names = "--drain-timeout-s", paramLabel = "S", description = "On SIGTERM, how long requests in flight may take to finish. "
             + "Default: 30.")
     private double drainTimeoutS = 30;
@@ -87,7 +91,8 @@ final class ServeCommand implements Callable<Integer> {
         ServerConfig config = UsageError.of(() -> {
             if (maxUploadMb < 1 || maxUploadMb > (Long.MAX_VALUE >> 20)) throw new IllegalArgumentException("--max-upload-mb must be at least 1, got " + maxUploadMb);
             return new ServerConfig(host, port, models, maxConcurrent, queue, seconds("--queue-timeout-s", queueTimeoutS), maxUploadMb << 20,
-                    Optional.ofNullable(apiKey).filter(k -> !k.isEmpty()), preload, seconds("--drain-timeout-s", drainTimeoutS), line -> {
+                    Optional.ofNullable(apiKey).filter(k -> !k.isEmpty()), preload, seconds("--upload-stall-s", uploadStallS),
+                    seconds("--drain-timeout-s", drainTimeoutS), line -> {
                         err.println(Instant.now().truncatedTo(ChronoUnit.MILLIS) + " " + line);
                         err.flush();
                     });

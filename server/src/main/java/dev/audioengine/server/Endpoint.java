@@ -44,7 +44,7 @@ final class Endpoint implements Handler {
         } catch (CloseConnectionException e) {
             // the connection has failed or must end: nothing can be answered on it
             req.context().get(RequestNote.class).ifPresent(n -> {
-                n.clientGone();
+                n.unanswered(e instanceof MultipartForm.Stalled ? 408 : 499);
                 n.note(e.getMessage());
             });
             throw e;

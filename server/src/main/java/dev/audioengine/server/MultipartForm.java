@@ -16,9 +16,11 @@ import org.apache.commons.fileupload2.core.FileUploadFileCountLimitException;
 import org.apache.commons.fileupload2.core.FileUploadSizeException;
 import org.apache.commons.fileupload2.core.RequestContext;
 
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -49,50 +51,51 @@ final class MultipartForm implements AutoCloseable {
      * Reads the body of {@code req}; {@code fileFields} are the parts taken as files (one each), every other part is a
      * text field. Problems of the request are {@link ApiError}s (400, 413).
      */
-    static MultipartForm read(ServerRequest req, UploadFolder folder, long maxBytes, Set<String> fileFields) throws IOException {
+    static MultipartForm read(ServerRequest req, UploadFolder folder, long maxBytes, Set<String> fileFields, UploadWatchdog watchdog)
+            throws IOException {
         String contentType = req.headers().first(HeaderNames.CONTENT_TYPE).orElse(null);
         long declared = req.headers().contentLength().orElse(-1);
         if (declared > maxBytes) throw tooLarge(declared, maxBytes);
         MultipartForm form = new MultipartForm();
-        try {
-            Parser parser = new Parser();
-            parser.setSizeMax(maxBytes);
-            parser.setFileCountMax(MAX_PARTS);
-            FileItemInputIterator parts = parser.getItemIterator(new Body(req, contentType, declared));
-            while (parts.hasNext()) {
-                FileItemInput part = parts.next();
-                String name = part.getFieldName();
-                if (name == null) throw ApiError.invalid(null, "a multipart part has no name (Content-Disposition: form-data; name=...)");
-                if (fileFields.contains(name)) form.spool(name, part, folder);
-                else form.fields.computeIfAbsent(name, k -> new ArrayList<>()).add(text(name, part));
+        try (UploadWatchdog.Watch watch = watchdog.watch()) {
+            try {
+                Parser parser = new Parser();
+                parser.setSizeMax(maxBytes);
+                parser.setFileCountMax(MAX_PARTS);
+                FileItemInputIterator parts = parser.getItemIterator(new Body(req, contentType, declared, watch));
+                while (parts.hasNext()) {
+                    FileItemInput part = parts.next();
+                    String name = part.getFieldName();
+                    if (name == null) throw ApiError.invalid(null, "a multipart part has no name (Content-Disposition: form-data; name=...)");
+                    if (fileFields.contains(name)) form.spool(name, part, folder);
+                    else form.fields.computeIfAbsent(name, k -> new ArrayList<>()).add(text(name, part));
+                }
+                return form;
+            } catch (IOException | RuntimeException e) {
+                form.close();
+                throw refusal(e, watch.fired(), watchdog, contentType, maxBytes);
             }
-            return form;
-        } catch (FileUploadFileCountLimitException e) {
-            form.close();
-            throw ApiError.invalid(null, "more than " + MAX_PARTS + " parts in the form");
-        } catch (FileUploadSizeException e) {
-            form.close();
-            throw tooLarge(e.getActualSize(), maxBytes);
-        } catch (FileUploadContentTypeException e) {
-            form.close();
-            throw ApiError.invalid(null, "expected a multipart/form-data body, got Content-Type " + contentType);
-        } catch (RequestException e) {
-            form.close();
-            // Helidon's own framing limits, met while FileUpload reads
-            if (e.status().code() == 413) throw tooLarge(-1, maxBytes);
-            throw ApiError.invalid(null, "the request body could not be read: " + e.getMessage());
-        } catch (ApiError | DiskError | CloseConnectionException e) {
-            form.close();
-            throw e;
-        } catch (DataReader.InsufficientDataAvailableException e) {
-            form.close();
-            throw new CloseConnectionException("the client closed the connection mid-upload", e);
-        } catch (IOException | RuntimeException e) {
-            form.close();
-            if (connectionFailed(e)) throw new CloseConnectionException("the connection failed mid-upload: " + e.getMessage(), e);
-            // anything else that breaks while reading is the body's: malformed, or not what its headers say
-            throw ApiError.invalid(null, "the multipart body could not be read: " + e.getMessage());
         }
+    }
+
+    /** What a failure while reading means for the request: its fault (400, 413), the connection's, or the server's. */
+    private static RuntimeException refusal(Exception e, boolean stalled, UploadWatchdog watchdog, String contentType, long maxBytes) {
+        if (stalled) return new Stalled("the upload stalled: no data for " + watchdog.stall().toMillis() + " ms", e);
+        return switch (e) {
+            case ApiError a -> a;
+            case DiskError d -> d;
+            case CloseConnectionException c -> c;
+            case FileUploadFileCountLimitException x -> ApiError.invalid(null, "more than " + MAX_PARTS + " parts in the form");
+            case FileUploadSizeException x -> tooLarge(x.getActualSize(), maxBytes);
+            case FileUploadContentTypeException x -> ApiError.invalid(null, "expected a multipart/form-data body, got Content-Type " + contentType);
+            // Helidon's own framing limits, met while FileUpload reads
+            case RequestException x when x.status().code() == 413 -> tooLarge(-1, maxBytes);
+            case RequestException x -> ApiError.invalid(null, "the request body could not be read: " + x.getMessage());
+            default -> connectionFailed(e)
+                    ? new CloseConnectionException("the client closed the connection mid-upload (" + e.getMessage() + ")", e)
+                    // anything else that breaks while reading is the body's: malformed, or not what its headers say
+                    : ApiError.invalid(null, "the multipart body could not be read: " + e.getMessage());
+        };
     }
 
     /** Whether reading failed because the connection did (reset, closed), wherever in the parser it surfaced. */
@@ -169,19 +172,29 @@ final class MultipartForm implements AutoCloseable {
     }
 
     /** Writing the spooled copy failed: the server's disk, not the request (500). */
-    static final class DiskError extends IOException {
-        DiskError(String message, Throwable cause) { super(message, cause); }
+    static final class DiskError extends UncheckedIOException {
+        DiskError(String message, IOException cause) { super(message, cause); }
     }
 
-    /** The request as FileUpload reads it; the body stream is asked for only once the size check has passed. */
+    /** The watchdog ended an upload that stopped sending: logged and counted as 408. */
+    static final class Stalled extends CloseConnectionException {
+        Stalled(String message, Throwable cause) { super(message, cause); }
+    }
+
+    /**
+     * The request as FileUpload reads it; the body stream is asked for only once the size check has passed, and each
+     * read it makes tells the watchdog the upload moves.
+     */
     private static final class Body extends AbstractRequestContext<ServerRequest> {
         private final String contentType;
         private final long contentLength;
+        private final UploadWatchdog.Watch watch;
 
-        Body(ServerRequest req, String contentType, long contentLength) {
+        Body(ServerRequest req, String contentType, long contentLength, UploadWatchdog.Watch watch) {
             super(name -> req.headers().first(HeaderNames.create(name)).orElse(null), () -> contentLength, req);
             this.contentType = contentType;
             this.contentLength = contentLength;
+            this.watch = watch;
         }
 
         @Override public String getCharacterEncoding() { return null; }
@@ -190,7 +203,24 @@ final class MultipartForm implements AutoCloseable {
 
         @Override public long getContentLength() { return contentLength; }
 
-        @Override public InputStream getInputStream() { return getRequest().content().inputStream(); }
+        @Override
+        public InputStream getInputStream() {
+            return new FilterInputStream(getRequest().content().inputStream()) {
+                @Override
+                public int read() throws IOException {
+                    int b = super.read();
+                    watch.progress();
+                    return b;
+                }
+
+                @Override
+                public int read(byte[] b, int off, int len) throws IOException {
+                    int n = super.read(b, off, len);
+                    watch.progress();
+                    return n;
+                }
+            };
+        }
     }
 
     /** FileUpload's streaming parser over any {@link RequestContext}; its list-building forms are not used. */

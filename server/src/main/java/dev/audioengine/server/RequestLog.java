@@ -28,6 +28,7 @@ final class RequestLog implements Filter {
     @Override
     public void filter(FilterChain chain, RoutingRequest req, RoutingResponse res) {
         long t0 = System.nanoTime();
+        String client = req.remotePeer().host(); // now: once the connection is gone its peer may be too
         RequestNote note = new RequestNote();
         req.context().register(note);
         metrics.started();
@@ -38,12 +39,12 @@ final class RequestLog implements Filter {
         } finally {
             // thrown past the handlers: an answer sent before the connection was ended (Endpoint) has its status,
             // anything else is Helidon's 500
-            int status = note.isClientGone() ? 499 : returned || res.isSent() ? res.status().code() : 500;
+            int status = note.unansweredStatus() != 0 ? note.unansweredStatus() : returned || res.isSent() ? res.status().code() : 500;
             double seconds = (System.nanoTime() - t0) / 1e9;
             String path = req.path().path();
             metrics.finished(endpoint(path), status, seconds);
             log.accept(String.format(Locale.ROOT, "%s %s %d %.0f ms client=%s%s", req.prologue().method().text(), path, status,
-                    seconds * 1e3, req.remotePeer().host(), note.describe()));
+                    seconds * 1e3, client, note.describe()));
         }
     }
 

@@ -13,7 +13,7 @@ final class RequestNote {
     private String model;
     private double audioSeconds = -1, modelSeconds;
     private final List<String> notes = new ArrayList<>();
-    private boolean clientGone;
+    private int unanswered;
 
     void model(String id) { model = id; }
 
@@ -24,10 +24,14 @@ final class RequestNote {
 
     void note(String text) { notes.add(text); }
 
-    /** The client closed the connection before it was answered: logged and counted as 499, as nginx does. */
-    void clientGone() { clientGone = true; }
+    /**
+     * The connection ended before an answer could be sent: {@code status} is what the log and the metrics count (499
+     * for a client that went away, as nginx counts it; 408 for an upload the server ended because it stalled).
+     */
+    void unanswered(int status) { unanswered = status; }
 
-    boolean isClientGone() { return clientGone; }
+    /** The status to count for a request that got no answer; 0 when it got one. */
+    int unansweredStatus() { return unanswered; }
 
     /** " model=... audio=3.20s rtf=41.0 (note; note)", or "" when nothing was learnt. */
     String describe() {

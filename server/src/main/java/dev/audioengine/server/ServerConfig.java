@@ -19,12 +19,14 @@ import java.util.function.Consumer;
  * @param maxUploadBytes the largest request body; larger ones are refused with 413, by Content-Length before reading
  * @param apiKey         when present, every /v1 request needs {@code Authorization: Bearer KEY}
  * @param preload        load every model before accepting requests (otherwise on first use)
+ * @param uploadStall    an upload that sends nothing for this long is ended (Helidon applies no read timeout to a
+ *                       request in progress, and a stalled client would hold its connection for good)
  * @param drainTimeout   on shutdown, how long in-flight requests may take to finish
  * @param log            where the one line per request (and the server's own lines) go
  */
 public record ServerConfig(String host, int port, List<String> models, int maxConcurrent, int queue, Duration queueTimeout,
-                           long maxUploadBytes, Optional<String> apiKey, boolean preload, Duration drainTimeout,
-                           Consumer<String> log) {
+                           long maxUploadBytes, Optional<String> apiKey, boolean preload, Duration uploadStall,
+                           Duration drainTimeout, Consumer<String> log) {
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 8080;
     public static final List<String> DEFAULT_MODELS = List.of("moonshine-tiny", "silero_vad");
@@ -40,6 +42,7 @@ public record ServerConfig(String host, int port, List<String> models, int maxCo
         if (queue < 0) throw new IllegalArgumentException("--queue must not be negative, got " + queue);
         if (maxUploadBytes < 1) throw new IllegalArgumentException("--max-upload-mb must be positive, got " + maxUploadBytes + " bytes");
         if (queueTimeout.isNegative()) throw new IllegalArgumentException("--queue-timeout-s must not be negative");
+        if (!uploadStall.isPositive()) throw new IllegalArgumentException("--upload-stall-s must be positive");
         if (drainTimeout.isNegative()) throw new IllegalArgumentException("--drain-timeout-s must not be negative");
         if (apiKey.isPresent() && apiKey.get().isBlank()) throw new IllegalArgumentException("--api-key is empty");
     }
@@ -47,30 +50,34 @@ public record ServerConfig(String host, int port, List<String> models, int maxCo
     /** The defaults of {@code audioengine serve}, logging to {@code log}. */
     public static ServerConfig defaults(Consumer<String> log) {
         return new ServerConfig(DEFAULT_HOST, DEFAULT_PORT, DEFAULT_MODELS, 2, 16, Duration.ofSeconds(30), 25L << 20, Optional.empty(),
-                false, Duration.ofSeconds(30), log);
+                false, Duration.ofSeconds(30), Duration.ofSeconds(30), log);
     }
 
     public ServerConfig withPort(int p) {
-        return new ServerConfig(host, p, models, maxConcurrent, queue, queueTimeout, maxUploadBytes, apiKey, preload, drainTimeout, log);
+        return new ServerConfig(host, p, models, maxConcurrent, queue, queueTimeout, maxUploadBytes, apiKey, preload, uploadStall, drainTimeout, log);
     }
 
     public ServerConfig withModels(List<String> m) {
-        return new ServerConfig(host, port, m, maxConcurrent, queue, queueTimeout, maxUploadBytes, apiKey, preload, drainTimeout, log);
+        return new ServerConfig(host, port, m, maxConcurrent, queue, queueTimeout, maxUploadBytes, apiKey, preload, uploadStall, drainTimeout, log);
     }
 
     public ServerConfig withConcurrency(int maxConcurrentRequests, int queueLength, Duration timeout) {
-        return new ServerConfig(host, port, models, maxConcurrentRequests, queueLength, timeout, maxUploadBytes, apiKey, preload, drainTimeout, log);
+        return new ServerConfig(host, port, models, maxConcurrentRequests, queueLength, timeout, maxUploadBytes, apiKey, preload, uploadStall, drainTimeout, log);
     }
 
     public ServerConfig withMaxUploadBytes(long bytes) {
-        return new ServerConfig(host, port, models, maxConcurrent, queue, queueTimeout, bytes, apiKey, preload, drainTimeout, log);
+        return new ServerConfig(host, port, models, maxConcurrent, queue, queueTimeout, bytes, apiKey, preload, uploadStall, drainTimeout, log);
     }
 
     public ServerConfig withApiKey(String key) {
-        return new ServerConfig(host, port, models, maxConcurrent, queue, queueTimeout, maxUploadBytes, Optional.ofNullable(key), preload, drainTimeout, log);
+        return new ServerConfig(host, port, models, maxConcurrent, queue, queueTimeout, maxUploadBytes, Optional.ofNullable(key), preload, uploadStall, drainTimeout, log);
+    }
+
+    public ServerConfig withUploadStall(Duration stall) {
+        return new ServerConfig(host, port, models, maxConcurrent, queue, queueTimeout, maxUploadBytes, apiKey, preload, stall, drainTimeout, log);
     }
 
     public ServerConfig withPreload(boolean p) {
-        return new ServerConfig(host, port, models, maxConcurrent, queue, queueTimeout, maxUploadBytes, apiKey, p, drainTimeout, log);
+        return new ServerConfig(host, port, models, maxConcurrent, queue, queueTimeout, maxUploadBytes, apiKey, p, uploadStall, drainTimeout, log);
     }
 }

@@ -34,6 +34,7 @@ public final class SpeechServer implements AutoCloseable {
     private final ServerConfig config;
     private final ServedModels models;
     private final UploadFolder uploads;
+    private final UploadWatchdog watchdog;
     private final Metrics metrics;
     private final ShutdownGate gate;
     private final WebServer web;
@@ -47,6 +48,7 @@ public final class SpeechServer implements AutoCloseable {
         metrics = new Metrics();
         models = new ServedModels(config, loader, engine);
         uploads = new UploadFolder();
+        watchdog = new UploadWatchdog(config.uploadStall());
         gate = new ShutdownGate();
         ModelsEndpoint list = new ModelsEndpoint(models, Instant.now().getEpochSecond());
         Probes probes = new Probes(models, engine.backend().registryName(), config.preload(), gate::draining, () -> preloaded);
@@ -54,8 +56,8 @@ public final class SpeechServer implements AutoCloseable {
                 .addFilter(new RequestLog(metrics, log))
                 .addFilter(gate);
         config.apiKey().ifPresent(key -> routing.addFilter(new BearerAuth(key)));
-        routing.post(Routes.TRANSCRIPTIONS, Endpoint.of(new TranscriptionEndpoint(models, uploads, config.maxUploadBytes(), metrics), log))
-                .post(Routes.VAD, Endpoint.of(new VadEndpoint(models, uploads, config.maxUploadBytes(), metrics), log))
+        routing.post(Routes.TRANSCRIPTIONS, Endpoint.of(new TranscriptionEndpoint(models, uploads, config.maxUploadBytes(), metrics, watchdog), log))
+                .post(Routes.VAD, Endpoint.of(new VadEndpoint(models, uploads, config.maxUploadBytes(), metrics, watchdog), log))
                 .get(Routes.MODELS, Endpoint.of(list::list, log))
                 .get(Routes.MODELS + "/{id}", Endpoint.of(list::one, log))
                 .get(Routes.HEALTH, Endpoint.of(probes::health, log))
@@ -158,12 +160,14 @@ public final class SpeechServer implements AutoCloseable {
             boolean drained = left == 0 && models.drain(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
             if (!drained) config.log().accept("audioengine serve: the drain timeout passed with " + metrics.inFlight() + " requests in flight; stopping anyway");
             web.stop();
+            watchdog.close();
             models.close();
             uploads.close();
             config.log().accept("audioengine serve: stopped");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             web.stop();
+            watchdog.close();
             models.close();
         } catch (IOException e) {
             throw new UncheckedIOException("could not remove the upload folder " + uploads.path(), e);

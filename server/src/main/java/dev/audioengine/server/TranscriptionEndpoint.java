@@ -40,8 +40,10 @@ final class TranscriptionEndpoint implements Endpoint.Body {
     private final UploadFolder uploads;
     private final long maxUploadBytes;
     private final Metrics metrics;
+    private final UploadWatchdog watchdog;
 
-    TranscriptionEndpoint(ServedModels models, UploadFolder uploads, long maxUploadBytes, Metrics metrics) {
+    TranscriptionEndpoint(ServedModels models, UploadFolder uploads, long maxUploadBytes, Metrics metrics, UploadWatchdog watchdog) {
+        this.watchdog = watchdog;
         this.models = models;
         this.uploads = uploads;
         this.maxUploadBytes = maxUploadBytes;
@@ -54,7 +56,7 @@ final class TranscriptionEndpoint implements Endpoint.Body {
     @Override
     public void handle(ServerRequest req, ServerResponse res) throws Exception {
         RequestNote note = req.context().get(RequestNote.class).orElseThrow();
-        try (MultipartForm form = MultipartForm.read(req, uploads, maxUploadBytes, Set.of("file"))) {
+        try (MultipartForm form = MultipartForm.read(req, uploads, maxUploadBytes, Set.of("file"), watchdog)) {
             TranscriptionRequest r = TranscriptionRequest.of(form);
             Upload file = UploadedAudio.required(form.file("file"));
             ServedModel model = asrModel(r.model());

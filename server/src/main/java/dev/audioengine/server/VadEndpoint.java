@@ -32,8 +32,10 @@ final class VadEndpoint implements Endpoint.Body {
     private final UploadFolder uploads;
     private final long maxUploadBytes;
     private final Metrics metrics;
+    private final UploadWatchdog watchdog;
 
-    VadEndpoint(ServedModels models, UploadFolder uploads, long maxUploadBytes, Metrics metrics) {
+    VadEndpoint(ServedModels models, UploadFolder uploads, long maxUploadBytes, Metrics metrics, UploadWatchdog watchdog) {
+        this.watchdog = watchdog;
         this.models = models;
         this.uploads = uploads;
         this.maxUploadBytes = maxUploadBytes;
@@ -45,7 +47,7 @@ final class VadEndpoint implements Endpoint.Body {
     @Override
     public void handle(ServerRequest req, ServerResponse res) throws Exception {
         RequestNote note = req.context().get(RequestNote.class).orElseThrow();
-        try (MultipartForm form = MultipartForm.read(req, uploads, maxUploadBytes, Set.of("file"))) {
+        try (MultipartForm form = MultipartForm.read(req, uploads, maxUploadBytes, Set.of("file"), watchdog)) {
             VadRequest r = VadRequest.of(form);
             Upload file = UploadedAudio.required(form.file("file"));
             ServedModel model = vadModel(r);

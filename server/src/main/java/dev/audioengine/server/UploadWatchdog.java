@@ -1,0 +1,79 @@
+package dev.audioengine.server;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Ends uploads that stall. Helidon 4.5 applies no read timeout to a request in progress, so a client that stops
+ * sending mid-body would hold its connection (a virtual thread, a spooled file) until it goes away. A request reads its
+ * body on its own virtual thread; interrupting a virtual thread blocked on a socket closes that socket, which is how a
+ * watch that saw no byte for the stall time ends it. One platform thread ticks for the whole server.
+ */
+final class UploadWatchdog implements AutoCloseable {
+    private final long stallNanos;
+    private final ScheduledExecutorService clock;
+    private final Map<Watch, Boolean> watches = new ConcurrentHashMap<>();
+
+    UploadWatchdog(Duration stall) {
+        stallNanos = stall.toNanos();
+        clock = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "audioengine-upload-watchdog");
+            t.setDaemon(true);
+            return t;
+        });
+        long tick = Math.max(10, Math.min(1000, stall.toMillis() / 4));
+        clock.scheduleWithFixedDelay(this::tick, tick, tick, TimeUnit.MILLISECONDS);
+    }
+
+    Duration stall() { return Duration.ofNanos(stallNanos); }
+
+    /** Watches the calling thread's reads until the watch is closed; call {@link Watch#progress} after each read. */
+    Watch watch() {
+        Watch w = new Watch(Thread.currentThread());
+        watches.put(w, Boolean.TRUE);
+        return w;
+    }
+
+    private void tick() {
+        long now = System.nanoTime();
+        for (Watch w : watches.keySet()) {
+            if (now - w.lastProgress > stallNanos) w.fire();
+        }
+    }
+
+    @Override
+    public void close() { clock.shutdownNow(); }
+
+    /** One request's upload. */
+    final class Watch implements AutoCloseable {
+        private final Thread reader;
+        private volatile long lastProgress = System.nanoTime();
+        private boolean fired, closed; // guarded by this
+
+        private Watch(Thread reader) { this.reader = reader; }
+
+        void progress() { lastProgress = System.nanoTime(); }
+
+        /** Whether the watchdog ended the upload. */
+        synchronized boolean fired() { return fired; }
+
+        private synchronized void fire() {
+            if (closed || fired) return;
+            fired = true;
+            watches.remove(this);
+            reader.interrupt();
+        }
+
+        @Override
+        public synchronized void close() {
+            closed = true;
+            watches.remove(this);
+            // a firing that met no blocking read left the flag set: it must not break the model work that follows
+            if (fired && reader == Thread.currentThread()) Thread.interrupted();
+        }
+    }
+}
