@@ -18,8 +18,12 @@ import java.util.Optional;
 final class BearerAuth implements Filter {
     private static final String SCHEME = "Bearer ";
     private final byte[] key;
+    private final ErrorResponder errors;
 
-    BearerAuth(String key) { this.key = key.getBytes(StandardCharsets.UTF_8); }
+    BearerAuth(String key, ErrorResponder errors) {
+        this.key = key.getBytes(StandardCharsets.UTF_8);
+        this.errors = errors;
+    }
 
     @Override
     public void filter(FilterChain chain, RoutingRequest req, RoutingResponse res) {
@@ -28,7 +32,7 @@ final class BearerAuth implements Filter {
             return;
         }
         boolean given = req.headers().contains(HeaderNames.AUTHORIZATION);
-        Endpoint.send(req, res, ApiError.unauthorized(given ? "incorrect API key provided" : "no API key provided: send Authorization: Bearer KEY"));
+        errors.send(req, res, ApiError.unauthorized(given ? "incorrect API key provided" : "no API key provided: send Authorization: Bearer KEY"), false);
     }
 
     private boolean authorized(Optional<String> header) {

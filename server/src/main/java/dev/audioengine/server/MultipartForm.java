@@ -92,7 +92,7 @@ final class MultipartForm implements AutoCloseable {
             case RequestException x when x.status().code() == 413 -> tooLarge(-1, maxBytes);
             case RequestException x -> ApiError.invalid(null, "the request body could not be read: " + x.getMessage());
             default -> connectionFailed(e)
-                    ? new CloseConnectionException("the client closed the connection mid-upload (" + e.getMessage() + ")", e)
+                    ? new CloseConnectionException("the client closed the connection mid-upload" + (e.getMessage() == null ? "" : " (" + e.getMessage() + ")"), e)
                     // anything else that breaks while reading is the body's: malformed, or not what its headers say
                     : ApiError.invalid(null, "the multipart body could not be read: " + e.getMessage());
         };

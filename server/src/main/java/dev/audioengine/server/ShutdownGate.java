@@ -1,6 +1,5 @@
 package dev.audioengine.server;
 
-import io.helidon.http.HeaderValues;
 import io.helidon.webserver.http.Filter;
 import io.helidon.webserver.http.FilterChain;
 import io.helidon.webserver.http.RoutingRequest;
@@ -12,7 +11,10 @@ import io.helidon.webserver.http.RoutingResponse;
  * /ready says "draining" (503), /health and /metrics as before.
  */
 final class ShutdownGate implements Filter {
+    private final ErrorResponder errors;
     private volatile boolean draining;
+
+    ShutdownGate(ErrorResponder errors) { this.errors = errors; }
 
     void close() { draining = true; }
 
@@ -21,8 +23,7 @@ final class ShutdownGate implements Filter {
     @Override
     public void filter(FilterChain chain, RoutingRequest req, RoutingResponse res) {
         if (draining && !Routes.isProbe(req.path().path())) {
-            res.header(HeaderValues.CONNECTION_CLOSE);
-            Endpoint.send(req, res, ApiError.unavailable("shutting_down", "the server is shutting down", ModelPool.RETRY_AFTER_SECONDS));
+            errors.send(req, res, ApiError.unavailable("shutting_down", "the server is shutting down", ModelPool.RETRY_AFTER_SECONDS), true);
             return;
         }
         chain.proceed();

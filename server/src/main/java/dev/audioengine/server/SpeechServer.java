@@ -49,28 +49,29 @@ public final class SpeechServer implements AutoCloseable {
         models = new ServedModels(config, loader, engine);
         uploads = new UploadFolder();
         watchdog = new UploadWatchdog(config.uploadStall());
-        gate = new ShutdownGate();
+        ErrorResponder errors = new ErrorResponder(watchdog);
+        gate = new ShutdownGate(errors);
         ModelsEndpoint list = new ModelsEndpoint(models, Instant.now().getEpochSecond());
         Probes probes = new Probes(models, engine.backend().registryName(), config.preload(), gate::draining, () -> preloaded);
         HttpRouting.Builder routing = HttpRouting.builder()
                 .addFilter(new RequestLog(metrics, log))
                 .addFilter(gate);
-        config.apiKey().ifPresent(key -> routing.addFilter(new BearerAuth(key)));
-        routing.post(Routes.TRANSCRIPTIONS, Endpoint.of(new TranscriptionEndpoint(models, uploads, config.maxUploadBytes(), metrics, watchdog), log))
-                .post(Routes.VAD, Endpoint.of(new VadEndpoint(models, uploads, config.maxUploadBytes(), metrics, watchdog), log))
-                .get(Routes.MODELS, Endpoint.of(list::list, log))
-                .get(Routes.MODELS + "/{id}", Endpoint.of(list::one, log))
-                .get(Routes.HEALTH, Endpoint.of(probes::health, log))
-                .get(Routes.READY, Endpoint.of(probes::ready, log))
-                .get(Routes.METRICS, Endpoint.of((req, res) -> {
+        config.apiKey().ifPresent(key -> routing.addFilter(new BearerAuth(key, errors)));
+        routing.post(Routes.TRANSCRIPTIONS, new Endpoint(new TranscriptionEndpoint(models, uploads, config.maxUploadBytes(), metrics, watchdog), log, errors))
+                .post(Routes.VAD, new Endpoint(new VadEndpoint(models, uploads, config.maxUploadBytes(), metrics, watchdog), log, errors))
+                .get(Routes.MODELS, new Endpoint(list::list, log, errors))
+                .get(Routes.MODELS + "/{id}", new Endpoint(list::one, log, errors))
+                .get(Routes.HEALTH, new Endpoint(probes::health, log, errors))
+                .get(Routes.READY, new Endpoint(probes::ready, log, errors))
+                .get(Routes.METRICS, new Endpoint((req, res) -> {
                     res.header(HeaderValues.create("Content-Type", "text/plain; version=0.0.4; charset=utf-8"));
                     res.send(metrics.render(models.all()));
-                }, log))
-                .any(Endpoint.of((req, res) -> {
+                }, log, errors))
+                .any(new Endpoint((req, res) -> {
                     throw ApiError.notFound("no endpoint " + req.prologue().method().text() + " " + req.path().path() + "; this server has POST "
                             + Routes.TRANSCRIPTIONS + ", POST " + Routes.VAD + ", GET " + Routes.MODELS + ", GET " + Routes.HEALTH + ", GET "
                             + Routes.READY + ", GET " + Routes.METRICS);
-                }, log));
+                }, log, errors));
         FramingErrors framing = new FramingErrors(metrics, log, config.maxUploadBytes());
         DirectHandlers.Builder direct = DirectHandlers.builder();
         for (DirectHandler.EventType t : DirectHandler.EventType.values()) direct.addHandler(t, framing);

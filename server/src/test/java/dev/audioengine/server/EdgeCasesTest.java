@@ -164,6 +164,10 @@ class EdgeCasesTest {
         for (String probe : new String[] {Routes.HEALTH, Routes.READY, Routes.METRICS}) {
             assertThat(http.send(HttpRequest.newBuilder(server.uri(probe)).build(), HttpResponse.BodyHandlers.ofString()).statusCode()).as(probe).isEqualTo(200);
         }
+        // refused before the upload is read, and still delivered to a client that sends its whole body meanwhile
+        HttpResponse<String> upload = http.send(new Multipart().field("model", "moonshine-tiny").file(TestServer.RECORDING).post(server.uri(Routes.TRANSCRIPTIONS))
+                .header("Authorization", "Bearer wrong").build(), HttpResponse.BodyHandlers.ofString());
+        error(upload, 401);
         // refused before the upload is read: the server answers while the client still holds most of the body
         try (RawHttp raw = new RawHttp(server.server.uri(), 10_000)) {
             raw.head("POST", Routes.TRANSCRIPTIONS, "Content-Type: " + Multipart.contentType(), "Content-Length: " + (LIMIT - 1));
