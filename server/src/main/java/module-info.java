@@ -6,6 +6,7 @@
 module dev.audioengine.server {
     requires dev.audioengine.model;
     requires io.helidon.common.buffers;
+    requires io.helidon.common.media.type;
     requires io.helidon.http;
     requires io.helidon.http.sse;
     requires io.helidon.webserver;

@@ -8,6 +8,7 @@ import dev.audioengine.model.task.AsrOptions;
 import dev.audioengine.model.task.SpeechRecognizer;
 import dev.audioengine.model.task.Transcript;
 import dev.audioengine.model.task.TranscriptSegment;
+import io.helidon.common.media.type.MediaTypes;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.sse.SseEvent;
 import io.helidon.webserver.CloseConnectionException;
@@ -94,19 +95,41 @@ final class TranscriptionEndpoint implements Endpoint.Body {
     }
 
     private void streamEvents(ServerRequest req, ServerResponse res, ServedModel model, AudioStream in, Upload file, RequestNote note) throws Exception {
+        if (!req.headers().isAccepted(MediaTypes.TEXT_EVENT_STREAM)) {
+            throw ApiError.invalid("stream", "stream=true answers text/event-stream, which the request's Accept header refuses");
+        }
         BlockingQueue<TranscriptSegment> decoded = new LinkedBlockingQueue<>();
-        AtomicBoolean clientGone = new AtomicBoolean();
+        AtomicBoolean stop = new AtomicBoolean();
         Future<Result> work = model.pool().start(() -> {
             long t0 = System.nanoTime();
             Transcript t = model.get(SpeechRecognizer.class).transcribe(in, AsrOptions.DEFAULTS, segment -> {
                 // the next window is not worth decoding for a client that has gone
-                if (clientGone.get()) throw new CancellationException("the client closed the connection");
+                if (stop.get()) throw new CancellationException("the client closed the connection");
                 decoded.add(segment);
             });
             return new Result(t, (System.nanoTime() - t0) / 1e9);
         });
-        // Accepted and running: from here the answer is an event stream, and errors become error events.
-        SseSink sink = res.sink(SseSink.TYPE);
+        try {
+            // accepted and running: from here the answer is an event stream, and errors become error events
+            emitEvents(res.sink(SseSink.TYPE), work, decoded, model, file, note);
+        } finally {
+            // however this ended, the audio stays open until the work has let go of it
+            if (!work.isDone()) {
+                stop.set(true);
+                try {
+                    ModelPool.result(work);
+                } catch (CancellationException ignored) {
+                    // stopped at the next window, as asked
+                } catch (Exception failure) {
+                    note.note("the work failed too: " + failure);
+                }
+            }
+        }
+    }
+
+    private void emitEvents(SseSink sink, Future<Result> work, BlockingQueue<TranscriptSegment> decoded, ServedModel model, Upload file,
+                            RequestNote note) throws InterruptedException {
+        boolean gone = false;
         try {
             StringBuilder text = new StringBuilder();
             while (!(work.isDone() && decoded.isEmpty())) {
@@ -125,27 +148,19 @@ final class TranscriptionEndpoint implements Endpoint.Body {
                 return;
             } catch (Exception e) {
                 sink.emit(errorEvent(ApiError.internal("internal error: " + e)));
-                throw e; // Endpoint logs it with its trace
+                throw new IllegalStateException("the transcription failed after its stream began", e); // Endpoint logs the trace
             }
             account(model, result, note);
             sink.emit(event(new JsonWriter().beginObject().name("type").value("transcript.text.done")
                     .name("text").value(result.transcript().text()).endObject()));
         } catch (UncheckedIOException | CloseConnectionException e) {
-            // a write failed: the client has gone. The work stops at its next window; the audio stays open until it has.
-            clientGone.set(true);
+            gone = true; // a write failed: the client has gone
             note.note("client closed the stream");
-            try {
-                ModelPool.result(work);
-            } catch (CancellationException ignored) {
-                // stopped because the client left
-            } catch (Exception failure) {
-                note.note("the work failed too: " + failure);
-            }
         } finally {
             try {
                 sink.close();
             } catch (UncheckedIOException | CloseConnectionException e) {
-                if (!clientGone.get()) throw e;
+                if (!gone) throw e;
             }
         }
     }
