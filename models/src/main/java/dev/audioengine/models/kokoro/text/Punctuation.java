@@ -1,12 +1,13 @@
 package dev.audioengine.models.kokoro.text;
 
 import java.text.Normalizer;
+import java.util.Set;
 
 /**
  * Kokoro's punctuation symbols, how a text's punctuation is brought onto them, and which of its marks separate
- * speech: the "." of "3.5", "U.S. army" or "J. R. R. Tolkien" belongs to its word and is left to espeak, which reads
- * it; the "." of "in the U.S. The" ends a sentence. {@link KokoroPhonemizer} and {@link TextChunker} both ask here, so
- * a piece boundary never falls where the phonemizer would not put a mark. Stateless and thread-safe.
+ * speech: the "." of "3.5", "U.S. army", "Dr. Smith" or "J. R. R. Tolkien" belongs to its word and is left to espeak,
+ * which reads it; the "." of "in the U.S. The" ends a sentence. {@link KokoroPhonemizer} and {@link TextChunker} both
+ * ask here, so a piece boundary never falls where the phonemizer would not put a mark. Stateless and thread-safe.
  */
 final class Punctuation {
     private Punctuation() {}
@@ -98,8 +99,8 @@ final class Punctuation {
     }
 
     /**
-     * Whether the mark at {@code i} separates speech; when false it is part of a word (a number, an initialism, a name's
-     * initial) and goes to espeak with it. The end of {@code text} counts as the end of the text.
+     * Whether the mark at {@code i} separates speech; when false it is part of a word (a number, an abbreviation, an
+     * initialism, a name's initial) and goes to espeak with it. The end of {@code text} counts as the end of the text.
      */
     static boolean isBoundary(CharSequence text, int i) {
         char c = text.charAt(i);
@@ -111,18 +112,33 @@ final class Punctuation {
         int start = i;
         while (start > 0 && (Character.isLetter(text.charAt(start - 1)) || text.charAt(start - 1) == '.')) start--;
         String word = text.subSequence(start, i).toString();
-        if (!isInitialism(word)) return true;
         int next = nextNonSpace(text, i + 1);
-        if (next == text.length()) return true;
+        boolean textEnds = next == text.length() || newlines(text, i + 1, next) >= 2; // the text or its paragraph
+        if (textEnds) return true;
         char n = text.charAt(next);
-        if (word.equalsIgnoreCase("e.g") || word.equalsIgnoreCase("i.e")) return false;
         if (closes(n) || n != '(' && n != '“' && isMark(n)) return true; // "(in the U.S.)", "U.S.,": the mark decides
+        if (NOT_FULL_STOPS.contains(word)) return false;
+        if (word.equals("No") && Character.isDigit(n)) return false; // No. 5
         boolean spaced = next > i + 1;
         int letter = n == '"' || n == '“' || n == '(' ? nextNonSpace(text, next + 1) : next;
-        boolean upperNext = spaced && letter < text.length() && Character.isUpperCase(text.charAt(letter));
-        if (word.length() == 1 && Character.isUpperCase(word.charAt(0)) && upperNext) return false; // J. R. R. Tolkien
-        return upperNext || newlines(text, i + 1, next) >= 2; // a paragraph ends there
+        boolean sentenceFollows = spaced && letter < text.length() && Character.isUpperCase(text.charAt(letter));
+        if (ENDING_ABBREVIATIONS.contains(word.toLowerCase(java.util.Locale.ROOT))) return sentenceFollows; // etc. The end
+        if (!isInitialism(word)) return true;
+        if (word.equalsIgnoreCase("e.g") || word.equalsIgnoreCase("i.e")) return false;
+        if (word.length() == 1 && Character.isUpperCase(word.charAt(0)) && sentenceFollows) return false; // J. R. R. Tolkien
+        return sentenceFollows;
     }
+
+    /**
+     * Abbreviations whose "." is no full stop, unless the text or its paragraph ends there: titles before a name in the
+     * languages Kokoro speaks ("Dr. Smith", "Sra. García", "Mme. Curie") and English ones after a name ("Smith Jr.
+     * went"). English text has them spelled out by {@link EnglishNormalizer} before the phonemizer asks, so this matters
+     * there for {@link SentenceReader}, which sees the text as written and must not cut where the phonemizer has no mark.
+     */
+    private static final Set<String> NOT_FULL_STOPS = Set.of("Mr", "Mrs", "Ms", "Dr", "Prof", "Mt", "Capt", "Gen", "Sgt", "Lt",
+            "Col", "St", "Sr", "Sra", "Srta", "Dra", "Mme", "Mlle", "Sig", "Dott", "Fr", "Jr", "Inc", "approx", "vs");
+    /** Abbreviations that often end a sentence: a full stop only when a capital follows. */
+    private static final Set<String> ENDING_ABBREVIATIONS = Set.of("etc", "ltd", "co", "corp");
 
     /** One letter, or letters each followed by a dot but the last: "J", "U.S", "e.g", "a.m". */
     private static boolean isInitialism(String word) {
