@@ -29,7 +29,7 @@ final class EnglishNormalizer {
     }
 
     // --- abbreviations: espeak spells "Ms", "Mt", "Sgt", "Jr", "Sr", "vs" as letters, and reads "Prof", "Capt", "Gen",
-    // "Inc", "approx" as words; "Mr.", "Mrs.", "Dr." it reads, but without the dot, so no "." is mistaken for a full stop.
+    // "Inc", "approx" as words; "Mr", "Mrs", "Dr" it reads with or without the dot, which goes so it is no full stop.
 
     /** Titles before a name. */
     private static final Map<String, String> TITLES = Map.ofEntries(Map.entry("Mr", "Mr"), Map.entry("Mrs", "Mrs"), Map.entry("Dr", "Dr"),
@@ -37,8 +37,8 @@ final class EnglishNormalizer {
             Map.entry("Gen", "General"), Map.entry("Sgt", "Sergeant"), Map.entry("Lt", "Lieutenant"), Map.entry("Col", "Colonel"),
             Map.entry("St", "Saint"));
     private static final Pattern TITLE = Pattern.compile("\\b(Mrs|Mr|Dr|Ms|Prof|Mt|Capt|Gen|Sgt|Lt|Col|St)\\.(?=[ \\n]+[A-Z])");
-    /** "Elm St." after a capitalized name is a street; before a name ("St. Paul"), TITLE makes it a saint. */
-    private static final Pattern STREET = Pattern.compile("(?<=\\b[A-Z][a-z]{1,20} )St\\.");
+    /** "Elm St." after a capitalized word and before no name is a street; before a name ("St. Paul") TITLE makes it a saint. */
+    private static final Pattern STREET = Pattern.compile("(?<=\\b[A-Z][a-z]{1,20} )St\\.(?![ \\n]+[A-Z])");
     /** Abbreviations that may end a sentence, so their dot is kept when one does. */
     private static final Map<String, String> TRAILING = Map.of("Jr", "Junior", "Sr", "Senior", "Inc", "Incorporated", "approx", "approximately",
             "vs", "versus");
