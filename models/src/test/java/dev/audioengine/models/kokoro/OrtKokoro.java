@@ -36,9 +36,10 @@ final class OrtKokoro implements AutoCloseable {
 
     private final OrtEnvironment env = OrtEnvironment.getEnvironment();
     private final OrtSession session;
+    private final List<String> extra;
 
-    /** One run's outputs. */
-    record Output(float[] waveform, long[] durations, float[] rawDurations, float[] overlapAdd) {
+    /** One run's outputs; {@code extra} holds the float intermediates asked for by name. */
+    record Output(float[] waveform, long[] durations, float[] rawDurations, float[] overlapAdd, Map<String, float[]> extra) {
         long frames() {
             long n = 0;
             for (long d : durations) n += d;
@@ -46,10 +47,14 @@ final class OrtKokoro implements AutoCloseable {
         }
     }
 
-    OrtKokoro(Path model, int threads) throws IOException, OrtException {
+    /** {@code extraFloats}: names of further float values of the graph to return (node outputs, e.g. a layer's). */
+    OrtKokoro(Path model, int threads, String... extraFloats) throws IOException, OrtException {
+        extra = List.of(extraFloats);
+        Map<String, Integer> outputs = new HashMap<>(Map.of(DURATIONS, INT64, RAW_DURATIONS, FLOAT, OVERLAP_ADD, FLOAT));
+        for (String e : extra) outputs.put(e, FLOAT);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         bytes.write(Files.readAllBytes(model));
-        bytes.write(extraOutputs(Map.of(DURATIONS, INT64, RAW_DURATIONS, FLOAT, OVERLAP_ADD, FLOAT)));
+        bytes.write(extraOutputs(outputs));
         OrtSession.SessionOptions o = new OrtSession.SessionOptions();
         o.setIntraOpNumThreads(threads);
         o.setInterOpNumThreads(1);
@@ -62,8 +67,10 @@ final class OrtKokoro implements AutoCloseable {
              OnnxTensor s = OnnxTensor.createTensor(env, FloatBuffer.wrap(style), new long[] {1, style.length});
              OnnxTensor v = OnnxTensor.createTensor(env, FloatBuffer.wrap(new float[] {speed}), new long[] {1});
              OrtSession.Result r = session.run(Map.of("input_ids", in, "style", s, "speed", v))) {
+            Map<String, float[]> extras = new HashMap<>();
+            for (String e : extra) extras.put(e, floats(r.get(e).orElseThrow()));
             return new Output(floats(r.get("waveform").orElseThrow()), longs(r.get(DURATIONS).orElseThrow()),
-                    floats(r.get(RAW_DURATIONS).orElseThrow()), floats(r.get(OVERLAP_ADD).orElseThrow()));
+                    floats(r.get(RAW_DURATIONS).orElseThrow()), floats(r.get(OVERLAP_ADD).orElseThrow()), Map.copyOf(extras));
         }
     }
 
@@ -86,7 +93,7 @@ final class OrtKokoro implements AutoCloseable {
     /** ModelProto field 7 (graph) holding only GraphProto field 12 (output) entries: ValueInfoProto{name, type{tensor_type{elem_type}}}. */
     private static byte[] extraOutputs(Map<String, Integer> outputs) {
         ByteArrayOutputStream graph = new ByteArrayOutputStream();
-        for (Map.Entry<String, Integer> e : new HashMap<>(outputs).entrySet()) {
+        for (Map.Entry<String, Integer> e : outputs.entrySet()) {
             byte[] tensorType = concat(tag(1, 0), varint(e.getValue()));
             byte[] type = field(1, tensorType);
             byte[] info = concat(field(1, e.getKey().getBytes(StandardCharsets.UTF_8)), field(2, type));
