@@ -51,7 +51,7 @@ public final class AttentionSpeed {
                 for (Case c : CASES) if (c.name.contains(only)) bound.add(bind(c, kernels, pool, arena));
                 // every case warms before any is timed: a process that runs the encoder and then
                 // decoder steps compiles the kernel with both in its profile
-                for (int pass = 0; pass < 2; pass++) for (Bound b : bound) b.calls = warm(b.work, 0.5);
+                for (int pass = 0; pass < 3; pass++) for (Bound b : bound) b.calls = warm(b.work, 0.5);
                 for (Bound b : bound) measure(b, kernels, threads, rounds);
             }
         }
