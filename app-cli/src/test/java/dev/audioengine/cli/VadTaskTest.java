@@ -196,7 +196,8 @@ class VadTaskTest {
                 new Case("runs", 2, "--runs must be >= 1", "bench", "vad", "--runs", "0"),
                 new Case("gemm runs", 2, "--runs must be >= 1, got 0", "bench", "gemm", "--runs", "0"),
                 new Case("backend all", 2, "--backend all is only for 'check' and 'bench ops'", "--task", "vad", "--audio", wav, "--backend", "all"),
-                new Case("no family for tts", 1, "no installed model family serves --task tts", "--task", "tts"))) {
+                new Case("no family for tts", 1, "no installed model family serves --task tts", "--task", "tts", "--text", "hi",
+                        "--out", "-"))) {
             Run r = run(c.args());
             assertThat(r.exit()).as(c.why() + ": " + r.err()).isEqualTo(c.exit());
             assertThat(r.err()).as(c.why()).contains(c.message());
