@@ -102,7 +102,7 @@ public final class AudioEngineCommand implements Runnable {
             return;
         }
         String stray = task.strayOption();
-        if (stray != null) throw new UsageError(stray + " needs --task (e.g. --task vad or --task asr); 'audioengine --help' lists the tasks");
+        if (stray != null) throw new UsageError(stray + " needs --task (e.g. --task vad, --task asr or --task tts); 'audioengine --help' lists the tasks");
         spec.commandLine().usage(spec.commandLine().getOut());
     }
 }

@@ -75,8 +75,8 @@ public final class TaskOptions {
     private AsrTask asr = new AsrTask();
 
     @ArgGroup(validate = false, exclusive = false, order = 40,
-            heading = "%nOptions of --task tts (writes the WAV; stderr: a summary line; exit 2 for a bad option or%n"
-                    + "an unknown voice, 1 for text the model cannot say):%n")
+            heading = "%nOptions of --task tts (writes a WAV; stderr: a summary line; exit status 2 for%n"
+                    + "a bad option or an unknown voice, 1 for text the model cannot say):%n")
     private TtsTask tts = new TtsTask();
 
     @Spec(Spec.Target.MIXEE)
