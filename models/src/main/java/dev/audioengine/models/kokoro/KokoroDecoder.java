@@ -24,10 +24,11 @@ final class KokoroDecoder {
 
     static KokoroDecoder load(WeightScope decoder) { return new KokoroDecoder(decoder); }
 
-    /** asr [1, 512, F], f0 and n [1, 1, 2F], style [1, 128] → [1, 512, 2F]. */
-    Tensor apply(GraphBuilder g, Tensor asr, Tensor f0, Tensor n, Tensor style) {
+    /** asr [1, 512, F], f0 and n [1, 1, 2F], style [1, 128] → [1, 512, 2F]; encode's output is added to {@code probes}. */
+    Tensor apply(GraphBuilder g, Tensor asr, Tensor f0, Tensor n, Tensor style, java.util.List<Tensor> probes) {
         Tensor f = f0Conv.apply(g, f0), nn = nConv.apply(g, n);
         Tensor x = encode.apply(g, g.concat(1, asr, f, nn), style);
+        probes.add(x);
         Tensor res = asrRes.apply(g, asr);
         // hexgrad stops feeding the residuals after an upsampling block: that is only the last, so all four get them
         for (AdainResBlk1d b : decode) x = b.apply(g, g.concat(1, x, res, f, nn), style);

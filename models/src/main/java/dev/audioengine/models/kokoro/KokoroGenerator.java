@@ -45,8 +45,8 @@ final class KokoroGenerator {
 
     static KokoroGenerator load(WeightScope generator, HostTensor inverseBasis) { return new KokoroGenerator(generator, inverseBasis); }
 
-    /** x [1, 512, 2F], har [1, 22, 120F + 1], style [1, 128] → waveform [600F]. */
-    Tensor apply(GraphBuilder g, Tensor x, Tensor har, Tensor style) {
+    /** x [1, 512, 2F], har [1, 22, 120F + 1], style [1, 128] → waveform [600F]; conv_post's output is added to {@code probes}. */
+    Tensor apply(GraphBuilder g, Tensor x, Tensor har, Tensor style, java.util.List<Tensor> probes) {
         for (int i = 0; i < 2; i++) {
             x = KokoroOps.leakyRelu(g, x, 0.1f);
             Tensor source = noiseRes[i].apply(g, noiseConvs[i].apply(g, har), style);
@@ -61,7 +61,7 @@ final class KokoroGenerator {
             x = g.scale(sum, 1f / 3);
         }
         Tensor post = convPost.apply(g, KokoroOps.leakyRelu(g, x, 0.01f));
-        long frames = post.dim(2);
+        probes.add(post);
         Tensor mag = g.exp(g.slice(post, 1, 0, BINS));
         Tensor phase = g.unary(dev.audioengine.api.graph.Op.UnaryKind.SIN, g.slice(post, 1, BINS, 2 * BINS));
         Tensor re = g.mul(mag, g.unary(dev.audioengine.api.graph.Op.UnaryKind.COS, phase));

@@ -18,7 +18,7 @@ import dev.audioengine.api.tensor.Shape;
  */
 final class KokoroGraphs {
     static final String IDS = "input_ids", STYLE = "style", SPEED = "speed", EN = "en", ASR = "asr", F0 = "f0", N = "n", HAR = "har";
-    static final String DURATIONS = "durations", D = "d", T_EN = "t_en", WAVEFORM = "waveform";
+    static final String DURATIONS = "durations", D = "d", T_EN = "t_en", WAVEFORM = "waveform", ENCODE = "encode", DECODE = "decode", POST = "post";
     static final int STYLE_HALF = KokoroVoice.STYLE_DIM / 2;
 
     private KokoroGraphs() {}
@@ -45,7 +45,10 @@ final class KokoroGraphs {
         return g.build(curves[0].named(F0), curves[1].named(N));
     }
 
-    static Graph synthesis(KokoroWeights w, int frames) {
+    static Graph synthesis(KokoroWeights w, int frames) { return synthesis(w, frames, false); }
+
+    /** With {@code probes}, also encode's output, decode.3's and conv_post's (tests). */
+    static Graph synthesis(KokoroWeights w, int frames, boolean probes) {
         GraphBuilder g = new GraphBuilder();
         Tensor asr = g.input(ASR, Shape.of(1, 512, frames));
         Tensor f0 = g.input(F0, Shape.of(1, 1, 2L * frames));
@@ -53,8 +56,12 @@ final class KokoroGraphs {
         Tensor har = g.input(HAR, Shape.of(1, 2 * KokoroGenerator.BINS, 120L * frames + 1));
         Tensor full = g.input(STYLE, Shape.of(1, KokoroVoice.STYLE_DIM));
         Tensor style = g.contiguous(g.slice(full, 1, 0, STYLE_HALF));
-        Tensor x = w.decoder().apply(g, asr, f0, n, style);
-        return g.build(w.generator().apply(g, x, har, style).named(WAVEFORM));
+        java.util.List<Tensor> inner = new java.util.ArrayList<>();
+        Tensor x = w.decoder().apply(g, asr, f0, n, style, inner);
+        inner.add(x);
+        Tensor wave = w.generator().apply(g, x, har, style, inner).named(WAVEFORM);
+        if (!probes) return g.build(wave);
+        return g.build(wave, inner.get(0).named(ENCODE), inner.get(1).named(DECODE), inner.get(2).named(POST));
     }
 
     /** style[:, 128:], the predictor's half. */

@@ -42,7 +42,7 @@ public final class KokoroModel implements AutoCloseable {
     private final AudioEngine engine;
     private final KokoroWeights weights;
     private final KokoroVocabulary vocabulary;
-    private final Map<Integer, CompiledGraph> text = lru(), prosody = lru(), synthesis = lru();
+    private final Map<Integer, CompiledGraph> text = lru(), prosody = lru(), synthesis = lru(), probed = lru();
 
     private KokoroModel(AudioEngine engine, KokoroWeights weights, KokoroVocabulary vocabulary) {
         this.engine = engine;
@@ -67,42 +67,47 @@ public final class KokoroModel implements AutoCloseable {
     public synchronized Durations durations(long[] ids, float[] style, float speed) { return runText(ids, style, speed).durations(); }
 
     /** The waveform at 24 kHz: 600 samples per duration frame. */
-    public synchronized float[] waveform(long[] ids, float[] style, float speed) {
+    public synchronized float[] waveform(long[] ids, float[] style, float speed) { return stages(ids, style, speed, null).waveform(); }
+
+    /** One synthesis's intermediate values (tests compare each stage with ONNX Runtime's). */
+    record Stages(Durations durations, float[] f0, float[] n, float[] source, float[] har, float[] waveform, Map<String, float[]> probes) {}
+
+    /**
+     * All stages; {@code given} (or null) replaces the curves and the source spectrum by the caller's (e.g. ORT's), to
+     * test the synthesis graph on its own.
+     */
+    synchronized Stages stages(long[] ids, float[] style, float speed, Stages given) {
         Text t = runText(ids, style, speed);
-        int n = ids.length, frames = t.durations().total();
+        int frames = t.durations().total();
         int[] aligned = new int[frames];
-        for (int i = 0, f = 0; i < n; i++) for (int r = 0; r < t.durations().frames()[i]; r++) aligned[f++] = i;
-        float[] en = gatherRows(t.d(), 640, aligned);
-        float[] asr = transpose(gatherRows(t.tEn(), 512, aligned), frames, 512);
+        for (int i = 0, f = 0; i < ids.length; i++) for (int r = 0; r < t.durations().frames()[i]; r++) aligned[f++] = i;
         float[] f0, nCurve;
-        try (HostTensor enT = HostTensor.ofFloats(Shape.of(1, frames, 640), en); HostTensor s = styleTensor(style);
+        try (HostTensor enT = HostTensor.ofFloats(Shape.of(1, frames, 640), gatherRows(t.d(), 640, aligned)); HostTensor s = styleTensor(style);
              CompiledGraph.Outputs out = graph(prosody, frames, f -> KokoroGraphs.prosody(weights, f))
                      .run(Map.of(KokoroGraphs.EN, enT, KokoroGraphs.STYLE, s))) {
             f0 = out.get(KokoroGraphs.F0).toFloatArray();
             nCurve = out.get(KokoroGraphs.N).toFloatArray();
         }
-        float[] har = HarmonicSource.spectrum(weights.source().source(f0));
+        if (given != null) {
+            f0 = given.f0();
+            nCurve = given.n();
+        }
+        float[] source = weights.source().source(f0);
+        float[] har = given != null && given.har() != null ? given.har() : HarmonicSource.spectrum(source);
+        float[] asr = transpose(gatherRows(t.tEn(), 512, aligned), frames, 512);
         try (HostTensor asrT = HostTensor.ofFloats(Shape.of(1, 512, frames), asr);
              HostTensor f0T = HostTensor.ofFloats(Shape.of(1, 1, 2L * frames), f0);
              HostTensor nT = HostTensor.ofFloats(Shape.of(1, 1, 2L * frames), nCurve);
              HostTensor harT = HostTensor.ofFloats(Shape.of(1, 2 * KokoroGenerator.BINS, 120L * frames + 1), har);
              HostTensor s = styleTensor(style);
-             CompiledGraph.Outputs out = graph(synthesis, frames, f -> KokoroGraphs.synthesis(weights, f))
+             CompiledGraph.Outputs out = graph(given != null ? probed : synthesis, frames, f -> KokoroGraphs.synthesis(weights, f, given != null))
                      .run(Map.of(KokoroGraphs.ASR, asrT, KokoroGraphs.F0, f0T, KokoroGraphs.N, nT, KokoroGraphs.HAR, harT, KokoroGraphs.STYLE, s))) {
-            return out.get(KokoroGraphs.WAVEFORM).toFloatArray();
-        }
-    }
-
-    /** The F0 and N curves [2F] each for given durations (tests: checked against ONNX Runtime's). */
-    synchronized float[][] curves(long[] ids, float[] style, float speed) {
-        Text t = runText(ids, style, speed);
-        int frames = t.durations().total();
-        int[] aligned = new int[frames];
-        for (int i = 0, f = 0; i < ids.length; i++) for (int r = 0; r < t.durations().frames()[i]; r++) aligned[f++] = i;
-        try (HostTensor enT = HostTensor.ofFloats(Shape.of(1, frames, 640), gatherRows(t.d(), 640, aligned)); HostTensor s = styleTensor(style);
-             CompiledGraph.Outputs out = graph(prosody, frames, f -> KokoroGraphs.prosody(weights, f))
-                     .run(Map.of(KokoroGraphs.EN, enT, KokoroGraphs.STYLE, s))) {
-            return new float[][] {out.get(KokoroGraphs.F0).toFloatArray(), out.get(KokoroGraphs.N).toFloatArray()};
+            Map<String, float[]> probes = new java.util.HashMap<>();
+            probes.put(KokoroGraphs.ASR, asr);
+            for (String p : new String[] {KokoroGraphs.ENCODE, KokoroGraphs.DECODE, KokoroGraphs.POST}) {
+                if (out.byName().containsKey(p)) probes.put(p, out.get(p).toFloatArray());
+            }
+            return new Stages(t.durations(), f0, nCurve, source, har, out.get(KokoroGraphs.WAVEFORM).toFloatArray(), probes);
         }
     }
 
@@ -164,7 +169,7 @@ public final class KokoroModel implements AutoCloseable {
 
     @Override
     public synchronized void close() {
-        for (Map<Integer, CompiledGraph> m : java.util.List.of(text, prosody, synthesis)) {
+        for (Map<Integer, CompiledGraph> m : java.util.List.of(text, prosody, synthesis, probed)) {
             m.values().forEach(CompiledGraph::close);
             m.clear();
         }

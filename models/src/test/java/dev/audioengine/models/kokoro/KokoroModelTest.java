@@ -40,7 +40,7 @@ class KokoroModelTest {
         compare(OrtKokoroTest.HELLO_WORLD, "af_heart", 1f);
     }
 
-    /** Returns {agreeing durations, phonemes, mel cosine or NaN when durations differ}. */
+    /** Returns {agreeing durations, phonemes, mel cosine or NaN when durations differ, ORT's rms away from the ends}. */
     static double[] compare(String phonemes, String voice, float speed) throws Exception {
         long[] ids = vocab.encode(phonemes);
         float[] style = KokoroVoice.read(voice, KokoroFixtures.voice(voice)).style(phonemes.length());
@@ -54,17 +54,18 @@ class KokoroModelTest {
         }
         System.err.printf("[kokoro %s %s %.1f] durations equal on %d of %d, max |raw diff| %.3f%n  ours %s%n  ort  %s%n", voice,
                 phonemes, speed, same, ids.length, maxRaw, Arrays.toString(ours.frames()), Arrays.toString(ref.durations()));
-        double cos = Double.NaN;
+        double cos = Double.NaN, ortRms = Double.NaN;
         if (same == ids.length) {
             float[] wave = model.waveform(ids, style, speed);
             assertThat(wave).hasSize(ref.waveform().length);
             int edge = 2400; // 100 ms
             float[] a = Arrays.copyOfRange(wave, edge, wave.length - edge), b = Arrays.copyOfRange(ref.waveform(), edge, wave.length - edge);
             cos = MelCheck.cosine(MelCheck.logMel(a), MelCheck.logMel(b));
+            ortRms = MelCheck.rms(b);
             System.err.printf("  log-mel cosine %.4f, rms ours %.4f ort %.4f, waveform correlation %.4f%n", cos, MelCheck.rms(a), MelCheck.rms(b),
                     MelCheck.cosine(toDouble(a), toDouble(b)));
         }
-        return new double[] {same, ids.length, cos};
+        return new double[] {same, ids.length, cos, ortRms};
     }
 
     private static double[] toDouble(float[] x) {
