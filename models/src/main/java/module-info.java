@@ -5,6 +5,7 @@ module dev.audioengine.models {
     requires dev.audioengine.blocks;
 
     exports dev.audioengine.models.asr;
+    exports dev.audioengine.models.kokoro;
     exports dev.audioengine.models.kokoro.text;
     exports dev.audioengine.models.moonshine;
     exports dev.audioengine.models.silero;
