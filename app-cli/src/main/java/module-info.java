@@ -8,6 +8,7 @@ module dev.audioengine.cli {
     requires dev.audioengine.audio;
     requires dev.audioengine.bench;
     requires dev.audioengine.conformance;
+    requires dev.audioengine.server;
     requires info.picocli;
     requires java.logging;
 

@@ -27,7 +27,7 @@ import java.util.function.Supplier;
                 "Backends are drop-in modules: a backend jar on the module path adds that backend.",
                 ""},
         subcommands = {BackendsCommand.class, CheckCommand.class, BenchCommand.class, ModelsCommand.class, VoicesCommand.class,
-                KernelsCommand.class},
+                KernelsCommand.class, ServeCommand.class},
         footer = {"",
                 "Exit status: 0 success, 1 the request could not be served (e.g. backend unavailable), 2 usage error.",
                 "Global options may stand before or after the subcommand name."})

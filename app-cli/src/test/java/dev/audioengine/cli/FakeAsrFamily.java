@@ -30,6 +30,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.stream.IntStream;
 
 /**
@@ -120,9 +121,11 @@ final class FakeAsrFamily implements ModelFamily {
         }
 
         @Override
-        public Transcript transcribe(AudioStream in, AsrOptions options) throws IOException {
+        public Transcript transcribe(AudioStream in, AsrOptions options, Consumer<TranscriptSegment> onSegment) throws IOException {
             if (in.sampleRate() != RATE) in = in.resampleTo(RATE);
-            return transcribe(in.readAll().samples(), options);
+            Transcript t = transcribe(in.readAll().samples(), options);
+            t.segments().forEach(onSegment);
+            return t;
         }
 
         @Override

@@ -5,6 +5,7 @@ import dev.audioengine.model.TaskModel;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.function.Consumer;
 
 /**
  * A loaded speech recognition model ({@code --task asr}). Thread-safe: one recognizer may serve concurrent callers,
@@ -35,7 +36,16 @@ public interface SpeechRecognizer extends TaskModel {
     }
 
     /** Transcribes what an open audio stream delivers until its end; the stream is resampled to {@link #sampleRate()}. */
-    Transcript transcribe(AudioStream in, AsrOptions options) throws IOException;
+    default Transcript transcribe(AudioStream in, AsrOptions options) throws IOException {
+        return transcribe(in, options, segment -> { });
+    }
+
+    /**
+     * As {@link #transcribe(AudioStream, AsrOptions)}, handing each segment to {@code onSegment} as soon as its window is
+     * decoded, in order, on the calling thread, while the rest of the stream is still unread: what a server streams to
+     * its client as it goes. The returned transcript holds the same segments.
+     */
+    Transcript transcribe(AudioStream in, AsrOptions options, Consumer<TranscriptSegment> onSegment) throws IOException;
 
     /** A live session: audio pushed as it arrives, partial text as it grows, final text per speech segment. */
     AsrStream stream(AsrOptions options);

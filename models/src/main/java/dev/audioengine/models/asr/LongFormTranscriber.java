@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * Transcribes audio of any length in bounded memory: blocks go through an offline voice activity detector, its
@@ -73,13 +74,26 @@ public final class LongFormTranscriber implements AutoCloseable {
 
     /** Transcribes what the stream delivers until its end, resampled to 16 kHz. */
     public static Transcript transcribe(VoiceActivityDetector vad, WindowDecoder decoder, AsrOptions options, AudioStream in) throws IOException {
+        return transcribe(vad, decoder, options, in, segment -> { });
+    }
+
+    /** As {@link #transcribe(VoiceActivityDetector, WindowDecoder, AsrOptions, AudioStream)}, each segment handed to {@code onSegment} once decoded. */
+    public static Transcript transcribe(VoiceActivityDetector vad, WindowDecoder decoder, AsrOptions options, AudioStream in,
+                                        Consumer<TranscriptSegment> onSegment) throws IOException {
         if (in.sampleRate() != WindowDecoder.SAMPLE_RATE) in.resampleTo(WindowDecoder.SAMPLE_RATE);
         try (LongFormTranscriber t = open(vad, decoder, options)) {
             List<TranscriptSegment> out = new ArrayList<>();
             float[] block = new float[1 << 16];
-            for (int n; (n = in.read(block, 0, block.length)) >= 0; ) out.addAll(t.accept(block, 0, n));
-            out.addAll(t.finish());
+            for (int n; (n = in.read(block, 0, block.length)) >= 0; ) handOver(t.accept(block, 0, n), out, onSegment);
+            handOver(t.finish(), out, onSegment);
             return t.transcript(out);
+        }
+    }
+
+    private static void handOver(List<TranscriptSegment> decoded, List<TranscriptSegment> out, Consumer<TranscriptSegment> onSegment) {
+        for (TranscriptSegment s : decoded) {
+            out.add(s);
+            onSegment.accept(s);
         }
     }
 

@@ -17,6 +17,7 @@ import dev.audioengine.models.silero.SileroVad;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * Moonshine as a {@link SpeechRecognizer}: windows of speech decoded greedily with Moonshine's length rule (at most
@@ -78,9 +79,9 @@ public final class MoonshineRecognizer implements SpeechRecognizer {
     }
 
     @Override
-    public Transcript transcribe(AudioStream in, AsrOptions options) throws IOException {
+    public Transcript transcribe(AudioStream in, AsrOptions options, Consumer<TranscriptSegment> onSegment) throws IOException {
         if (in.sampleRate() != sampleRate()) in.resampleTo(sampleRate());
-        return LongFormTranscriber.transcribe(vad, windows(options), options, in);
+        return LongFormTranscriber.transcribe(vad, windows(options), options, in, onSegment);
     }
 
     @Override

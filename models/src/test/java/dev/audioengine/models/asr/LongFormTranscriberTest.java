@@ -1,12 +1,17 @@
 package dev.audioengine.models.asr;
 
+import dev.audioengine.audio.AudioStream;
+import dev.audioengine.model.output.WavWriter;
 import dev.audioengine.model.task.AsrOptions;
 import dev.audioengine.model.task.SpeechSegment;
 import dev.audioengine.model.task.Transcript;
 import dev.audioengine.model.task.TranscriptSegment;
 import dev.audioengine.model.task.VadOptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -166,6 +171,25 @@ class LongFormTranscriberTest {
         LongFormTranscriber.transcribe(detector, new CountingDecoder(), OPTIONS, new float[(int) total]);
         assertThat(detector.offlineRate).isEqualTo(RATE);
         assertThat(detector.offlineOptions).isEqualTo(OPTIONS.vad());
+    }
+
+    @Test
+    void theStreamFormHandsEachSegmentOverWhileTheRestIsStillUnread(@TempDir Path dir) throws IOException {
+        long total = 1600L * CHUNK; // 51 s: three windows, the first settled long before the end
+        float[] p = ScriptedOfflineVad.speechIn((int) (total / CHUNK), 100, 200, 400, 1000, 1100, 1500);
+        ScriptedOfflineVad vad = new ScriptedOfflineVad(p, total, OPTIONS.vad(), 1, 0);
+        Path wav = dir.resolve("speech.wav");
+        WavWriter.writeFloat(wav, SyntheticAudio.block(0, (int) total), RATE);
+        List<TranscriptSegment> handed = new ArrayList<>();
+        List<Long> readWhenHanded = new ArrayList<>();
+        try (AudioStream in = AudioStream.open(wav)) {
+            Transcript tr = LongFormTranscriber.transcribe(new FakeDetector(() -> vad, null), new CountingDecoder(), OPTIONS, in, s -> {
+                handed.add(s);
+                readWhenHanded.add(in.samplesRead());
+            });
+            assertThat(handed).isEqualTo(tr.segments()).hasSize(3);
+        }
+        assertThat(readWhenHanded.getFirst()).as("the first window came before the end of the audio").isLessThan(total / 2);
     }
 
     @Test

@@ -1,0 +1,54 @@
+package dev.audioengine.server;
+
+import io.helidon.webserver.http.Filter;
+import io.helidon.webserver.http.FilterChain;
+import io.helidon.webserver.http.RoutingRequest;
+import io.helidon.webserver.http.RoutingResponse;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Consumer;
+
+/**
+ * The first filter: one log line per request when it has been answered (method, path, status, milliseconds, client,
+ * and what the handler noted), and the request counted in {@link Metrics} under its route's name.
+ */
+final class RequestLog implements Filter {
+    /** The routes metrics are labelled by; every other path counts as "other". */
+    static final List<String> ROUTES = List.of(Routes.TRANSCRIPTIONS, Routes.VAD, Routes.MODELS, Routes.HEALTH, Routes.READY, Routes.METRICS);
+
+    private final Metrics metrics;
+    private final Consumer<String> log;
+
+    RequestLog(Metrics metrics, Consumer<String> log) {
+        this.metrics = metrics;
+        this.log = log;
+    }
+
+    @Override
+    public void filter(FilterChain chain, RoutingRequest req, RoutingResponse res) {
+        long t0 = System.nanoTime();
+        RequestNote note = new RequestNote();
+        req.context().register(note);
+        metrics.started();
+        boolean returned = false;
+        try {
+            chain.proceed();
+            returned = true;
+        } finally {
+            // thrown past the handlers: an answer sent before the connection was ended (Endpoint) has its status,
+            // anything else is Helidon's 500
+            int status = note.isClientGone() ? 499 : returned || res.isSent() ? res.status().code() : 500;
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            String path = req.path().path();
+            metrics.finished(endpoint(path), status, seconds);
+            log.accept(String.format(Locale.ROOT, "%s %s %d %.0f ms client=%s%s", req.prologue().method().text(), path, status,
+                    seconds * 1e3, req.remotePeer().host(), note.describe()));
+        }
+    }
+
+    static String endpoint(String path) {
+        if (path.startsWith(Routes.MODELS + "/")) return Routes.MODELS + "/{id}";
+        return ROUTES.contains(path) ? path : "other";
+    }
+}

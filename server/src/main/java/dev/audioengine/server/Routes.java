@@ -1,0 +1,19 @@
+package dev.audioengine.server;
+
+/** The server's paths. */
+final class Routes {
+    private Routes() {}
+
+    static final String TRANSCRIPTIONS = "/v1/audio/transcriptions";
+    static final String VAD = "/v1/audio/vad";
+    static final String MODELS = "/v1/models";
+    static final String HEALTH = "/health";
+    static final String READY = "/ready";
+    static final String METRICS = "/metrics";
+
+    /** What balancers, orchestrators and Prometheus ask: open without the API key, answered while draining. */
+    static boolean isProbe(String path) { return path.equals(HEALTH) || path.equals(READY) || path.equals(METRICS); }
+
+    /** Paths that need the API key when one is set: the OpenAI-style API, not the probes a balancer or Prometheus uses. */
+    static boolean needsKey(String path) { return path.equals("/v1") || path.startsWith("/v1/"); }
+}

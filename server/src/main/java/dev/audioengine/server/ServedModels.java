@@ -1,0 +1,97 @@
+package dev.audioengine.server;
+
+import dev.audioengine.api.AudioEngine;
+import dev.audioengine.model.FamilyRegistry;
+import dev.audioengine.model.ModelLoader;
+import dev.audioengine.model.Task;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The models named by --models, resolved against the installed families when the server starts (an unknown name is a
+ * usage error then, not a 404 later). Requests find them by any name or alias of the variant; nothing a request sends
+ * is ever taken as a path.
+ */
+final class ServedModels implements AutoCloseable {
+    private final Map<String, ServedModel> byId = new LinkedHashMap<>();
+
+    ServedModels(ServerConfig config, ModelLoader loader, AudioEngine engine) {
+        for (FamilyRegistry.Named named : resolve(loader.registry(), config.models())) {
+            String id = named.variant().name();
+            ModelPool pool = new ModelPool(id, config.maxConcurrent(), config.queue(), config.queueTimeout());
+            byId.put(id, new ServedModel(named.family(), named.variant(), loader, engine, pool));
+        }
+    }
+
+    /**
+     * The variants {@code names} stand for, in order; an unknown name, a task this server has no endpoint for, or one
+     * model named twice (perhaps by an alias) is an IllegalArgumentException saying so, before anything is loaded.
+     */
+    static List<FamilyRegistry.Named> resolve(FamilyRegistry registry, List<String> names) {
+        Map<String, FamilyRegistry.Named> out = new LinkedHashMap<>();
+        for (String name : names) {
+            FamilyRegistry.Named named = registry.variant(name.strip()).orElseThrow(() -> new IllegalArgumentException(
+                    "--models: no installed model is named '" + name + "'; models: " + String.join(", ", registry.variantNames())));
+            Task task = named.variant().task();
+            if (task != Task.ASR && task != Task.VAD) {
+                throw new IllegalArgumentException("--models: " + name + " is a " + task.cliName() + " model; this server serves asr and vad models");
+            }
+            if (out.putIfAbsent(named.variant().name(), named) != null) throw new IllegalArgumentException("--models names " + named.variant().name() + " twice");
+        }
+        return List.copyOf(out.values());
+    }
+
+    List<ServedModel> all() { return List.copyOf(byId.values()); }
+
+    /** The served model {@code name} answers to (its name or an alias, any case). */
+    Optional<ServedModel> find(String name) {
+        return byId.values().stream().filter(m -> m.variant().answersTo(name.trim())).findFirst();
+    }
+
+    /** The served model {@code name} answers to; 404 in OpenAI's terms when there is none. */
+    ServedModel require(String name) {
+        return find(name).orElseThrow(() -> ApiError.modelNotFound("the model '" + name + "' does not exist on this server; it serves "
+                + String.join(", ", byId.keySet()) + " (GET /v1/models)"));
+    }
+
+    /** The first served model of {@code task}: what a request that names no model gets, where the endpoint allows that. */
+    Optional<ServedModel> first(Task task) {
+        return byId.values().stream().filter(m -> m.task() == task).findFirst();
+    }
+
+    /** Loads every model now (--preload); the first failure stops the server from starting. */
+    void preload() throws IOException {
+        for (ServedModel m : byId.values()) m.get(dev.audioengine.model.TaskModel.class);
+    }
+
+    /** No new work on any model; waits for the work in flight, at most {@code timeout} in all. */
+    boolean drain(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        boolean all = true;
+        for (ServedModel m : byId.values()) all &= m.pool().drain(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+        return all;
+    }
+
+    @Override
+    public void close() {
+        List<RuntimeException> errors = new ArrayList<>();
+        for (ServedModel m : byId.values()) {
+            try {
+                m.close();
+            } catch (RuntimeException e) {
+                errors.add(e);
+            }
+        }
+        if (!errors.isEmpty()) {
+            RuntimeException first = errors.getFirst();
+            errors.subList(1, errors.size()).forEach(first::addSuppressed);
+            throw first;
+        }
+    }
+}

@@ -1,0 +1,76 @@
+package dev.audioengine.server;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * What {@code audioengine serve} was asked for.
+ *
+ * @param host           the address to bind (loopback by default: exposing the server is a decision)
+ * @param port           0 picks a free port (tests)
+ * @param models         variant names from {@code models list} this server serves, in order; the first of a task is
+ *                       that task's default where a request names none (the VAD endpoint)
+ * @param maxConcurrent  requests each model works on at once
+ * @param queue          requests each model holds waiting beyond those; more are refused with 503
+ * @param queueTimeout   how long a request may wait in the queue before it is refused with 503
+ * @param maxUploadBytes the largest request body; larger ones are refused with 413, by Content-Length before reading
+ * @param apiKey         when present, every /v1 request needs {@code Authorization: Bearer KEY}
+ * @param preload        load every model before accepting requests (otherwise on first use)
+ * @param drainTimeout   on shutdown, how long in-flight requests may take to finish
+ * @param log            where the one line per request (and the server's own lines) go
+ */
+public record ServerConfig(String host, int port, List<String> models, int maxConcurrent, int queue, Duration queueTimeout,
+                           long maxUploadBytes, Optional<String> apiKey, boolean preload, Duration drainTimeout,
+                           Consumer<String> log) {
+    public static final String DEFAULT_HOST = "127.0.0.1";
+    public static final int DEFAULT_PORT = 8080;
+    public static final List<String> DEFAULT_MODELS = List.of("moonshine-tiny", "silero_vad");
+
+    public ServerConfig {
+        Objects.requireNonNull(host, "host");
+        models = List.copyOf(models);
+        Objects.requireNonNull(apiKey, "apiKey");
+        Objects.requireNonNull(log, "log");
+        if (port < 0 || port > 65535) throw new IllegalArgumentException("--port must be in [0, 65535], got " + port);
+        if (models.isEmpty()) throw new IllegalArgumentException("--models names no model");
+        if (maxConcurrent < 1) throw new IllegalArgumentException("--max-concurrent must be at least 1, got " + maxConcurrent);
+        if (queue < 0) throw new IllegalArgumentException("--queue must not be negative, got " + queue);
+        if (maxUploadBytes < 1) throw new IllegalArgumentException("--max-upload-mb must be positive, got " + maxUploadBytes + " bytes");
+        if (queueTimeout.isNegative()) throw new IllegalArgumentException("--queue-timeout-s must not be negative");
+        if (drainTimeout.isNegative()) throw new IllegalArgumentException("--drain-timeout-s must not be negative");
+        if (apiKey.isPresent() && apiKey.get().isBlank()) throw new IllegalArgumentException("--api-key is empty");
+    }
+
+    /** The defaults of {@code audioengine serve}, logging to {@code log}. */
+    public static ServerConfig defaults(Consumer<String> log) {
+        return new ServerConfig(DEFAULT_HOST, DEFAULT_PORT, DEFAULT_MODELS, 2, 16, Duration.ofSeconds(30), 25L << 20, Optional.empty(),
+                false, Duration.ofSeconds(30), log);
+    }
+
+    public ServerConfig withPort(int p) {
+        return new ServerConfig(host, p, models, maxConcurrent, queue, queueTimeout, maxUploadBytes, apiKey, preload, drainTimeout, log);
+    }
+
+    public ServerConfig withModels(List<String> m) {
+        return new ServerConfig(host, port, m, maxConcurrent, queue, queueTimeout, maxUploadBytes, apiKey, preload, drainTimeout, log);
+    }
+
+    public ServerConfig withConcurrency(int maxConcurrentRequests, int queueLength, Duration timeout) {
+        return new ServerConfig(host, port, models, maxConcurrentRequests, queueLength, timeout, maxUploadBytes, apiKey, preload, drainTimeout, log);
+    }
+
+    public ServerConfig withMaxUploadBytes(long bytes) {
+        return new ServerConfig(host, port, models, maxConcurrent, queue, queueTimeout, bytes, apiKey, preload, drainTimeout, log);
+    }
+
+    public ServerConfig withApiKey(String key) {
+        return new ServerConfig(host, port, models, maxConcurrent, queue, queueTimeout, maxUploadBytes, Optional.ofNullable(key), preload, drainTimeout, log);
+    }
+
+    public ServerConfig withPreload(boolean p) {
+        return new ServerConfig(host, port, models, maxConcurrent, queue, queueTimeout, maxUploadBytes, apiKey, p, drainTimeout, log);
+    }
+}

@@ -1,0 +1,174 @@
+package dev.audioengine.server;
+
+import dev.audioengine.api.AudioEngine;
+import dev.audioengine.model.FamilyRegistry;
+import dev.audioengine.model.ModelLoader;
+import io.helidon.http.DirectHandler;
+import io.helidon.http.HeaderValues;
+import io.helidon.webserver.WebServer;
+import io.helidon.webserver.http.DirectHandlers;
+import io.helidon.webserver.http.HttpRouting;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+
+/**
+ * {@code audioengine serve}: an OpenAI-compatible speech server on Helidon SE's WebServer (virtual thread per
+ * request). Endpoints: {@code POST /v1/audio/transcriptions}, {@code GET /v1/models[/{id}]}, {@code POST /v1/audio/vad},
+ * {@code GET /health}, {@code /ready}, {@code /metrics}. It serves the models of {@link ServerConfig#models()} on the
+ * engine it is given (which it does not close), each with a bounded worker pool, and answers every error in OpenAI's
+ * shape. Stateless: replicas behind a balancer need nothing shared.
+ * <p>
+ * {@link #close} shuts down gracefully: new requests are refused with 503, /ready says draining, requests in flight
+ * finish (up to the drain timeout), then the listener stops and the models are closed.
+ */
+public final class SpeechServer implements AutoCloseable {
+    private final ServerConfig config;
+    private final ServedModels models;
+    private final UploadFolder uploads;
+    private final Metrics metrics;
+    private final ShutdownGate gate;
+    private final WebServer web;
+    private final AtomicBoolean closing = new AtomicBoolean();
+    private final CountDownLatch closed = new CountDownLatch(1);
+    private volatile boolean preloaded;
+
+    private SpeechServer(ServerConfig config, AudioEngine engine, ModelLoader loader) throws IOException {
+        this.config = config;
+        Consumer<String> log = config.log();
+        metrics = new Metrics();
+        models = new ServedModels(config, loader, engine);
+        uploads = new UploadFolder();
+        gate = new ShutdownGate();
+        ModelsEndpoint list = new ModelsEndpoint(models, Instant.now().getEpochSecond());
+        Probes probes = new Probes(models, engine.backend().registryName(), config.preload(), gate::draining, () -> preloaded);
+        HttpRouting.Builder routing = HttpRouting.builder()
+                .addFilter(new RequestLog(metrics, log))
+                .addFilter(gate);
+        config.apiKey().ifPresent(key -> routing.addFilter(new BearerAuth(key)));
+        routing.post(Routes.TRANSCRIPTIONS, Endpoint.of(new TranscriptionEndpoint(models, uploads, config.maxUploadBytes(), metrics), log))
+                .post(Routes.VAD, Endpoint.of(new VadEndpoint(models, uploads, config.maxUploadBytes(), metrics), log))
+                .get(Routes.MODELS, Endpoint.of(list::list, log))
+                .get(Routes.MODELS + "/{id}", Endpoint.of(list::one, log))
+                .get(Routes.HEALTH, Endpoint.of(probes::health, log))
+                .get(Routes.READY, Endpoint.of(probes::ready, log))
+                .get(Routes.METRICS, Endpoint.of((req, res) -> {
+                    res.header(HeaderValues.create("Content-Type", "text/plain; version=0.0.4; charset=utf-8"));
+                    res.send(metrics.render(models.all()));
+                }, log))
+                .any(Endpoint.of((req, res) -> {
+                    throw ApiError.notFound("no endpoint " + req.prologue().method().text() + " " + req.path().path() + "; this server has POST "
+                            + Routes.TRANSCRIPTIONS + ", POST " + Routes.VAD + ", GET " + Routes.MODELS + ", GET " + Routes.HEALTH + ", GET "
+                            + Routes.READY + ", GET " + Routes.METRICS);
+                }, log));
+        FramingErrors framing = new FramingErrors(metrics, log, config.maxUploadBytes());
+        DirectHandlers.Builder direct = DirectHandlers.builder();
+        for (DirectHandler.EventType t : DirectHandler.EventType.values()) direct.addHandler(t, framing);
+        web = WebServer.builder()
+                .host(config.host())
+                .port(config.port())
+                .shutdownHook(false) // close() drains first; Helidon's hook would cut requests in flight
+                .maxPayloadSize(config.maxUploadBytes())
+                .directHandlers(direct.build())
+                .routing(routing)
+                .build();
+    }
+
+    /**
+     * Starts listening, then (with --preload) loads every model; /health answers meanwhile and /ready says loading.
+     * A model that fails to preload stops the server and is thrown.
+     */
+    public static SpeechServer start(ServerConfig config, AudioEngine engine, ModelLoader loader) throws IOException {
+        SpeechServer s = new SpeechServer(config, engine, loader);
+        s.web.start();
+        if (!s.web.isRunning()) {
+            // Helidon logs why (the port is taken, the address is not this machine's) and returns instead of throwing
+            s.close();
+            throw new IOException("could not listen on " + config.host() + ":" + config.port() + " (the server log above says why: "
+                    + "a port in use, an address that is not this machine's)");
+        }
+        config.log().accept("audioengine serve: listening on " + s.uri() + " (models "
+                + String.join(", ", s.models.all().stream().map(ServedModel::id).toList()) + " on "
+                + engine.backend().registryName() + ", " + engine.device().name() + "; " + config.maxConcurrent() + " at once and "
+                + config.queue() + " queued per model; uploads up to " + config.maxUploadBytes() + " bytes"
+                + (config.apiKey().isPresent() ? "; API key required" : "") + ")");
+        if (config.preload()) {
+            try {
+                long t0 = System.nanoTime();
+                s.models.preload();
+                config.log().accept(String.format(java.util.Locale.ROOT, "audioengine serve: models loaded in %.1f s", (System.nanoTime() - t0) / 1e9));
+            } catch (IOException | RuntimeException e) {
+                s.close();
+                throw e;
+            }
+        }
+        s.preloaded = true;
+        return s;
+    }
+
+    /**
+     * Checks the --models names against the installed families before an engine is built or a model pulled: an
+     * IllegalArgumentException names what is wrong (an unknown name, a task without an endpoint, a repeat).
+     */
+    public static void checkModels(FamilyRegistry registry, List<String> names) { ServedModels.resolve(registry, names); }
+
+    /** The port it listens on (the one picked, for port 0). */
+    public int port() { return web.port(); }
+
+    /** Where a client reaches it: {@code http://host:port}. */
+    public URI uri() {
+        String host = config.host().contains(":") ? "[" + config.host() + "]" : config.host();
+        return URI.create("http://" + host + ":" + port());
+    }
+
+    /** The folder uploads are spooled to while their requests run. */
+    Path uploadFolder() { return uploads.path(); }
+
+    Metrics metrics() { return metrics; }
+
+    ServedModels models() { return models; }
+
+    /** Blocks until {@link #close} has finished. */
+    public void awaitClosed() throws InterruptedException { closed.await(); }
+
+    /** Refuses new requests, lets those in flight finish (at most the drain timeout), then stops and closes the models. */
+    @Override
+    public void close() {
+        if (!closing.compareAndSet(false, true)) {
+            try {
+                awaitClosed();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return;
+        }
+        try {
+            gate.close();
+            long deadline = System.nanoTime() + config.drainTimeout().toNanos();
+            int left;
+            while ((left = metrics.inFlight()) > 0 && System.nanoTime() < deadline) Thread.sleep(20);
+            boolean drained = left == 0 && models.drain(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+            if (!drained) config.log().accept("audioengine serve: the drain timeout passed with " + metrics.inFlight() + " requests in flight; stopping anyway");
+            web.stop();
+            models.close();
+            uploads.close();
+            config.log().accept("audioengine serve: stopped");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            web.stop();
+            models.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not remove the upload folder " + uploads.path(), e);
+        } finally {
+            closed.countDown();
+        }
+    }
+}

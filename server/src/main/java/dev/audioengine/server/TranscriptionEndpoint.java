@@ -1,0 +1,172 @@
+package dev.audioengine.server;
+
+import dev.audioengine.audio.AudioFormatException;
+import dev.audioengine.audio.AudioStream;
+import dev.audioengine.model.Task;
+import dev.audioengine.model.output.JsonWriter;
+import dev.audioengine.model.task.AsrOptions;
+import dev.audioengine.model.task.SpeechRecognizer;
+import dev.audioengine.model.task.Transcript;
+import dev.audioengine.model.task.TranscriptSegment;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.sse.SseEvent;
+import io.helidon.webserver.CloseConnectionException;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import io.helidon.webserver.sse.SseSink;
+
+import java.io.UncheckedIOException;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * {@code POST /v1/audio/transcriptions}: OpenAI's transcription request, answered by a served speech recognizer.
+ * The upload is spooled and its header checked before the request waits for the model; the recognizer reads the
+ * spooled file as a stream (voice activity finds the speech, windows of up to 20 s are decoded). With stream=true the
+ * answer is Server-Sent Events: one {@code transcript.text.delta} per decoded window as it is produced, then
+ * {@code transcript.text.done} with the whole text (the deltas joined); a failure after the events began is an
+ * {@code error} event, as OpenAI streams errors.
+ */
+final class TranscriptionEndpoint implements Endpoint.Body {
+    /** The response header naming the fields that were accepted without effect. */
+    static final String IGNORED_HEADER = "X-Audioengine-Ignored";
+
+    private final ServedModels models;
+    private final UploadFolder uploads;
+    private final long maxUploadBytes;
+    private final Metrics metrics;
+
+    TranscriptionEndpoint(ServedModels models, UploadFolder uploads, long maxUploadBytes, Metrics metrics) {
+        this.models = models;
+        this.uploads = uploads;
+        this.maxUploadBytes = maxUploadBytes;
+        this.metrics = metrics;
+    }
+
+    /** What the model work gave, and how long it took. */
+    private record Result(Transcript transcript, double seconds) {}
+
+    @Override
+    public void handle(ServerRequest req, ServerResponse res) throws Exception {
+        RequestNote note = req.context().get(RequestNote.class).orElseThrow();
+        try (MultipartForm form = MultipartForm.read(req, uploads, maxUploadBytes, Set.of("file"))) {
+            TranscriptionRequest r = TranscriptionRequest.of(form);
+            Upload file = UploadedAudio.required(form.file("file"));
+            ServedModel model = asrModel(r.model());
+            note.model(model.id());
+            if (!r.ignored().isEmpty()) {
+                res.header(IGNORED_HEADER, String.join(",", r.ignored()));
+                note.note("accepted without effect: " + String.join(", ", r.ignored()));
+            }
+            try (AudioStream in = UploadedAudio.open(file)) {
+                if (r.stream()) streamEvents(req, res, model, in, file, note);
+                else answer(res, r, model, in, file, note);
+            }
+        }
+    }
+
+    private ServedModel asrModel(String name) {
+        ServedModel m = models.require(name);
+        if (m.task() != Task.ASR) {
+            throw ApiError.invalid("model", m.id() + " is a " + m.task().cliName() + " model; transcriptions need a speech recognition model: "
+                    + String.join(", ", models.all().stream().filter(x -> x.task() == Task.ASR).map(ServedModel::id).toList()));
+        }
+        return m;
+    }
+
+    private void answer(ServerResponse res, TranscriptionRequest r, ServedModel model, AudioStream in, Upload file, RequestNote note) throws Exception {
+        Future<Result> work = model.pool().start(() -> {
+            long t0 = System.nanoTime();
+            Transcript t = model.get(SpeechRecognizer.class).transcribe(in, AsrOptions.DEFAULTS);
+            return new Result(t, (System.nanoTime() - t0) / 1e9);
+        });
+        Result result = outcome(work, file);
+        account(model, result, note);
+        res.header(HeaderNames.CONTENT_TYPE, TranscriptFormats.mediaType(r.format()));
+        res.send(TranscriptFormats.render(r.format(), result.transcript()));
+    }
+
+    private void streamEvents(ServerRequest req, ServerResponse res, ServedModel model, AudioStream in, Upload file, RequestNote note) throws Exception {
+        BlockingQueue<TranscriptSegment> decoded = new LinkedBlockingQueue<>();
+        AtomicBoolean clientGone = new AtomicBoolean();
+        Future<Result> work = model.pool().start(() -> {
+            long t0 = System.nanoTime();
+            Transcript t = model.get(SpeechRecognizer.class).transcribe(in, AsrOptions.DEFAULTS, segment -> {
+                // the next window is not worth decoding for a client that has gone
+                if (clientGone.get()) throw new CancellationException("the client closed the connection");
+                decoded.add(segment);
+            });
+            return new Result(t, (System.nanoTime() - t0) / 1e9);
+        });
+        // Accepted and running: from here the answer is an event stream, and errors become error events.
+        SseSink sink = res.sink(SseSink.TYPE);
+        try {
+            StringBuilder text = new StringBuilder();
+            while (!(work.isDone() && decoded.isEmpty())) {
+                TranscriptSegment s = decoded.poll(50, TimeUnit.MILLISECONDS);
+                if (s == null || s.text().isEmpty()) continue;
+                String delta = text.isEmpty() ? s.text() : " " + s.text();
+                text.append(delta);
+                sink.emit(event(new JsonWriter().beginObject().name("type").value("transcript.text.delta").name("delta").value(delta).endObject()));
+            }
+            Result result;
+            try {
+                result = outcome(work, file);
+            } catch (ApiError e) {
+                note.note("failed after the stream began: " + e.getMessage());
+                sink.emit(errorEvent(e));
+                return;
+            } catch (Exception e) {
+                sink.emit(errorEvent(ApiError.internal("internal error: " + e)));
+                throw e; // Endpoint logs it with its trace
+            }
+            account(model, result, note);
+            sink.emit(event(new JsonWriter().beginObject().name("type").value("transcript.text.done")
+                    .name("text").value(result.transcript().text()).endObject()));
+        } catch (UncheckedIOException | CloseConnectionException e) {
+            // a write failed: the client has gone. The work stops at its next window; the audio stays open until it has.
+            clientGone.set(true);
+            note.note("client closed the stream");
+            try {
+                ModelPool.result(work);
+            } catch (CancellationException ignored) {
+                // stopped because the client left
+            } catch (Exception failure) {
+                note.note("the work failed too: " + failure);
+            }
+        } finally {
+            try {
+                sink.close();
+            } catch (UncheckedIOException | CloseConnectionException e) {
+                if (!clientGone.get()) throw e;
+            }
+        }
+    }
+
+    /** The work's result, with a problem of the audio met while decoding told as a 400 about the client's file. */
+    private static Result outcome(Future<Result> work, Upload file) throws Exception {
+        try {
+            return ModelPool.result(work);
+        } catch (AudioFormatException e) {
+            throw UploadedAudio.invalid(file, e);
+        }
+    }
+
+    private void account(ServedModel model, Result result, RequestNote note) {
+        metrics.processed(model.id(), result.transcript().audioSeconds(), result.seconds());
+        note.audio(result.transcript().audioSeconds(), result.seconds());
+    }
+
+    private static SseEvent errorEvent(ApiError e) {
+        return event(e.body(new JsonWriter().beginObject().name("type").value("error").name("error").beginObject()).endObject().endObject());
+    }
+
+    private static SseEvent event(JsonWriter json) {
+        return SseEvent.create(json.toString());
+    }
+}
