@@ -5,8 +5,11 @@ module dev.audioengine.models {
     requires dev.audioengine.blocks;
 
     exports dev.audioengine.models.asr;
+    exports dev.audioengine.models.kokoro;
+    exports dev.audioengine.models.kokoro.text;
     exports dev.audioengine.models.moonshine;
     exports dev.audioengine.models.silero;
 
-    provides dev.audioengine.model.ModelFamily with dev.audioengine.models.silero.SileroVadFamily, dev.audioengine.models.moonshine.MoonshineFamily;
+    provides dev.audioengine.model.ModelFamily with dev.audioengine.models.silero.SileroVadFamily, dev.audioengine.models.moonshine.MoonshineFamily,
+            dev.audioengine.models.kokoro.KokoroFamily;
 }

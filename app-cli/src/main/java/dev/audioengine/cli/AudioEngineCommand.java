@@ -26,7 +26,8 @@ import java.util.function.Supplier;
                         + "on the CPU or any vendor's GPU.",
                 "Backends are drop-in modules: a backend jar on the module path adds that backend.",
                 ""},
-        subcommands = {BackendsCommand.class, CheckCommand.class, BenchCommand.class, ModelsCommand.class, KernelsCommand.class, ServeCommand.class},
+        subcommands = {BackendsCommand.class, CheckCommand.class, BenchCommand.class, ModelsCommand.class, VoicesCommand.class,
+                KernelsCommand.class, ServeCommand.class},
         footer = {"",
                 "Exit status: 0 success, 1 the request could not be served (e.g. backend unavailable), 2 usage error.",
                 "Global options may stand before or after the subcommand name."})
@@ -45,6 +46,9 @@ public final class AudioEngineCommand implements Runnable {
     private final Supplier<FamilyRegistry> familySource;
     private BackendRegistry registry;
     private FamilyRegistry families;
+    private java.io.InputStream stdin = System.in;
+    /** Not System.out: a PrintStream swallows write errors, so a closed pipe would go on being fed a whole synthesis. */
+    private java.io.OutputStream stdout = new java.io.FileOutputStream(java.io.FileDescriptor.out);
 
     /** Discovers backends with ServiceLoader (module path, then META-INF/services on the class path). */
     public AudioEngineCommand() { this(BackendRegistry::load); }
@@ -59,6 +63,17 @@ public final class AudioEngineCommand implements Runnable {
     }
 
     public GlobalOptions globals() { return globals; }
+
+    /** Standard input and output as bytes (the WAV of --task tts --out -); tests bring their own. */
+    AudioEngineCommand streams(java.io.InputStream in, java.io.OutputStream out) {
+        stdin = in;
+        stdout = out;
+        return this;
+    }
+
+    java.io.InputStream stdin() { return stdin; }
+
+    java.io.OutputStream stdout() { return stdout; }
 
     /** The registry, loaded on first use; probes are cached inside it. */
     public synchronized BackendRegistry registry() {
@@ -87,7 +102,7 @@ public final class AudioEngineCommand implements Runnable {
             return;
         }
         String stray = task.strayOption();
-        if (stray != null) throw new UsageError(stray + " needs --task (e.g. --task vad or --task asr); 'audioengine --help' lists the tasks");
+        if (stray != null) throw new UsageError(stray + " needs --task (e.g. --task vad, --task asr or --task tts); 'audioengine --help' lists the tasks");
         spec.commandLine().usage(spec.commandLine().getOut());
     }
 }

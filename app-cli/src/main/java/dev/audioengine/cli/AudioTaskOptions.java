@@ -5,16 +5,14 @@ import picocli.CommandLine.Option;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.Locale;
 
 /**
  * The options every task that reads audio into segments takes ({@code --task vad}, {@code --task asr}): picocli allows
  * an option name once per command, so they are declared here once and each task reads them from here.
  */
 final class AudioTaskOptions {
-    @Option(names = "--mode", paramLabel = "offline|streaming", description = "offline: whole file (default); streaming: fed in 20 ms "
-            + "pieces through the streaming API, each segment printed as it closes (asr: partial text shown on a terminal as it grows).")
-    String mode = "offline";
+    /** --mode, which tts takes too: set by TaskOptions before the task's checks. */
+    ModeOption mode = new ModeOption();
 
     @Option(names = "--segments-out", paramLabel = "FILE", description = "Write the segments in the format of the file's extension: "
             + ".json (with the model and options; asr: with the text), .csv, .srt, .vtt, .rttm, .txt (Audacity labels); --format "
@@ -25,14 +23,7 @@ final class AudioTaskOptions {
             + "Default: by the file's extension.")
     String format;
 
-    /** Whether --mode asks for streaming; an unknown mode is a usage error. */
-    boolean streaming() {
-        return switch (mode.toLowerCase(Locale.ROOT)) {
-            case "offline" -> false;
-            case "streaming" -> true;
-            default -> throw new UsageError("unknown --mode '" + mode + "'; valid: offline, streaming");
-        };
-    }
+    boolean streaming() { return mode.streaming(); }
 
     /** Checks --segments-out and --format before any work; the format to write, or null without --segments-out. */
     SegmentFormat segmentsFormat(int inputs) throws IOException {

@@ -9,7 +9,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "bench",
         mixinStandardHelpOptions = true,
         description = {"Benchmarks. --backend all puts every available backend side by side in one run.", ""},
-        subcommands = {BenchOpsCommand.class, BenchVadCommand.class, BenchAsrCommand.class, BenchGemmCommand.class, BenchQuantCommand.class,
+        subcommands = {BenchOpsCommand.class, BenchVadCommand.class, BenchAsrCommand.class, BenchTtsCommand.class, BenchGemmCommand.class, BenchQuantCommand.class,
                 BenchConvCommand.class})
 final class BenchCommand implements Runnable {
 

@@ -8,6 +8,7 @@ import dev.audioengine.model.Task;
 import dev.audioengine.model.TaskModel;
 import dev.audioengine.model.store.ModelStore;
 import dev.audioengine.model.task.SpeechRecognizer;
+import dev.audioengine.model.task.SpeechSynthesizer;
 import dev.audioengine.model.task.VoiceActivityDetector;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Model.ArgGroupSpec;
@@ -35,8 +36,8 @@ import java.util.stream.Collectors;
  */
 public final class TaskOptions {
     @Option(names = "--task", paramLabel = "TASK", order = 1,
-            description = "Run a model task: vad (voice activity detection), asr (speech recognition); asr and tts need a family "
-                    + "that serves them (see 'audioengine models list').")
+            description = "Run a model task: vad (voice activity detection), asr (speech recognition), tts (speech synthesis); "
+                    + "asr and tts need a family that serves them (see 'audioengine models list').")
     private String task;
 
     @Option(names = "--family", paramLabel = "NAME", description = "Model family (see 'audioengine models list'). Default: the task's default family.")
@@ -57,6 +58,9 @@ public final class TaskOptions {
     @Option(names = {"-q", "--quiet"}, description = "No progress or summary lines on stderr; errors are still printed.")
     private boolean quiet;
 
+    @ArgGroup(validate = false, exclusive = false, order = 5, heading = "%nOptions of every task:%n")
+    private ModeOption mode = new ModeOption();
+
     @ArgGroup(validate = false, exclusive = false, order = 10, heading = "%nOptions of --task vad and --task asr:%n")
     private AudioTaskOptions audioTask = new AudioTaskOptions();
 
@@ -69,6 +73,11 @@ public final class TaskOptions {
                     + "'FILE: text' with several inputs; with --mode streaming, '[start \u2192 end] text'%n"
                     + "per segment as it settles):%n")
     private AsrTask asr = new AsrTask();
+
+    @ArgGroup(validate = false, exclusive = false, order = 40,
+            heading = "%nOptions of --task tts (writes a WAV; stderr: a summary line; exit status 2 for%n"
+                    + "a bad option or an unknown voice, 1 for text the model cannot say):%n")
+    private TtsTask tts = new TtsTask();
 
     @Spec(Spec.Target.MIXEE)
     private CommandSpec spec;
@@ -87,9 +96,11 @@ public final class TaskOptions {
     /** The tasks each group of options serves. */
     private static Set<Task> tasksOf(ArgGroupSpec group) {
         Class<?> type = group.typeInfo().getType();
+        if (type == ModeOption.class) return EnumSet.allOf(Task.class);
         if (type == AudioTaskOptions.class) return EnumSet.of(Task.VAD, Task.ASR);
         if (type == VadTask.class) return EnumSet.of(Task.VAD);
         if (type == AsrTask.class) return EnumSet.of(Task.ASR);
+        if (type == TtsTask.class) return EnumSet.of(Task.TTS);
         throw new IllegalStateException("option group " + type.getName() + " serves no task");
     }
 
@@ -109,17 +120,21 @@ public final class TaskOptions {
         Task t = UsageError.of(() -> Task.parse(task));
         rejectOptionsOfOtherTasks(t);
         TaskRun run = new TaskRun(out, err, json, quiet);
+        audioTask.mode = mode;
         List<Path> inputs = switch (t) {
             case VAD, ASR -> {
                 if (audio == null) throw new UsageError("--task " + t.cliName() + " needs --audio FILE");
                 yield AudioInputs.expand(audio);
             }
-            case TTS -> List.of();
+            case TTS -> {
+                if (audio != null) throw new UsageError("--task tts says text (--text or --text-file); --audio is for vad and asr");
+                yield List.of();
+            }
         };
         switch (t) { // option values and output paths, before any model is pulled
             case VAD -> vad.checkBeforeLoading(audioTask, inputs);
             case ASR -> asr.checkBeforeLoading(audioTask, inputs);
-            case TTS -> { }
+            case TTS -> tts.checkBeforeLoading(mode.streaming(), json, top::stdin);
         }
 
         FamilyRegistry families = top.families();
@@ -136,8 +151,7 @@ public final class TaskOptions {
                 switch (t) {
                     case VAD -> vad.run(run, engine, (VoiceActivityDetector) m, inputs);
                     case ASR -> asr.run(run, engine, (SpeechRecognizer) m, inputs);
-                    case TTS -> throw new IllegalStateException(choice.family().name() + " loaded a " + t.cliName()
-                            + " model, but this CLI has no " + t.cliName() + " front end yet");
+                    case TTS -> tts.run(run, engine, (SpeechSynthesizer) m, top::stdout);
                 }
             }
         }

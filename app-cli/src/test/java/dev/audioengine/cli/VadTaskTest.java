@@ -189,14 +189,15 @@ class VadTaskTest {
                 new Case("negative ms", 2, "must not be negative", "--task", "vad", "--audio", wav, "--min-speech-ms", "-5"),
                 new Case("mode", 2, "unknown --mode 'live'", "--task", "vad", "--audio", wav, "--mode", "live"),
                 new Case("task", 2, "unknown task 'dance'; tasks: vad, asr, tts", "--task", "dance", "--audio", wav),
-                new Case("family", 2, "unknown model family 'webrtc'; installed: moonshine, silero_vad", "--task", "vad", "--family", "webrtc", "--audio", wav),
+                new Case("family", 2, "unknown model family 'webrtc'; installed: kokoro, moonshine, silero_vad", "--task", "vad", "--family", "webrtc", "--audio", wav),
                 new Case("no task", 2, "--audio needs --task", "--audio", wav),
-                new Case("pull", 2, "unknown model foo; models: moonshine-tiny, moonshine-base, silero_vad, silero_vad_v5", "models", "pull", "foo"),
+                new Case("pull", 2, "unknown model foo; models: kokoro-82m, moonshine-tiny, moonshine-base, silero_vad, silero_vad_v5", "models", "pull", "foo"),
                 new Case("option", 2, "unknown option foo for the CPU backend; its options: cpu.op-threads", "--task", "vad", "--audio", wav, "--option", "foo=bar"),
                 new Case("runs", 2, "--runs must be >= 1", "bench", "vad", "--runs", "0"),
                 new Case("gemm runs", 2, "--runs must be >= 1, got 0", "bench", "gemm", "--runs", "0"),
                 new Case("backend all", 2, "--backend all is only for 'check' and 'bench ops'", "--task", "vad", "--audio", wav, "--backend", "all"),
-                new Case("no family for tts", 1, "no installed model family serves --task tts", "--task", "tts"))) {
+                new Case("family for another task", 2, "model family kokoro serves tts, not --task asr", "--task", "asr", "--family", "kokoro",
+                        "--audio", wav))) {
             Run r = run(c.args());
             assertThat(r.exit()).as(c.why() + ": " + r.err()).isEqualTo(c.exit());
             assertThat(r.err()).as(c.why()).contains(c.message());

@@ -29,7 +29,7 @@ class VadToolsTest {
         assertThat(table.out()).contains("FAMILY", "silero_vad     silero_vad*", "silero_vad_v5", "vad", "2.3 MB", "MIT", "yes");
         VadTaskTest.Run json = VadTaskTest.run("models", "list", "--json");
         assertThat(json.exit()).as(json.err()).isZero();
-        assertThat(json.out()).contains("\"families\":[{\"name\":\"moonshine\"", "{\"name\":\"silero_vad\",\"description\"", "\"tasks\":[\"vad\"]",
+        assertThat(json.out()).contains("\"families\":[{\"name\":\"kokoro\"", "{\"name\":\"moonshine\",\"description\"", "{\"name\":\"silero_vad\",\"description\"", "\"tasks\":[\"vad\"]",
                 "{\"name\":\"moonshine-tiny\",\"aliases\":[\"tiny\",\"moonshine_tiny\"],\"task\":\"asr\",\"default\":true",
                 "{\"name\":\"silero_vad\",\"aliases\":[\"silero_vad_v6\",\"v6\"],\"task\":\"vad\",\"default\":true",
                 "{\"name\":\"silero_vad_v5\"", "\"licence\":\"MIT\"", "\"bytes\":2327524", "\"cached\":true",

@@ -4,6 +4,7 @@ import dev.audioengine.api.AudioEngine;
 import dev.audioengine.model.store.ModelStore;
 import dev.audioengine.model.store.PullListener;
 import dev.audioengine.model.task.SpeechRecognizer;
+import dev.audioengine.model.task.SpeechSynthesizer;
 import dev.audioengine.model.task.VoiceActivityDetector;
 
 import java.io.IOException;
@@ -112,6 +113,7 @@ public final class ModelLoader {
     static Task taskOf(Class<? extends TaskModel> type) {
         if (VoiceActivityDetector.class.isAssignableFrom(type)) return Task.VAD;
         if (SpeechRecognizer.class.isAssignableFrom(type)) return Task.ASR;
+        if (SpeechSynthesizer.class.isAssignableFrom(type)) return Task.TTS;
         throw new IllegalArgumentException(type.getName() + " is not a task interface this engine knows");
     }
 

@@ -51,4 +51,7 @@ final class OnnxIndex {
     OnnxNode node(String name) { return nodesByName.get(name); }
 
     int nodeCount() { return nodesByName.size(); }
+
+    /** Every node name, first occurrence order. */
+    List<String> nodeNames() { return List.copyOf(nodesByName.keySet()); }
 }

@@ -19,15 +19,15 @@ final class OnnxLstmWeights {
     /** PyTorch gate t (i, f, g, o) is ONNX gate ONNX_GATE[t] (i, o, f, c). */
     private static final int[] ONNX_GATE = {0, 2, 3, 1};
 
-    private final OnnxIndex index;
     private final OnnxFolder folder;
     private final OnnxQuantizedWeights quantized;
+    private final OnnxScopes scopes;
     private final String source;
 
-    OnnxLstmWeights(OnnxIndex index, OnnxFolder folder, OnnxQuantizedWeights quantized, String source) {
-        this.index = index;
+    OnnxLstmWeights(OnnxFolder folder, OnnxQuantizedWeights quantized, OnnxScopes scopes, String source) {
         this.folder = folder;
         this.quantized = quantized;
+        this.scopes = scopes;
         this.source = source;
     }
 
@@ -35,9 +35,7 @@ final class OnnxLstmWeights {
     Folded find(String name) {
         Matcher m = NAME.matcher(name);
         if (!m.matches()) return null;
-        String path = OnnxWeightSource.nodePath(m.group(1));
-        OnnxNode n = index.node(path + "/LSTM");
-        if (n == null) n = index.node(path + "/LSTM_quant");
+        OnnxNode n = scopes.find(m.group(1), List.of("LSTM"));
         if (n == null) return null;
         boolean transposed = n.opType().equals("DynamicQuantizeLSTM");
         if (!transposed && !n.opType().equals("LSTM")) return null;

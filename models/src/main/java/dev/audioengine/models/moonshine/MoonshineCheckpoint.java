@@ -1,5 +1,6 @@
 package dev.audioengine.models.moonshine;
 
+import dev.audioengine.models.json.StrictJsonReader;
 import dev.audioengine.model.ModelFormatException;
 
 import java.io.IOException;

@@ -11,7 +11,8 @@ import java.util.Locale;
  * Moonshine on the engine's CPU backend beside ONNX Runtime Java on the same npm files, in one process: the total
  * time to transcribe Debian's 10 recordings (encoder + greedy decoding, models loaded once, each recording as one
  * window as moonshine-js decodes it), the two interleaved round by round, median of the rounds. ORT is a test-scope
- * dependency only, so this is a main class, not a CLI command:
+ * dependency only, so this is a main class, not a CLI command. Both wall time and the process's CPU time (every
+ * thread, ONNX Runtime's native ones included) are reported: on a loaded machine the second is the fairer ratio.
  * <pre>scripts/bench-asr-vs-ort [tiny|base] [threads] [rounds]</pre>
  */
 public final class MoonshineSpeedBenchmark {
@@ -34,13 +35,20 @@ public final class MoonshineSpeedBenchmark {
                     engine.effectiveCapabilities(MoonshineModel.USES));
             long[] oursTokens = new long[1];
             for (int warm = 0; warm < 2; warm++) { runOurs(ours, set, oursTokens); runOrt(ort, set); }
-            double[] o = new double[rounds], r = new double[rounds], ratio = new double[rounds];
+            double[] o = new double[rounds], r = new double[rounds], ratio = new double[rounds], cpuRatio = new double[rounds];
             for (int i = 0; i < rounds; i++) {
+                long c0 = cpuNanos();
                 o[i] = runOurs(ours, set, oursTokens);
+                long c1 = cpuNanos();
                 r[i] = runOrt(ort, set);
+                long c2 = cpuNanos();
                 ratio[i] = o[i] / r[i];
-                System.out.printf(Locale.ROOT, "round %d: engine %.3f s, ONNX Runtime %.3f s, ratio %.3f%n", i + 1, o[i], r[i], ratio[i]);
+                cpuRatio[i] = (c1 - c0) / (double) (c2 - c1);
+                System.out.printf(Locale.ROOT, "round %d: engine %.3f s (CPU %.3f s), ONNX Runtime %.3f s (CPU %.3f s), ratio %.3f (CPU time %.3f)%n",
+                        i + 1, o[i], (c1 - c0) / 1e9, r[i], (c2 - c1) / 1e9, ratio[i], cpuRatio[i]);
             }
+            System.out.printf(Locale.ROOT, "median ratio of the process's CPU time (all threads; what a shared machine's load does not inflate): %.3f%n",
+                    median(cpuRatio));
             System.out.printf(Locale.ROOT, "median: engine %.3f s (%.1fx real time, %.2f ms/token over %d tokens), ONNX Runtime %.3f s, "
                     + "engine/ORT %.3f (median of per-round ratios)%n", median(o), audio / median(o), 1000 * median(o) / oursTokens[0], oursTokens[0],
                     median(r), median(ratio));
@@ -60,6 +68,11 @@ public final class MoonshineSpeedBenchmark {
         long t0 = System.nanoTime();
         for (MoonshineFixtures.Utterance u : set) ort.transcribe(u.samples());
         return (System.nanoTime() - t0) / 1e9;
+    }
+
+    /** The process's CPU time so far, every thread (ProcessHandle: java.base, which this module already reads). */
+    private static long cpuNanos() {
+        return ProcessHandle.current().info().totalCpuDuration().orElseThrow(() -> new IllegalStateException("no process CPU time here")).toNanos();
     }
 
     private static double median(double[] v) {

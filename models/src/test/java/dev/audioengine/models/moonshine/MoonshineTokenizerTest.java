@@ -1,5 +1,6 @@
 package dev.audioengine.models.moonshine;
 
+import dev.audioengine.models.json.StrictJsonReader;
 import dev.audioengine.model.ModelFormatException;
 import dev.audioengine.model.output.JsonWriter;
 import org.junit.jupiter.api.BeforeAll;

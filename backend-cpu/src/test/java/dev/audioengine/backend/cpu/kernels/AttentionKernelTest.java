@@ -93,6 +93,41 @@ class AttentionKernelTest {
         }
     }
 
+    /**
+     * Converted key blocks are kept for a kv head's later query blocks: a second run of the same
+     * bound kernel over new k and v must not use the first run's (one kv head, so every run starts
+     * on the head the last one ended on); and a head too long to keep (2100 keys of 64) converts
+     * each block again.
+     */
+    @Test
+    void keptKeyBlocksAreTheCurrentRunsAndTheCurrentHeads() {
+        try (Arena arena = Arena.ofShared(); WorkerPool pool = new WorkerPool(1)) {
+            for (int[] c : new int[][] {{2, 1, 70, 36}, {3, 3, 2100, 64}}) {
+                int h = c[0], hkv = c[1], tq = 40, tk = c[2], d = c[3];
+                float scale = (float) (1 / Math.sqrt(d));
+                GraphBuilder g = new GraphBuilder();
+                Tensor node = g.attention(g.input("q", Shape.of(1, h, tq, d)), g.input("k", Shape.of(1, hkv, tk, d)),
+                        g.input("v", Shape.of(1, hkv, tk, d)), null, scale, false);
+                CpuTensor qt = rows(arena, new double[h * tq * d], h, tq, d, 0), kt = rows(arena, new double[hkv * tk * d], hkv, tk, d, 0),
+                        vt = rows(arena, new double[hkv * tk * d], hkv, tk, d, 0), out = rows(arena, new double[h * tq * d], h, tq, d, 0);
+                Runnable run = new AttentionKernel().bind(node, out, new CpuTensor[] {qt, kt, vt}, new KernelContext(pool));
+                for (int r = 0; r < 2; r++) {
+                    double[] q = H.gaussian(h * tq * d), k = H.gaussian(hkv * tk * d), v = H.gaussian(hkv * tk * d);
+                    fill(qt, q);
+                    fill(kt, k);
+                    fill(vt, v);
+                    run.run();
+                    H.assertClose("attention H" + h + " Hkv" + hkv + " Tk" + tk + " run " + r, out.toFloatArray(),
+                            reference(q, k, v, null, 1, h, hkv, tq, tk, d, scale, false), BOUND);
+                }
+            }
+        }
+    }
+
+    private static void fill(CpuTensor t, double[] values) {
+        for (int i = 0; i < values.length; i++) t.segment().setAtIndex(CpuTensor.F32, i, (float) values[i]);
+    }
+
     /** F32 [1, h, t, d] with rows d + gap apart, NaN in the gaps, alone in a segment that ends with its last row. */
     private static CpuTensor rows(Arena arena, double[] values, int h, int t, int d, int gap) {
         long stride = d + gap, n = (long) h * t;

@@ -1,4 +1,4 @@
-package dev.audioengine.models.moonshine;
+package dev.audioengine.models.json;
 
 import dev.audioengine.model.ModelFormatException;
 import org.junit.jupiter.api.Test;

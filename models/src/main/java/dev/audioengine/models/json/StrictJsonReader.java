@@ -1,4 +1,4 @@
-package dev.audioengine.models.moonshine;
+package dev.audioengine.models.json;
 
 import dev.audioengine.model.ModelFormatException;
 
@@ -22,9 +22,9 @@ import java.util.Map;
  * nesting deeper than {@value #MAX_DEPTH}. Errors name the file, line and column.
  *
  * <p>The weights module has a parser of its own for safetensors headers, but it is internal to that module and
- * its errors speak of headers, so this package keeps its own small one.
+ * its errors speak of headers, so the model families share this small one (not exported from the module).
  */
-final class StrictJsonReader {
+public final class StrictJsonReader {
     static final int MAX_DEPTH = 64;
 
     private final Path file;
@@ -37,7 +37,7 @@ final class StrictJsonReader {
     }
 
     /** Parses the whole of {@code bytes}, read from {@code file} (named in errors), as one JSON value. */
-    static Object read(Path file, byte[] bytes) throws ModelFormatException {
+    public static Object read(Path file, byte[] bytes) throws ModelFormatException {
         String text;
         try {
             text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)

@@ -1,0 +1,202 @@
+package dev.audioengine.cli;
+
+import dev.audioengine.api.AudioEngine;
+import dev.audioengine.model.output.JsonWriter;
+import dev.audioengine.model.output.WavStreamWriter;
+import dev.audioengine.model.output.WavWriter;
+import dev.audioengine.model.task.SpeechSynthesizer;
+import dev.audioengine.model.task.SpeechSynthesizer.SpeechPiece;
+import dev.audioengine.model.task.SynthesisOptions;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Supplier;
+
+/**
+ * {@code --task tts}: the text spoken into a 16-bit PCM WAV file (or standard output), whole or piece by piece as the
+ * model makes it.
+ */
+final class TtsTask {
+    static final Path STDOUT = Path.of("-");
+
+    @Option(names = "--text", paramLabel = "TEXT", description = "The text to say.")
+    String text;
+
+    @Option(names = "--text-file", paramLabel = "FILE", description = "Say the UTF-8 text of FILE (- for standard input); with "
+            + "--mode streaming it is read as it is spoken, so a book streams in bounded memory.")
+    Path textFile;
+
+    @Option(names = "--voice", paramLabel = "NAME", description = "A voice of the model ('audioengine voices' lists them, e.g. "
+            + "af_heart, bm_george). Default: the model's default voice.")
+    String voice;
+
+    @Option(names = "--speed", paramLabel = "X", description = "Pace: 1 is the voice's own, 2 twice as fast; within [0.25, 4]. Default: 1.")
+    Double speed;
+
+    @Option(names = "--out", paramLabel = "FILE.wav|-", description = "Where the audio goes: a 16-bit PCM mono WAV file (what every "
+            + "player plays), replaced only once the whole audio is written, or - for standard output (then nothing else is printed "
+            + "there; with --mode streaming the WAV sizes are 0xFFFFFFFF, 'to the end of the stream', as ffmpeg writes to a pipe: "
+            + "... --mode streaming --out - | ffplay -nodisp -). Required: there is no default file, so that a run never "
+            + "overwrites a file you did not name.")
+    Path out;
+
+    private SynthesisOptions options;
+    private TextSource source;
+    private boolean streaming;
+
+    /** Everything that can be wrong with the request itself, checked before a model is pulled or loaded. */
+    void checkBeforeLoading(boolean streaming, boolean json, Supplier<InputStream> stdin) throws IOException {
+        this.streaming = streaming;
+        if (text != null && textFile != null) throw new UsageError("give the text once: --text or --text-file, not both");
+        if (text == null && textFile == null) {
+            throw new UsageError("--task tts needs the text to say: --text \"...\" or --text-file FILE (- for standard input)");
+        }
+        if (text != null && text.isBlank()) throw new UsageError("--text is empty; give the words to say");
+        if (textFile != null && !textFile.equals(TextSource.STDIN)) {
+            if (!Files.exists(textFile)) throw new NoSuchFileException(textFile.toString(), null, "the --text-file does not exist");
+            if (Files.isDirectory(textFile)) throw new IOException("--text-file " + textFile + " is a folder; name a text file");
+        }
+        if (out == null) {
+            throw new UsageError("--task tts needs --out FILE.wav for the audio (or --out - to write the WAV to standard output)");
+        }
+        if (out.equals(STDOUT) && json) {
+            throw new UsageError("--json prints to standard output, which --out - fills with the WAV; write the audio to a file "
+                    + "(--out FILE.wav) to have both");
+        }
+        if (!out.equals(STDOUT)) OutputPaths.check("--out", out, 1);
+        options = SynthesisOptions.DEFAULTS;
+        if (speed != null) {
+            try {
+                options = SynthesisOptions.DEFAULTS.withSpeed(speed);
+            } catch (IllegalArgumentException e) {
+                throw new UsageError("--speed: " + e.getMessage(), e);
+            }
+        }
+        source = new TextSource(text, textFile, stdin);
+    }
+
+    /** A voice the model does not have is a usage error listing those it has (known once the model is loaded). */
+    static SynthesisOptions withVoice(SynthesisOptions options, String voice, SpeechSynthesizer tts) {
+        if (voice == null) return options;
+        List<String> names = tts.voices().stream().map(SpeechSynthesizer.Voice::name).toList();
+        if (!names.contains(voice)) {
+            throw new UsageError("unknown voice '" + voice + "'; " + tts.describe() + " has " + String.join(", ", names)
+                    + " ('audioengine voices' lists their languages)");
+        }
+        return options.withVoice(voice);
+    }
+
+    /** What one run produced, for the summary and --json. */
+    private record Result(long samples, int pieceCount, List<Piece> pieces, double firstAudioSeconds) {}
+
+    /** A piece without its samples: what --json prints of it. */
+    private record Piece(String text, String phonemes, double seconds) {
+        Piece(SpeechPiece p) { this(p.text(), p.phonemes(), p.seconds()); }
+    }
+
+    void run(TaskRun run, AudioEngine engine, SpeechSynthesizer tts, Supplier<OutputStream> stdout) throws IOException {
+        SynthesisOptions opts = withVoice(options, voice, tts);
+        long t0 = System.nanoTime();
+        Result r = streaming ? stream(tts, opts, run, stdout, t0) : offline(tts, opts, stdout, t0);
+        double wall = (System.nanoTime() - t0) / 1e9;
+        double audioSeconds = r.samples() / (double) tts.sampleRate();
+        if (run.json) {
+            run.out.println(json(r, tts, engine, audioSeconds, wall));
+            run.out.flush();
+        }
+        run.note(String.format(Locale.ROOT, "%s: %d piece%s, %.2f s of audio at %d Hz in %.0f ms (%s on %s, voice %s, %.1fx real time, "
+                        + "first audio after %.0f ms)", out.equals(STDOUT) ? "standard output" : out, r.pieceCount(), r.pieceCount() == 1 ? "" : "s",
+                audioSeconds, tts.sampleRate(), wall * 1e3, tts.describe(), engine.backend().registryName(),
+                voice == null ? "(the model's default)" : voice, audioSeconds / Math.max(wall, 1e-9), r.firstAudioSeconds() * 1e3));
+        run.runSummary(tts);
+    }
+
+    /** The whole text at once, then the file: the WAV sizes are known when the header is written. */
+    private Result offline(SpeechSynthesizer tts, SynthesisOptions opts, Supplier<OutputStream> stdout, long t0) throws IOException {
+        String all = source.readAll();
+        if (all.isBlank()) throw new IllegalArgumentException(source.describe() + " holds no text; there is nothing to say");
+        SpeechSynthesizer.SpeechAudio audio = named(() -> tts.synthesize(all, opts));
+        if (out.equals(STDOUT)) {
+            WavWriter.writePcm16(stdout.get(), audio.samples(), audio.sampleRate());
+        } else {
+            try (ReplacingFile f = new ReplacingFile(out)) {
+                WavWriter.writePcm16(f.temp(), audio.samples(), audio.sampleRate());
+                f.commit();
+            }
+        }
+        return new Result(audio.samples().length, audio.pieces().size(), audio.pieces().stream().map(Piece::new).toList(),
+                (System.nanoTime() - t0) / 1e9);
+    }
+
+    /**
+     * Each piece written as it comes: the model reads the text as it goes and only the current piece's audio is held
+     * (and, for --json, each piece's text and phonemes).
+     */
+    private Result stream(SpeechSynthesizer tts, SynthesisOptions opts, TaskRun run, Supplier<OutputStream> stdout, long t0) throws IOException {
+        List<Piece> kept = new ArrayList<>();
+        int count = 0;
+        double first = 0;
+        try (Reader text = source.open(); ReplacingFile file = out.equals(STDOUT) ? null : new ReplacingFile(out)) {
+            Iterator<SpeechPiece> pieces = named(() -> tts.stream(text, opts));
+            WavStreamWriter wav = null;
+            try {
+                while (named(pieces::hasNext)) {
+                    SpeechPiece p = named(pieces::next);
+                    if (p.sampleRate() != tts.sampleRate()) {
+                        throw new IllegalStateException(tts.describe() + " made a piece at " + p.sampleRate() + " Hz in a " + tts.sampleRate() + " Hz stream");
+                    }
+                    if (wav == null) {
+                        first = (System.nanoTime() - t0) / 1e9;
+                        wav = file == null ? WavStreamWriter.toStream(stdout.get(), tts.sampleRate()) : WavStreamWriter.toFile(file.temp(), tts.sampleRate());
+                    }
+                    wav.write(p.samples());
+                    count++;
+                    // the samples go: only what --json prints is kept
+                    if (run.json) kept.add(new Piece(p));
+                    run.progress("", wav.samples() / (double) tts.sampleRate(), 0, (System.nanoTime() - t0) / 1e9);
+                }
+                if (wav == null) throw new IllegalArgumentException(source.describe() + ": the text has nothing to say: no speakable characters");
+                wav.close();
+                run.endProgress();
+                if (file != null) file.commit();
+                return new Result(wav.samples(), count, kept, first);
+            } finally {
+                if (wav != null) wav.close();
+            }
+        }
+    }
+
+    /** The text's name in front of what the model says is wrong with it (a language it does not speak). */
+    private <T> T named(Supplier<T> call) {
+        try {
+            return call.get();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(source.describe() + ": " + e.getMessage(), e);
+        }
+    }
+
+    private String json(Result r, SpeechSynthesizer tts, AudioEngine engine, double audioSeconds, double wall) {
+        JsonWriter w = new JsonWriter().beginObject().name("out").value(out.toString()).name("voice").value(voice)
+                .name("model").value(tts.describe()).name("backend").value(engine.backend().registryName())
+                .name("mode").value(streaming ? "streaming" : "offline").name("sample_rate").value(tts.sampleRate())
+                .name("audio_seconds").number(round(audioSeconds, 1e4)).name("seconds").number(round(wall, 1e4))
+                .name("realtime_factor").number(round(audioSeconds / Math.max(wall, 1e-9), 100))
+                .name("first_audio_ms").number(round(r.firstAudioSeconds() * 1e3, 10)).name("pieces").beginArray();
+        for (Piece p : r.pieces()) {
+            w.beginObject().name("text").value(p.text()).name("phonemes").value(p.phonemes()).name("seconds").number(round(p.seconds(), 1e4)).endObject();
+        }
+        return w.endArray().endObject().toString();
+    }
+
+    private static double round(double v, double scale) { return Math.round(v * scale) / scale; }
+}

@@ -1,0 +1,83 @@
+package dev.audioengine.models.kokoro;
+
+/**
+ * The generator's source on the host (the graph API has no mod, comparison or atan2): SourceModuleHnNSF's SineGen
+ * as this export computes it (no random phase, no noise) and the STFT of its output → [22, 120F + 1] (11
+ * magnitudes, then 11 phases). Float32 arithmetic in the export's order where the phase is long (a float's phase of
+ * 10⁵ radians is only good to 10⁻²; doing it in double would not be closer to ONNX Runtime).
+ *
+ * <p>F0 [2F] at 2 values per frame: upsampled ×300 (nearest) → f; per harmonic k = 1..9, rad = (k·f / 24000) mod 1,
+ * linearly resized ×1/300 (which lands on each F0 value), cumulated ·2π, ×300, linearly resized ×300 (half-pixel,
+ * clamped), sin, ×0.1, × (f > 10); then tanh(l_linear(9 sines)).
+ */
+final class HarmonicSource {
+    static final int SAMPLE_RATE = 24000, UPSAMPLE = 300, HARMONICS = 9;
+    private static final float SINE_AMP = 0.1f, VOICED = 10f;
+    private final float[] weights;
+    private final float bias;
+
+    HarmonicSource(float[] weights, float bias) {
+        if (weights.length != HARMONICS) throw new IllegalArgumentException("l_linear has " + weights.length + " inputs");
+        this.weights = weights.clone();
+        this.bias = bias;
+    }
+
+    /** The merged source at 24 kHz, 300 samples per F0 value. */
+    float[] source(float[] f0) {
+        int n = f0.length, len = n * UPSAMPLE;
+        double[] merged = new double[len];
+        for (int i = 0; i < len; i++) merged[i] = bias;
+        float[] phase = new float[n];
+        for (int k = 1; k <= HARMONICS; k++) {
+            float cum = 0;
+            for (int j = 0; j < n; j++) {
+                float r = f0[j] * k / SAMPLE_RATE;
+                r = r - (float) Math.floor(r);
+                cum += r;
+                phase[j] = cum * 2f * (float) Math.PI * UPSAMPLE;
+            }
+            float w = weights[k - 1];
+            for (int t = 0; t < len; t++) {
+                if (!(f0[t / UPSAMPLE] > VOICED)) continue;
+                float x = Math.max(0f, (t + 0.5f) / UPSAMPLE - 0.5f);
+                int i0 = Math.min((int) x, n - 1), i1 = Math.min(i0 + 1, n - 1);
+                float lambda = x - i0;
+                float p = phase[i0] + lambda * (phase[i1] - phase[i0]);
+                merged[t] += w * ((float) Math.sin(p) * SINE_AMP);
+            }
+        }
+        float[] out = new float[len];
+        for (int t = 0; t < len; t++) out[t] = (float) Math.tanh(merged[t]);
+        return out;
+    }
+
+    /** STFT (n_fft 20, hop 5, periodic Hann, reflect-padded by 10): [22 × frames] row-major, magnitudes then phases. */
+    static float[] spectrum(float[] x) {
+        int nFft = KokoroGenerator.N_FFT, hop = KokoroGenerator.HOP, bins = KokoroGenerator.BINS, pad = nFft / 2;
+        int frames = 1 + x.length / hop;
+        double[] padded = new double[x.length + 2 * pad];
+        for (int i = 0; i < padded.length; i++) {
+            int j = i - pad;
+            if (j < 0) j = -j;
+            if (j >= x.length) j = 2 * (x.length - 1) - j;
+            padded[i] = x[j];
+        }
+        double[] window = new double[nFft];
+        for (int m = 0; m < nFft; m++) window[m] = 0.5 - 0.5 * Math.cos(2 * Math.PI * m / nFft);
+        float[] out = new float[2 * bins * frames];
+        for (int f = 0; f < frames; f++) {
+            for (int k = 0; k < bins; k++) {
+                double re = 0, im = 0;
+                for (int m = 0; m < nFft; m++) {
+                    double v = padded[f * hop + m] * window[m], a = 2 * Math.PI * k * m / nFft;
+                    re += v * Math.cos(a);
+                    im -= v * Math.sin(a);
+                }
+                out[k * frames + f] = (float) Math.sqrt(re * re + im * im);
+                // atan2, but a real negative value gets +π (the export's Atan + Where)
+                out[(bins + k) * frames + f] = (float) (im == 0 && re < 0 ? Math.PI : Math.atan2(im, re));
+            }
+        }
+        return out;
+    }
+}

