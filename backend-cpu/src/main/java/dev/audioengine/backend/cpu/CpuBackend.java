@@ -12,6 +12,7 @@ import dev.audioengine.backend.cpu.kernels.CpuKernels;
 import dev.audioengine.backend.cpu.kernels.CpuTensor;
 import dev.audioengine.backend.cpu.kernels.KernelContext;
 import dev.audioengine.backend.cpu.kernels.OpThreads;
+import dev.audioengine.backend.cpu.kernels.PanelCache;
 import dev.audioengine.backend.cpu.kernels.WorkerPool;
 
 import java.lang.foreign.MemorySegment;
@@ -31,6 +32,7 @@ final class CpuBackend implements Backend {
     private final DeviceInfo device;
     private final WorkerPool pool;
     private final boolean everyOpOnAllThreads;
+    private final PanelCache panels = new PanelCache();
     private final Set<CpuBuffer> live = Collections.newSetFromMap(new IdentityHashMap<>());
     private boolean closed;
 
@@ -80,7 +82,7 @@ final class CpuBackend implements Backend {
         ensureOpen();
         List<Runnable> bound = new ArrayList<>(nodes.size());
         for (Tensor n : nodes) {
-            KernelContext ctx = new KernelContext(everyOpOnAllThreads ? pool : pool.limitedTo(OpThreads.choose(n, pool.threads())));
+            KernelContext ctx = new KernelContext(everyOpOnAllThreads ? pool : pool.limitedTo(OpThreads.choose(n, pool.threads())), panels);
             CpuTensor out = view(n, placement);
             CpuTensor[] in = new CpuTensor[n.inputs().size()];
             for (int i = 0; i < in.length; i++) in[i] = view(n.input(i), placement);
@@ -100,7 +102,10 @@ final class CpuBackend implements Backend {
         throw new IllegalArgumentException("not a CPU buffer: " + b);
     }
 
-    private synchronized void forget(CpuBuffer b) { live.remove(b); }
+    private synchronized void forget(CpuBuffer b) {
+        live.remove(b);
+        panels.forget(b.segment());
+    }
 
     private void ensureOpen() {
         if (closed) throw new IllegalStateException("CPU backend is closed");

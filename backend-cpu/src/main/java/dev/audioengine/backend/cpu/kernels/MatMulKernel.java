@@ -8,7 +8,8 @@ import dev.audioengine.api.tensor.DType;
  * x is F32 with any strides; w is F32, F16, BF16 (any strides) or Q8_0, Q4_0 (contiguous rows,
  * decoded block by block while packing or streaming). When w is shared by every batch and x's
  * batches are evenly spaced rows, the batches fold into one taller product. A constant weight
- * used by products of few rows is packed once here, at compile time ({@link PackedPanels}).
+ * used by products of few rows is packed once here, at compile time ({@link PackedPanels}); a constant
+ * quantized or half-float weight of taller products is decoded once per backend ({@link PanelCache}).
  */
 final class MatMulKernel implements CpuKernel {
     @Override
@@ -31,13 +32,15 @@ final class MatMulKernel implements CpuKernel {
         int rowsPerProduct = fold ? m * batches : m;
         Gemm gemm = new Gemm(ctx.pool(), rowsPerProduct, n, k);
         boolean sharedWeight = ws[0] == 0 && ws[1] == 0;
-        PackedPanels packed = sharedWeight && PackedPanels.worthPacking(node.input(1), rowsPerProduct, n, k)
-                ? PackedPanels.of(new TensorMatrix(w, 0, n, k, wrs, wcs)) : null;
+        PackedPanels packed = null;
+        if (sharedWeight && PackedPanels.worthPacking(node.input(1), rowsPerProduct, n, k)) packed = PackedPanels.of(new TensorMatrix(w, 0, n, k, wrs, wcs));
+        else if (sharedWeight && PanelCache.worthCaching(node.input(1), rowsPerProduct)) packed = ctx.panels().panels(w, n, k, wrs, wcs);
         if (fold) {
             MatrixSource a = new TensorMatrix(x, 0, rowsPerProduct, k, xrs, xcs);
             MatrixSource b = new TensorMatrix(w, 0, n, k, wrs, wcs);
             MatrixSink c = new MatrixSink.Segment(out.segment(), out.base(), n);
-            if (packed != null) return () -> gemm.multiply(a, packed, c);
+            PackedPanels panels = packed;
+            if (panels != null) return () -> gemm.multiply(a, panels, c);
             return () -> gemm.multiply(a, b, c);
         }
         MatrixSource[] as = new MatrixSource[batches], bs = new MatrixSource[batches];
@@ -48,7 +51,8 @@ final class MatMulKernel implements CpuKernel {
             bs[i] = new TensorMatrix(w, i0 * ws[0] + i1 * ws[1], n, k, wrs, wcs);
             cs[i] = new MatrixSink.Segment(out.segment(), out.base() + (long) i * m * n * 4, n);
         }
-        if (packed != null) return () -> { for (int i = 0; i < batches; i++) gemm.multiply(as[i], packed, cs[i]); };
+        PackedPanels panels = packed;
+        if (panels != null) return () -> { for (int i = 0; i < batches; i++) gemm.multiply(as[i], panels, cs[i]); };
         return () -> { for (int i = 0; i < batches; i++) gemm.multiply(as[i], bs[i], cs[i]); };
     }
 

@@ -1,0 +1,77 @@
+package dev.audioengine.backend.cpu.kernels;
+
+import dev.audioengine.api.graph.Tensor;
+import dev.audioengine.api.tensor.DType;
+
+import java.lang.foreign.MemorySegment;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Constant weights that tall products read, decoded once into the GEMM's F32 panels and shared by
+ * every graph of a backend that reads the same weight. Without it the blocked GEMM decodes a
+ * quantized or half-float weight and scatters it k-major into panels on every run: for Moonshine's
+ * encoder (a few hundred frames against 288 x 288 Q8_0 weights) that was a fifth of the product.
+ * Sharing matters because a graph may be compiled many times over the same weights (Moonshine
+ * compiles its encoder per window length). The panels hold exactly the values the per-run packing
+ * would, so the products are bit-identical.
+ * <p>
+ * The copy is F32, four times a Q8_0 weight's bytes, so the cache holds at most {@link #MAX_BYTES} by default;
+ * past that, products pack per run as before. Entries go when the buffer holding their weight is
+ * freed ({@link #forget}); a bound kernel keeps its own reference, so this never frees panels in use.
+ */
+public final class PanelCache {
+    /** Most bytes of panels one backend keeps (Moonshine base's encoder needs 78 MB, tiny's 28 MB). */
+    static final long MAX_BYTES = 256L << 20;
+
+    /** One weight matrix inside a buffer: where it starts, its geometry and its storage type. */
+    private record Key(long base, int n, int k, long rowStride, long colStride, DType dtype) {}
+
+    private final Map<Long, Map<Key, PackedPanels>> byBuffer = new HashMap<>();
+    private final long maxBytes;
+    private long bytes;
+
+    public PanelCache() { this(MAX_BYTES); }
+
+    /** A cache holding at most {@code maxBytes} of panels. */
+    PanelCache(long maxBytes) { this.maxBytes = maxBytes; }
+
+    /**
+     * Whether a product of {@code rows} rows over weight {@code w} should read cached panels: a constant
+     * whose per-run decode is the cost (quantized blocks, half floats), in a product tall enough for the
+     * blocked path; F32 weights are packed by a plain copy, and few-row products read quantized weights
+     * in place (a decoder step must stream a quarter of F32's bytes, not four times them).
+     */
+    static boolean worthCaching(Tensor w, int rows) {
+        DType t = w.dtype();
+        return CpuKernel.isConstant(w) && rows > Gemm.SMALL_M && (t.isQuantized() || t == DType.F16 || t == DType.BF16);
+    }
+
+    /**
+     * The panels of the {@code n x k} matrix of {@code w} at element offset 0 with the given strides,
+     * packed on first use; null when the cache is full (the caller then packs per run).
+     */
+    synchronized PackedPanels panels(CpuTensor w, int n, int k, long rowStride, long colStride) {
+        MemorySegment seg = w.segment();
+        Key key = new Key(w.base(), n, k, rowStride, colStride, w.dtype());
+        Map<Key, PackedPanels> inBuffer = byBuffer.computeIfAbsent(seg.address(), a -> new HashMap<>());
+        PackedPanels p = inBuffer.get(key);
+        if (p != null) return p;
+        long need = 4L * ((n + Gemm.NR - 1) / Gemm.NR) * Gemm.NR * k;
+        if (bytes + need > maxBytes) return null;
+        p = PackedPanels.of(new TensorMatrix(w, 0, n, k, rowStride, colStride));
+        inBuffer.put(key, p);
+        bytes += need;
+        return p;
+    }
+
+    /** Drops the panels of weights held in {@code buffer}, which is being freed (its address may be reused). */
+    public synchronized void forget(MemorySegment buffer) {
+        Map<Key, PackedPanels> gone = byBuffer.remove(buffer.address());
+        if (gone == null) return;
+        for (PackedPanels p : gone.values()) bytes -= 4L * p.data.length;
+    }
+
+    /** Bytes of panels held now. */
+    synchronized long bytes() { return bytes; }
+}
