@@ -65,6 +65,19 @@ final class LinearCases {
         Tensor x = d.f32("x", 9, 96);
         Tensor wt = d.g.constant("w", Values.normal().draw(w, dev.audioengine.api.tensor.Shape.of(65, 96), rnd));
         out.add(d.done(d.g.matmul(x, wt), lower(w), "x[9,96] w[65,96] constant", matmulBound(w)));
+        // tall products (encoder frames), where a backend may keep decoded panels of a constant: partial
+        // panels, two k slices, batches folded into rows
+        long[][] mnk = {{97, 33, 288}, {300, 70, 1056}};
+        for (long[] s : mnk) {
+            d = new CaseDraft();
+            x = d.f32("x", s[0], s[2]);
+            wt = d.g.constant("w", Values.normal().draw(w, dev.audioengine.api.tensor.Shape.of(s[1], s[2]), rnd));
+            out.add(d.done(d.g.matmul(x, wt), lower(w), "x[" + s[0] + "," + s[2] + "] w[" + s[1] + "," + s[2] + "] constant", matmulBound(w)));
+        }
+        d = new CaseDraft();
+        x = d.f32("x", 3, 40, 96);
+        wt = d.g.constant("w", Values.normal().draw(w, dev.audioengine.api.tensor.Shape.of(65, 96), rnd));
+        out.add(d.done(d.g.matmul(x, wt), lower(w), "x[3,40,96] w[65,96] constant", matmulBound(w)));
     }
 
     /** K not a multiple of 32 and strided weights exist only for plain float weights. */
