@@ -72,11 +72,7 @@ final class ApiError extends RuntimeException {
 
     int retryAfterSeconds() { return retryAfterSeconds; }
 
-    String type() { return type; }
-
     String code() { return code; }
-
-    String param() { return param; }
 
     /** The body, as OpenAI shapes it. */
     String json() {
