@@ -5,11 +5,9 @@ import dev.audioengine.model.task.SpeechSynthesizer;
 import dev.audioengine.model.task.SpeechSynthesizer.SpeechPiece;
 import dev.audioengine.model.task.SynthesisOptions;
 import io.helidon.http.HeaderNames;
-import io.helidon.http.sse.SseEvent;
 import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-import io.helidon.webserver.sse.SseSink;
 
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -65,7 +63,7 @@ final class SpeechEndpoint implements Endpoint.Body {
                 switch (r.delivery()) {
                     case WHOLE -> whole(res, r.format(), s, first);
                     case AUDIO -> audio(res, r.format(), s, first, note);
-                    case SSE -> events(res.sink(SseSink.TYPE), r.format(), s, first, note);
+                    case SSE -> events(res, r.format(), s, first, note);
                 }
             } finally {
                 // what was made counts, also when the client left before the end
@@ -143,13 +141,17 @@ final class SpeechEndpoint implements Endpoint.Body {
     }
 
     /**
-     * OpenAI's speech events: {@code {"type": "speech.audio.delta", "audio": BASE64}} per piece (the first one
-     * starting with WAV's streaming header), then {@code {"type": "speech.audio.done"}}. The deltas' bytes joined are
-     * the stream_format=audio body. OpenAI's done event carries token usage; Kokoro's tokens are phonemes, not
-     * OpenAI's, so no usage is made up. A failure after the events began is an {@code error} event.
+     * OpenAI's speech events: {@code data: {"type": "speech.audio.delta", "audio": BASE64}} per piece (the first one
+     * starting with WAV's streaming header), then {@code data: {"type": "speech.audio.done"}}. The deltas' bytes joined
+     * are the stream_format=audio body. OpenAI's done event carries token usage; Kokoro's tokens are phonemes, not
+     * OpenAI's, so none is made up. A failure after the events began is an {@code error} event. Written to the body
+     * directly rather than through Helidon's SSE sink, which refuses a request whose Accept header does not name
+     * text/event-stream, and OpenAI's SDKs ask for speech with Accept: application/octet-stream.
      */
-    private static void events(SseSink sink, SpeechFormat format, Synthesis s, SpeechPiece first, RequestNote note) throws Exception {
-        boolean gone = false;
+    private static void events(ServerResponse res, SpeechFormat format, Synthesis s, SpeechPiece first, RequestNote note) {
+        res.header(HeaderNames.CONTENT_TYPE, "text/event-stream");
+        res.header(HeaderNames.CACHE_CONTROL, "no-cache");
+        OutputStream out = res.outputStream();
         try {
             byte[] header = format.streamHeader(s.sampleRate());
             try {
@@ -162,33 +164,33 @@ final class SpeechEndpoint implements Endpoint.Body {
                         System.arraycopy(samples, 0, chunk, header.length, samples.length);
                         header = new byte[0];
                     }
-                    sink.emit(SseEvent.create(new JsonWriter().beginObject().name("type").value("speech.audio.delta")
-                            .name("audio").value(Base64.getEncoder().encodeToString(chunk)).endObject().toString()));
+                    event(out, new JsonWriter().beginObject().name("type").value("speech.audio.delta")
+                            .name("audio").value(Base64.getEncoder().encodeToString(chunk)).endObject());
                 }
             } catch (ApiError e) {
                 note.note("failed after the stream began: " + e.getMessage());
-                sink.emit(errorEvent(e));
+                event(out, e.body(new JsonWriter().beginObject().name("type").value("error").name("error").beginObject()).endObject().endObject());
+                out.close();
                 return;
-            } catch (UncheckedIOException | CloseConnectionException e) {
+            } catch (UncheckedIOException | CloseConnectionException | java.io.IOException e) {
                 throw e;
             } catch (Exception e) {
-                sink.emit(errorEvent(ApiError.internal("internal error: " + e)));
-                throw new IllegalStateException("the synthesis failed after its stream began", e); // Endpoint logs the trace
+                note.note("failed after the stream began: " + e.getMessage());
+                event(out, ApiError.internal("internal error: " + e).body(new JsonWriter().beginObject().name("type").value("error")
+                        .name("error").beginObject()).endObject().endObject());
+                throw new Endpoint.BrokenStream("the synthesis failed after its events began: " + e, e);
             }
-            sink.emit(SseEvent.create(new JsonWriter().beginObject().name("type").value("speech.audio.done").endObject().toString()));
-        } catch (UncheckedIOException | CloseConnectionException e) {
-            gone = true;
-            note.note("client closed the stream");
-        } finally {
-            try {
-                sink.close();
-            } catch (UncheckedIOException | CloseConnectionException e) {
-                if (!gone) throw e;
-            }
+            event(out, new JsonWriter().beginObject().name("type").value("speech.audio.done").endObject());
+            out.close();
+        } catch (UncheckedIOException | CloseConnectionException | java.io.IOException e) {
+            if (e instanceof Endpoint.BrokenStream b) throw b;
+            throw new Endpoint.StreamCut("client closed the stream", e);
         }
     }
 
-    private static SseEvent errorEvent(ApiError e) {
-        return SseEvent.create(e.body(new JsonWriter().beginObject().name("type").value("error").name("error").beginObject()).endObject().endObject().toString());
+    /** One Server-Sent Event: a data line and the blank line that ends it, sent at once. */
+    private static void event(OutputStream out, JsonWriter json) throws java.io.IOException {
+        out.write(("data: " + json + "\n\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        out.flush();
     }
 }

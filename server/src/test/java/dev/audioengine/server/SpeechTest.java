@@ -126,9 +126,9 @@ class SpeechTest {
         assertThat(sse.headers().values("Content-Type")).singleElement().asString().startsWith("text/event-stream");
         List<String> events = Arrays.stream(new String(sse.body(), StandardCharsets.UTF_8).split("\n")).filter(l -> l.startsWith("data:")).toList();
         assertThat(events).as("a delta per piece, then done").hasSize(3);
-        assertThat(events.getLast()).isEqualTo("data:{\"type\":\"speech.audio.done\"}");
+        assertThat(events.getLast()).isEqualTo("data: {\"type\":\"speech.audio.done\"}");
         ByteArrayOutputStream joined = new ByteArrayOutputStream();
-        Pattern delta = Pattern.compile("data:\\{\"type\":\"speech\\.audio\\.delta\",\"audio\":\"([A-Za-z0-9+/=]+)\"}");
+        Pattern delta = Pattern.compile("data: \\{\"type\":\"speech\\.audio\\.delta\",\"audio\":\"([A-Za-z0-9+/=]+)\"}");
         for (String e : events.subList(0, 2)) {
             Matcher m = delta.matcher(e);
             assertThat(m.matches()).as(e.substring(0, Math.min(80, e.length()))).isTrue();
