@@ -55,18 +55,19 @@ final class SpeechEndpoint implements Endpoint.Body {
         SpeechSynthesizer tts = model.get(SpeechSynthesizer.class);
         String voice = r.voice().map(v -> voice(v, tts, model, res, note)).orElse(null);
         SynthesisOptions options = new SynthesisOptions(voice, r.speed());
-        try (Synthesis s = Synthesis.start(model.pool(), tts, r.input(), options)) {
+        Synthesis s = Synthesis.start(model.pool(), tts, r.input(), options);
+        try {
             SpeechPiece first = s.next();
             if (first == null) throw ApiError.invalid("input", "the input has nothing to say: no speakable characters");
             note.note(String.format(Locale.ROOT, "first audio after %.0f ms", (System.nanoTime() - t0) / 1e6));
-            try {
-                switch (r.delivery()) {
-                    case WHOLE -> whole(res, r.format(), s, first);
-                    case AUDIO -> audio(res, r.format(), s, first, note);
-                    case SSE -> events(res, r.format(), s, first, note);
-                }
-            } finally {
-                // what was made counts, also when the client left before the end
+            switch (r.delivery()) {
+                case WHOLE -> whole(res, r.format(), s, first);
+                case AUDIO -> audio(res, r.format(), s, first, note);
+                case SSE -> events(res, r.format(), s, first, note);
+            }
+        } finally {
+            s.close(); // the worker has let go: what it made counts, a piece finished after the client left included
+            if (s.pieceCount() > 0) {
                 metrics.processed(model.id(), s.audioSeconds(), s.modelSeconds());
                 note.audio(s.audioSeconds(), s.modelSeconds());
                 note.note(s.pieceCount() + (s.pieceCount() == 1 ? " piece" : " pieces") + (voice == null ? "" : ", voice " + voice) + ", " + r.format().wireName);

@@ -158,7 +158,7 @@ class SpeechTest {
     @Test
     @Order(4)
     void aClientThatHangsUpMidStreamStopsTheSynthesis() throws Exception {
-        byte[] body = json("{\"model\":\"kokoro\",\"input\":\"One.\\n\\nTwo.\\n\\nThree.\",\"stream_format\":\"audio\"}");
+        byte[] body = json("{\"model\":\"kokoro\",\"input\":\"One.\\n\\nTwo.\\n\\nThree.\\n\\nFour.\",\"stream_format\":\"audio\"}");
         try (RawHttp c = new RawHttp(server.uri("/"), 120_000)) {
             c.head("POST", Routes.SPEECH, "Content-Type: application/json", "Content-Length: " + body.length);
             c.out.write(body);
@@ -177,7 +177,8 @@ class SpeechTest {
         }
         assertThat(pool.running()).as("the worker is back").isZero();
         String line = server.logLines().stream().filter(l -> l.contains("client closed the stream")).findFirst().orElseThrow();
-        assertThat(line).startsWith("POST /v1/audio/speech 200").containsPattern("[12] pieces?, ");
+        // the worker runs a piece ahead of the writer: the piece in progress when the failed write is noticed is finished, no more
+        assertThat(line).startsWith("POST /v1/audio/speech 200").containsPattern("[1-3] pieces?, ");
 
         HttpResponse<String> voices = http.send(HttpRequest.newBuilder(server.uri(Routes.VOICES)).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(voices.statusCode()).isEqualTo(200);
