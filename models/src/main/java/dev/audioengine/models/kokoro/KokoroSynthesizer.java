@@ -69,8 +69,9 @@ public final class KokoroSynthesizer implements SpeechSynthesizer {
             throw new IllegalArgumentException("unknown voice '" + name + "'; Kokoro's voices: "
                     + String.join(", ", KokoroFiles.VOICES.stream().map(KokoroFiles.Voice::name).toList()));
         }
+        // refuses the languages espeak cannot serve, and a machine without espeak-ng, before anything is read
+        KokoroPhonemizer phonemizer = KokoroPhonemizer.of(KokoroLanguage.of(name), model.vocabulary());
         KokoroVoice voice = voice(name);
-        KokoroPhonemizer phonemizer = KokoroPhonemizer.of(KokoroLanguage.of(name), model.vocabulary()); // refuses the languages espeak cannot serve
         Iterator<TextPiece> pieces = new TextChunker(phonemizer).pieces(text);
         float speed = (float) options.speed();
         return new Iterator<>() {
