@@ -146,6 +146,15 @@ class KokoroPhonemizerTest {
         assertThat(US.phonemize("").phonemes()).isEmpty();
     }
 
+    /** espeak-ng names emoji and symbols (its emoji list has CLDR's names), as screen readers do: speech, not nothing. */
+    @ParameterizedTest(name = "{0} = {1}")
+    @CsvSource(delimiter = '|', value = {"\uD83C\uDF89|party popper", "\u2665|heart suit", "#|hash", "%|percent"})
+    void emojiAndSymbolsAreSaidByTheirNames(String symbol, String name) {
+        Phonemes p = US.phonemize(symbol);
+        assertThat(p.isSpeakable()).isTrue();
+        assertThat(p.phonemes()).isEqualTo(us(name));
+    }
+
     /** Seeded sentences of words, names, numbers, money, dates and punctuation: only vocabulary, and in English nothing dropped. */
     @Test
     void generatedSentencesStayInTheVocabulary() {
