@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
@@ -116,7 +117,7 @@ final class TtsTask {
             if (underscore >= 0) d = Math.min(d, editDistance(w, n.substring(underscore + 1)));
             if (d <= allowed) near.add(new Near(name, d));
         }
-        near.sort(java.util.Comparator.comparingInt(Near::distance).thenComparing(Near::name));
+        near.sort(Comparator.comparingInt(Near::distance).thenComparing(Near::name));
         return near.stream().limit(3).map(Near::name).toList();
     }
 
