@@ -3,6 +3,7 @@ package dev.audioengine.cli;
 import dev.audioengine.api.exec.UnsupportedOpException;
 import dev.audioengine.api.spi.BackendUnavailableException;
 import dev.audioengine.api.spi.OutOfDeviceMemoryException;
+import dev.audioengine.model.MissingDependencyException;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.IParameterExceptionHandler;
@@ -18,9 +19,9 @@ import java.util.function.Supplier;
 /**
  * Turns failures into exit codes and messages. Usage errors: exit 2 with the message and a
  * pointer to --help. Requests that cannot be served (backend unavailable, out of device memory,
- * unsupported op with --fallback fail, bad input files, invalid arguments): exit 1 with the
- * message alone, the stack trace only under --log debug. Anything else is a bug: exit 1 with
- * the full stack trace.
+ * unsupported op with --fallback fail, bad input files, invalid arguments, a system library a
+ * model needs missing, such as espeak-ng): exit 1 with the message alone, the stack trace only
+ * under --log debug. Anything else is a bug: exit 1 with the full stack trace.
  */
 final class ErrorReporter implements IParameterExceptionHandler, IExecutionExceptionHandler {
     static final int EXIT_FAILURE = 1;
@@ -53,7 +54,10 @@ final class ErrorReporter implements IParameterExceptionHandler, IExecutionExcep
         if (isUserError(ex)) {
             err.println("error: " + message(ex));
             if (logLevel.get() == LogLevel.DEBUG) ex.printStackTrace(err);
-            else if (!(ex instanceof BackendUnavailableException)) err.println("(--log debug shows where it happened)");
+            // where an unavailable backend or a missing library was found helps nobody: the message says what to install
+            else if (!(ex instanceof BackendUnavailableException || ex instanceof MissingDependencyException)) {
+                err.println("(--log debug shows where it happened)");
+            }
         } else {
             err.println("error: internal error (please report it with this trace): " + ex);
             ex.printStackTrace(err);
@@ -91,6 +95,7 @@ final class ErrorReporter implements IParameterExceptionHandler, IExecutionExcep
                 || ex instanceof IllegalArgumentException
                 || ex instanceof IOException
                 || ex instanceof UncheckedIOException
+                || ex instanceof MissingDependencyException
                 || ex instanceof dev.audioengine.model.NoFamilyException;
     }
 }

@@ -8,8 +8,8 @@ import java.util.Locale;
 final class ModeOption {
     @Option(names = "--mode", paramLabel = "offline|streaming", description = "offline: the whole input at once (default); streaming: "
             + "vad and asr are fed in 20 ms pieces through the streaming API, each segment printed as it closes (asr: partial text "
-            + "shown on a terminal as it grows); tts writes the audio piece by piece as it is made, in bounded memory, and reports "
-            + "the time to first audio.")
+            + "shown on a terminal as it grows); tts writes each piece of audio to --out as soon as it is made and reports the "
+            + "time to first audio (offline, standard output gets the WAV once it is complete; memory is bounded either way).")
     String mode = "offline";
 
     /** Whether --mode asks for streaming; an unknown mode is a usage error. */

@@ -3,7 +3,6 @@ package dev.audioengine.cli;
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.model.output.JsonWriter;
 import dev.audioengine.model.output.WavStreamWriter;
-import dev.audioengine.model.output.WavWriter;
 import dev.audioengine.model.task.SpeechSynthesizer;
 import dev.audioengine.model.task.SpeechSynthesizer.SpeechPiece;
 import dev.audioengine.model.task.SynthesisOptions;
@@ -17,14 +16,15 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Supplier;
 
 /**
- * {@code --task tts}: the text spoken into a 16-bit PCM WAV file (or standard output), whole or piece by piece as the
- * model makes it.
+ * {@code --task tts}: the text spoken into a 16-bit PCM WAV file (or standard output), written piece by piece as the
+ * model makes it, in memory bounded by a piece whatever the text's length.
  */
 final class TtsTask {
     static final Path STDOUT = Path.of("-");
@@ -32,8 +32,8 @@ final class TtsTask {
     @Option(names = "--text", paramLabel = "TEXT", description = "The text to say.")
     String text;
 
-    @Option(names = "--text-file", paramLabel = "FILE", description = "Say the UTF-8 text of FILE (- for standard input); with "
-            + "--mode streaming it is read as it is spoken, so a book streams in bounded memory.")
+    @Option(names = "--text-file", paramLabel = "FILE", description = "Say the UTF-8 text of FILE (- for standard input). It is "
+            + "read as it is spoken, in either mode, so a book takes the memory of a sentence.")
     Path textFile;
 
     @Option(names = "--voice", paramLabel = "NAME", description = "A voice of the model ('audioengine voices' lists them, e.g. "
@@ -85,15 +85,56 @@ final class TtsTask {
         source = new TextSource(text, textFile, stdin);
     }
 
-    /** A voice the model does not have is a usage error listing those it has (known once the model is loaded). */
+    /**
+     * A voice the model does not have is a usage error (known once the model is loaded) naming the voices spelled
+     * closest to it, else all of them.
+     */
     static SynthesisOptions withVoice(SynthesisOptions options, String voice, SpeechSynthesizer tts) {
         if (voice == null) return options;
         List<String> names = tts.voices().stream().map(SpeechSynthesizer.Voice::name).toList();
         if (!names.contains(voice)) {
-            throw new UsageError("unknown voice '" + voice + "'; " + tts.describe() + " has " + String.join(", ", names)
-                    + " ('audioengine voices' lists their languages)");
+            List<String> close = closest(voice, names);
+            throw new UsageError("unknown voice '" + voice + "'; " + (close.isEmpty()
+                    ? tts.describe() + " has " + String.join(", ", names) + " ('audioengine voices' lists their languages)"
+                    : "did you mean " + String.join(" or ", close) + "? ('audioengine voices' lists all " + names.size() + " with their languages)"));
         }
         return options.withVoice(voice);
+    }
+
+    /**
+     * Up to three names within a few edits of {@code wanted} (case aside), nearest first; a name's part after '_'
+     * counts too, so "heart" finds af_heart.
+     */
+    static List<String> closest(String wanted, List<String> names) {
+        String w = wanted.toLowerCase(Locale.ROOT);
+        int allowed = Math.max(2, w.length() / 3);
+        record Near(String name, int distance) {}
+        List<Near> near = new ArrayList<>();
+        for (String name : names) {
+            String n = name.toLowerCase(Locale.ROOT);
+            int d = editDistance(w, n);
+            int underscore = n.indexOf('_');
+            if (underscore >= 0) d = Math.min(d, editDistance(w, n.substring(underscore + 1)));
+            if (d <= allowed) near.add(new Near(name, d));
+        }
+        near.sort(Comparator.comparingInt(Near::distance).thenComparing(Near::name));
+        return near.stream().limit(3).map(Near::name).toList();
+    }
+
+    /** Levenshtein distance: insertions, deletions and substitutions of one char. */
+    private static int editDistance(String a, String b) {
+        int[] prev = new int[b.length() + 1], cur = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) prev[j] = j;
+        for (int i = 1; i <= a.length(); i++) {
+            cur[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                cur[j] = Math.min(Math.min(cur[j - 1], prev[j]) + 1, prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1));
+            }
+            int[] t = prev;
+            prev = cur;
+            cur = t;
+        }
+        return prev[b.length()];
     }
 
     /** What one run produced, for the summary and --json. */
@@ -107,7 +148,7 @@ final class TtsTask {
     void run(TaskRun run, AudioEngine engine, SpeechSynthesizer tts, Supplier<OutputStream> stdout) throws IOException {
         SynthesisOptions opts = withVoice(options, voice, tts);
         long t0 = System.nanoTime();
-        Result r = streaming ? stream(tts, opts, run, stdout, t0) : offline(tts, opts, stdout, t0);
+        Result r = synthesize(tts, opts, run, stdout, t0);
         double wall = (System.nanoTime() - t0) / 1e9;
         double audioSeconds = r.samples() / (double) tts.sampleRate();
         if (run.json) {
@@ -121,32 +162,21 @@ final class TtsTask {
         run.runSummary(tts);
     }
 
-    /** The whole text at once, then the file: the WAV sizes are known when the header is written. */
-    private Result offline(SpeechSynthesizer tts, SynthesisOptions opts, Supplier<OutputStream> stdout, long t0) throws IOException {
-        String all = source.readAll();
-        if (all.isBlank()) throw new IllegalArgumentException(source.describe() + " holds no text; there is nothing to say");
-        SpeechSynthesizer.SpeechAudio audio = named(() -> tts.synthesize(all, opts));
-        if (out.equals(STDOUT)) {
-            WavWriter.writePcm16(stdout.get(), audio.samples(), audio.sampleRate());
-        } else {
-            try (ReplacingFile f = new ReplacingFile(out)) {
-                WavWriter.writePcm16(f.temp(), audio.samples(), audio.sampleRate());
-                f.commit();
-            }
-        }
-        return new Result(audio.samples().length, audio.pieces().size(), audio.pieces().stream().map(Piece::new).toList(),
-                (System.nanoTime() - t0) / 1e9);
-    }
-
     /**
-     * Each piece written as it comes: the model reads the text as it goes and only the current piece's audio is held
-     * (and, for --json, each piece's text and phonemes).
+     * The pieces as the model makes them, each written as it comes and then let go, in both modes: the model reads the
+     * text as it speaks, and only the current piece's audio is held (and, for --json, each piece's text and phonemes),
+     * so a book takes the memory of a sentence. A file gets its exact WAV sizes once it is complete. The modes differ
+     * on standard output only: streaming writes each piece there at once (sizes 0xFFFFFFFF, "to the end of the
+     * stream"); offline writes a temporary file first and then copies it, so that the sizes there are exact too. The
+     * first audio is the first piece written when streaming, the whole file offline.
      */
-    private Result stream(SpeechSynthesizer tts, SynthesisOptions opts, TaskRun run, Supplier<OutputStream> stdout, long t0) throws IOException {
+    private Result synthesize(SpeechSynthesizer tts, SynthesisOptions opts, TaskRun run, Supplier<OutputStream> stdout, long t0) throws IOException {
         List<Piece> kept = new ArrayList<>();
         int count = 0;
         double first = 0;
-        try (Reader text = source.open(); ReplacingFile file = out.equals(STDOUT) ? null : new ReplacingFile(out)) {
+        boolean toStdout = out.equals(STDOUT);
+        Path spool = toStdout && !streaming ? Files.createTempFile("audioengine-tts-", ".wav") : null;
+        try (Reader text = source.open(); ReplacingFile file = toStdout ? null : new ReplacingFile(out)) {
             Iterator<SpeechPiece> pieces = named(() -> tts.stream(text, opts));
             WavStreamWriter wav = null;
             try {
@@ -157,7 +187,9 @@ final class TtsTask {
                     }
                     if (wav == null) {
                         first = (System.nanoTime() - t0) / 1e9;
-                        wav = file == null ? WavStreamWriter.toStream(stdout.get(), tts.sampleRate()) : WavStreamWriter.toFile(file.temp(), tts.sampleRate());
+                        wav = spool != null ? WavStreamWriter.toFile(spool, tts.sampleRate())
+                                : file == null ? WavStreamWriter.toStream(stdout.get(), tts.sampleRate())
+                                : WavStreamWriter.toFile(file.temp(), tts.sampleRate());
                     }
                     wav.write(p.samples());
                     count++;
@@ -168,11 +200,19 @@ final class TtsTask {
                 if (wav == null) throw new IllegalArgumentException(source.describe() + ": the text has nothing to say: no speakable characters");
                 wav.close();
                 run.endProgress();
+                if (spool != null) {
+                    OutputStream o = stdout.get();
+                    Files.copy(spool, o);
+                    o.flush();
+                }
                 if (file != null) file.commit();
+                if (!streaming) first = (System.nanoTime() - t0) / 1e9;
                 return new Result(wav.samples(), count, kept, first);
             } finally {
                 if (wav != null) wav.close();
             }
+        } finally {
+            if (spool != null) Files.deleteIfExists(spool);
         }
     }
 

@@ -4,6 +4,7 @@ import dev.audioengine.api.AudioEngine;
 import dev.audioengine.api.capability.Capability;
 import dev.audioengine.api.exec.RunSummary;
 import dev.audioengine.model.FamilyRegistry;
+import dev.audioengine.model.MissingDependencyException;
 import dev.audioengine.model.ModelFamily;
 import dev.audioengine.model.ModelFile;
 import dev.audioengine.model.ModelFormatException;
@@ -42,8 +43,14 @@ final class FakeTtsFamily implements ModelFamily {
             new SpeechSynthesizer.Voice("jf_alpha", "ja", "female"));
     static final String JAPANESE = "Kokoro's Japanese voices need misaki's kana phonemes, which espeak-ng cannot give";
 
+    /** What Kokoro says on a machine without espeak-ng. */
+    static final String NO_ESPEAK = "espeak-ng, which Kokoro's text front end needs, is not installed: libespeak-ng.so.1 not found (tried it on"
+            + " the loader path); install Debian's libespeak-ng1 and espeak-ng-data (apt-get install libespeak-ng1 espeak-ng-data)";
+
     final AtomicInteger loads = new AtomicInteger();
     volatile SynthesisOptions lastOptions;
+    /** When set, synthesis fails as Kokoro's does where espeak-ng is not installed. */
+    volatile boolean espeakMissing;
 
     FamilyRegistry registry() { return FamilyRegistry.of(List.of(this)); }
 
@@ -94,6 +101,7 @@ final class FakeTtsFamily implements ModelFamily {
         @Override
         public Iterator<SpeechPiece> stream(Reader text, SynthesisOptions options) {
             lastOptions = options;
+            if (espeakMissing) throw new MissingDependencyException(NO_ESPEAK);
             if (options.voice() != null && VOICES.stream().noneMatch(v -> v.name().equals(options.voice()))) {
                 throw new IllegalArgumentException("no voice " + options.voice());
             }

@@ -223,10 +223,16 @@ class TtsTaskTest {
         List<Case> after = List.of(
                 new Case("unknown voice", 2, "unknown voice 'xx_nobody'; fake-tts (sines) has af_heart, bm_george, jf_alpha ('audioengine voices'",
                         "--text", "hi", "--out", out, "--voice", "xx_nobody"),
+                new Case("misspelt voice", 2, "unknown voice 'af_haert'; did you mean af_heart? ('audioengine voices' lists all 3 with their"
+                        + " languages)", "--text", "hi", "--out", out, "--voice", "af_haert"),
+                new Case("voice in capitals", 2, "unknown voice 'BM_GEORGE'; did you mean bm_george?", "--text", "hi", "--out", out,
+                        "--voice", "BM_GEORGE"),
+                new Case("voice's name alone", 2, "unknown voice 'george'; did you mean bm_george?", "--text", "hi", "--out", out,
+                        "--voice", "george"),
                 new Case("nothing speakable", 1, "--text: the text has nothing to say: no speakable characters", "--text", "... !? -", "--out", out),
                 new Case("nothing speakable, streaming", 1, "--text: the text has nothing to say: no speakable characters", "--text", "... !? -",
                         "--out", out, "--mode", "streaming"),
-                new Case("empty file", 1, empty + " holds no text; there is nothing to say", "--text-file", empty.toString(), "--out", out),
+                new Case("empty file", 1, empty + ": the text has nothing to say", "--text-file", empty.toString(), "--out", out),
                 new Case("empty file, streaming", 1, empty + ": the text has nothing to say", "--text-file", empty.toString(), "--out", out,
                         "--mode", "streaming"),
                 new Case("not UTF-8", 1, latin1 + " is not UTF-8 text", "--text-file", latin1.toString(), "--out", out),
@@ -250,6 +256,19 @@ class TtsTaskTest {
         assertThat(Files.readString(old)).as("a failed run leaves the earlier file").isEqualTo("an earlier run");
         try (var left = Files.list(dir)) {
             assertThat(left.filter(p -> p.getFileName().toString().endsWith(".partial"))).as("no partial file left").isEmpty();
+        }
+    }
+
+    /** A machine without espeak-ng: "cannot serve" (1) with the packages to install, in both modes; no trace, no debug hint. */
+    @Test
+    void aMissingSystemLibraryIsReportedAsWhatToInstall() {
+        family.espeakMissing = true;
+        Path wav = dir.resolve("x.wav");
+        for (String mode : List.of("offline", "streaming")) {
+            Tts r = tts("--text", TEXT, "--out", wav.toString(), "--mode", mode);
+            assertThat(r.exit()).as(r.toString()).isEqualTo(1);
+            assertThat(r.err()).as(mode).isEqualTo("error: " + FakeTtsFamily.NO_ESPEAK + "\n");
+            assertThat(wav).doesNotExist();
         }
     }
 

@@ -10,11 +10,7 @@ import dev.audioengine.model.task.VadStream;
 import dev.audioengine.model.task.VoiceActivityDetector;
 import org.junit.jupiter.api.Test;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 
@@ -22,8 +18,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** The README's voice-activity example compiles (it is this file), runs on the example recording, and the README shows exactly it. */
 class ReadmeVadExampleTest {
-    private static final String START = "// README-VAD-START", END = "// README-VAD-END";
-
     static void example(Path wav) throws IOException {
         // README-VAD-START
         try (AudioEngine engine = AudioEngine.builder().build();
@@ -48,37 +42,15 @@ class ReadmeVadExampleTest {
 
     @Test
     void readmeShowsThisExampleVerbatim() throws IOException {
-        Path readme = Path.of(System.getProperty("user.dir")).getParent().resolve("README.md");
-        String fromReadme = between(Files.readString(readme));
-        String fromHere = between(Files.readString(Path.of("src/test/java/dev/audioengine/models/ReadmeVadExampleTest.java")));
-        assertThat(normalize(fromReadme)).isEqualTo(normalize(fromHere));
+        ReadmeExamples.assertReadmeShows("VAD", ReadmeVadExampleTest.class);
     }
 
     @Test
     void exampleFindsTheSameSpeechOfflineAndStreaming() throws IOException {
-        ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        PrintStream old = System.out;
-        System.setOut(new PrintStream(buf, true, StandardCharsets.UTF_8));
-        try {
-            example(Path.of("../docs/examples/speech.wav"));
-        } finally {
-            System.setOut(old);
-        }
-        var lines = buf.toString(StandardCharsets.UTF_8).lines().toList();
+        var lines = ReadmeExamples.printed(() -> example(Path.of("../docs/examples/speech.wav")));
         long segments = lines.stream().filter(l -> l.startsWith("speech ")).count();
         assertThat(segments).as("the example recording has speech: %s", lines).isGreaterThanOrEqualTo(2);
         assertThat(lines.stream().filter(l -> l.startsWith("START at ")).count()).isEqualTo(segments);
         assertThat(lines.stream().filter(l -> l.startsWith("END at ")).count()).isEqualTo(segments);
-    }
-
-    private static String between(String text) {
-        int s = text.indexOf(START + "\n"), e = text.indexOf(END + "\n");
-        assertThat(s).as("markers present").isGreaterThanOrEqualTo(0);
-        assertThat(e).isGreaterThan(s);
-        return text.substring(s + START.length(), e);
-    }
-
-    private static String normalize(String code) {
-        return code.lines().map(String::strip).filter(l -> !l.isEmpty()).reduce("", (a, b) -> a + b + "\n");
     }
 }

@@ -8,6 +8,7 @@ import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
 import dev.audioengine.blocks.weights.WeightStore;
+import dev.audioengine.models.kokoro.text.KokoroVocabulary;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -25,7 +26,13 @@ public final class KokoroModel implements AutoCloseable {
     public static final int SAMPLE_RATE = 24000, SAMPLES_PER_FRAME = 600;
     /** ALBERT's attention (fused, else matmul-softmax-matmul) and the Linear weights' type (BF16, else F32). */
     public static final Set<Capability> USES = Set.of(Capability.FUSED_ATTENTION, Capability.BF16_WEIGHTS);
-    private static final int KEPT = 4;
+    /**
+     * Compiled graphs kept per stage. Each holds its own packed copy of its stage's weights on the Java heap (the CPU
+     * backend packs constants at compile time), and real text brings a new phoneme and frame count almost every
+     * piece, so a kept graph is rarely reused and costs a copy: with 4 kept, a 100 kB text held 2.2-3.0 GB of heap
+     * after GC (docs/KOKORO.md). One keeps the same piece said twice in a row cheap.
+     */
+    private static final int KEPT = 1;
 
     /** Per phoneme (pads included): the rounded durations in frames, and the prediction before rounding. */
     public record Durations(int[] frames, float[] raw) {

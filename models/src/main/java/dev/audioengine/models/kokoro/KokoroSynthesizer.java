@@ -7,6 +7,7 @@ import dev.audioengine.model.task.SpeechSynthesizer;
 import dev.audioengine.model.task.SynthesisOptions;
 import dev.audioengine.models.kokoro.text.KokoroLanguage;
 import dev.audioengine.models.kokoro.text.KokoroPhonemizer;
+import dev.audioengine.models.kokoro.text.KokoroVocabulary;
 import dev.audioengine.models.kokoro.text.TextChunker;
 import dev.audioengine.models.kokoro.text.TextPiece;
 
@@ -68,8 +69,9 @@ public final class KokoroSynthesizer implements SpeechSynthesizer {
             throw new IllegalArgumentException("unknown voice '" + name + "'; Kokoro's voices: "
                     + String.join(", ", KokoroFiles.VOICES.stream().map(KokoroFiles.Voice::name).toList()));
         }
+        // refuses the languages espeak cannot serve, and a machine without espeak-ng, before anything is read
+        KokoroPhonemizer phonemizer = KokoroPhonemizer.of(KokoroLanguage.of(name), model.vocabulary());
         KokoroVoice voice = voice(name);
-        KokoroPhonemizer phonemizer = KokoroPhonemizer.of(KokoroLanguage.of(name)); // refuses the languages espeak cannot serve
         Iterator<TextPiece> pieces = new TextChunker(phonemizer).pieces(text);
         float speed = (float) options.speed();
         return new Iterator<>() {

@@ -1,6 +1,7 @@
 package dev.audioengine.models.kokoro;
 
 import dev.audioengine.models.kokoro.text.KokoroPhonemizer;
+import dev.audioengine.models.kokoro.text.KokoroVocabulary;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -26,7 +27,8 @@ class KokoroAgreementTest {
 
     @Test
     void agreesWithOnnxRuntime() throws Exception {
-        KokoroPhonemizer us = KokoroPhonemizer.of("a"), gb = KokoroPhonemizer.of("b");
+        KokoroVocabulary vocabulary = KokoroVocabulary.read(KokoroFixtures.tokenizer());
+        KokoroPhonemizer us = KokoroPhonemizer.of("a", vocabulary), gb = KokoroPhonemizer.of("b", vocabulary);
         long same = 0, total = 0;
         List<Double> cosines = new ArrayList<>();
         for (String voice : new String[] {"af_heart", "bm_george"}) {

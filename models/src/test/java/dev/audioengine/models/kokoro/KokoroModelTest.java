@@ -1,6 +1,7 @@
 package dev.audioengine.models.kokoro;
 
 import dev.audioengine.api.AudioEngine;
+import dev.audioengine.models.kokoro.text.KokoroVocabulary;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

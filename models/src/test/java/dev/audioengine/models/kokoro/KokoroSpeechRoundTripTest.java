@@ -4,6 +4,7 @@ import dev.audioengine.api.AudioEngine;
 import dev.audioengine.audio.Resampler;
 import dev.audioengine.model.ModelFile;
 import dev.audioengine.model.store.ModelStore;
+import dev.audioengine.models.kokoro.text.KokoroVocabulary;
 import dev.audioengine.models.moonshine.MoonshineCheckpoint;
 import dev.audioengine.models.moonshine.MoonshineFamily;
 import dev.audioengine.models.moonshine.MoonshineModel;

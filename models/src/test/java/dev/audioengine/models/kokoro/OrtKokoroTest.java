@@ -1,5 +1,6 @@
 package dev.audioengine.models.kokoro;
 
+import dev.audioengine.models.kokoro.text.KokoroVocabulary;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

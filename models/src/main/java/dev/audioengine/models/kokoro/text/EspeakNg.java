@@ -28,6 +28,9 @@ public final class EspeakNg {
     static final List<String> SONAMES = List.of("libespeak-ng.so.1", "libespeak-ng.so");
     static final String DEBIAN_PACKAGE = "libespeak-ng1";
     static final String DATA_PACKAGE = "espeak-ng-data";
+    /** What every "cannot use espeak" message ends with: the library and its data are two Debian packages. */
+    static final String INSTALL = "install Debian's " + DEBIAN_PACKAGE + " and " + DATA_PACKAGE + " (apt-get install " + DEBIAN_PACKAGE + " "
+            + DATA_PACKAGE + ")";
 
     /** The tie espeak writes between the letters of one multi-letter phoneme (as phonemizer asks for it). */
     public static final char TIE = '\u0361';
@@ -85,8 +88,8 @@ public final class EspeakNg {
     static Object load(List<String> sonames) {
         NativeLibrary lib = NativeLibrary.find(sonames, List.of(), "espeak_Info");
         if (!lib.found()) {
-            return sonames.getFirst() + " not found: install Debian's " + DEBIAN_PACKAGE + " (apt-get install " + DEBIAN_PACKAGE + "); "
-                    + lib.searchReport();
+            return "espeak-ng, which Kokoro's text front end needs, is not installed: " + sonames.getFirst() + " not found (" + lib.searchReport()
+                    + "); " + INSTALL;
         }
         Linker linker = Linker.nativeLinker();
         var s = lib.symbols();
@@ -100,14 +103,13 @@ public final class EspeakNg {
             toPhonemes = linker.downcallHandle(s.findOrThrow("espeak_TextToPhonemes"),
                     FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
         } catch (RuntimeException e) { // a library of that name without the calls: not espeak-ng
-            return lib.location() + " loads but lacks libespeak-ng's calls (" + e.getMessage() + "); install Debian's "
-                    + DEBIAN_PACKAGE + " (apt-get install " + DEBIAN_PACKAGE + ")";
+            return lib.location() + " loads but lacks libespeak-ng's calls (" + e.getMessage() + "), which Kokoro's text front end needs; " + INSTALL;
         }
         try (Arena arena = Arena.ofConfined()) {
             int rate = (int) initialize.invokeExact(AUDIO_OUTPUT_SYNCHRONOUS, 0, MemorySegment.NULL, INITIALIZE_DONT_EXIT);
             if (rate <= 0) {
                 return lib.location() + " cannot load its phoneme data (espeak_Initialize returned " + rate + "; ESPEAK_DATA_PATH="
-                        + System.getenv("ESPEAK_DATA_PATH") + "): install Debian's " + DATA_PACKAGE + " (apt-get install " + DATA_PACKAGE + ")";
+                        + System.getenv("ESPEAK_DATA_PATH") + "), which Kokoro's text front end needs; " + INSTALL;
             }
             MemorySegment pathOut = arena.allocate(ValueLayout.ADDRESS);
             MemorySegment v = (MemorySegment) info.invokeExact(pathOut);

@@ -8,20 +8,22 @@ package dev.audioengine.models.kokoro.text;
  * letter names and writes Mandarin tones as digits).
  */
 public enum KokoroLanguage {
-    AMERICAN_ENGLISH('a', "en-us"),
-    BRITISH_ENGLISH('b', "en-gb"),
-    SPANISH('e', "es"),
-    FRENCH('f', "fr-fr"),
-    HINDI('h', "hi"),
-    ITALIAN('i', "it"),
-    BRAZILIAN_PORTUGUESE('p', "pt-br");
+    AMERICAN_ENGLISH('a', "en-us", "American English"),
+    BRITISH_ENGLISH('b', "en-gb", "British English"),
+    SPANISH('e', "es", "Spanish"),
+    FRENCH('f', "fr-fr", "French"),
+    HINDI('h', "hi", "Hindi"),
+    ITALIAN('i', "it", "Italian"),
+    BRAZILIAN_PORTUGUESE('p', "pt-br", "Brazilian Portuguese");
 
     private final char code;
     private final String espeakLanguage;
+    private final String displayName;
 
-    KokoroLanguage(char code, String espeakLanguage) {
+    KokoroLanguage(char code, String espeakLanguage, String displayName) {
         this.code = code;
         this.espeakLanguage = espeakLanguage;
+        this.displayName = displayName;
     }
 
     /** The letter kokoro's pipeline and voice names use, e.g. 'a'. */
@@ -47,11 +49,24 @@ public enum KokoroLanguage {
             if (c == 'j' || c == 'z') {
                 throw new IllegalArgumentException("\"" + codeOrVoice + "\": Kokoro's " + (c == 'j' ? "Japanese" : "Mandarin")
                         + " voices need misaki's " + (c == 'j' ? "kana" : "pinyin") + " phonemes, which espeak-ng cannot give;"
-                        + " this front end supports a, b, e, f, h, i and p");
+                        + " this front end speaks the voices whose names start with " + supported());
             }
         }
-        throw new IllegalArgumentException("\"" + codeOrVoice + "\" is no Kokoro language: expected one of a (American English),"
-                + " b (British English), e (Spanish), f (French), h (Hindi), i (Italian), p (Brazilian Portuguese), an espeak code"
-                + " such as en-us, or a voice name such as af_heart");
+        throw new IllegalArgumentException("\"" + codeOrVoice + "\" is no Kokoro language: expected a voice name such as af_heart, an"
+                + " espeak code such as en-us, or the letter that starts the voice names of a language: " + supported());
     }
+
+    /** "a (American English), b (British English), ... or p (Brazilian Portuguese)". */
+    static String supported() {
+        StringBuilder s = new StringBuilder();
+        KokoroLanguage[] all = values();
+        for (int i = 0; i < all.length; i++) {
+            if (i > 0) s.append(i == all.length - 1 ? " or " : ", ");
+            s.append(all[i].code).append(" (").append(all[i].displayName()).append(')');
+        }
+        return s.toString();
+    }
+
+    /** "American English", "Brazilian Portuguese". */
+    public String displayName() { return displayName; }
 }

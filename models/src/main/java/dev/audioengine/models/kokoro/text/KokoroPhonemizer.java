@@ -7,8 +7,8 @@ import java.util.regex.Pattern;
 /**
  * Text to Kokoro-82M phonemes through espeak-ng, as kokoro's pipeline does with misaki's espeak path: the text's
  * punctuation is kept as Kokoro's symbols, the words between are phonemized by espeak and mapped by
- * {@link EspeakIpaMapping}; English first goes through {@link EnglishNormalizer}. Every symbol of the result is in
- * {@link KokoroVocabulary#v1()}; anything else is dropped and counted in {@link Phonemes#dropped()}.
+ * {@link EspeakIpaMapping}; English first goes through {@link EnglishNormalizer}. Every symbol of the result is in the
+ * model's {@link KokoroVocabulary} (its tokenizer.json); anything else is dropped and counted in {@link Phonemes#dropped()}.
  *
  * <p>Kokoro's own English front end is misaki's lexicon with espeak only for words it lacks; this one uses espeak for
  * every word, so some words differ from what Kokoro saw in training (mostly vowel reductions and stress). Thread-safe:
@@ -21,30 +21,35 @@ public final class KokoroPhonemizer {
 
     private final EspeakNg espeak;
     private final KokoroLanguage language;
-    private final KokoroVocabulary vocabulary = KokoroVocabulary.v1();
+    private final KokoroVocabulary vocabulary;
 
-    private KokoroPhonemizer(EspeakNg espeak, KokoroLanguage language) {
+    private KokoroPhonemizer(EspeakNg espeak, KokoroLanguage language, KokoroVocabulary vocabulary) {
         this.espeak = espeak;
         this.language = language;
+        this.vocabulary = vocabulary;
     }
 
     /**
-     * A phonemizer for a language; throws {@link EspeakUnavailableException} (saying which package to install) when
-     * libespeak-ng or its data is missing, and IllegalArgumentException when espeak has no voice for the language.
+     * A phonemizer for a language, writing the symbols of {@code vocabulary} (the model's); throws
+     * {@link EspeakUnavailableException} (saying which packages to install) when libespeak-ng or its data is missing,
+     * and IllegalArgumentException when espeak has no voice for the language.
      */
-    public static KokoroPhonemizer of(KokoroLanguage language) {
+    public static KokoroPhonemizer of(KokoroLanguage language, KokoroVocabulary vocabulary) {
         EspeakNg espeak = EspeakNg.get();
         if (!espeak.languages().containsKey(language.espeakLanguage())) {
             throw new IllegalArgumentException("espeak-ng " + espeak.version() + " at " + espeak.dataPath() + " has no voice for "
                     + language.espeakLanguage() + " (" + language + "); install Debian's espeak-ng-data");
         }
-        return new KokoroPhonemizer(espeak, language);
+        return new KokoroPhonemizer(espeak, language, vocabulary);
     }
 
     /** A phonemizer for a Kokoro language code ("a") or voice name ("af_heart"); see {@link KokoroLanguage#of}. */
-    public static KokoroPhonemizer of(String codeOrVoice) {
-        return of(KokoroLanguage.of(codeOrVoice));
+    public static KokoroPhonemizer of(String codeOrVoice, KokoroVocabulary vocabulary) {
+        return of(KokoroLanguage.of(codeOrVoice), vocabulary);
     }
+
+    /** The vocabulary whose symbols it writes. */
+    public KokoroVocabulary vocabulary() { return vocabulary; }
 
     public KokoroLanguage language() { return language; }
 

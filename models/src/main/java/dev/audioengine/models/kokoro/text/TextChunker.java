@@ -23,8 +23,6 @@ import java.util.NoSuchElementException;
  * thread, and a Reader's IOException comes out of it as an UncheckedIOException.
  */
 public final class TextChunker {
-    /** Kokoro's limit: 512 tokens less the two boundary tokens. */
-    public static final int KOKORO_MAX_PHONEMES = 510;
     /** A run of text with no sentence end is cut at about this many characters (at a clause mark or a space). */
     static final int MAX_SENTENCE_CHARS = 1000;
 
@@ -32,13 +30,13 @@ public final class TextChunker {
     private final int maxPhonemes;
 
     public TextChunker(KokoroPhonemizer phonemizer) {
-        this(phonemizer, KOKORO_MAX_PHONEMES);
+        this(phonemizer, KokoroVocabulary.MAX_PHONEMES);
     }
 
     /** A chunker whose pieces have at most {@code maxPhonemes} symbols (at least 32; Kokoro takes 510). */
     public TextChunker(KokoroPhonemizer phonemizer, int maxPhonemes) {
-        if (maxPhonemes < 32 || maxPhonemes > KOKORO_MAX_PHONEMES) {
-            throw new IllegalArgumentException("maxPhonemes " + maxPhonemes + " is outside 32.." + KOKORO_MAX_PHONEMES);
+        if (maxPhonemes < 32 || maxPhonemes > KokoroVocabulary.MAX_PHONEMES) {
+            throw new IllegalArgumentException("maxPhonemes " + maxPhonemes + " is outside 32.." + KokoroVocabulary.MAX_PHONEMES);
         }
         this.phonemizer = phonemizer;
         this.maxPhonemes = maxPhonemes;

@@ -1,5 +1,6 @@
 package dev.audioengine.models.kokoro.text;
 
+import dev.audioengine.model.MissingDependencyException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -32,8 +33,10 @@ class EspeakNgTest {
     void aMissingLibraryNamesTheDebianPackage() {
         Object loaded = EspeakNg.load(List.of("libespeak-ng-absent.so.9"));
         assertThatThrownBy(() -> EspeakNg.require(loaded)).isInstanceOf(EspeakUnavailableException.class)
-                .hasMessageStartingWith("libespeak-ng-absent.so.9 not found: install Debian's libespeak-ng1 (apt-get install libespeak-ng1)")
-                .hasMessageContaining("tried libespeak-ng-absent.so.9 on the loader path");
+                .isInstanceOf(MissingDependencyException.class) // what the CLI reports as "cannot serve" (exit 1)
+                .hasMessageStartingWith("espeak-ng, which Kokoro's text front end needs, is not installed: libespeak-ng-absent.so.9 not found (")
+                .hasMessageContaining("tried libespeak-ng-absent.so.9 on the loader path")
+                .hasMessageEndingWith("; install Debian's libespeak-ng1 and espeak-ng-data (apt-get install libespeak-ng1 espeak-ng-data)");
         assertThat(EspeakNg.SONAMES.getFirst()).isEqualTo("libespeak-ng.so.1");
     }
 
@@ -41,7 +44,7 @@ class EspeakNgTest {
     void aLibraryWithoutEspeaksCallsIsNotTakenForIt() {
         Object loaded = EspeakNg.load(List.of("libc.so.6"));
         assertThatThrownBy(() -> EspeakNg.require(loaded)).isInstanceOf(EspeakUnavailableException.class)
-                .hasMessageContaining("lacks libespeak-ng's calls").hasMessageContaining("apt-get install libespeak-ng1");
+                .hasMessageContaining("lacks libespeak-ng's calls").hasMessageContaining("apt-get install libespeak-ng1 espeak-ng-data");
     }
 
     /** The command line reaches the same translator through another door (speak_lib's phoneme trace, not TextToPhonemes). */

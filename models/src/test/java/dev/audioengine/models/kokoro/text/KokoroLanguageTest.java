@@ -15,11 +15,20 @@ class KokoroLanguageTest {
         assertThat(KokoroLanguage.of(given)).isEqualTo(expected);
     }
 
+    private static final String SUPPORTED = "a (American English), b (British English), e (Spanish), f (French), h (Hindi), i (Italian)"
+            + " or p (Brazilian Portuguese)";
+
+    /** A language the front end cannot speak says why and names, in words, every one it can. */
     @Test
-    void japaneseAndMandarinSayWhyNot() {
-        assertThatThrownBy(() -> KokoroLanguage.of("jf_alpha")).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("misaki's kana");
-        assertThatThrownBy(() -> KokoroLanguage.of("z")).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("misaki's pinyin");
-        assertThatThrownBy(() -> KokoroLanguage.of("xx")).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no Kokoro language");
+    void japaneseAndMandarinSayWhyNotAndWhatIsSupported() {
+        assertThatThrownBy(() -> KokoroLanguage.of("jf_alpha")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("\"jf_alpha\": Kokoro's Japanese voices need misaki's kana phonemes, which espeak-ng cannot give; this front end"
+                        + " speaks the voices whose names start with " + SUPPORTED);
+        assertThatThrownBy(() -> KokoroLanguage.of("z")).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("misaki's pinyin")
+                .hasMessageEndingWith(SUPPORTED);
+        assertThatThrownBy(() -> KokoroLanguage.of("xx")).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no Kokoro language")
+                .hasMessageEndingWith(SUPPORTED);
+        assertThatThrownBy(() -> KokoroLanguage.of("qf_nobody")).isInstanceOf(IllegalArgumentException.class).hasMessageEndingWith(SUPPORTED);
         assertThatThrownBy(() -> KokoroLanguage.of("")).isInstanceOf(IllegalArgumentException.class);
     }
 }

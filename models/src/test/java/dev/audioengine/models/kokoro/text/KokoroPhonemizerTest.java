@@ -18,8 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** Text to Kokoro phonemes through Debian's espeak-ng 1.51 (libespeak-ng1; these tests fail with the install command without it). */
 class KokoroPhonemizerTest {
-    private static final KokoroPhonemizer US = KokoroPhonemizer.of(KokoroLanguage.AMERICAN_ENGLISH);
-    private static final KokoroPhonemizer GB = KokoroPhonemizer.of(KokoroLanguage.BRITISH_ENGLISH);
+    private static final KokoroPhonemizer US = KokoroPhonemizer.of(KokoroLanguage.AMERICAN_ENGLISH, ShippedVocabulary.VOCABULARY);
+    private static final KokoroPhonemizer GB = KokoroPhonemizer.of(KokoroLanguage.BRITISH_ENGLISH, ShippedVocabulary.VOCABULARY);
 
     private static String us(String text) { return US.phonemize(text).phonemes(); }
 
@@ -38,7 +38,7 @@ class KokoroPhonemizerTest {
             "b|nurse|nˈɜːs", "b|square|skwˈɛː", "b|cure|kjˈʊə", "b|idea|Idˈɪə", "b|going|ɡˈQɪŋ", "b|church|ʧˈɜːʧ",
             "b|father|fˈɑːðə", "b|bottle|bˈɒtᵊl", "b|music|mjˈuːzɪk", "b|phone|fˈQn", "b|zebra|zˈɛbɹə"})
     void wordsComeOutAsInMisakisLexicon(String code, String word, String expected) {
-        assertThat(KokoroPhonemizer.of(code).phonemize(word).phonemes()).isEqualTo(expected);
+        assertThat(KokoroPhonemizer.of(code, ShippedVocabulary.VOCABULARY).phonemize(word).phonemes()).isEqualTo(expected);
     }
 
     /** Checked by hand word by word against the lexicon; the marks stand where the text has them. */
@@ -62,7 +62,7 @@ class KokoroPhonemizerTest {
             "e|¿Dónde está la biblioteca?|dˈonde estˈa la βˌiβliotˈeka?",
             "f|Où est la gare?|u ɛ la ɡˈaʁ?"})
     void sentencesKeepTheirPunctuation(String code, String text, String expected) {
-        assertThat(KokoroPhonemizer.of(code).phonemize(text).phonemes()).isEqualTo(expected);
+        assertThat(KokoroPhonemizer.of(code, ShippedVocabulary.VOCABULARY).phonemize(text).phonemes()).isEqualTo(expected);
     }
 
     /** Each pre-normaliser rule, heard: the form espeak misreads must sound like the words a listener expects. */
@@ -146,12 +146,21 @@ class KokoroPhonemizerTest {
         assertThat(US.phonemize("").phonemes()).isEmpty();
     }
 
+    /** espeak-ng names emoji and symbols (its emoji list has CLDR's names), as screen readers do: speech, not nothing. */
+    @ParameterizedTest(name = "{0} = {1}")
+    @CsvSource(delimiter = '|', value = {"\uD83C\uDF89|party popper", "\u2665|heart suit", "#|hash", "%|percent"})
+    void emojiAndSymbolsAreSaidByTheirNames(String symbol, String name) {
+        Phonemes p = US.phonemize(symbol);
+        assertThat(p.isSpeakable()).isTrue();
+        assertThat(p.phonemes()).isEqualTo(us(name));
+    }
+
     /** Seeded sentences of words, names, numbers, money, dates and punctuation: only vocabulary, and in English nothing dropped. */
     @Test
     void generatedSentencesStayInTheVocabulary() {
         Random random = new Random(20250115);
         for (KokoroLanguage language : KokoroLanguage.values()) {
-            KokoroPhonemizer phonemizer = KokoroPhonemizer.of(language);
+            KokoroPhonemizer phonemizer = KokoroPhonemizer.of(language, ShippedVocabulary.VOCABULARY);
             int n = language.isEnglish() ? 300 : 60;
             for (int i = 0; i < n; i++) {
                 String sentence = GeneratedText.sentence(random, language);
@@ -174,7 +183,7 @@ class KokoroPhonemizerTest {
             work.add(new String[] {code, GeneratedText.sentence(random, KokoroLanguage.of(code))});
         }
         Map<String, String> expected = new java.util.HashMap<>();
-        for (String[] w : work) expected.put(w[0] + "|" + w[1], KokoroPhonemizer.of(w[0]).phonemize(w[1]).phonemes());
+        for (String[] w : work) expected.put(w[0] + "|" + w[1], KokoroPhonemizer.of(w[0], ShippedVocabulary.VOCABULARY).phonemize(w[1]).phonemes());
 
         ExecutorService pool = Executors.newFixedThreadPool(8);
         try {
@@ -186,7 +195,7 @@ class KokoroPhonemizerTest {
                     List<String> wrong = new ArrayList<>();
                     for (int round = 0; round < 2; round++) {
                         for (String[] w : mine) {
-                            String got = KokoroPhonemizer.of(w[0]).phonemize(w[1]).phonemes();
+                            String got = KokoroPhonemizer.of(w[0], ShippedVocabulary.VOCABULARY).phonemize(w[1]).phonemes();
                             if (!got.equals(expected.get(w[0] + "|" + w[1]))) wrong.add(w[0] + ": " + w[1] + " -> " + got);
                         }
                     }
@@ -201,7 +210,7 @@ class KokoroPhonemizerTest {
     }
 
     static void assertAllInVocabulary(Phonemes p) {
-        KokoroVocabulary v = KokoroVocabulary.v1();
+        KokoroVocabulary v = ShippedVocabulary.VOCABULARY;
         p.phonemes().codePoints().forEach(c -> assertThat(v.isPhonemeSymbol(c))
                 .as("U+%04X '%s' in %s", c, Character.toString(c), p.phonemes()).isTrue());
     }

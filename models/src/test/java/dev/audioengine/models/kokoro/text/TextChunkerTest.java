@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Splitting text into pieces of at most 510 Kokoro phonemes, through Debian's espeak-ng 1.51. */
 class TextChunkerTest {
-    private static final KokoroPhonemizer US = KokoroPhonemizer.of(KokoroLanguage.AMERICAN_ENGLISH);
+    private static final KokoroPhonemizer US = KokoroPhonemizer.of(KokoroLanguage.AMERICAN_ENGLISH, ShippedVocabulary.VOCABULARY);
     private static final TextChunker CHUNKER = new TextChunker(US);
 
     private static List<TextPiece> pieces(TextChunker chunker, String text) {
