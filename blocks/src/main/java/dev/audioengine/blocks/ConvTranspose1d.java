@@ -1,5 +1,6 @@
 package dev.audioengine.blocks;
 
+import dev.audioengine.api.capability.Capability;
 import dev.audioengine.api.graph.GraphBuilder;
 import dev.audioengine.api.graph.Op.PadMode;
 import dev.audioengine.api.graph.Tensor;
@@ -8,12 +9,14 @@ import dev.audioengine.api.tensor.Shape;
 import dev.audioengine.blocks.weights.WeightScope;
 import dev.audioengine.blocks.weights.WeightStore;
 
+import java.util.Set;
+
 /**
  * PyTorch's ConvTranspose1d on x [B, Cin, T]: weight [Cin, Cout/groups, K] in F32 (weight norm
  * folded at load over its first axis, as weight_norm's default dim=0 does for transposed convs),
  * optional bias [Cout].
  *
- * <p>Two lowerings, chosen by the caller from the effective capability set: the backend's
+ * <p>Two lowerings, chosen from the effective capability set at load (as attention's are): the backend's
  * conv_transpose1d op (GEMM + col2im, {@code CONV_TRANSPOSE1D_COL2IM}), or plain ops every backend
  * runs. The plain one is polyphase: output sample {@code t} with {@code t + padding = q·stride + r}
  * only meets taps {@code k ≡ r (mod stride)}, so each phase {@code r} is an ordinary conv1d of x with
@@ -27,10 +30,14 @@ public final class ConvTranspose1d {
     private final int stride, padding, outputPadding, dilation, groups;
     private final WeightStore owner;
     private final String name;
+    private final boolean col2im;
 
-    /** {@code owner} keeps the plain lowering's rearranged weights (made once, on first use), named after {@code name}. */
+    /**
+     * {@code col2im}: the effective set has CONV_TRANSPOSE1D_COL2IM; otherwise {@code owner} keeps the plain lowering's
+     * rearranged weights (made once, on first use), named after {@code name}.
+     */
     public ConvTranspose1d(HostTensor weight, HostTensor bias, int stride, int padding, int outputPadding, int dilation, int groups,
-                           WeightStore owner, String name) {
+                           WeightStore owner, String name, boolean col2im) {
         if (weight.shape().rank() != 3) throw new IllegalArgumentException("a ConvTranspose1d weight is [Cin, Cout/groups, K], got " + weight.shape());
         this.weight = weight;
         this.bias = bias;
@@ -41,18 +48,17 @@ public final class ConvTranspose1d {
         this.groups = groups;
         this.owner = owner;
         this.name = name;
+        this.col2im = col2im;
     }
 
-    public static ConvTranspose1d load(WeightScope scope, int stride, int padding, int outputPadding, int dilation, int groups) {
+    public static ConvTranspose1d load(WeightScope scope, int stride, int padding, int outputPadding, int dilation, int groups,
+                                       Set<Capability> effective) {
         return new ConvTranspose1d(WeightNorm.weight(scope), scope.optionalTensor("bias"), stride, padding, outputPadding, dilation, groups,
-                scope.store(), scope.prefix());
+                scope.store(), scope.prefix(), effective.contains(Capability.CONV_TRANSPOSE1D_COL2IM));
     }
 
-    /**
-     * x [B, Cin, T] → [B, Cout, (T − 1)·stride − 2·padding + dilation·(K − 1) + outputPadding + 1], through the
-     * backend's op when {@code col2im} (the effective set has CONV_TRANSPOSE1D_COL2IM), else through conv1d.
-     */
-    public Tensor apply(GraphBuilder g, Tensor x, boolean col2im) {
+    /** x [B, Cin, T] → [B, Cout, (T − 1)·stride − 2·padding + dilation·(K − 1) + outputPadding + 1]. */
+    public Tensor apply(GraphBuilder g, Tensor x) {
         Tensor b = bias == null ? null : g.constant(bias);
         if (col2im) return g.convTranspose1d(x, g.constant(weight), b, stride, padding, outputPadding, dilation, groups);
         return dilation == 1 ? polyphase(g, x, b) : zeroInserted(g, x, b);

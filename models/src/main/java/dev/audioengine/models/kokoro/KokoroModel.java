@@ -23,8 +23,13 @@ import java.util.function.IntFunction;
  */
 public final class KokoroModel implements AutoCloseable {
     public static final int SAMPLE_RATE = 24000, SAMPLES_PER_FRAME = 600;
-    /** ALBERT's attention (fused, else matmul-softmax-matmul) and the Linear weights' type (BF16, else F32). */
-    public static final Set<Capability> USES = Set.of(Capability.FUSED_ATTENTION, Capability.BF16_WEIGHTS);
+    /**
+     * ALBERT's attention (fused, else matmul-softmax-matmul), the Linear weights' type (BF16, else F32), the transposed
+     * convs (the backend's col2im op, else polyphase conv1d) and the generator's inverse STFT (the Istft op, else a
+     * transposed conv with the file's inverse basis).
+     */
+    public static final Set<Capability> USES = Set.of(Capability.FUSED_ATTENTION, Capability.BF16_WEIGHTS,
+            Capability.CONV_TRANSPOSE1D_COL2IM, Capability.DEVICE_ISTFT);
     private static final int KEPT = 4;
 
     /** Per phoneme (pads included): the rounded durations in frames, and the prediction before rounding. */
