@@ -1,6 +1,7 @@
 package dev.audioengine.blocks;
 
 import dev.audioengine.api.AudioEngine;
+import dev.audioengine.api.capability.Capability;
 import dev.audioengine.api.graph.GraphBuilder;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.DType;
@@ -20,6 +21,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.BiFunction;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -155,7 +157,7 @@ class SmallBlocksTest {
         RandomTensors r = new RandomTensors(seed);
         RandomCheckpoint ck = new RandomCheckpoint(r).uniform("up.weight_g", 0.5f, 2f, 6, 1, 1).weight("up.weight_v", 6, 4, 10).weight("up.bias", 4);
         try (WeightStore store = ck.open(dir, DType.F32); HostTensor x = r.f32(Shape.of(2, 6, 13))) {
-            ConvTranspose1d up = ConvTranspose1d.load(store.scope().child("up"), 5, 3, 1, 1, 1);
+            ConvTranspose1d up = ConvTranspose1d.load(store.scope().child("up"), 5, 3, 1, 1, 1, Set.of(Capability.CONV_TRANSPOSE1D_COL2IM));
             float[] y = run("conv_transpose1d, weight norm over input channels", x, up::apply, seed);
             assertThat(y).hasSize(2 * 4 * ((13 - 1) * 5 - 6 + 9 + 1 + 1));
         }

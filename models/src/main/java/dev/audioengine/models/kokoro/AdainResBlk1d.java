@@ -1,10 +1,13 @@
 package dev.audioengine.models.kokoro;
 
+import dev.audioengine.api.capability.Capability;
 import dev.audioengine.api.graph.GraphBuilder;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.blocks.Conv1d;
 import dev.audioengine.blocks.ConvTranspose1d;
 import dev.audioengine.blocks.weights.WeightScope;
+
+import java.util.Set;
 
 /**
  * StyleTTS2's AdainResBlk1d on [1, C, T]: AdaIN → LeakyReLU 0.2 → (depthwise ×2 ConvTranspose when upsampling) →
@@ -26,12 +29,12 @@ final class AdainResBlk1d {
         this.pool = pool;
     }
 
-    static AdainResBlk1d load(WeightScope s, int in, int out, boolean upsample) {
+    static AdainResBlk1d load(WeightScope s, int in, int out, boolean upsample, Set<Capability> effective) {
         Conv1d conv1 = Conv1d.load(s.child("conv1"), 1, 1, 1, 1);
         Conv1d conv2 = Conv1d.load(s.child("conv2"), 1, 1, 1, 1);
         if (conv1.outChannels() != out || conv2.outChannels() != out) throw new IllegalArgumentException(s.prefix() + ": convs do not give " + out);
         Conv1d shortcut = in == out ? null : new Conv1d(s.child("conv1x1").tensor("weight"), null, 1, 0, 1, 1);
-        ConvTranspose1d pool = upsample ? ConvTranspose1d.load(s.child("pool"), 2, 1, 1, 1, in) : null;
+        ConvTranspose1d pool = upsample ? ConvTranspose1d.load(s.child("pool"), 2, 1, 1, 1, in, effective) : null;
         return new AdainResBlk1d(AdaIn.load(s.child("norm1"), in), conv1, AdaIn.load(s.child("norm2"), out), conv2, shortcut, pool);
     }
 

@@ -1,9 +1,12 @@
 package dev.audioengine.models.kokoro;
 
+import dev.audioengine.api.capability.Capability;
 import dev.audioengine.api.graph.GraphBuilder;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.blocks.Conv1d;
 import dev.audioengine.blocks.weights.WeightScope;
+
+import java.util.Set;
 
 /**
  * iSTFTNet's Decoder up to the generator: F0 and N curves brought back to the frame rate (stride-2 convs), encode
@@ -14,15 +17,15 @@ final class KokoroDecoder {
     private final AdainResBlk1d encode;
     private final AdainResBlk1d[] decode = new AdainResBlk1d[4];
 
-    private KokoroDecoder(WeightScope d) {
+    private KokoroDecoder(WeightScope d, Set<Capability> effective) {
         f0Conv = Conv1d.load(d.child("F0_conv"), 2, 1, 1, 1);
         nConv = Conv1d.load(d.child("N_conv"), 2, 1, 1, 1);
         asrRes = Conv1d.load(d.child("asr_res.0"), 1, 0, 1, 1);
-        encode = AdainResBlk1d.load(d.child("encode"), 514, 1024, false);
-        for (int i = 0; i < 4; i++) decode[i] = AdainResBlk1d.load(d.child("decode", i), 1090, i < 3 ? 1024 : 512, i == 3);
+        encode = AdainResBlk1d.load(d.child("encode"), 514, 1024, false, effective);
+        for (int i = 0; i < 4; i++) decode[i] = AdainResBlk1d.load(d.child("decode", i), 1090, i < 3 ? 1024 : 512, i == 3, effective);
     }
 
-    static KokoroDecoder load(WeightScope decoder) { return new KokoroDecoder(decoder); }
+    static KokoroDecoder load(WeightScope decoder, Set<Capability> effective) { return new KokoroDecoder(decoder, effective); }
 
     /** asr [1, 512, F], f0 and n [1, 1, 2F], style [1, 128] → [1, 512, 2F]; encode's output is added to {@code probes}. */
     Tensor apply(GraphBuilder g, Tensor asr, Tensor f0, Tensor n, Tensor style, java.util.List<Tensor> probes) {

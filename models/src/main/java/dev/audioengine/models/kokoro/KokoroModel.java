@@ -24,8 +24,13 @@ import java.util.function.IntFunction;
  */
 public final class KokoroModel implements AutoCloseable {
     public static final int SAMPLE_RATE = 24000, SAMPLES_PER_FRAME = 600;
-    /** ALBERT's attention (fused, else matmul-softmax-matmul) and the Linear weights' type (BF16, else F32). */
-    public static final Set<Capability> USES = Set.of(Capability.FUSED_ATTENTION, Capability.BF16_WEIGHTS);
+    /**
+     * ALBERT's attention (fused, else matmul-softmax-matmul), the Linear weights' type (BF16, else F32), the transposed
+     * convs (the backend's col2im op, else polyphase conv1d) and the generator's inverse STFT (the Istft op, else a
+     * transposed conv with the file's inverse basis).
+     */
+    public static final Set<Capability> USES = Set.of(Capability.FUSED_ATTENTION, Capability.BF16_WEIGHTS,
+            Capability.CONV_TRANSPOSE1D_COL2IM, Capability.DEVICE_ISTFT);
     /**
      * Compiled graphs kept per stage. Each holds its own packed copy of its stage's weights on the Java heap (the CPU
      * backend packs constants at compile time), and real text brings a new phoneme and frame count almost every

@@ -28,9 +28,9 @@ record KokoroWeights(WeightStore store, Albert bert, Linear bertEncoder, Duratio
         HostTensor w = lin.tensor("weight"), b = lin.tensor("bias");
         if (w.elements() != HarmonicSource.HARMONICS || b.elements() != 1) throw new IllegalArgumentException("l_linear is " + w.shape());
         return new KokoroWeights(store, Albert.load(enc.child("bert"), effective), bertEncoder,
-                DurationPredictor.load(enc.child("predictor")), ProsodyPredictor.load(enc.child("predictor")),
-                TextEncoder.load(enc.child("text_encoder")), KokoroDecoder.load(dec),
-                KokoroGenerator.load(dec.child("generator"), store.scope().tensor(INVERSE_BASIS)),
+                DurationPredictor.load(enc.child("predictor")), ProsodyPredictor.load(enc.child("predictor"), effective),
+                TextEncoder.load(enc.child("text_encoder")), KokoroDecoder.load(dec, effective),
+                KokoroGenerator.load(dec.child("generator"), store.scope().tensor(INVERSE_BASIS), effective),
                 new HarmonicSource(w.toFloatArray(), b.getFloat(0)));
     }
 

@@ -7,7 +7,9 @@ import dev.audioengine.model.store.ModelStore;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -37,4 +39,20 @@ final class KokoroFixtures {
     static Path tokenizer() { return file(KokoroFiles.TOKENIZER); }
 
     static Path voice(String name) { return file(KokoroFiles.voice(name).file()); }
+
+    /**
+     * The export with its activation rounding removed (scripts/kokoro-float-onnx.py, Debian's python3-onnx), made once
+     * per build folder from the pinned file.
+     */
+    static synchronized Path floatModel() throws IOException, InterruptedException {
+        Path out = Path.of("target", "kokoro-float-reference.onnx").toAbsolutePath();
+        if (Files.isRegularFile(out)) return out;
+        Path script = Path.of("..", "scripts", "kokoro-float-onnx.py").toAbsolutePath().normalize();
+        Path partial = out.resolveSibling(out.getFileName() + ".partial");
+        Files.createDirectories(out.getParent());
+        Process p = new ProcessBuilder("/usr/bin/python3", script.toString(), model().toString(), partial.toString()).inheritIO().start();
+        if (p.waitFor() != 0) throw new IOException(script + " failed (exit " + p.exitValue() + "); it needs Debian's python3-onnx (scripts/test-packages)");
+        Files.move(partial, out, StandardCopyOption.ATOMIC_MOVE);
+        return out;
+    }
 }

@@ -10,16 +10,19 @@ final class MelCheck {
         int frames = 1 + Math.max(0, x.length - N_FFT) / HOP, bins = N_FFT / 2 + 1;
         double[][] fb = filters(bins);
         double[] out = new double[frames * MELS];
-        double[] re = new double[bins], im = new double[bins];
+        double[] re = new double[bins], im = new double[bins], cos = new double[N_FFT], sin = new double[N_FFT];
+        for (int m = 0; m < N_FFT; m++) {
+            cos[m] = Math.cos(2 * Math.PI * m / N_FFT);
+            sin[m] = Math.sin(2 * Math.PI * m / N_FFT);
+        }
         for (int f = 0; f < frames; f++) {
             java.util.Arrays.fill(re, 0);
             java.util.Arrays.fill(im, 0);
             for (int m = 0; m < N_FFT && f * HOP + m < x.length; m++) {
-                double v = x[f * HOP + m] * (0.5 - 0.5 * Math.cos(2 * Math.PI * m / N_FFT));
-                for (int k = 0; k < bins; k++) {
-                    double a = 2 * Math.PI * k * m / N_FFT;
-                    re[k] += v * Math.cos(a);
-                    im[k] -= v * Math.sin(a);
+                double v = x[f * HOP + m] * (0.5 - 0.5 * cos[m]);
+                for (int k = 0, a = 0; k < bins; k++, a = (a + m) & (N_FFT - 1)) { // a = k·m mod N_FFT: one table, no trig per term
+                    re[k] += v * cos[a];
+                    im[k] -= v * sin[a];
                 }
             }
             for (int j = 0; j < MELS; j++) {
