@@ -14,5 +14,5 @@ AE=/tmp/audioengine/bin/audioengine
 J="/tmp/audioengine/bin/java --add-modules ALL-SYSTEM -cp .kk/a/probe KokoroProbe"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee $OUT/gpu.txt
 nproc | tee -a $OUT/gpu.txt
-timeout 400 $J /tmp/kk 5 -- cpu cuda cuda:graphs=off cuda,-fused_attention,-bf16_weights cuda,-conv_transpose1d_col2im,-device_istft vulkan 2>&1 \
+timeout 500 $J /tmp/kk ${ROUNDS:-5} -- ${TARGETS:-cpu cuda cuda:graphs=off cuda,-fused_attention,-bf16_weights cuda,-conv_transpose1d_col2im,-device_istft vulkan} 2>&1 \
   | grep -v 'INFO\|WARN' | cut -c1-220 | tee $OUT/kokoro-gpu.txt
