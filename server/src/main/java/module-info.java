@@ -1,10 +1,11 @@
 /**
- * {@code audioengine serve}: an OpenAI-compatible speech server (transcriptions, models, VAD, probes, metrics) on
+ * {@code audioengine serve}: an OpenAI-compatible speech server (transcriptions, speech, voices, models, VAD, probes, metrics) on
  * Helidon SE's WebServer. A module of its own so that applications embedding the engine through
  * dev.audioengine.model never pull a web server; the CLI requires it for its serve command.
  */
 module dev.audioengine.server {
     requires dev.audioengine.model;
+    requires com.fasterxml.jackson.core;
     requires io.helidon.common.buffers;
     requires io.helidon.common.media.type;
     requires io.helidon.http;

@@ -29,7 +29,8 @@ import java.util.concurrent.Callable;
         sortOptions = false,
         description = {
                 "Serve speech models over HTTP, OpenAI-compatible: POST /v1/audio/transcriptions (json, text, srt, vtt, "
-                        + "verbose_json, stream=true as Server-Sent Events), GET /v1/models, POST /v1/audio/vad (speech segments), "
+                        + "verbose_json, stream=true as Server-Sent Events), POST /v1/audio/speech (wav, pcm, flac; streamed as "
+                        + "audio or Server-Sent Events), GET /v1/audio/voices, GET /v1/models, POST /v1/audio/vad (speech segments), "
                         + "GET /health, /ready and /metrics (Prometheus). See docs/SERVER.md.",
                 "One log line per request on stderr. SIGTERM (or Ctrl-C) stops accepting, lets requests in flight finish, "
                         + "then exits.",
@@ -51,7 +52,8 @@ final class ServeCommand implements Callable<Integer> {
     private int port = ServerConfig.DEFAULT_PORT;
 
     @Option(names = "--models", paramLabel = "NAME[,NAME...]", split = ",", description = "Models to serve, by the names of "
-            + "'audioengine models list' (asr and vad models); a request names one by its name or alias. Default: moonshine-tiny,silero_vad.")
+            + "'audioengine models list' (asr, tts and vad models); a request names one by its name or alias. Default: "
+            + "moonshine-tiny,kokoro,silero_vad.")
     private List<String> models = ServerConfig.DEFAULT_MODELS;
 
     @Option(names = "--max-concurrent", paramLabel = "N", description = "Requests each model works on at once. Default: 2.")
@@ -68,6 +70,10 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--max-upload-mb", paramLabel = "N", description = "Largest request body in MiB; larger ones are refused with 413 "
             + "(by Content-Length before the body is read). Default: 25, OpenAI's limit.")
     private long maxUploadMb = 25;
+
+    @Option(names = "--max-input-chars", paramLabel = "N", description = "Longest text POST /v1/audio/speech says in one request, "
+            + "in characters; longer is refused with 400. Default: 4096, OpenAI's limit.")
+    private int maxInputChars = ServerConfig.DEFAULT_MAX_INPUT_CHARS;
 
     @Option(names = "--api-key", paramLabel = "KEY", defaultValue = "${env:AUDIOENGINE_API_KEY}", description = "Require "
             + "'Authorization: Bearer KEY' on /v1 requests (401 otherwise; /health, /ready and /metrics stay open). "
@@ -90,7 +96,7 @@ final class ServeCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         ServerConfig config = UsageError.of(() -> {
             if (maxUploadMb < 1 || maxUploadMb > (Long.MAX_VALUE >> 20)) throw new IllegalArgumentException("--max-upload-mb must be at least 1, got " + maxUploadMb);
-            return new ServerConfig(host, port, models, maxConcurrent, queue, seconds("--queue-timeout-s", queueTimeoutS), maxUploadMb << 20,
+            return new ServerConfig(host, port, models, maxConcurrent, queue, seconds("--queue-timeout-s", queueTimeoutS), maxUploadMb << 20, maxInputChars,
                     Optional.ofNullable(apiKey).filter(k -> !k.isEmpty()), preload, seconds("--upload-stall-s", uploadStallS),
                     seconds("--drain-timeout-s", drainTimeoutS), line -> {
                         err.println(Instant.now().truncatedTo(ChronoUnit.MILLIS) + " " + line);

@@ -44,8 +44,11 @@ final class ApiError extends RuntimeException {
         return new ApiError(404, "invalid_request_error", null, "not_found", message, 0);
     }
 
-    static ApiError tooLarge(String message) {
-        return new ApiError(413, "invalid_request_error", "file", "payload_too_large", message, 0);
+    static ApiError tooLarge(String message) { return tooLarge("file", message); }
+
+    /** 413 blaming {@code param} (null: the body as a whole). */
+    static ApiError tooLarge(String param, String message) {
+        return new ApiError(413, "invalid_request_error", param, "payload_too_large", message, 0);
     }
 
     /** 503 with Retry-After: the model's queue is full, or the server is shutting down. */
@@ -72,11 +75,7 @@ final class ApiError extends RuntimeException {
 
     int retryAfterSeconds() { return retryAfterSeconds; }
 
-    String type() { return type; }
-
     String code() { return code; }
-
-    String param() { return param; }
 
     /** The body, as OpenAI shapes it. */
     String json() {

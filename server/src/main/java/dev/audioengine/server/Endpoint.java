@@ -40,7 +40,12 @@ final class Endpoint implements Handler {
         } catch (CloseConnectionException e) {
             // the connection has failed or must end: nothing can be answered on it
             req.context().get(RequestNote.class).ifPresent(n -> {
-                n.unanswered(e instanceof MultipartForm.Stalled ? 408 : 499);
+                n.unanswered(switch (e) {
+                    case MultipartForm.Stalled x -> 408;
+                    case BrokenStream x -> 500;
+                    case StreamCut x -> 200; // answered with 200 and cut short by the client, as the log counts an event stream's
+                    default -> 499;
+                });
                 n.note(e.getMessage());
             });
             throw e;
@@ -58,4 +63,13 @@ final class Endpoint implements Handler {
         }
     }
 
+    /** The server failed after a streamed answer began: the connection is ended so the client sees a cut body (500 in the log). */
+    static final class BrokenStream extends CloseConnectionException {
+        BrokenStream(String message, Throwable cause) { super(message, cause); }
+    }
+
+    /** The client left while a streamed answer (begun with 200) was being sent: the connection is ended. */
+    static final class StreamCut extends CloseConnectionException {
+        StreamCut(String message, Throwable cause) { super(message, cause); }
+    }
 }

@@ -15,7 +15,7 @@ import java.util.function.Consumer;
  */
 final class RequestLog implements Filter {
     /** The routes metrics are labelled by; every other path counts as "other". */
-    static final List<String> ROUTES = List.of(Routes.TRANSCRIPTIONS, Routes.VAD, Routes.MODELS, Routes.HEALTH, Routes.READY, Routes.METRICS);
+    static final List<String> ROUTES = List.of(Routes.TRANSCRIPTIONS, Routes.SPEECH, Routes.VOICES, Routes.VAD, Routes.MODELS, Routes.HEALTH, Routes.READY, Routes.METRICS);
 
     private final Metrics metrics;
     private final Consumer<String> log;

@@ -39,7 +39,8 @@ final class RequestNote {
         if (model != null) s.append(" model=").append(model);
         if (audioSeconds >= 0) {
             s.append(String.format(Locale.ROOT, " audio=%.2fs", audioSeconds));
-            if (modelSeconds > 0) s.append(String.format(Locale.ROOT, " rtf=%.1f", audioSeconds / modelSeconds));
+            // audio seconds per model second: recognizers run at tens, a synthesizer on a small CPU below one
+            if (modelSeconds > 0) s.append(String.format(Locale.ROOT, audioSeconds / modelSeconds < 1 ? " rtf=%.2f" : " rtf=%.1f", audioSeconds / modelSeconds));
         }
         if (!notes.isEmpty()) s.append(" (").append(String.join("; ", notes)).append(')');
         return s.toString();

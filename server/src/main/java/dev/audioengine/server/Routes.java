@@ -5,6 +5,8 @@ final class Routes {
     private Routes() {}
 
     static final String TRANSCRIPTIONS = "/v1/audio/transcriptions";
+    static final String SPEECH = "/v1/audio/speech";
+    static final String VOICES = "/v1/audio/voices";
     static final String VAD = "/v1/audio/vad";
     static final String MODELS = "/v1/models";
     static final String HEALTH = "/health";

@@ -6,8 +6,11 @@ import dev.audioengine.model.ModelLoader;
 import dev.audioengine.model.ModelVariant;
 import dev.audioengine.model.Task;
 import dev.audioengine.model.TaskModel;
+import dev.audioengine.model.task.SpeechSynthesizer;
+import dev.audioengine.model.task.SynthesisOptions;
 
 import java.io.IOException;
+import java.io.StringReader;
 
 /**
  * One model the server serves: a named variant, loaded on first use (or at start with --preload) and then kept, with
@@ -68,12 +71,29 @@ final class ServedModel implements AutoCloseable {
         try {
             ModelLoader.Choice choice = loader.choose(variant.task(), family.name(), variant.name());
             TaskModel m = loader.load(engine, choice);
+            try {
+                if (m instanceof SpeechSynthesizer tts) checkFrontEnd(tts);
+            } catch (RuntimeException e) {
+                m.close();
+                throw e;
+            }
             failure = null;
             loaded = m;
             return m;
         } catch (IOException | RuntimeException e) {
             failure = String.valueOf(e.getMessage());
             throw e;
+        }
+    }
+
+    /**
+     * A synthesizer's text front end (Kokoro's espeak-ng) is found only when text is first read, so a server would say
+     * ready and then fail every speech request; reading a word through it now (the text is split into pieces, no
+     * audio is made) makes a missing front end a load failure, which /ready and --preload report.
+     */
+    private static void checkFrontEnd(SpeechSynthesizer tts) {
+        if (!tts.stream(new StringReader("Ready."), SynthesisOptions.DEFAULTS).hasNext()) {
+            throw new IllegalStateException(tts.describe() + " finds nothing to say in the word 'Ready.': its text front end does not work");
         }
     }
 

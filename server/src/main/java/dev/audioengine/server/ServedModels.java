@@ -39,8 +39,8 @@ final class ServedModels implements AutoCloseable {
             FamilyRegistry.Named named = registry.variant(name.strip()).orElseThrow(() -> new IllegalArgumentException(
                     "--models: no installed model is named '" + name + "'; models: " + String.join(", ", registry.variantNames())));
             Task task = named.variant().task();
-            if (task != Task.ASR && task != Task.VAD) {
-                throw new IllegalArgumentException("--models: " + name + " is a " + task.cliName() + " model; this server serves asr and vad models");
+            if (task != Task.ASR && task != Task.VAD && task != Task.TTS) {
+                throw new IllegalArgumentException("--models: " + name + " is a " + task.cliName() + " model; this server serves asr, tts and vad models");
             }
             if (out.putIfAbsent(named.variant().name(), named) != null) throw new IllegalArgumentException("--models names " + named.variant().name() + " twice");
         }
@@ -58,6 +58,26 @@ final class ServedModels implements AutoCloseable {
     ServedModel require(String name) {
         return find(name).orElseThrow(() -> ApiError.modelNotFound("the model '" + name + "' does not exist on this server; it serves "
                 + String.join(", ", byId.keySet()) + " (GET /v1/models)"));
+    }
+
+    /**
+     * OpenAI's speech model names, which a client written for OpenAI sends: each stands for this server's first tts
+     * model (the models' own names are always understood too).
+     */
+    static final java.util.Set<String> OPENAI_SPEECH_MODELS = java.util.Set.of("tts-1", "tts-1-hd", "gpt-4o-mini-tts");
+
+    /** The served model {@code name} answers to, OpenAI's speech model names standing for the first tts model; else 404. */
+    ServedModel requireSpeech(String name) {
+        if (find(name).isEmpty() && OPENAI_SPEECH_MODELS.contains(name.strip().toLowerCase(java.util.Locale.ROOT))) {
+            Optional<ServedModel> tts = first(Task.TTS);
+            if (tts.isPresent()) return tts.get();
+        }
+        ServedModel m = require(name);
+        if (m.task() != Task.TTS) {
+            throw ApiError.invalid("model", m.id() + " is a " + m.task().cliName() + " model; speech needs a speech synthesis model: "
+                    + String.join(", ", byId.values().stream().filter(x -> x.task() == Task.TTS).map(ServedModel::id).toList()));
+        }
+        return m;
     }
 
     /** The first served model of {@code task}: what a request that names no model gets, where the endpoint allows that. */

@@ -17,6 +17,7 @@ import java.util.function.Consumer;
  * @param queue          requests each model holds waiting beyond those; more are refused with 503
  * @param queueTimeout   how long a request may wait in the queue before it is refused with 503
  * @param maxUploadBytes the largest request body; larger ones are refused with 413, by Content-Length before reading
+ * @param maxInputChars  the longest text POST /v1/audio/speech says, in characters (code points); longer is a 400
  * @param apiKey         when present, every /v1 request needs {@code Authorization: Bearer KEY}
  * @param preload        load every model before accepting requests (otherwise on first use)
  * @param uploadStall    an upload that sends nothing for this long is ended (Helidon applies no read timeout to a
@@ -25,11 +26,13 @@ import java.util.function.Consumer;
  * @param log            where the one line per request (and the server's own lines) go
  */
 public record ServerConfig(String host, int port, List<String> models, int maxConcurrent, int queue, Duration queueTimeout,
-                           long maxUploadBytes, Optional<String> apiKey, boolean preload, Duration uploadStall,
+                           long maxUploadBytes, int maxInputChars, Optional<String> apiKey, boolean preload, Duration uploadStall,
                            Duration drainTimeout, Consumer<String> log) {
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 8080;
-    public static final List<String> DEFAULT_MODELS = List.of("moonshine-tiny", "silero_vad");
+    public static final List<String> DEFAULT_MODELS = List.of("moonshine-tiny", "kokoro", "silero_vad");
+    /** OpenAI's limit on the speech endpoint's input. */
+    public static final int DEFAULT_MAX_INPUT_CHARS = 4096;
 
     public ServerConfig {
         Objects.requireNonNull(host, "host");
@@ -41,43 +44,56 @@ public record ServerConfig(String host, int port, List<String> models, int maxCo
         if (maxConcurrent < 1) throw new IllegalArgumentException("--max-concurrent must be at least 1, got " + maxConcurrent);
         if (queue < 0) throw new IllegalArgumentException("--queue must not be negative, got " + queue);
         if (maxUploadBytes < 1) throw new IllegalArgumentException("--max-upload-mb must be positive, got " + maxUploadBytes + " bytes");
+        if (maxInputChars < 1 || maxInputChars > MAX_INPUT_CHARS_LIMIT) {
+            throw new IllegalArgumentException("--max-input-chars must be in [1, " + MAX_INPUT_CHARS_LIMIT + "], got " + maxInputChars);
+        }
         if (queueTimeout.isNegative()) throw new IllegalArgumentException("--queue-timeout-s must not be negative");
         if (!uploadStall.isPositive()) throw new IllegalArgumentException("--upload-stall-s must be positive");
         if (drainTimeout.isNegative()) throw new IllegalArgumentException("--drain-timeout-s must not be negative");
         if (apiKey.isPresent() && apiKey.get().isBlank()) throw new IllegalArgumentException("--api-key is empty");
     }
 
+    /** The most --max-input-chars may be: the JSON body it allows (12 bytes a character, escaped) stays in an array. */
+    public static final int MAX_INPUT_CHARS_LIMIT = 1 << 24;
+
     /** The defaults of {@code audioengine serve}, logging to {@code log}. */
     public static ServerConfig defaults(Consumer<String> log) {
-        return new ServerConfig(DEFAULT_HOST, DEFAULT_PORT, DEFAULT_MODELS, 2, 16, Duration.ofSeconds(30), 25L << 20, Optional.empty(),
+        return new ServerConfig(DEFAULT_HOST, DEFAULT_PORT, DEFAULT_MODELS, 2, 16, Duration.ofSeconds(30), 25L << 20, DEFAULT_MAX_INPUT_CHARS, Optional.empty(),
                 false, Duration.ofSeconds(30), Duration.ofSeconds(30), log);
     }
 
     public ServerConfig withPort(int p) {
-        return new ServerConfig(host, p, models, maxConcurrent, queue, queueTimeout, maxUploadBytes, apiKey, preload, uploadStall, drainTimeout, log);
+        return new ServerConfig(host, p, models, maxConcurrent, queue, queueTimeout, maxUploadBytes, maxInputChars, apiKey, preload, uploadStall, drainTimeout, log);
     }
 
     public ServerConfig withModels(List<String> m) {
-        return new ServerConfig(host, port, m, maxConcurrent, queue, queueTimeout, maxUploadBytes, apiKey, preload, uploadStall, drainTimeout, log);
+        return new ServerConfig(host, port, m, maxConcurrent, queue, queueTimeout, maxUploadBytes, maxInputChars, apiKey, preload, uploadStall, drainTimeout, log);
     }
 
     public ServerConfig withConcurrency(int maxConcurrentRequests, int queueLength, Duration timeout) {
-        return new ServerConfig(host, port, models, maxConcurrentRequests, queueLength, timeout, maxUploadBytes, apiKey, preload, uploadStall, drainTimeout, log);
+        return new ServerConfig(host, port, models, maxConcurrentRequests, queueLength, timeout, maxUploadBytes, maxInputChars, apiKey, preload, uploadStall, drainTimeout, log);
     }
 
     public ServerConfig withMaxUploadBytes(long bytes) {
-        return new ServerConfig(host, port, models, maxConcurrent, queue, queueTimeout, bytes, apiKey, preload, uploadStall, drainTimeout, log);
+        return new ServerConfig(host, port, models, maxConcurrent, queue, queueTimeout, bytes, maxInputChars, apiKey, preload, uploadStall, drainTimeout, log);
     }
 
     public ServerConfig withApiKey(String key) {
-        return new ServerConfig(host, port, models, maxConcurrent, queue, queueTimeout, maxUploadBytes, Optional.ofNullable(key), preload, uploadStall, drainTimeout, log);
+        return new ServerConfig(host, port, models, maxConcurrent, queue, queueTimeout, maxUploadBytes, maxInputChars, Optional.ofNullable(key), preload, uploadStall, drainTimeout, log);
     }
 
     public ServerConfig withUploadStall(Duration stall) {
-        return new ServerConfig(host, port, models, maxConcurrent, queue, queueTimeout, maxUploadBytes, apiKey, preload, stall, drainTimeout, log);
+        return new ServerConfig(host, port, models, maxConcurrent, queue, queueTimeout, maxUploadBytes, maxInputChars, apiKey, preload, stall, drainTimeout, log);
     }
 
     public ServerConfig withPreload(boolean p) {
-        return new ServerConfig(host, port, models, maxConcurrent, queue, queueTimeout, maxUploadBytes, apiKey, p, uploadStall, drainTimeout, log);
+        return new ServerConfig(host, port, models, maxConcurrent, queue, queueTimeout, maxUploadBytes, maxInputChars, apiKey, p, uploadStall, drainTimeout, log);
     }
+
+    public ServerConfig withMaxInputChars(int chars) {
+        return new ServerConfig(host, port, models, maxConcurrent, queue, queueTimeout, maxUploadBytes, chars, apiKey, preload, uploadStall, drainTimeout, log);
+    }
+
+    /** The largest JSON body a speech request may be: the text at 12 bytes a character (a surrogate pair escaped) and room for the rest. */
+    public long maxJsonBytes() { return Math.min(maxUploadBytes, (64L << 10) + 12L * maxInputChars); }
 }

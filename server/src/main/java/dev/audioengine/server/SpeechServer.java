@@ -22,7 +22,8 @@ import java.util.function.Consumer;
 
 /**
  * {@code audioengine serve}: an OpenAI-compatible speech server on Helidon SE's WebServer (virtual thread per
- * request). Endpoints: {@code POST /v1/audio/transcriptions}, {@code GET /v1/models[/{id}]}, {@code POST /v1/audio/vad},
+ * request). Endpoints: {@code POST /v1/audio/transcriptions}, {@code POST /v1/audio/speech}, {@code GET /v1/audio/voices},
+ * {@code GET /v1/models[/{id}]}, {@code POST /v1/audio/vad},
  * {@code GET /health}, {@code /ready}, {@code /metrics}. It serves the models of {@link ServerConfig#models()} on the
  * engine it is given (which it does not close), each with a bounded worker pool, and answers every error in OpenAI's
  * shape. Stateless: replicas behind a balancer need nothing shared.
@@ -58,6 +59,8 @@ public final class SpeechServer implements AutoCloseable {
                 .addFilter(gate);
         config.apiKey().ifPresent(key -> routing.addFilter(new BearerAuth(key, errors)));
         routing.post(Routes.TRANSCRIPTIONS, new Endpoint(new TranscriptionEndpoint(models, uploads, config.maxUploadBytes(), metrics, watchdog), log, errors))
+                .post(Routes.SPEECH, new Endpoint(new SpeechEndpoint(models, metrics, watchdog, config.maxJsonBytes(), config.maxInputChars()), log, errors))
+                .get(Routes.VOICES, new Endpoint(new VoicesEndpoint(models)::list, log, errors))
                 .post(Routes.VAD, new Endpoint(new VadEndpoint(models, uploads, config.maxUploadBytes(), metrics, watchdog), log, errors))
                 .get(Routes.MODELS, new Endpoint(list::list, log, errors))
                 .get(Routes.MODELS + "/{id}", new Endpoint(list::one, log, errors))
@@ -69,7 +72,7 @@ public final class SpeechServer implements AutoCloseable {
                 }, log, errors))
                 .any(new Endpoint((req, res) -> {
                     throw ApiError.notFound("no endpoint " + req.prologue().method().text() + " " + req.path().path() + "; this server has POST "
-                            + Routes.TRANSCRIPTIONS + ", POST " + Routes.VAD + ", GET " + Routes.MODELS + ", GET " + Routes.HEALTH + ", GET "
+                            + Routes.TRANSCRIPTIONS + ", POST " + Routes.SPEECH + ", GET " + Routes.VOICES + ", POST " + Routes.VAD + ", GET " + Routes.MODELS + ", GET " + Routes.HEALTH + ", GET "
                             + Routes.READY + ", GET " + Routes.METRICS);
                 }, log, errors));
         FramingErrors framing = new FramingErrors(metrics, log, config.maxUploadBytes());

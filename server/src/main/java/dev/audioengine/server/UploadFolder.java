@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Comparator;
-import java.util.List;
 import java.util.stream.Stream;
 
 /**
@@ -28,13 +27,6 @@ final class UploadFolder implements AutoCloseable {
     /** A new empty file for one upload. */
     Path newFile() throws IOException {
         return Files.createTempFile(dir, "upload-", ".bin", ownerOnly("rw-------"));
-    }
-
-    /** Files in the folder now: uploads in flight (tests check that none is left behind). */
-    List<Path> files() throws IOException {
-        try (Stream<Path> s = Files.list(dir)) {
-            return s.toList();
-        }
     }
 
     @Override

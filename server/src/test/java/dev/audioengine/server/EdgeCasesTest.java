@@ -181,8 +181,8 @@ class EdgeCasesTest {
 
     @Test
     void anUnknownPathIsA404InTheSameShape() throws Exception {
-        assertThat(error(send(HttpRequest.newBuilder(server.uri("/v1/audio/speech")).POST(HttpRequest.BodyPublishers.noBody())), 404)
-                .get("message").asText()).contains(Routes.TRANSCRIPTIONS);
+        assertThat(error(send(HttpRequest.newBuilder(server.uri("/v1/audio/translations")).POST(HttpRequest.BodyPublishers.noBody())), 404)
+                .get("message").asText()).contains(Routes.TRANSCRIPTIONS, Routes.SPEECH, Routes.VOICES);
     }
 
     @Test

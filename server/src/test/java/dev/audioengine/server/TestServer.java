@@ -29,13 +29,19 @@ final class TestServer implements AutoCloseable {
         this.log = log;
     }
 
-    /** The defaults on port 0 with {@code config} applied; models preloaded so timings measure requests, not loading. */
+    /** The speech models' tests serve these: Kokoro beside the default recognizer and detector. */
+    static final List<String> WITH_SPEECH = List.of("moonshine-tiny", "kokoro", "silero_vad");
+
+    /**
+     * The defaults on port 0, serving moonshine-tiny and silero_vad (Kokoro only where a test asks for it: loading it
+     * costs seconds), with {@code config} applied; models preloaded so timings measure requests, not loading.
+     */
     static TestServer start(UnaryOperator<ServerConfig> config) throws Exception {
         ConcurrentLinkedQueue<String> lines = new ConcurrentLinkedQueue<>();
         ServerConfig c = config.apply(ServerConfig.defaults(line -> {
             lines.add(line);
             System.err.println("[server] " + line);
-        }).withPort(0).withPreload(true));
+        }).withModels(List.of("moonshine-tiny", "silero_vad")).withPort(0).withPreload(true));
         AudioEngine engine = AudioEngine.builder().backend("cpu").build();
         try {
             SpeechServer s = SpeechServer.start(c, engine, ModelLoader.standard(m -> System.err.println("[model store] " + m)));
