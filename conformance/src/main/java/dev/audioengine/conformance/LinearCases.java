@@ -125,7 +125,9 @@ final class LinearCases {
                 new Conv("pointwise", 1, 64, 129, 32, 1, 1, 0, 1, 1, true, false),
                 new Conv("", 1, 32, 1025, 64, 3, 1, 1, 1, 1, true, false),
                 new Conv("", 2, 5, 47, 7, 3, 1, 1, 1, 1, false, true),
-                new Conv("wide padding", 1, 2, 5, 3, 4, 1, 3, 1, 1, true, false));
+                new Conv("wide padding", 1, 2, 5, 3, 4, 1, 3, 1, 1, true, false),
+                new Conv("windowed, partial panels", 2, 7, 77, 13, 7, 1, 9, 3, 1, true, false),
+                new Conv("windowed, channel slices", 1, 150, 45, 25, 11, 1, 5, 1, 1, false, false));
         for (Conv c : convs) {
             CaseDraft d = new CaseDraft();
             Tensor x = c.stridedInput() ? d.permuted("x", new int[] {0, 2, 1}, c.b(), c.cin(), c.t()) : d.f32("x", c.b(), c.cin(), c.t());

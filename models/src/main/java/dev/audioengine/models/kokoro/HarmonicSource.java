@@ -51,6 +51,22 @@ final class HarmonicSource {
         return out;
     }
 
+    /** The periodic Hann window and the DFT's cos/sin per (bin, tap), computed once (the same values the loop computed per frame). */
+    private static final double[] WINDOW = new double[KokoroGenerator.N_FFT], COS = new double[KokoroGenerator.BINS * KokoroGenerator.N_FFT],
+            SIN = new double[COS.length];
+
+    static {
+        int nFft = KokoroGenerator.N_FFT;
+        for (int m = 0; m < nFft; m++) WINDOW[m] = 0.5 - 0.5 * Math.cos(2 * Math.PI * m / nFft);
+        for (int k = 0; k < KokoroGenerator.BINS; k++) {
+            for (int m = 0; m < nFft; m++) {
+                double a = 2 * Math.PI * k * m / nFft;
+                COS[k * nFft + m] = Math.cos(a);
+                SIN[k * nFft + m] = Math.sin(a);
+            }
+        }
+    }
+
     /** STFT (n_fft 20, hop 5, periodic Hann, reflect-padded by 10): [22 × frames] row-major, magnitudes then phases. */
     static float[] spectrum(float[] x) {
         int nFft = KokoroGenerator.N_FFT, hop = KokoroGenerator.HOP, bins = KokoroGenerator.BINS, pad = nFft / 2;
@@ -62,16 +78,14 @@ final class HarmonicSource {
             if (j >= x.length) j = 2 * (x.length - 1) - j;
             padded[i] = x[j];
         }
-        double[] window = new double[nFft];
-        for (int m = 0; m < nFft; m++) window[m] = 0.5 - 0.5 * Math.cos(2 * Math.PI * m / nFft);
         float[] out = new float[2 * bins * frames];
         for (int f = 0; f < frames; f++) {
             for (int k = 0; k < bins; k++) {
                 double re = 0, im = 0;
                 for (int m = 0; m < nFft; m++) {
-                    double v = padded[f * hop + m] * window[m], a = 2 * Math.PI * k * m / nFft;
-                    re += v * Math.cos(a);
-                    im -= v * Math.sin(a);
+                    double v = padded[f * hop + m] * WINDOW[m];
+                    re += v * COS[k * nFft + m];
+                    im -= v * SIN[k * nFft + m];
                 }
                 out[k * frames + f] = (float) Math.sqrt(re * re + im * im);
                 // atan2, but a real negative value gets +π (the export's Atan + Where)

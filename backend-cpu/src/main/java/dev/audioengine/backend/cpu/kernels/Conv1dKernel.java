@@ -12,7 +12,8 @@ import java.util.Arrays;
 /**
  * Conv1d: x [B, Cin, T], w [Cout, Cin/groups, K], optional bias [Cout] → [B, Cout, Tout].
  * Depthwise convolutions (groups == Cin == Cout) run per channel with vectorized taps over a
- * zero-padded copy of the row. Everything else is one GEMM per (batch, group): the weight rows
+ * zero-padded copy of the row. Stride-1 single-group ones with 512-bit vectors go through {@link Conv1dWindows}
+ * (x packed once per panel, not once per tap). Everything else is one GEMM per (batch, group): the weight rows
  * times an implicit im2col of x, whose columns are gathered straight into the GEMM's packed
  * panels, so no T x (Cin·K) matrix is ever stored.
  */
@@ -89,6 +90,7 @@ final class Conv1dKernel implements CpuKernel {
     // ---- general: GEMM over an implicit im2col ------------------------------------------------------
 
     private static Runnable general(Geometry g, CpuTensor x, CpuTensor w, CpuTensor bias, CpuTensor out, KernelContext ctx) {
+        if (Conv1dWindows.applies(g, x, w)) return windows(g, x, w, bias, out, ctx);
         int coutG = g.cout / g.groups, cinG = g.cin / g.groups, depth = cinG * g.k;
         Gemm gemm = new Gemm(ctx.pool(), coutG, g.tout, depth);
         int products = g.batch * g.groups;
@@ -108,6 +110,18 @@ final class Conv1dKernel implements CpuKernel {
         float[] biasValues = new float[g.cout];
         return () -> {
             for (int p = 0; p < products; p++) gemm.multiply(weights[p % g.groups], cols[p], sinks[p]);
+            if (bias != null) {
+                for (int c = 0; c < g.cout; c++) biasValues[c] = bias.getFloat(bias.offset(0, 0, 0, c));
+                addChannelBias(out, biasValues, g.batch, g.cout, g.tout, ctx);
+            }
+        };
+    }
+
+    private static Runnable windows(Geometry g, CpuTensor x, CpuTensor w, CpuTensor bias, CpuTensor out, KernelContext ctx) {
+        Conv1dWindows conv = new Conv1dWindows(g, x, w, out, ctx.pool());
+        float[] biasValues = new float[g.cout];
+        return () -> {
+            for (int b = 0; b < g.batch; b++) conv.run(b);
             if (bias != null) {
                 for (int c = 0; c < g.cout; c++) biasValues[c] = bias.getFloat(bias.offset(0, 0, 0, c));
                 addChannelBias(out, biasValues, g.batch, g.cout, g.tout, ctx);

@@ -67,6 +67,22 @@ class ConvKernelsTest {
         conv(new Case(1, 48, 40, 33, 3, 2, 1, 1, 4, 0, true, false, true)); // weights as a permuted view
     }
 
+    /**
+     * Stride-1 single-group convolutions, which take the windowed path with 512-bit vectors: output channels that leave
+     * a partial 12-row panel, lengths that leave a partial 32-column panel, dilations, padding wider than the input,
+     * input channels × taps over 1024 (several channel slices, the last partial), batches.
+     */
+    @Test
+    void conv1dWindowedPanels() {
+        conv(new Case(1, 5, 12, 32, 3, 1, 1, 1, 1, 0, false, false, false));
+        conv(new Case(2, 7, 13, 33, 3, 1, 1, 1, 1, 0, true, false, false));
+        conv(new Case(1, 9, 25, 257, 7, 1, 9, 3, 1, 0, true, false, false));
+        conv(new Case(1, 11, 37, 101, 11, 1, 25, 5, 1, 0, false, false, false));
+        conv(new Case(1, 3, 14, 40, 5, 1, 40, 1, 1, 0, true, false, false)); // pad 40 > t: whole windows of padding
+        conv(new Case(2, 200, 19, 75, 7, 1, 3, 1, 1, 0, true, false, false)); // 1400 (ci, k) pairs: two slices, the last partial
+        conv(new Case(1, 130, 24, 64, 11, 1, 0, 2, 1, 0, false, false, true)); // no padding, permuted weights
+    }
+
     @Test
     void convTransposeRandomGeometries() {
         int[] lengths = {1, 7, 33, 257};
