@@ -96,6 +96,53 @@ public final class KokoroProbe {
     }
 
     static void speed(AudioEngine e, String target, Path model, Path tokenizer, Path dir, int rounds) throws Exception {
+        Sampler sampler = System.getenv("KOKORO_PROBE_SAMPLE") != null ? Sampler.start(Thread.currentThread()) : null;
+        try {
+            timed(e, target, model, tokenizer, dir, rounds);
+        } finally {
+            if (sampler != null) sampler.report(target);
+        }
+    }
+
+    /**
+     * Where the synthesizing thread is, every 5 ms (the device machine's image has no JFR): the deepest frames in the
+     * engine's or the JDK's code, counted; the largest counts printed.
+     */
+    record Sampler(Thread thread, java.util.Map<String, Integer> counts, Thread daemon) {
+        static Sampler start(Thread target) {
+            java.util.Map<String, Integer> counts = new java.util.concurrent.ConcurrentHashMap<>();
+            Thread d = Thread.ofPlatform().daemon().start(() -> {
+                while (!Thread.currentThread().isInterrupted()) {
+                    StackTraceElement[] st = target.getStackTrace();
+                    StringBuilder key = new StringBuilder();
+                    for (int i = 0, n = 0; i < st.length && n < 4; i++) {
+                        String c = st[i].getClassName();
+                        if (c.startsWith("dev.audioengine") || n > 0) {
+                            key.append(n == 0 ? "" : " < ").append(c.substring(c.lastIndexOf('.') + 1)).append('.').append(st[i].getMethodName());
+                            n++;
+                        } else if (n == 0 && key.isEmpty()) key.append('[').append(st[i].getMethodName()).append("] ");
+                    }
+                    counts.merge(key.toString(), 1, Integer::sum);
+                    try {
+                        Thread.sleep(5);
+                    } catch (InterruptedException ex) {
+                        return;
+                    }
+                }
+            });
+            return new Sampler(target, counts, d);
+        }
+
+        void report(String target) {
+            daemon.interrupt();
+            int total = counts.values().stream().mapToInt(Integer::intValue).sum();
+            System.out.printf(Locale.ROOT, "[%s] samples: %d%n", target, total);
+            counts.entrySet().stream().sorted(java.util.Map.Entry.<String, Integer>comparingByValue().reversed()).limit(25)
+                    .forEach(en -> System.out.printf(Locale.ROOT, "  %5.1f %%  %s%n", 100.0 * en.getValue() / total, en.getKey()));
+        }
+    }
+
+    static void timed(AudioEngine e, String target, Path model, Path tokenizer, Path dir, int rounds) throws Exception {
         try (KokoroSynthesizer synth = KokoroSynthesizer.load(e, model, tokenizer, v -> dir.resolve("kokoro-voice-" + v + ".bin"), "kokoro-82m")) {
             SynthesisOptions o = new SynthesisOptions("af_heart", 1.0);
             double[] seconds = new double[rounds];

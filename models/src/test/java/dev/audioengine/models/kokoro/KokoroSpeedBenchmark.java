@@ -3,6 +3,7 @@ package dev.audioengine.models.kokoro;
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.model.task.SpeechSynthesizer.SpeechPiece;
 import dev.audioengine.model.task.SynthesisOptions;
+import dev.audioengine.models.kokoro.text.KokoroVocabulary;
 
 import java.io.DataOutputStream;
 import java.io.IOException;
