@@ -54,6 +54,9 @@ public final class AudioEngine implements AutoCloseable {
     /** The primary backend. */
     public Backend backend() { return backend; }
 
+    /** The selected device's free and total memory, where its backend reports them (GPUs; not the CPU). */
+    public java.util.Optional<dev.audioengine.api.spi.DeviceMemory> deviceMemory() { return backend.memory(); }
+
     public DeviceInfo device() { return backend.device(); }
 
     /** How the backend was chosen ("requested cuda", "best: picked ..."). */

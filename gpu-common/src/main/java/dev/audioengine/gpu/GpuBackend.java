@@ -178,6 +178,14 @@ public final class GpuBackend implements Backend {
         api.makeCurrent();
     }
 
+    /** cuMemGetInfo / hipMemGetInfo on this backend's context. */
+    @Override
+    public synchronized java.util.Optional<dev.audioengine.api.spi.DeviceMemory> memory() {
+        enter();
+        long[] m = api.memInfo();
+        return java.util.Optional.of(new dev.audioengine.api.spi.DeviceMemory(m[0], m[1]));
+    }
+
     @Override
     public synchronized DeviceBuffer allocate(long bytes) {
         enter();

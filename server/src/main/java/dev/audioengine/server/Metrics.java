@@ -39,7 +39,10 @@ final class Metrics {
 
     int inFlight() { return inFlight.get(); }
 
-    String render(List<ServedModel> models) {
+    String render(List<ServedModel> models) { return render(models, "", java.util.Optional.empty()); }
+
+    /** {@code memory}: the engine's device memory where its backend reports it (GPUs), named by {@code device}. */
+    String render(List<ServedModel> models, String device, java.util.Optional<dev.audioengine.api.spi.DeviceMemory> memory) {
         StringBuilder out = new StringBuilder();
         head(out, "audioengine_requests_total", "counter", "HTTP requests answered, by endpoint and status");
         requests.forEach((key, n) -> {
@@ -65,6 +68,12 @@ final class Metrics {
             double work = sum(modelSeconds, m.id());
             line(out, "audioengine_realtime_factor", model(m), work > 0 ? sum(audioSeconds, m.id()) / work : 0);
         }
+        head(out, "audioengine_device_memory_bytes", "gauge", "the device's memory as its driver reports it, all processes (no samples on the CPU)");
+        memory.ifPresent(mem -> {
+            String d = "device=\"" + device.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+            line(out, "audioengine_device_memory_bytes", d + ",kind=\"used\"", mem.usedBytes());
+            line(out, "audioengine_device_memory_bytes", d + ",kind=\"total\"", mem.totalBytes());
+        });
         return out.toString();
     }
 

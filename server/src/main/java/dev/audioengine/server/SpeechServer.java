@@ -68,7 +68,7 @@ public final class SpeechServer implements AutoCloseable {
                 .get(Routes.READY, new Endpoint(probes::ready, log, errors))
                 .get(Routes.METRICS, new Endpoint((req, res) -> {
                     res.header(HeaderValues.create("Content-Type", "text/plain; version=0.0.4; charset=utf-8"));
-                    res.send(metrics.render(models.all()));
+                    res.send(metrics.render(models.all(), engine.backend().device().name(), engine.deviceMemory()));
                 }, log, errors))
                 .any(new Endpoint((req, res) -> {
                     throw ApiError.notFound("no endpoint " + req.prologue().method().text() + " " + req.path().path() + "; this server has POST "

@@ -36,6 +36,17 @@ class MetricsTest {
     }
 
     @Test
+    void deviceMemoryWhereTheBackendReportsIt() {
+        Metrics m = new Metrics();
+        String gpu = m.render(List.of(), "NVIDIA \"H200\"", java.util.Optional.of(new dev.audioengine.api.spi.DeviceMemory(100, 1000)));
+        assertThat(gpu).contains("# TYPE audioengine_device_memory_bytes gauge\n")
+                .contains("audioengine_device_memory_bytes{device=\"NVIDIA \\\"H200\\\"\",kind=\"used\"} 900\n")
+                .contains("audioengine_device_memory_bytes{device=\"NVIDIA \\\"H200\\\"\",kind=\"total\"} 1000\n");
+        assertThat(m.render(List.of(), "CPU", java.util.Optional.empty())).contains("# TYPE audioengine_device_memory_bytes gauge\n")
+                .doesNotContain("audioengine_device_memory_bytes{");
+    }
+
+    @Test
     void endpointLabelsAreTheRoutesNeverARequestsPath() {
         assertThat(RequestLog.endpoint("/v1/audio/transcriptions")).isEqualTo("/v1/audio/transcriptions");
         assertThat(RequestLog.endpoint("/v1/models/moonshine-tiny")).isEqualTo("/v1/models/{id}");

@@ -32,6 +32,12 @@ public interface Backend extends AutoCloseable {
      */
     default String detail() { return ""; }
 
+    /**
+     * The device's free and total memory as its driver reports them, for monitoring (a server's /metrics); empty
+     * where the backend has no such figure (the CPU's memory is the process's and the OS's to report).
+     */
+    default java.util.Optional<DeviceMemory> memory() { return java.util.Optional.empty(); }
+
     /** Allocates device memory; throws {@link OutOfDeviceMemoryException} with sizes when it cannot. */
     DeviceBuffer allocate(long bytes);
 
