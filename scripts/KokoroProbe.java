@@ -71,6 +71,19 @@ public final class KokoroProbe {
                         durations.add(m.durations(ids.get(i), styles.get(i), 1f).frames());
                         audio.add(m.waveform(ids.get(i), styles.get(i), 1f));
                     }
+                    // the text graph (ALBERT, duration LSTMs) alone, then everything, on graphs already compiled
+                    double text = 0, all = 0;
+                    for (int i = 0; i < SENTENCES.length; i++) {
+                        m.waveform(ids.get(i), styles.get(i), 1f); // compiles this length's three graphs
+                        long t = System.nanoTime();
+                        m.durations(ids.get(i), styles.get(i), 1f);
+                        long u = System.nanoTime();
+                        m.waveform(ids.get(i), styles.get(i), 1f);
+                        text += (u - t) / 1e9;
+                        all += (System.nanoTime() - u) / 1e9;
+                    }
+                    System.out.printf(Locale.ROOT, "[%s] per stage (graphs compiled): text graph %.3f s, whole waveform %.3f s for the %d sentences%n",
+                            target, text, all, SENTENCES.length);
                 }
                 if (refDurations == null) {
                     refDurations = durations;
