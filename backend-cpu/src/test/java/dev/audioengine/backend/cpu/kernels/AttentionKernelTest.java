@@ -35,9 +35,12 @@ class AttentionKernelTest {
         int[][] headPairs = {{1, 1}, {4, 2}, {3, 1}, {2, 2}};
         for (int n = 0; n < 24; n++) {
             int[] hp = headPairs[H.random.nextInt(headPairs.length)];
-            int d = new int[] {1, 7, 16, 33, 64}[H.random.nextInt(5)];
-            check(1 + H.random.nextInt(2), hp[0], hp[1], lengths[H.random.nextInt(4)], lengths[H.random.nextInt(4)], d, kvType,
-                    H.random.nextBoolean(), H.random.nextInt(3), H.random.nextBoolean());
+            int d = new int[] {1, 7, 16, 33, 64}[H.random.nextInt(5)], b = 1 + H.random.nextInt(2), tq = lengths[H.random.nextInt(4)];
+            // a one-element output (b = h = tq = d = 1) is one weighted sum of up to 257 gaussian values: when they cancel
+            // to ~1e-4, float32's rounding of the terms alone gives a relative error past the bound (seen: NMSE 1.6e-9
+            // at -4.9e-4), so NMSE over a single element is not a fair measure; such rows stay covered inside larger outputs
+            if (b * hp[0] * tq * d == 1) tq = lengths[1 + H.random.nextInt(3)];
+            check(b, hp[0], hp[1], tq, lengths[H.random.nextInt(4)], d, kvType, H.random.nextBoolean(), H.random.nextInt(3), H.random.nextBoolean());
         }
     }
 
