@@ -56,6 +56,16 @@ final class TestServer implements AutoCloseable {
 
     List<String> logLines() { return List.copyOf(log); }
 
+    /**
+     * The log once a line matches (at most 10 s): a request's line is written after its answer is complete, so a client
+     * that has just read the answer can be ahead of it.
+     */
+    List<String> logLinesOnceOneMatches(java.util.function.Predicate<String> line) throws InterruptedException {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (log.stream().noneMatch(line) && System.nanoTime() < deadline) Thread.sleep(20);
+        return logLines();
+    }
+
     @Override
     public void close() {
         try {
