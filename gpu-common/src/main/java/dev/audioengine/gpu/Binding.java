@@ -23,6 +23,8 @@ final class Binding {
     private final TensorPlacement placement;
     private final List<Step> steps = new ArrayList<>();
     private final List<GpuBuffer> scratch = new ArrayList<>();
+    /** The op being bound, which labels its steps in a profile. */
+    private String op = "-";
 
     Binding(GpuBackend backend, TensorPlacement placement, Arena arena) {
         this.backend = backend;
@@ -59,10 +61,14 @@ final class Binding {
     void launch(String source, String kernel, int gx, int gy, int gz, int bx, int by, int bz, int shared, LaunchArgs a) {
         MemorySegment f = backend.kernels().function(source, kernel);
         if (shared > 48 * 1024) backend.api().setMaxDynamicShared(f, shared);
-        steps.add(new KernelLaunch(backend.api(), kernel, f, gx, gy, gz, bx, by, bz, shared, a.pack()));
+        steps.add(new KernelLaunch(backend.api(), kernel, f, gx, gy, gz, bx, by, bz, shared, a.pack(), op));
     }
 
-    void add(Step s) { steps.add(s); }
+    /** A library call (a GEMM) made for the op being bound; {@code what} names it in a profile. */
+    void add(String what, Step s) { steps.add(Step.labelled(op + " " + what, s)); }
+
+    /** Names the op whose steps follow. */
+    void bindingOp(String name) { op = name; }
 
     /** Device memory owned by the compiled segment (freed when it closes). */
     long scratch(long bytes) {

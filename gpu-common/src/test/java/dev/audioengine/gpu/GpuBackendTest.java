@@ -134,6 +134,25 @@ class GpuBackendTest {
     }
 
     @Test
+    void aProfileTimesEveryStepLaunchByLaunchAndNamesItsOpAndKernel() {
+        FakeBlas blas = new FakeBlas();
+        List<DeviceBuffer> held = new ArrayList<>();
+        try (GpuBackend b = open(blas, Map.of("hip.graphs", "on", "hip.profile", "on"))) {
+            assertThat(b.graphCache()).as("a profile needs launch-by-launch execution, whatever hip.graphs says").isNull();
+            assertThat(b.detail()).contains("graphs off (profiling every step)");
+            try (Executable e = matmul(b, held)) {
+                e.run();
+                e.run();
+            }
+            assertThat(blas.runs).isEqualTo(2);
+            assertThat(b.profileReport()).contains("in 2 steps").containsPattern("\\n +[0-9.]+ +100\\.0% +2 +[0-9.]+  matmul gemm\\n");
+        }
+        try (GpuBackend b = open(null, Map.of())) {
+            assertThat(b.profileReport()).isNull();
+        }
+    }
+
+    @Test
     void outOfMemoryHandsCachedMemoryBackAndNamesTheDevice() {
         try (GpuBackend b = open(null, Map.of("hip.pinned", "off"))) {
             assertThatThrownBy(() -> b.allocate(1L << 30))
