@@ -56,6 +56,15 @@ public final class KokoroProbe {
             ids.add(vocab.encode(ph));
             styles.add(heart.style(ph.length()));
         }
+        String idsOut = System.getenv("KOKORO_PROBE_IDS");
+        if (idsOut != null) { // the same inputs for ONNX Runtime's timing (scripts/kokoro-ort-speed.py)
+            StringBuilder json = new StringBuilder("[");
+            for (int i = 0; i < ids.size(); i++) {
+                json.append(i == 0 ? "" : ",").append("{\"ids\":").append(Arrays.toString(ids.get(i))).append(",\"style\":")
+                        .append(Arrays.toString(styles.get(i))).append('}');
+            }
+            java.nio.file.Files.writeString(Path.of(idsOut), json.append(']'));
+        }
         List<int[]> refDurations = null;
         List<float[]> refAudio = null;
         boolean ok = true;

@@ -51,6 +51,16 @@ final class Binding {
         launch(source, kernel, (int) blocks, 1, 1, THREADS, 1, 1, 0, a);
     }
 
+    /**
+     * {@code rows} rows of {@code width} items: rows along grid y, items along x, both grid-stride loops in the
+     * kernel (gc_grid_dim_y, gc_global_stride); none when either is 0.
+     */
+    void grid2d(String source, String kernel, long rows, long width, LaunchArgs a) {
+        if (rows <= 0 || width <= 0) return;
+        int gx = (int) Math.min((width + THREADS - 1) / THREADS, 1024), gy = (int) Math.min(rows, 65535);
+        launch(source, kernel, gx, gy, 1, THREADS, 1, 1, 0, a);
+    }
+
     /** One block of {@value #THREADS} threads per row. */
     void perRow(String source, String kernel, long rows, LaunchArgs a) {
         if (rows <= 0) return;

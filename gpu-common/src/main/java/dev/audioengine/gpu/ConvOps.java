@@ -116,9 +116,9 @@ final class ConvOps implements GpuOp {
             if (plan == null) return false;
             plans.add(plan);
         }
-        b.grid1d(SRC, "ae_im2col_1d", batch * cin * k * tout, b.args().ptr(cols).ptr(b.ptr(x)).desc(TensorDesc.of(x))
+        b.grid2d(SRC, "ae_im2col_1d", batch * cin * k, tout, b.args().ptr(cols).ptr(b.ptr(x)).desc(TensorDesc.of(x))
                 .i64(batch).i64(cin).i64(t).i64(k).i64(tout).i32(c.stride()).i32(c.padding()).i32(c.dilation()));
-        b.grid1d(SRC, "ae_fill_bias", node.elements(), b.args().ptr(yPtr).ptr(biasPtr).i64(biasStride).i64(batch).i64(cout).i64(tout));
+        b.grid2d(SRC, "ae_fill_bias", batch * cout, tout, b.args().ptr(yPtr).ptr(biasPtr).i64(biasStride).i64(batch).i64(cout).i64(tout));
         GpuBlas lt = b.backend.blas();
         for (int bi = 0; bi < batch; bi++) {
             GpuBlas.Plan plan = plans.get(bi);

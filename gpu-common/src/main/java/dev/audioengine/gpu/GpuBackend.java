@@ -297,8 +297,13 @@ public final class GpuBackend implements Backend {
         api.synchronize(stream);
     }
 
-    /** Enqueues a segment's steps: replaying its captured graph, capturing it first, or launch by launch. */
-    synchronized void execute(Object owner, List<Step> steps) {
+    /**
+     * Enqueues a segment's steps: replaying its captured graph, capturing it first, or launch by launch. A segment's
+     * first run ({@code run} 1) always goes launch by launch: capturing and instantiating a graph costs about what its
+     * launches cost, and the launches overlap the device's work, so a graph pays only from its second run on. Kokoro
+     * compiles each sentence's length anew and runs it once: capturing on the first run cost it 8 ms a sentence.
+     */
+    synchronized void execute(Object owner, List<Step> steps, long run) {
         enter();
         if (profile != null) {
             for (Step s : steps) {
@@ -310,11 +315,11 @@ public final class GpuBackend implements Backend {
             }
             return;
         }
-        if (graphs == null || steps.isEmpty()) {
+        MemorySegment g = graphs == null ? null : graphs.get(owner);
+        if (graphs == null || steps.isEmpty() || (g == null && run < 2)) {
             for (Step s : steps) s.enqueue(stream);
             return;
         }
-        MemorySegment g = graphs.get(owner);
         if (g == null) {
             api.beginCapture(stream);
             try {

@@ -31,6 +31,7 @@ GC_DEVICE i64 gc_block_z() { return (i64) blockIdx.z; }
 /** First index and stride of a grid-stride loop over a 1-D launch. */
 GC_DEVICE i64 gc_global_id() { return (i64) blockIdx.x * blockDim.x + threadIdx.x; }
 GC_DEVICE i64 gc_global_stride() { return (i64) gridDim.x * blockDim.x; }
+GC_DEVICE i64 gc_grid_dim_y() { return (i64) gridDim.y; }
 GC_DEVICE void gc_sync() { __syncthreads(); }
 
 // Lanes per warp: 32 on NVIDIA; on AMD 64 (wave64: gfx9, CDNA) or 32 (wave32: gfx10 and later), fixed at

@@ -55,9 +55,11 @@ public final class KokoroModel implements AutoCloseable {
     private final KokoroWeights weights;
     private final KokoroVocabulary vocabulary;
     private final Map<Integer, CompiledGraph> text = lru(), prosody = lru(), synthesis = lru(), probed = lru();
+    private final HostLoops host;
 
     private KokoroModel(AudioEngine engine, KokoroWeights weights, KokoroVocabulary vocabulary) {
         this.engine = engine;
+        this.host = new HostLoops(engine.hostThreads());
         this.weights = weights;
         this.vocabulary = vocabulary;
     }
@@ -104,8 +106,8 @@ public final class KokoroModel implements AutoCloseable {
             f0 = given.f0();
             nCurve = given.n();
         }
-        float[] source = weights.source().source(f0);
-        float[] har = given != null && given.har() != null ? given.har() : HarmonicSource.spectrum(source);
+        float[] source = weights.source().source(f0, host);
+        float[] har = given != null && given.har() != null ? given.har() : HarmonicSource.spectrum(source, host);
         float[] asr = transpose(gatherRows(t.tEn(), 512, aligned), frames, 512);
         try (HostTensor asrT = HostTensor.ofFloats(Shape.of(1, 512, frames), asr);
              HostTensor f0T = HostTensor.ofFloats(Shape.of(1, 1, 2L * frames), f0);
@@ -186,5 +188,6 @@ public final class KokoroModel implements AutoCloseable {
             m.clear();
         }
         weights.close();
+        host.close();
     }
 }
