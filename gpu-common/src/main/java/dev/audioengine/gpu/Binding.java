@@ -5,13 +5,20 @@ import dev.audioengine.api.spi.TensorPlacement;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SegmentAllocator;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * What an op needs while it is bound at compile time: device addresses of its tensors, the
  * kernel cache, the GEMM library, scratch memory, and the list of steps it appends to. The
- * launch arguments live in {@link #arena}, owned by the compiled segment.
+ * launch arguments live in {@link #arena}, owned by the compiled segment, carved from 64 KiB
+ * slabs (one native allocation per slab, not per argument: Kokoro binds ~30,000 arguments a sentence).
+ * <p>
+ * Scratch is shared by the segment's ops: an op's scratch is used only by that op's own steps, and
+ * the steps run in order on one stream, so every op's requests start again at the beginning of one
+ * buffer (a new, larger one when an op needs more than it holds). Before, each op had its own: a
+ * Kokoro synthesis graph allocated some forty im2col buffers of up to 190 MB each, per sentence.
  */
 final class Binding {
     static final int THREADS = 256;
@@ -25,6 +32,11 @@ final class Binding {
     private final List<GpuBuffer> scratch = new ArrayList<>();
     /** The op being bound, which labels its steps in a profile. */
     private String op = "-";
+    private static final long SLAB_BYTES = 64 * 1024, SCRATCH_ALIGN = 256;
+    private SegmentAllocator slab;
+    private long slabLeft;
+    /** The shared scratch buffer, its size, and how much of it the op being bound has taken. */
+    private long scratchBase, scratchCapacity, scratchTaken;
 
     Binding(GpuBackend backend, TensorPlacement placement, Arena arena) {
         this.backend = backend;
@@ -42,7 +54,19 @@ final class Binding {
         return node.inputs().size() > input ? ptr(node.input(input)) : 0;
     }
 
-    LaunchArgs args() { return new LaunchArgs(arena); }
+    LaunchArgs args() { return new LaunchArgs(this::allocateArgument); }
+
+    /** {@code bytes} from the current slab (a new one when it is used up), aligned as asked. */
+    private MemorySegment allocateArgument(long bytes, long alignment) {
+        long need = bytes + alignment;
+        if (need > SLAB_BYTES) return arena.allocate(bytes, alignment);
+        if (slab == null || need > slabLeft) {
+            slab = SegmentAllocator.slicingAllocator(arena.allocate(SLAB_BYTES, 16));
+            slabLeft = SLAB_BYTES;
+        }
+        slabLeft -= need; // an upper bound of what slicing takes with its alignment padding
+        return slab.allocate(bytes, alignment);
+    }
 
     /** A 1-D grid-stride launch over {@code n} items with {@value #THREADS} threads per block; none when n == 0. */
     void grid1d(String source, String kernel, long n, LaunchArgs a) {
@@ -77,14 +101,30 @@ final class Binding {
     /** A library call (a GEMM) made for the op being bound; {@code what} names it in a profile. */
     void add(String what, Step s) { steps.add(Step.labelled(op + " " + what, s)); }
 
-    /** Names the op whose steps follow. */
-    void bindingOp(String name) { op = name; }
+    /** Names the op whose steps follow; its scratch starts again at the shared buffer's beginning. */
+    void bindingOp(String name) {
+        op = name;
+        scratchTaken = 0;
+    }
 
-    /** Device memory owned by the compiled segment (freed when it closes). */
+    /**
+     * {@code bytes} of device memory for the op being bound, valid while its steps run (the next op's scratch
+     * reuses it); owned by the compiled segment (freed when it closes).
+     */
     long scratch(long bytes) {
-        GpuBuffer b = backend.allocateScratch(bytes);
-        scratch.add(b);
-        return b.address();
+        long need = (Math.max(bytes, 1) + SCRATCH_ALIGN - 1) / SCRATCH_ALIGN * SCRATCH_ALIGN;
+        if (scratchBase == 0 || scratchTaken + need > scratchCapacity) {
+            // the op's earlier requests stay where they are, in the buffer they were given
+            long size = Math.max(need, scratchCapacity);
+            GpuBuffer b = backend.allocateScratch(size);
+            scratch.add(b);
+            scratchBase = b.address();
+            scratchCapacity = size;
+            scratchTaken = 0;
+        }
+        long address = scratchBase + scratchTaken;
+        scratchTaken += need;
+        return address;
     }
 
     List<Step> steps() { return steps; }

@@ -155,6 +155,33 @@ class GpuBackendTest {
         }
     }
 
+    /** Each op's scratch is used only by its own steps, which run in order on one stream: one buffer serves them all. */
+    @Test
+    void opsOfOneSegmentShareOneScratchBuffer() {
+        List<DeviceBuffer> held = new ArrayList<>();
+        try (GpuBackend b = open(new FakeBlas(), Map.of())) {
+            GraphBuilder g = new GraphBuilder();
+            long t = 1000;
+            Tensor x = g.input("x", DType.F32, Shape.of(1, 3, t));
+            Tensor y1 = g.conv1d(x, g.input("w1", DType.F32, Shape.of(4, 3, 5)), null, 1, 2, 1, 1);   // im2col 3*5 rows
+            Tensor y2 = g.conv1d(g.relu(y1), g.input("w2", DType.F32, Shape.of(2, 4, 3)), null, 1, 1, 1, 1); // 4*3 rows
+            Graph graph = g.build(y2);
+            Map<Tensor, DeviceBuffer> buffers = new IdentityHashMap<>();
+            for (Tensor n : graph.nodes()) buffers.computeIfAbsent(n.storage(), r -> b.allocate(r.storageBytes()));
+            held.addAll(buffers.values());
+            int before = runtime.calls.size();
+            try (Executable e = b.compile(graph.computeNodes(), new TensorPlacement() {
+                @Override public DeviceBuffer buffer(Tensor n) { return buffers.get(n.storage()); }
+
+                @Override public long byteOffset(Tensor n) { return n.dtype().bytesFor(n.offset()); }
+            })) {
+                long cols = 4L * 3 * 5 * t, rounded = (cols + 255) / 256 * 256;
+                assertThat(runtime.calls.subList(before, runtime.calls.size()).stream().filter(c -> c.startsWith("alloc")))
+                        .as("one scratch buffer, the larger op's, for both convolutions").containsExactly("alloc " + rounded);
+            }
+        }
+    }
+
     @Test
     void outOfMemoryHandsCachedMemoryBackAndNamesTheDevice() {
         try (GpuBackend b = open(null, Map.of("hip.pinned", "off"))) {
