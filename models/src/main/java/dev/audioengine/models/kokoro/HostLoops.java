@@ -1,6 +1,10 @@
 package dev.audioengine.models.kokoro;
 
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.Future;
 import java.util.stream.IntStream;
 
 /**
@@ -33,6 +37,33 @@ final class HostLoops implements AutoCloseable {
         }
         pool.submit(() -> IntStream.range(0, pieces).parallel().forEach(p -> body.run(
                 (int) ((long) n * p / pieces), (int) ((long) n * (p + 1) / pieces)))).join();
+    }
+
+    /**
+     * {@code work} on the host threads while the caller goes on (the caller's own work must not use the engine's
+     * objects that {@code work} uses); with one thread it runs here, before this returns.
+     */
+    <T> Future<T> submit(Callable<T> work) {
+        if (pool != null) return pool.submit(work);
+        try {
+            return CompletableFuture.completedFuture(work.call());
+        } catch (Exception e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /** The result of {@link #submit}, its failure rethrown as it was (unchecked) or wrapped. */
+    static <T> T join(Future<T> f) {
+        try {
+            return f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while the host threads worked", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) throw r;
+            if (e.getCause() instanceof Error err) throw err;
+            throw new IllegalStateException(e.getCause());
+        }
     }
 
     @Override
