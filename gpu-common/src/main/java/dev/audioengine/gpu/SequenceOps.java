@@ -112,10 +112,33 @@ final class SequenceOps implements GpuOp {
         int unitBlocks = Math.toIntExact((h + warps - 1) / warps);
         long whh = b.ptr(node.input(2)), bih = b.ptr(node.input(3)), bhh = b.ptr(node.input(4));
         long h0 = b.ptr(node.input(5)), c0 = b.ptr(node.input(6));
+        if (persistent(b, batch) && t > 1) {
+            int blocks = (int) Math.min(unitBlocks, PERSISTENT_LSTM_BLOCKS / batch);
+            long barrier = b.scratch(4 * batch);
+            GpuRuntime api = b.backend.api();
+            b.add("memset", stream -> api.memsetAsync(barrier, (byte) 0, 4 * batch, stream));
+            b.launch(SRC, "ae_lstm_seq", blocks, Math.toIntExact(batch), 1, Binding.THREADS, 1, 1, (int) (4 * h),
+                    b.args().ptr(y).ptr(xg).ptr(whh).ptr(bih).ptr(bhh).ptr(h0).ptr(c0).i64(batch).i64(t).i64(h).ptr(barrier));
+            return;
+        }
         for (long step = 0; step < t; step++) {
             b.launch(SRC, "ae_lstm_step", unitBlocks, Math.toIntExact(batch), 1, Binding.THREADS, 1, 1, (int) (4 * h),
                     b.args().ptr(y).ptr(xg).ptr(whh).ptr(bih).ptr(bhh).ptr(h0).ptr(c0).i64(batch).i64(t).i64(h).i64(step));
         }
+    }
+
+    /**
+     * Blocks of the one-launch recurrence, all batch items together: few enough to be resident at once on any GPU
+     * this runs on (an H200 has 132 multiprocessors), since a grid barrier waits for every block.
+     */
+    static final int PERSISTENT_LSTM_BLOCKS = 16;
+
+    /**
+     * The one-launch recurrence (ae_lstm_seq) where it was verified: CUDA (conformance on an H200, graphs on and
+     * off). Elsewhere, and for more batch items than blocks, a launch per step.
+     */
+    private static boolean persistent(Binding b, long batch) {
+        return b.backend.api().vendor().equals("CUDA") && batch <= PERSISTENT_LSTM_BLOCKS;
     }
 
     /** xg [B*T, 4H] = x . w_ih^T as one library GEMM; false (nothing bound) when there is no library or no plan. */

@@ -256,6 +256,63 @@ GC_KERNEL void ae_lstm_step(float* GC_RESTRICT y, const float* GC_RESTRICT xg, c
     }
 }
 
+/**
+ * A whole LSTM layer's recurrence in one launch, after the projection GEMM: ae_lstm_step's layout (a warp per
+ * hidden unit, h[t-1] from y's row t-1) with the blocks of one batch item meeting at a grid barrier after every
+ * step, instead of one launch per step (Kokoro: ~900 launches a sentence, a third of all). Grid (blocks, B); the
+ * host keeps blocks x B small enough to be resident at once and uses this kernel only where it is verified.
+ * barrier: B counters, zeroed before the launch.
+ */
+GC_KERNEL void ae_lstm_seq(float* GC_RESTRICT y, const float* GC_RESTRICT xg, const float* GC_RESTRICT whh,
+                           const float* GC_RESTRICT bih, const float* GC_RESTRICT bhh, const float* GC_RESTRICT h0,
+                           const float* GC_RESTRICT c0, i64 B, i64 T, i64 H, u32* barrier) {
+    extern GC_SHARED float hp[];
+    i64 b = gc_block_y();
+    int lane = gc_tid() % GC_WARP_SIZE, warp = gc_tid() / GC_WARP_SIZE, warps = gc_block_dim() / GC_WARP_SIZE;
+    i64 blocks = gc_global_stride() / gc_block_dim();
+    i64 unitStride = blocks * warps;
+    for (i64 t = 0; t < T; t++) {
+        // h[t-1] was written by every block in the last step: read past any stale cache line
+        if (t == 0) for (i64 p = gc_tid(); p < H; p += gc_block_dim()) hp[p] = h0[b * H + p];
+        else for (i64 p = gc_tid(); p < H; p += gc_block_dim()) hp[p] = gc_load_coherent(y + (b * T + t - 1) * H + p);
+        gc_sync();
+        const float* xr = xg + (b * T + t) * 4 * H;
+        for (i64 j = gc_block() * warps + warp; j < H; j += unitStride) {
+            float si = 0, sf = 0, sg = 0, so = 0;
+            const float* wi = whh + j * H;
+            const float* wf = whh + (H + j) * H;
+            const float* wg = whh + (2 * H + j) * H;
+            const float* wo = whh + (3 * H + j) * H;
+            for (i64 p = lane; p < H; p += GC_WARP_SIZE) {
+                float h = hp[p];
+                si += wi[p] * h;
+                sf += wf[p] * h;
+                sg += wg[p] * h;
+                so += wo[p] * h;
+            }
+            for (int m = GC_WARP_SIZE / 2; m > 0; m >>= 1) {
+                si += gc_shfl_xor(si, m);
+                sf += gc_shfl_xor(sf, m);
+                sg += gc_shfl_xor(sg, m);
+                so += gc_shfl_xor(so, m);
+            }
+            if (lane == 0) {
+                float ig = sigmoid_f(xr[j] + bih[j] + bhh[j] + si);
+                float fg = sigmoid_f(xr[H + j] + bih[H + j] + bhh[H + j] + sf);
+                float gg = tanhf(xr[2 * H + j] + bih[2 * H + j] + bhh[2 * H + j] + sg);
+                float og = sigmoid_f(xr[3 * H + j] + bih[3 * H + j] + bhh[3 * H + j] + so);
+                // unit j stays with this warp for every step: its own cell value from the last step
+                float cPrev = t == 0 ? c0[b * H + j] : y[B * T * H + (b * T + t - 1) * H + j];
+                float c = fg * cPrev + ig * gg;
+                i64 o = (b * T + t) * H + j;
+                y[o] = og * tanhf(c);
+                y[B * T * H + o] = c;
+            }
+        }
+        gc_grid_barrier(barrier + b, (u32) ((t + 1) * blocks));
+    }
+}
+
 /** The additive mask [tq, tk] of a cache holding *length keys: 0 where query q sees key j, -inf elsewhere (Op.KeyMask). */
 GC_KERNEL void ae_key_mask(int causal, i64 tq, i64 tk, const int* GC_RESTRICT length, float* GC_RESTRICT y) {
     i64 len = (i64) length[0];
