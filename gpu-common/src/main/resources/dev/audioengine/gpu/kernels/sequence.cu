@@ -204,26 +204,15 @@ GC_KERNEL void ae_attention_rows(float* GC_RESTRICT y, const float* GC_RESTRICT 
 }
 
 /**
- * Step t of an LSTM layer for every batch item. The input projection xg [B, T, 4H] (x . w_ih^T, all
- * steps at once, before the recurrence) is read, not recomputed; this step adds the biases and
- * w_hh . h[t-1], where h[t-1] and c[t-1] are y's rows t-1 (h0 and c0 at t = 0), so steps need no state
- * of their own. One warp per hidden unit: its four gate rows of w_hh are read along the row (coalesced)
- * and reduced across the warp; units spread over blocks, grid (ceil(H / warps per block), B), so every
- * SM streams its share of w_hh. Shared: h[t-1] (H floats). y [2, B, T, H]: hidden then cell sequence.
+ * Step t of the hidden units this warp owns (j = first, first + stride, ...; the same j for a whole warp, so
+ * whole warps take each iteration and the shuffles see full warps): the four gate rows of w_hh against h[t-1]
+ * (hp, in shared memory), read along the row and reduced across the warp; lane 0 adds the projection xr and the
+ * biases, updates the cell and writes h[t] and c[t] into y. Shared by ae_lstm_step and ae_lstm_seq.
  */
-GC_KERNEL void ae_lstm_step(float* GC_RESTRICT y, const float* GC_RESTRICT xg, const float* GC_RESTRICT whh,
-                            const float* GC_RESTRICT bih, const float* GC_RESTRICT bhh, const float* GC_RESTRICT h0,
-                            const float* GC_RESTRICT c0, i64 B, i64 T, i64 H, i64 t) {
-    extern GC_SHARED float hp[];
-    i64 b = gc_block_y();
-    const float* hsrc = t == 0 ? h0 + b * H : y + (b * T + t - 1) * H;
-    for (i64 p = gc_tid(); p < H; p += gc_block_dim()) hp[p] = hsrc[p];
-    gc_sync();
-    int lane = gc_tid() % GC_WARP_SIZE, warp = gc_tid() / GC_WARP_SIZE, warps = gc_block_dim() / GC_WARP_SIZE;
-    i64 unitStride = (gc_global_stride() / gc_block_dim()) * warps; // the host sizes the grid for 32-lane warps
-    const float* xr = xg + (b * T + t) * 4 * H;
-    // j is the same across a warp, so whole warps take each iteration and the shuffles see full warps
-    for (i64 j = gc_block() * warps + warp; j < H; j += unitStride) {
+GC_DEVICE void lstm_units(float* GC_RESTRICT y, const float* GC_RESTRICT xr, const float* GC_RESTRICT whh,
+                          const float* GC_RESTRICT bih, const float* GC_RESTRICT bhh, const float* GC_RESTRICT c0,
+                          const float* hp, i64 B, i64 T, i64 H, i64 b, i64 t, i64 first, i64 stride, int lane) {
+    for (i64 j = first; j < H; j += stride) {
         float si = 0, sf = 0, sg = 0, so = 0;
         const float* wi = whh + j * H;
         const float* wf = whh + (H + j) * H;
@@ -247,6 +236,7 @@ GC_KERNEL void ae_lstm_step(float* GC_RESTRICT y, const float* GC_RESTRICT xg, c
             float fg = sigmoid_f(xr[H + j] + bih[H + j] + bhh[H + j] + sf);
             float gg = tanhf(xr[2 * H + j] + bih[2 * H + j] + bhh[2 * H + j] + sg);
             float og = sigmoid_f(xr[3 * H + j] + bih[3 * H + j] + bhh[3 * H + j] + so);
+            // unit j stays with this warp for every step: its own cell value from the last step
             float cPrev = t == 0 ? c0[b * H + j] : y[B * T * H + (b * T + t - 1) * H + j];
             float c = fg * cPrev + ig * gg;
             i64 o = (b * T + t) * H + j;
@@ -254,6 +244,28 @@ GC_KERNEL void ae_lstm_step(float* GC_RESTRICT y, const float* GC_RESTRICT xg, c
             y[B * T * H + o] = c;
         }
     }
+}
+
+/**
+ * Step t of an LSTM layer for every batch item. The input projection xg [B, T, 4H] (x . w_ih^T, all
+ * steps at once, before the recurrence) is read, not recomputed; this step adds the biases and
+ * w_hh . h[t-1], where h[t-1] and c[t-1] are y's rows t-1 (h0 and c0 at t = 0), so steps need no state
+ * of their own. One warp per hidden unit: its four gate rows of w_hh are read along the row (coalesced)
+ * and reduced across the warp; units spread over blocks, grid (ceil(H / warps per block), B), so every
+ * SM streams its share of w_hh. Shared: h[t-1] (H floats). y [2, B, T, H]: hidden then cell sequence.
+ */
+GC_KERNEL void ae_lstm_step(float* GC_RESTRICT y, const float* GC_RESTRICT xg, const float* GC_RESTRICT whh,
+                            const float* GC_RESTRICT bih, const float* GC_RESTRICT bhh, const float* GC_RESTRICT h0,
+                            const float* GC_RESTRICT c0, i64 B, i64 T, i64 H, i64 t) {
+    extern GC_SHARED float hp[];
+    i64 b = gc_block_y();
+    const float* hsrc = t == 0 ? h0 + b * H : y + (b * T + t - 1) * H;
+    for (i64 p = gc_tid(); p < H; p += gc_block_dim()) hp[p] = hsrc[p];
+    gc_sync();
+    int lane = gc_tid() % GC_WARP_SIZE, warp = gc_tid() / GC_WARP_SIZE, warps = gc_block_dim() / GC_WARP_SIZE;
+    i64 unitStride = (gc_global_stride() / gc_block_dim()) * warps; // the host sizes the grid for 32-lane warps
+    const float* xr = xg + (b * T + t) * 4 * H;
+    lstm_units(y, xr, whh, bih, bhh, c0, hp, B, T, H, b, t, gc_block() * warps + warp, unitStride, lane);
 }
 
 /**
@@ -277,38 +289,7 @@ GC_KERNEL void ae_lstm_seq(float* GC_RESTRICT y, const float* GC_RESTRICT xg, co
         else for (i64 p = gc_tid(); p < H; p += gc_block_dim()) hp[p] = gc_load_coherent(y + (b * T + t - 1) * H + p);
         gc_sync();
         const float* xr = xg + (b * T + t) * 4 * H;
-        for (i64 j = gc_block() * warps + warp; j < H; j += unitStride) {
-            float si = 0, sf = 0, sg = 0, so = 0;
-            const float* wi = whh + j * H;
-            const float* wf = whh + (H + j) * H;
-            const float* wg = whh + (2 * H + j) * H;
-            const float* wo = whh + (3 * H + j) * H;
-            for (i64 p = lane; p < H; p += GC_WARP_SIZE) {
-                float h = hp[p];
-                si += wi[p] * h;
-                sf += wf[p] * h;
-                sg += wg[p] * h;
-                so += wo[p] * h;
-            }
-            for (int m = GC_WARP_SIZE / 2; m > 0; m >>= 1) {
-                si += gc_shfl_xor(si, m);
-                sf += gc_shfl_xor(sf, m);
-                sg += gc_shfl_xor(sg, m);
-                so += gc_shfl_xor(so, m);
-            }
-            if (lane == 0) {
-                float ig = sigmoid_f(xr[j] + bih[j] + bhh[j] + si);
-                float fg = sigmoid_f(xr[H + j] + bih[H + j] + bhh[H + j] + sf);
-                float gg = tanhf(xr[2 * H + j] + bih[2 * H + j] + bhh[2 * H + j] + sg);
-                float og = sigmoid_f(xr[3 * H + j] + bih[3 * H + j] + bhh[3 * H + j] + so);
-                // unit j stays with this warp for every step: its own cell value from the last step
-                float cPrev = t == 0 ? c0[b * H + j] : y[B * T * H + (b * T + t - 1) * H + j];
-                float c = fg * cPrev + ig * gg;
-                i64 o = (b * T + t) * H + j;
-                y[o] = og * tanhf(c);
-                y[B * T * H + o] = c;
-            }
-        }
+        lstm_units(y, xr, whh, bih, bhh, c0, hp, B, T, H, b, t, gc_block() * warps + warp, unitStride, lane);
         gc_grid_barrier(barrier + b, (u32) ((t + 1) * blocks));
     }
 }
