@@ -255,7 +255,7 @@ final class TensorMatrix implements MatrixSource {
             // kernel ran interpreted, were then too big to inline, and the compiled kernel boxed every vector (0.02 GFLOP/s)
             s0.intoArray(lanes, 0); s1.intoArray(lanes, L); s2.intoArray(lanes, 2 * L); s3.intoArray(lanes, 3 * L);
             s4.intoArray(lanes, 4 * L); s5.intoArray(lanes, 5 * L); s6.intoArray(lanes, 6 * L); s7.intoArray(lanes, 7 * L);
-            for (int q = 0; q < 8; q++) out[j + q * ld] = LaneSum.of(lanes, q * L);
+            LaneSum.ofEightSixteens(lanes, out, j, ld);
         }
     }
 
@@ -285,8 +285,9 @@ final class TensorMatrix implements MatrixSource {
             }
             s0.intoArray(lanes, 0); s1.intoArray(lanes, L); s2.intoArray(lanes, 2 * L); s3.intoArray(lanes, 3 * L); // as in q8Oct
             s4.intoArray(lanes, 4 * L); s5.intoArray(lanes, 5 * L); s6.intoArray(lanes, 6 * L); s7.intoArray(lanes, 7 * L);
-            for (int q = 0; q < 8; q++) {
-                float t = LaneSum.of(lanes, q * L);
+            LaneSum.ofEightSixteens(lanes, out, j, ld);
+            for (int q = 0; q < 8 && kk < k; q++) {
+                float t = out[j + q * ld];
                 for (int i = kk; i < k; i++) t += a[i] * seg.get(CpuTensor.F32, at0 + q * step + i * 4L);
                 out[j + q * ld] = t;
             }
