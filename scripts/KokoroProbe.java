@@ -56,6 +56,15 @@ public final class KokoroProbe {
             ids.add(vocab.encode(ph));
             styles.add(heart.style(ph.length()));
         }
+        String idsOut = System.getenv("KOKORO_PROBE_IDS");
+        if (idsOut != null) { // the same inputs for ONNX Runtime's timing (scripts/kokoro-ort-speed.py)
+            StringBuilder json = new StringBuilder("[");
+            for (int i = 0; i < ids.size(); i++) {
+                json.append(i == 0 ? "" : ",").append("{\"ids\":").append(Arrays.toString(ids.get(i))).append(",\"style\":")
+                        .append(Arrays.toString(styles.get(i))).append('}');
+            }
+            java.nio.file.Files.writeString(Path.of(idsOut), json.append(']'));
+        }
         List<int[]> refDurations = null;
         List<float[]> refAudio = null;
         boolean ok = true;
@@ -109,26 +118,22 @@ public final class KokoroProbe {
     }
 
     static void speed(AudioEngine e, String target, Path model, Path tokenizer, Path dir, int rounds) throws Exception {
-        Sampler sampler = System.getenv("KOKORO_PROBE_SAMPLE") != null ? Sampler.start(Thread.currentThread()) : null;
-        try {
-            timed(e, target, model, tokenizer, dir, rounds);
-        } finally {
-            if (sampler != null) sampler.report(target);
-        }
+        timed(e, target, model, tokenizer, dir, rounds);
     }
 
     /**
      * Where the synthesizing thread is, every 5 ms (the device machine's image has no JFR): the deepest frames in the
      * engine's or the JDK's code, counted; the largest counts printed.
      */
-    record Sampler(Thread thread, java.util.Map<String, Integer> counts, Thread daemon) {
+    record Sampler(Thread thread, java.util.Map<String, Integer> counts, java.util.Map<String, Integer> phases, Thread daemon) {
         static Sampler start(Thread target) {
             java.util.Map<String, Integer> counts = new java.util.concurrent.ConcurrentHashMap<>();
+            java.util.Map<String, Integer> phases = new java.util.concurrent.ConcurrentHashMap<>();
             Thread d = Thread.ofPlatform().daemon().start(() -> {
                 while (!Thread.currentThread().isInterrupted()) {
                     StackTraceElement[] st = target.getStackTrace();
                     StringBuilder key = new StringBuilder();
-                    for (int i = 0, n = 0; i < st.length && n < 4; i++) {
+                    for (int i = 0, n = 0; i < st.length && n < 5; i++) {
                         String c = st[i].getClassName();
                         if (c.startsWith("dev.audioengine") || n > 0) {
                             key.append(n == 0 ? "" : " < ").append(c.substring(c.lastIndexOf('.') + 1)).append('.').append(st[i].getMethodName());
@@ -136,6 +141,17 @@ public final class KokoroProbe {
                         } else if (n == 0 && key.isEmpty()) key.append('[').append(st[i].getMethodName()).append("] ");
                     }
                     counts.merge(key.toString(), 1, Integer::sum);
+                    // the phase: the innermost frame of the Kokoro family and the two calls below it
+                    StringBuilder phase = new StringBuilder();
+                    for (int i = 0; i < st.length; i++) {
+                        if (!st[i].getClassName().contains(".kokoro.")) continue;
+                        for (int j = i; j >= Math.max(0, i - 2); j--) {
+                            String c = st[j].getClassName();
+                            phase.append(j == i ? "" : " > ").append(c.substring(c.lastIndexOf('.') + 1)).append('.').append(st[j].getMethodName());
+                        }
+                        break;
+                    }
+                    phases.merge(phase.isEmpty() ? "(outside the family)" : phase.toString(), 1, Integer::sum);
                     try {
                         Thread.sleep(5);
                     } catch (InterruptedException ex) {
@@ -143,7 +159,7 @@ public final class KokoroProbe {
                     }
                 }
             });
-            return new Sampler(target, counts, d);
+            return new Sampler(target, counts, phases, d);
         }
 
         void report(String target) {
@@ -152,11 +168,26 @@ public final class KokoroProbe {
             System.out.printf(Locale.ROOT, "[%s] samples: %d%n", target, total);
             counts.entrySet().stream().sorted(java.util.Map.Entry.<String, Integer>comparingByValue().reversed()).limit(25)
                     .forEach(en -> System.out.printf(Locale.ROOT, "  %5.1f %%  %s%n", 100.0 * en.getValue() / total, en.getKey()));
+            System.out.printf(Locale.ROOT, "[%s] by phase (the family's innermost frame > what it called):%n", target);
+            phases.entrySet().stream().sorted(java.util.Map.Entry.<String, Integer>comparingByValue().reversed()).limit(25)
+                    .forEach(en -> System.out.printf(Locale.ROOT, "  %5.1f %%  %s%n", 100.0 * en.getValue() / total, en.getKey()));
         }
     }
 
     static void timed(AudioEngine e, String target, Path model, Path tokenizer, Path dir, int rounds) throws Exception {
         try (KokoroSynthesizer synth = KokoroSynthesizer.load(e, model, tokenizer, v -> dir.resolve("kokoro-voice-" + v + ".bin"), "kokoro-82m")) {
+            // sampled from here: the rounds and the compile share, not the load
+            Sampler sampler = System.getenv("KOKORO_PROBE_SAMPLE") != null ? Sampler.start(Thread.currentThread()) : null;
+            try {
+                rounds(synth, target, rounds);
+            } finally {
+                if (sampler != null) sampler.report(target);
+            }
+        }
+    }
+
+    static void rounds(KokoroSynthesizer synth, String target, int rounds) throws Exception {
+        {
             SynthesisOptions o = new SynthesisOptions("af_heart", 1.0);
             double[] seconds = new double[rounds];
             double audio = 0;

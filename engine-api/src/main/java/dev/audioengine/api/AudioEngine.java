@@ -39,9 +39,11 @@ public final class AudioEngine implements AutoCloseable {
     private final FallbackPolicy fallback;
     private final WeightCache weights = new WeightCache();
     private final String selectionNote;
+    private final int hostThreads;
     private boolean closed;
 
-    private AudioEngine(Backend backend, Backend cpuFallback, CapabilityOverrides overrides, FallbackPolicy fallback, String note) {
+    private AudioEngine(Backend backend, Backend cpuFallback, CapabilityOverrides overrides, FallbackPolicy fallback, String note, int threads) {
+        this.hostThreads = threads > 0 ? threads : Runtime.getRuntime().availableProcessors();
         this.backend = backend;
         this.cpuFallback = cpuFallback;
         this.overrides = overrides;
@@ -53,6 +55,13 @@ public final class AudioEngine implements AutoCloseable {
 
     /** The primary backend. */
     public Backend backend() { return backend; }
+
+    /**
+     * Threads a model's own host-side arithmetic may use (work the graph API does not express, such as Kokoro's
+     * harmonic source): the {@link Builder#threads} setting, else all available processors; so one thread asked
+     * for is one thread used, on any backend.
+     */
+    public int hostThreads() { return hostThreads; }
 
     /** The selected device's free and total memory, where its backend reports them (GPUs; not the CPU). */
     public java.util.Optional<dev.audioengine.api.spi.DeviceMemory> deviceMemory() { return backend.memory(); }
@@ -168,7 +177,7 @@ public final class AudioEngine implements AutoCloseable {
                 primary.close();
                 throw e;
             }
-            return new AudioEngine(primary, cpu, overrides, fallback, sel.why());
+            return new AudioEngine(primary, cpu, overrides, fallback, sel.why(), threads);
         }
     }
 }

@@ -89,7 +89,7 @@ final class ConvOps implements GpuOp {
             GpuBlas lt = b.backend.blas();
             GpuBlas.Plan plan = lt.plan(s);
             if (plan == null) return false;
-            b.add(stream -> lt.run(plan, xb, wPtr, cb, stream, false));
+            b.add("gemm", stream -> lt.run(plan, xb, wPtr, cb, stream, false));
         }
         b.grid1d(SRC, "ae_col2im_1d", node.elements(), b.args().ptr(b.ptr(node)).ptr(cols).ptr(biasPtr).i64(biasStride)
                 .i64(batch).i64(cout).i64(t).i64(k).i64(tout).i32(c.stride()).i32(c.padding()).i32(c.dilation()).i32(groups));
@@ -116,14 +116,14 @@ final class ConvOps implements GpuOp {
             if (plan == null) return false;
             plans.add(plan);
         }
-        b.grid1d(SRC, "ae_im2col_1d", batch * cin * k * tout, b.args().ptr(cols).ptr(b.ptr(x)).desc(TensorDesc.of(x))
+        b.grid2d(SRC, "ae_im2col_1d", batch * cin * k, tout, b.args().ptr(cols).ptr(b.ptr(x)).desc(TensorDesc.of(x))
                 .i64(batch).i64(cin).i64(t).i64(k).i64(tout).i32(c.stride()).i32(c.padding()).i32(c.dilation()));
-        b.grid1d(SRC, "ae_fill_bias", node.elements(), b.args().ptr(yPtr).ptr(biasPtr).i64(biasStride).i64(batch).i64(cout).i64(tout));
+        b.grid2d(SRC, "ae_fill_bias", batch * cout, tout, b.args().ptr(yPtr).ptr(biasPtr).i64(biasStride).i64(batch).i64(cout).i64(tout));
         GpuBlas lt = b.backend.blas();
         for (int bi = 0; bi < batch; bi++) {
             GpuBlas.Plan plan = plans.get(bi);
             long cb = cols + 4L * bi * cin * k * tout, yb = yPtr + 4L * bi * cout * tout;
-            b.add(stream -> lt.run(plan, cb, wPtr, yb, stream, true));
+            b.add("gemm", stream -> lt.run(plan, cb, wPtr, yb, stream, true));
         }
         return true;
     }

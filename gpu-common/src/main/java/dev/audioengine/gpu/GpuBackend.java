@@ -33,7 +33,9 @@ import java.util.function.Supplier;
  * {@code P.kernel_cache=DIR|off} (compiled kernel cache; default ~/.cache/audioengine/P),
  * {@code P.pinned=on|off} (uploads through page-locked buffers; default on), {@code P.vmm=on|off} (device
  * memory from one reserved address range grown by mapping physical chunks, {@link VmmPool}, instead of
- * the vendor's stream-ordered pool; default off). Not thread-safe: one run at a time.
+ * the vendor's stream-ordered pool; default off), {@code P.profile=on|off} (time every step apart, graphs
+ * off, and print the time per op and kernel to standard error when the backend closes; default off).
+ * Not thread-safe: one run at a time.
  */
 public final class GpuBackend implements Backend {
     private static final System.Logger LOG = System.getLogger("dev.audioengine.gpu");
@@ -50,6 +52,7 @@ public final class GpuBackend implements Backend {
     private final GpuBlas blas; // null: the engine's own GEMM kernels
     private final String gemm;
     private final GraphCache graphs; // null when graphs are off
+    private final StepProfile profile; // null unless P.profile=on
     private final PinnedStaging staging; // uploads; null when P.pinned=off
     private final VmmPool vmm; // null: the vendor's allocator (P.vmm=off)
     private final boolean tf32;
@@ -74,7 +77,9 @@ public final class GpuBackend implements Backend {
         String mm = config.option(p + "matmul", "precise").trim().toLowerCase(Locale.ROOT);
         if (!mm.equals("precise") && !mm.equals("fast")) throw new IllegalArgumentException(p + "matmul must be precise or fast, got '" + mm + "'");
         this.fastMatmul = mm.equals("fast");
-        boolean useGraphs = onOff(config, p + "graphs", vendor.graphsByDefault());
+        boolean profiling = onOff(config, p + "profile", false);
+        // a profile times every step apart, which a replayed graph cannot do
+        boolean useGraphs = !profiling && onOff(config, p + "graphs", vendor.graphsByDefault());
         int graphCache = Integer.parseInt(config.option(p + "graph_cache", "64").trim());
         String cacheDir = config.option(p + "kernel_cache", "").trim();
         boolean pinned = onOff(config, p + "pinned", true);
@@ -111,6 +116,7 @@ public final class GpuBackend implements Backend {
         this.blas = g.blas();
         this.gemm = g.describe();
         this.graphs = useGraphs ? new GraphCache(runtime::destroyGraphExec, graphCache, p + "graph_cache") : null;
+        this.profile = profiling ? new StepProfile() : null;
         LOG.log(System.Logger.Level.INFO, this::openedMessage);
     }
 
@@ -123,13 +129,14 @@ public final class GpuBackend implements Backend {
     /** The GEMM path and graph setting, for every run summary. */
     @Override
     public String detail() {
-        return "GEMM: " + gemm + "; graphs " + (graphs != null ? "on" : "off") + (vmm != null ? "; memory: VMM pool" : "");
+        return "GEMM: " + gemm + "; graphs " + (graphs != null ? "on" : "off") + (profile != null ? " (profiling every step)" : "")
+                + (vmm != null ? "; memory: VMM pool" : "");
     }
 
     /** The option keys every GPU backend on this layer reads, under the vendor's prefix ("cuda", "hip"). */
     public static java.util.Set<String> optionKeys(String prefix) {
         return java.util.Set.of(prefix + ".tf32", prefix + ".matmul", prefix + ".graphs", prefix + ".graph_cache", prefix + ".kernel_cache",
-                prefix + ".pinned", prefix + ".vmm");
+                prefix + ".pinned", prefix + ".vmm", prefix + ".profile");
     }
 
     static boolean onOff(BackendConfig config, String key, boolean fallback) {
@@ -168,6 +175,9 @@ public final class GpuBackend implements Backend {
 
     /** Null when graph capture is off. */
     public GraphCache graphCache() { return graphs; }
+
+    /** The profile so far (P.profile=on), null when off. */
+    synchronized String profileReport() { return profile == null ? null : profile.report(vendor.registryName() + " device " + ordinal); }
 
     public MemorySegment stream() { return stream; }
 
@@ -287,14 +297,29 @@ public final class GpuBackend implements Backend {
         api.synchronize(stream);
     }
 
-    /** Enqueues a segment's steps: replaying its captured graph, capturing it first, or launch by launch. */
-    synchronized void execute(Object owner, List<Step> steps) {
+    /**
+     * Enqueues a segment's steps: replaying its captured graph, capturing it first, or launch by launch. A segment's
+     * first run ({@code run} 1) always goes launch by launch: capturing and instantiating a graph costs about what its
+     * launches cost, and the launches overlap the device's work, so a graph pays only from its second run on. Kokoro
+     * compiles each sentence's length anew and runs it once: capturing on the first run cost it 8 ms a sentence.
+     */
+    synchronized void execute(Object owner, List<Step> steps, long run) {
         enter();
-        if (graphs == null || steps.isEmpty()) {
+        if (profile != null) {
+            for (Step s : steps) {
+                api.synchronize(stream);
+                long t0 = System.nanoTime();
+                s.enqueue(stream);
+                api.synchronize(stream);
+                profile.add(s.label(), System.nanoTime() - t0);
+            }
+            return;
+        }
+        MemorySegment g = graphs == null ? null : graphs.get(owner);
+        if (graphs == null || steps.isEmpty() || (g == null && run < 2)) {
             for (Step s : steps) s.enqueue(stream);
             return;
         }
-        MemorySegment g = graphs.get(owner);
         if (g == null) {
             api.beginCapture(stream);
             try {
@@ -326,6 +351,8 @@ public final class GpuBackend implements Backend {
         api.makeCurrent();
         try {
             api.synchronize(stream);
+            // asked for with P.profile=on, so printed where the user looks, not through a logger that may be quiet
+            if (profile != null && !profile.isEmpty()) System.err.print(profileReport());
             if (graphs != null) graphs.clear();
             if (blas != null) blas.close();
             kernels.close();

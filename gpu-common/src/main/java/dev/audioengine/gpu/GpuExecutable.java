@@ -7,8 +7,8 @@ import java.util.List;
 
 /**
  * A compiled segment: its steps in order, the launch arguments (in {@link #arena}) and scratch
- * memory it owns. With graphs on, the first run captures the steps into a device graph and later
- * runs replay it with one launch; with graphs off, every run enqueues every step. Either way the
+ * memory it owns. With graphs on, the first run enqueues every step, the second captures them into a device
+ * graph and later runs replay it with one launch; with graphs off, every run enqueues every step. Either way the
  * run returns once the work is enqueued: downloads wait for the stream.
  */
 final class GpuExecutable implements Executable {
@@ -17,6 +17,7 @@ final class GpuExecutable implements Executable {
     private final Arena arena;
     private final List<GpuBuffer> scratch;
     private boolean closed;
+    private long runs;
 
     GpuExecutable(GpuBackend backend, List<Step> steps, Arena arena, List<GpuBuffer> scratch) {
         this.backend = backend;
@@ -28,7 +29,7 @@ final class GpuExecutable implements Executable {
     @Override
     public void run() {
         if (closed) throw new IllegalStateException("compiled " + backend.vendorName() + " segment is closed");
-        backend.execute(this, steps);
+        backend.execute(this, steps, ++runs);
     }
 
     @Override

@@ -66,6 +66,7 @@ final class GpuOps {
     static void bind(Tensor node, Binding b) {
         GpuOp op = familyOf(node.op());
         if (op == null || !op.supports(node, b.backend.limits())) throw new IllegalArgumentException("the " + b.backend.vendorName() + " backend does not support " + node);
+        b.bindingOp(node.op().opName());
         op.bind(node, b);
     }
 }

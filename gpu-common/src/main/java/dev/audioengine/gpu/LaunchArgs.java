@@ -1,7 +1,7 @@
 package dev.audioengine.gpu;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SegmentAllocator;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -16,10 +16,10 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * Device pointers are CUdeviceptr values (64-bit), a null pointer is 0.
  */
 final class LaunchArgs {
-    private final Arena arena;
+    private final SegmentAllocator arena;
     private final List<MemorySegment> slots = new ArrayList<>();
 
-    LaunchArgs(Arena arena) { this.arena = arena; }
+    LaunchArgs(SegmentAllocator arena) { this.arena = arena; }
 
     LaunchArgs ptr(long devicePointer) { return i64(devicePointer); }
 
@@ -36,7 +36,7 @@ final class LaunchArgs {
         return this;
     }
 
-    /** The pointer array to hand to cuLaunchKernel; lives as long as the arena. */
+    /** The pointer array to hand to cuLaunchKernel; lives as long as the allocator's memory. */
     MemorySegment pack() {
         MemorySegment arr = arena.allocate(ADDRESS, Math.max(1, slots.size()));
         for (int i = 0; i < slots.size(); i++) arr.setAtIndex(ADDRESS, i, slots.get(i));

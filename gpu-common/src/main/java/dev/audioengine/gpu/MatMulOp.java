@@ -127,8 +127,8 @@ final class MatMulOp implements GpuOp {
         GpuBlas.Plan plan = lt.plan(shape);
         if (plan == null) return false;
         long xFinal = xPtr, xRest = xLo;
-        b.add(stream -> lt.run(plan, wPtr, xFinal, yPtr, stream, false));
-        if (xRest != 0) b.add(stream -> lt.run(plan, wPtr, xRest, yPtr, stream, true));
+        b.add("gemm", stream -> lt.run(plan, wPtr, xFinal, yPtr, stream, false));
+        if (xRest != 0) b.add("gemm", stream -> lt.run(plan, wPtr, xRest, yPtr, stream, true));
         return true;
     }
 }

@@ -66,7 +66,8 @@ final class RowOps implements GpuOp {
                 long spatial = 1;
                 for (int i = 2; i < x.rank(); i++) spatial *= x.dim(i);
                 b.perRow(SRC, "ae_group_norm", x.dim(0) * g.groups(), b.args().ptr(y).ptr(b.ptr(x)).desc(TensorDesc.of(x))
-                        .ptr(b.ptrOrNull(node, 1)).ptr(b.ptrOrNull(node, 2)).i64(x.dim(1)).i64(spatial).i32(g.groups()).f32(g.eps()));
+                        .ptr(b.ptrOrNull(node, 1)).ptr(b.ptrOrNull(node, 2)).i64(x.dim(1)).i64(spatial).i32(g.groups()).f32(g.eps())
+                        .i32(x.isContiguous() ? 1 : 0));
             }
             default -> throw new IllegalArgumentException("not a row op: " + node);
         }

@@ -113,7 +113,7 @@ class GpuBackendTest {
     }
 
     @Test
-    void withALibraryMatmulRunsOnItAndGraphsCaptureOnceThenReplay() {
+    void withALibraryMatmulRunsOnItAndGraphsCaptureOnTheSecondRunThenReplay() {
         FakeBlas blas = new FakeBlas();
         List<DeviceBuffer> held = new ArrayList<>();
         try (GpuBackend b = open(blas, Map.of("hip.graphs", "on"))) {
@@ -123,14 +123,63 @@ class GpuBackendTest {
             assertThat(b.detail()).as("what every run summary shows").isEqualTo("GEMM: fakeBLAS /opt/fake/libfakeblas.so.1; graphs on");
             try (Executable e = matmul(b, held)) {
                 e.run();
+                assertThat(blas.runs).as("a first run goes step by step: a segment run once never pays for a capture").isEqualTo(1);
+                assertThat(runtime.calls).doesNotContain("beginCapture", "launchGraph");
+                e.run();
                 e.run();
             }
-            assertThat(blas.runs).as("captured once; replays do not enqueue the steps again").isEqualTo(1);
+            assertThat(blas.runs).as("captured on the second run; replays do not enqueue the steps again").isEqualTo(2);
             assertThat(runtime.calls.stream().filter(c -> c.equals("beginCapture")).count()).isEqualTo(1);
             assertThat(runtime.calls.stream().filter(c -> c.equals("launchGraph")).count()).isEqualTo(2);
             assertThat(runtime.calls).contains("destroyGraphExec").doesNotContain("launch");
         }
         assertThat(blas.closed).isTrue();
+    }
+
+    @Test
+    void aProfileTimesEveryStepLaunchByLaunchAndNamesItsOpAndKernel() {
+        FakeBlas blas = new FakeBlas();
+        List<DeviceBuffer> held = new ArrayList<>();
+        try (GpuBackend b = open(blas, Map.of("hip.graphs", "on", "hip.profile", "on"))) {
+            assertThat(b.graphCache()).as("a profile needs launch-by-launch execution, whatever hip.graphs says").isNull();
+            assertThat(b.detail()).contains("graphs off (profiling every step)");
+            try (Executable e = matmul(b, held)) {
+                e.run();
+                e.run();
+            }
+            assertThat(blas.runs).isEqualTo(2);
+            assertThat(b.profileReport()).contains("in 2 steps").containsPattern("\\n +[0-9.]+ +100\\.0% +2 +[0-9.]+  matmul gemm\\n");
+        }
+        try (GpuBackend b = open(null, Map.of())) {
+            assertThat(b.profileReport()).isNull();
+        }
+    }
+
+    /** Each op's scratch is used only by its own steps, which run in order on one stream: one buffer serves them all. */
+    @Test
+    void opsOfOneSegmentShareOneScratchBuffer() {
+        List<DeviceBuffer> held = new ArrayList<>();
+        try (GpuBackend b = open(new FakeBlas(), Map.of())) {
+            GraphBuilder g = new GraphBuilder();
+            long t = 1000;
+            Tensor x = g.input("x", DType.F32, Shape.of(1, 3, t));
+            Tensor y1 = g.conv1d(x, g.input("w1", DType.F32, Shape.of(4, 3, 5)), null, 1, 2, 1, 1);   // im2col 3*5 rows
+            Tensor y2 = g.conv1d(g.relu(y1), g.input("w2", DType.F32, Shape.of(2, 4, 3)), null, 1, 1, 1, 1); // 4*3 rows
+            Graph graph = g.build(y2);
+            Map<Tensor, DeviceBuffer> buffers = new IdentityHashMap<>();
+            for (Tensor n : graph.nodes()) buffers.computeIfAbsent(n.storage(), r -> b.allocate(r.storageBytes()));
+            held.addAll(buffers.values());
+            int before = runtime.calls.size();
+            try (Executable e = b.compile(graph.computeNodes(), new TensorPlacement() {
+                @Override public DeviceBuffer buffer(Tensor n) { return buffers.get(n.storage()); }
+
+                @Override public long byteOffset(Tensor n) { return n.dtype().bytesFor(n.offset()); }
+            })) {
+                long cols = 4L * 3 * 5 * t, rounded = (cols + 255) / 256 * 256;
+                assertThat(runtime.calls.subList(before, runtime.calls.size()).stream().filter(c -> c.startsWith("alloc")))
+                        .as("one scratch buffer, the larger op's, for both convolutions").containsExactly("alloc " + rounded);
+            }
+        }
     }
 
     @Test

@@ -31,6 +31,7 @@ GC_DEVICE i64 gc_block_z() { return (i64) blockIdx.z; }
 /** First index and stride of a grid-stride loop over a 1-D launch. */
 GC_DEVICE i64 gc_global_id() { return (i64) blockIdx.x * blockDim.x + threadIdx.x; }
 GC_DEVICE i64 gc_global_stride() { return (i64) gridDim.x * blockDim.x; }
+GC_DEVICE i64 gc_grid_dim_y() { return (i64) gridDim.y; }
 GC_DEVICE void gc_sync() { __syncthreads(); }
 
 // Lanes per warp: 32 on NVIDIA; on AMD 64 (wave64: gfx9, CDNA) or 32 (wave32: gfx10 and later), fixed at
@@ -45,6 +46,25 @@ GC_DEVICE float gc_shfl_xor(float v, int mask) { return __shfl_xor_sync(0xffffff
 #endif
 /** *p += v atomically in device memory (relaxed; the same name and semantics on both vendors). */
 GC_DEVICE float gc_atomic_add(float* p, float v) { return atomicAdd(p, v); }
+
+/** A value another block may have written during this kernel: read from the coherent level, never a stale L1 line. */
+GC_DEVICE float gc_load_coherent(const float* p) { return *(const volatile float*) p; }
+
+/**
+ * Every block that shares *counter waits here until target arrivals are counted (target = blocks x barriers so far;
+ * the counter starts at 0). Writes before the barrier are visible to every block after it. Only for grids whose
+ * blocks are all resident at once: a block waiting for one not yet scheduled would wait forever.
+ */
+GC_DEVICE void gc_grid_barrier(u32* counter, u32 target) {
+    __syncthreads();
+    if (threadIdx.x == 0 && threadIdx.y == 0) {
+        __threadfence();
+        atomicAdd(counter, 1u);
+        while (*(volatile u32*) counter < target) {}
+        __threadfence();
+    }
+    __syncthreads();
+}
 
 GC_DEVICE float gc_as_float(u32 bits) { return __uint_as_float(bits); }
 GC_DEVICE u32 gc_as_uint(float v) { return __float_as_uint(v); }

@@ -156,20 +156,28 @@ GC_KERNEL void ae_col2im_1d(float* GC_RESTRICT y, const float* GC_RESTRICT cols,
 
 /**
  * im2col for conv1d before the GEMM: cols [B, Cin*K, Tout] (row ci*K + k) holds x[b, ci, t*stride - pad + k*dil]
- * (0 outside the input). tx padded [1, B, Cin, T].
+ * (0 outside the input). tx padded [1, B, Cin, T]. Rows along grid y, time along x (both grid-stride), so the
+ * row's indices are divided out once per row, not once per element: this kernel writes K times the input.
  */
 GC_KERNEL void ae_im2col_1d(float* GC_RESTRICT cols, const float* GC_RESTRICT x, TD tx, i64 B, i64 Cin, i64 T, i64 K, i64 Tout,
                             int stride, int pad, int dil) {
-    i64 n = B * Cin * K * Tout;
-    for (i64 i = gc_global_id(); i < n; i += gc_global_stride()) {
-        i64 t = i % Tout, r = (i / Tout) % (Cin * K), b = i / (Tout * Cin * K);
-        i64 ci = r / K, k = r % K, ti = t * stride - pad + k * dil;
-        cols[i] = (ti >= 0 && ti < T) ? x[b * tx.s[1] + ci * tx.s[2] + ti * tx.s[3]] : 0.0f;
+    i64 rows = B * Cin * K;
+    for (i64 row = gc_block_y(); row < rows; row += gc_grid_dim_y()) {
+        i64 k = row % K, ci = (row / K) % Cin, b = row / (K * Cin);
+        const float* xr = x + b * tx.s[1] + ci * tx.s[2];
+        float* cr = cols + row * Tout;
+        i64 first = (i64) k * dil - pad;
+        for (i64 t = gc_global_id(); t < Tout; t += gc_global_stride()) {
+            i64 ti = t * stride + first;
+            cr[t] = (ti >= 0 && ti < T) ? xr[ti * tx.s[3]] : 0.0f;
+        }
     }
 }
 
-/** y [B, C, T] = bias[c] broadcast (the GEMM then accumulates into it); zeros without a bias. */
+/** y [B, C, T] = bias[c] broadcast (the GEMM then accumulates into it); zeros without a bias. Rows along grid y, as im2col. */
 GC_KERNEL void ae_fill_bias(float* GC_RESTRICT y, const float* GC_RESTRICT bias, i64 biasStride, i64 B, i64 C, i64 T) {
-    i64 n = B * C * T;
-    for (i64 i = gc_global_id(); i < n; i += gc_global_stride()) y[i] = bias ? bias[((i / T) % C) * biasStride] : 0.0f;
+    for (i64 row = gc_block_y(); row < B * C; row += gc_grid_dim_y()) {
+        float v = bias ? bias[(row % C) * biasStride] : 0.0f;
+        for (i64 t = gc_global_id(); t < T; t += gc_global_stride()) y[row * T + t] = v;
+    }
 }

@@ -204,43 +204,112 @@ GC_KERNEL void ae_attention_rows(float* GC_RESTRICT y, const float* GC_RESTRICT 
 }
 
 /**
- * One LSTM layer, one block per batch element, the time loop inside the kernel. x [B, T, I] through tx
- * (padded [1, B, T, I]); weights, biases and initial states contiguous. Shared: h, c (H each), gates (4H).
- * y [2, B, T, H]: hidden sequence then cell sequence.
+ * Step t of an LSTM layer for every batch item. The input projection xg [B, T, 4H] (x . w_ih^T, all
+ * steps at once, before the recurrence) is read, not recomputed; this step adds the biases and
+ * w_hh . h[t-1], where h[t-1] and c[t-1] are y's rows t-1 (h0 and c0 at t = 0), so steps need no state
+ * of their own. One warp per hidden unit: its four gate rows of w_hh are read along the row (coalesced)
+ * and reduced across the warp; units spread over blocks, grid (ceil(H / warps per block), B), so every
+ * SM streams its share of w_hh. Shared: h[t-1] (H floats). y [2, B, T, H]: hidden then cell sequence.
  */
-GC_KERNEL void ae_lstm(float* GC_RESTRICT y, const float* GC_RESTRICT x, TD tx, const float* GC_RESTRICT wih,
-                       const float* GC_RESTRICT whh, const float* GC_RESTRICT bih, const float* GC_RESTRICT bhh,
-                       const float* GC_RESTRICT h0, const float* GC_RESTRICT c0, i64 B, i64 T, i64 I, i64 H) {
-    extern GC_SHARED float smem[];
-    float* hs = smem;
-    float* cs = hs + H;
-    float* gates = cs + H;
-    i64 b = gc_block();
-    for (i64 j = gc_tid(); j < H; j += gc_block_dim()) { hs[j] = h0[b * H + j]; cs[j] = c0[b * H + j]; }
+GC_KERNEL void ae_lstm_step(float* GC_RESTRICT y, const float* GC_RESTRICT xg, const float* GC_RESTRICT whh,
+                            const float* GC_RESTRICT bih, const float* GC_RESTRICT bhh, const float* GC_RESTRICT h0,
+                            const float* GC_RESTRICT c0, i64 B, i64 T, i64 H, i64 t) {
+    extern GC_SHARED float hp[];
+    i64 b = gc_block_y();
+    const float* hsrc = t == 0 ? h0 + b * H : y + (b * T + t - 1) * H;
+    for (i64 p = gc_tid(); p < H; p += gc_block_dim()) hp[p] = hsrc[p];
     gc_sync();
-    for (i64 t = 0; t < T; t++) {
-        const float* xr = x + b * tx.s[1] + t * tx.s[2];
-        for (i64 g = gc_tid(); g < 4 * H; g += gc_block_dim()) {
-            float s = bih[g] + bhh[g];
-            const float* wi = wih + g * I;
-            for (i64 p = 0; p < I; p++) s += wi[p] * xr[p * tx.s[3]];
-            const float* wh = whh + g * H;
-            for (i64 p = 0; p < H; p++) s += wh[p] * hs[p];
-            gates[g] = s;
+    int lane = gc_tid() % GC_WARP_SIZE, warp = gc_tid() / GC_WARP_SIZE, warps = gc_block_dim() / GC_WARP_SIZE;
+    i64 unitStride = (gc_global_stride() / gc_block_dim()) * warps; // the host sizes the grid for 32-lane warps
+    const float* xr = xg + (b * T + t) * 4 * H;
+    // j is the same across a warp, so whole warps take each iteration and the shuffles see full warps
+    for (i64 j = gc_block() * warps + warp; j < H; j += unitStride) {
+        float si = 0, sf = 0, sg = 0, so = 0;
+        const float* wi = whh + j * H;
+        const float* wf = whh + (H + j) * H;
+        const float* wg = whh + (2 * H + j) * H;
+        const float* wo = whh + (3 * H + j) * H;
+        for (i64 p = lane; p < H; p += GC_WARP_SIZE) {
+            float h = hp[p];
+            si += wi[p] * h;
+            sf += wf[p] * h;
+            sg += wg[p] * h;
+            so += wo[p] * h;
         }
-        gc_sync();
-        for (i64 j = gc_tid(); j < H; j += gc_block_dim()) {
-            float ig = sigmoid_f(gates[j]), fg = sigmoid_f(gates[H + j]);
-            float gg = tanhf(gates[2 * H + j]), og = sigmoid_f(gates[3 * H + j]);
-            float c = fg * cs[j] + ig * gg;
-            float h = og * tanhf(c);
-            cs[j] = c;
-            hs[j] = h;
+        for (int m = GC_WARP_SIZE / 2; m > 0; m >>= 1) {
+            si += gc_shfl_xor(si, m);
+            sf += gc_shfl_xor(sf, m);
+            sg += gc_shfl_xor(sg, m);
+            so += gc_shfl_xor(so, m);
+        }
+        if (lane == 0) {
+            float ig = sigmoid_f(xr[j] + bih[j] + bhh[j] + si);
+            float fg = sigmoid_f(xr[H + j] + bih[H + j] + bhh[H + j] + sf);
+            float gg = tanhf(xr[2 * H + j] + bih[2 * H + j] + bhh[2 * H + j] + sg);
+            float og = sigmoid_f(xr[3 * H + j] + bih[3 * H + j] + bhh[3 * H + j] + so);
+            float cPrev = t == 0 ? c0[b * H + j] : y[B * T * H + (b * T + t - 1) * H + j];
+            float c = fg * cPrev + ig * gg;
             i64 o = (b * T + t) * H + j;
-            y[o] = h;
+            y[o] = og * tanhf(c);
             y[B * T * H + o] = c;
         }
+    }
+}
+
+/**
+ * A whole LSTM layer's recurrence in one launch, after the projection GEMM: ae_lstm_step's layout (a warp per
+ * hidden unit, h[t-1] from y's row t-1) with the blocks of one batch item meeting at a grid barrier after every
+ * step, instead of one launch per step (Kokoro: ~900 launches a sentence, a third of all). Grid (blocks, B); the
+ * host keeps blocks x B small enough to be resident at once and uses this kernel only where it is verified.
+ * barrier: B counters, zeroed before the launch.
+ */
+GC_KERNEL void ae_lstm_seq(float* GC_RESTRICT y, const float* GC_RESTRICT xg, const float* GC_RESTRICT whh,
+                           const float* GC_RESTRICT bih, const float* GC_RESTRICT bhh, const float* GC_RESTRICT h0,
+                           const float* GC_RESTRICT c0, i64 B, i64 T, i64 H, u32* barrier) {
+    extern GC_SHARED float hp[];
+    i64 b = gc_block_y();
+    int lane = gc_tid() % GC_WARP_SIZE, warp = gc_tid() / GC_WARP_SIZE, warps = gc_block_dim() / GC_WARP_SIZE;
+    i64 blocks = gc_global_stride() / gc_block_dim();
+    i64 unitStride = blocks * warps;
+    for (i64 t = 0; t < T; t++) {
+        // h[t-1] was written by every block in the last step: read past any stale cache line
+        if (t == 0) for (i64 p = gc_tid(); p < H; p += gc_block_dim()) hp[p] = h0[b * H + p];
+        else for (i64 p = gc_tid(); p < H; p += gc_block_dim()) hp[p] = gc_load_coherent(y + (b * T + t - 1) * H + p);
         gc_sync();
+        const float* xr = xg + (b * T + t) * 4 * H;
+        for (i64 j = gc_block() * warps + warp; j < H; j += unitStride) {
+            float si = 0, sf = 0, sg = 0, so = 0;
+            const float* wi = whh + j * H;
+            const float* wf = whh + (H + j) * H;
+            const float* wg = whh + (2 * H + j) * H;
+            const float* wo = whh + (3 * H + j) * H;
+            for (i64 p = lane; p < H; p += GC_WARP_SIZE) {
+                float h = hp[p];
+                si += wi[p] * h;
+                sf += wf[p] * h;
+                sg += wg[p] * h;
+                so += wo[p] * h;
+            }
+            for (int m = GC_WARP_SIZE / 2; m > 0; m >>= 1) {
+                si += gc_shfl_xor(si, m);
+                sf += gc_shfl_xor(sf, m);
+                sg += gc_shfl_xor(sg, m);
+                so += gc_shfl_xor(so, m);
+            }
+            if (lane == 0) {
+                float ig = sigmoid_f(xr[j] + bih[j] + bhh[j] + si);
+                float fg = sigmoid_f(xr[H + j] + bih[H + j] + bhh[H + j] + sf);
+                float gg = tanhf(xr[2 * H + j] + bih[2 * H + j] + bhh[2 * H + j] + sg);
+                float og = sigmoid_f(xr[3 * H + j] + bih[3 * H + j] + bhh[3 * H + j] + so);
+                // unit j stays with this warp for every step: its own cell value from the last step
+                float cPrev = t == 0 ? c0[b * H + j] : y[B * T * H + (b * T + t - 1) * H + j];
+                float c = fg * cPrev + ig * gg;
+                i64 o = (b * T + t) * H + j;
+                y[o] = og * tanhf(c);
+                y[B * T * H + o] = c;
+            }
+        }
+        gc_grid_barrier(barrier + b, (u32) ((t + 1) * blocks));
     }
 }
 

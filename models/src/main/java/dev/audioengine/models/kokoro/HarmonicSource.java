@@ -22,32 +22,37 @@ final class HarmonicSource {
         this.bias = bias;
     }
 
-    /** The merged source at 24 kHz, 300 samples per F0 value. */
-    float[] source(float[] f0) {
+    /** The merged source at 24 kHz, 300 samples per F0 value; samples spread over {@code loops}' threads. */
+    float[] source(float[] f0, HostLoops loops) {
         int n = f0.length, len = n * UPSAMPLE;
-        double[] merged = new double[len];
-        for (int i = 0; i < len; i++) merged[i] = bias;
-        float[] phase = new float[n];
+        // each harmonic's cumulated phase per F0 value: the only sequential part, n values per harmonic
+        float[][] phase = new float[HARMONICS][n];
         for (int k = 1; k <= HARMONICS; k++) {
             float cum = 0;
             for (int j = 0; j < n; j++) {
                 float r = f0[j] * k / SAMPLE_RATE;
                 r = r - (float) Math.floor(r);
                 cum += r;
-                phase[j] = cum * 2f * (float) Math.PI * UPSAMPLE;
-            }
-            float w = weights[k - 1];
-            for (int t = 0; t < len; t++) {
-                if (!(f0[t / UPSAMPLE] > VOICED)) continue;
-                float x = Math.max(0f, (t + 0.5f) / UPSAMPLE - 0.5f);
-                int i0 = Math.min((int) x, n - 1), i1 = Math.min(i0 + 1, n - 1);
-                float lambda = x - i0;
-                float p = phase[i0] + lambda * (phase[i1] - phase[i0]);
-                merged[t] += w * ((float) Math.sin(p) * SINE_AMP);
+                phase[k - 1][j] = cum * 2f * (float) Math.PI * UPSAMPLE;
             }
         }
         float[] out = new float[len];
-        for (int t = 0; t < len; t++) out[t] = (float) Math.tanh(merged[t]);
+        loops.forRange(len, 4096, (from, to) -> {
+            for (int t = from; t < to; t++) {
+                double merged = bias;
+                if (f0[t / UPSAMPLE] > VOICED) {
+                    float x = Math.max(0f, (t + 0.5f) / UPSAMPLE - 0.5f);
+                    int i0 = Math.min((int) x, n - 1), i1 = Math.min(i0 + 1, n - 1);
+                    float lambda = x - i0;
+                    // the harmonics summed in order 1..9, as the export adds them
+                    for (int k = 0; k < HARMONICS; k++) {
+                        float p = phase[k][i0] + lambda * (phase[k][i1] - phase[k][i0]);
+                        merged += weights[k] * ((float) Math.sin(p) * SINE_AMP);
+                    }
+                }
+                out[t] = (float) Math.tanh(merged);
+            }
+        });
         return out;
     }
 
@@ -67,8 +72,8 @@ final class HarmonicSource {
         }
     }
 
-    /** STFT (n_fft 20, hop 5, periodic Hann, reflect-padded by 10): [22 × frames] row-major, magnitudes then phases. */
-    static float[] spectrum(float[] x) {
+    /** STFT (n_fft 20, hop 5, periodic Hann, reflect-padded by 10): [22 × frames] row-major, magnitudes then phases; frames spread over {@code loops}' threads. */
+    static float[] spectrum(float[] x, HostLoops loops) {
         int nFft = KokoroGenerator.N_FFT, hop = KokoroGenerator.HOP, bins = KokoroGenerator.BINS, pad = nFft / 2;
         int frames = 1 + x.length / hop;
         double[] padded = new double[x.length + 2 * pad];
@@ -79,19 +84,22 @@ final class HarmonicSource {
             padded[i] = x[j];
         }
         float[] out = new float[2 * bins * frames];
-        for (int f = 0; f < frames; f++) {
-            for (int k = 0; k < bins; k++) {
-                double re = 0, im = 0;
-                for (int m = 0; m < nFft; m++) {
-                    double v = padded[f * hop + m] * WINDOW[m];
-                    re += v * COS[k * nFft + m];
-                    im -= v * SIN[k * nFft + m];
+        loops.forRange(frames, 1024, (from, to) -> {
+            double[] v = new double[nFft];
+            for (int f = from; f < to; f++) {
+                for (int m = 0; m < nFft; m++) v[m] = padded[f * hop + m] * WINDOW[m];
+                for (int k = 0; k < bins; k++) {
+                    double re = 0, im = 0;
+                    for (int m = 0; m < nFft; m++) {
+                        re += v[m] * COS[k * nFft + m];
+                        im -= v[m] * SIN[k * nFft + m];
+                    }
+                    out[k * frames + f] = (float) Math.sqrt(re * re + im * im);
+                    // atan2, but a real negative value gets +π (the export's Atan + Where)
+                    out[(bins + k) * frames + f] = (float) (im == 0 && re < 0 ? Math.PI : Math.atan2(im, re));
                 }
-                out[k * frames + f] = (float) Math.sqrt(re * re + im * im);
-                // atan2, but a real negative value gets +π (the export's Atan + Where)
-                out[(bins + k) * frames + f] = (float) (im == 0 && re < 0 ? Math.PI : Math.atan2(im, re));
             }
-        }
+        });
         return out;
     }
 }

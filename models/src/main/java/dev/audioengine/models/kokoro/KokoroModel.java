@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Future;
 import java.util.function.IntFunction;
 
 /**
@@ -55,9 +56,11 @@ public final class KokoroModel implements AutoCloseable {
     private final KokoroWeights weights;
     private final KokoroVocabulary vocabulary;
     private final Map<Integer, CompiledGraph> text = lru(), prosody = lru(), synthesis = lru(), probed = lru();
+    private final HostLoops host;
 
     private KokoroModel(AudioEngine engine, KokoroWeights weights, KokoroVocabulary vocabulary) {
         this.engine = engine;
+        this.host = new HostLoops(engine.hostThreads());
         this.weights = weights;
         this.vocabulary = vocabulary;
     }
@@ -104,16 +107,22 @@ public final class KokoroModel implements AutoCloseable {
             f0 = given.f0();
             nCurve = given.n();
         }
-        float[] source = weights.source().source(f0);
-        float[] har = given != null && given.har() != null ? given.har() : HarmonicSource.spectrum(source);
+        float[] curve = f0;
+        // the source on the host threads while this thread compiles the synthesis graph (or finds it compiled)
+        Future<float[][]> sourced = host.submit(() -> {
+            float[] src = weights.source().source(curve, host);
+            return new float[][] {src, given != null && given.har() != null ? given.har() : HarmonicSource.spectrum(src, host)};
+        });
+        CompiledGraph synthesisGraph = graph(given != null ? probed : synthesis, frames, f -> KokoroGraphs.synthesis(weights, f, given != null));
         float[] asr = transpose(gatherRows(t.tEn(), 512, aligned), frames, 512);
+        float[][] sourceAndSpectrum = HostLoops.join(sourced);
+        float[] source = sourceAndSpectrum[0], har = sourceAndSpectrum[1];
         try (HostTensor asrT = HostTensor.ofFloats(Shape.of(1, 512, frames), asr);
              HostTensor f0T = HostTensor.ofFloats(Shape.of(1, 1, 2L * frames), f0);
              HostTensor nT = HostTensor.ofFloats(Shape.of(1, 1, 2L * frames), nCurve);
              HostTensor harT = HostTensor.ofFloats(Shape.of(1, 2 * KokoroGenerator.BINS, 120L * frames + 1), har);
              HostTensor s = styleTensor(style);
-             CompiledGraph.Outputs out = graph(given != null ? probed : synthesis, frames, f -> KokoroGraphs.synthesis(weights, f, given != null))
-                     .run(Map.of(KokoroGraphs.ASR, asrT, KokoroGraphs.F0, f0T, KokoroGraphs.N, nT, KokoroGraphs.HAR, harT, KokoroGraphs.STYLE, s))) {
+             CompiledGraph.Outputs out = synthesisGraph.run(Map.of(KokoroGraphs.ASR, asrT, KokoroGraphs.F0, f0T, KokoroGraphs.N, nT, KokoroGraphs.HAR, harT, KokoroGraphs.STYLE, s))) {
             Map<String, float[]> probes = new java.util.HashMap<>();
             probes.put(KokoroGraphs.ASR, asr);
             for (String p : new String[] {KokoroGraphs.ENCODE, KokoroGraphs.DECODE, KokoroGraphs.POST}) {
@@ -186,5 +195,6 @@ public final class KokoroModel implements AutoCloseable {
             m.clear();
         }
         weights.close();
+        host.close();
     }
 }
