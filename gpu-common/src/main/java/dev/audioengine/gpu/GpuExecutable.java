@@ -7,7 +7,7 @@ import java.util.List;
 
 /**
  * A compiled segment: its steps in order, the launch arguments (in {@link #arena}) and scratch
- * memory it owns. With graphs on, the first run enqueues every step, the second captures them into a device
+ * memory it owns. With graphs on, the first two runs enqueue every step, the third captures them into a device
  * graph and later runs replay it with one launch; with graphs off, every run enqueues every step. Either way the
  * run returns once the work is enqueued: downloads wait for the stream.
  */

@@ -24,21 +24,35 @@ final class MemoryPlanner {
         List<Request> order = new ArrayList<>(requests);
         order.sort(Comparator.comparingLong(Request::bytes).reversed().thenComparingInt(Request::key));
         List<Placement> placed = new ArrayList<>();
+        // the same placements by offset, so each request walks them in order without collecting and sorting
+        // its live set (that sort was most of Kokoro's plan time at ~2,000 buffers a graph)
+        List<Placement> byOffset = new ArrayList<>();
         long arena = 0;
         for (Request r : order) {
             long size = align(Math.max(r.bytes(), 1));
-            List<Placement> live = new ArrayList<>();
-            for (Placement p : placed) if (p.first() <= r.last() && r.first() <= p.last()) live.add(p);
-            live.sort(Comparator.comparingLong(Placement::offset));
             long offset = 0;
-            for (Placement p : live) {
+            for (Placement p : byOffset) {
+                if (p.first() > r.last() || r.first() > p.last()) continue; // not alive at the same time
                 if (offset + size <= p.offset()) break;
                 offset = Math.max(offset, p.offset() + align(p.bytes()));
             }
-            placed.add(new Placement(r.key(), offset, r.bytes(), r.first(), r.last()));
+            Placement placement = new Placement(r.key(), offset, r.bytes(), r.first(), r.last());
+            placed.add(placement);
+            byOffset.add(insertionPoint(byOffset, offset), placement);
             arena = Math.max(arena, offset + size);
         }
         return new Result(placed, arena);
+    }
+
+    /** After every placement at or below {@code offset}: equal offsets keep their placing order, as a stable sort would. */
+    private static int insertionPoint(List<Placement> byOffset, long offset) {
+        int lo = 0, hi = byOffset.size();
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (byOffset.get(mid).offset() <= offset) lo = mid + 1;
+            else hi = mid;
+        }
+        return lo;
     }
 
     static long align(long n) { return (n + ALIGN - 1) / ALIGN * ALIGN; }
