@@ -67,7 +67,9 @@ final class Gemm {
         this.aPack = new float[Math.max(maxM > PACKED_FEW_M ? mPanels * MR * kc : 0, Math.min(maxM, SMALL_M) * Math.max(1, maxK))];
         this.bPack = new float[threads][maxM > SMALL_M ? kc * NR : 0];
         this.tile = new float[threads][Math.max(MR * NR, SMALL_M * NCHUNK)];
-        this.row = new float[threads][kc];
+        // where the blocked path may run, a k slice of MR rows: row-major F32 A panels are copied out whole, then
+        // transposed (TensorMatrix.packPanel); one k slice otherwise
+        this.row = new float[threads][maxM > PACKED_FEW_M ? MR * kc : kc];
         // four whole B rows decoded for few-row products (2..SMALL_M rows), else one k slice
         int fewRows = Math.min(maxM, SMALL_M);
         this.small = new float[threads][Math.max(kc, fewRows >= 2 ? 4 * maxK : 0)];

@@ -17,8 +17,9 @@ interface MatrixSource {
     /**
      * Packs rows [r0, r0 + rows) over columns [k0, k0 + kc) k-major for the GEMM:
      * dst[off + kk * width + r] = this[r0 + r, k0 + kk], zero for rows <= r < width. The default
-     * goes row by row through {@code row} (scratch of at least kc floats); sources stored column
-     * by column override it to copy contiguous runs instead.
+     * goes row by row through {@code row} (scratch of at least kc floats, and of rows · kc for
+     * the GEMM's A panels); sources stored column by column override it to copy contiguous runs
+     * instead, row-major F32 to transpose through vector gathers.
      */
     default void packPanel(int r0, int rows, int k0, int kc, float[] dst, int off, int width, float[] row) {
         for (int r = 0; r < rows; r++) {

@@ -32,6 +32,23 @@ class LaneSumTest {
         assertThat(orderMattered).as("inputs where the order of the adds changes the result").isPositive();
     }
 
+    @Test
+    void eightSumsGiveTheTreesBits() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(FloatVector.SPECIES_PREFERRED.length() == 16, "the eight-sum tree is for 16-lane vectors");
+        long seed = System.nanoTime();
+        SplittableRandom r = new SplittableRandom(seed);
+        float[] lanes = new float[128], out = new float[3 + 7 * 5 + 1];
+        for (int round = 0; round < 20_000; round++) {
+            for (int i = 0; i < lanes.length; i++) lanes[i] = (float) (r.nextDouble(-1, 1) * Math.pow(10, r.nextInt(-3, 9)));
+            float[] want = new float[8];
+            for (int q = 0; q < 8; q++) want[q] = tree(java.util.Arrays.copyOfRange(lanes, 16 * q, 16 * q + 16));
+            LaneSum.ofEightSixteens(lanes, out, 3, 5);
+            for (int q = 0; q < 8; q++) {
+                assertThat(Float.floatToRawIntBits(out[3 + 5 * q])).as("round %d, sum %d, seed %d", round, q, seed).isEqualTo(Float.floatToRawIntBits(want[q]));
+            }
+        }
+    }
+
     /** lane i += lane i ^ d for d = L/2, ..., 1; the result is in lane 0. */
     private static float tree(float[] v) {
         for (int d = v.length / 2; d >= 1; d /= 2) {

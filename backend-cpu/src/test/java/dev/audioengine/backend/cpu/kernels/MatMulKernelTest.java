@@ -162,6 +162,21 @@ class MatMulKernelTest {
         return new TensorMatrix(t, 0, n, k, k, 1);
     }
 
+    /**
+     * Row-major F32 A panels are transposed by vector gathers whose stores spill into the next k's
+     * slot: every tail row count of a panel (1 to 12 rows past the full panels), k from 2 (one
+     * spilling store, then the masked last) to past a k slice, constant weights (from 64 rows) and
+     * input weights (from 9), so a lane read from a row past the panel or a store past it fails.
+     */
+    @Test
+    void rowMajorActivationPanelsAtEveryTailRowCount() {
+        for (int tail = 1; tail <= 12; tail++) for (int k : new int[] {2, 3, 97, 1030}) {
+            check(new long[] {12 + tail, k}, new long[] {19, k}, DType.F32, Layout.CONTIGUOUS, false);
+            check(new long[] {60 + tail, k}, new long[] {33, k}, DType.F32, Layout.CONTIGUOUS, true);
+        }
+        check(new long[] {3, 17, 40}, new long[] {21, 40}, DType.F32, Layout.CONTIGUOUS, false); // batches folded into 51 rows
+    }
+
     /** K past the GEMM's k slice (1024): partial products accumulate into C, and quantized slices start mid-row. */
     @ParameterizedTest
     @EnumSource(value = DType.class, names = {"F32", "F16", "Q8_0", "Q4_0"})

@@ -68,7 +68,7 @@ class SequenceKernelTest {
     static List<Arguments> ropeCases() {
         List<Arguments> cases = new ArrayList<>();
         for (RopeMode mode : RopeMode.values()) {
-            for (int[] dd : new int[][] {{2, 2}, {8, 8}, {64, 64}, {16, 33}, {32, 257}}) {
+            for (int[] dd : new int[][] {{2, 2}, {8, 8}, {64, 64}, {16, 33}, {32, 257}, {32, 36}, {40, 44}, {66, 67}}) {
                 for (Layout layout : Layout.values()) cases.add(Arguments.of(mode, dd[0], dd[1], layout));
             }
         }
