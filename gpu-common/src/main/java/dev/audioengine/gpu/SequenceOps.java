@@ -91,9 +91,9 @@ final class SequenceOps implements GpuOp {
 
     /**
      * An LSTM layer as its input projection for every step at once (one GEMM, or the engine's matmul
-     * kernel without a GEMM library) and then one launch per step for the recurrence, which is all that
-     * is sequential (ae_lstm_step). The projection was once inside a single-block time loop: 2.1 s of
-     * Kokoro's 3.6 s on an H200.
+     * kernel without a GEMM library) and then the recurrence, which is all that is sequential: one launch
+     * in all where verified (ae_lstm_seq, CUDA), else one launch per step (ae_lstm_step). The projection was
+     * once inside a single-block time loop: 2.1 s of Kokoro's 3.6 s on an H200.
      */
     private static void lstm(Tensor node, Op.Lstm l, Binding b, long y) {
         Tensor x = node.input(0);
