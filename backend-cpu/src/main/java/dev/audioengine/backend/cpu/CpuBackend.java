@@ -13,6 +13,7 @@ import dev.audioengine.backend.cpu.kernels.CpuTensor;
 import dev.audioengine.backend.cpu.kernels.KernelContext;
 import dev.audioengine.backend.cpu.kernels.OpThreads;
 import dev.audioengine.backend.cpu.kernels.PanelCache;
+import dev.audioengine.backend.cpu.kernels.RunScratch;
 import dev.audioengine.backend.cpu.kernels.WorkerPool;
 
 import java.lang.foreign.MemorySegment;
@@ -81,8 +82,9 @@ final class CpuBackend implements Backend {
     public Executable compile(List<Tensor> nodes, TensorPlacement placement) {
         ensureOpen();
         List<Runnable> bound = new ArrayList<>(nodes.size());
+        RunScratch scratch = new RunScratch();
         for (Tensor n : nodes) {
-            KernelContext ctx = new KernelContext(everyOpOnAllThreads ? pool : pool.limitedTo(OpThreads.choose(n, pool.threads())), panels);
+            KernelContext ctx = new KernelContext(everyOpOnAllThreads ? pool : pool.limitedTo(OpThreads.choose(n, pool.threads())), panels, scratch);
             CpuTensor out = view(n, placement);
             CpuTensor[] in = new CpuTensor[n.inputs().size()];
             for (int i = 0; i < in.length; i++) in[i] = view(n.input(i), placement);

@@ -12,7 +12,8 @@ import java.util.Arrays;
 /**
  * Conv1d: x [B, Cin, T], w [Cout, Cin/groups, K], optional bias [Cout] → [B, Cout, Tout].
  * Depthwise convolutions (groups == Cin == Cout) run per channel with vectorized taps over a
- * zero-padded copy of the row. Stride-1 single-group ones with 512-bit vectors go through {@link Conv1dWindows}
+ * zero-padded copy of the row. Wide stride-1 single-group ones over a constant weight, where the estimate says it
+ * pays (K of 7 and more at 100+ channels), go through the DFT ({@link Conv1dSpectral}). Stride-1 single-group ones with 512-bit vectors go through {@link Conv1dWindows}
  * (x packed once per panel, not once per tap). Everything else is one GEMM per (batch, group): the weight rows
  * times an implicit im2col of x, whose columns are gathered straight into the GEMM's packed
  * panels, so no T x (Cin·K) matrix is ever stored.
@@ -31,6 +32,11 @@ final class Conv1dKernel implements CpuKernel {
         Geometry g = new Geometry(in[0], in[1], out, op.stride(), op.padding(), op.dilation(), op.groups());
         CpuTensor bias = in.length > 2 ? in[2] : null;
         if (op.groups() == g.cin && g.cin == g.cout) return depthwise(g, in[0], in[1], bias, out, ctx);
+        if (CpuKernel.isConstant(node.input(1))) {
+            Conv1dSpectral.Plan plan = Conv1dSpectral.plan(g);
+            ConvSpectra spectra = plan == null ? null : ctx.panels().spectra(in[1], g, plan, ctx.pool());
+            if (spectra != null) return spectral(g, plan, spectra, in[0], bias, out, ctx);
+        }
         return general(g, in[0], in[1], bias, out, ctx);
     }
 
@@ -118,10 +124,19 @@ final class Conv1dKernel implements CpuKernel {
     }
 
     private static Runnable windows(Geometry g, CpuTensor x, CpuTensor w, CpuTensor bias, CpuTensor out, KernelContext ctx) {
-        Conv1dWindows conv = new Conv1dWindows(g, x, w, out, ctx.pool());
+        return perBatch(new Conv1dWindows(g, x, w, out, ctx.pool())::run, g, bias, out, ctx);
+    }
+
+    private static Runnable spectral(Geometry g, Conv1dSpectral.Plan plan, ConvSpectra spectra, CpuTensor x, CpuTensor bias, CpuTensor out,
+                                     KernelContext ctx) {
+        return perBatch(new Conv1dSpectral(g, plan, x, out, spectra, ctx)::run, g, bias, out, ctx);
+    }
+
+    /** Runs {@code batch} for every batch item (it overwrites y), then adds the bias. */
+    private static Runnable perBatch(java.util.function.IntConsumer batch, Geometry g, CpuTensor bias, CpuTensor out, KernelContext ctx) {
         float[] biasValues = new float[g.cout];
         return () -> {
-            for (int b = 0; b < g.batch; b++) conv.run(b);
+            for (int b = 0; b < g.batch; b++) batch.accept(b);
             if (bias != null) {
                 for (int c = 0; c < g.cout; c++) biasValues[c] = bias.getFloat(bias.offset(0, 0, 0, c));
                 addChannelBias(out, biasValues, g.batch, g.cout, g.tout, ctx);

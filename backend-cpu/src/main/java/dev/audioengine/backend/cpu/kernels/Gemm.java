@@ -104,7 +104,7 @@ final class Gemm {
         int m = a.rows(), n = b.rows(), k = a.cols();
         if (nothingToMultiply(m, n, k, b.cols(), c)) return;
         Path path = path(m, b);
-        if (path == Path.BLOCKED) blocked(a, b, null, c, m, n, k);
+        if (path == Path.BLOCKED) blocked(a, null, b, null, c, m, n, k);
         else matVec(path, a, b, c, m, n, k);
     }
 
@@ -113,7 +113,17 @@ final class Gemm {
         int m = a.rows(), n = b.n, k = a.cols();
         if (nothingToMultiply(m, n, k, b.k, c)) return;
         if (m <= PACKED_FEW_M) packedFewRows(a, b, c, m, n, k);
-        else blocked(a, null, b, c, m, n, k);
+        else blocked(a, null, null, b, c, m, n, k);
+    }
+
+    /**
+     * C = A·Bᵀ with A packed ahead of time into MR-row panels (a constant, or data a kernel laid out itself) and B
+     * packed here, per column panel: the blocked path without the per-call packing of A.
+     */
+    void multiply(PackedRows a, MatrixSource b, MatrixSink c) {
+        int m = a.m, n = b.rows(), k = a.k;
+        if (nothingToMultiply(m, n, k, b.cols(), c)) return;
+        blocked(null, a, b, null, c, m, n, k);
     }
 
     /** Checks the sizes against B's ({@code bk}) and the scratch; writes the zero C of an empty sum (k = 0); true when that is all there is. */
@@ -131,22 +141,28 @@ final class Gemm {
 
     // ---- blocked path -------------------------------------------------------------------------
 
-    /** Exactly one of {@code b} (packed here, per k slice) and {@code packed} (packed at compile time) is given. */
-    private void blocked(MatrixSource a, MatrixSource b, PackedPanels packed, MatrixSink c, int m, int n, int k) {
+    /**
+     * Exactly one of {@code a} (packed here, per k slice) and {@code aPacked} (packed before) is given, and one of
+     * {@code b} (packed here, per k slice) and {@code packed} (packed at compile time).
+     */
+    private void blocked(MatrixSource a, PackedRows aPacked, MatrixSource b, PackedPanels packed, MatrixSink c, int m, int n, int k) {
         int mPanels = (m + MR - 1) / MR, nPanels = (n + NR - 1) / NR;
         // split M as well when there are fewer column panels than workers
         int mSplit = Math.min(mPanels, Math.max(1, (threads + nPanels - 1) / nPanels));
         int units = nPanels * mSplit;
         int chunks = Math.min(threads, units);
+        float[] aData = aPacked != null ? aPacked.data : aPack;
         for (int pc = 0; pc < k; pc += KC) {
             int kc = Math.min(KC, k - pc), k0 = pc;
             boolean accumulate = pc > 0;
-            pool.parallelFor(Math.min(threads, mPanels), t -> {
-                int workers = Math.min(threads, mPanels);
-                for (int p = mPanels * t / workers, end = mPanels * (t + 1) / workers; p < end; p++) {
-                    a.packPanel(p * MR, Math.min(MR, m - p * MR), k0, kc, aPack, p * MR * kc, MR, row[t]);
-                }
-            });
+            if (aPacked == null) {
+                pool.parallelFor(Math.min(threads, mPanels), t -> {
+                    int workers = Math.min(threads, mPanels);
+                    for (int p = mPanels * t / workers, end = mPanels * (t + 1) / workers; p < end; p++) {
+                        a.packPanel(p * MR, Math.min(MR, m - p * MR), k0, kc, aPack, p * MR * kc, MR, row[t]);
+                    }
+                });
+            }
             pool.parallelFor(chunks, t -> {
                 float[] bp = bPack[t], tl = tile[t];
                 for (int u = units * t / chunks, end = units * (t + 1) / chunks; u < end; u++) {
@@ -161,8 +177,9 @@ final class Gemm {
                         b.packPanel(n0, cols, k0, kc, bp, 0, NR, row[t]);
                     }
                     for (int p = mPanels * ms / mSplit, pEnd = mPanels * (ms + 1) / mSplit; p < pEnd; p++) {
-                        if (MR == 12) microKernel12(aPack, p * MR * kc, panel, bo, kc, tl);
-                        else microKernel6(aPack, p * MR * kc, panel, bo, kc, tl);
+                        int ao = aPacked != null ? aPacked.offset(p, k0) : p * MR * kc;
+                        if (MR == 12) microKernel12(aData, ao, panel, bo, kc, tl);
+                        else microKernel6(aData, ao, panel, bo, kc, tl);
                         c.store(p * MR, n0, Math.min(MR, m - p * MR), cols, tl, NR, accumulate);
                     }
                 }

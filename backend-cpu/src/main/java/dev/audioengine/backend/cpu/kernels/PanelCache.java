@@ -19,15 +19,30 @@ import java.util.Map;
  * The copy is F32, four times a Q8_0 weight's bytes, so the cache holds at most {@link #MAX_BYTES} by default;
  * past that, products pack per run as before. Entries go when the buffer holding their weight is
  * freed ({@link #forget}); a bound kernel keeps its own reference, so this never frees panels in use.
+ * <p>
+ * It also holds the frequency-domain form of constant convolution weights ({@link ConvSpectra}), under the same
+ * budget: bins·Cout·2·Cin floats each, 10-30 MB for Kokoro's 256-channel generator convs; past the budget
+ * those convolutions run directly.
  */
 public final class PanelCache {
-    /** Most bytes of panels one backend keeps (Moonshine base's encoder needs 78 MB, tiny's 28 MB). */
-    static final long MAX_BYTES = 256L << 20;
+    /** Most bytes one backend keeps (Moonshine base's encoder panels need 78 MB, tiny's 28 MB; Kokoro's conv spectra ~250 MB). */
+    static final long MAX_BYTES = 512L << 20;
 
     /** One weight matrix inside a buffer: where it starts, its geometry and its storage type. */
     private record Key(long base, int n, int k, long rowStride, long colStride, DType dtype) {}
 
+    /** One convolution weight inside a buffer, with the overlap-save window its spectra are for. */
+    private record SpectraKey(long base, int cout, int cin, int k, int dil, int n, long[] strides) {
+        @Override public boolean equals(Object o) {
+            return o instanceof SpectraKey s && s.base == base && s.cout == cout && s.cin == cin && s.k == k && s.dil == dil && s.n == n
+                    && java.util.Arrays.equals(s.strides, strides);
+        }
+
+        @Override public int hashCode() { return java.util.Objects.hash(base, cout, cin, k, dil, n, java.util.Arrays.hashCode(strides)); }
+    }
+
     private final Map<Long, Map<Key, PackedPanels>> byBuffer = new HashMap<>();
+    private final Map<Long, Map<SpectraKey, ConvSpectra>> spectraByBuffer = new HashMap<>();
     private final long maxBytes;
     private long bytes;
 
@@ -65,11 +80,29 @@ public final class PanelCache {
         return p;
     }
 
-    /** Drops the panels of weights held in {@code buffer}, which is being freed (its address may be reused). */
+    /**
+     * The spectra of constant conv weight {@code w} for plan {@code p}, computed on first use (on {@code pool});
+     * null when they would not fit the budget (the caller then convolves directly).
+     */
+    synchronized ConvSpectra spectra(CpuTensor w, Conv1dKernel.Geometry g, Conv1dSpectral.Plan p, WorkerPool pool) {
+        SpectraKey key = new SpectraKey(w.base(), g.cout(), g.cin(), g.k(), g.dil(), p.n(), w.strides().clone());
+        Map<SpectraKey, ConvSpectra> inBuffer = spectraByBuffer.computeIfAbsent(w.segment().address(), a -> new HashMap<>());
+        ConvSpectra s = inBuffer.get(key);
+        if (s != null) return s;
+        long need = 4L * ConvSpectra.floatsFor(g, p);
+        if (bytes + need > maxBytes) return null;
+        s = ConvSpectra.of(w, g, p, pool);
+        inBuffer.put(key, s);
+        bytes += 4L * s.floats();
+        return s;
+    }
+
+    /** Drops the panels and spectra of weights held in {@code buffer}, which is being freed (its address may be reused). */
     public synchronized void forget(MemorySegment buffer) {
         Map<Key, PackedPanels> gone = byBuffer.remove(buffer.address());
-        if (gone == null) return;
-        for (PackedPanels p : gone.values()) bytes -= 4L * p.data.length;
+        if (gone != null) for (PackedPanels p : gone.values()) bytes -= 4L * p.data.length;
+        Map<SpectraKey, ConvSpectra> spectra = spectraByBuffer.remove(buffer.address());
+        if (spectra != null) for (ConvSpectra s : spectra.values()) bytes -= 4L * s.floats();
     }
 
     /** Bytes of panels held now. */

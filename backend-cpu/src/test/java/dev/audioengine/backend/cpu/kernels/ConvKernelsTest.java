@@ -83,6 +83,34 @@ class ConvKernelsTest {
         conv(new Case(1, 130, 24, 64, 11, 1, 0, 2, 1, 0, false, false, true)); // no padding, permuted weights
     }
 
+    /**
+     * Convolutions the DFT path takes (each case asserts it does): Kokoro's dilated generator shape, odd channel counts
+     * and lengths (partial panels, a last block cut at Tout), padding wider than the dilation, batches with bias, x as a
+     * transposed view and weights as a permuted one, and more blocks than one group of {@link Conv1dSpectral#BLOCKS}.
+     */
+    @Test
+    void conv1dSpectral() {
+        Case[] cases = {
+            new Case(1, 128, 128, 700, 11, 1, 25, 5, 1, 0, true, false, false),
+            new Case(2, 96, 80, 301, 7, 1, 3, 1, 1, 0, true, false, false),
+            new Case(1, 64, 112, 257, 9, 1, 0, 2, 1, 0, false, true, true),
+            new Case(1, 32, 48, 2500, 11, 1, 5, 1, 1, 0, true, false, false),
+            new Case(1, 72, 60, 190, 11, 1, 30, 3, 1, 0, false, false, false),
+        };
+        for (Case c : cases) {
+            int tout = c.t + 2 * c.pad - c.dil * (c.k - 1);
+            var g = new Conv1dKernel.Geometry(c.batch, c.cin, c.cout, c.t, c.k, tout, 1, c.pad, c.dil, 1);
+            if (Conv1dSpectral.plan(g) == null) throw new AssertionError("the DFT path declines " + c);
+            conv(c);
+        }
+        // where direct convolution is cheaper the plan declines: three taps, few channels, short outputs
+        if (Conv1dSpectral.plan(new Conv1dKernel.Geometry(1, 256, 256, 3000, 3, 3000, 1, 1, 1, 1)) != null
+                || Conv1dSpectral.plan(new Conv1dKernel.Geometry(1, 8, 8, 3000, 11, 3000, 1, 5, 1, 1)) != null
+                || Conv1dSpectral.plan(new Conv1dKernel.Geometry(1, 256, 256, 40, 11, 40, 1, 5, 1, 1)) != null) {
+            throw new AssertionError("the DFT path takes a convolution it should leave to the direct ones");
+        }
+    }
+
     @Test
     void convTransposeRandomGeometries() {
         int[] lengths = {1, 7, 33, 257};

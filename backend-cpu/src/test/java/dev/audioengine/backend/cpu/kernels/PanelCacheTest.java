@@ -21,7 +21,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Constant quantized and half-float weights of tall products are decoded once into F32 panels shared by every
  * graph of the backend ({@link PanelCache}): right at odd sizes against float64, bit-identical to packing per run
- * (the same weight passed as a graph input), shared across graphs compiled over the same weight, and bounded.
+ * (the same weight passed as a graph input), shared across graphs compiled over the same weight, and bounded. Convolution
+ * spectra share the cache and its budget.
  */
 class PanelCacheTest {
     private static final KernelHarness H = new KernelHarness();
@@ -107,6 +108,31 @@ class PanelCacheTest {
             assertThat(cache.panels(q8(arena, rows, k), rows, k, k, 1)).isNull();
             assertThat(cache.bytes()).isEqualTo(3 * each);
         }
+    }
+
+    /** A conv weight's spectra are computed once per plan, counted against the budget, dropped with the buffer, declined past the budget. */
+    @Test
+    void sharesConvSpectraAndCountsThem() {
+        var g = new Conv1dKernel.Geometry(1, 64, 40, 500, 11, 500, 1, 5, 1, 1);
+        Conv1dSpectral.Plan plan = Conv1dSpectral.plan(g);
+        assertThat(plan).isNotNull();
+        long bytes = 4L * ConvSpectra.floatsFor(g, plan);
+        try (Arena arena = Arena.ofConfined(); WorkerPool pool = new WorkerPool(1)) {
+            CpuTensor w = f32(arena, 40, 64, 11);
+            PanelCache cache = new PanelCache(bytes + bytes / 2);
+            ConvSpectra first = cache.spectra(w, g, plan, pool);
+            assertThat(cache.spectra(w, g, plan, pool)).isSameAs(first);
+            assertThat(cache.bytes()).isEqualTo(bytes).isEqualTo(4L * first.floats());
+            assertThat(cache.spectra(f32(arena, 40, 64, 11), g, plan, pool)).isNull(); // a second would pass the budget
+            cache.forget(w.segment());
+            assertThat(cache.bytes()).isZero();
+        }
+    }
+
+    /** A zero-filled F32 tensor of the given shape in its own segment, as a kernel sees a constant. */
+    private static CpuTensor f32(Arena arena, long... dims) {
+        Tensor t = new GraphBuilder().input("w", DType.F32, Shape.of(dims));
+        return CpuTensor.of(t, arena.allocate(4L * Shape.of(dims).elements(), 64), 0);
     }
 
     /** A zero-filled Q8_0 weight of {@code n x k} in its own segment, as a kernel sees a constant. */
