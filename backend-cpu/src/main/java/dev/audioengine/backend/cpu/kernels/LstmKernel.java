@@ -48,9 +48,10 @@ final class LstmKernel implements CpuKernel {
         }
         float[] h = new float[batch * hidden], c = new float[batch * hidden], gates = new float[batch * g4], tanhCell = new float[hidden];
         // constant weights (the usual case) are packed once here; graph inputs are read each run
-        PackedPanels inputPacked = PackedPanels.worthPacking(node.input(1), steps, g4, inputs) ? PackedPanels.of(w) : null;
+        PackedPanels inputPacked = PackedPanels.worthPacking(node.input(1), steps, g4, inputs)
+                ? ctx.panels().sharedOrOwn(wIh, g4, inputs, wIh.stride(0), wIh.stride(1)) : null;
         PackedPanels recurrentPacked = PackedPanels.worthPacking(node.input(2), batch, g4, hidden)
-                ? PackedPanels.of(new TensorMatrix(wHh, 0, g4, hidden, wHh.stride(0), wHh.stride(1))) : null;
+                ? ctx.panels().sharedOrOwn(wHh, g4, hidden, wHh.stride(0), wHh.stride(1)) : null;
         Recurrent recurrent = recurrentPacked == null ? Recurrent.of(wHh, g4, hidden) : null;
         Gemm stepGemm = recurrentPacked == null ? null : new Gemm(ctx.pool(), batch, g4, hidden);
         MatrixSource hRows = new ArrayMatrix(h, 0, batch, hidden, hidden);

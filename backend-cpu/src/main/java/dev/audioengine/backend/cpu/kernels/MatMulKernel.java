@@ -33,7 +33,7 @@ final class MatMulKernel implements CpuKernel {
         Gemm gemm = new Gemm(ctx.pool(), rowsPerProduct, n, k);
         boolean sharedWeight = ws[0] == 0 && ws[1] == 0;
         PackedPanels packed = null;
-        if (sharedWeight && PackedPanels.worthPacking(node.input(1), rowsPerProduct, n, k)) packed = PackedPanels.of(new TensorMatrix(w, 0, n, k, wrs, wcs));
+        if (sharedWeight && PackedPanels.worthPacking(node.input(1), rowsPerProduct, n, k)) packed = ctx.panels().sharedOrOwn(w, n, k, wrs, wcs);
         else if (sharedWeight && PanelCache.worthCaching(node.input(1), rowsPerProduct)) packed = ctx.panels().panels(w, n, k, wrs, wcs);
         if (fold) {
             MatrixSource a = new TensorMatrix(x, 0, rowsPerProduct, k, xrs, xcs);

@@ -21,8 +21,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Constant quantized and half-float weights of tall products are decoded once into F32 panels shared by every
  * graph of the backend ({@link PanelCache}): right at odd sizes against float64, bit-identical to packing per run
- * (the same weight passed as a graph input), shared across graphs compiled over the same weight, and bounded. Convolution
- * spectra share the cache and its budget.
+ * (the same weight passed as a graph input), shared across graphs compiled over the same weight, and bounded. F32
+ * weights of few-row products and convolution spectra share the cache and its budget.
  */
 class PanelCacheTest {
     private static final KernelHarness H = new KernelHarness();
@@ -107,6 +107,21 @@ class PanelCacheTest {
             for (int i = 0; i < 3; i++) assertThat(cache.panels(q8(arena, rows, k), rows, k, k, 1)).as("weight " + i).isNotNull();
             assertThat(cache.panels(q8(arena, rows, k), rows, k, k, 1)).isNull();
             assertThat(cache.bytes()).isEqualTo(3 * each);
+        }
+    }
+
+    /** F32 weights of few-row products are packed once per backend too; with the cache full, the caller gets its own copy. */
+    @Test
+    void sharesF32PanelsAndPacksItsOwnWhenFull() {
+        try (Arena arena = Arena.ofConfined()) {
+            int n = 48, k = 40;
+            PanelCache cache = new PanelCache(4L * 2 * Gemm.NR * k); // room for one such weight (two panels)
+            CpuTensor a = f32(arena, n, k), b = f32(arena, n, k);
+            PackedPanels first = cache.sharedOrOwn(a, n, k, k, 1);
+            assertThat(cache.sharedOrOwn(a, n, k, k, 1)).isSameAs(first);
+            PackedPanels own = cache.sharedOrOwn(b, n, k, k, 1);
+            assertThat(own).isNotNull().isNotSameAs(cache.sharedOrOwn(b, n, k, k, 1)); // not kept: packed per caller
+            assertThat(cache.bytes()).isEqualTo(4L * first.data.length);
         }
     }
 
