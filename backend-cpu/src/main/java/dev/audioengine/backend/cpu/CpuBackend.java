@@ -33,12 +33,13 @@ final class CpuBackend implements Backend {
     private final DeviceInfo device;
     private final WorkerPool pool;
     private final boolean everyOpOnAllThreads;
-    private final PanelCache panels = new PanelCache();
+    private final PanelCache panels;
     private final Set<CpuBuffer> live = Collections.newSetFromMap(new IdentityHashMap<>());
     private boolean closed;
 
-    CpuBackend(DeviceInfo device, int threads, boolean everyOpOnAllThreads) {
+    CpuBackend(DeviceInfo device, int threads, boolean everyOpOnAllThreads, long weightCacheBytes) {
         this.device = device;
+        this.panels = new PanelCache(weightCacheBytes);
         this.pool = new WorkerPool(threads);
         this.everyOpOnAllThreads = everyOpOnAllThreads;
     }

@@ -9,6 +9,7 @@ import dev.audioengine.api.spi.BackendUnavailableException;
 import dev.audioengine.api.spi.DeviceInfo;
 import dev.audioengine.api.spi.DeviceKind;
 import dev.audioengine.api.spi.ProbeResult;
+import dev.audioengine.backend.cpu.kernels.PanelCache;
 
 import java.util.EnumSet;
 import java.util.List;
@@ -41,9 +42,17 @@ public final class CpuBackendProvider implements BackendProvider {
      */
     static final String OP_THREADS = "cpu.op-threads";
 
+    /**
+     * Option key: the most megabytes of Java heap the backend spends on weights kept in the GEMM's layouts across graphs
+     * (decoded quantized panels, few-row F32 panels, convolution spectra: {@code PanelCache}); {@code auto} (default)
+     * is an eighth of the maximum heap, at most 512 (Kokoro's spectra alone are 220 MB, and in -Xmx1200m, where a long
+     * text fits without them, a quarter ran out of heap). Past it, products pack per run and convolutions run directly.
+     */
+    static final String WEIGHT_CACHE_MB = "cpu.weight-cache-mb";
+
     private static final System.Logger LOG = System.getLogger("dev.audioengine.backend.cpu");
 
-    @Override public Set<String> optionKeys() { return Set.of(OP_THREADS); }
+    @Override public Set<String> optionKeys() { return Set.of(OP_THREADS, WEIGHT_CACHE_MB); }
 
     @Override
     public Backend open(int device, BackendConfig config) {
@@ -55,7 +64,20 @@ public final class CpuBackendProvider implements BackendProvider {
         int processors = Runtime.getRuntime().availableProcessors();
         boolean all = opThreads.equals("all");
         int threads = all ? config.resolvedThreads() : workerThreads(config.resolvedThreads(), processors, warning -> LOG.log(System.Logger.Level.WARNING, warning));
-        return new CpuBackend(CpuDevice.describe(), threads, all);
+        long cacheBytes = weightCacheBytes(config.option(WEIGHT_CACHE_MB, "auto"), Runtime.getRuntime().maxMemory());
+        return new CpuBackend(CpuDevice.describe(), threads, all, cacheBytes);
+    }
+
+    /** The cache budget for option value {@code value} in a JVM of {@code maxHeap} bytes. */
+    static long weightCacheBytes(String value, long maxHeap) {
+        if (value.equals("auto")) return Math.min(PanelCache.MAX_BYTES, maxHeap / 8);
+        try {
+            long mb = Long.parseLong(value);
+            if (mb >= 0) return mb << 20;
+        } catch (NumberFormatException e) {
+            // falls through to the message
+        }
+        throw new IllegalArgumentException("option " + WEIGHT_CACHE_MB + " must be auto or a number of megabytes (0 or more), got '" + value + "'");
     }
 
     /**

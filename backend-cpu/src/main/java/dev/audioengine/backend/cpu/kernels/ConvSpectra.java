@@ -8,21 +8,21 @@ package dev.audioengine.backend.cpu.kernels;
  */
 final class ConvSpectra {
     private final PackedRows[] bins;
+    private final long floats;
 
-    private ConvSpectra(PackedRows[] bins) { this.bins = bins; }
+    private ConvSpectra(PackedRows[] bins, long floats) {
+        this.bins = bins;
+        this.floats = floats;
+    }
 
     PackedRows bin(int f) { return bins[f]; }
 
-    /** Floats held: bins·Cout (rounded up to whole panels)·2·Cin. */
-    long floats() {
-        long n = 0;
-        for (PackedRows p : bins) n += p.data.length;
-        return n;
-    }
+    /** Floats held (all bins in one array): bins·Cout (rounded up to whole panels)·2·Cin. */
+    long floats() { return floats; }
 
     /** Floats {@link #of} will hold for this geometry and plan. */
     static long floatsFor(Conv1dKernel.Geometry g, Conv1dSpectral.Plan p) {
-        return (long) p.bins() * ((g.cout() + Gemm.MR - 1) / Gemm.MR) * Gemm.MR * 2 * g.cin();
+        return p.bins() * PackedRows.floats(g.cout(), 2 * g.cin());
     }
 
     static ConvSpectra of(CpuTensor w, Conv1dKernel.Geometry g, Conv1dSpectral.Plan p, WorkerPool pool) {
@@ -44,8 +44,10 @@ final class ConvSpectra {
         new Gemm(pool, pairs, twoBins, k).multiply(new ArrayMatrix(taps, 0, pairs, k, k), new ArrayMatrix(trig, 0, twoBins, k, k),
                 new MatrixSink.Array(spectrum, 0, twoBins));
         PackedRows[] bins = new PackedRows[p.bins()];
-        for (int f = 0; f < bins.length; f++) bins[f] = PackedRows.of(new BinView(spectrum, f, cout, cin, twoBins));
-        return new ConvSpectra(bins);
+        int each = Math.toIntExact(PackedRows.floats(cout, 2 * cin));
+        float[] data = new float[Math.toIntExact(floatsFor(g, p))];
+        for (int f = 0; f < bins.length; f++) bins[f] = PackedRows.into(new BinView(spectrum, f, cout, cin, twoBins), data, f * each);
+        return new ConvSpectra(bins, data.length);
     }
 
     /** Bin f as Cout rows of [Re | Im] over the input channels. */

@@ -9,25 +9,40 @@ package dev.audioengine.backend.cpu.kernels;
 final class PackedRows {
     final int m, k, panels;
     final float[] data;
+    /** Where panel 0 starts in {@link #data}: several operands may share one array. */
+    private final int start;
 
-    private PackedRows(int m, int k) {
+    private PackedRows(int m, int k, float[] data, int start) {
         this.m = m;
         this.k = k;
         this.panels = (m + Gemm.MR - 1) / Gemm.MR;
-        this.data = new float[Math.toIntExact((long) panels * k * Gemm.MR)];
+        this.data = data;
+        this.start = start;
     }
 
-    /** Packs all of {@code a}. */
+    /** Floats the panels of an {@code m x k} operand take. */
+    static long floats(int m, int k) { return (long) ((m + Gemm.MR - 1) / Gemm.MR) * Gemm.MR * k; }
+
+    /** Packs all of {@code a} into an array of its own. */
     static PackedRows of(MatrixSource a) {
-        PackedRows p = new PackedRows(a.rows(), a.cols());
+        return into(a, new float[Math.toIntExact(floats(a.rows(), a.cols()))], 0);
+    }
+
+    /**
+     * Packs all of {@code a} into {@code data} from {@code start} ({@link #floats} of them). One array for many operands
+     * keeps the Java heap from losing up to half a region to each (G1 gives an array of half a region or more regions
+     * of its own: Kokoro's 256-channel spectra are 512 KB a bin).
+     */
+    static PackedRows into(MatrixSource a, float[] data, int start) {
+        PackedRows p = new PackedRows(a.rows(), a.cols(), data, start);
         float[] row = new float[Math.max(1, Gemm.MR * p.k)];
         for (int q = 0; q < p.panels; q++) {
             int m0 = q * Gemm.MR;
-            a.packPanel(m0, Math.min(Gemm.MR, p.m - m0), 0, p.k, p.data, q * p.k * Gemm.MR, Gemm.MR, row);
+            a.packPanel(m0, Math.min(Gemm.MR, p.m - m0), 0, p.k, data, start + q * p.k * Gemm.MR, Gemm.MR, row);
         }
         return p;
     }
 
     /** Index of element (k0, 0) of panel {@code p}. */
-    int offset(int p, int k0) { return (p * k + k0) * Gemm.MR; }
+    int offset(int p, int k0) { return start + (p * k + k0) * Gemm.MR; }
 }

@@ -25,8 +25,11 @@ import java.util.Map;
  * those convolutions run directly.
  */
 public final class PanelCache {
-    /** Most bytes one backend keeps (Moonshine base's encoder panels need 78 MB, tiny's 28 MB; Kokoro's conv spectra ~250 MB). */
-    static final long MAX_BYTES = 512L << 20;
+    /**
+     * Most bytes one backend keeps by default (Moonshine base's encoder panels need 78 MB, tiny's 28 MB; Kokoro's conv
+     * spectra 220 MB); option cpu.weight-cache-mb sets it, within an eighth of the heap unless given.
+     */
+    public static final long MAX_BYTES = 512L << 20;
 
     /** One weight matrix inside a buffer: where it starts, its geometry and its storage type. */
     private record Key(long base, int n, int k, long rowStride, long colStride, DType dtype) {}
@@ -49,7 +52,7 @@ public final class PanelCache {
     public PanelCache() { this(MAX_BYTES); }
 
     /** A cache holding at most {@code maxBytes} of panels. */
-    PanelCache(long maxBytes) { this.maxBytes = maxBytes; }
+    public PanelCache(long maxBytes) { this.maxBytes = maxBytes; }
 
     /**
      * Whether a product of {@code rows} rows over weight {@code w} should read cached panels: a constant
