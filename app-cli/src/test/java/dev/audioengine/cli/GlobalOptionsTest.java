@@ -108,7 +108,7 @@ class GlobalOptionsTest {
         AudioEngineCommand top = new AudioEngineCommand();
         Main.commandLine(top).parseArgs("--backend", "cpu", "--option", "cpu.unused=1");
         assertThatThrownBy(() -> top.engineBuilder().build()).isInstanceOf(dev.audioengine.api.spi.UnknownOptionException.class)
-                .hasMessage("unknown option cpu.unused for the CPU backend; its options: cpu.op-threads");
+                .hasMessage("unknown option cpu.unused for the CPU backend; its options: cpu.op-threads, cpu.weight-cache-mb");
     }
 
     @Test
