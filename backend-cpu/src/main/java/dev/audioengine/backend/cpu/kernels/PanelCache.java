@@ -20,7 +20,9 @@ import java.util.Map;
  * past that, products pack per run as before. Entries go when the buffer holding their weight is
  * freed ({@link #forget}); a bound kernel keeps its own reference, so this never frees panels in use.
  * <p>
- * It also holds the frequency-domain form of constant convolution weights ({@link ConvSpectra}), under the same
+ * F32 weights of few-row products ({@link PackedPanels#worthPacking}) are kept here too ({@link #sharedOrOwn}),
+ * so a graph compiled per input length does not pack them again. It also holds the frequency-domain form of
+ * constant convolution weights ({@link ConvSpectra}), under the same
  * budget: bins·Cout·2·Cin floats each, 10-30 MB for Kokoro's 256-channel generator convs; past the budget
  * those convolutions run directly.
  */
