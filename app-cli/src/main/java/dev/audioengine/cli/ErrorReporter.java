@@ -45,7 +45,8 @@ final class ErrorReporter implements IParameterExceptionHandler, IExecutionExcep
     @Override
     public int handleExecutionException(Exception ex, CommandLine cmd, ParseResult parseResult) {
         PrintWriter err = cmd.getErr();
-        if (ex instanceof UsageError || ex instanceof dev.audioengine.api.spi.UnknownOptionException) {
+        if (ex instanceof UsageError || ex instanceof dev.audioengine.api.spi.UnknownOptionException
+                || ex instanceof dev.audioengine.api.spi.InvalidOptionValueException) {
             err.println("error: " + ex.getMessage());
             err.println("Run '" + cmd.getCommandSpec().qualifiedName() + " --help' for the options.");
             err.flush();

@@ -193,6 +193,8 @@ class VadTaskTest {
                 new Case("no task", 2, "--audio needs --task", "--audio", wav),
                 new Case("pull", 2, "unknown model foo; models: kokoro-82m, moonshine-tiny, moonshine-base, silero_vad, silero_vad_v5", "models", "pull", "foo"),
                 new Case("option", 2, "unknown option foo for the CPU backend; its options: cpu.op-threads, cpu.weight-cache-mb", "--task", "vad", "--audio", wav, "--option", "foo=bar"),
+                new Case("option value", 2, "option cpu.weight-cache-mb must be auto or a number of megabytes (0 or more), got 'lots'", "--task", "vad",
+                        "--audio", wav, "--option", "cpu.weight-cache-mb=lots"),
                 new Case("runs", 2, "--runs must be >= 1", "bench", "vad", "--runs", "0"),
                 new Case("gemm runs", 2, "--runs must be >= 1, got 0", "bench", "gemm", "--runs", "0"),
                 new Case("backend all", 2, "--backend all is only for 'check' and 'bench ops'", "--task", "vad", "--audio", wav, "--backend", "all"),

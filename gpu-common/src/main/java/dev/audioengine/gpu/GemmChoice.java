@@ -1,5 +1,7 @@
 package dev.audioengine.gpu;
 
+import dev.audioengine.api.spi.InvalidOptionValueException;
+
 import java.util.Locale;
 import java.util.function.Supplier;
 
@@ -32,7 +34,7 @@ public record GemmChoice(GpuBlas blas, String whyNoLibrary) {
                     return new GemmChoice(null, e.getMessage());
                 }
             }
-            default -> throw new IllegalArgumentException(optionName + " must be on or off, got '" + v + "'");
+            default -> throw new InvalidOptionValueException(optionName + " must be on or off, got '" + v + "'");
         }
     }
 

@@ -7,6 +7,7 @@ import dev.audioengine.api.spi.BackendConfig;
 import dev.audioengine.api.spi.DeviceBuffer;
 import dev.audioengine.api.spi.DeviceInfo;
 import dev.audioengine.api.spi.Executable;
+import dev.audioengine.api.spi.InvalidOptionValueException;
 import dev.audioengine.api.spi.OutOfDeviceMemoryException;
 import dev.audioengine.api.spi.TensorPlacement;
 import dev.audioengine.api.tensor.DType;
@@ -75,12 +76,18 @@ public final class GpuBackend implements Backend {
         String p = vendor.optionPrefix() + ".";
         this.tf32 = onOff(config, p + "tf32", false);
         String mm = config.option(p + "matmul", "precise").trim().toLowerCase(Locale.ROOT);
-        if (!mm.equals("precise") && !mm.equals("fast")) throw new IllegalArgumentException(p + "matmul must be precise or fast, got '" + mm + "'");
+        if (!mm.equals("precise") && !mm.equals("fast")) throw new InvalidOptionValueException(p + "matmul must be precise or fast, got '" + mm + "'");
         this.fastMatmul = mm.equals("fast");
         boolean profiling = onOff(config, p + "profile", false);
         // a profile times every step apart, which a replayed graph cannot do
         boolean useGraphs = !profiling && onOff(config, p + "graphs", vendor.graphsByDefault());
-        int graphCache = Integer.parseInt(config.option(p + "graph_cache", "64").trim());
+        String graphCacheValue = config.option(p + "graph_cache", "64").trim();
+        int graphCache;
+        try {
+            graphCache = Integer.parseInt(graphCacheValue);
+        } catch (NumberFormatException e) {
+            throw new InvalidOptionValueException(p + "graph_cache must be a whole number >= 1, got '" + graphCacheValue + "'");
+        }
         String cacheDir = config.option(p + "kernel_cache", "").trim();
         boolean pinned = onOff(config, p + "pinned", true);
         boolean useVmm = onOff(config, p + "vmm", false);
@@ -144,7 +151,7 @@ public final class GpuBackend implements Backend {
         return switch (v) {
             case "on", "true", "1" -> true;
             case "off", "false", "0" -> false;
-            default -> throw new IllegalArgumentException(key + " must be on or off, got '" + v + "'");
+            default -> throw new InvalidOptionValueException(key + " must be on or off, got '" + v + "'");
         };
     }
 

@@ -1,5 +1,7 @@
 package dev.audioengine.gpu;
 
+import dev.audioengine.api.spi.InvalidOptionValueException;
+
 import java.lang.foreign.MemorySegment;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -19,7 +21,7 @@ public final class GraphCache {
 
     /** {@code destroy} frees an instantiated graph (cuGraphExecDestroy, hipGraphExecDestroy); {@code option} names the capacity's option. */
     GraphCache(Consumer<MemorySegment> destroy, int capacity, String option) {
-        if (capacity < 1) throw new IllegalArgumentException(option + " must be >= 1, got " + capacity);
+        if (capacity < 1) throw new InvalidOptionValueException(option + " must be >= 1, got " + capacity);
         this.destroy = destroy;
         this.capacity = capacity;
     }

@@ -8,6 +8,7 @@ import dev.audioengine.api.spi.BackendProvider;
 import dev.audioengine.api.spi.BackendUnavailableException;
 import dev.audioengine.api.spi.DeviceInfo;
 import dev.audioengine.api.spi.DeviceKind;
+import dev.audioengine.api.spi.InvalidOptionValueException;
 import dev.audioengine.api.spi.ProbeResult;
 import dev.audioengine.backend.cpu.kernels.PanelCache;
 
@@ -59,7 +60,7 @@ public final class CpuBackendProvider implements BackendProvider {
         if (device != 0) throw new BackendUnavailableException("the CPU backend has one device (0); --device " + device + " does not exist");
         String opThreads = config.option(OP_THREADS, "auto");
         if (!opThreads.equals("auto") && !opThreads.equals("all")) {
-            throw new IllegalArgumentException("option " + OP_THREADS + " must be auto or all, got '" + opThreads + "'");
+            throw new InvalidOptionValueException("option " + OP_THREADS + " must be auto or all, got '" + opThreads + "'");
         }
         int processors = Runtime.getRuntime().availableProcessors();
         boolean all = opThreads.equals("all");
@@ -77,7 +78,7 @@ public final class CpuBackendProvider implements BackendProvider {
         } catch (NumberFormatException e) {
             // falls through to the message
         }
-        throw new IllegalArgumentException("option " + WEIGHT_CACHE_MB + " must be auto or a number of megabytes (0 or more), got '" + value + "'");
+        throw new InvalidOptionValueException("option " + WEIGHT_CACHE_MB + " must be auto or a number of megabytes (0 or more), got '" + value + "'");
     }
 
     /**

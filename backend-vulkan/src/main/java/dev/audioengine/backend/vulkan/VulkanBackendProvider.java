@@ -1,5 +1,6 @@
 package dev.audioengine.backend.vulkan;
 
+import dev.audioengine.api.spi.InvalidOptionValueException;
 import dev.audioengine.api.spi.NativeLibrary;
 
 import dev.audioengine.api.BackendType;
@@ -119,14 +120,14 @@ public final class VulkanBackendProvider implements BackendProvider {
         String validation = config.option("vulkan.validation", "off");
         String staging = config.option("vulkan.staging", "auto");
         if (!List.of("off", "auto", "on").contains(validation)) {
-            throw new IllegalArgumentException("vulkan.validation must be off, auto or on, got '" + validation + "'");
+            throw new InvalidOptionValueException("vulkan.validation must be off, auto or on, got '" + validation + "'");
         }
         String subgroups = config.option("vulkan.subgroups", "auto");
         if (!List.of("auto", "off").contains(subgroups)) {
-            throw new IllegalArgumentException("vulkan.subgroups must be auto or off, got '" + subgroups + "'");
+            throw new InvalidOptionValueException("vulkan.subgroups must be auto or off, got '" + subgroups + "'");
         }
         if (!List.of("auto", "always").contains(staging)) {
-            throw new IllegalArgumentException("vulkan.staging must be auto or always, got '" + staging + "'");
+            throw new InvalidOptionValueException("vulkan.staging must be auto or always, got '" + staging + "'");
         }
         try {
             return new VulkanBackend(VulkanContext.open(library, device, validation, staging.equals("always"), subgroups.equals("auto")));
