@@ -12,8 +12,10 @@ import java.util.Arrays;
 /**
  * Conv1d: x [B, Cin, T], w [Cout, Cin/groups, K], optional bias [Cout] → [B, Cout, Tout].
  * Depthwise convolutions (groups == Cin == Cout) run per channel with vectorized taps over a
- * zero-padded copy of the row. Wide stride-1 single-group ones over a constant weight, where the estimate says it
- * pays (K of 7 and more at 100+ channels), go through the DFT ({@link Conv1dSpectral}). Stride-1 single-group ones with 512-bit vectors go through {@link Conv1dWindows}
+ * zero-padded copy of the row. Stride-1 single-group ones over a constant weight go through the DFT where its
+ * cost estimate says so ({@link Conv1dSpectral#plan}: Kokoro's K = 7 and 11 convs at 128-256 channels, not K = 3
+ * ones) and the weight cache has room for their spectra. Other stride-1 single-group ones with 512-bit vectors go
+ * through {@link Conv1dWindows}
  * (x packed once per panel, not once per tap). Everything else is one GEMM per (batch, group): the weight rows
  * times an implicit im2col of x, whose columns are gathered straight into the GEMM's packed
  * panels, so no T x (Cin·K) matrix is ever stored.

@@ -27,8 +27,6 @@ import java.util.Arrays;
 final class Conv1dSpectral {
     /** Blocks transformed and mixed together: each bin's product has 2·BLOCKS rows. */
     static final int BLOCKS = 64;
-    /** Rows of the inverse transform's product per call: its packed A panels are that many rows x 2·bins. */
-    static final int INVERSE_ROWS = 1024;
     /** Block lengths tried: multiples of the GEMM's 32-column panel, as they are the inverse product's N. */
     private static final int[] LENGTHS = {32, 64, 96, 128, 192, 256};
     /** The estimate must come to at most this share of direct convolution's multiply-adds (the rest pays for packing). */
@@ -89,9 +87,9 @@ final class Conv1dSpectral {
         this.spectra = spectra;
         this.scratch = ctx.scratch();
         int twoBins = 2 * p.bins;
-        this.forward = new Gemm(ctx.pool(), twoBins, g.cin() * (BLOCKS + p.extraRows()), p.n);
-        this.mix = new Gemm(ctx.pool(), g.cout(), 2 * BLOCKS, 2 * g.cin());
-        this.inverse = new Gemm(ctx.pool(), p.l, g.cout() * BLOCKS, twoBins);
+        this.forward = Gemm.overPackedA(ctx.pool(), g.cin() * (BLOCKS + p.extraRows()), p.n);
+        this.mix = Gemm.overPackedA(ctx.pool(), 2 * BLOCKS, 2 * g.cin());
+        this.inverse = Gemm.overPackedA(ctx.pool(), g.cout() * BLOCKS, twoBins);
         float[] d = new float[twoBins * p.n];
         for (int f = 0; f < p.bins; f++) {
             for (int j = 0; j < p.n; j++) {

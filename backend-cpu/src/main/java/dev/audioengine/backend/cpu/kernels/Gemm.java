@@ -49,6 +49,7 @@ final class Gemm {
 
     private final WorkerPool pool;
     private final int threads, maxM, maxN, maxK;
+    private final boolean packedAOnly;
     private final float[] aPack;
     private final float[][] bPack, tile, row, small, lanes4x4;
     /** small[t] as a segment, for the few decoded B rows past the four-row tiles. */
@@ -56,22 +57,35 @@ final class Gemm {
 
     /** Scratch for products up to {@code maxM x maxN x maxK}. */
     Gemm(WorkerPool pool, int maxM, int maxN, int maxK) {
+        this(pool, maxM, maxN, maxK, false);
+    }
+
+    /**
+     * Scratch for products over a pre-packed A ({@link #multiply(PackedRows, MatrixSource, MatrixSink)}) of any
+     * height, B up to {@code maxN x maxK}: no A panels of its own, so only that form of product runs on it.
+     */
+    static Gemm overPackedA(WorkerPool pool, int maxN, int maxK) {
+        return new Gemm(pool, Integer.MAX_VALUE, maxN, maxK, true);
+    }
+
+    private Gemm(WorkerPool pool, int maxM, int maxN, int maxK, boolean packedAOnly) {
         this.pool = pool;
         this.threads = pool.threads();
         this.maxM = maxM;
         this.maxN = maxN;
         this.maxK = maxK;
+        this.packedAOnly = packedAOnly;
         int kc = Math.min(KC, Math.max(1, maxK));
-        int mPanels = (maxM + MR - 1) / MR;
         // packed A panels for the blocked path, or the few A rows the mat-vec path copies whole
-        this.aPack = new float[Math.max(maxM > PACKED_FEW_M ? mPanels * MR * kc : 0, Math.min(maxM, SMALL_M) * Math.max(1, maxK))];
+        this.aPack = packedAOnly ? new float[0]
+                : new float[Math.max(maxM > PACKED_FEW_M ? (maxM + MR - 1) / MR * MR * kc : 0, Math.min(maxM, SMALL_M) * Math.max(1, maxK))];
         this.bPack = new float[threads][maxM > SMALL_M ? kc * NR : 0];
         this.tile = new float[threads][Math.max(MR * NR, SMALL_M * NCHUNK)];
         // where the blocked path may run, a k slice of MR rows: row-major F32 A panels are copied out whole, then
         // transposed (TensorMatrix.packPanel); one k slice otherwise
         this.row = new float[threads][maxM > PACKED_FEW_M ? MR * kc : kc];
         // four whole B rows decoded for few-row products (2..SMALL_M rows), else one k slice
-        int fewRows = Math.min(maxM, SMALL_M);
+        int fewRows = packedAOnly ? 0 : Math.min(maxM, SMALL_M);
         this.small = new float[threads][Math.max(kc, fewRows >= 2 ? 4 * maxK : 0)];
         this.lanes4x4 = new float[threads][16 * L];
         this.decodedRows = new MemorySegment[threads];
@@ -101,6 +115,7 @@ final class Gemm {
 
     /** C = A·Bᵀ with A {@code M x K}, B {@code N x K}; C is overwritten. */
     void multiply(MatrixSource a, MatrixSource b, MatrixSink c) {
+        requireAScratch();
         int m = a.rows(), n = b.rows(), k = a.cols();
         if (nothingToMultiply(m, n, k, b.cols(), c)) return;
         Path path = path(m, b);
@@ -110,6 +125,7 @@ final class Gemm {
 
     /** C = A·Bᵀ with B packed ahead of time (a constant weight): few rows read B's panels directly, more go through the blocked path without packing B. */
     void multiply(MatrixSource a, PackedPanels b, MatrixSink c) {
+        requireAScratch();
         int m = a.rows(), n = b.n, k = a.cols();
         if (nothingToMultiply(m, n, k, b.k, c)) return;
         if (m <= PACKED_FEW_M) packedFewRows(a, b, c, m, n, k);
@@ -124,6 +140,10 @@ final class Gemm {
         int m = a.m, n = b.rows(), k = a.k;
         if (nothingToMultiply(m, n, k, b.cols(), c)) return;
         blocked(null, a, b, null, c, m, n, k);
+    }
+
+    private void requireAScratch() {
+        if (packedAOnly) throw new IllegalStateException("this GEMM was sized for pre-packed A operands only");
     }
 
     /** Checks the sizes against B's ({@code bk}) and the scratch; writes the zero C of an empty sum (k = 0); true when that is all there is. */
