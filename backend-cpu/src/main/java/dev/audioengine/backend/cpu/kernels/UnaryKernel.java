@@ -12,6 +12,6 @@ final class UnaryKernel implements CpuKernel {
     @Override
     public Runnable bind(Tensor node, CpuTensor out, CpuTensor[] in, KernelContext ctx) {
         Op.Unary op = (Op.Unary) node.op();
-        return ElementwiseDriver.bind(in[0], out, ctx, (src, srcByte, dst, dstByte, n) -> UnaryMath.map(op.kind(), op.alpha(), src, srcByte, dst, dstByte, n));
+        return ElementwiseDriver.bind(in[0], out, ctx, UnaryMath.span(op.kind(), op.alpha()));
     }
 }
