@@ -282,7 +282,26 @@ final class AttentionKernel implements CpuKernel {
     private static void scores(Scratch s, int kt0, int r0, int g, int dp, int d, int n) {
         float[] q = s.q, kt = s.kt, out = s.s;
         int q0 = r0 * dp, q1 = q0 + dp, q2 = q1 + dp, q3 = q2 + dp;
-        for (int j = 0; j < n; j += L) {
+        int j0 = 0;
+        if (g == 4) { // two chunks of keys at once: eight sums in flight, where one chunk's four rows keep only four
+            for (; j0 + L < n; j0 += 2 * L) {
+                FloatVector a0 = FloatVector.zero(S), a1 = a0, a2 = a0, a3 = a0, b0 = a0, b1 = a0, b2 = a0, b3 = a0;
+                for (int e = 0; e < d; e++) {
+                    FloatVector kv = FloatVector.fromArray(S, kt, kt0 + e * KB + j0), kw = FloatVector.fromArray(S, kt, kt0 + e * KB + j0 + L);
+                    FloatVector x0 = FloatVector.broadcast(S, q[q0 + e]), x1 = FloatVector.broadcast(S, q[q1 + e]);
+                    FloatVector x2 = FloatVector.broadcast(S, q[q2 + e]), x3 = FloatVector.broadcast(S, q[q3 + e]);
+                    a0 = kv.fma(x0, a0); b0 = kw.fma(x0, b0);
+                    a1 = kv.fma(x1, a1); b1 = kw.fma(x1, b1);
+                    a2 = kv.fma(x2, a2); b2 = kw.fma(x2, b2);
+                    a3 = kv.fma(x3, a3); b3 = kw.fma(x3, b3);
+                }
+                a0.intoArray(out, j0); b0.intoArray(out, j0 + L);
+                a1.intoArray(out, KB + j0); b1.intoArray(out, KB + j0 + L);
+                a2.intoArray(out, 2 * KB + j0); b2.intoArray(out, 2 * KB + j0 + L);
+                a3.intoArray(out, 3 * KB + j0); b3.intoArray(out, 3 * KB + j0 + L);
+            }
+        }
+        for (int j = j0; j < n; j += L) {
             FloatVector a0 = FloatVector.zero(S), a1 = a0, a2 = a0, a3 = a0;
             for (int e = 0; e < d; e++) {
                 FloatVector kv = FloatVector.fromArray(S, kt, kt0 + e * KB + j);
@@ -462,18 +481,7 @@ final class AttentionKernel implements CpuKernel {
             return;
         }
         float alpha = old == Float.NEGATIVE_INFINITY ? 0f : (float) Math.exp(old - max);
-        FloatVector mv = FloatVector.broadcast(S, max), vsum = FloatVector.zero(S);
-        for (j = 0; j < upper; j += L) {
-            FloatVector e = FloatVector.fromArray(S, p, row + j).sub(mv).lanewise(VectorOperators.EXP);
-            vsum = vsum.add(e);
-            e.intoArray(p, row + j);
-        }
-        float sum = vsum.reduceLanes(VectorOperators.ADD);
-        for (; j < n; j++) {
-            float e = (float) Math.exp(p[row + j] - max);
-            sum += e;
-            p[row + j] = e;
-        }
+        float sum = ExpMath.softmaxTerms(p, row, n, max);
         s.max[r] = max;
         s.sum[r] = s.sum[r] * alpha + sum;
         s.alpha[gi] = alpha;
@@ -482,7 +490,32 @@ final class AttentionKernel implements CpuKernel {
     /** o_r = o_r · alpha + Σ_j p_r[j] · v_j (the block at v0) for the group's rows; each value vector is loaded once per group. */
     private static void addWeightedValues(Scratch s, int v0, int r0, int g, int dp, int n) {
         float[] o = s.o, p = s.s, v = s.v;
-        for (int e = 0; e < dp; e += L) {
+        int e0 = 0;
+        if (g == 4) { // two chunks of the head at once: eight sums in flight, where one chunk's four rows keep only four
+            for (; e0 + L < dp; e0 += 2 * L) {
+                int o0 = r0 * dp + e0;
+                float al0 = s.alpha[0], al1 = s.alpha[1], al2 = s.alpha[2], al3 = s.alpha[3];
+                FloatVector a0 = FloatVector.fromArray(S, o, o0).mul(al0), b0 = FloatVector.fromArray(S, o, o0 + L).mul(al0);
+                FloatVector a1 = FloatVector.fromArray(S, o, o0 + dp).mul(al1), b1 = FloatVector.fromArray(S, o, o0 + dp + L).mul(al1);
+                FloatVector a2 = FloatVector.fromArray(S, o, o0 + 2 * dp).mul(al2), b2 = FloatVector.fromArray(S, o, o0 + 2 * dp + L).mul(al2);
+                FloatVector a3 = FloatVector.fromArray(S, o, o0 + 3 * dp).mul(al3), b3 = FloatVector.fromArray(S, o, o0 + 3 * dp + L).mul(al3);
+                for (int j = 0; j < n; j++) {
+                    int at = v0 + j * dp + e0;
+                    FloatVector vv = FloatVector.fromArray(S, v, at), vw = FloatVector.fromArray(S, v, at + L);
+                    FloatVector w0 = FloatVector.broadcast(S, p[j]), w1 = FloatVector.broadcast(S, p[KB + j]);
+                    FloatVector w2 = FloatVector.broadcast(S, p[2 * KB + j]), w3 = FloatVector.broadcast(S, p[3 * KB + j]);
+                    a0 = vv.fma(w0, a0); b0 = vw.fma(w0, b0);
+                    a1 = vv.fma(w1, a1); b1 = vw.fma(w1, b1);
+                    a2 = vv.fma(w2, a2); b2 = vw.fma(w2, b2);
+                    a3 = vv.fma(w3, a3); b3 = vw.fma(w3, b3);
+                }
+                a0.intoArray(o, o0); b0.intoArray(o, o0 + L);
+                a1.intoArray(o, o0 + dp); b1.intoArray(o, o0 + dp + L);
+                a2.intoArray(o, o0 + 2 * dp); b2.intoArray(o, o0 + 2 * dp + L);
+                a3.intoArray(o, o0 + 3 * dp); b3.intoArray(o, o0 + 3 * dp + L);
+            }
+        }
+        for (int e = e0; e < dp; e += L) {
             int o0 = r0 * dp + e;
             FloatVector a0 = FloatVector.fromArray(S, o, o0).mul(s.alpha[0]);
             FloatVector a1 = g > 1 ? FloatVector.fromArray(S, o, o0 + dp).mul(s.alpha[1]) : a0;

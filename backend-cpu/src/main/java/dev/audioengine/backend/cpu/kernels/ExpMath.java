@@ -6,7 +6,7 @@ import jdk.incubator.vector.VectorSpecies;
 
 /**
  * Sigmoid and tanh over float arrays from plain arithmetic (adds, FMAs, one integer shift), for
- * the LSTM's gates. Two things made the obvious forms slow in a streaming graph, where each
+ * the LSTM's gates, and the exponentials of the fused attention's online softmax. Two things made the obvious forms slow in a streaming graph, where each
  * loop runs a few iterations per graph run:
  * <ul>
  * <li>{@code lanewise(EXP)} goes through the JDK's vector math library, whose per-lane
@@ -67,6 +67,43 @@ final class ExpMath {
             float y = 1f / (exp(Math.min(Math.max(src[s + i] * scale, LO), HI)) + 1f);
             dst[d + i] = tanh ? y * 2f - 1f : y;
         }
+    }
+
+    /**
+     * p[from, from + n) = exp(p − max), returning their sum (vector lanes first, then the tail in order): the fused
+     * attention's softmax terms, where {@code lanewise(EXP)} cost 0.9 ns a value against the products' 0.5 ns per
+     * key and query row. Scores minus their running max are at most 0; below −87 (−inf for a masked key included) a
+     * term is exactly 0, as exp gives in float there; NaN stays NaN.
+     */
+    static float softmaxTerms(float[] p, int from, int n, float max) {
+        FloatVector mv = FloatVector.broadcast(S, max), vsum = FloatVector.zero(S), zero = vsum;
+        int j = 0;
+        for (int upper = S.loopBound(n); j < upper; j += S.length()) {
+            FloatVector x = FloatVector.fromArray(S, p, from + j).sub(mv);
+            var under = x.compare(VectorOperators.LT, LO);
+            x = x.max(LO);
+            FloatVector t = x.fma(LOG2E, ROUND);
+            FloatVector k = t.sub(ROUND);
+            FloatVector r = k.fma(FloatVector.broadcast(S, -LN2_HI), x);
+            r = k.fma(FloatVector.broadcast(S, -LN2_LO), r);
+            FloatVector q = r.fma(C6, C5);
+            q = q.fma(r, FloatVector.broadcast(S, C4));
+            q = q.fma(r, FloatVector.broadcast(S, C3));
+            q = q.fma(r, FloatVector.broadcast(S, C2));
+            q = q.fma(r, FloatVector.broadcast(S, 1f));
+            q = q.fma(r, FloatVector.broadcast(S, 1f));
+            FloatVector e = q.mul(t.reinterpretAsInts().sub(EXPONENT_BIAS).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats()).blend(zero, under);
+            vsum = vsum.add(e);
+            e.intoArray(p, from + j);
+        }
+        float sum = vsum.reduceLanes(VectorOperators.ADD);
+        for (; j < n; j++) {
+            float x = p[from + j] - max;
+            float e = x < LO ? 0f : exp(Math.max(x, LO));
+            sum += e;
+            p[from + j] = e;
+        }
+        return sum;
     }
 
     /** The vector loop's exp, one value at a time (x already clamped). */

@@ -7,7 +7,10 @@ import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The LSTM's sigmoid and tanh against float64 Math, over the whole range they see and past where they saturate. */
+/**
+ * The LSTM's sigmoid and tanh and the attention's softmax terms against float64 Math, over the whole range they see
+ * and past where they saturate.
+ */
 class ExpMathTest {
     private final long seed = Seeds.fresh();
     private final Random random = new Random(seed);
@@ -48,6 +51,48 @@ class ExpMathTest {
         for (int i = 0; i < x.length; i++) {
             ExpMath.tanh(x, i, one, 0, 1); // a single value is always a tail
             assertThat(one[0]).as("tanh(" + x[i] + ")").isEqualTo(whole[i]);
+        }
+    }
+
+    /** exp(x − max) over scores at and below the max, −inf and NaN included, with the sum; every tail length. */
+    @Test
+    void softmaxTermsWithinTheirErrorAndZeroPastTheRange() {
+        for (int n : new int[] {1, 15, 16, 17, 64, 1001}) {
+            float max = (float) (random.nextGaussian() * 10);
+            float[] p = new float[n + 3];
+            for (int i = 0; i < n; i++) p[3 + i] = max - (float) (i % 2 == 0 ? random.nextDouble() * 20 : random.nextDouble() * 120);
+            p[3] = max;
+            if (n > 2) p[4] = Float.NEGATIVE_INFINITY;
+            if (n > 3) p[5] = max - 90f; // past the range: exactly 0
+            if (n > 16) p[3 + 16] = max - 86.9f; // just inside it
+            float[] in = p.clone();
+            float sum = ExpMath.softmaxTerms(p, 3, n, max);
+            double worst = 0, want = 0;
+            for (int i = 0; i < n; i++) {
+                double e = Math.exp(in[3 + i] - max); // the difference rounded to float, as the kernel takes it
+                want += e;
+                if (in[3 + i] - max < -87f) assertThat(p[3 + i]).as("exp(%s) past the range", in[3 + i] - max).isZero();
+                else worst = Math.max(worst, Math.abs(p[3 + i] - e) / e);
+            }
+            assertThat(p[0]).isZero(); // outside [from, from + n): untouched
+            assertThat(worst).as("softmax terms' worst relative error, n " + n + "; " + Seeds.describe(seed)).isLessThan(5e-7);
+            assertThat(Math.abs(sum - want) / want).as("their sum").isLessThan(1e-6);
+        }
+        float[] nan = {0f, Float.NaN, -1f};
+        assertThat(Float.isNaN(ExpMath.softmaxTerms(nan, 0, 3, 0f))).isTrue();
+        assertThat(nan[1]).isNaN();
+    }
+
+    @Test
+    void aSoftmaxTermGetsTheSameBitsInAVectorAndInTheTail() {
+        float[] x = new float[257];
+        for (int i = 0; i < x.length; i++) x[i] = (float) (-Math.abs(random.nextGaussian()) * 20);
+        float[] whole = x.clone();
+        ExpMath.softmaxTerms(whole, 0, x.length, 0f);
+        for (int i = 0; i < x.length; i++) {
+            float[] one = {x[i]};
+            ExpMath.softmaxTerms(one, 0, 1, 0f); // a single value is always a tail
+            assertThat(one[0]).as("exp(" + x[i] + ")").isEqualTo(whole[i]);
         }
     }
 }
