@@ -9,12 +9,9 @@ import java.util.List;
 
 /**
  * The decoder's key/value caches on the device, one set per decoding session: per layer the self-attention cache
- * [1, Hkv, selfCapacity, hd], written one position per step, and the cross-attention values [1, Hkv, crossCapacity, hd]
- * and keys, stored transposed as [1, Hkv, hd, crossCapacity], written once per window by the encoder graph and read by
- * every step through a permuted view: a step's one query per head then scores consecutive keys in one vector, with no
- * sum across lanes per key (on the CPU 2.2x on base's cross-attention at 300 frames, AttentionSpeed). Fixed capacities
- * and length masks keep one compiled step graph for every position (docs/STATE.md); what lies past the current
- * lengths is stale and masked.
+ * [1, Hkv, selfCapacity, hd], written one position per step, and the cross-attention keys and values
+ * [1, Hkv, crossCapacity, hd], written once per window by the encoder graph. Fixed capacities and length masks keep
+ * one compiled step graph for every position (docs/STATE.md); what lies past the current lengths is stale and masked.
  */
 final class DecoderCache implements AutoCloseable {
     final int selfCapacity, crossCapacity;
@@ -26,8 +23,8 @@ final class DecoderCache implements AutoCloseable {
         try {
             for (int l = 0; l < c.decoderLayers(); l++) {
                 for (String kind : KINDS) {
-                    Shape shape = kind.equals("cross_k") ? crossKeysShape(c, crossCapacity) : shape(c, kind.startsWith("self") ? selfCapacity : crossCapacity);
-                    tensors.add(engine.state(name(kind, l), dev.audioengine.api.tensor.DType.F32, shape));
+                    int capacity = kind.startsWith("self") ? selfCapacity : crossCapacity;
+                    tensors.add(engine.state(name(kind, l), dev.audioengine.api.tensor.DType.F32, shape(c, capacity)));
                 }
             }
         } catch (RuntimeException e) {
@@ -41,9 +38,6 @@ final class DecoderCache implements AutoCloseable {
     static String name(String kind, int layer) { return "moonshine." + kind + "." + layer; }
 
     static Shape shape(MoonshineConfig c, int capacity) { return Shape.of(1, c.decoderKvHeads(), capacity, c.decoderHeadDim()); }
-
-    /** The cross-attention keys' storage: [1, Hkv, hd, capacity], the transpose of {@link #shape}. */
-    static Shape crossKeysShape(MoonshineConfig c, int capacity) { return Shape.of(1, c.decoderKvHeads(), c.decoderHeadDim(), capacity); }
 
     PersistentTensor[] all() { return tensors.toArray(PersistentTensor[]::new); }
 

@@ -24,7 +24,7 @@ final class MoonshineGraphs {
 
     private MoonshineGraphs() {}
 
-    /** Audio [1, 1, samples] → outputs: encoder states [1, T, D]; side effects: the cross caches' first T positions. */
+    /** Audio [1, 1, samples] → outputs: encoder states [1, T, D]; side effects: the cross caches' first T rows. */
     static Graph encoder(MoonshineWeights w, int samples, int crossCapacity) {
         MoonshineConfig c = w.config();
         long frames = MoonshineConfig.frames(samples);
@@ -36,9 +36,9 @@ final class MoonshineGraphs {
         Tensor zero = g.input(ZERO, DType.I32, Shape.of(1));
         for (int l = 0; l < c.decoderLayers(); l++) {
             MultiHeadAttention cross = w.decoderLayers.get(l).cross();
-            Tensor keys = g.transpose(cross.keys(g, memory, null), 2, 3); // [1, Hkv, hd, T]: stored transposed (DecoderCache)
-            g.writeSlice(g.state(DecoderCache.name("cross_k", l), DecoderCache.crossKeysShape(c, crossCapacity)), g.contiguous(keys), 3, zero);
-            g.writeSlice(g.state(DecoderCache.name("cross_v", l), DecoderCache.shape(c, crossCapacity)), g.contiguous(cross.values(g, memory)), 2, zero);
+            Shape cache = DecoderCache.shape(c, crossCapacity);
+            g.writeSlice(g.state(DecoderCache.name("cross_k", l), cache), g.contiguous(cross.keys(g, memory, null)), 2, zero);
+            g.writeSlice(g.state(DecoderCache.name("cross_v", l), cache), g.contiguous(cross.values(g, memory)), 2, zero);
         }
         return g.build(memory);
     }
@@ -66,8 +66,7 @@ final class MoonshineGraphs {
 
             MultiHeadAttention cross = layer.cross();
             Shape crossShape = DecoderCache.shape(c, crossCapacity);
-            Tensor ck = g.transpose(g.state(DecoderCache.name("cross_k", l), DecoderCache.crossKeysShape(c, crossCapacity)), 2, 3);
-            Tensor cv = g.state(DecoderCache.name("cross_v", l), crossShape);
+            Tensor ck = g.state(DecoderCache.name("cross_k", l), crossShape), cv = g.state(DecoderCache.name("cross_v", l), crossShape);
             h = g.add(h, cross.output(g, cross.attend(g, cross.queries(g, layer.crossNorm().apply(g, h), null), ck, cv, crossMask)));
             h = g.add(h, layer.ffn().apply(g, layer.ffnNorm().apply(g, h)));
         }

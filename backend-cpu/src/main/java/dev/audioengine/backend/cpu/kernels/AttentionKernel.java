@@ -31,10 +31,7 @@ import java.util.Arrays;
  * A block of fewer than {@link #G} query rows (a decoder step) over F32 k/v with unit-stride rows
  * reads keys and values where they lie: transposing a key block costs more than the one or two
  * rows' dot products over it, so scores are dot products along each key row instead (2.5-3x on
- * Moonshine's decoder steps). Keys stored transposed (unit stride along the keys: a cache laid out [.., hd, T] and
- * viewed permuted, as Moonshine keeps its cross-attention keys) are better still for such blocks: sixteen keys'
- * scores per FMA, straight from the cache, with no sum across lanes per key (2.2x on base's cross step over 300
- * frames, AttentionSpeed).
+ * Moonshine's decoder steps).
  */
 final class AttentionKernel implements CpuKernel {
     private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
@@ -64,14 +61,12 @@ final class AttentionKernel implements CpuKernel {
         int dp = (d + L - 1) / L * L;
         int qBlocks = (tq + QB - 1) / QB, units = batch * heads * qBlocks;
         int threads = ctx.pool().threads();
-        boolean valuesInPlace = k.dtype() == DType.F32 && v.dtype() == DType.F32 && v.strides()[3] == 1;
-        boolean inPlace = valuesInPlace && k.strides()[3] == 1;
-        boolean keysTransposed = valuesInPlace && !inPlace && k.strides()[2] == 1 && KB == 4 * L; // K stored [.., hd, T]; four chunks make a block
+        boolean inPlace = k.dtype() == DType.F32 && v.dtype() == DType.F32 && k.strides()[3] == 1 && v.strides()[3] == 1;
         int keyBlocks = (tk + KB - 1) / KB;
-        boolean cache = !((inPlace || keysTransposed) && tq < G) && (long) keyBlocks * KB * (d + dp) * 4 <= CACHE_BYTES; // decoder steps convert nothing
+        boolean cache = !(inPlace && tq < G) && (long) keyBlocks * KB * (d + dp) * 4 <= CACHE_BYTES; // decoder steps convert nothing
         Scratch[] scratch = new Scratch[threads];
         for (int i = 0; i < threads; i++) scratch[i] = new Scratch(dp, d, cache ? keyBlocks : 0);
-        Shape sh = new Shape(heads, kvHeads, tq, tk, d, dp, op.scale(), op.causal(), inPlace, keysTransposed);
+        Shape sh = new Shape(heads, kvHeads, tq, tk, d, dp, op.scale(), op.causal(), inPlace);
         return () -> {
             for (Scratch s : scratch) s.head = -1; // k and v may have changed since the last run
             int chunks = Math.min(threads, units);
@@ -85,13 +80,8 @@ final class AttentionKernel implements CpuKernel {
         };
     }
 
-    /**
-     * inPlace: k and v are F32 with contiguous rows, so few-row blocks may read them where they lie; keysTransposed: v so,
-     * and k stored transposed (unit stride along the keys, as a cache laid out [.., hd, T] and viewed permuted), so
-     * few-row blocks score keys sixteen at a time straight from it.
-     */
-    private record Shape(int heads, int kvHeads, int tq, int tk, int d, int dp, float scale, boolean causal, boolean inPlace,
-                         boolean keysTransposed) {}
+    /** inPlace: k and v are F32 with contiguous rows, so few-row blocks may read them where they lie. */
+    private record Shape(int heads, int kvHeads, int tq, int tk, int d, int dp, float scale, boolean causal, boolean inPlace) {}
 
     /**
      * Key blocks of one kv head once converted, for the head's later query blocks. kt: block i's
@@ -131,7 +121,6 @@ final class AttentionKernel implements CpuKernel {
         Arrays.fill(s.max, 0, rows, Float.NEGATIVE_INFINITY);
         Arrays.fill(s.sum, 0, rows, 0f);
         if (sh.inPlace && rows < G) keysInPlace(sh, k, v, mask, b, hk, i0, rows, s);
-        else if (sh.keysTransposed && rows < G) keysTransposedInPlace(sh, k, v, mask, b, hk, i0, rows, s);
         else keysLoaded(sh, k, v, mask, b, hk, i0, rows, s);
         MemorySegment os = out.segment();
         for (int r = 0; r < rows; r++) {
@@ -178,20 +167,6 @@ final class AttentionKernel implements CpuKernel {
             int n = seen(sh, i0 + rows - 1, j0, kb);
             if (n <= 0) continue;
             scoresInPlace(s, k, b, hk, j0, rows, dp, d, n);
-            softmaxGroup(sh, s, mask, i0, 0, rows, j0, n);
-            valuesInPlace(s, v, b, hk, j0, rows, dp, d, n);
-        }
-    }
-
-    /** As {@link #keysInPlace} over keys stored transposed: the scores of a block come from {@link #scoresTransposed}. */
-    private static void keysTransposedInPlace(Shape sh, CpuTensor k, CpuTensor v, CpuTensor mask, int b, int hk, int i0, int rows, Scratch s) {
-        int d = sh.d, dp = sh.dp, keyEnd = keyEnd(sh, i0, rows);
-        for (int j0 = 0; j0 < keyEnd; j0 += KB) {
-            int kb = Math.min(KB, keyEnd - j0);
-            if (mask != null && hidden(mask, i0, rows, j0, kb)) continue;
-            int n = seen(sh, i0 + rows - 1, j0, kb);
-            if (n <= 0) continue;
-            scoresTransposed(s, k, b, hk, j0, rows, dp, d, n);
             softmaxGroup(sh, s, mask, i0, 0, rows, j0, n);
             valuesInPlace(s, v, b, hk, j0, rows, dp, d, n);
         }
@@ -346,43 +321,6 @@ final class AttentionKernel implements CpuKernel {
             out[j] = a0.reduceLanes(VectorOperators.ADD);
             if (g > 1) out[KB + j] = a1.reduceLanes(VectorOperators.ADD);
             if (g > 2) out[2 * KB + j] = a2.reduceLanes(VectorOperators.ADD);
-        }
-    }
-
-    /**
-     * s[gi * KB + j] = q_gi · k_{j0+j} for the g (< 4) rows of a block and j < n over keys stored transposed (element e
-     * of key j at e·es + j): for each e, one broadcast of q and one FMA per sixteen keys, so no lane sums. All four
-     * sixteen-key chunks of a block are summed (four FMAs in flight) even when n is short; lanes past n are stale and
-     * never read, and a chunk that would read past the segment's end loads only the lanes inside it.
-     */
-    private static void scoresTransposed(Scratch s, CpuTensor k, int b, int hk, int j0, int g, int dp, int d, int n) {
-        MemorySegment seg = k.segment();
-        long at = k.base() + k.offset(b, hk, j0, 0) * 4, es = k.strides()[3] * 4;
-        long whole = seg.byteSize() - (long) KB * 4; // starts whose four chunks load whole
-        float[] q = s.q, out = s.s;
-        for (int gi = 0; gi < g; gi++) {
-            int qo = gi * dp;
-            FloatVector a0 = FloatVector.zero(S), a1 = a0, a2 = a0, a3 = a0;
-            long row = at;
-            for (int e = 0; e < d; e++, row += es) {
-                FloatVector x = FloatVector.broadcast(S, q[qo + e]);
-                if (row <= whole) {
-                    a0 = FloatVector.fromMemorySegment(S, seg, row, ByteOrder.nativeOrder()).fma(x, a0);
-                    a1 = FloatVector.fromMemorySegment(S, seg, row + 4L * L, ByteOrder.nativeOrder()).fma(x, a1);
-                    a2 = FloatVector.fromMemorySegment(S, seg, row + 8L * L, ByteOrder.nativeOrder()).fma(x, a2);
-                    a3 = FloatVector.fromMemorySegment(S, seg, row + 12L * L, ByteOrder.nativeOrder()).fma(x, a3);
-                } else {
-                    a0 = chunk(seg, row, 0).fma(x, a0);
-                    a1 = chunk(seg, row, 1).fma(x, a1);
-                    a2 = chunk(seg, row, 2).fma(x, a2);
-                    a3 = chunk(seg, row, 3).fma(x, a3);
-                }
-            }
-            int o = gi * KB;
-            a0.intoArray(out, o);
-            if (n > L) a1.intoArray(out, o + L);
-            if (n > 2 * L) a2.intoArray(out, o + 2 * L);
-            if (n > 3 * L) a3.intoArray(out, o + 3 * L);
         }
     }
 

@@ -73,48 +73,6 @@ class AttentionKernelTest {
     }
 
     /**
-     * Keys stored transposed ([B, Hkv, D, Tk] viewed back as [B, Hkv, Tk, D], as Moonshine keeps its cross-attention
-     * keys): few query rows score sixteen keys at a time straight from them. Key counts around the 16-key chunks and
-     * 64-key blocks, head sizes with and without a vector tail, masked prefixes, causal rows, grouped kv heads.
-     */
-    @Test
-    void fewQueryRowsOverTransposedKeys() {
-        for (int d : new int[] {36, 52, 64, 7}) {
-            for (int tk : new int[] {1, 17, 64, 65, 300}) {
-                for (int len : new int[] {0, 1, 16, tk / 2 + 1, tk}) check(1, 8, 8, 1, tk, d, DType.F32, false, prefix(1, tk, len), false, false, true);
-                check(1, 8, 2, 1, tk, d, DType.F32, false, prefix(1, tk, tk), true, false, true);
-                check(2, 4, 2, 2, tk, d, DType.F32, false, prefix(2, tk, Math.max(1, tk - 3)), false, false, true);
-                check(1, 4, 1, 3, tk, d, DType.F32, true, null, false, false, true);
-            }
-        }
-    }
-
-    /** Transposed keys alone in a segment that ends with the last head's last key: the last chunks load only what is there. */
-    @Test
-    void transposedKeysEndingAtTheSegmentEnd() {
-        int h = 2;
-        try (Arena arena = Arena.ofShared(); WorkerPool pool = new WorkerPool(1)) {
-            for (int d : new int[] {36, 52, 7}) for (int tk : new int[] {5, 70, 130}) {
-                double[] q = H.gaussian(h * d), k = H.gaussian(h * tk * d), v = H.gaussian(h * tk * d);
-                float scale = (float) (1 / Math.sqrt(d));
-                GraphBuilder g = new GraphBuilder();
-                Tensor node = g.attention(g.input("q", Shape.of(1, h, 1, d)), g.input("k", Shape.of(1, h, tk, d)),
-                        g.input("v", Shape.of(1, h, tk, d)), null, scale, false);
-                MemorySegment ks = arena.allocate(4L * h * tk * d, 4);
-                for (int hh = 0; hh < h; hh++) for (int j = 0; j < tk; j++) for (int e = 0; e < d; e++) {
-                    ks.setAtIndex(CpuTensor.F32, ((long) hh * d + e) * tk + j, (float) k[(hh * tk + j) * d + e]);
-                }
-                CpuTensor kt = new CpuTensor(ks, 0, DType.F32, 4, new long[] {1, h, tk, d}, new long[] {(long) h * tk * d, (long) d * tk, 1, tk});
-                CpuTensor out = rows(arena, new double[h * d], h, 1, d, 0);
-                CpuTensor[] in = {rows(arena, q, h, 1, d, 0), kt, rows(arena, v, h, tk, d, 0)};
-                new AttentionKernel().bind(node, out, in, new KernelContext(pool)).run();
-                H.assertClose("attention over transposed keys at the segment end, D" + d + " Tk" + tk, out.toFloatArray(),
-                        reference(q, k, v, null, 1, h, h, 1, tk, d, scale, false), BOUND);
-            }
-        }
-    }
-
-    /**
      * Few-row keys and values read in place, bound directly on segments that end where the last
      * row ends (the engine's buffers usually leave room after a tensor, hiding an over-read),
      * with NaN between rows when they are not adjacent: lanes past a row must never count.
@@ -203,12 +161,6 @@ class AttentionKernelTest {
     /** permutedKv: k and v are views of [B, Tk, Hkv, D], so their rows are D apart only within a time step. */
     private static void check(int b, int h, int hkv, int tq, int tk, int d, DType kvType, boolean causal, double[] mask, boolean permutedQ,
                               boolean permutedKv) {
-        check(b, h, hkv, tq, tk, d, kvType, causal, mask, permutedQ, permutedKv, false);
-    }
-
-    /** transposedK: k is stored [B, Hkv, D, Tk] and viewed transposed (unit stride along the keys). */
-    private static void check(int b, int h, int hkv, int tq, int tk, int d, DType kvType, boolean causal, double[] mask, boolean permutedQ,
-                              boolean permutedKv, boolean transposedK) {
         double[] q = H.gaussian(b * h * tq * d);
         HostTensor kh = HostTensor.convert(kvType, Shape.of(b, hkv, tk, d), KernelHarness.floats(H.gaussian(b * hkv * tk * d)));
         HostTensor vh = HostTensor.convert(kvType, Shape.of(b, hkv, tk, d), KernelHarness.floats(H.gaussian(b * hkv * tk * d)));
@@ -241,12 +193,6 @@ class AttentionKernelTest {
             kt = g.permute(g.constant(kp), 0, 2, 1, 3);
             vt = g.permute(g.constant(vp), 0, 2, 1, 3);
         }
-        if (transposedK) {
-            float[] src = kh.toFloatArray(), dst = new float[src.length];
-            for (int bh = 0; bh < b * hkv; bh++) for (int j = 0; j < tk; j++) for (int e = 0; e < d; e++) dst[(bh * d + e) * tk + j] = src[(bh * tk + j) * d + e];
-            kp = HostTensor.convert(kvType, Shape.of(b, hkv, d, tk), dst);
-            kt = g.transpose(g.constant(kp), 2, 3);
-        }
         Tensor y = g.attention(qv, kt, vt, mt, scale, causal);
         float[] got;
         try {
@@ -258,8 +204,8 @@ class AttentionKernelTest {
             if (kp != null) kp.close();
             if (vp != null) vp.close();
         }
-        String what = String.format("attention B%d H%d Hkv%d Tq%d Tk%d D%d %s causal=%b mask=%b permutedQ=%b permutedKv=%b transposedK=%b", b, h, hkv,
-                tq, tk, d, kvType, causal, mask != null, permutedQ, permutedKv, transposedK);
+        String what = String.format("attention B%d H%d Hkv%d Tq%d Tk%d D%d %s causal=%b mask=%b permutedQ=%b permutedKv=%b", b, h, hkv, tq, tk, d,
+                kvType, causal, mask != null, permutedQ, permutedKv);
         H.assertClose(what, got, reference(q, k, v, mask, b, h, hkv, tq, tk, d, scale, causal), BOUND);
     }
 
