@@ -207,8 +207,8 @@ final class Gemm {
         }
     }
 
-    /** tile[r * NR + j] = Σ_kk a[ao + kk*MR + r] · b[bo + kk*NR + j] for a 12 x 2L register tile (24 accumulators: needs the 32 vector registers of AVX-512). */
-    private static void microKernel12(float[] a, int ao, float[] b, int bo, int kc, float[] tile) {
+    /** tile[r * NR + j] = Σ_kk a[ao + kk*MR + r] · b[bo + kk*NR + j] for a 12 x 2L register tile (24 accumulators: needs the 32 vector registers of AVX-512); package-private for GemmSpeed. */
+    static void microKernel12(float[] a, int ao, float[] b, int bo, int kc, float[] tile) {
         FloatVector c00 = FloatVector.zero(S), c01 = FloatVector.zero(S);
         FloatVector c10 = FloatVector.zero(S), c11 = FloatVector.zero(S);
         FloatVector c20 = FloatVector.zero(S), c21 = FloatVector.zero(S);

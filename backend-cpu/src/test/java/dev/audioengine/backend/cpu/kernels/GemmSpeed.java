@@ -44,11 +44,6 @@ public final class GemmSpeed {
             // the bare micro-kernel over the same panels: every (A panel, B panel) pair once, no packing, no stores
             float[] aPanels = new float[(m + 11) / 12 * 12 * k], tile = new float[12 * Gemm.NR];
             new ArrayMatrix(a, 0, m, k, k).packPanel(0, Math.min(12, m), 0, k, aPanels, 0, 12, new float[12 * k]);
-            java.lang.reflect.Method mk;
-            try {
-                mk = Gemm.class.getDeclaredMethod("microKernel12", float[].class, int.class, float[].class, int.class, int.class, float[].class);
-                mk.setAccessible(true);
-            } catch (ReflectiveOperationException e) { throw new IllegalStateException(e); }
             int mp = (m + 11) / 12, np = all[0].panels;
             double[] u = new double[8];
             for (int round = 0; round < u.length; round++) {
@@ -56,7 +51,7 @@ public final class GemmSpeed {
                 for (int i = 0; i < reps; i++) {
                     PackedPanels pp = all[i % copies];
                     for (int q = 0; q < np; q++) for (int p = 0; p < mp; p++) {
-                        try { mk.invoke(null, aPanels, 0, pp.data, pp.offset(q, 0), k, tile); } catch (ReflectiveOperationException e) { throw new IllegalStateException(e); }
+                        Gemm.microKernel12(aPanels, 0, pp.data, pp.offset(q, 0), k, tile);
                     }
                 }
                 u[round] = 2.0 * mp * 12 * np * Gemm.NR * k * reps / (System.nanoTime() - t0);
