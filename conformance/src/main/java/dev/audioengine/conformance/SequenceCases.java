@@ -137,7 +137,7 @@ final class SequenceCases {
      * multiples of a vector), grouped kv heads, k/v contiguous or viewed from [B, T, H, D].
      * Lengths: nothing visible (zeros), one key, either side of a 64-key block's edge, the whole
      * capacity (its last, short block ends where the tensor ends). Two and three query rows,
-     * the latter causal, take the same few-row path.
+     * the latter causal, take the same few-row path; so do four, and a cache of 1030 keys with 1001 shown.
      */
     private static void maskedCacheSteps(List<ConformanceCase> out) {
         long cap = 130;
@@ -148,6 +148,10 @@ final class SequenceCases {
         }
         maskedStep(out, DType.F32, 1, 8, cap, 36, 65, false, true);
         maskedStep(out, DType.F16, 1, 2, cap, 36, 65, false, false);
+        // a cross-attention cache of 24.7 s of audio (GPUs split it over the keys: many splits, the last ones hidden),
+        // and the most query rows the GPUs' decoder-step kernels take, causal
+        maskedStep(out, DType.F32, 1, 8, 1030, 52, 1001, false, false);
+        maskedStep(out, DType.F32, 4, 2, 300, 36, 300, true, false);
     }
 
     private static void maskedStep(List<ConformanceCase> out, DType kv, long tq, long hkv, long cap, long dh, int len, boolean causal, boolean strided) {

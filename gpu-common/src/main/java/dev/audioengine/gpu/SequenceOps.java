@@ -19,8 +19,8 @@ final class SequenceOps implements GpuOp {
     static final int LSTM_MAX_SHARED = 48 * 1024;
     /** Queries per attention block and keys per tile: ATT_QT and ATT_KT in sequence.cu. */
     static final int ATT_QT = 16, ATT_KT = 64;
-    /** ae_attention_rows: at most this many queries, and scores that fit 48 KB of shared memory (no opt-in needed). */
-    static final int ATT_ROWS_MAX_TQ = 4, ATT_ROWS_MAX_SHARED = 48 * 1024;
+    /** ae_attention_split: at most this many queries (ATT_DECODE_MAX_TQ), keys per split (ATT_SPLIT_KEYS in sequence.cu). */
+    static final int ATT_DECODE_MAX_TQ = 4, ATT_SPLIT_KEYS = 32;
 
     @Override
     public boolean supports(Tensor node, DeviceLimits limits) {
@@ -36,14 +36,14 @@ final class SequenceOps implements GpuOp {
         };
     }
 
-    /** Decoder steps (few queries, keys that fit shared memory as scores) take the key-parallel kernel. */
-    static boolean rowsKernel(Tensor node) {
-        return node.input(0).dim(2) <= ATT_ROWS_MAX_TQ && attentionRowsShared(node) <= ATT_ROWS_MAX_SHARED;
+    /** Decoder steps (few queries, a head no wider than a block) take the kernels split over the keys. */
+    static boolean decodeKernels(Tensor node) {
+        return node.input(0).dim(2) <= ATT_DECODE_MAX_TQ && node.input(0).dim(3) <= Binding.THREADS;
     }
 
-    /** q, the block's reduction scratch and one score per key. */
-    static long attentionRowsShared(Tensor node) {
-        return 4L * (node.input(0).dim(3) + Binding.THREADS + node.input(1).dim(2));
+    /** Splits of the keys per query row; one when there are none, so every row is written. */
+    static long attentionSplits(Tensor node) {
+        return Math.max(1, (node.input(1).dim(2) + ATT_SPLIT_KEYS - 1) / ATT_SPLIT_KEYS);
     }
 
     static long attentionShared(Tensor node) {
@@ -73,13 +73,19 @@ final class SequenceOps implements GpuOp {
                 boolean masked = node.inputs().size() > 3;
                 long blocks = q.dim(0) * q.dim(1) * ((q.dim(2) + ATT_QT - 1) / ATT_QT);
                 if (blocks == 0) return;
-                LaunchArgs args = b.args().ptr(y).ptr(b.ptr(q)).desc(TensorDesc.of(q)).ptr(b.ptr(k)).desc(TensorDesc.of(k))
+                LaunchArgs args = b.args();
+                if (!decodeKernels(node)) args.ptr(y);
+                args.ptr(b.ptr(q)).desc(TensorDesc.of(q)).ptr(b.ptr(k)).desc(TensorDesc.of(k))
                         .ptr(b.ptr(v)).desc(TensorDesc.of(v)).i32(k.dtype().ordinal())
                         .ptr(masked ? b.ptr(node.input(3)) : 0).desc(masked ? TensorDesc.of(node.input(3)) : TensorDesc.of(q))
                         .f32(a.scale()).i32(a.causal() ? 1 : 0);
-                if (rowsKernel(node)) {
-                    b.launch(SRC, "ae_attention_rows", Math.toIntExact(q.dim(0) * q.dim(1) * q.dim(2)), 1, 1, Binding.THREADS, 1, 1,
-                            (int) attentionRowsShared(node), args);
+                if (decodeKernels(node)) {
+                    long rows = q.dim(0) * q.dim(1) * q.dim(2), splits = attentionSplits(node), d = q.dim(3);
+                    long part = b.scratch(4 * rows * splits * (d + 2));
+                    b.launch(SRC, "ae_attention_split", Math.toIntExact(rows * splits), 1, 1, Binding.THREADS, 1, 1,
+                            (int) (4 * (d + ATT_SPLIT_KEYS + Binding.THREADS)), args.ptr(part).i64(splits));
+                    b.launch(SRC, "ae_attention_merge", Math.toIntExact(rows), 1, 1, Binding.THREADS, 1, 1, 4 * Binding.THREADS,
+                            b.args().ptr(y).ptr(part).i64(splits).i64(d));
                 } else {
                     b.launch(SRC, "ae_attention", Math.toIntExact(blocks), 1, 1, Binding.THREADS, 1, 1, (int) attentionShared(node), args);
                 }

@@ -134,72 +134,97 @@ GC_KERNEL void ae_attention(float* GC_RESTRICT y, const float* GC_RESTRICT q, TD
     }
 }
 
+/** The block's max (NaN-propagating) or sum of v: warp shuffles, then the warps' results through sh[0, warps); every thread gets it. */
+GC_DEVICE float block_reduce_fast(float v, float* sh, int isMax) {
+    int tid = gc_tid(), lane = tid % GC_WARP_SIZE, warp = tid / GC_WARP_SIZE, warps = gc_block_dim() / GC_WARP_SIZE;
+    for (int m = GC_WARP_SIZE / 2; m > 0; m >>= 1) { float o = gc_shfl_xor(v, m); v = isMax ? nan_max(v, o) : v + o; }
+    if (lane == 0) sh[warp] = v;
+    gc_sync();
+    float r = sh[0];
+    for (int w = 1; w < warps; w++) r = isMax ? nan_max(r, sh[w]) : r + sh[w];
+    gc_sync();
+    return r;
+}
+
 /**
- * The same attention for few queries (a decoder step: Tq <= ATT_ROWS_MAX_TQ), one block per query row (b, h, i),
- * parallel across the keys instead of across queries: the tiled kernel above gives a step one block per head and
- * walks Tk serially in tiles, the decode step's whole cost on a GPU. Pass 1: thread t scores keys t, t + nt, ...
- * into shared memory (Tk floats) and the block takes their max; pass 2: exponentials and their sum; pass 3: the
- * weighted sum of values, thread t owning dimension t % D over the keys j = t / D (mod nt / D), the parts summed
- * in shared memory. Same masking, causal rule, zero rows and NaN propagation as ae_attention.
+ * The same attention for few queries (a decoder step: Tq <= ATT_DECODE_MAX_TQ), split over the keys
+ * (flash-decoding): the tiled kernel above gives a step one block per head, which walks the whole cache, and one
+ * block per query row (eight heads: eight blocks) still left an H200 idle. Here block (row, s) takes keys
+ * [s * ATT_SPLIT_KEYS, (s + 1) * ATT_SPLIT_KEYS) of query row (b, h, i): each warp scores keys with its lanes along
+ * the head dimension (coalesced rows), the block takes the split's max m, its sum l of exp(score - m) and its
+ * unnormalized output o = sum exp(score - m) v, and writes [m, l, o] to part[(row * S + s) * (D + 2)].
+ * ae_attention_merge then rescales the splits to their common max and divides. Same masking, causal rule, zero
+ * rows and NaN propagation as ae_attention. Needs D <= the block's threads.
  */
-#define ATT_ROWS_MAX_TQ 4
-GC_KERNEL void ae_attention_rows(float* GC_RESTRICT y, const float* GC_RESTRICT q, TD tq, const void* GC_RESTRICT k, TD tk,
-                                 const void* GC_RESTRICT v, TD tv, int kvt, const float* GC_RESTRICT mask, TD tm, float scale,
-                                 int causal) {
+#define ATT_DECODE_MAX_TQ 4
+#define ATT_SPLIT_KEYS 32
+GC_KERNEL void ae_attention_split(const float* GC_RESTRICT q, TD tq, const void* GC_RESTRICT k, TD tk,
+                                  const void* GC_RESTRICT v, TD tv, int kvt, const float* GC_RESTRICT mask, TD tm, float scale,
+                                  int causal, float* GC_RESTRICT part, i64 S) {
     extern GC_SHARED float smem[];
     i64 H = tq.n[1], Tq = tq.n[2], D = tq.n[3], Hkv = tk.n[1], Tk = tk.n[2];
-    i64 blk = gc_block(), i = blk % Tq, h = (blk / Tq) % H, b = blk / (Tq * H);
-    i64 hk = h / (H / Hkv);
-    int tid = gc_tid(), nt = gc_block_dim();
-    float* qs = smem;          // [D]
-    float* red = qs + D;       // [nt] reductions, then the value parts [nt]
-    float* sc = red + nt;      // [Tk]
+    i64 blk = gc_block(), split = blk % S, row = blk / S;
+    i64 i = row % Tq, h = (row / Tq) % H, b = row / (Tq * H), hk = h / (H / Hkv);
+    int tid = gc_tid(), nt = gc_block_dim(), lane = tid % GC_WARP_SIZE, warp = tid / GC_WARP_SIZE, warps = nt / GC_WARP_SIZE;
+    float* qs = smem;                // [D]
+    float* sc = qs + D;              // [ATT_SPLIT_KEYS]
+    float* red = sc + ATT_SPLIT_KEYS; // [nt]: the warps' reductions, then the value parts
     for (i64 d = tid; d < D; d += nt) qs[d] = q[b * tq.s[0] + h * tq.s[1] + i * tq.s[2] + d * tq.s[3]];
     gc_sync();
     i64 kBase = b * tk.s[0] + hk * tk.s[1], vBase = b * tv.s[0] + hk * tv.s[1];
+    i64 j0 = split * ATT_SPLIT_KEYS, n = Tk - j0 < ATT_SPLIT_KEYS ? Tk - j0 : ATT_SPLIT_KEYS;
     i64 last = causal ? i + (Tk - Tq) : Tk - 1; // the last key this query may see
-    float m = -gc_inf();
-    for (i64 j = tid; j < Tk; j += nt) {
-        float s = -gc_inf();
-        if (j <= last) {
-            float dot = 0;
-            for (i64 d = 0; d < D; d++) dot += qs[d] * ld_any(k, kvt, kBase + j * tk.s[2] + d * tk.s[3]);
-            s = dot * scale + (mask ? mask[i * tm.s[2] + j * tm.s[3]] : 0.0f);
-        }
-        sc[j] = s;
-        m = nan_max(m, s);
+    for (i64 jj = warp; jj < ATT_SPLIT_KEYS; jj += warps) {
+        i64 j = j0 + jj;
+        float dot = 0;
+        if (jj < n && j <= last) for (i64 d = lane; d < D; d += GC_WARP_SIZE) dot += qs[d] * ld_any(k, kvt, kBase + j * tk.s[2] + d * tk.s[3]);
+        for (int m = GC_WARP_SIZE / 2; m > 0; m >>= 1) dot += gc_shfl_xor(dot, m);
+        if (lane == 0) sc[jj] = (jj < n && j <= last) ? dot * scale + (mask ? mask[i * tm.s[2] + j * tm.s[3]] : 0.0f) : -gc_inf();
     }
-    m = block_max(m, red);
-    float l = 0;
-    for (i64 j = tid; j < Tk; j += nt) {
-        float p = m == -gc_inf() ? 0.0f : expf(sc[j] - m); // nothing visible: every weight 0
-        sc[j] = p;
-        l += p;
-    }
-    red[tid] = l;
     gc_sync();
-    for (int st = nt / 2; st > 0; st >>= 1) {
-        if (tid < st) red[tid] += red[tid + st];
-        gc_sync();
+    float m = block_reduce_fast(tid < ATT_SPLIT_KEYS ? sc[tid] : -gc_inf(), red, 1);
+    float p = 0;
+    if (tid < ATT_SPLIT_KEYS) {
+        p = m == -gc_inf() ? 0.0f : expf(sc[tid] - m); // nothing visible in this split: every weight 0
+        sc[tid] = p;
     }
-    l = red[0];
-    gc_sync();
-    i64 parts = nt / D < 1 ? 1 : nt / D;
+    float l = block_reduce_fast(p, red, 0); // its syncs also publish sc
+    i64 parts = nt / D, d = tid % D, piece = tid / D;
     float o = 0;
-    if (tid < parts * D) {
-        i64 d = tid % D, part = tid / D;
-        for (i64 j = part; j < Tk; j += parts) o += sc[j] * ld_any(v, kvt, vBase + j * tv.s[2] + d * tv.s[3]);
-    }
+    if (piece < parts) for (i64 jj = piece; jj < n; jj += parts) o += sc[jj] * ld_any(v, kvt, vBase + (j0 + jj) * tv.s[2] + d * tv.s[3]);
     red[tid] = o;
     gc_sync();
-    for (i64 d = tid; d < D; d += nt) {
+    float* out = part + (row * S + split) * (D + 2);
+    if (tid == 0) { out[0] = m; out[1] = l; }
+    for (i64 e = tid; e < D; e += nt) {
         float sum = 0;
-        if (D <= nt) for (i64 part = 0; part < parts; part++) sum += red[part * D + d];
-        else { // wider heads than the block: this thread sums its dimension itself
-            for (i64 j = 0; j < Tk; j++) sum += sc[j] * ld_any(v, kvt, vBase + j * tv.s[2] + d * tv.s[3]);
+        for (i64 q2 = 0; q2 < parts; q2++) sum += red[q2 * D + e];
+        out[2 + e] = sum;
+    }
+}
+
+/**
+ * y[row, :] from the S splits ae_attention_split wrote for each query row: every split's l and o scaled by
+ * exp(m_s - M) for the rows' max M, summed, divided. A row no key is visible to gets zeros; a NaN score's NaN
+ * reaches M and so the row.
+ */
+GC_KERNEL void ae_attention_merge(float* GC_RESTRICT y, const float* GC_RESTRICT part, i64 S, i64 D) {
+    extern GC_SHARED float smem[];
+    i64 row = gc_block();
+    int tid = gc_tid(), nt = gc_block_dim();
+    const float* rp = part + row * S * (D + 2);
+    float M = -gc_inf();
+    for (i64 s = tid; s < S; s += nt) M = nan_max(M, rp[s * (D + 2)]);
+    M = block_reduce_fast(M, smem, 1);
+    for (i64 d = tid; d < D; d += nt) {
+        float l = 0, o = 0;
+        for (i64 s = 0; s < S; s++) {
+            float ms = rp[s * (D + 2)];
+            float w = (ms == -gc_inf() || M == -gc_inf()) ? 0.0f : expf(ms - M);
+            l += w * rp[s * (D + 2) + 1];
+            o += w * rp[s * (D + 2) + 2 + d];
         }
-        // l == 0: this query sees no key, its output is zeros; NaN scores propagate through l
-        y[((b * H + h) * Tq + i) * D + d] = l > 0 ? sum / l : (gc_isnan(l) ? gc_nan() : 0.0f);
+        y[row * D + d] = gc_isnan(M) ? gc_nan() : (l > 0 ? o / l : (gc_isnan(l) ? gc_nan() : 0.0f));
     }
 }
 
