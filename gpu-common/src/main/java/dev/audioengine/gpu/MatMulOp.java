@@ -18,7 +18,8 @@ final class MatMulOp implements GpuOp {
     private static final int TILE = 16;
     /** Up to this many rows of x, quantized weights use the block-decoding mat-vec kernel (decode-style projections). */
     static final long MATVEC_MAX_ROWS = 16;
-    private static final int MATVEC_THREADS = 128;
+    /** ae_matvec_q: 8 outputs per block (MV_ROWS in linear.cu), one 32-wide warp each. */
+    private static final int MATVEC_THREADS = 256, MATVEC_ROWS = 8;
 
     @Override
     public boolean supports(Tensor node, DeviceLimits limits) {
@@ -58,7 +59,7 @@ final class MatMulOp implements GpuOp {
         long rows = xd.n()[0] * xd.n()[1] * m;
         boolean wPlain = wd.s()[0] == 0 && wd.s()[1] == 0 && wd.s()[3] == 1 && (n == 1 || wd.s()[2] == k);
         if (w.dtype().isQuantized() && rows <= MATVEC_MAX_ROWS && wPlain && xd.s()[3] == 1) {
-            b.launch(SRC, "ae_matvec_q", Math.toIntExact(n), Math.toIntExact(rows), 1, MATVEC_THREADS, 1, 1, 0,
+            b.launch(SRC, "ae_matvec_q", Math.toIntExact((n + MATVEC_ROWS - 1) / MATVEC_ROWS), Math.toIntExact(rows), 1, MATVEC_THREADS, 1, 1, 0,
                     b.args().ptr(b.ptr(node)).ptr(b.ptr(x)).desc(xd).ptr(b.ptr(w)).i32(w.dtype().ordinal()).i64(n).i64(k));
             return;
         }

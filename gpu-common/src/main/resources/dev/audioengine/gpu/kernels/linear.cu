@@ -102,34 +102,41 @@ GC_KERNEL void ae_conv_transpose1d(float* GC_RESTRICT y, const float* GC_RESTRIC
     }
 }
 
-#define MV_THREADS 128
-
 /**
  * Quantized mat-vec for few rows: y[r, n] = sum_k x[r, k] w[n, k] with w Q8_0/Q4_0, contiguous [N, K]
- * (K a multiple of 32). One block per (n, r); each thread decodes whole 32-value blocks (one scale
- * each) against unit-stride x (tx padded [B0, B1, M, K], row r over the first three axes).
+ * (K a multiple of 32), unit-stride x (tx padded [B0, B1, M, K], row r over the first three axes). One warp per
+ * output n (a block takes MV_ROWS consecutive n; grid y is r): eight lanes read one 32-value block together, four
+ * values each, so the quants are read coalesced, the scale is one broadcast load, and a warp has four blocks in
+ * flight (eight on wave64). The warp's sum is a shuffle reduction, no shared memory. (It was one block per n with a
+ * thread per whole block: K = 416 kept 13 of 128 threads busy.)
  */
+#define MV_ROWS 8 /* outputs n per block: MatMulOp.MATVEC_ROWS; 32-wide warps take one each, wave64 ones stride over them */
 GC_KERNEL void ae_matvec_q(float* GC_RESTRICT y, const float* GC_RESTRICT x, TD tx, const u8* GC_RESTRICT w, int wt, i64 N, i64 K) {
-    GC_SHARED float sh[MV_THREADS];
-    i64 n = gc_block(), r = gc_block_y();
+    int lane = gc_tid() % GC_WARP_SIZE, warp = gc_tid() / GC_WARP_SIZE, warps = gc_block_dim() / GC_WARP_SIZE;
+    i64 r = gc_block_y(), first = gc_block() * MV_ROWS, end = first + MV_ROWS < N ? first + MV_ROWS : N;
     const float* xr = x + td_row(tx, r);
     i64 nb = K / 32, bb = wt == DT_Q8_0 ? 34 : 18;
-    const u8* wr = w + n * nb * bb;
-    float acc = 0;
-    for (i64 b = gc_tid(); b < nb; b += gc_block_dim()) {
-        const u8* blk = wr + b * bb;
-        float d = gc_f16_to_f32((u16) (blk[0] | (blk[1] << 8)));
-        const float* xb = xr + b * 32;
-        float s = 0;
-        if (wt == DT_Q8_0) {
-            for (int i = 0; i < 32; i++) s += (float) (signed char) blk[2 + i] * xb[i];
-        } else {
-            for (int i = 0; i < 16; i++) s += (float) ((blk[2 + i] & 15) - 8) * xb[i] + (float) ((blk[2 + i] >> 4) - 8) * xb[i + 16];
+    // eight lanes per 32-value block, four values each: a warp has four blocks (eight on wave64) in flight at once
+    int e0 = (lane % 8) * 4, blocksAtOnce = GC_WARP_SIZE / 8;
+    for (i64 n = first + warp; n < end; n += warps) { // the same n for a whole warp: its shuffles see full warps
+        const u8* wr = w + n * nb * bb;
+        float acc = 0;
+        for (i64 b = lane / 8; b < nb; b += blocksAtOnce) {
+            const u8* blk = wr + b * bb;
+            float d = gc_f16_to_f32((u16) (blk[0] | (blk[1] << 8)));
+            const float* xb = xr + b * 32 + e0;
+            float s = 0;
+            if (wt == DT_Q8_0) {
+                for (int j = 0; j < 4; j++) s += (float) (signed char) blk[2 + e0 + j] * xb[j];
+            } else { // values 0-15 are the low nibbles of bytes 0-15, values 16-31 their high nibbles
+                int shift = e0 >= 16 ? 4 : 0, at = e0 % 16;
+                for (int j = 0; j < 4; j++) s += (float) (((blk[2 + at + j] >> shift) & 15) - 8) * xb[j];
+            }
+            acc += d * s;
         }
-        acc += d * s;
+        for (int m = GC_WARP_SIZE / 2; m > 0; m >>= 1) acc += gc_shfl_xor(acc, m);
+        if (lane == 0) y[r * N + n] = acc;
     }
-    acc = block_sum(acc, sh);
-    if (gc_tid() == 0) y[r * N + n] = acc;
 }
 
 /**
