@@ -60,36 +60,29 @@ GC_DEVICE float ld_any(const void* p, int dt, i64 e) {
     return gc_nan();
 }
 
-// Block-wide reductions over a shared scratch of one float per thread; the block size must be a power of two.
-// Every thread of the block must call them; all get the result.
-GC_DEVICE float block_sum(float v, float* sh) {
-    int t = gc_tid();
-    sh[t] = v;
-    gc_sync();
-    for (int s = gc_block_dim() / 2; s > 0; s >>= 1) {
-        if (t < s) sh[t] += sh[t + s];
-        gc_sync();
-    }
-    float r = sh[0];
-    gc_sync();
-    return r;
-}
-
 /** max that propagates NaN (as Math.max and torch.max do). */
 GC_DEVICE float nan_max(float a, float b) { return (gc_isnan(a) || a > b) ? a : (gc_isnan(b) ? b : (b > a ? b : a)); }
 
-GC_DEVICE float block_max(float v, float* sh) {
-    int t = gc_tid();
-    sh[t] = v;
-    gc_sync();
-    for (int s = gc_block_dim() / 2; s > 0; s >>= 1) {
-        if (t < s) sh[t] = nan_max(sh[t], sh[t + s]);
-        gc_sync();
+// Block-wide reductions of a 1D block whose size is a multiple of the warp size: shuffles within each warp, then the
+// warps' results through sh (at least one float per warp). Every thread of the block must call them; all get the
+// result. Two barriers, where a shared-memory tree took one per halving (eight for 256 threads).
+GC_DEVICE float block_reduce(float v, float* sh, int isMax) {
+    int tid = gc_tid(), lane = tid % GC_WARP_SIZE, warp = tid / GC_WARP_SIZE, warps = gc_block_dim() / GC_WARP_SIZE;
+    for (int m = GC_WARP_SIZE / 2; m > 0; m >>= 1) {
+        float o = gc_shfl_xor(v, m);
+        v = isMax ? nan_max(v, o) : v + o;
     }
+    if (lane == 0) sh[warp] = v;
+    gc_sync();
     float r = sh[0];
+    for (int w = 1; w < warps; w++) r = isMax ? nan_max(r, sh[w]) : r + sh[w];
     gc_sync();
     return r;
 }
+
+GC_DEVICE float block_sum(float v, float* sh) { return block_reduce(v, sh, 0); }
+
+GC_DEVICE float block_max(float v, float* sh) { return block_reduce(v, sh, 1); }
 
 GC_DEVICE float sigmoid_f(float x) {
     if (x >= 0) return 1.0f / (1.0f + expf(-x));

@@ -134,18 +134,6 @@ GC_KERNEL void ae_attention(float* GC_RESTRICT y, const float* GC_RESTRICT q, TD
     }
 }
 
-/** The block's max (NaN-propagating) or sum of v: warp shuffles, then the warps' results through sh[0, warps); every thread gets it. */
-GC_DEVICE float block_reduce_fast(float v, float* sh, int isMax) {
-    int tid = gc_tid(), lane = tid % GC_WARP_SIZE, warp = tid / GC_WARP_SIZE, warps = gc_block_dim() / GC_WARP_SIZE;
-    for (int m = GC_WARP_SIZE / 2; m > 0; m >>= 1) { float o = gc_shfl_xor(v, m); v = isMax ? nan_max(v, o) : v + o; }
-    if (lane == 0) sh[warp] = v;
-    gc_sync();
-    float r = sh[0];
-    for (int w = 1; w < warps; w++) r = isMax ? nan_max(r, sh[w]) : r + sh[w];
-    gc_sync();
-    return r;
-}
-
 /**
  * The same attention for few queries (a decoder step: Tq <= ATT_DECODE_MAX_TQ), split over the keys
  * (flash-decoding): the tiled kernel above gives a step one block per head, which walks the whole cache, and one
@@ -182,13 +170,13 @@ GC_KERNEL void ae_attention_split(const float* GC_RESTRICT q, TD tq, const void*
         if (lane == 0) sc[jj] = (jj < n && j <= last) ? dot * scale + (mask ? mask[i * tm.s[2] + j * tm.s[3]] : 0.0f) : -gc_inf();
     }
     gc_sync();
-    float m = block_reduce_fast(tid < ATT_SPLIT_KEYS ? sc[tid] : -gc_inf(), red, 1);
+    float m = block_max(tid < ATT_SPLIT_KEYS ? sc[tid] : -gc_inf(), red);
     float p = 0;
     if (tid < ATT_SPLIT_KEYS) {
         p = m == -gc_inf() ? 0.0f : expf(sc[tid] - m); // nothing visible in this split: every weight 0
         sc[tid] = p;
     }
-    float l = block_reduce_fast(p, red, 0); // its syncs also publish sc
+    float l = block_sum(p, red); // its barriers also publish sc
     i64 parts = nt / D, d = tid % D, piece = tid / D;
     float o = 0;
     if (piece < parts) for (i64 jj = piece; jj < n; jj += parts) o += sc[jj] * ld_any(v, kvt, vBase + (j0 + jj) * tv.s[2] + d * tv.s[3]);
@@ -215,7 +203,7 @@ GC_KERNEL void ae_attention_merge(float* GC_RESTRICT y, const float* GC_RESTRICT
     const float* rp = part + row * S * (D + 2);
     float M = -gc_inf();
     for (i64 s = tid; s < S; s += nt) M = nan_max(M, rp[s * (D + 2)]);
-    M = block_reduce_fast(M, smem, 1);
+    M = block_max(M, smem);
     for (i64 d = tid; d < D; d += nt) {
         float l = 0, o = 0;
         for (i64 s = 0; s < S; s++) {
