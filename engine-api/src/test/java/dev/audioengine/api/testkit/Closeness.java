@@ -15,14 +15,16 @@ public final class Closeness {
 
     /**
      * Σ(a − b)² / Σb² over the positions where the expected value is finite; when Σb² is 0 the
-     * plain Σ(a − b)² is returned so an all-zero expectation still has to be met.
+     * plain Σ(a − b)² is returned so an all-zero expectation still has to be met. A difference no
+     * larger than the smallest normal float counts as none: below it float has no relative precision
+     * left (subnormals, or zero where they are flushed), and a tail value of 1e-40 is not an error.
      */
     public static double nmse(float[] actual, double[] expected) {
         requireSameLength(actual, expected);
         double err = 0, ref = 0;
         for (int i = 0; i < expected.length; i++) {
             if (!Double.isFinite(expected[i])) continue;
-            double d = actual[i] - expected[i];
+            double d = Math.max(0, Math.abs(actual[i] - expected[i]) - Float.MIN_NORMAL);
             err += d * d;
             ref += expected[i] * expected[i];
         }

@@ -15,7 +15,9 @@ import java.nio.ByteOrder;
  * Both GELUs keep their relative accuracy in the negative tail, where 1 + erf or 1 + tanh would
  * cancel: GELU (erf) uses Numerical Recipes' Chebyshev fit for erfc, t·exp(−z² + P(t)) with
  * t = 1/(1 + z/2), whose relative error is below 1.2e-7 for every z; GELU (tanh) uses the identity
- * ½(1 + tanh u) = 1/(1 + e^{−2u}).
+ * ½(1 + tanh u) = σ(2u). GELU (tanh) and SiLU take σ from t = e^{−|v|}, as x/(1 + t) or x·t/(1 + t):
+ * the form x/(1 + e^{−v}) overflows e^{−v} past v = −88.7, where the true value is still a normal float
+ * (GELU (tanh) near x = −10.1 returned 0 for ~3e-38, a CI seed's one-element case).
  */
 final class UnaryMath {
     private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
@@ -93,8 +95,9 @@ final class UnaryMath {
         int i = 0;
         for (int upper = S.loopBound(n); i < upper; i += S.length()) {
             FloatVector x = FloatVector.fromMemorySegment(S, src, srcByte + 4L * i, NATIVE);
-            FloatVector minusTwoU = x.mul(x).mul(x).mul(0.044715f).add(x).mul(-2 * SQRT_2_OVER_PI);
-            FloatVector y = x.div(minusTwoU.lanewise(VectorOperators.EXP).add(1f));
+            FloatVector twoU = x.mul(x).mul(x).mul(0.044715f).add(x).mul(2 * SQRT_2_OVER_PI);
+            FloatVector t = twoU.abs().neg().lanewise(VectorOperators.EXP);
+            FloatVector y = x.mul(t).blend(x, twoU.compare(VectorOperators.GE, 0f)).div(t.add(1f));
             y.intoMemorySegment(dst, dstByte + 4L * i, NATIVE);
         }
         return i;
@@ -104,7 +107,8 @@ final class UnaryMath {
         int i = 0;
         for (int upper = S.loopBound(n); i < upper; i += S.length()) {
             FloatVector x = FloatVector.fromMemorySegment(S, src, srcByte + 4L * i, NATIVE);
-            FloatVector y = x.div(x.neg().lanewise(VectorOperators.EXP).add(1f));
+            FloatVector t = x.abs().neg().lanewise(VectorOperators.EXP);
+            FloatVector y = x.mul(t).blend(x, x.compare(VectorOperators.GE, 0f)).div(t.add(1f));
             y.intoMemorySegment(dst, dstByte + 4L * i, NATIVE);
         }
         return i;
@@ -220,12 +224,18 @@ final class UnaryMath {
         return i;
     }
 
+    /** x·σ(v) with t = e^{−|v|} ≤ 1, so nothing overflows: x/(1 + t) for v ≥ 0, x·t/(1 + t) below. */
+    private static float xSigmoid(float x, float v) {
+        float t = (float) Math.exp(-Math.abs(v));
+        return (v >= 0 ? x : x * t) / (1f + t);
+    }
+
     static float apply(UnaryKind kind, float alpha, float x) {
         return switch (kind) {
             case RELU -> Math.max(x, 0f);
             case GELU_ERF -> geluErf(x);
-            case GELU_TANH -> x / (1f + (float) Math.exp(-2 * SQRT_2_OVER_PI * (x + 0.044715f * x * x * x)));
-            case SILU -> x / (1f + (float) Math.exp(-x));
+            case GELU_TANH -> xSigmoid(x, 2 * SQRT_2_OVER_PI * (x + 0.044715f * x * x * x));
+            case SILU -> xSigmoid(x, x);
             case TANH -> (float) Math.tanh(x);
             case SIGMOID -> 1f / (1f + (float) Math.exp(-x));
             case ELU -> x > 0 ? x : alpha * (float) Math.expm1(x);

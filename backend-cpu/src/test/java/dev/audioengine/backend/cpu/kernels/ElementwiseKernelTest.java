@@ -80,6 +80,22 @@ class ElementwiseKernelTest {
         }
     }
 
+    /**
+     * Where x/(1 + e^{-v}) would overflow e^{-v} (v = -88.7) the result is still a normal float, about
+     * 3e-38 for GELU (tanh) at x = -10.07 and 2.6e-37 for SiLU at x = -88.7; 0 there is wrong.
+     */
+    @ParameterizedTest
+    @EnumSource(value = UnaryKind.class, names = {"GELU_TANH", "SILU"})
+    void tailStaysRightWhereTheExponentialWouldOverflow(UnaryKind kind) {
+        float lo = kind == UnaryKind.GELU_TANH ? -10.12f : -90.5f, hi = kind == UnaryKind.GELU_TANH ? -10f : -88f;
+        for (Layout layout : Layout.values()) {
+            try (ReferenceCheck c = new ReferenceCheck()) {
+                Tensor x = c.input("x", Shape.of(3, 257), layout, lo, hi);
+                c.assertNmse(engine, kind + " far tail", c.g.unary(kind, x, 1f), bound(kind));
+            }
+        }
+    }
+
     /** ±0, ±1, ±inf, NaN and a negative, repeated so they fall both in vector lanes and in loop tails. */
     @ParameterizedTest
     @EnumSource(UnaryKind.class)
