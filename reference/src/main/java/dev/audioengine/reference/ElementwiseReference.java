@@ -37,7 +37,8 @@ final class ElementwiseReference {
     static double unary(Op.UnaryKind kind, double alpha, double x) {
         return switch (kind) {
             case RELU -> Math.max(0.0, x);
-            case GELU_ERF -> 0.5 * x * (1 + Erf.erf(x / Math.sqrt(2)));
+            // 1 + erf(z) = erfc(-z): for x < 0 the sum would cancel (one digit left at x = -8, none from -8.5)
+            case GELU_ERF -> x < 0 ? 0.5 * x * Erf.erfc(-x / Math.sqrt(2)) : 0.5 * x * (1 + Erf.erf(x / Math.sqrt(2)));
             // 0.5x(1 + tanh u) written as x·σ(2u), the same number without 1 + tanh cancelling in the negative tail
             case GELU_TANH -> x * sigmoid(2 * SQRT_2_OVER_PI * (x + 0.044715 * x * x * x));
             case SILU -> x * sigmoid(x);

@@ -51,6 +51,20 @@ class ElementwiseReferenceTest {
         assertValues(unary(UnaryKind.ABS, 1f, -3), 0, 3);
     }
 
+    /**
+     * GELU (erf) deep in the negative tail, to 1e-12 relative: 1 + erf(x/√2) cancels there (at x = -8 it keeps one
+     * digit, from -8.5 on it is 0), so the reference must take erfc. Values from Python's math.erfc.
+     */
+    @Test
+    void geluErfKeepsItsNegativeTail() {
+        double[] xs = {-6, -8, -10, -13};
+        double[] expected = {-5.919525870226207e-09, -4.9767684594174555e-15, -7.619853024160593e-23, -7.952313719414897e-38};
+        double[] actual = unary(UnaryKind.GELU_ERF, 1f, -6, -8, -10, -13);
+        for (int i = 0; i < xs.length; i++) {
+            assertThat(actual[i] / expected[i]).as("GELU_ERF(%s)", xs[i]).isCloseTo(1, within(1e-12));
+        }
+    }
+
     @Test
     void domainErrorsGiveNaNAndInfinity() {
         assertValues(unary(UnaryKind.LOG, 1f, -1, 0, 1), 0, Double.NaN, Double.NEGATIVE_INFINITY, 0);
