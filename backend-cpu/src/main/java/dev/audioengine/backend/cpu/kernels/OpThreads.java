@@ -9,12 +9,15 @@ import dev.audioengine.api.graph.Tensor;
  * size, so small ops (every op of a streaming model: a Silero VAD chunk is about 25 µs in all)
  * run on the calling thread and only large GEMMs, convolutions and sweeps over megabytes split.
  * <p>
- * A split costs a hand-off to a worker and back (a few microseconds on an idle machine, up to a
- * scheduler time slice where other processes hold the cores), and several kernels split inside
- * a run more than once (the GEMM per k slice); each thread's share must be large against that.
- * Measured on a loaded 2-vCPU machine with {@code bench vad}: a 50 µs share split Silero's batched
- * offline convolutions and made offline 2-3x slower than one thread; 200 µs kept the default
- * within a few % of one thread in both modes.
+ * A split costs a hand-off to a worker and back: well under a microsecond to a worker still
+ * spinning from the last split ({@link SpinningWorkers}), a wake-up through the scheduler to a
+ * parked one, and up to a time slice where other processes hold the cores; several kernels split
+ * inside a run more than once (the GEMM per k slice). Each thread's share must be large against
+ * that. Measured on a loaded 2-vCPU machine with {@code bench vad} (with a ForkJoinPool then): a
+ * 50 µs share split Silero's batched offline convolutions and made offline 2-3x slower than one
+ * thread; 200 µs kept the default within a few % of one thread in both modes. With the spinning
+ * workers a 20 µs share (and mat-vecs estimated by their weight bytes) gained 4 % on Moonshine
+ * base at two threads, inside the noise, so the rule stayed.
  * The time estimate is deliberately simple: FLOPs at {@link #FLOPS_PER_NANO} for the ops bound
  * by arithmetic, bytes read and written at {@link #BYTES_PER_NANO} for the rest; both rates are
  * single-core figures of this backend's kernels (docs/PERFORMANCE-cpu.md, "Threads per op").

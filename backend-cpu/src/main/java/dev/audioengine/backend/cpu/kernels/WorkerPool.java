@@ -1,17 +1,15 @@
 package dev.audioengine.backend.cpu.kernels;
 
-import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.ForkJoinTask;
 import java.util.function.IntConsumer;
 
 /**
  * The backend's worker threads ({@code --threads}). {@link #parallelRanges} splits [0, n) into at
  * most one chunk per thread: the calling thread runs the first chunk itself and the pool's
- * {@code threads - 1} workers the others, so a split over two threads costs one hand-off, not
- * the two (to a worker, then from it to another) of a task submitted whole. A chunk no worker
- * has started yet when the caller is done with its own is taken back and run by the caller
- * (ForkJoinTask's join un-pushes it), so on a loaded machine a split degrades to a serial run
- * instead of waiting for a worker to be scheduled.
+ * {@code threads - 1} workers ({@link SpinningWorkers}) the others. A chunk no worker has started
+ * yet when the caller is done with its own is taken back and run by the caller, so on a loaded
+ * machine a split degrades to a serial run instead of waiting for a worker to be scheduled. One
+ * split at a time: a second thread splitting on the same pool meanwhile, or a split inside a
+ * chunk, runs the same chunks one after another on its own thread.
  * <p>
  * {@link #limitedTo} gives a view that splits over fewer threads (down to 1: inline on the caller)
  * on the same workers: the backend hands each op the view its work calls for ({@code OpThreads}).
@@ -19,11 +17,11 @@ import java.util.function.IntConsumer;
  * the same in every run.
  */
 public final class WorkerPool implements AutoCloseable {
-    /** ForkJoinPool's limit on parallelism; the backend clamps far below it (to the processors). */
+    /** A sanity limit; the backend clamps far below it (to the processors). */
     public static final int MAX_THREADS = 0x7fff;
 
     private final int threads;
-    private final ForkJoinPool workers;
+    private final SpinningWorkers workers;
     private final boolean owner;
 
     public WorkerPool(int threads) {
@@ -31,11 +29,11 @@ public final class WorkerPool implements AutoCloseable {
             throw new IllegalArgumentException("a worker pool needs 1 to " + MAX_THREADS + " threads, got " + threads);
         }
         this.threads = threads;
-        this.workers = threads == 1 ? null : new ForkJoinPool(threads - 1);
+        this.workers = threads == 1 ? null : new SpinningWorkers(threads - 1);
         this.owner = true;
     }
 
-    private WorkerPool(int threads, ForkJoinPool workers) {
+    private WorkerPool(int threads, SpinningWorkers workers) {
         this.threads = threads;
         this.workers = workers;
         this.owner = false;
@@ -44,7 +42,7 @@ public final class WorkerPool implements AutoCloseable {
     public int threads() { return threads; }
 
     /** Worker threads started so far: the pool starts one only when a split first hands it work. */
-    public int startedWorkers() { return workers == null ? 0 : workers.getPoolSize(); }
+    public int startedWorkers() { return workers == null ? 0 : workers.started(); }
 
     /** This pool's workers split over at most {@code n} threads (at least 1; closing the view does nothing). */
     public WorkerPool limitedTo(int n) {
@@ -63,30 +61,16 @@ public final class WorkerPool implements AutoCloseable {
         int chunks = Math.min(threads, n);
         if (workers == null || chunks == 1) {
             body.run(0, n);
-            return;
-        }
-        ForkJoinTask<?>[] others = new ForkJoinTask<?>[chunks - 1];
-        for (int c = 1; c < chunks; c++) {
-            int from = (int) ((long) n * c / chunks), to = (int) ((long) n * (c + 1) / chunks);
-            others[c - 1] = workers.submit(() -> body.run(from, to));
-        }
-        Throwable failure = null;
-        try {
-            body.run(0, (int) ((long) n / chunks));
-        } catch (RuntimeException | Error e) {
-            failure = e;
-        }
-        // newest first: a chunk still queued is on top and the caller runs it itself; all finish before any error is thrown (they write into shared buffers)
-        for (int i = others.length - 1; i >= 0; i--) {
+        } else if (workers.enter()) {
             try {
-                others[i].join();
-            } catch (RuntimeException | Error e) {
-                if (failure == null) failure = e;
-                else failure.addSuppressed(e);
+                workers.split(n, chunks, body);
+            } finally {
+                workers.leave();
             }
+        } else {
+            // the workers are busy with another split: the same chunks, one after another on this thread
+            for (int c = 0; c < chunks; c++) body.run((int) ((long) n * c / chunks), (int) ((long) n * (c + 1) / chunks));
         }
-        if (failure instanceof RuntimeException r) throw r;
-        if (failure instanceof Error e) throw e;
     }
 
     @FunctionalInterface
@@ -96,6 +80,6 @@ public final class WorkerPool implements AutoCloseable {
 
     @Override
     public void close() {
-        if (owner && workers != null) workers.shutdownNow();
+        if (owner && workers != null) workers.close();
     }
 }
