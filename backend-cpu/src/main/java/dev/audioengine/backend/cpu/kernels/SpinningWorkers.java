@@ -7,7 +7,7 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * The worker threads behind a {@link WorkerPool} and the hand-off of one chunk to each. A worker that has
  * just finished a chunk spins for {@link #SPIN_NANOS} before it parks, so the next split of the same graph
- * run (a decoder step splits dozens of products a millisecond apart) reaches it in well under a microsecond
+ * run (a GEMM splits once per k slice, an encoder splits op after op) reaches it in well under a microsecond
  * instead of a wake-up through the scheduler (tens of microseconds on a VM, which is what kept a
  * ForkJoinPool from paying off below ~200 µs of work). The price is up to SPIN_NANOS of a core after
  * each split; a run that does not split leaves the workers parked.
@@ -16,7 +16,7 @@ import java.util.concurrent.locks.LockSupport;
  * caller itself when the worker has not started it: on a loaded machine a split degrades to a serial run
  * instead of waiting for a descheduled thread) → DONE → IDLE. One caller at a time: {@link #enter} fails
  * while another split is in flight (a second thread on the same backend, or a split inside a chunk), and
- * that caller runs its work inline.
+ * that caller runs the same chunks itself ({@link WorkerPool#parallelRanges}).
  */
 final class SpinningWorkers implements AutoCloseable {
     /** How long a worker stays hot after its last chunk before it parks. */
@@ -34,8 +34,6 @@ final class SpinningWorkers implements AutoCloseable {
         slots = new Slot[workers];
         for (int i = 0; i < workers; i++) slots[i] = new Slot(i + 1);
     }
-
-    int workers() { return slots.length; }
 
     int started() {
         int n = 0;
