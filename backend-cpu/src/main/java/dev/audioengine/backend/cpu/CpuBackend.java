@@ -62,11 +62,29 @@ final class CpuBackend implements Backend {
         ensureOpen();
         try {
             CpuBuffer b = new CpuBuffer(bytes, this::forget);
+            panels.forget(b.segment()); // see adoptHostConstant: panels of freed memory at this address are stale
             live.add(b);
             return b;
         } catch (OutOfMemoryError e) {
             throw new OutOfDeviceMemoryException("CPU (native memory)", bytes, SystemMemory.read()[1]);
         }
+    }
+
+    /**
+     * Weights are read where they lie (a prepared file's pages, a store's tensor): a copy would double the resident
+     * weights. Only 64-byte aligned memory is adopted, as the kernels' buffers are aligned; a view into a source file
+     * at an odd offset is copied as before.
+     */
+    @Override
+    public synchronized DeviceBuffer adoptHostConstant(MemorySegment weight) {
+        ensureOpen();
+        if (!weight.isNative() || weight.address() % 64 != 0) return null;
+        CpuBuffer b = new CpuBuffer(weight, this::forget);
+        // An adopted weight is freed by its owner (a closed model's store), not by closing this view, which lives until
+        // the engine closes; a new weight may then get the same address, and must not find the old one's panels.
+        panels.forget(weight);
+        live.add(b);
+        return b;
     }
 
     @Override

@@ -7,12 +7,21 @@ import java.lang.foreign.MemorySegment;
 
 /** Native memory owned by its own shared arena (kernels run on several threads). */
 final class CpuBuffer implements DeviceBuffer {
-    private final Arena arena = Arena.ofShared();
+    private final Arena arena; // null for a view of memory owned elsewhere (an adopted constant)
     private final MemorySegment segment;
     private final java.util.function.Consumer<CpuBuffer> onClose;
+    private boolean closed;
 
     CpuBuffer(long bytes, java.util.function.Consumer<CpuBuffer> onClose) {
+        this.arena = Arena.ofShared();
         this.segment = arena.allocate(Math.max(1, bytes), 64);
+        this.onClose = onClose;
+    }
+
+    /** A view of {@code owned}, which its owner frees (after this buffer is closed). */
+    CpuBuffer(MemorySegment owned, java.util.function.Consumer<CpuBuffer> onClose) {
+        this.arena = null;
+        this.segment = owned;
         this.onClose = onClose;
     }
 
@@ -21,10 +30,10 @@ final class CpuBuffer implements DeviceBuffer {
     @Override public long byteSize() { return segment.byteSize(); }
 
     @Override
-    public void close() {
-        if (arena.scope().isAlive()) {
-            arena.close();
-            onClose.accept(this);
-        }
+    public synchronized void close() {
+        if (closed) return;
+        closed = true;
+        if (arena != null) arena.close();
+        onClose.accept(this);
     }
 }

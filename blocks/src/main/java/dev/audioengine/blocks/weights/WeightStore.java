@@ -31,8 +31,15 @@ import java.util.function.Supplier;
  * until {@link #close}.
  */
 public final class WeightStore implements AutoCloseable {
-    private final WeightSource source;
+    private final java.util.function.Supplier<WeightSource> opener;
+    private final String location;
+    private WeightSource source; // opened on the first lookup the prepared copy cannot answer
     private final DType weightType;
+    private final Path sourcePath;             // the file behind a prepared copy, or null
+    private final PreparedWeights prepared;    // where prepared copies live, or null
+    private PreparedWeights.Loaded loaded;     // the mapped prepared copy, or null
+    private final List<PreparedWeights.Entry> recorded = new ArrayList<>(); // lookups made here, in order, for the next copy
+    private boolean dirty;                     // a lookup the prepared copy (if any) lacked
     private final Map<String, HostTensor> f32 = new LinkedHashMap<>();
     private final Map<String, HostTensor> converted = new LinkedHashMap<>();
     private final Map<String, HostTensor> derived = new LinkedHashMap<>();
@@ -40,22 +47,69 @@ public final class WeightStore implements AutoCloseable {
     private boolean closed;
 
     private WeightStore(WeightSource source, DType weightType) {
-        WeightConversion.resultType(DType.F32, dev.audioengine.api.tensor.Shape.of(32), weightType); // rejects a non-weight type now
+        this(() -> source, source.location(), weightType, null, null);
         this.source = source;
+    }
+
+    private WeightStore(Supplier<WeightSource> opener, String location, DType weightType, Path sourcePath, PreparedWeights prepared) {
+        WeightConversion.resultType(DType.F32, dev.audioengine.api.tensor.Shape.of(32), weightType); // rejects a non-weight type now
+        this.opener = opener;
+        this.location = location;
         this.weightType = weightType;
+        this.sourcePath = sourcePath;
+        this.prepared = prepared;
+        if (prepared != null) {
+            loaded = prepared.load(sourcePath, weightType);
+            if (loaded != null) for (var byKind : loaded.entries.values()) recorded.addAll(byKind.values());
+        }
     }
 
     /**
      * Opens a .onnx file, or a safetensors or GGUF file (told apart by their contents), for a
      * session whose matmul weights are {@code weightType}.
      */
-    public static WeightStore open(Path file, DType weightType) throws IOException {
-        String name = file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(Locale.ROOT);
-        if (name.endsWith(".onnx")) {
-            OnnxModel model = OnnxModel.read(file);
-            return new WeightStore(new OnnxWeightSource(model, file.toString(), true), weightType);
+    public static WeightStore open(Path file, DType weightType) throws IOException { return open(file, weightType, null); }
+
+    /**
+     * As {@link #open(Path, DType)}, serving lookups from the prepared copy of {@code file} in {@code prepared} when
+     * there is a valid one (the file itself is then not even parsed), and keeping one there at {@link #keepPrepared}
+     * when there is not. {@code prepared} null: no prepared copy.
+     */
+    public static WeightStore open(Path file, DType weightType, PreparedWeights prepared) throws IOException {
+        if (prepared != null) {
+            if (!java.nio.file.Files.isRegularFile(file)) throw new java.nio.file.NoSuchFileException(file.toString());
+            return new WeightStore(() -> {
+                try {
+                    return openSource(file);
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }, file.toString(), weightType, file, prepared);
         }
-        return new WeightStore(new FileWeightSource(WeightFiles.open(file), true), weightType);
+        return new WeightStore(openSource(file), weightType);
+    }
+
+    private static WeightSource openSource(Path file) throws IOException {
+        String name = file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(Locale.ROOT);
+        if (name.endsWith(".onnx")) return new OnnxWeightSource(OnnxModel.read(file), file.toString(), true);
+        return new FileWeightSource(WeightFiles.open(file), true);
+    }
+
+    /** Whether the source file was opened (parsed) at all: not while a prepared copy answers every lookup. */
+    synchronized boolean sourceOpened() { return source != null; }
+
+    /** Whether lookups were answered by a prepared copy (every one so far, when nothing else was read). */
+    public synchronized boolean servedFromPrepared() { return loaded != null && !dirty; }
+
+    /**
+     * Keeps a prepared copy of every lookup made so far, when this store has a prepared cache and made a lookup the
+     * existing copy (if any) could not answer. Families call it once their weights are read; {@link #close} calls it
+     * again for lookups made later (graphs built per shape). Best effort: a failure to write is logged.
+     */
+    public synchronized void keepPrepared() {
+        if (prepared == null || !dirty || closed) return;
+        prepared.write(sourcePath, weightType, List.copyOf(recorded));
+        dirty = false;
     }
 
     /** Over an ONNX model the caller keeps open (and closes after this store). */
@@ -74,19 +128,31 @@ public final class WeightStore implements AutoCloseable {
     public WeightScope scope() { return new WeightScope(this, ""); }
 
     /** Where the weights come from. */
-    public String location() { return source.location(); }
+    public String location() { return location; }
 
     synchronized boolean has(String name) {
         check();
-        return f32.containsKey(name) || raw(name, false) != null;
+        if (f32.containsKey(name) || converted.containsKey(name)) return true;
+        if (loaded != null) {
+            for (PreparedWeights.Kind k : PreparedWeights.Kind.values()) {
+                if (loaded.get(k, name) != null) return k != PreparedWeights.Kind.ABSENT;
+            }
+        }
+        boolean present = raw(name, false) != null;
+        record(present ? PreparedWeights.Kind.PRESENT : PreparedWeights.Kind.ABSENT, name, null);
+        return present;
     }
 
     synchronized HostTensor f32(String name) {
         check();
         HostTensor t = f32.get(name);
         if (t != null) return t;
-        HostTensor raw = raw(name, true);
-        t = own(WeightConversion.converted(raw, DType.F32), raw);
+        t = fromPrepared(PreparedWeights.Kind.F32, name);
+        if (t == null) {
+            HostTensor raw = raw(name, true);
+            t = own(WeightConversion.converted(raw, DType.F32), raw);
+            record(PreparedWeights.Kind.F32, name, t);
+        }
         f32.put(name, t);
         return t;
     }
@@ -95,10 +161,37 @@ public final class WeightStore implements AutoCloseable {
         check();
         HostTensor t = converted.get(name);
         if (t != null) return t;
-        HostTensor base = f32.containsKey(name) ? f32.get(name) : raw(name, true);
-        t = own(WeightConversion.converted(base, weightType), base);
+        t = fromPrepared(PreparedWeights.Kind.WEIGHT, name);
+        if (t == null) {
+            HostTensor base = f32.containsKey(name) ? f32.get(name) : raw(name, true);
+            t = own(WeightConversion.converted(base, weightType), base);
+            record(PreparedWeights.Kind.WEIGHT, name, t);
+        }
         converted.put(name, t);
         return t;
+    }
+
+    private HostTensor fromPrepared(PreparedWeights.Kind kind, String name) {
+        if (loaded == null) return null;
+        PreparedWeights.Entry e = loaded.get(kind, name);
+        return e == null ? null : e.tensor();
+    }
+
+    private void record(PreparedWeights.Kind kind, String name, HostTensor t) {
+        if (prepared == null) return;
+        recorded.add(new PreparedWeights.Entry(kind, name, t));
+        dirty = true;
+    }
+
+    private WeightSource source() {
+        if (source == null) {
+            try {
+                source = opener.get();
+            } catch (java.io.UncheckedIOException e) {
+                throw new IllegalStateException("cannot read " + location + ": " + e.getCause().getMessage(), e.getCause());
+            }
+        }
+        return source;
     }
 
     /**
@@ -122,10 +215,10 @@ public final class WeightStore implements AutoCloseable {
     private HostTensor raw(String name, boolean required) {
         HostTensor t = rawCache.get(name);
         if (t != null) return t;
-        WeightSource.Lookup found = source.find(name);
+        WeightSource.Lookup found = source().find(name);
         if (found == null) {
             if (!required) return null;
-            throw new IllegalArgumentException("no weight '" + name + "' in " + source.location() + " (looked for " + source.triedFor(name)
+            throw new IllegalArgumentException("no weight '" + name + "' in " + location + " (looked for " + source().triedFor(name)
                     + "); " + suggestions(name));
         }
         if (found.owned()) owned.add(found.tensor());
@@ -139,7 +232,7 @@ public final class WeightStore implements AutoCloseable {
     }
 
     private String suggestions(String name) {
-        List<String> names = source.names();
+        List<String> names = source().names();
         String last = name.substring(Math.max(name.lastIndexOf('.'), name.lastIndexOf('/')) + 1);
         List<String> similar = names.stream().filter(n -> n.contains(last)).limit(6).toList();
         return names.size() + " stored tensors" + (similar.isEmpty() ? names.isEmpty() ? "" : ", e.g. '" + names.getFirst() + "'"
@@ -147,15 +240,17 @@ public final class WeightStore implements AutoCloseable {
     }
 
     private void check() {
-        if (closed) throw new IllegalStateException("the weight store of " + source.location() + " is closed");
+        if (closed) throw new IllegalStateException("the weight store of " + location + " is closed");
     }
 
     @Override
     public synchronized void close() {
         if (closed) return;
+        keepPrepared();
         closed = true;
         owned.forEach(HostTensor::close);
         owned.clear();
-        source.close();
+        if (source != null) source.close();
+        if (loaded != null) loaded.close();
     }
 }

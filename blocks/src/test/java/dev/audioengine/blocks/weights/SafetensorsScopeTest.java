@@ -76,7 +76,7 @@ class SafetensorsScopeTest {
         return b.array();
     }
 
-    private static byte[] safetensorsF16(String name, int rows, int cols, float[] v) {
+    static byte[] safetensorsF16(String name, int rows, int cols, float[] v) {
         String header = "{\"" + name + "\":{\"dtype\":\"F16\",\"shape\":[" + rows + "," + cols + "],\"data_offsets\":[0," + 2 * v.length + "]}}";
         byte[] h = header.getBytes(StandardCharsets.UTF_8);
         ByteBuffer b = ByteBuffer.allocate(8 + h.length + 2 * v.length).order(ByteOrder.LITTLE_ENDIAN);

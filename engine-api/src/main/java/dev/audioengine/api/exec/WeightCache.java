@@ -9,7 +9,8 @@ import java.util.Map;
 
 /**
  * Weights uploaded once per backend and shared by every graph of an engine, keyed by the
- * identity of the HostTensor that holds them. Owned and closed by the engine.
+ * identity of the HostTensor that holds them; read in place where the backend adopts host memory
+ * ({@link Backend#adoptHostConstant}: the CPU), so no second copy exists. Owned and closed by the engine.
  */
 public final class WeightCache implements AutoCloseable {
     private final Map<Backend, Map<HostTensor, DeviceBuffer>> buffers = new IdentityHashMap<>();
@@ -19,14 +20,18 @@ public final class WeightCache implements AutoCloseable {
         Map<HostTensor, DeviceBuffer> perBackend = buffers.computeIfAbsent(backend, b -> new IdentityHashMap<>());
         DeviceBuffer buf = perBackend.get(weight);
         if (buf == null) {
-            buf = backend.allocate(weight.byteSize());
-            backend.upload(buf, 0, weight.data());
+            buf = backend.adoptHostConstant(weight.data());
+            if (buf == null) {
+                buf = backend.allocate(weight.byteSize());
+                backend.upload(buf, 0, weight.data());
+                uploadedBytes += weight.byteSize();
+            }
             perBackend.put(weight, buf);
-            uploadedBytes += weight.byteSize();
         }
         return buf;
     }
 
+    /** Bytes copied to backends (weights a backend adopted in place are not counted). */
     public synchronized long uploadedBytes() { return uploadedBytes; }
 
     @Override

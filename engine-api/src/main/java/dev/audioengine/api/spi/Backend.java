@@ -43,6 +43,15 @@ public interface Backend extends AutoCloseable {
 
     void upload(DeviceBuffer dst, long dstOffset, MemorySegment src);
 
+    /**
+     * A buffer that reads a constant weight where it already lies in host memory, for a backend whose device memory
+     * is host memory (the CPU): no second copy of the weight, which may be a memory-mapped prepared file. Null (the
+     * default) when the backend needs its own copy, or cannot read {@code weight} in place (alignment); the engine
+     * then allocates and uploads. The memory stays its owner's: closing the buffer must not free it, and the owner
+     * (a weight store) outlives every graph compiled over it. Kernels never write to constants.
+     */
+    default DeviceBuffer adoptHostConstant(MemorySegment weight) { return null; }
+
     void download(DeviceBuffer src, long srcOffset, MemorySegment dst);
 
     /**

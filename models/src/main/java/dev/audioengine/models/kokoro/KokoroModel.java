@@ -68,9 +68,11 @@ public final class KokoroModel implements AutoCloseable {
     public static KokoroModel load(AudioEngine engine, Path onnxFile, KokoroVocabulary vocabulary) throws IOException {
         Set<Capability> effective = engine.effectiveCapabilities(USES);
         DType type = effective.contains(Capability.BF16_WEIGHTS) ? DType.BF16 : DType.F32;
-        WeightStore store = WeightStore.open(onnxFile, type);
+        WeightStore store = WeightStore.open(onnxFile, type, dev.audioengine.blocks.weights.PreparedWeights.userCache());
         try {
-            return new KokoroModel(engine, KokoroWeights.read(store, effective), vocabulary);
+            KokoroModel model = new KokoroModel(engine, KokoroWeights.read(store, effective), vocabulary);
+            store.keepPrepared();
+            return model;
         } catch (RuntimeException e) {
             store.close();
             throw e;

@@ -65,14 +65,18 @@ public final class MoonshineModel implements AutoCloseable {
         var effective = engine.effectiveCapabilities(USES);
         MoonshineTokenizer tokenizer = checkpoint.tokenizer() != null ? MoonshineTokenizer.fromTokenizerJson(checkpoint.tokenizer())
                 : MoonshineTokenizer.fromLlamaTokenizerJs(pinnedTokenizer);
-        var encoder = dev.audioengine.blocks.weights.WeightStore.open(checkpoint.encoder(), weightType);
+        var prepared = dev.audioengine.blocks.weights.PreparedWeights.userCache();
+        var encoder = dev.audioengine.blocks.weights.WeightStore.open(checkpoint.encoder(), weightType, prepared);
         var decoder = checkpoint.kind() == MoonshineCheckpoint.Kind.TRANSFORMERS ? encoder
-                : dev.audioengine.blocks.weights.WeightStore.open(checkpoint.decoder(), weightType);
+                : dev.audioengine.blocks.weights.WeightStore.open(checkpoint.decoder(), weightType, prepared);
         try {
             MoonshineLayout layout = checkpoint.kind() == MoonshineCheckpoint.Kind.TRANSFORMERS ? MoonshineLayout.TRANSFORMERS : MoonshineLayout.ONNX_EXPORT;
             MoonshineConfig config = checkpoint.config() != null ? checkpoint.config()
                     : MoonshineCheckpoint.releasedSize(encoder.scope().tensor("conv1.weight").shape().dim(0), checkpoint.encoder());
-            return new MoonshineModel(engine, MoonshineWeights.read(config, layout, encoder, decoder, effective), tokenizer);
+            MoonshineModel model = new MoonshineModel(engine, MoonshineWeights.read(config, layout, encoder, decoder, effective), tokenizer);
+            encoder.keepPrepared();
+            decoder.keepPrepared();
+            return model;
         } catch (RuntimeException | java.io.IOException e) {
             decoder.close();
             encoder.close();

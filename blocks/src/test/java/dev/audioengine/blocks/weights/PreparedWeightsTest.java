@@ -1,0 +1,194 @@
+package dev.audioengine.blocks.weights;
+
+import dev.audioengine.api.tensor.DType;
+import dev.audioengine.api.tensor.HostTensor;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileTime;
+import java.util.List;
+import java.util.Random;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The prepared-weights cache: a second load is served from the mapped copy without parsing the source; a changed
+ * source, another build, another weight type or a damaged copy is never used, and the copy is rebuilt.
+ */
+class PreparedWeightsTest {
+    private static final String W = "layers.0.proj.weight", B = "layers.0.proj.bias";
+
+    /** What a family reads: a weight in the session's type, a value in F32, an optional value that is absent. */
+    private record Read(float[] f32, float[] weight, DType weightType, boolean hasBias) {}
+
+    private static Read read(WeightStore store) {
+        WeightScope s = store.scope();
+        HostTensor w = s.weight(W);
+        return new Read(s.tensor(W).toFloatArray(), w.toFloatArray(), w.dtype(), s.has(B));
+    }
+
+    private static Path source(Path dir, long seed) throws IOException {
+        float[] v = new float[6 * 64];
+        Random r = new Random(seed);
+        for (int i = 0; i < v.length; i++) v[i] = (r.nextInt(64) - 32) * 0.125f; // exact in F16
+        Path file = dir.resolve("m.safetensors");
+        Files.write(file, SafetensorsScopeTest.safetensorsF16(W, 6, 64, v));
+        return file;
+    }
+
+    private static Read fresh(Path file) throws IOException {
+        try (WeightStore plain = WeightStore.open(file, DType.Q8_0)) {
+            return read(plain);
+        }
+    }
+
+    private static void assertSame(Read a, Read b) {
+        assertThat(a.f32()).isEqualTo(b.f32());
+        assertThat(a.weight()).isEqualTo(b.weight());
+        assertThat(a.weightType()).isEqualTo(b.weightType());
+        assertThat(a.hasBias()).isEqualTo(b.hasBias());
+    }
+
+    @Test
+    void theSecondLoadIsServedFromTheCopyAloneWithTheSameValues(@TempDir Path dir) throws Exception {
+        Path file = source(dir, 1);
+        PreparedWeights cache = PreparedWeights.in(dir.resolve("prepared"));
+        Read first;
+        try (WeightStore store = WeightStore.open(file, DType.Q8_0, cache)) {
+            first = read(store);
+            assertThat(store.servedFromPrepared()).isFalse();
+            store.keepPrepared();
+        }
+        assertThat(Files.list(cache.directory()).toList()).hasSize(1);
+        try (WeightStore store = WeightStore.open(file, DType.Q8_0, cache)) {
+            Read second = read(store);
+            assertSame(second, first);
+            assertSame(second, fresh(file));
+            assertThat(store.servedFromPrepared()).isTrue();
+            assertThat(store.sourceOpened()).as("every lookup, the absent bias too, came from the copy").isFalse();
+        }
+    }
+
+    @Test
+    void aSourceWhoseBytesChangedGetsANewCopy(@TempDir Path dir) throws Exception {
+        Path file = source(dir, 1);
+        PreparedWeights cache = PreparedWeights.in(dir.resolve("prepared"));
+        keep(file, cache, DType.Q8_0);
+        Read before = fresh(file);
+        source(dir, 2); // same size, other values
+        Files.setLastModifiedTime(file, FileTime.fromMillis(Files.getLastModifiedTime(file).toMillis() + 5000));
+        Read after = fresh(file);
+        assertThat(after.f32()).isNotEqualTo(before.f32());
+        try (WeightStore store = WeightStore.open(file, DType.Q8_0, cache)) {
+            assertSame(read(store), after);
+            assertThat(store.servedFromPrepared()).isFalse();
+            store.keepPrepared();
+        }
+        try (WeightStore store = WeightStore.open(file, DType.Q8_0, cache)) {
+            assertSame(read(store), after);
+            assertThat(store.servedFromPrepared()).as("the rebuilt copy is used").isTrue();
+        }
+    }
+
+    @Test
+    void aTouchedSourceWithTheSameBytesKeepsItsCopy(@TempDir Path dir) throws Exception {
+        Path file = source(dir, 3);
+        PreparedWeights cache = PreparedWeights.in(dir.resolve("prepared"));
+        keep(file, cache, DType.Q8_0);
+        Files.setLastModifiedTime(file, FileTime.fromMillis(Files.getLastModifiedTime(file).toMillis() - 60_000));
+        try (WeightStore store = WeightStore.open(file, DType.Q8_0, cache)) {
+            assertSame(read(store), fresh(file));
+            assertThat(store.servedFromPrepared()).as("its sha256 is unchanged").isTrue();
+        }
+    }
+
+    @Test
+    void anotherBuildOrWeightTypeNeverReadsTheCopy(@TempDir Path dir) throws Exception {
+        Path file = source(dir, 4);
+        Path folder = dir.resolve("prepared");
+        keep(file, new PreparedWeights(folder, "0.1.0 built yesterday"), DType.Q8_0);
+        try (WeightStore store = WeightStore.open(file, DType.Q8_0, new PreparedWeights(folder, "0.1.0 built today"))) {
+            assertSame(read(store), fresh(file));
+            assertThat(store.servedFromPrepared()).isFalse();
+        }
+        try (WeightStore store = WeightStore.open(file, DType.F32, new PreparedWeights(folder, "0.1.0 built yesterday"))) {
+            assertThat(store.scope().weight(W).dtype()).isEqualTo(DType.F32);
+            assertThat(store.servedFromPrepared()).isFalse();
+        }
+    }
+
+    @Test
+    void aDamagedOrTruncatedCopyIsDetectedAndReplacedNeverUsed(@TempDir Path dir) throws Exception {
+        Path file = source(dir, 5);
+        PreparedWeights cache = PreparedWeights.in(dir.resolve("prepared"));
+        Read expected = fresh(file);
+        for (String damage : List.of("flip a data byte", "flip a header byte", "truncate", "empty")) {
+            keep(file, cache, DType.Q8_0);
+            Path copy = cache.fileFor(file, DType.Q8_0);
+            long size = Files.size(copy);
+            switch (damage) {
+                case "flip a data byte" -> flip(copy, size - 7);
+                case "flip a header byte" -> flip(copy, 20);
+                case "truncate" -> { try (FileChannel ch = FileChannel.open(copy, StandardOpenOption.WRITE)) { ch.truncate(size - 100); } }
+                default -> Files.write(copy, new byte[0]);
+            }
+            try (WeightStore store = WeightStore.open(file, DType.Q8_0, cache)) {
+                assertSame(read(store), expected);
+                assertThat(store.servedFromPrepared()).as(damage).isFalse();
+                store.keepPrepared();
+            }
+            try (WeightStore store = WeightStore.open(file, DType.Q8_0, cache)) {
+                assertSame(read(store), expected);
+                assertThat(store.servedFromPrepared()).as("replaced after: " + damage).isTrue();
+            }
+        }
+    }
+
+    @Test
+    void aCacheThatCannotBeWrittenLeavesTheLoadAsItWas(@TempDir Path dir) throws Exception {
+        Path file = source(dir, 6);
+        Path notAFolder = dir.resolve("prepared");
+        Files.writeString(notAFolder, "a file where the folder would be");
+        try (WeightStore store = WeightStore.open(file, DType.Q8_0, PreparedWeights.in(notAFolder))) {
+            assertSame(read(store), fresh(file));
+            store.keepPrepared();
+        }
+        assertThat(Files.readString(notAFolder)).isEqualTo("a file where the folder would be");
+    }
+
+    @Test
+    void lookupsAfterTheCopyWasKeptAreAddedAtClose(@TempDir Path dir) throws Exception {
+        Path file = source(dir, 7);
+        PreparedWeights cache = PreparedWeights.in(dir.resolve("prepared"));
+        try (WeightStore store = WeightStore.open(file, DType.Q8_0, cache)) {
+            store.scope().weight(W);
+            store.keepPrepared();
+            store.scope().tensor(W); // a graph built later reads one more
+        }
+        try (WeightStore store = WeightStore.open(file, DType.Q8_0, cache)) {
+            store.scope().weight(W);
+            store.scope().tensor(W);
+            assertThat(store.sourceOpened()).isFalse();
+        }
+        assertThat(cache.clean()).isPositive();
+        assertThat(Files.list(cache.directory()).toList()).isEmpty();
+    }
+
+    private static void keep(Path file, PreparedWeights cache, DType type) throws IOException {
+        try (WeightStore store = WeightStore.open(file, type, cache)) {
+            read(store);
+            store.keepPrepared();
+        }
+    }
+
+    private static void flip(Path file, long at) throws IOException {
+        byte[] b = Files.readAllBytes(file);
+        b[(int) at] ^= 0x40;
+        Files.write(file, b);
+    }
+}
