@@ -26,10 +26,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
-/** {@code audioengine models list|pull}: the installed model families, their variants, and the model cache. */
+/** {@code audioengine models list|pull|clean}: the installed model families, their variants, and the model cache. */
 @Command(name = "models", mixinStandardHelpOptions = true,
         description = {"Model families and the model cache ($AUDIOENGINE_CACHE, $XDG_CACHE_HOME/audioengine or $HOME/.cache/audioengine).", ""},
-        subcommands = {ModelsCommand.ListModels.class, ModelsCommand.Pull.class})
+        subcommands = {ModelsCommand.ListModels.class, ModelsCommand.Pull.class, ModelsCommand.Clean.class})
 final class ModelsCommand implements Runnable {
     @ParentCommand
     AudioEngineCommand parent;
@@ -167,6 +167,55 @@ final class ModelsCommand implements Runnable {
                 out.flush();
             } catch (IOException e) {
                 throw new UncheckedIOException(e.getMessage(), e);
+            }
+        }
+    }
+
+    /**
+     * Removes what the engine derived from the model files: the prepared weights ({@code prepared/}, rebuilt on the
+     * next load) and the stamps of verified files ({@code .verified/}, the next check hashes again). The model files
+     * themselves stay unless {@code --all}.
+     */
+    @Command(name = "clean", mixinStandardHelpOptions = true,
+            description = {"Remove the prepared weights (the converted copies one-shot runs map instead of converting again) and "
+                    + "the verification stamps; they are rebuilt on the next load. --all removes the model files too.", ""})
+    static final class Clean implements Runnable {
+        @Spec
+        private CommandSpec spec;
+
+        @Option(names = "--all", description = "Also remove every model file, so the next use pulls it again.")
+        private boolean all;
+
+        @Override
+        public void run() {
+            PrintWriter out = spec.commandLine().getOut();
+            java.nio.file.Path cache = ModelStore.userCache().directory();
+            try {
+                long freed = 0;
+                int files = 0;
+                List<java.nio.file.Path> targets = new ArrayList<>(List.of(cache.resolve("prepared"), cache.resolve(".verified")));
+                if (all && Files.isDirectory(cache)) {
+                    try (var entries = Files.list(cache)) {
+                        for (java.nio.file.Path p : entries.toList()) if (!targets.contains(p)) targets.add(p);
+                    }
+                }
+                for (java.nio.file.Path target : targets) {
+                    if (!Files.exists(target, java.nio.file.LinkOption.NOFOLLOW_LINKS)) continue;
+                    try (var walk = Files.walk(target)) {
+                        for (java.nio.file.Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                            if (Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                                freed += Files.size(p);
+                                files++;
+                            }
+                            Files.delete(p);
+                        }
+                    }
+                }
+                out.printf(Locale.ROOT, "removed %d file(s), %.1f MB, from %s%s%n", files, freed / 1e6, cache,
+                        all ? "" : " (prepared weights and verification stamps; the model files stay)");
+                out.flush();
+            } catch (IOException e) {
+                throw new UncheckedIOException("could not clean " + cache + ": " + e.getMessage(), e);
             }
         }
     }

@@ -36,6 +36,37 @@ class CacheHomeIT {
         assertThat(emptyHome.resolve(".cache/audioengine").resolve(cached.getFileName())).exists();
     }
 
+    /**
+     * Issue 26: the first one-shot run keeps moonshine-tiny's prepared weights under the cache, the second maps them and
+     * prints the same transcript, and {@code models clean} removes them (the model files stay).
+     */
+    @Test
+    void aOneShotRunKeepsPreparedWeightsTheNextReadsThemAndModelsCleanRemovesThem(@TempDir Path dir) throws Exception {
+        Path home = Files.createDirectories(dir.resolve("home"));
+        Path cache = Files.createDirectories(home.resolve(".cache/audioengine"));
+        FamilyRegistry families = FamilyRegistry.load();
+        for (String name : List.of("moonshine-tiny", "silero_vad")) {
+            ModelVariant v = families.variant(name).orElseThrow().variant();
+            for (Path f : ModelStore.userCache().pull(v, PullListener.SILENT).values()) Files.copy(f, cache.resolve(f.getFileName()));
+        }
+        String wav = Dist.repoRoot().resolve("docs/examples/dashwood.wav").toString();
+        Run first = launch(home, "--task", "asr", "--audio", wav, "--threads", "1");
+        assertThat(first.exit()).as(first.toString()).isZero();
+        try (var prepared = Files.list(cache.resolve("prepared"))) {
+            assertThat(prepared.map(p -> p.getFileName().toString()).toList()).as("encoder and decoder, each at Q8_0")
+                    .hasSize(2).allMatch(n -> n.startsWith("moonshine-tiny-quantized-") && n.contains(".q8_0.") && n.endsWith(".prepared"));
+        }
+        Run second = launch(home, "--task", "asr", "--audio", wav, "--threads", "1");
+        assertThat(second.exit()).as(second.toString()).isZero();
+        assertThat(second.out()).isEqualTo(first.out()).contains("John Dashwood");
+
+        Run clean = launch(home, "models", "clean");
+        assertThat(clean.exit()).as(clean.toString()).isZero();
+        assertThat(clean.out()).contains("removed").contains("the model files stay");
+        assertThat(cache.resolve("prepared")).doesNotExist();
+        assertThat(cache.resolve("moonshine-tiny-quantized-encoder_model.onnx")).exists();
+    }
+
     record Run(int exit, String out, String err) {}
 
     /** The launcher with HOME set and neither XDG_CACHE_HOME nor AUDIOENGINE_CACHE. */

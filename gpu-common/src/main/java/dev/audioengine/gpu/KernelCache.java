@@ -20,7 +20,9 @@ import java.util.Map;
  * The shared kernel sources ({@link KernelSources}) compiled by the vendor's runtime compiler for the
  * device's architecture, one module per source file, loaded on first use. Code objects are cached on
  * disk under a key made of the source and header text, the architecture, the compiler's version and
- * the options, so a changed kernel or toolkit never meets a stale binary. Not thread-safe: the
+ * the options, so a changed kernel or toolkit never meets a stale binary. A code object the vendor
+ * ships built ahead of time ({@link GpuKernelCompiler#prebuilt}: CUDA's fatbins) comes first when it was built
+ * from the same text, so a first run on a new machine compiles nothing. Not thread-safe: the
  * backend serializes its use.
  */
 public final class KernelCache implements AutoCloseable {
@@ -30,7 +32,7 @@ public final class KernelCache implements AutoCloseable {
     private final Path dir; // null: no disk cache
     private final Map<String, MemorySegment> modules = new HashMap<>();
     private final Map<String, MemorySegment> functions = new HashMap<>();
-    private int compiled, loadedFromDisk;
+    private int compiled, loadedFromDisk, prebuilt;
 
     KernelCache(GpuRuntime api, GpuKernelCompiler compiler, String arch, Path dir) {
         this.api = api;
@@ -73,6 +75,11 @@ public final class KernelCache implements AutoCloseable {
         String text = KernelSources.text(source + ".cu");
         Map<String, String> headers = KernelSources.headers();
         List<String> options = compiler.options(arch);
+        GpuKernelCompiler.Prebuilt shipped = compiler.prebuilt(source);
+        if (shipped != null && shipped.builtFrom().equals(textSha256(text, headers))) {
+            prebuilt++;
+            return shipped.image();
+        }
         String key = key(text, headers, arch, compiler.version(), options);
         Path file = dir == null ? null : dir.resolve(source + "-" + arch.replace(':', '_') + "-" + key + ".bin");
         if (file != null && Files.isRegularFile(file)) {
@@ -119,7 +126,22 @@ public final class KernelCache implements AutoCloseable {
         }
     }
 
+    /** sha256 of a source's text followed by every header's in name order, as scripts/gpu/cuda-kernels writes it. */
+    public static String textSha256(String source, Map<String, String> headers) {
+        try {
+            MessageDigest md = MessageDigest.getInstance("SHA-256");
+            md.update(source.getBytes(StandardCharsets.UTF_8));
+            for (String name : new java.util.TreeMap<>(headers).keySet()) md.update(headers.get(name).getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(md.digest());
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     public int compiledCount() { return compiled; }
+
+    /** Modules loaded from code the backend shipped (no compiler run). */
+    public int prebuiltCount() { return prebuilt; }
 
     public int loadedFromDiskCount() { return loadedFromDisk; }
 

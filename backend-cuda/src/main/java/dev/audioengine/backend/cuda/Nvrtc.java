@@ -65,6 +65,42 @@ final class Nvrtc implements GpuKernelCompiler {
         return List.of("--gpu-architecture=" + arch, "--std=c++17");
     }
 
+    /**
+     * The fatbin scripts/gpu/cuda-kernels built for {@code source} at this jar's build (SASS for sm_75 to sm_120, PTX
+     * for later architectures), with the hash of the text it was built from; null when the build had no nvcc.
+     */
+    @Override
+    public Prebuilt prebuilt(String source) { return prebuiltOf(source); }
+
+    static Prebuilt prebuiltOf(String source) {
+        String built = Prebuilts.MANIFEST.get(source);
+        if (built == null) return null;
+        try (java.io.InputStream in = Nvrtc.class.getResourceAsStream("kernels/" + source + ".fatbin")) {
+            return in == null ? null : new Prebuilt(in.readAllBytes(), built);
+        } catch (java.io.IOException e) {
+            return null;
+        }
+    }
+
+    /** kernels/manifest: "name sha256" per source, read once. */
+    private static final class Prebuilts {
+        static final Map<String, String> MANIFEST = read();
+
+        private static Map<String, String> read() {
+            try (java.io.InputStream in = Nvrtc.class.getResourceAsStream("kernels/manifest")) {
+                if (in == null) return Map.of();
+                Map<String, String> m = new java.util.HashMap<>();
+                for (String line : new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).split("\n")) {
+                    String[] f = line.strip().split(" ");
+                    if (f.length == 2 && !line.startsWith("#")) m.put(f[0], f[1]);
+                }
+                return Map.copyOf(m);
+            } catch (java.io.IOException e) {
+                return Map.of();
+            }
+        }
+    }
+
     /** Compiles {@code source} with in-memory {@code headers} (include name to text); returns the CUBIN. */
     @Override
     public byte[] compile(String name, String source, Map<String, String> headers, List<String> options) {
