@@ -47,6 +47,10 @@ final class AsrTask {
         streaming = shared.streaming();
         options = options();
         segmentsFormat = shared.segmentsFormat(inputs.size());
+        if (segmentsFormat != null) {
+            OutputPaths.refuseOverwriting(inputs, OutputPaths.outputs("--segments-out", shared.segmentsOut, inputs,
+                    ".segments." + segmentsFormat.extension()));
+        }
     }
 
     /** The defaults with the options given; AsrOptions and VadOptions say what is out of range. */

@@ -73,7 +73,15 @@ final class TtsTask {
             throw new UsageError("--json prints to standard output, which --out - fills with the WAV; write the audio to a file "
                     + "(--out FILE.wav) to have both");
         }
-        if (!out.equals(STDOUT)) OutputPaths.check("--out", out, 1);
+        if (!out.equals(STDOUT)) {
+            OutputPaths.check("--out", out, 1);
+            // the WAV is written beside --out and moved over it: a FIFO or a device would be replaced by a file
+            if (Files.exists(out) && !Files.isRegularFile(out)) {
+                throw new IOException("--out " + out + " is not a regular file (a pipe or a device); write to a file, or to standard output"
+                        + " with --out - and redirect that");
+            }
+            if (textFile != null) OutputPaths.refuseOverwriting(List.of(textFile), List.of(new OutputPaths.Output("--out", out)));
+        }
         options = SynthesisOptions.DEFAULTS;
         if (speed != null) {
             try {

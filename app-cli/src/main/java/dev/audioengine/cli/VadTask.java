@@ -71,6 +71,12 @@ final class VadTask {
         segmentsFormat = shared.segmentsFormat(inputs.size());
         OutputPaths.check("--probabilities-out", probabilitiesOut, inputs.size());
         OutputPaths.check("--speech-out", speechOut, inputs.size());
+        List<OutputPaths.Output> outputs = new ArrayList<>(OutputPaths.outputs("--speech-out", speechOut, inputs, ".speech.wav"));
+        outputs.addAll(OutputPaths.outputs("--probabilities-out", probabilitiesOut, inputs, ".probabilities.txt"));
+        if (segmentsFormat != null) {
+            outputs.addAll(OutputPaths.outputs("--segments-out", shared.segmentsOut, inputs, ".segments." + segmentsFormat.extension()));
+        }
+        OutputPaths.refuseOverwriting(inputs, outputs);
     }
 
     void run(TaskRun run, AudioEngine engine, VoiceActivityDetector vad, List<Path> inputs) throws IOException {

@@ -273,6 +273,21 @@ class AsrTaskTest {
         assertThat(family.loads).as("every usage error is found before the model loads").hasValue(0);
     }
 
+    /** --segments-out naming the audio (as given, through a link or "..") would replace the recording with subtitles. */
+    @Test
+    void segmentsOutOverTheInputIsRefusedBeforeTheModelLoads() throws Exception {
+        byte[] before = Files.readAllBytes(speech);
+        Path link = Files.createSymbolicLink(dir.resolve("link.srt"), speech);
+        Files.createDirectories(dir.resolve("sub"));
+        for (String out : List.of(speech.toString(), link.toString(), dir.resolve("sub/../speech.wav").toString())) {
+            CliRun r = asr("--audio", speech.toString(), "--segments-out", out, "--format", "srt");
+            assertThat(r.exit()).as(out + ": " + r).isEqualTo(2);
+            assertThat(r.err()).contains("error: --segments-out " + out + " is the input " + speech + "; name another file");
+            assertThat(Files.readAllBytes(speech)).isEqualTo(before);
+        }
+        assertThat(family.loads).hasValue(0);
+    }
+
     @Test
     void aModelFileTheFamilyRefusesFailsNamingIt() throws Exception {
         Path notModel = Files.writeString(dir.resolve("other.bin"), "something else");

@@ -259,6 +259,45 @@ class TtsTaskTest {
         }
     }
 
+    /**
+     * An output that is the input (by its real path: through a link or "..") would replace the text with audio: refused
+     * before anything is loaded, and the text is left as it was.
+     */
+    @Test
+    void anOutputThatIsTheTextFileIsRefusedBeforeTheModelLoads() throws Exception {
+        Path text = Files.writeString(dir.resolve("same.txt"), TEXT);
+        Path link = Files.createSymbolicLink(dir.resolve("link.wav"), text);
+        Files.createDirectories(dir.resolve("sub"));
+        for (String out : List.of(text.toString(), link.toString(), dir.resolve("sub/../same.txt").toString())) {
+            for (String mode : List.of("offline", "streaming")) {
+                Tts r = tts("--text-file", text.toString(), "--out", out, "--mode", mode);
+                assertThat(r.exit()).as(out + ", " + mode + ": " + r).isEqualTo(2);
+                assertThat(r.err()).contains("error: --out " + out + " is the input " + text + "; name another file");
+                assertThat(Files.readString(text)).as("the text is untouched").isEqualTo(TEXT);
+            }
+        }
+        assertThat(family.loads).hasValue(0);
+    }
+
+    /**
+     * An --out that cannot be written (root may write almost anything, but not a file into /proc or /sys) is found before
+     * the model loads, and the message names the user's path, not the hidden file the audio is first written to. A
+     * FIFO or a device is no file to replace with a WAV.
+     */
+    @Test
+    void anUnwritableOutIsFoundBeforeTheModelLoadsAndNamedAsGiven() throws Exception {
+        List<String> outs = new ArrayList<>(List.of("/proc/version", "/sys/kernel/e.wav"));
+        Path fifo = dir.resolve("pipe.wav");
+        if (new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor() == 0) outs.add(fifo.toString());
+        for (String out : outs) {
+            Tts r = tts("--text", TEXT, "--out", out);
+            assertThat(r.exit()).as(out + ": " + r).isEqualTo(1);
+            assertThat(r.err()).as(out).contains("error: ").contains(out).doesNotContain(".partial", "\tat ");
+        }
+        assertThat(family.loads).hasValue(0);
+        if (outs.contains(fifo.toString())) assertThat(Files.isRegularFile(fifo)).as("the FIFO is still one").isFalse();
+    }
+
     /** A machine without espeak-ng: "cannot serve" (1) with the packages to install, in both modes; no trace, no debug hint. */
     @Test
     void aMissingSystemLibraryIsReportedAsWhatToInstall() {

@@ -140,6 +140,25 @@ class VadTaskTest {
         assertThat(badOut.err()).as("checked before the run, so no summary line").doesNotContain("speech segment");
     }
 
+    /** --speech-out and --probabilities-out naming the input would replace the recording: refused, exit 2, the input intact. */
+    @Test
+    void anOutputOverTheInputIsRefused(@TempDir Path dir) throws Exception {
+        Path wav = Files.copy(EXAMPLE, dir.resolve("x.wav"));
+        byte[] before = Files.readAllBytes(wav);
+        for (String option : List.of("--speech-out", "--probabilities-out", "--segments-out")) {
+            List<String> args = new java.util.ArrayList<>(List.of("--task", "vad", "--audio", wav.toString(), option, wav.toString(), "--threads", "1"));
+            if (option.equals("--segments-out")) args.addAll(List.of("--format", "json")); // .wav says no segment format
+            Run r = run(args.toArray(String[]::new));
+            assertThat(r.exit()).as(option + ": " + r.err()).isEqualTo(2);
+            assertThat(r.err()).contains("error: " + option + " " + wav + " is the input " + wav + "; name another file");
+            assertThat(Files.readAllBytes(wav)).isEqualTo(before);
+        }
+        Run both = run("--task", "vad", "--audio", wav.toString(), "--speech-out", dir.resolve("o.wav").toString(),
+                "--probabilities-out", dir.resolve("o.wav").toString(), "--threads", "1");
+        assertThat(both.exit()).as(both.err()).isEqualTo(2);
+        assertThat(both.err()).contains("--speech-out and --probabilities-out both name " + dir.resolve("o.wav"));
+    }
+
     /** Progress (percent, audio seconds, real-time factor) is drawn only for a person at a terminal, and --quiet silences it. */
     @Test
     void progressIsDrawnOnATerminalOnlyAndQuietSilencesIt() {
