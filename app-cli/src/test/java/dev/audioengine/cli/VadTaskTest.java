@@ -159,6 +159,21 @@ class VadTaskTest {
         assertThat(both.err()).contains("--speech-out and --probabilities-out both name " + dir.resolve("o.wav"));
     }
 
+    /** A file that cannot be decoded is reported and skipped; the others are detected; exit 1 at the end. */
+    @Test
+    void aBadFileDoesNotStopTheOthers(@TempDir Path dir) throws Exception {
+        Path a = Files.copy(EXAMPLE, dir.resolve("a.wav")), c = Files.copy(EXAMPLE, dir.resolve("c.wav"));
+        Path b = Files.writeString(dir.resolve("b.wav"), "not audio");
+        Run r = run("--task", "vad", "--audio", dir.toString(), "--threads", "1");
+        assertThat(r.exit()).as(r.err()).isEqualTo(1);
+        assertThat(r.out().lines().filter(l -> l.startsWith(a + ": ")).count()).isPositive()
+                .isEqualTo(r.out().lines().filter(l -> l.startsWith(c + ": ")).count());
+        assertThat(r.err()).contains("error: " + b + ": not a WAV file").contains("error: 1 of 3 inputs failed: " + b);
+        Run json = run("--task", "vad", "--audio", dir.toString(), "--threads", "1", "--json");
+        assertThat(json.exit()).isEqualTo(1);
+        assertThat(json.out()).contains("{\"audio\":\"" + b + "\",\"error\":\"" + b + ": not a WAV file");
+    }
+
     /** Progress (percent, audio seconds, real-time factor) is drawn only for a person at a terminal, and --quiet silences it. */
     @Test
     void progressIsDrawnOnATerminalOnlyAndQuietSilencesIt() {
