@@ -288,19 +288,15 @@ class AsrTaskTest {
         assertThat(family.loads).hasValue(0);
     }
 
-    /** --segments-out naming the audio (as given, through a link or "..") would replace the recording with subtitles. */
+    /** A model name that is no model is a usage error (2) naming the models; a path that does not exist stays a missing file (1). */
     @Test
-    void segmentsOutOverTheInputIsRefusedBeforeTheModelLoads() throws Exception {
-        byte[] before = Files.readAllBytes(speech);
-        Path link = Files.createSymbolicLink(dir.resolve("link.srt"), speech);
-        Files.createDirectories(dir.resolve("sub"));
-        for (String out : List.of(speech.toString(), link.toString(), dir.resolve("sub/../speech.wav").toString())) {
-            CliRun r = asr("--audio", speech.toString(), "--segments-out", out, "--format", "srt");
-            assertThat(r.exit()).as(out + ": " + r).isEqualTo(2);
-            assertThat(r.err()).contains("error: --segments-out " + out + " is the input " + speech + "; name another file");
-            assertThat(Files.readAllBytes(speech)).isEqualTo(before);
-        }
-        assertThat(family.loads).hasValue(0);
+    void anUnknownModelNameIsAUsageError() {
+        CliRun r = CliRun.run(family.registry(), "--task", "asr", "--audio", speech.toString(), "--model", "nosuch");
+        assertThat(r.exit()).as(r.toString()).isEqualTo(2);
+        assertThat(r.err()).contains("error: unknown model 'nosuch'").contains("fake-asr").contains("--help");
+        CliRun path = CliRun.run(family.registry(), "--task", "asr", "--audio", speech.toString(), "--model", dir.resolve("gone.bin").toString());
+        assertThat(path.exit()).as(path.toString()).isEqualTo(1);
+        assertThat(path.err()).contains("gone.bin: no such model");
     }
 
     /**
