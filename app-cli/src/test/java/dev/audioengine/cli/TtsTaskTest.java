@@ -95,7 +95,7 @@ class TtsTaskTest {
         assertThat(h.getShort(20)).as("PCM").isEqualTo((short) 1);
         assertThat(h.getShort(34)).as("bits").isEqualTo((short) 16);
         assertThat(r.err()).contains("audioengine: " + wav + ": 2 pieces, 0.24 s of audio at 24000 Hz in ")
-                .contains("(fake-tts (sines) on CPU, voice (the model's default), ").contains("first audio after ");
+                .contains("(fake-tts (sines) on CPU, voice af_heart, ").contains("first audio after ");
         assertThat(family.lastOptions).isEqualTo(SynthesisOptions.DEFAULTS);
         try (var left = Files.list(dir)) {
             assertThat(left.map(p -> p.getFileName().toString())).as("no partial file left").containsExactlyInAnyOrder("fake.tts", "hello.wav");
@@ -279,6 +279,17 @@ class TtsTaskTest {
         assertThat(family.loads).hasValue(0);
     }
 
+    /** "-" reads standard input for --text as it does for --text-file. */
+    @Test
+    void textDashReadsStandardInput() {
+        Path wav = dir.resolve("in.wav");
+        Tts r = run(family, new ByteArrayInputStream(TEXT.getBytes(StandardCharsets.UTF_8)), new ByteArrayOutputStream(),
+                "--task", "tts", "--model", model.toString(), "--text", "-", "--out", wav.toString(), "--json");
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(r.out()).contains("\"text\":\"Hello world.\"", "\"text\":\"How are you?\"");
+        assertThat(wav).exists();
+    }
+
     /**
      * An --out that cannot be written (root may write almost anything, but not a file into /proc or /sys) is found before
      * the model loads, and the message names the user's path, not the hidden file the audio is first written to. A
@@ -296,6 +307,17 @@ class TtsTaskTest {
         }
         assertThat(family.loads).hasValue(0);
         if (outs.contains(fifo.toString())) assertThat(Files.isRegularFile(fifo)).as("the FIFO is still one").isFalse();
+    }
+
+    /** Without --voice the summary and --json name the voice the model chose, not "the model's default". */
+    @Test
+    @SuppressWarnings("unchecked")
+    void theDefaultVoiceIsNamed() {
+        Path wav = dir.resolve("v.wav");
+        Tts r = tts("--text", TEXT, "--out", wav.toString(), "--json");
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(r.err()).contains("voice af_heart,").doesNotContain("the model's default");
+        assertThat((Map<String, Object>) AsrTaskTest.json(r.out().strip())).containsEntry("voice", "af_heart");
     }
 
     /** A machine without espeak-ng: "cannot serve" (1) with the packages to install, in both modes; no trace, no debug hint. */
