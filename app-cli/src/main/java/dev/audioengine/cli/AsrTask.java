@@ -16,6 +16,7 @@ import dev.audioengine.model.task.VadOptions;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -47,6 +48,10 @@ final class AsrTask {
         streaming = shared.streaming();
         options = options();
         segmentsFormat = shared.segmentsFormat(inputs.size());
+        if (segmentsFormat != null) {
+            OutputPaths.refuseOverwriting(inputs, OutputPaths.outputs("--segments-out", shared.segmentsOut, inputs,
+                    ".segments." + segmentsFormat.extension()));
+        }
     }
 
     /** The defaults with the options given; AsrOptions and VadOptions say what is out of range. */
@@ -79,7 +84,22 @@ final class AsrTask {
             // several inputs: each line says which file it is about (JSON carries "audio" instead)
             String prefix = inputs.size() > 1 && !run.json ? input + ": " : "";
             long t0 = System.nanoTime();
-            Transcript transcript = streaming ? stream(input, inputs.size() > 1, asr, run, prefix) : transcribe(input, asr, run);
+            Transcript transcript;
+            try {
+                transcript = streaming ? stream(input, inputs.size() > 1, asr, run, prefix) : transcribe(input, asr, run);
+            } catch (IOException | UncheckedIOException | IllegalArgumentException e) {
+                // one file that cannot be decoded does not cost the others: reported, skipped, exit 1 at the end
+                if (inputs.size() == 1) throw e;
+                String message = run.inputFailed(input, e);
+                if (run.json && streaming) {
+                    run.out.println(new JsonWriter().beginObject().name("audio").value(input.toString()).name("type").value("error")
+                            .name("error").value(message).endObject());
+                } else if (doc != null) {
+                    doc.beginObject().name("audio").value(input.toString()).name("error").value(message).endObject();
+                }
+                run.out.flush();
+                continue;
+            }
             double wall = (System.nanoTime() - t0) / 1e9;
             if (!streaming) {
                 if (run.json) {
@@ -97,6 +117,7 @@ final class AsrTask {
         if (doc != null) run.out.println(doc.endArray());
         run.out.flush();
         run.runSummary(asr);
+        run.failIfInputsFailed(inputs.size());
     }
 
     private Transcript transcribe(Path input, SpeechRecognizer asr, TaskRun run) throws IOException {

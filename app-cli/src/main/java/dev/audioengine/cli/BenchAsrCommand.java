@@ -65,12 +65,7 @@ final class BenchAsrCommand implements Runnable {
             List<Path> files = audio != null ? AudioInputs.expand(audio) : defaultAudio(TESTDATA);
             if (files.contains(AudioInputs.STDIN)) throw new UsageError("bench asr reads each file in every round; name files, not - (standard input)");
             ModelLoader loader = new ModelLoader(bench.parent.families(), ModelStore.userCache(), msg -> { err.println("audioengine: " + msg); err.flush(); });
-            ModelLoader.Choice choice;
-            try {
-                choice = loader.choose(Task.ASR, null, model);
-            } catch (IllegalArgumentException e) {
-                throw new UsageError(e.getMessage(), e);
-            }
+            ModelLoader.Choice choice = ModelChoice.choose(loader, Task.ASR, null, model);
             try (AudioEngine engine = bench.parent.engineBuilder().build();
                  SpeechRecognizer asr = (SpeechRecognizer) loader.load(engine, choice)) {
                 List<float[]> clips = new ArrayList<>();

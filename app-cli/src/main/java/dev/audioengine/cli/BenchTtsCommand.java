@@ -80,12 +80,7 @@ final class BenchTtsCommand implements Runnable {
         try {
             List<String> sentences = textFile == null ? SENTENCES : sentences(textFile);
             ModelLoader loader = new ModelLoader(bench.parent.families(), ModelStore.userCache(), msg -> { err.println("audioengine: " + msg); err.flush(); });
-            ModelLoader.Choice choice;
-            try {
-                choice = loader.choose(Task.TTS, family, model);
-            } catch (IllegalArgumentException e) {
-                throw new UsageError(e.getMessage(), e);
-            }
+            ModelLoader.Choice choice = ModelChoice.choose(loader, Task.TTS, family, model);
             try (AudioEngine engine = bench.parent.engineBuilder().build();
                  SpeechSynthesizer tts = (SpeechSynthesizer) loader.load(engine, choice)) {
                 SynthesisOptions options = TtsTask.withVoice(SynthesisOptions.DEFAULTS, voice, tts);

@@ -59,7 +59,7 @@ final class BenchVadCommand implements Runnable {
         try {
             AudioClip read = audio != null ? WavReader.read(audio) : generated();
             ModelLoader loader = new ModelLoader(bench.parent.families(), ModelStore.userCache(), msg -> { err.println("audioengine: " + msg); err.flush(); });
-            ModelLoader.Choice choice = loader.choose(Task.VAD, null, model);
+            ModelLoader.Choice choice = ModelChoice.choose(loader, Task.VAD, null, model);
             try (AudioEngine engine = bench.parent.engineBuilder().build();
                  VoiceActivityDetector vad = (VoiceActivityDetector) loader.load(engine, choice)) {
                 AudioClip clip = vad.sampleRates().contains(read.sampleRate()) ? read

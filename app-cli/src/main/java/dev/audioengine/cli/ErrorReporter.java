@@ -52,6 +52,11 @@ final class ErrorReporter implements IParameterExceptionHandler, IExecutionExcep
             err.flush();
             return EXIT_USAGE;
         }
+        if (ex instanceof InputsFailed) { // each was reported as it failed, with what to do
+            err.println("error: " + ex.getMessage());
+            err.flush();
+            return EXIT_FAILURE;
+        }
         if (isUserError(ex)) {
             err.println("error: " + message(ex));
             if (logLevel.get() == LogLevel.DEBUG) ex.printStackTrace(err);

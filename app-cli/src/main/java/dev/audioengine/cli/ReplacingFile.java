@@ -35,6 +35,17 @@ final class ReplacingFile implements AutoCloseable {
         committed = true;
     }
 
+    /** Whether {@link #commit} put the file in place. */
+    boolean committed() { return committed; }
+
+    /**
+     * A failure to create, write or move the hidden file, said of the file the user named: the hidden name means nothing
+     * to whoever gave {@code option}.
+     */
+    IOException named(String option, IOException e) {
+        return new IOException(option + " " + target + " cannot be written: " + OutputPaths.why(e), e);
+    }
+
     /** Removes the partial file unless it was committed. */
     @Override
     public void close() throws IOException {

@@ -139,12 +139,7 @@ public final class TaskOptions {
 
         FamilyRegistry families = top.families();
         ModelLoader loader = new ModelLoader(families, ModelStore.userCache(), run.pullListener());
-        ModelLoader.Choice choice;
-        try {
-            choice = loader.choose(t, family, model);
-        } catch (IllegalArgumentException e) {
-            throw new UsageError(e.getMessage(), e);
-        }
+        ModelLoader.Choice choice = ModelChoice.choose(loader, t, family, model);
         try (AudioEngine engine = top.engineBuilder().build()) {
             if (top.globals().backend() == BackendType.BEST_AVAILABLE) run.note("--backend " + engine.selectionNote());
             try (TaskModel m = loader.load(engine, choice)) {

@@ -4,6 +4,9 @@ import dev.audioengine.model.TaskModel;
 import dev.audioengine.model.store.PullListener;
 
 import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -17,6 +20,7 @@ final class TaskRun {
     final boolean json, quiet;
     private final boolean progressShown;
     private boolean progressLineOpen;
+    private final List<Path> failed = new ArrayList<>();
     private long lastProgressNanos;
 
     /** The progress line is redrawn at most this often: decoders deliver blocks of a fraction of a second. */
@@ -91,6 +95,26 @@ final class TaskRun {
             err.flush();
             progressLineOpen = false;
         }
+    }
+
+    /**
+     * Reports an input of several that failed (a file that cannot be decoded), on stderr even under --quiet, and
+     * remembers it for {@link #failIfInputsFailed}; the message, named by the input, is returned for --json.
+     */
+    String inputFailed(Path input, Exception e) {
+        endProgress();
+        String name = AudioInputs.describe(input), m = ErrorReporter.message(e);
+        if (!m.startsWith(name)) m = name + ": " + m;
+        err.println("error: " + m);
+        err.flush();
+        LOG.log(System.Logger.Level.DEBUG, m, e);
+        failed.add(input);
+        return m;
+    }
+
+    /** Ends a run of several inputs with exit status 1 when any of them failed. */
+    void failIfInputsFailed(int inputs) {
+        if (!failed.isEmpty()) throw new InputsFailed(failed, inputs);
     }
 
     /** Where the model's last graph ran, at the end of a task. */

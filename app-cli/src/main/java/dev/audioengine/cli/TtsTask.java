@@ -20,6 +20,9 @@ import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
 /**
@@ -29,7 +32,7 @@ import java.util.function.Supplier;
 final class TtsTask {
     static final Path STDOUT = Path.of("-");
 
-    @Option(names = "--text", paramLabel = "TEXT", description = "The text to say.")
+    @Option(names = "--text", paramLabel = "TEXT", description = "The text to say (- reads it from standard input, as --text-file - does).")
     String text;
 
     @Option(names = "--text-file", paramLabel = "FILE", description = "Say the UTF-8 text of FILE (- for standard input). It is "
@@ -62,6 +65,10 @@ final class TtsTask {
             throw new UsageError("--task tts needs the text to say: --text \"...\" or --text-file FILE (- for standard input)");
         }
         if (text != null && text.isBlank()) throw new UsageError("--text is empty; give the words to say");
+        if ("-".equals(text)) { // as for --text-file and --audio: a lone "-" is no text anyone means to hear said
+            textFile = TextSource.STDIN;
+            text = null;
+        }
         if (textFile != null && !textFile.equals(TextSource.STDIN)) {
             if (!Files.exists(textFile)) throw new NoSuchFileException(textFile.toString(), null, "the --text-file does not exist");
             if (Files.isDirectory(textFile)) throw new IOException("--text-file " + textFile + " is a folder; name a text file");
@@ -73,7 +80,15 @@ final class TtsTask {
             throw new UsageError("--json prints to standard output, which --out - fills with the WAV; write the audio to a file "
                     + "(--out FILE.wav) to have both");
         }
-        if (!out.equals(STDOUT)) OutputPaths.check("--out", out, 1);
+        if (!out.equals(STDOUT)) {
+            OutputPaths.check("--out", out, 1);
+            // the WAV is written beside --out and moved over it: a FIFO or a device would be replaced by a file
+            if (Files.exists(out) && !Files.isRegularFile(out)) {
+                throw new IOException("--out " + out + " is not a regular file (a pipe or a device); write to a file, or to standard output"
+                        + " with --out - and redirect that");
+            }
+            if (textFile != null) OutputPaths.refuseOverwriting(List.of(textFile), List.of(new OutputPaths.Output("--out", out)));
+        }
         options = SynthesisOptions.DEFAULTS;
         if (speed != null) {
             try {
@@ -147,18 +162,19 @@ final class TtsTask {
 
     void run(TaskRun run, AudioEngine engine, SpeechSynthesizer tts, Supplier<OutputStream> stdout) throws IOException {
         SynthesisOptions opts = withVoice(options, voice, tts);
+        String voiceName = voice != null ? voice : tts.defaultVoice();
         long t0 = System.nanoTime();
         Result r = synthesize(tts, opts, run, stdout, t0);
         double wall = (System.nanoTime() - t0) / 1e9;
         double audioSeconds = r.samples() / (double) tts.sampleRate();
         if (run.json) {
-            run.out.println(json(r, tts, engine, audioSeconds, wall));
+            run.out.println(json(r, tts, engine, voiceName, audioSeconds, wall));
             run.out.flush();
         }
         run.note(String.format(Locale.ROOT, "%s: %d piece%s, %.2f s of audio at %d Hz in %.0f ms (%s on %s, voice %s, %.1fx real time, "
                         + "first audio after %.0f ms)", out.equals(STDOUT) ? "standard output" : out, r.pieceCount(), r.pieceCount() == 1 ? "" : "s",
                 audioSeconds, tts.sampleRate(), wall * 1e3, tts.describe(), engine.backend().registryName(),
-                voice == null ? "(the model's default)" : voice, audioSeconds / Math.max(wall, 1e-9), r.firstAudioSeconds() * 1e3));
+                voiceName == null ? "(the model's default)" : voiceName, audioSeconds / Math.max(wall, 1e-9), r.firstAudioSeconds() * 1e3));
         run.runSummary(tts);
     }
 
@@ -168,7 +184,8 @@ final class TtsTask {
      * so a book takes the memory of a sentence. A file gets its exact WAV sizes once it is complete. The modes differ
      * on standard output only: streaming writes each piece there at once (sizes 0xFFFFFFFF, "to the end of the
      * stream"); offline writes a temporary file first and then copies it, so that the sizes there are exact too. The
-     * first audio is the first piece written when streaming, the whole file offline.
+     * first audio is the first piece written when streaming, the whole file offline. A run stopped by SIGTERM or
+     * Ctrl-C ends as {@link Stop} says.
      */
     private Result synthesize(SpeechSynthesizer tts, SynthesisOptions opts, TaskRun run, Supplier<OutputStream> stdout, long t0) throws IOException {
         List<Piece> kept = new ArrayList<>();
@@ -176,7 +193,8 @@ final class TtsTask {
         double first = 0;
         boolean toStdout = out.equals(STDOUT);
         Path spool = toStdout && !streaming ? Files.createTempFile("audioengine-tts-", ".wav") : null;
-        try (Reader text = source.open(); ReplacingFile file = toStdout ? null : new ReplacingFile(out)) {
+        try (Reader text = source.open(); ReplacingFile file = toStdout ? null : new ReplacingFile(out);
+             Stop stop = new Stop(run, file, spool, tts.sampleRate())) {
             Iterator<SpeechPiece> pieces = named(() -> tts.stream(text, opts));
             WavStreamWriter wav = null;
             try {
@@ -185,27 +203,51 @@ final class TtsTask {
                     if (p.sampleRate() != tts.sampleRate()) {
                         throw new IllegalStateException(tts.describe() + " made a piece at " + p.sampleRate() + " Hz in a " + tts.sampleRate() + " Hz stream");
                     }
-                    if (wav == null) {
-                        first = (System.nanoTime() - t0) / 1e9;
-                        wav = spool != null ? WavStreamWriter.toFile(spool, tts.sampleRate())
-                                : file == null ? WavStreamWriter.toStream(stdout.get(), tts.sampleRate())
-                                : WavStreamWriter.toFile(file.temp(), tts.sampleRate());
+                    stop.lock.lock();
+                    try {
+                        stop.waitIfStopped();
+                        if (wav == null) {
+                            first = (System.nanoTime() - t0) / 1e9;
+                            try {
+                                wav = spool != null ? WavStreamWriter.toFile(spool, tts.sampleRate())
+                                        : file == null ? WavStreamWriter.toStream(stdout.get(), tts.sampleRate())
+                                        : WavStreamWriter.toFile(file.temp(), tts.sampleRate());
+                            } catch (IOException e) {
+                                throw file != null ? file.named("--out", e) : e;
+                            }
+                            stop.wav = wav;
+                        }
+                        wav.write(p.samples());
+                        stop.pieces++;
+                    } finally {
+                        stop.lock.unlock();
                     }
-                    wav.write(p.samples());
                     count++;
                     // the samples go: only what --json prints is kept
                     if (run.json) kept.add(new Piece(p));
                     run.progress("", wav.samples() / (double) tts.sampleRate(), 0, (System.nanoTime() - t0) / 1e9);
                 }
                 if (wav == null) throw new IllegalArgumentException(source.describe() + ": the text has nothing to say: no speakable characters");
-                wav.close();
+                stop.lock.lock();
+                try {
+                    stop.waitIfStopped();
+                    wav.close();
+                    if (file != null) {
+                        try {
+                            file.commit();
+                        } catch (IOException e) {
+                            throw file.named("--out", e);
+                        }
+                    }
+                } finally {
+                    stop.lock.unlock();
+                }
                 run.endProgress();
                 if (spool != null) {
                     OutputStream o = stdout.get();
                     Files.copy(spool, o);
                     o.flush();
                 }
-                if (file != null) file.commit();
                 if (!streaming) first = (System.nanoTime() - t0) / 1e9;
                 return new Result(wav.samples(), count, kept, first);
             } finally {
@@ -213,6 +255,81 @@ final class TtsTask {
             }
         } finally {
             if (spool != null) Files.deleteIfExists(spool);
+        }
+    }
+
+    /**
+     * What SIGTERM or Ctrl-C (the JVM's shutdown hooks) does to the output being written. Streaming promised each piece
+     * in --out as it is made, so the pieces made so far are put there as a complete WAV (its sizes patched) and the
+     * summary says so; offline promised the file only once whole, so the partial file is removed and --out is left as
+     * it was. A temporary copy for standard output is removed either way. The hook and the writing take turns on
+     * {@link #lock}, so a WAV is never finished in the middle of a piece.
+     */
+    private final class Stop implements AutoCloseable {
+        /** How long the hook waits for a piece being written: a file write takes far less, and the JVM must still exit. */
+        private static final long WAIT_SECONDS = 10;
+
+        final ReentrantLock lock = new ReentrantLock();
+        WavStreamWriter wav;
+        int pieces;
+        private boolean stopped;
+        private final TaskRun run;
+        private final ReplacingFile file;
+        private final Path spool;
+        private final int sampleRate;
+        private final Thread hook = new Thread(this::stopped, "audioengine-tts-stop");
+
+        Stop(TaskRun run, ReplacingFile file, Path spool, int sampleRate) {
+            this.run = run;
+            this.file = file;
+            this.spool = spool;
+            this.sampleRate = sampleRate;
+            Runtime.getRuntime().addShutdownHook(hook);
+        }
+
+        private void stopped() {
+            try {
+                if (spool != null) Files.deleteIfExists(spool);
+                if (file == null || !lock.tryLock(WAIT_SECONDS, TimeUnit.SECONDS)) return;
+            } catch (IOException | InterruptedException e) {
+                return;
+            }
+            try {
+                stopped = true;
+                if (file.committed()) return;
+                if (streaming && wav != null) {
+                    long samples = wav.samples();
+                    wav.close();
+                    file.commit();
+                    run.note(String.format(Locale.ROOT, "stopped: %s holds the %d piece%s made, %.2f s of audio", out, pieces,
+                            pieces == 1 ? "" : "s", samples / (double) sampleRate));
+                } else {
+                    file.close();
+                    run.note("stopped: " + out + " was not written" + (Files.exists(out) ? " (the earlier file is as it was)" : ""));
+                }
+            } catch (IOException e) {
+                run.err.println("error: stopping: " + file.named("--out", e).getMessage());
+                run.err.flush();
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        /**
+         * Past the hook the output is settled and the JVM is exiting: the writing thread waits for that rather than
+         * write into a closed file or report the stop as a failure.
+         */
+        void waitIfStopped() {
+            while (stopped) LockSupport.park(this);
+        }
+
+        @Override
+        public void close() {
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException e) {
+                // the JVM is shutting down: the hook runs
+            }
         }
     }
 
@@ -225,8 +342,8 @@ final class TtsTask {
         }
     }
 
-    private String json(Result r, SpeechSynthesizer tts, AudioEngine engine, double audioSeconds, double wall) {
-        JsonWriter w = new JsonWriter().beginObject().name("out").value(out.toString()).name("voice").value(voice)
+    private String json(Result r, SpeechSynthesizer tts, AudioEngine engine, String voiceName, double audioSeconds, double wall) {
+        JsonWriter w = new JsonWriter().beginObject().name("out").value(out.toString()).name("voice").value(voiceName)
                 .name("model").value(tts.describe()).name("backend").value(engine.backend().registryName())
                 .name("mode").value(streaming ? "streaming" : "offline").name("sample_rate").value(tts.sampleRate())
                 .name("audio_seconds").number(round(audioSeconds, 1e4)).name("seconds").number(round(wall, 1e4))

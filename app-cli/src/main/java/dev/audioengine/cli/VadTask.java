@@ -15,6 +15,7 @@ import dev.audioengine.model.task.VoiceActivityDetector;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -71,6 +72,12 @@ final class VadTask {
         segmentsFormat = shared.segmentsFormat(inputs.size());
         OutputPaths.check("--probabilities-out", probabilitiesOut, inputs.size());
         OutputPaths.check("--speech-out", speechOut, inputs.size());
+        List<OutputPaths.Output> outputs = new ArrayList<>(OutputPaths.outputs("--speech-out", speechOut, inputs, ".speech.wav"));
+        outputs.addAll(OutputPaths.outputs("--probabilities-out", probabilitiesOut, inputs, ".probabilities.txt"));
+        if (segmentsFormat != null) {
+            outputs.addAll(OutputPaths.outputs("--segments-out", shared.segmentsOut, inputs, ".segments." + segmentsFormat.extension()));
+        }
+        OutputPaths.refuseOverwriting(inputs, outputs);
     }
 
     void run(TaskRun run, AudioEngine engine, VoiceActivityDetector vad, List<Path> inputs) throws IOException {
@@ -78,7 +85,20 @@ final class VadTask {
         for (Path input : inputs) {
             String prefix = inputs.size() > 1 && !run.json ? input + ": " : "";
             long t0 = System.nanoTime();
-            Pass pass = detect(input, vad, run, prefix);
+            Pass pass;
+            try {
+                pass = detect(input, vad, run, prefix);
+            } catch (IOException | UncheckedIOException | IllegalArgumentException e) {
+                // one file that cannot be decoded does not cost the others: reported, skipped, exit 1 at the end
+                if (inputs.size() == 1) throw e;
+                String message = run.inputFailed(input, e);
+                if (doc != null) doc.beginObject().name("audio").value(input.toString()).name("error").value(message).endObject();
+                else if (run.json && streaming) {
+                    run.out.println(new JsonWriter().beginObject().name("audio").value(input.toString()).name("error").value(message).endObject());
+                }
+                run.out.flush();
+                continue;
+            }
             double wall = (System.nanoTime() - t0) / 1e9;
             if (!streaming) {
                 if (run.json) {
@@ -105,6 +125,7 @@ final class VadTask {
         if (doc != null) run.out.println(doc.endArray());
         run.out.flush();
         run.runSummary(vad);
+        run.failIfInputsFailed(inputs.size());
     }
 
     /**

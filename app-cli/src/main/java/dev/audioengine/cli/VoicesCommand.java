@@ -43,12 +43,7 @@ final class VoicesCommand implements Runnable {
         PrintWriter out = spec.commandLine().getOut(), err = spec.commandLine().getErr();
         try {
             ModelLoader loader = new ModelLoader(parent.families(), ModelStore.userCache(), msg -> { err.println("audioengine: " + msg); err.flush(); });
-            ModelLoader.Choice choice;
-            try {
-                choice = loader.choose(Task.TTS, family, model);
-            } catch (IllegalArgumentException e) {
-                throw new UsageError(e.getMessage(), e);
-            }
+            ModelLoader.Choice choice = ModelChoice.choose(loader, Task.TTS, family, model);
             try (AudioEngine engine = parent.engineBuilder().build();
                  SpeechSynthesizer tts = (SpeechSynthesizer) loader.load(engine, choice)) {
                 out.print(json ? json(tts.voices()) : table(tts.voices()));

@@ -273,6 +273,63 @@ class AsrTaskTest {
         assertThat(family.loads).as("every usage error is found before the model loads").hasValue(0);
     }
 
+    /** --segments-out naming the audio (as given, through a link or "..") would replace the recording with subtitles. */
+    @Test
+    void segmentsOutOverTheInputIsRefusedBeforeTheModelLoads() throws Exception {
+        byte[] before = Files.readAllBytes(speech);
+        Path link = Files.createSymbolicLink(dir.resolve("link.srt"), speech);
+        Files.createDirectories(dir.resolve("sub"));
+        for (String out : List.of(speech.toString(), link.toString(), dir.resolve("sub/../speech.wav").toString())) {
+            CliRun r = asr("--audio", speech.toString(), "--segments-out", out, "--format", "srt");
+            assertThat(r.exit()).as(out + ": " + r).isEqualTo(2);
+            assertThat(r.err()).contains("error: --segments-out " + out + " is the input " + speech + "; name another file");
+            assertThat(Files.readAllBytes(speech)).isEqualTo(before);
+        }
+        assertThat(family.loads).hasValue(0);
+    }
+
+    /** A model name that is no model is a usage error (2) naming the models; a path that does not exist stays a missing file (1). */
+    @Test
+    void anUnknownModelNameIsAUsageError() {
+        CliRun r = CliRun.run(family.registry(), "--task", "asr", "--audio", speech.toString(), "--model", "nosuch");
+        assertThat(r.exit()).as(r.toString()).isEqualTo(2);
+        assertThat(r.err()).contains("error: unknown model 'nosuch'").contains("fake-asr").contains("--help");
+        CliRun path = CliRun.run(family.registry(), "--task", "asr", "--audio", speech.toString(), "--model", dir.resolve("gone.bin").toString());
+        assertThat(path.exit()).as(path.toString()).isEqualTo(1);
+        assertThat(path.err()).contains("gone.bin: no such model");
+    }
+
+    /**
+     * One file that cannot be decoded does not stop a folder: it is reported, the others are transcribed, and the run
+     * exits 1 at the end; --json gives that file an entry with its error.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void aBadFileInAFolderIsReportedAndTheOthersAreTranscribed() throws Exception {
+        Path folder = Files.createDirectories(dir.resolve("clips"));
+        Path a = Files.copy(speech, folder.resolve("a.wav")), c = Files.copy(speech, folder.resolve("c.wav"));
+        Path b = Files.writeString(folder.resolve("b.wav"), "not audio at all");
+        CliRun plain = asr("--audio", folder.toString());
+        assertThat(plain.exit()).as(plain.toString()).isEqualTo(1);
+        assertThat(plain.out()).isEqualTo(a + ": hello world this is a test\n" + c + ": hello world this is a test\n");
+        assertThat(plain.err()).contains("error: " + b + ": not a WAV file").contains("error: 1 of 3 inputs failed: " + b)
+                .doesNotContain("\tat ");
+
+        CliRun json = asr("--audio", folder.toString(), "--json");
+        assertThat(json.exit()).as(json.toString()).isEqualTo(1);
+        List<Map<String, Object>> docs = (List<Map<String, Object>>) json(json.out().strip());
+        assertThat(docs).hasSize(3);
+        assertThat(docs.get(0)).containsEntry("audio", a.toString()).containsEntry("text", "hello world this is a test");
+        assertThat(docs.get(1)).containsOnlyKeys("audio", "error").containsEntry("audio", b.toString());
+        assertThat((String) docs.get(1).get("error")).contains("not a WAV file");
+        assertThat(docs.get(2)).containsEntry("audio", c.toString());
+
+        CliRun streaming = asr("--audio", folder.toString(), "--mode", "streaming", "--json");
+        assertThat(streaming.exit()).as(streaming.toString()).isEqualTo(1);
+        assertThat(streaming.out().lines().filter(l -> l.contains("\"type\":\"final\"")).count()).isEqualTo(4);
+        assertThat(streaming.out()).contains("{\"audio\":\"" + b + "\",\"type\":\"error\",\"error\":\"");
+    }
+
     @Test
     void aModelFileTheFamilyRefusesFailsNamingIt() throws Exception {
         Path notModel = Files.writeString(dir.resolve("other.bin"), "something else");

@@ -97,6 +97,7 @@ final class FakeTtsFamily implements ModelFamily {
         @Override public void close() {}
         @Override public int sampleRate() { return RATE; }
         @Override public List<Voice> voices() { return VOICES; }
+        @Override public String defaultVoice() { return "af_heart"; }
 
         @Override
         public Iterator<SpeechPiece> stream(Reader text, SynthesisOptions options) {

@@ -39,7 +39,8 @@ class MoonshineCliTest {
         Path srt = dir.resolve("cards.srt");
         VadTaskTest.Run subtitles = VadTaskTest.run("--task", "asr", "--audio", CARDS.resolve("005.wav").toString(), "--segments-out", srt.toString(), "--threads", "1");
         assertThat(subtitles.exit()).as(subtitles.err()).isZero();
-        assertThat(Files.readString(srt)).startsWith("1\n00:00:0").contains(" --> ", "Eight of spades, four of cloves, seven of hearts.");
+        // 50 characters: one cue of two balanced lines, a subtitle line being at most 42
+        assertThat(Files.readString(srt)).startsWith("1\n00:00:0").contains(" --> ", "Eight of spades, four of\ncloves, seven of hearts.");
     }
 
     @Test

@@ -95,7 +95,7 @@ class TtsTaskTest {
         assertThat(h.getShort(20)).as("PCM").isEqualTo((short) 1);
         assertThat(h.getShort(34)).as("bits").isEqualTo((short) 16);
         assertThat(r.err()).contains("audioengine: " + wav + ": 2 pieces, 0.24 s of audio at 24000 Hz in ")
-                .contains("(fake-tts (sines) on CPU, voice (the model's default), ").contains("first audio after ");
+                .contains("(fake-tts (sines) on CPU, voice af_heart, ").contains("first audio after ");
         assertThat(family.lastOptions).isEqualTo(SynthesisOptions.DEFAULTS);
         try (var left = Files.list(dir)) {
             assertThat(left.map(p -> p.getFileName().toString())).as("no partial file left").containsExactlyInAnyOrder("fake.tts", "hello.wav");
@@ -257,6 +257,67 @@ class TtsTaskTest {
         try (var left = Files.list(dir)) {
             assertThat(left.filter(p -> p.getFileName().toString().endsWith(".partial"))).as("no partial file left").isEmpty();
         }
+    }
+
+    /**
+     * An output that is the input (by its real path: through a link or "..") would replace the text with audio: refused
+     * before anything is loaded, and the text is left as it was.
+     */
+    @Test
+    void anOutputThatIsTheTextFileIsRefusedBeforeTheModelLoads() throws Exception {
+        Path text = Files.writeString(dir.resolve("same.txt"), TEXT);
+        Path link = Files.createSymbolicLink(dir.resolve("link.wav"), text);
+        Files.createDirectories(dir.resolve("sub"));
+        for (String out : List.of(text.toString(), link.toString(), dir.resolve("sub/../same.txt").toString())) {
+            for (String mode : List.of("offline", "streaming")) {
+                Tts r = tts("--text-file", text.toString(), "--out", out, "--mode", mode);
+                assertThat(r.exit()).as(out + ", " + mode + ": " + r).isEqualTo(2);
+                assertThat(r.err()).contains("error: --out " + out + " is the input " + text + "; name another file");
+                assertThat(Files.readString(text)).as("the text is untouched").isEqualTo(TEXT);
+            }
+        }
+        assertThat(family.loads).hasValue(0);
+    }
+
+    /** "-" reads standard input for --text as it does for --text-file. */
+    @Test
+    void textDashReadsStandardInput() {
+        Path wav = dir.resolve("in.wav");
+        Tts r = run(family, new ByteArrayInputStream(TEXT.getBytes(StandardCharsets.UTF_8)), new ByteArrayOutputStream(),
+                "--task", "tts", "--model", model.toString(), "--text", "-", "--out", wav.toString(), "--json");
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(r.out()).contains("\"text\":\"Hello world.\"", "\"text\":\"How are you?\"");
+        assertThat(wav).exists();
+    }
+
+    /**
+     * An --out that cannot be written (root may write almost anything, but not a file into /proc or /sys) is found before
+     * the model loads, and the message names the user's path, not the hidden file the audio is first written to. A
+     * FIFO or a device is no file to replace with a WAV.
+     */
+    @Test
+    void anUnwritableOutIsFoundBeforeTheModelLoadsAndNamedAsGiven() throws Exception {
+        List<String> outs = new ArrayList<>(List.of("/proc/version", "/sys/kernel/e.wav"));
+        Path fifo = dir.resolve("pipe.wav");
+        if (new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor() == 0) outs.add(fifo.toString());
+        for (String out : outs) {
+            Tts r = tts("--text", TEXT, "--out", out);
+            assertThat(r.exit()).as(out + ": " + r).isEqualTo(1);
+            assertThat(r.err()).as(out).contains("error: ").contains(out).doesNotContain(".partial", "\tat ");
+        }
+        assertThat(family.loads).hasValue(0);
+        if (outs.contains(fifo.toString())) assertThat(Files.isRegularFile(fifo)).as("the FIFO is still one").isFalse();
+    }
+
+    /** Without --voice the summary and --json name the voice the model chose, not "the model's default". */
+    @Test
+    @SuppressWarnings("unchecked")
+    void theDefaultVoiceIsNamed() {
+        Path wav = dir.resolve("v.wav");
+        Tts r = tts("--text", TEXT, "--out", wav.toString(), "--json");
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(r.err()).contains("voice af_heart,").doesNotContain("the model's default");
+        assertThat((Map<String, Object>) AsrTaskTest.json(r.out().strip())).containsEntry("voice", "af_heart");
     }
 
     /** A machine without espeak-ng: "cannot serve" (1) with the packages to install, in both modes; no trace, no debug hint. */

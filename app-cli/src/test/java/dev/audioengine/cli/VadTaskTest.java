@@ -140,6 +140,40 @@ class VadTaskTest {
         assertThat(badOut.err()).as("checked before the run, so no summary line").doesNotContain("speech segment");
     }
 
+    /** --speech-out and --probabilities-out naming the input would replace the recording: refused, exit 2, the input intact. */
+    @Test
+    void anOutputOverTheInputIsRefused(@TempDir Path dir) throws Exception {
+        Path wav = Files.copy(EXAMPLE, dir.resolve("x.wav"));
+        byte[] before = Files.readAllBytes(wav);
+        for (String option : List.of("--speech-out", "--probabilities-out", "--segments-out")) {
+            List<String> args = new java.util.ArrayList<>(List.of("--task", "vad", "--audio", wav.toString(), option, wav.toString(), "--threads", "1"));
+            if (option.equals("--segments-out")) args.addAll(List.of("--format", "json")); // .wav says no segment format
+            Run r = run(args.toArray(String[]::new));
+            assertThat(r.exit()).as(option + ": " + r.err()).isEqualTo(2);
+            assertThat(r.err()).contains("error: " + option + " " + wav + " is the input " + wav + "; name another file");
+            assertThat(Files.readAllBytes(wav)).isEqualTo(before);
+        }
+        Run both = run("--task", "vad", "--audio", wav.toString(), "--speech-out", dir.resolve("o.wav").toString(),
+                "--probabilities-out", dir.resolve("o.wav").toString(), "--threads", "1");
+        assertThat(both.exit()).as(both.err()).isEqualTo(2);
+        assertThat(both.err()).contains("--speech-out and --probabilities-out both name " + dir.resolve("o.wav"));
+    }
+
+    /** A file that cannot be decoded is reported and skipped; the others are detected; exit 1 at the end. */
+    @Test
+    void aBadFileDoesNotStopTheOthers(@TempDir Path dir) throws Exception {
+        Path a = Files.copy(EXAMPLE, dir.resolve("a.wav")), c = Files.copy(EXAMPLE, dir.resolve("c.wav"));
+        Path b = Files.writeString(dir.resolve("b.wav"), "not audio");
+        Run r = run("--task", "vad", "--audio", dir.toString(), "--threads", "1");
+        assertThat(r.exit()).as(r.err()).isEqualTo(1);
+        assertThat(r.out().lines().filter(l -> l.startsWith(a + ": ")).count()).isPositive()
+                .isEqualTo(r.out().lines().filter(l -> l.startsWith(c + ": ")).count());
+        assertThat(r.err()).contains("error: " + b + ": not a WAV file").contains("error: 1 of 3 inputs failed: " + b);
+        Run json = run("--task", "vad", "--audio", dir.toString(), "--threads", "1", "--json");
+        assertThat(json.exit()).isEqualTo(1);
+        assertThat(json.out()).contains("{\"audio\":\"" + b + "\",\"error\":\"" + b + ": not a WAV file");
+    }
+
     /** Progress (percent, audio seconds, real-time factor) is drawn only for a person at a terminal, and --quiet silences it. */
     @Test
     void progressIsDrawnOnATerminalOnlyAndQuietSilencesIt() {

@@ -33,7 +33,7 @@ final class AudioDecoders {
                 WavHeader header = WavHeader.read(in, source, Files.size(file), warnings);
                 if (header.decodable()) return new WavDecoder(in, header, source, warnings);
                 in.close(); // ADPCM, GSM and other WAV codecs
-                return SndfileDecoder.open(file, source, "WAV with " + WavHeader.encoding(header.format()));
+                return SndfileDecoder.open(file, source, "WAV of " + header.bits() + "-bit " + WavHeader.encoding(header.format()));
             }
             in.close();
             return SndfileDecoder.open(file, source, guess(head));

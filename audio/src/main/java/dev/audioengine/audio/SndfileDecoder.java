@@ -51,8 +51,10 @@ final class SndfileDecoder implements FrameDecoder {
             MemorySegment info = scratch.allocate(Libsndfile.SF_INFO);
             MemorySegment file = (MemorySegment) sf.open.invokeExact(scratch.allocateFrom(path.toString()), Libsndfile.SFM_READ, info);
             if (file.equals(MemorySegment.NULL)) {
-                throw new AudioFormatException(source + ": " + (guess.startsWith("WAV") ? "a " + guess + ", which" : "not a WAV file, and")
-                        + " libsndfile cannot read it either: " + sf.error(MemorySegment.NULL));
+                throw new AudioFormatException(source + ": " + (guess.startsWith("WAV")
+                        ? "a " + guess + ", which the WAV reader does not decode and libsndfile cannot read either (libsndfile: "
+                                + sf.error(MemorySegment.NULL) + ")"
+                        : "not a WAV file, and libsndfile cannot read it either: " + sf.error(MemorySegment.NULL)));
             }
             return checked(new SndfileDecoder(sf, file, info, null, source));
         } catch (IOException | RuntimeException e) {

@@ -103,8 +103,13 @@ record WavHeader(int format, int channels, int sampleRate, int blockAlign, int b
         if (channels < 1 || channels > MAX_CHANNELS) throw new WavFormatException(source + ": " + channels + " channels");
         SampleRateRange.check(rate, source);
         WavHeader header = new WavHeader(format, channels, (int) rate, blockAlign, bits, dataBytes, truncated);
-        if (header.decodable() && blockAlign != bits / 8 * channels) {
-            throw new WavFormatException(source + ": block align " + blockAlign + " does not match " + channels + " channels of " + bits + " bits");
+        // For the encodings whose samples are whole bytes, a frame is the bytes of a sample (bits rounded up) per channel.
+        // Fields that disagree are the file's error, not ours to settle: libsndfile sizes samples by the bits, so 7 bits in
+        // frames of 2 bytes would decode 16-bit data as twice as many 8-bit samples.
+        boolean sized = format == PCM || format == IEEE_FLOAT || format == A_LAW || format == MU_LAW;
+        if (sized && (bits == 0 || blockAlign != (bits + 7) / 8 * channels)) {
+            throw new WavFormatException(source + ": inconsistent fmt chunk: block align " + blockAlign + " does not match " + channels
+                    + (channels == 1 ? " channel" : " channels") + " of " + bits + " bits (" + (bits + 7) / 8 * channels + " bytes a frame)");
         }
         return header;
     }

@@ -90,7 +90,9 @@ class WavReaderTest {
                     .hasMessageContaining("cut.wav");
         }
         assertThatThrownBy(() -> WavReader.decode(Arrays.copyOf(good, 30), "cut.wav")).hasMessageContaining("truncated");
-        assertThatThrownBy(() -> WavReader.decode(wav(1, 12, 1, 16000, le(2, 1), false), "odd.wav"))
+        byte[] twelve = wav(1, 12, 1, 16000, le(2, 1), false);
+        ByteBuffer.wrap(twelve).order(ByteOrder.LITTLE_ENDIAN).putShort(32, (short) 2); // 12 bits in frames of 2 bytes: consistent
+        assertThatThrownBy(() -> WavReader.decode(twelve, "odd.wav"))
                 .hasMessageContaining("unsupported encoding").hasMessageContaining("12-bit");
         assertThatThrownBy(() -> WavReader.decode(wav(2, 16, 1, 16000, le(2, 1), false), "adpcm.wav"))
                 .hasMessageContaining("format tag 0x2");
@@ -185,5 +187,36 @@ class WavReaderTest {
         List<String> warnings = new ArrayList<>();
         assertThat(WavReader.decode(huge, "huge.wav", warnings::add).samples()).hasSize(3);
         assertThat(warnings).singleElement().asString().contains("declares 4294967280 bytes");
+    }
+
+    /** A header whose fields disagree with each other, as a file on disk (where other encodings go to libsndfile). */
+    private static Path headerFile(Path dir, String name, int format, int bits, int blockAlign, byte[] data) throws Exception {
+        byte[] bytes = wav(format, 16, 1, 16000, data, false);
+        ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+        b.putShort(20 + 12, (short) blockAlign).putShort(20 + 14, (short) bits);
+        return Files.write(dir.resolve(name), bytes);
+    }
+
+    /**
+     * 7 bits per sample in frames of 2 bytes: libsndfile takes a byte per sample from the bits and decodes 16-bit data as
+     * twice as many 8-bit samples. Fields that contradict each other are the file's error, whichever decoder would run.
+     */
+    @Test
+    void bitsThatDisagreeWithTheBlockAlignAreAnInputError(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Path odd = headerFile(dir, "seven.wav", 1, 7, 2, le(2, 1000, -1000, 2000, -2000));
+        assertThatThrownBy(() -> AudioStream.open(odd)).isInstanceOf(WavFormatException.class)
+                .hasMessageContaining("seven.wav").hasMessageContaining("block align 2").hasMessageContaining("7 bits");
+        assertThatThrownBy(() -> WavReader.read(odd)).isInstanceOf(WavFormatException.class).hasMessageContaining("block align 2");
+        try (var in = Files.newInputStream(odd)) {
+            assertThatThrownBy(() -> AudioStream.open(in, "pipe", w -> { })).hasMessageContaining("block align 2");
+        }
+    }
+
+    /** A 16-bit float WAV is a format neither decoder reads: the message names it, not libsndfile's "internal error". */
+    @Test
+    void aFloatWidthNoDecoderReadsIsNamed(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Path half = headerFile(dir, "half.wav", 3, 16, 2, le(2, 0x3C00, 0xBC00));
+        assertThatThrownBy(() -> AudioStream.open(half)).isInstanceOf(AudioFormatException.class)
+                .hasMessageContaining("half.wav").hasMessageContaining("16-bit float").hasMessageNotContaining("cannot read it either");
     }
 }

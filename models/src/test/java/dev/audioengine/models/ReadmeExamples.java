@@ -3,6 +3,11 @@ package dev.audioengine.models;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.lang.reflect.InvocationTargetException;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,27 +16,56 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * What the README example tests share: the README shows a test's example verbatim (the code between
- * {@code // README-NAME-START} and {@code // README-NAME-END}, in both files, indentation and blank lines aside), and
- * what an example prints.
+ * What the README example tests share: a README example is a whole compilation unit (imports, a class with a main),
+ * compiled here as the README shows it against the test class path and run, so a wrong import or a missing one fails
+ * the build as it would fail a reader who pastes it.
  */
 final class ReadmeExamples {
     private ReadmeExamples() {}
 
-    /** The example name's block in README.md is the one in {@code test}'s source. */
-    static void assertReadmeShows(String name, Class<?> test) throws IOException {
-        Path readme = Path.of(System.getProperty("user.dir")).getParent().resolve("README.md");
-        Path source = Path.of("src/test/java", test.getName().replace('.', '/') + ".java");
-        assertThat(normalize(between(Files.readString(readme), name))).as("README.md's %s example", name)
-                .isEqualTo(normalize(between(Files.readString(source), name)));
+    /** The README's ```java block that declares {@code public class NAME}, exactly as written. */
+    static String source(String className) throws IOException {
+        String readme = Files.readString(Path.of(System.getProperty("user.dir")).getParent().resolve("README.md"));
+        String declaration = "public class " + className + " {";
+        for (int at = readme.indexOf("```java\n"); at >= 0; at = readme.indexOf("```java\n", at + 1)) {
+            int end = readme.indexOf("\n```", at);
+            String block = readme.substring(at + "```java\n".length(), end + 1);
+            if (block.contains(declaration)) return block;
+        }
+        throw new AssertionError("README.md has no ```java block declaring " + declaration);
+    }
+
+    /** Compiles the README's example {@code className} into {@code dir} and runs its main with {@code args}. */
+    static void run(String className, Path dir, String... args) throws Exception {
+        Path src = Files.writeString(Files.createDirectories(dir.resolve("src")).resolve(className + ".java"), source(className));
+        Path classes = Files.createDirectories(dir.resolve("classes"));
+        // java.util.spi.ToolProvider, not javax.tools: the tests compile inside this module, which does not read java.compiler
+        java.util.spi.ToolProvider javac = java.util.spi.ToolProvider.findFirst("javac").orElseThrow(() -> new AssertionError("no javac in this JDK"));
+        StringWriter messages = new StringWriter();
+        int status;
+        try (PrintWriter to = new PrintWriter(messages)) {
+            status = javac.run(to, to, "-encoding", "UTF-8", "-classpath", classPath(), "-d", classes.toString(), src.toString());
+        }
+        assertThat(status).as("README.md's %s compiles as it stands:\n%s", className, messages).isZero();
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {classes.toUri().toURL()}, ReadmeExamples.class.getClassLoader())) {
+            loader.loadClass(className).getMethod("main", String[].class).invoke(null, (Object) args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause() instanceof Exception x ? x : e;
+        }
+    }
+
+    /** Surefire's test class path (java.class.path may be its booter jar only). */
+    private static String classPath() {
+        String surefire = System.getProperty("surefire.test.class.path");
+        return surefire != null && !surefire.isBlank() ? surefire : System.getProperty("java.class.path");
     }
 
     interface Example {
-        void run() throws IOException;
+        void run() throws Exception;
     }
 
     /** The lines {@code example} prints to System.out. */
-    static List<String> printed(Example example) throws IOException {
+    static List<String> printed(Example example) throws Exception {
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         PrintStream old = System.out;
         System.setOut(new PrintStream(buf, true, StandardCharsets.UTF_8));
@@ -43,15 +77,4 @@ final class ReadmeExamples {
         return buf.toString(StandardCharsets.UTF_8).lines().toList();
     }
 
-    private static String between(String text, String name) {
-        String start = "// README-" + name + "-START", end = "// README-" + name + "-END";
-        int s = text.indexOf(start + "\n"), e = text.indexOf(end + "\n");
-        assertThat(s).as("marker %s present", start).isGreaterThanOrEqualTo(0);
-        assertThat(e).as("marker %s after %s", end, start).isGreaterThan(s);
-        return text.substring(s + start.length(), e);
-    }
-
-    private static String normalize(String code) {
-        return code.lines().map(String::strip).filter(l -> !l.isEmpty()).reduce("", (a, b) -> a + b + "\n");
-    }
 }

@@ -19,6 +19,12 @@ public interface SpeechSynthesizer extends TaskModel {
     /** The voices this model has. */
     List<Voice> voices();
 
+    /**
+     * The name of the voice it speaks in when {@link SynthesisOptions#voice()} is null, for reports that say which voice
+     * was heard; null when the model does not say.
+     */
+    default String defaultVoice() { return null; }
+
     /** The whole text as one recording (the pieces joined). Text with nothing speakable is an IllegalArgumentException. */
     default SpeechAudio synthesize(String text, SynthesisOptions options) {
         List<SpeechPiece> pieces = new java.util.ArrayList<>();

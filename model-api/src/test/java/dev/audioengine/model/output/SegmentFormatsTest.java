@@ -53,6 +53,38 @@ class SegmentFormatsTest {
                 .contains("01:02:03,456 --> 01:02:05,000").contains("100:00:00,001 --> 100:00:01,000");
     }
 
+    /**
+     * A window of a long talk (17 s, 45 words) becomes cues a viewer can read: at most 7 s and two lines of 42 characters
+     * each, cut between words, back to back over the window, the words in order; the times follow the characters.
+     */
+    @Test
+    void aLongSegmentIsSplitIntoSubtitleSizedCues() {
+        StringBuilder words = new StringBuilder();
+        for (int i = 0; i < 45; i++) words.append(i == 0 ? "" : " ").append(i % 3 == 0 ? "understanding" : i % 3 == 1 ? "of" : "everything");
+        Segment talk = new Segment(2 * SR, 19 * SR, SR, "speech", words.toString());
+        for (boolean vtt : new boolean[] {false, true}) {
+            String doc = SegmentWriter.render(vtt ? SegmentFormat.VTT : SegmentFormat.SRT, "x", Map.of(), List.of(talk));
+            List<String[]> cues = parseSubtitles(vtt ? doc.substring("WEBVTT\n\n".length()) : doc, vtt);
+            assertThat(cues).hasSizeGreaterThanOrEqualTo(3);
+            long at = 2000;
+            List<String> said = new ArrayList<>();
+            for (String[] cue : cues) {
+                long start = Long.parseLong(cue[1]), end = Long.parseLong(cue[2]);
+                assertThat(start).as("back to back").isEqualTo(at);
+                assertThat(end - start).as("cue %s", cue[3]).isBetween(1L, 7000L);
+                List<String> lines = List.of(cue[3].split("\n"));
+                assertThat(lines).hasSizeBetween(1, 2).allMatch(l -> l.length() <= 42 && !l.startsWith(" ") && !l.endsWith(" "));
+                for (String l : lines) said.addAll(List.of(l.split(" ")));
+                at = end;
+            }
+            assertThat(at).isEqualTo(19000);
+            assertThat(String.join(" ", said)).isEqualTo(words.toString());
+        }
+        // a short segment stays one cue, one line
+        assertThat(SegmentWriter.render(SegmentFormat.SRT, "x", Map.of(), List.of(new Segment(0, SR, SR, null, "Hello there."))))
+                .isEqualTo("1\n00:00:00,000 --> 00:00:01,000\nHello there.\n\n");
+    }
+
     @Test
     void vttParsesWithItsHeaderDotMillisecondsAndEscapes() {
         for (List<Segment> segs : List.of(tricky(), List.<Segment>of())) {

@@ -122,7 +122,9 @@ final class Punctuation {
         boolean spaced = next > i + 1;
         int letter = n == '"' || n == '“' || n == '(' ? nextNonSpace(text, next + 1) : next;
         boolean sentenceFollows = spaced && letter < text.length() && Character.isUpperCase(text.charAt(letter));
-        if (ENDING_ABBREVIATIONS.contains(word.toLowerCase(java.util.Locale.ROOT))) return sentenceFollows; // etc. The end
+        String lower = word.toLowerCase(java.util.Locale.ROOT);
+        // etc. The end; "ext. 12", "Fig. 3", "Jan. 5", "Dept. of": a number or a lower-case word goes on the sentence
+        if (ENDING_ABBREVIATIONS.contains(lower) || COMMON_ABBREVIATIONS.contains(lower)) return sentenceFollows;
         if (!isInitialism(word)) return true;
         if (word.equalsIgnoreCase("e.g") || word.equalsIgnoreCase("i.e")) return false;
         if (word.length() == 1 && Character.isUpperCase(word.charAt(0)) && sentenceFollows) return false; // J. R. R. Tolkien
@@ -139,6 +141,14 @@ final class Punctuation {
             "Col", "St", "Sr", "Sra", "Srta", "Dra", "Mme", "Mlle", "Sig", "Dott", "Fr", "Jr", "Inc", "approx", "vs");
     /** Abbreviations that often end a sentence: a full stop only when a capital follows. */
     private static final Set<String> ENDING_ABBREVIATIONS = Set.of("etc", "ltd", "co", "corp");
+    /**
+     * Abbreviations of English running text, before a number or inside a phrase ("ext. 12", "vol. 2", "Jan. 5", "the Dept.
+     * of Health"); lower case, compared so. Like the ending ones, a full stop only when a capital follows: "we met in
+     * Jan. The rest" is two sentences.
+     */
+    private static final Set<String> COMMON_ABBREVIATIONS = Set.of("ext", "tel", "fig", "figs", "vol", "vols", "ch", "chap", "sec", "pp",
+            "para", "art", "apt", "rm", "dept", "univ", "ave", "blvd", "rd", "est", "cf", "ca", "nos", "jan", "feb", "mar", "apr", "jun",
+            "jul", "aug", "sep", "sept", "oct", "nov", "dec");
 
     /** One letter, or letters each followed by a dot but the last: "J", "U.S", "e.g", "a.m". */
     private static boolean isInitialism(String word) {

@@ -26,6 +26,16 @@ class SentenceReaderTest {
         assertThat(sentences("नमस्ते। आप कैसे हैं?", 1000)).containsExactly("नमस्ते।", " आप कैसे हैं?");
     }
 
+    /** Abbreviations a number or a lower-case word follows stay inside their sentence; before a capital they may end it. */
+    @Test
+    void commonAbbreviationsStayInsideTheirSentence() throws IOException {
+        assertThat(sentences("Call ext. 12. Then hang up.", 1000)).containsExactly("Call ext. 12.", " Then hang up.");
+        assertThat(sentences("See Fig. 3 and vol. 2, p. 5. Due Jan. 5 at the Dept. of Health.", 1000))
+                .containsExactly("See Fig. 3 and vol. 2, p. 5.", " Due Jan. 5 at the Dept. of Health.");
+        assertThat(sentences("It costs approx. five dollars, tel. 555 0100.", 1000)).containsExactly("It costs approx. five dollars, tel. 555 0100.");
+        assertThat(sentences("We met in Jan. The rest is history.", 1000)).containsExactly("We met in Jan.", " The rest is history.");
+    }
+
     @Test
     void blankLinesEndParagraphs() throws IOException {
         assertThat(sentences("One.\n\nTwo\nstill two.\r\n\r\nThree", 1000)).containsExactly("One.¶", "Two\nstill two.¶", "Three");

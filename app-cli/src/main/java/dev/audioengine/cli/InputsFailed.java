@@ -1,0 +1,15 @@
+package dev.audioengine.cli;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * Some inputs of a run of several failed: each was reported when it failed and the others were processed; this ends
+ * the run with exit status 1, naming them once more.
+ */
+final class InputsFailed extends RuntimeException {
+    InputsFailed(List<Path> failed, int inputs) {
+        super(failed.size() + " of " + inputs + " inputs failed: " + failed.stream().map(AudioInputs::describe).collect(Collectors.joining(", ")));
+    }
+}
