@@ -27,7 +27,7 @@ class KokoroCliTest {
         assertThat(clip.sampleRate()).isEqualTo(24000);
         assertThat(clip.samples().length / 24000.0).isBetween(0.4, 3.0);
         assertThat(r.err()).containsPattern("audioengine: \\S*hi\\.wav: 1 piece, \\d+\\.\\d\\d s of audio at 24000 Hz in \\d+ ms \\(kokoro-82m on CPU,"
-                + " voice \\(the model's default\\), \\d+\\.\\dx real time, first audio after \\d+ ms\\)");
+                + " voice af_heart, \\d+\\.\\dx real time, first audio after \\d+ ms\\)");
     }
 
     @Test

@@ -57,6 +57,8 @@ public final class KokoroSynthesizer implements SpeechSynthesizer {
 
     @Override public int sampleRate() { return KokoroModel.SAMPLE_RATE; }
 
+    @Override public String defaultVoice() { return DEFAULT_VOICE; }
+
     @Override
     public List<Voice> voices() {
         return KokoroFiles.VOICES.stream().map(v -> new Voice(v.name(), languageTag(v.language()), v.gender().name().toLowerCase(Locale.ROOT))).toList();
