@@ -32,6 +32,8 @@ import java.util.function.Supplier;
  * {@code P.tf32=on|off} (F32 GEMM on TF32 units; default off), {@code P.matmul=precise|fast}
  * (F16/BF16 weights: activations split in two rounded parts, two GEMMs, or rounded once; default precise),
  * {@code P.kernel_cache=DIR|off} (compiled kernel cache; default ~/.cache/audioengine/P),
+ * {@code P.prebuilt_kernels=on|off} (load the kernels the backend ships compiled ahead of time when they match the
+ * sources; off compiles them at run time, for comparing; default on),
  * {@code P.pinned=on|off} (uploads through page-locked buffers; default on), {@code P.vmm=on|off} (device
  * memory from one reserved address range grown by mapping physical chunks, {@link VmmPool}, instead of
  * the vendor's stream-ordered pool; default off), {@code P.profile=on|off} (time every step apart, graphs
@@ -90,6 +92,7 @@ public final class GpuBackend implements Backend {
         }
         String cacheDir = config.option(p + "kernel_cache", "").trim();
         boolean pinned = onOff(config, p + "pinned", true);
+        boolean prebuilt = onOff(config, p + "prebuilt_kernels", true);
         boolean useVmm = onOff(config, p + "vmm", false);
         VmmPool v = null;
         KernelCache k = null;
@@ -104,7 +107,7 @@ public final class GpuBackend implements Backend {
             if (useVmm) v = new VmmPool(runtime.virtualMemory(), device.memoryTotal() > 0 ? device.memoryTotal() : 32L << 30);
             if (pinned) st = new PinnedStaging(runtime, PINNED_HALF_BYTES);
             k = new KernelCache(runtime, compiler.get(), device.arch(), cacheDir.equals("off") ? null
-                    : cacheDir.isEmpty() ? KernelCache.defaultDir(vendor.optionPrefix()) : Path.of(cacheDir));
+                    : cacheDir.isEmpty() ? KernelCache.defaultDir(vendor.optionPrefix()) : Path.of(cacheDir), prebuilt);
             g = gemmChoice.apply(runtime);
         } catch (RuntimeException | Error e) {
             if (g != null && g.blas() != null) g.blas().close();
@@ -143,7 +146,7 @@ public final class GpuBackend implements Backend {
     /** The option keys every GPU backend on this layer reads, under the vendor's prefix ("cuda", "hip"). */
     public static java.util.Set<String> optionKeys(String prefix) {
         return java.util.Set.of(prefix + ".tf32", prefix + ".matmul", prefix + ".graphs", prefix + ".graph_cache", prefix + ".kernel_cache",
-                prefix + ".pinned", prefix + ".vmm", prefix + ".profile");
+                prefix + ".prebuilt_kernels", prefix + ".pinned", prefix + ".vmm", prefix + ".profile");
     }
 
     static boolean onOff(BackendConfig config, String key, boolean fallback) {

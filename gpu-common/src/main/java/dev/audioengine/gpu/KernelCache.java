@@ -34,7 +34,12 @@ public final class KernelCache implements AutoCloseable {
     private final Map<String, MemorySegment> functions = new HashMap<>();
     private int compiled, loadedFromDisk, prebuilt;
 
-    KernelCache(GpuRuntime api, GpuKernelCompiler compiler, String arch, Path dir) {
+    private final boolean usePrebuilt;
+
+    KernelCache(GpuRuntime api, GpuKernelCompiler compiler, String arch, Path dir) { this(api, compiler, arch, dir, true); }
+
+    KernelCache(GpuRuntime api, GpuKernelCompiler compiler, String arch, Path dir, boolean usePrebuilt) {
+        this.usePrebuilt = usePrebuilt;
         this.api = api;
         this.compiler = compiler;
         this.arch = arch;
@@ -75,7 +80,7 @@ public final class KernelCache implements AutoCloseable {
         String text = KernelSources.text(source + ".cu");
         Map<String, String> headers = KernelSources.headers();
         List<String> options = compiler.options(arch);
-        GpuKernelCompiler.Prebuilt shipped = compiler.prebuilt(source);
+        GpuKernelCompiler.Prebuilt shipped = usePrebuilt ? compiler.prebuilt(source) : null;
         if (shipped != null && shipped.builtFrom().equals(textSha256(text, headers))) {
             prebuilt++;
             return shipped.image();

@@ -43,6 +43,15 @@ class KernelCacheTest {
     }
 
     @Test
+    void optionPrebuiltKernelsOffCompilesThemAnyway() {
+        Shipping compiler = new Shipping(KernelCache.textSha256(KernelSources.text("elementwise.cu"), KernelSources.headers()));
+        try (KernelCache cache = new KernelCache(new FakeRuntime(1 << 20), compiler, "sm_90", null, false)) {
+            cache.function("elementwise", "ae_unary_strided");
+            assertThat(compiler.compiled).containsExactly("elementwise.cu");
+        }
+    }
+
+    @Test
     void aShippedModuleBuiltFromOtherTextIsNeverLoaded() {
         Shipping compiler = new Shipping(KernelCache.textSha256("// an older elementwise.cu", KernelSources.headers()));
         try (KernelCache cache = new KernelCache(new FakeRuntime(1 << 20), compiler, "sm_90", null)) {
