@@ -87,6 +87,18 @@ final class ServeCommand implements Callable<Integer> {
             + "(logged as 408). Default: 30.")
     private double uploadStallS = 30;
 
+    @Option(names = "--header-timeout-s", paramLabel = "S", description = "A client must send the rest of its headers within this "
+            + "long of its request line, or it is disconnected (logged as 408). Default: 10.")
+    private double headerTimeoutS = ServerConfig.Connections.DEFAULTS.headerTimeout().toMillis() / 1000.0;
+
+    @Option(names = "--idle-timeout-s", paramLabel = "S", description = "A connection with no request under way (none yet, or "
+            + "kept alive after one) is closed after this long. Default: 75 (above the 60 s balancers keep idle connections).")
+    private double idleTimeoutS = ServerConfig.Connections.DEFAULTS.idleTimeout().toMillis() / 1000.0;
+
+    @Option(names = "--max-connections", paramLabel = "N", description = "Connections open at once; more wait in the kernel's "
+            + "accept queue until one closes. Default: 512.")
+    private int maxConnections = ServerConfig.Connections.DEFAULTS.maxConnections();
+
     @Option(names = "--drain-timeout-s", paramLabel = "S", description = "On SIGTERM, how long requests in flight may take to finish. "
             + "Default: 30.")
     private double drainTimeoutS = 30;
@@ -98,7 +110,9 @@ final class ServeCommand implements Callable<Integer> {
             if (maxUploadMb < 1 || maxUploadMb > (Long.MAX_VALUE >> 20)) throw new IllegalArgumentException("--max-upload-mb must be at least 1, got " + maxUploadMb);
             return new ServerConfig(host, port, models, maxConcurrent, queue, seconds("--queue-timeout-s", queueTimeoutS), maxUploadMb << 20, maxInputChars,
                     Optional.ofNullable(apiKey).filter(k -> !k.isEmpty()), preload, seconds("--upload-stall-s", uploadStallS),
-                    seconds("--drain-timeout-s", drainTimeoutS), line -> {
+                    seconds("--drain-timeout-s", drainTimeoutS),
+                    new ServerConfig.Connections(seconds("--header-timeout-s", headerTimeoutS), seconds("--idle-timeout-s", idleTimeoutS), maxConnections),
+                    line -> {
                         err.println(Instant.now().truncatedTo(ChronoUnit.MILLIS) + " " + line);
                         err.flush();
                     });

@@ -16,7 +16,8 @@ class ServeCommandTest {
     @Test
     void outOfRangeOptionsAreUsageErrors() {
         for (String[] args : new String[][] {{"--queue", "-1"}, {"--max-concurrent", "0"}, {"--port", "70000"}, {"--max-upload-mb", "0"},
-                {"--queue-timeout-s", "-2"}, {"--models", "silero_vad,silero_vad_v6"}}) {
+                {"--queue-timeout-s", "-2"}, {"--models", "silero_vad,silero_vad_v6"}, {"--header-timeout-s", "0"}, {"--idle-timeout-s", "-1"},
+                {"--max-connections", "0"}}) {
             String[] full = new String[args.length + 1];
             full[0] = "serve";
             System.arraycopy(args, 0, full, 1, args.length);

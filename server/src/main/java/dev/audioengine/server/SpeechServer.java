@@ -8,6 +8,7 @@ import io.helidon.http.HeaderValues;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.DirectHandlers;
 import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http1.Http1Config;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -36,6 +37,7 @@ public final class SpeechServer implements AutoCloseable {
     private final ServedModels models;
     private final UploadFolder uploads;
     private final UploadWatchdog watchdog;
+    private final HeaderTimeout headerTimeout;
     private final Metrics metrics;
     private final ShutdownGate gate;
     private final WebServer web;
@@ -75,7 +77,8 @@ public final class SpeechServer implements AutoCloseable {
                             + Routes.TRANSCRIPTIONS + ", POST " + Routes.SPEECH + ", GET " + Routes.VOICES + ", POST " + Routes.VAD + ", GET " + Routes.MODELS + ", GET " + Routes.HEALTH + ", GET "
                             + Routes.READY + ", GET " + Routes.METRICS);
                 }, log, errors));
-        FramingErrors framing = new FramingErrors(metrics, log, config.maxUploadBytes());
+        headerTimeout = new HeaderTimeout(config.connections().headerTimeout(), metrics, log);
+        FramingErrors framing = new FramingErrors(metrics, log, config.maxUploadBytes(), headerTimeout);
         DirectHandlers.Builder direct = DirectHandlers.builder();
         for (DirectHandler.EventType t : DirectHandler.EventType.values()) direct.addHandler(t, framing);
         web = WebServer.builder()
@@ -83,9 +86,21 @@ public final class SpeechServer implements AutoCloseable {
                 .port(config.port())
                 .shutdownHook(false) // close() drains first; Helidon's hook would cut requests in flight
                 .maxPayloadSize(config.maxUploadBytes())
+                .protocolsDiscoverServices(false)
+                .addProtocol(Http1Config.builder().addReceiveListener(headerTimeout).build())
+                // Helidon's idle check: a connection with no request under way (not even a whole request line) is closed
+                // after the idle timeout; checked four times per timeout, so one is closed within 1.25 times it
+                .idleConnectionTimeout(config.connections().idleTimeout())
+                .idleConnectionPeriod(checkPeriod(config.connections().idleTimeout()))
+                // beyond the cap, connections wait in the kernel's accept queue, not in this process's descriptors
+                .maxTcpConnections(config.connections().maxConnections())
                 .directHandlers(direct.build())
                 .routing(routing)
                 .build();
+    }
+
+    private static Duration checkPeriod(Duration idle) {
+        return Duration.ofMillis(Math.max(10, Math.min(15_000, idle.toMillis() / 4)));
     }
 
     /**
@@ -104,7 +119,8 @@ public final class SpeechServer implements AutoCloseable {
         config.log().accept("audioengine serve: listening on " + s.uri() + " (models "
                 + String.join(", ", s.models.all().stream().map(ServedModel::id).toList()) + " on "
                 + engine.backend().registryName() + ", " + engine.device().name() + "; " + config.maxConcurrent() + " at once and "
-                + config.queue() + " queued per model; uploads up to " + config.maxUploadBytes() + " bytes"
+                + config.queue() + " queued per model; uploads up to " + config.maxUploadBytes() + " bytes; up to "
+                + config.connections().maxConnections() + " connections"
                 + (config.apiKey().isPresent() ? "; API key required" : "") + ")");
         if (config.preload()) {
             try {
@@ -165,6 +181,7 @@ public final class SpeechServer implements AutoCloseable {
             if (!drained) config.log().accept("audioengine serve: the drain timeout passed with " + metrics.inFlight() + " requests in flight; stopping anyway");
             web.stop();
             watchdog.close();
+            headerTimeout.close();
             models.close();
             uploads.close();
             config.log().accept("audioengine serve: stopped");
@@ -172,6 +189,7 @@ public final class SpeechServer implements AutoCloseable {
             Thread.currentThread().interrupt();
             web.stop();
             watchdog.close();
+            headerTimeout.close();
             models.close();
         } catch (IOException e) {
             throw new UncheckedIOException("could not remove the upload folder " + uploads.path(), e);
