@@ -52,19 +52,14 @@ final class FramingErrors implements DirectHandler {
         String path = safe(request.path());
         metrics.started();
         metrics.finished(RequestLog.endpoint(path), status.code(), 0);
-        log.accept(safe(request.method()) + " " + path + " " + status.code() + " (refused before routing: " + text + ")");
+        log.accept(safe(request.method()) + " " + path + " " + status.code() + " (refused before routing: " + LogText.escape(text) + ")");
         headers.set(HeaderValues.CONTENT_TYPE_JSON);
         return TransportResponse.builder().status(status).headers(headers).entity(e.json().getBytes(StandardCharsets.UTF_8)).build();
     }
 
-    /** A request's own text for the log: printable ASCII only, at most 200 characters. */
+    /** A request's own text for the log: escaped, at most 200 characters of it (a request line may be kilobytes). */
     private static String safe(String s) {
         if (s == null || s.isEmpty()) return "-";
-        StringBuilder b = new StringBuilder();
-        for (int i = 0; i < s.length() && b.length() < 200; i++) {
-            char c = s.charAt(i);
-            b.append(c >= 0x20 && c < 0x7f ? c : '?');
-        }
-        return b.toString();
+        return LogText.escape(s.length() > 200 ? s.substring(0, 200) + "..." : s);
     }
 }

@@ -43,8 +43,9 @@ final class RequestLog implements Filter {
             double seconds = (System.nanoTime() - t0) / 1e9;
             String path = req.path().path();
             metrics.finished(endpoint(path), status, seconds);
-            log.accept(String.format(Locale.ROOT, "%s %s %d %.0f ms client=%s%s", req.prologue().method().text(), path, status,
-                    seconds * 1e3, client, note.describe()));
+            // every part a client chose (the path, and the notes that quote its fields, file name and model) is escaped
+            log.accept(String.format(Locale.ROOT, "%s %s %d %.0f ms client=%s%s", LogText.escape(req.prologue().method().text()), LogText.escape(path),
+                    status, seconds * 1e3, LogText.escape(client), LogText.escape(note.describe())));
         }
     }
 

@@ -27,8 +27,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * What a hostile (or broken) client sends, on loopback, bounded in count and time: a flood of sockets that send
- * nothing or half a request and then wait, and clients that hang up before their headers are complete. The server
- * here loads no model: none of this gets as far as one.
+ * nothing or half a request and then wait, clients that hang up before their headers are complete, and control
+ * characters meant to forge log lines. The server here loads no model: none of this gets as far as one.
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class HostileClientsTest {
@@ -158,5 +158,24 @@ class HostileClientsTest {
         assertThat(lines).anyMatch(l -> l.contains(" 499 "));
         String metrics = http.send(HttpRequest.newBuilder(server.uri(Routes.METRICS)).build(), HttpResponse.BodyHandlers.ofString()).body();
         assertThat(metrics).doesNotContain("status=\"500\"");
+    }
+
+    @Test
+    void controlCharactersAClientSendsAreEscapedInTheLog() throws Exception {
+        String forged = "x.wav\n2099-01-01T00:00:00Z POST /v1/audio/vad 200 1 ms client=10.0.0.1\r\u001b[2J\u001b[31mred\u0007";
+        byte[] body = new Multipart().file("file", forged, "not audio at all, only words".repeat(20).getBytes(StandardCharsets.UTF_8)).bytes();
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(server.uri(Routes.VAD + "/%0d%0aforged%1b%5B0m"))
+                .header("Content-Type", Multipart.contentType()).POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).isEqualTo(404);
+        HttpResponse<String> audio = http.send(HttpRequest.newBuilder(server.uri(Routes.VAD)).header("Content-Type", Multipart.contentType())
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(audio.statusCode()).as(audio.body()).isEqualTo(400);
+        List<String> lines = server.logLinesOnceOneMatches(l -> l.startsWith("POST " + Routes.VAD + " 400"));
+        List<String> ours = lines.stream().filter(l -> l.contains("forged") || l.contains("x.wav")).toList();
+        assertThat(ours).hasSizeGreaterThanOrEqualTo(2);
+        for (String l : ours) {
+            assertThat(l.chars().filter(c -> c < 0x20 || c == 0x7f)).as(l).isEmpty();
+        }
+        assertThat(ours).anyMatch(l -> l.contains("x.wav\\n2099-01-01") && l.contains("\\r\\u001b[2J"));
     }
 }
