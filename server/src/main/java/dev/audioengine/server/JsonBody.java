@@ -4,7 +4,9 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.RequestException;
 import io.helidon.webserver.http.ServerRequest;
@@ -30,7 +32,14 @@ final class JsonBody {
         @Override public String toString() { return "null"; }
     };
 
-    private static final JsonFactory JSON = JsonFactory.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
+    /**
+     * How deep objects and arrays may nest: a speech request nests 2 deep (its voice object), so anything near this is
+     * not a request; well below Jackson's own 1000, and so also a bound on {@link #value}'s recursion.
+     */
+    static final int MAX_DEPTH = 64;
+
+    private static final JsonFactory JSON = JsonFactory.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build()).build();
 
     private JsonBody() {}
 
@@ -71,9 +80,13 @@ final class JsonBody {
             JsonToken after = p.nextToken();
             if (after != null) throw ApiError.invalid(null, "unexpected " + after.asString() + " after the JSON object, at byte " + p.currentLocation().getByteOffset());
             return members;
+        } catch (StreamConstraintsException e) {
+            // Jackson gives this one no location
+            throw ApiError.invalid(null, "the request body nests JSON objects and arrays more than " + MAX_DEPTH
+                    + " deep; a speech request nests 2 deep at most");
         } catch (JsonProcessingException e) {
-            throw ApiError.invalid(null, "the request body is not valid JSON: " + e.getOriginalMessage() + " (at byte "
-                    + e.getLocation().getByteOffset() + ")");
+            throw ApiError.invalid(null, "the request body is not valid JSON: " + e.getOriginalMessage()
+                    + (e.getLocation() == null ? "" : " (at byte " + e.getLocation().getByteOffset() + ")"));
         } catch (IOException e) {
             throw ApiError.invalid(null, "the request body could not be parsed: " + e.getMessage());
         }

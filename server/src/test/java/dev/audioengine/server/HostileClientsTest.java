@@ -1,5 +1,6 @@
 package dev.audioengine.server;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -27,8 +28,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * What a hostile (or broken) client sends, on loopback, bounded in count and time: a flood of sockets that send
- * nothing or half a request and then wait, clients that hang up before their headers are complete, and control
- * characters meant to forge log lines. The server here loads no model: none of this gets as far as one.
+ * nothing or half a request and then wait, clients that hang up before their headers are complete, JSON nested
+ * deeper than any request needs, and control characters meant to forge log lines. The server here loads no model:
+ * none of this gets as far as one.
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class HostileClientsTest {
@@ -158,6 +160,20 @@ class HostileClientsTest {
         assertThat(lines).anyMatch(l -> l.contains(" 499 "));
         String metrics = http.send(HttpRequest.newBuilder(server.uri(Routes.METRICS)).build(), HttpResponse.BodyHandlers.ofString()).body();
         assertThat(metrics).doesNotContain("status=\"500\"");
+    }
+
+    @Test
+    void jsonNestedDeeperThanAnyRequestIsA400() throws Exception {
+        // 50,000 deep (past Jackson's own limit, whose error has no location), and just past the server's
+        for (int depth : new int[] {50_000, JsonBody.MAX_DEPTH}) {
+            String deep = "{\"input\":\"Hi\",\"x\":" + "[".repeat(depth) + "]".repeat(depth) + "}";
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(server.uri(Routes.SPEECH)).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(deep)).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).as(r.body()).isEqualTo(400);
+            JsonNode e = JSON.readTree(r.body()).get("error");
+            assertThat(e.get("type").asText()).isEqualTo("invalid_request_error");
+            assertThat(e.get("message").asText()).contains("nests JSON").doesNotContain("NullPointer");
+        }
     }
 
     @Test
