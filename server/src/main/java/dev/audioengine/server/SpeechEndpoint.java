@@ -190,7 +190,7 @@ final class SpeechEndpoint implements Endpoint.Body {
     }
 
     /** One Server-Sent Event: a data line and the blank line that ends it, sent at once. */
-    private static void event(OutputStream out, JsonWriter json) throws java.io.IOException {
+    static void event(OutputStream out, JsonWriter json) throws java.io.IOException {
         out.write(("data: " + json + "\n\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
         out.flush();
     }
