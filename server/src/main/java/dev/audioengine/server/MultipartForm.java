@@ -56,6 +56,11 @@ final class MultipartForm implements AutoCloseable {
         String contentType = req.headers().first(HeaderNames.CONTENT_TYPE).orElse(null);
         long declared = req.headers().contentLength().orElse(-1);
         if (declared > maxBytes) throw tooLarge(declared, maxBytes);
+        if (contentType == null || !contentType.strip().toLowerCase(java.util.Locale.ROOT).startsWith("multipart/")) {
+            // FileUpload would fail on a missing type with a null pointer of its own
+            throw ApiError.invalid(null, "expected a multipart/form-data body (Content-Type: multipart/form-data; boundary=...), got "
+                    + (contentType == null ? "no Content-Type" : "Content-Type " + contentType) + " (with curl: -F file=@audio.wav -F model=...)");
+        }
         MultipartForm form = new MultipartForm();
         try (UploadWatchdog.Watch watch = watchdog.watch()) {
             try {
@@ -63,6 +68,11 @@ final class MultipartForm implements AutoCloseable {
                 parser.setSizeMax(maxBytes);
                 parser.setFileCountMax(MAX_PARTS);
                 FileItemInputIterator parts = parser.getItemIterator(new Body(req, contentType, declared, watch));
+                if (!parts.hasNext()) {
+                    // FileUpload reads a body without its boundary as an empty form, which would be refused for its first missing field
+                    throw ApiError.invalid(null, "the multipart body has no part: the boundary " + boundary(contentType)
+                            + " its Content-Type names is not found in the body");
+                }
                 while (parts.hasNext()) {
                     FileItemInput part = parts.next();
                     String name = part.getFieldName();
@@ -76,6 +86,15 @@ final class MultipartForm implements AutoCloseable {
                 throw refusal(e, watch.fired(), watchdog, contentType, maxBytes);
             }
         }
+    }
+
+    /** The boundary parameter of a multipart Content-Type, as the request gave it; "(none)" when it has none. */
+    private static String boundary(String contentType) {
+        for (String param : contentType.split(";")) {
+            String p = param.strip();
+            if (p.regionMatches(true, 0, "boundary=", 0, 9)) return p.substring(9);
+        }
+        return "(none)";
     }
 
     /** What a failure while reading means for the request: its fault (400, 413), the connection's, or the server's. */

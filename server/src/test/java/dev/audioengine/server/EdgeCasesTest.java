@@ -152,6 +152,18 @@ class EdgeCasesTest {
     }
 
     @Test
+    void aBodyThatIsNotAFormOrWhoseBoundaryMatchesNothingSaysSo() throws Exception {
+        byte[] form = new Multipart().field("model", "moonshine-tiny").file(TestServer.SHORT_RECORDING).bytes();
+        for (String path : new String[] {Routes.TRANSCRIPTIONS, Routes.VAD}) {
+            JsonNode untyped = error(send(HttpRequest.newBuilder(server.uri(path)).POST(HttpRequest.BodyPublishers.ofByteArray(form))), 400);
+            assertThat(untyped.get("message").asText()).as(path).contains("expected a multipart/form-data body").doesNotContain("null");
+            JsonNode elsewhere = error(send(HttpRequest.newBuilder(server.uri(path)).header("Content-Type", "multipart/form-data; boundary=another-boundary")
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(form))), 400);
+            assertThat(elsewhere.get("message").asText()).as(path).contains("boundary another-boundary").contains("no part").doesNotContain("model parameter");
+        }
+    }
+
+    @Test
     void fieldsWithoutEffectAreNamedInAHeader() throws Exception {
         HttpResponse<String> r = transcribe(new Multipart().field("model", "moonshine-tiny").field("prompt", "Dashwood, Norland")
                 .field("temperature", "0.4").field("language", "en").field("response_format", "text").file(TestServer.SHORT_RECORDING));
