@@ -83,8 +83,8 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--preload", description = "Load every model before reporting ready (otherwise each loads on its first request).")
     private boolean preload;
 
-    @Option(names = "--upload-stall-s", paramLabel = "S", description = "An upload that sends nothing for this long is ended "
-            + "(logged as 408). Default: 30.")
+    @Option(names = "--upload-stall-s", paramLabel = "S", description = "An upload that sends nothing for this long is answered "
+            + "with 408 and ended. Default: 30.")
     private double uploadStallS = 30;
 
     @Option(names = "--header-timeout-s", paramLabel = "S", description = "A client must send the rest of its headers within this "

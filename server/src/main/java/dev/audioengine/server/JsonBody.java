@@ -10,6 +10,7 @@ import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.RequestException;
 import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -47,7 +48,7 @@ final class JsonBody {
      * The members of the body's top-level object. A declared length over {@code maxBytes} is refused before the body
      * is read; a chunked body as soon as it passes the limit (413). The read is watched for stalls like an upload.
      */
-    static Map<String, Object> read(ServerRequest req, long maxBytes, UploadWatchdog watchdog) throws IOException {
+    static Map<String, Object> read(ServerRequest req, ServerResponse res, long maxBytes, UploadWatchdog watchdog) throws IOException {
         String type = req.headers().first(HeaderNames.CONTENT_TYPE).orElse("");
         if (!type.isEmpty() && !type.toLowerCase(Locale.ROOT).startsWith("application/json")) {
             throw ApiError.invalid(null, "expected a JSON body (Content-Type: application/json), got Content-Type " + type
@@ -56,18 +57,23 @@ final class JsonBody {
         long declared = req.headers().contentLength().orElse(-1);
         if (declared > maxBytes) throw tooLarge(declared, maxBytes);
         byte[] body;
-        try (UploadWatchdog.Watch watch = watchdog.watch(); InputStream in = req.content().inputStream()) {
+        InputStream raw = req.content().inputStream();
+        try (UploadWatchdog.Watch watch = watchdog.watch(ErrorResponder.stalled(res, watchdog))) {
             try {
-                body = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBytes + 1));
+                body = watch.watched(raw).readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBytes + 1));
             } catch (RequestException e) {
                 if (e.status().code() == 413) throw tooLarge(-1, maxBytes);
                 throw ApiError.invalid(null, "the request body could not be read: " + e.getMessage());
             } catch (RuntimeException | IOException e) {
-                if (watch.fired()) throw new MultipartForm.Stalled("the upload stalled: no data for " + watchdog.stall().toMillis() + " ms", e);
+                if (watch.fired()) throw stalled(watchdog, e);
                 throw e;
             }
+            if (watch.fired()) throw stalled(watchdog, null); // answered 408 just as the last byte came
         }
-        if (body.length > maxBytes) throw tooLarge(-1, maxBytes);
+        if (body.length > maxBytes) {
+            ErrorResponder.abandoned(req, raw); // a chunked body: the rest is read after the 413, so the client gets it
+            throw tooLarge(-1, maxBytes);
+        }
         return parse(body);
     }
 
@@ -117,6 +123,10 @@ final class JsonBody {
             case VALUE_NULL -> NULL;
             default -> throw ApiError.invalid(null, "unexpected " + p.currentToken() + " in the JSON body");
         };
+    }
+
+    private static MultipartForm.Stalled stalled(UploadWatchdog watchdog, Exception cause) {
+        return new MultipartForm.Stalled("the upload stalled: no data for " + watchdog.stall().toMillis() + " ms", cause);
     }
 
     private static ApiError tooLarge(long bytes, long max) {

@@ -56,7 +56,7 @@ final class TranscriptionEndpoint implements Endpoint.Body {
     @Override
     public void handle(ServerRequest req, ServerResponse res) throws Exception {
         RequestNote note = req.context().get(RequestNote.class).orElseThrow();
-        try (MultipartForm form = MultipartForm.read(req, uploads, maxUploadBytes, Set.of("file"), watchdog)) {
+        try (MultipartForm form = MultipartForm.read(req, res, uploads, maxUploadBytes, Set.of("file"), watchdog)) {
             TranscriptionRequest r = TranscriptionRequest.of(form);
             Upload file = UploadedAudio.required(form.file("file"));
             ServedModel model = asrModel(r.model());

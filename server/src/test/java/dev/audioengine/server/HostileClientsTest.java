@@ -177,6 +177,21 @@ class HostileClientsTest {
     }
 
     @Test
+    void aClientThatSendsAChunkedJsonBodyOverTheLimitBeforeReadingGetsThe413() throws Exception {
+        // most clients send their whole body before they read: the server must read the rest after its 413 rather than
+        // close on it, which resets the connection under the client's writes (a broken pipe, and the answer lost)
+        try (RawHttp raw = new RawHttp(server.server.uri(), 30_000)) {
+            raw.head("POST", Routes.SPEECH, "Content-Type: application/json", "Transfer-Encoding: chunked");
+            byte[] block = new byte[64 << 10];
+            java.util.Arrays.fill(block, (byte) 'a');
+            for (int i = 0; i < 80; i++) raw.chunk(block, 0, block.length); // 5 MiB: 45 times the JSON limit, under --max-upload-mb
+            write(raw.socket, "0\r\n\r\n");
+            assertThat(raw.status()).isEqualTo(413);
+            assertThat(raw.rest()).contains("Connection: close").contains("payload_too_large");
+        }
+    }
+
+    @Test
     void controlCharactersAClientSendsAreEscapedInTheLog() throws Exception {
         String forged = "x.wav\n2099-01-01T00:00:00Z POST /v1/audio/vad 200 1 ms client=10.0.0.1\r\u001b[2J\u001b[31mred\u0007";
         byte[] body = new Multipart().file("file", forged, "not audio at all, only words".repeat(20).getBytes(StandardCharsets.UTF_8)).bytes();
