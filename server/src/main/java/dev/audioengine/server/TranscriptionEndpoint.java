@@ -16,6 +16,7 @@ import io.helidon.webserver.http.ServerResponse;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CancellationException;
@@ -59,7 +60,7 @@ final class TranscriptionEndpoint implements Endpoint.Body {
         try (MultipartForm form = MultipartForm.read(req, res, uploads, maxUploadBytes, Set.of("file"), watchdog)) {
             TranscriptionRequest r = TranscriptionRequest.of(form);
             Upload file = UploadedAudio.required(form.file("file"));
-            ServedModel model = asrModel(r.model());
+            ServedModel model = asrModel(r.model(), note);
             note.model(model.id());
             if (!r.ignored().isEmpty()) {
                 res.header(IGNORED_HEADER, String.join(",", r.ignored()));
@@ -72,7 +73,12 @@ final class TranscriptionEndpoint implements Endpoint.Body {
         }
     }
 
-    private ServedModel asrModel(String name) {
+    private ServedModel asrModel(String name, RequestNote note) {
+        Optional<ServedModel> openAi = models.openAiName(name, ServedModels.OPENAI_TRANSCRIPTION_MODELS, Task.ASR);
+        if (openAi.isPresent()) {
+            note.note("OpenAI's model " + name.strip() + " is " + openAi.get().id());
+            return openAi.get();
+        }
         ServedModel m = models.require(name);
         if (m.task() != Task.ASR) {
             throw ApiError.invalid("model", m.id() + " is a " + m.task().cliName() + " model; transcriptions need a speech recognition model: "

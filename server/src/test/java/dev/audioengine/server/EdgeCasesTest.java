@@ -114,10 +114,21 @@ class EdgeCasesTest {
 
     @Test
     void anUnknownModelIsA404() throws Exception {
-        JsonNode e = error(transcribe(new Multipart().field("model", "whisper-1").file(TestServer.SHORT_RECORDING)), 404);
+        JsonNode e = error(transcribe(new Multipart().field("model", "whisper-large-v3").file(TestServer.SHORT_RECORDING)), 404);
         assertThat(e.get("code").asText()).isEqualTo("model_not_found");
         assertThat(e.get("param").asText()).isEqualTo("model");
-        assertThat(e.get("message").asText()).contains("whisper-1").contains("moonshine-tiny");
+        assertThat(e.get("message").asText()).contains("whisper-large-v3").contains("moonshine-tiny");
+    }
+
+    @Test
+    void openAisTranscriptionModelNamesStandForTheFirstRecognizer() throws Exception {
+        for (String name : new String[] {"whisper-1", "gpt-4o-transcribe", "gpt-4o-mini-transcribe", "Whisper-1"}) {
+            HttpResponse<String> r = transcribe(new Multipart().field("model", name).field("response_format", "text").file(TestServer.SHORT_RECORDING));
+            assertThat(r.statusCode()).as(name + ": " + r.body()).isEqualTo(200);
+            assertThat(r.body()).as(name).isNotBlank();
+        }
+        assertThat(server.logLinesOnceOneMatches(l -> l.contains("gpt-4o-mini-transcribe")))
+                .anyMatch(l -> l.startsWith("POST " + Routes.TRANSCRIPTIONS + " 200") && l.contains("model=moonshine-tiny") && l.contains("gpt-4o-mini-transcribe"));
     }
 
     @Test
