@@ -13,7 +13,7 @@ import java.util.Optional;
 
 /**
  * Writes an {@link ApiError} as the response: its status, OpenAI's body, Retry-After for 503, WWW-Authenticate for
- * 401. An answer given before the request body was read ends the connection, since Helidon 4.5 would go on to parse
+ * 401, Allow for 405. An answer given before the request body was read ends the connection, since Helidon 4.5 would go on to parse
  * the unread body as the next request. Closing a socket with unread bytes makes the kernel reset it, and a client
  * still sending then loses the answer, so a body of at most {@link #DRAIN_BYTES} is read and thrown away first (under
  * the stall watchdog); one that was never sent (Expect: 100-continue without the 100) needs no draining, and a larger
@@ -63,6 +63,7 @@ final class ErrorResponder {
         res.header(HeaderValues.CONTENT_TYPE_JSON);
         if (e.retryAfterSeconds() > 0) res.header(HeaderNames.RETRY_AFTER, Integer.toString(e.retryAfterSeconds()));
         if (e.status() == 401) res.header(HeaderNames.WWW_AUTHENTICATE, "Bearer");
+        if (e.allow() != null) res.header(HeaderNames.ALLOW, e.allow());
         if (!unread && !close) {
             res.send(e.json());
             return;

@@ -73,6 +73,11 @@ public final class SpeechServer implements AutoCloseable {
                     res.send(metrics.render(models.all(), engine.backend().device().name(), engine.deviceMemory()));
                 }, log, errors))
                 .any(new Endpoint((req, res) -> {
+                    String method = req.prologue().method().text(), path = req.path().path();
+                    // a served path asked with another method: 405 and what it takes, as OpenAI answers
+                    Routes.method(path).ifPresent(allow -> {
+                        throw ApiError.methodNotAllowed(allow, method + " " + path + " is not served; " + path + " takes " + allow);
+                    });
                     throw ApiError.notFound("no endpoint " + req.prologue().method().text() + " " + req.path().path() + "; this server has POST "
                             + Routes.TRANSCRIPTIONS + ", POST " + Routes.SPEECH + ", GET " + Routes.VOICES + ", POST " + Routes.VAD + ", GET " + Routes.MODELS + ", GET " + Routes.HEALTH + ", GET "
                             + Routes.READY + ", GET " + Routes.METRICS);

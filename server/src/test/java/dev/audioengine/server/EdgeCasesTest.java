@@ -216,6 +216,19 @@ class EdgeCasesTest {
     }
 
     @Test
+    void aKnownPathWithAnotherMethodIsA405WithAllow() throws Exception {
+        String[][] cases = {{"GET", Routes.TRANSCRIPTIONS, "POST"}, {"DELETE", Routes.MODELS, "GET"}, {"PUT", Routes.MODELS + "/moonshine-tiny", "GET"},
+                {"POST", Routes.HEALTH, "GET"}, {"GET", Routes.SPEECH, "POST"}};
+        for (String[] c : cases) {
+            HttpResponse<String> r = send(HttpRequest.newBuilder(server.uri(c[1])).method(c[0], HttpRequest.BodyPublishers.noBody()));
+            JsonNode e = error(r, 405);
+            assertThat(r.headers().firstValue("Allow")).as(c[0] + " " + c[1]).hasValue(c[2]);
+            assertThat(e.get("type").asText()).isEqualTo("invalid_request_error");
+            assertThat(e.get("message").asText()).contains(c[0] + " " + c[1]).contains(c[2]);
+        }
+    }
+
+    @Test
     void aDeclaredBodyOverTheLimitIsRefusedBeforeItIsSent() throws Exception {
         // Expect: 100-continue, as curl sends for large uploads: the 413 comes instead of the 100, no byte of the body goes out
         HttpRequest request = HttpRequest.newBuilder(server.uri(Routes.TRANSCRIPTIONS)).expectContinue(true)
