@@ -35,8 +35,8 @@ import java.util.concurrent.Callable;
                 "One log line per request on stderr. SIGTERM (or Ctrl-C) stops accepting, lets requests in flight finish, "
                         + "then exits.",
                 ""},
-        footer = {"", "Exit status: 1 the server could not start (backend unavailable, port taken, a model failed to preload), "
-                + "2 usage error; stopped by SIGTERM the JVM exits 143."})
+        footer = {"", "Exit status: 1 the server could not start (backend unavailable, the port in use, --host not an address of this "
+                + "machine, a model failed to preload), 2 usage error (an empty --api-key included); stopped by SIGTERM the JVM exits 143."})
 final class ServeCommand implements Callable<Integer> {
     @ParentCommand
     private AudioEngineCommand parent;
@@ -77,7 +77,8 @@ final class ServeCommand implements Callable<Integer> {
 
     @Option(names = "--api-key", paramLabel = "KEY", defaultValue = "${env:AUDIOENGINE_API_KEY}", description = "Require "
             + "'Authorization: Bearer KEY' on /v1 requests (401 otherwise; /health, /ready and /metrics stay open). "
-            + "Default: $AUDIOENGINE_API_KEY, else none (prefer the variable: a command line is visible to other users).")
+            + "Default: $AUDIOENGINE_API_KEY, else none (prefer the variable: a command line is visible to other users). An empty "
+            + "key (an unset variable) is a usage error, not an open server.")
     private String apiKey;
 
     @Option(names = "--preload", description = "Load every model before reporting ready (otherwise each loads on its first request).")
@@ -109,7 +110,8 @@ final class ServeCommand implements Callable<Integer> {
         ServerConfig config = UsageError.of(() -> {
             if (maxUploadMb < 1 || maxUploadMb > (Long.MAX_VALUE >> 20)) throw new IllegalArgumentException("--max-upload-mb must be at least 1, got " + maxUploadMb);
             return new ServerConfig(host, port, models, maxConcurrent, queue, seconds("--queue-timeout-s", queueTimeoutS), maxUploadMb << 20, maxInputChars,
-                    Optional.ofNullable(apiKey).filter(k -> !k.isEmpty()), preload, seconds("--upload-stall-s", uploadStallS),
+                    // an empty key is refused there: it is an unset variable, not a wish for an open server
+                    Optional.ofNullable(apiKey), preload, seconds("--upload-stall-s", uploadStallS),
                     seconds("--drain-timeout-s", drainTimeoutS),
                     new ServerConfig.Connections(seconds("--header-timeout-s", headerTimeoutS), seconds("--idle-timeout-s", idleTimeoutS), maxConnections),
                     line -> {
@@ -127,6 +129,11 @@ final class ServeCommand implements Callable<Integer> {
         try {
             if (parent.globals().backend() == BackendType.BEST_AVAILABLE) config.log().accept("--backend " + engine.selectionNote());
             server = SpeechServer.start(config, engine, loader);
+        } catch (SpeechServer.CannotListen e) {
+            engine.close();
+            err.println("error: " + e.getMessage()); // the reason and the option to change: nothing else to show
+            err.flush();
+            return ErrorReporter.EXIT_FAILURE;
         } catch (Exception | Error e) {
             engine.close();
             throw e;

@@ -52,7 +52,10 @@ public record ServerConfig(String host, int port, List<String> models, int maxCo
         if (queueTimeout.isNegative()) throw new IllegalArgumentException("--queue-timeout-s must not be negative");
         if (!uploadStall.isPositive()) throw new IllegalArgumentException("--upload-stall-s must be positive");
         if (drainTimeout.isNegative()) throw new IllegalArgumentException("--drain-timeout-s must not be negative");
-        if (apiKey.isPresent() && apiKey.get().isBlank()) throw new IllegalArgumentException("--api-key is empty");
+        if (apiKey.isPresent() && apiKey.get().isBlank()) {
+            throw new IllegalArgumentException("--api-key is empty (an unset variable in --api-key \"$KEY\"?, or AUDIOENGINE_API_KEY set to nothing); "
+                    + "give the key, or leave both out to serve without one");
+        }
     }
 
     /** The most --max-input-chars may be: the JSON body it allows (12 bytes a character, escaped) stays in an array. */
@@ -62,6 +65,10 @@ public record ServerConfig(String host, int port, List<String> models, int maxCo
     public static ServerConfig defaults(Consumer<String> log) {
         return new ServerConfig(DEFAULT_HOST, DEFAULT_PORT, DEFAULT_MODELS, 2, 16, Duration.ofSeconds(30), 25L << 20, DEFAULT_MAX_INPUT_CHARS, Optional.empty(),
                 false, Duration.ofSeconds(30), Duration.ofSeconds(30), Connections.DEFAULTS, log);
+    }
+
+    public ServerConfig withHost(String h) {
+        return new ServerConfig(h, port, models, maxConcurrent, queue, queueTimeout, maxUploadBytes, maxInputChars, apiKey, preload, uploadStall, drainTimeout, connections, log);
     }
 
     public ServerConfig withPort(int p) {

@@ -12,6 +12,9 @@ import io.helidon.webserver.http1.Http1Config;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.BindException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -113,13 +116,14 @@ public final class SpeechServer implements AutoCloseable {
      * A model that fails to preload stops the server and is thrown.
      */
     public static SpeechServer start(ServerConfig config, AudioEngine engine, ModelLoader loader) throws IOException {
+        checkAddress(config.host(), config.port());
         SpeechServer s = new SpeechServer(config, engine, loader);
         s.web.start();
         if (!s.web.isRunning()) {
             // Helidon logs why (the port is taken, the address is not this machine's) and returns instead of throwing
             s.close();
-            throw new IOException("could not listen on " + config.host() + ":" + config.port() + " (the server log above says why: "
-                    + "a port in use, an address that is not this machine's)");
+            throw new CannotListen("could not listen on " + config.host() + ":" + config.port() + " (the server log above says why: "
+                    + "a port in use, an address that is not this machine's)", null);
         }
         config.log().accept("audioengine serve: listening on " + s.uri() + " (models "
                 + String.join(", ", s.models.all().stream().map(ServedModel::id).toList()) + " on "
@@ -139,6 +143,33 @@ public final class SpeechServer implements AutoCloseable {
         }
         s.preloaded = true;
         return s;
+    }
+
+    /**
+     * Binds the address once and lets it go, so that a port in use or an address that is not this machine's is one
+     * IOException saying which, with the option to change: Helidon, asked to listen there, logs the bind failure with
+     * its stack trace (some 40 lines) before it returns.
+     */
+    static void checkAddress(String host, int port) throws IOException {
+        InetSocketAddress address = new InetSocketAddress(host, port);
+        if (address.isUnresolved()) {
+            throw new CannotListen("cannot listen on " + host + ":" + port + ": --host " + host + " is not a known name or address", null);
+        }
+        try (ServerSocket probe = new ServerSocket()) {
+            probe.setReuseAddress(true); // as the listener binds: a port whose old connections linger in TIME_WAIT is free
+            probe.bind(address);
+        } catch (BindException e) {
+            String message = String.valueOf(e.getMessage());
+            String why = message.contains("in use") ? "the port is in use (another server? pick another with --port, or 0 for a free one)"
+                    : message.contains("assign") ? "--host " + host + " is not an address of this machine (0.0.0.0 listens on all of them)"
+                    : message + " (--host, --port)";
+            throw new CannotListen("cannot listen on " + host + ":" + port + ": " + why, e);
+        }
+    }
+
+    /** The address given cannot be listened on; the message says why and which option to change, in one line. */
+    public static final class CannotListen extends IOException {
+        CannotListen(String message, Throwable cause) { super(message, cause); }
     }
 
     /**
