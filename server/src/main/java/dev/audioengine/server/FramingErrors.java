@@ -14,9 +14,9 @@ import java.util.function.Consumer;
  * in OpenAI's error shape like every other error, logged and counted, so no answer of this server is Helidon's HTML.
  * <p>
  * A connection that ends while its headers are read (the client hung up, or {@link HeaderTimeout} closed it) reaches
- * here as Helidon's internal error, since Helidon 4.5 wraps the failed read as one; it is logged in one line as 499
- * (408 for the timeout), counted so, and answered with nothing: Helidon would otherwise log it as a 500 with its
- * stack trace and write a 500 to a socket nobody reads.
+ * here as Helidon's internal error, since Helidon 4.5 wraps the failed read as one; it is answered with nothing, and a
+ * hang-up is logged in one line as 499 and counted so (the timeout has logged its own as 408): Helidon would otherwise
+ * log it as a 500 with its stack trace and write a 500 to a socket nobody reads.
  */
 final class FramingErrors implements DirectHandler {
     private final Metrics metrics;
@@ -33,9 +33,10 @@ final class FramingErrors implements DirectHandler {
 
     @Override
     public TransportResponse handle(TransportRequest request, EventType eventType, Status status, ServerResponseHeaders headers, String message) {
-        // reading headers can fail with anything but a bad request (its own event) only through the connection's end
-        var cut = eventType == EventType.INTERNAL_ERROR ? headerTimeout.failed() : java.util.Optional.<HeaderTimeout.Pending>empty();
-        if (cut.isPresent()) {
+        // whatever ended the reading of a request's headers, they are no longer awaited (nor to be timed out)
+        var cut = headerTimeout.failed();
+        // and reading them can fail with anything but a bad request (its own event) only through the connection's end
+        if (eventType == EventType.INTERNAL_ERROR && cut.isPresent()) {
             HeaderTimeout.Pending p = cut.get();
             if (p.timedOut()) throw new CloseConnectionException("the header timeout closed the connection"); // logged as 408 already
             String why = "the client closed the connection before its headers were complete";

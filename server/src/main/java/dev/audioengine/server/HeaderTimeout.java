@@ -47,8 +47,6 @@ final class HeaderTimeout implements Http1ConnectionListener, AutoCloseable {
         clock.scheduleWithFixedDelay(this::tick, tick, tick, TimeUnit.MILLISECONDS);
     }
 
-    Duration timeout() { return Duration.ofNanos(timeoutNanos); }
-
     /** A request's headers being read: what the log needs to name it, and whether the timeout ended it. */
     static final class Pending {
         final String method, path, client;
