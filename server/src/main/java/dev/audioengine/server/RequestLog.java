@@ -1,5 +1,6 @@
 package dev.audioengine.server;
 
+import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.http.Filter;
 import io.helidon.webserver.http.FilterChain;
 import io.helidon.webserver.http.RoutingRequest;
@@ -36,6 +37,15 @@ final class RequestLog implements Filter {
         try {
             chain.proceed();
             returned = true;
+        } catch (CloseConnectionException e) {
+            // the connection failed after the handler was done: Helidon writes a streamed answer's last chunk itself, once
+            // the handler returns, and a client that left meanwhile fails that write. The answer began with its status;
+            // the client cut it short, as the log counts a stream a client leaves
+            if (note.unansweredStatus() == 0) {
+                note.unanswered(res.status().code());
+                note.note("client closed the connection before the answer's end");
+            }
+            throw e;
         } finally {
             // thrown past the handlers: an answer sent before the connection was ended (Endpoint) has its status,
             // anything else is Helidon's 500
