@@ -35,8 +35,8 @@ import java.util.concurrent.Callable;
                 "One log line per request on stderr. SIGTERM (or Ctrl-C) stops accepting, lets requests in flight finish, "
                         + "then exits.",
                 ""},
-        footer = {"", "Exit status: 1 the server could not start (backend unavailable, port taken, a model failed to preload), "
-                + "2 usage error; stopped by SIGTERM the JVM exits 143."})
+        footer = {"", "Exit status: 1 the server could not start (backend unavailable, the port in use, --host not an address of this "
+                + "machine, a model failed to preload), 2 usage error (an empty --api-key included); stopped by SIGTERM the JVM exits 143."})
 final class ServeCommand implements Callable<Integer> {
     @ParentCommand
     private AudioEngineCommand parent;
@@ -77,15 +77,28 @@ final class ServeCommand implements Callable<Integer> {
 
     @Option(names = "--api-key", paramLabel = "KEY", defaultValue = "${env:AUDIOENGINE_API_KEY}", description = "Require "
             + "'Authorization: Bearer KEY' on /v1 requests (401 otherwise; /health, /ready and /metrics stay open). "
-            + "Default: $AUDIOENGINE_API_KEY, else none (prefer the variable: a command line is visible to other users).")
+            + "Default: $AUDIOENGINE_API_KEY, else none (prefer the variable: a command line is visible to other users). An empty "
+            + "key (an unset variable) is a usage error, not an open server.")
     private String apiKey;
 
     @Option(names = "--preload", description = "Load every model before reporting ready (otherwise each loads on its first request).")
     private boolean preload;
 
-    @Option(names = "--upload-stall-s", paramLabel = "S", description = "An upload that sends nothing for this long is ended "
-            + "(logged as 408). Default: 30.")
+    @Option(names = "--upload-stall-s", paramLabel = "S", description = "An upload that sends nothing for this long is answered "
+            + "with 408 and ended. Default: 30.")
     private double uploadStallS = 30;
+
+    @Option(names = "--header-timeout-s", paramLabel = "S", description = "A client must send the rest of its headers within this "
+            + "long of its request line, or it is disconnected (logged as 408). Default: 10.")
+    private double headerTimeoutS = ServerConfig.Connections.DEFAULTS.headerTimeout().toMillis() / 1000.0;
+
+    @Option(names = "--idle-timeout-s", paramLabel = "S", description = "A connection with no request under way (none yet, or "
+            + "kept alive after one) is closed after this long. Default: 75 (above the 60 s balancers keep idle connections).")
+    private double idleTimeoutS = ServerConfig.Connections.DEFAULTS.idleTimeout().toMillis() / 1000.0;
+
+    @Option(names = "--max-connections", paramLabel = "N", description = "Connections open at once; more wait in the kernel's "
+            + "accept queue until one closes. Default: 512.")
+    private int maxConnections = ServerConfig.Connections.DEFAULTS.maxConnections();
 
     @Option(names = "--drain-timeout-s", paramLabel = "S", description = "On SIGTERM, how long requests in flight may take to finish. "
             + "Default: 30.")
@@ -97,8 +110,11 @@ final class ServeCommand implements Callable<Integer> {
         ServerConfig config = UsageError.of(() -> {
             if (maxUploadMb < 1 || maxUploadMb > (Long.MAX_VALUE >> 20)) throw new IllegalArgumentException("--max-upload-mb must be at least 1, got " + maxUploadMb);
             return new ServerConfig(host, port, models, maxConcurrent, queue, seconds("--queue-timeout-s", queueTimeoutS), maxUploadMb << 20, maxInputChars,
-                    Optional.ofNullable(apiKey).filter(k -> !k.isEmpty()), preload, seconds("--upload-stall-s", uploadStallS),
-                    seconds("--drain-timeout-s", drainTimeoutS), line -> {
+                    // an empty key is refused there: it is an unset variable, not a wish for an open server
+                    Optional.ofNullable(apiKey), preload, seconds("--upload-stall-s", uploadStallS),
+                    seconds("--drain-timeout-s", drainTimeoutS),
+                    new ServerConfig.Connections(seconds("--header-timeout-s", headerTimeoutS), seconds("--idle-timeout-s", idleTimeoutS), maxConnections),
+                    line -> {
                         err.println(Instant.now().truncatedTo(ChronoUnit.MILLIS) + " " + line);
                         err.flush();
                     });
@@ -113,6 +129,11 @@ final class ServeCommand implements Callable<Integer> {
         try {
             if (parent.globals().backend() == BackendType.BEST_AVAILABLE) config.log().accept("--backend " + engine.selectionNote());
             server = SpeechServer.start(config, engine, loader);
+        } catch (SpeechServer.CannotListen e) {
+            engine.close();
+            err.println("error: " + e.getMessage()); // the reason and the option to change: nothing else to show
+            err.flush();
+            return ErrorReporter.EXIT_FAILURE;
         } catch (Exception | Error e) {
             engine.close();
             throw e;

@@ -14,9 +14,34 @@ class ServeCommandTest {
     }
 
     @Test
+    @org.junit.jupiter.api.Timeout(60) // without the check it would serve, open, until stopped
+    void anEmptyApiKeyIsAUsageErrorNotAnOpenServer() {
+        // --api-key "$KEY" with KEY unset
+        CliRun r = CliRun.run("serve", "--api-key", "", "--port", "0", "--models", "silero_vad");
+        assertThat(r.exit()).as(r.toString()).isEqualTo(2);
+        assertThat(r.err()).contains("--api-key is empty");
+    }
+
+    @Test
+    void aPortInUseIsOneLineAndExit1() throws Exception {
+        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            CliRun r = CliRun.run("--backend", "cpu", "serve", "--port", Integer.toString(taken.getLocalPort()), "--models", "silero_vad");
+            assertThat(r.exit()).as(r.toString()).isEqualTo(1);
+            assertThat(r.err().lines().filter(l -> l.startsWith("error: ")).toList())
+                    .containsExactly("error: cannot listen on 127.0.0.1:" + taken.getLocalPort() + ": the port is in use (another server? pick another with "
+                            + "--port, or 0 for a free one)");
+            assertThat(r.err()).doesNotContain("\tat ").doesNotContain("--log debug");
+        }
+        CliRun r = CliRun.run("--backend", "cpu", "serve", "--host", "192.0.2.1", "--port", "0", "--models", "silero_vad");
+        assertThat(r.exit()).as(r.toString()).isEqualTo(1);
+        assertThat(r.err()).contains("error: cannot listen on 192.0.2.1:0: --host 192.0.2.1 is not an address of this machine").doesNotContain("\tat ");
+    }
+
+    @Test
     void outOfRangeOptionsAreUsageErrors() {
         for (String[] args : new String[][] {{"--queue", "-1"}, {"--max-concurrent", "0"}, {"--port", "70000"}, {"--max-upload-mb", "0"},
-                {"--queue-timeout-s", "-2"}, {"--models", "silero_vad,silero_vad_v6"}}) {
+                {"--queue-timeout-s", "-2"}, {"--models", "silero_vad,silero_vad_v6"}, {"--header-timeout-s", "0"}, {"--idle-timeout-s", "-1"},
+                {"--max-connections", "0"}}) {
             String[] full = new String[args.length + 1];
             full[0] = "serve";
             System.arraycopy(args, 0, full, 1, args.length);

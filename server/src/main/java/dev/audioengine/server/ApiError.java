@@ -12,6 +12,7 @@ final class ApiError extends RuntimeException {
     private final int status;
     private final String type, param, code;
     private final int retryAfterSeconds;
+    private String allow;
 
     private ApiError(int status, String type, String param, String code, String message, int retryAfterSeconds) {
         super(message);
@@ -44,6 +45,13 @@ final class ApiError extends RuntimeException {
         return new ApiError(404, "invalid_request_error", null, "not_found", message, 0);
     }
 
+    /** 405: the path is served, for other methods; {@code allow} is the Allow header's value. */
+    static ApiError methodNotAllowed(String allow, String message) {
+        ApiError e = new ApiError(405, "invalid_request_error", null, "method_not_allowed", message, 0);
+        e.allow = allow;
+        return e;
+    }
+
     static ApiError tooLarge(String message) { return tooLarge("file", message); }
 
     /** 413 blaming {@code param} (null: the body as a whole). */
@@ -74,6 +82,9 @@ final class ApiError extends RuntimeException {
     int status() { return status; }
 
     int retryAfterSeconds() { return retryAfterSeconds; }
+
+    /** For 405: the methods the path takes; null otherwise. */
+    String allow() { return allow; }
 
     String code() { return code; }
 

@@ -6,8 +6,6 @@ import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.util.function.Consumer;
 
 /**
@@ -55,12 +53,27 @@ final class Endpoint implements Handler {
             Thread.currentThread().interrupt();
             errors.send(req, res, ApiError.unavailable("shutting_down", "the server is shutting down", ModelPool.RETRY_AFTER_SECONDS), false);
         } catch (Exception e) {
-            log.accept("error: internal error answering " + req.prologue().method().text() + " " + req.path().path() + ": " + e);
-            StringWriter trace = new StringWriter();
-            e.printStackTrace(new PrintWriter(trace));
-            log.accept(trace.toString().stripTrailing());
+            log.accept("error: internal error answering " + LogText.escape(req.prologue().method().text()) + " " + LogText.escape(req.path().path())
+                    + ": " + LogText.escape(e.toString()));
+            log.accept(trace(e));
             errors.send(req, res, ApiError.internal("internal error: " + e), false);
         }
+    }
+
+    /**
+     * The stack trace, a line per frame and the causes after it as printStackTrace gives them (suppressed exceptions
+     * left out), but with each exception's own text escaped: a message may quote what the client sent, and must not
+     * start a line of its own.
+     */
+    static String trace(Throwable e) {
+        StringBuilder b = new StringBuilder();
+        java.util.Set<Throwable> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (Throwable t = e; t != null && seen.add(t); t = t.getCause()) {
+            if (t != e) b.append("\nCaused by: ");
+            b.append(LogText.escape(t.toString()));
+            for (StackTraceElement f : t.getStackTrace()) b.append("\n\tat ").append(f);
+        }
+        return b.toString();
     }
 
     /** The server failed after a streamed answer began: the connection is ended so the client sees a cut body (500 in the log). */

@@ -4,10 +4,13 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.RequestException;
 import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -30,7 +33,14 @@ final class JsonBody {
         @Override public String toString() { return "null"; }
     };
 
-    private static final JsonFactory JSON = JsonFactory.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
+    /**
+     * How deep objects and arrays may nest: a speech request nests 2 deep (its voice object), so anything near this is
+     * not a request; well below Jackson's own 1000, and so also a bound on {@link #value}'s recursion.
+     */
+    static final int MAX_DEPTH = 64;
+
+    private static final JsonFactory JSON = JsonFactory.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build()).build();
 
     private JsonBody() {}
 
@@ -38,7 +48,7 @@ final class JsonBody {
      * The members of the body's top-level object. A declared length over {@code maxBytes} is refused before the body
      * is read; a chunked body as soon as it passes the limit (413). The read is watched for stalls like an upload.
      */
-    static Map<String, Object> read(ServerRequest req, long maxBytes, UploadWatchdog watchdog) throws IOException {
+    static Map<String, Object> read(ServerRequest req, ServerResponse res, long maxBytes, UploadWatchdog watchdog) throws IOException {
         String type = req.headers().first(HeaderNames.CONTENT_TYPE).orElse("");
         if (!type.isEmpty() && !type.toLowerCase(Locale.ROOT).startsWith("application/json")) {
             throw ApiError.invalid(null, "expected a JSON body (Content-Type: application/json), got Content-Type " + type
@@ -47,18 +57,23 @@ final class JsonBody {
         long declared = req.headers().contentLength().orElse(-1);
         if (declared > maxBytes) throw tooLarge(declared, maxBytes);
         byte[] body;
-        try (UploadWatchdog.Watch watch = watchdog.watch(); InputStream in = req.content().inputStream()) {
+        InputStream raw = req.content().inputStream();
+        try (UploadWatchdog.Watch watch = watchdog.watch(ErrorResponder.stalled(res, watchdog))) {
             try {
-                body = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBytes + 1));
+                body = watch.watched(raw).readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBytes + 1));
             } catch (RequestException e) {
                 if (e.status().code() == 413) throw tooLarge(-1, maxBytes);
                 throw ApiError.invalid(null, "the request body could not be read: " + e.getMessage());
             } catch (RuntimeException | IOException e) {
-                if (watch.fired()) throw new MultipartForm.Stalled("the upload stalled: no data for " + watchdog.stall().toMillis() + " ms", e);
+                if (watch.fired()) throw stalled(watchdog, e);
                 throw e;
             }
+            if (watch.fired()) throw stalled(watchdog, null); // answered 408 just as the last byte came
         }
-        if (body.length > maxBytes) throw tooLarge(-1, maxBytes);
+        if (body.length > maxBytes) {
+            ErrorResponder.abandoned(req, raw); // a chunked body: the rest is read after the 413, so the client gets it
+            throw tooLarge(-1, maxBytes);
+        }
         return parse(body);
     }
 
@@ -71,9 +86,13 @@ final class JsonBody {
             JsonToken after = p.nextToken();
             if (after != null) throw ApiError.invalid(null, "unexpected " + after.asString() + " after the JSON object, at byte " + p.currentLocation().getByteOffset());
             return members;
+        } catch (StreamConstraintsException e) {
+            // Jackson gives this one no location
+            throw ApiError.invalid(null, "the request body nests JSON objects and arrays more than " + MAX_DEPTH
+                    + " deep; a speech request nests 2 deep at most");
         } catch (JsonProcessingException e) {
-            throw ApiError.invalid(null, "the request body is not valid JSON: " + e.getOriginalMessage() + " (at byte "
-                    + e.getLocation().getByteOffset() + ")");
+            throw ApiError.invalid(null, "the request body is not valid JSON: " + e.getOriginalMessage()
+                    + (e.getLocation() == null ? "" : " (at byte " + e.getLocation().getByteOffset() + ")"));
         } catch (IOException e) {
             throw ApiError.invalid(null, "the request body could not be parsed: " + e.getMessage());
         }
@@ -104,6 +123,10 @@ final class JsonBody {
             case VALUE_NULL -> NULL;
             default -> throw ApiError.invalid(null, "unexpected " + p.currentToken() + " in the JSON body");
         };
+    }
+
+    private static MultipartForm.Stalled stalled(UploadWatchdog watchdog, Exception cause) {
+        return new MultipartForm.Stalled("the upload stalled: no data for " + watchdog.stall().toMillis() + " ms", cause);
     }
 
     private static ApiError tooLarge(long bytes, long max) {

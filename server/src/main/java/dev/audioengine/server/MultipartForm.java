@@ -5,6 +5,7 @@ import io.helidon.http.HeaderNames;
 import io.helidon.http.RequestException;
 import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
 import org.apache.commons.fileupload2.core.AbstractFileUpload;
 import org.apache.commons.fileupload2.core.AbstractRequestContext;
 import org.apache.commons.fileupload2.core.DiskFileItem;
@@ -16,7 +17,6 @@ import org.apache.commons.fileupload2.core.FileUploadFileCountLimitException;
 import org.apache.commons.fileupload2.core.FileUploadSizeException;
 import org.apache.commons.fileupload2.core.RequestContext;
 
-import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -51,18 +51,29 @@ final class MultipartForm implements AutoCloseable {
      * Reads the body of {@code req}; {@code fileFields} are the parts taken as files (one each), every other part is a
      * text field. Problems of the request are {@link ApiError}s (400, 413).
      */
-    static MultipartForm read(ServerRequest req, UploadFolder folder, long maxBytes, Set<String> fileFields, UploadWatchdog watchdog)
-            throws IOException {
+    static MultipartForm read(ServerRequest req, ServerResponse res, UploadFolder folder, long maxBytes, Set<String> fileFields,
+                              UploadWatchdog watchdog) throws IOException {
         String contentType = req.headers().first(HeaderNames.CONTENT_TYPE).orElse(null);
         long declared = req.headers().contentLength().orElse(-1);
         if (declared > maxBytes) throw tooLarge(declared, maxBytes);
+        if (contentType == null || !contentType.strip().toLowerCase(java.util.Locale.ROOT).startsWith("multipart/")) {
+            // FileUpload would fail on a missing type with a null pointer of its own
+            throw ApiError.invalid(null, "expected a multipart/form-data body (Content-Type: multipart/form-data; boundary=...), got "
+                    + (contentType == null ? "no Content-Type" : "Content-Type " + contentType) + " (with curl: -F file=@audio.wav -F model=...)");
+        }
         MultipartForm form = new MultipartForm();
-        try (UploadWatchdog.Watch watch = watchdog.watch()) {
+        try (UploadWatchdog.Watch watch = watchdog.watch(ErrorResponder.stalled(res, watchdog))) {
+            Body body = new Body(req, contentType, declared, watch);
             try {
                 Parser parser = new Parser();
                 parser.setSizeMax(maxBytes);
                 parser.setFileCountMax(MAX_PARTS);
-                FileItemInputIterator parts = parser.getItemIterator(new Body(req, contentType, declared, watch));
+                FileItemInputIterator parts = parser.getItemIterator(body);
+                if (!parts.hasNext()) {
+                    // FileUpload reads a body without its boundary as an empty form, which would be refused for its first missing field
+                    throw ApiError.invalid(null, "the multipart body has no part: the boundary " + boundary(contentType)
+                            + " its Content-Type names is not found in the body");
+                }
                 while (parts.hasNext()) {
                     FileItemInput part = parts.next();
                     String name = part.getFieldName();
@@ -70,12 +81,25 @@ final class MultipartForm implements AutoCloseable {
                     if (fileFields.contains(name)) form.spool(name, part, folder);
                     else form.fields.computeIfAbsent(name, k -> new ArrayList<>()).add(text(name, part));
                 }
+                if (watch.fired()) throw new IOException("answered 408 just as the last byte came");
                 return form;
             } catch (IOException | RuntimeException e) {
                 form.close();
-                throw refusal(e, watch.fired(), watchdog, contentType, maxBytes);
+                RuntimeException r = refusal(e, watch.fired(), watchdog, contentType, maxBytes);
+                // refused partway through the body: the rest is read after the answer, so a client still sending gets it
+                if (r instanceof ApiError && body.raw != null) ErrorResponder.abandoned(req, body.raw);
+                throw r;
             }
         }
+    }
+
+    /** The boundary parameter of a multipart Content-Type, as the request gave it; "(none)" when it has none. */
+    private static String boundary(String contentType) {
+        for (String param : contentType.split(";")) {
+            String p = param.strip();
+            if (p.regionMatches(true, 0, "boundary=", 0, 9)) return p.substring(9);
+        }
+        return "(none)";
     }
 
     /** What a failure while reading means for the request: its fault (400, 413), the connection's, or the server's. */
@@ -189,6 +213,7 @@ final class MultipartForm implements AutoCloseable {
         private final String contentType;
         private final long contentLength;
         private final UploadWatchdog.Watch watch;
+        private InputStream raw; // Helidon's stream, once FileUpload has asked for it
 
         Body(ServerRequest req, String contentType, long contentLength, UploadWatchdog.Watch watch) {
             super(name -> req.headers().first(HeaderNames.create(name)).orElse(null), () -> contentLength, req);
@@ -205,21 +230,8 @@ final class MultipartForm implements AutoCloseable {
 
         @Override
         public InputStream getInputStream() {
-            return new FilterInputStream(getRequest().content().inputStream()) {
-                @Override
-                public int read() throws IOException {
-                    int b = super.read();
-                    watch.progress();
-                    return b;
-                }
-
-                @Override
-                public int read(byte[] b, int off, int len) throws IOException {
-                    int n = super.read(b, off, len);
-                    watch.progress();
-                    return n;
-                }
-            };
+            raw = getRequest().content().inputStream();
+            return watch.watched(raw);
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.audioengine.server;
 
+import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.http.Filter;
 import io.helidon.webserver.http.FilterChain;
 import io.helidon.webserver.http.RoutingRequest;
@@ -36,6 +37,15 @@ final class RequestLog implements Filter {
         try {
             chain.proceed();
             returned = true;
+        } catch (CloseConnectionException e) {
+            // the connection failed after the handler was done: Helidon writes a streamed answer's last chunk itself, once
+            // the handler returns, and a client that left meanwhile fails that write. The answer began with its status;
+            // the client cut it short, as the log counts a stream a client leaves
+            if (note.unansweredStatus() == 0) {
+                note.unanswered(res.status().code());
+                note.note("client closed the connection before the answer's end");
+            }
+            throw e;
         } finally {
             // thrown past the handlers: an answer sent before the connection was ended (Endpoint) has its status,
             // anything else is Helidon's 500
@@ -43,8 +53,9 @@ final class RequestLog implements Filter {
             double seconds = (System.nanoTime() - t0) / 1e9;
             String path = req.path().path();
             metrics.finished(endpoint(path), status, seconds);
-            log.accept(String.format(Locale.ROOT, "%s %s %d %.0f ms client=%s%s", req.prologue().method().text(), path, status,
-                    seconds * 1e3, client, note.describe()));
+            // every part a client chose (the path, and the notes that quote its fields, file name and model) is escaped
+            log.accept(String.format(Locale.ROOT, "%s %s %d %.0f ms client=%s%s", LogText.escape(req.prologue().method().text()), LogText.escape(path),
+                    status, seconds * 1e3, LogText.escape(client), LogText.escape(note.describe())));
         }
     }
 

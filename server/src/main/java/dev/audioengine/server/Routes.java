@@ -13,6 +13,15 @@ final class Routes {
     static final String READY = "/ready";
     static final String METRICS = "/metrics";
 
+    /** The method each path takes (one each), for a 405's Allow header; empty for a path this server does not have. */
+    static java.util.Optional<String> method(String path) {
+        return java.util.Optional.ofNullable(switch (path) {
+            case TRANSCRIPTIONS, SPEECH, VAD -> "POST";
+            case VOICES, MODELS, HEALTH, READY, METRICS -> "GET";
+            default -> path.startsWith(MODELS + "/") && path.indexOf('/', MODELS.length() + 1) < 0 ? "GET" : null;
+        });
+    }
+
     /** What balancers, orchestrators and Prometheus ask: open without the API key, answered while draining. */
     static boolean isProbe(String path) { return path.equals(HEALTH) || path.equals(READY) || path.equals(METRICS); }
 

@@ -66,12 +66,25 @@ final class ServedModels implements AutoCloseable {
      */
     static final java.util.Set<String> OPENAI_SPEECH_MODELS = java.util.Set.of("tts-1", "tts-1-hd", "gpt-4o-mini-tts");
 
+    /**
+     * OpenAI's transcription model names, which a client written for OpenAI sends: each stands for this server's first
+     * asr model, as the speech names do for the tts model.
+     */
+    static final java.util.Set<String> OPENAI_TRANSCRIPTION_MODELS = java.util.Set.of("whisper-1", "gpt-4o-transcribe", "gpt-4o-mini-transcribe");
+
+    /**
+     * The first served model of {@code task} when {@code name} is none of the served models' names but one of OpenAI's
+     * {@code names} for that task.
+     */
+    Optional<ServedModel> openAiName(String name, java.util.Set<String> names, Task task) {
+        if (find(name).isPresent() || !names.contains(name.strip().toLowerCase(java.util.Locale.ROOT))) return Optional.empty();
+        return first(task);
+    }
+
     /** The served model {@code name} answers to, OpenAI's speech model names standing for the first tts model; else 404. */
     ServedModel requireSpeech(String name) {
-        if (find(name).isEmpty() && OPENAI_SPEECH_MODELS.contains(name.strip().toLowerCase(java.util.Locale.ROOT))) {
-            Optional<ServedModel> tts = first(Task.TTS);
-            if (tts.isPresent()) return tts.get();
-        }
+        Optional<ServedModel> tts = openAiName(name, OPENAI_SPEECH_MODELS, Task.TTS);
+        if (tts.isPresent()) return tts.get();
         ServedModel m = require(name);
         if (m.task() != Task.TTS) {
             throw ApiError.invalid("model", m.id() + " is a " + m.task().cliName() + " model; speech needs a speech synthesis model: "

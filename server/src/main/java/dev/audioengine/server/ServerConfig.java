@@ -23,11 +23,12 @@ import java.util.function.Consumer;
  * @param uploadStall    an upload that sends nothing for this long is ended (Helidon applies no read timeout to a
  *                       request in progress, and a stalled client would hold its connection for good)
  * @param drainTimeout   on shutdown, how long in-flight requests may take to finish
+ * @param connections    how long a connection may take to send its headers or sit idle, and how many may be open
  * @param log            where the one line per request (and the server's own lines) go
  */
 public record ServerConfig(String host, int port, List<String> models, int maxConcurrent, int queue, Duration queueTimeout,
                            long maxUploadBytes, int maxInputChars, Optional<String> apiKey, boolean preload, Duration uploadStall,
-                           Duration drainTimeout, Consumer<String> log) {
+                           Duration drainTimeout, Connections connections, Consumer<String> log) {
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 8080;
     public static final List<String> DEFAULT_MODELS = List.of("moonshine-tiny", "kokoro", "silero_vad");
@@ -38,6 +39,7 @@ public record ServerConfig(String host, int port, List<String> models, int maxCo
         Objects.requireNonNull(host, "host");
         models = List.copyOf(models);
         Objects.requireNonNull(apiKey, "apiKey");
+        Objects.requireNonNull(connections, "connections");
         Objects.requireNonNull(log, "log");
         if (port < 0 || port > 65535) throw new IllegalArgumentException("--port must be in [0, 65535], got " + port);
         if (models.isEmpty()) throw new IllegalArgumentException("--models names no model");
@@ -50,7 +52,10 @@ public record ServerConfig(String host, int port, List<String> models, int maxCo
         if (queueTimeout.isNegative()) throw new IllegalArgumentException("--queue-timeout-s must not be negative");
         if (!uploadStall.isPositive()) throw new IllegalArgumentException("--upload-stall-s must be positive");
         if (drainTimeout.isNegative()) throw new IllegalArgumentException("--drain-timeout-s must not be negative");
-        if (apiKey.isPresent() && apiKey.get().isBlank()) throw new IllegalArgumentException("--api-key is empty");
+        if (apiKey.isPresent() && apiKey.get().isBlank()) {
+            throw new IllegalArgumentException("--api-key is empty (an unset variable in --api-key \"$KEY\"?, or AUDIOENGINE_API_KEY set to nothing); "
+                    + "give the key, or leave both out to serve without one");
+        }
     }
 
     /** The most --max-input-chars may be: the JSON body it allows (12 bytes a character, escaped) stays in an array. */
@@ -59,39 +64,76 @@ public record ServerConfig(String host, int port, List<String> models, int maxCo
     /** The defaults of {@code audioengine serve}, logging to {@code log}. */
     public static ServerConfig defaults(Consumer<String> log) {
         return new ServerConfig(DEFAULT_HOST, DEFAULT_PORT, DEFAULT_MODELS, 2, 16, Duration.ofSeconds(30), 25L << 20, DEFAULT_MAX_INPUT_CHARS, Optional.empty(),
-                false, Duration.ofSeconds(30), Duration.ofSeconds(30), log);
+                false, Duration.ofSeconds(30), Duration.ofSeconds(30), Connections.DEFAULTS, log);
+    }
+
+    public ServerConfig withHost(String h) {
+        return new ServerConfig(h, port, models, maxConcurrent, queue, queueTimeout, maxUploadBytes, maxInputChars, apiKey, preload, uploadStall, drainTimeout, connections, log);
     }
 
     public ServerConfig withPort(int p) {
-        return new ServerConfig(host, p, models, maxConcurrent, queue, queueTimeout, maxUploadBytes, maxInputChars, apiKey, preload, uploadStall, drainTimeout, log);
+        return new ServerConfig(host, p, models, maxConcurrent, queue, queueTimeout, maxUploadBytes, maxInputChars, apiKey, preload, uploadStall, drainTimeout, connections, log);
     }
 
     public ServerConfig withModels(List<String> m) {
-        return new ServerConfig(host, port, m, maxConcurrent, queue, queueTimeout, maxUploadBytes, maxInputChars, apiKey, preload, uploadStall, drainTimeout, log);
+        return new ServerConfig(host, port, m, maxConcurrent, queue, queueTimeout, maxUploadBytes, maxInputChars, apiKey, preload, uploadStall, drainTimeout, connections, log);
     }
 
     public ServerConfig withConcurrency(int maxConcurrentRequests, int queueLength, Duration timeout) {
-        return new ServerConfig(host, port, models, maxConcurrentRequests, queueLength, timeout, maxUploadBytes, maxInputChars, apiKey, preload, uploadStall, drainTimeout, log);
+        return new ServerConfig(host, port, models, maxConcurrentRequests, queueLength, timeout, maxUploadBytes, maxInputChars, apiKey, preload, uploadStall, drainTimeout, connections, log);
     }
 
     public ServerConfig withMaxUploadBytes(long bytes) {
-        return new ServerConfig(host, port, models, maxConcurrent, queue, queueTimeout, bytes, maxInputChars, apiKey, preload, uploadStall, drainTimeout, log);
+        return new ServerConfig(host, port, models, maxConcurrent, queue, queueTimeout, bytes, maxInputChars, apiKey, preload, uploadStall, drainTimeout, connections, log);
     }
 
     public ServerConfig withApiKey(String key) {
-        return new ServerConfig(host, port, models, maxConcurrent, queue, queueTimeout, maxUploadBytes, maxInputChars, Optional.ofNullable(key), preload, uploadStall, drainTimeout, log);
+        return new ServerConfig(host, port, models, maxConcurrent, queue, queueTimeout, maxUploadBytes, maxInputChars, Optional.ofNullable(key), preload, uploadStall, drainTimeout, connections, log);
     }
 
     public ServerConfig withUploadStall(Duration stall) {
-        return new ServerConfig(host, port, models, maxConcurrent, queue, queueTimeout, maxUploadBytes, maxInputChars, apiKey, preload, stall, drainTimeout, log);
+        return new ServerConfig(host, port, models, maxConcurrent, queue, queueTimeout, maxUploadBytes, maxInputChars, apiKey, preload, stall, drainTimeout, connections, log);
     }
 
     public ServerConfig withPreload(boolean p) {
-        return new ServerConfig(host, port, models, maxConcurrent, queue, queueTimeout, maxUploadBytes, maxInputChars, apiKey, p, uploadStall, drainTimeout, log);
+        return new ServerConfig(host, port, models, maxConcurrent, queue, queueTimeout, maxUploadBytes, maxInputChars, apiKey, p, uploadStall, drainTimeout, connections, log);
     }
 
     public ServerConfig withMaxInputChars(int chars) {
-        return new ServerConfig(host, port, models, maxConcurrent, queue, queueTimeout, maxUploadBytes, chars, apiKey, preload, uploadStall, drainTimeout, log);
+        return new ServerConfig(host, port, models, maxConcurrent, queue, queueTimeout, maxUploadBytes, chars, apiKey, preload, uploadStall, drainTimeout, connections, log);
+    }
+
+    public ServerConfig withConnectionLimits(Duration headerTimeout, Duration idleTimeout, int maxConnections) {
+        return new ServerConfig(host, port, models, maxConcurrent, queue, queueTimeout, maxUploadBytes, maxInputChars, apiKey, preload, uploadStall, drainTimeout,
+                new Connections(headerTimeout, idleTimeout, maxConnections), log);
+    }
+
+    /**
+     * What a connection may hold. Helidon 4.5 would otherwise keep a socket that sends half its headers, or nothing,
+     * for as long as the client likes (its idle check runs every 2 minutes and spares a connection in its headers), so
+     * a few thousand such sockets would use up the process's descriptors.
+     *
+     * @param headerTimeout  from a request line to the end of its headers: a client that takes longer is disconnected
+     * @param idleTimeout    a connection with no request under way (none begun, or waiting for the next one on a kept-alive
+     *                       connection) is closed after this long; a request line that has not ended by then counts as none
+     * @param maxConnections connections open at once; more wait in the kernel's accept queue, costing no descriptor here,
+     *                       until one closes
+     */
+    public record Connections(Duration headerTimeout, Duration idleTimeout, int maxConnections) {
+        /**
+         * Ten seconds for headers (a client sends them at once); 75 s of keep-alive, above the 60 s a balancer such as
+         * AWS's ALB keeps an idle connection, so the balancer, not this server, closes it, and never just as it sends a
+         * request on it; 512 connections.
+         */
+        public static final Connections DEFAULTS = new Connections(Duration.ofSeconds(10), Duration.ofSeconds(75), 512);
+
+        public Connections {
+            Objects.requireNonNull(headerTimeout, "headerTimeout");
+            Objects.requireNonNull(idleTimeout, "idleTimeout");
+            if (!headerTimeout.isPositive()) throw new IllegalArgumentException("--header-timeout-s must be positive");
+            if (!idleTimeout.isPositive()) throw new IllegalArgumentException("--idle-timeout-s must be positive");
+            if (maxConnections < 1) throw new IllegalArgumentException("--max-connections must be at least 1, got " + maxConnections);
+        }
     }
 
     /** The largest JSON body a speech request may be: the text at 12 bytes a character (a surrogate pair escaped) and room for the rest. */

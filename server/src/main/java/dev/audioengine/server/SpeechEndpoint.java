@@ -44,7 +44,7 @@ final class SpeechEndpoint implements Endpoint.Body {
     public void handle(ServerRequest req, ServerResponse res) throws Exception {
         long t0 = System.nanoTime();
         RequestNote note = req.context().get(RequestNote.class).orElseThrow();
-        SpeechRequest r = SpeechRequest.of(JsonBody.read(req, maxJsonBytes, watchdog), maxInputChars);
+        SpeechRequest r = SpeechRequest.of(JsonBody.read(req, res, maxJsonBytes, watchdog), maxInputChars);
         ServedModel model = models.requireSpeech(r.model());
         note.model(model.id());
         // no Accept check for sse: the request asked for events by name, and OpenAI's SDKs send Accept: application/octet-stream
@@ -190,7 +190,7 @@ final class SpeechEndpoint implements Endpoint.Body {
     }
 
     /** One Server-Sent Event: a data line and the blank line that ends it, sent at once. */
-    private static void event(OutputStream out, JsonWriter json) throws java.io.IOException {
+    static void event(OutputStream out, JsonWriter json) throws java.io.IOException {
         out.write(("data: " + json + "\n\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
         out.flush();
     }

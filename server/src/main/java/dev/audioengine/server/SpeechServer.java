@@ -8,9 +8,13 @@ import io.helidon.http.HeaderValues;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.DirectHandlers;
 import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http1.Http1Config;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.BindException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -36,6 +40,7 @@ public final class SpeechServer implements AutoCloseable {
     private final ServedModels models;
     private final UploadFolder uploads;
     private final UploadWatchdog watchdog;
+    private final HeaderTimeout headerTimeout;
     private final Metrics metrics;
     private final ShutdownGate gate;
     private final WebServer web;
@@ -71,11 +76,17 @@ public final class SpeechServer implements AutoCloseable {
                     res.send(metrics.render(models.all(), engine.backend().device().name(), engine.deviceMemory()));
                 }, log, errors))
                 .any(new Endpoint((req, res) -> {
+                    String method = req.prologue().method().text(), path = req.path().path();
+                    // a served path asked with another method: 405 and what it takes, as OpenAI answers
+                    Routes.method(path).ifPresent(allow -> {
+                        throw ApiError.methodNotAllowed(allow, method + " " + path + " is not served; " + path + " takes " + allow);
+                    });
                     throw ApiError.notFound("no endpoint " + req.prologue().method().text() + " " + req.path().path() + "; this server has POST "
                             + Routes.TRANSCRIPTIONS + ", POST " + Routes.SPEECH + ", GET " + Routes.VOICES + ", POST " + Routes.VAD + ", GET " + Routes.MODELS + ", GET " + Routes.HEALTH + ", GET "
                             + Routes.READY + ", GET " + Routes.METRICS);
                 }, log, errors));
-        FramingErrors framing = new FramingErrors(metrics, log, config.maxUploadBytes());
+        headerTimeout = new HeaderTimeout(config.connections().headerTimeout(), metrics, log);
+        FramingErrors framing = new FramingErrors(metrics, log, config.maxUploadBytes(), headerTimeout);
         DirectHandlers.Builder direct = DirectHandlers.builder();
         for (DirectHandler.EventType t : DirectHandler.EventType.values()) direct.addHandler(t, framing);
         web = WebServer.builder()
@@ -83,9 +94,21 @@ public final class SpeechServer implements AutoCloseable {
                 .port(config.port())
                 .shutdownHook(false) // close() drains first; Helidon's hook would cut requests in flight
                 .maxPayloadSize(config.maxUploadBytes())
+                .protocolsDiscoverServices(false)
+                .addProtocol(Http1Config.builder().addReceiveListener(headerTimeout).build())
+                // Helidon's idle check: a connection with no request under way (not even a whole request line) is closed
+                // after the idle timeout; checked four times per timeout, so one is closed within 1.25 times it
+                .idleConnectionTimeout(config.connections().idleTimeout())
+                .idleConnectionPeriod(checkPeriod(config.connections().idleTimeout()))
+                // beyond the cap, connections wait in the kernel's accept queue, not in this process's descriptors
+                .maxTcpConnections(config.connections().maxConnections())
                 .directHandlers(direct.build())
                 .routing(routing)
                 .build();
+    }
+
+    private static Duration checkPeriod(Duration idle) {
+        return Duration.ofMillis(Math.max(10, Math.min(15_000, idle.toMillis() / 4)));
     }
 
     /**
@@ -93,18 +116,20 @@ public final class SpeechServer implements AutoCloseable {
      * A model that fails to preload stops the server and is thrown.
      */
     public static SpeechServer start(ServerConfig config, AudioEngine engine, ModelLoader loader) throws IOException {
+        checkAddress(config.host(), config.port());
         SpeechServer s = new SpeechServer(config, engine, loader);
         s.web.start();
         if (!s.web.isRunning()) {
             // Helidon logs why (the port is taken, the address is not this machine's) and returns instead of throwing
             s.close();
-            throw new IOException("could not listen on " + config.host() + ":" + config.port() + " (the server log above says why: "
-                    + "a port in use, an address that is not this machine's)");
+            throw new CannotListen("could not listen on " + config.host() + ":" + config.port() + " (the server log above says why: "
+                    + "a port in use, an address that is not this machine's)", null);
         }
         config.log().accept("audioengine serve: listening on " + s.uri() + " (models "
                 + String.join(", ", s.models.all().stream().map(ServedModel::id).toList()) + " on "
                 + engine.backend().registryName() + ", " + engine.device().name() + "; " + config.maxConcurrent() + " at once and "
-                + config.queue() + " queued per model; uploads up to " + config.maxUploadBytes() + " bytes"
+                + config.queue() + " queued per model; uploads up to " + config.maxUploadBytes() + " bytes; up to "
+                + config.connections().maxConnections() + " connections"
                 + (config.apiKey().isPresent() ? "; API key required" : "") + ")");
         if (config.preload()) {
             try {
@@ -118,6 +143,33 @@ public final class SpeechServer implements AutoCloseable {
         }
         s.preloaded = true;
         return s;
+    }
+
+    /**
+     * Binds the address once and lets it go, so that a port in use or an address that is not this machine's is one
+     * IOException saying which, with the option to change: Helidon, asked to listen there, logs the bind failure with
+     * its stack trace (some 40 lines) before it returns.
+     */
+    static void checkAddress(String host, int port) throws IOException {
+        InetSocketAddress address = new InetSocketAddress(host, port);
+        if (address.isUnresolved()) {
+            throw new CannotListen("cannot listen on " + host + ":" + port + ": --host " + host + " is not a known name or address", null);
+        }
+        try (ServerSocket probe = new ServerSocket()) {
+            probe.setReuseAddress(true); // as the listener binds: a port whose old connections linger in TIME_WAIT is free
+            probe.bind(address);
+        } catch (BindException e) {
+            String message = String.valueOf(e.getMessage());
+            String why = message.contains("in use") ? "the port is in use (another server? pick another with --port, or 0 for a free one)"
+                    : message.contains("assign") ? "--host " + host + " is not an address of this machine (0.0.0.0 listens on all of them)"
+                    : message + " (--host, --port)";
+            throw new CannotListen("cannot listen on " + host + ":" + port + ": " + why, e);
+        }
+    }
+
+    /** The address given cannot be listened on; the message says why and which option to change, in one line. */
+    public static final class CannotListen extends IOException {
+        CannotListen(String message, Throwable cause) { super(message, cause); }
     }
 
     /**
@@ -165,6 +217,7 @@ public final class SpeechServer implements AutoCloseable {
             if (!drained) config.log().accept("audioengine serve: the drain timeout passed with " + metrics.inFlight() + " requests in flight; stopping anyway");
             web.stop();
             watchdog.close();
+            headerTimeout.close();
             models.close();
             uploads.close();
             config.log().accept("audioengine serve: stopped");
@@ -172,6 +225,7 @@ public final class SpeechServer implements AutoCloseable {
             Thread.currentThread().interrupt();
             web.stop();
             watchdog.close();
+            headerTimeout.close();
             models.close();
         } catch (IOException e) {
             throw new UncheckedIOException("could not remove the upload folder " + uploads.path(), e);

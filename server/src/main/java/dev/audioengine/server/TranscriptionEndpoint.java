@@ -8,15 +8,15 @@ import dev.audioengine.model.task.AsrOptions;
 import dev.audioengine.model.task.SpeechRecognizer;
 import dev.audioengine.model.task.Transcript;
 import dev.audioengine.model.task.TranscriptSegment;
-import io.helidon.common.media.type.MediaTypes;
 import io.helidon.http.HeaderNames;
-import io.helidon.http.sse.SseEvent;
 import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-import io.helidon.webserver.sse.SseSink;
 
+import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CancellationException;
@@ -57,10 +57,10 @@ final class TranscriptionEndpoint implements Endpoint.Body {
     @Override
     public void handle(ServerRequest req, ServerResponse res) throws Exception {
         RequestNote note = req.context().get(RequestNote.class).orElseThrow();
-        try (MultipartForm form = MultipartForm.read(req, uploads, maxUploadBytes, Set.of("file"), watchdog)) {
+        try (MultipartForm form = MultipartForm.read(req, res, uploads, maxUploadBytes, Set.of("file"), watchdog)) {
             TranscriptionRequest r = TranscriptionRequest.of(form);
             Upload file = UploadedAudio.required(form.file("file"));
-            ServedModel model = asrModel(r.model());
+            ServedModel model = asrModel(r.model(), note);
             note.model(model.id());
             if (!r.ignored().isEmpty()) {
                 res.header(IGNORED_HEADER, String.join(",", r.ignored()));
@@ -73,7 +73,12 @@ final class TranscriptionEndpoint implements Endpoint.Body {
         }
     }
 
-    private ServedModel asrModel(String name) {
+    private ServedModel asrModel(String name, RequestNote note) {
+        Optional<ServedModel> openAi = models.openAiName(name, ServedModels.OPENAI_TRANSCRIPTION_MODELS, Task.ASR);
+        if (openAi.isPresent()) {
+            note.note("OpenAI's model " + name.strip() + " is " + openAi.get().id());
+            return openAi.get();
+        }
         ServedModel m = models.require(name);
         if (m.task() != Task.ASR) {
             throw ApiError.invalid("model", m.id() + " is a " + m.task().cliName() + " model; transcriptions need a speech recognition model: "
@@ -95,9 +100,8 @@ final class TranscriptionEndpoint implements Endpoint.Body {
     }
 
     private void streamEvents(ServerRequest req, ServerResponse res, ServedModel model, AudioStream in, Upload file, RequestNote note) throws Exception {
-        if (!req.headers().isAccepted(MediaTypes.TEXT_EVENT_STREAM)) {
-            throw ApiError.invalid("stream", "stream=true answers text/event-stream, which the request's Accept header refuses");
-        }
+        // no Accept check: the request asked for events by name, and OpenAI's Python SDK sends Accept: application/json
+        // with stream=True too (OpenAI does not check it)
         BlockingQueue<TranscriptSegment> decoded = new LinkedBlockingQueue<>();
         AtomicBoolean stop = new AtomicBoolean();
         Future<Result> work = model.pool().start(() -> {
@@ -111,7 +115,7 @@ final class TranscriptionEndpoint implements Endpoint.Body {
         });
         try {
             // accepted and running: from here the answer is an event stream, and errors become error events
-            emitEvents(res.sink(SseSink.TYPE), work, decoded, model, file, note);
+            emitEvents(res, work, decoded, model, file, note);
         } finally {
             // however this ended, the audio stays open until the work has let go of it
             if (!work.isDone()) {
@@ -127,40 +131,48 @@ final class TranscriptionEndpoint implements Endpoint.Body {
         }
     }
 
-    private void emitEvents(SseSink sink, Future<Result> work, BlockingQueue<TranscriptSegment> decoded, ServedModel model, Upload file,
+    /**
+     * The events, written to the body directly rather than through Helidon's SSE sink, which refuses a request whose
+     * Accept header does not name text/event-stream.
+     */
+    private void emitEvents(ServerResponse res, Future<Result> work, BlockingQueue<TranscriptSegment> decoded, ServedModel model, Upload file,
                             RequestNote note) throws InterruptedException {
+        res.header(HeaderNames.CONTENT_TYPE, "text/event-stream");
+        res.header(HeaderNames.CACHE_CONTROL, "no-cache");
         boolean gone = false;
+        OutputStream out = res.outputStream();
         try {
+            out.flush(); // the status and headers now, as the sink sent them: the first window may take a while
             StringBuilder text = new StringBuilder();
             while (!(work.isDone() && decoded.isEmpty())) {
                 TranscriptSegment s = decoded.poll(50, TimeUnit.MILLISECONDS);
                 if (s == null || s.text().isEmpty()) continue;
                 String delta = text.isEmpty() ? s.text() : " " + s.text();
                 text.append(delta);
-                sink.emit(event(new JsonWriter().beginObject().name("type").value("transcript.text.delta").name("delta").value(delta).endObject()));
+                SpeechEndpoint.event(out, new JsonWriter().beginObject().name("type").value("transcript.text.delta").name("delta").value(delta).endObject());
             }
             Result result;
             try {
                 result = outcome(work, file);
             } catch (ApiError e) {
                 note.note("failed after the stream began: " + e.getMessage());
-                sink.emit(errorEvent(e));
+                SpeechEndpoint.event(out, errorEvent(e));
                 return;
             } catch (Exception e) {
-                sink.emit(errorEvent(ApiError.internal("internal error: " + e)));
+                SpeechEndpoint.event(out, errorEvent(ApiError.internal("internal error: " + e)));
                 throw new IllegalStateException("the transcription failed after its stream began", e); // Endpoint logs the trace
             }
             account(model, result, note);
-            sink.emit(event(new JsonWriter().beginObject().name("type").value("transcript.text.done")
-                    .name("text").value(result.transcript().text()).endObject()));
-        } catch (UncheckedIOException | CloseConnectionException e) {
+            SpeechEndpoint.event(out, new JsonWriter().beginObject().name("type").value("transcript.text.done")
+                    .name("text").value(result.transcript().text()).endObject());
+        } catch (UncheckedIOException | CloseConnectionException | IOException e) {
             gone = true; // a write failed: the client has gone
             note.note("client closed the stream");
         } finally {
             try {
-                sink.close();
-            } catch (UncheckedIOException | CloseConnectionException e) {
-                if (!gone) throw e;
+                out.close();
+            } catch (UncheckedIOException | CloseConnectionException | IOException e) {
+                if (!gone) throw e instanceof IOException io ? new UncheckedIOException(io) : (RuntimeException) e;
             }
         }
     }
@@ -179,11 +191,7 @@ final class TranscriptionEndpoint implements Endpoint.Body {
         note.audio(result.transcript().audioSeconds(), result.seconds());
     }
 
-    private static SseEvent errorEvent(ApiError e) {
-        return event(e.body(new JsonWriter().beginObject().name("type").value("error").name("error").beginObject()).endObject().endObject());
-    }
-
-    private static SseEvent event(JsonWriter json) {
-        return SseEvent.create(json.toString());
+    private static JsonWriter errorEvent(ApiError e) {
+        return e.body(new JsonWriter().beginObject().name("type").value("error").name("error").beginObject()).endObject().endObject();
     }
 }

@@ -1,5 +1,8 @@
 package dev.audioengine.server;
 
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -11,7 +14,8 @@ import java.util.concurrent.TimeUnit;
  * Ends uploads that stall. Helidon 4.5 applies no read timeout to a request in progress, so a client that stops
  * sending mid-body would hold its connection (a virtual thread, a spooled file) until it goes away. A request reads its
  * body on its own virtual thread; interrupting a virtual thread blocked on a socket closes that socket, which is how a
- * watch that saw no byte for the stall time ends it. One platform thread ticks for the whole server.
+ * watch that saw no byte for the stall time ends it, after its stall action has answered the client (408) while the
+ * socket was still open. One platform thread ticks for the whole server.
  */
 final class UploadWatchdog implements AutoCloseable {
     private final long stallNanos;
@@ -32,8 +36,11 @@ final class UploadWatchdog implements AutoCloseable {
     Duration stall() { return Duration.ofNanos(stallNanos); }
 
     /** Watches the calling thread's reads until the watch is closed; call {@link Watch#progress} after each read. */
-    Watch watch() {
-        Watch w = new Watch(Thread.currentThread());
+    Watch watch() { return watch(() -> { }); }
+
+    /** The same, running {@code onStall} (the 408, written while the reading thread is blocked) before the socket is closed. */
+    Watch watch(Runnable onStall) {
+        Watch w = new Watch(Thread.currentThread(), onStall);
         watches.put(w, Boolean.TRUE);
         return w;
     }
@@ -51,12 +58,35 @@ final class UploadWatchdog implements AutoCloseable {
     /** One request's upload. */
     final class Watch implements AutoCloseable {
         private final Thread reader;
+        private final Runnable onStall;
         private volatile long lastProgress = System.nanoTime();
         private boolean fired, closed; // guarded by this
 
-        private Watch(Thread reader) { this.reader = reader; }
+        private Watch(Thread reader, Runnable onStall) {
+            this.reader = reader;
+            this.onStall = onStall;
+        }
 
         void progress() { lastProgress = System.nanoTime(); }
+
+        /** {@code in}, telling this watch after each read that the upload moves. */
+        InputStream watched(InputStream in) {
+            return new FilterInputStream(in) {
+                @Override
+                public int read() throws IOException {
+                    int b = super.read();
+                    progress();
+                    return b;
+                }
+
+                @Override
+                public int read(byte[] b, int off, int len) throws IOException {
+                    int n = super.read(b, off, len);
+                    progress();
+                    return n;
+                }
+            };
+        }
 
         /** Whether the watchdog ended the upload. */
         synchronized boolean fired() { return fired; }
@@ -65,6 +95,11 @@ final class UploadWatchdog implements AutoCloseable {
             if (closed || fired) return;
             fired = true;
             watches.remove(this);
+            try {
+                onStall.run();
+            } catch (RuntimeException e) {
+                // the client is gone too: there was no one to answer
+            }
             reader.interrupt();
         }
 

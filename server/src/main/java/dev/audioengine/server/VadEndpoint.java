@@ -47,7 +47,7 @@ final class VadEndpoint implements Endpoint.Body {
     @Override
     public void handle(ServerRequest req, ServerResponse res) throws Exception {
         RequestNote note = req.context().get(RequestNote.class).orElseThrow();
-        try (MultipartForm form = MultipartForm.read(req, uploads, maxUploadBytes, Set.of("file"), watchdog)) {
+        try (MultipartForm form = MultipartForm.read(req, res, uploads, maxUploadBytes, Set.of("file"), watchdog)) {
             VadRequest r = VadRequest.of(form);
             Upload file = UploadedAudio.required(form.file("file"));
             ServedModel model = vadModel(r);

@@ -31,7 +31,7 @@ record VadRequest(Optional<String> model, VadOptions options, SegmentFormat form
         try {
             options = new VadOptions(threshold, neg, minSpeech, minSilence, pad, maxSpeech);
         } catch (IllegalArgumentException e) {
-            throw ApiError.invalid(null, e.getMessage()); // VadOptions names the option, as the CLI spells it
+            throw outOfRange(e.getMessage());
         }
         SegmentFormat format;
         try {
@@ -40,6 +40,18 @@ record VadRequest(Optional<String> model, VadOptions options, SegmentFormat form
             throw ApiError.invalid("response_format", e.getMessage());
         }
         return new VadRequest(form.field("model").map(String::strip).filter(s -> !s.isEmpty()), options, format);
+    }
+
+    /**
+     * VadOptions' range error in the form's terms: it starts with the option as the command line spells it
+     * ("min-speech-ms must not be negative"), which is the form field with dashes for underscores; that field is the
+     * error's param, and the message names it as the form does.
+     */
+    static ApiError outOfRange(String message) {
+        int cut = message.indexOf(' ');
+        String field = (cut < 0 ? message : message.substring(0, cut)).replace('-', '_');
+        if (!FIELDS.contains(field)) return ApiError.invalid(null, message); // an option of its own: say it as it is
+        return ApiError.invalid(field, field + (cut < 0 ? "" : message.substring(cut)));
     }
 
     private static int integer(String name, String s) {

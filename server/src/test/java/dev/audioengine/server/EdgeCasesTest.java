@@ -114,10 +114,21 @@ class EdgeCasesTest {
 
     @Test
     void anUnknownModelIsA404() throws Exception {
-        JsonNode e = error(transcribe(new Multipart().field("model", "whisper-1").file(TestServer.SHORT_RECORDING)), 404);
+        JsonNode e = error(transcribe(new Multipart().field("model", "whisper-large-v3").file(TestServer.SHORT_RECORDING)), 404);
         assertThat(e.get("code").asText()).isEqualTo("model_not_found");
         assertThat(e.get("param").asText()).isEqualTo("model");
-        assertThat(e.get("message").asText()).contains("whisper-1").contains("moonshine-tiny");
+        assertThat(e.get("message").asText()).contains("whisper-large-v3").contains("moonshine-tiny");
+    }
+
+    @Test
+    void openAisTranscriptionModelNamesStandForTheFirstRecognizer() throws Exception {
+        for (String name : new String[] {"whisper-1", "gpt-4o-transcribe", "gpt-4o-mini-transcribe", "Whisper-1"}) {
+            HttpResponse<String> r = transcribe(new Multipart().field("model", name).field("response_format", "text").file(TestServer.SHORT_RECORDING));
+            assertThat(r.statusCode()).as(name + ": " + r.body()).isEqualTo(200);
+            assertThat(r.body()).as(name).isNotBlank();
+        }
+        assertThat(server.logLinesOnceOneMatches(l -> l.contains("gpt-4o-mini-transcribe")))
+                .anyMatch(l -> l.startsWith("POST " + Routes.TRANSCRIPTIONS + " 200") && l.contains("model=moonshine-tiny") && l.contains("gpt-4o-mini-transcribe"));
     }
 
     @Test
@@ -136,12 +147,31 @@ class EdgeCasesTest {
                 .file(TestServer.SHORT_RECORDING)), 400).get("param").asText()).isEqualTo("stream");
         assertThat(error(transcribe(new Multipart().field("model", "moonshine-tiny").field("timestamp_granularities[]", "word")
                 .file(TestServer.SHORT_RECORDING)), 400).get("param").asText()).isEqualTo("timestamp_granularities[]");
-        HttpResponse<String> noEvents = send(new Multipart().field("model", "moonshine-tiny").field("stream", "true").file(TestServer.SHORT_RECORDING)
-                .post(server.uri(Routes.TRANSCRIPTIONS)).header("Accept", "application/json"));
-        assertThat(error(noEvents, 400).get("message").asText()).contains("text/event-stream");
         HttpResponse<String> json = send(HttpRequest.newBuilder(server.uri(Routes.TRANSCRIPTIONS)).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"moonshine-tiny\"}")));
         assertThat(error(json, 400).get("message").asText()).contains("multipart/form-data");
+    }
+
+    @Test
+    void aStreamIsSentWhateverTheAcceptHeaderSays() throws Exception {
+        // OpenAI's Python SDK sends Accept: application/json on every call, stream=True included; OpenAI does not check it
+        HttpResponse<String> r = send(new Multipart().field("model", "moonshine-tiny").field("stream", "true").file(TestServer.SHORT_RECORDING)
+                .post(server.uri(Routes.TRANSCRIPTIONS)).header("Accept", "application/json"));
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        assertThat(r.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("text/event-stream"));
+        assertThat(r.body()).startsWith("data: {\"type\":\"transcript.text.delta\"").contains("\"type\":\"transcript.text.done\"");
+    }
+
+    @Test
+    void aBodyThatIsNotAFormOrWhoseBoundaryMatchesNothingSaysSo() throws Exception {
+        byte[] form = new Multipart().field("model", "moonshine-tiny").file(TestServer.SHORT_RECORDING).bytes();
+        for (String path : new String[] {Routes.TRANSCRIPTIONS, Routes.VAD}) {
+            JsonNode untyped = error(send(HttpRequest.newBuilder(server.uri(path)).POST(HttpRequest.BodyPublishers.ofByteArray(form))), 400);
+            assertThat(untyped.get("message").asText()).as(path).contains("expected a multipart/form-data body").doesNotContain("null");
+            JsonNode elsewhere = error(send(HttpRequest.newBuilder(server.uri(path)).header("Content-Type", "multipart/form-data; boundary=another-boundary")
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(form))), 400);
+            assertThat(elsewhere.get("message").asText()).as(path).contains("boundary another-boundary").contains("no part").doesNotContain("model parameter");
+        }
     }
 
     @Test
@@ -183,6 +213,19 @@ class EdgeCasesTest {
     void anUnknownPathIsA404InTheSameShape() throws Exception {
         assertThat(error(send(HttpRequest.newBuilder(server.uri("/v1/audio/translations")).POST(HttpRequest.BodyPublishers.noBody())), 404)
                 .get("message").asText()).contains(Routes.TRANSCRIPTIONS, Routes.SPEECH, Routes.VOICES);
+    }
+
+    @Test
+    void aKnownPathWithAnotherMethodIsA405WithAllow() throws Exception {
+        String[][] cases = {{"GET", Routes.TRANSCRIPTIONS, "POST"}, {"DELETE", Routes.MODELS, "GET"}, {"PUT", Routes.MODELS + "/moonshine-tiny", "GET"},
+                {"POST", Routes.HEALTH, "GET"}, {"GET", Routes.SPEECH, "POST"}};
+        for (String[] c : cases) {
+            HttpResponse<String> r = send(HttpRequest.newBuilder(server.uri(c[1])).method(c[0], HttpRequest.BodyPublishers.noBody()));
+            JsonNode e = error(r, 405);
+            assertThat(r.headers().firstValue("Allow")).as(c[0] + " " + c[1]).hasValue(c[2]);
+            assertThat(e.get("type").asText()).isEqualTo("invalid_request_error");
+            assertThat(e.get("message").asText()).contains(c[0] + " " + c[1]).contains(c[2]);
+        }
     }
 
     @Test
@@ -255,19 +298,41 @@ class EdgeCasesTest {
             stalled.out.write(body, 0, body.length / 3);
             stalled.out.flush();
             long t0 = System.nanoTime();
-            int end;
-            try {
-                end = stalled.in.read(); // nothing is answered: the server ends the connection
-            } catch (java.net.SocketException reset) {
-                end = -1;
-            }
+            assertThat(stalled.status()).isEqualTo(408); // answered in OpenAI's shape, then the connection ends
             double seconds = (System.nanoTime() - t0) / 1e9;
-            assertThat(end).isEqualTo(-1);
+            assertThat(stalled.rest()).contains("Connection: close").contains("\"error\":{\"message\":\"the upload stalled");
             assertThat(seconds).as("seconds until the stalled upload was ended").isBetween(1.5, 10.0);
         }
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         while (server.logLines().stream().noneMatch(l -> l.contains(" 408 ")) && System.nanoTime() < deadline) Thread.sleep(20);
         assertThat(server.logLines()).anyMatch(l -> l.startsWith("POST " + Routes.VAD + " 408 ") && l.contains("the upload stalled"));
+    }
+
+    @Test
+    void aSpeechRequestsJsonThatStallsIsAnswered408() throws Exception {
+        try (RawHttp stalled = new RawHttp(server.server.uri(), 30_000)) {
+            stalled.head("POST", Routes.SPEECH, "Authorization: Bearer " + KEY, "Content-Type: application/json", "Content-Length: 100");
+            stalled.out.write("{\"model\":\"kokoro\",\"inp".getBytes(StandardCharsets.US_ASCII));
+            stalled.out.flush();
+            long t0 = System.nanoTime();
+            assertThat(stalled.status()).isEqualTo(408);
+            assertThat(stalled.rest()).contains("\"error\":{\"message\":\"the upload stalled");
+            assertThat((System.nanoTime() - t0) / 1e9).as("seconds until the stalled body was ended").isBetween(1.5, 10.0);
+        }
+    }
+
+    @Test
+    void aChunkedJsonBodyOverItsLimitGetsThe413() throws Exception {
+        // the speech endpoint's own limit (far below --max-upload-mb): the 413 must reach a client that is still sending
+        try (RawHttp raw = new RawHttp(server.server.uri(), 30_000)) {
+            raw.head("POST", Routes.SPEECH, "Authorization: Bearer " + KEY, "Content-Type: application/json", "Transfer-Encoding: chunked");
+            byte[] start = "{\"model\":\"kokoro\",\"input\":\"".getBytes(StandardCharsets.US_ASCII);
+            raw.chunk(start, 0, start.length);
+            CompletableFuture<Long> sent = sendUntilRefused(raw, true);
+            assertThat(raw.status()).isEqualTo(413);
+            assertThat(raw.rest()).contains("payload_too_large");
+            assertThat(sent.get(30, TimeUnit.SECONDS)).as("bytes sent when refused").isLessThan(64L << 20);
+        }
     }
 
     /** Writes generated bytes (chunked or not) until the server stops taking them, on another thread; how many went out. */

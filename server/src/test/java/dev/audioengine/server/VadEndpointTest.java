@@ -76,6 +76,14 @@ class VadEndpointTest {
         HttpResponse<String> bad = detect(new Multipart().field("threshold", "1.5").file(SPEECH));
         assertThat(bad.statusCode()).isEqualTo(400);
         assertThat(bad.body()).contains("threshold must be in (0, 1)");
+        // a value out of range names the form field, in param and in the message, as the form spells it
+        for (String[] field : new String[][] {{"threshold", "2"}, {"min_speech_ms", "-5"}, {"neg_threshold", "0.9"}, {"max_speech_s", "0"}}) {
+            HttpResponse<String> range = detect(new Multipart().field(field[0], field[1]).file(SPEECH));
+            assertThat(range.statusCode()).as(range.body()).isEqualTo(400);
+            JsonNode e = new ObjectMapper().readTree(range.body()).get("error");
+            assertThat(e.get("param").asText()).as(range.body()).isEqualTo(field[0]);
+            assertThat(e.get("message").asText()).startsWith(field[0] + " must").doesNotContain("-ms").doesNotContain("neg-").doesNotContain("-s ");
+        }
         HttpResponse<String> ms = detect(new Multipart().field("min_speech_ms", "soon").file(SPEECH));
         assertThat(ms.statusCode()).isEqualTo(400);
         assertThat(ms.body()).contains("\"param\":\"min_speech_ms\"");
