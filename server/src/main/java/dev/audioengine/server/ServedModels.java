@@ -98,9 +98,33 @@ final class ServedModels implements AutoCloseable {
         return byId.values().stream().filter(m -> m.task() == task).findFirst();
     }
 
-    /** Loads every model now (--preload); the first failure stops the server from starting. */
+    /**
+     * Loads every model now (--preload) and runs each once on a short made-up input, so the first request meets
+     * compiled graphs and kernels the JIT has already compiled instead of paying for them; the first failure stops
+     * the server from starting.
+     */
     void preload() throws IOException {
-        for (ServedModel m : byId.values()) m.get(dev.audioengine.model.TaskModel.class);
+        for (ServedModel m : byId.values()) warm(m.get(dev.audioengine.model.TaskModel.class));
+    }
+
+    /** One short run: 2 s of a quiet tone in noise for ASR and VAD, one word for TTS. */
+    static void warm(dev.audioengine.model.TaskModel model) {
+        switch (model) {
+            case dev.audioengine.model.task.SpeechRecognizer asr -> asr.transcribeWindow(tone(16000), 0, dev.audioengine.model.task.AsrOptions.DEFAULTS);
+            case dev.audioengine.model.task.VoiceActivityDetector vad -> {
+                int rate = vad.sampleRates().getFirst();
+                vad.probabilities(tone(rate), rate);
+            }
+            case dev.audioengine.model.task.SpeechSynthesizer tts -> tts.synthesize("Hello.", dev.audioengine.model.task.SynthesisOptions.DEFAULTS);
+            default -> { }
+        }
+    }
+
+    private static float[] tone(int rate) {
+        float[] x = new float[2 * rate];
+        java.util.Random r = new java.util.Random(26);
+        for (int i = 0; i < x.length; i++) x[i] = (float) (0.05 * Math.sin(2 * Math.PI * 220 * i / rate) + 0.005 * r.nextGaussian());
+        return x;
     }
 
     /** No new work on any model; waits for the work in flight, at most {@code timeout} in all. */
