@@ -47,7 +47,9 @@ class CacheHomeIT {
         FamilyRegistry families = FamilyRegistry.load();
         for (String name : List.of("moonshine-tiny", "silero_vad")) {
             ModelVariant v = families.variant(name).orElseThrow().variant();
-            for (Path f : ModelStore.userCache().pull(v, PullListener.SILENT).values()) Files.copy(f, cache.resolve(f.getFileName()));
+            for (Path f : ModelStore.userCache().pull(v, PullListener.SILENT).values()) {
+                Files.copy(f, cache.resolve(f.getFileName()), java.nio.file.StandardCopyOption.REPLACE_EXISTING); // both name Silero
+            }
         }
         String wav = Dist.repoRoot().resolve("docs/examples/dashwood.wav").toString();
         Run first = launch(home, "--task", "asr", "--audio", wav, "--threads", "1");

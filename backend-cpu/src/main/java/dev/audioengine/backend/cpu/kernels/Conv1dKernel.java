@@ -100,7 +100,7 @@ final class Conv1dKernel implements CpuKernel {
     private static Runnable general(Geometry g, CpuTensor x, CpuTensor w, CpuTensor bias, CpuTensor out, KernelContext ctx) {
         if (Conv1dWindows.applies(g, x, w)) return windows(g, x, w, bias, out, ctx);
         int coutG = g.cout / g.groups, cinG = g.cin / g.groups, depth = cinG * g.k;
-        Gemm gemm = new Gemm(ctx.pool(), coutG, g.tout, depth);
+        Gemm gemm = new Gemm(ctx.pool(), coutG, g.tout, depth, ctx.scratch());
         int products = g.batch * g.groups;
         MatrixSource[] weights = new MatrixSource[g.groups];
         boolean flat = cinG == 1 || w.stride(1) == g.k * w.stride(2); // (ci, k) columns evenly spaced: a strided matrix

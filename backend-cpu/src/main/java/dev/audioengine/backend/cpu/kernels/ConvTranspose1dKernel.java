@@ -29,7 +29,7 @@ final class ConvTranspose1dKernel implements CpuKernel {
         int stride = op.stride(), pad = op.padding(), dil = op.dilation();
         int rows = coutG * k;
         float[] cols = new float[rows * t];
-        Gemm gemm = new Gemm(ctx.pool(), rows, t, cinG);
+        Gemm gemm = new Gemm(ctx.pool(), rows, t, cinG, ctx.scratch());
         MatrixSink colSink = new MatrixSink.Array(cols, 0, t);
         MatrixSource[] weights = new MatrixSource[groups];
         boolean flat = coutG == 1 || w.stride(1) == k * w.stride(2); // (co, k) rows evenly spaced: read as a strided matrix

@@ -50,14 +50,26 @@ final class Gemm {
     private final WorkerPool pool;
     private final int threads, maxM, maxN, maxK;
     private final boolean packedAOnly;
-    private final float[] aPack;
+    /**
+     * Packed A panels (or the few A rows a mat-vec copies whole): the largest scratch, sized by the product's height.
+     * Taken from the compiled run's {@link RunScratch} when there is one, so the matmuls of one graph share one array
+     * (a Moonshine encoder graph per window length held ~50 of them, megabytes each); else this GEMM's own.
+     */
+    private float[] aPack;
+    private final int aPackLength;
+    private final RunScratch shared;
     private final float[][] bPack, tile, row, small, lanes4x4;
     /** small[t] as a segment, for the few decoded B rows past the four-row tiles. */
     private final MemorySegment[] decodedRows;
 
     /** Scratch for products up to {@code maxM x maxN x maxK}. */
     Gemm(WorkerPool pool, int maxM, int maxN, int maxK) {
-        this(pool, maxM, maxN, maxK, false);
+        this(pool, maxM, maxN, maxK, false, null);
+    }
+
+    /** As {@link #Gemm(WorkerPool, int, int, int)}, the A panels in {@code shared}'s slot for them (kernels of one compiled run). */
+    Gemm(WorkerPool pool, int maxM, int maxN, int maxK, RunScratch shared) {
+        this(pool, maxM, maxN, maxK, false, shared);
     }
 
     /**
@@ -65,10 +77,10 @@ final class Gemm {
      * height, B up to {@code maxN x maxK}: no A panels of its own, so only that form of product runs on it.
      */
     static Gemm overPackedA(WorkerPool pool, int maxN, int maxK) {
-        return new Gemm(pool, Integer.MAX_VALUE, maxN, maxK, true);
+        return new Gemm(pool, Integer.MAX_VALUE, maxN, maxK, true, null);
     }
 
-    private Gemm(WorkerPool pool, int maxM, int maxN, int maxK, boolean packedAOnly) {
+    private Gemm(WorkerPool pool, int maxM, int maxN, int maxK, boolean packedAOnly, RunScratch shared) {
         this.pool = pool;
         this.threads = pool.threads();
         this.maxM = maxM;
@@ -77,8 +89,10 @@ final class Gemm {
         this.packedAOnly = packedAOnly;
         int kc = Math.min(KC, Math.max(1, maxK));
         // packed A panels for the blocked path, or the few A rows the mat-vec path copies whole
-        this.aPack = packedAOnly ? new float[0]
-                : new float[Math.max(maxM > PACKED_FEW_M ? (maxM + MR - 1) / MR * MR * kc : 0, Math.min(maxM, SMALL_M) * Math.max(1, maxK))];
+        this.aPackLength = packedAOnly ? 0
+                : Math.max(maxM > PACKED_FEW_M ? (maxM + MR - 1) / MR * MR * kc : 0, Math.min(maxM, SMALL_M) * Math.max(1, maxK));
+        this.shared = shared;
+        this.aPack = shared == null ? new float[aPackLength] : null;
         this.bPack = new float[threads][maxM > SMALL_M ? kc * NR : 0];
         this.tile = new float[threads][Math.max(MR * NR, SMALL_M * NCHUNK)];
         // where the blocked path may run, a k slice of MR rows: row-major F32 A panels are copied out whole, then
@@ -144,6 +158,7 @@ final class Gemm {
 
     private void requireAScratch() {
         if (packedAOnly) throw new IllegalStateException("this GEMM was sized for pre-packed A operands only");
+        if (shared != null) aPack = shared.floats(RunScratch.GEMM_A, aPackLength);
     }
 
     /** Checks the sizes against B's ({@code bk}) and the scratch; writes the zero C of an empty sum (k = 0); true when that is all there is. */

@@ -38,7 +38,7 @@ final class LstmKernel implements CpuKernel {
         CpuTensor x = in[0], wIh = in[1], wHh = in[2], bIh = in[3], bHh = in[4], h0 = in[5], c0 = in[6];
         int batch = (int) x.dim(0), steps = (int) x.dim(1), inputs = (int) x.dim(2), hidden = (int) wHh.dim(1), g4 = 4 * hidden;
         float[] gx = new float[batch * steps * g4];
-        Gemm gemm = new Gemm(ctx.pool(), steps, g4, inputs);
+        Gemm gemm = new Gemm(ctx.pool(), steps, g4, inputs, ctx.scratch());
         MatrixSource w = new TensorMatrix(wIh, 0, g4, inputs, wIh.stride(0), wIh.stride(1));
         MatrixSource[] xs = new MatrixSource[batch];
         MatrixSink[] sinks = new MatrixSink[batch];
@@ -53,7 +53,7 @@ final class LstmKernel implements CpuKernel {
         PackedPanels recurrentPacked = PackedPanels.worthPacking(node.input(2), batch, g4, hidden)
                 ? ctx.panels().sharedOrOwn(wHh, g4, hidden, wHh.stride(0), wHh.stride(1)) : null;
         Recurrent recurrent = recurrentPacked == null ? Recurrent.of(wHh, g4, hidden) : null;
-        Gemm stepGemm = recurrentPacked == null ? null : new Gemm(ctx.pool(), batch, g4, hidden);
+        Gemm stepGemm = recurrentPacked == null ? null : new Gemm(ctx.pool(), batch, g4, hidden, ctx.scratch());
         MatrixSource hRows = new ArrayMatrix(h, 0, batch, hidden, hidden);
         MatrixSink gateRows = new MatrixSink.Array(gates, 0, g4);
         boolean constantBias = CpuKernel.isConstant(node.input(3)) && CpuKernel.isConstant(node.input(4));

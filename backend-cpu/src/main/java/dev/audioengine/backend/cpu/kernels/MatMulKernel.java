@@ -30,7 +30,7 @@ final class MatMulKernel implements CpuKernel {
                 && (od[1] == 1 || xs[1] == m * xrs) && (od[0] == 1 || xs[0] == od[1] * xs[1]);
         int batches = (int) (od[0] * od[1]);
         int rowsPerProduct = fold ? m * batches : m;
-        Gemm gemm = new Gemm(ctx.pool(), rowsPerProduct, n, k);
+        Gemm gemm = new Gemm(ctx.pool(), rowsPerProduct, n, k, ctx.scratch());
         boolean sharedWeight = ws[0] == 0 && ws[1] == 0;
         PackedPanels packed = null;
         if (sharedWeight && PackedPanels.worthPacking(node.input(1), rowsPerProduct, n, k)) packed = ctx.panels().sharedOrOwn(w, n, k, wrs, wcs);

@@ -6,7 +6,9 @@ package dev.audioengine.backend.cpu.kernels;
  * sharing, every spectral convolution of Kokoro's synthesis graph held its own tens of megabytes of blocks.
  */
 public final class RunScratch {
-    private final float[][] slots = new float[4][];
+    /** The slot of the GEMMs' packed A panels ({@link Gemm}); the spectral convolutions use 0-3. */
+    static final int GEMM_A = 4;
+    private final float[][] slots = new float[5][];
 
     /** Slot {@code slot}, at least {@code n} floats; its contents are whatever the last user left. */
     float[] floats(int slot, int n) {
