@@ -28,9 +28,10 @@ final class ConvTranspose1dKernel implements CpuKernel {
         int groups = op.groups(), cinG = cin / groups, coutG = (int) w.dim(1), cout = coutG * groups, tout = (int) out.dim(2);
         int stride = op.stride(), pad = op.padding(), dil = op.dilation();
         int rows = coutG * k;
-        float[] cols = new float[rows * t];
+        // the columns (coutG·k rows of t) live in the run's scratch: tens of megabytes for Kokoro's upsampling convs at
+        // long pieces, one array for every transposed conv of a graph instead of one each
+        int colFloats = rows * t;
         Gemm gemm = new Gemm(ctx.pool(), rows, t, cinG, ctx.scratch());
-        MatrixSink colSink = new MatrixSink.Array(cols, 0, t);
         MatrixSource[] weights = new MatrixSource[groups];
         boolean flat = coutG == 1 || w.stride(1) == k * w.stride(2); // (co, k) rows evenly spaced: read as a strided matrix
         for (int g = 0; g < groups; g++) {
@@ -47,6 +48,8 @@ final class ConvTranspose1dKernel implements CpuKernel {
         int threads = ctx.pool().threads();
         float[][] rowScratch = new float[threads][tout];
         return () -> {
+            float[] cols = ctx.scratch().floats(RunScratch.CONV_TRANSPOSE_COLS, colFloats);
+            MatrixSink colSink = new MatrixSink.Array(cols, 0, t);
             for (int p = 0; p < inputs.length; p++) {
                 int b = p / groups, g = p % groups;
                 gemm.multiply(weights[g], inputs[p], colSink);

@@ -8,7 +8,9 @@ package dev.audioengine.backend.cpu.kernels;
 public final class RunScratch {
     /** The slot of the GEMMs' packed A panels ({@link Gemm}); the spectral convolutions use 0-3. */
     static final int GEMM_A = 4;
-    private final float[][] slots = new float[5][];
+    /** The columns a transposed convolution scatters from ({@link ConvTranspose1dKernel}). */
+    static final int CONV_TRANSPOSE_COLS = 5;
+    private final float[][] slots = new float[6][];
 
     /** Slot {@code slot}, at least {@code n} floats; its contents are whatever the last user left. */
     float[] floats(int slot, int n) {
