@@ -178,12 +178,14 @@ final class ModelsCommand implements Runnable {
      */
     @Command(name = "clean", mixinStandardHelpOptions = true,
             description = {"Remove the prepared weights (the converted copies one-shot runs map instead of converting again) and "
-                    + "the verification stamps; they are rebuilt on the next load. --all removes the model files too.", ""})
+                    + "the verification stamps; they are rebuilt on the next load. --all empties the whole cache: model files and "
+                    + "compiled GPU kernels too.", ""})
     static final class Clean implements Runnable {
         @Spec
         private CommandSpec spec;
 
-        @Option(names = "--all", description = "Also remove every model file, so the next use pulls it again.")
+        @Option(names = "--all", description = "Empty the whole cache folder: model files (the next use pulls them again) and "
+                + "compiled GPU kernels too.")
         private boolean all;
 
         @Override

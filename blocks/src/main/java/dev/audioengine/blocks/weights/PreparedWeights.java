@@ -103,10 +103,13 @@ public final class PreparedWeights {
     static final class Loaded implements AutoCloseable {
         private final Arena arena;
         final Map<Kind, Map<String, Entry>> entries;
+        /** The source was touched (new mtime, same sha256): the copy holds, and is rewritten with the new stamp. */
+        final boolean restamp;
 
-        Loaded(Arena arena, Map<Kind, Map<String, Entry>> entries) {
+        Loaded(Arena arena, Map<Kind, Map<String, Entry>> entries, boolean restamp) {
             this.arena = arena;
             this.entries = entries;
+            this.restamp = restamp;
         }
 
         Entry get(Kind kind, String name) { return entries.getOrDefault(kind, Map.of()).get(name); }
@@ -144,7 +147,7 @@ public final class PreparedWeights {
                         ? HostTensor.wrap(r.dtype, r.shape, all.asSlice(r.offset, r.dtype.bytesFor(r.shape.elements()))) : null;
                 entries.computeIfAbsent(r.kind, k -> new LinkedHashMap<>()).put(r.name, new Entry(r.kind, r.name, t));
             }
-            return new Loaded(arena, entries);
+            return new Loaded(arena, entries, !h.stampMatches(source));
         } catch (IOException | RuntimeException e) {
             arena.close();
             discard(file, "unreadable: " + e.getMessage());
@@ -367,8 +370,13 @@ public final class PreparedWeights {
             if (!build.equals(currentBuild)) return "written by " + build + ", this is " + currentBuild;
             if (type != currentType) return "weight type " + type + ", the session asks for " + currentType;
             if (!source.toRealPath().toString().equals(this.source)) return "made from " + this.source;
-            if (Files.size(source) == sourceSize && Files.getLastModifiedTime(source).toMillis() == sourceModified) return null;
+            if (stampMatches(source)) return null;
             return sha256(source).equals(sourceSha256) ? null : "the source's bytes changed";
+        }
+
+        /** Whether the source still has the size and modification time recorded (else its sha256 decides). */
+        boolean stampMatches(Path source) throws IOException {
+            return Files.size(source) == sourceSize && Files.getLastModifiedTime(source).toMillis() == sourceModified;
         }
     }
 }

@@ -39,7 +39,8 @@ public final class WeightStore implements AutoCloseable {
     private final PreparedWeights prepared;    // where prepared copies live, or null
     private PreparedWeights.Loaded loaded;     // the mapped prepared copy, or null
     private final List<PreparedWeights.Entry> recorded = new ArrayList<>(); // lookups made here, in order, for the next copy
-    private boolean dirty;                     // a lookup the prepared copy (if any) lacked
+    private boolean dirty;                     // the prepared copy must be (re)written at keepPrepared
+    private boolean missed;                    // a lookup the prepared copy (if any) could not answer
     private final Map<String, HostTensor> f32 = new LinkedHashMap<>();
     private final Map<String, HostTensor> converted = new LinkedHashMap<>();
     private final Map<String, HostTensor> derived = new LinkedHashMap<>();
@@ -61,6 +62,8 @@ public final class WeightStore implements AutoCloseable {
         if (prepared != null) {
             loaded = prepared.load(sourcePath, weightType);
             if (loaded != null) for (var byKind : loaded.entries.values()) recorded.addAll(byKind.values());
+            // a touched source would otherwise be hashed again on every load: keep the copy under its new stamp
+            dirty = loaded != null && loaded.restamp;
         }
     }
 
@@ -99,7 +102,7 @@ public final class WeightStore implements AutoCloseable {
     synchronized boolean sourceOpened() { return source != null; }
 
     /** Whether lookups were answered by a prepared copy (every one so far, when nothing else was read). */
-    public synchronized boolean servedFromPrepared() { return loaded != null && !dirty; }
+    public synchronized boolean servedFromPrepared() { return loaded != null && !missed; }
 
     /**
      * Keeps a prepared copy of every lookup made so far, when this store has a prepared cache and made a lookup the
@@ -181,6 +184,7 @@ public final class WeightStore implements AutoCloseable {
         if (prepared == null) return;
         recorded.add(new PreparedWeights.Entry(kind, name, t));
         dirty = true;
+        missed = true;
     }
 
     private WeightSource source() {

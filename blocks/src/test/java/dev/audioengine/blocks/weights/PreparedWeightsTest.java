@@ -101,10 +101,15 @@ class PreparedWeightsTest {
         PreparedWeights cache = PreparedWeights.in(dir.resolve("prepared"));
         keep(file, cache, DType.Q8_0);
         Files.setLastModifiedTime(file, FileTime.fromMillis(Files.getLastModifiedTime(file).toMillis() - 60_000));
+        PreparedWeights.Header before = header(cache, file);
         try (WeightStore store = WeightStore.open(file, DType.Q8_0, cache)) {
             assertSame(read(store), fresh(file));
             assertThat(store.servedFromPrepared()).as("its sha256 is unchanged").isTrue();
         }
+        PreparedWeights.Header after = header(cache, file);
+        assertThat(after.sourceModified()).as("rewritten under the new stamp, so later loads need not hash the source again")
+                .isNotEqualTo(before.sourceModified()).isEqualTo(Files.getLastModifiedTime(file).toMillis());
+        assertThat(after.sourceSha256()).isEqualTo(before.sourceSha256());
     }
 
     @Test
@@ -183,6 +188,14 @@ class PreparedWeightsTest {
         try (WeightStore store = WeightStore.open(file, type, cache)) {
             read(store);
             store.keepPrepared();
+        }
+    }
+
+    private static PreparedWeights.Header header(PreparedWeights cache, Path file) throws IOException {
+        Path copy = cache.fileFor(file, DType.Q8_0);
+        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined();
+             FileChannel ch = FileChannel.open(copy, StandardOpenOption.READ)) {
+            return PreparedWeights.Header.read(ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size(), arena), copy);
         }
     }
 
