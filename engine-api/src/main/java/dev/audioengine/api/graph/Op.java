@@ -17,7 +17,71 @@ public sealed interface Op {
     /** True for ops whose output aliases the storage of their first input (no kernel runs). */
     default boolean isView() { return false; }
 
-    // ---- leaves ----------------------------------------------------------------------------
+    /**
+     * The op families: the one grouping every module uses for its files, classes and kernels
+     * (reference, conformance, the CPU kernel packages, gpu-common's op classes, {@code kernels/<family>.cu},
+     * Vulkan's kernels and shaders), so that {@code grep -i} for a family's name finds all of an op's code.
+     * The sections of this file follow the same order.
+     */
+    enum Family {
+        /** Inputs, constants and persistent state: named, never computed. */
+        LEAF,
+        /** Per-element maps of one or two broadcast operands. */
+        ELEMENTWISE,
+        /** Matrix products and convolutions: the ops that go through a GEMM. */
+        LINEAR,
+        /** Moving, viewing, converting and writing elements without arithmetic across them. */
+        LAYOUT,
+        /** Ops that reduce along one axis: the norms, softmax, sums and argmax. */
+        REDUCTION,
+        /** Ops over a sequence of tokens or steps: embeddings, rotary positions, attention, masks, recurrence. */
+        SEQUENCE,
+        /** Short-time Fourier transforms and complex magnitudes. */
+        SPECTRAL;
+
+        /** Lower-case name, as used in file, package and kernel names ({@code reduction}, {@code kernels/reduction.cu}). */
+        public String id() { return name().toLowerCase(java.util.Locale.ROOT); }
+    }
+
+    /** This op's family; exhaustive over the sealed hierarchy, so a new op does not compile until it has one. */
+    default Family family() {
+        return switch (this) {
+            case Input i -> Family.LEAF;
+            case Constant c -> Family.LEAF;
+            case State s -> Family.LEAF;
+            case Binary b -> Family.ELEMENTWISE;
+            case Unary u -> Family.ELEMENTWISE;
+            case Scale s -> Family.ELEMENTWISE;
+            case Snake s -> Family.ELEMENTWISE;
+            case MatMul m -> Family.LINEAR;
+            case Conv1d c -> Family.LINEAR;
+            case ConvTranspose1d c -> Family.LINEAR;
+            case Pad p -> Family.LAYOUT;
+            case Concat c -> Family.LAYOUT;
+            case Slice s -> Family.LAYOUT;
+            case Permute p -> Family.LAYOUT;
+            case Reshape r -> Family.LAYOUT;
+            case Contiguous c -> Family.LAYOUT;
+            case WriteSlice w -> Family.LAYOUT;
+            case Cast c -> Family.LAYOUT;
+            case LayerNorm l -> Family.REDUCTION;
+            case RmsNorm r -> Family.REDUCTION;
+            case GroupNorm g -> Family.REDUCTION;
+            case Softmax s -> Family.REDUCTION;
+            case Reduce r -> Family.REDUCTION;
+            case Argmax a -> Family.REDUCTION;
+            case GetRows g -> Family.SEQUENCE;
+            case Rope r -> Family.SEQUENCE;
+            case Attention a -> Family.SEQUENCE;
+            case KeyMask k -> Family.SEQUENCE;
+            case Lstm l -> Family.SEQUENCE;
+            case Stft s -> Family.SPECTRAL;
+            case Istft i -> Family.SPECTRAL;
+            case Magnitude m -> Family.SPECTRAL;
+        };
+    }
+
+    // ---- leaf ------------------------------------------------------------------------------
 
     /** A value supplied at run time. */
     record Input(String name) implements Op { public String opName() { return "input"; } }
@@ -56,7 +120,7 @@ public sealed interface Op {
     /** Snake activation: x + sin²(alpha·x) / (alpha + 1e-9), alpha per channel; x [B, C, T], alpha [C]. */
     record Snake() implements Op { public String opName() { return "snake"; } }
 
-    // ---- linear algebra and convolution ------------------------------------------------------
+    // ---- linear: matrix products and convolution ----------------------------------------------
 
     /**
      * y[..., m, n] = Σ_k x[..., m, k] · w[..., n, k] (PyTorch's {@code x @ w.T}: weights are stored
@@ -124,7 +188,7 @@ public sealed interface Op {
     /** Converts between F32 and F16, BF16, Q8_0, Q4_0, I32 (round to nearest; I32 halves round up, NaN to 0, saturating, like Math.round). */
     record Cast(DType to) implements Op { public String opName() { return "cast"; } }
 
-    // ---- normalization and reductions -----------------------------------------------------------
+    // ---- reduction: norms, softmax and reductions along an axis ---------------------------------
 
     /** Over the last axis; optional gamma and beta [N]. */
     record LayerNorm(float eps) implements Op { public String opName() { return "layer_norm"; } }
@@ -150,7 +214,7 @@ public sealed interface Op {
     /** Index of the largest value along an axis (first one on ties; NaN counts as largest), as I32, axis removed. */
     record Argmax(int axis) implements Op { public String opName() { return "argmax"; } }
 
-    // ---- sequence models --------------------------------------------------------------------------
+    // ---- sequence ---------------------------------------------------------------------------------
 
     /** Embedding lookup: table [V, D] (any dtype), ids I32 [...] → F32 [..., D]. */
     record GetRows() implements Op { public String opName() { return "get_rows"; } }
