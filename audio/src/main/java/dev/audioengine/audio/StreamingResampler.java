@@ -10,9 +10,9 @@ final class StreamingResampler {
     private static final boolean VECTOR = ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
     /**
      * Outputs computed with the scalar inner product before the vector one takes over: until the
-     * JIT has compiled it, Vector API code runs about a hundred times slower than plain loops (a
-     * 7.5 s clip took 0.7 s of CPU against 0.17 s), so clips shorter than about half a minute at
-     * 16 kHz never pay that, and long ones get the vector speed (about 3 times the scalar) after.
+     * JIT has compiled it, Vector API code runs far slower than plain loops (docs/PERFORMANCE.md,
+     * "One-shot jobs"), so clips shorter than about half a minute at 16 kHz never pay that, and
+     * long ones get the vector speed after.
      */
     static final long SCALAR_OUTPUTS = 1 << 19;
 

@@ -153,7 +153,7 @@ public final class BackendRegistry {
         int byKind = Integer.compare(d.kind().preference(), cur.device().kind().preference());
         if (byKind != 0) return byKind > 0;
         if (d.kind() == DeviceKind.CPU) {
-            // A GPU API on a software device (Mesa's lavapipe) is a correctness tool, ~100x slower
+            // A GPU API on a software device (Mesa's lavapipe) is a correctness tool, far slower
             // than the native CPU backend: on CPU devices the CPU backend wins.
             if (p.type() == BackendType.CPU) return true;
             if (cur.provider().type() == BackendType.CPU) return false;
