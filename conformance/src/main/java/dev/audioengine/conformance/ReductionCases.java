@@ -7,9 +7,9 @@ import java.util.List;
 
 import static dev.audioengine.conformance.CaseDraft.dims;
 
-/** layer_norm, rms_norm, group_norm, softmax (scaled, masked), reductions and argmax. */
-final class NormalizationCases {
-    private NormalizationCases() {}
+/** The reduction family: layer_norm, rms_norm, group_norm, softmax (scaled, masked), reductions and argmax. */
+final class ReductionCases {
+    private ReductionCases() {}
 
     static void addTo(List<ConformanceCase> out) {
         layerNorm(out);
