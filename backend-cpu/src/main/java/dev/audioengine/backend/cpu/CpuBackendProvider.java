@@ -10,7 +10,7 @@ import dev.audioengine.api.spi.DeviceInfo;
 import dev.audioengine.api.spi.DeviceKind;
 import dev.audioengine.api.spi.InvalidOptionValueException;
 import dev.audioengine.api.spi.ProbeResult;
-import dev.audioengine.backend.cpu.kernels.PanelCache;
+import dev.audioengine.backend.cpu.kernels.linear.PanelCache;
 
 import java.util.EnumSet;
 import java.util.List;

@@ -2,6 +2,32 @@ package dev.audioengine.backend.cpu.kernels;
 
 import dev.audioengine.api.graph.Op;
 import dev.audioengine.api.graph.Tensor;
+import dev.audioengine.backend.cpu.kernels.elementwise.BinaryKernel;
+import dev.audioengine.backend.cpu.kernels.elementwise.ScaleKernel;
+import dev.audioengine.backend.cpu.kernels.elementwise.SnakeKernel;
+import dev.audioengine.backend.cpu.kernels.elementwise.UnaryKernel;
+import dev.audioengine.backend.cpu.kernels.layout.CastKernel;
+import dev.audioengine.backend.cpu.kernels.layout.ConcatKernel;
+import dev.audioengine.backend.cpu.kernels.layout.ContiguousKernel;
+import dev.audioengine.backend.cpu.kernels.layout.PadKernel;
+import dev.audioengine.backend.cpu.kernels.layout.WriteSliceKernel;
+import dev.audioengine.backend.cpu.kernels.linear.Conv1dKernel;
+import dev.audioengine.backend.cpu.kernels.linear.ConvTranspose1dKernel;
+import dev.audioengine.backend.cpu.kernels.linear.MatMulKernel;
+import dev.audioengine.backend.cpu.kernels.reduction.ArgmaxKernel;
+import dev.audioengine.backend.cpu.kernels.reduction.GroupNormKernel;
+import dev.audioengine.backend.cpu.kernels.reduction.LayerNormKernel;
+import dev.audioengine.backend.cpu.kernels.reduction.ReduceKernel;
+import dev.audioengine.backend.cpu.kernels.reduction.RmsNormKernel;
+import dev.audioengine.backend.cpu.kernels.reduction.SoftmaxKernel;
+import dev.audioengine.backend.cpu.kernels.sequence.AttentionKernel;
+import dev.audioengine.backend.cpu.kernels.sequence.GetRowsKernel;
+import dev.audioengine.backend.cpu.kernels.sequence.KeyMaskKernel;
+import dev.audioengine.backend.cpu.kernels.sequence.LstmKernel;
+import dev.audioengine.backend.cpu.kernels.sequence.RopeKernel;
+import dev.audioengine.backend.cpu.kernels.spectral.IstftKernel;
+import dev.audioengine.backend.cpu.kernels.spectral.MagnitudeKernel;
+import dev.audioengine.backend.cpu.kernels.spectral.StftKernel;
 
 /**
  * The CPU's table of kernels, one per op family: ggml's explicit function table, in Java. The

@@ -1,5 +1,8 @@
 package dev.audioengine.backend.cpu.kernels;
 
+import dev.audioengine.backend.cpu.kernels.linear.ConvTranspose1dKernel;
+import dev.audioengine.backend.cpu.kernels.linear.Gemm;
+
 /**
  * Float arrays shared by the kernels of one compiled run. Its kernels run one after another, so each may use a
  * slot for the length of its own call; arrays grow to the largest request and live as long as the run. Without
@@ -7,13 +10,13 @@ package dev.audioengine.backend.cpu.kernels;
  */
 public final class RunScratch {
     /** The slot of the GEMMs' packed A panels ({@link Gemm}); the spectral convolutions use 0-3. */
-    static final int GEMM_A = 4;
+    public static final int GEMM_A = 4;
     /** The columns a transposed convolution scatters from ({@link ConvTranspose1dKernel}). */
-    static final int CONV_TRANSPOSE_COLS = 5;
+    public static final int CONV_TRANSPOSE_COLS = 5;
     private final float[][] slots = new float[6][];
 
     /** Slot {@code slot}, at least {@code n} floats; its contents are whatever the last user left. */
-    float[] floats(int slot, int n) {
+    public float[] floats(int slot, int n) {
         float[] a = slots[slot];
         if (a == null || a.length < n) slots[slot] = a = new float[n];
         return a;

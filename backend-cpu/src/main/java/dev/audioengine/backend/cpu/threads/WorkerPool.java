@@ -1,4 +1,4 @@
-package dev.audioengine.backend.cpu.kernels;
+package dev.audioengine.backend.cpu.threads;
 
 import java.util.function.IntConsumer;
 

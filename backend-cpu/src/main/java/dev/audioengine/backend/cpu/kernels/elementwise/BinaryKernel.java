@@ -1,8 +1,11 @@
-package dev.audioengine.backend.cpu.kernels;
+package dev.audioengine.backend.cpu.kernels.elementwise;
 
 import dev.audioengine.api.graph.Op;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.DType;
+import dev.audioengine.backend.cpu.kernels.CpuKernel;
+import dev.audioengine.backend.cpu.kernels.CpuTensor;
+import dev.audioengine.backend.cpu.kernels.KernelContext;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorSpecies;
 
@@ -14,7 +17,7 @@ import java.nio.ByteOrder;
  * work: a vector loop when both inputs are unit-stride there (or b is a broadcast scalar),
  * a strided scalar loop otherwise.
  */
-final class BinaryKernel implements CpuKernel {
+public final class BinaryKernel implements CpuKernel {
     private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
 
     @Override
@@ -38,7 +41,7 @@ final class BinaryKernel implements CpuKernel {
     }
 
     /** The input's strides with broadcast axes set to 0, in the output's rank-4 index space. */
-    static CpuTensor broadcastTo(CpuTensor t, CpuTensor out) {
+    public static CpuTensor broadcastTo(CpuTensor t, CpuTensor out) {
         long[] s = t.strides().clone();
         for (int i = 0; i < 4; i++) if (t.dims()[i] == 1 && out.dims()[i] != 1) s[i] = 0;
         return new CpuTensor(t.segment(), t.base(), t.dtype(), out.rank(), out.dims(), s);

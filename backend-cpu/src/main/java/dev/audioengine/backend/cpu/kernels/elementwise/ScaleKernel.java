@@ -1,15 +1,18 @@
-package dev.audioengine.backend.cpu.kernels;
+package dev.audioengine.backend.cpu.kernels.elementwise;
 
 import dev.audioengine.api.graph.Op;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.DType;
+import dev.audioengine.backend.cpu.kernels.CpuKernel;
+import dev.audioengine.backend.cpu.kernels.CpuTensor;
+import dev.audioengine.backend.cpu.kernels.KernelContext;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorSpecies;
 
 import java.nio.ByteOrder;
 
 /** y = x · scale + bias. */
-final class ScaleKernel implements CpuKernel {
+public final class ScaleKernel implements CpuKernel {
     private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
 
     @Override

@@ -1,6 +1,10 @@
-package dev.audioengine.backend.cpu.kernels;
+package dev.audioengine.backend.cpu.kernels.elementwise;
 
 import dev.audioengine.api.graph.Tensor;
+import dev.audioengine.backend.cpu.kernels.CpuKernel;
+import dev.audioengine.backend.cpu.kernels.CpuTensor;
+import dev.audioengine.backend.cpu.kernels.KernelContext;
+import dev.audioengine.backend.cpu.kernels.Rows;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
@@ -9,7 +13,7 @@ import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
 
 /** Snake: x + sin²(αx) / (α + 1e-9) with α per channel; x [B, C, T] so a row is one (batch, channel). */
-final class SnakeKernel implements CpuKernel {
+public final class SnakeKernel implements CpuKernel {
     private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
 
     @Override

@@ -1,11 +1,14 @@
-package dev.audioengine.backend.cpu.kernels;
+package dev.audioengine.backend.cpu.kernels.elementwise;
 
 import dev.audioengine.api.graph.Op;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.DType;
+import dev.audioengine.backend.cpu.kernels.CpuKernel;
+import dev.audioengine.backend.cpu.kernels.CpuTensor;
+import dev.audioengine.backend.cpu.kernels.KernelContext;
 
 /** Elementwise activations (every {@link Op.UnaryKind}) through {@link UnaryMath}. */
-final class UnaryKernel implements CpuKernel {
+public final class UnaryKernel implements CpuKernel {
     @Override
     public boolean supports(Tensor node) { return node.input(0).dtype() == DType.F32; }
 

@@ -1,6 +1,7 @@
-package dev.audioengine.backend.cpu.kernels;
+package dev.audioengine.backend.cpu.kernels.elementwise;
 
 import dev.audioengine.api.graph.Op.UnaryKind;
+import dev.audioengine.backend.cpu.kernels.CpuTensor;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;

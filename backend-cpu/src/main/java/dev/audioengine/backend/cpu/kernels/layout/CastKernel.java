@@ -1,10 +1,14 @@
-package dev.audioengine.backend.cpu.kernels;
+package dev.audioengine.backend.cpu.kernels.layout;
 
 import dev.audioengine.api.graph.Op;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.BlockQuantization;
 import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.HalfFloats;
+import dev.audioengine.backend.cpu.kernels.CpuKernel;
+import dev.audioengine.backend.cpu.kernels.CpuTensor;
+import dev.audioengine.backend.cpu.kernels.KernelContext;
+import dev.audioengine.backend.cpu.kernels.Rows;
 
 import java.lang.foreign.MemorySegment;
 
@@ -13,7 +17,7 @@ import java.lang.foreign.MemorySegment;
  * I32 rounds like {@link Math#round(float)}, block types use ggml's quantizer (shared with the
  * weight loader, so a cast and a converted weight hold the same bytes).
  */
-final class CastKernel implements CpuKernel {
+public final class CastKernel implements CpuKernel {
     @Override
     public boolean supports(Tensor node) {
         DType from = node.input(0).dtype(), to = ((Op.Cast) node.op()).to();

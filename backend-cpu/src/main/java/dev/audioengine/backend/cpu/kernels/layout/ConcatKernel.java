@@ -1,7 +1,11 @@
-package dev.audioengine.backend.cpu.kernels;
+package dev.audioengine.backend.cpu.kernels.layout;
 
 import dev.audioengine.api.graph.Op;
 import dev.audioengine.api.graph.Tensor;
+import dev.audioengine.backend.cpu.kernels.CpuKernel;
+import dev.audioengine.backend.cpu.kernels.CpuTensor;
+import dev.audioengine.backend.cpu.kernels.KernelContext;
+import dev.audioengine.backend.cpu.kernels.Rows;
 
 import java.lang.foreign.MemorySegment;
 
@@ -10,7 +14,7 @@ import java.lang.foreign.MemorySegment;
  * shifted along the concat axis by the sizes of the inputs before it. Work is split over the
  * rows of all inputs together.
  */
-final class ConcatKernel implements CpuKernel {
+public final class ConcatKernel implements CpuKernel {
     @Override
     public boolean supports(Tensor node) { return true; }
 

@@ -1,7 +1,11 @@
-package dev.audioengine.backend.cpu.kernels;
+package dev.audioengine.backend.cpu.kernels.layout;
 
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.DType;
+import dev.audioengine.backend.cpu.kernels.CpuKernel;
+import dev.audioengine.backend.cpu.kernels.CpuTensor;
+import dev.audioengine.backend.cpu.kernels.KernelContext;
+import dev.audioengine.backend.cpu.kernels.Rows;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -12,7 +16,7 @@ import java.lang.foreign.ValueLayout;
  * element by element otherwise; block-quantized rows move as whole blocks, which needs each row
  * to be contiguous.
  */
-final class ContiguousKernel implements CpuKernel {
+public final class ContiguousKernel implements CpuKernel {
     @Override
     public boolean supports(Tensor node) {
         Tensor x = node.input(0);

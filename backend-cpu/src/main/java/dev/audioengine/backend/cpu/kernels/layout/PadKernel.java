@@ -1,7 +1,11 @@
-package dev.audioengine.backend.cpu.kernels;
+package dev.audioengine.backend.cpu.kernels.layout;
 
 import dev.audioengine.api.graph.Op;
 import dev.audioengine.api.graph.Tensor;
+import dev.audioengine.backend.cpu.kernels.CpuKernel;
+import dev.audioengine.backend.cpu.kernels.CpuTensor;
+import dev.audioengine.backend.cpu.kernels.KernelContext;
+import dev.audioengine.backend.cpu.kernels.Rows;
 
 import java.lang.foreign.MemorySegment;
 
@@ -10,7 +14,7 @@ import java.lang.foreign.MemorySegment;
  * into a table from output index to source index (−1 for the constant fill); a run then copies
  * the middle of each row in one piece and fills or looks up the edges.
  */
-final class PadKernel implements CpuKernel {
+public final class PadKernel implements CpuKernel {
     @Override
     public boolean supports(Tensor node) { return true; }
 

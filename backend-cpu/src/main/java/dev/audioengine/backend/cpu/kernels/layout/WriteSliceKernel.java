@@ -1,8 +1,12 @@
-package dev.audioengine.backend.cpu.kernels;
+package dev.audioengine.backend.cpu.kernels.layout;
 
 import dev.audioengine.api.graph.Op;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.DType;
+import dev.audioengine.backend.cpu.kernels.CpuKernel;
+import dev.audioengine.backend.cpu.kernels.CpuTensor;
+import dev.audioengine.backend.cpu.kernels.KernelContext;
+import dev.audioengine.backend.cpu.kernels.Rows;
 
 import java.lang.foreign.MemorySegment;
 
@@ -11,7 +15,7 @@ import java.lang.foreign.MemorySegment;
  * (out is dst's own memory, so only src's elements are touched). The start is read from its
  * I32 input at run time; a write that would leave the tensor fails the run with the numbers.
  */
-final class WriteSliceKernel implements CpuKernel {
+public final class WriteSliceKernel implements CpuKernel {
     @Override
     public boolean supports(Tensor node) {
         return node.dtype() == DType.F32 && node.input(1).dtype() == DType.F32 && node.rank() <= 4 && node.isContiguous();

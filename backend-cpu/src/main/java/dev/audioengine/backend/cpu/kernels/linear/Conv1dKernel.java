@@ -1,8 +1,11 @@
-package dev.audioengine.backend.cpu.kernels;
+package dev.audioengine.backend.cpu.kernels.linear;
 
 import dev.audioengine.api.graph.Op;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.DType;
+import dev.audioengine.backend.cpu.kernels.CpuKernel;
+import dev.audioengine.backend.cpu.kernels.CpuTensor;
+import dev.audioengine.backend.cpu.kernels.KernelContext;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorSpecies;
 
@@ -20,7 +23,7 @@ import java.util.Arrays;
  * times an implicit im2col of x, whose columns are gathered straight into the GEMM's packed
  * panels, so no T x (Cin·K) matrix is ever stored.
  */
-final class Conv1dKernel implements CpuKernel {
+public final class Conv1dKernel implements CpuKernel {
     private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
 
     @Override

@@ -1,4 +1,8 @@
-package dev.audioengine.backend.cpu.kernels;
+package dev.audioengine.backend.cpu.kernels.linear;
+
+import dev.audioengine.backend.cpu.kernels.CpuTensor;
+import dev.audioengine.backend.cpu.kernels.KernelContext;
+import dev.audioengine.backend.cpu.kernels.RunScratch;
 
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorMask;

@@ -1,6 +1,8 @@
-package dev.audioengine.backend.cpu.kernels;
+package dev.audioengine.backend.cpu.kernels.linear;
 
 import dev.audioengine.api.tensor.DType;
+import dev.audioengine.backend.cpu.kernels.CpuTensor;
+import dev.audioengine.backend.cpu.threads.WorkerPool;
 import jdk.incubator.vector.FloatVector;
 
 import java.lang.foreign.MemorySegment;

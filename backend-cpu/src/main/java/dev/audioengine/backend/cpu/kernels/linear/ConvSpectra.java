@@ -1,4 +1,7 @@
-package dev.audioengine.backend.cpu.kernels;
+package dev.audioengine.backend.cpu.kernels.linear;
+
+import dev.audioengine.backend.cpu.kernels.CpuTensor;
+import dev.audioengine.backend.cpu.threads.WorkerPool;
 
 /**
  * A constant Conv1d weight in the frequency domain, for one overlap-save plan of {@link Conv1dSpectral}: for each bin

@@ -1,8 +1,12 @@
-package dev.audioengine.backend.cpu.kernels;
+package dev.audioengine.backend.cpu.kernels.linear;
 
 import dev.audioengine.api.graph.Op;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.DType;
+import dev.audioengine.backend.cpu.kernels.CpuKernel;
+import dev.audioengine.backend.cpu.kernels.CpuTensor;
+import dev.audioengine.backend.cpu.kernels.KernelContext;
+import dev.audioengine.backend.cpu.kernels.RunScratch;
 
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
@@ -14,7 +18,7 @@ import java.util.Arrays;
  * col2im scatters each column into the output rows (parallel over output channels, so no two
  * workers write one row).
  */
-final class ConvTranspose1dKernel implements CpuKernel {
+public final class ConvTranspose1dKernel implements CpuKernel {
     @Override
     public boolean supports(Tensor node) {
         return node.inputs().stream().allMatch(t -> t.dtype() == DType.F32);

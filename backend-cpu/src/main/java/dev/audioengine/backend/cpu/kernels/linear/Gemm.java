@@ -1,4 +1,8 @@
-package dev.audioengine.backend.cpu.kernels;
+package dev.audioengine.backend.cpu.kernels.linear;
+
+import dev.audioengine.backend.cpu.kernels.CpuTensor;
+import dev.audioengine.backend.cpu.kernels.RunScratch;
+import dev.audioengine.backend.cpu.threads.WorkerPool;
 
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorSpecies;
@@ -22,7 +26,7 @@ import java.nio.ByteOrder;
  * <p>An instance owns its scratch (sized at construction for the largest problem it will see)
  * and must not run two products at once.
  */
-final class Gemm {
+public final class Gemm {
     static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
     static final int L = S.length();
     /**
@@ -68,7 +72,7 @@ final class Gemm {
     }
 
     /** As {@link #Gemm(WorkerPool, int, int, int)}, the A panels in {@code shared}'s slot for them (kernels of one compiled run). */
-    Gemm(WorkerPool pool, int maxM, int maxN, int maxK, RunScratch shared) {
+    public Gemm(WorkerPool pool, int maxM, int maxN, int maxK, RunScratch shared) {
         this(pool, maxM, maxN, maxK, false, shared);
     }
 
@@ -128,7 +132,7 @@ final class Gemm {
     }
 
     /** C = A·Bᵀ with A {@code M x K}, B {@code N x K}; C is overwritten. */
-    void multiply(MatrixSource a, MatrixSource b, MatrixSink c) {
+    public void multiply(MatrixSource a, MatrixSource b, MatrixSink c) {
         requireAScratch();
         int m = a.rows(), n = b.rows(), k = a.cols();
         if (nothingToMultiply(m, n, k, b.cols(), c)) return;
@@ -138,7 +142,7 @@ final class Gemm {
     }
 
     /** C = A·Bᵀ with B packed ahead of time (a constant weight): few rows read B's panels directly, more go through the blocked path without packing B. */
-    void multiply(MatrixSource a, PackedPanels b, MatrixSink c) {
+    public void multiply(MatrixSource a, PackedPanels b, MatrixSink c) {
         requireAScratch();
         int m = a.rows(), n = b.n, k = a.cols();
         if (nothingToMultiply(m, n, k, b.k, c)) return;

@@ -1,4 +1,4 @@
-package dev.audioengine.backend.cpu.kernels;
+package dev.audioengine.backend.cpu.kernels.linear;
 
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorSpecies;
@@ -14,13 +14,13 @@ import jdk.incubator.vector.VectorSpecies;
  * every vector passed to it is boxed. With the vector form, a Q8_0 mat-vec ran at a quarter of
  * its speed (4 against 16 GB/s).
  */
-final class LaneSum {
+public final class LaneSum {
     static final int L = FloatVector.SPECIES_PREFERRED.length();
 
     private LaneSum() {}
 
     /** Σ lanes[off, off + L) as lane i += lane i + d for d = L/2, ..., 1 (overwrites them). */
-    static float of(float[] lanes, int off) {
+    public static float of(float[] lanes, int off) {
         for (int d = L / 2; d >= 1; d /= 2) for (int i = 0; i < d; i++) lanes[off + i] += lanes[off + i + d];
         return lanes[off];
     }

@@ -1,7 +1,10 @@
-package dev.audioengine.backend.cpu.kernels;
+package dev.audioengine.backend.cpu.kernels.linear;
 
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.DType;
+import dev.audioengine.backend.cpu.kernels.CpuKernel;
+import dev.audioengine.backend.cpu.kernels.CpuTensor;
+import dev.audioengine.backend.cpu.kernels.KernelContext;
 
 /**
  * y[..., m, n] = Σ_k x[..., m, k] · w[..., n, k] with broadcast batch axes, through {@link Gemm}.
@@ -11,7 +14,7 @@ import dev.audioengine.api.tensor.DType;
  * used by products of few rows is packed once here, at compile time ({@link PackedPanels}); a constant
  * quantized or half-float weight of taller products is decoded once per backend ({@link PanelCache}).
  */
-final class MatMulKernel implements CpuKernel {
+public final class MatMulKernel implements CpuKernel {
     @Override
     public boolean supports(Tensor node) {
         DType w = node.input(1).dtype();

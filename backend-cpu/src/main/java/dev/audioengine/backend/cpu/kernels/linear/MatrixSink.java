@@ -1,4 +1,6 @@
-package dev.audioengine.backend.cpu.kernels;
+package dev.audioengine.backend.cpu.kernels.linear;
+
+import dev.audioengine.backend.cpu.kernels.CpuTensor;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
@@ -7,7 +9,7 @@ import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorSpecies;
 
 /** Where the GEMM writes C: a row-major F32 matrix in native memory or in a float array, or a layout of a kernel's own. */
-interface MatrixSink {
+public interface MatrixSink {
     /** Stores (or adds, when {@code accumulate}) tile[r * ldt + c] into C[m0 + r, n0 + c]. */
     void store(int m0, int n0, int rows, int cols, float[] tile, int ldt, boolean accumulate);
 

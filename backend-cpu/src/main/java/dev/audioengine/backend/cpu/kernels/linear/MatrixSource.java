@@ -1,4 +1,4 @@
-package dev.audioengine.backend.cpu.kernels;
+package dev.audioengine.backend.cpu.kernels.linear;
 
 /**
  * A read-only matrix that the GEMM packs from: {@code rows x cols} values of any storage
@@ -6,7 +6,7 @@ package dev.audioengine.backend.cpu.kernels;
  * as floats. Row spans of quantized sources start on a 32-value block boundary, which the
  * GEMM guarantees by slicing k in multiples of 32.
  */
-interface MatrixSource {
+public interface MatrixSource {
     int rows();
 
     int cols();

@@ -1,6 +1,7 @@
-package dev.audioengine.backend.cpu.kernels;
+package dev.audioengine.backend.cpu.kernels.linear;
 
 import dev.audioengine.api.graph.Tensor;
+import dev.audioengine.backend.cpu.kernels.CpuKernel;
 
 /**
  * A constant B operand (N x K) packed once, when the graph is compiled, into the GEMM's
@@ -13,7 +14,7 @@ import dev.audioengine.api.graph.Tensor;
  * visible share of the product: few rows of A, as in streaming models. It costs a copy of the
  * weight, so only weights up to {@link #MAX_FLOATS} are packed.
  */
-final class PackedPanels {
+public final class PackedPanels {
     /** Largest weight copied into panels (16 MB of floats): beyond it a mat-vec is bound by memory, not by lane sums. */
     static final long MAX_FLOATS = 1L << 22;
     /** Products with fewer rows than this use packed constant weights; taller ones amortize packing per run. */
@@ -41,7 +42,7 @@ final class PackedPanels {
     }
 
     /** Whether a product of {@code rows} rows should pack its weight {@code w} (N x K) at compile time. */
-    static boolean worthPacking(Tensor w, int rows, long n, long k) {
+    public static boolean worthPacking(Tensor w, int rows, long n, long k) {
         return CpuKernel.isConstant(w) && !w.dtype().isQuantized() && rows < BELOW_ROWS && n * k <= MAX_FLOATS;
     }
 

@@ -1,4 +1,4 @@
-package dev.audioengine.backend.cpu.kernels;
+package dev.audioengine.backend.cpu.kernels.linear;
 
 /**
  * An A operand (M x K) packed ahead of time into the GEMM's {@link Gemm#MR}-row panels, k-major over the whole of K:

@@ -1,7 +1,10 @@
-package dev.audioengine.backend.cpu.kernels;
+package dev.audioengine.backend.cpu.kernels.linear;
 
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.DType;
+import dev.audioengine.backend.cpu.kernels.CpuKernel;
+import dev.audioengine.backend.cpu.kernels.CpuTensor;
+import dev.audioengine.backend.cpu.threads.WorkerPool;
 
 import java.lang.foreign.MemorySegment;
 import java.util.HashMap;
@@ -90,7 +93,7 @@ public final class PanelCache {
      * packed for the caller alone when the cache is full. Kokoro compiles its text graph per sentence length, and
      * packing its F32 weights for every graph was 4 % of its time.
      */
-    PackedPanels sharedOrOwn(CpuTensor w, int n, int k, long rowStride, long colStride) {
+    public PackedPanels sharedOrOwn(CpuTensor w, int n, int k, long rowStride, long colStride) {
         PackedPanels p = panels(w, n, k, rowStride, colStride);
         return p != null ? p : PackedPanels.of(new TensorMatrix(w, 0, n, k, rowStride, colStride));
     }

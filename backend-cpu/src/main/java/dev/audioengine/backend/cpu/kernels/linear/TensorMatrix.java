@@ -1,6 +1,7 @@
-package dev.audioengine.backend.cpu.kernels;
+package dev.audioengine.backend.cpu.kernels.linear;
 
 import dev.audioengine.api.tensor.DType;
+import dev.audioengine.backend.cpu.kernels.CpuTensor;
 
 import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.FloatVector;
@@ -21,7 +22,7 @@ import java.nio.ByteOrder;
  * Unit-stride rows decode with vector widening conversions where the float vector has at least
  * 8 lanes (so the matching byte and short vectors exist); elsewhere scalar loops do the same.
  */
-final class TensorMatrix implements MatrixSource {
+public final class TensorMatrix implements MatrixSource {
     private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED;
     private static final int L = F.length();
     private static final boolean WIDE = L >= 8;
@@ -36,7 +37,7 @@ final class TensorMatrix implements MatrixSource {
     private final long rowStride, colStride; // elements (plain types); ignored for blocks
 
     /** Rows {@code rowStride} and columns {@code colStride} elements apart from element offset {@code elementOffset}. */
-    TensorMatrix(CpuTensor t, long elementOffset, int rows, int cols, long rowStride, long colStride) {
+    public TensorMatrix(CpuTensor t, long elementOffset, int rows, int cols, long rowStride, long colStride) {
         this.seg = t.segment();
         this.dtype = t.dtype();
         this.rows = rows;

@@ -1,12 +1,15 @@
-package dev.audioengine.backend.cpu.kernels;
+package dev.audioengine.backend.cpu.kernels.reduction;
 
 import dev.audioengine.api.graph.Op;
 import dev.audioengine.api.graph.Tensor;
+import dev.audioengine.backend.cpu.kernels.CpuKernel;
+import dev.audioengine.backend.cpu.kernels.CpuTensor;
+import dev.audioengine.backend.cpu.kernels.KernelContext;
 
 import java.lang.foreign.MemorySegment;
 
 /** Index of the first largest value along one axis, as I32; a NaN counts as largest (the first NaN wins). */
-final class ArgmaxKernel implements CpuKernel {
+public final class ArgmaxKernel implements CpuKernel {
     @Override
     public boolean supports(Tensor node) { return true; }
 

@@ -1,7 +1,10 @@
-package dev.audioengine.backend.cpu.kernels;
+package dev.audioengine.backend.cpu.kernels.reduction;
 
 import dev.audioengine.api.graph.Op;
 import dev.audioengine.api.graph.Tensor;
+import dev.audioengine.backend.cpu.kernels.CpuKernel;
+import dev.audioengine.backend.cpu.kernels.CpuTensor;
+import dev.audioengine.backend.cpu.kernels.KernelContext;
 
 import java.lang.foreign.MemorySegment;
 
@@ -10,7 +13,7 @@ import java.lang.foreign.MemorySegment;
  * the trailing axes). A task gathers its span, takes mean and variance over it, then normalizes
  * channel by channel with that channel's gamma and beta. Statistics by {@link RowMath#meanAndVariance}.
  */
-final class GroupNormKernel implements CpuKernel {
+public final class GroupNormKernel implements CpuKernel {
     @Override
     public boolean supports(Tensor node) { return true; }
 

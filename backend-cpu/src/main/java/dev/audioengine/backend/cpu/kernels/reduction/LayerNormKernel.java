@@ -1,12 +1,16 @@
-package dev.audioengine.backend.cpu.kernels;
+package dev.audioengine.backend.cpu.kernels.reduction;
 
 import dev.audioengine.api.graph.Op;
 import dev.audioengine.api.graph.Tensor;
+import dev.audioengine.backend.cpu.kernels.CpuKernel;
+import dev.audioengine.backend.cpu.kernels.CpuTensor;
+import dev.audioengine.backend.cpu.kernels.KernelContext;
+import dev.audioengine.backend.cpu.kernels.Rows;
 
 import java.lang.foreign.MemorySegment;
 
 /** (x − mean) / sqrt(var + eps) · gamma + beta over each row; statistics by {@link RowMath#meanAndVariance}. */
-final class LayerNormKernel implements CpuKernel {
+public final class LayerNormKernel implements CpuKernel {
     @Override
     public boolean supports(Tensor node) { return true; }
 

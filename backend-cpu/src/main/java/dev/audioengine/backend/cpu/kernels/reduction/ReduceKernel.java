@@ -1,7 +1,11 @@
-package dev.audioengine.backend.cpu.kernels;
+package dev.audioengine.backend.cpu.kernels.reduction;
 
 import dev.audioengine.api.graph.Op;
 import dev.audioengine.api.graph.Tensor;
+import dev.audioengine.backend.cpu.kernels.CpuKernel;
+import dev.audioengine.backend.cpu.kernels.CpuTensor;
+import dev.audioengine.backend.cpu.kernels.KernelContext;
+import dev.audioengine.backend.cpu.kernels.Rows;
 
 import java.lang.foreign.MemorySegment;
 
@@ -10,7 +14,7 @@ import java.lang.foreign.MemorySegment;
  * last axis each row reduces to one value with a vector loop; along another axis each output
  * row accumulates the input rows it covers, so the vector loop still runs along the last axis.
  */
-final class ReduceKernel implements CpuKernel {
+public final class ReduceKernel implements CpuKernel {
     @Override
     public boolean supports(Tensor node) { return true; }
 

@@ -1,12 +1,16 @@
-package dev.audioengine.backend.cpu.kernels;
+package dev.audioengine.backend.cpu.kernels.reduction;
 
 import dev.audioengine.api.graph.Op;
 import dev.audioengine.api.graph.Tensor;
+import dev.audioengine.backend.cpu.kernels.CpuKernel;
+import dev.audioengine.backend.cpu.kernels.CpuTensor;
+import dev.audioengine.backend.cpu.kernels.KernelContext;
+import dev.audioengine.backend.cpu.kernels.Rows;
 
 import java.lang.foreign.MemorySegment;
 
 /** x / sqrt(mean(x²) + eps) · gamma over each row. */
-final class RmsNormKernel implements CpuKernel {
+public final class RmsNormKernel implements CpuKernel {
     @Override
     public boolean supports(Tensor node) { return true; }
 

@@ -1,4 +1,7 @@
-package dev.audioengine.backend.cpu.kernels;
+package dev.audioengine.backend.cpu.kernels.reduction;
+
+import dev.audioengine.backend.cpu.kernels.CpuTensor;
+import dev.audioengine.backend.cpu.kernels.Rows;
 
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorOperators;

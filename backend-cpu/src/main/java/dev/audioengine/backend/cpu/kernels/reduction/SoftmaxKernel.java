@@ -1,7 +1,12 @@
-package dev.audioengine.backend.cpu.kernels;
+package dev.audioengine.backend.cpu.kernels.reduction;
 
 import dev.audioengine.api.graph.Op;
 import dev.audioengine.api.graph.Tensor;
+import dev.audioengine.backend.cpu.kernels.CpuKernel;
+import dev.audioengine.backend.cpu.kernels.CpuTensor;
+import dev.audioengine.backend.cpu.kernels.KernelContext;
+import dev.audioengine.backend.cpu.kernels.Rows;
+import dev.audioengine.backend.cpu.kernels.elementwise.BinaryKernel;
 
 import java.lang.foreign.MemorySegment;
 
@@ -10,7 +15,7 @@ import java.lang.foreign.MemorySegment;
  * broadcast mask, subtract the max, exponentiate, normalize. A row whose every value is −inf
  * (all keys masked) becomes zeros, as the reference defines.
  */
-final class SoftmaxKernel implements CpuKernel {
+public final class SoftmaxKernel implements CpuKernel {
     @Override
     public boolean supports(Tensor node) { return true; }
 

@@ -1,8 +1,11 @@
-package dev.audioengine.backend.cpu.kernels;
+package dev.audioengine.backend.cpu.kernels.sequence;
 
 import dev.audioengine.api.graph.Op;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.DType;
+import dev.audioengine.backend.cpu.kernels.CpuKernel;
+import dev.audioengine.backend.cpu.kernels.CpuTensor;
+import dev.audioengine.backend.cpu.kernels.KernelContext;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
@@ -33,7 +36,7 @@ import java.util.Arrays;
  * rows' dot products over it, so scores are dot products along each key row instead (2.5-3x on
  * Moonshine's decoder steps).
  */
-final class AttentionKernel implements CpuKernel {
+public final class AttentionKernel implements CpuKernel {
     private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
     private static final int L = S.length();
     private static final int QB = 32, KB = 64;

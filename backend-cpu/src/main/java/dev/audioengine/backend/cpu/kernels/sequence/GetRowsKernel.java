@@ -1,8 +1,12 @@
-package dev.audioengine.backend.cpu.kernels;
+package dev.audioengine.backend.cpu.kernels.sequence;
 
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.BlockQuantization;
 import dev.audioengine.api.tensor.DType;
+import dev.audioengine.backend.cpu.kernels.CpuKernel;
+import dev.audioengine.backend.cpu.kernels.CpuTensor;
+import dev.audioengine.backend.cpu.kernels.KernelContext;
+import dev.audioengine.backend.cpu.kernels.Rows;
 
 import java.lang.foreign.MemorySegment;
 
@@ -10,7 +14,7 @@ import java.lang.foreign.MemorySegment;
  * Embedding lookup: out[p, :] = table[ids[p], :] as F32, dequantizing Q8_0/Q4_0 rows and widening
  * F16/BF16. An id outside the table fails the run with the id and its position.
  */
-final class GetRowsKernel implements CpuKernel {
+public final class GetRowsKernel implements CpuKernel {
     @Override
     public boolean supports(Tensor node) {
         Tensor table = node.input(0);

@@ -1,10 +1,13 @@
-package dev.audioengine.backend.cpu.kernels;
+package dev.audioengine.backend.cpu.kernels.sequence;
 
 import dev.audioengine.api.graph.Op;
 import dev.audioengine.api.graph.Tensor;
+import dev.audioengine.backend.cpu.kernels.CpuKernel;
+import dev.audioengine.backend.cpu.kernels.CpuTensor;
+import dev.audioengine.backend.cpu.kernels.KernelContext;
 
 /** The additive attention mask of a fixed-capacity cache holding {@code length} keys (see Op.KeyMask). */
-final class KeyMaskKernel implements CpuKernel {
+public final class KeyMaskKernel implements CpuKernel {
     @Override
     public boolean supports(Tensor node) { return true; }
 

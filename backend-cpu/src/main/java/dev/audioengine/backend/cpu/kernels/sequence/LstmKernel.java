@@ -1,7 +1,17 @@
-package dev.audioengine.backend.cpu.kernels;
+package dev.audioengine.backend.cpu.kernels.sequence;
 
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.DType;
+import dev.audioengine.backend.cpu.kernels.CpuKernel;
+import dev.audioengine.backend.cpu.kernels.CpuTensor;
+import dev.audioengine.backend.cpu.kernels.KernelContext;
+import dev.audioengine.backend.cpu.kernels.linear.ArrayMatrix;
+import dev.audioengine.backend.cpu.kernels.linear.Gemm;
+import dev.audioengine.backend.cpu.kernels.linear.LaneSum;
+import dev.audioengine.backend.cpu.kernels.linear.MatrixSink;
+import dev.audioengine.backend.cpu.kernels.linear.MatrixSource;
+import dev.audioengine.backend.cpu.kernels.linear.PackedPanels;
+import dev.audioengine.backend.cpu.kernels.linear.TensorMatrix;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorSpecies;
 
@@ -21,7 +31,7 @@ import java.nio.ByteOrder;
  * when its rows are unit-stride (copying its 4H·H values each run cost more than the step),
  * and the gate activations run as vector lanes.
  */
-final class LstmKernel implements CpuKernel {
+public final class LstmKernel implements CpuKernel {
     private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
     private static final int L = S.length();
     private static final ByteOrder NATIVE = ByteOrder.nativeOrder();

@@ -1,7 +1,11 @@
-package dev.audioengine.backend.cpu.kernels;
+package dev.audioengine.backend.cpu.kernels.sequence;
 
 import dev.audioengine.api.graph.Op;
 import dev.audioengine.api.graph.Tensor;
+import dev.audioengine.backend.cpu.kernels.CpuKernel;
+import dev.audioengine.backend.cpu.kernels.CpuTensor;
+import dev.audioengine.backend.cpu.kernels.KernelContext;
+import dev.audioengine.backend.cpu.kernels.Rows;
 
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorShuffle;
@@ -22,7 +26,7 @@ import java.nio.ByteOrder;
  * is x_a·c + x_b·(−s) exactly, and the adds only change operand order. Pairs past the last
  * whole vector take the scalar loop.
  */
-final class RopeKernel implements CpuKernel {
+public final class RopeKernel implements CpuKernel {
     private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
     private static final int L = S.length();
     private static final VectorShuffle<Float> SWAP_PAIRS = VectorShuffle.fromOp(S, i -> i ^ 1);

@@ -1,4 +1,4 @@
-package dev.audioengine.backend.cpu.kernels;
+package dev.audioengine.backend.cpu.kernels.spectral;
 
 /**
  * An in-place complex DFT of one fixed length, in double precision: iterative radix-2 for powers

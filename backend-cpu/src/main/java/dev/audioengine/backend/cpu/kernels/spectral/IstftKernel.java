@@ -1,8 +1,11 @@
-package dev.audioengine.backend.cpu.kernels;
+package dev.audioengine.backend.cpu.kernels.spectral;
 
 import dev.audioengine.api.graph.Op;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.DType;
+import dev.audioengine.backend.cpu.kernels.CpuKernel;
+import dev.audioengine.backend.cpu.kernels.CpuTensor;
+import dev.audioengine.backend.cpu.kernels.KernelContext;
 
 import java.lang.foreign.MemorySegment;
 
@@ -13,7 +16,7 @@ import java.lang.foreign.MemorySegment;
  * gathers the frames that overlap it and is divided by the overlap-added squared window. As in
  * torch, an envelope at or below 1e-11 inside the kept range is an error (the window fails NOLA).
  */
-final class IstftKernel implements CpuKernel {
+public final class IstftKernel implements CpuKernel {
     /** Frames per work unit: their bins are read together, FB pairs per input cache run. */
     private static final int FB = 16;
     private static final double ENVELOPE_FLOOR = 1e-11;

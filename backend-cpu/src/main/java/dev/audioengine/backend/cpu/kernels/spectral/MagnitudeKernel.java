@@ -1,11 +1,15 @@
-package dev.audioengine.backend.cpu.kernels;
+package dev.audioengine.backend.cpu.kernels.spectral;
 
 import dev.audioengine.api.graph.Tensor;
+import dev.audioengine.backend.cpu.kernels.CpuKernel;
+import dev.audioengine.backend.cpu.kernels.CpuTensor;
+import dev.audioengine.backend.cpu.kernels.KernelContext;
+import dev.audioengine.backend.cpu.kernels.Rows;
 
 import java.lang.foreign.MemorySegment;
 
 /** |z| of (re, im) pairs along the last axis; squares are summed in double so large values do not overflow. */
-final class MagnitudeKernel implements CpuKernel {
+public final class MagnitudeKernel implements CpuKernel {
     @Override
     public boolean supports(Tensor node) { return true; }
 

@@ -1,4 +1,4 @@
-package dev.audioengine.backend.cpu.kernels;
+package dev.audioengine.backend.cpu.kernels.spectral;
 
 /**
  * The DFT of a real signal of length n and its inverse, in double precision. For even n the

@@ -1,8 +1,11 @@
-package dev.audioengine.backend.cpu.kernels;
+package dev.audioengine.backend.cpu.kernels.spectral;
 
 import dev.audioengine.api.graph.Op;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.DType;
+import dev.audioengine.backend.cpu.kernels.CpuKernel;
+import dev.audioengine.backend.cpu.kernels.CpuTensor;
+import dev.audioengine.backend.cpu.kernels.KernelContext;
 
 import java.lang.foreign.MemorySegment;
 
@@ -12,7 +15,7 @@ import java.lang.foreign.MemorySegment;
  * work units (blocks of frames) over a reflect-padded copy of each signal; each worker has its own
  * {@link RealFft} (radix-2 or Bluestein underneath).
  */
-final class StftKernel implements CpuKernel {
+public final class StftKernel implements CpuKernel {
     /** Frames per work unit: their bins are written together, FB pairs per output cache run. */
     private static final int FB = 16;
 

@@ -1,4 +1,4 @@
-package dev.audioengine.backend.cpu.kernels;
+package dev.audioengine.backend.cpu.kernels.elementwise;
 
 import dev.audioengine.api.graph.Op.UnaryKind;
 

@@ -1,4 +1,4 @@
-package dev.audioengine.backend.cpu.kernels;
+package dev.audioengine.backend.cpu.kernels.linear;
 
 import jdk.incubator.vector.FloatVector;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package dev.audioengine.backend.cpu.kernels;
+package dev.audioengine.backend.cpu.kernels.linear;
 
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.api.exec.CompiledGraph;

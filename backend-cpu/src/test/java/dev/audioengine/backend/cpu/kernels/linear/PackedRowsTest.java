@@ -1,4 +1,6 @@
-package dev.audioengine.backend.cpu.kernels;
+package dev.audioengine.backend.cpu.kernels.linear;
+
+import dev.audioengine.backend.cpu.threads.WorkerPool;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package dev.audioengine.backend.cpu.kernels;
+package dev.audioengine.backend.cpu.kernels.linear;
 
 import dev.audioengine.api.tensor.BlockQuantization;
 import dev.audioengine.api.tensor.DType;
@@ -7,6 +7,7 @@ import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
 import dev.audioengine.api.testkit.RandomTensors;
 import dev.audioengine.api.testkit.Seeds;
+import dev.audioengine.backend.cpu.kernels.CpuTensor;
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.MemorySegment;

@@ -1,4 +1,4 @@
-package dev.audioengine.backend.cpu.kernels;
+package dev.audioengine.backend.cpu.kernels.reduction;
 
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.api.graph.Op.ReduceKind;
@@ -6,6 +6,7 @@ import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
 import dev.audioengine.backend.cpu.kernels.ReferenceCheck.Layout;
+import dev.audioengine.backend.cpu.kernels.ReferenceCheck;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -1,9 +1,13 @@
-package dev.audioengine.backend.cpu.kernels;
+package dev.audioengine.backend.cpu.kernels.sequence;
 
 import dev.audioengine.api.graph.GraphBuilder;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.Shape;
+import dev.audioengine.backend.cpu.kernels.CpuKernel;
+import dev.audioengine.backend.cpu.kernels.CpuTensor;
+import dev.audioengine.backend.cpu.kernels.KernelContext;
+import dev.audioengine.backend.cpu.threads.WorkerPool;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

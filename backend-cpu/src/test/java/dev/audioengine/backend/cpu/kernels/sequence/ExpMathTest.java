@@ -1,4 +1,4 @@
-package dev.audioengine.backend.cpu.kernels;
+package dev.audioengine.backend.cpu.kernels.sequence;
 
 import dev.audioengine.api.testkit.Seeds;
 import org.junit.jupiter.api.Test;

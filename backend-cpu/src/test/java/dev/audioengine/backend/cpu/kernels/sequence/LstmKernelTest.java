@@ -1,9 +1,10 @@
-package dev.audioengine.backend.cpu.kernels;
+package dev.audioengine.backend.cpu.kernels.sequence;
 
 import dev.audioengine.api.graph.GraphBuilder;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
+import dev.audioengine.backend.cpu.kernels.KernelHarness;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
