@@ -30,9 +30,11 @@ import dev.audioengine.backend.cpu.kernels.spectral.MagnitudeKernel;
 import dev.audioengine.backend.cpu.kernels.spectral.StftKernel;
 
 /**
- * The CPU's table of kernels, one per op family: ggml's explicit function table, in Java. The
- * table is one switch over the sealed {@link Op} without a default branch, so an op added to
- * the graph API does not compile until the CPU says how it computes it (or that it is a leaf).
+ * The CPU's table of kernels, one per op, each in the package of its {@link Op.Family}
+ * ({@code kernels.elementwise}, {@code .linear}, {@code .layout}, {@code .reduction},
+ * {@code .sequence}, {@code .spectral}): ggml's explicit function table, in Java. The table is one
+ * switch over the sealed {@link Op} without a default branch, so an op added to the graph API does
+ * not compile until the CPU says how it computes it (or that it is a leaf or a view).
  */
 public final class CpuKernels {
     private static final CpuKernel BINARY = new BinaryKernel(), UNARY = new UnaryKernel(), SCALE = new ScaleKernel(),

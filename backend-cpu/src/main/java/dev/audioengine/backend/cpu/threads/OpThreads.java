@@ -6,18 +6,17 @@ import dev.audioengine.api.graph.Tensor;
 /**
  * How many of the pool's threads one op splits over, from the work it does: an op gets one more
  * thread for every {@link #NANOS_PER_THREAD} of estimated single-thread time, up to the pool's
- * size, so small ops (every op of a streaming model: a Silero VAD chunk is about 25 µs in all)
- * run on the calling thread and only large GEMMs, convolutions and sweeps over megabytes split.
+ * size, so small ops (every op of a streaming model such as a Silero VAD chunk) run on the
+ * calling thread and only large GEMMs, convolutions and sweeps over megabytes split.
  * <p>
- * A split costs a hand-off to a worker and back: well under a microsecond to a worker still
- * spinning from the last split ({@link SpinningWorkers}), a wake-up through the scheduler to a
- * parked one, and up to a time slice where other processes hold the cores; several kernels split
- * inside a run more than once (the GEMM per k slice). Each thread's share must be large against
- * that. Measured on a loaded 2-vCPU machine with {@code bench vad} (with a ForkJoinPool then): a
- * 50 µs share split Silero's batched offline convolutions and made offline 2-3x slower than one
- * thread; 200 µs kept the default within a few % of one thread in both modes. With the spinning
- * workers a 20 µs share (and mat-vecs estimated by their weight bytes) gained 4 % on Moonshine
- * base at two threads, inside the noise, so the rule stayed.
+ * A split costs a hand-off to a worker and back: little to a worker still spinning from the
+ * last split ({@link SpinningWorkers}), a wake-up through the scheduler to a parked one, and up
+ * to a time slice where other processes hold the cores; several kernels split inside a run more
+ * than once (the GEMM per k slice). Each thread's share must be large against
+ * that. The share was chosen with {@code bench vad} on a loaded 2-vCPU machine: a smaller one split
+ * Silero's batched offline convolutions and made offline slower than one thread, and a smaller
+ * one with the spinning workers gained nothing beyond the noise on Moonshine, so the rule stayed
+ * (docs/PERFORMANCE-cpu.md, "Threads per op", has the figures).
  * The time estimate is deliberately simple: FLOPs at {@link #FLOPS_PER_NANO} for the ops bound
  * by arithmetic, bytes read and written at {@link #BYTES_PER_NANO} for the rest; both rates are
  * single-core figures of this backend's kernels (docs/PERFORMANCE-cpu.md, "Threads per op").

@@ -7,9 +7,9 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * The worker threads behind a {@link WorkerPool} and the hand-off of one chunk to each. A worker that has
  * just finished a chunk spins for {@link #SPIN_NANOS} before it parks, so the next split of the same graph
- * run (a GEMM splits once per k slice, an encoder splits op after op) reaches it in well under a microsecond
- * instead of a wake-up through the scheduler (tens of microseconds on a VM, which is what kept a
- * ForkJoinPool from paying off below ~200 µs of work). The price is up to SPIN_NANOS of a core after
+ * run (a GEMM splits once per k slice, an encoder splits op after op) reaches it without a wake-up through
+ * the scheduler (slow on a VM, which is what kept a ForkJoinPool from paying off on small shares of work,
+ * docs/PERFORMANCE-cpu.md). The price is up to SPIN_NANOS of a core after
  * each split; a run that does not split leaves the workers parked.
  * <p>
  * Each worker owns one slot: IDLE → POSTED (the caller publishes a chunk) → TAKEN (by the worker, or by the

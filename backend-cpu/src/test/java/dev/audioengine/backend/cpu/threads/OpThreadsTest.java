@@ -9,7 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The thread-choice rule on the shapes it is for: every op of a streaming Silero VAD chunk (the
- * graph that ran 13-18x slower on all cores than on one) stays on one thread of a 16-thread
+ * graph that ran many times slower on all cores than on one) stays on one thread of a 16-thread
  * pool, large products and convolutions take every thread, and in between an op gets a thread
  * per {@link OpThreads#NANOS_PER_THREAD} of estimated work.
  */

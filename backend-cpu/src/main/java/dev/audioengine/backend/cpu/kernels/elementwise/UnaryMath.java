@@ -36,7 +36,7 @@ final class UnaryMath {
      * each kind: the driver's call to it stays a virtual call, so C2 compiles each kind's loop by itself with the
      * Vector API inlined and no vector crossing a call. Both earlier shapes lost some of that once a process used
      * several kinds: a per-vector {@code apply(kind, x)} stopped being inlined, and one loop switching over every kind
-     * ran ReLU at 0.60-0.65 ns a value against 0.15 alone, the others 5-20 % slower than alone ({@code UnarySpeed}).
+     * ran ReLU several times slower than alone and the others slower too ({@code UnarySpeed}, docs/PERFORMANCE-cpu.md).
      */
     static ElementwiseDriver.Span span(UnaryKind kind, float alpha) {
         return switch (kind) {
@@ -65,7 +65,7 @@ final class UnaryMath {
 
     // One loop per kind, each returning where its scalar tail starts; the load is written out in each (no helper
     // returning a vector). Written out rather than shared: a loop taking the library op (TANH, EXP, ...) as a
-    // parameter does not make it a constant for C2 (exp ran at 14 ns a value in a first try, against 0.8).
+    // parameter does not make it a constant for C2 (exp ran an order of magnitude slower in a first try).
     private static int relu(MemorySegment src, long srcByte, MemorySegment dst, long dstByte, int n) {
         int i = 0;
         for (int upper = S.loopBound(n); i < upper; i += S.length()) {

@@ -23,8 +23,8 @@ import java.util.Arrays;
  * that the GEMM packs it by copying runs of whole vectors.
  * <p>
  * Per output this is about 4·(N/2 + 1)/L · Cin·Cout multiply-adds instead of K·Cin·Cout, plus transforms that
- * grow with Cin + Cout only: for Kokoro's generator (K = 7 and 11, dilations 1-5, 128 and 256 channels) 2-3.5x
- * fewer. {@link #plan} picks L from a cost estimate and declines where direct convolution is cheaper (K = 3, few
+ * grow with Cin + Cout only: for Kokoro's generator (K = 7 and 11, dilations 1-5, 128 and 256 channels) a few
+ * times fewer. {@link #plan} picks L from a cost estimate and declines where direct convolution is cheaper (K = 3, few
  * channels). The weight's spectra are computed once per backend ({@link ConvSpectra}, held by {@link PanelCache});
  * the blocks go {@link #BLOCKS} at a time through arrays the compiled run shares ({@link RunScratch}).
  */

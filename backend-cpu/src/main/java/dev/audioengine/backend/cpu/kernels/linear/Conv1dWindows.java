@@ -111,7 +111,7 @@ final class Conv1dWindows {
     /**
      * tile[r·NR + j] = Σ_d a[ao + d·12 + r] · xw[offsets[d] + j] over depth d = (ci, k), offsets[d] = ci·window + k·dil:
      * a 12 x 2L register tile. One flat loop with the offsets from a table: nested loops over ci and k made C2 keep the
-     * accumulators in memory (30 % slower than the im2col GEMM it replaces).
+     * accumulators in memory (slower than the im2col GEMM it replaces).
      */
     private static void microKernel(float[] a, int ao, float[] xw, int[] offsets, int depth, float[] tile) {
         FloatVector c00 = FloatVector.zero(Gemm.S), c01 = FloatVector.zero(Gemm.S);

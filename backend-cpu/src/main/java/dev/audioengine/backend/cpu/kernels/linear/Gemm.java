@@ -19,10 +19,9 @@ import java.nio.ByteOrder;
  * trimmed when stored. Small M (mat-vec) skips packing and streams B rows once.
  * <p>Sizes were chosen by measuring on Zen 4 (512-bit vectors): the micro-kernel alone runs at
  * the FMA peak for any MR of 6-14 with A streaming from L3 and B from L2, so what matters is the
- * traffic around it. Every k slice reads and writes all of C once; with KC = 256 that traffic
- * cost 30-40 % at 2048³, with KC = 1024 (a 128 KB B panel, still in L2) it costs a quarter of
- * that. MR = 12 halves the B loads per FMA against MR = 6 (same speed alone; kept for the
- * L2-resident B panel).
+ * traffic around it. Every k slice reads and writes all of C once, so a deeper slice (KC = 1024,
+ * a 128 KB B panel, still in L2) costs a fraction of what KC = 256 did on large products. MR = 12
+ * halves the B loads per FMA against MR = 6 (same speed alone; kept for the L2-resident B panel).
  * <p>An instance owns its scratch (sized at construction for the largest problem it will see)
  * and must not run two products at once.
  */
@@ -388,7 +387,7 @@ public final class Gemm {
      * reads B rows as parallel streams ({@link #rowStreams}); more rows take B four rows at a time
      * against up to four A rows ({@link #dense4x4}: 16 sums per pass, 8 loads per 16 FMAs), which is
      * what keeps a weight that is a graph input (a KV cache, a weight not known at compile time) as
-     * fast as a packed constant: packing B per run, as the blocked path does, cost 4-5x at 5-8 rows.
+     * fast as a packed constant: packing B per run, as the blocked path does, cost several times that at 5-8 rows.
      * Every path sums a row in the same order (L lanes over k, {@link LaneSum}'s tree, then the k
      * tail), so a row's result does not depend on M, on the path or on the threads.
      */
@@ -397,7 +396,7 @@ public final class Gemm {
         TensorMatrix dense = b instanceof TensorMatrix tm && tm.denseF32() ? tm : null;
         TensorMatrix quantized = b instanceof TensorMatrix tm && tm.fusedQuantizedDot() ? tm : null;
         int chunks = Math.min(threads, (n + 15) / 16);
-        // Q4_0 stays one row at a time: an 8-stream Q4_0 loop measured 3x slower (the JIT did not keep its vectors in registers)
+        // Q4_0 stays one row at a time: an 8-stream Q4_0 loop was slower (the JIT did not keep its vectors in registers)
         if (path == Path.ROW_STREAMS) {
             TensorMatrix streamed = (TensorMatrix) b;
             pool.parallelFor(chunks, t -> rowStreams(streamed, c, k, (int) ((long) n * t / chunks), (int) ((long) n * (t + 1) / chunks), tile[t]));

@@ -11,8 +11,8 @@ import jdk.incubator.vector.VectorSpecies;
  * <p>
  * Callers store the vector first ({@code v.intoArray(lanes, off)}) and pass the array: a helper
  * that takes a vector is compiled on its own once it is hot, is then too big to inline, and
- * every vector passed to it is boxed. With the vector form, a Q8_0 mat-vec ran at a quarter of
- * its speed (4 against 16 GB/s).
+ * every vector passed to it is boxed. With the vector form, a Q8_0 mat-vec ran at a fraction of
+ * its speed.
  */
 public final class LaneSum {
     static final int L = FloatVector.SPECIES_PREFERRED.length();

@@ -14,7 +14,7 @@ import java.util.Map;
  * Constant weights that tall products read, decoded once into the GEMM's F32 panels and shared by
  * every graph of a backend that reads the same weight. Without it the blocked GEMM decodes a
  * quantized or half-float weight and scatters it k-major into panels on every run: for Moonshine's
- * encoder (a few hundred frames against 288 x 288 Q8_0 weights) that was a fifth of the product.
+ * encoder (a few hundred frames against 288 x 288 Q8_0 weights) that was a large part of the product.
  * Sharing matters because a graph may be compiled many times over the same weights (Moonshine
  * compiles its encoder per window length). The panels hold exactly the values the per-run packing
  * would, so the products are bit-identical.

@@ -217,8 +217,8 @@ public final class TensorMatrix implements MatrixSource {
      * {@link #dotQ8Quad} with eight rows (16 sums: for the 32 vector registers of AVX-512), for
      * {@code cnt} consecutive rows of each of the eight parts: out[j + q * ld] = a · this[r + j + q * dr]
      * for j < cnt, q < 8. The loop over j lives in the kernel, which is static with its segment
-     * as an argument: one call per eight rows, reading the fields inside, ran at 0.6 of the
-     * read bandwidth, this at 0.75-0.8 (in-process A/B, 4096 x 4096).
+     * as an argument: one call per eight rows, reading the fields inside, reached less of the
+     * read bandwidth (in-process A/B, 4096 x 4096).
      */
     void dotQ8Oct(int r, int cnt, int dr, float[] a, int k, float[] out, int ld) {
         long rowBytes = (long) (cols / 32) * 34;
@@ -253,7 +253,7 @@ public final class TensorMatrix implements MatrixSource {
                 s7 = p7.fma(FloatVector.broadcast(F, Float.float16ToFloat(seg.get(CpuTensor.I16, at7))), s7);
             }
             // lane sums through memory, not a cross-vector tree: blend and rearrange were compiled on their own while the
-            // kernel ran interpreted, were then too big to inline, and the compiled kernel boxed every vector (0.02 GFLOP/s)
+            // kernel ran interpreted, were then too big to inline, and the compiled kernel boxed every vector
             s0.intoArray(lanes, 0); s1.intoArray(lanes, L); s2.intoArray(lanes, 2 * L); s3.intoArray(lanes, 3 * L);
             s4.intoArray(lanes, 4 * L); s5.intoArray(lanes, 5 * L); s6.intoArray(lanes, 6 * L); s7.intoArray(lanes, 7 * L);
             LaneSum.ofEightSixteens(lanes, out, j, ld);

@@ -22,8 +22,8 @@ import java.util.Arrays;
  * Key blocks are converted to F32 (K transposed so scores vectorize across keys) once per kv head
  * and thread, not once per query block: a thread's units run a head's query blocks in order, so
  * the head's converted blocks stay in its scratch for the next ones (CACHE_BYTES bounds that;
- * 1.3-1.5x on the encoder's T=295..1250 over converting them again, and faster than query blocks
- * of 64 or 128, which would also leave fewer units to spread over threads). Grouped queries read
+ * faster on Moonshine's encoder than converting them again, and than query blocks of 64 or 128,
+ * which would also leave fewer units to spread over threads). Grouped queries read
  * k/v head h / (H / Hkv). A row whose every key is masked yields zeros, the reference's
  * convention for softmax over nothing.
  * <p>
@@ -33,8 +33,8 @@ import java.util.Arrays;
  * <p>
  * A block of fewer than {@link #G} query rows (a decoder step) over F32 k/v with unit-stride rows
  * reads keys and values where they lie: transposing a key block costs more than the one or two
- * rows' dot products over it, so scores are dot products along each key row instead (2.5-3x on
- * Moonshine's decoder steps).
+ * rows' dot products over it, so scores are dot products along each key row instead (faster on
+ * Moonshine's decoder steps, AttentionSpeed).
  */
 public final class AttentionKernel implements CpuKernel {
     private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
@@ -414,7 +414,7 @@ public final class AttentionKernel implements CpuKernel {
         float[] p = s.s;
         int row = gi * KB;
         int upper = S.loopBound(n), j = 0;
-        FloatVector vmax = FloatVector.broadcast(S, Float.NEGATIVE_INFINITY); // a scalar Math.max chain is ~4x slower
+        FloatVector vmax = FloatVector.broadcast(S, Float.NEGATIVE_INFINITY); // a scalar Math.max chain is slower
         for (; j < upper; j += L) vmax = vmax.max(FloatVector.fromArray(S, p, row + j));
         float blockMax = vmax.reduceLanes(VectorOperators.MAX);
         for (; j < n; j++) blockMax = Math.max(blockMax, p[row + j]);

@@ -110,7 +110,7 @@ class MatMulKernelTest {
     /**
      * A weight that is a graph input (a KV cache, a weight not known at compile time) in a
      * product of up to 8 rows is streamed, never packed per run (packing made
-     * 5-8 rows 4-5x slower than a packed constant), and is right on odd sizes: every row count
+     * 5-8 rows several times slower than a packed constant), and is right on odd sizes: every row count
      * from 1 to 9 (9 takes the blocked path), B row counts that leave 1-3 rows past the four-row
      * tiles, and k with a vector tail (F32/F16/BF16) or several blocks (Q8_0/Q4_0).
      */
