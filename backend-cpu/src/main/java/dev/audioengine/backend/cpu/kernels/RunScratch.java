@@ -1,17 +1,14 @@
 package dev.audioengine.backend.cpu.kernels;
 
-import dev.audioengine.backend.cpu.kernels.linear.ConvTranspose1dKernel;
-import dev.audioengine.backend.cpu.kernels.linear.Gemm;
-
 /**
  * Float arrays shared by the kernels of one compiled run. Its kernels run one after another, so each may use a
  * slot for the length of its own call; arrays grow to the largest request and live as long as the run. Without
  * sharing, every spectral convolution of Kokoro's synthesis graph held its own tens of megabytes of blocks.
  */
 public final class RunScratch {
-    /** The slot of the GEMMs' packed A panels ({@link Gemm}); the spectral convolutions use 0-3. */
+    /** The slot of the GEMMs' packed A panels ({@code linear.Gemm}); the spectral convolutions use 0-3. */
     public static final int GEMM_A = 4;
-    /** The columns a transposed convolution scatters from ({@link ConvTranspose1dKernel}). */
+    /** The columns a transposed convolution scatters from ({@code linear.ConvTranspose1dKernel}). */
     public static final int CONV_TRANSPOSE_COLS = 5;
     private final float[][] slots = new float[6][];
 
