@@ -9,7 +9,10 @@ import java.util.List;
 import static dev.audioengine.conformance.CaseDraft.dims;
 import static dev.audioengine.conformance.CaseDraft.lower;
 
-/** get_rows over every table dtype, rope, fused attention (also against the composite path) and lstm. */
+/**
+ * The sequence family: get_rows over every table dtype, rope, fused attention (also against the
+ * composite path), lstm, and key_mask of a cache holding some keys.
+ */
 final class SequenceCases {
     private SequenceCases() {}
 
@@ -23,6 +26,7 @@ final class SequenceCases {
         attentionVsComposite(out);
         maskedCacheSteps(out);
         lstm(out);
+        for (boolean causal : new boolean[] {false, true}) keyMask(out, causal);
     }
 
     private static void getRows(List<ConformanceCase> out, DType table) {
@@ -193,6 +197,19 @@ final class SequenceCases {
             Tensor y = d.g.lstm(x, d.f32("w_ih", w, 4 * h, in), d.f32("w_hh", w, 4 * h, h), d.f32("b_ih", w, 4 * h),
                     d.f32("b_hh", w, 4 * h), d.f32("h0", b, h), d.f32("c0", b, h));
             out.add(d.done(y, "f32", "x[" + b + "," + t + "," + in + "] hidden " + h + (strided ? " x stored [T,B,I]" : ""), Bound.F32));
+        }
+    }
+
+    private static void keyMask(List<ConformanceCase> out, boolean causal) {
+        int[] lengths = {1, 7, 13, 0, 20};
+        for (long tq : new long[] {1, 3}) {
+            for (int l : lengths) { // 0: nothing visible (zeros from attention); 20: past the capacity, everything visible
+                if (tq > 1 && l < tq) continue;
+                CaseDraft c = new CaseDraft();
+                Tensor length = c.input("length", DType.I32, Values.ints(l, l), 1);
+                out.add(c.done(c.g.keyMask(length, tq, 13, causal), "i32", "length " + l + " queries " + tq + " capacity 13"
+                        + (causal ? " causal" : ""), Bound.EXACT));
+            }
         }
     }
 }

@@ -9,7 +9,10 @@ import dev.audioengine.api.tensor.HalfFloats;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
-/** pad, concat, contiguous and cast. */
+/**
+ * The layout family: pad, concat, the views (slice, permute, reshape), contiguous, write_slice
+ * (in place into a persistent tensor) and cast.
+ */
 final class LayoutReference {
     private LayoutReference() {}
 
@@ -92,6 +95,58 @@ final class LayoutReference {
                 for (int i = 0; i < x.length; i++) y[i] = back[i];
             }
             case I8 -> throw new IllegalArgumentException("cast to I8 is not an op (GraphBuilder rejects it)");
+        }
+        return y;
+    }
+
+    /** A view's logical elements: storage[offset + Σ index_a · stride_a] in row-major order of its shape. */
+    static double[] view(Tensor view, double[] storage) {
+        long[] dims = view.shape().dims(), strides = view.strides();
+        int n = RowMajor.size(dims);
+        double[] y = new double[n];
+        long[] idx = new long[dims.length];
+        for (int i = 0; i < n; i++) {
+            long off = view.offset();
+            for (int a = 0; a < dims.length; a++) off += idx[a] * strides[a];
+            y[i] = storage[(int) off];
+            for (int a = dims.length - 1; a >= 0; a--) {
+                if (++idx[a] < dims[a]) break;
+                idx[a] = 0;
+            }
+        }
+        return y;
+    }
+
+    /** The input's values (a view's already in row-major order of its shape), in a buffer of its own. */
+    static double[] contiguous(double[] x) { return x.clone(); }
+
+    /**
+     * dst with elements [start, start + len) along the axis replaced by src, stored as the
+     * state's dtype holds them (F32: each value rounded to float). Out of range is an error.
+     */
+    static double[] writeSlice(Tensor t, Op.WriteSlice op, double[] dst, double[] src, double[] start) {
+        long[] dims = t.shape().dims();
+        int ax = op.axis();
+        long cap = dims[ax];
+        long len = t.input(1).dim(ax);
+        long from = start == null ? 0 : (long) start[0];
+        if (from < 0 || from + len > cap) {
+            throw new IndexOutOfBoundsException("write_slice of " + len + " at " + from + " outside the " + cap
+                    + " positions of axis " + ax + " of " + t.storage().name() + " " + t.shape());
+        }
+        double[] y = dst.clone();
+        long inner = 1;
+        for (int a = ax + 1; a < dims.length; a++) inner *= dims[a];
+        long outer = 1;
+        for (int a = 0; a < ax; a++) outer *= dims[a];
+        boolean f32 = t.dtype() == DType.F32;
+        for (long o = 0; o < outer; o++) {
+            for (long j = 0; j < len; j++) {
+                for (long i = 0; i < inner; i++) {
+                    double v = src[(int) ((o * len + j) * inner + i)];
+                    y[(int) ((o * cap + from + j) * inner + i)] = f32 ? (double) (float) v : v;
+                }
+            }
         }
         return y;
     }

@@ -53,15 +53,17 @@ public final class ReferenceEvaluator {
         return v;
     }
 
+    /**
+     * One node's values: leaves here, every other op in its family's class ({@link Op#family()}).
+     * A view reads its storage root (for a persistent tensor, the version it was taken of).
+     */
     private static double[] compute(Tensor t, Map<Tensor, double[]> values, Map<String, HostTensor> inputs, ReferenceState state) {
-        if (t.isView()) return gatherView(t, values.get(t.isPersistent() ? t.stateVersion() : t.storage()));
         double[][] in = new double[t.inputs().size()][];
         for (int i = 0; i < in.length; i++) in[i] = values.get(t.input(i));
         return switch (t.op()) {
             case Op.Input input -> leaf(t, bound(input, t, inputs));
             case Op.Constant c -> leaf(t, c.value());
-            case Op.State s -> StateReference.read(t, s, state);
-            case Op.WriteSlice op -> StateReference.writeSlice(t, op, in[0], in[1], optional(in, 2));
+            case Op.State s -> state(t, s, state);
             case Op.Binary op -> ElementwiseReference.binary(t, op.kind(), in[0], in[1]);
             case Op.Unary op -> ElementwiseReference.unary(op, in[0]);
             case Op.Scale op -> ElementwiseReference.scale(op, in[0]);
@@ -71,26 +73,32 @@ public final class ReferenceEvaluator {
             case Op.ConvTranspose1d op -> LinearReference.convTranspose1d(t, op, in[0], in[1], optional(in, 2));
             case Op.Pad op -> LayoutReference.pad(t, op, in[0]);
             case Op.Concat op -> LayoutReference.concat(t, op, in);
-            case Op.Contiguous op -> in[0].clone();
+            case Op.Slice op -> LayoutReference.view(t, viewed(t, values));
+            case Op.Permute op -> LayoutReference.view(t, viewed(t, values));
+            case Op.Reshape op -> LayoutReference.view(t, viewed(t, values));
+            case Op.Contiguous op -> LayoutReference.contiguous(in[0]);
+            case Op.WriteSlice op -> LayoutReference.writeSlice(t, op, in[0], in[1], optional(in, 2));
             case Op.Cast op -> LayoutReference.cast(op.to(), in[0]);
-            case Op.LayerNorm op -> NormReference.layerNorm(t, op, in[0], optional(in, 1), optional(in, 2));
-            case Op.RmsNorm op -> NormReference.rmsNorm(t, op, in[0], optional(in, 1));
-            case Op.GroupNorm op -> NormReference.groupNorm(t, op, in[0], optional(in, 1), optional(in, 2));
+            case Op.LayerNorm op -> ReductionReference.layerNorm(t, op, in[0], optional(in, 1), optional(in, 2));
+            case Op.RmsNorm op -> ReductionReference.rmsNorm(t, op, in[0], optional(in, 1));
+            case Op.GroupNorm op -> ReductionReference.groupNorm(t, op, in[0], optional(in, 1), optional(in, 2));
             case Op.Softmax op -> ReductionReference.softmax(t, op, in[0], optional(in, 1));
             case Op.Reduce op -> ReductionReference.reduce(t, op, in[0]);
             case Op.Argmax op -> ReductionReference.argmax(t, op, in[0]);
             case Op.GetRows op -> SequenceReference.getRows(t, in[0], in[1]);
             case Op.Rope op -> SequenceReference.rope(t, op, in[0], in[1]);
-            case Op.KeyMask op -> StateReference.keyMask(t, op, in[0]);
             case Op.Attention op -> SequenceReference.attention(t, op, in[0], in[1], in[2], optional(in, 3));
+            case Op.KeyMask op -> SequenceReference.keyMask(t, op, in[0]);
             case Op.Lstm op -> SequenceReference.lstm(t, in[0], in[1], in[2], in[3], in[4], in[5], in[6]);
             case Op.Stft op -> SpectralReference.stft(t, op, in[0], in[1]);
             case Op.Istft op -> SpectralReference.istft(t, op, in[0], in[1]);
             case Op.Magnitude op -> SpectralReference.magnitude(in[0]);
-            case Op.Slice op -> throw new IllegalStateException("views are gathered above: " + t);
-            case Op.Permute op -> throw new IllegalStateException("views are gathered above: " + t);
-            case Op.Reshape op -> throw new IllegalStateException("views are gathered above: " + t);
         };
+    }
+
+    /** The values a view reads through its strides: its storage root's, or the state version it was taken of. */
+    private static double[] viewed(Tensor view, Map<Tensor, double[]> values) {
+        return values.get(view.isPersistent() ? view.stateVersion() : view.storage());
     }
 
     private static HostTensor bound(Op.Input input, Tensor t, Map<String, HostTensor> inputs) {
@@ -109,22 +117,15 @@ public final class ReferenceEvaluator {
         return d;
     }
 
-    /** A view's logical elements: storage[offset + Σ index_a · stride_a] in row-major order of its shape. */
-    private static double[] gatherView(Tensor view, double[] storage) {
-        long[] dims = view.shape().dims(), strides = view.strides();
-        int n = RowMajor.size(dims);
-        double[] y = new double[n];
-        long[] idx = new long[dims.length];
-        for (int i = 0; i < n; i++) {
-            long off = view.offset();
-            for (int a = 0; a < dims.length; a++) off += idx[a] * strides[a];
-            y[i] = storage[(int) off];
-            for (int a = dims.length - 1; a >= 0; a--) {
-                if (++idx[a] < dims[a]) break;
-                idx[a] = 0;
-            }
+    private static double[] state(Tensor t, Op.State s, ReferenceState state) {
+        if (!state.has(s.name())) {
+            throw new IllegalArgumentException("reference evaluation needs state '" + s.name() + "' (" + t.dtype() + " " + t.shape() + ")");
         }
-        return y;
+        if (state.dtype(s.name()) != t.dtype() || !state.shape(s.name()).equals(t.shape())) {
+            throw new IllegalArgumentException("state '" + s.name() + "' must be " + t.dtype() + " " + t.shape() + ", the reference holds "
+                    + state.dtype(s.name()) + " " + state.shape(s.name()));
+        }
+        return state.values(s.name());
     }
 
     private static double[] optional(double[][] in, int i) { return i < in.length ? in[i] : null; }

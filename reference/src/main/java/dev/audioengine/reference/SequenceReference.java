@@ -3,7 +3,7 @@ package dev.audioengine.reference;
 import dev.audioengine.api.graph.Op;
 import dev.audioengine.api.graph.Tensor;
 
-/** get_rows, rope, attention and lstm. */
+/** The sequence family: get_rows, rope, attention, key_mask (of a cache holding some keys) and lstm. */
 final class SequenceReference {
     private SequenceReference() {}
 
@@ -117,6 +117,18 @@ final class SequenceReference {
                 System.arraycopy(h, 0, y, yo, hid);
                 System.arraycopy(c, 0, y, b * t * hid + yo, hid);
             }
+        }
+        return y;
+    }
+
+    /** 0 where query i sees key j of a cache holding {@code length} keys, -inf elsewhere. */
+    static double[] keyMask(Tensor t, Op.KeyMask op, double[] length) {
+        int tq = (int) t.dim(0), tk = (int) t.dim(1);
+        long len = (long) length[0];
+        double[] y = new double[tq * tk];
+        for (int i = 0; i < tq; i++) {
+            long visible = op.causal() ? len - (tq - 1 - i) : len;
+            for (int j = 0; j < tk; j++) y[i * tk + j] = j < visible ? 0 : Double.NEGATIVE_INFINITY;
         }
         return y;
     }

@@ -1,5 +1,6 @@
 package dev.audioengine.reference;
 
+import dev.audioengine.api.graph.Graph;
 import dev.audioengine.api.graph.GraphBuilder;
 import dev.audioengine.api.graph.Op.RopeMode;
 import dev.audioengine.api.graph.Tensor;
@@ -8,8 +9,11 @@ import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
 import org.junit.jupiter.api.Test;
 
+import java.util.Map;
+
 import static dev.audioengine.reference.Eval.assertValues;
 import static dev.audioengine.reference.Eval.constant;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class SequenceReferenceTest {
@@ -107,5 +111,20 @@ class SequenceReferenceTest {
         double c1 = 0.75 + Math.tanh(0.5) / 2, h1 = Math.tanh(c1) / 2;
         double c2 = 0.75 * c1, h2 = Math.tanh(c2) / (1 + Math.exp(-h1));
         assertValues(Eval.of(b, b.lstm(x, wIh, wHh, bIh, bHh, h0, c0)), 1e-7, h1, h2, c1, c2);
+    }
+
+    @Test
+    void keyMaskHidesKeysPastTheLengthAndInTheFuture() {
+        GraphBuilder g = new GraphBuilder();
+        Tensor len = g.input("len", DType.I32, Shape.of(1));
+        Tensor plain = g.keyMask(len, 2, 5, false), causal = g.keyMask(len, 2, 5, true);
+        Graph graph = g.build(plain, causal);
+        double inf = Double.NEGATIVE_INFINITY;
+        try (HostTensor three = HostTensor.ofInts(Shape.of(1), 3)) {
+            Map<Tensor, double[]> v = ReferenceEvaluator.evaluate(graph, Map.of("len", three));
+            assertThat(v.get(plain)).containsExactly(0, 0, 0, inf, inf, 0, 0, 0, inf, inf);
+            // queries at positions 1 and 2 of a cache holding 3 keys
+            assertThat(v.get(causal)).containsExactly(0, 0, inf, inf, inf, 0, 0, 0, inf, inf);
+        }
     }
 }

@@ -11,10 +11,10 @@ import dev.audioengine.api.spi.TensorPlacement;
 import dev.audioengine.backend.cpu.kernels.CpuKernels;
 import dev.audioengine.backend.cpu.kernels.CpuTensor;
 import dev.audioengine.backend.cpu.kernels.KernelContext;
-import dev.audioengine.backend.cpu.kernels.OpThreads;
-import dev.audioengine.backend.cpu.kernels.PanelCache;
+import dev.audioengine.backend.cpu.threads.OpThreads;
+import dev.audioengine.backend.cpu.kernels.linear.PanelCache;
 import dev.audioengine.backend.cpu.kernels.RunScratch;
-import dev.audioengine.backend.cpu.kernels.WorkerPool;
+import dev.audioengine.backend.cpu.threads.WorkerPool;
 
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;

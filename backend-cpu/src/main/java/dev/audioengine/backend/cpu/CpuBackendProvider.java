@@ -10,7 +10,7 @@ import dev.audioengine.api.spi.DeviceInfo;
 import dev.audioengine.api.spi.DeviceKind;
 import dev.audioengine.api.spi.InvalidOptionValueException;
 import dev.audioengine.api.spi.ProbeResult;
-import dev.audioengine.backend.cpu.kernels.PanelCache;
+import dev.audioengine.backend.cpu.kernels.linear.PanelCache;
 
 import java.util.EnumSet;
 import java.util.List;
@@ -83,8 +83,8 @@ public final class CpuBackendProvider implements BackendProvider {
 
     /**
      * The pool size for {@code asked} threads: at most the available processors, since threads
-     * beyond them only wait for a core and add hand-off cost (5000 made a VAD run of a 7.5 s file
-     * take 22.7 s); more than that is clamped, with a warning.
+     * beyond them only wait for a core and add hand-off cost (a VAD run with 5000 took several times
+     * as long, docs/PERFORMANCE-cpu.md); more than that is clamped, with a warning.
      */
     static int workerThreads(int asked, int processors, Consumer<String> warn) {
         if (asked <= processors) return asked;

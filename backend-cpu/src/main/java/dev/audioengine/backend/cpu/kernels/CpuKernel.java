@@ -4,9 +4,9 @@ import dev.audioengine.api.graph.Op;
 import dev.audioengine.api.graph.Tensor;
 
 /**
- * One op family on the CPU. {@link #bind} runs once per compiled graph: it checks and
- * precomputes everything shape-dependent and returns the work for one run, which must not
- * allocate per element.
+ * The CPU kernel of one op, every kind of it (one BinaryKernel for add, mul, ...). {@link #bind}
+ * runs once per compiled graph: it checks and precomputes everything shape-dependent and returns
+ * the work for one run, which must not allocate per element.
  */
 public interface CpuKernel {
     boolean supports(Tensor node);

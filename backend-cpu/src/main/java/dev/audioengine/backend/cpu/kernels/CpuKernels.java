@@ -2,11 +2,39 @@ package dev.audioengine.backend.cpu.kernels;
 
 import dev.audioengine.api.graph.Op;
 import dev.audioengine.api.graph.Tensor;
+import dev.audioengine.backend.cpu.kernels.elementwise.BinaryKernel;
+import dev.audioengine.backend.cpu.kernels.elementwise.ScaleKernel;
+import dev.audioengine.backend.cpu.kernels.elementwise.SnakeKernel;
+import dev.audioengine.backend.cpu.kernels.elementwise.UnaryKernel;
+import dev.audioengine.backend.cpu.kernels.layout.CastKernel;
+import dev.audioengine.backend.cpu.kernels.layout.ConcatKernel;
+import dev.audioengine.backend.cpu.kernels.layout.ContiguousKernel;
+import dev.audioengine.backend.cpu.kernels.layout.PadKernel;
+import dev.audioengine.backend.cpu.kernels.layout.WriteSliceKernel;
+import dev.audioengine.backend.cpu.kernels.linear.Conv1dKernel;
+import dev.audioengine.backend.cpu.kernels.linear.ConvTranspose1dKernel;
+import dev.audioengine.backend.cpu.kernels.linear.MatMulKernel;
+import dev.audioengine.backend.cpu.kernels.reduction.ArgmaxKernel;
+import dev.audioengine.backend.cpu.kernels.reduction.GroupNormKernel;
+import dev.audioengine.backend.cpu.kernels.reduction.LayerNormKernel;
+import dev.audioengine.backend.cpu.kernels.reduction.ReduceKernel;
+import dev.audioengine.backend.cpu.kernels.reduction.RmsNormKernel;
+import dev.audioengine.backend.cpu.kernels.reduction.SoftmaxKernel;
+import dev.audioengine.backend.cpu.kernels.sequence.AttentionKernel;
+import dev.audioengine.backend.cpu.kernels.sequence.GetRowsKernel;
+import dev.audioengine.backend.cpu.kernels.sequence.KeyMaskKernel;
+import dev.audioengine.backend.cpu.kernels.sequence.LstmKernel;
+import dev.audioengine.backend.cpu.kernels.sequence.RopeKernel;
+import dev.audioengine.backend.cpu.kernels.spectral.IstftKernel;
+import dev.audioengine.backend.cpu.kernels.spectral.MagnitudeKernel;
+import dev.audioengine.backend.cpu.kernels.spectral.StftKernel;
 
 /**
- * The CPU's table of kernels, one per op family: ggml's explicit function table, in Java. The
- * table is one switch over the sealed {@link Op} without a default branch, so an op added to
- * the graph API does not compile until the CPU says how it computes it (or that it is a leaf).
+ * The CPU's table of kernels, one per op, each in the package of its {@link Op.Family}
+ * ({@code kernels.elementwise}, {@code .linear}, {@code .layout}, {@code .reduction},
+ * {@code .sequence}, {@code .spectral}): ggml's explicit function table, in Java. The table is one
+ * switch over the sealed {@link Op} without a default branch, so an op added to the graph API does
+ * not compile until the CPU says how it computes it (or that it is a leaf or a view).
  */
 public final class CpuKernels {
     private static final CpuKernel BINARY = new BinaryKernel(), UNARY = new UnaryKernel(), SCALE = new ScaleKernel(),

@@ -1,5 +1,8 @@
 package dev.audioengine.backend.cpu.kernels;
 
+import dev.audioengine.backend.cpu.kernels.linear.PanelCache;
+import dev.audioengine.backend.cpu.threads.WorkerPool;
+
 /**
  * What a bound kernel may use besides its tensors: the worker pool, the backend's cache of packed constant weights,
  * and the scratch arrays its compiled run shares.

@@ -7,17 +7,17 @@ import java.lang.foreign.MemorySegment;
  * work. These helpers find a row's first element in a strided tensor and copy a strided F32 row
  * into contiguous memory (kernels gather into their contiguous output, then work in place).
  */
-final class Rows {
+public final class Rows {
     private Rows() {}
 
     /** Number of rows: the product of the first three padded dims. */
-    static int count(CpuTensor t) {
+    public static int count(CpuTensor t) {
         long[] d = t.dims();
         return Math.toIntExact(d[0] * d[1] * d[2]);
     }
 
     /** Element offset of row {@code r}'s first element, rows numbered in row-major order of {@code t}'s dims. */
-    static long offset(CpuTensor t, long r) {
+    public static long offset(CpuTensor t, long r) {
         long[] d = t.dims();
         long c = r % d[2];
         r /= d[2];
@@ -27,12 +27,12 @@ final class Rows {
     }
 
     /** True when the tensor's last axis is unit-stride (or has a single element). */
-    static boolean unitStride(CpuTensor t) {
+    public static boolean unitStride(CpuTensor t) {
         return t.strides()[3] == 1 || t.dims()[3] == 1;
     }
 
     /** Copies {@code n} F32 values starting at element offset {@code off} of {@code in} along its last axis to {@code dst}. */
-    static void gather(CpuTensor in, long off, int n, MemorySegment dst, long dstByte) {
+    public static void gather(CpuTensor in, long off, int n, MemorySegment dst, long dstByte) {
         long s = in.strides()[3];
         MemorySegment src = in.segment();
         long srcByte = in.base() + off * 4;

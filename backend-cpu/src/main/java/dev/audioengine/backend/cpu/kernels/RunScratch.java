@@ -6,14 +6,14 @@ package dev.audioengine.backend.cpu.kernels;
  * sharing, every spectral convolution of Kokoro's synthesis graph held its own tens of megabytes of blocks.
  */
 public final class RunScratch {
-    /** The slot of the GEMMs' packed A panels ({@link Gemm}); the spectral convolutions use 0-3. */
-    static final int GEMM_A = 4;
-    /** The columns a transposed convolution scatters from ({@link ConvTranspose1dKernel}). */
-    static final int CONV_TRANSPOSE_COLS = 5;
+    /** The slot of the GEMMs' packed A panels ({@code linear.Gemm}); the spectral convolutions use 0-3. */
+    public static final int GEMM_A = 4;
+    /** The columns a transposed convolution scatters from ({@code linear.ConvTranspose1dKernel}). */
+    public static final int CONV_TRANSPOSE_COLS = 5;
     private final float[][] slots = new float[6][];
 
     /** Slot {@code slot}, at least {@code n} floats; its contents are whatever the last user left. */
-    float[] floats(int slot, int n) {
+    public float[] floats(int slot, int n) {
         float[] a = slots[slot];
         if (a == null || a.length < n) slots[slot] = a = new float[n];
         return a;

@@ -18,13 +18,13 @@ import java.util.Random;
  * Every test class draws a fresh seed (printed in each failure message);
  * {@code -Daudioengine.seed=N} replays it.
  */
-final class KernelHarness implements AutoCloseable {
+public final class KernelHarness implements AutoCloseable {
     final long seed = Seeds.fresh();
-    final Random random = new Random(seed);
+    public final Random random = new Random(seed);
     private final AudioEngine engine = AudioEngine.builder().backend("cpu").threads(2).option("cpu.op-threads", "all").build();
 
     /** Runs the graph, checks output 0 against the shared reference within {@code bound} NMSE, returns it. */
-    float[] run(Graph graph, Map<String, HostTensor> inputs, double bound) {
+    public float[] run(Graph graph, Map<String, HostTensor> inputs, double bound) {
         float[] got;
         try (CompiledGraph cg = engine.compile(graph); CompiledGraph.Outputs out = cg.run(inputs)) {
             got = out.get(0).toFloatArray();
@@ -35,20 +35,20 @@ final class KernelHarness implements AutoCloseable {
         return got;
     }
 
-    double[] gaussian(int n) {
+    public double[] gaussian(int n) {
         double[] v = new double[n];
         for (int i = 0; i < n; i++) v[i] = random.nextGaussian();
         return v;
     }
 
-    static float[] floats(double[] v) {
+    public static float[] floats(double[] v) {
         float[] f = new float[v.length];
         for (int i = 0; i < v.length; i++) f[i] = (float) v[i];
         return f;
     }
 
     /** The values a tensor actually holds (after F16/BF16 rounding or block quantization), as doubles. */
-    static double[] stored(HostTensor t) {
+    public static double[] stored(HostTensor t) {
         float[] f = t.toFloatArray();
         double[] d = new double[f.length];
         for (int i = 0; i < f.length; i++) d[i] = f[i];
@@ -69,7 +69,7 @@ final class KernelHarness implements AutoCloseable {
     }
 
     /** Fails with the case, the error and the seed when NMSE exceeds {@code bound}. */
-    void assertClose(String what, float[] got, double[] want, double bound) {
+    public void assertClose(String what, float[] got, double[] want, double bound) {
         double e = nmse(got, want);
         if (!(e <= bound)) {
             int worst = 0;

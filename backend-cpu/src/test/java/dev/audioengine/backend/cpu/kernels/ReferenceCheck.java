@@ -22,9 +22,9 @@ import java.util.Map;
  * with a tolerance. Inputs can be handed to ops as strided views of bigger inputs, so kernels
  * see the same non-contiguous layouts models give them.
  */
-final class ReferenceCheck implements AutoCloseable {
+public final class ReferenceCheck implements AutoCloseable {
     /** How a test input reaches the op. */
-    enum Layout {
+    public enum Layout {
         /** as it is */
         CONTIGUOUS,
         /** transpose of an input with the last two axes swapped (rank >= 2) */
@@ -33,14 +33,14 @@ final class ReferenceCheck implements AutoCloseable {
         STEPPED
     }
 
-    final GraphBuilder g = new GraphBuilder();
-    final long seed = Seeds.fresh();
-    final RandomTensors random = new RandomTensors(seed);
+    public final GraphBuilder g = new GraphBuilder();
+    public final long seed = Seeds.fresh();
+    public final RandomTensors random = new RandomTensors(seed);
     private final Map<String, HostTensor> inputs = new LinkedHashMap<>();
     private Graph graph; // built on first use; a check runs one output
 
     /** Uniform [lo, hi) F32 input shown to the op with {@code shape} through {@code layout}. */
-    Tensor input(String name, Shape shape, Layout layout, float lo, float hi) {
+    public Tensor input(String name, Shape shape, Layout layout, float lo, float hi) {
         long[] d = shape.dims();
         int r = d.length;
         return switch (layout) {
@@ -60,26 +60,26 @@ final class ReferenceCheck implements AutoCloseable {
         };
     }
 
-    Tensor input(String name, Shape shape, Layout layout) { return input(name, shape, layout, -1, 1); }
+    public Tensor input(String name, Shape shape, Layout layout) { return input(name, shape, layout, -1, 1); }
 
     /** An input with given values (any dtype). */
-    Tensor bind(String name, HostTensor value) {
+    public Tensor bind(String name, HostTensor value) {
         inputs.put(name, value);
         return g.input(name, value.dtype(), value.shape());
     }
 
-    Tensor constant(Shape shape, float lo, float hi) { return g.constant(random.f32(shape, lo, hi)); }
+    public Tensor constant(Shape shape, float lo, float hi) { return g.constant(random.f32(shape, lo, hi)); }
 
-    Tensor constant(DType dtype, Shape shape, float lo, float hi) { return g.constant(random.of(dtype, shape, lo, hi)); }
+    public Tensor constant(DType dtype, Shape shape, float lo, float hi) { return g.constant(random.of(dtype, shape, lo, hi)); }
 
     /** Runs {@code out} on the CPU and checks NMSE against the reference (non-finite values must agree). */
-    void assertNmse(AudioEngine engine, String what, Tensor out, double bound) {
+    public void assertNmse(AudioEngine engine, String what, Tensor out, double bound) {
         float[] cpu = runOnCpu(engine, out);
         Closeness.assertNmse(what, out.shape(), seed, cpu, reference(out), bound);
     }
 
     /** Runs {@code out} on the CPU and checks every element against the reference within {@code bound}. */
-    void assertMaxAbs(AudioEngine engine, String what, Tensor out, double bound) {
+    public void assertMaxAbs(AudioEngine engine, String what, Tensor out, double bound) {
         float[] cpu = runOnCpu(engine, out);
         Closeness.assertMaxAbs(what, out.shape(), seed, cpu, reference(out), bound);
     }
@@ -89,20 +89,20 @@ final class ReferenceCheck implements AutoCloseable {
         return graph;
     }
 
-    float[] runOnCpu(AudioEngine engine, Tensor out) {
+    public float[] runOnCpu(AudioEngine engine, Tensor out) {
         try (CompiledGraph cg = engine.compile(graph(out)); CompiledGraph.Outputs o = cg.run(inputs)) {
             return o.get(0).toFloatArray();
         }
     }
 
     /** Runs an I32 output on the CPU and returns its ints. */
-    int[] runOnCpuInts(AudioEngine engine, Tensor out) {
+    public int[] runOnCpuInts(AudioEngine engine, Tensor out) {
         try (CompiledGraph cg = engine.compile(graph(out)); CompiledGraph.Outputs o = cg.run(inputs)) {
             return o.get(0).toIntArray();
         }
     }
 
-    double[] reference(Tensor out) { return ReferenceEvaluator.evaluate(graph(out), inputs, out); }
+    public double[] reference(Tensor out) { return ReferenceEvaluator.evaluate(graph(out), inputs, out); }
 
     @Override
     public void close() { inputs.values().forEach(HostTensor::close); }
