@@ -11,6 +11,9 @@ final class ElementwiseOps implements GpuOp {
     static final int UN_SCALE = 15;
 
     @Override
+    public Op.Family family() { return Op.Family.ELEMENTWISE; }
+
+    @Override
     public boolean supports(Tensor node, DeviceLimits limits) {
         if (node.dtype() != DType.F32 || node.inputs().stream().anyMatch(t -> t.dtype() != DType.F32)) return false;
         if (node.op() instanceof Op.Snake) return node.rank() == 3 && node.input(1).rank() == 1;

@@ -14,13 +14,13 @@ import java.util.Map;
  */
 public final class KernelSources {
     /** The kernel source files (without .cu), each compiled to one module. */
-    public static final List<String> SOURCES = List.of("elementwise", "layout", "linear", "norm", "sequence", "spectral");
+    public static final List<String> SOURCES = List.of("elementwise", "linear", "layout", "reduction", "sequence", "spectral");
     /** The headers every source may include; gpu_compat.h is the one that holds vendor differences. */
     public static final List<String> HEADERS = List.of("gpu_compat.h", "ae_tensor.h");
 
     private KernelSources() {}
 
-    /** The text of a source ("norm.cu") or header ("gpu_compat.h"). */
+    /** The text of a source ("reduction.cu") or header ("gpu_compat.h"). */
     public static String text(String file) {
         try (InputStream in = KernelSources.class.getResourceAsStream("kernels/" + file)) {
             if (in == null) {

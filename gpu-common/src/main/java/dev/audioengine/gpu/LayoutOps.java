@@ -4,9 +4,16 @@ import dev.audioengine.api.graph.Op;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.DType;
 
-/** pad, concat, contiguous and cast: kernels/layout.cu. */
+/**
+ * pad, concat, contiguous, cast and write_slice: kernels/layout.cu. write_slice writes in place into a
+ * persistent tensor at a position the kernel reads from device memory, so a captured graph replays for
+ * every position.
+ */
 final class LayoutOps implements GpuOp {
     private static final String SRC = "layout";
+
+    @Override
+    public Op.Family family() { return Op.Family.LAYOUT; }
 
     @Override
     public boolean supports(Tensor node, DeviceLimits limits) {
@@ -19,6 +26,7 @@ final class LayoutOps implements GpuOp {
                 boolean quantizedReadable = !from.isQuantized() || node.input(0).stride(-1) == 1;
                 yield (from == DType.F32 || to == DType.F32) && from != DType.I8 && to != DType.I8 && quantizedReadable;
             }
+            case Op.WriteSlice w -> node.dtype() == DType.F32 && node.input(1).dtype() == DType.F32 && node.rank() <= TensorDesc.RANK;
             default -> false;
         };
     }
@@ -68,6 +76,12 @@ final class LayoutOps implements GpuOp {
                 } else {
                     b.grid1d(SRC, "ae_cast_from_f32", n, b.args().i32(to.ordinal()).i64(n).ptr(y).ptr(b.ptr(x)).desc(TensorDesc.of(x)));
                 }
+            }
+            case Op.WriteSlice w -> {
+                Tensor src = node.input(1);
+                int axis = w.axis() + TensorDesc.RANK - node.rank();
+                b.grid1d(SRC, "ae_write_slice", src.elements(), b.args().i64(src.elements()).i32(axis).ptr(b.ptrOrNull(node, 2))
+                        .ptr(y).desc(TensorDesc.of(node)).ptr(b.ptr(src)).desc(TensorDesc.of(src)));
             }
             default -> throw new IllegalArgumentException("not a layout op: " + node);
         }

@@ -4,7 +4,11 @@ import dev.audioengine.api.graph.Op;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.DType;
 
-/** get_rows, rope, fused attention (flash-style: query tiles share K/V tiles in shared memory, online softmax; FUSED_ATTENTION) and lstm: kernels/sequence.cu. */
+/**
+ * get_rows, rope, fused attention (flash-style: query tiles share K/V tiles in shared memory, online softmax;
+ * FUSED_ATTENTION), key_mask and lstm: kernels/sequence.cu. key_mask reads the cache length from device memory,
+ * so a captured graph replays for every length.
+ */
 final class SequenceOps implements GpuOp {
     private static final String SRC = "sequence", SRC_LINEAR = "linear", SRC_LAYOUT = "layout";
     /** ae_matmul's tile edge (MM_TILE in linear.cu). */
@@ -23,6 +27,9 @@ final class SequenceOps implements GpuOp {
     static final int ATT_DECODE_MAX_TQ = 4, ATT_SPLIT_KEYS = 32;
 
     @Override
+    public Op.Family family() { return Op.Family.SEQUENCE; }
+
+    @Override
     public boolean supports(Tensor node, DeviceLimits limits) {
         return switch (node.op()) {
             case Op.GetRows g -> !node.input(0).dtype().isQuantized() || node.input(0).stride(-1) == 1;
@@ -32,6 +39,7 @@ final class SequenceOps implements GpuOp {
             case Op.Lstm l -> node.inputs().stream().allMatch(t -> t.dtype() == DType.F32)
                     && node.inputs().stream().skip(1).allMatch(Tensor::isContiguous)
                     && 4L * l.hidden() <= Math.min(LSTM_MAX_SHARED, limits.maxSharedPerBlock());
+            case Op.KeyMask k -> true;
             default -> false;
         };
     }
@@ -91,6 +99,8 @@ final class SequenceOps implements GpuOp {
                 }
             }
             case Op.Lstm l -> lstm(node, l, b, y);
+            case Op.KeyMask k -> b.grid1d(SRC, "ae_key_mask", node.elements(), b.args().i32(k.causal() ? 1 : 0)
+                    .i64(node.dim(0)).i64(node.dim(1)).ptr(b.ptr(node.input(0))).ptr(y));
             default -> throw new IllegalArgumentException("not a sequence op: " + node);
         }
     }

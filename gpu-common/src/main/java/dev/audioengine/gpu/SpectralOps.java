@@ -9,6 +9,9 @@ final class SpectralOps implements GpuOp {
     private static final String SRC = "spectral";
 
     @Override
+    public Op.Family family() { return Op.Family.SPECTRAL; }
+
+    @Override
     public boolean supports(Tensor node, DeviceLimits limits) {
         return node.inputs().stream().allMatch(t -> t.dtype() == DType.F32);
     }

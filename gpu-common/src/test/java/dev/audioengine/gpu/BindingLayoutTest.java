@@ -65,12 +65,12 @@ class BindingLayoutTest {
         Tensor x = g.input("x", DType.F32, Shape.of(2, 3, 5, 64));
         Tensor w = g.input("w", DType.F32, Shape.of(3, 17, 64));
         long[] out = g.matmul(x, w).shape().dims();
-        TensorDesc wd = MatMulOp.operand(w, out), xd = MatMulOp.operand(x, out);
+        TensorDesc wd = LinearOps.operand(w, out), xd = LinearOps.operand(x, out);
         assertThat(wd).isEqualTo(new TensorDesc(new long[] {2, 3, 17, 64}, new long[] {0, 17 * 64, 64, 1}));
-        assertThat(MatMulOp.collapseBatch(wd)).as("w repeats over the first batch axis: no single stride").isNull();
-        assertThat(MatMulOp.collapseBatch(xd)).containsExactly(6, 5 * 64);
+        assertThat(LinearOps.collapseBatch(wd)).as("w repeats over the first batch axis: no single stride").isNull();
+        assertThat(LinearOps.collapseBatch(xd)).containsExactly(6, 5 * 64);
         Tensor w2 = g.input("w2", DType.F32, Shape.of(1, 40, 64));
-        TensorDesc w2d = MatMulOp.operand(w2, g.matmul(g.input("x2", DType.F32, Shape.of(4, 7, 64)), w2).shape().dims());
+        TensorDesc w2d = LinearOps.operand(w2, g.matmul(g.input("x2", DType.F32, Shape.of(4, 7, 64)), w2).shape().dims());
         assertThat(w2d.s()[0]).isZero();
         assertThat(w2d.s()[1]).isZero();
     }

@@ -34,7 +34,7 @@ class KernelSourcesTest {
     void aMissingSourceSaysWhichOnesExist() {
         assertThatThrownBy(() -> KernelSources.text("absent.cu"))
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("kernels/absent.cu is missing").hasMessageContaining("norm.cu");
+                .hasMessageContaining("kernels/absent.cu is missing").hasMessageContaining("reduction.cu");
     }
 
     /**

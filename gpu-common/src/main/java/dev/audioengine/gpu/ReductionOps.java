@@ -6,10 +6,13 @@ import dev.audioengine.api.tensor.DType;
 
 /**
  * Ops that reduce along one axis, one thread block per row (the axis moved last in the
- * descriptor): layer_norm, rms_norm, softmax, sum/mean/max, argmax; and group_norm. kernels/norm.cu.
+ * descriptor): layer_norm, rms_norm, softmax, sum/mean/max, argmax; and group_norm. kernels/reduction.cu.
  */
-final class RowOps implements GpuOp {
-    private static final String SRC = "norm";
+final class ReductionOps implements GpuOp {
+    private static final String SRC = "reduction";
+
+    @Override
+    public Op.Family family() { return Op.Family.REDUCTION; }
 
     @Override
     public boolean supports(Tensor node, DeviceLimits limits) {
@@ -69,7 +72,7 @@ final class RowOps implements GpuOp {
                         .ptr(b.ptrOrNull(node, 1)).ptr(b.ptrOrNull(node, 2)).i64(x.dim(1)).i64(spatial).i32(g.groups()).f32(g.eps())
                         .i32(x.isContiguous() ? 1 : 0));
             }
-            default -> throw new IllegalArgumentException("not a row op: " + node);
+            default -> throw new IllegalArgumentException("not a reduction op: " + node);
         }
     }
 }
