@@ -1,8 +1,8 @@
 package dev.audioengine.backend.hip;
 
 import dev.audioengine.api.spi.NativeLibrary;
-import dev.audioengine.gpu.KernelCompileException;
-import dev.audioengine.gpu.KernelSources;
+import dev.audioengine.gpu.compile.KernelCompileException;
+import dev.audioengine.gpu.compile.KernelSources;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
