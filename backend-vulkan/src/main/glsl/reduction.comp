@@ -2,4 +2,4 @@
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
 #define SUBGROUP 0
-#include "rows.glsl"
+#include "reduction.glsl"

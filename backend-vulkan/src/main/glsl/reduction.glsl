@@ -1,4 +1,4 @@
-// Body of rows.comp and rows_subgroup.comp: one workgroup per row of a reduction or row-wise
+// Body of reduction.comp and reduction_subgroup.comp: one workgroup per row of a reduction or row-wise
 // normalization. A row is the input's elements along one axis (sum, mean, max, argmax, softmax,
 // layer_norm, rms_norm) or one (batch, group) of group_norm. Workgroup sums and maxima use
 // subgroup arithmetic when SUBGROUP is 1 (compiled only for devices that report it), else a

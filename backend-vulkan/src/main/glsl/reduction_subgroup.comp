@@ -4,4 +4,4 @@
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #include "common.glsl"
 #define SUBGROUP 1
-#include "rows.glsl"
+#include "reduction.glsl"

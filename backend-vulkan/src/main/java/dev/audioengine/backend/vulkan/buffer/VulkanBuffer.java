@@ -1,13 +1,18 @@
-package dev.audioengine.backend.vulkan;
+package dev.audioengine.backend.vulkan.buffer;
 
 import dev.audioengine.api.spi.DeviceBuffer;
 import dev.audioengine.api.spi.OutOfDeviceMemoryException;
+import dev.audioengine.backend.vulkan.device.VulkanContext;
+import dev.audioengine.backend.vulkan.ffm.VkApi;
+import dev.audioengine.backend.vulkan.ffm.VkResults;
+import dev.audioengine.backend.vulkan.ffm.VkStruct;
+import dev.audioengine.backend.vulkan.ffm.VulkanException;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.function.Consumer;
 
-import static dev.audioengine.backend.vulkan.VkComputeStructs.*;
+import static dev.audioengine.backend.vulkan.ffm.VkComputeStructs.*;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
@@ -15,15 +20,15 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * A VkBuffer with its own VkDeviceMemory; mapped for its whole life when the memory type is
  * host-visible (staging buffers, and tensors on devices whose local memory the host can see).
  */
-final class VulkanBuffer implements DeviceBuffer {
+public final class VulkanBuffer implements DeviceBuffer {
     private final VulkanContext ctx;
-    final long buffer;
+    public final long buffer;
     final long memory;
     private final long bytes;
     /** Bytes actually allocated: the request rounded up to 16. */
-    final long capacity;
+    public final long capacity;
     /** The mapped memory, or null when the host cannot see it. */
-    final MemorySegment mapped;
+    public final MemorySegment mapped;
     private final Consumer<VulkanBuffer> onClose;
     private boolean closed;
 
@@ -38,7 +43,7 @@ final class VulkanBuffer implements DeviceBuffer {
     }
 
     /** Storage buffer usable as copy source and destination; zero-byte requests get a 16-byte buffer (Vulkan forbids size 0). */
-    static VulkanBuffer create(VulkanContext ctx, long bytes, int memoryType, boolean map, Consumer<VulkanBuffer> onClose) {
+    public static VulkanBuffer create(VulkanContext ctx, long bytes, int memoryType, boolean map, Consumer<VulkanBuffer> onClose) {
         VkApi api = ctx.api;
         long size = Math.max(16, (bytes + 15) & ~15L);
         long buffer = 0, memory = 0;
@@ -82,7 +87,7 @@ final class VulkanBuffer implements DeviceBuffer {
 
     @Override public long byteSize() { return bytes; }
 
-    boolean isClosed() { return closed; }
+    public boolean isClosed() { return closed; }
 
     /** Frees the memory; the caller makes sure no submitted work still uses it. */
     @Override

@@ -1,5 +1,8 @@
-package dev.audioengine.backend.vulkan;
+package dev.audioengine.backend.vulkan.device;
 
+import dev.audioengine.backend.vulkan.ffm.VkStructs;
+import dev.audioengine.backend.vulkan.ffm.VulkanException;
+import dev.audioengine.backend.vulkan.ffm.VulkanFunctions;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -25,13 +28,13 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * VK_EXT_debug_utils messenger whose callback is a Java upcall, so tests can assert that a run
  * produced none (the layer's default is to print them to stdout, where no test would look).
  */
-final class ValidationMessages implements AutoCloseable {
+public final class ValidationMessages implements AutoCloseable {
     static final String EXTENSION = "VK_EXT_debug_utils";
     private static final int STRUCTURE_TYPE = 1000128004; // VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT
     private static final int SEVERITY_WARNING = 0x100, SEVERITY_ERROR = 0x1000;
     private static final int TYPES = 0x1 | 0x2 | 0x4; // general, validation, performance
 
-    static final StructLayout CREATE_INFO = MemoryLayout.structLayout(
+    public static final StructLayout CREATE_INFO = MemoryLayout.structLayout(
             JAVA_INT.withName("sType"), paddingLayout(4), ADDRESS.withName("pNext"),
             JAVA_INT.withName("flags"), JAVA_INT.withName("messageSeverity"), JAVA_INT.withName("messageType"), paddingLayout(4),
             ADDRESS.withName("pfnUserCallback"), ADDRESS.withName("pUserData"));
@@ -116,7 +119,7 @@ final class ValidationMessages implements AutoCloseable {
     }
 
     /** Every warning and error so far, oldest first; still readable after close (leak reports come at vkDestroyDevice). */
-    List<String> messages() {
+    public List<String> messages() {
         synchronized (log) {
             return List.copyOf(log);
         }

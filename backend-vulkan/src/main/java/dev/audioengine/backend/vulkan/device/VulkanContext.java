@@ -1,6 +1,12 @@
-package dev.audioengine.backend.vulkan;
+package dev.audioengine.backend.vulkan.device;
 
 import dev.audioengine.api.spi.NativeLibrary;
+import dev.audioengine.backend.vulkan.ffm.VkApi;
+import dev.audioengine.backend.vulkan.ffm.VkResults;
+import dev.audioengine.backend.vulkan.ffm.VkStruct;
+import dev.audioengine.backend.vulkan.ffm.VkStructs;
+import dev.audioengine.backend.vulkan.ffm.VulkanException;
+import dev.audioengine.backend.vulkan.ffm.VulkanFunctions;
 
 import dev.audioengine.api.spi.BackendUnavailableException;
 import dev.audioengine.api.spi.DeviceInfo;
@@ -11,7 +17,7 @@ import java.lang.invoke.MethodHandle;
 import java.util.List;
 import java.util.Optional;
 
-import static dev.audioengine.backend.vulkan.VkComputeStructs.*;
+import static dev.audioengine.backend.vulkan.ffm.VkComputeStructs.*;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_FLOAT;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
@@ -22,29 +28,29 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * physical device, a logical device with one compute queue, the memory types buffers use and
  * the limits dispatches must respect. {@link #close()} waits for the device and destroys both.
  */
-final class VulkanContext implements AutoCloseable {
+public final class VulkanContext implements AutoCloseable {
     static final String VALIDATION_LAYER = "VK_LAYER_KHRONOS_validation";
 
     /** What dispatch planning must respect. */
-    record Limits(long maxStorageBufferRange, int maxPushConstantsSize, int maxSharedMemory, int[] maxGroupCount,
+    public record Limits(long maxStorageBufferRange, int maxPushConstantsSize, int maxSharedMemory, int[] maxGroupCount,
                   int maxInvocations, long storageOffsetAlignment, int subgroupSize, boolean subgroupArithmetic) {}
 
-    final VkApi api;
+    public final VkApi api;
     private final VulkanFunctions vk;
     final MemorySegment instance;
     final MemorySegment physicalDevice;
-    final MemorySegment device;
-    final MemorySegment queue;
-    final int queueFamily;
-    final DeviceInfo info;
-    final Limits limits;
+    public final MemorySegment device;
+    public final MemorySegment queue;
+    public final int queueFamily;
+    public final DeviceInfo info;
+    public final Limits limits;
     /** The validation layer's warnings and errors, or null when the layer is off. */
-    final ValidationMessages validation;
+    public final ValidationMessages validation;
     /** Memory type of tensors; when it is also host-visible and coherent they are mapped directly. */
-    final int deviceMemoryType;
-    final boolean deviceMemoryMapped;
+    public final int deviceMemoryType;
+    public final boolean deviceMemoryMapped;
     /** Host-visible, coherent memory type for staging copies. */
-    final int stagingMemoryType;
+    public final int stagingMemoryType;
     private boolean closed;
 
     private VulkanContext(VulkanFunctions vk, VkApi api, MemorySegment instance, MemorySegment physicalDevice, MemorySegment device,
@@ -71,7 +77,7 @@ final class VulkanContext implements AutoCloseable {
      * memory even on devices whose device-local memory is host-visible (tests the discrete-GPU path);
      * {@code subgroups} false ignores the device's subgroup arithmetic.
      */
-    static VulkanContext open(NativeLibrary library, int index, String validation, boolean forceStaging, boolean subgroups) {
+    public static VulkanContext open(NativeLibrary library, int index, String validation, boolean forceStaging, boolean subgroups) {
         VulkanFunctions vk = new VulkanFunctions(library.symbols(), library.location());
         VkApi api = new VkApi(library.symbols(), library.location());
         MemorySegment instance = null;

@@ -1,7 +1,10 @@
-package dev.audioengine.backend.vulkan;
+package dev.audioengine.backend.vulkan.device;
 
 import dev.audioengine.api.spi.DeviceInfo;
 import dev.audioengine.api.spi.DeviceKind;
+import dev.audioengine.backend.vulkan.ffm.VkResults;
+import dev.audioengine.backend.vulkan.ffm.VkStructs;
+import dev.audioengine.backend.vulkan.ffm.VulkanFunctions;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -10,7 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-import static dev.audioengine.backend.vulkan.VkStructs.offset;
+import static dev.audioengine.backend.vulkan.ffm.VkStructs.offset;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
@@ -19,17 +22,17 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * Lists the physical devices of every installed Vulkan driver through a short-lived instance
  * (no layers, no extensions), destroyed before returning.
  */
-final class VulkanDevices {
+public final class VulkanDevices {
     /** The newest API this code asks an instance for. */
     static final int REQUESTED_API = VkStructs.apiVersion(1, 3);
 
     /** One device, and whether its free memory came from VK_EXT_memory_budget (else it is the heap size). */
-    record VulkanDevice(DeviceInfo info, boolean budgetKnown) {}
+    public record VulkanDevice(DeviceInfo info, boolean budgetKnown) {}
 
     private VulkanDevices() {}
 
     /** Throws VulkanException when the instance cannot be made or devices cannot be listed. */
-    static List<VulkanDevice> list(VulkanFunctions vk) {
+    public static List<VulkanDevice> list(VulkanFunctions vk) {
         try (Arena arena = Arena.ofConfined()) {
             int loaderVersion = vk.instanceVersion(arena);
             int api = Math.min(loaderVersion & ~0xFFF & 0x1FFFFFFF, REQUESTED_API);
@@ -48,7 +51,7 @@ final class VulkanDevices {
         }
     }
 
-    static MemorySegment instanceCreateInfo(Arena arena, int apiVersion) {
+    public static MemorySegment instanceCreateInfo(Arena arena, int apiVersion) {
         var app = VkStructs.VK_APPLICATION_INFO;
         MemorySegment appInfo = arena.allocate(app);
         appInfo.set(JAVA_INT, offset(app, "sType"), VkStructs.VK_STRUCTURE_TYPE_APPLICATION_INFO);
@@ -112,7 +115,7 @@ final class VulkanDevices {
     }
 
     /** VkPhysicalDeviceType to the registry's ranking; OTHER (unknown hardware) ranks lowest, with CPU. */
-    static DeviceKind kind(int vkPhysicalDeviceType) {
+    public static DeviceKind kind(int vkPhysicalDeviceType) {
         return switch (vkPhysicalDeviceType) {
             case 1 -> DeviceKind.INTEGRATED_GPU;
             case 2 -> DeviceKind.DISCRETE_GPU;

@@ -1,4 +1,4 @@
-package dev.audioengine.backend.vulkan;
+package dev.audioengine.backend.vulkan.ffm;
 
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -20,7 +20,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * non-dispatchable handles), v = void. These calls happen while recording or per submit, not
  * per element, so the generic {@code invokeWithArguments} costs nothing that shows.
  */
-final class VkApi {
+public final class VkApi {
     private static final Linker LINKER = Linker.nativeLinker();
 
     private static final Map<String, String> SIGNATURES = Map.ofEntries(
@@ -72,7 +72,7 @@ final class VkApi {
     private final Map<String, MethodHandle> handles = new HashMap<>();
 
     /** Binds every entry point; throws IllegalStateException naming the first one the library lacks. */
-    VkApi(SymbolLookup lib, String libraryName) {
+    public VkApi(SymbolLookup lib, String libraryName) {
         for (Map.Entry<String, String> e : SIGNATURES.entrySet()) {
             MemorySegment symbol = lib.find(e.getKey()).orElseThrow(() -> new IllegalStateException(
                     libraryName + " does not export " + e.getKey() + "; a Vulkan 1.1 loader is needed"));
@@ -97,16 +97,16 @@ final class VkApi {
     }
 
     /** Calls a function returning VkResult and throws VulkanException unless it is VK_SUCCESS. */
-    void check(String function, Object... args) {
+    public void check(String function, Object... args) {
         int result = (int) invoke(function, args);
         if (result != VkResults.VK_SUCCESS) throw new VulkanException(function, result);
     }
 
     /** Calls a function and returns its VkResult (for VK_TIMEOUT and friends). */
-    int result(String function, Object... args) { return (int) invoke(function, args); }
+    public int result(String function, Object... args) { return (int) invoke(function, args); }
 
     /** Calls a void function. */
-    void call(String function, Object... args) { invoke(function, args); }
+    public void call(String function, Object... args) { invoke(function, args); }
 
     private Object invoke(String function, Object[] args) {
         MethodHandle h = handles.get(function);

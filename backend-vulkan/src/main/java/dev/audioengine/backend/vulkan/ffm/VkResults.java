@@ -1,14 +1,14 @@
-package dev.audioengine.backend.vulkan;
+package dev.audioengine.backend.vulkan.ffm;
 
 /** Names of the VkResult codes (vulkan_core.h) a probe can meet; Vulkan has no vkGetErrorName. */
-final class VkResults {
+public final class VkResults {
     private VkResults() {}
 
-    static final int VK_SUCCESS = 0;
-    static final int VK_INCOMPLETE = 5;
-    static final int VK_ERROR_INCOMPATIBLE_DRIVER = -9;
+    public static final int VK_SUCCESS = 0;
+    public static final int VK_INCOMPLETE = 5;
+    public static final int VK_ERROR_INCOMPATIBLE_DRIVER = -9;
 
-    static String name(int result) {
+    public static String name(int result) {
         return switch (result) {
             case 0 -> "VK_SUCCESS";
             case 1 -> "VK_NOT_READY";

@@ -1,4 +1,4 @@
-package dev.audioengine.backend.vulkan;
+package dev.audioengine.backend.vulkan.ffm;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -9,8 +9,8 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /** A zeroed Vulkan struct in an arena, filled by field name (names as in {@link VkComputeStructs}). */
-final class VkStruct {
-    final MemorySegment segment;
+public final class VkStruct {
+    public final MemorySegment segment;
     private final StructLayout layout;
 
     private VkStruct(MemorySegment segment, StructLayout layout) {
@@ -19,35 +19,35 @@ final class VkStruct {
     }
 
     /** A struct whose first field is sType. */
-    static VkStruct typed(Arena arena, StructLayout layout, int sType) {
+    public static VkStruct typed(Arena arena, StructLayout layout, int sType) {
         return plain(arena, layout).i("sType", sType);
     }
 
-    static VkStruct plain(Arena arena, StructLayout layout) {
+    public static VkStruct plain(Arena arena, StructLayout layout) {
         return new VkStruct(arena.allocate(layout), layout);
     }
 
     /** The {@code index}-th struct of an array allocated with {@code arena.allocate(layout, n)}. */
-    static VkStruct at(MemorySegment array, StructLayout layout, int index) {
+    public static VkStruct at(MemorySegment array, StructLayout layout, int index) {
         return new VkStruct(array.asSlice(index * layout.byteSize(), layout.byteSize()), layout);
     }
 
-    VkStruct i(String field, int value) {
+    public VkStruct i(String field, int value) {
         segment.set(JAVA_INT, VkStructs.offset(layout, field), value);
         return this;
     }
 
-    VkStruct l(String field, long value) {
+    public VkStruct l(String field, long value) {
         segment.set(JAVA_LONG, VkStructs.offset(layout, field), value);
         return this;
     }
 
-    VkStruct p(String field, MemorySegment value) {
+    public VkStruct p(String field, MemorySegment value) {
         segment.set(ADDRESS, VkStructs.offset(layout, field), value);
         return this;
     }
 
-    int getInt(String field) { return segment.get(JAVA_INT, VkStructs.offset(layout, field)); }
+    public int getInt(String field) { return segment.get(JAVA_INT, VkStructs.offset(layout, field)); }
 
-    long getLong(String field) { return segment.get(JAVA_LONG, VkStructs.offset(layout, field)); }
+    public long getLong(String field) { return segment.get(JAVA_LONG, VkStructs.offset(layout, field)); }
 }

@@ -1,4 +1,4 @@
-package dev.audioengine.backend.vulkan;
+package dev.audioengine.backend.vulkan.ffm;
 
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.StructLayout;
@@ -16,23 +16,23 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * LP64 (padding spelled out). VkStructureType, VkBool32, flags and enums are 32-bit; VkDeviceSize
  * is 64-bit. Sizes are checked against the headers' in VkStructsTest.
  */
-final class VkStructs {
+public final class VkStructs {
     private VkStructs() {}
 
-    static final int VK_STRUCTURE_TYPE_APPLICATION_INFO = 0;
-    static final int VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO = 1;
-    static final int VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_PROPERTIES_2 = 1000059006;
-    static final int VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT = 1000237000;
+    public static final int VK_STRUCTURE_TYPE_APPLICATION_INFO = 0;
+    public static final int VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO = 1;
+    public static final int VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_PROPERTIES_2 = 1000059006;
+    public static final int VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT = 1000237000;
 
-    static final int VK_MAX_PHYSICAL_DEVICE_NAME_SIZE = 256;
-    static final int VK_UUID_SIZE = 16;
-    static final int VK_MAX_MEMORY_TYPES = 32;
-    static final int VK_MAX_MEMORY_HEAPS = 16;
-    static final int VK_MAX_EXTENSION_NAME_SIZE = 256;
-    static final int VK_MEMORY_HEAP_DEVICE_LOCAL_BIT = 0x1;
-    static final String VK_EXT_MEMORY_BUDGET_EXTENSION_NAME = "VK_EXT_memory_budget";
+    public static final int VK_MAX_PHYSICAL_DEVICE_NAME_SIZE = 256;
+    public static final int VK_UUID_SIZE = 16;
+    public static final int VK_MAX_MEMORY_TYPES = 32;
+    public static final int VK_MAX_MEMORY_HEAPS = 16;
+    public static final int VK_MAX_EXTENSION_NAME_SIZE = 256;
+    public static final int VK_MEMORY_HEAP_DEVICE_LOCAL_BIT = 0x1;
+    public static final String VK_EXT_MEMORY_BUDGET_EXTENSION_NAME = "VK_EXT_memory_budget";
 
-    static final StructLayout VK_APPLICATION_INFO = MemoryLayout.structLayout(
+    public static final StructLayout VK_APPLICATION_INFO = MemoryLayout.structLayout(
             JAVA_INT.withName("sType"), paddingLayout(4),
             ADDRESS.withName("pNext"),
             ADDRESS.withName("pApplicationName"),
@@ -41,7 +41,7 @@ final class VkStructs {
             JAVA_INT.withName("engineVersion"),
             JAVA_INT.withName("apiVersion"));
 
-    static final StructLayout VK_INSTANCE_CREATE_INFO = MemoryLayout.structLayout(
+    public static final StructLayout VK_INSTANCE_CREATE_INFO = MemoryLayout.structLayout(
             JAVA_INT.withName("sType"), paddingLayout(4),
             ADDRESS.withName("pNext"),
             JAVA_INT.withName("flags"), paddingLayout(4),
@@ -52,9 +52,9 @@ final class VkStructs {
             ADDRESS.withName("ppEnabledExtensionNames"));
 
     /** VkPhysicalDeviceLimits is 504 bytes of mixed fields, 8-aligned; the probe reads none of them. */
-    static final MemoryLayout VK_PHYSICAL_DEVICE_LIMITS_OPAQUE = sequenceLayout(504 / 8, JAVA_LONG).withName("limits");
+    public static final MemoryLayout VK_PHYSICAL_DEVICE_LIMITS_OPAQUE = sequenceLayout(504 / 8, JAVA_LONG).withName("limits");
 
-    static final StructLayout VK_PHYSICAL_DEVICE_PROPERTIES = MemoryLayout.structLayout(
+    public static final StructLayout VK_PHYSICAL_DEVICE_PROPERTIES = MemoryLayout.structLayout(
             JAVA_INT.withName("apiVersion"),
             JAVA_INT.withName("driverVersion"),
             JAVA_INT.withName("vendorID"),
@@ -67,46 +67,46 @@ final class VkStructs {
             sequenceLayout(5, JAVA_INT).withName("sparseProperties"), // five VkBool32
             paddingLayout(4));
 
-    static final StructLayout VK_MEMORY_TYPE = MemoryLayout.structLayout(
+    public static final StructLayout VK_MEMORY_TYPE = MemoryLayout.structLayout(
             JAVA_INT.withName("propertyFlags"),
             JAVA_INT.withName("heapIndex"));
 
-    static final StructLayout VK_MEMORY_HEAP = MemoryLayout.structLayout(
+    public static final StructLayout VK_MEMORY_HEAP = MemoryLayout.structLayout(
             JAVA_LONG.withName("size"),
             JAVA_INT.withName("flags"), paddingLayout(4));
 
-    static final StructLayout VK_PHYSICAL_DEVICE_MEMORY_PROPERTIES = MemoryLayout.structLayout(
+    public static final StructLayout VK_PHYSICAL_DEVICE_MEMORY_PROPERTIES = MemoryLayout.structLayout(
             JAVA_INT.withName("memoryTypeCount"),
             sequenceLayout(VK_MAX_MEMORY_TYPES, VK_MEMORY_TYPE).withName("memoryTypes"),
             JAVA_INT.withName("memoryHeapCount"),
             sequenceLayout(VK_MAX_MEMORY_HEAPS, VK_MEMORY_HEAP).withName("memoryHeaps"));
 
-    static final StructLayout VK_PHYSICAL_DEVICE_MEMORY_PROPERTIES_2 = MemoryLayout.structLayout(
+    public static final StructLayout VK_PHYSICAL_DEVICE_MEMORY_PROPERTIES_2 = MemoryLayout.structLayout(
             JAVA_INT.withName("sType"), paddingLayout(4),
             ADDRESS.withName("pNext"),
             VK_PHYSICAL_DEVICE_MEMORY_PROPERTIES.withName("memoryProperties"));
 
-    static final StructLayout VK_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT = MemoryLayout.structLayout(
+    public static final StructLayout VK_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT = MemoryLayout.structLayout(
             JAVA_INT.withName("sType"), paddingLayout(4),
             ADDRESS.withName("pNext"),
             sequenceLayout(VK_MAX_MEMORY_HEAPS, JAVA_LONG).withName("heapBudget"),
             sequenceLayout(VK_MAX_MEMORY_HEAPS, JAVA_LONG).withName("heapUsage"));
 
-    static final StructLayout VK_EXTENSION_PROPERTIES = MemoryLayout.structLayout(
+    public static final StructLayout VK_EXTENSION_PROPERTIES = MemoryLayout.structLayout(
             sequenceLayout(VK_MAX_EXTENSION_NAME_SIZE, JAVA_BYTE).withName("extensionName"),
             JAVA_INT.withName("specVersion"));
 
-    static long offset(StructLayout struct, String field) {
+    public static long offset(StructLayout struct, String field) {
         return struct.byteOffset(groupElement(field));
     }
 
     /** VK_MAKE_API_VERSION(0, major, minor, 0). */
-    static int apiVersion(int major, int minor) {
+    public static int apiVersion(int major, int minor) {
         return (major << 22) | (minor << 12);
     }
 
     /** "1.3.230" from a packed VK_API_VERSION (variant bits ignored). */
-    static String apiVersionName(int version) {
+    public static String apiVersionName(int version) {
         return ((version >>> 22) & 0x7F) + "." + ((version >>> 12) & 0x3FF) + "." + (version & 0xFFF);
     }
 }

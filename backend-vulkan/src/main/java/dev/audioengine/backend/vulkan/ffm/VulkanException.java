@@ -1,13 +1,13 @@
-package dev.audioengine.backend.vulkan;
+package dev.audioengine.backend.vulkan.ffm;
 
 /** A Vulkan call returned an error VkResult; the message names the call and the result. */
-final class VulkanException extends RuntimeException {
+public final class VulkanException extends RuntimeException {
     private final int result;
 
-    VulkanException(String call, int result) {
+    public VulkanException(String call, int result) {
         super(call + " failed: " + VkResults.name(result));
         this.result = result;
     }
 
-    int result() { return result; }
+    public int result() { return result; }
 }

@@ -1,4 +1,4 @@
-package dev.audioengine.backend.vulkan;
+package dev.audioengine.backend.vulkan.ffm;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
@@ -16,7 +16,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
  * vkGetPhysicalDeviceMemoryProperties2 (1.1) fetched per instance with vkGetInstanceProcAddr.
  * VkInstance and VkPhysicalDevice are dispatchable handles: pointers.
  */
-final class VulkanFunctions {
+public final class VulkanFunctions {
     private static final Linker LINKER = Linker.nativeLinker();
 
     /** Absent from 1.0 loaders, whose instances can only be 1.0. */
@@ -30,7 +30,7 @@ final class VulkanFunctions {
     private final MethodHandle vkGetInstanceProcAddr;
 
     /** Binds every entry point; throws IllegalStateException naming the first missing symbol. */
-    VulkanFunctions(SymbolLookup lib, String libraryName) {
+    public VulkanFunctions(SymbolLookup lib, String libraryName) {
         vkEnumerateInstanceVersion = lib.find("vkEnumerateInstanceVersion")
                 .map(s -> LINKER.downcallHandle(s, FunctionDescriptor.of(JAVA_INT, ADDRESS)));
         vkCreateInstance = bind(lib, libraryName, "vkCreateInstance", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
@@ -48,12 +48,12 @@ final class VulkanFunctions {
         return LINKER.downcallHandle(symbol, descriptor);
     }
 
-    static void check(int result, String call) {
+    public static void check(int result, String call) {
         if (result != VkResults.VK_SUCCESS) throw new VulkanException(call, result);
     }
 
     /** The loader's instance-level version, or 1.0 for a loader that predates the query. */
-    int instanceVersion(Arena arena) {
+    public int instanceVersion(Arena arena) {
         if (vkEnumerateInstanceVersion.isEmpty()) return VkStructs.apiVersion(1, 0);
         MemorySegment out = arena.allocate(JAVA_INT);
         try {
@@ -64,7 +64,7 @@ final class VulkanFunctions {
         return out.get(JAVA_INT, 0);
     }
 
-    MemorySegment createInstance(Arena arena, MemorySegment createInfo) {
+    public MemorySegment createInstance(Arena arena, MemorySegment createInfo) {
         MemorySegment out = arena.allocate(ADDRESS);
         try {
             check((int) vkCreateInstance.invokeExact(createInfo, MemorySegment.NULL, out), "vkCreateInstance");
@@ -74,7 +74,7 @@ final class VulkanFunctions {
         return out.get(ADDRESS, 0);
     }
 
-    void destroyInstance(MemorySegment instance) {
+    public void destroyInstance(MemorySegment instance) {
         try {
             vkDestroyInstance.invokeExact(instance, MemorySegment.NULL);
         } catch (Throwable t) {
@@ -83,7 +83,7 @@ final class VulkanFunctions {
     }
 
     /** Returns the VK_SUCCESS / VK_INCOMPLETE result for the caller's two-call idiom. */
-    int enumeratePhysicalDevices(MemorySegment instance, MemorySegment count, MemorySegment devices) {
+    public int enumeratePhysicalDevices(MemorySegment instance, MemorySegment count, MemorySegment devices) {
         try {
             return (int) vkEnumeratePhysicalDevices.invokeExact(instance, count, devices);
         } catch (Throwable t) {
@@ -91,7 +91,7 @@ final class VulkanFunctions {
         }
     }
 
-    void physicalDeviceProperties(MemorySegment device, MemorySegment properties) {
+    public void physicalDeviceProperties(MemorySegment device, MemorySegment properties) {
         try {
             vkGetPhysicalDeviceProperties.invokeExact(device, properties);
         } catch (Throwable t) {
@@ -99,7 +99,7 @@ final class VulkanFunctions {
         }
     }
 
-    void physicalDeviceMemoryProperties(MemorySegment device, MemorySegment properties) {
+    public void physicalDeviceMemoryProperties(MemorySegment device, MemorySegment properties) {
         try {
             vkGetPhysicalDeviceMemoryProperties.invokeExact(device, properties);
         } catch (Throwable t) {
@@ -107,7 +107,7 @@ final class VulkanFunctions {
         }
     }
 
-    int enumerateDeviceExtensionProperties(MemorySegment device, MemorySegment count, MemorySegment properties) {
+    public int enumerateDeviceExtensionProperties(MemorySegment device, MemorySegment count, MemorySegment properties) {
         try {
             return (int) vkEnumerateDeviceExtensionProperties.invokeExact(device, MemorySegment.NULL, count, properties);
         } catch (Throwable t) {
@@ -116,7 +116,7 @@ final class VulkanFunctions {
     }
 
     /** vkGetPhysicalDeviceMemoryProperties2 of this instance, absent when the instance is 1.0. */
-    Optional<MethodHandle> physicalDeviceMemoryProperties2(Arena arena, MemorySegment instance) {
+    public Optional<MethodHandle> physicalDeviceMemoryProperties2(Arena arena, MemorySegment instance) {
         try {
             MemorySegment pfn = (MemorySegment) vkGetInstanceProcAddr.invokeExact(instance,
                     arena.allocateFrom("vkGetPhysicalDeviceMemoryProperties2"));
@@ -127,10 +127,10 @@ final class VulkanFunctions {
         }
     }
 
-    MethodHandle getInstanceProcAddr() { return vkGetInstanceProcAddr; }
+    public MethodHandle getInstanceProcAddr() { return vkGetInstanceProcAddr; }
 
     /** Downcalls declare Throwable; ours only ever throw unchecked exceptions or errors. */
-    static RuntimeException rethrow(Throwable t) {
+    public static RuntimeException rethrow(Throwable t) {
         if (t instanceof RuntimeException r) throw r;
         if (t instanceof Error e) throw e;
         throw new IllegalStateException(t);

@@ -1,13 +1,16 @@
-package dev.audioengine.backend.vulkan;
+package dev.audioengine.backend.vulkan.kernels;
 
 import dev.audioengine.api.graph.Op;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.DType;
+import dev.audioengine.backend.vulkan.device.VulkanContext;
+import dev.audioengine.backend.vulkan.pipeline.Dispatch;
+import dev.audioengine.backend.vulkan.pipeline.Push;
+import dev.audioengine.backend.vulkan.pipeline.Shader;
 
-import java.util.ArrayList;
 import java.util.List;
 
-/** unary, scale, binary, snake, magnitude and concat: one thread per output element. */
+/** unary, scale, binary and snake: one thread per output element (the unary and binary shaders). */
 final class ElementwiseKernels {
     static final int LOCAL = 256;
     static final int SCALE = 100, BIT_COPY = 101, SNAKE = 5, MAGNITUDE = 6;
@@ -20,8 +23,6 @@ final class ElementwiseKernels {
             case Op.Scale s -> allF32(n);
             case Op.Binary b -> allF32(n);
             case Op.Snake s -> allF32(n) && n.rank() == 3;
-            case Op.Concat c -> allF32(n);
-            case Op.Magnitude m -> allF32(n) && n.input(0).dim(-1) == 2;
             default -> false;
         };
     }
@@ -38,8 +39,6 @@ final class ElementwiseKernels {
             case Op.Scale s -> List.of(map(n, n.input(0), SCALE, 0, s.scale(), s.bias(), o, ctx, 0));
             case Op.Binary b -> List.of(binary(n, b.kind().ordinal(), o, ctx));
             case Op.Snake s -> List.of(binary(n, SNAKE, o, ctx));
-            case Op.Concat c -> concat(n, c.axis(), o, ctx);
-            case Op.Magnitude m -> List.of(magnitude(n, o, ctx));
             default -> throw new IllegalArgumentException("not elementwise: " + n);
         };
     }
@@ -75,30 +74,5 @@ final class ElementwiseKernels {
                 .u(o.base(n));
         Grid g = Grid.covering(n.elements(), LOCAL, ctx);
         return new Dispatch(Shader.BINARY, new int[] {LOCAL, kind}, List.of(o.binding(a), o.binding(b), o.binding(n)), p.words(), g.x(), g.y());
-    }
-
-    /** hypot(re, im): the binary shader reading z's two components as a and b. */
-    private static Dispatch magnitude(Tensor n, Operands o, VulkanContext ctx) {
-        Tensor z = n.input(0);
-        long[] shape = Push.dims4(n.shape().dims());
-        long[] zst = new long[4];
-        int shift = 4 - n.rank();
-        for (int a = shift; a < 4; a++) zst[a] = z.dim(a - shift) == 1 ? 0 : z.stride(a - shift);
-        Push p = new Push().u(n.elements()).u4(shape).u(o.base(z)).u4(zst).u(o.base(z) + z.stride(-1)).u4(zst).u(o.base(n));
-        Grid g = Grid.covering(n.elements(), LOCAL, ctx);
-        return new Dispatch(Shader.BINARY, new int[] {LOCAL, MAGNITUDE}, List.of(o.binding(z), o.binding(z), o.binding(n)), p.words(), g.x(), g.y());
-    }
-
-    /** One bit-copy per piece into its slice of the output. */
-    private static List<Dispatch> concat(Tensor n, int axis, Operands o, VulkanContext ctx) {
-        int ax = n.shape().normalizeAxis(axis);
-        long stride = n.shape().contiguousStrides()[ax];
-        List<Dispatch> out = new ArrayList<>();
-        long at = 0;
-        for (Tensor piece : n.inputs()) {
-            if (piece.elements() > 0) out.add(map(n, piece, BIT_COPY, 0, 1, 0, o, ctx, at * stride));
-            at += piece.dim(ax);
-        }
-        return out;
     }
 }

@@ -1,4 +1,6 @@
-package dev.audioengine.backend.vulkan;
+package dev.audioengine.backend.vulkan.kernels;
+
+import dev.audioengine.backend.vulkan.device.VulkanContext;
 
 /** Workgroup counts for a 1-D range of work, folded into y when x would pass the device's limit. */
 record Grid(int x, int y) {

@@ -1,12 +1,21 @@
-package dev.audioengine.backend.vulkan;
+package dev.audioengine.backend.vulkan.kernels;
 
 import dev.audioengine.api.graph.Op;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.DType;
+import dev.audioengine.backend.vulkan.device.VulkanContext;
+import dev.audioengine.backend.vulkan.pipeline.Dispatch;
+import dev.audioengine.backend.vulkan.pipeline.Push;
+import dev.audioengine.backend.vulkan.pipeline.Shader;
 
+import java.util.ArrayList;
 import java.util.List;
 
-/** pad, cast and contiguous (one shader: a cast to the same dtype is a bit-exact copy). */
+/**
+ * pad; cast and contiguous (one shader: a cast to the same dtype is a bit-exact copy); concat (a bit-copy
+ * per piece through the unary shader); write_slice, an in-place write into a persistent tensor at a position
+ * the shader reads from its I32 input, so one recorded command buffer serves every step.
+ */
 final class LayoutKernels {
     private static final int LOCAL = 256;
 
@@ -19,6 +28,8 @@ final class LayoutKernels {
                     && (x.dtype() == DType.F32 || n.dtype() == DType.F32) && (!x.dtype().isQuantized() || blockRows(x));
             case Op.Contiguous c -> x.dtype() != DType.I8 && (!x.dtype().isQuantized() || blockRows(x));
             case Op.Pad p -> x.dtype() == DType.F32 && n.dtype() == DType.F32;
+            case Op.Concat c -> ElementwiseKernels.allF32(n);
+            case Op.WriteSlice w -> n.dtype() == DType.F32 && n.input(1).dtype() == DType.F32 && n.rank() <= 4;
             default -> false;
         };
     }
@@ -29,8 +40,14 @@ final class LayoutKernels {
     }
 
     static List<Dispatch> plan(Tensor n, Operands o, VulkanContext ctx) {
-        if (n.op() instanceof Op.Pad pad) return List.of(pad(n, pad, o, ctx));
-        return List.of(convert(n, n.input(0), o, ctx));
+        return switch (n.op()) {
+            case Op.Pad pad -> List.of(pad(n, pad, o, ctx));
+            case Op.Cast c -> List.of(convert(n, n.input(0), o, ctx));
+            case Op.Contiguous c -> List.of(convert(n, n.input(0), o, ctx));
+            case Op.Concat c -> concat(n, c.axis(), o, ctx);
+            case Op.WriteSlice w -> List.of(writeSlice(n, w, o, ctx));
+            default -> throw new IllegalArgumentException("not a layout op: " + n);
+        };
     }
 
     private static Dispatch pad(Tensor y, Op.Pad op, Operands o, VulkanContext ctx) {
@@ -66,5 +83,31 @@ final class LayoutKernels {
         Grid g = Grid.covering(items, LOCAL, ctx);
         return new Dispatch(Shader.CAST, new int[] {LOCAL, x.dtype().ordinal(), to.ordinal()}, List.of(o.binding(x), o.binding(y)),
                 p.words(), g.x(), g.y());
+    }
+
+    /** One bit-copy per piece into its slice of the output. */
+    private static List<Dispatch> concat(Tensor n, int axis, Operands o, VulkanContext ctx) {
+        int ax = n.shape().normalizeAxis(axis);
+        long stride = n.shape().contiguousStrides()[ax];
+        List<Dispatch> out = new ArrayList<>();
+        long at = 0;
+        for (Tensor piece : n.inputs()) {
+            if (piece.elements() > 0) out.add(ElementwiseKernels.map(n, piece, ElementwiseKernels.BIT_COPY, 0, 1, 0, o, ctx, at * stride));
+            at += piece.dim(ax);
+        }
+        return out;
+    }
+
+    private static Dispatch writeSlice(Tensor y, Op.WriteSlice op, Operands o, VulkanContext ctx) {
+        Tensor src = y.input(1);
+        boolean hasStart = y.inputs().size() > 2;
+        Tensor start = hasStart ? y.input(2) : src; // without a start the binding is unused
+        int axis = op.axis() + 4 - y.rank();
+        long[] shape = Push.dims4(src.shape().dims());
+        Push p = new Push().u(src.elements()).u4(shape).u(o.base(src)).u4(Push.strides4(src, shape))
+                .u(o.base(y)).u4(Push.strides4(y, Push.dims4(y.shape().dims()))).u(axis).u(Push.dims4(y.shape().dims())[axis])
+                .u(hasStart ? o.base(start) : 0).u(hasStart ? 1 : 0);
+        Grid g = Grid.covering(src.elements(), LOCAL, ctx);
+        return new Dispatch(Shader.WRITE_SLICE, new int[] {LOCAL}, List.of(o.binding(start), o.binding(src), o.binding(y)), p.words(), g.x(), g.y());
     }
 }

@@ -1,20 +1,24 @@
-package dev.audioengine.backend.vulkan;
+package dev.audioengine.backend.vulkan.kernels;
 
 import dev.audioengine.api.graph.Op;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.DType;
+import dev.audioengine.backend.vulkan.device.VulkanContext;
+import dev.audioengine.backend.vulkan.pipeline.Dispatch;
+import dev.audioengine.backend.vulkan.pipeline.Push;
+import dev.audioengine.backend.vulkan.pipeline.Shader;
 
 import java.util.List;
 
 /** matmul (gemv for up to 8 rows, else 64x64 or 128x128 shared-memory tiles; any weight dtype), conv1d and conv_transpose1d (direct sums). */
-final class LinearKernels {
+public final class LinearKernels {
     /** Output tile edges of matmul.comp and matmul_large.comp. */
     private static final int TILE = 64, LARGE_TILE = 128;
 
     /**
-     * Large tiles only when they still make this many workgroups: on the H200 (132 SMs) 64
-     * large tiles (1024^3) ran at 10.7 TFLOP/s against 13.9 with 256 small ones, while 256
-     * large tiles (2048^3) beat small ones 26.5 to 19.5 (docs/PERFORMANCE-vulkan.md).
+     * Large tiles only when they still make this many workgroups: on the H200 (132 SMs) 64 large
+     * tiles (1024^3) were slower than 256 small ones, while 256 large tiles (2048^3) beat small ones
+     * (docs/PERFORMANCE-vulkan.md, the matmul rows).
      */
     private static final long LARGE_TILE_MIN_GROUPS = 256;
 
@@ -69,7 +73,7 @@ final class LinearKernels {
     }
 
     /** Whether an [m, n] output (times {@code batches}) takes matmul_large.comp. */
-    static boolean largeTiles(long m, long n, long batches) {
+    public static boolean largeTiles(long m, long n, long batches) {
         long groups = ((m + LARGE_TILE - 1) / LARGE_TILE) * ((n + LARGE_TILE - 1) / LARGE_TILE) * batches;
         return m >= LARGE_TILE && n >= LARGE_TILE && groups >= LARGE_TILE_MIN_GROUPS;
     }

@@ -1,20 +1,23 @@
-package dev.audioengine.backend.vulkan;
+package dev.audioengine.backend.vulkan.kernels;
 
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.spi.DeviceBuffer;
 import dev.audioengine.api.spi.TensorPlacement;
 import dev.audioengine.api.tensor.DType;
+import dev.audioengine.backend.vulkan.buffer.VulkanBuffer;
+import dev.audioengine.backend.vulkan.device.VulkanContext;
+import dev.audioengine.backend.vulkan.pipeline.Dispatch;
 
 /**
  * Turns placed tensors into shader arguments. Each tensor binds its storage root's bytes,
  * starting at the nearest offset the device allows (minStorageBufferOffsetAlignment); the rest
  * of the offset, and the view's own element offset, go to the shader as an element index.
  */
-final class Operands {
+public final class Operands {
     private final TensorPlacement placement;
     private final VulkanContext ctx;
 
-    Operands(TensorPlacement placement, VulkanContext ctx) {
+    public Operands(TensorPlacement placement, VulkanContext ctx) {
         this.placement = placement;
         this.ctx = ctx;
     }

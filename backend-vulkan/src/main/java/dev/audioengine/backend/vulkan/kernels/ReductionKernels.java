@@ -1,21 +1,25 @@
-package dev.audioengine.backend.vulkan;
+package dev.audioengine.backend.vulkan.kernels;
 
 import dev.audioengine.api.graph.Op;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.DType;
+import dev.audioengine.backend.vulkan.device.VulkanContext;
+import dev.audioengine.backend.vulkan.pipeline.Dispatch;
+import dev.audioengine.backend.vulkan.pipeline.Push;
+import dev.audioengine.backend.vulkan.pipeline.Shader;
 
 import java.util.List;
 
 /**
  * Reductions and row-wise normalizations: sum, mean, max, argmax, softmax, layer_norm,
- * rms_norm, group_norm; one workgroup per row (see rows.glsl). Uses the subgroup-arithmetic
+ * rms_norm, group_norm; one workgroup per row (see reduction.glsl). Uses the subgroup-arithmetic
  * variant where the device reports subgroup arithmetic for compute shaders.
  */
-final class RowKernels {
+final class ReductionKernels {
     private static final int LOCAL = 256;
     private static final int SUM = 0, MEAN = 1, MAX = 2, ARGMAX = 3, SOFTMAX = 4, LAYER_NORM = 5, RMS_NORM = 6, GROUP_NORM = 7;
 
-    private RowKernels() {}
+    private ReductionKernels() {}
 
     static boolean supports(Tensor n) {
         boolean f32In = n.input(0).dtype() == DType.F32 && n.inputs().stream().allMatch(t -> t.dtype() == DType.F32);
@@ -38,12 +42,12 @@ final class RowKernels {
             case Op.LayerNorm l -> rows(n, LAYER_NORM, -1, l.eps(), o, ctx);
             case Op.RmsNorm r -> rows(n, RMS_NORM, -1, r.eps(), o, ctx);
             case Op.GroupNorm g -> groupNorm(n, g, o, ctx);
-            default -> throw new IllegalArgumentException("not a row op: " + n);
+            default -> throw new IllegalArgumentException("not a reduction op: " + n);
         });
     }
 
     private static Shader shader(VulkanContext ctx) {
-        return ctx.limits.subgroupArithmetic() ? Shader.ROWS_SUBGROUP : Shader.ROWS;
+        return ctx.limits.subgroupArithmetic() ? Shader.REDUCTION_SUBGROUP : Shader.REDUCTION;
     }
 
     /** Optional inputs follow x in this order: the mask (softmax) or gamma then beta (norms). */

@@ -1,12 +1,20 @@
-package dev.audioengine.backend.vulkan;
+package dev.audioengine.backend.vulkan.kernels;
 
 import dev.audioengine.api.graph.Op;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.DType;
+import dev.audioengine.backend.vulkan.device.VulkanContext;
+import dev.audioengine.backend.vulkan.pipeline.Dispatch;
+import dev.audioengine.backend.vulkan.pipeline.Push;
+import dev.audioengine.backend.vulkan.pipeline.Shader;
 
 import java.util.List;
 
-/** get_rows and rope (one thread per output element) fused attention (one workgroup per query row) and lstm (one dispatch per step). */
+/**
+ * get_rows, rope and key_mask (one thread per output element), fused attention (one workgroup per query row) and
+ * lstm (one dispatch per step). key_mask reads the cache length from its I32 input, so one recorded command
+ * buffer serves every step.
+ */
 final class SequenceKernels {
     private static final int LOCAL = 256;
     private static final int ATTENTION_LOCAL = 64;
@@ -25,6 +33,7 @@ final class SequenceKernels {
                     && n.dim(3) <= 4 * ATTENTION_LOCAL && n.input(2).dim(3) == n.dim(3);
             case Op.Lstm l -> n.dtype() == DType.F32 && n.inputs().size() == 7 && n.input(0).rank() == 3
                     && n.inputs().stream().allMatch(t -> t.dtype() == DType.F32);
+            case Op.KeyMask k -> true;
             default -> false;
         };
     }
@@ -47,6 +56,7 @@ final class SequenceKernels {
             case Op.Rope r -> List.of(rope(n, r, o, ctx));
             case Op.Attention a -> List.of(attention(n, a, o, ctx));
             case Op.Lstm l -> lstm(n, l, o, ctx);
+            case Op.KeyMask k -> List.of(keyMask(n, k, o, ctx));
             default -> throw new IllegalArgumentException("not a sequence op: " + n);
         };
     }
@@ -105,5 +115,11 @@ final class SequenceKernels {
         Grid g = Grid.covering(y.elements(), LOCAL, ctx);
         return new Dispatch(Shader.ROPE, new int[] {LOCAL, r.mode() == Op.RopeMode.NEOX ? 1 : 0},
                 List.of(o.binding(x), o.binding(pos), o.binding(y)), p.words(), g.x(), g.y());
+    }
+
+    private static Dispatch keyMask(Tensor y, Op.KeyMask op, Operands o, VulkanContext ctx) {
+        Push p = new Push().u(y.elements()).u(y.dim(0)).u(y.dim(1)).u(o.base(y.input(0))).u(o.base(y)).u(op.causal() ? 1 : 0);
+        Grid g = Grid.covering(y.elements(), LOCAL, ctx);
+        return new Dispatch(Shader.KEY_MASK, new int[] {LOCAL}, List.of(o.binding(y.input(0)), o.binding(y)), p.words(), g.x(), g.y());
     }
 }

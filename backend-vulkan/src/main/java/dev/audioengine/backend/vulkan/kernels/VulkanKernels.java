@@ -1,84 +1,87 @@
-package dev.audioengine.backend.vulkan;
+package dev.audioengine.backend.vulkan.kernels;
 
 import dev.audioengine.api.graph.Op;
 import dev.audioengine.api.graph.Tensor;
+import dev.audioengine.backend.vulkan.device.VulkanContext;
+import dev.audioengine.backend.vulkan.pipeline.Dispatch;
 
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * Which nodes have a native shader, and the dispatches that compute each. The family of every
- * op is one switch over the sealed {@link Op} without a default branch, so a new op does not
- * compile until Vulkan says which family computes it (or that it dispatches nothing).
+ * op is one switch over the sealed {@link Op} without a default branch, in {@link Op.Family} order, so a
+ * new op does not compile until Vulkan says which family computes it (or that it dispatches nothing).
+ * Each family's class ({@code <Family>Kernels}) then switches over its own ops; it may still say no for
+ * some dtypes or shapes.
  */
-final class VulkanKernels {
+public final class VulkanKernels {
     private VulkanKernels() {}
 
-    /** The shader families; each may still say no for some dtypes or shapes. */
-    private enum Family { NONE, ELEMENTWISE, LINEAR, LAYOUT, SEQUENCE, ROWS, SPECTRAL, CACHE }
+    /** One family's kernels: which of its nodes have a shader, and the dispatches that compute one. */
+    private record Family(Op.Family id, Predicate<Tensor> supports, Planner plan) {}
 
+    private interface Planner {
+        List<Dispatch> plan(Tensor n, Operands o, VulkanContext ctx);
+    }
+
+    private static final Family ELEMENTWISE = new Family(Op.Family.ELEMENTWISE, ElementwiseKernels::supports, ElementwiseKernels::plan);
+    private static final Family LINEAR = new Family(Op.Family.LINEAR, LinearKernels::supports, LinearKernels::plan);
+    private static final Family LAYOUT = new Family(Op.Family.LAYOUT, LayoutKernels::supports, LayoutKernels::plan);
+    private static final Family REDUCTION = new Family(Op.Family.REDUCTION, ReductionKernels::supports, ReductionKernels::plan);
+    private static final Family SEQUENCE = new Family(Op.Family.SEQUENCE, SequenceKernels::supports, SequenceKernels::plan);
+    private static final Family SPECTRAL = new Family(Op.Family.SPECTRAL, SpectralKernels::supports, SpectralKernels::plan);
+
+    /** The family of {@code op}, or null for leaves and views, which dispatch nothing. */
     private static Family familyOf(Op op) {
         return switch (op) {
-            case Op.Input i -> Family.NONE;
-            case Op.Constant c -> Family.NONE;
-            case Op.State s -> Family.NONE;
-            case Op.Slice s -> Family.NONE;
-            case Op.Permute p -> Family.NONE;
-            case Op.Reshape r -> Family.NONE;
-            case Op.Binary b -> Family.ELEMENTWISE;
-            case Op.Unary u -> Family.ELEMENTWISE;
-            case Op.Scale s -> Family.ELEMENTWISE;
-            case Op.Snake s -> Family.ELEMENTWISE;
-            case Op.Concat c -> Family.ELEMENTWISE;
-            case Op.Magnitude m -> Family.ELEMENTWISE;
-            case Op.MatMul m -> Family.LINEAR;
-            case Op.Conv1d c -> Family.LINEAR;
-            case Op.ConvTranspose1d c -> Family.LINEAR;
-            case Op.Pad p -> Family.LAYOUT;
-            case Op.Contiguous c -> Family.LAYOUT;
-            case Op.Cast c -> Family.LAYOUT;
-            case Op.GetRows g -> Family.SEQUENCE;
-            case Op.Rope r -> Family.SEQUENCE;
-            case Op.Attention a -> Family.SEQUENCE;
-            case Op.Lstm l -> Family.SEQUENCE;
-            case Op.LayerNorm n -> Family.ROWS;
-            case Op.RmsNorm n -> Family.ROWS;
-            case Op.GroupNorm n -> Family.ROWS;
-            case Op.Softmax s -> Family.ROWS;
-            case Op.Reduce r -> Family.ROWS;
-            case Op.Argmax a -> Family.ROWS;
-            case Op.Stft s -> Family.SPECTRAL;
-            case Op.Istft s -> Family.SPECTRAL;
-            case Op.WriteSlice w -> Family.CACHE;
-            case Op.KeyMask k -> Family.CACHE;
+            case Op.Input i -> null;
+            case Op.Constant c -> null;
+            case Op.State s -> null;
+            case Op.Binary b -> ELEMENTWISE;
+            case Op.Unary u -> ELEMENTWISE;
+            case Op.Scale s -> ELEMENTWISE;
+            case Op.Snake s -> ELEMENTWISE;
+            case Op.MatMul m -> LINEAR;
+            case Op.Conv1d c -> LINEAR;
+            case Op.ConvTranspose1d c -> LINEAR;
+            case Op.Slice s -> null;
+            case Op.Permute p -> null;
+            case Op.Reshape r -> null;
+            case Op.Pad p -> LAYOUT;
+            case Op.Concat c -> LAYOUT;
+            case Op.Contiguous c -> LAYOUT;
+            case Op.WriteSlice w -> LAYOUT;
+            case Op.Cast c -> LAYOUT;
+            case Op.LayerNorm n -> REDUCTION;
+            case Op.RmsNorm n -> REDUCTION;
+            case Op.GroupNorm n -> REDUCTION;
+            case Op.Softmax s -> REDUCTION;
+            case Op.Reduce r -> REDUCTION;
+            case Op.Argmax a -> REDUCTION;
+            case Op.GetRows g -> SEQUENCE;
+            case Op.Rope r -> SEQUENCE;
+            case Op.Attention a -> SEQUENCE;
+            case Op.KeyMask k -> SEQUENCE;
+            case Op.Lstm l -> SEQUENCE;
+            case Op.Stft s -> SPECTRAL;
+            case Op.Istft s -> SPECTRAL;
+            case Op.Magnitude m -> SPECTRAL;
         };
     }
 
-    static boolean supports(Tensor n, VulkanContext ctx) {
+    public static boolean supports(Tensor n, VulkanContext ctx) {
         if (n.elements() >= Integer.MAX_VALUE) return false; // shaders index with 32-bit unsigned ints
         for (Tensor in : n.inputs()) if (in.storage().elements() >= Integer.MAX_VALUE) return false;
-        return switch (familyOf(n.op())) {
-            case NONE -> false;
-            case ELEMENTWISE -> ElementwiseKernels.supports(n);
-            case LINEAR -> LinearKernels.supports(n);
-            case LAYOUT -> LayoutKernels.supports(n);
-            case SEQUENCE -> SequenceKernels.supports(n);
-            case ROWS -> RowKernels.supports(n);
-            case SPECTRAL -> SpectralKernels.supports(n);
-            case CACHE -> CacheKernels.supports(n);
-        };
+        Family f = familyOf(n.op());
+        return f != null && f.supports().test(n);
     }
 
-    static List<Dispatch> plan(Tensor n, Operands o, VulkanContext ctx) {
+    public static List<Dispatch> plan(Tensor n, Operands o, VulkanContext ctx) {
         if (n.elements() == 0) return List.of();
-        return switch (familyOf(n.op())) {
-            case NONE -> throw new IllegalArgumentException("the Vulkan backend has no shader for " + n + " (supportsOp says no)");
-            case ELEMENTWISE -> ElementwiseKernels.plan(n, o, ctx);
-            case LINEAR -> LinearKernels.plan(n, o, ctx);
-            case LAYOUT -> LayoutKernels.plan(n, o, ctx);
-            case SEQUENCE -> SequenceKernels.plan(n, o, ctx);
-            case ROWS -> RowKernels.plan(n, o, ctx);
-            case SPECTRAL -> SpectralKernels.plan(n, o, ctx);
-            case CACHE -> CacheKernels.plan(n, o, ctx);
-        };
+        Family f = familyOf(n.op());
+        if (f == null) throw new IllegalArgumentException("the Vulkan backend has no shader for " + n + " (supportsOp says no)");
+        assert f.id() == n.op().family() : n.op() + " is " + n.op().family() + ", planned by " + f.id();
+        return f.plan().plan(n, o, ctx);
     }
 }

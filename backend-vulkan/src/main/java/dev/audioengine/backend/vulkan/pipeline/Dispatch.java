@@ -1,5 +1,6 @@
-package dev.audioengine.backend.vulkan;
+package dev.audioengine.backend.vulkan.pipeline;
 
+import dev.audioengine.backend.vulkan.buffer.VulkanBuffer;
 import java.util.List;
 
 /**
@@ -7,17 +8,17 @@ import java.util.List;
  * size), its storage buffers in binding order, its push constants (32-bit words) and its
  * workgroup counts.
  */
-record Dispatch(Shader shader, int[] spec, List<Binding> bindings, int[] push, int groupsX, int groupsY, int groupsZ) {
+public record Dispatch(Shader shader, int[] spec, List<Binding> bindings, int[] push, int groupsX, int groupsY, int groupsZ) {
 
     /** A buffer range bound to one binding. */
-    record Binding(VulkanBuffer buffer, long offset, long range) {}
+    public record Binding(VulkanBuffer buffer, long offset, long range) {}
 
     /** A dispatch with one layer of workgroups in z. */
-    Dispatch(Shader shader, int[] spec, List<Binding> bindings, int[] push, int groupsX, int groupsY) {
+    public Dispatch(Shader shader, int[] spec, List<Binding> bindings, int[] push, int groupsX, int groupsY) {
         this(shader, spec, bindings, push, groupsX, groupsY, 1);
     }
 
-    Dispatch {
+    public Dispatch {
         if (bindings.size() != shader.bindings) {
             throw new IllegalArgumentException(shader + " binds " + shader.bindings + " buffers, got " + bindings.size());
         }

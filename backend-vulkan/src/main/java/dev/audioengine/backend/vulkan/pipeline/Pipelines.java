@@ -1,5 +1,9 @@
-package dev.audioengine.backend.vulkan;
+package dev.audioengine.backend.vulkan.pipeline;
 
+import dev.audioengine.backend.vulkan.device.VulkanContext;
+import dev.audioengine.backend.vulkan.ffm.VkApi;
+import dev.audioengine.backend.vulkan.ffm.VkStruct;
+import dev.audioengine.backend.vulkan.ffm.VkStructs;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -11,7 +15,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import static dev.audioengine.backend.vulkan.VkComputeStructs.*;
+import static dev.audioengine.backend.vulkan.ffm.VkComputeStructs.*;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
@@ -21,11 +25,11 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * pipelines (one per shader and specialization-constant values), made on first use and kept
  * until the backend closes.
  */
-final class Pipelines implements AutoCloseable {
-    static final int PUSH_CONSTANT_BYTES = 128;
+public final class Pipelines implements AutoCloseable {
+    public static final int PUSH_CONSTANT_BYTES = 128;
 
     /** A pipeline and the layouts it binds with. */
-    record Pipeline(long pipeline, long layout, long setLayout, int bindings) {}
+    public record Pipeline(long pipeline, long layout, long setLayout, int bindings) {}
 
     private record Layouts(long module, long setLayout, long layout) {}
 
@@ -35,9 +39,9 @@ final class Pipelines implements AutoCloseable {
     private final Map<Shader, Layouts> layouts = new EnumMap<>(Shader.class);
     private final Map<Key, Pipeline> pipelines = new HashMap<>();
 
-    Pipelines(VulkanContext ctx) { this.ctx = ctx; }
+    public Pipelines(VulkanContext ctx) { this.ctx = ctx; }
 
-    Pipeline get(Shader shader, int[] spec) {
+    public Pipeline get(Shader shader, int[] spec) {
         Key key = new Key(shader, Arrays.stream(spec).boxed().toList());
         Pipeline p = pipelines.get(key);
         if (p == null) {

@@ -1,40 +1,40 @@
-package dev.audioengine.backend.vulkan;
+package dev.audioengine.backend.vulkan.pipeline;
 
 import dev.audioengine.api.graph.Tensor;
 
 import java.util.Arrays;
 
 /** Builds a shader's push-constant words in the order its source documents. */
-final class Push {
+public final class Push {
     private final int[] words = new int[Pipelines.PUSH_CONSTANT_BYTES / 4];
     private int size;
 
-    Push u(long v) {
+    public Push u(long v) {
         if (v < 0 || v > 0xFFFFFFFFL) throw new IllegalArgumentException("push constant out of uint range: " + v);
         words[size++] = (int) v;
         return this;
     }
 
     /** A signed value (paddings, positions relative to an edge). */
-    Push s(long v) {
+    public Push s(long v) {
         words[size++] = Math.toIntExact(v);
         return this;
     }
 
-    Push f(float v) {
+    public Push f(float v) {
         words[size++] = Float.floatToRawIntBits(v);
         return this;
     }
 
-    Push u4(long[] v) {
+    public Push u4(long[] v) {
         for (long x : v) u(x);
         return this;
     }
 
-    int[] words() { return Arrays.copyOf(words, size); }
+    public int[] words() { return Arrays.copyOf(words, size); }
 
     /** The shape right-aligned into four axes, leading axes 1. */
-    static long[] dims4(long[] dims) {
+    public static long[] dims4(long[] dims) {
         long[] d = {1, 1, 1, 1};
         System.arraycopy(dims, 0, d, 4 - dims.length, dims.length);
         return d;
@@ -44,7 +44,7 @@ final class Push {
      * t's strides laid over a four-axis output shape (right-aligned, NumPy broadcasting):
      * axes t lacks, and size-1 axes of t, get stride 0.
      */
-    static long[] strides4(Tensor t, long[] out4) {
+    public static long[] strides4(Tensor t, long[] out4) {
         long[] s = new long[4];
         int shift = 4 - t.rank();
         for (int a = 0; a < 4; a++) {

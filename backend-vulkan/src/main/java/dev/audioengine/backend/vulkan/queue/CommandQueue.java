@@ -1,9 +1,14 @@
-package dev.audioengine.backend.vulkan;
+package dev.audioengine.backend.vulkan.queue;
 
+import dev.audioengine.backend.vulkan.device.VulkanContext;
+import dev.audioengine.backend.vulkan.ffm.VkApi;
+import dev.audioengine.backend.vulkan.ffm.VkResults;
+import dev.audioengine.backend.vulkan.ffm.VkStruct;
+import dev.audioengine.backend.vulkan.ffm.VulkanException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
-import static dev.audioengine.backend.vulkan.VkComputeStructs.*;
+import static dev.audioengine.backend.vulkan.ffm.VkComputeStructs.*;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
@@ -13,7 +18,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * from earlier submissions (and host writes) is visible to it and its writes are visible to the
  * host once the fence signals.
  */
-final class CommandQueue implements AutoCloseable {
+public final class CommandQueue implements AutoCloseable {
     /** Wait at most this long for one submission: a hang becomes an error that names the wait. */
     private static final long TIMEOUT_NANOS = 600L * 1_000_000_000L;
 
@@ -26,7 +31,7 @@ final class CommandQueue implements AutoCloseable {
     private final MemorySegment fenceSlot;
     private long submits;
 
-    CommandQueue(VulkanContext ctx) {
+    public CommandQueue(VulkanContext ctx) {
         this.ctx = ctx;
         VkApi api = ctx.api;
         try (Arena a = Arena.ofConfined()) {
@@ -50,7 +55,7 @@ final class CommandQueue implements AutoCloseable {
     }
 
     /** A primary command buffer, in the recording state, that begins with the global barrier. */
-    MemorySegment begin(boolean oneTime) {
+    public MemorySegment begin(boolean oneTime) {
         try (Arena a = Arena.ofConfined()) {
             VkStruct alloc = VkStruct.typed(a, COMMAND_BUFFER_ALLOCATE, COMMAND_BUFFER_ALLOCATE_INFO)
                     .l("commandPool", pool).i("level", COMMAND_BUFFER_LEVEL_PRIMARY).i("commandBufferCount", 1);
@@ -66,13 +71,13 @@ final class CommandQueue implements AutoCloseable {
     }
 
     /** Ends recording with the barrier that makes every write visible to the host. */
-    void end(MemorySegment cb) {
+    public void end(MemorySegment cb) {
         barrier(cb);
         ctx.api.check("vkEndCommandBuffer", cb);
     }
 
     /** Everything before (shader and transfer writes) is visible to everything after, host included. */
-    void barrier(MemorySegment cb) {
+    public void barrier(MemorySegment cb) {
         try (Arena a = Arena.ofConfined()) {
             int writes = ACCESS_SHADER_WRITE | ACCESS_TRANSFER_WRITE | ACCESS_HOST_WRITE;
             int all = writes | ACCESS_SHADER_READ | ACCESS_TRANSFER_READ | ACCESS_HOST_READ;
@@ -83,7 +88,7 @@ final class CommandQueue implements AutoCloseable {
     }
 
     /** Submits one command buffer and blocks until the device has finished it. */
-    synchronized void submitAndWait(MemorySegment cb) {
+    public synchronized void submitAndWait(MemorySegment cb) {
         submits++;
         commandSlot.set(ADDRESS, 0, cb);
         ctx.api.check("vkQueueSubmit", ctx.queue, 1, submitInfo, fence);
@@ -94,9 +99,9 @@ final class CommandQueue implements AutoCloseable {
     }
 
     /** Submissions so far (recorded runs and staging copies). */
-    synchronized long submits() { return submits; }
+    public synchronized long submits() { return submits; }
 
-    void free(MemorySegment cb) {
+    public void free(MemorySegment cb) {
         try (Arena a = Arena.ofConfined()) {
             ctx.api.call("vkFreeCommandBuffers", ctx.device, pool, 1, a.allocateFrom(ADDRESS, cb));
         }

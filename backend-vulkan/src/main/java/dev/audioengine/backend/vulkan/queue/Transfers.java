@@ -1,27 +1,30 @@
-package dev.audioengine.backend.vulkan;
+package dev.audioengine.backend.vulkan.queue;
 
+import dev.audioengine.backend.vulkan.buffer.VulkanBuffer;
+import dev.audioengine.backend.vulkan.device.VulkanContext;
+import dev.audioengine.backend.vulkan.ffm.VkStruct;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
-import static dev.audioengine.backend.vulkan.VkComputeStructs.BUFFER_COPY;
+import static dev.audioengine.backend.vulkan.ffm.VkComputeStructs.BUFFER_COPY;
 
 /**
  * Host to device and back. Host-visible tensors are copied directly (after the queue is idle,
  * which every submit-and-wait guarantees); others go through a mapped staging buffer in chunks.
  */
-final class Transfers implements AutoCloseable {
+public final class Transfers implements AutoCloseable {
     private static final long STAGING_BYTES = 16L << 20;
 
     private final VulkanContext ctx;
     private final CommandQueue queue;
     private VulkanBuffer staging;
 
-    Transfers(VulkanContext ctx, CommandQueue queue) {
+    public Transfers(VulkanContext ctx, CommandQueue queue) {
         this.ctx = ctx;
         this.queue = queue;
     }
 
-    void upload(VulkanBuffer dst, long dstOffset, MemorySegment src) {
+    public void upload(VulkanBuffer dst, long dstOffset, MemorySegment src) {
         check(dst, dstOffset, src.byteSize());
         if (dst.mapped != null) {
             MemorySegment.copy(src, 0, dst.mapped, dstOffset, src.byteSize());
@@ -35,7 +38,7 @@ final class Transfers implements AutoCloseable {
         }
     }
 
-    void download(VulkanBuffer src, long srcOffset, MemorySegment dst) {
+    public void download(VulkanBuffer src, long srcOffset, MemorySegment dst) {
         check(src, srcOffset, dst.byteSize());
         if (src.mapped != null) {
             MemorySegment.copy(src.mapped, srcOffset, dst, 0, dst.byteSize());

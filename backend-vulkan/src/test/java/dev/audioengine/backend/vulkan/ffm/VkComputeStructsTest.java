@@ -1,12 +1,13 @@
-package dev.audioengine.backend.vulkan;
+package dev.audioengine.backend.vulkan.ffm;
 
+import dev.audioengine.backend.vulkan.device.ValidationMessages;
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.StructLayout;
 import java.util.Map;
 
-import static dev.audioengine.backend.vulkan.VkComputeStructs.*;
-import static dev.audioengine.backend.vulkan.VkStructs.offset;
+import static dev.audioengine.backend.vulkan.ffm.VkComputeStructs.*;
+import static dev.audioengine.backend.vulkan.ffm.VkStructs.offset;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Expected figures are sizeof/offsetof from vulkan_core.h 1.3.239 compiled with gcc on x86_64. */

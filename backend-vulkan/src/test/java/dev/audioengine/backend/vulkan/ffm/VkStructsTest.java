@@ -1,11 +1,12 @@
-package dev.audioengine.backend.vulkan;
+package dev.audioengine.backend.vulkan.ffm;
 
+import dev.audioengine.backend.vulkan.device.VulkanDevices;
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
-import static dev.audioengine.backend.vulkan.VkStructs.offset;
+import static dev.audioengine.backend.vulkan.ffm.VkStructs.offset;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static org.assertj.core.api.Assertions.assertThat;

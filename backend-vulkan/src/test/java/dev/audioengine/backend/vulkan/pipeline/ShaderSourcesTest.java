@@ -1,4 +1,4 @@
-package dev.audioengine.backend.vulkan;
+package dev.audioengine.backend.vulkan.pipeline;
 
 import org.junit.jupiter.api.Test;
 
