@@ -1,15 +1,12 @@
 package dev.audioengine.gpu.runtime;
 
-import dev.audioengine.gpu.GpuException;
-import dev.audioengine.gpu.compile.GpuKernelCompiler;
-import dev.audioengine.gpu.gemm.GpuBlas;
 import java.lang.foreign.MemorySegment;
 
 /**
  * The vendor runtime one opened device is driven through (the CUDA driver API, the HIP runtime):
- * the only way the op layer reaches the vendor besides {@link GpuKernelCompiler} and {@link GpuBlas}.
+ * the only way the op layer reaches the vendor besides {@code compile.GpuKernelCompiler} and {@code gemm.GpuBlas}.
  * Handles (streams, modules, functions, events, graphs) are opaque pointers; device addresses are
- * 64-bit integers, 0 being null. Every failing call throws {@link GpuException} named by the
+ * 64-bit integers, 0 being null. Every failing call throws {@code GpuException} named by the
  * vendor's error name. One instance per opened device; the backend serializes its use.
  */
 public interface GpuRuntime {

@@ -1,14 +1,13 @@
 package dev.audioengine.gpu.runtime;
 
-import dev.audioengine.gpu.compile.RuntimeCompiler;
-import dev.audioengine.gpu.gemm.LtMatmul;
 import java.lang.foreign.MemoryLayout;
 import java.lang.invoke.MethodHandle;
 
 /**
  * Binds one entry point of a vendor library returning a status int. The vendor module implements
  * it (binding native code is a restricted operation that module is granted), so the shared flows
- * here ({@link RuntimeCompiler}, {@link LtMatmul}) only invoke handles and need no native access.
+ * ({@code compile.RuntimeCompiler}, {@code gemm.LtMatmul}, {@link MirroredRuntime}) only invoke handles
+ * and need no native access.
  */
 @FunctionalInterface
 public interface NativeBinder {
