@@ -63,7 +63,7 @@ class HipCommandsTest {
         }
         assertThat(lines).isEqualTo(12);
         for (String arch : List.of("gfx1030", "gfx90a")) {
-            for (String source : List.of("elementwise", "layout", "linear", "norm", "sequence", "spectral")) {
+            for (String source : List.of("elementwise", "layout", "linear", "reduction", "sequence", "spectral")) {
                 byte[] co = Files.readAllBytes(out.resolve(arch).resolve(source + ".co"));
                 assertThat(co).as(arch + "/" + source + ".co").startsWith(0x7f, 'E', 'L', 'F');
                 assertThat(r.out()).containsPattern("(?m)^  " + source + "\\.cu +" + co.length + " bytes");

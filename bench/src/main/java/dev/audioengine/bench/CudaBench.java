@@ -1,7 +1,6 @@
 package dev.audioengine.bench;
 
 import dev.audioengine.api.graph.Graph;
-import dev.audioengine.backend.cuda.CudaBackendProvider;
 import dev.audioengine.api.graph.GraphBuilder;
 import dev.audioengine.api.graph.Op;
 import dev.audioengine.api.graph.Tensor;
@@ -13,11 +12,13 @@ import dev.audioengine.api.spi.TensorPlacement;
 import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
+import dev.audioengine.backend.cuda.CudaBackendProvider;
 import dev.audioengine.gpu.GpuBackend;
-import dev.audioengine.gpu.GpuBlas;
-import dev.audioengine.gpu.GpuBuffer;
-import dev.audioengine.gpu.GpuRuntime;
-import dev.audioengine.gpu.KernelSources;
+import dev.audioengine.gpu.GpuBenchHooks;
+import dev.audioengine.gpu.compile.KernelSources;
+import dev.audioengine.gpu.gemm.GpuBlas;
+import dev.audioengine.gpu.runtime.GpuBuffer;
+import dev.audioengine.gpu.runtime.GpuRuntime;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -62,10 +63,10 @@ public final class CudaBench {
                     backend.device().memoryTotal());
             // load every kernel module once: shipped prebuilt, from NVRTC, or from the disk cache when an earlier process compiled them
             long loadStart = System.nanoTime();
-            for (String source : KernelSources.SOURCES) backend.kernels().function(source, "ae_" + firstKernel(source));
+            for (String source : KernelSources.SOURCES) GpuBenchHooks.kernels(backend).function(source, "ae_" + firstKernel(source));
             bench.emit("kernel_cache", "{\"modules\":%d,\"prebuilt\":%d,\"compiled\":%d,\"from_disk\":%d,\"seconds\":%.3f}",
-                    KernelSources.SOURCES.size(), backend.kernels().prebuiltCount(), backend.kernels().compiledCount(),
-                    backend.kernels().loadedFromDiskCount(), (System.nanoTime() - loadStart) / 1e9);
+                    KernelSources.SOURCES.size(), GpuBenchHooks.kernels(backend).prebuiltCount(), GpuBenchHooks.kernels(backend).compiledCount(),
+                    GpuBenchHooks.kernels(backend).loadedFromDiskCount(), (System.nanoTime() - loadStart) / 1e9);
             for (String w : what) {
                 switch (w) {
                     case "gemm" -> bench.gemm(backend);
@@ -98,13 +99,13 @@ public final class CudaBench {
 
     /** Milliseconds per repetition of {@code body} on the backend's stream, after warm-up. */
     private static double time(GpuBackend b, int warmup, int reps, Runnable body) {
-        GpuRuntime api = b.api();
+        GpuRuntime api = GpuBenchHooks.runtime(b);
         for (int i = 0; i < warmup; i++) body.run();
         MemorySegment start = api.createEvent(), end = api.createEvent();
         try {
-            api.record(start, b.stream());
+            api.record(start, GpuBenchHooks.stream(b));
             for (int i = 0; i < reps; i++) body.run();
-            api.record(end, b.stream());
+            api.record(end, GpuBenchHooks.stream(b));
             return api.elapsedMillis(start, end) / reps;
         } finally {
             api.destroyEvent(start);
@@ -113,7 +114,7 @@ public final class CudaBench {
     }
 
     private static void fill(GpuBackend b, long ptr, DType t, long n, int seed) {
-        b.fillUniform(ptr, t, n, seed);
+        GpuBenchHooks.fillUniform(b, ptr, t, n, seed);
     }
 
     private void gemm(GpuBackend b) {
@@ -125,17 +126,19 @@ public final class CudaBench {
                 new Case("tf32", DType.F32, true, 4),
                 new Case("f32", DType.F32, false, 4));
         for (Case c : cases) {
-            try (GpuBuffer a = b.allocateScratch(n * n * c.bytes()); GpuBuffer x = b.allocateScratch(n * n * c.bytes());
-                 GpuBuffer d = b.allocateScratch(n * n * c.bytes())) {
+            try (GpuBuffer a = GpuBenchHooks.allocateScratch(b, n * n * c.bytes()); GpuBuffer x = GpuBenchHooks.allocateScratch(b, n * n * c.bytes());
+                 GpuBuffer d = GpuBenchHooks.allocateScratch(b, n * n * c.bytes())) {
                 fill(b, a.address(), c.type(), n * n, 1);
                 fill(b, x.address(), c.type(), n * n, 2);
                 // row-major y[m, n] = x[m, k] . w[n, k]^T, as the engine's matmul: column-major D = A^T B
                 GpuBlas.Shape s = new GpuBlas.Shape(c.type(), c.type(), c.tf32(), true, false, n, n, n, n, n, n, 1, 0, 0, 0,
                         256, 256, 256);
-                GpuBlas.Plan p = b.blas().plan(s);
+                GpuBlas.Plan p = GpuBenchHooks.blas(b).plan(s);
                 if (p == null) { emit("gemm", "{\"dtype\":\"%s\",\"error\":\"no cuBLASLt algorithm\"}", c.name()); continue; }
                 int reps = c.name().equals("f32") ? 5 : 20;
-                double ms = time(b, 3, reps, () -> b.blas().run(p, a.address(), x.address(), d.address(), b.stream(), false));
+                GpuBlas blas = GpuBenchHooks.blas(b);
+                MemorySegment stream = GpuBenchHooks.stream(b);
+                double ms = time(b, 3, reps, () -> blas.run(p, a.address(), x.address(), d.address(), stream, false));
                 emit("gemm", "{\"dtype\":\"%s\",\"m\":%d,\"n\":%d,\"k\":%d,\"ms\":%.4f,\"tflops\":%.1f}", c.name(), n, n, n, ms,
                         2.0 * n * n * n / (ms * 1e-3) / 1e12);
             }
@@ -155,9 +158,11 @@ public final class CudaBench {
 
     private void ops(GpuBackend b) {
         long n = 256L << 20;
-        try (GpuBuffer x = b.allocateScratch(4 * n); GpuBuffer y = b.allocateScratch(4 * n)) {
+        try (GpuBuffer x = GpuBenchHooks.allocateScratch(b, 4 * n); GpuBuffer y = GpuBenchHooks.allocateScratch(b, 4 * n)) {
             fill(b, x.address(), DType.F32, n, 3);
-            double copyMs = time(b, 3, 20, () -> b.api().copyDtoDAsync(y.address(), x.address(), 4 * n, b.stream()));
+            GpuRuntime api = GpuBenchHooks.runtime(b);
+            MemorySegment stream = GpuBenchHooks.stream(b);
+            double copyMs = time(b, 3, 20, () -> api.copyDtoDAsync(y.address(), x.address(), 4 * n, stream));
             double copyGbs = 2.0 * 4 * n / (copyMs * 1e-3) / 1e9;
             emit("ops", "{\"op\":\"copy_d2d\",\"elements\":%d,\"ms\":%.4f,\"gbs\":%.1f,\"of_copy\":1.0}", n, copyMs, copyGbs);
         }
@@ -178,7 +183,7 @@ public final class CudaBench {
             Map<Tensor, DeviceBuffer> held = new IdentityHashMap<>();
             try (Executable e = compile(b, g.build(out), held)) {
                 for (Map.Entry<Tensor, DeviceBuffer> h : held.entrySet()) {
-                    if (h.getKey().op() instanceof Op.Input) fill(b, GpuBackend.gpu(h.getValue()).address(), DType.F32, n, 7);
+                    if (h.getKey().op() instanceof Op.Input) fill(b, GpuBenchHooks.buffer(h.getValue()).address(), DType.F32, n, 7);
                 }
                 double ms = time(b, 3, 20, e::run);
                 double bytes = 4.0 * n * (c.inputs() + 1);
@@ -199,7 +204,7 @@ public final class CudaBench {
             Map<Tensor, DeviceBuffer> held = new IdentityHashMap<>();
             try (Executable e = compile(b, g.build(y), held)) {
                 for (Map.Entry<Tensor, DeviceBuffer> h : held.entrySet()) {
-                    if (h.getKey().op() instanceof Op.Input) fill(b, GpuBackend.gpu(h.getValue()).address(), DType.F32, h.getKey().elements(), 5);
+                    if (h.getKey().op() instanceof Op.Input) fill(b, GpuBenchHooks.buffer(h.getValue()).address(), DType.F32, h.getKey().elements(), 5);
                 }
                 double ms = time(b, 3, 20, e::run);
                 double flops = transposed ? 2.0 * 512 * 256 * 16 * 2000 : 2.0 * 512 * 512 * 7 * 16000;
@@ -222,7 +227,7 @@ public final class CudaBench {
             try (Executable e = compile(b, g.build(y), held)) {
                 for (Map.Entry<Tensor, DeviceBuffer> h : held.entrySet()) {
                     if (h.getKey().op() instanceof Op.Input) {
-                        fill(b, GpuBackend.gpu(h.getValue()).address(), h.getKey().dtype(), h.getKey().elements(), 11);
+                        fill(b, GpuBenchHooks.buffer(h.getValue()).address(), h.getKey().dtype(), h.getKey().elements(), 11);
                     }
                 }
                 double ms = time(b, 3, 20, e::run);
@@ -251,7 +256,7 @@ public final class CudaBench {
                     b.synchronize();
                     double usPerOp = (System.nanoTime() - t0) / 1e3 / runs / ops;
                     emit("launch", "{\"graphs\":\"%s\",\"ops_per_run\":%d,\"runs\":%d,\"us_per_op\":%.3f,\"captures\":%d}", graphs, ops,
-                            runs, usPerOp, b.graphCache() == null ? 0 : b.graphCache().captures());
+                            runs, usPerOp, GpuBenchHooks.graphCaptures(b));
                 } finally {
                     held.values().forEach(DeviceBuffer::close);
                 }
@@ -293,7 +298,7 @@ public final class CudaBench {
     private void leak(CudaBackendProvider provider, GpuBackend holder) {
         int cycles = 1000;
         holder.synchronize();
-        long before = holder.api().memInfo()[0];
+        long before = GpuBenchHooks.runtime(holder).memInfo()[0];
         long t0 = System.nanoTime();
         for (int i = 0; i < cycles; i++) {
             try (Backend b = provider.open(0, BackendConfig.defaults())) {
@@ -313,7 +318,7 @@ public final class CudaBench {
             }
         }
         holder.synchronize();
-        long after = holder.api().memInfo()[0];
+        long after = GpuBenchHooks.runtime(holder).memInfo()[0];
         emit("leak", "{\"cycles\":%d,\"free_before\":%d,\"free_after\":%d,\"delta_bytes\":%d,\"seconds\":%.1f}", cycles, before, after,
                 before - after, (System.nanoTime() - t0) / 1e9);
     }

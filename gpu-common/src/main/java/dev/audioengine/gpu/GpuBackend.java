@@ -11,6 +11,21 @@ import dev.audioengine.api.spi.InvalidOptionValueException;
 import dev.audioengine.api.spi.OutOfDeviceMemoryException;
 import dev.audioengine.api.spi.TensorPlacement;
 import dev.audioengine.api.tensor.DType;
+import dev.audioengine.gpu.compile.GpuKernelCompiler;
+import dev.audioengine.gpu.compile.KernelCache;
+import dev.audioengine.gpu.exec.GraphCache;
+import dev.audioengine.gpu.exec.Step;
+import dev.audioengine.gpu.exec.StepProfile;
+import dev.audioengine.gpu.gemm.GemmChoice;
+import dev.audioengine.gpu.gemm.GpuBlas;
+import dev.audioengine.gpu.ops.BindContext;
+import dev.audioengine.gpu.ops.Binding;
+import dev.audioengine.gpu.ops.DeviceLimits;
+import dev.audioengine.gpu.ops.GpuOps;
+import dev.audioengine.gpu.runtime.GpuBuffer;
+import dev.audioengine.gpu.runtime.GpuRuntime;
+import dev.audioengine.gpu.runtime.PinnedStaging;
+import dev.audioengine.gpu.runtime.VmmPool;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -61,6 +76,8 @@ public final class GpuBackend implements Backend {
     private final boolean tf32;
     private final boolean fastMatmul;
     private final DeviceLimits limits;
+    /** What the op families bind against: this device's runtime, kernels, GEMM path and scratch memory. */
+    private final BindContext context;
     private final Set<GpuBuffer> live = Collections.newSetFromMap(new IdentityHashMap<>());
     private boolean closed;
 
@@ -127,6 +144,7 @@ public final class GpuBackend implements Backend {
         this.gemm = g.describe();
         this.graphs = useGraphs ? new GraphCache(runtime::destroyGraphExec, graphCache, p + "graph_cache") : null;
         this.profile = profiling ? new StepProfile() : null;
+        this.context = new BindContext(runtime, k, blas, tf32, fastMatmul, l, this::alloc);
         LOG.log(System.Logger.Level.INFO, this::openedMessage);
     }
 
@@ -168,28 +186,26 @@ public final class GpuBackend implements Backend {
 
     DeviceLimits limits() { return limits; }
 
-    /** The vendor runtime this backend drives (benchmarks time with its events). */
-    public GpuRuntime api() { return api; }
+    // Below, up to profileReport: for GpuBenchHooks and tests, not on the Backend surface.
 
-    public KernelCache kernels() { return kernels; }
+    /** The vendor runtime this backend drives (benchmarks time with its events). */
+    GpuRuntime api() { return api; }
+
+    KernelCache kernels() { return kernels; }
 
     /** The GEMM library, or null when GEMMs run on the engine's own kernels. */
-    public GpuBlas blas() { return blas; }
+    GpuBlas blas() { return blas; }
 
     /** Which GEMM path runs, and why when it is the engine's own kernels. */
-    public String gemmPath() { return gemm; }
-
-    boolean tf32() { return tf32; }
-
-    boolean fastMatmul() { return fastMatmul; }
+    String gemmPath() { return gemm; }
 
     /** Null when graph capture is off. */
-    public GraphCache graphCache() { return graphs; }
+    GraphCache graphCache() { return graphs; }
 
     /** The profile so far (P.profile=on), null when off. */
     synchronized String profileReport() { return profile == null ? null : profile.report(vendor.registryName() + " device " + ordinal); }
 
-    public MemorySegment stream() { return stream; }
+    MemorySegment stream() { return stream; }
 
     String vendorName() { return api.vendor(); }
 
@@ -213,7 +229,7 @@ public final class GpuBackend implements Backend {
     }
 
     /** Device memory outside any compiled segment (benchmarks' operands). */
-    public GpuBuffer allocateScratch(long bytes) { return alloc(bytes); }
+    GpuBuffer allocateScratch(long bytes) { return alloc(bytes); }
 
     private synchronized GpuBuffer alloc(long bytes) {
         if (bytes < 0) throw new IllegalArgumentException("negative allocation: " + bytes);
@@ -244,10 +260,7 @@ public final class GpuBackend implements Backend {
     VmmPool vmmPool() { return vmm; }
 
     /** The device buffer behind {@code b}. */
-    public static GpuBuffer gpu(DeviceBuffer b) {
-        if (b instanceof GpuBuffer c) return c;
-        throw new IllegalArgumentException("not a GPU buffer: " + b);
-    }
+    static GpuBuffer gpu(DeviceBuffer b) { return GpuBuffer.of(b); }
 
     private static void checkRange(GpuBuffer b, long offset, long bytes, String what) {
         if (offset < 0 || bytes < 0 || offset + bytes > b.byteSize()) {
@@ -278,7 +291,7 @@ public final class GpuBackend implements Backend {
     public synchronized Executable compile(List<Tensor> nodes, TensorPlacement placement) {
         enter();
         Arena arena = Arena.ofShared();
-        Binding b = new Binding(this, placement, arena);
+        Binding b = new Binding(context, placement, arena);
         try {
             for (Tensor n : nodes) GpuOps.bind(n, b);
         } catch (RuntimeException | Error e) {
@@ -290,11 +303,11 @@ public final class GpuBackend implements Backend {
     }
 
     /** Fills {@code n} elements of type {@code t} at {@code address} with seeded uniform values (benchmark inputs). */
-    public synchronized void fillUniform(long address, DType t, long n, int seed) {
+    synchronized void fillUniform(long address, DType t, long n, int seed) {
         enter();
         try (Arena arena = Arena.ofConfined()) {
-            Binding bind = new Binding(this, null, arena);
-            bind.grid1d("layout", "ae_fill_uniform", n, bind.args().i32(t.ordinal()).i64(n).ptr(address).i32(seed));
+            Binding bind = new Binding(context, null, arena);
+            GpuOps.fillUniform(bind, address, t, n, seed);
             for (Step s : bind.steps()) s.enqueue(stream);
             api.synchronize(stream); // the arguments live in this arena
         }
@@ -315,8 +328,7 @@ public final class GpuBackend implements Backend {
      * first two runs go launch by launch and the third is captured: capturing and instantiating a graph costs about
      * what its launches cost, and eager launches overlap the device's work, so a graph pays only if the segment keeps
      * running (decoder steps, streaming chunks). Kokoro compiles each sentence's length anew and runs it once or
-     * twice: capturing on the first run cost it 8 ms a sentence, on the second its "said again" took 0.293 s against
-     * 0.251 s without graphs (H200, docs/evidence-kokoro).
+     * twice: capturing on its first or second run made it slower than no graphs at all (docs/PERFORMANCE-cuda.md).
      */
     synchronized void execute(Object owner, List<Step> steps, long run) {
         enter();

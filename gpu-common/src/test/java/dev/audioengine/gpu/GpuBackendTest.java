@@ -13,6 +13,14 @@ import dev.audioengine.api.spi.OutOfDeviceMemoryException;
 import dev.audioengine.api.spi.TensorPlacement;
 import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.Shape;
+import dev.audioengine.gpu.compile.GpuKernelCompiler;
+import dev.audioengine.gpu.gemm.FakeBlas;
+import dev.audioengine.gpu.gemm.GemmChoice;
+import dev.audioengine.gpu.gemm.GpuBlas;
+import dev.audioengine.gpu.ops.SequenceOps;
+import dev.audioengine.gpu.runtime.FakeRuntime;
+import dev.audioengine.gpu.runtime.FakeVirtualMemory;
+import dev.audioengine.gpu.runtime.GpuBuffer;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

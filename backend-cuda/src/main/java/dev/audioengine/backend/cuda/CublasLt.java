@@ -1,8 +1,8 @@
 package dev.audioengine.backend.cuda;
 
 import dev.audioengine.api.spi.NativeLibrary;
-import dev.audioengine.gpu.GpuBlas;
-import dev.audioengine.gpu.LtMatmul;
+import dev.audioengine.gpu.gemm.GpuBlas;
+import dev.audioengine.gpu.gemm.LtMatmul;
 
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.StructLayout;

@@ -10,7 +10,7 @@ import dev.audioengine.api.spi.BackendProvider;
 import dev.audioengine.api.spi.BackendUnavailableException;
 import dev.audioengine.api.spi.DeviceInfo;
 import dev.audioengine.api.spi.ProbeResult;
-import dev.audioengine.gpu.GemmChoice;
+import dev.audioengine.gpu.gemm.GemmChoice;
 import dev.audioengine.gpu.GpuBackend;
 import dev.audioengine.gpu.GpuException;
 import dev.audioengine.gpu.GpuVendor;

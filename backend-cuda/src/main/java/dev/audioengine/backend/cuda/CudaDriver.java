@@ -1,7 +1,7 @@
 package dev.audioengine.backend.cuda;
 
 import dev.audioengine.gpu.GpuException;
-import dev.audioengine.gpu.OutParams;
+import dev.audioengine.gpu.runtime.OutParams;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
@@ -118,8 +118,8 @@ final class CudaDriver {
 
     /**
      * Free bytes on the device. The driver answers only inside a context, so this retains the
-     * device's primary context (creating it if no one holds it: the expensive part, ~100 ms and
-     * a few hundred MB of device memory while it lives), makes it current on this thread for the
+     * device's primary context (creating it if no one holds it: the expensive part, in time and
+     * in device memory while it lives), makes it current on this thread for the
      * one call, then pops it and releases it; the caller's current context is left as it was.
      */
     long freeMemory(Arena arena, int device) {

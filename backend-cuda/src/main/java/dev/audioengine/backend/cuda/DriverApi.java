@@ -1,9 +1,9 @@
 package dev.audioengine.backend.cuda;
 
 import dev.audioengine.gpu.GpuException;
-import dev.audioengine.gpu.GpuVirtualMemory;
-import dev.audioengine.gpu.MappedMemory;
-import dev.audioengine.gpu.MirroredRuntime;
+import dev.audioengine.gpu.runtime.GpuVirtualMemory;
+import dev.audioengine.gpu.runtime.MappedMemory;
+import dev.audioengine.gpu.runtime.MirroredRuntime;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

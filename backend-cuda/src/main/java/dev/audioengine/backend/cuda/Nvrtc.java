@@ -2,8 +2,8 @@ package dev.audioengine.backend.cuda;
 
 import dev.audioengine.api.spi.NativeLibrary;
 import dev.audioengine.gpu.GpuException;
-import dev.audioengine.gpu.GpuKernelCompiler;
-import dev.audioengine.gpu.RuntimeCompiler;
+import dev.audioengine.gpu.compile.GpuKernelCompiler;
+import dev.audioengine.gpu.compile.RuntimeCompiler;
 
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;

@@ -59,7 +59,7 @@ class CudaOnDeviceTest {
         assumeDevice();
         try (GpuBackend holder = (GpuBackend) PROVIDER.open(0, BackendConfig.defaults())) {
             holder.synchronize();
-            long before = holder.api().memInfo()[0];
+            long before = holder.memory().orElseThrow().freeBytes();
             for (int i = 0; i < 1000; i++) {
                 try (Backend b = PROVIDER.open(0, BackendConfig.defaults())) {
                     GraphBuilder g = new GraphBuilder();
@@ -83,7 +83,7 @@ class CudaOnDeviceTest {
                 }
             }
             holder.synchronize();
-            assertThat(holder.api().memInfo()[0]).as("free device memory after 1000 cycles").isEqualTo(before);
+            assertThat(holder.memory().orElseThrow().freeBytes()).as("free device memory after 1000 cycles").isEqualTo(before);
         }
     }
 }

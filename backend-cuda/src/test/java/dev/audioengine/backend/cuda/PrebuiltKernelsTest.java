@@ -1,8 +1,8 @@
 package dev.audioengine.backend.cuda;
 
-import dev.audioengine.gpu.GpuKernelCompiler;
-import dev.audioengine.gpu.KernelCache;
-import dev.audioengine.gpu.KernelSources;
+import dev.audioengine.gpu.compile.GpuKernelCompiler;
+import dev.audioengine.gpu.compile.KernelCache;
+import dev.audioengine.gpu.compile.KernelSources;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

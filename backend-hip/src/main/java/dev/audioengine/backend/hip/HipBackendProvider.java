@@ -1,7 +1,7 @@
 package dev.audioengine.backend.hip;
 
-import dev.audioengine.gpu.GpuException;
 import dev.audioengine.api.spi.NativeLibrary;
+import dev.audioengine.gpu.GpuException;
 
 import dev.audioengine.api.BackendType;
 import dev.audioengine.api.capability.Capability;
@@ -12,8 +12,8 @@ import dev.audioengine.api.spi.BackendUnavailableException;
 import dev.audioengine.api.spi.DeviceInfo;
 import dev.audioengine.api.spi.DeviceKind;
 import dev.audioengine.api.spi.ProbeResult;
-import dev.audioengine.gpu.GemmChoice;
-import dev.audioengine.gpu.GpuBlas;
+import dev.audioengine.gpu.gemm.GemmChoice;
+import dev.audioengine.gpu.gemm.GpuBlas;
 import dev.audioengine.gpu.GpuBackend;
 import dev.audioengine.gpu.GpuVendor;
 

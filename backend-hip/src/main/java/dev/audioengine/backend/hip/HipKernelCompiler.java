@@ -4,7 +4,7 @@ import dev.audioengine.api.spi.NativeLibrary;
 
 import dev.audioengine.api.BackendType;
 import dev.audioengine.api.spi.KernelCompiler;
-import dev.audioengine.gpu.KernelSources;
+import dev.audioengine.gpu.compile.KernelSources;
 
 import java.lang.foreign.Arena;
 import java.nio.file.Path;

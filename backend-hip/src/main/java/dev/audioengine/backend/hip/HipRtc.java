@@ -2,9 +2,9 @@ package dev.audioengine.backend.hip;
 
 import dev.audioengine.api.spi.NativeLibrary;
 import dev.audioengine.gpu.GpuException;
-import dev.audioengine.gpu.GpuKernelCompiler;
-import dev.audioengine.gpu.KernelCompileException;
-import dev.audioengine.gpu.RuntimeCompiler;
+import dev.audioengine.gpu.compile.GpuKernelCompiler;
+import dev.audioengine.gpu.compile.KernelCompileException;
+import dev.audioengine.gpu.compile.RuntimeCompiler;
 
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;

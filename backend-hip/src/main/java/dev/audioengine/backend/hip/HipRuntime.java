@@ -1,5 +1,7 @@
 package dev.audioengine.backend.hip;
 
+import dev.audioengine.gpu.GpuException;
+import dev.audioengine.gpu.runtime.OutParams;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -7,8 +9,6 @@ import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
-import dev.audioengine.gpu.GpuException;
-import dev.audioengine.gpu.OutParams;
 import java.util.Optional;
 import java.util.regex.Pattern;
 

@@ -2,8 +2,8 @@ package dev.audioengine.backend.hip;
 
 import dev.audioengine.api.spi.NativeLibrary;
 import dev.audioengine.api.tensor.DType;
-import dev.audioengine.gpu.GpuBlas;
 import dev.audioengine.gpu.GpuException;
+import dev.audioengine.gpu.gemm.GpuBlas;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;

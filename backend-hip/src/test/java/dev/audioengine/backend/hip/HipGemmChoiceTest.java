@@ -2,8 +2,8 @@ package dev.audioengine.backend.hip;
 
 import dev.audioengine.api.spi.BackendConfig;
 import dev.audioengine.api.tensor.DType;
-import dev.audioengine.gpu.GemmChoice;
-import dev.audioengine.gpu.GpuBlas;
+import dev.audioengine.gpu.gemm.GemmChoice;
+import dev.audioengine.gpu.gemm.GpuBlas;
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.MemorySegment;

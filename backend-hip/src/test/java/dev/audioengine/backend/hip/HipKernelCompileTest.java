@@ -1,8 +1,8 @@
 package dev.audioengine.backend.hip;
 
 import dev.audioengine.api.spi.NativeLibrary;
-import dev.audioengine.gpu.KernelCompileException;
-import dev.audioengine.gpu.KernelSources;
+import dev.audioengine.gpu.compile.KernelCompileException;
+import dev.audioengine.gpu.compile.KernelSources;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -81,7 +81,7 @@ class HipKernelCompileTest {
         assertThat(compiler.architectures()).contains("gfx90a", "gfx1030");
 
         // ROCm 5.2's hipRTC would abort the JVM on this one
-        assertThatThrownBy(() -> compiler.compile("norm.cu", "gfx9999"))
+        assertThatThrownBy(() -> compiler.compile("reduction.cu", "gfx9999"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("cannot target gfx9999").hasMessageContaining("gfx1030");
         assertThat(AmdComgr.processorOf("gfx90a:sramecc+:xnack-")).isEqualTo("gfx90a");

@@ -7,6 +7,14 @@ import dev.audioengine.api.spi.DeviceBuffer;
 import dev.audioengine.api.spi.DeviceInfo;
 import dev.audioengine.api.spi.Executable;
 import dev.audioengine.api.spi.TensorPlacement;
+import dev.audioengine.backend.vulkan.buffer.VulkanBuffer;
+import dev.audioengine.backend.vulkan.device.VulkanContext;
+import dev.audioengine.backend.vulkan.kernels.Operands;
+import dev.audioengine.backend.vulkan.kernels.VulkanKernels;
+import dev.audioengine.backend.vulkan.pipeline.Dispatch;
+import dev.audioengine.backend.vulkan.pipeline.Pipelines;
+import dev.audioengine.backend.vulkan.queue.CommandQueue;
+import dev.audioengine.backend.vulkan.queue.Transfers;
 
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -20,7 +28,7 @@ import java.util.Set;
  * is one command buffer recorded once (see {@link VulkanExecutable}); close destroys every
  * executable, buffer, pipeline and finally the device and instance.
  */
-final class VulkanBackend implements Backend {
+public final class VulkanBackend implements Backend {
     private final VulkanContext ctx;
     private final CommandQueue queue;
     private final Pipelines pipelines;
@@ -57,7 +65,7 @@ final class VulkanBackend implements Backend {
     boolean validationEnabled() { return ctx.validation != null; }
 
     /** The validation layer's warnings and errors since open (empty when the layer is off). */
-    List<String> validationMessages() { return ctx.validation == null ? List.of() : ctx.validation.messages(); }
+    public List<String> validationMessages() { return ctx.validation == null ? List.of() : ctx.validation.messages(); }
 
     VulkanContext context() { return ctx; }
 

@@ -2,6 +2,13 @@ package dev.audioengine.backend.vulkan;
 
 import dev.audioengine.api.spi.InvalidOptionValueException;
 import dev.audioengine.api.spi.NativeLibrary;
+import dev.audioengine.backend.vulkan.device.VulkanContext;
+import dev.audioengine.backend.vulkan.device.VulkanDevices;
+import dev.audioengine.backend.vulkan.ffm.VkResults;
+import dev.audioengine.backend.vulkan.ffm.VkStructs;
+import dev.audioengine.backend.vulkan.ffm.VulkanException;
+import dev.audioengine.backend.vulkan.ffm.VulkanFunctions;
+import dev.audioengine.backend.vulkan.ffm.VulkanLibrary;
 
 import dev.audioengine.api.BackendType;
 import dev.audioengine.api.capability.Capability;

@@ -1,12 +1,18 @@
 package dev.audioengine.backend.vulkan;
 
 import dev.audioengine.api.spi.Executable;
+import dev.audioengine.backend.vulkan.device.VulkanContext;
+import dev.audioengine.backend.vulkan.ffm.VkApi;
+import dev.audioengine.backend.vulkan.ffm.VkStruct;
+import dev.audioengine.backend.vulkan.pipeline.Dispatch;
+import dev.audioengine.backend.vulkan.pipeline.Pipelines;
+import dev.audioengine.backend.vulkan.queue.CommandQueue;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 
-import static dev.audioengine.backend.vulkan.VkComputeStructs.*;
+import static dev.audioengine.backend.vulkan.ffm.VkComputeStructs.*;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 

@@ -1,16 +1,18 @@
 package dev.audioengine.backend.vulkan;
 
-import dev.audioengine.conformance.GuardedExecution;
 import dev.audioengine.api.graph.Graph;
 import dev.audioengine.api.graph.GraphBuilder;
 import dev.audioengine.api.graph.Tensor;
-import dev.audioengine.reference.ReferenceEvaluator;
 import dev.audioengine.api.spi.DeviceBuffer;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
 import dev.audioengine.api.testkit.Closeness;
 import dev.audioengine.api.testkit.RandomTensors;
 import dev.audioengine.api.testkit.Seeds;
+import dev.audioengine.backend.vulkan.device.VulkanContext;
+import dev.audioengine.backend.vulkan.ffm.VkStruct;
+import dev.audioengine.conformance.GuardedExecution;
+import dev.audioengine.reference.ReferenceEvaluator;
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.Arena;
@@ -18,7 +20,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.Map;
 
-import static dev.audioengine.backend.vulkan.VkComputeStructs.*;
+import static dev.audioengine.backend.vulkan.ffm.VkComputeStructs.*;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,16 +1,17 @@
 package dev.audioengine.backend.vulkan;
 
-import dev.audioengine.conformance.GuardedExecution;
 import dev.audioengine.api.graph.Graph;
 import dev.audioengine.api.graph.GraphBuilder;
 import dev.audioengine.api.graph.Tensor;
-import dev.audioengine.reference.ReferenceEvaluator;
 import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
 import dev.audioengine.api.testkit.Closeness;
 import dev.audioengine.api.testkit.RandomTensors;
 import dev.audioengine.api.testkit.Seeds;
+import dev.audioengine.backend.vulkan.kernels.LinearKernels;
+import dev.audioengine.conformance.GuardedExecution;
+import dev.audioengine.reference.ReferenceEvaluator;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;

@@ -4,6 +4,9 @@ import dev.audioengine.api.spi.BackendConfig;
 import dev.audioengine.api.spi.BackendUnavailableException;
 import dev.audioengine.api.spi.DeviceKind;
 import dev.audioengine.api.spi.ProbeResult;
+import dev.audioengine.backend.vulkan.device.VulkanDevices;
+import dev.audioengine.backend.vulkan.ffm.VkResults;
+import dev.audioengine.backend.vulkan.ffm.VulkanLibrary;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

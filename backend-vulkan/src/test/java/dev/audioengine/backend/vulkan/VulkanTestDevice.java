@@ -7,7 +7,7 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** Opens the first Vulkan device (lavapipe in CI) with the validation layer on when it is installed. */
-final class VulkanTestDevice {
+public final class VulkanTestDevice {
     private VulkanTestDevice() {}
 
     static VulkanBackend open() { return open(Map.of()); }

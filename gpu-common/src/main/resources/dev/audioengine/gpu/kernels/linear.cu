@@ -110,7 +110,7 @@ GC_KERNEL void ae_conv_transpose1d(float* GC_RESTRICT y, const float* GC_RESTRIC
  * flight (eight on wave64). The warp's sum is a shuffle reduction, no shared memory. (It was one block per n with a
  * thread per whole block: K = 416 kept 13 of 128 threads busy.)
  */
-#define MV_ROWS 8 /* outputs n per block: MatMulOp.MATVEC_ROWS; 32-wide warps take one each, wave64 ones stride over them */
+#define MV_ROWS 8 /* outputs n per block: LinearOps.MATVEC_ROWS; 32-wide warps take one each, wave64 ones stride over them */
 GC_KERNEL void ae_matvec_q(float* GC_RESTRICT y, const float* GC_RESTRICT x, TD tx, const u8* GC_RESTRICT w, int wt, i64 N, i64 K) {
     int lane = gc_tid() % GC_WARP_SIZE, warp = gc_tid() / GC_WARP_SIZE, warps = gc_block_dim() / GC_WARP_SIZE;
     i64 r = gc_block_y(), first = gc_block() * MV_ROWS, end = first + MV_ROWS < N ? first + MV_ROWS : N;
