@@ -1,5 +1,6 @@
 package dev.audioengine.server;
 
+import dev.audioengine.audio.FlacEncoder;
 import dev.audioengine.model.output.WavStreamWriter;
 import dev.audioengine.model.output.WavWriter;
 

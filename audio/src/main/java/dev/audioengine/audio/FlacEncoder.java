@@ -1,18 +1,18 @@
-package dev.audioengine.server;
+package dev.audioengine.audio;
 
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 
 /**
- * A FLAC encoder for 16-bit mono audio (the speech endpoint's samples), in pure Java so the server needs no native
- * encoder: fixed-size blocks of {@value #BLOCK} samples, each coded as a constant, as one of FLAC's fixed polynomial
+ * A FLAC encoder for 16-bit mono audio (the server's speech endpoint encodes its samples with it), in pure Java so no
+ * native encoder is needed: fixed-size blocks of {@value #BLOCK} samples, each coded as a constant, as one of FLAC's fixed polynomial
  * predictors (orders 0-4) with a partitioned Rice-coded residual, or verbatim, whichever is smallest; the STREAMINFO
  * block carries the true length, the frame sizes and the MD5 of the samples, so decoders can verify what they read.
  * No LPC: speech compresses to about half its PCM size with the fixed predictors, lossless either way.
  * Format: https://xiph.org/flac/format.html (RFC 9639).
  */
-final class FlacEncoder {
+public final class FlacEncoder {
     static final int BLOCK = 4096;
     private static final int BITS = 16;
     private static final int MAX_PARTITION_ORDER = 8;
@@ -21,7 +21,7 @@ final class FlacEncoder {
     private FlacEncoder() {}
 
     /** A whole FLAC file of {@code samples} at {@code rate} Hz. */
-    static byte[] encode(short[] samples, int rate) {
+    public static byte[] encode(short[] samples, int rate) {
         if (rate < 1 || rate > 655_350) throw new IllegalArgumentException("FLAC cannot carry a sample rate of " + rate + " Hz");
         BitWriter frames = new BitWriter(samples.length + 1024);
         int minFrame = Integer.MAX_VALUE, maxFrame = 0;

@@ -1,7 +1,5 @@
-package dev.audioengine.server;
+package dev.audioengine.audio;
 
-import dev.audioengine.audio.AudioClip;
-import dev.audioengine.audio.AudioStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
