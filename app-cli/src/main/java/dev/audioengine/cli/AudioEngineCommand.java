@@ -26,8 +26,8 @@ import java.util.function.Supplier;
                         + "on the CPU or any vendor's GPU.",
                 "Backends are drop-in modules: a backend jar on the module path adds that backend.",
                 ""},
-        subcommands = {BackendsCommand.class, CheckCommand.class, BenchCommand.class, ModelsCommand.class, VoicesCommand.class,
-                KernelsCommand.class, ServeCommand.class},
+        // bench, check and kernels come from the tools jar through ServiceLoader (ToolCommands)
+        subcommands = {BackendsCommand.class, ModelsCommand.class, VoicesCommand.class, ServeCommand.class},
         footer = {"",
                 "Exit status: 0 success, 1 the request could not be served (e.g. backend unavailable), 2 usage error.",
                 "Global options may stand before or after the subcommand name."})

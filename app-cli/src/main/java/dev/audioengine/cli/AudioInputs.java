@@ -20,9 +20,9 @@ import java.util.function.Consumer;
  * (by extension, sorted, not recursive), a glob the shell did not expand ({@code 'clips/*.wav'}), or {@code -} for
  * standard input. Every file is checked before any model runs, so a typo in the tenth name fails at once.
  */
-final class AudioInputs {
+public final class AudioInputs {
     /** Standard input, as {@code -} names it. */
-    static final Path STDIN = Path.of("-");
+    public static final Path STDIN = Path.of("-");
 
     /** Extensions a folder is searched for: WAV and what libsndfile decodes. */
     static final Set<String> AUDIO_EXTENSIONS = Set.of("wav", "wave", "flac", "ogg", "oga", "opus", "mp3", "aiff", "aif", "aifc",
@@ -30,7 +30,7 @@ final class AudioInputs {
 
     private AudioInputs() {}
 
-    static List<Path> expand(List<String> args) throws IOException {
+    public static List<Path> expand(List<String> args) throws IOException {
         List<Path> files = new ArrayList<>();
         for (String a : args) {
             if (a.equals("-")) {

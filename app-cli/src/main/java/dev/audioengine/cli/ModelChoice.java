@@ -7,7 +7,7 @@ import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 
 /** What {@code --family} and {@code --model} name, resolved as every command that loads a model resolves it. */
-final class ModelChoice {
+public final class ModelChoice {
     private ModelChoice() {}
 
     /**
@@ -15,7 +15,7 @@ final class ModelChoice {
      * task, and a model name that names no model. A path that does not exist stays a missing file (exit 1), as any
      * other file the command is given.
      */
-    static ModelLoader.Choice choose(ModelLoader loader, Task task, String family, String model) throws IOException {
+    public static ModelLoader.Choice choose(ModelLoader loader, Task task, String family, String model) throws IOException {
         try {
             return loader.choose(task, family, model);
         } catch (IllegalArgumentException e) {

@@ -19,8 +19,8 @@ import java.util.function.Supplier;
  * Reader so that streaming synthesis reads it as it goes rather than whole. Text that is not UTF-8 fails naming the
  * file, not with the decoder's bare "Input length = 1".
  */
-record TextSource(String text, Path file, Supplier<InputStream> stdin) {
-    static final Path STDIN = Path.of("-");
+public record TextSource(String text, Path file, Supplier<InputStream> stdin) {
+    public static final Path STDIN = Path.of("-");
 
     /** How error messages and the summary name it. */
     String describe() { return text != null ? "--text" : file.equals(STDIN) ? "standard input" : file.toString(); }
@@ -49,7 +49,7 @@ record TextSource(String text, Path file, Supplier<InputStream> stdin) {
     }
 
     /** The whole text (offline synthesis takes a String). */
-    String readAll() throws IOException {
+    public String readAll() throws IOException {
         if (text != null) return text;
         try (Reader r = open()) {
             StringWriter all = new StringWriter();

@@ -29,7 +29,7 @@ import java.util.function.Supplier;
  * {@code --task tts}: the text spoken into a 16-bit PCM WAV file (or standard output), written piece by piece as the
  * model makes it, in memory bounded by a piece whatever the text's length.
  */
-final class TtsTask {
+public final class TtsTask {
     static final Path STDOUT = Path.of("-");
 
     @Option(names = "--text", paramLabel = "TEXT", description = "The text to say (- reads it from standard input, as --text-file - does).")
@@ -104,7 +104,7 @@ final class TtsTask {
      * A voice the model does not have is a usage error (known once the model is loaded) naming the voices spelled
      * closest to it, else all of them.
      */
-    static SynthesisOptions withVoice(SynthesisOptions options, String voice, SpeechSynthesizer tts) {
+    public static SynthesisOptions withVoice(SynthesisOptions options, String voice, SpeechSynthesizer tts) {
         if (voice == null) return options;
         List<String> names = tts.voices().stream().map(SpeechSynthesizer.Voice::name).toList();
         if (!names.contains(voice)) {

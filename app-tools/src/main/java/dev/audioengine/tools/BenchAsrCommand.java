@@ -1,4 +1,8 @@
-package dev.audioengine.cli;
+package dev.audioengine.tools;
+
+import dev.audioengine.cli.AudioInputs;
+import dev.audioengine.cli.ModelChoice;
+import dev.audioengine.cli.UsageError;
 
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.audio.AudioStream;

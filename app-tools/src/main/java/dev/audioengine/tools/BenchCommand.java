@@ -1,4 +1,6 @@
-package dev.audioengine.cli;
+package dev.audioengine.tools;
+
+import dev.audioengine.cli.AudioEngineCommand;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;

@@ -1,4 +1,4 @@
-package dev.audioengine.cli;
+package dev.audioengine.tools;
 
 import dev.audioengine.bench.BenchResult;
 import dev.audioengine.bench.BenchSettings;

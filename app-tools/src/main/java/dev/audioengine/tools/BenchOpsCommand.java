@@ -1,4 +1,6 @@
-package dev.audioengine.cli;
+package dev.audioengine.tools;
+
+import dev.audioengine.cli.GlobalOptions;
 
 import dev.audioengine.model.output.JsonWriter;
 

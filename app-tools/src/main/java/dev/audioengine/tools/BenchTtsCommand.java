@@ -1,4 +1,9 @@
-package dev.audioengine.cli;
+package dev.audioengine.tools;
+
+import dev.audioengine.cli.ModelChoice;
+import dev.audioengine.cli.TextSource;
+import dev.audioengine.cli.TtsTask;
+import dev.audioengine.cli.UsageError;
 
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.model.ModelLoader;

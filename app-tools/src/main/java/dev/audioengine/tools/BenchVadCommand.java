@@ -1,4 +1,7 @@
-package dev.audioengine.cli;
+package dev.audioengine.tools;
+
+import dev.audioengine.cli.ModelChoice;
+import dev.audioengine.cli.UsageError;
 
 import dev.audioengine.model.output.JsonWriter;
 

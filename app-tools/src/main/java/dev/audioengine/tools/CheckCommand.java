@@ -1,4 +1,8 @@
-package dev.audioengine.cli;
+package dev.audioengine.tools;
+
+import dev.audioengine.cli.AudioEngineCommand;
+import dev.audioengine.cli.ErrorReporter;
+import dev.audioengine.cli.GlobalOptions;
 
 import dev.audioengine.api.capability.Capability;
 import dev.audioengine.conformance.CapabilityEvidence;

@@ -1,4 +1,8 @@
-package dev.audioengine.cli;
+package dev.audioengine.tools;
+
+import dev.audioengine.cli.AudioEngineCommand;
+import dev.audioengine.cli.ErrorReporter;
+import dev.audioengine.cli.UsageError;
 
 import dev.audioengine.api.BackendType;
 import dev.audioengine.api.spi.KernelCompiler;

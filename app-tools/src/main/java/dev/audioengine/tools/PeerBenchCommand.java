@@ -1,4 +1,7 @@
-package dev.audioengine.cli;
+package dev.audioengine.tools;
+
+import dev.audioengine.cli.GlobalOptions;
+import dev.audioengine.cli.UsageError;
 
 import dev.audioengine.model.output.JsonWriter;
 

@@ -1,4 +1,4 @@
-package dev.audioengine.cli;
+package dev.audioengine.tools;
 
 import dev.audioengine.model.output.JsonWriter;
 

@@ -1,4 +1,9 @@
-package dev.audioengine.cli;
+package dev.audioengine.tools;
+
+import dev.audioengine.cli.testkit.CliRun;
+import dev.audioengine.cli.testkit.MiniJson;
+import dev.audioengine.cli.testkit.FakeAsrFamily;
+import dev.audioengine.cli.ErrorReporter;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,7 +29,7 @@ class BenchAsrCommandTest {
         CliRun r = CliRun.run(family.registry(), "bench", "asr", "--json", "--runs", "1", "--threads", "1",
                 "--model", FakeAsrFamily.modelFile(dir).toString(), "--audio", a.toString(), b.toString());
         assertThat(r.exit()).as(r.toString()).isZero();
-        Map<String, Object> doc = (Map<String, Object>) AsrTaskTest.json(r.out().strip());
+        Map<String, Object> doc = (Map<String, Object>) MiniJson.parseNumbersAsDoubles(r.out().strip());
         assertThat(doc.keySet()).containsExactly("bench", "backend", "model", "threads", "files", "audio_seconds", "median_seconds",
                 "realtime_factor", "tokens", "ms_per_token", "runs");
         assertThat(doc).containsEntry("bench", "asr").containsEntry("backend", "CPU").containsEntry("model", "fake-asr (scripted)")
@@ -64,5 +69,16 @@ class BenchAsrCommandTest {
         Path l = Files.writeString(dir.resolve("data/librivox/b.wav"), ""), c = Files.writeString(dir.resolve("data/cards/a.wav"), "");
         Files.writeString(dir.resolve("data/cards/cards.hyp"), "");
         assertThat(BenchAsrCommand.defaultAudio(dir.resolve("data"))).containsExactly(l, c);
+    }
+
+    @Test
+    void benchAsrReportsOneJsonObject() {
+        CliRun r = CliRun.run("bench", "asr", "--json", "--runs", "1", "--threads", "1", "--audio", Path.of("/usr/share/pocketsphinx/test/data/cards").resolve("001.wav").toString());
+        assertThat(r.exit()).as(r.err()).isZero();
+        Map<?, ?> o = (Map<?, ?>) MiniJson.parseNumbersAsDoubles(r.out());
+        assertThat(o.get("bench")).isEqualTo("asr");
+        assertThat(o.get("model")).isEqualTo("moonshine-tiny");
+        assertThat((Double) o.get("tokens")).isGreaterThan(2);
+        assertThat((Double) o.get("realtime_factor")).isPositive();
     }
 }

@@ -1,4 +1,7 @@
-package dev.audioengine.cli;
+package dev.audioengine.tools;
+
+import dev.audioengine.cli.testkit.CliRun;
+import dev.audioengine.cli.testkit.MiniJson;
 
 import dev.audioengine.api.BackendType;
 import dev.audioengine.api.registry.BackendRegistry;

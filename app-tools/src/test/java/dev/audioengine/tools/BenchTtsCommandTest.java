@@ -1,4 +1,8 @@
-package dev.audioengine.cli;
+package dev.audioengine.tools;
+
+import dev.audioengine.cli.testkit.CliRun;
+import dev.audioengine.cli.testkit.MiniJson;
+import dev.audioengine.cli.testkit.FakeTtsFamily;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,7 +26,7 @@ class BenchTtsCommandTest {
         CliRun r = CliRun.run(family.registry(), "bench", "tts", "--json", "--runs", "1", "--threads", "1",
                 "--model", FakeTtsFamily.modelFile(dir).toString());
         assertThat(r.exit()).as(r.toString()).isZero();
-        Map<String, Object> doc = (Map<String, Object>) AsrTaskTest.json(r.out().strip());
+        Map<String, Object> doc = (Map<String, Object>) MiniJson.parseNumbersAsDoubles(r.out().strip());
         assertThat(doc.keySet()).containsExactly("bench", "backend", "model", "threads", "sentences", "audio_seconds", "median_seconds",
                 "realtime_factor", "first_audio_ms", "runs");
         double chars = BenchTtsCommand.SENTENCES.stream().mapToInt(String::length).sum();

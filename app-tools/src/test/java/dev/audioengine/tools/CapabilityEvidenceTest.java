@@ -1,4 +1,4 @@
-package dev.audioengine.cli;
+package dev.audioengine.tools;
 
 import dev.audioengine.api.BackendType;
 import dev.audioengine.api.capability.Capability;
@@ -16,7 +16,7 @@ import dev.audioengine.api.spi.BackendConfig;
 import dev.audioengine.api.spi.BackendProvider;
 import dev.audioengine.api.spi.ProbeResult;
 import dev.audioengine.api.testkit.Seeds;
-import dev.audioengine.cli.CorruptingBackend.Fault;
+import dev.audioengine.tools.CorruptingBackend.Fault;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

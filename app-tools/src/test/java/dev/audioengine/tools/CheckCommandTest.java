@@ -1,4 +1,7 @@
-package dev.audioengine.cli;
+package dev.audioengine.tools;
+
+import dev.audioengine.cli.testkit.CliRun;
+import dev.audioengine.cli.testkit.MiniJson;
 
 import dev.audioengine.api.BackendType;
 import dev.audioengine.api.capability.Capability;
@@ -7,7 +10,7 @@ import dev.audioengine.api.spi.Backend;
 import dev.audioengine.api.spi.BackendConfig;
 import dev.audioengine.api.spi.BackendProvider;
 import dev.audioengine.api.spi.ProbeResult;
-import dev.audioengine.cli.CorruptingBackend.Fault;
+import dev.audioengine.tools.CorruptingBackend.Fault;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

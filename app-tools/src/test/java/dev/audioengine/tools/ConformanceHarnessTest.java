@@ -1,4 +1,4 @@
-package dev.audioengine.cli;
+package dev.audioengine.tools;
 
 import dev.audioengine.api.BackendType;
 import dev.audioengine.conformance.BackendReference;
@@ -11,7 +11,7 @@ import dev.audioengine.conformance.Float64Reference;
 import dev.audioengine.api.registry.BackendRegistry;
 import dev.audioengine.api.spi.Backend;
 import dev.audioengine.api.spi.BackendConfig;
-import dev.audioengine.cli.CorruptingBackend.Fault;
+import dev.audioengine.tools.CorruptingBackend.Fault;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;

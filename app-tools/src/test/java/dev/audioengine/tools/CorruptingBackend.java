@@ -1,4 +1,4 @@
-package dev.audioengine.cli;
+package dev.audioengine.tools;
 
 import dev.audioengine.api.capability.Capability;
 import dev.audioengine.api.graph.Tensor;

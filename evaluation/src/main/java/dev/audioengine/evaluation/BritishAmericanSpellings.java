@@ -1,4 +1,4 @@
-package dev.audioengine.model.text;
+package dev.audioengine.evaluation;
 
 import java.io.BufferedReader;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package dev.audioengine.model.text;
+package dev.audioengine.evaluation;
 
 import java.text.Normalizer;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package dev.audioengine.model.text;
+package dev.audioengine.evaluation;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
-package dev.audioengine.model.text;
+package dev.audioengine.evaluation;
 
-import dev.audioengine.model.text.WordErrorRate.Result;
+import dev.audioengine.evaluation.WordErrorRate.Result;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

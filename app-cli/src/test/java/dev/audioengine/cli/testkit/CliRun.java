@@ -1,5 +1,7 @@
-package dev.audioengine.cli;
+package dev.audioengine.cli.testkit;
 
+import dev.audioengine.cli.Main;
+import dev.audioengine.cli.AudioEngineCommand;
 import dev.audioengine.api.registry.BackendRegistry;
 import dev.audioengine.model.FamilyRegistry;
 import picocli.CommandLine;
@@ -9,16 +11,16 @@ import java.io.StringWriter;
 import java.util.function.Supplier;
 
 /** Runs the audioengine command in-process, as Main does minus System.exit, capturing both streams. */
-record CliRun(int exit, String out, String err, AudioEngineCommand top) {
+public record CliRun(int exit, String out, String err, AudioEngineCommand top) {
 
-    static CliRun run(String... args) { return run(BackendRegistry::load, args); }
+    public static CliRun run(String... args) { return run(BackendRegistry::load, args); }
 
-    static CliRun run(Supplier<BackendRegistry> registry, String... args) { return run(registry, FamilyRegistry::load, args); }
+    public static CliRun run(Supplier<BackendRegistry> registry, String... args) { return run(registry, FamilyRegistry::load, args); }
 
     /** With the model families a test brings (a fake one) instead of those on the class path. */
-    static CliRun run(FamilyRegistry families, String... args) { return run(BackendRegistry::load, () -> families, args); }
+    public static CliRun run(FamilyRegistry families, String... args) { return run(BackendRegistry::load, () -> families, args); }
 
-    static CliRun run(Supplier<BackendRegistry> registry, Supplier<FamilyRegistry> families, String... args) {
+    public static CliRun run(Supplier<BackendRegistry> registry, Supplier<FamilyRegistry> families, String... args) {
         AudioEngineCommand top = new AudioEngineCommand(registry, families);
         CommandLine cmd = Main.commandLine(top);
         StringWriter out = new StringWriter(), err = new StringWriter();

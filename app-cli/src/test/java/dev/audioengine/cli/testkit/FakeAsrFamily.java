@@ -1,4 +1,4 @@
-package dev.audioengine.cli;
+package dev.audioengine.cli.testkit;
 
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.api.capability.Capability;
@@ -39,26 +39,26 @@ import java.util.stream.IntStream;
  * stretch is cut at {@link AsrOptions#maxWindowSeconds()}; while it lasts, the stream reports a partial every 0.5 s
  * with one more word of its line, and the offline forms report what the stream's finals would be.
  */
-final class FakeAsrFamily implements ModelFamily {
-    static final int RATE = 16000;
+public final class FakeAsrFamily implements ModelFamily {
+    public static final int RATE = 16000;
     private static final int CHUNK = RATE / 50;
     private static final int PARTIAL_EVERY_CHUNKS = 25;
 
     private final List<String> script;
     /** What the CLI asked for, for tests that check an option reached the model. */
-    volatile AsrOptions lastOptions;
-    final AtomicInteger loads = new AtomicInteger();
+    public volatile AsrOptions lastOptions;
+    public final AtomicInteger loads = new AtomicInteger();
 
-    FakeAsrFamily(String... script) { this.script = List.of(script); }
+    public FakeAsrFamily(String... script) { this.script = List.of(script); }
 
     /** A registry holding this family alone. */
-    FamilyRegistry registry() { return FamilyRegistry.of(List.of(this)); }
+    public FamilyRegistry registry() { return FamilyRegistry.of(List.of(this)); }
 
     /** A model file the family loads with --model PATH. */
-    static Path modelFile(Path dir) throws IOException { return Files.writeString(dir.resolve("fake.asr"), "fake-asr model\n"); }
+    public static Path modelFile(Path dir) throws IOException { return Files.writeString(dir.resolve("fake.asr"), "fake-asr model\n"); }
 
     /** A 16 kHz WAV: silence and tones, {@code seconds} alternating (silence first). */
-    static Path wav(Path file, double... seconds) throws IOException {
+    public static Path wav(Path file, double... seconds) throws IOException {
         int total = (int) Math.round(Arrays.stream(seconds).sum() * RATE);
         float[] x = new float[total];
         int at = 0;

@@ -1,4 +1,4 @@
-package dev.audioengine.cli;
+package dev.audioengine.cli.testkit;
 
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.api.capability.Capability;
@@ -35,29 +35,29 @@ import java.util.concurrent.atomic.AtomicInteger;
  * as nothing in it can be said. Its audio is a sine (a pitch per voice) of 10 ms per character at 24 kHz, divided by
  * the speed; its "phonemes" are its text in lower case. The Japanese voice fails as Kokoro's does without misaki.
  */
-final class FakeTtsFamily implements ModelFamily {
-    static final int RATE = 24000;
-    static final List<SpeechSynthesizer.Voice> VOICES = List.of(
+public final class FakeTtsFamily implements ModelFamily {
+    public static final int RATE = 24000;
+    public static final List<SpeechSynthesizer.Voice> VOICES = List.of(
             new SpeechSynthesizer.Voice("af_heart", "en-US", "female"),
             new SpeechSynthesizer.Voice("bm_george", "en-GB", "male"),
             new SpeechSynthesizer.Voice("jf_alpha", "ja", "female"));
-    static final String JAPANESE = "Kokoro's Japanese voices need misaki's kana phonemes, which espeak-ng cannot give";
+    public static final String JAPANESE = "Kokoro's Japanese voices need misaki's kana phonemes, which espeak-ng cannot give";
 
     /** What Kokoro says on a machine without espeak-ng. */
-    static final String NO_ESPEAK = "espeak-ng, which Kokoro's text front end needs, is not installed: libespeak-ng.so.1 not found (tried it on"
+    public static final String NO_ESPEAK = "espeak-ng, which Kokoro's text front end needs, is not installed: libespeak-ng.so.1 not found (tried it on"
             + " the loader path); install Debian's libespeak-ng1 and espeak-ng-data (apt-get install libespeak-ng1 espeak-ng-data)";
 
-    final AtomicInteger loads = new AtomicInteger();
-    volatile SynthesisOptions lastOptions;
+    public final AtomicInteger loads = new AtomicInteger();
+    public volatile SynthesisOptions lastOptions;
     /** When set, synthesis fails as Kokoro's does where espeak-ng is not installed. */
-    volatile boolean espeakMissing;
+    public volatile boolean espeakMissing;
 
-    FamilyRegistry registry() { return FamilyRegistry.of(List.of(this)); }
+    public FamilyRegistry registry() { return FamilyRegistry.of(List.of(this)); }
 
-    static Path modelFile(Path dir) throws IOException { return Files.writeString(dir.resolve("fake.tts"), "fake-tts model\n"); }
+    public static Path modelFile(Path dir) throws IOException { return Files.writeString(dir.resolve("fake.tts"), "fake-tts model\n"); }
 
     /** The samples of one piece, as the model makes them: what a test compares a WAV with. */
-    static float[] audio(String piece, SynthesisOptions options) {
+    public static float[] audio(String piece, SynthesisOptions options) {
         double hz = "bm_george".equals(options.voice()) ? 120 : 220;
         int n = (int) Math.round(piece.length() * RATE / 100.0 / options.speed());
         float[] x = new float[n];

@@ -1,4 +1,4 @@
-package dev.audioengine.cli;
+package dev.audioengine.cli.testkit;
 
 import dev.audioengine.model.output.JsonWriter;
 
@@ -11,13 +11,13 @@ import java.util.Map;
  * A strict little JSON reader for tests (objects keep key order; numbers become Long or Double).
  * Independent of JsonWriter, so writer bugs show up as parse failures or wrong values.
  */
-final class MiniJson {
+public final class MiniJson {
     private final String s;
     private int i;
 
     private MiniJson(String s) { this.s = s; }
 
-    static Object parse(String text) {
+    public static Object parse(String text) {
         MiniJson p = new MiniJson(text);
         Object v = p.value();
         p.ws();
@@ -25,6 +25,21 @@ final class MiniJson {
         return v;
     }
 
+    /** Like {@link #parse}, with every integer as a Double, as the tests compare numbers. */
+    public static Object parseNumbersAsDoubles(String text) { return doubles(parse(text)); }
+
+    private static Object doubles(Object v) {
+        return switch (v) {
+            case Long n -> n.doubleValue();
+            case Map<?, ?> m -> {
+                Map<Object, Object> out = new java.util.LinkedHashMap<>();
+                m.forEach((k, x) -> out.put(k, doubles(x)));
+                yield out;
+            }
+            case List<?> l -> l.stream().map(MiniJson::doubles).toList();
+            case null, default -> v;
+        };
+    }
     private Object value() {
         ws();
         if (i >= s.length()) throw error("unexpected end");

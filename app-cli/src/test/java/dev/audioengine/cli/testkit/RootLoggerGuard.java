@@ -1,4 +1,4 @@
-package dev.audioengine.cli;
+package dev.audioengine.cli.testkit;
 
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
@@ -9,7 +9,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /** --log changes the JVM-wide root logger; this puts its level and its handlers' levels back after each test. */
-final class RootLoggerGuard implements BeforeEachCallback, AfterEachCallback {
+public final class RootLoggerGuard implements BeforeEachCallback, AfterEachCallback {
     private Level rootLevel;
     private Level[] handlerLevels;
 
