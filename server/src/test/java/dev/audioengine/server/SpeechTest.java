@@ -1,5 +1,8 @@
 package dev.audioengine.server;
 
+import dev.audioengine.server.http.Routes;
+import dev.audioengine.server.serving.ModelPool;
+import dev.audioengine.server.openai.SpeechEndpoint;
 import com.openai.client.OpenAIClient;
 import com.openai.client.okhttp.OpenAIOkHttpClient;
 import com.openai.models.audio.speech.SpeechCreateParams;
