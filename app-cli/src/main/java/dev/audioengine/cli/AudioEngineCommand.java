@@ -1,5 +1,10 @@
 package dev.audioengine.cli;
 
+import dev.audioengine.cli.command.BackendsCommand;
+import dev.audioengine.cli.task.TaskOptions;
+import dev.audioengine.cli.command.ModelsCommand;
+import dev.audioengine.cli.command.ServeCommand;
+import dev.audioengine.cli.command.VoicesCommand;
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.api.registry.BackendRegistry;
 import dev.audioengine.model.FamilyRegistry;
@@ -71,9 +76,9 @@ public final class AudioEngineCommand implements Runnable {
         return this;
     }
 
-    java.io.InputStream stdin() { return stdin; }
+    public java.io.InputStream stdin() { return stdin; }
 
-    java.io.OutputStream stdout() { return stdout; }
+    public java.io.OutputStream stdout() { return stdout; }
 
     /** The registry, loaded on first use; probes are cached inside it. */
     public synchronized BackendRegistry registry() {

@@ -10,7 +10,7 @@ public final class UsageError extends RuntimeException {
     public UsageError(String message, Throwable cause) { super(message, cause); }
 
     /** Runs {@code check}, turning the IllegalArgumentException a library throws for a bad value into a usage error. */
-    static <T> T of(java.util.function.Supplier<T> check) {
+    public static <T> T of(java.util.function.Supplier<T> check) {
         try {
             return check.get();
         } catch (IllegalArgumentException e) {

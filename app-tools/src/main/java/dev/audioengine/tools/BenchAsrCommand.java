@@ -1,7 +1,7 @@
 package dev.audioengine.tools;
 
-import dev.audioengine.cli.AudioInputs;
-import dev.audioengine.cli.ModelChoice;
+import dev.audioengine.cli.task.AudioInputs;
+import dev.audioengine.cli.task.ModelChoice;
 import dev.audioengine.cli.UsageError;
 
 import dev.audioengine.api.AudioEngine;

@@ -1,8 +1,8 @@
 package dev.audioengine.tools;
 
-import dev.audioengine.cli.ModelChoice;
-import dev.audioengine.cli.TextSource;
-import dev.audioengine.cli.TtsTask;
+import dev.audioengine.cli.task.ModelChoice;
+import dev.audioengine.cli.task.TextSource;
+import dev.audioengine.cli.task.TtsTask;
 import dev.audioengine.cli.UsageError;
 
 import dev.audioengine.api.AudioEngine;

@@ -1,6 +1,6 @@
 package dev.audioengine.tools;
 
-import dev.audioengine.cli.ModelChoice;
+import dev.audioengine.cli.task.ModelChoice;
 import dev.audioengine.cli.UsageError;
 
 import dev.audioengine.model.output.JsonWriter;

@@ -1,4 +1,7 @@
-package dev.audioengine.cli;
+package dev.audioengine.cli.command;
+
+import dev.audioengine.cli.AudioEngineCommand;
+import dev.audioengine.cli.GlobalOptions;
 
 import dev.audioengine.api.BackendType;
 import dev.audioengine.api.registry.BackendRegistry;
@@ -28,7 +31,7 @@ import java.util.concurrent.Callable;
                         + "marked '*' and named below the table; a requested backend that cannot be served is marked '!' "
                         + "and the command exits 1 with the registry's explanation on stderr.",
                 ""})
-final class BackendsCommand implements Callable<Integer> {
+public final class BackendsCommand implements Callable<Integer> {
 
     @ParentCommand
     private AudioEngineCommand parent;

@@ -1,4 +1,4 @@
-package dev.audioengine.cli;
+package dev.audioengine.cli.command;
 
 import dev.audioengine.model.output.JsonWriter;
 

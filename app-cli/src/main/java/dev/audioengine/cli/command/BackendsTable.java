@@ -1,4 +1,4 @@
-package dev.audioengine.cli;
+package dev.audioengine.cli.command;
 
 import dev.audioengine.api.BackendType;
 import dev.audioengine.api.capability.Capability;

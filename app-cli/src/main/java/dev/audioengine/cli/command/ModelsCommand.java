@@ -1,4 +1,7 @@
-package dev.audioengine.cli;
+package dev.audioengine.cli.command;
+
+import dev.audioengine.cli.AudioEngineCommand;
+import dev.audioengine.cli.UsageError;
 
 import dev.audioengine.model.output.JsonWriter;
 
@@ -30,7 +33,7 @@ import java.util.Set;
 @Command(name = "models", mixinStandardHelpOptions = true,
         description = {"Model families and the model cache ($AUDIOENGINE_CACHE, $XDG_CACHE_HOME/audioengine or $HOME/.cache/audioengine).", ""},
         subcommands = {ModelsCommand.ListModels.class, ModelsCommand.Pull.class, ModelsCommand.Clean.class})
-final class ModelsCommand implements Runnable {
+public final class ModelsCommand implements Runnable {
     @ParentCommand
     AudioEngineCommand parent;
 

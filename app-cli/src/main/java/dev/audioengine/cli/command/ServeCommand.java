@@ -1,4 +1,8 @@
-package dev.audioengine.cli;
+package dev.audioengine.cli.command;
+
+import dev.audioengine.cli.ErrorReporter;
+import dev.audioengine.cli.AudioEngineCommand;
+import dev.audioengine.cli.UsageError;
 
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.api.BackendType;
@@ -37,7 +41,7 @@ import java.util.concurrent.Callable;
                 ""},
         footer = {"", "Exit status: 1 the server could not start (backend unavailable, the port in use, --host not an address of this "
                 + "machine, a model failed to preload), 2 usage error (an empty --api-key included); stopped by SIGTERM the JVM exits 143."})
-final class ServeCommand implements Callable<Integer> {
+public final class ServeCommand implements Callable<Integer> {
     @ParentCommand
     private AudioEngineCommand parent;
 

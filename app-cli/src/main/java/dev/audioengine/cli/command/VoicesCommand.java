@@ -1,4 +1,7 @@
-package dev.audioengine.cli;
+package dev.audioengine.cli.command;
+
+import dev.audioengine.cli.AudioEngineCommand;
+import dev.audioengine.cli.task.ModelChoice;
 
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.model.ModelLoader;
@@ -22,7 +25,7 @@ import java.util.List;
 @Command(name = "voices", mixinStandardHelpOptions = true,
         description = {"The voices of a speech synthesis model (--task tts --voice NAME): name, language (BCP 47), gender. "
                 + "The model is loaded (and pulled on first use) to ask it.", ""})
-final class VoicesCommand implements Runnable {
+public final class VoicesCommand implements Runnable {
     @ParentCommand
     private AudioEngineCommand parent;
 

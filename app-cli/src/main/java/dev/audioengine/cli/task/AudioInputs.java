@@ -1,4 +1,6 @@
-package dev.audioengine.cli;
+package dev.audioengine.cli.task;
+
+import dev.audioengine.cli.UsageError;
 
 import dev.audioengine.audio.AudioStream;
 
@@ -54,7 +56,7 @@ public final class AudioInputs {
     }
 
     /** How messages name an input: its path, or "standard input". */
-    static String describe(Path input) { return input.equals(STDIN) ? "standard input" : input.toString(); }
+    public static String describe(Path input) { return input.equals(STDIN) ? "standard input" : input.toString(); }
 
     private static Path checkedFile(Path p) throws IOException {
         if (!Files.exists(p)) throw new NoSuchFileException(p.toString(), null, "no such audio file");

@@ -1,4 +1,4 @@
-package dev.audioengine.cli;
+package dev.audioengine.cli.task;
 
 import java.io.IOException;
 import java.nio.file.AtomicMoveNotSupportedException;

@@ -1,4 +1,7 @@
-package dev.audioengine.cli;
+package dev.audioengine.cli.task;
+
+import dev.audioengine.cli.AudioEngineCommand;
+import dev.audioengine.cli.UsageError;
 
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.api.BackendType;
@@ -82,10 +85,10 @@ public final class TaskOptions {
     @Spec(Spec.Target.MIXEE)
     private CommandSpec spec;
 
-    boolean requested() { return task != null; }
+    public boolean requested() { return task != null; }
 
     /** Options that belong to a task but were given without --task: a usage error rather than a silent no-op. */
-    String strayOption() {
+    public String strayOption() {
         Set<String> taskOnly = Set.of("--audio", "--model", "--family");
         for (OptionSpec o : spec.commandLine().getParseResult().matchedOptions()) {
             if (o.group() != null || taskOnly.contains(o.longestName())) return o.longestName();
@@ -116,7 +119,7 @@ public final class TaskOptions {
         }
     }
 
-    void run(AudioEngineCommand top, PrintWriter out, PrintWriter err) throws IOException {
+    public void run(AudioEngineCommand top, PrintWriter out, PrintWriter err) throws IOException {
         Task t = UsageError.of(() -> Task.parse(task));
         rejectOptionsOfOtherTasks(t);
         TaskRun run = new TaskRun(out, err, json, quiet);

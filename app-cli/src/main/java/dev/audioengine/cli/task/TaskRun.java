@@ -1,5 +1,7 @@
-package dev.audioengine.cli;
+package dev.audioengine.cli.task;
 
+import dev.audioengine.cli.ErrorReporter;
+import dev.audioengine.cli.InputsFailed;
 import dev.audioengine.model.TaskModel;
 import dev.audioengine.model.store.PullListener;
 

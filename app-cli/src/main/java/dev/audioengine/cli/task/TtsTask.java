@@ -1,4 +1,6 @@
-package dev.audioengine.cli;
+package dev.audioengine.cli.task;
+
+import dev.audioengine.cli.UsageError;
 
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.model.output.JsonWriter;
