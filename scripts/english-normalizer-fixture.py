@@ -4,7 +4,7 @@ backslash, tab, newline and carriage return written as \\, \t, \n and \r.
 
 Rerun from the repository root, with Whisper's normalisers importable (pip install openai-whisper==20250625,
 or put that release's whisper/normalizers folder on PYTHONPATH with the regex and more-itertools packages):
-    python3 scripts/english-normalizer-fixture.py > model-api/src/test/resources/text/whisper-english-normalizer.tsv
+    python3 scripts/english-normalizer-fixture.py > evaluation/src/test/resources/text/whisper-english-normalizer.tsv
 
 The inputs: hand-written sentences, every British spelling the Java list holds (so a wrong entry fails), the
 pocketsphinx test transcripts (Debian's pocketsphinx-testdata), and seeded random word sequences that stress the
@@ -56,7 +56,7 @@ inputs += [
     "under_score", "\u0663 \u0663.\u0665 hundred and \u0663", "x \u0665 point five", "\uff11\uff12 fullwidth", "it's 5 o'clock", "rock 'n' roll", "'quoted'", "1st 2nd 3rd 4th", "the 1990's",
 ]
 # the British spellings the Java list holds, each alone
-spellings = Path("model-api/src/main/resources/dev/audioengine/model/text/british-american-spellings.txt")
+spellings = Path("evaluation/src/main/resources/dev/audioengine/evaluation/british-american-spellings.txt")
 for line in spellings.read_text(encoding="utf-8").splitlines():
     if line and not line.startswith("#"):
         inputs.append(line.split()[0])

@@ -1,6 +1,6 @@
 /**
- * Audio input: files and streams decoded (WAV in pure Java, the other formats through libsndfile
- * over FFM), mixed to mono and resampled in a stream. Needs native access for libsndfile.
+ * Audio codecs: files and streams decoded (WAV in pure Java, the other formats through libsndfile
+ * over FFM), mixed to mono and resampled in a stream; FLAC encoded in pure Java. Needs native access for libsndfile.
  */
 module dev.audioengine.audio {
     // NativeLibrary: how vendor libraries are found and reported when missing

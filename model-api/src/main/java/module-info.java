@@ -13,7 +13,6 @@ module dev.audioengine.model {
     exports dev.audioengine.model.store;
     exports dev.audioengine.model.task;
     exports dev.audioengine.model.output;
-    exports dev.audioengine.model.text;
 
     uses dev.audioengine.model.ModelFamily;
 }

@@ -1,5 +1,10 @@
 package dev.audioengine.cli;
 
+import dev.audioengine.cli.command.BackendsCommand;
+import dev.audioengine.cli.task.TaskOptions;
+import dev.audioengine.cli.command.ModelsCommand;
+import dev.audioengine.cli.command.ServeCommand;
+import dev.audioengine.cli.command.VoicesCommand;
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.api.registry.BackendRegistry;
 import dev.audioengine.model.FamilyRegistry;
@@ -26,8 +31,8 @@ import java.util.function.Supplier;
                         + "on the CPU or any vendor's GPU.",
                 "Backends are drop-in modules: a backend jar on the module path adds that backend.",
                 ""},
-        subcommands = {BackendsCommand.class, CheckCommand.class, BenchCommand.class, ModelsCommand.class, VoicesCommand.class,
-                KernelsCommand.class, ServeCommand.class},
+        // bench, check and kernels come from the tools jar through ServiceLoader (ToolCommands)
+        subcommands = {BackendsCommand.class, ModelsCommand.class, VoicesCommand.class, ServeCommand.class},
         footer = {"",
                 "Exit status: 0 success, 1 the request could not be served (e.g. backend unavailable), 2 usage error.",
                 "Global options may stand before or after the subcommand name."})
@@ -71,9 +76,9 @@ public final class AudioEngineCommand implements Runnable {
         return this;
     }
 
-    java.io.InputStream stdin() { return stdin; }
+    public java.io.InputStream stdin() { return stdin; }
 
-    java.io.OutputStream stdout() { return stdout; }
+    public java.io.OutputStream stdout() { return stdout; }
 
     /** The registry, loaded on first use; probes are cached inside it. */
     public synchronized BackendRegistry registry() {

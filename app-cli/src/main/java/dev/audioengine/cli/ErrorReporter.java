@@ -23,9 +23,9 @@ import java.util.function.Supplier;
  * model needs missing, such as espeak-ng): exit 1 with the message alone, the stack trace only
  * under --log debug. Anything else is a bug: exit 1 with the full stack trace.
  */
-final class ErrorReporter implements IParameterExceptionHandler, IExecutionExceptionHandler {
-    static final int EXIT_FAILURE = 1;
-    static final int EXIT_USAGE = 2;
+public final class ErrorReporter implements IParameterExceptionHandler, IExecutionExceptionHandler {
+    public static final int EXIT_FAILURE = 1;
+    public static final int EXIT_USAGE = 2;
 
     private final Supplier<LogLevel> logLevel;
 
@@ -76,7 +76,7 @@ final class ErrorReporter implements IParameterExceptionHandler, IExecutionExcep
      * The exception's message, with what the JDK leaves out of its file errors: NoSuchFileException's message is the
      * bare path, AccessDeniedException's too.
      */
-    static String message(Throwable ex) {
+    public static String message(Throwable ex) {
         Throwable e = ex instanceof UncheckedIOException u && u.getCause() != null ? u.getCause() : ex;
         String m = String.valueOf(e.getMessage()).stripTrailing();
         return switch (e) {

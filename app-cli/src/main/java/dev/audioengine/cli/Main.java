@@ -24,11 +24,13 @@ public final class Main {
     }
 
     /**
-     * The configured command line around {@code top}: global options are validated and the log
-     * level applied before any subcommand runs, and errors map to exit codes (see ErrorReporter).
+     * The configured command line around {@code top}, with the subcommands of the tools on the module path (see
+     * ToolCommands): global options are validated and the log level applied before any subcommand runs, and errors
+     * map to exit codes (see ErrorReporter).
      */
     public static CommandLine commandLine(AudioEngineCommand top) {
         CommandLine cmd = new CommandLine(top);
+        ToolCommands.install(cmd);
         ErrorReporter errors = new ErrorReporter(() -> top.globals().log());
         cmd.setParameterExceptionHandler(errors);
         cmd.setExecutionExceptionHandler(errors);

@@ -4,13 +4,13 @@ package dev.audioengine.cli;
  * A request the command line itself got wrong (a missing or contradictory option, a value out of range), found after
  * parsing: reported like a parse error, with exit status 2.
  */
-final class UsageError extends RuntimeException {
-    UsageError(String message) { super(message); }
+public final class UsageError extends RuntimeException {
+    public UsageError(String message) { super(message); }
 
-    UsageError(String message, Throwable cause) { super(message, cause); }
+    public UsageError(String message, Throwable cause) { super(message, cause); }
 
     /** Runs {@code check}, turning the IllegalArgumentException a library throws for a bad value into a usage error. */
-    static <T> T of(java.util.function.Supplier<T> check) {
+    public static <T> T of(java.util.function.Supplier<T> check) {
         try {
             return check.get();
         } catch (IllegalArgumentException e) {

@@ -1,5 +1,8 @@
 package dev.audioengine.cli;
 
+import dev.audioengine.cli.testkit.CliRun;
+import dev.audioengine.cli.testkit.MiniJson;
+import dev.audioengine.cli.testkit.FakeAsrFamily;
 import dev.audioengine.model.task.AsrOptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -33,20 +36,8 @@ class AsrTaskTest {
     }
 
     /** The JSON text parsed, every number a Double (the writer prints 2.0 as 2, which MiniJson reads as a Long). */
-    static Object json(String text) { return doubles(MiniJson.parse(text)); }
+    static Object json(String text) { return MiniJson.parseNumbersAsDoubles(text); }
 
-    private static Object doubles(Object v) {
-        return switch (v) {
-            case Long n -> n.doubleValue();
-            case Map<?, ?> m -> {
-                Map<Object, Object> out = new java.util.LinkedHashMap<>();
-                m.forEach((k, x) -> out.put(k, doubles(x)));
-                yield out;
-            }
-            case List<?> l -> l.stream().map(AsrTaskTest::doubles).toList();
-            case null, default -> v;
-        };
-    }
 
     private CliRun asr(String... more) {
         List<String> args = new ArrayList<>(List.of("--task", "asr", "--model", model.toString(), "--threads", "1"));

@@ -1,5 +1,8 @@
 package dev.audioengine.cli;
 
+import dev.audioengine.cli.testkit.CliRun;
+import dev.audioengine.cli.testkit.MiniJson;
+import dev.audioengine.cli.testkit.RootLoggerGuard;
 import dev.audioengine.api.BackendType;
 import dev.audioengine.api.capability.Capability;
 import dev.audioengine.api.registry.BackendRegistry;

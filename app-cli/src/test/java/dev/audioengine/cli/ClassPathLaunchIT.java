@@ -1,5 +1,6 @@
 package dev.audioengine.cli;
 
+import dev.audioengine.cli.testkit.MiniJson;
 import org.junit.jupiter.api.Test;
 
 import java.io.File;

@@ -1,5 +1,6 @@
 package dev.audioengine.cli;
 
+import dev.audioengine.cli.testkit.FakeTtsFamily;
 import dev.audioengine.api.registry.BackendRegistry;
 
 import java.lang.management.ManagementFactory;

@@ -1,5 +1,7 @@
 package dev.audioengine.cli;
 
+import dev.audioengine.cli.testkit.CliRun;
+import dev.audioengine.cli.testkit.RootLoggerGuard;
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.api.BackendType;
 import dev.audioengine.api.capability.Capability;

@@ -1,5 +1,7 @@
 package dev.audioengine.cli;
 
+import dev.audioengine.cli.testkit.CliRun;
+import dev.audioengine.cli.testkit.MiniJson;
 import dev.audioengine.audio.AudioClip;
 import dev.audioengine.audio.WavReader;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,6 @@
 package dev.audioengine.cli;
 
+import dev.audioengine.cli.testkit.MiniJson;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

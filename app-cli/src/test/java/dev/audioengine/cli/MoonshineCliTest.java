@@ -11,7 +11,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code --task asr} and {@code bench asr} with the real default family (moonshine-tiny, pulled from npm on first use)
+ * {@code --task asr} with the real default family (moonshine-tiny, pulled from npm on first use)
  * on Debian's recorded speech: what a user types, end to end in one process.
  */
 class MoonshineCliTest {
@@ -54,16 +54,5 @@ class MoonshineCliTest {
         VadTaskTest.Run bad = VadTaskTest.run("--task", "asr", "--model", dir.toString(), "--audio", CARDS.resolve("001.wav").toString());
         assertThat(bad.exit()).isEqualTo(1);
         assertThat(bad.err()).contains("holds neither encoder_model.onnx + decoder_model_merged.onnx", "config.json + model.safetensors");
-    }
-
-    @Test
-    void benchAsrReportsOneJsonObject() {
-        VadTaskTest.Run r = VadTaskTest.run("bench", "asr", "--json", "--runs", "1", "--threads", "1", "--audio", CARDS.resolve("001.wav").toString());
-        assertThat(r.exit()).as(r.err()).isZero();
-        Map<?, ?> o = (Map<?, ?>) AsrTaskTest.json(r.out());
-        assertThat(o.get("bench")).isEqualTo("asr");
-        assertThat(o.get("model")).isEqualTo("moonshine-tiny");
-        assertThat((Double) o.get("tokens")).isGreaterThan(2);
-        assertThat((Double) o.get("realtime_factor")).isPositive();
     }
 }

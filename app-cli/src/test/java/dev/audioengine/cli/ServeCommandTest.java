@@ -1,5 +1,6 @@
 package dev.audioengine.cli;
 
+import dev.audioengine.cli.testkit.CliRun;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

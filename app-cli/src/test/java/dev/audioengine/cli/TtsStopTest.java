@@ -1,5 +1,6 @@
 package dev.audioengine.cli;
 
+import dev.audioengine.cli.testkit.FakeTtsFamily;
 import dev.audioengine.audio.AudioClip;
 import dev.audioengine.audio.WavReader;
 import dev.audioengine.model.task.SynthesisOptions;

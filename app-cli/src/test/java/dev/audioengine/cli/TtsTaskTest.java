@@ -1,5 +1,7 @@
 package dev.audioengine.cli;
 
+import dev.audioengine.cli.testkit.CliRun;
+import dev.audioengine.cli.testkit.FakeTtsFamily;
 import dev.audioengine.api.registry.BackendRegistry;
 import dev.audioengine.audio.AudioClip;
 import dev.audioengine.audio.WavReader;

@@ -1,5 +1,9 @@
 package dev.audioengine.cli;
 
+import dev.audioengine.cli.testkit.CliRun;
+import dev.audioengine.cli.testkit.MiniJson;
+import dev.audioengine.cli.testkit.FakeAsrFamily;
+import dev.audioengine.cli.testkit.FakeTtsFamily;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

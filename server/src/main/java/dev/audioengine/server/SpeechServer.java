@@ -1,5 +1,26 @@
 package dev.audioengine.server;
 
+import dev.audioengine.server.http.FramingErrors;
+import dev.audioengine.server.http.ApiError;
+import dev.audioengine.server.serving.ServedModel;
+import dev.audioengine.server.http.BearerAuth;
+import dev.audioengine.server.http.Endpoint;
+import dev.audioengine.server.http.ErrorResponder;
+import dev.audioengine.server.http.HeaderTimeout;
+import dev.audioengine.server.http.RequestLog;
+import dev.audioengine.server.http.Routes;
+import dev.audioengine.server.http.ShutdownGate;
+import dev.audioengine.server.http.UploadFolder;
+import dev.audioengine.server.http.UploadWatchdog;
+import dev.audioengine.server.openai.ModelsEndpoint;
+import dev.audioengine.server.openai.SpeechEndpoint;
+import dev.audioengine.server.openai.TranscriptionEndpoint;
+import dev.audioengine.server.openai.VadEndpoint;
+import dev.audioengine.server.openai.VoicesEndpoint;
+import dev.audioengine.server.serving.Metrics;
+import dev.audioengine.server.serving.Probes;
+import dev.audioengine.server.serving.ServedModels;
+
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.model.FamilyRegistry;
 import dev.audioengine.model.ModelLoader;

@@ -1,5 +1,7 @@
 package dev.audioengine.server;
 
+import dev.audioengine.server.http.Routes;
+import dev.audioengine.server.http.JsonBody;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.AfterAll;

@@ -1,5 +1,7 @@
 package dev.audioengine.server;
 
+import dev.audioengine.server.http.Routes;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

@@ -1,5 +1,7 @@
 package dev.audioengine.server;
 
+import dev.audioengine.server.serving.ServedModels;
+
 import dev.audioengine.model.task.SpeechRecognizer;
 import dev.audioengine.model.task.SpeechSynthesizer;
 import dev.audioengine.model.task.VoiceActivityDetector;

@@ -1,5 +1,6 @@
 package dev.audioengine.server;
 
+import dev.audioengine.server.http.Routes;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

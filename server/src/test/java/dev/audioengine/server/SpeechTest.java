@@ -1,5 +1,8 @@
 package dev.audioengine.server;
 
+import dev.audioengine.server.http.Routes;
+import dev.audioengine.server.serving.ModelPool;
+import dev.audioengine.server.openai.SpeechEndpoint;
 import com.openai.client.OpenAIClient;
 import com.openai.client.okhttp.OpenAIOkHttpClient;
 import com.openai.models.audio.speech.SpeechCreateParams;
@@ -7,8 +10,8 @@ import com.openai.models.audio.transcriptions.TranscriptionCreateParams;
 import com.openai.models.models.Model;
 import dev.audioengine.audio.AudioClip;
 import dev.audioengine.audio.AudioStream;
-import dev.audioengine.model.text.EnglishTextNormalizer;
-import dev.audioengine.model.text.WordErrorRate;
+import dev.audioengine.evaluation.EnglishTextNormalizer;
+import dev.audioengine.evaluation.WordErrorRate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;

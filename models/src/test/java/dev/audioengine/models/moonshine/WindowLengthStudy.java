@@ -5,8 +5,8 @@ import dev.audioengine.model.Models;
 import dev.audioengine.model.task.AsrOptions;
 import dev.audioengine.model.task.SpeechRecognizer;
 import dev.audioengine.model.task.Transcript;
-import dev.audioengine.model.text.EnglishTextNormalizer;
-import dev.audioengine.model.text.WordErrorRate;
+import dev.audioengine.evaluation.EnglishTextNormalizer;
+import dev.audioengine.evaluation.WordErrorRate;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,0 +1,51 @@
+package dev.audioengine.cli;
+
+import dev.audioengine.cli.spi.CliTool;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Unmatched;
+
+import java.util.List;
+import java.util.ServiceLoader;
+
+/**
+ * Adds the subcommands of every {@link CliTool} on the module path (class path in tests). The diagnostics a source
+ * checkout always has ({@code bench}, {@code check}, {@code kernels}) get a hidden stand-in when no tool brings them,
+ * so that asking for one in a production image says what is missing instead of "unknown command".
+ */
+final class ToolCommands {
+    private ToolCommands() {}
+
+    /** Subcommands of the tools jar (audioengine-tools.jar, module dev.audioengine.tools). */
+    static final List<String> DIAGNOSTICS = List.of("bench", "check", "kernels");
+
+    static void install(CommandLine cmd) {
+        for (CliTool tool : ServiceLoader.load(CliTool.class)) {
+            for (Object sub : tool.subcommands()) cmd.addSubcommand(sub);
+        }
+        for (String name : DIAGNOSTICS) {
+            if (!cmd.getSubcommands().containsKey(name)) cmd.addSubcommand(name, new NotInstalled());
+        }
+    }
+
+    /** A diagnostic whose jar is absent: any use of it is a usage error (exit 2) that says how to get it. */
+    @Command(hidden = true, description = "A diagnostic of the tools jar (audioengine-tools.jar), not installed here.")
+    static final class NotInstalled implements Runnable {
+        @Spec
+        private CommandSpec spec;
+
+        @Unmatched
+        private List<String> args;
+
+        @Override
+        public void run() { throw new UsageError(message(spec.name())); }
+    }
+
+    static String message(String name) {
+        return "'" + name + "' is a diagnostic of the tools jar (audioengine-tools.jar, module dev.audioengine.tools), "
+                + "which this installation leaves out; use a build that keeps it: ./audioengine from a source checkout, "
+                + "or an image made by scripts/dist without --no-tools";
+    }
+}

@@ -1,0 +1,210 @@
+package dev.audioengine.server.openai;
+
+import dev.audioengine.server.serving.ModelPool;
+import dev.audioengine.server.http.ApiError;
+import dev.audioengine.server.http.Endpoint;
+import dev.audioengine.server.http.MultipartForm;
+import dev.audioengine.server.http.RequestNote;
+import dev.audioengine.server.http.Upload;
+import dev.audioengine.server.http.UploadFolder;
+import dev.audioengine.server.http.UploadWatchdog;
+import dev.audioengine.server.http.UploadedAudio;
+import dev.audioengine.server.serving.Metrics;
+import dev.audioengine.server.serving.ServedModel;
+import dev.audioengine.server.serving.ServedModels;
+
+import dev.audioengine.audio.AudioFormatException;
+import dev.audioengine.audio.AudioStream;
+import dev.audioengine.model.Task;
+import dev.audioengine.model.output.JsonWriter;
+import dev.audioengine.model.task.AsrOptions;
+import dev.audioengine.model.task.SpeechRecognizer;
+import dev.audioengine.model.task.Transcript;
+import dev.audioengine.model.task.TranscriptSegment;
+import io.helidon.http.HeaderNames;
+import io.helidon.webserver.CloseConnectionException;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * {@code POST /v1/audio/transcriptions}: OpenAI's transcription request, answered by a served speech recognizer.
+ * The upload is spooled and its header checked before the request waits for the model; the recognizer reads the
+ * spooled file as a stream (voice activity finds the speech, windows of up to 20 s are decoded). With stream=true the
+ * answer is Server-Sent Events: one {@code transcript.text.delta} per decoded window as it is produced, then
+ * {@code transcript.text.done} with the whole text (the deltas joined); a failure after the events began is an
+ * {@code error} event, as OpenAI streams errors.
+ */
+public final class TranscriptionEndpoint implements Endpoint.Body {
+    /** The response header naming the fields that were accepted without effect. */
+    public static final String IGNORED_HEADER = "X-Audioengine-Ignored";
+
+    private final ServedModels models;
+    private final UploadFolder uploads;
+    private final long maxUploadBytes;
+    private final Metrics metrics;
+    private final UploadWatchdog watchdog;
+
+    public TranscriptionEndpoint(ServedModels models, UploadFolder uploads, long maxUploadBytes, Metrics metrics, UploadWatchdog watchdog) {
+        this.watchdog = watchdog;
+        this.models = models;
+        this.uploads = uploads;
+        this.maxUploadBytes = maxUploadBytes;
+        this.metrics = metrics;
+    }
+
+    /** What the model work gave, and how long it took. */
+    private record Result(Transcript transcript, double seconds) {}
+
+    @Override
+    public void handle(ServerRequest req, ServerResponse res) throws Exception {
+        RequestNote note = req.context().get(RequestNote.class).orElseThrow();
+        try (MultipartForm form = MultipartForm.read(req, res, uploads, maxUploadBytes, Set.of("file"), watchdog)) {
+            TranscriptionRequest r = TranscriptionRequest.of(form);
+            Upload file = UploadedAudio.required(form.file("file"));
+            ServedModel model = asrModel(r.model(), note);
+            note.model(model.id());
+            if (!r.ignored().isEmpty()) {
+                res.header(IGNORED_HEADER, String.join(",", r.ignored()));
+                note.note("accepted without effect: " + String.join(", ", r.ignored()));
+            }
+            try (AudioStream in = UploadedAudio.open(file)) {
+                if (r.stream()) streamEvents(req, res, model, in, file, note);
+                else answer(res, r, model, in, file, note);
+            }
+        }
+    }
+
+    private ServedModel asrModel(String name, RequestNote note) {
+        Optional<ServedModel> openAi = models.openAiName(name, ServedModels.OPENAI_TRANSCRIPTION_MODELS, Task.ASR);
+        if (openAi.isPresent()) {
+            note.note("OpenAI's model " + name.strip() + " is " + openAi.get().id());
+            return openAi.get();
+        }
+        ServedModel m = models.require(name);
+        if (m.task() != Task.ASR) {
+            throw ApiError.invalid("model", m.id() + " is a " + m.task().cliName() + " model; transcriptions need a speech recognition model: "
+                    + String.join(", ", models.all().stream().filter(x -> x.task() == Task.ASR).map(ServedModel::id).toList()));
+        }
+        return m;
+    }
+
+    private void answer(ServerResponse res, TranscriptionRequest r, ServedModel model, AudioStream in, Upload file, RequestNote note) throws Exception {
+        Future<Result> work = model.pool().start(() -> {
+            long t0 = System.nanoTime();
+            Transcript t = model.get(SpeechRecognizer.class).transcribe(in, AsrOptions.DEFAULTS);
+            return new Result(t, (System.nanoTime() - t0) / 1e9);
+        });
+        Result result = outcome(work, file);
+        account(model, result, note);
+        res.header(HeaderNames.CONTENT_TYPE, TranscriptFormats.mediaType(r.format()));
+        res.send(TranscriptFormats.render(r.format(), result.transcript()));
+    }
+
+    private void streamEvents(ServerRequest req, ServerResponse res, ServedModel model, AudioStream in, Upload file, RequestNote note) throws Exception {
+        // no Accept check: the request asked for events by name, and OpenAI's Python SDK sends Accept: application/json
+        // with stream=True too (OpenAI does not check it)
+        BlockingQueue<TranscriptSegment> decoded = new LinkedBlockingQueue<>();
+        AtomicBoolean stop = new AtomicBoolean();
+        Future<Result> work = model.pool().start(() -> {
+            long t0 = System.nanoTime();
+            Transcript t = model.get(SpeechRecognizer.class).transcribe(in, AsrOptions.DEFAULTS, segment -> {
+                // the next window is not worth decoding for a client that has gone
+                if (stop.get()) throw new CancellationException("the client closed the connection");
+                decoded.add(segment);
+            });
+            return new Result(t, (System.nanoTime() - t0) / 1e9);
+        });
+        try {
+            // accepted and running: from here the answer is an event stream, and errors become error events
+            emitEvents(res, work, decoded, model, file, note);
+        } finally {
+            // however this ended, the audio stays open until the work has let go of it
+            if (!work.isDone()) {
+                stop.set(true);
+                try {
+                    ModelPool.result(work);
+                } catch (CancellationException ignored) {
+                    // stopped at the next window, as asked
+                } catch (Exception failure) {
+                    note.note("the work failed too: " + failure);
+                }
+            }
+        }
+    }
+
+    /**
+     * The events, written to the body directly rather than through Helidon's SSE sink, which refuses a request whose
+     * Accept header does not name text/event-stream.
+     */
+    private void emitEvents(ServerResponse res, Future<Result> work, BlockingQueue<TranscriptSegment> decoded, ServedModel model, Upload file,
+                            RequestNote note) throws InterruptedException {
+        res.header(HeaderNames.CONTENT_TYPE, "text/event-stream");
+        res.header(HeaderNames.CACHE_CONTROL, "no-cache");
+        boolean gone = false;
+        OutputStream out = res.outputStream();
+        try {
+            out.flush(); // the status and headers now, as the sink sent them: the first window may take a while
+            StringBuilder text = new StringBuilder();
+            while (!(work.isDone() && decoded.isEmpty())) {
+                TranscriptSegment s = decoded.poll(50, TimeUnit.MILLISECONDS);
+                if (s == null || s.text().isEmpty()) continue;
+                String delta = text.isEmpty() ? s.text() : " " + s.text();
+                text.append(delta);
+                SpeechEndpoint.event(out, new JsonWriter().beginObject().name("type").value("transcript.text.delta").name("delta").value(delta).endObject());
+            }
+            Result result;
+            try {
+                result = outcome(work, file);
+            } catch (ApiError e) {
+                note.note("failed after the stream began: " + e.getMessage());
+                SpeechEndpoint.event(out, errorEvent(e));
+                return;
+            } catch (Exception e) {
+                SpeechEndpoint.event(out, errorEvent(ApiError.internal("internal error: " + e)));
+                throw new IllegalStateException("the transcription failed after its stream began", e); // Endpoint logs the trace
+            }
+            account(model, result, note);
+            SpeechEndpoint.event(out, new JsonWriter().beginObject().name("type").value("transcript.text.done")
+                    .name("text").value(result.transcript().text()).endObject());
+        } catch (UncheckedIOException | CloseConnectionException | IOException e) {
+            gone = true; // a write failed: the client has gone
+            note.note("client closed the stream");
+        } finally {
+            try {
+                out.close();
+            } catch (UncheckedIOException | CloseConnectionException | IOException e) {
+                if (!gone) throw e instanceof IOException io ? new UncheckedIOException(io) : (RuntimeException) e;
+            }
+        }
+    }
+
+    /** The work's result, with a problem of the audio met while decoding told as a 400 about the client's file. */
+    private static Result outcome(Future<Result> work, Upload file) throws Exception {
+        try {
+            return ModelPool.result(work);
+        } catch (AudioFormatException e) {
+            throw UploadedAudio.invalid(file, e);
+        }
+    }
+
+    private void account(ServedModel model, Result result, RequestNote note) {
+        metrics.processed(model.id(), result.transcript().audioSeconds(), result.seconds());
+        note.audio(result.transcript().audioSeconds(), result.seconds());
+    }
+
+    private static JsonWriter errorEvent(ApiError e) {
+        return e.body(new JsonWriter().beginObject().name("type").value("error").name("error").beginObject()).endObject().endObject();
+    }
+}

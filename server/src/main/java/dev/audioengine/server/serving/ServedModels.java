@@ -1,0 +1,157 @@
+package dev.audioengine.server.serving;
+
+import dev.audioengine.server.ServerConfig;
+import dev.audioengine.server.http.ApiError;
+
+import dev.audioengine.api.AudioEngine;
+import dev.audioengine.model.FamilyRegistry;
+import dev.audioengine.model.ModelLoader;
+import dev.audioengine.model.Task;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The models named by --models, resolved against the installed families when the server starts (an unknown name is a
+ * usage error then, not a 404 later). Requests find them by any name or alias of the variant; nothing a request sends
+ * is ever taken as a path.
+ */
+public final class ServedModels implements AutoCloseable {
+    private final Map<String, ServedModel> byId = new LinkedHashMap<>();
+
+    public ServedModels(ServerConfig config, ModelLoader loader, AudioEngine engine) {
+        for (FamilyRegistry.Named named : resolve(loader.registry(), config.models())) {
+            String id = named.variant().name();
+            ModelPool pool = new ModelPool(id, config.maxConcurrent(), config.queue(), config.queueTimeout());
+            byId.put(id, new ServedModel(named.family(), named.variant(), loader, engine, pool));
+        }
+    }
+
+    /**
+     * The variants {@code names} stand for, in order; an unknown name, a task this server has no endpoint for, or one
+     * model named twice (perhaps by an alias) is an IllegalArgumentException saying so, before anything is loaded.
+     */
+    public static List<FamilyRegistry.Named> resolve(FamilyRegistry registry, List<String> names) {
+        Map<String, FamilyRegistry.Named> out = new LinkedHashMap<>();
+        for (String name : names) {
+            FamilyRegistry.Named named = registry.variant(name.strip()).orElseThrow(() -> new IllegalArgumentException(
+                    "--models: no installed model is named '" + name + "'; models: " + String.join(", ", registry.variantNames())));
+            Task task = named.variant().task();
+            if (task != Task.ASR && task != Task.VAD && task != Task.TTS) {
+                throw new IllegalArgumentException("--models: " + name + " is a " + task.cliName() + " model; this server serves asr, tts and vad models");
+            }
+            if (out.putIfAbsent(named.variant().name(), named) != null) throw new IllegalArgumentException("--models names " + named.variant().name() + " twice");
+        }
+        return List.copyOf(out.values());
+    }
+
+    public List<ServedModel> all() { return List.copyOf(byId.values()); }
+
+    /** The served model {@code name} answers to (its name or an alias, any case). */
+    public Optional<ServedModel> find(String name) {
+        return byId.values().stream().filter(m -> m.variant().answersTo(name.trim())).findFirst();
+    }
+
+    /** The served model {@code name} answers to; 404 in OpenAI's terms when there is none. */
+    public ServedModel require(String name) {
+        return find(name).orElseThrow(() -> ApiError.modelNotFound("the model '" + name + "' does not exist on this server; it serves "
+                + String.join(", ", byId.keySet()) + " (GET /v1/models)"));
+    }
+
+    /**
+     * OpenAI's speech model names, which a client written for OpenAI sends: each stands for this server's first tts
+     * model (the models' own names are always understood too).
+     */
+    static final java.util.Set<String> OPENAI_SPEECH_MODELS = java.util.Set.of("tts-1", "tts-1-hd", "gpt-4o-mini-tts");
+
+    /**
+     * OpenAI's transcription model names, which a client written for OpenAI sends: each stands for this server's first
+     * asr model, as the speech names do for the tts model.
+     */
+    public static final java.util.Set<String> OPENAI_TRANSCRIPTION_MODELS = java.util.Set.of("whisper-1", "gpt-4o-transcribe", "gpt-4o-mini-transcribe");
+
+    /**
+     * The first served model of {@code task} when {@code name} is none of the served models' names but one of OpenAI's
+     * {@code names} for that task.
+     */
+    public Optional<ServedModel> openAiName(String name, java.util.Set<String> names, Task task) {
+        if (find(name).isPresent() || !names.contains(name.strip().toLowerCase(java.util.Locale.ROOT))) return Optional.empty();
+        return first(task);
+    }
+
+    /** The served model {@code name} answers to, OpenAI's speech model names standing for the first tts model; else 404. */
+    public ServedModel requireSpeech(String name) {
+        Optional<ServedModel> tts = openAiName(name, OPENAI_SPEECH_MODELS, Task.TTS);
+        if (tts.isPresent()) return tts.get();
+        ServedModel m = require(name);
+        if (m.task() != Task.TTS) {
+            throw ApiError.invalid("model", m.id() + " is a " + m.task().cliName() + " model; speech needs a speech synthesis model: "
+                    + String.join(", ", byId.values().stream().filter(x -> x.task() == Task.TTS).map(ServedModel::id).toList()));
+        }
+        return m;
+    }
+
+    /** The first served model of {@code task}: what a request that names no model gets, where the endpoint allows that. */
+    public Optional<ServedModel> first(Task task) {
+        return byId.values().stream().filter(m -> m.task() == task).findFirst();
+    }
+
+    /**
+     * Loads every model now (--preload) and runs each once on a short made-up input, so the first request meets
+     * compiled graphs and kernels the JIT has already compiled instead of paying for them; the first failure stops
+     * the server from starting.
+     */
+    public void preload() throws IOException {
+        for (ServedModel m : byId.values()) warm(m.get(dev.audioengine.model.TaskModel.class));
+    }
+
+    /** One short run: 2 s of a quiet tone in noise for ASR and VAD, one word for TTS. */
+    public static void warm(dev.audioengine.model.TaskModel model) {
+        switch (model) {
+            case dev.audioengine.model.task.SpeechRecognizer asr -> asr.transcribeWindow(tone(16000), 0, dev.audioengine.model.task.AsrOptions.DEFAULTS);
+            case dev.audioengine.model.task.VoiceActivityDetector vad -> {
+                int rate = vad.sampleRates().getFirst();
+                vad.probabilities(tone(rate), rate);
+            }
+            case dev.audioengine.model.task.SpeechSynthesizer tts -> tts.synthesize("Hello.", dev.audioengine.model.task.SynthesisOptions.DEFAULTS);
+            default -> { }
+        }
+    }
+
+    private static float[] tone(int rate) {
+        float[] x = new float[2 * rate];
+        java.util.Random r = new java.util.Random(26);
+        for (int i = 0; i < x.length; i++) x[i] = (float) (0.05 * Math.sin(2 * Math.PI * 220 * i / rate) + 0.005 * r.nextGaussian());
+        return x;
+    }
+
+    /** No new work on any model; waits for the work in flight, at most {@code timeout} in all. */
+    public boolean drain(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        boolean all = true;
+        for (ServedModel m : byId.values()) all &= m.pool().drain(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+        return all;
+    }
+
+    @Override
+    public void close() {
+        List<RuntimeException> errors = new ArrayList<>();
+        for (ServedModel m : byId.values()) {
+            try {
+                m.close();
+            } catch (RuntimeException e) {
+                errors.add(e);
+            }
+        }
+        if (!errors.isEmpty()) {
+            RuntimeException first = errors.getFirst();
+            errors.subList(1, errors.size()).forEach(first::addSuppressed);
+            throw first;
+        }
+    }
+}
