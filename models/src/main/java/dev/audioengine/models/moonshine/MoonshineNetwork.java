@@ -17,12 +17,12 @@ import dev.audioengine.blocks.MultiHeadAttention;
  *     every position of every window.</li>
  * </ul>
  */
-final class MoonshineGraphs {
+final class MoonshineNetwork {
     /** Input names of the step graph; positions and lengths are I32 [1]. */
     static final String TOKEN = "token", POSITION = "position", SELF_LENGTH = "self_length", CROSS_LENGTH = "cross_length";
     static final String AUDIO = "audio", ZERO = "zero";
 
-    private MoonshineGraphs() {}
+    private MoonshineNetwork() {}
 
     /** Audio [1, 1, samples] → outputs: encoder states [1, T, D]; side effects: the cross caches' first T rows. */
     static Graph encoder(MoonshineWeights w, int samples, int crossCapacity) {
