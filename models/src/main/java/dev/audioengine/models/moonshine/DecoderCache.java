@@ -3,6 +3,7 @@ package dev.audioengine.models.moonshine;
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.api.exec.PersistentTensor;
 import dev.audioengine.api.tensor.Shape;
+import dev.audioengine.models.moonshine.MoonshineNetwork.MoonshineConfig;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -6,6 +6,7 @@ import dev.audioengine.api.exec.RunSummary;
 import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
+import dev.audioengine.models.moonshine.MoonshineNetwork.MoonshineConfig;
 
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
