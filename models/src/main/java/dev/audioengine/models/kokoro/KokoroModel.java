@@ -100,10 +100,10 @@ public final class KokoroModel implements AutoCloseable {
         for (int i = 0, f = 0; i < ids.length; i++) for (int r = 0; r < t.durations().frames()[i]; r++) aligned[f++] = i;
         float[] f0, nCurve;
         try (HostTensor enT = HostTensor.ofFloats(Shape.of(1, frames, 640), gatherRows(t.d(), 640, aligned)); HostTensor s = styleTensor(style);
-             CompiledGraph.Outputs out = graph(prosody, frames, f -> KokoroGraphs.prosody(weights, f))
-                     .run(Map.of(KokoroGraphs.EN, enT, KokoroGraphs.STYLE, s))) {
-            f0 = out.get(KokoroGraphs.F0).toFloatArray();
-            nCurve = out.get(KokoroGraphs.N).toFloatArray();
+             CompiledGraph.Outputs out = graph(prosody, frames, f -> KokoroNetwork.prosody(weights, f))
+                     .run(Map.of(KokoroNetwork.EN, enT, KokoroNetwork.STYLE, s))) {
+            f0 = out.get(KokoroNetwork.F0).toFloatArray();
+            nCurve = out.get(KokoroNetwork.N).toFloatArray();
         }
         if (given != null) {
             f0 = given.f0();
@@ -115,7 +115,7 @@ public final class KokoroModel implements AutoCloseable {
             float[] src = weights.source().source(curve, host);
             return new float[][] {src, given != null && given.har() != null ? given.har() : HarmonicSource.spectrum(src, host)};
         });
-        CompiledGraph synthesisGraph = graph(given != null ? probed : synthesis, frames, f -> KokoroGraphs.synthesis(weights, f, given != null));
+        CompiledGraph synthesisGraph = graph(given != null ? probed : synthesis, frames, f -> KokoroNetwork.synthesis(weights, f, given != null));
         float[] asr = transpose(gatherRows(t.tEn(), 512, aligned), frames, 512);
         float[][] sourceAndSpectrum = HostLoops.join(sourced);
         float[] source = sourceAndSpectrum[0], har = sourceAndSpectrum[1];
@@ -124,13 +124,13 @@ public final class KokoroModel implements AutoCloseable {
              HostTensor nT = HostTensor.ofFloats(Shape.of(1, 1, 2L * frames), nCurve);
              HostTensor harT = HostTensor.ofFloats(Shape.of(1, 2 * KokoroGenerator.BINS, 120L * frames + 1), har);
              HostTensor s = styleTensor(style);
-             CompiledGraph.Outputs out = synthesisGraph.run(Map.of(KokoroGraphs.ASR, asrT, KokoroGraphs.F0, f0T, KokoroGraphs.N, nT, KokoroGraphs.HAR, harT, KokoroGraphs.STYLE, s))) {
+             CompiledGraph.Outputs out = synthesisGraph.run(Map.of(KokoroNetwork.ASR, asrT, KokoroNetwork.F0, f0T, KokoroNetwork.N, nT, KokoroNetwork.HAR, harT, KokoroNetwork.STYLE, s))) {
             Map<String, float[]> probes = new java.util.HashMap<>();
-            probes.put(KokoroGraphs.ASR, asr);
-            for (String p : new String[] {KokoroGraphs.ENCODE, KokoroGraphs.DECODE, KokoroGraphs.POST}) {
+            probes.put(KokoroNetwork.ASR, asr);
+            for (String p : new String[] {KokoroNetwork.ENCODE, KokoroNetwork.DECODE, KokoroNetwork.POST}) {
                 if (out.byName().containsKey(p)) probes.put(p, out.get(p).toFloatArray());
             }
-            return new Stages(t.durations(), f0, nCurve, source, har, out.get(KokoroGraphs.WAVEFORM).toFloatArray(), probes);
+            return new Stages(t.durations(), f0, nCurve, source, har, out.get(KokoroNetwork.WAVEFORM).toFloatArray(), probes);
         }
     }
 
@@ -146,13 +146,13 @@ public final class KokoroModel implements AutoCloseable {
         }
         try (HostTensor idT = HostTensor.ofInts(Shape.of(1, n), id); HostTensor s = styleTensor(style);
              HostTensor v = HostTensor.ofFloats(Shape.of(1), speed);
-             CompiledGraph.Outputs out = graph(text, n, k -> KokoroGraphs.text(weights, k))
-                     .run(Map.of(KokoroGraphs.IDS, idT, KokoroGraphs.STYLE, s, KokoroGraphs.SPEED, v))) {
-            float[] raw = out.get(KokoroGraphs.DURATIONS).toFloatArray();
+             CompiledGraph.Outputs out = graph(text, n, k -> KokoroNetwork.text(weights, k))
+                     .run(Map.of(KokoroNetwork.IDS, idT, KokoroNetwork.STYLE, s, KokoroNetwork.SPEED, v))) {
+            float[] raw = out.get(KokoroNetwork.DURATIONS).toFloatArray();
             int[] frames = new int[n];
             // torch.round: half to even, then clamp(min=1)
             for (int i = 0; i < n; i++) frames[i] = (int) Math.max(1, Math.rint(raw[i]));
-            return new Text(new Durations(frames, raw), out.get(KokoroGraphs.D).toFloatArray(), out.get(KokoroGraphs.T_EN).toFloatArray());
+            return new Text(new Durations(frames, raw), out.get(KokoroNetwork.D).toFloatArray(), out.get(KokoroNetwork.T_EN).toFloatArray());
         }
     }
 

@@ -16,12 +16,12 @@ import dev.audioengine.api.tensor.Shape;
  * <li>{@link #synthesis}: per F: asr [1, 512, F], F0, N, the source spectrum [1, 22, 120F + 1], style → [600F]
  * </ol>
  */
-final class KokoroGraphs {
+final class KokoroNetwork {
     static final String IDS = "input_ids", STYLE = "style", SPEED = "speed", EN = "en", ASR = "asr", F0 = "f0", N = "n", HAR = "har";
     static final String DURATIONS = "durations", D = "d", T_EN = "t_en", WAVEFORM = "waveform", ENCODE = "encode", DECODE = "decode", POST = "post";
     static final int STYLE_HALF = KokoroVoice.STYLE_DIM / 2;
 
-    private KokoroGraphs() {}
+    private KokoroNetwork() {}
 
     static Graph text(KokoroWeights w, int n) {
         GraphBuilder g = new GraphBuilder();
