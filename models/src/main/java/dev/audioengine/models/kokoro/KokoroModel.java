@@ -36,8 +36,8 @@ public final class KokoroModel implements AutoCloseable {
     /**
      * Compiled graphs kept per stage. Each holds its own packed copy of its stage's weights on the Java heap (the CPU
      * backend packs constants at compile time), and real text brings a new phoneme and frame count almost every
-     * piece, so a kept graph is rarely reused and costs a copy: with 4 kept, a 100 kB text held 2.2-3.0 GB of heap
-     * after GC (docs/KOKORO.md). One keeps the same piece said twice in a row cheap.
+     * piece, so a kept graph is rarely reused and costs a copy (docs/KOKORO.md, "Long texts and memory", has the heap
+     * this held with four kept). One keeps the same piece said twice in a row cheap.
      */
     private static final int KEPT = 1;
 
