@@ -45,7 +45,7 @@ final class DecodingSession implements AutoCloseable {
         this.weights = weights;
         this.cache = new DecoderCache(engine, weights.config(), selfCapacity, crossCapacity);
         try {
-            this.step = engine.compile(MoonshineNetwork.step(weights, selfCapacity, crossCapacity, false), cache.all());
+            this.step = engine.compile(MoonshineNetwork.step(weights.config(), weights.decoder, selfCapacity, crossCapacity, false), cache.all());
         } catch (RuntimeException e) {
             cache.close();
             throw e;
@@ -61,7 +61,7 @@ final class DecodingSession implements AutoCloseable {
     HostTensor encode(float[] samples, int from, int length, boolean keepStates) {
         CompiledGraph enc = encoders.get(length);
         if (enc == null) {
-            enc = engine.compile(MoonshineNetwork.encoder(weights, length, cache.crossCapacity), cache.cross());
+            enc = engine.compile(MoonshineNetwork.encoder(weights.config(), weights.encoder, weights.decoder, length, cache.crossCapacity), cache.cross());
             compiledEncoders++;
             encoders.put(length, enc);
             if (encoders.size() > ENCODERS_KEPT) {
@@ -112,7 +112,7 @@ final class DecodingSession implements AutoCloseable {
     float[] logits(int[] tokens) {
         if (tokens.length > cache.selfCapacity) throw new IllegalArgumentException(tokens.length + " tokens exceed the cache of " + cache.selfCapacity);
         if (stepWithLogits == null) {
-            stepWithLogits = engine.compile(MoonshineNetwork.step(weights, cache.selfCapacity, cache.crossCapacity, true), cache.all());
+            stepWithLogits = engine.compile(MoonshineNetwork.step(weights.config(), weights.decoder, cache.selfCapacity, cache.crossCapacity, true), cache.all());
         }
         int v = weights.config().vocabulary();
         float[] all = new float[tokens.length * v];

@@ -33,8 +33,9 @@ import java.util.List;
  *   → LN → head [1,1,V] → argmax → next token
  * </pre>
  * The encoder graph is built once per window length; one compiled step graph serves every position of every window
- * (fixed cache capacities, length masks: docs/STATE.md). {@link MoonshineWeights} reads the records here from a file,
- * {@link DecoderCache} holds the caches, {@link DecodingSession} runs the graphs.
+ * (fixed cache capacities, length masks: docs/STATE.md). Beside this file, {@code MoonshineWeights} reads the records
+ * here from a file, {@code DecoderCache} holds the caches under the names and shapes below, {@code DecodingSession} runs
+ * the graphs.
  */
 public final class MoonshineNetwork {
     /** Input names of the step graph; positions and lengths are I32 [1]. */
@@ -43,10 +44,16 @@ public final class MoonshineNetwork {
 
     private MoonshineNetwork() {}
 
+    /** The persistent tensor of one cache ({@code self_k}, {@code self_v}, {@code cross_k}, {@code cross_v}) of one decoder layer. */
+    static String cacheName(String kind, int layer) { return "moonshine." + kind + "." + layer; }
+
+    /** A cache's shape, [1, Hkv, capacity, hd]: keys or values of {@code capacity} positions. */
+    static Shape cacheShape(MoonshineConfig c, int capacity) { return Shape.of(1, c.decoderKvHeads(), capacity, c.decoderHeadDim()); }
+
     /**
      * The geometry of a Moonshine model (transformers' MoonshineConfig, the fields the network needs). The ONNX exports
      * carry no config, so the two released sizes are constants here; a Hugging Face checkpoint brings its config.json
-     * ({@link MoonshineCheckpoint#readConfig}).
+     * ({@code MoonshineCheckpoint.readConfig}).
      *
      * @param hidden              model width d (tiny 288, base 416)
      * @param intermediate        encoder MLP width I; the decoder's SwiGLU projects to twice this (value and gate)
@@ -163,20 +170,19 @@ public final class MoonshineNetwork {
     }
 
     /** Audio [1, 1, samples] → outputs: encoder states [1, T, D]; side effects: the cross caches' first T rows. */
-    static Graph encoder(MoonshineWeights w, int samples, int crossCapacity) {
-        MoonshineConfig c = w.config();
+    static Graph encoder(MoonshineConfig c, Encoder encoder, Decoder decoder, int samples, int crossCapacity) {
         long frames = MoonshineConfig.frames(samples);
         if (frames < 1 || frames > crossCapacity) {
             throw new IllegalArgumentException(samples + " samples give " + frames + " encoder frames; this session holds 1 to " + crossCapacity);
         }
         GraphBuilder g = new GraphBuilder();
-        Tensor memory = encode(g, w.encoder, g.input(AUDIO, Shape.of(1, 1, samples))).named("encoder_states");
+        Tensor memory = encode(g, encoder, g.input(AUDIO, Shape.of(1, 1, samples))).named("encoder_states");
         Tensor zero = g.input(ZERO, DType.I32, Shape.of(1));
         for (int l = 0; l < c.decoderLayers(); l++) {
-            MultiHeadAttention cross = w.decoder.layers().get(l).cross();
-            Shape cache = DecoderCache.shape(c, crossCapacity);
-            g.writeSlice(g.state(DecoderCache.name("cross_k", l), cache), g.contiguous(cross.keys(g, memory, null)), 2, zero);
-            g.writeSlice(g.state(DecoderCache.name("cross_v", l), cache), g.contiguous(cross.values(g, memory)), 2, zero);
+            MultiHeadAttention cross = decoder.layers().get(l).cross();
+            Shape cache = cacheShape(c, crossCapacity);
+            g.writeSlice(g.state(cacheName("cross_k", l), cache), g.contiguous(cross.keys(g, memory, null)), 2, zero);
+            g.writeSlice(g.state(cacheName("cross_v", l), cache), g.contiguous(cross.values(g, memory)), 2, zero);
         }
         return g.build(memory);
     }
@@ -185,9 +191,7 @@ public final class MoonshineNetwork {
      * One decoder step: outputs the next token (I32 [1, 1], greedy) and, when {@code withLogits}, the logits
      * [1, 1, V] (teacher forcing and tests).
      */
-    static Graph step(MoonshineWeights w, int selfCapacity, int crossCapacity, boolean withLogits) {
-        MoonshineConfig c = w.config();
-        Decoder d = w.decoder;
+    static Graph step(MoonshineConfig c, Decoder d, int selfCapacity, int crossCapacity, boolean withLogits) {
         GraphBuilder g = new GraphBuilder();
         Tensor token = g.input(TOKEN, DType.I32, Shape.of(1, 1));
         Tensor position = g.input(POSITION, DType.I32, Shape.of(1));
@@ -198,14 +202,14 @@ public final class MoonshineNetwork {
             DecoderLayer layer = d.layers().get(l);
             MultiHeadAttention self = layer.self();
             Tensor x = layer.selfNorm().apply(g, h);
-            Shape selfShape = DecoderCache.shape(c, selfCapacity);
-            Tensor keys = g.writeSlice(g.state(DecoderCache.name("self_k", l), selfShape), g.contiguous(self.keys(g, x, position)), 2, position);
-            Tensor values = g.writeSlice(g.state(DecoderCache.name("self_v", l), selfShape), g.contiguous(self.values(g, x)), 2, position);
+            Shape selfShape = cacheShape(c, selfCapacity);
+            Tensor keys = g.writeSlice(g.state(cacheName("self_k", l), selfShape), g.contiguous(self.keys(g, x, position)), 2, position);
+            Tensor values = g.writeSlice(g.state(cacheName("self_v", l), selfShape), g.contiguous(self.values(g, x)), 2, position);
             h = g.add(h, self.output(g, self.attend(g, self.queries(g, x, position), keys, values, selfMask)));
 
             MultiHeadAttention cross = layer.cross();
-            Shape crossShape = DecoderCache.shape(c, crossCapacity);
-            Tensor ck = g.state(DecoderCache.name("cross_k", l), crossShape), cv = g.state(DecoderCache.name("cross_v", l), crossShape);
+            Shape crossShape = cacheShape(c, crossCapacity);
+            Tensor ck = g.state(cacheName("cross_k", l), crossShape), cv = g.state(cacheName("cross_v", l), crossShape);
             h = g.add(h, cross.output(g, cross.attend(g, cross.queries(g, layer.crossNorm().apply(g, h), null), ck, cv, crossMask)));
             h = g.add(h, layer.ffn().apply(g, layer.ffnNorm().apply(g, h)));
         }
