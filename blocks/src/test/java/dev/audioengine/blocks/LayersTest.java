@@ -82,13 +82,18 @@ class LayersTest {
             int i = 0;
             for (Set<Capability> caps : java.util.List.<Set<Capability>>of(EnumSet.of(Capability.FUSED_ATTENTION), Set.of())) {
                 WeightScope s = store.scope();
-                DecoderLayer layer = new DecoderLayer(LayerNorm.load(s.child("input_layernorm"), 1e-5f),
-                        attention(s.child("self_attn"), Rotary.partial(HEAD, 0.9, 10000, true), caps),
-                        LayerNorm.load(s.child("post_attention_layernorm"), 1e-5f), attention(s.child("encoder_attn"), null, caps),
-                        LayerNorm.load(s.child("final_layernorm"), 1e-5f),
-                        FeedForward.gatedHalves(Linear.load(s.child("mlp.fc1")), Linear.load(s.child("mlp.fc2")), FeedForward.Activation.SILU));
+                LayerNorm selfNorm = LayerNorm.load(s.child("input_layernorm"), 1e-5f);
+                MultiHeadAttention self = attention(s.child("self_attn"), Rotary.partial(HEAD, 0.9, 10000, true), caps);
+                LayerNorm crossNorm = LayerNorm.load(s.child("post_attention_layernorm"), 1e-5f);
+                MultiHeadAttention cross = attention(s.child("encoder_attn"), null, caps);
+                LayerNorm ffnNorm = LayerNorm.load(s.child("final_layernorm"), 1e-5f);
+                FeedForward ffn = FeedForward.gatedHalves(Linear.load(s.child("mlp.fc1")), Linear.load(s.child("mlp.fc2")), FeedForward.Activation.SILU);
                 GraphBuilder g = new GraphBuilder();
-                Tensor y = layer.apply(g, g.input("x", x.shape()), g.input("mem", mem.shape()), null);
+                Tensor in = g.input("x", x.shape()), memory = g.input("mem", mem.shape());
+                // a pre-norm decoder layer (Moonshine's): causal self-attention, cross-attention, feed-forward
+                Tensor h = g.add(in, self.self(g, selfNorm.apply(g, in), null, true));
+                h = g.add(h, cross.cross(g, crossNorm.apply(g, h), memory));
+                Tensor y = g.add(h, ffn.apply(g, ffnNorm.apply(g, h)));
                 out[i++] = BlockCheck.run(engine, "decoder layer " + caps, g.build(y), Map.of("x", x, "mem", mem), seed);
             }
             Closeness.assertNmse("decoder layer: fused vs composite", Shape.of(2, 5, D), seed, out[1], BlockCheck.widen(out[0]), 1e-10);

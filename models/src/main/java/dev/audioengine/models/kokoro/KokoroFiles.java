@@ -54,7 +54,7 @@ public final class KokoroFiles {
     }
 
     /** Bytes of every voice file: [510, 1, 256] float32. */
-    static final long VOICE_BYTES = 510L * 256 * Float.BYTES;
+    static final long VOICE_BYTES = (long) KokoroVoice.ROWS * KokoroVoice.STYLE_DIM * Float.BYTES;
 
     /** All 54 voices of the package, in name order. */
     public static final List<Voice> VOICES = List.of(

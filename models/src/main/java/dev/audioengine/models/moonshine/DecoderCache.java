@@ -2,7 +2,7 @@ package dev.audioengine.models.moonshine;
 
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.api.exec.PersistentTensor;
-import dev.audioengine.api.tensor.Shape;
+import dev.audioengine.models.moonshine.MoonshineNetwork.MoonshineConfig;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -24,7 +24,7 @@ final class DecoderCache implements AutoCloseable {
             for (int l = 0; l < c.decoderLayers(); l++) {
                 for (String kind : KINDS) {
                     int capacity = kind.startsWith("self") ? selfCapacity : crossCapacity;
-                    tensors.add(engine.state(name(kind, l), dev.audioengine.api.tensor.DType.F32, shape(c, capacity)));
+                    tensors.add(engine.state(MoonshineNetwork.cacheName(kind, l), dev.audioengine.api.tensor.DType.F32, MoonshineNetwork.cacheShape(c, capacity)));
                 }
             }
         } catch (RuntimeException e) {
@@ -34,10 +34,6 @@ final class DecoderCache implements AutoCloseable {
     }
 
     static final List<String> KINDS = List.of("self_k", "self_v", "cross_k", "cross_v");
-
-    static String name(String kind, int layer) { return "moonshine." + kind + "." + layer; }
-
-    static Shape shape(MoonshineConfig c, int capacity) { return Shape.of(1, c.decoderKvHeads(), capacity, c.decoderHeadDim()); }
 
     PersistentTensor[] all() { return tensors.toArray(PersistentTensor[]::new); }
 

@@ -6,6 +6,7 @@ import dev.audioengine.api.exec.RunSummary;
 import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
+import dev.audioengine.models.moonshine.MoonshineNetwork.MoonshineConfig;
 
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
@@ -44,13 +45,13 @@ final class DecodingSession implements AutoCloseable {
         this.weights = weights;
         this.cache = new DecoderCache(engine, weights.config(), selfCapacity, crossCapacity);
         try {
-            this.step = engine.compile(MoonshineGraphs.step(weights, selfCapacity, crossCapacity, false), cache.all());
+            this.step = engine.compile(MoonshineNetwork.step(weights.config(), weights.decoder, selfCapacity, crossCapacity, false), cache.all());
         } catch (RuntimeException e) {
             cache.close();
             throw e;
         }
-        stepInputs = Map.of(MoonshineGraphs.TOKEN, token, MoonshineGraphs.POSITION, position, MoonshineGraphs.SELF_LENGTH, selfLength,
-                MoonshineGraphs.CROSS_LENGTH, crossLength);
+        stepInputs = Map.of(MoonshineNetwork.TOKEN, token, MoonshineNetwork.POSITION, position, MoonshineNetwork.SELF_LENGTH, selfLength,
+                MoonshineNetwork.CROSS_LENGTH, crossLength);
     }
 
     /** The longest window this session can hear, in samples. */
@@ -60,7 +61,7 @@ final class DecodingSession implements AutoCloseable {
     HostTensor encode(float[] samples, int from, int length, boolean keepStates) {
         CompiledGraph enc = encoders.get(length);
         if (enc == null) {
-            enc = engine.compile(MoonshineGraphs.encoder(weights, length, cache.crossCapacity), cache.cross());
+            enc = engine.compile(MoonshineNetwork.encoder(weights.config(), weights.encoder, weights.decoder, length, cache.crossCapacity), cache.cross());
             compiledEncoders++;
             encoders.put(length, enc);
             if (encoders.size() > ENCODERS_KEPT) {
@@ -72,7 +73,7 @@ final class DecodingSession implements AutoCloseable {
         float[] window = from == 0 && length == samples.length ? samples : java.util.Arrays.copyOfRange(samples, from, from + length);
         try (HostTensor audio = HostTensor.ofFloats(Shape.of(1, 1, length), window)) {
             frames = Math.toIntExact(MoonshineConfig.frames(length));
-            CompiledGraph.Outputs out = enc.run(Map.of(MoonshineGraphs.AUDIO, audio, MoonshineGraphs.ZERO, zero));
+            CompiledGraph.Outputs out = enc.run(Map.of(MoonshineNetwork.AUDIO, audio, MoonshineNetwork.ZERO, zero));
             if (keepStates) return out.get(0);
             out.close();
             return null;
@@ -111,7 +112,7 @@ final class DecodingSession implements AutoCloseable {
     float[] logits(int[] tokens) {
         if (tokens.length > cache.selfCapacity) throw new IllegalArgumentException(tokens.length + " tokens exceed the cache of " + cache.selfCapacity);
         if (stepWithLogits == null) {
-            stepWithLogits = engine.compile(MoonshineGraphs.step(weights, cache.selfCapacity, cache.crossCapacity, true), cache.all());
+            stepWithLogits = engine.compile(MoonshineNetwork.step(weights.config(), weights.decoder, cache.selfCapacity, cache.crossCapacity, true), cache.all());
         }
         int v = weights.config().vocabulary();
         float[] all = new float[tokens.length * v];

@@ -2,6 +2,7 @@ package dev.audioengine.models.moonshine;
 
 import dev.audioengine.models.json.StrictJsonReader;
 import dev.audioengine.model.ModelFormatException;
+import dev.audioengine.models.moonshine.MoonshineNetwork.MoonshineConfig;
 
 import java.io.IOException;
 import java.nio.file.Files;

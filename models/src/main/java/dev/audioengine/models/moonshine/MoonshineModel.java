@@ -3,6 +3,7 @@ package dev.audioengine.models.moonshine;
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.api.exec.RunSummary;
 import dev.audioengine.api.tensor.HostTensor;
+import dev.audioengine.models.moonshine.MoonshineNetwork.MoonshineConfig;
 
 import java.util.ArrayDeque;
 import java.util.Deque;

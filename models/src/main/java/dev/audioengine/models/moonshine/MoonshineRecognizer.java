@@ -12,6 +12,7 @@ import dev.audioengine.model.task.TranscriptSegment;
 import dev.audioengine.models.asr.LiveTranscription;
 import dev.audioengine.models.asr.LongFormTranscriber;
 import dev.audioengine.models.asr.WindowDecoder;
+import dev.audioengine.models.moonshine.MoonshineNetwork.MoonshineConfig;
 import dev.audioengine.models.silero.SileroVad;
 
 import java.io.IOException;

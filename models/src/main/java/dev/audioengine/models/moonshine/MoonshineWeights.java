@@ -1,8 +1,6 @@
 package dev.audioengine.models.moonshine;
 
 import dev.audioengine.api.capability.Capability;
-import dev.audioengine.api.graph.GraphBuilder;
-import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.blocks.Conv1d;
 import dev.audioengine.blocks.EncoderLayer;
@@ -13,45 +11,30 @@ import dev.audioengine.blocks.Linear;
 import dev.audioengine.blocks.MultiHeadAttention;
 import dev.audioengine.blocks.weights.WeightScope;
 import dev.audioengine.blocks.weights.WeightStore;
+import dev.audioengine.models.moonshine.MoonshineNetwork.DecoderLayer;
+import dev.audioengine.models.moonshine.MoonshineNetwork.MoonshineConfig;
+import dev.audioengine.models.moonshine.MoonshineNetwork.Stem;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
 /**
- * The Moonshine network's weights as blocks, read once from one store (a checkpoint) or two (the ONNX export's encoder
+ * The Moonshine network's weights ({@link MoonshineNetwork}'s records), read once from one store (a checkpoint) or two (the ONNX export's encoder
  * and decoder files), each shape checked against the config so a file of another geometry fails here, by name, rather
  * than deep inside a graph. The stores own the tensors: close the graphs, then this.
  */
 public final class MoonshineWeights implements AutoCloseable {
-    /** The stem: conv 127/64 → tanh → GroupNorm(1) → conv 7/3 → GELU → conv 3/2 → GELU. */
-    record Stem(Conv1d conv1, GroupNorm norm, Conv1d conv2, Conv1d conv3) {}
-
-    /** One decoder layer's pieces, kept apart because a cached step uses them one by one. */
-    record DecoderLayerWeights(LayerNorm selfNorm, MultiHeadAttention self, LayerNorm crossNorm, MultiHeadAttention cross,
-                               LayerNorm ffnNorm, FeedForward ffn) {}
-
     private final MoonshineConfig config;
     private final List<WeightStore> stores;
-    final Stem stem;
-    final List<EncoderLayer> encoderLayers;
-    final LayerNorm encoderNorm;
-    final HostTensor embedding;
-    final List<DecoderLayerWeights> decoderLayers;
-    final LayerNorm decoderNorm;
-    final Linear head;
+    final MoonshineNetwork.Encoder encoder;
+    final MoonshineNetwork.Decoder decoder;
 
-    private MoonshineWeights(MoonshineConfig config, List<WeightStore> stores, Stem stem, List<EncoderLayer> encoderLayers, LayerNorm encoderNorm,
-                             HostTensor embedding, List<DecoderLayerWeights> decoderLayers, LayerNorm decoderNorm, Linear head) {
+    private MoonshineWeights(MoonshineConfig config, List<WeightStore> stores, MoonshineNetwork.Encoder encoder, MoonshineNetwork.Decoder decoder) {
         this.config = config;
         this.stores = stores;
-        this.stem = stem;
-        this.encoderLayers = encoderLayers;
-        this.encoderNorm = encoderNorm;
-        this.embedding = embedding;
-        this.decoderLayers = decoderLayers;
-        this.decoderNorm = decoderNorm;
-        this.head = head;
+        this.encoder = encoder;
+        this.decoder = decoder;
     }
 
     /**
@@ -93,13 +76,13 @@ public final class MoonshineWeights implements AutoCloseable {
         if (embedding.shape().rank() != 2 || embedding.shape().dim(0) != c.vocabulary() || embedding.shape().dim(1) != d) {
             throw new IllegalArgumentException(dec.full("embed_tokens.weight") + " is " + embedding.shape() + ", want [" + c.vocabulary() + ", " + d + "]");
         }
-        List<DecoderLayerWeights> decoderLayers = new ArrayList<>();
+        List<DecoderLayer> decoderLayers = new ArrayList<>();
         for (int l = 0; l < c.decoderLayers(); l++) {
             WeightScope s = dec.child("layers", l);
             Linear up = Linear.load(s.child("mlp." + layout.decoderMlpUp())), down = Linear.load(s.child("mlp." + layout.decoderMlpDown()));
             requireShape(s.full("mlp." + layout.decoderMlpUp()), up, 2L * c.intermediate(), d);
             requireShape(s.full("mlp." + layout.decoderMlpDown()), down, d, c.intermediate());
-            decoderLayers.add(new DecoderLayerWeights(norm(s, "input_layernorm", d),
+            decoderLayers.add(new DecoderLayer(norm(s, "input_layernorm", d),
                     attention(s.child("self_attn"), layout, c.decoderHeads(), c.decoderKvHeads(), c.decoderRotary(), effective, d),
                     norm(s, "post_attention_layernorm", d),
                     attention(s.child("encoder_attn"), layout, c.decoderHeads(), c.decoderKvHeads(), null, effective, d),
@@ -114,8 +97,8 @@ public final class MoonshineWeights implements AutoCloseable {
         Linear head = top.has(layout.outputHead() + ".weight") ? Linear.loadWithoutBias(top.child(layout.outputHead()))
                 : new Linear(dec.weight("embed_tokens.weight"), null);
         requireShape(layout.outputHead(), head, c.vocabulary(), d);
-        return new MoonshineWeights(c, stores, stem, List.copyOf(encoderLayers), norm(enc, "layer_norm", d), embedding,
-                List.copyOf(decoderLayers), norm(dec, "norm", d), head);
+        return new MoonshineWeights(c, stores, new MoonshineNetwork.Encoder(stem, List.copyOf(encoderLayers), norm(enc, "layer_norm", d)),
+                new MoonshineNetwork.Decoder(embedding, List.copyOf(decoderLayers), norm(dec, "norm", d), head));
     }
 
     public MoonshineConfig config() { return config; }
@@ -124,17 +107,6 @@ public final class MoonshineWeights implements AutoCloseable {
     WeightStore encoderConstants() { return stores.getFirst(); }
 
     WeightStore decoderConstants() { return stores.getLast(); }
-
-    /** Audio [1, 1, samples] → encoder states [1, T, hidden]. */
-    Tensor encode(GraphBuilder g, Tensor audio) {
-        Tensor h = g.tanh(stem.conv1().apply(g, audio));
-        h = stem.norm().apply(g, h);
-        h = g.gelu(stem.conv2().apply(g, h));
-        h = g.gelu(stem.conv3().apply(g, h));
-        h = g.contiguous(g.transpose(h, 1, 2));
-        for (EncoderLayer layer : encoderLayers) h = layer.apply(g, h, null);
-        return encoderNorm.apply(g, h);
-    }
 
     @Override
     public void close() { stores.forEach(WeightStore::close); }

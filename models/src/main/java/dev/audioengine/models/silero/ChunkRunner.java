@@ -37,7 +37,7 @@ final class ChunkRunner implements AutoCloseable {
         this.weights = weights;
         this.compiled = compiled;
         synchronized (engine) { // allocating device memory takes its turn too
-            this.state = engine.state(SileroGraph.STATE, DType.F32, SileroGraph.STATE_SHAPE);
+            this.state = engine.state(SileroNetwork.STATE, DType.F32, SileroNetwork.STATE_SHAPE);
         }
     }
 
@@ -69,12 +69,12 @@ final class ChunkRunner implements AutoCloseable {
     }
 
     private Compiled compile(int n) {
-        CompiledGraph g = engine.compile(SileroGraph.build(weights, n), state);
+        CompiledGraph g = engine.compile(SileroNetwork.build(weights, n), state);
         compiled.accept(g.summary());
         HostTensor window = HostTensor.allocate(DType.F32, Shape.of(n, 1, weights.context + weights.chunk));
         var o = g.graph().outputs().getFirst();
         HostTensor out = HostTensor.allocate(o.dtype(), o.shape());
-        return new Compiled(g, window, Map.of(SileroGraph.WINDOW, window), out);
+        return new Compiled(g, window, Map.of(SileroNetwork.WINDOW, window), out);
     }
 
     @Override

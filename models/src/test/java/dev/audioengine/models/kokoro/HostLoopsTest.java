@@ -1,5 +1,6 @@
 package dev.audioengine.models.kokoro;
 
+import dev.audioengine.models.kokoro.KokoroNetwork.HarmonicSource;
 import org.junit.jupiter.api.Test;
 
 import java.util.Random;

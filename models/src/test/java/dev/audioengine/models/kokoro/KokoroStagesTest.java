@@ -37,10 +37,10 @@ class KokoroStagesTest {
             phaseAgreement(fromOrtCurves.har(), har);
             KokoroModel.Stages fromOrtSpectrum = model.stages(ids, style, 1f,
                     new KokoroModel.Stages(null, ref.extra().get(F0), ref.extra().get(N), null, har, null, null));
-            report("asr (inner 80%)", inner(fromOrtSpectrum.probes().get(KokoroGraphs.ASR), 512), inner(ref.extra().get(ASR), 512));
-            report("encode (inner 80%)", inner(fromOrtSpectrum.probes().get(KokoroGraphs.ENCODE), 1024), inner(ref.extra().get(ENCODE), 1024));
-            report("decode.3 (inner 80%)", inner(fromOrtSpectrum.probes().get(KokoroGraphs.DECODE), 512), inner(ref.extra().get(DECODE), 512));
-            report("conv_post (inner 80%)", inner(fromOrtSpectrum.probes().get(KokoroGraphs.POST), 22), inner(ref.extra().get(POST), 22));
+            report("asr (inner 80%)", inner(fromOrtSpectrum.probes().get(KokoroNetwork.ASR), 512), inner(ref.extra().get(ASR), 512));
+            report("encode (inner 80%)", inner(fromOrtSpectrum.probes().get(KokoroNetwork.ENCODE), 1024), inner(ref.extra().get(ENCODE), 1024));
+            report("decode.3 (inner 80%)", inner(fromOrtSpectrum.probes().get(KokoroNetwork.DECODE), 512), inner(ref.extra().get(DECODE), 512));
+            report("conv_post (inner 80%)", inner(fromOrtSpectrum.probes().get(KokoroNetwork.POST), 22), inner(ref.extra().get(POST), 22));
             // encode's input cat(asr, F0, N) is quantized to 8 bits per tensor before its 1x1 shortcut conv: F0 in Hz sets the step
             System.err.printf("[kokoro stage] ORT's 8-bit step for encode's input: %.4f (asr rms %.4f)%n", ref.extra().get(CONCAT_SCALE)[0],
                     Math.sqrt(Arrays.stream(toDoubles(ref.extra().get(ASR))).map(v -> v * v).average().orElseThrow()));

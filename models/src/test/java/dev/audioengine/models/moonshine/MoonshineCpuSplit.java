@@ -1,6 +1,7 @@
 package dev.audioengine.models.moonshine;
 
 import dev.audioengine.api.AudioEngine;
+import dev.audioengine.models.moonshine.MoonshineNetwork.MoonshineConfig;
 
 import java.lang.reflect.Method;
 import java.util.List;

@@ -5,6 +5,7 @@ import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.testkit.Closeness;
 import dev.audioengine.evaluation.EnglishTextNormalizer;
 import dev.audioengine.evaluation.WordErrorRate;
+import dev.audioengine.models.moonshine.MoonshineNetwork.MoonshineConfig;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -1,6 +1,7 @@
 package dev.audioengine.models.moonshine;
 
 import dev.audioengine.audio.WavReader;
+import dev.audioengine.models.moonshine.MoonshineNetwork.MoonshineConfig;
 
 import java.nio.file.Path;
 

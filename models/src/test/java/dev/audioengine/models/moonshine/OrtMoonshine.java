@@ -4,6 +4,7 @@ import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
+import dev.audioengine.models.moonshine.MoonshineNetwork.MoonshineConfig;
 
 import java.nio.FloatBuffer;
 import java.nio.LongBuffer;

@@ -3,6 +3,7 @@ package dev.audioengine.models.moonshine;
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.testkit.Closeness;
+import dev.audioengine.models.moonshine.MoonshineNetwork.MoonshineConfig;
 import dev.audioengine.weights.WeightFile;
 import dev.audioengine.weights.WeightFiles;
 import org.junit.jupiter.api.AfterAll;

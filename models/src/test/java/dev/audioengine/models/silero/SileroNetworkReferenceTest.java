@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * against ONNX Runtime on the same windows: checks the graph's structure and weights
  * independently of any kernel, and the LSTM state carried across runs in a persistent tensor.
  */
-class SileroGraphReferenceTest {
+class SileroNetworkReferenceTest {
 
     @ParameterizedTest(name = "{0} at {1} Hz")
     @CsvSource({"v5,16000", "v5,8000", "v6,16000", "v6,8000"})
@@ -45,9 +45,9 @@ class SileroGraphReferenceTest {
                 SileroWeights w = weights.get(rate);
                 // two runs of half the windows each: the LSTM state carries between them in the reference's persistent tensor
                 int half = n / 2;
-                Graph g = SileroGraph.build(w, half);
+                Graph g = SileroNetwork.build(w, half);
                 int len = w.context + w.chunk;
-                ReferenceState state = new ReferenceState().zeros(SileroGraph.STATE, DType.F32, SileroGraph.STATE_SHAPE);
+                ReferenceState state = new ReferenceState().zeros(SileroNetwork.STATE, DType.F32, SileroNetwork.STATE_SHAPE);
                 double[] got = new double[n];
                 for (int run = 0; run < 2; run++) {
                     float[] windows = new float[half * len];
@@ -59,7 +59,7 @@ class SileroGraphReferenceTest {
                     }
                     try (HostTensor x = HostTensor.ofFloats(Shape.of(half, 1, len), windows)) {
                         Tensor prob = g.outputs().getFirst();
-                        double[] p = ReferenceEvaluator.evaluate(g, Map.of(SileroGraph.WINDOW, x), state).get(prob);
+                        double[] p = ReferenceEvaluator.evaluate(g, Map.of(SileroNetwork.WINDOW, x), state).get(prob);
                         assertThat(p).hasSize(half);
                         System.arraycopy(p, 0, got, run * half, half);
                     }

@@ -1,4 +1,4 @@
-package dev.audioengine.blocks;
+package dev.audioengine.models.moonshine;
 
 import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtEnvironment;
@@ -14,7 +14,11 @@ import dev.audioengine.api.tensor.Shape;
 import dev.audioengine.api.testkit.Closeness;
 import dev.audioengine.audio.AudioClip;
 import dev.audioengine.audio.WavReader;
-import dev.audioengine.blocks.weights.NpmFixture;
+import dev.audioengine.blocks.FeedForward;
+import dev.audioengine.blocks.LayerNorm;
+import dev.audioengine.blocks.Linear;
+import dev.audioengine.blocks.MultiHeadAttention;
+import dev.audioengine.blocks.Rotary;
 import dev.audioengine.blocks.weights.WeightScope;
 import dev.audioengine.blocks.weights.WeightStore;
 import org.junit.jupiter.api.Test;
@@ -53,7 +57,7 @@ class MoonshineDecoderBlocksTest {
 
         float[] memory;
         int tm;
-        try (OrtSession enc = env.createSession(NpmFixture.moonshineTinyEncoder().toString(), new OrtSession.SessionOptions());
+        try (OrtSession enc = env.createSession(MoonshineFixtures.file(MoonshineFamily.TINY_ENCODER).toString(), new OrtSession.SessionOptions());
              OnnxTensor x = OnnxTensor.createTensor(env, FloatBuffer.wrap(clip.samples()), new long[] {1, clip.samples().length});
              OrtSession.Result res = enc.run(Map.of("input_values", x))) {
             OnnxTensor y = (OnnxTensor) res.get("last_hidden_state").orElseThrow();
@@ -63,7 +67,7 @@ class MoonshineDecoderBlocksTest {
             b.get(memory);
         }
 
-        Path decoder = NpmFixture.moonshineTinyDecoder();
+        Path decoder = MoonshineFixtures.file(MoonshineFamily.TINY_DECODER);
         List<Integer> tokens = new ArrayList<>(List.of(1)); // BOS
         float[] ort = null;
         try (OrtSession dec = env.createSession(decoder.toString(), new OrtSession.SessionOptions())) {
@@ -76,18 +80,18 @@ class MoonshineDecoderBlocksTest {
         int[] ids = tokens.stream().mapToInt(Integer::intValue).toArray();
 
         for (Set<Capability> caps : List.<Set<Capability>>of(Set.of(Capability.FUSED_ATTENTION), Set.of())) {
-            try (AudioEngine engine = BlockCheck.cpu(); WeightStore store = WeightStore.open(decoder, DType.F32);
+            try (AudioEngine engine = AudioEngine.builder().backend("cpu").threads(2).build(); WeightStore store = WeightStore.open(decoder, DType.F32);
                  HostTensor idt = HostTensor.ofInts(Shape.of(1, t), ids); HostTensor mem = HostTensor.ofFloats(Shape.of(1, tm, D), memory)) {
                 GraphBuilder g = new GraphBuilder();
                 Tensor logits = decoderGraph(g, store, g.input("ids", DType.I32, idt.shape()), g.input("mem", mem.shape()), caps);
                 try (CompiledGraph c = engine.compile(g.build(logits)); CompiledGraph.Outputs o = c.run(Map.of("ids", idt, "mem", mem))) {
                     float[] got = o.get(0).toFloatArray();
                     System.out.printf("Moonshine tiny decoder from blocks (%s) vs ONNX Runtime, tokens %s: logits NMSE %.3e%n", caps, tokens,
-                            Closeness.nmse(got, BlockCheck.widen(ort)));
+                            Closeness.nmse(got, widen(ort)));
                     for (int i = 0; i < t; i++) {
                         assertThat(argmax(got, i * VOCAB)).as("next token after position %d of %s", i, tokens).isEqualTo(argmax(ort, i * VOCAB));
                     }
-                    Closeness.assertNmse("Moonshine tiny decoder from blocks vs ONNX Runtime " + caps, logits.shape(), 0, got, BlockCheck.widen(ort), 5e-3);
+                    Closeness.assertNmse("Moonshine tiny decoder from blocks vs ONNX Runtime " + caps, logits.shape(), 0, got, widen(ort), 5e-3);
                 }
             }
         }
@@ -100,16 +104,26 @@ class MoonshineDecoderBlocksTest {
         Rotary rotary = Rotary.partial(36, 0.9, 10000, true);
         for (int l = 0; l < 6; l++) {
             WeightScope layer = w.child("layers", l);
-            h = new DecoderLayer(LayerNorm.load(layer.child("input_layernorm"), 1e-5f),
+            h = decoderLayer(g, h, memory, LayerNorm.load(layer.child("input_layernorm"), 1e-5f),
                     MultiHeadAttention.load(layer.child("self_attn"), "q_proj", "k_proj", "v_proj", "dense", 8, 8, rotary, caps),
                     LayerNorm.load(layer.child("post_attention_layernorm"), 1e-5f),
                     MultiHeadAttention.load(layer.child("encoder_attn"), "q_proj", "k_proj", "v_proj", "dense", 8, 8, null, caps),
                     LayerNorm.load(layer.child("final_layernorm"), 1e-5f),
-                    FeedForward.gatedHalves(Linear.load(layer.child("mlp.up_proj")), Linear.load(layer.child("mlp.down_proj")), FeedForward.Activation.SILU))
-                    .apply(g, h, memory, null);
+                    FeedForward.gatedHalves(Linear.load(layer.child("mlp.up_proj")), Linear.load(layer.child("mlp.down_proj")), FeedForward.Activation.SILU));
         }
         h = LayerNorm.load(w.child("norm"), 1e-5f).apply(g, h);
         return Linear.loadWithoutBias(store.scope().child("proj_out")).apply(g, h);
+    }
+
+    /**
+     * A pre-norm decoder layer over the whole prefix (no cache), the form a cached step must agree with:
+     * x + causal self-attn(norm₁(x)), + cross-attn(norm₂(·), memory), + ffn(norm₃(·)).
+     */
+    static Tensor decoderLayer(GraphBuilder g, Tensor x, Tensor memory, LayerNorm selfNorm, MultiHeadAttention self, LayerNorm crossNorm,
+                               MultiHeadAttention cross, LayerNorm ffnNorm, FeedForward ffn) {
+        Tensor h = g.add(x, self.self(g, selfNorm.apply(g, x), null, true));
+        h = g.add(h, cross.cross(g, crossNorm.apply(g, h), memory));
+        return g.add(h, ffn.apply(g, ffnNorm.apply(g, h)));
     }
 
     private static float[] ortLogits(OrtEnvironment env, OrtSession dec, List<Integer> tokens, float[] memory, int tm) throws Exception {
@@ -137,5 +151,11 @@ class MoonshineDecoderBlocksTest {
         int best = 0;
         for (int i = 1; i < VOCAB; i++) if (v[from + i] > v[from + best]) best = i;
         return best;
+    }
+
+    private static double[] widen(float[] f) {
+        double[] d = new double[f.length];
+        for (int i = 0; i < f.length; i++) d[i] = f[i];
+        return d;
     }
 }

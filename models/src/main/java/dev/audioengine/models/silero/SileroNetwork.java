@@ -24,12 +24,12 @@ import dev.audioengine.api.tensor.Shape;
  * graph overwrites it with the state after the last window, so it stays on the device from run
  * to run, and graphs of every batch size N share it.
  */
-final class SileroGraph {
+final class SileroNetwork {
     static final String WINDOW = "window", STATE = "lstm_state", OUT = "out";
     /** The persistent LSTM state: h and c, each [1, 1, 128], stacked on the first axis. */
     static final Shape STATE_SHAPE = Shape.of(2, 1, 1, SileroWeights.HIDDEN);
 
-    private SileroGraph() {}
+    private SileroNetwork() {}
 
     static Graph build(SileroWeights w, int n) {
         GraphBuilder g = new GraphBuilder();

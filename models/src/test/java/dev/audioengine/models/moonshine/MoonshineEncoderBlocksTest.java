@@ -1,4 +1,4 @@
-package dev.audioengine.blocks;
+package dev.audioengine.models.moonshine;
 
 import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtEnvironment;
@@ -14,7 +14,14 @@ import dev.audioengine.api.tensor.Shape;
 import dev.audioengine.api.testkit.Closeness;
 import dev.audioengine.api.testkit.RandomTensors;
 import dev.audioengine.api.testkit.Seeds;
-import dev.audioengine.blocks.weights.NpmFixture;
+import dev.audioengine.blocks.Conv1d;
+import dev.audioengine.blocks.EncoderLayer;
+import dev.audioengine.blocks.FeedForward;
+import dev.audioengine.blocks.GroupNorm;
+import dev.audioengine.blocks.LayerNorm;
+import dev.audioengine.blocks.Linear;
+import dev.audioengine.blocks.MultiHeadAttention;
+import dev.audioengine.blocks.Rotary;
 import dev.audioengine.blocks.weights.WeightScope;
 import dev.audioengine.blocks.weights.WeightStore;
 import org.junit.jupiter.api.Test;
@@ -40,7 +47,7 @@ class MoonshineEncoderBlocksTest {
         int samples = 16000;
         float[] audio = new float[samples];
         for (int i = 0; i < samples; i++) audio[i] = (float) (0.3 * Math.sin(i * 0.03 * (1 + i / 9000.0)) + 0.05 * r.normal(1, 0, 1)[0]);
-        Path file = NpmFixture.moonshineTinyEncoder();
+        Path file = MoonshineFixtures.file(MoonshineFamily.TINY_ENCODER);
 
         float[] ort;
         long[] ortShape;
@@ -56,7 +63,7 @@ class MoonshineEncoderBlocksTest {
         }
 
         for (Set<Capability> caps : java.util.List.<Set<Capability>>of(Set.of(Capability.FUSED_ATTENTION), Set.of())) {
-            try (AudioEngine engine = BlockCheck.cpu(); WeightStore store = WeightStore.open(file, DType.F32);
+            try (AudioEngine engine = AudioEngine.builder().backend("cpu").threads(2).build(); WeightStore store = WeightStore.open(file, DType.F32);
                  HostTensor x = HostTensor.ofFloats(Shape.of(1, 1, samples), audio)) {
                 WeightScope w = store.scope();
                 GraphBuilder g = new GraphBuilder();
@@ -78,11 +85,17 @@ class MoonshineEncoderBlocksTest {
                 org.assertj.core.api.Assertions.assertThat(out.shape().dims()).isEqualTo(ortShape);
                 try (CompiledGraph c = engine.compile(g.build(out)); CompiledGraph.Outputs o = c.run(Map.of("audio", x))) {
                     float[] got = o.get(0).toFloatArray();
-                    double nmse = Closeness.nmse(got, BlockCheck.widen(ort));
+                    double nmse = Closeness.nmse(got, widen(ort));
                     System.out.printf("Moonshine tiny encoder from blocks (%s) vs ONNX Runtime: NMSE %.3e over %s%n", caps, nmse, out.shape());
-                    Closeness.assertNmse("Moonshine tiny encoder from blocks vs ONNX Runtime " + caps, out.shape(), seed, got, BlockCheck.widen(ort), 5e-3);
+                    Closeness.assertNmse("Moonshine tiny encoder from blocks vs ONNX Runtime " + caps, out.shape(), seed, got, widen(ort), 5e-3);
                 }
             }
         }
+    }
+
+    private static double[] widen(float[] f) {
+        double[] d = new double[f.length];
+        for (int i = 0; i < f.length; i++) d[i] = f[i];
+        return d;
     }
 }
