@@ -17,7 +17,7 @@ import java.util.concurrent.Future;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class EnglishTextNormalizerTest {
-    /** Written by scripts/english-normalizer-fixture.py with Whisper's own normaliser (release 20250625). */
+    /** Written by scripts/fixtures/english-normalizer-fixture.py with Whisper's own normaliser (release 20250625). */
     private static final Path GOLDEN = Path.of("src/test/resources/text/whisper-english-normalizer.tsv");
     private static final Path POCKETSPHINX = Path.of("/usr/share/pocketsphinx/test/data");
 

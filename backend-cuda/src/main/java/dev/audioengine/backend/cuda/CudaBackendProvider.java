@@ -29,7 +29,7 @@ import java.util.stream.Collectors;
 public final class CudaBackendProvider implements BackendProvider {
     /**
      * The capabilities whose conformance cases all passed on an NVIDIA H200 (sm_90) with
-     * scripts/cuda-evidence.sh; see docs/PERFORMANCE-cuda.md for the run.
+     * scripts/gpu/cuda-evidence.sh; see docs/PERFORMANCE-cuda.md for the run.
      */
     static final Set<Capability> VERIFIED = Set.of(Capability.DEPTHWISE_CONV1D_FAST, Capability.CONV_TRANSPOSE1D_COL2IM, Capability.FUSED_ATTENTION,
             Capability.BF16_WEIGHTS, Capability.FAST_PROJECTION, Capability.DEVICE_ISTFT);

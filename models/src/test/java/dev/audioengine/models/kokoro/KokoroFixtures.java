@@ -41,13 +41,13 @@ final class KokoroFixtures {
     static Path voice(String name) { return file(KokoroFiles.voice(name).file()); }
 
     /**
-     * The export with its activation rounding removed (scripts/kokoro-float-onnx.py, Debian's python3-onnx), made once
+     * The export with its activation rounding removed (scripts/fixtures/kokoro-float-onnx.py, Debian's python3-onnx), made once
      * per build folder from the pinned file.
      */
     static synchronized Path floatModel() throws IOException, InterruptedException {
         Path out = Path.of("target", "kokoro-float-reference.onnx").toAbsolutePath();
         if (Files.isRegularFile(out)) return out;
-        Path script = Path.of("..", "scripts", "kokoro-float-onnx.py").toAbsolutePath().normalize();
+        Path script = Path.of("..", "scripts", "fixtures", "kokoro-float-onnx.py").toAbsolutePath().normalize();
         Path partial = out.resolveSibling(out.getFileName() + ".partial");
         Files.createDirectories(out.getParent());
         Process p = new ProcessBuilder("/usr/bin/python3", script.toString(), model().toString(), partial.toString()).inheritIO().start();

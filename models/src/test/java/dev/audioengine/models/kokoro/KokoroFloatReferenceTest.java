@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Three-way agreement on the test sentences (espeak-ng phonemes; af_heart and bm_george; speeds 1 and 1.2): the engine,
  * ONNX Runtime on the 8-bit export as shipped, and ONNX Runtime on the same export with its activation rounding removed
- * (scripts/kokoro-float-onnx.py: the file's weights in float arithmetic, which is what the engine computes). The engine
+ * (scripts/fixtures/kokoro-float-onnx.py: the file's weights in float arithmetic, which is what the engine computes). The engine
  * must match the float reference closely, with every capability branch it takes on and off; its distance from the
  * 8-bit export is then the export's rounding, which the float reference shows on its own (docs/KOKORO-WEIGHTS.md).
  */

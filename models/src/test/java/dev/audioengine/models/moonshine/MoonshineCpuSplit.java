@@ -12,7 +12,7 @@ import java.util.Locale;
  * CPU time in the engine's encoder (window already compiled), in its greedy decoding, in ORT's encoder run and in
  * ORT's whole transcription (encoder + its decoding loop), the two interleaved per recording. Thread CPU time, not
  * wall: with one thread both run on the caller, and on a shared machine wall time mostly measures the neighbours.
- * <pre>scripts/bench-asr-vs-ort split [tiny|base] [rounds]</pre>
+ * <pre>scripts/peers/bench-asr-vs-ort split [tiny|base] [rounds]</pre>
  */
 public final class MoonshineCpuSplit {
     private MoonshineCpuSplit() {}

@@ -13,7 +13,7 @@ import java.util.Locale;
  * window as moonshine-js decodes it), the two interleaved round by round, median of the rounds. ORT is a test-scope
  * dependency only, so this is a main class, not a CLI command. Both wall time and the process's CPU time (every
  * thread, ONNX Runtime's native ones included) are reported: on a loaded machine the second is the fairer ratio.
- * <pre>scripts/bench-asr-vs-ort [tiny|base] [threads] [rounds]</pre>
+ * <pre>scripts/peers/bench-asr-vs-ort [tiny|base] [threads] [rounds]</pre>
  */
 public final class MoonshineSpeedBenchmark {
     private MoonshineSpeedBenchmark() {}

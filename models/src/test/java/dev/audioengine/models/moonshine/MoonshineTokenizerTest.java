@@ -21,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class MoonshineTokenizerTest {
-    /** Written by scripts/moonshine-tokenizer-fixture.mjs with the real llama-tokenizer-js decode(). */
+    /** Written by scripts/fixtures/moonshine-tokenizer-fixture.mjs with the real llama-tokenizer-js decode(). */
     private static final Path GOLDEN = Path.of("src/test/resources/moonshine/llama-tokenizer-js-decode.jsonl");
     private static final Path TINY_JSON = Path.of("src/test/resources/moonshine/tiny-tokenizer.json");
     private static final int SPACE = 29871;

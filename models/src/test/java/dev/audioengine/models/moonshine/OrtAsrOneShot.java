@@ -8,7 +8,7 @@ import java.nio.file.Path;
 /**
  * The one-shot peer of {@code audioengine --task asr --audio FILE}: ONNX Runtime Java loads moonshine-js's encoder and
  * merged decoder, transcribes one 16 kHz WAV greedily as moonshine-js does, prints the text and exits. Run as its own
- * process by scripts/bench-startup, so JVM start, native library load and model load count as they do for a user:
+ * process by scripts/peers/bench-startup, so JVM start, native library load and model load count as they do for a user:
  * <pre>OrtAsrOneShot ENCODER.onnx DECODER.onnx LLAMA_TOKENIZER.js AUDIO.wav THREADS</pre>
  */
 public final class OrtAsrOneShot {

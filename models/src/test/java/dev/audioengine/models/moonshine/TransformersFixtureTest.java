@@ -20,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Architecture parity with transformers: MoonshineForConditionalGeneration (5.17) with seeded random weights in the
  * original checkpoints' layout (config.json + model.safetensors, tied head), its outputs computed in float64
- * (scripts/moonshine-fixtures.py, run on the GPU machine). The configs keep moonshine-tiny's head (36, rotary 0.9) and
+ * (scripts/fixtures/moonshine-fixtures.py, run on the GPU machine). The configs keep moonshine-tiny's head (36, rotary 0.9) and
  * moonshine-base's (52, rotary 0.62). Our F32 encoder states and teacher-forced logits must be within 1e-4 relative
  * (NMSE 1e-8) with F32 weights, on both attention lowerings; greedy decoding with the cache must give generate()'s tokens.
  */

@@ -17,7 +17,7 @@ import java.util.Random;
  * Which window limit and merge gap keep the word error rate lowest on long audio: Debian's 10 recordings joined
  * four times over by silences of 0.3 to 1.5 s (so the VAD's segments can be merged into windows of any length),
  * transcribed with each setting; word errors after Whisper's normalisation, windows, time. A main class:
- * <pre>scripts/bench-asr-vs-ort builds the class path; java -cp ... dev.audioengine.models.moonshine.WindowLengthStudy [tiny|base]</pre>
+ * <pre>scripts/peers/bench-asr-vs-ort builds the class path; java -cp ... dev.audioengine.models.moonshine.WindowLengthStudy [tiny|base]</pre>
  */
 public final class WindowLengthStudy {
     private WindowLengthStudy() {}

@@ -7,7 +7,7 @@ import java.nio.file.Path;
 /**
  * The one-shot peer of {@code audioengine --task vad --audio FILE}: ONNX Runtime Java runs Silero over one 16 kHz WAV,
  * chunk by chunk as its wrapper does, and prints how many chunks are speech (probability at least 0.5). Run as its own
- * process by scripts/bench-startup: <pre>OrtVadOneShot SILERO.onnx AUDIO.wav</pre>
+ * process by scripts/peers/bench-startup: <pre>OrtVadOneShot SILERO.onnx AUDIO.wav</pre>
  */
 public final class OrtVadOneShot {
     private OrtVadOneShot() {}

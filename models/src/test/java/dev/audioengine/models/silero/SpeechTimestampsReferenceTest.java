@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Segments against Silero's own get_speech_timestamps: each fixture holds ONNX Runtime's
  * per-chunk probabilities for one file and, per option set, the segments Silero's Python
- * function returned for them (made by scripts/silero-timestamps-fixtures.py). Option sets
+ * function returned for them (made by scripts/fixtures/silero-timestamps-fixtures.py). Option sets
  * cover the defaults, hysteresis, padding that shares gaps, and max-speech splits. The
  * "stream" lines hold the events Silero's VADIterator yielded chunk by chunk, which the
  * streaming segmenter must reproduce.
