@@ -18,11 +18,10 @@ import java.util.Map;
  * {@link #MIN_RUNS} timed runs (more for fast ops, up to about {@link #TARGET_SECONDS}), and the
  * median. Only the op itself is timed, not transfers.
  * <p>
- * Vector API code runs 100-1000x slower until C2 compiles it, and C2 compiles a kernel called a
- * few times per run only after several runs: a 2048 x 2048 mat-vec spent its first 10-20 runs
- * (0.3-10 s, by the machine's load) in the slow tiers, so a fixed 0.3 s warm-up reported
- * 0.05-1.4 GFLOP/s for a kernel that runs at 5-7 once compiled. Waiting for the JIT to go quiet
- * measures the compiled kernel on any machine.
+ * Vector API code runs orders of magnitude slower until C2 compiles it, and C2 compiles a kernel
+ * called a few times per run only after several runs, so a fixed warm-up measured the slow tiers
+ * on a loaded machine (docs/PERFORMANCE-cpu.md, "Figures that were in code comments"). Waiting
+ * for the JIT to go quiet measures the compiled kernel on any machine.
  */
 public final class OpBenchmark {
     static final int MIN_WARMUP = 30;

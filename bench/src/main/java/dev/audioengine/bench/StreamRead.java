@@ -60,7 +60,7 @@ final class StreamRead implements AutoCloseable {
 
     /**
      * Sum of floats [from, to): eight equal parts read side by side, one accumulator each. Eight
-     * independent streams read faster than one (Zen 4, 1 thread: about 25 against 18 GB/s), so the
+     * independent streams read faster than one on the CPUs measured (docs/PERFORMANCE-cpu.md), so the
      * bound is what the best read pattern reaches, not what one sequential pass does.
      */
     private float sum(long from, long to) {

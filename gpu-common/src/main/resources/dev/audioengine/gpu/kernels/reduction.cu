@@ -111,7 +111,7 @@ GC_KERNEL void ae_argmax(int* GC_RESTRICT y, const float* GC_RESTRICT x, TD tx) 
 /**
  * x [B, C, ...] (tx its natural padded view); one block per (batch, group). gamma/beta contiguous [C] or null.
  * dense: x is contiguous, so element i of the row is x[base + i], without td_off's divisions per element (they
- * made this kernel 4x slower than its three reads of x on Kokoro's 33600-sample instance norms).
+ * cost more than the kernel's three reads of x on Kokoro's long instance norms: docs/PERFORMANCE-cuda.md).
  */
 GC_KERNEL void ae_group_norm(float* GC_RESTRICT y, const float* GC_RESTRICT x, TD tx, const float* GC_RESTRICT gamma,
                              const float* GC_RESTRICT beta, i64 C, i64 spatial, int groups, float eps, int dense) {

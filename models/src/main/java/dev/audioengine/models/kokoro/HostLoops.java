@@ -9,8 +9,8 @@ import java.util.stream.IntStream;
 
 /**
  * Index ranges split over the engine's host threads ({@code AudioEngine.hostThreads()}), for the synthesis work
- * that runs on the host between graphs. On a GPU that work is what remains of a sentence's time: the harmonic
- * source and its spectrum took 37 ms of a 3.5 s sentence on one core, more than the device's whole synthesis.
+ * that runs on the host between graphs. On a GPU that work is what remains of a sentence's time: on one core the
+ * harmonic source and its spectrum took longer than the device's whole synthesis (docs/KOKORO.md).
  * Every index is computed exactly as in a plain loop, so results do not depend on the thread count.
  */
 final class HostLoops implements AutoCloseable {

@@ -39,8 +39,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 public final class SileroVad implements VoiceActivityDetector {
     /**
      * Offline batch: chunks per graph run (about 16 s of 16 kHz audio); bounds memory for long
-     * files, and keeps each encoder stage's activations (1-3 MB) in cache: 2048 chunks per run
-     * measured 10-15 % slower per chunk on 60 s of audio (bench vad: 26-27 against 23.7 us).
+     * files, and keeps each encoder stage's activations (1-3 MB) in cache: larger batches were
+     * slower per chunk (docs/PERFORMANCE-cpu.md, "Figures that were in code comments").
      */
     static final int OFFLINE_BATCH = 512;
 
