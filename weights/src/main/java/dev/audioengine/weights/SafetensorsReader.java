@@ -2,6 +2,9 @@ package dev.audioengine.weights;
 
 import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.Shape;
+import dev.audioengine.weights.json.JsonFormatException;
+import dev.audioengine.weights.json.JsonObject;
+import dev.audioengine.weights.json.StrictJson;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -37,7 +40,12 @@ final class SafetensorsReader {
             throw in.error(8, "the JSON header must be an object starting with '{'");
         }
         byte[] header = mapped.asSlice(8, headerLength).toArray(ValueLayout.JAVA_BYTE);
-        JsonObject root = (JsonObject) StrictJsonParser.parse(file, 8, header);
+        JsonObject root;
+        try {
+            root = (JsonObject) StrictJson.parse(header);
+        } catch (JsonFormatException e) {
+            throw new WeightFormatException(file, 8 + e.byteOffset(), "JSON header: " + e.problem());
+        }
         long dataStart = 8 + headerLength;
         long dataSize = mapped.byteSize() - dataStart;
 
