@@ -1,6 +1,6 @@
 package dev.audioengine.models.moonshine;
 
-import dev.audioengine.models.json.StrictJsonReader;
+import dev.audioengine.models.json.ModelJson;
 import dev.audioengine.model.ModelFormatException;
 import dev.audioengine.models.moonshine.MoonshineNetwork.MoonshineConfig;
 
@@ -44,7 +44,7 @@ public record MoonshineCheckpoint(Kind kind, Path encoder, Path decoder, Path to
 
     /** transformers' MoonshineConfig fields, from config.json; a config of another model type is refused. */
     static MoonshineConfig readConfig(Path file) throws IOException {
-        if (!(StrictJsonReader.read(file, Files.readAllBytes(file)) instanceof Map<?, ?> json)) {
+        if (!(ModelJson.read(file, Files.readAllBytes(file)) instanceof Map<?, ?> json)) {
             throw new ModelFormatException(file + " is not a JSON object");
         }
         Object type = json.get("model_type");

@@ -1,6 +1,6 @@
 package dev.audioengine.models.moonshine;
 
-import dev.audioengine.models.json.StrictJsonReader;
+import dev.audioengine.models.json.ModelJson;
 import dev.audioengine.model.ModelFormatException;
 
 import java.io.IOException;
@@ -20,7 +20,7 @@ final class TokenizerJsonVocabulary {
     private TokenizerJsonVocabulary() {}
 
     static MoonshineTokenizer read(Path file) throws IOException {
-        if (!(StrictJsonReader.read(file, Files.readAllBytes(file)) instanceof Map<?, ?> root)) {
+        if (!(ModelJson.read(file, Files.readAllBytes(file)) instanceof Map<?, ?> root)) {
             throw new ModelFormatException(file + ": expected a tokenizer.json object at the top level");
         }
         Map<?, ?> model = member(file, root, "model", Map.class, "");

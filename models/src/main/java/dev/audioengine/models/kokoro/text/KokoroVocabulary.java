@@ -1,7 +1,7 @@
 package dev.audioengine.models.kokoro.text;
 
 import dev.audioengine.model.ModelFormatException;
-import dev.audioengine.models.json.StrictJsonReader;
+import dev.audioengine.models.json.ModelJson;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -38,7 +38,7 @@ public final class KokoroVocabulary {
 
     public static KokoroVocabulary read(Path tokenizerJson) throws IOException {
         Path file = tokenizerJson;
-        if (!(StrictJsonReader.read(file, Files.readAllBytes(file)) instanceof Map<?, ?> root)) {
+        if (!(ModelJson.read(file, Files.readAllBytes(file)) instanceof Map<?, ?> root)) {
             throw new ModelFormatException(file + ": expected a tokenizer.json object at the top level");
         }
         if (!(root.get("model") instanceof Map<?, ?> model) || !(model.get("vocab") instanceof Map<?, ?> vocab)) {
