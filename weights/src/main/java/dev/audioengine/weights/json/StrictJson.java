@@ -110,6 +110,7 @@ public final class StrictJson {
                     String key = checkSurrogates(p.currentName(), keyAt);
                     JsonToken v = p.nextToken();
                     long valueAt = p.currentTokenLocation().getByteOffset();
+                    // Jackson (STRICT_DUPLICATE_DETECTION) refuses a repeated key first; this keeps the map honest regardless
                     if (!object.put(key, value(p, v, depth + 1), valueAt)) throw error(keyAt, "duplicate key \"" + key + "\"");
                 }
                 yield object;
