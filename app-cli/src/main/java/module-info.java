@@ -15,11 +15,17 @@ module dev.audioengine.cli {
     exports dev.audioengine.cli.spi;
     // the parent command, global options and usage errors the tools' subcommands share, and the task helpers
     // (inputs, model choice, text, voices) the benches reuse
-    exports dev.audioengine.cli to dev.audioengine.tools;
-    exports dev.audioengine.cli.task to dev.audioengine.tools;
-    opens dev.audioengine.cli to info.picocli;
-    opens dev.audioengine.cli.task to info.picocli;
-    opens dev.audioengine.cli.command to info.picocli;
+    exports dev.audioengine.cli to
+            dev.audioengine.tools;
+    exports dev.audioengine.cli.task to
+            dev.audioengine.tools;
+
+    opens dev.audioengine.cli to
+            info.picocli;
+    opens dev.audioengine.cli.task to
+            info.picocli;
+    opens dev.audioengine.cli.command to
+            info.picocli;
 
     uses dev.audioengine.api.spi.BackendProvider;
     uses dev.audioengine.cli.spi.CliTool;

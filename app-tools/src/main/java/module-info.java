@@ -13,9 +13,11 @@ module dev.audioengine.tools {
     requires dev.audioengine.conformance;
     requires info.picocli;
 
-    opens dev.audioengine.tools to info.picocli;
+    opens dev.audioengine.tools to
+            info.picocli;
 
     uses dev.audioengine.api.spi.KernelCompiler;
 
-    provides dev.audioengine.cli.spi.CliTool with dev.audioengine.tools.Diagnostics;
+    provides dev.audioengine.cli.spi.CliTool with
+            dev.audioengine.tools.Diagnostics;
 }

@@ -5,5 +5,6 @@ module dev.audioengine.backend.cpu {
 
     exports dev.audioengine.backend.cpu;
 
-    provides dev.audioengine.api.spi.BackendProvider with dev.audioengine.backend.cpu.CpuBackendProvider;
+    provides dev.audioengine.api.spi.BackendProvider with
+            dev.audioengine.backend.cpu.CpuBackendProvider;
 }

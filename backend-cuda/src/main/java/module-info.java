@@ -5,5 +5,6 @@ module dev.audioengine.backend.cuda {
 
     exports dev.audioengine.backend.cuda;
 
-    provides dev.audioengine.api.spi.BackendProvider with dev.audioengine.backend.cuda.CudaBackendProvider;
+    provides dev.audioengine.api.spi.BackendProvider with
+            dev.audioengine.backend.cuda.CudaBackendProvider;
 }

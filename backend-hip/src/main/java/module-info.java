@@ -5,6 +5,8 @@ module dev.audioengine.backend.hip {
 
     exports dev.audioengine.backend.hip;
 
-    provides dev.audioengine.api.spi.BackendProvider with dev.audioengine.backend.hip.HipBackendProvider;
-    provides dev.audioengine.api.spi.KernelCompiler with dev.audioengine.backend.hip.HipKernelCompiler;
+    provides dev.audioengine.api.spi.BackendProvider with
+            dev.audioengine.backend.hip.HipBackendProvider;
+    provides dev.audioengine.api.spi.KernelCompiler with
+            dev.audioengine.backend.hip.HipKernelCompiler;
 }

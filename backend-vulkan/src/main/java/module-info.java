@@ -4,5 +4,6 @@ module dev.audioengine.backend.vulkan {
 
     exports dev.audioengine.backend.vulkan;
 
-    provides dev.audioengine.api.spi.BackendProvider with dev.audioengine.backend.vulkan.VulkanBackendProvider;
+    provides dev.audioengine.api.spi.BackendProvider with
+            dev.audioengine.backend.vulkan.VulkanBackendProvider;
 }

@@ -13,8 +13,20 @@ module dev.audioengine.gpu {
     requires dev.audioengine.api;
 
     // bench: CudaBench opens the CUDA backend and times it through GpuBenchHooks
-    exports dev.audioengine.gpu to dev.audioengine.backend.cuda, dev.audioengine.backend.hip, dev.audioengine.bench;
-    exports dev.audioengine.gpu.runtime to dev.audioengine.backend.cuda, dev.audioengine.backend.hip, dev.audioengine.bench;
-    exports dev.audioengine.gpu.compile to dev.audioengine.backend.cuda, dev.audioengine.backend.hip, dev.audioengine.bench;
-    exports dev.audioengine.gpu.gemm to dev.audioengine.backend.cuda, dev.audioengine.backend.hip, dev.audioengine.bench;
+    exports dev.audioengine.gpu to
+            dev.audioengine.backend.cuda,
+            dev.audioengine.backend.hip,
+            dev.audioengine.bench;
+    exports dev.audioengine.gpu.runtime to
+            dev.audioengine.backend.cuda,
+            dev.audioengine.backend.hip,
+            dev.audioengine.bench;
+    exports dev.audioengine.gpu.compile to
+            dev.audioengine.backend.cuda,
+            dev.audioengine.backend.hip,
+            dev.audioengine.bench;
+    exports dev.audioengine.gpu.gemm to
+            dev.audioengine.backend.cuda,
+            dev.audioengine.backend.hip,
+            dev.audioengine.bench;
 }

@@ -10,6 +10,8 @@ module dev.audioengine.models {
     exports dev.audioengine.models.moonshine;
     exports dev.audioengine.models.silero;
 
-    provides dev.audioengine.model.ModelFamily with dev.audioengine.models.silero.SileroVadFamily, dev.audioengine.models.moonshine.MoonshineFamily,
+    provides dev.audioengine.model.ModelFamily with
+            dev.audioengine.models.silero.SileroVadFamily,
+            dev.audioengine.models.moonshine.MoonshineFamily,
             dev.audioengine.models.kokoro.KokoroFamily;
 }

@@ -5,5 +5,6 @@ module dev.audioengine.weights {
 
     exports dev.audioengine.weights;
     exports dev.audioengine.weights.onnx;
-    exports dev.audioengine.weights.json to dev.audioengine.models;
+    exports dev.audioengine.weights.json to
+            dev.audioengine.models;
 }

@@ -1,41 +1,44 @@
 package dev.audioengine.cli;
 
+import dev.audioengine.api.AudioEngine;
+import dev.audioengine.api.registry.BackendRegistry;
 import dev.audioengine.cli.command.BackendsCommand;
-import dev.audioengine.cli.task.TaskOptions;
 import dev.audioengine.cli.command.ModelsCommand;
 import dev.audioengine.cli.command.ServeCommand;
 import dev.audioengine.cli.command.VoicesCommand;
-import dev.audioengine.api.AudioEngine;
-import dev.audioengine.api.registry.BackendRegistry;
+import dev.audioengine.cli.task.TaskOptions;
 import dev.audioengine.model.FamilyRegistry;
+import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
 
-import java.util.function.Supplier;
-
 /**
  * The top-level {@code audioengine} command. It holds the global options and the backend
  * registry (probed once per process) for its subcommands, which reach them through
  * {@code @ParentCommand AudioEngineCommand}.
  */
-@Command(name = "audioengine",
+@Command(
+        name = "audioengine",
         scope = ScopeType.INHERIT, // subcommands inherit --help, --version and the footer
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         sortOptions = false,
         description = {
-                "Audio neural models (voice activity detection, speech recognition, synthesis, separation, codecs) "
-                        + "on the CPU or any vendor's GPU.",
-                "Backends are drop-in modules: a backend jar on the module path adds that backend.",
-                ""},
+            "Audio neural models (voice activity detection, speech recognition, synthesis, separation, codecs) "
+                    + "on the CPU or any vendor's GPU.",
+            "Backends are drop-in modules: a backend jar on the module path adds that backend.",
+            ""
+        },
         // bench, check and kernels come from the tools jar through ServiceLoader (ToolCommands)
         subcommands = {BackendsCommand.class, ModelsCommand.class, VoicesCommand.class, ServeCommand.class},
-        footer = {"",
-                "Exit status: 0 success, 1 the request could not be served (e.g. backend unavailable), 2 usage error.",
-                "Global options may stand before or after the subcommand name."})
+        footer = {
+            "",
+            "Exit status: 0 success, 1 the request could not be served (e.g. backend unavailable), 2 usage error.",
+            "Global options may stand before or after the subcommand name."
+        })
 public final class AudioEngineCommand implements Runnable {
 
     @Mixin
@@ -56,10 +59,14 @@ public final class AudioEngineCommand implements Runnable {
     private java.io.OutputStream stdout = new java.io.FileOutputStream(java.io.FileDescriptor.out);
 
     /** Discovers backends with ServiceLoader (module path, then META-INF/services on the class path). */
-    public AudioEngineCommand() { this(BackendRegistry::load); }
+    public AudioEngineCommand() {
+        this(BackendRegistry::load);
+    }
 
     /** For tests and embedders that bring their own providers or module layer. */
-    public AudioEngineCommand(Supplier<BackendRegistry> registrySource) { this(registrySource, FamilyRegistry::load); }
+    public AudioEngineCommand(Supplier<BackendRegistry> registrySource) {
+        this(registrySource, FamilyRegistry::load);
+    }
 
     /** For tests and embedders that also bring their own model families. */
     public AudioEngineCommand(Supplier<BackendRegistry> registrySource, Supplier<FamilyRegistry> familySource) {
@@ -67,7 +74,9 @@ public final class AudioEngineCommand implements Runnable {
         this.familySource = familySource;
     }
 
-    public GlobalOptions globals() { return globals; }
+    public GlobalOptions globals() {
+        return globals;
+    }
 
     /** Standard input and output as bytes (the WAV of --task tts --out -); tests bring their own. */
     AudioEngineCommand streams(java.io.InputStream in, java.io.OutputStream out) {
@@ -76,9 +85,13 @@ public final class AudioEngineCommand implements Runnable {
         return this;
     }
 
-    public java.io.InputStream stdin() { return stdin; }
+    public java.io.InputStream stdin() {
+        return stdin;
+    }
 
-    public java.io.OutputStream stdout() { return stdout; }
+    public java.io.OutputStream stdout() {
+        return stdout;
+    }
 
     /** The registry, loaded on first use; probes are cached inside it. */
     public synchronized BackendRegistry registry() {
@@ -93,7 +106,9 @@ public final class AudioEngineCommand implements Runnable {
     }
 
     /** An engine builder configured from the global options. */
-    public AudioEngine.Builder engineBuilder() { return EngineFactory.builder(globals, registry()); }
+    public AudioEngine.Builder engineBuilder() {
+        return EngineFactory.builder(globals, registry());
+    }
 
     /** Runs --task when given; without it or a subcommand there is nothing to do: show the usage. */
     @Override
@@ -107,7 +122,10 @@ public final class AudioEngineCommand implements Runnable {
             return;
         }
         String stray = task.strayOption();
-        if (stray != null) throw new UsageError(stray + " needs --task (e.g. --task vad, --task asr or --task tts); 'audioengine --help' lists the tasks");
+        if (stray != null)
+            throw new UsageError(
+                    stray
+                            + " needs --task (e.g. --task vad, --task asr or --task tts); 'audioengine --help' lists the tasks");
         spec.commandLine().usage(spec.commandLine().getOut());
     }
 }

@@ -4,17 +4,16 @@ import dev.audioengine.api.exec.UnsupportedOpException;
 import dev.audioengine.api.spi.BackendUnavailableException;
 import dev.audioengine.api.spi.OutOfDeviceMemoryException;
 import dev.audioengine.model.MissingDependencyException;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.util.function.Supplier;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.IParameterExceptionHandler;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.UnmatchedArgumentException;
-
-import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.UncheckedIOException;
-import java.util.function.Supplier;
 
 /**
  * Turns failures into exit codes and messages. Usage errors: exit 2 with the message and a
@@ -29,7 +28,9 @@ public final class ErrorReporter implements IParameterExceptionHandler, IExecuti
 
     private final Supplier<LogLevel> logLevel;
 
-    ErrorReporter(Supplier<LogLevel> logLevel) { this.logLevel = logLevel; }
+    ErrorReporter(Supplier<LogLevel> logLevel) {
+        this.logLevel = logLevel;
+    }
 
     @Override
     public int handleParseException(ParameterException ex, String[] args) {
@@ -45,7 +46,8 @@ public final class ErrorReporter implements IParameterExceptionHandler, IExecuti
     @Override
     public int handleExecutionException(Exception ex, CommandLine cmd, ParseResult parseResult) {
         PrintWriter err = cmd.getErr();
-        if (ex instanceof UsageError || ex instanceof dev.audioengine.api.spi.UnknownOptionException
+        if (ex instanceof UsageError
+                || ex instanceof dev.audioengine.api.spi.UnknownOptionException
                 || ex instanceof dev.audioengine.api.spi.InvalidOptionValueException) {
             err.println("error: " + ex.getMessage());
             err.println("Run '" + cmd.getCommandSpec().qualifiedName() + " --help' for the options.");
@@ -60,7 +62,8 @@ public final class ErrorReporter implements IParameterExceptionHandler, IExecuti
         if (isUserError(ex)) {
             err.println("error: " + message(ex));
             if (logLevel.get() == LogLevel.DEBUG) ex.printStackTrace(err);
-            // where an unavailable backend or a missing library was found helps nobody: the message says what to install
+            // where an unavailable backend or a missing library was found helps nobody: the message says what to
+            // install
             else if (!(ex instanceof BackendUnavailableException || ex instanceof MissingDependencyException)) {
                 err.println("(--log debug shows where it happened)");
             }
@@ -80,17 +83,19 @@ public final class ErrorReporter implements IParameterExceptionHandler, IExecuti
         Throwable e = ex instanceof UncheckedIOException u && u.getCause() != null ? u.getCause() : ex;
         String m = String.valueOf(e.getMessage()).stripTrailing();
         return switch (e) {
-            case java.nio.file.NoSuchFileException n -> n.getReason() != null ? n.getFile() + ": " + n.getReason() : "no such file: " + n.getFile();
+            case java.nio.file.NoSuchFileException n ->
+                n.getReason() != null ? n.getFile() + ": " + n.getReason() : "no such file: " + n.getFile();
             case java.nio.file.AccessDeniedException a -> "permission denied: " + a.getFile();
-            case java.nio.file.FileSystemException f when f.getReason() != null && f.getFile() != null -> f.getFile() + ": " + f.getReason();
+            case java.nio.file.FileSystemException f
+            when f.getReason() != null && f.getFile() != null -> f.getFile() + ": " + f.getReason();
             default -> m;
         };
     }
 
     /** What a person is told when the Java heap ran out, instead of the JVM's trace. */
     static String outOfMemory(OutOfMemoryError e) {
-        return "error: out of Java heap memory (" + e.getMessage() + "); give the JVM more, e.g. AUDIOENGINE_JAVA_OPTS=-Xmx8g, "
-                + "or process shorter inputs";
+        return "error: out of Java heap memory (" + e.getMessage()
+                + "); give the JVM more, e.g. AUDIOENGINE_JAVA_OPTS=-Xmx8g, " + "or process shorter inputs";
     }
 
     /** Errors caused by the request or the environment, whose message already says what to do. */

@@ -3,22 +3,21 @@ package dev.audioengine.cli;
 import dev.audioengine.api.BackendType;
 import dev.audioengine.api.capability.CapabilityOverrides;
 import dev.audioengine.api.exec.FallbackPolicy;
-import picocli.CommandLine.IParameterConsumer;
-import picocli.CommandLine.ITypeConverter;
-import picocli.CommandLine.Model.ArgSpec;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Model.OptionSpec;
-import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.ScopeType;
-import picocli.CommandLine.TypeConversionException;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Stack;
+import picocli.CommandLine.IParameterConsumer;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ScopeType;
+import picocli.CommandLine.TypeConversionException;
 
 /**
  * Options every command shares, spelled as audio.cpp spells them. Mixed into the top-level
@@ -33,7 +32,11 @@ public final class GlobalOptions {
     /** --backend all: every available backend (check and bench ops only). */
     private boolean allBackends;
 
-    @Option(names = "--backend", paramLabel = "NAME", scope = ScopeType.INHERIT, converter = BackendChoiceConverter.class,
+    @Option(
+            names = "--backend",
+            paramLabel = "NAME",
+            scope = ScopeType.INHERIT,
+            converter = BackendChoiceConverter.class,
             description = "Backend to run on: " + BackendType.VALID_NAMES + " (rocm is hip). "
                     + "'best' picks a discrete GPU over an integrated GPU over the CPU and says which. "
                     + "An unavailable backend is an error, never a silent fallback. "
@@ -43,31 +46,55 @@ public final class GlobalOptions {
         backend = allBackends ? null : BackendType.parse(name);
     }
 
-    @Option(names = "--device", paramLabel = "N", scope = ScopeType.INHERIT,
+    @Option(
+            names = "--device",
+            paramLabel = "N",
+            scope = ScopeType.INHERIT,
             description = "Device ordinal within the chosen backend (see 'audioengine backends'). Default: 0.")
     private int device = 0;
 
-    @Option(names = "--threads", paramLabel = "N", scope = ScopeType.INHERIT,
+    @Option(
+            names = "--threads",
+            paramLabel = "N",
+            scope = ScopeType.INHERIT,
             description = "CPU worker threads; 0 means all available processors. Default: 0.")
     private int threads = 0;
 
-    @Option(names = "--capability", paramLabel = "+NAME|-NAME", scope = ScopeType.INHERIT, split = ",",
+    @Option(
+            names = "--capability",
+            paramLabel = "+NAME|-NAME",
+            scope = ScopeType.INHERIT,
+            split = ",",
             parameterConsumer = CapabilitySwitches.class,
-            description = "Switch a capability on (+NAME) or off (-NAME) for this run; repeatable, comma lists allowed, "
-                    + "e.g. --capability -FUSED_ATTENTION,+BF16_WEIGHTS. Effective set = backend-verified "
-                    + "∩ used by the model, with these switches applied.")
+            description =
+                    "Switch a capability on (+NAME) or off (-NAME) for this run; repeatable, comma lists allowed, "
+                            + "e.g. --capability -FUSED_ATTENTION,+BF16_WEIGHTS. Effective set = backend-verified "
+                            + "∩ used by the model, with these switches applied.")
     private List<String> capabilities = new ArrayList<>();
 
-    @Option(names = "--log", paramLabel = "LEVEL", scope = ScopeType.INHERIT, converter = LogLevelConverter.class,
-            description = "Log level: error, warn, info or debug (debug also prints stack traces of errors). Default: warn.")
+    @Option(
+            names = "--log",
+            paramLabel = "LEVEL",
+            scope = ScopeType.INHERIT,
+            converter = LogLevelConverter.class,
+            description =
+                    "Log level: error, warn, info or debug (debug also prints stack traces of errors). Default: warn.")
     private LogLevel log = LogLevel.WARN;
 
-    @Option(names = "--fallback", paramLabel = "cpu|fail", scope = ScopeType.INHERIT, converter = FallbackConverter.class,
+    @Option(
+            names = "--fallback",
+            paramLabel = "cpu|fail",
+            scope = ScopeType.INHERIT,
+            converter = FallbackConverter.class,
             description = "Ops the backend lacks: 'cpu' runs them on the CPU backend with explicit copies "
                     + "(listed in the run summary), 'fail' refuses to run the graph. Default: cpu.")
     private FallbackPolicy fallback = FallbackPolicy.CPU;
 
-    @Option(names = "--option", paramLabel = "KEY=VALUE", scope = ScopeType.INHERIT, parameterConsumer = BackendOptions.class,
+    @Option(
+            names = "--option",
+            paramLabel = "KEY=VALUE",
+            scope = ScopeType.INHERIT,
+            parameterConsumer = BackendOptions.class,
             description = "Backend-specific option, e.g. cuda.graphs=off; repeatable. Each backend documents its keys.")
     private Map<String, String> options = new LinkedHashMap<>();
 
@@ -78,28 +105,45 @@ public final class GlobalOptions {
     }
 
     /** Whether --backend was given explicitly. */
-    public boolean backendGiven() { return backend != null || allBackends; }
+    public boolean backendGiven() {
+        return backend != null || allBackends;
+    }
 
     /** Whether --backend all was given (commands that accept it check this before {@link #backend()}). */
-    public boolean allBackends() { return allBackends; }
+    public boolean allBackends() {
+        return allBackends;
+    }
 
-    public int device() { return device; }
+    public int device() {
+        return device;
+    }
 
-    public int threads() { return threads; }
+    public int threads() {
+        return threads;
+    }
 
     /** Capability switches as typed ("+NAME" / "-NAME" / "NAME"), already validated. */
-    public List<String> capabilities() { return List.copyOf(capabilities); }
+    public List<String> capabilities() {
+        return List.copyOf(capabilities);
+    }
 
-    public LogLevel log() { return log; }
+    public LogLevel log() {
+        return log;
+    }
 
-    public FallbackPolicy fallback() { return fallback; }
+    public FallbackPolicy fallback() {
+        return fallback;
+    }
 
-    public Map<String, String> options() { return Map.copyOf(options); }
+    public Map<String, String> options() {
+        return Map.copyOf(options);
+    }
 
     /** Range checks that the option types cannot express; reported as usage errors (exit 2). */
     void validate() {
         if (device < 0) throw new IllegalArgumentException("--device must be >= 0, got " + device);
-        if (threads < 0) throw new IllegalArgumentException("--threads must be >= 0 (0 = all processors), got " + threads);
+        if (threads < 0)
+            throw new IllegalArgumentException("--threads must be >= 0 (0 = all processors), got " + threads);
         CapabilityOverrides.parse(capabilities); // rejects a capability switched both on and off
     }
 
@@ -137,7 +181,8 @@ public final class GlobalOptions {
                 try {
                     CapabilityOverrides.parse(List.of(s));
                 } catch (IllegalArgumentException e) {
-                    throw new ParameterException(commandSpec.commandLine(), "Invalid value for option '--capability': " + e.getMessage());
+                    throw new ParameterException(
+                            commandSpec.commandLine(), "Invalid value for option '--capability': " + e.getMessage());
                 }
                 target.add(s);
             }
@@ -151,7 +196,8 @@ public final class GlobalOptions {
             String value = pop(args, argSpec, commandSpec);
             int eq = value.indexOf('=');
             if (eq <= 0) {
-                throw new ParameterException(commandSpec.commandLine(),
+                throw new ParameterException(
+                        commandSpec.commandLine(),
                         "Invalid value for option '--option': '" + value + "' is not KEY=VALUE (e.g. cuda.graphs=off)");
             }
             Map<String, String> target = argSpec.getValue();
@@ -161,15 +207,19 @@ public final class GlobalOptions {
 
     private static String pop(Stack<String> args, ArgSpec argSpec, CommandSpec commandSpec) {
         if (args.isEmpty()) {
-            throw new ParameterException(commandSpec.commandLine(),
-                    "Missing value for option '" + ((OptionSpec) argSpec).longestName() + "' (" + argSpec.paramLabel() + ")");
+            throw new ParameterException(
+                    commandSpec.commandLine(),
+                    "Missing value for option '" + ((OptionSpec) argSpec).longestName() + "' (" + argSpec.paramLabel()
+                            + ")");
         }
         return args.pop();
     }
 
     static final class LogLevelConverter implements ITypeConverter<LogLevel> {
         @Override
-        public LogLevel convert(String value) { return LogLevel.parse(value); }
+        public LogLevel convert(String value) {
+            return LogLevel.parse(value);
+        }
     }
 
     static final class FallbackConverter implements ITypeConverter<FallbackPolicy> {

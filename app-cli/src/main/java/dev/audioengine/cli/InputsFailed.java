@@ -1,7 +1,6 @@
 package dev.audioengine.cli;
 
 import dev.audioengine.cli.task.AudioInputs;
-
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -12,6 +11,7 @@ import java.util.stream.Collectors;
  */
 public final class InputsFailed extends RuntimeException {
     public InputsFailed(List<Path> failed, int inputs) {
-        super(failed.size() + " of " + inputs + " inputs failed: " + failed.stream().map(AudioInputs::describe).collect(Collectors.joining(", ")));
+        super(failed.size() + " of " + inputs + " inputs failed: "
+                + failed.stream().map(AudioInputs::describe).collect(Collectors.joining(", ")));
     }
 }

@@ -1,22 +1,26 @@
 package dev.audioengine.cli;
 
-import picocli.CommandLine.TypeConversionException;
-
 import java.util.Locale;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import picocli.CommandLine.TypeConversionException;
 
 /**
  * The --log levels and their java.util.logging equivalents. System.Logger in the engine
  * routes to java.util.logging, so setting the root logger and its handlers is enough.
  */
 public enum LogLevel {
-    ERROR(Level.SEVERE), WARN(Level.WARNING), INFO(Level.INFO), DEBUG(Level.FINE);
+    ERROR(Level.SEVERE),
+    WARN(Level.WARNING),
+    INFO(Level.INFO),
+    DEBUG(Level.FINE);
 
     private final Level julLevel;
 
-    LogLevel(Level julLevel) { this.julLevel = julLevel; }
+    LogLevel(Level julLevel) {
+        this.julLevel = julLevel;
+    }
 
     static LogLevel parse(String value) {
         String v = value.trim().toLowerCase(Locale.ROOT);

@@ -38,8 +38,12 @@ public final class Main {
             try {
                 top.globals().validate();
             } catch (IllegalArgumentException e) {
-                throw new ParameterException(parseResult.subcommand() != null
-                        ? parseResult.subcommand().commandSpec().commandLine() : cmd, e.getMessage(), e);
+                throw new ParameterException(
+                        parseResult.subcommand() != null
+                                ? parseResult.subcommand().commandSpec().commandLine()
+                                : cmd,
+                        e.getMessage(),
+                        e);
             }
             top.globals().log().apply();
             return new RunLast().execute(parseResult);

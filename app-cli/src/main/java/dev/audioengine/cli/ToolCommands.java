@@ -1,14 +1,13 @@
 package dev.audioengine.cli;
 
 import dev.audioengine.cli.spi.CliTool;
+import java.util.List;
+import java.util.ServiceLoader;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Unmatched;
-
-import java.util.List;
-import java.util.ServiceLoader;
 
 /**
  * Adds the subcommands of every {@link CliTool} on the module path (class path in tests). The diagnostics a source
@@ -40,7 +39,9 @@ final class ToolCommands {
         private List<String> args;
 
         @Override
-        public void run() { throw new UsageError(message(spec.name())); }
+        public void run() {
+            throw new UsageError(message(spec.name()));
+        }
     }
 
     static String message(String name) {

@@ -1,10 +1,9 @@
 package dev.audioengine.cli;
 
-import picocli.CommandLine.IVersionProvider;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Properties;
+import picocli.CommandLine.IVersionProvider;
 
 /** --version: the project version (written into version.properties by the build) and the Java runtime. */
 final class VersionProvider implements IVersionProvider {
@@ -12,8 +11,9 @@ final class VersionProvider implements IVersionProvider {
     @Override
     public String[] getVersion() {
         return new String[] {
-                "audioengine " + projectVersion(),
-                "Java " + Runtime.version() + " (" + System.getProperty("java.vendor") + ", " + System.getProperty("java.home") + ")"
+            "audioengine " + projectVersion(),
+            "Java " + Runtime.version() + " (" + System.getProperty("java.vendor") + ", "
+                    + System.getProperty("java.home") + ")"
         };
     }
 

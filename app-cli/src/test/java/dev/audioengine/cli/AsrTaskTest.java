@@ -1,21 +1,20 @@
 package dev.audioengine.cli;
 
-import dev.audioengine.cli.testkit.CliRun;
-import dev.audioengine.cli.testkit.MiniJson;
-import dev.audioengine.cli.testkit.FakeAsrFamily;
-import dev.audioengine.model.task.AsrOptions;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.audioengine.cli.testkit.CliRun;
+import dev.audioengine.cli.testkit.FakeAsrFamily;
+import dev.audioengine.cli.testkit.MiniJson;
+import dev.audioengine.model.task.AsrOptions;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The --task asr front end against a scripted family (FakeAsrFamily): speech at 0.5-1.5 s and 2.0-3.5 s of a 4 s file
@@ -36,8 +35,9 @@ class AsrTaskTest {
     }
 
     /** The JSON text parsed, every number a Double (the writer prints 2.0 as 2, which MiniJson reads as a Long). */
-    static Object json(String text) { return MiniJson.parseNumbersAsDoubles(text); }
-
+    static Object json(String text) {
+        return MiniJson.parseNumbersAsDoubles(text);
+    }
 
     private CliRun asr(String... more) {
         List<String> args = new ArrayList<>(List.of("--task", "asr", "--model", model.toString(), "--threads", "1"));
@@ -50,8 +50,10 @@ class AsrTaskTest {
         CliRun r = asr("--audio", speech.toString());
         assertThat(r.exit()).as(r.toString()).isZero();
         assertThat(r.out()).isEqualTo("hello world this is a test\n");
-        assertThat(r.err()).contains("audioengine: speech.wav: 2 segments, 4.00 s of audio in ")
-                .contains("(fake-asr (scripted) on CPU, ").containsPattern("\\d+\\.\\dx real time, 6 tokens\\)");
+        assertThat(r.err())
+                .contains("audioengine: speech.wav: 2 segments, 4.00 s of audio in ")
+                .contains("(fake-asr (scripted) on CPU, ")
+                .containsPattern("\\d+\\.\\dx real time, 6 tokens\\)");
         assertThat(family.lastOptions).isEqualTo(AsrOptions.DEFAULTS);
 
         CliRun quiet = asr("--audio", speech.toString(), "--quiet");
@@ -65,41 +67,72 @@ class AsrTaskTest {
         CliRun r = asr("--audio", speech.toString(), "--json");
         assertThat(r.exit()).as(r.toString()).isZero();
         Map<String, Object> doc = (Map<String, Object>) json(r.out().strip());
-        assertThat(doc.keySet()).containsExactly("audio", "text", "segments", "model", "backend", "audio_seconds", "realtime_factor", "tokens");
-        assertThat(doc).containsEntry("audio", speech.toString()).containsEntry("text", "hello world this is a test")
-                .containsEntry("model", "fake-asr (scripted)").containsEntry("backend", "CPU").containsEntry("audio_seconds", 4.0)
+        assertThat(doc.keySet())
+                .containsExactly(
+                        "audio", "text", "segments", "model", "backend", "audio_seconds", "realtime_factor", "tokens");
+        assertThat(doc)
+                .containsEntry("audio", speech.toString())
+                .containsEntry("text", "hello world this is a test")
+                .containsEntry("model", "fake-asr (scripted)")
+                .containsEntry("backend", "CPU")
+                .containsEntry("audio_seconds", 4.0)
                 .containsEntry("tokens", 6.0);
         assertThat((Double) doc.get("realtime_factor")).isPositive();
-        assertThat((List<Object>) doc.get("segments")).containsExactly(
-                Map.of("start", 0.5, "end", 1.5, "text", "hello world"),
-                Map.of("start", 2.0, "end", 3.5, "text", "this is a test"));
+        assertThat((List<Object>) doc.get("segments"))
+                .containsExactly(
+                        Map.of("start", 0.5, "end", 1.5, "text", "hello world"),
+                        Map.of("start", 2.0, "end", 3.5, "text", "this is a test"));
     }
 
     @Test
     void segmentsOutWritesSubtitlesWithTheText() throws Exception {
         Path srt = dir.resolve("out.srt"), vtt = dir.resolve("out.vtt");
-        assertThat(asr("--audio", speech.toString(), "--segments-out", srt.toString()).exit()).isZero();
-        assertThat(Files.readString(srt)).isEqualTo("1\n00:00:00,500 --> 00:00:01,500\nhello world\n\n"
-                + "2\n00:00:02,000 --> 00:00:03,500\nthis is a test\n\n");
-        assertThat(asr("--audio", speech.toString(), "--segments-out", vtt.toString()).exit()).isZero();
-        assertThat(Files.readString(vtt)).isEqualTo("WEBVTT\n\n00:00:00.500 --> 00:00:01.500\nhello world\n\n"
-                + "00:00:02.000 --> 00:00:03.500\nthis is a test\n\n");
+        assertThat(asr("--audio", speech.toString(), "--segments-out", srt.toString())
+                        .exit())
+                .isZero();
+        assertThat(Files.readString(srt))
+                .isEqualTo("1\n00:00:00,500 --> 00:00:01,500\nhello world\n\n"
+                        + "2\n00:00:02,000 --> 00:00:03,500\nthis is a test\n\n");
+        assertThat(asr("--audio", speech.toString(), "--segments-out", vtt.toString())
+                        .exit())
+                .isZero();
+        assertThat(Files.readString(vtt))
+                .isEqualTo("WEBVTT\n\n00:00:00.500 --> 00:00:01.500\nhello world\n\n"
+                        + "00:00:02.000 --> 00:00:03.500\nthis is a test\n\n");
     }
 
     @Test
     @SuppressWarnings("unchecked")
     void segmentsJsonRecordsTheModelOptionsAndText() throws Exception {
         Path json = dir.resolve("out.json");
-        CliRun r = asr("--audio", speech.toString(), "--segments-out", json.toString(), "--max-window-s", "10", "--vad-threshold", "0.3");
+        CliRun r = asr(
+                "--audio",
+                speech.toString(),
+                "--segments-out",
+                json.toString(),
+                "--max-window-s",
+                "10",
+                "--vad-threshold",
+                "0.3");
         assertThat(r.exit()).as(r.toString()).isZero();
         Map<String, Object> doc = (Map<String, Object>) json(Files.readString(json));
-        assertThat(doc).containsEntry("audio", speech.toString()).containsEntry("sample_rate", 16000.0)
-                .containsEntry("model", "fake-asr (scripted)").containsEntry("mode", "offline").containsEntry("max_window_s", 10.0)
-                .containsEntry("vad_threshold", 0.3).containsEntry("text", "hello world this is a test");
+        assertThat(doc)
+                .containsEntry("audio", speech.toString())
+                .containsEntry("sample_rate", 16000.0)
+                .containsEntry("model", "fake-asr (scripted)")
+                .containsEntry("mode", "offline")
+                .containsEntry("max_window_s", 10.0)
+                .containsEntry("vad_threshold", 0.3)
+                .containsEntry("text", "hello world this is a test");
         List<Map<String, Object>> segs = (List<Map<String, Object>>) doc.get("segments");
         assertThat(segs).hasSize(2);
-        assertThat(segs.get(1)).containsEntry("start", 2.0).containsEntry("end", 3.5).containsEntry("start_sample", 32000.0)
-                .containsEntry("end_sample", 56000.0).containsEntry("label", "speech").containsEntry("text", "this is a test");
+        assertThat(segs.get(1))
+                .containsEntry("start", 2.0)
+                .containsEntry("end", 3.5)
+                .containsEntry("start_sample", 32000.0)
+                .containsEntry("end_sample", 56000.0)
+                .containsEntry("label", "speech")
+                .containsEntry("text", "this is a test");
         assertThat(family.lastOptions.maxWindowSeconds()).isEqualTo(10);
         assertThat(family.lastOptions.vad().threshold()).isEqualTo(0.3);
     }
@@ -110,7 +143,16 @@ class AsrTaskTest {
         FakeAsrFamily mute = new FakeAsrFamily("hello world", "");
         Path srt = dir.resolve("out.srt"), json = dir.resolve("out.json");
         for (Path out : List.of(srt, json)) {
-            CliRun r = CliRun.run(mute.registry(), "--task", "asr", "--model", model.toString(), "--audio", speech.toString(), "--segments-out", out.toString());
+            CliRun r = CliRun.run(
+                    mute.registry(),
+                    "--task",
+                    "asr",
+                    "--model",
+                    model.toString(),
+                    "--audio",
+                    speech.toString(),
+                    "--segments-out",
+                    out.toString());
             assertThat(r.exit()).as(r.toString()).isZero();
             assertThat(r.out()).isEqualTo("hello world\n");
         }
@@ -123,10 +165,11 @@ class AsrTaskTest {
     void maxWindowCutsLongSpeech() {
         CliRun r = asr("--audio", speech.toString(), "--json", "--max-window-s", "1");
         assertThat(r.exit()).as(r.toString()).isZero();
-        assertThat((List<Object>) ((Map<String, Object>) json(r.out())).get("segments")).containsExactly(
-                Map.of("start", 0.5, "end", 1.5, "text", "hello world"),
-                Map.of("start", 2.0, "end", 3.0, "text", "this is a test"),
-                Map.of("start", 3.0, "end", 3.5, "text", "hello world"));
+        assertThat((List<Object>) ((Map<String, Object>) json(r.out())).get("segments"))
+                .containsExactly(
+                        Map.of("start", 0.5, "end", 1.5, "text", "hello world"),
+                        Map.of("start", 2.0, "end", 3.0, "text", "this is a test"),
+                        Map.of("start", 3.0, "end", 3.5, "text", "hello world"));
     }
 
     @Test
@@ -148,15 +191,20 @@ class AsrTaskTest {
         assertThat(plain.out()).isEqualTo(speech + ": hello world this is a test\n" + silence + ": \n");
 
         CliRun json = asr("--audio", speech.toString(), silence.toString(), "--json");
-        List<Map<String, Object>> docs = (List<Map<String, Object>>) json(json.out().strip());
-        assertThat(docs).extracting(d -> d.get("audio"), d -> d.get("text"))
-                .containsExactly(org.assertj.core.groups.Tuple.tuple(speech.toString(), "hello world this is a test"),
+        List<Map<String, Object>> docs =
+                (List<Map<String, Object>>) json(json.out().strip());
+        assertThat(docs)
+                .extracting(d -> d.get("audio"), d -> d.get("text"))
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(speech.toString(), "hello world this is a test"),
                         org.assertj.core.groups.Tuple.tuple(silence.toString(), ""));
 
         Path out = Files.createDirectories(dir.resolve("subs"));
-        CliRun files = asr("--audio", speech.toString(), silence.toString(), "--segments-out", out.toString(), "--format", "srt");
+        CliRun files = asr(
+                "--audio", speech.toString(), silence.toString(), "--segments-out", out.toString(), "--format", "srt");
         assertThat(files.exit()).as(files.toString()).isZero();
-        assertThat(Files.readString(out.resolve("speech.wav.segments.srt"))).startsWith("1\n00:00:00,500 --> 00:00:01,500\nhello world\n");
+        assertThat(Files.readString(out.resolve("speech.wav.segments.srt")))
+                .startsWith("1\n00:00:00,500 --> 00:00:01,500\nhello world\n");
         assertThat(out.resolve("silence.wav.segments.srt")).hasContent("");
     }
 
@@ -178,7 +226,10 @@ class AsrTaskTest {
         CliRun r = asr("--audio", speech.toString(), "--mode", "streaming");
         assertThat(r.exit()).as(r.toString()).isZero();
         assertThat(r.out()).isEqualTo("[0.500 \u2192 1.500] hello world\n[2.000 \u2192 3.500] this is a test\n");
-        assertThat(r.err()).as("partials only on a terminal").doesNotContain("\u001b[K").contains("2 segments, 4.00 s of audio");
+        assertThat(r.err())
+                .as("partials only on a terminal")
+                .doesNotContain("\u001b[K")
+                .contains("2 segments, 4.00 s of audio");
     }
 
     @Test
@@ -188,9 +239,19 @@ class AsrTaskTest {
             System.setProperty("audioengine.stderr.terminal", "true");
             CliRun r = asr("--audio", speech.toString(), "--mode", "streaming");
             assertThat(r.exit()).as(r.toString()).isZero();
-            assertThat(r.err()).contains("\rhello\u001b[K", "\rhello world\u001b[K", "\rthis\u001b[K", "\rthis is\u001b[K", "\rthis is a\u001b[K");
-            assertThat(r.out()).as("partials stay off stdout").isEqualTo("[0.500 \u2192 1.500] hello world\n[2.000 \u2192 3.500] this is a test\n");
-            assertThat(asr("--audio", speech.toString(), "--mode", "streaming", "--quiet").err()).isEmpty();
+            assertThat(r.err())
+                    .contains(
+                            "\rhello\u001b[K",
+                            "\rhello world\u001b[K",
+                            "\rthis\u001b[K",
+                            "\rthis is\u001b[K",
+                            "\rthis is a\u001b[K");
+            assertThat(r.out())
+                    .as("partials stay off stdout")
+                    .isEqualTo("[0.500 \u2192 1.500] hello world\n[2.000 \u2192 3.500] this is a test\n");
+            assertThat(asr("--audio", speech.toString(), "--mode", "streaming", "--quiet")
+                            .err())
+                    .isEmpty();
         } finally {
             if (before == null) System.clearProperty("audioengine.stderr.terminal");
             else System.setProperty("audioengine.stderr.terminal", before);
@@ -202,16 +263,19 @@ class AsrTaskTest {
         CliRun r = asr("--audio", speech.toString(), "--mode", "streaming", "--json");
         assertThat(r.exit()).as(r.toString()).isZero();
         List<Object> events = r.out().lines().map(AsrTaskTest::json).toList();
-        assertThat(events).containsExactly(
-                Map.of("type", "partial", "start", 0.5, "end", 1.0, "text", "hello"),
-                Map.of("type", "partial", "start", 0.5, "end", 1.5, "text", "hello world"),
-                Map.of("type", "final", "start", 0.5, "end", 1.5, "text", "hello world"),
-                Map.of("type", "partial", "start", 2.0, "end", 2.5, "text", "this"),
-                Map.of("type", "partial", "start", 2.0, "end", 3.0, "text", "this is"),
-                Map.of("type", "partial", "start", 2.0, "end", 3.5, "text", "this is a"),
-                Map.of("type", "final", "start", 2.0, "end", 3.5, "text", "this is a test"));
+        assertThat(events)
+                .containsExactly(
+                        Map.of("type", "partial", "start", 0.5, "end", 1.0, "text", "hello"),
+                        Map.of("type", "partial", "start", 0.5, "end", 1.5, "text", "hello world"),
+                        Map.of("type", "final", "start", 0.5, "end", 1.5, "text", "hello world"),
+                        Map.of("type", "partial", "start", 2.0, "end", 2.5, "text", "this"),
+                        Map.of("type", "partial", "start", 2.0, "end", 3.0, "text", "this is"),
+                        Map.of("type", "partial", "start", 2.0, "end", 3.5, "text", "this is a"),
+                        Map.of("type", "final", "start", 2.0, "end", 3.5, "text", "this is a test"));
         CliRun two = asr("--audio", speech.toString(), silence.toString(), "--mode", "streaming", "--json");
-        assertThat(two.out().lines().toList()).hasSize(7).allMatch(l -> l.startsWith("{\"audio\":\"" + speech + "\",\"type\":"));
+        assertThat(two.out().lines().toList())
+                .hasSize(7)
+                .allMatch(l -> l.startsWith("{\"audio\":\"" + speech + "\",\"type\":"));
     }
 
     @Test
@@ -219,8 +283,9 @@ class AsrTaskTest {
         Path srt = dir.resolve("live.srt");
         CliRun r = asr("--audio", speech.toString(), "--mode", "streaming", "--segments-out", srt.toString());
         assertThat(r.exit()).as(r.toString()).isZero();
-        assertThat(Files.readString(srt)).isEqualTo("1\n00:00:00,500 --> 00:00:01,500\nhello world\n\n"
-                + "2\n00:00:02,000 --> 00:00:03,500\nthis is a test\n\n");
+        assertThat(Files.readString(srt))
+                .isEqualTo("1\n00:00:00,500 --> 00:00:01,500\nhello world\n\n"
+                        + "2\n00:00:02,000 --> 00:00:03,500\nthis is a test\n\n");
     }
 
     /** Each task's options are its own: another task's option is a usage error naming it, found before any model loads. */
@@ -229,31 +294,151 @@ class AsrTaskTest {
         record Case(String why, String message, String... args) {}
         String wav = speech.toString(), m = model.toString();
         for (Case c : List.of(
-                new Case("vad option", "--threshold is an option of --task vad, not of --task asr; its options: --mode, --segments-out, "
-                        + "--format, --max-window-s, --vad-threshold", "--task", "asr", "--model", m, "--audio", wav, "--threshold", "0.3"),
-                new Case("vad output", "--speech-out is an option of --task vad, not of --task asr", "--task", "asr", "--model", m,
-                        "--audio", wav, "--speech-out", dir.resolve("x.wav").toString()),
-                new Case("asr option with vad", "--max-window-s is an option of --task asr, not of --task vad", "--task", "vad",
-                        "--audio", wav, "--max-window-s", "5"),
-                new Case("window too short", "--max-window-s: max-window-s must be in [1, 60], got 0.5", "--task", "asr", "--model", m,
-                        "--audio", wav, "--max-window-s", "0.5"),
-                new Case("window too long", "--max-window-s: max-window-s must be in [1, 60], got 61", "--task", "asr", "--model", m,
-                        "--audio", wav, "--max-window-s", "61"),
-                new Case("window NaN", "--max-window-s: max-window-s must be in [1, 60], got NaN", "--task", "asr", "--model", m,
-                        "--audio", wav, "--max-window-s", "NaN"),
-                new Case("window not a number", "Invalid value for option '--max-window-s': 'long' is not a double", "--task", "asr",
-                        "--model", m, "--audio", wav, "--max-window-s", "long"),
-                new Case("vad threshold", "--vad-threshold: threshold must be in (0, 1)", "--task", "asr", "--model", m, "--audio", wav,
-                        "--vad-threshold", "1.5"),
-                new Case("mode", "unknown --mode 'live'; valid: offline, streaming", "--task", "asr", "--model", m, "--audio", wav, "--mode", "live"),
-                new Case("format alone", "--format names the format of --segments-out", "--task", "asr", "--model", m, "--audio", wav,
-                        "--format", "srt"),
-                new Case("format name", "unknown segment format 'docx'", "--task", "asr", "--model", m, "--audio", wav,
-                        "--segments-out", dir.resolve("x.docx").toString(), "--format", "docx"),
-                new Case("extension", "cannot tell the segment format of", "--task", "asr", "--model", m, "--audio", wav,
-                        "--segments-out", dir.resolve("x.docx").toString()),
-                new Case("several inputs, one file", "with 2 inputs it must name an existing folder", "--task", "asr", "--model", m,
-                        "--audio", wav, silence.toString(), "--segments-out", dir.resolve("x.srt").toString()),
+                new Case(
+                        "vad option",
+                        "--threshold is an option of --task vad, not of --task asr; its options: --mode, --segments-out, "
+                                + "--format, --max-window-s, --vad-threshold",
+                        "--task",
+                        "asr",
+                        "--model",
+                        m,
+                        "--audio",
+                        wav,
+                        "--threshold",
+                        "0.3"),
+                new Case(
+                        "vad output",
+                        "--speech-out is an option of --task vad, not of --task asr",
+                        "--task",
+                        "asr",
+                        "--model",
+                        m,
+                        "--audio",
+                        wav,
+                        "--speech-out",
+                        dir.resolve("x.wav").toString()),
+                new Case(
+                        "asr option with vad",
+                        "--max-window-s is an option of --task asr, not of --task vad",
+                        "--task",
+                        "vad",
+                        "--audio",
+                        wav,
+                        "--max-window-s",
+                        "5"),
+                new Case(
+                        "window too short",
+                        "--max-window-s: max-window-s must be in [1, 60], got 0.5",
+                        "--task",
+                        "asr",
+                        "--model",
+                        m,
+                        "--audio",
+                        wav,
+                        "--max-window-s",
+                        "0.5"),
+                new Case(
+                        "window too long",
+                        "--max-window-s: max-window-s must be in [1, 60], got 61",
+                        "--task",
+                        "asr",
+                        "--model",
+                        m,
+                        "--audio",
+                        wav,
+                        "--max-window-s",
+                        "61"),
+                new Case(
+                        "window NaN",
+                        "--max-window-s: max-window-s must be in [1, 60], got NaN",
+                        "--task",
+                        "asr",
+                        "--model",
+                        m,
+                        "--audio",
+                        wav,
+                        "--max-window-s",
+                        "NaN"),
+                new Case(
+                        "window not a number",
+                        "Invalid value for option '--max-window-s': 'long' is not a double",
+                        "--task",
+                        "asr",
+                        "--model",
+                        m,
+                        "--audio",
+                        wav,
+                        "--max-window-s",
+                        "long"),
+                new Case(
+                        "vad threshold",
+                        "--vad-threshold: threshold must be in (0, 1)",
+                        "--task",
+                        "asr",
+                        "--model",
+                        m,
+                        "--audio",
+                        wav,
+                        "--vad-threshold",
+                        "1.5"),
+                new Case(
+                        "mode",
+                        "unknown --mode 'live'; valid: offline, streaming",
+                        "--task",
+                        "asr",
+                        "--model",
+                        m,
+                        "--audio",
+                        wav,
+                        "--mode",
+                        "live"),
+                new Case(
+                        "format alone",
+                        "--format names the format of --segments-out",
+                        "--task",
+                        "asr",
+                        "--model",
+                        m,
+                        "--audio",
+                        wav,
+                        "--format",
+                        "srt"),
+                new Case(
+                        "format name",
+                        "unknown segment format 'docx'",
+                        "--task",
+                        "asr",
+                        "--model",
+                        m,
+                        "--audio",
+                        wav,
+                        "--segments-out",
+                        dir.resolve("x.docx").toString(),
+                        "--format",
+                        "docx"),
+                new Case(
+                        "extension",
+                        "cannot tell the segment format of",
+                        "--task",
+                        "asr",
+                        "--model",
+                        m,
+                        "--audio",
+                        wav,
+                        "--segments-out",
+                        dir.resolve("x.docx").toString()),
+                new Case(
+                        "several inputs, one file",
+                        "with 2 inputs it must name an existing folder",
+                        "--task",
+                        "asr",
+                        "--model",
+                        m,
+                        "--audio",
+                        wav,
+                        silence.toString(),
+                        "--segments-out",
+                        dir.resolve("x.srt").toString()),
                 new Case("no audio", "--task asr needs --audio FILE", "--task", "asr", "--model", m),
                 new Case("no task", "--max-window-s needs --task", "--max-window-s", "5"))) {
             CliRun r = CliRun.run(family.registry(), c.args());
@@ -261,7 +446,9 @@ class AsrTaskTest {
             assertThat(r.err()).as(c.why()).contains(c.message());
             assertThat(r.out()).as(c.why()).isEmpty();
         }
-        assertThat(family.loads).as("every usage error is found before the model loads").hasValue(0);
+        assertThat(family.loads)
+                .as("every usage error is found before the model loads")
+                .hasValue(0);
     }
 
     /** --segments-out naming the audio (as given, through a link or "..") would replace the recording with subtitles. */
@@ -270,10 +457,14 @@ class AsrTaskTest {
         byte[] before = Files.readAllBytes(speech);
         Path link = Files.createSymbolicLink(dir.resolve("link.srt"), speech);
         Files.createDirectories(dir.resolve("sub"));
-        for (String out : List.of(speech.toString(), link.toString(), dir.resolve("sub/../speech.wav").toString())) {
+        for (String out : List.of(
+                speech.toString(),
+                link.toString(),
+                dir.resolve("sub/../speech.wav").toString())) {
             CliRun r = asr("--audio", speech.toString(), "--segments-out", out, "--format", "srt");
             assertThat(r.exit()).as(out + ": " + r).isEqualTo(2);
-            assertThat(r.err()).contains("error: --segments-out " + out + " is the input " + speech + "; name another file");
+            assertThat(r.err())
+                    .contains("error: --segments-out " + out + " is the input " + speech + "; name another file");
             assertThat(Files.readAllBytes(speech)).isEqualTo(before);
         }
         assertThat(family.loads).hasValue(0);
@@ -284,8 +475,18 @@ class AsrTaskTest {
     void anUnknownModelNameIsAUsageError() {
         CliRun r = CliRun.run(family.registry(), "--task", "asr", "--audio", speech.toString(), "--model", "nosuch");
         assertThat(r.exit()).as(r.toString()).isEqualTo(2);
-        assertThat(r.err()).contains("error: unknown model 'nosuch'").contains("fake-asr").contains("--help");
-        CliRun path = CliRun.run(family.registry(), "--task", "asr", "--audio", speech.toString(), "--model", dir.resolve("gone.bin").toString());
+        assertThat(r.err())
+                .contains("error: unknown model 'nosuch'")
+                .contains("fake-asr")
+                .contains("--help");
+        CliRun path = CliRun.run(
+                family.registry(),
+                "--task",
+                "asr",
+                "--audio",
+                speech.toString(),
+                "--model",
+                dir.resolve("gone.bin").toString());
         assertThat(path.exit()).as(path.toString()).isEqualTo(1);
         assertThat(path.err()).contains("gone.bin: no such model");
     }
@@ -303,28 +504,39 @@ class AsrTaskTest {
         CliRun plain = asr("--audio", folder.toString());
         assertThat(plain.exit()).as(plain.toString()).isEqualTo(1);
         assertThat(plain.out()).isEqualTo(a + ": hello world this is a test\n" + c + ": hello world this is a test\n");
-        assertThat(plain.err()).contains("error: " + b + ": not a WAV file").contains("error: 1 of 3 inputs failed: " + b)
+        assertThat(plain.err())
+                .contains("error: " + b + ": not a WAV file")
+                .contains("error: 1 of 3 inputs failed: " + b)
                 .doesNotContain("\tat ");
 
         CliRun json = asr("--audio", folder.toString(), "--json");
         assertThat(json.exit()).as(json.toString()).isEqualTo(1);
-        List<Map<String, Object>> docs = (List<Map<String, Object>>) json(json.out().strip());
+        List<Map<String, Object>> docs =
+                (List<Map<String, Object>>) json(json.out().strip());
         assertThat(docs).hasSize(3);
-        assertThat(docs.get(0)).containsEntry("audio", a.toString()).containsEntry("text", "hello world this is a test");
+        assertThat(docs.get(0))
+                .containsEntry("audio", a.toString())
+                .containsEntry("text", "hello world this is a test");
         assertThat(docs.get(1)).containsOnlyKeys("audio", "error").containsEntry("audio", b.toString());
         assertThat((String) docs.get(1).get("error")).contains("not a WAV file");
         assertThat(docs.get(2)).containsEntry("audio", c.toString());
 
         CliRun streaming = asr("--audio", folder.toString(), "--mode", "streaming", "--json");
         assertThat(streaming.exit()).as(streaming.toString()).isEqualTo(1);
-        assertThat(streaming.out().lines().filter(l -> l.contains("\"type\":\"final\"")).count()).isEqualTo(4);
+        assertThat(streaming
+                        .out()
+                        .lines()
+                        .filter(l -> l.contains("\"type\":\"final\""))
+                        .count())
+                .isEqualTo(4);
         assertThat(streaming.out()).contains("{\"audio\":\"" + b + "\",\"type\":\"error\",\"error\":\"");
     }
 
     @Test
     void aModelFileTheFamilyRefusesFailsNamingIt() throws Exception {
         Path notModel = Files.writeString(dir.resolve("other.bin"), "something else");
-        CliRun r = CliRun.run(family.registry(), "--task", "asr", "--audio", speech.toString(), "--model", notModel.toString());
+        CliRun r = CliRun.run(
+                family.registry(), "--task", "asr", "--audio", speech.toString(), "--model", notModel.toString());
         assertThat(r.exit()).isEqualTo(1);
         assertThat(r.err()).contains("other.bin is not a model for --task asr").contains("fake_asr: ");
     }
@@ -335,8 +547,10 @@ class AsrTaskTest {
         CliRun help = CliRun.run(family.registry(), "--help");
         assertThat(help.exit()).isZero();
         String asr = help.out().substring(help.out().indexOf("Options of --task asr"));
-        assertThat(asr).contains("--max-window-s=S", "--vad-threshold=P", "'FILE: text' with several inputs")
-                .contains("Default:\n                              " + (int) AsrOptions.DEFAULTS.maxWindowSeconds() + ".")
+        assertThat(asr)
+                .contains("--max-window-s=S", "--vad-threshold=P", "'FILE: text' with several inputs")
+                .contains(
+                        "Default:\n                              " + (int) AsrOptions.DEFAULTS.maxWindowSeconds() + ".")
                 .contains("Default: " + AsrOptions.DEFAULTS.vad().threshold() + ".");
         assertThat(help.out()).contains("Options of --task vad and --task asr:", "Options of --task vad (");
     }

@@ -1,21 +1,20 @@
 package dev.audioengine.cli;
 
-import dev.audioengine.cli.testkit.CliRun;
-import dev.audioengine.cli.testkit.MiniJson;
-import dev.audioengine.cli.testkit.RootLoggerGuard;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+
 import dev.audioengine.api.BackendType;
 import dev.audioengine.api.capability.Capability;
 import dev.audioengine.api.registry.BackendRegistry;
 import dev.audioengine.api.spi.BackendProvider;
 import dev.audioengine.api.spi.ProbeResult;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-
+import dev.audioengine.cli.testkit.CliRun;
+import dev.audioengine.cli.testkit.MiniJson;
+import dev.audioengine.cli.testkit.RootLoggerGuard;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeFalse;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The backends subcommand in-process, with the backends this module's test class path carries (all four). */
 @ExtendWith(RootLoggerGuard.class)
@@ -27,12 +26,16 @@ class BackendsCommandTest {
     private static final BackendRegistry REGISTRY = BackendRegistry.load();
 
     private static ProbeResult probeOf(BackendType type) {
-        BackendProvider p = REGISTRY.providers().stream().filter(x -> x.type() == type).findFirst().orElseThrow();
+        BackendProvider p = REGISTRY.providers().stream()
+                .filter(x -> x.type() == type)
+                .findFirst()
+                .orElseThrow();
         return REGISTRY.probe(p);
     }
 
     private static boolean anyGpuAvailable() {
-        return REGISTRY.providers().stream().anyMatch(p -> p.type() != BackendType.CPU && REGISTRY.probe(p).available());
+        return REGISTRY.providers().stream()
+                .anyMatch(p -> p.type() != BackendType.CPU && REGISTRY.probe(p).available());
     }
 
     @SuppressWarnings("unchecked")
@@ -53,13 +56,20 @@ class BackendsCommandTest {
             assertThat(b.get("available")).isInstanceOf(Boolean.class);
             List<?> devices = (List<?>) b.get("devices");
             // An unavailable backend may still list the devices it saw (e.g. Vulkan without kernels yet).
-            if (b.get("available").equals(false)) assertThat((String) b.get("reason")).as("an unavailable backend says why").isNotBlank();
-            for (Object d : devices) assertThat(((Map<?, ?>) d).keySet()).map(Object::toString).containsExactlyElementsOf(DEVICE_KEYS);
+            if (b.get("available").equals(false))
+                assertThat((String) b.get("reason"))
+                        .as("an unavailable backend says why")
+                        .isNotBlank();
+            for (Object d : devices)
+                assertThat(((Map<?, ?>) d).keySet()).map(Object::toString).containsExactlyElementsOf(DEVICE_KEYS);
             for (Object c : (List<?>) b.get("capabilities")) Capability.valueOf((String) c);
         }
 
         Map<String, Object> cpu = backends.getFirst();
-        assertThat(cpu).containsEntry("type", "CPU").containsEntry("registryName", "CPU").containsEntry("available", true);
+        assertThat(cpu)
+                .containsEntry("type", "CPU")
+                .containsEntry("registryName", "CPU")
+                .containsEntry("available", true);
         List<?> cpuDevices = (List<?>) cpu.get("devices");
         assertThat(cpuDevices).hasSize(1);
         Map<?, ?> dev = (Map<?, ?>) cpuDevices.getFirst();
@@ -79,8 +89,10 @@ class BackendsCommandTest {
         assertThat(r.out()).contains("NAME", "REGISTRY", "AVAILABLE", "DEVICES", "REASON", "capabilities:");
         for (BackendProvider p : REGISTRY.providers()) {
             ProbeResult probe = REGISTRY.probe(p);
-            assertThat(r.out()).containsPattern("(?m)^  " + p.type().cliName() + " +" + p.registryName() + " +"
-                    + (probe.available() ? "yes" : "no") + " +" + probe.devices().size());
+            assertThat(r.out())
+                    .containsPattern("(?m)^  " + p.type().cliName() + " +" + p.registryName() + " +"
+                            + (probe.available() ? "yes" : "no") + " +"
+                            + probe.devices().size());
             if (!probe.available()) assertThat(r.out()).contains(probe.reason());
         }
         assertThat(r.out()).doesNotContain("* ").doesNotContain("selected:");
@@ -88,10 +100,13 @@ class BackendsCommandTest {
 
     @Test
     void unknownBackendIsAUsageErrorListingTheValidNames() {
-        for (String[] args : List.of(new String[] {"--backend", "opencl", "backends"}, new String[] {"backends", "--backend=opencl"})) {
+        for (String[] args : List.of(
+                new String[] {"--backend", "opencl", "backends"}, new String[] {"backends", "--backend=opencl"})) {
             CliRun r = CliRun.run(args);
             assertThat(r.exit()).as(r.toString()).isEqualTo(2);
-            assertThat(r.err()).contains("unknown backend 'opencl'").contains("cpu, cuda, hip, rocm, vulkan, metal, best");
+            assertThat(r.err())
+                    .contains("unknown backend 'opencl'")
+                    .contains("cpu, cuda, hip, rocm, vulkan, metal, best");
             assertThat(r.out()).isEmpty();
         }
     }
@@ -101,15 +116,22 @@ class BackendsCommandTest {
         assumeFalse(probeOf(BackendType.CUDA).available(), "this machine has a usable CUDA device");
         CliRun r = CliRun.run("--backend", "cuda", "backends");
         assertThat(r.exit()).as(r.toString()).isEqualTo(1);
-        assertThat(r.err()).startsWith("error: backend 'cuda' (CUDA) is unavailable: " + probeOf(BackendType.CUDA).reason());
+        assertThat(r.err())
+                .startsWith("error: backend 'cuda' (CUDA) is unavailable: "
+                        + probeOf(BackendType.CUDA).reason());
         for (BackendProvider p : REGISTRY.providers()) {
             ProbeResult probe = REGISTRY.probe(p);
             String line = "  " + p.type().cliName() + " (" + p.registryName() + "): ";
-            assertThat(r.err()).contains(probe.available() ? line + "available, " + probe.devices().size() + " device(s)"
-                    : line + "unavailable: " + probe.reason());
+            assertThat(r.err())
+                    .contains(
+                            probe.available()
+                                    ? line + "available, " + probe.devices().size() + " device(s)"
+                                    : line + "unavailable: " + probe.reason());
         }
         assertThat(r.err()).as("no stack trace for a user error").doesNotContain("\tat ");
-        assertThat(r.out()).as("the listing still prints, the refused backend marked").containsPattern("(?m)^! cuda +CUDA");
+        assertThat(r.out())
+                .as("the listing still prints, the refused backend marked")
+                .containsPattern("(?m)^! cuda +CUDA");
     }
 
     @Test
@@ -130,7 +152,9 @@ class BackendsCommandTest {
         assumeFalse(probeOf(BackendType.CUDA).available(), "this machine has a usable CUDA device");
         CliRun r = CliRun.run("--log", "debug", "--backend", "cuda", "backends", "--json");
         assertThat(r.exit()).isEqualTo(1);
-        assertThat(r.err()).contains("BackendUnavailableException").contains("\tat dev.audioengine.api.registry.BackendRegistry.select");
+        assertThat(r.err())
+                .contains("BackendUnavailableException")
+                .contains("\tat dev.audioengine.api.registry.BackendRegistry.select");
         assertThat(parseArray(r.out())).hasSize(REGISTRY.providers().size());
     }
 
@@ -160,8 +184,17 @@ class BackendsCommandTest {
         assertThat(bare.out()).startsWith("Usage: audioengine");
         CliRun help = CliRun.run("--help");
         assertThat(help.exit()).isZero();
-        assertThat(help.out()).contains("--backend=NAME", "--device=N", "--threads=N", "--capability=", "--log=LEVEL",
-                "--fallback=cpu|fail", "--option=KEY=VALUE", "--version", "backends");
+        assertThat(help.out())
+                .contains(
+                        "--backend=NAME",
+                        "--device=N",
+                        "--threads=N",
+                        "--capability=",
+                        "--log=LEVEL",
+                        "--fallback=cpu|fail",
+                        "--option=KEY=VALUE",
+                        "--version",
+                        "backends");
         CliRun subHelp = CliRun.run("backends", "--help");
         assertThat(subHelp.out()).contains("--json", "--backend=NAME");
     }
@@ -170,7 +203,10 @@ class BackendsCommandTest {
     void versionNamesTheProjectVersionAndJava() {
         CliRun r = CliRun.run("--version");
         assertThat(r.exit()).isZero();
-        assertThat(r.out()).containsPattern("^audioengine \\d+\\.\\d+\\.\\d+").doesNotContain("${").contains("Java " + Runtime.version());
+        assertThat(r.out())
+                .containsPattern("^audioengine \\d+\\.\\d+\\.\\d+")
+                .doesNotContain("${")
+                .contains("Java " + Runtime.version());
     }
 
     @Test

@@ -1,39 +1,58 @@
 package dev.audioengine.cli;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.audioengine.model.FamilyRegistry;
 import dev.audioengine.model.ModelVariant;
 import dev.audioengine.model.store.ModelStore;
 import dev.audioengine.model.store.PullListener;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Issue 16, defect 13: {@code HOME=$(mktemp -d) ./audioengine ...} caches under that HOME, not the account's passwd home. */
 class CacheHomeIT {
     @Test
     void theLauncherUsesTheCacheUnderHomeFromTheEnvironment(@TempDir Path dir) throws Exception {
-        ModelVariant v6 = FamilyRegistry.load().variant("silero_vad").orElseThrow().variant();
-        Path cached = ModelStore.userCache().pull(v6, PullListener.SILENT).values().iterator().next();
+        ModelVariant v6 =
+                FamilyRegistry.load().variant("silero_vad").orElseThrow().variant();
+        Path cached = ModelStore.userCache()
+                .pull(v6, PullListener.SILENT)
+                .values()
+                .iterator()
+                .next();
         Path home = Files.createDirectories(dir.resolve("home"));
         Path cache = Files.createDirectories(home.resolve(".cache/audioengine"));
         Files.copy(cached, cache.resolve(cached.getFileName()));
 
-        Run r = launch(home, "--task", "vad", "--audio", Dist.repoRoot().resolve("docs/examples/speech.wav").toString());
+        Run r = launch(
+                home,
+                "--task",
+                "vad",
+                "--audio",
+                Dist.repoRoot().resolve("docs/examples/speech.wav").toString());
         assertThat(r.exit()).as(r.toString()).isZero();
         assertThat(r.out().lines().toList()).isNotEmpty();
-        assertThat(r.err()).as("the model comes from HOME's cache, nothing is fetched").doesNotContain("fetching");
+        assertThat(r.err())
+                .as("the model comes from HOME's cache, nothing is fetched")
+                .doesNotContain("fetching");
 
         Path emptyHome = Files.createDirectories(dir.resolve("empty-home"));
-        Run none = launch(emptyHome, "--task", "vad", "--audio", Dist.repoRoot().resolve("docs/examples/speech.wav").toString());
+        Run none = launch(
+                emptyHome,
+                "--task",
+                "vad",
+                "--audio",
+                Dist.repoRoot().resolve("docs/examples/speech.wav").toString());
         assertThat(none.exit()).as(none.toString()).isZero();
-        assertThat(none.err()).as("the pull goes to the new HOME").contains("into " + emptyHome.resolve(".cache/audioengine"));
-        assertThat(emptyHome.resolve(".cache/audioengine").resolve(cached.getFileName())).exists();
+        assertThat(none.err())
+                .as("the pull goes to the new HOME")
+                .contains("into " + emptyHome.resolve(".cache/audioengine"));
+        assertThat(emptyHome.resolve(".cache/audioengine").resolve(cached.getFileName()))
+                .exists();
     }
 
     /**
@@ -48,15 +67,22 @@ class CacheHomeIT {
         for (String name : List.of("moonshine-tiny", "silero_vad")) {
             ModelVariant v = families.variant(name).orElseThrow().variant();
             for (Path f : ModelStore.userCache().pull(v, PullListener.SILENT).values()) {
-                Files.copy(f, cache.resolve(f.getFileName()), java.nio.file.StandardCopyOption.REPLACE_EXISTING); // both name Silero
+                Files.copy(
+                        f,
+                        cache.resolve(f.getFileName()),
+                        java.nio.file.StandardCopyOption.REPLACE_EXISTING); // both name Silero
             }
         }
         String wav = Dist.repoRoot().resolve("docs/examples/dashwood.wav").toString();
         Run first = launch(home, "--task", "asr", "--audio", wav, "--threads", "1");
         assertThat(first.exit()).as(first.toString()).isZero();
         try (var prepared = Files.list(cache.resolve("prepared"))) {
-            assertThat(prepared.map(p -> p.getFileName().toString()).toList()).as("encoder and decoder, each at Q8_0")
-                    .hasSize(2).allMatch(n -> n.startsWith("moonshine-tiny-quantized-") && n.contains(".q8_0.") && n.endsWith(".prepared"));
+            assertThat(prepared.map(p -> p.getFileName().toString()).toList())
+                    .as("encoder and decoder, each at Q8_0")
+                    .hasSize(2)
+                    .allMatch(n -> n.startsWith("moonshine-tiny-quantized-")
+                            && n.contains(".q8_0.")
+                            && n.endsWith(".prepared"));
         }
         Run second = launch(home, "--task", "asr", "--audio", wav, "--threads", "1");
         assertThat(second.exit()).as(second.toString()).isZero();
@@ -73,10 +99,14 @@ class CacheHomeIT {
 
     /** The launcher with HOME set and neither XDG_CACHE_HOME nor AUDIOENGINE_CACHE. */
     private static Run launch(Path home, String... args) throws Exception {
-        List<String> cmd = new java.util.ArrayList<>(List.of(Dist.repoRoot().resolve("audioengine").toString()));
+        List<String> cmd = new java.util.ArrayList<>(
+                List.of(Dist.repoRoot().resolve("audioengine").toString()));
         cmd.addAll(List.of(args));
         Path out = Files.createTempFile("cache-home", ".out"), err = Files.createTempFile("cache-home", ".err");
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(home.toFile()).redirectOutput(out.toFile()).redirectError(err.toFile())
+        ProcessBuilder pb = new ProcessBuilder(cmd)
+                .directory(home.toFile())
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         pb.environment().remove("XDG_CACHE_HOME");
         pb.environment().remove("AUDIOENGINE_CACHE");

@@ -1,7 +1,6 @@
 package dev.audioengine.cli;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -14,8 +13,8 @@ import java.util.Map;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A model family from outside the repository: this test writes, compiles and jars a small family (an energy-threshold
@@ -124,22 +123,47 @@ class ExternalFamilyIT {
         Files.writeString(src.resolve("module-info.java"), MODULE_INFO);
         Files.writeString(pkg.resolve("EnergyVadFamily.java"), FAMILY);
         Path classes = Files.createDirectories(dir.resolve("classes"));
-        Dist.Result javac = Dist.run(List.of(Dist.javaHome().resolve("bin/javac").toString(), "--release", "25", "--module-path",
-                Dist.lib().toString(), "-d", classes.toString(), src.resolve("module-info.java").toString(),
-                pkg.resolve("EnergyVadFamily.java").toString()), dir, Map.of());
-        assertThat(javac.exit()).as("the family compiles against the packaged model API: %s", javac).isZero();
+        Dist.Result javac = Dist.run(
+                List.of(
+                        Dist.javaHome().resolve("bin/javac").toString(),
+                        "--release",
+                        "25",
+                        "--module-path",
+                        Dist.lib().toString(),
+                        "-d",
+                        classes.toString(),
+                        src.resolve("module-info.java").toString(),
+                        pkg.resolve("EnergyVadFamily.java").toString()),
+                dir,
+                Map.of());
+        assertThat(javac.exit())
+                .as("the family compiles against the packaged model API: %s", javac)
+                .isZero();
         Path extra = Files.createDirectories(dir.resolve("families"));
         jar(classes, extra.resolve("energy-vad.jar"));
 
         Map<String, String> env = Map.of("AUDIOENGINE_LIB_EXTRA", extra.toString());
         Dist.Result list = launch(dir, env, "models", "list", "--json");
         assertThat(list.exit()).as(list.toString()).isZero();
-        assertThat(list.out()).contains("{\"name\":\"energy_vad\",\"description\":\"an energy threshold, for a test\",\"tasks\":[\"vad\"]")
+        assertThat(list.out())
+                .contains(
+                        "{\"name\":\"energy_vad\",\"description\":\"an energy threshold, for a test\",\"tasks\":[\"vad\"]")
                 .contains("{\"name\":\"silero_vad\"");
 
         Path model = Files.writeString(dir.resolve("energy.txt"), "level=0.02\n");
-        Dist.Result run = launch(dir, env, "--task", "vad", "--family", "energy_vad", "--model", model.toString(),
-                "--audio", Dist.repoRoot().resolve("docs/examples/speech.wav").toString(), "--min-speech-ms", "0");
+        Dist.Result run = launch(
+                dir,
+                env,
+                "--task",
+                "vad",
+                "--family",
+                "energy_vad",
+                "--model",
+                model.toString(),
+                "--audio",
+                Dist.repoRoot().resolve("docs/examples/speech.wav").toString(),
+                "--min-speech-ms",
+                "0");
         assertThat(run.exit()).as(run.toString()).isZero();
         assertThat(run.out().lines().toList()).isNotEmpty().allMatch(l -> l.matches("\\d+\\.\\d{3} - \\d+\\.\\d{3}"));
         assertThat(run.err()).contains("energy_vad level 0.02");
@@ -149,15 +173,19 @@ class ExternalFamilyIT {
     }
 
     private static Dist.Result launch(Path dir, Map<String, String> extraEnv, String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(Dist.repoRoot().resolve("audioengine").toString()));
+        List<String> cmd =
+                new ArrayList<>(List.of(Dist.repoRoot().resolve("audioengine").toString()));
         cmd.addAll(List.of(args));
-        Map<String, String> env = new HashMap<>(Map.of("AUDIOENGINE_NO_BUILD", "1", "JAVA_HOME", Dist.javaHome().toString()));
+        Map<String, String> env = new HashMap<>(
+                Map.of("AUDIOENGINE_NO_BUILD", "1", "JAVA_HOME", Dist.javaHome().toString()));
         env.putAll(extraEnv);
         return Dist.run(cmd, dir, env);
     }
 
     private static void jar(Path classes, Path jar) throws IOException {
-        try (OutputStream os = Files.newOutputStream(jar); JarOutputStream out = new JarOutputStream(os); Stream<Path> files = Files.walk(classes)) {
+        try (OutputStream os = Files.newOutputStream(jar);
+                JarOutputStream out = new JarOutputStream(os);
+                Stream<Path> files = Files.walk(classes)) {
             for (Path f : files.filter(Files::isRegularFile).toList()) {
                 out.putNextEntry(new JarEntry(classes.relativize(f).toString().replace('\\', '/')));
                 out.write(Files.readAllBytes(f));

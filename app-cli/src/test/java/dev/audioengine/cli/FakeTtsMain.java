@@ -1,8 +1,7 @@
 package dev.audioengine.cli;
 
-import dev.audioengine.cli.testkit.FakeTtsFamily;
 import dev.audioengine.api.registry.BackendRegistry;
-
+import dev.audioengine.cli.testkit.FakeTtsFamily;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
@@ -19,7 +18,9 @@ public final class FakeTtsMain {
         FakeTtsFamily family = new FakeTtsFamily();
         int status;
         try {
-            status = Main.commandLine(new AudioEngineCommand(BackendRegistry::load, family::registry).streams(System.in, System.out)).execute(args);
+            status = Main.commandLine(new AudioEngineCommand(BackendRegistry::load, family::registry)
+                            .streams(System.in, System.out))
+                    .execute(args);
         } catch (OutOfMemoryError e) {
             System.err.println(ErrorReporter.outOfMemory(e));
             status = ErrorReporter.EXIT_FAILURE;

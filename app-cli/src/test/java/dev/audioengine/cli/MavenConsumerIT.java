@@ -1,12 +1,11 @@
 package dev.audioengine.cli;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * The README's Maven promise: scripts/consumer-check installs this build into a temporary local
@@ -19,10 +18,16 @@ class MavenConsumerIT {
     void theMinimalConsumerProjectBuildsOfflineAndRuns() throws Exception {
         Path log = Files.createTempFile("consumer-check", ".log");
         try {
-            ProcessBuilder pb = new ProcessBuilder(Dist.repoRoot().resolve("scripts/consumer-check").toString())
-                    .directory(Dist.repoRoot().toFile()).redirectErrorStream(true).redirectOutput(log.toFile())
+            ProcessBuilder pb = new ProcessBuilder(
+                            Dist.repoRoot().resolve("scripts/consumer-check").toString())
+                    .directory(Dist.repoRoot().toFile())
+                    .redirectErrorStream(true)
+                    .redirectOutput(log.toFile())
                     .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-            pb.environment().put("JAVA_HOME", Dist.javaHome().toString()); // the JDK running the tests builds and runs the consumer
+            pb.environment()
+                    .put(
+                            "JAVA_HOME",
+                            Dist.javaHome().toString()); // the JDK running the tests builds and runs the consumer
             Process p = pb.start();
             if (!p.waitFor(15, TimeUnit.MINUTES)) {
                 p.destroyForcibly();
@@ -30,7 +35,10 @@ class MavenConsumerIT {
             }
             String out = Files.readString(log);
             assertThat(p.exitValue()).as(out).isZero();
-            assertThat(out).as(out).contains("relu [0.0, 0.0, 0.5, 2.0] on ").doesNotContain("WARNING: Using incubator");
+            assertThat(out)
+                    .as(out)
+                    .contains("relu [0.0, 0.0, 0.5, 2.0] on ")
+                    .doesNotContain("WARNING: Using incubator");
         } finally {
             Files.deleteIfExists(log);
         }

@@ -1,11 +1,10 @@
 package dev.audioengine.cli;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /** The README shows exactly the consumer pom that scripts/consumer-check builds (MavenConsumerIT), and names the BOM's version. */
 class ReadmeMavenSectionTest {
@@ -21,8 +20,10 @@ class ReadmeMavenSectionTest {
     @Test
     void theConsumerImportsTheBomOfThisVersion() throws Exception {
         Path root = Dist.repoRoot();
-        String version = Files.readString(root.resolve("pom.xml")).replaceAll("(?s).*?<artifactId>audioengine-parent</artifactId>\\s*<version>([^<]+)</version>.*", "$1");
-        assertThat(Files.readString(root.resolve("bom/pom.xml"))).contains("<artifactId>audioengine-bom</artifactId>\n  <version>" + version + "</version>");
+        String version = Files.readString(root.resolve("pom.xml"))
+                .replaceAll("(?s).*?<artifactId>audioengine-parent</artifactId>\\s*<version>([^<]+)</version>.*", "$1");
+        assertThat(Files.readString(root.resolve("bom/pom.xml")))
+                .contains("<artifactId>audioengine-bom</artifactId>\n  <version>" + version + "</version>");
         assertThat(Files.readString(root.resolve("docs/examples/consumer/pom.xml")))
                 .contains("<artifactId>audioengine-bom</artifactId>\n        <version>" + version + "</version>");
     }
@@ -31,14 +32,20 @@ class ReadmeMavenSectionTest {
     void theBomManagesEveryModule() throws Exception {
         Path root = Dist.repoRoot();
         String bom = Files.readString(root.resolve("bom/pom.xml"));
-        var modules = java.util.regex.Pattern.compile("<module>([^<]+)</module>").matcher(Files.readString(root.resolve("pom.xml")))
-                .results().map(m -> m.group(1)).filter(m -> !m.equals("bom")).toList();
+        var modules = java.util.regex.Pattern.compile("<module>([^<]+)</module>")
+                .matcher(Files.readString(root.resolve("pom.xml")))
+                .results()
+                .map(m -> m.group(1))
+                .filter(m -> !m.equals("bom"))
+                .toList();
         assertThat(modules).contains("engine-api", "backend-cpu", "models", "app-cli");
         for (String module : modules) {
             String artifact = Files.readString(root.resolve(module).resolve("pom.xml"))
                     .replaceAll("(?s).*?</parent>\\s*<artifactId>([^<]+)</artifactId>.*", "$1");
             assertThat(artifact).as(module).startsWith("audioengine-");
-            assertThat(bom).as("bom/pom.xml manages %s", artifact).contains("<artifactId>" + artifact + "</artifactId>");
+            assertThat(bom)
+                    .as("bom/pom.xml manages %s", artifact)
+                    .contains("<artifactId>" + artifact + "</artifactId>");
         }
     }
 }

@@ -1,9 +1,9 @@
 package dev.audioengine.cli;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.audioengine.cli.testkit.CliRun;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** What serve refuses before it builds an engine or pulls a model: usage errors, exit 2. */
 class ServeCommandTest {
@@ -25,24 +25,44 @@ class ServeCommandTest {
 
     @Test
     void aPortInUseIsOneLineAndExit1() throws Exception {
-        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
-            CliRun r = CliRun.run("--backend", "cpu", "serve", "--port", Integer.toString(taken.getLocalPort()), "--models", "silero_vad");
+        try (java.net.ServerSocket taken =
+                new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            CliRun r = CliRun.run(
+                    "--backend",
+                    "cpu",
+                    "serve",
+                    "--port",
+                    Integer.toString(taken.getLocalPort()),
+                    "--models",
+                    "silero_vad");
             assertThat(r.exit()).as(r.toString()).isEqualTo(1);
             assertThat(r.err().lines().filter(l -> l.startsWith("error: ")).toList())
-                    .containsExactly("error: cannot listen on 127.0.0.1:" + taken.getLocalPort() + ": the port is in use (another server? pick another with "
+                    .containsExactly("error: cannot listen on 127.0.0.1:" + taken.getLocalPort()
+                            + ": the port is in use (another server? pick another with "
                             + "--port, or 0 for a free one)");
             assertThat(r.err()).doesNotContain("\tat ").doesNotContain("--log debug");
         }
-        CliRun r = CliRun.run("--backend", "cpu", "serve", "--host", "192.0.2.1", "--port", "0", "--models", "silero_vad");
+        CliRun r =
+                CliRun.run("--backend", "cpu", "serve", "--host", "192.0.2.1", "--port", "0", "--models", "silero_vad");
         assertThat(r.exit()).as(r.toString()).isEqualTo(1);
-        assertThat(r.err()).contains("error: cannot listen on 192.0.2.1:0: --host 192.0.2.1 is not an address of this machine").doesNotContain("\tat ");
+        assertThat(r.err())
+                .contains("error: cannot listen on 192.0.2.1:0: --host 192.0.2.1 is not an address of this machine")
+                .doesNotContain("\tat ");
     }
 
     @Test
     void outOfRangeOptionsAreUsageErrors() {
-        for (String[] args : new String[][] {{"--queue", "-1"}, {"--max-concurrent", "0"}, {"--port", "70000"}, {"--max-upload-mb", "0"},
-                {"--queue-timeout-s", "-2"}, {"--models", "silero_vad,silero_vad_v6"}, {"--header-timeout-s", "0"}, {"--idle-timeout-s", "-1"},
-                {"--max-connections", "0"}}) {
+        for (String[] args : new String[][] {
+            {"--queue", "-1"},
+            {"--max-concurrent", "0"},
+            {"--port", "70000"},
+            {"--max-upload-mb", "0"},
+            {"--queue-timeout-s", "-2"},
+            {"--models", "silero_vad,silero_vad_v6"},
+            {"--header-timeout-s", "0"},
+            {"--idle-timeout-s", "-1"},
+            {"--max-connections", "0"}
+        }) {
             String[] full = new String[args.length + 1];
             full[0] = "serve";
             System.arraycopy(args, 0, full, 1, args.length);

@@ -1,7 +1,6 @@
 package dev.audioengine.cli;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -19,8 +18,8 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * {@code ./audioengine serve} from the launcher, on the module path (the server module, Helidon and FileUpload as
@@ -28,18 +27,28 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
 class ServeLauncherIT {
-    private static final Path RECORDING = Path.of("/usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-0870.wav");
+    private static final Path RECORDING =
+            Path.of("/usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-0870.wav");
     private static final String BOUNDARY = "serve-launcher-it";
 
     @Test
     void servesOnTheModulePathAndDrainsOnSigterm() throws Exception {
-        Process p = new ProcessBuilder(Dist.repoRoot().resolve("audioengine").toString(), "serve", "--port", "0", "--preload",
-                "--models", "moonshine-tiny")
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectErrorStream(false).start();
+        Process p = new ProcessBuilder(
+                        Dist.repoRoot().resolve("audioengine").toString(),
+                        "serve",
+                        "--port",
+                        "0",
+                        "--preload",
+                        "--models",
+                        "moonshine-tiny")
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectErrorStream(false)
+                .start();
         p.getOutputStream().close();
         LinkedBlockingQueue<String> lines = new LinkedBlockingQueue<>();
         Thread reader = Thread.ofPlatform().daemon().start(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8))) {
+            try (BufferedReader r =
+                    new BufferedReader(new InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8))) {
                 for (String l; (l = r.readLine()) != null; ) {
                     System.err.println("[serve] " + l);
                     lines.add(l);
@@ -60,15 +69,19 @@ class ServeLauncherIT {
             byte[] longer = form(sixTimes(Files.readAllBytes(RECORDING)));
             CompletableFuture<HttpResponse<String>> inFlight = transcribe(http, base, longer);
             Thread.sleep(500);
-            // SIGTERM to the launcher, which hands it to the JVM (ProcessHandle's: Process.destroy would also close our end of stderr)
+            // SIGTERM to the launcher, which hands it to the JVM (ProcessHandle's: Process.destroy would also close our
+            // end of stderr)
             p.toHandle().destroy();
             HttpResponse<String> drained = inFlight.get(90, TimeUnit.SECONDS);
             assertThat(drained.statusCode()).as(drained.body()).isEqualTo(200);
             assertThat(drained.body().split("Dashwood", -1)).hasSize(7);
-            assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("the server exits once drained").isTrue();
+            assertThat(p.waitFor(60, TimeUnit.SECONDS))
+                    .as("the server exits once drained")
+                    .isTrue();
             assertThat(p.exitValue()).isEqualTo(143);
             reader.join(5000);
-            assertThat(List.copyOf(lines)).anyMatch(l -> l.endsWith("audioengine serve: stopped"))
+            assertThat(List.copyOf(lines))
+                    .anyMatch(l -> l.endsWith("audioengine serve: stopped"))
                     .noneMatch(l -> l.contains("Exception"));
         } finally {
             if (p.isAlive()) p.destroyForcibly();
@@ -93,22 +106,29 @@ class ServeLauncherIT {
     private static void awaitReady(HttpClient http, URI base) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
         while (System.nanoTime() < deadline) {
-            if (http.send(HttpRequest.newBuilder(base.resolve("/ready")).build(), HttpResponse.BodyHandlers.ofString()).statusCode() == 200) return;
+            if (http.send(HttpRequest.newBuilder(base.resolve("/ready")).build(), HttpResponse.BodyHandlers.ofString())
+                            .statusCode()
+                    == 200) return;
             Thread.sleep(250);
         }
         throw new AssertionError("never ready");
     }
 
     private static CompletableFuture<HttpResponse<String>> transcribe(HttpClient http, URI base, byte[] body) {
-        return http.sendAsync(HttpRequest.newBuilder(base.resolve("/v1/audio/transcriptions")).timeout(Duration.ofSeconds(90))
-                .header("Content-Type", "multipart/form-data; boundary=" + BOUNDARY)
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofString());
+        return http.sendAsync(
+                HttpRequest.newBuilder(base.resolve("/v1/audio/transcriptions"))
+                        .timeout(Duration.ofSeconds(90))
+                        .header("Content-Type", "multipart/form-data; boundary=" + BOUNDARY)
+                        .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     private static byte[] form(byte[] wav) {
         String head = "--" + BOUNDARY + "\r\nContent-Disposition: form-data; name=\"model\"\r\n\r\nmoonshine-tiny\r\n"
                 + "--" + BOUNDARY + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.wav\"\r\n\r\n";
-        byte[] h = head.getBytes(StandardCharsets.US_ASCII), t = ("\r\n--" + BOUNDARY + "--\r\n").getBytes(StandardCharsets.US_ASCII);
+        byte[] h = head.getBytes(StandardCharsets.US_ASCII),
+                t = ("\r\n--" + BOUNDARY + "--\r\n").getBytes(StandardCharsets.US_ASCII);
         byte[] out = new byte[h.length + wav.length + t.length];
         System.arraycopy(h, 0, out, 0, h.length);
         System.arraycopy(wav, 0, out, h.length, wav.length);

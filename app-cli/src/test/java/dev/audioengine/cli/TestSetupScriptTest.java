@@ -1,8 +1,6 @@
 package dev.audioengine.cli;
 
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -10,8 +8,9 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * scripts/test-setup, the set-up step of the README's test command, against fake dpkg-query, id,
@@ -34,35 +33,48 @@ class TestSetupScriptTest {
     @BeforeEach
     void fakes() throws IOException {
         bin = Files.createDirectories(work.resolve("bin"));
-        missing = work.resolve("missing");   // the packages the fake dpkg does not have, one per line
-        aptLog = work.resolve("apt.log");    // every fake apt-get call
+        missing = work.resolve("missing"); // the packages the fake dpkg does not have, one per line
+        aptLog = work.resolve("apt.log"); // every fake apt-get call
         Files.writeString(missing, "");
         for (String tool : List.of("bash", "grep", "dirname", "readlink", "env", "cat", "mv", "true")) {
             Path real = Path.of("/usr/bin", tool);
             if (!Files.exists(real)) real = Path.of("/bin", tool);
             fake(tool, "exec " + real + " \"$@\"");
         }
-        fake("dpkg-query", "for pkg; do :; done; grep -qx \"$pkg\" '" + missing + "' && exit 1; printf 'install ok installed'");
+        fake(
+                "dpkg-query",
+                "for pkg; do :; done; grep -qx \"$pkg\" '" + missing + "' && exit 1; printf 'install ok installed'");
         // "installs" by dropping the named packages from the missing list, unless FAKE_APT_BROKEN is set
-        fake("apt-get", "echo \"apt-get $*\" >> '" + aptLog + "'\n"
-                + "[ \"$1\" = install ] && [ -z \"$FAKE_APT_BROKEN\" ] || exit 0\n"
-                + "for a in \"$@\"; do grep -vx \"$a\" '" + missing + "' > '" + missing + ".new'; mv '" + missing + ".new' '" + missing + "'; done");
+        fake(
+                "apt-get",
+                "echo \"apt-get $*\" >> '" + aptLog + "'\n"
+                        + "[ \"$1\" = install ] && [ -z \"$FAKE_APT_BROKEN\" ] || exit 0\n"
+                        + "for a in \"$@\"; do grep -vx \"$a\" '" + missing + "' > '" + missing + ".new'; mv '"
+                        + missing + ".new' '" + missing + "'; done");
         fake("id", "echo \"$FAKE_UID\"");
-        fake("sudo", "[ -n \"$FAKE_SUDO_OK\" ] || exit 1\n[ \"$1\" = -n ] && shift\necho \"sudo $*\" >> '" + aptLog + "'\nexec \"$@\"");
+        fake(
+                "sudo",
+                "[ -n \"$FAKE_SUDO_OK\" ] || exit 1\n[ \"$1\" = -n ] && shift\necho \"sudo $*\" >> '" + aptLog
+                        + "'\nexec \"$@\"");
         fake("npm", "exit 0");
     }
 
     private Dist.Result setup(Map<String, String> env, String... args) throws Exception {
         Map<String, String> all = new java.util.HashMap<>(Map.of("PATH", bin.toString(), "FAKE_UID", "1000"));
         all.putAll(env);
-        List<String> cmd = new java.util.ArrayList<>(List.of(Dist.repoRoot().resolve("scripts/test-setup").toString()));
+        List<String> cmd = new java.util.ArrayList<>(
+                List.of(Dist.repoRoot().resolve("scripts/test-setup").toString()));
         cmd.addAll(List.of(args));
         return Dist.run(cmd, work, all);
     }
 
-    private void missing(String... packages) throws IOException { Files.writeString(missing, String.join("\n", packages) + "\n"); }
+    private void missing(String... packages) throws IOException {
+        Files.writeString(missing, String.join("\n", packages) + "\n");
+    }
 
-    private String aptCalls() throws IOException { return Files.exists(aptLog) ? Files.readString(aptLog) : ""; }
+    private String aptCalls() throws IOException {
+        return Files.exists(aptLog) ? Files.readString(aptLog) : "";
+    }
 
     @Test
     void aReadyMachineNeverTouchesApt() throws Exception {
@@ -76,8 +88,10 @@ class TestSetupScriptTest {
         missing("pocketsphinx-testdata");
         Dist.Result r = setup(Map.of());
         assertThat(r.exit()).as(r.toString()).isEqualTo(1);
-        assertThat(r.err()).contains("missing Debian packages: pocketsphinx-testdata")
-                .contains("sudo apt-get update && sudo apt-get install -y -q --no-install-recommends pocketsphinx-testdata\n");
+        assertThat(r.err())
+                .contains("missing Debian packages: pocketsphinx-testdata")
+                .contains(
+                        "sudo apt-get update && sudo apt-get install -y -q --no-install-recommends pocketsphinx-testdata\n");
         assertThat(aptCalls()).isEmpty();
     }
 
@@ -86,7 +100,8 @@ class TestSetupScriptTest {
         missing("sox", "libopenblas0");
         Dist.Result r = setup(Map.of("FAKE_UID", "0"));
         assertThat(r.exit()).as(r.toString()).isZero();
-        assertThat(aptCalls()).isEqualTo("apt-get update -q\napt-get install -y -q --no-install-recommends sox libopenblas0\n");
+        assertThat(aptCalls())
+                .isEqualTo("apt-get update -q\napt-get install -y -q --no-install-recommends sox libopenblas0\n");
     }
 
     @Test
@@ -94,7 +109,9 @@ class TestSetupScriptTest {
         missing("espeak-ng");
         Dist.Result r = setup(Map.of("FAKE_SUDO_OK", "1"));
         assertThat(r.exit()).as(r.toString()).isZero();
-        assertThat(aptCalls()).contains("sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends espeak-ng")
+        assertThat(aptCalls())
+                .contains(
+                        "sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends espeak-ng")
                 .contains("apt-get install -y -q --no-install-recommends espeak-ng");
     }
 
@@ -111,7 +128,9 @@ class TestSetupScriptTest {
         missing("glslang-tools");
         Dist.Result r = setup(Map.of("FAKE_UID", "0"), "--dry-run");
         assertThat(r.exit()).as(r.toString()).isZero();
-        assertThat(r.out()).isEqualTo("apt-get update -q\nenv DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends glslang-tools\n");
+        assertThat(r.out())
+                .isEqualTo(
+                        "apt-get update -q\nenv DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends glslang-tools\n");
         assertThat(aptCalls()).isEmpty();
     }
 
@@ -129,6 +148,7 @@ class TestSetupScriptTest {
         String test = Files.readString(Dist.repoRoot().resolve("scripts/test"));
         assertThat(ci).contains("exec scripts/test").doesNotContain("apt-get install");
         assertThat(test).contains("scripts/test-setup");
-        assertThat(Files.readAllLines(Dist.repoRoot().resolve("scripts/test-packages"))).contains("pocketsphinx-testdata", "libvulkan1");
+        assertThat(Files.readAllLines(Dist.repoRoot().resolve("scripts/test-packages")))
+                .contains("pocketsphinx-testdata", "libvulkan1");
     }
 }

@@ -1,17 +1,16 @@
 package dev.audioengine.cli;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.audioengine.cli.testkit.CliRun;
-import dev.audioengine.cli.testkit.MiniJson;
 import dev.audioengine.cli.testkit.FakeAsrFamily;
 import dev.audioengine.cli.testkit.FakeTtsFamily;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
+import dev.audioengine.cli.testkit.MiniJson;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** {@code audioengine voices}: the fake model's voices as a table and as JSON. */
 class VoicesCommandTest {
@@ -22,7 +21,11 @@ class VoicesCommandTest {
 
     @Test
     void tableListsNameLanguageAndGender() throws Exception {
-        CliRun r = CliRun.run(family.registry(), "voices", "--model", FakeTtsFamily.modelFile(dir).toString());
+        CliRun r = CliRun.run(
+                family.registry(),
+                "voices",
+                "--model",
+                FakeTtsFamily.modelFile(dir).toString());
         assertThat(r.exit()).as(r.toString()).isZero();
         assertThat(r.out()).isEqualTo("""
                 NAME       LANGUAGE  GENDER
@@ -34,12 +37,20 @@ class VoicesCommandTest {
 
     @Test
     void jsonIsAnArrayOfVoices() throws Exception {
-        CliRun r = CliRun.run(family.registry(), "voices", "--json", "--family", "fake_tts", "--model", FakeTtsFamily.modelFile(dir).toString());
+        CliRun r = CliRun.run(
+                family.registry(),
+                "voices",
+                "--json",
+                "--family",
+                "fake_tts",
+                "--model",
+                FakeTtsFamily.modelFile(dir).toString());
         assertThat(r.exit()).as(r.toString()).isZero();
-        assertThat(MiniJson.parse(r.out().strip())).isEqualTo(List.of(
-                Map.of("name", "af_heart", "language", "en-US", "gender", "female"),
-                Map.of("name", "bm_george", "language", "en-GB", "gender", "male"),
-                Map.of("name", "jf_alpha", "language", "ja", "gender", "female")));
+        assertThat(MiniJson.parse(r.out().strip()))
+                .isEqualTo(List.of(
+                        Map.of("name", "af_heart", "language", "en-US", "gender", "female"),
+                        Map.of("name", "bm_george", "language", "en-GB", "gender", "male"),
+                        Map.of("name", "jf_alpha", "language", "ja", "gender", "female")));
     }
 
     @Test

@@ -1,10 +1,5 @@
 package dev.audioengine.tools;
 
-import dev.audioengine.cli.GlobalOptions;
-import dev.audioengine.cli.UsageError;
-
-import dev.audioengine.model.output.JsonWriter;
-
 import dev.audioengine.api.BackendType;
 import dev.audioengine.api.registry.BackendRegistry;
 import dev.audioengine.api.spi.BackendConfig;
@@ -12,11 +7,9 @@ import dev.audioengine.api.spi.BackendProvider;
 import dev.audioengine.bench.BenchResult;
 import dev.audioengine.bench.BenchSettings;
 import dev.audioengine.bench.OpenBlas;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
-
+import dev.audioengine.cli.GlobalOptions;
+import dev.audioengine.cli.UsageError;
+import dev.audioengine.model.output.JsonWriter;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -25,6 +18,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
 
 /**
  * The side-by-side benches (gemm, quant, conv): our CPU backend and OpenBLAS in one process,
@@ -40,18 +37,26 @@ abstract class PeerBenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--json", description = "Print a JSON array, one object per case: {bench, backend, shape, dtype, threads, "
-            + "ours_gflops, peer, peer_gflops, ratio, runs, ...bench-specific figures}.")
+    @Option(
+            names = "--json",
+            description = "Print a JSON array, one object per case: {bench, backend, shape, dtype, threads, "
+                    + "ours_gflops, peer, peer_gflops, ratio, runs, ...bench-specific figures}.")
     boolean json;
 
-    @Option(names = "--runs", paramLabel = "N", description = "Timed runs per side after warm-up (median reported). Default: "
-            + DEFAULT_RUNS + "; the report needs at least 10.")
+    @Option(
+            names = "--runs",
+            paramLabel = "N",
+            description = "Timed runs per side after warm-up (median reported). Default: " + DEFAULT_RUNS
+                    + "; the report needs at least 10.")
     int runs = DEFAULT_RUNS;
 
     @Option(names = "--smoke", description = "Tiny shapes that only prove the command works; the figures mean nothing.")
     boolean smoke;
 
-    @Option(names = "--only", paramLabel = "TEXT", description = "Only the cases whose shape (or dtype) contains TEXT, e.g. 2048, k7, Q4_0.")
+    @Option(
+            names = "--only",
+            paramLabel = "TEXT",
+            description = "Only the cases whose shape (or dtype) contains TEXT, e.g. 2048, k7, Q4_0.")
     String only;
 
     /** The bench's name in the table header. */
@@ -73,9 +78,19 @@ abstract class PeerBenchCommand implements Callable<Integer> {
         List<Integer> threads = g.threads() != 0 ? List.of(g.threads()) : all == 1 ? List.of(1) : List.of(1, all);
         OpenBlas.Lookup blas = OpenBlas.find();
         PrintWriter out = spec.commandLine().getOut(), err = spec.commandLine().getErr();
-        BenchSettings settings = new BenchSettings(threads, runs, smoke, only, blas,
+        BenchSettings settings = new BenchSettings(
+                threads,
+                runs,
+                smoke,
+                only,
+                blas,
                 n -> cpu.open(g.device(), new BackendConfig(n, g.options())),
-                line -> { if (!json) { err.printf("\r%-60s", line); err.flush(); } });
+                line -> {
+                    if (!json) {
+                        err.printf("\r%-60s", line);
+                        err.flush();
+                    }
+                });
         String loadBefore = loadAverage();
         List<BenchResult> results = run(settings);
         if (json) {
@@ -91,48 +106,94 @@ abstract class PeerBenchCommand implements Callable<Integer> {
 
     private String table(List<BenchResult> rs, OpenBlas.Lookup blas, String loadBefore, String loadAfter) {
         StringBuilder sb = new StringBuilder();
-        sb.append("bench ").append(title()).append(": ours = the CPU backend's compiled graph node (Backend.compile + Executable.run, inputs resident)\n");
-        sb.append("peer: ").append(blas.blas().map(b -> b.library() + " [" + b.config() + "], OPENBLAS_THREAD_TIMEOUT=" + b.threadTimeout()
-                + " (idle workers sleep instead of spinning on the cores our next run needs)").orElse(blas.why() + "; ours alone")).append('\n');
-        sb.append("load average before: ").append(loadBefore).append(", after: ").append(loadAfter).append('\n');
-        List<String> extraKeys = rs.isEmpty() ? List.of() : List.copyOf(rs.getFirst().extra().keySet());
-        sb.append(String.format(Locale.ROOT, "%-40s %-5s %7s %12s %12s %7s", "shape", "dtype", "threads", "ours GFLOP/s", "peer GFLOP/s", "ratio"));
+        sb.append("bench ")
+                .append(title())
+                .append(
+                        ": ours = the CPU backend's compiled graph node (Backend.compile + Executable.run, inputs resident)\n");
+        sb.append("peer: ")
+                .append(blas.blas()
+                        .map(b -> b.library() + " [" + b.config() + "], OPENBLAS_THREAD_TIMEOUT=" + b.threadTimeout()
+                                + " (idle workers sleep instead of spinning on the cores our next run needs)")
+                        .orElse(blas.why() + "; ours alone"))
+                .append('\n');
+        sb.append("load average before: ")
+                .append(loadBefore)
+                .append(", after: ")
+                .append(loadAfter)
+                .append('\n');
+        List<String> extraKeys =
+                rs.isEmpty() ? List.of() : List.copyOf(rs.getFirst().extra().keySet());
+        sb.append(String.format(
+                Locale.ROOT,
+                "%-40s %-5s %7s %12s %12s %7s",
+                "shape",
+                "dtype",
+                "threads",
+                "ours GFLOP/s",
+                "peer GFLOP/s",
+                "ratio"));
         for (String k : extraKeys) sb.append(String.format(Locale.ROOT, " %18s", k));
         sb.append('\n');
         for (BenchResult r : rs) {
-            sb.append(String.format(Locale.ROOT, "%-40s %-5s %7d %12.2f %12s %7s", r.shape(), r.dtype(), r.threads(), r.oursGflops(),
-                    fmt(r.peerGflops(), "%.2f"), fmt(r.ratio(), "%.2f")));
-            for (String k : extraKeys) sb.append(String.format(Locale.ROOT, " %18s", fmt(r.extra().getOrDefault(k, Double.NaN), "%.2f")));
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "%-40s %-5s %7d %12.2f %12s %7s",
+                    r.shape(),
+                    r.dtype(),
+                    r.threads(),
+                    r.oursGflops(),
+                    fmt(r.peerGflops(), "%.2f"),
+                    fmt(r.ratio(), "%.2f")));
+            for (String k : extraKeys)
+                sb.append(String.format(Locale.ROOT, " %18s", fmt(r.extra().getOrDefault(k, Double.NaN), "%.2f")));
             sb.append('\n');
         }
         return sb.toString();
     }
 
-    private static String fmt(double v, String pattern) { return Double.isFinite(v) ? String.format(Locale.ROOT, pattern, v) : "-"; }
+    private static String fmt(double v, String pattern) {
+        return Double.isFinite(v) ? String.format(Locale.ROOT, pattern, v) : "-";
+    }
 
     static String json(List<BenchResult> rs) {
         StringBuilder sb = new StringBuilder("[");
         for (int i = 0; i < rs.size(); i++) {
             BenchResult r = rs.get(i);
-            sb.append(i > 0 ? ",\n" : "\n").append("{\"bench\":").append(quote(r.bench()))
-                    .append(",\"backend\":").append(quote(r.backend()))
-                    .append(",\"shape\":").append(quote(r.shape()))
-                    .append(",\"dtype\":").append(quote(r.dtype()))
-                    .append(",\"threads\":").append(r.threads())
-                    .append(",\"ours_gflops\":").append(number(r.oursGflops()))
-                    .append(",\"peer\":").append(quote(r.peer()))
-                    .append(",\"peer_gflops\":").append(number(r.peerGflops()))
-                    .append(",\"ratio\":").append(number(r.ratio()))
-                    .append(",\"runs\":").append(r.runs());
-            for (Map.Entry<String, Double> e : r.extra().entrySet()) sb.append(',').append(quote(e.getKey())).append(':').append(number(e.getValue()));
+            sb.append(i > 0 ? ",\n" : "\n")
+                    .append("{\"bench\":")
+                    .append(quote(r.bench()))
+                    .append(",\"backend\":")
+                    .append(quote(r.backend()))
+                    .append(",\"shape\":")
+                    .append(quote(r.shape()))
+                    .append(",\"dtype\":")
+                    .append(quote(r.dtype()))
+                    .append(",\"threads\":")
+                    .append(r.threads())
+                    .append(",\"ours_gflops\":")
+                    .append(number(r.oursGflops()))
+                    .append(",\"peer\":")
+                    .append(quote(r.peer()))
+                    .append(",\"peer_gflops\":")
+                    .append(number(r.peerGflops()))
+                    .append(",\"ratio\":")
+                    .append(number(r.ratio()))
+                    .append(",\"runs\":")
+                    .append(r.runs());
+            for (Map.Entry<String, Double> e : r.extra().entrySet())
+                sb.append(',').append(quote(e.getKey())).append(':').append(number(e.getValue()));
             sb.append('}');
         }
         return sb.append("\n]").toString();
     }
 
-    private static String quote(String s) { return new JsonWriter().value(s).toString(); }
+    private static String quote(String s) {
+        return new JsonWriter().value(s).toString();
+    }
 
-    private static String number(double v) { return Double.isFinite(v) ? String.format(Locale.ROOT, "%.6g", v) : "null"; }
+    private static String number(double v) {
+        return Double.isFinite(v) ? String.format(Locale.ROOT, "%.6g", v) : "null";
+    }
 
     /** The 1, 5 and 15 minute load averages (Linux), or "unknown". */
     static String loadAverage() {

@@ -1,15 +1,13 @@
 package dev.audioengine.tools;
 
-import dev.audioengine.model.output.JsonWriter;
-
-import dev.audioengine.conformance.CaseCatalogue;
-import dev.audioengine.conformance.ConformanceCase;
 import dev.audioengine.api.registry.BackendRegistry;
 import dev.audioengine.api.spi.Backend;
 import dev.audioengine.api.spi.BackendConfig;
 import dev.audioengine.api.spi.BackendProvider;
 import dev.audioengine.api.spi.ProbeResult;
-
+import dev.audioengine.conformance.CaseCatalogue;
+import dev.audioengine.conformance.ConformanceCase;
+import dev.audioengine.model.output.JsonWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,7 +25,8 @@ final class SupportMatrix {
     /** One column: a backend and, per op, {supported, total}; {@code unavailable} is the reason when it could not be opened. */
     record Column(String name, String unavailable, Map<String, int[]> counts) {}
 
-    static List<Column> build(List<BackendProvider> providers, BackendRegistry registry, int device, BackendConfig config) {
+    static List<Column> build(
+            List<BackendProvider> providers, BackendRegistry registry, int device, BackendConfig config) {
         List<Column> cols = new ArrayList<>();
         for (BackendProvider p : providers) {
             String name = p.type().cliName();
@@ -61,10 +60,12 @@ final class SupportMatrix {
             sb.append('\n');
         }
         for (Column c : cols) {
-            if (c.unavailable() != null) sb.append('\n').append(c.name()).append(": unavailable: ").append(c.unavailable());
+            if (c.unavailable() != null)
+                sb.append('\n').append(c.name()).append(": unavailable: ").append(c.unavailable());
         }
         return sb.append(cols.stream().anyMatch(c -> c.unavailable() != null) ? "\n" : "")
-                .append("\nyes = every case of the op is supported, k/n = k of its n cases (some dtypes or shapes), no = none.\n")
+                .append(
+                        "\nyes = every case of the op is supported, k/n = k of its n cases (some dtypes or shapes), no = none.\n")
                 .toString();
     }
 
@@ -76,7 +77,14 @@ final class SupportMatrix {
                 w.name("reason").value(c.unavailable());
             } else {
                 w.name("ops").beginObject();
-                c.counts().forEach((op, n) -> w.name(op).beginObject().name("supported").value(n[0]).name("cases").value(n[1]).endObject());
+                c.counts()
+                        .forEach((op, n) -> w.name(op)
+                                .beginObject()
+                                .name("supported")
+                                .value(n[0])
+                                .name("cases")
+                                .value(n[1])
+                                .endObject());
                 w.endObject();
             }
             w.endObject();
@@ -89,10 +97,21 @@ final class SupportMatrix {
         StringBuilder sb = new StringBuilder("backend,op,supported,cases,unavailable\n");
         for (Column c : cols) {
             if (c.unavailable() != null) {
-                sb.append(c.name()).append(",,,,").append(csvField(c.unavailable())).append('\n');
+                sb.append(c.name())
+                        .append(",,,,")
+                        .append(csvField(c.unavailable()))
+                        .append('\n');
                 continue;
             }
-            c.counts().forEach((op, n) -> sb.append(c.name()).append(',').append(op).append(',').append(n[0]).append(',').append(n[1]).append(",\n"));
+            c.counts()
+                    .forEach((op, n) -> sb.append(c.name())
+                            .append(',')
+                            .append(op)
+                            .append(',')
+                            .append(n[0])
+                            .append(',')
+                            .append(n[1])
+                            .append(",\n"));
         }
         return sb.toString();
     }

@@ -1,26 +1,25 @@
 package dev.audioengine.tools;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.audioengine.api.BackendType;
-import dev.audioengine.conformance.BackendReference;
-import dev.audioengine.conformance.CaseCatalogue;
-import dev.audioengine.conformance.ConformanceHarness;
-import dev.audioengine.conformance.ConformanceReport;
-import dev.audioengine.conformance.ReportFormat;
 import dev.audioengine.api.registry.BackendRegistry;
 import dev.audioengine.api.spi.Backend;
 import dev.audioengine.api.spi.BackendConfig;
 import dev.audioengine.api.spi.BackendProvider;
 import dev.audioengine.api.spi.ProbeResult;
 import dev.audioengine.api.testkit.Seeds;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.Test;
-
+import dev.audioengine.conformance.BackendReference;
+import dev.audioengine.conformance.CaseCatalogue;
+import dev.audioengine.conformance.ConformanceHarness;
+import dev.audioengine.conformance.ConformanceReport;
+import dev.audioengine.conformance.ReportFormat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
 
 /**
  * {@code audioengine check --backend all} as a test: every non-CPU backend available where the
@@ -43,11 +42,16 @@ class AvailableBackendsConformanceTest {
         List<String> failures = new ArrayList<>();
         for (BackendProvider p : gpus) {
             try (Backend b = p.open(0, config);
-                 BackendReference cpu = BackendReference.owning(registry.select(BackendType.CPU, 0).provider().open(0, config))) {
+                    BackendReference cpu = BackendReference.owning(
+                            registry.select(BackendType.CPU, 0).provider().open(0, config))) {
                 ConformanceReport report = new ConformanceHarness(b, cpu).run(CaseCatalogue.all(), seed, r -> {});
-                failures.addAll(report.failures().stream().map(f -> p.registryName() + ": " + ReportFormat.line(f)).toList());
+                failures.addAll(report.failures().stream()
+                        .map(f -> p.registryName() + ": " + ReportFormat.line(f))
+                        .toList());
             }
         }
-        assertThat(failures).as(Seeds.describe(seed) + "\n" + failures.stream().collect(Collectors.joining("\n"))).isEmpty();
+        assertThat(failures)
+                .as(Seeds.describe(seed) + "\n" + failures.stream().collect(Collectors.joining("\n")))
+                .isEmpty();
     }
 }

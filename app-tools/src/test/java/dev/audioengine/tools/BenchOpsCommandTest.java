@@ -1,22 +1,23 @@
 package dev.audioengine.tools;
 
-import dev.audioengine.cli.testkit.CliRun;
-import dev.audioengine.cli.testkit.MiniJson;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.audioengine.api.BackendType;
 import dev.audioengine.api.registry.BackendRegistry;
 import dev.audioengine.api.spi.BackendProvider;
-import org.junit.jupiter.api.Test;
-
+import dev.audioengine.cli.testkit.CliRun;
+import dev.audioengine.cli.testkit.MiniJson;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /** bench ops on one op: the JSON shape, a positive throughput in the op's unit. */
 class BenchOpsCommandTest {
     private static BackendRegistry cpuOnly() {
-        BackendProvider cpu = BackendRegistry.load().providers().stream().filter(p -> p.type() == BackendType.CPU).findFirst().orElseThrow();
+        BackendProvider cpu = BackendRegistry.load().providers().stream()
+                .filter(p -> p.type() == BackendType.CPU)
+                .findFirst()
+                .orElseThrow();
         return BackendRegistry.of(List.of(cpu));
     }
 
@@ -25,9 +26,13 @@ class BenchOpsCommandTest {
     void jsonReportsThroughputPerCase() {
         CliRun r = CliRun.run(BenchOpsCommandTest::cpuOnly, "bench", "ops", "--op", "add", "--threads", "2", "--json");
         assertThat(r.exit()).as(r.toString()).isZero();
-        List<Map<String, Object>> cols = (List<Map<String, Object>>) MiniJson.parse(r.out().strip());
-        assertThat(cols).singleElement().satisfies(c -> assertThat(c.get("backend")).isEqualTo("CPU"));
-        List<Map<String, Object>> results = (List<Map<String, Object>>) cols.getFirst().get("results");
+        List<Map<String, Object>> cols =
+                (List<Map<String, Object>>) MiniJson.parse(r.out().strip());
+        assertThat(cols)
+                .singleElement()
+                .satisfies(c -> assertThat(c.get("backend")).isEqualTo("CPU"));
+        List<Map<String, Object>> results =
+                (List<Map<String, Object>>) cols.getFirst().get("results");
         assertThat(results).isNotEmpty().allSatisfy(x -> {
             assertThat(x).containsKeys("op", "dtype", "shape", "unit", "value", "median_ms", "runs", "note");
             assertThat(x.get("op")).isEqualTo("add");
@@ -39,7 +44,8 @@ class BenchOpsCommandTest {
 
     @Test
     void computeBoundOpsAreReportedInGflops() {
-        CliRun r = CliRun.run(BenchOpsCommandTest::cpuOnly, "bench", "ops", "--op", "conv_transpose1d", "--threads", "2");
+        CliRun r =
+                CliRun.run(BenchOpsCommandTest::cpuOnly, "bench", "ops", "--op", "conv_transpose1d", "--threads", "2");
         assertThat(r.exit()).as(r.toString()).isZero();
         assertThat(r.out()).contains("GFLOP/s").contains("conv_transpose1d").contains("devices: CPU");
     }

@@ -1,25 +1,26 @@
 package dev.audioengine.tools;
 
-import dev.audioengine.cli.testkit.CliRun;
-import org.junit.jupiter.api.Test;
-
-import java.util.List;
-
 import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.audioengine.cli.testkit.CliRun;
+import java.util.List;
+import org.junit.jupiter.api.Test;
 
 /** {@code bench vad}: its output shape, and --runs checked as a usage error (also by the peer benches). */
 class BenchVadCommandTest {
 
     @Test
     void benchVadJsonHasOneObjectPerMode() {
-        CliRun r = CliRun.run("bench", "vad", "--json", "--runs", "1", "--threads", "1", "--audio", "../docs/examples/speech.wav");
+        CliRun r = CliRun.run(
+                "bench", "vad", "--json", "--runs", "1", "--threads", "1", "--audio", "../docs/examples/speech.wav");
         assertThat(r.exit()).as(r.err()).isZero();
         List<String> lines = r.out().lines().toList();
         assertThat(lines).hasSize(2);
         String number = "\\d+(\\.\\d+)?";
         for (int i = 0; i < 2; i++) {
-            assertThat(lines.get(i)).matches("\\{\"bench\":\"vad\",\"backend\":\"CPU\",\"mode\":\"" + (i == 0 ? "streaming" : "offline")
-                    + "\",\"threads\":1,\"us_per_chunk\":" + number + ",\"realtime_factor\":" + number + "}");
+            assertThat(lines.get(i))
+                    .matches("\\{\"bench\":\"vad\",\"backend\":\"CPU\",\"mode\":\"" + (i == 0 ? "streaming" : "offline")
+                            + "\",\"threads\":1,\"us_per_chunk\":" + number + ",\"realtime_factor\":" + number + "}");
         }
     }
 

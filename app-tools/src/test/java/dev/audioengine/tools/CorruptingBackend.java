@@ -7,7 +7,6 @@ import dev.audioengine.api.spi.DeviceBuffer;
 import dev.audioengine.api.spi.DeviceInfo;
 import dev.audioengine.api.spi.Executable;
 import dev.audioengine.api.spi.TensorPlacement;
-
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -53,27 +52,48 @@ final class CorruptingBackend implements Backend {
         this.name = registryName;
     }
 
-    @Override public String registryName() { return name; }
+    @Override
+    public String registryName() {
+        return name;
+    }
 
-    @Override public DeviceInfo device() { return cpu.device(); }
+    @Override
+    public DeviceInfo device() {
+        return cpu.device();
+    }
 
-    @Override public Set<Capability> verifiedCapabilities() { return cpu.verifiedCapabilities(); }
+    @Override
+    public Set<Capability> verifiedCapabilities() {
+        return cpu.verifiedCapabilities();
+    }
 
     @Override
     public boolean supportsOp(Tensor node) {
         return !(fault == Fault.UNSUPPORTED && node.op().opName().equals(op)) && cpu.supportsOp(node);
     }
 
-    @Override public DeviceBuffer allocate(long bytes) { return cpu.allocate(bytes); }
+    @Override
+    public DeviceBuffer allocate(long bytes) {
+        return cpu.allocate(bytes);
+    }
 
-    @Override public void upload(DeviceBuffer dst, long dstOffset, MemorySegment src) { cpu.upload(dst, dstOffset, src); }
+    @Override
+    public void upload(DeviceBuffer dst, long dstOffset, MemorySegment src) {
+        cpu.upload(dst, dstOffset, src);
+    }
 
-    @Override public void download(DeviceBuffer src, long srcOffset, MemorySegment dst) { cpu.download(src, srcOffset, dst); }
+    @Override
+    public void download(DeviceBuffer src, long srcOffset, MemorySegment dst) {
+        cpu.download(src, srcOffset, dst);
+    }
 
     @Override
     public Executable compile(List<Tensor> nodes, TensorPlacement placement) {
-        List<Tensor> targets = nodes.stream().filter(n -> n.op().opName().equals(op)).toList();
-        List<Tensor> kept = fault == Fault.SKIP_KERNEL ? nodes.stream().filter(n -> !targets.contains(n)).toList() : nodes;
+        List<Tensor> targets =
+                nodes.stream().filter(n -> n.op().opName().equals(op)).toList();
+        List<Tensor> kept = fault == Fault.SKIP_KERNEL
+                ? nodes.stream().filter(n -> !targets.contains(n)).toList()
+                : nodes;
         Executable inner = kept.isEmpty() ? () -> {} : cpu.compile(kept, placement);
         return () -> {
             inner.run();
@@ -90,22 +110,40 @@ final class CorruptingBackend implements Backend {
             long n = bytes / 4;
             MemorySegment one = arena.allocate(4);
             switch (fault) {
-                case ONE_WRONG_ELEMENT -> host.setAtIndex(ValueLayout.JAVA_FLOAT, n / 2, 2 * host.getAtIndex(ValueLayout.JAVA_FLOAT, n / 2) + 1);
-                case SCALED_BY_1_001 -> { for (long i = 0; i < n; i++) host.setAtIndex(ValueLayout.JAVA_FLOAT, i, host.getAtIndex(ValueLayout.JAVA_FLOAT, i) * 1.001f); }
+                case ONE_WRONG_ELEMENT ->
+                    host.setAtIndex(
+                            ValueLayout.JAVA_FLOAT, n / 2, 2 * host.getAtIndex(ValueLayout.JAVA_FLOAT, n / 2) + 1);
+                case SCALED_BY_1_001 -> {
+                    for (long i = 0; i < n; i++)
+                        host.setAtIndex(ValueLayout.JAVA_FLOAT, i, host.getAtIndex(ValueLayout.JAVA_FLOAT, i) * 1.001f);
+                }
                 case ONE_NAN -> host.setAtIndex(ValueLayout.JAVA_FLOAT, n - 1, Float.NaN);
-                case WRITE_PAST_END -> { one.set(ValueLayout.JAVA_FLOAT, 0, 1f); cpu.upload(buf, off + bytes, one); return; }
-                case WRITE_BEFORE_START -> { one.set(ValueLayout.JAVA_FLOAT, 0, 1f); cpu.upload(buf, off - 4, one); return; }
+                case WRITE_PAST_END -> {
+                    one.set(ValueLayout.JAVA_FLOAT, 0, 1f);
+                    cpu.upload(buf, off + bytes, one);
+                    return;
+                }
+                case WRITE_BEFORE_START -> {
+                    one.set(ValueLayout.JAVA_FLOAT, 0, 1f);
+                    cpu.upload(buf, off - 4, one);
+                    return;
+                }
                 case WRITE_INTO_INPUT -> {
                     Tensor in = t.input(0);
                     one.set(ValueLayout.JAVA_FLOAT, 0, 12345f);
                     cpu.upload(placement.buffer(in), placement.byteOffset(in), one);
                     return;
                 }
-                default -> { return; }
+                default -> {
+                    return;
+                }
             }
             cpu.upload(buf, off, host);
         }
     }
 
-    @Override public void close() { cpu.close(); }
+    @Override
+    public void close() {
+        cpu.close();
+    }
 }

@@ -1,11 +1,10 @@
 package dev.audioengine.tools;
 
-import dev.audioengine.cli.testkit.CliRun;
-import dev.audioengine.cli.ErrorReporter;
-
-import org.junit.jupiter.api.Test;
-
 import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.audioengine.cli.ErrorReporter;
+import dev.audioengine.cli.testkit.CliRun;
+import org.junit.jupiter.api.Test;
 
 /**
  * --threads end to end: a count beyond the processors runs (clamped by the CPU backend, which
@@ -15,7 +14,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ThreadsOptionTest {
     @Test
     void aHugeThreadCountIsClampedAndRuns() {
-        CliRun r = CliRun.run("--threads", "100000", "check", "--backend", "cpu", "--op", "add", "--dtype", "f32", "--seed", "3");
+        CliRun r = CliRun.run(
+                "--threads", "100000", "check", "--backend", "cpu", "--op", "add", "--dtype", "f32", "--seed", "3");
         assertThat(r.exit()).as(r.toString()).isZero();
         assertThat(r.err()).as(r.toString()).doesNotContain("error");
         assertThat(r.out()).contains("0 failed");

@@ -7,7 +7,9 @@ package dev.audioengine.audio;
  * @param channels how many channels the source had before mixing to mono
  */
 public record AudioClip(float[] samples, int sampleRate, int channels) {
-    public double seconds() { return samples.length / (double) sampleRate; }
+    public double seconds() {
+        return samples.length / (double) sampleRate;
+    }
 
     /** This clip at {@code rate}; the same clip when the rate already matches. */
     public AudioClip resampledTo(int rate) {

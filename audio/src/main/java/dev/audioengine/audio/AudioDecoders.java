@@ -22,7 +22,8 @@ final class AudioDecoders {
     static FrameDecoder open(Path file, Consumer<String> warnings) throws IOException {
         String source = file.toString();
         // a named pipe, /dev/stdin, a process substitution: no size, no seeking
-        if (Files.exists(file) && !Files.isDirectory(file) && !Files.isRegularFile(file)) return open(newInputStream(file), source, warnings);
+        if (Files.exists(file) && !Files.isDirectory(file) && !Files.isRegularFile(file))
+            return open(newInputStream(file), source, warnings);
         InputStream in = new BufferedInputStream(newInputStream(file), BUFFER);
         try {
             in.mark(HEAD);
@@ -33,7 +34,8 @@ final class AudioDecoders {
                 WavHeader header = WavHeader.read(in, source, Files.size(file), warnings);
                 if (header.decodable()) return new WavDecoder(in, header, source, warnings);
                 in.close(); // ADPCM, GSM and other WAV codecs
-                return SndfileDecoder.open(file, source, "WAV of " + header.bits() + "-bit " + WavHeader.encoding(header.format()));
+                return SndfileDecoder.open(
+                        file, source, "WAV of " + header.bits() + "-bit " + WavHeader.encoding(header.format()));
             }
             in.close();
             return SndfileDecoder.open(file, source, guess(head));

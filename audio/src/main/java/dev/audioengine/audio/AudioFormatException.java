@@ -7,7 +7,11 @@ import java.io.IOException;
  * what is wrong with it (or which library is missing and which Debian package brings it).
  */
 public class AudioFormatException extends IOException {
-    public AudioFormatException(String message) { super(message); }
+    public AudioFormatException(String message) {
+        super(message);
+    }
 
-    public AudioFormatException(String message, Throwable cause) { super(message, cause); }
+    public AudioFormatException(String message, Throwable cause) {
+        super(message, cause);
+    }
 }

@@ -67,7 +67,9 @@ public final class AudioStream implements AutoCloseable {
     }
 
     /** Opens a file; warnings are kept for {@link #warnings()}. */
-    public static AudioStream open(Path file) throws IOException { return open(file, w -> { }); }
+    public static AudioStream open(Path file) throws IOException {
+        return open(file, w -> {});
+    }
 
     /**
      * Reads a stream; {@code name} stands for it in messages. WAV and the libsndfile formats that
@@ -88,17 +90,23 @@ public final class AudioStream implements AutoCloseable {
     }
 
     /** Reads WAV bytes and nothing else: for {@link WavReader}; {@code length} is the byte count. */
-    static AudioStream openWav(InputStream in, String source, long length, Consumer<String> warnings) throws IOException {
+    static AudioStream openWav(InputStream in, String source, long length, Consumer<String> warnings)
+            throws IOException {
         return open(source, warnings, w -> AudioDecoders.wav(in, source, length, w));
     }
 
-    private interface Opener { FrameDecoder open(Consumer<String> warnings) throws IOException; }
+    private interface Opener {
+        FrameDecoder open(Consumer<String> warnings) throws IOException;
+    }
 
     private static AudioStream open(String source, Consumer<String> listener, Opener opener) throws IOException {
         Objects.requireNonNull(listener, "warnings");
         long t0 = System.nanoTime();
         List<String> warnings = Collections.synchronizedList(new ArrayList<>());
-        FrameDecoder decoder = opener.open(w -> { warnings.add(w); listener.accept(w); });
+        FrameDecoder decoder = opener.open(w -> {
+            warnings.add(w);
+            listener.accept(w);
+        });
         return new AudioStream(decoder, source, warnings, System.nanoTime() - t0);
     }
 
@@ -110,24 +118,35 @@ public final class AudioStream implements AutoCloseable {
         if (started) throw new IllegalStateException("resampleTo after the first read of " + source);
         if (targetRate <= 0) throw new IllegalArgumentException("target sample rate must be positive: " + targetRate);
         rate = targetRate;
-        resampler = targetRate == decoder.sampleRate() ? null : new StreamingResampler(decoder.sampleRate(), targetRate);
+        resampler =
+                targetRate == decoder.sampleRate() ? null : new StreamingResampler(decoder.sampleRate(), targetRate);
         return this;
     }
 
     /** The rate {@link #read} delivers. */
-    public int sampleRate() { return rate; }
+    public int sampleRate() {
+        return rate;
+    }
 
     /** The rate the source declares. */
-    public int sourceRate() { return decoder.sampleRate(); }
+    public int sourceRate() {
+        return decoder.sampleRate();
+    }
 
     /** Channels in the source, before mixing to mono. */
-    public int channels() { return decoder.channels(); }
+    public int channels() {
+        return decoder.channels();
+    }
 
     /** What was recognized: "WAV 16-bit integer PCM", "FLAC (Free Lossless Audio Codec), Signed 16 bit PCM (libsndfile 1.2.0)". */
-    public String format() { return decoder.description(); }
+    public String format() {
+        return decoder.description();
+    }
 
     /** The file name, or the name given for a stream. */
-    public String source() { return source; }
+    public String source() {
+        return source;
+    }
 
     /** Frames the source declares, when it does (not for pipes and streamed WAVs). */
     public OptionalLong sourceFrames() {
@@ -149,13 +168,19 @@ public final class AudioStream implements AutoCloseable {
     }
 
     /** Samples delivered so far. */
-    public long samplesRead() { return samplesRead; }
+    public long samplesRead() {
+        return samplesRead;
+    }
 
     /** Time spent opening, decoding, mixing and resampling so far (inside this object's calls), in nanoseconds. */
-    public long decodeNanos() { return decodeNanos; }
+    public long decodeNanos() {
+        return decodeNanos;
+    }
 
     /** Every warning so far, in order. */
-    public List<String> warnings() { return List.copyOf(warnings); }
+    public List<String> warnings() {
+        return List.copyOf(warnings);
+    }
 
     /**
      * Reads up to {@code len} mono samples at {@link #sampleRate()} into {@code dst[off..]};
@@ -200,7 +225,8 @@ public final class AudioStream implements AutoCloseable {
         int frames = decoder.read(interleaved, BLOCK_FRAMES);
         if (frames <= 0) {
             ended = true;
-            if (framesDecoded == 0) throw new AudioFormatException(source + ": no audio (the file holds no complete sample frame)");
+            if (framesDecoded == 0)
+                throw new AudioFormatException(source + ": no audio (the file holds no complete sample frame)");
             return false;
         }
         int channels = decoder.channels();
@@ -227,7 +253,9 @@ public final class AudioStream implements AutoCloseable {
         int at = 0, n;
         while (true) {
             if (at == all.length) {
-                if (all.length >= Integer.MAX_VALUE - 16) throw new AudioFormatException(source + ": longer than one clip can hold (2^31 samples); read it as a stream");
+                if (all.length >= Integer.MAX_VALUE - 16)
+                    throw new AudioFormatException(
+                            source + ": longer than one clip can hold (2^31 samples); read it as a stream");
                 all = Arrays.copyOf(all, (int) Math.min(2L * all.length, Integer.MAX_VALUE - 16));
             }
             if ((n = read(all, at, all.length - at)) < 0) break;
@@ -237,5 +265,7 @@ public final class AudioStream implements AutoCloseable {
     }
 
     @Override
-    public void close() throws IOException { decoder.close(); }
+    public void close() throws IOException {
+        decoder.close();
+    }
 }

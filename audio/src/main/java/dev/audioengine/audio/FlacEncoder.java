@@ -22,7 +22,8 @@ public final class FlacEncoder {
 
     /** A whole FLAC file of {@code samples} at {@code rate} Hz. */
     public static byte[] encode(short[] samples, int rate) {
-        if (rate < 1 || rate > 655_350) throw new IllegalArgumentException("FLAC cannot carry a sample rate of " + rate + " Hz");
+        if (rate < 1 || rate > 655_350)
+            throw new IllegalArgumentException("FLAC cannot carry a sample rate of " + rate + " Hz");
         BitWriter frames = new BitWriter(samples.length + 1024);
         int minFrame = Integer.MAX_VALUE, maxFrame = 0;
         int[] block = new int[BLOCK];
@@ -53,10 +54,10 @@ public final class FlacEncoder {
     private static void frame(BitWriter out, int[] s, int n, int rate, long number) {
         int start = out.bytes();
         out.bits(0b11111111111110, 14).bits(0, 1).bits(0, 1); // sync, reserved, fixed block size
-        int sizeCode = n == BLOCK ? 0b1100 : 0b0111;          // 4096, else 16 bits of n-1 follow
+        int sizeCode = n == BLOCK ? 0b1100 : 0b0111; // 4096, else 16 bits of n-1 follow
         int rateCode = rateCode(rate);
         out.bits(sizeCode, 4).bits(rateCode, 4);
-        out.bits(0b0000, 4).bits(0b100, 3).bits(0, 1);        // mono, 16 bits a sample, reserved
+        out.bits(0b0000, 4).bits(0b100, 3).bits(0, 1); // mono, 16 bits a sample, reserved
         utf8(out, number);
         if (sizeCode == 0b0111) out.bits(n - 1, 16);
         if (rateCode == 0b1101) out.bits(rate, 16);
@@ -81,7 +82,10 @@ public final class FlacEncoder {
             case 44_100 -> 0b1001;
             case 48_000 -> 0b1010;
             case 96_000 -> 0b1011;
-            default -> rate <= 0xFFFF ? 0b1101 : rate % 10 == 0 ? 0b1110 : 0b0000; // Hz or tens of Hz in 16 bits, else STREAMINFO's
+            default ->
+                rate <= 0xFFFF
+                        ? 0b1101
+                        : rate % 10 == 0 ? 0b1110 : 0b0000; // Hz or tens of Hz in 16 bits, else STREAMINFO's
         };
     }
 
@@ -171,7 +175,9 @@ public final class FlacEncoder {
         }
     }
 
-    private static long zigzag(int v) { return ((long) v << 1) ^ ((long) v >> 63); }
+    private static long zigzag(int v) {
+        return ((long) v << 1) ^ ((long) v >> 63);
+    }
 
     /** A frame number in FLAC's UTF-8-like coding (up to 36 bits). */
     private static void utf8(BitWriter out, long v) {
@@ -216,7 +222,8 @@ public final class FlacEncoder {
         int crc = 0;
         for (int i = from; i < to; i++) {
             crc ^= (b[i] & 0xFF) << 8;
-            for (int k = 0; k < 8; k++) crc = (crc & 0x8000) != 0 ? ((crc << 1) ^ 0x8005) & 0xFFFF : (crc << 1) & 0xFFFF;
+            for (int k = 0; k < 8; k++)
+                crc = (crc & 0x8000) != 0 ? ((crc << 1) ^ 0x8005) & 0xFFFF : (crc << 1) & 0xFFFF;
         }
         return crc;
     }
@@ -228,7 +235,9 @@ public final class FlacEncoder {
         private long acc;
         private int pending; // bits in acc, < 8 between calls
 
-        BitWriter(int capacity) { buf = new byte[Math.max(16, capacity)]; }
+        BitWriter(int capacity) {
+            buf = new byte[Math.max(16, capacity)];
+        }
 
         /** The low {@code count} bits of {@code v} (count <= 56). */
         BitWriter bits(long v, int count) {
@@ -243,7 +252,9 @@ public final class FlacEncoder {
             return this;
         }
 
-        BitWriter signed(int v, int count) { return bits(v & ((1L << count) - 1), count); }
+        BitWriter signed(int v, int count) {
+            return bits(v & ((1L << count) - 1), count);
+        }
 
         /** {@code q} zeros and a one. */
         void unary(long q) {
@@ -254,12 +265,18 @@ public final class FlacEncoder {
             bits(1, (int) q + 1);
         }
 
-        void alignToByte() { if (pending > 0) bits(0, 8 - pending); }
+        void alignToByte() {
+            if (pending > 0) bits(0, 8 - pending);
+        }
 
         /** Whole bytes written (bits not yet making a byte are not counted). */
-        int bytes() { return bytes; }
+        int bytes() {
+            return bytes;
+        }
 
-        byte[] buffer() { return buf; }
+        byte[] buffer() {
+            return buf;
+        }
 
         byte[] toByteArray() {
             alignToByte();

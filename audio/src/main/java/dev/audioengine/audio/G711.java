@@ -13,9 +13,13 @@ final class G711 {
 
     private G711() {}
 
-    static float aLaw(byte b) { return A_LAW[b & 0xFF]; }
+    static float aLaw(byte b) {
+        return A_LAW[b & 0xFF];
+    }
 
-    static float muLaw(byte b) { return MU_LAW[b & 0xFF]; }
+    static float muLaw(byte b) {
+        return MU_LAW[b & 0xFF];
+    }
 
     private static int alaw(int code) {
         int a = code ^ 0x55;

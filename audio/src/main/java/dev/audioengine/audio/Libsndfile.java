@@ -1,7 +1,6 @@
 package dev.audioengine.audio;
 
 import dev.audioengine.api.spi.NativeLibrary;
-
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -27,9 +26,12 @@ final class Libsndfile {
 
     /** SF_INFO: frames (sf_count_t), samplerate, channels, format, sections, seekable. */
     static final StructLayout SF_INFO = MemoryLayout.structLayout(
-            ValueLayout.JAVA_LONG.withName("frames"), ValueLayout.JAVA_INT.withName("samplerate"),
-            ValueLayout.JAVA_INT.withName("channels"), ValueLayout.JAVA_INT.withName("format"),
-            ValueLayout.JAVA_INT.withName("sections"), ValueLayout.JAVA_INT.withName("seekable"),
+            ValueLayout.JAVA_LONG.withName("frames"),
+            ValueLayout.JAVA_INT.withName("samplerate"),
+            ValueLayout.JAVA_INT.withName("channels"),
+            ValueLayout.JAVA_INT.withName("format"),
+            ValueLayout.JAVA_INT.withName("sections"),
+            ValueLayout.JAVA_INT.withName("seekable"),
             MemoryLayout.paddingLayout(4));
     /** SF_FORMAT_INFO: format, name, extension. */
     static final StructLayout SF_FORMAT_INFO = MemoryLayout.structLayout(
@@ -43,16 +45,34 @@ final class Libsndfile {
         Linker linker = Linker.nativeLinker();
         var s = lib.symbols();
         location = lib.location();
-        open = linker.downcallHandle(s.findOrThrow("sf_open"),
-                FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.ADDRESS));
-        openVirtual = linker.downcallHandle(s.findOrThrow("sf_open_virtual"),
-                FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS));
-        readfFloat = linker.downcallHandle(s.findOrThrow("sf_readf_float"),
-                FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG));
-        close = linker.downcallHandle(s.findOrThrow("sf_close"), FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS));
-        strerror = linker.downcallHandle(s.findOrThrow("sf_strerror"), FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS));
-        command = linker.downcallHandle(s.findOrThrow("sf_command"),
-                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
+        open = linker.downcallHandle(
+                s.findOrThrow("sf_open"),
+                FunctionDescriptor.of(
+                        ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.ADDRESS));
+        openVirtual = linker.downcallHandle(
+                s.findOrThrow("sf_open_virtual"),
+                FunctionDescriptor.of(
+                        ValueLayout.ADDRESS,
+                        ValueLayout.ADDRESS,
+                        ValueLayout.JAVA_INT,
+                        ValueLayout.ADDRESS,
+                        ValueLayout.ADDRESS));
+        readfFloat = linker.downcallHandle(
+                s.findOrThrow("sf_readf_float"),
+                FunctionDescriptor.of(
+                        ValueLayout.JAVA_LONG, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG));
+        close = linker.downcallHandle(
+                s.findOrThrow("sf_close"), FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS));
+        strerror = linker.downcallHandle(
+                s.findOrThrow("sf_strerror"), FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS));
+        command = linker.downcallHandle(
+                s.findOrThrow("sf_command"),
+                FunctionDescriptor.of(
+                        ValueLayout.JAVA_INT,
+                        ValueLayout.ADDRESS,
+                        ValueLayout.JAVA_INT,
+                        ValueLayout.ADDRESS,
+                        ValueLayout.JAVA_INT));
         version = linker.downcallHandle(s.findOrThrow("sf_version_string"), FunctionDescriptor.of(ValueLayout.ADDRESS));
     }
 
@@ -67,8 +87,9 @@ final class Libsndfile {
 
     static Libsndfile require(Object loaded, String source, String what) throws AudioFormatException {
         if (loaded instanceof Libsndfile l) return l;
-        throw new AudioFormatException(source + ": reading " + what + " needs libsndfile (WAV in PCM, float, A-law or µ-law"
-                + " does not), which is not available (" + loaded + "). Install it: apt-get install " + DEBIAN_PACKAGE + " (Debian/Ubuntu).");
+        throw new AudioFormatException(source + ": reading " + what
+                + " needs libsndfile (WAV in PCM, float, A-law or µ-law" + " does not), which is not available ("
+                + loaded + "). Install it: apt-get install " + DEBIAN_PACKAGE + " (Debian/Ubuntu).");
     }
 
     /** A loaded binding, or the search report (a String) saying why none loaded. */
@@ -94,7 +115,9 @@ final class Libsndfile {
     String error(MemorySegment file) {
         try {
             MemorySegment m = (MemorySegment) strerror.invokeExact(file);
-            return m.equals(MemorySegment.NULL) ? "(no message)" : m.reinterpret(4096).getString(0);
+            return m.equals(MemorySegment.NULL)
+                    ? "(no message)"
+                    : m.reinterpret(4096).getString(0);
         } catch (Throwable t) {
             return "(sf_strerror failed: " + t + ")";
         }
@@ -105,9 +128,13 @@ final class Libsndfile {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment info = arena.allocate(SF_FORMAT_INFO);
             info.set(ValueLayout.JAVA_INT, 0, format);
-            int rc = (int) command.invokeExact(MemorySegment.NULL, SFC_GET_FORMAT_INFO, info, (int) SF_FORMAT_INFO.byteSize());
-            MemorySegment name = info.get(ValueLayout.ADDRESS, SF_FORMAT_INFO.byteOffset(MemoryLayout.PathElement.groupElement("name")));
-            return rc != 0 || name.equals(MemorySegment.NULL) ? "format 0x" + Integer.toHexString(format) : name.reinterpret(256).getString(0);
+            int rc = (int)
+                    command.invokeExact(MemorySegment.NULL, SFC_GET_FORMAT_INFO, info, (int) SF_FORMAT_INFO.byteSize());
+            MemorySegment name = info.get(
+                    ValueLayout.ADDRESS, SF_FORMAT_INFO.byteOffset(MemoryLayout.PathElement.groupElement("name")));
+            return rc != 0 || name.equals(MemorySegment.NULL)
+                    ? "format 0x" + Integer.toHexString(format)
+                    : name.reinterpret(256).getString(0);
         } catch (Throwable t) {
             return "format 0x" + Integer.toHexString(format);
         }

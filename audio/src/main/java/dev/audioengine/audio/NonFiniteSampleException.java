@@ -15,8 +15,12 @@ public final class NonFiniteSampleException extends AudioFormatException {
     }
 
     /** Index of the first offending sample (mono frames, at the source's own rate). */
-    public long sampleIndex() { return sampleIndex; }
+    public long sampleIndex() {
+        return sampleIndex;
+    }
 
     /** Time of the first offending sample, in seconds from the start. */
-    public double seconds() { return seconds; }
+    public double seconds() {
+        return seconds;
+    }
 }

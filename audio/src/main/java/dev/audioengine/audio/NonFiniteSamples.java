@@ -26,9 +26,16 @@ public final class NonFiniteSamples {
             if (!Float.isFinite(v)) {
                 long index = firstIndex + (i - off);
                 double seconds = index / (double) sampleRate;
-                throw new NonFiniteSampleException(String.format(Locale.ROOT,
-                        "%s: sample %d (at %.3f s) is %s; audio must hold finite samples (a float WAV with NaN or infinite values is corrupt)",
-                        source, index, seconds, Float.isNaN(v) ? "NaN" : v > 0 ? "+Infinity" : "-Infinity"), index, seconds);
+                throw new NonFiniteSampleException(
+                        String.format(
+                                Locale.ROOT,
+                                "%s: sample %d (at %.3f s) is %s; audio must hold finite samples (a float WAV with NaN or infinite values is corrupt)",
+                                source,
+                                index,
+                                seconds,
+                                Float.isNaN(v) ? "NaN" : v > 0 ? "+Infinity" : "-Infinity"),
+                        index,
+                        seconds);
             }
         }
     }

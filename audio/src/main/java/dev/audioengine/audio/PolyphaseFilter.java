@@ -14,16 +14,18 @@ final class PolyphaseFilter {
     /** Above this many coefficients the phases are computed per output sample instead of tabled. */
     private static final long MAX_TABLE_FLOATS = 1 << 22;
 
-    final int up, down;      // L and M: out = in * up / down
-    final int halfWidth;     // taps either side, in input samples
+    final int up, down; // L and M: out = in * up / down
+    final int halfWidth; // taps either side, in input samples
     /** Taps per phase, rounded up to {@link #ROW_MULTIPLE}; tap k weighs x[base - halfWidth + 1 + k]. */
     final int stride;
-    private final double cutoff;     // cycles per input sample
+
+    private final double cutoff; // cycles per input sample
     private final double beta;
-    private final float[] table;     // [phase * stride + k], or null when computed on the fly
+    private final float[] table; // [phase * stride + k], or null when computed on the fly
 
     PolyphaseFilter(int fromRate, int toRate) {
-        if (fromRate <= 0 || toRate <= 0) throw new IllegalArgumentException("sample rates must be positive: " + fromRate + " -> " + toRate);
+        if (fromRate <= 0 || toRate <= 0)
+            throw new IllegalArgumentException("sample rates must be positive: " + fromRate + " -> " + toRate);
         int g = gcd(fromRate, toRate);
         up = toRate / g;
         down = fromRate / g;
@@ -43,7 +45,9 @@ final class PolyphaseFilter {
     }
 
     /** Number of output samples for n input samples: ceil(n · L / M). */
-    long outputLength(long n) { return Math.ceilDiv(Math.multiplyExact(n, (long) up), down); }
+    long outputLength(long n) {
+        return Math.ceilDiv(Math.multiplyExact(n, (long) up), down);
+    }
 
     /** The array holding phase {@code phase}'s taps: the table, or {@code scratch} filled with them. */
     float[] row(int phase, float[] scratch) {
@@ -53,7 +57,9 @@ final class PolyphaseFilter {
     }
 
     /** Where phase {@code phase}'s taps start in the array {@link #row} returns. */
-    int rowOffset(int phase) { return table != null ? phase * stride : 0; }
+    int rowOffset(int phase) {
+        return table != null ? phase * stride : 0;
+    }
 
     /** Taps for an output {@code phase / L} input samples after x[base], normalized to unit gain at DC. */
     private void taps(int phase, float[] h, int at) {
@@ -81,5 +87,7 @@ final class PolyphaseFilter {
         return sum;
     }
 
-    private static int gcd(int a, int b) { return b == 0 ? a : gcd(b, a % b); }
+    private static int gcd(int a, int b) {
+        return b == 0 ? a : gcd(b, a % b);
+    }
 }

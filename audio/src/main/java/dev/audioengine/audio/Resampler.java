@@ -12,10 +12,13 @@ public final class Resampler {
     private final long up, down;
 
     public Resampler(int fromRate, int toRate) {
-        if (fromRate <= 0 || toRate <= 0) throw new IllegalArgumentException("sample rates must be positive: " + fromRate + " -> " + toRate);
+        if (fromRate <= 0 || toRate <= 0)
+            throw new IllegalArgumentException("sample rates must be positive: " + fromRate + " -> " + toRate);
         this.fromRate = fromRate;
         this.toRate = toRate;
-        long g = java.math.BigInteger.valueOf(fromRate).gcd(java.math.BigInteger.valueOf(toRate)).longValue();
+        long g = java.math.BigInteger.valueOf(fromRate)
+                .gcd(java.math.BigInteger.valueOf(toRate))
+                .longValue();
         up = toRate / g;
         down = fromRate / g;
     }
@@ -25,7 +28,9 @@ public final class Resampler {
     }
 
     /** Number of output samples for n input samples: ceil(n · L / M). */
-    public long outputLength(long n) { return Math.ceilDiv(Math.multiplyExact(n, up), down); }
+    public long outputLength(long n) {
+        return Math.ceilDiv(Math.multiplyExact(n, up), down);
+    }
 
     public float[] process(float[] x) {
         StreamingResampler stream = new StreamingResampler(fromRate, toRate);

@@ -39,8 +39,8 @@ final class SndfileDecoder implements FrameDecoder {
         // from a stream, a count near the pretended length is libsndfile's arithmetic on it, not the file's
         frames = n < 0 || n == UNKNOWN_FRAMES || (stream != null && n > VirtualInput.UNKNOWN_LENGTH >> 16) ? -1 : n;
         int format = info.get(ValueLayout.JAVA_INT, offset("format"));
-        description = sf.formatName(format & Libsndfile.SF_FORMAT_TYPEMASK) + ", " + sf.formatName(format & Libsndfile.SF_FORMAT_SUBMASK)
-                + " (libsndfile " + sf.versionString() + ")";
+        description = sf.formatName(format & Libsndfile.SF_FORMAT_TYPEMASK) + ", "
+                + sf.formatName(format & Libsndfile.SF_FORMAT_SUBMASK) + " (libsndfile " + sf.versionString() + ")";
     }
 
     /** Opens a file; {@code guess} names what the first bytes look like, for the message when libsndfile is missing. */
@@ -49,12 +49,16 @@ final class SndfileDecoder implements FrameDecoder {
         Arena scratch = Arena.ofConfined();
         try (scratch) {
             MemorySegment info = scratch.allocate(Libsndfile.SF_INFO);
-            MemorySegment file = (MemorySegment) sf.open.invokeExact(scratch.allocateFrom(path.toString()), Libsndfile.SFM_READ, info);
+            MemorySegment file = (MemorySegment)
+                    sf.open.invokeExact(scratch.allocateFrom(path.toString()), Libsndfile.SFM_READ, info);
             if (file.equals(MemorySegment.NULL)) {
-                throw new AudioFormatException(source + ": " + (guess.startsWith("WAV")
-                        ? "a " + guess + ", which the WAV reader does not decode and libsndfile cannot read either (libsndfile: "
-                                + sf.error(MemorySegment.NULL) + ")"
-                        : "not a WAV file, and libsndfile cannot read it either: " + sf.error(MemorySegment.NULL)));
+                throw new AudioFormatException(source + ": "
+                        + (guess.startsWith("WAV")
+                                ? "a " + guess
+                                        + ", which the WAV reader does not decode and libsndfile cannot read either (libsndfile: "
+                                        + sf.error(MemorySegment.NULL) + ")"
+                                : "not a WAV file, and libsndfile cannot read it either: "
+                                        + sf.error(MemorySegment.NULL)));
             }
             return checked(new SndfileDecoder(sf, file, info, null, source));
         } catch (IOException | RuntimeException e) {
@@ -70,11 +74,15 @@ final class SndfileDecoder implements FrameDecoder {
         VirtualInput stream = new VirtualInput(head, rest, source);
         try (Arena scratch = Arena.ofConfined()) {
             MemorySegment info = scratch.allocate(Libsndfile.SF_INFO);
-            MemorySegment file = (MemorySegment) sf.openVirtual.invokeExact(VirtualInput.callbacks(), Libsndfile.SFM_READ, info, stream.userData());
+            MemorySegment file = (MemorySegment)
+                    sf.openVirtual.invokeExact(VirtualInput.callbacks(), Libsndfile.SFM_READ, info, stream.userData());
             if (file.equals(MemorySegment.NULL)) {
-                String why = stream.failure() != null ? "reading it failed: " + stream.failure().getMessage() : sf.error(MemorySegment.NULL);
-                throw new AudioFormatException(source + ": not a WAV stream, and libsndfile cannot read it from a stream (" + guess + "): "
-                        + why + "; formats that need seeking must be passed as a file");
+                String why = stream.failure() != null
+                        ? "reading it failed: " + stream.failure().getMessage()
+                        : sf.error(MemorySegment.NULL);
+                throw new AudioFormatException(
+                        source + ": not a WAV stream, and libsndfile cannot read it from a stream (" + guess + "): "
+                                + why + "; formats that need seeking must be passed as a file");
             }
             return checked(new SndfileDecoder(sf, file, info, stream, source));
         } catch (IOException | RuntimeException e) {
@@ -88,7 +96,8 @@ final class SndfileDecoder implements FrameDecoder {
 
     private static SndfileDecoder checked(SndfileDecoder d) throws IOException {
         try {
-            if (d.channels < 1 || d.channels > 1024) throw new AudioFormatException(d.source + ": " + d.channels + " channels");
+            if (d.channels < 1 || d.channels > 1024)
+                throw new AudioFormatException(d.source + ": " + d.channels + " channels");
             SampleRateRange.check(Integer.toUnsignedLong(d.rate), d.source);
             return d;
         } catch (IOException e) {
@@ -101,13 +110,25 @@ final class SndfileDecoder implements FrameDecoder {
         return Libsndfile.SF_INFO.byteOffset(MemoryLayout.PathElement.groupElement(field));
     }
 
-    @Override public int sampleRate() { return rate; }
+    @Override
+    public int sampleRate() {
+        return rate;
+    }
 
-    @Override public int channels() { return channels; }
+    @Override
+    public int channels() {
+        return channels;
+    }
 
-    @Override public long frames() { return frames; }
+    @Override
+    public long frames() {
+        return frames;
+    }
 
-    @Override public String description() { return description; }
+    @Override
+    public String description() {
+        return description;
+    }
 
     @Override
     public int read(float[] dst, int maxFrames) throws IOException {
@@ -120,7 +141,11 @@ final class SndfileDecoder implements FrameDecoder {
             throw new IllegalStateException("sf_readf_float failed", t);
         }
         if (got <= 0) {
-            if (stream != null && stream.failure() != null) throw new IOException(source + ": reading the stream failed: " + stream.failure().getMessage(), stream.failure());
+            if (stream != null && stream.failure() != null)
+                throw new IOException(
+                        source + ": reading the stream failed: "
+                                + stream.failure().getMessage(),
+                        stream.failure());
             return -1;
         }
         MemorySegment.copy(buffer, ValueLayout.JAVA_FLOAT, 0, dst, 0, (int) (got * channels));

@@ -7,7 +7,8 @@ package dev.audioengine.audio;
  */
 final class StreamingResampler {
     /** Whether the Vector API is there to use (it is an incubator module, resolved only when asked for). */
-    private static final boolean VECTOR = ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
+    private static final boolean VECTOR =
+            ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
     /**
      * Outputs computed with the scalar inner product before the vector one takes over: until the
      * JIT has compiled it, Vector API code runs far slower than plain loops (docs/PERFORMANCE.md,
@@ -21,16 +22,18 @@ final class StreamingResampler {
     private final int stepWhole, stepPhase; // M / L and M % L: how far each output moves the input position
     private final float[] scratch;
     private float[] buf;
-    private long bufStart;   // absolute input index of buf[0]
+    private long bufStart; // absolute input index of buf[0]
     private int bufLen;
     private long pushed;
     private boolean finished;
     private long total = -1; // output count, known once finished
     private long produced;
-    private long base;       // input sample at or before the next output
-    private int phase;       // the next output's position after base, in 1/L input samples
+    private long base; // input sample at or before the next output
+    private int phase; // the next output's position after base, in 1/L input samples
 
-    StreamingResampler(int fromRate, int toRate) { this(fromRate, toRate, SCALAR_OUTPUTS); }
+    StreamingResampler(int fromRate, int toRate) {
+        this(fromRate, toRate, SCALAR_OUTPUTS);
+    }
 
     /** {@code scalarOutputs}: how many outputs use the scalar inner product first (tests move the switch). */
     StreamingResampler(int fromRate, int toRate, long scalarOutputs) {
@@ -39,12 +42,14 @@ final class StreamingResampler {
         stepWhole = filter.down / filter.up;
         stepPhase = filter.down % filter.up;
         scratch = new float[filter.stride];
-        bufLen = filter.halfWidth - 1;                // the zeros before the start
+        bufLen = filter.halfWidth - 1; // the zeros before the start
         bufStart = -bufLen;
         buf = new float[Math.max(4096, 2 * filter.stride)];
     }
 
-    long outputLength(long inputLength) { return filter.outputLength(inputLength); }
+    long outputLength(long inputLength) {
+        return filter.outputLength(inputLength);
+    }
 
     void push(float[] x, int off, int len) {
         if (finished) throw new IllegalStateException("push after finish");
@@ -73,11 +78,16 @@ final class StreamingResampler {
             }
             float[] h = filter.row(phase, scratch);
             int hOff = filter.rowOffset(phase), xOff = (int) (first - bufStart);
-            out[off + n++] = VECTOR && produced >= scalarOutputs ? VectorDot.dot(h, hOff, buf, xOff, stride) : scalarDot(h, hOff, buf, xOff, stride);
+            out[off + n++] = VECTOR && produced >= scalarOutputs
+                    ? VectorDot.dot(h, hOff, buf, xOff, stride)
+                    : scalarDot(h, hOff, buf, xOff, stride);
             produced++;
             base += stepWhole;
             phase += stepPhase;
-            if (phase >= up) { phase -= up; base++; }
+            if (phase >= up) {
+                phase -= up;
+                base++;
+            }
         }
         return n == 0 && finished && produced >= total ? -1 : n;
     }

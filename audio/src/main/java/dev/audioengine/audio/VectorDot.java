@@ -8,12 +8,16 @@ import jdk.incubator.vector.VectorSpecies;
 final class VectorDot {
     private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
     /** Lane i paired with lane i ^ w, for w = width/2, width/4, ..., 1: a summation tree fixed by the code. */
-    private static final VectorShuffle<Float> HALF = swap(S.length() / 2), QUARTER = swap(S.length() / 4),
-            EIGHTH = swap(S.length() / 8), SIXTEENTH = swap(S.length() / 16);
+    private static final VectorShuffle<Float> HALF = swap(S.length() / 2),
+            QUARTER = swap(S.length() / 4),
+            EIGHTH = swap(S.length() / 8),
+            SIXTEENTH = swap(S.length() / 16);
 
     private VectorDot() {}
 
-    private static VectorShuffle<Float> swap(int w) { return w < 1 ? null : VectorShuffle.fromOp(S, i -> i ^ w); }
+    private static VectorShuffle<Float> swap(int w) {
+        return w < 1 ? null : VectorShuffle.fromOp(S, i -> i ^ w);
+    }
 
     /**
      * Σ h[hOff+i]·x[xOff+i] for i < n; n is a multiple of {@link PolyphaseFilter#ROW_MULTIPLE}.
@@ -28,7 +32,8 @@ final class VectorDot {
             a0 = FloatVector.fromArray(S, h, hOff + i).fma(FloatVector.fromArray(S, x, xOff + i), a0);
             a1 = FloatVector.fromArray(S, h, hOff + i + width).fma(FloatVector.fromArray(S, x, xOff + i + width), a1);
         }
-        for (; i < n; i += width) a0 = FloatVector.fromArray(S, h, hOff + i).fma(FloatVector.fromArray(S, x, xOff + i), a0);
+        for (; i < n; i += width)
+            a0 = FloatVector.fromArray(S, h, hOff + i).fma(FloatVector.fromArray(S, x, xOff + i), a0);
         FloatVector v = a0.add(a1);
         if (HALF != null) v = v.add(v.rearrange(HALF));
         if (QUARTER != null) v = v.add(v.rearrange(QUARTER));

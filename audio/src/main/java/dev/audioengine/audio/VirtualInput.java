@@ -35,8 +35,11 @@ final class VirtualInput implements AutoCloseable {
 
     /** SF_VIRTUAL_IO: get_filelen, seek, read, write, tell. */
     static final StructLayout SF_VIRTUAL_IO = MemoryLayout.structLayout(
-            ValueLayout.ADDRESS.withName("get_filelen"), ValueLayout.ADDRESS.withName("seek"), ValueLayout.ADDRESS.withName("read"),
-            ValueLayout.ADDRESS.withName("write"), ValueLayout.ADDRESS.withName("tell"));
+            ValueLayout.ADDRESS.withName("get_filelen"),
+            ValueLayout.ADDRESS.withName("seek"),
+            ValueLayout.ADDRESS.withName("read"),
+            ValueLayout.ADDRESS.withName("write"),
+            ValueLayout.ADDRESS.withName("tell"));
 
     private static final Map<Long, VirtualInput> OPEN = new ConcurrentHashMap<>();
     private static final AtomicLong IDS = new AtomicLong(1);
@@ -68,19 +71,68 @@ final class VirtualInput implements AutoCloseable {
         MemorySegment s = arena.allocate(SF_VIRTUAL_IO);
         try {
             var lookup = MethodHandles.lookup();
-            s.set(ValueLayout.ADDRESS, 0, linker.upcallStub(lookup.findStatic(VirtualInput.class, "fileLength",
-                    MethodType.methodType(long.class, MemorySegment.class)), FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.ADDRESS), arena));
-            s.set(ValueLayout.ADDRESS, 8, linker.upcallStub(lookup.findStatic(VirtualInput.class, "seek",
-                    MethodType.methodType(long.class, long.class, int.class, MemorySegment.class)),
-                    FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.ADDRESS), arena));
-            s.set(ValueLayout.ADDRESS, 16, linker.upcallStub(lookup.findStatic(VirtualInput.class, "read",
-                    MethodType.methodType(long.class, MemorySegment.class, long.class, MemorySegment.class)),
-                    FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.ADDRESS), arena));
-            s.set(ValueLayout.ADDRESS, 24, linker.upcallStub(lookup.findStatic(VirtualInput.class, "write",
-                    MethodType.methodType(long.class, MemorySegment.class, long.class, MemorySegment.class)),
-                    FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.ADDRESS), arena));
-            s.set(ValueLayout.ADDRESS, 32, linker.upcallStub(lookup.findStatic(VirtualInput.class, "tell",
-                    MethodType.methodType(long.class, MemorySegment.class)), FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.ADDRESS), arena));
+            s.set(
+                    ValueLayout.ADDRESS,
+                    0,
+                    linker.upcallStub(
+                            lookup.findStatic(
+                                    VirtualInput.class,
+                                    "fileLength",
+                                    MethodType.methodType(long.class, MemorySegment.class)),
+                            FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.ADDRESS),
+                            arena));
+            s.set(
+                    ValueLayout.ADDRESS,
+                    8,
+                    linker.upcallStub(
+                            lookup.findStatic(
+                                    VirtualInput.class,
+                                    "seek",
+                                    MethodType.methodType(long.class, long.class, int.class, MemorySegment.class)),
+                            FunctionDescriptor.of(
+                                    ValueLayout.JAVA_LONG,
+                                    ValueLayout.JAVA_LONG,
+                                    ValueLayout.JAVA_INT,
+                                    ValueLayout.ADDRESS),
+                            arena));
+            s.set(
+                    ValueLayout.ADDRESS,
+                    16,
+                    linker.upcallStub(
+                            lookup.findStatic(
+                                    VirtualInput.class,
+                                    "read",
+                                    MethodType.methodType(
+                                            long.class, MemorySegment.class, long.class, MemorySegment.class)),
+                            FunctionDescriptor.of(
+                                    ValueLayout.JAVA_LONG,
+                                    ValueLayout.ADDRESS,
+                                    ValueLayout.JAVA_LONG,
+                                    ValueLayout.ADDRESS),
+                            arena));
+            s.set(
+                    ValueLayout.ADDRESS,
+                    24,
+                    linker.upcallStub(
+                            lookup.findStatic(
+                                    VirtualInput.class,
+                                    "write",
+                                    MethodType.methodType(
+                                            long.class, MemorySegment.class, long.class, MemorySegment.class)),
+                            FunctionDescriptor.of(
+                                    ValueLayout.JAVA_LONG,
+                                    ValueLayout.ADDRESS,
+                                    ValueLayout.JAVA_LONG,
+                                    ValueLayout.ADDRESS),
+                            arena));
+            s.set(
+                    ValueLayout.ADDRESS,
+                    32,
+                    linker.upcallStub(
+                            lookup.findStatic(
+                                    VirtualInput.class, "tell", MethodType.methodType(long.class, MemorySegment.class)),
+                            FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.ADDRESS),
+                            arena));
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException(e);
         }
@@ -88,10 +140,14 @@ final class VirtualInput implements AutoCloseable {
     }
 
     /** The user_data pointer that names this stream to the callbacks. */
-    MemorySegment userData() { return MemorySegment.ofAddress(id); }
+    MemorySegment userData() {
+        return MemorySegment.ofAddress(id);
+    }
 
     /** Why reading the stream failed, or null. */
-    IOException failure() { return failure; }
+    IOException failure() {
+        return failure;
+    }
 
     @Override
     public void close() throws IOException {
@@ -110,7 +166,9 @@ final class VirtualInput implements AutoCloseable {
         return v == null ? -1 : v.position;
     }
 
-    private static long write(MemorySegment ptr, long count, MemorySegment user) { return 0; }
+    private static long write(MemorySegment ptr, long count, MemorySegment user) {
+        return 0;
+    }
 
     private static long seek(long offset, int whence, MemorySegment user) {
         VirtualInput v = OPEN.get(user.address());
@@ -176,5 +234,7 @@ final class VirtualInput implements AutoCloseable {
     }
 
     @Override
-    public String toString() { return "VirtualInput[" + source + " at " + position + "]"; }
+    public String toString() {
+        return "VirtualInput[" + source + " at " + position + "]";
+    }
 }

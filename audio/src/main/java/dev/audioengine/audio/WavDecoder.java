@@ -33,11 +33,20 @@ final class WavDecoder implements FrameDecoder {
         this.warnings = warnings;
     }
 
-    @Override public int sampleRate() { return header.sampleRate(); }
+    @Override
+    public int sampleRate() {
+        return header.sampleRate();
+    }
 
-    @Override public int channels() { return header.channels(); }
+    @Override
+    public int channels() {
+        return header.channels();
+    }
 
-    @Override public long frames() { return header.dataBytes() < 0 ? -1 : header.dataBytes() / header.blockAlign(); }
+    @Override
+    public long frames() {
+        return header.dataBytes() < 0 ? -1 : header.dataBytes() / header.blockAlign();
+    }
 
     @Override
     public String description() {
@@ -57,10 +66,13 @@ final class WavDecoder implements FrameDecoder {
         int frames = got / align;
         if (got < want) {
             if (header.dataBytes() >= 0 && !header.truncated()) {
-                warnings.accept(source + ": truncated: the data chunk declares " + header.dataBytes() + " bytes but the stream ended after "
-                        + bytesRead + "; decoded the " + bytesRead / align + " frames there are");
+                warnings.accept(source + ": truncated: the data chunk declares " + header.dataBytes()
+                        + " bytes but the stream ended after " + bytesRead + "; decoded the " + bytesRead / align
+                        + " frames there are");
             }
-            if (got % align != 0) warnings.accept(source + ": the last " + got % align + " bytes are an incomplete sample frame; dropped");
+            if (got % align != 0)
+                warnings.accept(
+                        source + ": the last " + got % align + " bytes are an incomplete sample frame; dropped");
             ended = true;
         }
         convert(frames * header.channels(), dst);
@@ -79,23 +91,35 @@ final class WavDecoder implements FrameDecoder {
                 if (header.bits() == 32) for (int i = 0; i < n; i++) dst[i] = (float) F32.get(b, 4 * i);
                 else for (int i = 0; i < n; i++) dst[i] = (float) (double) F64.get(b, 8 * i);
             }
-            case WavHeader.A_LAW -> { for (int i = 0; i < n; i++) dst[i] = G711.aLaw(b[i]); }
-            case WavHeader.MU_LAW -> { for (int i = 0; i < n; i++) dst[i] = G711.muLaw(b[i]); }
+            case WavHeader.A_LAW -> {
+                for (int i = 0; i < n; i++) dst[i] = G711.aLaw(b[i]);
+            }
+            case WavHeader.MU_LAW -> {
+                for (int i = 0; i < n; i++) dst[i] = G711.muLaw(b[i]);
+            }
             default -> {
                 switch (header.bits()) {
-                    case 8 -> { for (int i = 0; i < n; i++) dst[i] = ((b[i] & 0xFF) - 128) / 128f; }
-                    case 16 -> { for (int i = 0; i < n; i++) dst[i] = (short) I16.get(b, 2 * i) / 32768f; }
+                    case 8 -> {
+                        for (int i = 0; i < n; i++) dst[i] = ((b[i] & 0xFF) - 128) / 128f;
+                    }
+                    case 16 -> {
+                        for (int i = 0; i < n; i++) dst[i] = (short) I16.get(b, 2 * i) / 32768f;
+                    }
                     case 24 -> {
                         for (int i = 0, p = 0; i < n; i++, p += 3) {
                             dst[i] = ((b[p + 2] << 16) | ((b[p + 1] & 0xFF) << 8) | (b[p] & 0xFF)) / 8388608f;
                         }
                     }
-                    default -> { for (int i = 0; i < n; i++) dst[i] = (float) ((int) I32.get(b, 4 * i) / 2147483648.0); }
+                    default -> {
+                        for (int i = 0; i < n; i++) dst[i] = (float) ((int) I32.get(b, 4 * i) / 2147483648.0);
+                    }
                 }
             }
         }
     }
 
     @Override
-    public void close() throws IOException { in.close(); }
+    public void close() throws IOException {
+        in.close();
+    }
 }

@@ -20,7 +20,8 @@ import java.util.function.Consumer;
  * @param dataBytes bytes of samples to read, or -1 for "until the stream ends"
  * @param truncated the file is shorter than its data chunk declares (already reported as a warning)
  */
-record WavHeader(int format, int channels, int sampleRate, int blockAlign, int bits, long dataBytes, boolean truncated) {
+record WavHeader(
+        int format, int channels, int sampleRate, int blockAlign, int bits, long dataBytes, boolean truncated) {
     static final int PCM = 1, IEEE_FLOAT = 3, A_LAW = 6, MU_LAW = 7, EXTENSIBLE = 0xFFFE;
     /** The data size a streaming writer puts in the header when it cannot come back to fill it in. */
     private static final long UNKNOWN_SIZE = 0xFFFF_FFFFL;
@@ -38,7 +39,8 @@ record WavHeader(int format, int channels, int sampleRate, int blockAlign, int b
      * Reads the header from {@code in}; {@code streamLength} is the file's size, or -1 for a pipe.
      * Truncation found here (a data chunk longer than the file) is reported to {@code warnings}.
      */
-    static WavHeader read(InputStream in, String source, long streamLength, Consumer<String> warnings) throws IOException {
+    static WavHeader read(InputStream in, String source, long streamLength, Consumer<String> warnings)
+            throws IOException {
         byte[] riff = in.readNBytes(12);
         if (riff.length == 0) throw new WavFormatException(source + ": empty file, not a WAV file");
         if (!sniff(riff, riff.length)) throw new WavFormatException(source + ": not a WAV file (no RIFF/WAVE header)");
@@ -47,10 +49,12 @@ record WavHeader(int format, int channels, int sampleRate, int blockAlign, int b
         while (true) {
             byte[] chunk = in.readNBytes(8);
             if (chunk.length < 8) {
-                throw new WavFormatException(source + ": " + (fmt == null ? "no fmt chunk" : "no data chunk") + " before the end of the file (truncated?)");
+                throw new WavFormatException(source + ": " + (fmt == null ? "no fmt chunk" : "no data chunk")
+                        + " before the end of the file (truncated?)");
             }
             String id = new String(chunk, 0, 4, StandardCharsets.ISO_8859_1);
-            long len = Integer.toUnsignedLong(ByteBuffer.wrap(chunk).order(ByteOrder.LITTLE_ENDIAN).getInt(4));
+            long len = Integer.toUnsignedLong(
+                    ByteBuffer.wrap(chunk).order(ByteOrder.LITTLE_ENDIAN).getInt(4));
             pos += 8;
             long left = streamLength < 0 ? Long.MAX_VALUE : streamLength - pos;
             if (id.equals("data")) {
@@ -58,21 +62,25 @@ record WavHeader(int format, int channels, int sampleRate, int blockAlign, int b
                 long dataBytes = len == UNKNOWN_SIZE ? -1 : len;
                 boolean truncated = dataBytes > left;
                 if (truncated) {
-                    warnings.accept(source + ": truncated: the data chunk declares " + len + " bytes but the file holds " + left
-                            + "; decoding the " + left + " bytes there are");
+                    warnings.accept(source + ": truncated: the data chunk declares " + len
+                            + " bytes but the file holds " + left + "; decoding the " + left + " bytes there are");
                     dataBytes = left;
                 }
                 return of(fmt, dataBytes, truncated, source);
             }
             if (len > left) {
-                throw new WavFormatException(source + ": truncated: chunk '" + id.strip() + "' declares " + len + " bytes, " + left + " remain");
+                throw new WavFormatException(source + ": truncated: chunk '" + id.strip() + "' declares " + len
+                        + " bytes, " + left + " remain");
             }
             long padded = len + (len & 1); // chunks are padded to even sizes
             if (id.equals("fmt ")) {
                 if (len < 16) throw new WavFormatException(source + ": fmt chunk of " + len + " bytes is too short");
-                if (len > MAX_FMT_BYTES) throw new WavFormatException(source + ": fmt chunk of " + len + " bytes is implausible (corrupt header?)");
+                if (len > MAX_FMT_BYTES)
+                    throw new WavFormatException(
+                            source + ": fmt chunk of " + len + " bytes is implausible (corrupt header?)");
                 byte[] body = in.readNBytes((int) len);
-                if (body.length < len) throw new WavFormatException(source + ": fmt chunk of " + len + " bytes is truncated");
+                if (body.length < len)
+                    throw new WavFormatException(source + ": fmt chunk of " + len + " bytes is truncated");
                 fmt = ByteBuffer.wrap(body).order(ByteOrder.LITTLE_ENDIAN);
                 if (padded > len) in.read(); // the pad byte; a file that ends here fails at the next chunk header
             } else {
@@ -86,30 +94,38 @@ record WavHeader(int format, int channels, int sampleRate, int blockAlign, int b
         try {
             in.skipNBytes(n);
         } catch (java.io.EOFException e) {
-            throw new WavFormatException(source + ": truncated: chunk '" + id.strip() + "' declares " + n + " bytes, the stream ended inside it");
+            throw new WavFormatException(source + ": truncated: chunk '" + id.strip() + "' declares " + n
+                    + " bytes, the stream ended inside it");
         }
     }
 
-    private static WavHeader of(ByteBuffer b, long dataBytes, boolean truncated, String source) throws AudioFormatException {
+    private static WavHeader of(ByteBuffer b, long dataBytes, boolean truncated, String source)
+            throws AudioFormatException {
         int format = Short.toUnsignedInt(b.getShort(0));
         int channels = Short.toUnsignedInt(b.getShort(2));
         long rate = Integer.toUnsignedLong(b.getInt(4));
         int blockAlign = Short.toUnsignedInt(b.getShort(12));
         int bits = Short.toUnsignedInt(b.getShort(14));
         if (format == EXTENSIBLE) {
-            if (b.capacity() < 40) throw new WavFormatException(source + ": WAVE_FORMAT_EXTENSIBLE fmt chunk of " + b.capacity() + " bytes, needs 40");
+            if (b.capacity() < 40)
+                throw new WavFormatException(
+                        source + ": WAVE_FORMAT_EXTENSIBLE fmt chunk of " + b.capacity() + " bytes, needs 40");
             format = Short.toUnsignedInt(b.getShort(24)); // first two bytes of the sub-format GUID
         }
-        if (channels < 1 || channels > MAX_CHANNELS) throw new WavFormatException(source + ": " + channels + " channels");
+        if (channels < 1 || channels > MAX_CHANNELS)
+            throw new WavFormatException(source + ": " + channels + " channels");
         SampleRateRange.check(rate, source);
         WavHeader header = new WavHeader(format, channels, (int) rate, blockAlign, bits, dataBytes, truncated);
-        // For the encodings whose samples are whole bytes, a frame is the bytes of a sample (bits rounded up) per channel.
-        // Fields that disagree are the file's error, not ours to settle: libsndfile sizes samples by the bits, so 7 bits in
+        // For the encodings whose samples are whole bytes, a frame is the bytes of a sample (bits rounded up) per
+        // channel.
+        // Fields that disagree are the file's error, not ours to settle: libsndfile sizes samples by the bits, so 7
+        // bits in
         // frames of 2 bytes would decode 16-bit data as twice as many 8-bit samples.
         boolean sized = format == PCM || format == IEEE_FLOAT || format == A_LAW || format == MU_LAW;
         if (sized && (bits == 0 || blockAlign != (bits + 7) / 8 * channels)) {
-            throw new WavFormatException(source + ": inconsistent fmt chunk: block align " + blockAlign + " does not match " + channels
-                    + (channels == 1 ? " channel" : " channels") + " of " + bits + " bits (" + (bits + 7) / 8 * channels + " bytes a frame)");
+            throw new WavFormatException(source + ": inconsistent fmt chunk: block align " + blockAlign
+                    + " does not match " + channels + (channels == 1 ? " channel" : " channels") + " of " + bits
+                    + " bits (" + (bits + 7) / 8 * channels + " bytes a frame)");
         }
         return header;
     }

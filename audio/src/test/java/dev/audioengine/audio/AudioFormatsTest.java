@@ -1,19 +1,18 @@
 package dev.audioengine.audio;
 
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Every format a user is likely to have, made by sox (or libsndfile's sndfile-convert where sox
@@ -21,7 +20,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * of the same file, mixed to mono the same way. Lossless codecs must match exactly.
  */
 class AudioFormatsTest {
-    @TempDir static Path dir;
+    @TempDir
+    static Path dir;
+
     static Path source;
     static final int RATE = 44100, CHANNELS = 2;
 
@@ -47,27 +48,30 @@ class AudioFormatsTest {
 
     /** name, sox arguments before the output file (';'-separated), bound on |engine - sox| (0: exact). */
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-            "x.flac | | 0",
-            "x24.flac | -b;24 | 0",
-            "x.aiff | | 0",
-            "x.au | | 0",
-            "x.w64 | | 0",
-            "x.caf | | 0",
-            "x8.wav | -b;8 | 0",
-            "x24.wav | -b;24 | 0",
-            "x32f.wav | -e;floating-point | 0",
-            "alaw.wav | -e;a-law | 0",
-            "ulaw.wav | -e;u-law | 0",
-            "alaw.au | -e;a-law | 0",
-            "ulaw.au | -e;u-law | 0",
-            "x.aifc | -e;u-law | 0",
-            // WAV codecs the pure-Java reader leaves to libsndfile
-            "ima.wav | -e;ima-adpcm | 0",
-            "ms.wav | -e;ms-adpcm | 0",
-            // sox decodes Vorbis to 16-bit integers, libsndfile to float: half an LSB of 16 bits apart, plus rounding
-            "x.ogg | | 1.6e-5",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "x.flac | | 0",
+                "x24.flac | -b;24 | 0",
+                "x.aiff | | 0",
+                "x.au | | 0",
+                "x.w64 | | 0",
+                "x.caf | | 0",
+                "x8.wav | -b;8 | 0",
+                "x24.wav | -b;24 | 0",
+                "x32f.wav | -e;floating-point | 0",
+                "alaw.wav | -e;a-law | 0",
+                "ulaw.wav | -e;u-law | 0",
+                "alaw.au | -e;a-law | 0",
+                "ulaw.au | -e;u-law | 0",
+                "x.aifc | -e;u-law | 0",
+                // WAV codecs the pure-Java reader leaves to libsndfile
+                "ima.wav | -e;ima-adpcm | 0",
+                "ms.wav | -e;ms-adpcm | 0",
+                // sox decodes Vorbis to 16-bit integers, libsndfile to float: half an LSB of 16 bits apart, plus
+                // rounding
+                "x.ogg | | 1.6e-5",
+            })
     void decodesLikeSox(String name, String args, double bound) throws Exception {
         Path file = dir.resolve(name);
         List<String> cmd = new ArrayList<>(List.of(source.toString()));
@@ -94,7 +98,13 @@ class AudioFormatsTest {
         Path file = dir.resolve(name), reference = dir.resolve(name + ".ref.wav");
         // mono, so that the peak the reference is divided by is the peak of what the engine returns
         Path input = dir.resolve(name + ".mono.wav");
-        Sox.sox(source.toString(), "-c", "1", "-r", name.endsWith(".opus") ? "48000" : Integer.toString(RATE), input.toString());
+        Sox.sox(
+                source.toString(),
+                "-c",
+                "1",
+                "-r",
+                name.endsWith(".opus") ? "48000" : Integer.toString(RATE),
+                input.toString());
         List<String> cmd = new ArrayList<>(List.of("sndfile-convert"));
         if (codec != null) cmd.add(codec);
         cmd.addAll(List.of(input.toString(), file.toString()));
@@ -111,12 +121,16 @@ class AudioFormatsTest {
             aa += scaled[i] * (double) scaled[i];
         }
         double scale = ab / aa;
-        assertThat(Math.min(Math.abs(scale - 1), Math.abs(scale * peak - 1))).as("%s: scale %.7f, peak %.7f", name, scale, peak).isLessThan(1e-6);
+        assertThat(Math.min(Math.abs(scale - 1), Math.abs(scale * peak - 1)))
+                .as("%s: scale %.7f, peak %.7f", name, scale, peak)
+                .isLessThan(1e-6);
         for (int i = 0; i < scaled.length; i++) scaled[i] = (float) (scaled[i] * scale);
         assertThat(maxDiff(scaled, expected.samples())).as(name).isLessThanOrEqualTo(1e-6);
         double rms = 0;
         for (float v : got.samples()) rms += v * v;
-        assertThat(Math.sqrt(rms / got.samples().length)).as("%s holds the signal, not silence", name).isGreaterThan(0.05);
+        assertThat(Math.sqrt(rms / got.samples().length))
+                .as("%s holds the signal, not silence", name)
+                .isGreaterThan(0.05);
     }
 
     @Test
@@ -124,8 +138,12 @@ class AudioFormatsTest {
         Path flac = dir.resolve("really-flac.wav"), wav = dir.resolve("really-wav.flac");
         Sox.sox(source.toString(), "-t", "flac", flac.toString());
         Files.copy(source, wav);
-        try (AudioStream in = AudioStream.open(flac)) { assertThat(in.format()).contains("FLAC"); }
-        try (AudioStream in = AudioStream.open(wav)) { assertThat(in.format()).startsWith("WAV 16-bit"); }
+        try (AudioStream in = AudioStream.open(flac)) {
+            assertThat(in.format()).contains("FLAC");
+        }
+        try (AudioStream in = AudioStream.open(wav)) {
+            assertThat(in.format()).startsWith("WAV 16-bit");
+        }
         assertThat(engine(flac).samples()).containsExactly(engine(wav).samples());
     }
 
@@ -139,8 +157,11 @@ class AudioFormatsTest {
         }
         for (Path f : files) {
             float[] want = f.toString().endsWith(".ogg") ? engine(f).samples() : expected;
-            try (InputStream pipe = Files.newInputStream(f); AudioStream in = AudioStream.open(pipe, f.getFileName() + " as a stream", w -> { })) {
-                assertThat(in.sourceFrames().orElse(want.length)).as("%s: declared frames", f).isEqualTo(want.length);
+            try (InputStream pipe = Files.newInputStream(f);
+                    AudioStream in = AudioStream.open(pipe, f.getFileName() + " as a stream", w -> {})) {
+                assertThat(in.sourceFrames().orElse(want.length))
+                        .as("%s: declared frames", f)
+                        .isEqualTo(want.length);
                 assertThat(in.readAll().samples()).as(f.toString()).containsExactly(want);
             }
         }
@@ -156,7 +177,11 @@ class AudioFormatsTest {
             Sox.run("coreutils", "rm", "-f", fifo.toString());
             Sox.run("coreutils", "mkfifo", fifo.toString());
             Thread writer = Thread.ofPlatform().start(() -> {
-                try (var out = Files.newOutputStream(fifo)) { Files.copy(f, out); } catch (java.io.IOException e) { throw new java.io.UncheckedIOException(e); }
+                try (var out = Files.newOutputStream(fifo)) {
+                    Files.copy(f, out);
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
             });
             try (AudioStream in = AudioStream.open(fifo)) {
                 assertThat(in.readAll().samples()).as(f.toString()).containsExactly(expected);
@@ -170,35 +195,75 @@ class AudioFormatsTest {
     void theMessagesSayWhatIsWrong() throws Exception {
         Path text = dir.resolve("notes.txt");
         Files.writeString(text, "these are not the samples you are looking for");
-        assertThatThrownBy(() -> AudioStream.open(text)).isInstanceOf(AudioFormatException.class)
-                .hasMessageContaining("notes.txt").hasMessageContaining("not a WAV file").hasMessageContaining("libsndfile cannot read it");
+        assertThatThrownBy(() -> AudioStream.open(text))
+                .isInstanceOf(AudioFormatException.class)
+                .hasMessageContaining("notes.txt")
+                .hasMessageContaining("not a WAV file")
+                .hasMessageContaining("libsndfile cannot read it");
         Path adpcm = dir.resolve("adpcm.wav");
         Sox.sox(source.toString(), "-e", "ima-adpcm", adpcm.toString());
-        assertThatThrownBy(() -> WavReader.read(adpcm)).isInstanceOf(WavFormatException.class).hasMessageContaining("unsupported encoding");
+        assertThatThrownBy(() -> WavReader.read(adpcm))
+                .isInstanceOf(WavFormatException.class)
+                .hasMessageContaining("unsupported encoding");
         try (var pipe = Files.newInputStream(adpcm)) {
-            assertThatThrownBy(() -> AudioStream.open(pipe, "adpcm stream", w -> { })).hasMessageContaining("unsupported encoding");
+            assertThatThrownBy(() -> AudioStream.open(pipe, "adpcm stream", w -> {}))
+                    .hasMessageContaining("unsupported encoding");
         }
-        assertThatThrownBy(() -> AudioStream.open(dir.resolve("nope.wav"))).isInstanceOf(AudioFormatException.class)
+        assertThatThrownBy(() -> AudioStream.open(dir.resolve("nope.wav")))
+                .isInstanceOf(AudioFormatException.class)
                 .hasMessageContaining("nope.wav: no such file");
-        assertThatThrownBy(() -> AudioStream.open(dir)).isInstanceOf(AudioFormatException.class).hasMessageContaining("is a directory");
+        assertThatThrownBy(() -> AudioStream.open(dir))
+                .isInstanceOf(AudioFormatException.class)
+                .hasMessageContaining("is a directory");
         Path empty = Files.createFile(dir.resolve("empty.flac"));
-        assertThatThrownBy(() -> AudioStream.open(empty)).isInstanceOf(AudioFormatException.class).hasMessageContaining("empty file");
+        assertThatThrownBy(() -> AudioStream.open(empty))
+                .isInstanceOf(AudioFormatException.class)
+                .hasMessageContaining("empty file");
     }
 
     @Test
     void aMissingLibsndfileNamesTheDebianPackage() {
         Object loaded = Libsndfile.load(List.of("libsndfile-absent.so.9"));
         assertThat(loaded).isInstanceOf(String.class);
-        assertThatThrownBy(() -> Libsndfile.require(loaded, "x.flac", "FLAC")).isInstanceOf(AudioFormatException.class)
-                .hasMessageContaining("x.flac").hasMessageContaining("FLAC").hasMessageContaining("libsndfile-absent.so.9")
+        assertThatThrownBy(() -> Libsndfile.require(loaded, "x.flac", "FLAC"))
+                .isInstanceOf(AudioFormatException.class)
+                .hasMessageContaining("x.flac")
+                .hasMessageContaining("FLAC")
+                .hasMessageContaining("libsndfile-absent.so.9")
                 .hasMessageContaining("apt-get install libsndfile1");
     }
 
     @Test
     void aLyingRateInAFlacHeaderIsRefusedToo() throws Exception {
         Path low = dir.resolve("low.au");
-        Sox.sox("-r", "44100", source.toString(), "-r", "8000", "-t", "raw", "-e", "signed", "-b", "16", dir.resolve("raw.s16").toString());
-        Sox.sox("-t", "raw", "-r", "500", "-e", "signed", "-b", "16", "-c", "2", dir.resolve("raw.s16").toString(), low.toString());
-        assertThatThrownBy(() -> AudioStream.open(low)).isInstanceOf(AudioFormatException.class).hasMessageContaining("sample rate of 500 Hz");
+        Sox.sox(
+                "-r",
+                "44100",
+                source.toString(),
+                "-r",
+                "8000",
+                "-t",
+                "raw",
+                "-e",
+                "signed",
+                "-b",
+                "16",
+                dir.resolve("raw.s16").toString());
+        Sox.sox(
+                "-t",
+                "raw",
+                "-r",
+                "500",
+                "-e",
+                "signed",
+                "-b",
+                "16",
+                "-c",
+                "2",
+                dir.resolve("raw.s16").toString(),
+                low.toString());
+        assertThatThrownBy(() -> AudioStream.open(low))
+                .isInstanceOf(AudioFormatException.class)
+                .hasMessageContaining("sample rate of 500 Hz");
     }
 }

@@ -21,8 +21,16 @@ public final class AudioStreamSpeed {
             try (AudioStream in = AudioStream.open(file, System.err::println).resampleTo(16000)) {
                 for (int k; (k = in.read(block, 0, block.length)) >= 0; n += k) sum += block[0];
                 long wall = System.nanoTime() - t0;
-                System.out.printf(Locale.ROOT, "run %d: %s, %d Hz -> 16000 Hz, %d samples out: wall %.3f s, decodeNanos %.3f s (%s)%n",
-                        r, in.format(), in.sourceRate(), n, wall / 1e9, in.decodeNanos() / 1e9, sum == 12345 ? "!" : "");
+                System.out.printf(
+                        Locale.ROOT,
+                        "run %d: %s, %d Hz -> 16000 Hz, %d samples out: wall %.3f s, decodeNanos %.3f s (%s)%n",
+                        r,
+                        in.format(),
+                        in.sourceRate(),
+                        n,
+                        wall / 1e9,
+                        in.decodeNanos() / 1e9,
+                        sum == 12345 ? "!" : "");
             }
         }
     }

@@ -1,7 +1,9 @@
 package dev.audioengine.audio;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static dev.audioengine.audio.WavReaderTest.le;
+import static dev.audioengine.audio.WavReaderTest.wav;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayInputStream;
 import java.nio.ByteBuffer;
@@ -11,15 +13,13 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-
-import static dev.audioengine.audio.WavReaderTest.le;
-import static dev.audioengine.audio.WavReaderTest.wav;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The stream against the whole-clip path it must equal, read in random pieces, and its checks on the way. */
 class AudioStreamTest {
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     @Test
     void readingInRandomPiecesGivesTheWholeClipResampled() throws Exception {
@@ -54,15 +54,22 @@ class AudioStreamTest {
         v[30_001] = Float.POSITIVE_INFINITY;
         byte[] data = new byte[4 * v.length];
         ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().put(v);
-        try (AudioStream in = AudioStream.open(new ByteArrayInputStream(wav(3, 32, 1, 48000, data, false)), "pipe", w -> { }).resampleTo(16000)) {
+        try (AudioStream in = AudioStream.open(
+                        new ByteArrayInputStream(wav(3, 32, 1, 48000, data, false)), "pipe", w -> {})
+                .resampleTo(16000)) {
             float[] buf = new float[1000];
             long read = 0;
             try {
                 for (int n; (n = in.read(buf, 0, buf.length)) >= 0; ) read += n;
             } catch (NonFiniteSampleException e) {
                 assertThat(e.sampleIndex()).isEqualTo(30_001);
-                assertThat(e.getMessage()).contains("pipe").contains("+Infinity").contains("0.625 s");
-                assertThat(read).as("samples before the block that holds it were delivered").isGreaterThan(8000);
+                assertThat(e.getMessage())
+                        .contains("pipe")
+                        .contains("+Infinity")
+                        .contains("0.625 s");
+                assertThat(read)
+                        .as("samples before the block that holds it were delivered")
+                        .isGreaterThan(8000);
                 return;
             }
             throw new AssertionError("no exception after " + read + " samples");
@@ -73,10 +80,14 @@ class AudioStreamTest {
     void aStreamShorterThanItsHeaderWarnsAtItsEnd() throws Exception {
         byte[] good = wav(1, 16, 1, 16000, le(2, 1, 2, 3, 4, 5, 6, 7, 8), false);
         List<String> heard = new ArrayList<>();
-        try (AudioStream in = AudioStream.open(new ByteArrayInputStream(Arrays.copyOf(good, good.length - 5)), "pipe", heard::add)) {
+        try (AudioStream in =
+                AudioStream.open(new ByteArrayInputStream(Arrays.copyOf(good, good.length - 5)), "pipe", heard::add)) {
             assertThat(in.readAll().samples()).hasSize(5);
             assertThat(heard).hasSize(2).allSatisfy(w -> assertThat(w).startsWith("pipe: "));
-            assertThat(heard.get(0)).contains("truncated").contains("declares 16 bytes").contains("ended after 11");
+            assertThat(heard.get(0))
+                    .contains("truncated")
+                    .contains("declares 16 bytes")
+                    .contains("ended after 11");
             assertThat(heard.get(1)).contains("incomplete sample frame");
             assertThat(in.warnings()).isEqualTo(heard);
         }

@@ -1,7 +1,6 @@
 package dev.audioengine.audio;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -11,8 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The FLAC encoder checked by two independent decoders: libsndfile (libFLAC, through the audio module) and sox,
@@ -63,20 +62,27 @@ class FlacEncoderTest {
         short[] s = new short[n];
         double f = 50 + r.nextDouble() * 2000, phase = r.nextDouble() * 6;
         for (int i = 0; i < n; i++) {
-            s[i] = (short) switch (kind) {
-                case 0 -> r.nextInt(65536) - 32768;
-                case 1 -> Math.round(12000 * Math.sin(phase + 2 * Math.PI * f * i / 24000) * (0.5 + 0.5 * Math.sin(i / 3000.0)) + r.nextGaussian() * 30);
-                case 2 -> i < n / 2 ? 0 : (i % 2 == 0 ? 32767 : -32768);
-                default -> 0;
-            };
+            s[i] = (short)
+                    switch (kind) {
+                        case 0 -> r.nextInt(65536) - 32768;
+                        case 1 ->
+                            Math.round(12000
+                                            * Math.sin(phase + 2 * Math.PI * f * i / 24000)
+                                            * (0.5 + 0.5 * Math.sin(i / 3000.0))
+                                    + r.nextGaussian() * 30);
+                        case 2 -> i < n / 2 ? 0 : (i % 2 == 0 ? 32767 : -32768);
+                        default -> 0;
+                    };
         }
         return s;
     }
 
     /** What sox decodes: raw signed 16-bit little-endian; sox fails on a bad CRC or MD5. */
     private static short[] sox(Path flac) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder("sox", "-V1", flac.toString(), "-t", "raw", "-e", "signed-integer", "-b", "16", "-L", "-")
-                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        Process p = new ProcessBuilder(
+                        "sox", "-V1", flac.toString(), "-t", "raw", "-e", "signed-integer", "-b", "16", "-L", "-")
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
         ByteArrayOutputStream raw = new ByteArrayOutputStream();
         p.getInputStream().transferTo(raw);
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();

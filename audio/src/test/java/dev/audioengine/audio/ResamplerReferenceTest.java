@@ -1,12 +1,11 @@
 package dev.audioengine.audio;
 
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Arrays;
 import java.util.Random;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The resampler against a float64 windowed sinc written out directly (each output's weights
@@ -17,9 +16,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ResamplerReferenceTest {
     /** The filter's design, restated: 85% of the lower Nyquist passed, 100 dB Kaiser window. */
     static double[] reference(float[] x, int from, int to) {
-        int g = java.math.BigInteger.valueOf(from).gcd(java.math.BigInteger.valueOf(to)).intValue();
+        int g = java.math.BigInteger.valueOf(from)
+                .gcd(java.math.BigInteger.valueOf(to))
+                .intValue();
         long up = to / g, down = from / g;
-        double nyquist = 0.5 * Math.min(from, to) / from, transition = nyquist * 0.15, cutoff = nyquist - transition / 2;
+        double nyquist = 0.5 * Math.min(from, to) / from,
+                transition = nyquist * 0.15,
+                cutoff = nyquist - transition / 2;
         double beta = 0.1102 * (100 - 8.7);
         int hw = (int) Math.ceil(92 / (2.285 * 2 * Math.PI * transition) / 2) + 1;
         int n = (int) Math.ceilDiv((long) x.length * up, down);
@@ -69,20 +72,32 @@ class ResamplerReferenceTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"8000,16000,4001", "22050,16000,11027", "44100,16000,22053", "48000,16000,24001", "96000,16000,48007",
-            "16000,8000,8003", "44101,16000,4411", "11025,16000,3001"})
+    @CsvSource({
+        "8000,16000,4001",
+        "22050,16000,11027",
+        "44100,16000,22053",
+        "48000,16000,24001",
+        "96000,16000,48007",
+        "16000,8000,8003",
+        "44101,16000,4411",
+        "11025,16000,3001"
+    })
     void matchesAFloat64WindowedSinc(int from, int to, int length) {
         Random r = new Random(from * 31L + length);
         float[] x = noise(r, length);
         double[] ref = reference(x, from, to);
         // the default (scalar for a clip this short), vector from the start, and a switch in the middle
         for (long scalarOutputs : new long[] {StreamingResampler.SCALAR_OUTPUTS, 0, ref.length / 2}) {
-            float[] y = scalarOutputs == StreamingResampler.SCALAR_OUTPUTS ? Resampler.resample(x, from, to) : resample(x, from, to, scalarOutputs);
+            float[] y = scalarOutputs == StreamingResampler.SCALAR_OUTPUTS
+                    ? Resampler.resample(x, from, to)
+                    : resample(x, from, to, scalarOutputs);
             assertThat(y).hasSize(ref.length);
             double max = 0;
             for (int i = 0; i < y.length; i++) max = Math.max(max, Math.abs(y[i] - ref[i]));
             // float32 products summed over a few hundred taps of unit-range noise: a few ulps of 1
-            assertThat(max).as("%d -> %d, %d samples, scalar for %d outputs", from, to, length, scalarOutputs).isLessThan(2e-6);
+            assertThat(max)
+                    .as("%d -> %d, %d samples, scalar for %d outputs", from, to, length, scalarOutputs)
+                    .isLessThan(2e-6);
         }
     }
 
@@ -126,8 +141,12 @@ class ResamplerReferenceTest {
                 exact += (double) h[i + 5] * x[i + 9];
                 scale += Math.abs((double) h[i + 5] * x[i + 9]);
             }
-            assertThat(Math.abs(VectorDot.dot(h, 5, x, 9, n) - exact)).as("vector, n=%d", n).isLessThan(1e-6 * scale);
-            assertThat(Math.abs(StreamingResampler.scalarDot(h, 5, x, 9, n) - exact)).as("scalar, n=%d", n).isLessThan(1e-6 * scale);
+            assertThat(Math.abs(VectorDot.dot(h, 5, x, 9, n) - exact))
+                    .as("vector, n=%d", n)
+                    .isLessThan(1e-6 * scale);
+            assertThat(Math.abs(StreamingResampler.scalarDot(h, 5, x, 9, n) - exact))
+                    .as("scalar, n=%d", n)
+                    .isLessThan(1e-6 * scale);
         }
     }
 }

@@ -1,9 +1,9 @@
 package dev.audioengine.audio;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The resampler's frequency response, measured with pure tones: the gain of passband tones,
@@ -24,7 +24,11 @@ class ResamplerTest {
         double ss = 0, cc = 0, sc = 0, ys = 0, yc = 0;
         for (int i = from; i < to; i++) {
             double s = Math.sin(2 * Math.PI * freq * i / rate), c = Math.cos(2 * Math.PI * freq * i / rate);
-            ss += s * s; cc += c * c; sc += s * c; ys += y[i] * s; yc += y[i] * c;
+            ss += s * s;
+            cc += c * c;
+            sc += s * c;
+            ys += y[i] * s;
+            yc += y[i] * c;
         }
         double det = ss * cc - sc * sc, a = (ys * cc - yc * sc) / det, b = (yc * ss - ys * sc) / det;
         double res = 0;
@@ -51,7 +55,9 @@ class ResamplerTest {
             assertThat(y.length).isEqualTo((int) Math.ceil(from / 2.0 * to / from));
             double[] amp = fit(y, f, to);
             double gainDb = 20 * Math.log10(amp[0] / 0.5);
-            assertThat(Math.abs(gainDb)).as("gain at %.0f Hz, %d -> %d: %.5f dB", f, from, to, gainDb).isLessThan(0.01);
+            assertThat(Math.abs(gainDb))
+                    .as("gain at %.0f Hz, %d -> %d: %.5f dB", f, from, to, gainDb)
+                    .isLessThan(0.01);
             // a tone moved to another frequency would leave the fit's full energy as residual
             assertThat(amp[1] / 0.5).as("residual at %.0f Hz", f).isLessThan(1e-3);
         }

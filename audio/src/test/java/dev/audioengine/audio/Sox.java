@@ -16,13 +16,21 @@ final class Sox {
     static byte[] run(String debianPackage, String... command) throws IOException, InterruptedException {
         Process p;
         try {
-            p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.PIPE).start();
+            p = new ProcessBuilder(command)
+                    .redirectError(ProcessBuilder.Redirect.PIPE)
+                    .start();
         } catch (IOException e) {
-            throw new IllegalStateException(command[0] + " is needed for this test: apt-get install " + debianPackage, e);
+            throw new IllegalStateException(
+                    command[0] + " is needed for this test: apt-get install " + debianPackage, e);
         }
         p.getOutputStream().close();
         var err = p.getErrorStream();
-        Thread drain = Thread.ofVirtual().start(() -> { try { err.transferTo(java.io.OutputStream.nullOutputStream()); } catch (IOException ignored) { } });
+        Thread drain = Thread.ofVirtual().start(() -> {
+            try {
+                err.transferTo(java.io.OutputStream.nullOutputStream());
+            } catch (IOException ignored) {
+            }
+        });
         byte[] out = p.getInputStream().readAllBytes();
         if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) {
             throw new IllegalStateException(String.join(" ", command) + " failed with exit " + p.exitValue());
@@ -60,11 +68,30 @@ final class Sox {
     }
 
     /** A 16-bit WAV of pink noise with a 440 Hz tone (sox's -R: the same every run), made by sox. */
-    static Path noiseWav(Path dir, String name, int rate, int channels, double seconds) throws IOException, InterruptedException {
+    static Path noiseWav(Path dir, String name, int rate, int channels, double seconds)
+            throws IOException, InterruptedException {
         Path f = dir.resolve(name);
         String d = Double.toString(seconds);
-        sox("-R", "-n", "-r", Integer.toString(rate), "-c", Integer.toString(channels), "-b", "16", f.toString(),
-                "synth", d, "pinknoise", "synth", d, "sine", "mix", "440", "vol", "0.5");
+        sox(
+                "-R",
+                "-n",
+                "-r",
+                Integer.toString(rate),
+                "-c",
+                Integer.toString(channels),
+                "-b",
+                "16",
+                f.toString(),
+                "synth",
+                d,
+                "pinknoise",
+                "synth",
+                d,
+                "sine",
+                "mix",
+                "440",
+                "vol",
+                "0.5");
         return f;
     }
 }

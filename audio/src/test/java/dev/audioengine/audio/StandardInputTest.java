@@ -1,26 +1,38 @@
 package dev.audioengine.audio;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Standard input (the command line's {@code --audio -}) read by a child JVM, fed WAV and FLAC through a real pipe. */
 class StandardInputTest {
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     static String probe(Path input) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = new ProcessBuilder(java, "--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED",
-                "-cp", System.getProperty("java.class.path"), StandardInputProbe.class.getName())
-                .redirectInput(ProcessBuilder.Redirect.PIPE).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        Process p = new ProcessBuilder(
+                        java,
+                        "--add-modules",
+                        "jdk.incubator.vector",
+                        "--enable-native-access=ALL-UNNAMED",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        StandardInputProbe.class.getName())
+                .redirectInput(ProcessBuilder.Redirect.PIPE)
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
         Thread feeder = Thread.ofPlatform().start(() -> {
-            try (var out = p.getOutputStream()) { Files.copy(input, out); } catch (java.io.IOException ignored) { /* the child may stop early */ }
+            try (var out = p.getOutputStream()) {
+                Files.copy(input, out);
+            } catch (java.io.IOException ignored) {
+                /* the child may stop early */
+            }
         });
         String out = new String(p.getInputStream().readAllBytes()).strip();
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
@@ -34,7 +46,9 @@ class StandardInputTest {
         Path flac = dir.resolve("in.flac");
         Sox.sox(wav.toString(), flac.toString());
         float[] expected;
-        try (AudioStream in = AudioStream.open(wav).resampleTo(16000)) { expected = in.readAll().samples(); }
+        try (AudioStream in = AudioStream.open(wav).resampleTo(16000)) {
+            expected = in.readAll().samples();
+        }
         double sum = 0;
         for (float v : expected) sum += v;
         for (Path f : List.of(wav, flac)) {

@@ -1,6 +1,8 @@
 package dev.audioengine.audio;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
@@ -10,22 +12,29 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.within;
+import org.junit.jupiter.api.Test;
 
 class WavReaderTest {
 
     /** Builds a WAV: format tag, bits, channels, rate and the raw data bytes; extensible wraps the tag in a GUID. */
     static byte[] wav(int format, int bits, int channels, int rate, byte[] data, boolean extensible) {
         int fmtLen = extensible ? 40 : 16;
-        ByteBuffer b = ByteBuffer.allocate(12 + 8 + fmtLen + 8 + 8 + data.length + (data.length & 1)).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer b = ByteBuffer.allocate(12 + 8 + fmtLen + 8 + 8 + data.length + (data.length & 1))
+                .order(ByteOrder.LITTLE_ENDIAN);
         b.put("RIFF".getBytes()).putInt(b.capacity() - 8).put("WAVE".getBytes());
-        b.put("fmt ".getBytes()).putInt(fmtLen).putShort((short) (extensible ? 0xFFFE : format)).putShort((short) channels)
-                .putInt(rate).putInt(rate * channels * bits / 8).putShort((short) (channels * bits / 8)).putShort((short) bits);
+        b.put("fmt ".getBytes())
+                .putInt(fmtLen)
+                .putShort((short) (extensible ? 0xFFFE : format))
+                .putShort((short) channels)
+                .putInt(rate)
+                .putInt(rate * channels * bits / 8)
+                .putShort((short) (channels * bits / 8))
+                .putShort((short) bits);
         if (extensible) {
-            b.putShort((short) 22).putShort((short) bits).putInt(0).putShort((short) format)
+            b.putShort((short) 22)
+                    .putShort((short) bits)
+                    .putInt(0)
+                    .putShort((short) format)
                     .put(new byte[] {0, 0, 0, 0, 0x10, 0, (byte) 0x80, 0, 0, (byte) 0xAA, 0, 0x38, (byte) 0x9B, 0x71});
         }
         b.put("LIST".getBytes()).putInt(0); // an unrelated chunk the reader must skip
@@ -41,19 +50,28 @@ class WavReaderTest {
 
     @Test
     void decodesEveryIntegerWidthToTheSameScale() throws Exception {
-        assertThat(WavReader.decode(wav(1, 8, 1, 8000, new byte[] {(byte) 0, (byte) 128, (byte) 192}, false), "t").samples())
+        assertThat(WavReader.decode(wav(1, 8, 1, 8000, new byte[] {(byte) 0, (byte) 128, (byte) 192}, false), "t")
+                        .samples())
                 .containsExactly(-1f, 0f, 0.5f);
-        assertThat(WavReader.decode(wav(1, 16, 1, 8000, le(2, -32768, 16384, 0), false), "t").samples())
+        assertThat(WavReader.decode(wav(1, 16, 1, 8000, le(2, -32768, 16384, 0), false), "t")
+                        .samples())
                 .containsExactly(-1f, 0.5f, 0f);
-        assertThat(WavReader.decode(wav(1, 24, 1, 8000, le(3, -8388608, 4194304, -4194304), false), "t").samples())
+        assertThat(WavReader.decode(wav(1, 24, 1, 8000, le(3, -8388608, 4194304, -4194304), false), "t")
+                        .samples())
                 .containsExactly(-1f, 0.5f, -0.5f);
-        assertThat(WavReader.decode(wav(1, 32, 1, 8000, le(4, Integer.MIN_VALUE, 1 << 30), false), "t").samples())
+        assertThat(WavReader.decode(wav(1, 32, 1, 8000, le(4, Integer.MIN_VALUE, 1 << 30), false), "t")
+                        .samples())
                 .containsExactly(-1f, 0.5f);
     }
 
     @Test
     void decodesFloatAndExtensibleAndMixesChannels() throws Exception {
-        byte[] floats = le(4, Float.floatToIntBits(0.25f), Float.floatToIntBits(-0.75f), Float.floatToIntBits(1f), Float.floatToIntBits(0f));
+        byte[] floats = le(
+                4,
+                Float.floatToIntBits(0.25f),
+                Float.floatToIntBits(-0.75f),
+                Float.floatToIntBits(1f),
+                Float.floatToIntBits(0f));
         AudioClip stereo = WavReader.decode(wav(3, 32, 2, 44100, floats, false), "t");
         assertThat(stereo.samples()).containsExactly(-0.25f, 0.5f);
         assertThat(stereo.channels()).isEqualTo(2);
@@ -79,21 +97,30 @@ class WavReaderTest {
     @Test
     void hostileFilesFailWithTheFileNameAndTheProblem() {
         byte[] good = wav(1, 16, 1, 16000, le(2, 1, 2, 3, 4), false);
-        assertThatThrownBy(() -> WavReader.decode(new byte[0], "empty.wav")).isInstanceOf(WavFormatException.class)
-                .hasMessageContaining("empty.wav").hasMessageContaining("empty");
+        assertThatThrownBy(() -> WavReader.decode(new byte[0], "empty.wav"))
+                .isInstanceOf(WavFormatException.class)
+                .hasMessageContaining("empty.wav")
+                .hasMessageContaining("empty");
         assertThatThrownBy(() -> WavReader.decode("hello world, not audio".getBytes(), "x.wav"))
-                .hasMessageContaining("x.wav").hasMessageContaining("not a WAV");
+                .hasMessageContaining("x.wav")
+                .hasMessageContaining("not a WAV");
         int dataStart = good.length - 8;
         for (int cut = 0; cut < dataStart + 2; cut++) { // every cut before the first whole sample frame
             byte[] part = Arrays.copyOf(good, cut);
-            assertThatThrownBy(() -> WavReader.decode(part, "cut.wav")).as("cut at %d", cut).isInstanceOf(AudioFormatException.class)
+            assertThatThrownBy(() -> WavReader.decode(part, "cut.wav"))
+                    .as("cut at %d", cut)
+                    .isInstanceOf(AudioFormatException.class)
                     .hasMessageContaining("cut.wav");
         }
-        assertThatThrownBy(() -> WavReader.decode(Arrays.copyOf(good, 30), "cut.wav")).hasMessageContaining("truncated");
+        assertThatThrownBy(() -> WavReader.decode(Arrays.copyOf(good, 30), "cut.wav"))
+                .hasMessageContaining("truncated");
         byte[] twelve = wav(1, 12, 1, 16000, le(2, 1), false);
-        ByteBuffer.wrap(twelve).order(ByteOrder.LITTLE_ENDIAN).putShort(32, (short) 2); // 12 bits in frames of 2 bytes: consistent
+        ByteBuffer.wrap(twelve)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putShort(32, (short) 2); // 12 bits in frames of 2 bytes: consistent
         assertThatThrownBy(() -> WavReader.decode(twelve, "odd.wav"))
-                .hasMessageContaining("unsupported encoding").hasMessageContaining("12-bit");
+                .hasMessageContaining("unsupported encoding")
+                .hasMessageContaining("12-bit");
         assertThatThrownBy(() -> WavReader.decode(wav(2, 16, 1, 16000, le(2, 1), false), "adpcm.wav"))
                 .hasMessageContaining("format tag 0x2");
         assertThatThrownBy(() -> WavReader.decode(wav(1, 16, 0, 16000, le(2, 1), false), "zero.wav"))
@@ -102,10 +129,13 @@ class WavReaderTest {
                 .hasMessageContaining("no audio");
         byte[] hugeFmt = good.clone();
         ByteBuffer.wrap(hugeFmt).order(ByteOrder.LITTLE_ENDIAN).putInt(16, 0x7FFFFFF0);
-        assertThatThrownBy(() -> WavReader.decode(hugeFmt, "fmt.wav")).isInstanceOf(WavFormatException.class).hasMessageContaining("fmt");
+        assertThatThrownBy(() -> WavReader.decode(hugeFmt, "fmt.wav"))
+                .isInstanceOf(WavFormatException.class)
+                .hasMessageContaining("fmt");
         byte[] hugeList = good.clone(); // the LIST chunk before the samples claims 4 GB
         ByteBuffer.wrap(hugeList).order(ByteOrder.LITTLE_ENDIAN).putInt(12 + 8 + 16 + 4, 0xFFFFFFF0);
-        assertThatThrownBy(() -> WavReader.decode(hugeList, "list.wav")).isInstanceOf(WavFormatException.class)
+        assertThatThrownBy(() -> WavReader.decode(hugeList, "list.wav"))
+                .isInstanceOf(WavFormatException.class)
                 .hasMessageContaining("'LIST' declares");
     }
 
@@ -115,13 +145,17 @@ class WavReaderTest {
         for (long rate : new long[] {0, 1, 8, 999, 768_001, Integer.MAX_VALUE, 0xFFFF_FFFFL}) {
             byte[] bytes = wav(1, 16, 1, 16000, le(2, 1, 2, 3, 4), false);
             ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putInt(24, (int) rate);
-            assertThatThrownBy(() -> WavReader.decode(bytes, "rate.wav")).as("%d Hz", rate)
+            assertThatThrownBy(() -> WavReader.decode(bytes, "rate.wav"))
+                    .as("%d Hz", rate)
                     .isInstanceOf(AudioFormatException.class)
-                    .hasMessageContaining("rate.wav").hasMessageContaining("sample rate of " + rate + " Hz")
+                    .hasMessageContaining("rate.wav")
+                    .hasMessageContaining("sample rate of " + rate + " Hz")
                     .hasMessageContaining("1000 Hz .. 768000 Hz");
         }
         for (int rate : new int[] {1000, 8000, 768_000}) {
-            assertThat(WavReader.decode(wav(1, 16, 1, rate, le(2, 1, 2), false), "ok.wav").sampleRate()).isEqualTo(rate);
+            assertThat(WavReader.decode(wav(1, 16, 1, rate, le(2, 1, 2), false), "ok.wav")
+                            .sampleRate())
+                    .isEqualTo(rate);
         }
     }
 
@@ -141,14 +175,23 @@ class WavReaderTest {
                         assertThat(e.sampleIndex()).isEqualTo(12345);
                         assertThat(e.seconds()).isCloseTo(12345 / 8000.0, within(1e-12));
                     })
-                    .hasMessageContaining("nan.wav").hasMessageContaining("sample 12345").hasMessageContaining("1.543 s");
+                    .hasMessageContaining("nan.wav")
+                    .hasMessageContaining("sample 12345")
+                    .hasMessageContaining("1.543 s");
         }
         // a NaN in one channel of a stereo file: the index is the frame's
         byte[] stereo = le(2, 100, 200, 300, 400);
         byte[] f = new byte[16];
-        ByteBuffer.wrap(f).order(ByteOrder.LITTLE_ENDIAN).putFloat(0.5f).putFloat(0.25f).putFloat(0f).putFloat(Float.NaN);
+        ByteBuffer.wrap(f)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putFloat(0.5f)
+                .putFloat(0.25f)
+                .putFloat(0f)
+                .putFloat(Float.NaN);
         assertThatThrownBy(() -> WavReader.decode(wav(3, 32, 2, 16000, f, false), "st.wav"))
-                .isInstanceOfSatisfying(NonFiniteSampleException.class, e -> assertThat(e.sampleIndex()).isEqualTo(1));
+                .isInstanceOfSatisfying(
+                        NonFiniteSampleException.class,
+                        e -> assertThat(e.sampleIndex()).isEqualTo(1));
         assertThat(stereo).hasSize(8);
     }
 
@@ -157,7 +200,10 @@ class WavReaderTest {
     void streamedSizeFieldsMeanToTheEndOfTheFile() throws Exception {
         byte[] samples = le(2, -32768, 16384, 0, 8192, -8192);
         byte[] bytes = wav(1, 16, 1, 48000, samples, false);
-        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putInt(4, -1).putInt(bytes.length - samples.length - 4, -1);
+        ByteBuffer.wrap(bytes)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putInt(4, -1)
+                .putInt(bytes.length - samples.length - 4, -1);
         List<String> warnings = new ArrayList<>();
         AudioClip clip = WavReader.decode(bytes, "ffmpeg.wav", warnings::add);
         assertThat(clip.samples()).containsExactly(-1f, 0.5f, 0f, 0.25f, -0.25f);
@@ -178,9 +224,14 @@ class WavReaderTest {
             AudioClip clip = WavReader.decode(Arrays.copyOf(good, good.length - drop), "cut.wav", warnings::add);
             int frames = (12 - drop) / 4;
             assertThat(clip.samples()).as("dropping %d bytes", drop).hasSize(frames);
-            for (int f = 0; f < frames; f++) assertThat(clip.samples()[f]).isEqualTo((values[2 * f] + values[2 * f + 1]) / 2f / 32768f);
-            assertThat(warnings).as("dropping %d bytes", drop).anySatisfy(w -> assertThat(w).contains("cut.wav").contains("truncated")
-                    .contains("declares 12 bytes"));
+            for (int f = 0; f < frames; f++)
+                assertThat(clip.samples()[f]).isEqualTo((values[2 * f] + values[2 * f + 1]) / 2f / 32768f);
+            assertThat(warnings)
+                    .as("dropping %d bytes", drop)
+                    .anySatisfy(w -> assertThat(w)
+                            .contains("cut.wav")
+                            .contains("truncated")
+                            .contains("declares 12 bytes"));
         }
         byte[] huge = good.clone();
         ByteBuffer.wrap(huge).order(ByteOrder.LITTLE_ENDIAN).putInt(good.length - 12 - 4, 0xFFFFFFF0);
@@ -190,7 +241,8 @@ class WavReaderTest {
     }
 
     /** A header whose fields disagree with each other, as a file on disk (where other encodings go to libsndfile). */
-    private static Path headerFile(Path dir, String name, int format, int bits, int blockAlign, byte[] data) throws Exception {
+    private static Path headerFile(Path dir, String name, int format, int bits, int blockAlign, byte[] data)
+            throws Exception {
         byte[] bytes = wav(format, 16, 1, 16000, data, false);
         ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
         b.putShort(20 + 12, (short) blockAlign).putShort(20 + 14, (short) bits);
@@ -204,11 +256,16 @@ class WavReaderTest {
     @Test
     void bitsThatDisagreeWithTheBlockAlignAreAnInputError(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
         Path odd = headerFile(dir, "seven.wav", 1, 7, 2, le(2, 1000, -1000, 2000, -2000));
-        assertThatThrownBy(() -> AudioStream.open(odd)).isInstanceOf(WavFormatException.class)
-                .hasMessageContaining("seven.wav").hasMessageContaining("block align 2").hasMessageContaining("7 bits");
-        assertThatThrownBy(() -> WavReader.read(odd)).isInstanceOf(WavFormatException.class).hasMessageContaining("block align 2");
+        assertThatThrownBy(() -> AudioStream.open(odd))
+                .isInstanceOf(WavFormatException.class)
+                .hasMessageContaining("seven.wav")
+                .hasMessageContaining("block align 2")
+                .hasMessageContaining("7 bits");
+        assertThatThrownBy(() -> WavReader.read(odd))
+                .isInstanceOf(WavFormatException.class)
+                .hasMessageContaining("block align 2");
         try (var in = Files.newInputStream(odd)) {
-            assertThatThrownBy(() -> AudioStream.open(in, "pipe", w -> { })).hasMessageContaining("block align 2");
+            assertThatThrownBy(() -> AudioStream.open(in, "pipe", w -> {})).hasMessageContaining("block align 2");
         }
     }
 
@@ -216,7 +273,10 @@ class WavReaderTest {
     @Test
     void aFloatWidthNoDecoderReadsIsNamed(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
         Path half = headerFile(dir, "half.wav", 3, 16, 2, le(2, 0x3C00, 0xBC00));
-        assertThatThrownBy(() -> AudioStream.open(half)).isInstanceOf(AudioFormatException.class)
-                .hasMessageContaining("half.wav").hasMessageContaining("16-bit float").hasMessageNotContaining("cannot read it either");
+        assertThatThrownBy(() -> AudioStream.open(half))
+                .isInstanceOf(AudioFormatException.class)
+                .hasMessageContaining("half.wav")
+                .hasMessageContaining("16-bit float")
+                .hasMessageNotContaining("cannot read it either");
     }
 }

@@ -1,7 +1,6 @@
 package dev.audioengine.bench;
 
 import dev.audioengine.api.spi.Backend;
-
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
@@ -12,8 +11,14 @@ import java.util.function.IntFunction;
  * peer (or why there is none), a way to open our backend with a given thread count, and a
  * progress line sink.
  */
-public record BenchSettings(List<Integer> threads, int runs, boolean smoke, String only, OpenBlas.Lookup blas,
-                            IntFunction<Backend> openBackend, Consumer<String> progress) {
+public record BenchSettings(
+        List<Integer> threads,
+        int runs,
+        boolean smoke,
+        String only,
+        OpenBlas.Lookup blas,
+        IntFunction<Backend> openBackend,
+        Consumer<String> progress) {
     public BenchSettings {
         if (threads.isEmpty()) throw new IllegalArgumentException("no thread counts to run at");
         if (runs < 1) throw new IllegalArgumentException("runs must be >= 1, got " + runs);
@@ -21,8 +26,12 @@ public record BenchSettings(List<Integer> threads, int runs, boolean smoke, Stri
     }
 
     /** Whether a case of this shape is selected (--only: a substring of the shape, e.g. "2048" or "k7"). */
-    boolean selected(String shape) { return only == null || shape.contains(only); }
+    boolean selected(String shape) {
+        return only == null || shape.contains(only);
+    }
 
     /** The peer's name in results: the library, or a note that there is none. */
-    String peerName() { return blas.blas().map(b -> "OpenBLAS sgemm").orElse("none"); }
+    String peerName() {
+        return blas.blas().map(b -> "OpenBLAS sgemm").orElse("none");
+    }
 }

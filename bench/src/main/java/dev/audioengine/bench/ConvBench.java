@@ -7,7 +7,6 @@ import dev.audioengine.api.spi.Backend;
 import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
-
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -22,13 +21,21 @@ import java.util.Map;
  * slow path); conv_transpose1d as one sgemm into the column matrix then col2im (timed, in Java).
  */
 public final class ConvBench {
-    enum Kind { CONV1D, DEPTHWISE, CONV_TRANSPOSE1D }
+    enum Kind {
+        CONV1D,
+        DEPTHWISE,
+        CONV_TRANSPOSE1D
+    }
 
     /** A case: Cin, Cout, K, stride, T (input samples). Padding keeps T (conv) or makes T·stride (transpose). */
     record Case(Kind kind, int cin, int cout, int k, int stride, int t) {
-        int pad() { return kind == Kind.CONV_TRANSPOSE1D ? (k - stride) / 2 : (k - 1) / 2; }
+        int pad() {
+            return kind == Kind.CONV_TRANSPOSE1D ? (k - stride) / 2 : (k - 1) / 2;
+        }
 
-        int tout() { return kind == Kind.CONV_TRANSPOSE1D ? (t - 1) * stride - 2 * pad() + k : t; }
+        int tout() {
+            return kind == Kind.CONV_TRANSPOSE1D ? (t - 1) * stride - 2 * pad() + k : t;
+        }
 
         double flops() {
             return switch (kind) {
@@ -56,6 +63,7 @@ public final class ConvBench {
             new Case(Kind.CONV_TRANSPOSE1D, 512, 256, 4, 2, 4000),
             new Case(Kind.CONV_TRANSPOSE1D, 512, 256, 8, 4, 2000),
             new Case(Kind.CONV_TRANSPOSE1D, 512, 256, 16, 8, 1000));
+
     static final List<Case> SMOKE = List.of(
             new Case(Kind.CONV1D, 7, 5, 3, 1, 33),
             new Case(Kind.DEPTHWISE, 7, 7, 7, 1, 33),
@@ -85,12 +93,14 @@ public final class ConvBench {
         };
         GraphBuilder g = new GraphBuilder();
         Tensor x = g.input("x", xs), w = g.input("w", ws);
-        Graph graph = g.build(switch (c.kind()) {
-            case CONV1D -> g.conv1d(x, w, null, 1, c.pad(), 1, 1);
-            case DEPTHWISE -> g.conv1d(x, w, null, 1, c.pad(), 1, c.cin());
-            case CONV_TRANSPOSE1D -> g.convTranspose1d(x, w, null, c.stride(), c.pad(), 0, 1, 1);
-        });
-        long colFloats = c.kind() == Kind.CONV_TRANSPOSE1D ? (long) c.cout() * c.k() * c.t() : (long) c.cin() * c.k() * c.tout();
+        Graph graph = g.build(
+                switch (c.kind()) {
+                    case CONV1D -> g.conv1d(x, w, null, 1, c.pad(), 1, 1);
+                    case DEPTHWISE -> g.conv1d(x, w, null, 1, c.pad(), 1, c.cin());
+                    case CONV_TRANSPOSE1D -> g.convTranspose1d(x, w, null, c.stride(), c.pad(), 0, 1, 1);
+                });
+        long colFloats =
+                c.kind() == Kind.CONV_TRANSPOSE1D ? (long) c.cout() * c.k() * c.t() : (long) c.cin() * c.k() * c.tout();
         long slotBytes = 4L * (xs.elements() + ws.elements() + (long) c.cout() * c.tout());
         int slots = Fixtures.slots(slotBytes, s.smoke());
         List<Map<String, HostTensor>> inputs = new ArrayList<>();
@@ -98,21 +108,33 @@ public final class ConvBench {
             MemorySegment[][] peer = new MemorySegment[slots][];
             MemorySegment col = Fixtures.nativeZeros(arena, colFloats); // the lowering's scratch, shared by all slots
             for (int i = 0; i < slots; i++) {
-                HostTensor xv = Fixtures.tensor(DType.F32, xs, 2L * i + 1), wv = Fixtures.tensor(DType.F32, ws, 2L * i + 2);
+                HostTensor xv = Fixtures.tensor(DType.F32, xs, 2L * i + 1),
+                        wv = Fixtures.tensor(DType.F32, ws, 2L * i + 2);
                 inputs.add(Map.of("x", xv, "w", wv));
                 if (s.blas().blas().isPresent()) {
-                    peer[i] = new MemorySegment[] {Fixtures.nativeCopy(arena, xv), Fixtures.nativeCopy(arena, wv),
-                            Fixtures.nativeZeros(arena, (long) c.cout() * c.tout())};
+                    peer[i] = new MemorySegment[] {
+                        Fixtures.nativeCopy(arena, xv),
+                        Fixtures.nativeCopy(arena, wv),
+                        Fixtures.nativeZeros(arena, (long) c.cout() * c.tout())
+                    };
                 }
             }
             try (EngineRunner ours = new EngineRunner(backend, graph, inputs)) {
                 inputs.forEach(v -> v.values().forEach(HostTensor::close));
                 OpenBlas blas = s.blas().blas().orElse(null);
                 if (blas != null) blas.threads(threads);
-                Interleaved.Medians med = Interleaved.measure(ours::run, blas == null ? null : i -> lowered(blas, c, peer[i], col),
-                        slots, s.runs());
-                return BenchResult.of("conv", backend.registryName(), c.shape(), "F32", threads, c.flops(), s.peerName() + " + "
-                        + (c.kind() == Kind.CONV_TRANSPOSE1D ? "col2im" : "im2col"), med, Map.of());
+                Interleaved.Medians med = Interleaved.measure(
+                        ours::run, blas == null ? null : i -> lowered(blas, c, peer[i], col), slots, s.runs());
+                return BenchResult.of(
+                        "conv",
+                        backend.registryName(),
+                        c.shape(),
+                        "F32",
+                        threads,
+                        c.flops(),
+                        s.peerName() + " + " + (c.kind() == Kind.CONV_TRANSPOSE1D ? "col2im" : "im2col"),
+                        med,
+                        Map.of());
             }
         }
     }
@@ -129,8 +151,18 @@ public final class ConvBench {
             case DEPTHWISE -> {
                 im2col(x, col, c.cin(), k, t, tout, pad);
                 for (int ch = 0; ch < c.cin(); ch++) {
-                    blas.sgemm(1, tout, k, false, w.asSlice(4L * ch * k), k, false, col.asSlice(4L * ch * k * tout), tout,
-                            y.asSlice(4L * ch * tout), tout);
+                    blas.sgemm(
+                            1,
+                            tout,
+                            k,
+                            false,
+                            w.asSlice(4L * ch * k),
+                            k,
+                            false,
+                            col.asSlice(4L * ch * k * tout),
+                            tout,
+                            y.asSlice(4L * ch * tout),
+                            tout);
                 }
             }
             case CONV_TRANSPOSE1D -> {
@@ -148,10 +180,14 @@ public final class ConvBench {
             for (int kk = 0; kk < k; kk++) {
                 long row = ((long) ci * k + kk) * tout;
                 int shift = kk - pad;
-                int from = Math.min(tout, Math.max(0, -shift)), to = Math.min(tout, t - shift); // i where 0 <= i + shift < t
+                int from = Math.min(tout, Math.max(0, -shift)),
+                        to = Math.min(tout, t - shift); // i where 0 <= i + shift < t
                 if (from > 0) col.asSlice(4 * row, 4L * from).fill((byte) 0);
-                if (to > from) MemorySegment.copy(x, 4L * ((long) ci * t + from + shift), col, 4 * (row + from), 4L * (to - from));
-                if (to < tout) col.asSlice(4 * (row + Math.max(to, from)), 4L * (tout - Math.max(to, from))).fill((byte) 0);
+                if (to > from)
+                    MemorySegment.copy(x, 4L * ((long) ci * t + from + shift), col, 4 * (row + from), 4L * (to - from));
+                if (to < tout)
+                    col.asSlice(4 * (row + Math.max(to, from)), 4L * (tout - Math.max(to, from)))
+                            .fill((byte) 0);
             }
         }
     }
@@ -166,7 +202,10 @@ public final class ConvBench {
                 for (int i = 0, pos = kk - pad; i < t; i++, pos += stride) {
                     if (pos < 0 || pos >= tout) continue;
                     long at = 4 * (yRow + pos);
-                    y.set(ValueLayout.JAVA_FLOAT, at, y.get(ValueLayout.JAVA_FLOAT, at) + col.get(ValueLayout.JAVA_FLOAT, 4 * (src + i)));
+                    y.set(
+                            ValueLayout.JAVA_FLOAT,
+                            at,
+                            y.get(ValueLayout.JAVA_FLOAT, at) + col.get(ValueLayout.JAVA_FLOAT, 4 * (src + i)));
                 }
             }
         }

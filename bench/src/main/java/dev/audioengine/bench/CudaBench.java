@@ -19,7 +19,6 @@ import dev.audioengine.gpu.compile.KernelSources;
 import dev.audioengine.gpu.gemm.GpuBlas;
 import dev.audioengine.gpu.runtime.GpuBuffer;
 import dev.audioengine.gpu.runtime.GpuRuntime;
-
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.foreign.MemorySegment;
@@ -46,7 +45,9 @@ public final class CudaBench {
     private final PrintStream out;
     private final List<String> lines = new ArrayList<>();
 
-    private CudaBench(PrintStream out) { this.out = out; }
+    private CudaBench(PrintStream out) {
+        this.out = out;
+    }
 
     public static void main(String[] args) throws IOException {
         List<String> what = new ArrayList<>();
@@ -59,14 +60,25 @@ public final class CudaBench {
         CudaBench bench = new CudaBench(System.out);
         CudaBackendProvider provider = new CudaBackendProvider();
         try (GpuBackend backend = (GpuBackend) provider.open(0, BackendConfig.defaults())) {
-            bench.emit("device", "{\"name\":\"%s\",\"arch\":\"%s\",\"memory_total\":%d}", backend.device().name(), backend.device().arch(),
+            bench.emit(
+                    "device",
+                    "{\"name\":\"%s\",\"arch\":\"%s\",\"memory_total\":%d}",
+                    backend.device().name(),
+                    backend.device().arch(),
                     backend.device().memoryTotal());
-            // load every kernel module once: shipped prebuilt, from NVRTC, or from the disk cache when an earlier process compiled them
+            // load every kernel module once: shipped prebuilt, from NVRTC, or from the disk cache when an earlier
+            // process compiled them
             long loadStart = System.nanoTime();
-            for (String source : KernelSources.SOURCES) GpuBenchHooks.kernels(backend).function(source, "ae_" + firstKernel(source));
-            bench.emit("kernel_cache", "{\"modules\":%d,\"prebuilt\":%d,\"compiled\":%d,\"from_disk\":%d,\"seconds\":%.3f}",
-                    KernelSources.SOURCES.size(), GpuBenchHooks.kernels(backend).prebuiltCount(), GpuBenchHooks.kernels(backend).compiledCount(),
-                    GpuBenchHooks.kernels(backend).loadedFromDiskCount(), (System.nanoTime() - loadStart) / 1e9);
+            for (String source : KernelSources.SOURCES)
+                GpuBenchHooks.kernels(backend).function(source, "ae_" + firstKernel(source));
+            bench.emit(
+                    "kernel_cache",
+                    "{\"modules\":%d,\"prebuilt\":%d,\"compiled\":%d,\"from_disk\":%d,\"seconds\":%.3f}",
+                    KernelSources.SOURCES.size(),
+                    GpuBenchHooks.kernels(backend).prebuiltCount(),
+                    GpuBenchHooks.kernels(backend).compiledCount(),
+                    GpuBenchHooks.kernels(backend).loadedFromDiskCount(),
+                    (System.nanoTime() - loadStart) / 1e9);
             for (String w : what) {
                 switch (w) {
                     case "gemm" -> bench.gemm(backend);
@@ -76,7 +88,9 @@ public final class CudaBench {
                     case "attention" -> bench.attention(backend);
                     case "conv" -> bench.conv(backend);
                     case "transfer" -> bench.transfer(provider);
-                    default -> throw new IllegalArgumentException("unknown benchmark '" + w + "'; valid: gemm ops launch leak attention conv transfer");
+                    default ->
+                        throw new IllegalArgumentException(
+                                "unknown benchmark '" + w + "'; valid: gemm ops launch leak attention conv transfer");
                 }
             }
         }
@@ -91,7 +105,8 @@ public final class CudaBench {
     }
 
     private void emit(String kind, String fmt, Object... args) {
-        String line = "{\"bench\":\"" + kind + "\"," + String.format(Locale.ROOT, fmt, args).substring(1);
+        String line = "{\"bench\":\"" + kind + "\","
+                + String.format(Locale.ROOT, fmt, args).substring(1);
         lines.add(line);
         out.println(line);
         out.flush();
@@ -126,20 +141,31 @@ public final class CudaBench {
                 new Case("tf32", DType.F32, true, 4),
                 new Case("f32", DType.F32, false, 4));
         for (Case c : cases) {
-            try (GpuBuffer a = GpuBenchHooks.allocateScratch(b, n * n * c.bytes()); GpuBuffer x = GpuBenchHooks.allocateScratch(b, n * n * c.bytes());
-                 GpuBuffer d = GpuBenchHooks.allocateScratch(b, n * n * c.bytes())) {
+            try (GpuBuffer a = GpuBenchHooks.allocateScratch(b, n * n * c.bytes());
+                    GpuBuffer x = GpuBenchHooks.allocateScratch(b, n * n * c.bytes());
+                    GpuBuffer d = GpuBenchHooks.allocateScratch(b, n * n * c.bytes())) {
                 fill(b, a.address(), c.type(), n * n, 1);
                 fill(b, x.address(), c.type(), n * n, 2);
                 // row-major y[m, n] = x[m, k] . w[n, k]^T, as the engine's matmul: column-major D = A^T B
-                GpuBlas.Shape s = new GpuBlas.Shape(c.type(), c.type(), c.tf32(), true, false, n, n, n, n, n, n, 1, 0, 0, 0,
-                        256, 256, 256);
+                GpuBlas.Shape s = new GpuBlas.Shape(
+                        c.type(), c.type(), c.tf32(), true, false, n, n, n, n, n, n, 1, 0, 0, 0, 256, 256, 256);
                 GpuBlas.Plan p = GpuBenchHooks.blas(b).plan(s);
-                if (p == null) { emit("gemm", "{\"dtype\":\"%s\",\"error\":\"no cuBLASLt algorithm\"}", c.name()); continue; }
+                if (p == null) {
+                    emit("gemm", "{\"dtype\":\"%s\",\"error\":\"no cuBLASLt algorithm\"}", c.name());
+                    continue;
+                }
                 int reps = c.name().equals("f32") ? 5 : 20;
                 GpuBlas blas = GpuBenchHooks.blas(b);
                 MemorySegment stream = GpuBenchHooks.stream(b);
                 double ms = time(b, 3, reps, () -> blas.run(p, a.address(), x.address(), d.address(), stream, false));
-                emit("gemm", "{\"dtype\":\"%s\",\"m\":%d,\"n\":%d,\"k\":%d,\"ms\":%.4f,\"tflops\":%.1f}", c.name(), n, n, n, ms,
+                emit(
+                        "gemm",
+                        "{\"dtype\":\"%s\",\"m\":%d,\"n\":%d,\"k\":%d,\"ms\":%.4f,\"tflops\":%.1f}",
+                        c.name(),
+                        n,
+                        n,
+                        n,
+                        ms,
                         2.0 * n * n * n / (ms * 1e-3) / 1e12);
             }
         }
@@ -149,26 +175,44 @@ public final class CudaBench {
     private static Executable compile(Backend b, Graph g, Map<Tensor, DeviceBuffer> held) {
         for (Tensor t : g.nodes()) held.computeIfAbsent(t.storage(), r -> b.allocate(r.storageBytes()));
         TensorPlacement p = new TensorPlacement() {
-            @Override public DeviceBuffer buffer(Tensor t) { return held.get(t.storage()); }
+            @Override
+            public DeviceBuffer buffer(Tensor t) {
+                return held.get(t.storage());
+            }
 
-            @Override public long byteOffset(Tensor t) { return t.dtype().bytesFor(t.offset()); }
+            @Override
+            public long byteOffset(Tensor t) {
+                return t.dtype().bytesFor(t.offset());
+            }
         };
         return b.compile(g.computeNodes(), p);
     }
 
     private void ops(GpuBackend b) {
         long n = 256L << 20;
-        try (GpuBuffer x = GpuBenchHooks.allocateScratch(b, 4 * n); GpuBuffer y = GpuBenchHooks.allocateScratch(b, 4 * n)) {
+        try (GpuBuffer x = GpuBenchHooks.allocateScratch(b, 4 * n);
+                GpuBuffer y = GpuBenchHooks.allocateScratch(b, 4 * n)) {
             fill(b, x.address(), DType.F32, n, 3);
             GpuRuntime api = GpuBenchHooks.runtime(b);
             MemorySegment stream = GpuBenchHooks.stream(b);
             double copyMs = time(b, 3, 20, () -> api.copyDtoDAsync(y.address(), x.address(), 4 * n, stream));
             double copyGbs = 2.0 * 4 * n / (copyMs * 1e-3) / 1e9;
-            emit("ops", "{\"op\":\"copy_d2d\",\"elements\":%d,\"ms\":%.4f,\"gbs\":%.1f,\"of_copy\":1.0}", n, copyMs, copyGbs);
+            emit(
+                    "ops",
+                    "{\"op\":\"copy_d2d\",\"elements\":%d,\"ms\":%.4f,\"gbs\":%.1f,\"of_copy\":1.0}",
+                    n,
+                    copyMs,
+                    copyGbs);
         }
         record Case(String name, int inputs) {}
-        for (Case c : List.of(new Case("relu", 1), new Case("silu", 1), new Case("gelu_erf", 1), new Case("exp", 1),
-                new Case("scale", 1), new Case("add", 2), new Case("mul", 2))) {
+        for (Case c : List.of(
+                new Case("relu", 1),
+                new Case("silu", 1),
+                new Case("gelu_erf", 1),
+                new Case("exp", 1),
+                new Case("scale", 1),
+                new Case("add", 2),
+                new Case("mul", 2))) {
             GraphBuilder g = new GraphBuilder();
             Tensor a = g.input("a", DType.F32, Shape.of(n));
             Tensor out = switch (c.name()) {
@@ -183,11 +227,18 @@ public final class CudaBench {
             Map<Tensor, DeviceBuffer> held = new IdentityHashMap<>();
             try (Executable e = compile(b, g.build(out), held)) {
                 for (Map.Entry<Tensor, DeviceBuffer> h : held.entrySet()) {
-                    if (h.getKey().op() instanceof Op.Input) fill(b, GpuBenchHooks.buffer(h.getValue()).address(), DType.F32, n, 7);
+                    if (h.getKey().op() instanceof Op.Input)
+                        fill(b, GpuBenchHooks.buffer(h.getValue()).address(), DType.F32, n, 7);
                 }
                 double ms = time(b, 3, 20, e::run);
                 double bytes = 4.0 * n * (c.inputs() + 1);
-                emit("ops", "{\"op\":\"%s\",\"elements\":%d,\"ms\":%.4f,\"gbs\":%.1f}", c.name(), n, ms, bytes / (ms * 1e-3) / 1e9);
+                emit(
+                        "ops",
+                        "{\"op\":\"%s\",\"elements\":%d,\"ms\":%.4f,\"gbs\":%.1f}",
+                        c.name(),
+                        n,
+                        ms,
+                        bytes / (ms * 1e-3) / 1e9);
             } finally {
                 held.values().forEach(DeviceBuffer::close);
             }
@@ -204,12 +255,23 @@ public final class CudaBench {
             Map<Tensor, DeviceBuffer> held = new IdentityHashMap<>();
             try (Executable e = compile(b, g.build(y), held)) {
                 for (Map.Entry<Tensor, DeviceBuffer> h : held.entrySet()) {
-                    if (h.getKey().op() instanceof Op.Input) fill(b, GpuBenchHooks.buffer(h.getValue()).address(), DType.F32, h.getKey().elements(), 5);
+                    if (h.getKey().op() instanceof Op.Input)
+                        fill(
+                                b,
+                                GpuBenchHooks.buffer(h.getValue()).address(),
+                                DType.F32,
+                                h.getKey().elements(),
+                                5);
                 }
                 double ms = time(b, 3, 20, e::run);
                 double flops = transposed ? 2.0 * 512 * 256 * 16 * 2000 : 2.0 * 512 * 512 * 7 * 16000;
-                emit("conv", "{\"op\":\"%s\",\"out\":\"%s\",\"ms\":%.4f,\"tflops\":%.2f}", transposed ? "conv_transpose1d" : "conv1d",
-                        y.shape(), ms, flops / (ms * 1e-3) / 1e12);
+                emit(
+                        "conv",
+                        "{\"op\":\"%s\",\"out\":\"%s\",\"ms\":%.4f,\"tflops\":%.2f}",
+                        transposed ? "conv_transpose1d" : "conv1d",
+                        y.shape(),
+                        ms,
+                        flops / (ms * 1e-3) / 1e12);
             } finally {
                 held.values().forEach(DeviceBuffer::close);
             }
@@ -221,19 +283,33 @@ public final class CudaBench {
         for (DType kv : List.of(DType.F32, DType.F16)) {
             GraphBuilder g = new GraphBuilder();
             Tensor q = g.input("q", DType.F32, Shape.of(batch, heads, t, d));
-            Tensor k = g.input("k", kv, Shape.of(batch, heads, t, d)), v = g.input("v", kv, Shape.of(batch, heads, t, d));
+            Tensor k = g.input("k", kv, Shape.of(batch, heads, t, d)),
+                    v = g.input("v", kv, Shape.of(batch, heads, t, d));
             Tensor y = g.attention(q, k, v, null, (float) (1 / Math.sqrt(d)), false);
             Map<Tensor, DeviceBuffer> held = new IdentityHashMap<>();
             try (Executable e = compile(b, g.build(y), held)) {
                 for (Map.Entry<Tensor, DeviceBuffer> h : held.entrySet()) {
                     if (h.getKey().op() instanceof Op.Input) {
-                        fill(b, GpuBenchHooks.buffer(h.getValue()).address(), h.getKey().dtype(), h.getKey().elements(), 11);
+                        fill(
+                                b,
+                                GpuBenchHooks.buffer(h.getValue()).address(),
+                                h.getKey().dtype(),
+                                h.getKey().elements(),
+                                11);
                     }
                 }
                 double ms = time(b, 3, 20, e::run);
                 double flops = 4.0 * batch * heads * t * t * d;
-                emit("attention", "{\"kv\":\"%s\",\"b\":%d,\"h\":%d,\"t\":%d,\"d\":%d,\"ms\":%.4f,\"tflops\":%.2f}",
-                        kv.name().toLowerCase(Locale.ROOT), batch, heads, t, d, ms, flops / (ms * 1e-3) / 1e12);
+                emit(
+                        "attention",
+                        "{\"kv\":\"%s\",\"b\":%d,\"h\":%d,\"t\":%d,\"d\":%d,\"ms\":%.4f,\"tflops\":%.2f}",
+                        kv.name().toLowerCase(Locale.ROOT),
+                        batch,
+                        heads,
+                        t,
+                        d,
+                        ms,
+                        flops / (ms * 1e-3) / 1e12);
             } finally {
                 held.values().forEach(DeviceBuffer::close);
             }
@@ -255,8 +331,14 @@ public final class CudaBench {
                     for (int i = 0; i < runs; i++) e.run();
                     b.synchronize();
                     double usPerOp = (System.nanoTime() - t0) / 1e3 / runs / ops;
-                    emit("launch", "{\"graphs\":\"%s\",\"ops_per_run\":%d,\"runs\":%d,\"us_per_op\":%.3f,\"captures\":%d}", graphs, ops,
-                            runs, usPerOp, GpuBenchHooks.graphCaptures(b));
+                    emit(
+                            "launch",
+                            "{\"graphs\":\"%s\",\"ops_per_run\":%d,\"runs\":%d,\"us_per_op\":%.3f,\"captures\":%d}",
+                            graphs,
+                            ops,
+                            runs,
+                            usPerOp,
+                            GpuBenchHooks.graphCaptures(b));
                 } finally {
                     held.values().forEach(DeviceBuffer::close);
                 }
@@ -269,10 +351,11 @@ public final class CudaBench {
         long bytes = 256L << 20;
         try (java.lang.foreign.Arena host = java.lang.foreign.Arena.ofConfined()) {
             java.lang.foreign.MemorySegment src = host.allocate(bytes, 64), dst = host.allocate(bytes, 64);
-            for (long i = 0; i < bytes; i += 8) src.set(java.lang.foreign.ValueLayout.JAVA_LONG, i, i * 0x9E3779B97F4A7C15L);
+            for (long i = 0; i < bytes; i += 8)
+                src.set(java.lang.foreign.ValueLayout.JAVA_LONG, i, i * 0x9E3779B97F4A7C15L);
             for (String pinned : List.of("off", "on", "off", "on")) {
                 try (GpuBackend b = (GpuBackend) provider.open(0, new BackendConfig(0, Map.of("cuda.pinned", pinned)));
-                     DeviceBuffer buf = b.allocate(bytes)) {
+                        DeviceBuffer buf = b.allocate(bytes)) {
                     b.upload(buf, 0, src);
                     b.download(buf, 0, dst);
                     double[] up = new double[5], down = new double[5];
@@ -288,8 +371,14 @@ public final class CudaBench {
                     java.util.Arrays.sort(up);
                     java.util.Arrays.sort(down);
                     boolean same = dst.mismatch(src) == -1;
-                    emit("transfer", "{\"pinned\":\"%s\",\"bytes\":%d,\"upload_gbps\":%.1f,\"download_gbps\":%.1f,\"round_trip_exact\":%b}",
-                            pinned, bytes, up[2], down[2], same);
+                    emit(
+                            "transfer",
+                            "{\"pinned\":\"%s\",\"bytes\":%d,\"upload_gbps\":%.1f,\"download_gbps\":%.1f,\"round_trip_exact\":%b}",
+                            pinned,
+                            bytes,
+                            up[2],
+                            down[2],
+                            same);
                 }
             }
         }
@@ -319,7 +408,13 @@ public final class CudaBench {
         }
         holder.synchronize();
         long after = GpuBenchHooks.runtime(holder).memInfo()[0];
-        emit("leak", "{\"cycles\":%d,\"free_before\":%d,\"free_after\":%d,\"delta_bytes\":%d,\"seconds\":%.1f}", cycles, before, after,
-                before - after, (System.nanoTime() - t0) / 1e9);
+        emit(
+                "leak",
+                "{\"cycles\":%d,\"free_before\":%d,\"free_after\":%d,\"delta_bytes\":%d,\"seconds\":%.1f}",
+                cycles,
+                before,
+                after,
+                before - after,
+                (System.nanoTime() - t0) / 1e9);
     }
 }

@@ -8,7 +8,6 @@ import dev.audioengine.api.spi.DeviceBuffer;
 import dev.audioengine.api.spi.Executable;
 import dev.audioengine.api.spi.TensorPlacement;
 import dev.audioengine.api.tensor.HostTensor;
-
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -37,15 +36,23 @@ final class EngineRunner implements AutoCloseable {
                     DeviceBuffer b = backend.allocate(Math.max(64, root.storageBytes()));
                     buffers.add(b);
                     roots.put(root, b);
-                    HostTensor v = root.op() instanceof Op.Input in ? values.get(in.name())
+                    HostTensor v = root.op() instanceof Op.Input in
+                            ? values.get(in.name())
                             : root.op() instanceof Op.Constant c ? c.value() : null;
-                    if (root.op() instanceof Op.Input in && v == null) throw new IllegalArgumentException("no value for input " + in.name());
+                    if (root.op() instanceof Op.Input in && v == null)
+                        throw new IllegalArgumentException("no value for input " + in.name());
                     if (v != null) backend.upload(b, 0, v.data());
                 }
                 slots.add(backend.compile(graph.computeNodes(), new TensorPlacement() {
-                    @Override public DeviceBuffer buffer(Tensor t) { return roots.get(t.storage()); }
+                    @Override
+                    public DeviceBuffer buffer(Tensor t) {
+                        return roots.get(t.storage());
+                    }
 
-                    @Override public long byteOffset(Tensor t) { return t.dtype().bytesFor(t.offset()); }
+                    @Override
+                    public long byteOffset(Tensor t) {
+                        return t.dtype().bytesFor(t.offset());
+                    }
                 }));
             }
         } catch (RuntimeException e) {
@@ -54,7 +61,9 @@ final class EngineRunner implements AutoCloseable {
         }
     }
 
-    int slots() { return slots.size(); }
+    int slots() {
+        return slots.size();
+    }
 
     /** Runs slot {@code slot} and waits for it (a no-op wait on the CPU, whose runs are synchronous). */
     void run(int slot) {

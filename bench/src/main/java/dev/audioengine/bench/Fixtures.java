@@ -3,7 +3,6 @@ package dev.audioengine.bench;
 import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
-
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -13,6 +12,7 @@ import java.util.SplittableRandom;
 final class Fixtures {
     /** Rotate over enough input slots that all of them together are at least this big: well past the last-level cache. */
     static final long ROTATION_BYTES = 128L << 20;
+
     static final int MAX_SLOTS = 16;
 
     private Fixtures() {}

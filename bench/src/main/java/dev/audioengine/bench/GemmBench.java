@@ -6,7 +6,6 @@ import dev.audioengine.api.spi.Backend;
 import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
-
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -19,8 +18,10 @@ import java.util.Map;
  */
 public final class GemmBench {
     /** {M, N, K}: square sizes, Whisper-base-like audio shapes (1500 frames x 384/1536) and a 4096 mat-vec. */
-    static final int[][] CASES = {{512, 512, 512}, {1024, 1024, 1024}, {2048, 2048, 2048},
-            {1500, 384, 384}, {1500, 1536, 384}, {1, 4096, 4096}};
+    static final int[][] CASES = {
+        {512, 512, 512}, {1024, 1024, 1024}, {2048, 2048, 2048}, {1500, 384, 384}, {1500, 1536, 384}, {1, 4096, 4096}
+    };
+
     static final int[][] SMOKE = {{7, 33, 16}, {1, 9, 32}};
 
     private GemmBench() {}
@@ -47,21 +48,41 @@ public final class GemmBench {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment[][] peer = new MemorySegment[slots][];
             for (int i = 0; i < slots; i++) {
-                HostTensor x = Fixtures.tensor(DType.F32, Shape.of(m, k), 2L * i + 1), w = Fixtures.tensor(DType.F32, Shape.of(n, k), 2L * i + 2);
+                HostTensor x = Fixtures.tensor(DType.F32, Shape.of(m, k), 2L * i + 1),
+                        w = Fixtures.tensor(DType.F32, Shape.of(n, k), 2L * i + 2);
                 inputs.add(Map.of("x", x, "w", w));
                 if (s.blas().blas().isPresent()) {
-                    peer[i] = new MemorySegment[] {Fixtures.nativeCopy(arena, x), Fixtures.nativeCopy(arena, w), Fixtures.nativeZeros(arena, (long) m * n)};
+                    peer[i] = new MemorySegment[] {
+                        Fixtures.nativeCopy(arena, x),
+                        Fixtures.nativeCopy(arena, w),
+                        Fixtures.nativeZeros(arena, (long) m * n)
+                    };
                 }
             }
             try (EngineRunner ours = new EngineRunner(backend, graph, inputs)) {
                 inputs.forEach(v -> v.values().forEach(HostTensor::close));
                 var blas = s.blas().blas().orElse(null);
                 if (blas != null) blas.threads(threads);
-                Interleaved.Medians med = Interleaved.measure(ours::run, blas == null ? null : i -> {
-                    MemorySegment[] p = peer[i];
-                    blas.sgemm(m, n, k, false, p[0], k, true, p[1], k, p[2], n);
-                }, slots, s.runs());
-                return BenchResult.of("gemm", backend.registryName(), shape, "F32", threads, 2.0 * m * n * k, s.peerName(), med, Map.of());
+                Interleaved.Medians med = Interleaved.measure(
+                        ours::run,
+                        blas == null
+                                ? null
+                                : i -> {
+                                    MemorySegment[] p = peer[i];
+                                    blas.sgemm(m, n, k, false, p[0], k, true, p[1], k, p[2], n);
+                                },
+                        slots,
+                        s.runs());
+                return BenchResult.of(
+                        "gemm",
+                        backend.registryName(),
+                        shape,
+                        "F32",
+                        threads,
+                        2.0 * m * n * k,
+                        s.peerName(),
+                        med,
+                        Map.of());
             }
         }
     }

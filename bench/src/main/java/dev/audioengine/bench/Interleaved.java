@@ -22,17 +22,21 @@ final class Interleaved {
 
     /** {@code peer} may be null (ours alone). Each consumer gets the slot index to run on. */
     static Medians measure(IntConsumer ours, IntConsumer peer, int slots, int runs) {
-        double[] m = peer == null ? measureAll(List.of(ours), slots, runs) : measureAll(List.of(ours, peer), slots, runs);
+        double[] m =
+                peer == null ? measureAll(List.of(ours), slots, runs) : measureAll(List.of(ours, peer), slots, runs);
         return new Medians(m[0], peer == null ? Double.NaN : m[1], runs);
     }
 
     /** Median seconds of each side, the sides taking turns run by run. */
     static double[] measureAll(List<IntConsumer> sides, int slots, int runs) {
         if (runs < 1) throw new IllegalArgumentException("runs must be >= 1, got " + runs);
-        System.gc(); // the inputs' generation left garbage; collect it now rather than during the timed runs (as JMH does)
+        System.gc(); // the inputs' generation left garbage; collect it now rather than during the timed runs (as JMH
+        // does)
         for (IntConsumer side : sides) { // each side on its own, so a slow peer cannot cut our warm-up short
             long start = System.nanoTime();
-            for (int i = 0; i < WARMUP_RUNS || (System.nanoTime() - start < WARMUP_SECONDS * 1e9 && i < MAX_WARMUP_RUNS); i++) {
+            for (int i = 0;
+                    i < WARMUP_RUNS || (System.nanoTime() - start < WARMUP_SECONDS * 1e9 && i < MAX_WARMUP_RUNS);
+                    i++) {
                 side.accept(i % slots);
             }
         }

@@ -4,7 +4,6 @@ import dev.audioengine.api.spi.Backend;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.conformance.ConformanceCase;
 import dev.audioengine.conformance.GuardedExecution;
-
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.Arrays;
@@ -38,7 +37,8 @@ public final class OpBenchmark {
      * @param rate          throughput in the cost's unit, NaN when not run
      * @param note          why it was not run or what went wrong, else null
      */
-    public record Result(ConformanceCase testCase, OpCost cost, int runs, double medianSeconds, double rate, String note) {}
+    public record Result(
+            ConformanceCase testCase, OpCost cost, int runs, double medianSeconds, double rate, String note) {}
 
     private OpBenchmark() {}
 
@@ -47,7 +47,8 @@ public final class OpBenchmark {
         CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
         if (jit == null || !jit.isCompilationTimeMonitoringSupported()) return;
         long compiled = jit.getTotalCompilationTime(), quietSince = System.nanoTime();
-        while (System.nanoTime() - quietSince < JIT_QUIET_SECONDS * 1e9 && System.nanoTime() - start < MAX_WARMUP_SECONDS * 1e9) {
+        while (System.nanoTime() - quietSince < JIT_QUIET_SECONDS * 1e9
+                && System.nanoTime() - start < MAX_WARMUP_SECONDS * 1e9) {
             exec.rerun();
             backend.synchronize();
             long now = jit.getTotalCompilationTime();
@@ -67,7 +68,8 @@ public final class OpBenchmark {
         try (GuardedExecution exec = new GuardedExecution(backend, c.graph())) {
             long warm = System.nanoTime();
             exec.run(inputs);
-            for (int i = 1; i < MAX_WARMUP && (i < MIN_WARMUP || System.nanoTime() - warm < WARMUP_SECONDS * 1e9); i++) exec.rerun();
+            for (int i = 1; i < MAX_WARMUP && (i < MIN_WARMUP || System.nanoTime() - warm < WARMUP_SECONDS * 1e9); i++)
+                exec.rerun();
             backend.synchronize();
             waitForTheJit(exec, backend, warm);
             long t0 = System.nanoTime();
@@ -85,7 +87,13 @@ public final class OpBenchmark {
             Arrays.sort(times);
             double median = runs % 2 == 1 ? times[runs / 2] : (times[runs / 2 - 1] + times[runs / 2]) / 2;
             List<String> guards = exec.memoryViolations();
-            return new Result(c, cost, runs, median, cost.rate(median), guards.isEmpty() ? null : "guard violation: " + guards.getFirst());
+            return new Result(
+                    c,
+                    cost,
+                    runs,
+                    median,
+                    cost.rate(median),
+                    guards.isEmpty() ? null : "guard violation: " + guards.getFirst());
         } catch (RuntimeException e) {
             return new Result(c, cost, 0, Double.NaN, Double.NaN, "failed: " + e.getMessage());
         } finally {

@@ -22,9 +22,13 @@ import java.util.Optional;
 public final class OpenBlas {
     private static final int ROW_MAJOR = 101, NO_TRANS = 111, TRANS = 112;
     /** Names tried in order: the soname (found through the loader's path), then Debian's multiarch paths. */
-    static final List<String> CANDIDATES = List.of("libopenblas.so.0", "libopenblas.so",
-            "/usr/lib/x86_64-linux-gnu/libopenblas.so.0", "/usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblas.so.0",
-            "/usr/lib/aarch64-linux-gnu/libopenblas.so.0", "/usr/lib/aarch64-linux-gnu/openblas-pthread/libopenblas.so.0");
+    static final List<String> CANDIDATES = List.of(
+            "libopenblas.so.0",
+            "libopenblas.so",
+            "/usr/lib/x86_64-linux-gnu/libopenblas.so.0",
+            "/usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblas.so.0",
+            "/usr/lib/aarch64-linux-gnu/libopenblas.so.0",
+            "/usr/lib/aarch64-linux-gnu/openblas-pthread/libopenblas.so.0");
 
     private final String library;
     private final String config;
@@ -33,15 +37,31 @@ public final class OpenBlas {
     private OpenBlas(String library, SymbolLookup lookup) throws Throwable {
         Linker linker = Linker.nativeLinker();
         this.library = library;
-        MethodHandle getConfig = linker.downcallHandle(lookup.find("openblas_get_config").orElseThrow(),
-                FunctionDescriptor.of(ValueLayout.ADDRESS));
+        MethodHandle getConfig = linker.downcallHandle(
+                lookup.find("openblas_get_config").orElseThrow(), FunctionDescriptor.of(ValueLayout.ADDRESS));
         MemorySegment s = (MemorySegment) getConfig.invokeExact();
         this.config = s.reinterpret(256).getString(0).strip();
         ValueLayout.OfInt i = ValueLayout.JAVA_INT;
-        this.sgemm = linker.downcallHandle(lookup.find("cblas_sgemm").orElseThrow(),
-                FunctionDescriptor.ofVoid(i, i, i, i, i, i, ValueLayout.JAVA_FLOAT, ValueLayout.ADDRESS, i,
-                        ValueLayout.ADDRESS, i, ValueLayout.JAVA_FLOAT, ValueLayout.ADDRESS, i), Linker.Option.critical(false));
-        this.setThreads = linker.downcallHandle(lookup.find("openblas_set_num_threads").orElseThrow(), FunctionDescriptor.ofVoid(i));
+        this.sgemm = linker.downcallHandle(
+                lookup.find("cblas_sgemm").orElseThrow(),
+                FunctionDescriptor.ofVoid(
+                        i,
+                        i,
+                        i,
+                        i,
+                        i,
+                        i,
+                        ValueLayout.JAVA_FLOAT,
+                        ValueLayout.ADDRESS,
+                        i,
+                        ValueLayout.ADDRESS,
+                        i,
+                        ValueLayout.JAVA_FLOAT,
+                        ValueLayout.ADDRESS,
+                        i),
+                Linker.Option.critical(false));
+        this.setThreads = linker.downcallHandle(
+                lookup.find("openblas_set_num_threads").orElseThrow(), FunctionDescriptor.ofVoid(i));
     }
 
     /** The result of looking for OpenBLAS: the library, or why there is none (every name tried). */
@@ -61,24 +81,34 @@ public final class OpenBlas {
         List<String> tried = new ArrayList<>();
         setEnvIfAbsent("OPENBLAS_THREAD_TIMEOUT", THREAD_TIMEOUT);
         for (String name : CANDIDATES) {
-            if (name.startsWith("/") && !Files.exists(Path.of(name))) { tried.add(name + " (absent)"); continue; }
+            if (name.startsWith("/") && !Files.exists(Path.of(name))) {
+                tried.add(name + " (absent)");
+                continue;
+            }
             try {
                 SymbolLookup lookup = SymbolLookup.libraryLookup(name, Arena.global());
-                if (lookup.find("openblas_get_config").isEmpty()) { tried.add(name + " (not OpenBLAS)"); continue; }
+                if (lookup.find("openblas_get_config").isEmpty()) {
+                    tried.add(name + " (not OpenBLAS)");
+                    continue;
+                }
                 OpenBlas b = new OpenBlas(name, lookup);
                 return new Lookup(Optional.of(b), "loaded " + name);
             } catch (Throwable e) {
                 tried.add(name + " (" + e.getMessage() + ")");
             }
         }
-        return new Lookup(Optional.empty(), "OpenBLAS not found (install Debian's libopenblas0); tried " + String.join(", ", tried));
+        return new Lookup(
+                Optional.empty(),
+                "OpenBLAS not found (install Debian's libopenblas0); tried " + String.join(", ", tried));
     }
 
     private static void setEnvIfAbsent(String name, String value) {
         Linker linker = Linker.nativeLinker();
         try (Arena arena = Arena.ofConfined()) {
-            MethodHandle setenv = linker.downcallHandle(linker.defaultLookup().find("setenv").orElseThrow(),
-                    FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
+            MethodHandle setenv = linker.downcallHandle(
+                    linker.defaultLookup().find("setenv").orElseThrow(),
+                    FunctionDescriptor.of(
+                            ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
             int rc = (int) setenv.invokeExact(arena.allocateFrom(name), arena.allocateFrom(value), 0);
             if (rc != 0) throw new IllegalStateException("setenv(" + name + ") returned " + rc);
         } catch (Throwable e) {
@@ -90,7 +120,8 @@ public final class OpenBlas {
     public String threadTimeout() {
         Linker linker = Linker.nativeLinker();
         try (Arena arena = Arena.ofConfined()) {
-            MethodHandle getenv = linker.downcallHandle(linker.defaultLookup().find("getenv").orElseThrow(),
+            MethodHandle getenv = linker.downcallHandle(
+                    linker.defaultLookup().find("getenv").orElseThrow(),
                     FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS));
             MemorySegment v = (MemorySegment) getenv.invokeExact(arena.allocateFrom("OPENBLAS_THREAD_TIMEOUT"));
             return v.equals(MemorySegment.NULL) ? "default" : v.reinterpret(64).getString(0);
@@ -99,10 +130,14 @@ public final class OpenBlas {
         }
     }
 
-    public String library() { return library; }
+    public String library() {
+        return library;
+    }
 
     /** OpenBLAS's own description: version, build options, the core it chose. */
-    public String config() { return config; }
+    public String config() {
+        return config;
+    }
 
     public void threads(int n) {
         try {
@@ -117,11 +152,34 @@ public final class OpenBlas {
      * stored {@code K x M} when {@code aTransposed}; op(B) = B stored {@code K x N}, or Bᵀ for B
      * stored {@code N x K} (the engine's matmul layout) when {@code bTransposed}.
      */
-    public void sgemm(int m, int n, int k, boolean aTransposed, MemorySegment a, int lda, boolean bTransposed, MemorySegment b,
-                      int ldb, MemorySegment c, int ldc) {
+    public void sgemm(
+            int m,
+            int n,
+            int k,
+            boolean aTransposed,
+            MemorySegment a,
+            int lda,
+            boolean bTransposed,
+            MemorySegment b,
+            int ldb,
+            MemorySegment c,
+            int ldc) {
         try {
-            sgemm.invokeExact(ROW_MAJOR, aTransposed ? TRANS : NO_TRANS, bTransposed ? TRANS : NO_TRANS, m, n, k, 1f, a, lda, b, ldb,
-                    0f, c, ldc);
+            sgemm.invokeExact(
+                    ROW_MAJOR,
+                    aTransposed ? TRANS : NO_TRANS,
+                    bTransposed ? TRANS : NO_TRANS,
+                    m,
+                    n,
+                    k,
+                    1f,
+                    a,
+                    lda,
+                    b,
+                    ldb,
+                    0f,
+                    c,
+                    ldc);
         } catch (Throwable e) {
             throw new IllegalStateException("cblas_sgemm failed", e);
         }

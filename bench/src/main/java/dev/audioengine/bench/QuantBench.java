@@ -6,7 +6,6 @@ import dev.audioengine.api.spi.Backend;
 import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
-
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -25,6 +24,7 @@ import java.util.function.IntConsumer;
 public final class QuantBench {
     /** {M, N, K}: a 4096 mat-vec (decoder step) and an audio-encoder-sized product. */
     static final int[][] CASES = {{1, 4096, 4096}, {1500, 1536, 384}};
+
     static final int[][] SMOKE = {{1, 9, 64}, {7, 33, 32}};
     static final DType[] TYPES = {DType.Q8_0, DType.Q4_0};
     static final long STREAM_BYTES = 256L << 20, SMOKE_STREAM_BYTES = 1L << 20;
@@ -35,10 +35,11 @@ public final class QuantBench {
         List<BenchResult> out = new ArrayList<>();
         for (int threads : s.threads()) {
             try (Backend backend = s.openBackend().apply(threads);
-                 StreamRead stream = new StreamRead(s.smoke() ? SMOKE_STREAM_BYTES : STREAM_BYTES, threads)) {
+                    StreamRead stream = new StreamRead(s.smoke() ? SMOKE_STREAM_BYTES : STREAM_BYTES, threads)) {
                 for (int[] c : s.smoke() ? SMOKE : CASES) {
                     for (DType t : TYPES) {
-                        if (s.selected(c[0] + "x" + c[1] + "x" + c[2]) || s.selected(t.name())) out.add(one(s, backend, stream, threads, t, c[0], c[1], c[2]));
+                        if (s.selected(c[0] + "x" + c[1] + "x" + c[2]) || s.selected(t.name()))
+                            out.add(one(s, backend, stream, threads, t, c[0], c[1], c[2]));
                     }
                 }
             }
@@ -46,7 +47,8 @@ public final class QuantBench {
         return out;
     }
 
-    static BenchResult one(BenchSettings s, Backend backend, StreamRead stream, int threads, DType dtype, int m, int n, int k) {
+    static BenchResult one(
+            BenchSettings s, Backend backend, StreamRead stream, int threads, DType dtype, int m, int n, int k) {
         String shape = m + "x" + n + "x" + k;
         s.progress().accept("quant " + dtype + " " + shape + " threads " + threads);
         GraphBuilder g = new GraphBuilder();
@@ -63,7 +65,11 @@ public final class QuantBench {
                 inputs.add(Map.of("x", x, "w", w));
                 if (s.blas().blas().isPresent()) {
                     try (HostTensor wf = HostTensor.convert(DType.F32, Shape.of(n, k), wv)) {
-                        peer[i] = new MemorySegment[] {Fixtures.nativeCopy(arena, x), Fixtures.nativeCopy(arena, wf), Fixtures.nativeZeros(arena, (long) m * n)};
+                        peer[i] = new MemorySegment[] {
+                            Fixtures.nativeCopy(arena, x),
+                            Fixtures.nativeCopy(arena, wf),
+                            Fixtures.nativeZeros(arena, (long) m * n)
+                        };
                     }
                 }
             }
@@ -87,8 +93,16 @@ public final class QuantBench {
                 extra.put("peer_weight_gbps", 4.0 * n * k / med.peer() / 1e9);
                 extra.put("stream_gbps", bound);
                 extra.put("bandwidth_fraction", oursGbps / bound);
-                return BenchResult.of("quant", backend.registryName(), shape, dtype.name(), threads, 2.0 * m * n * k,
-                        s.peerName() + " (F32 weights)", med, extra);
+                return BenchResult.of(
+                        "quant",
+                        backend.registryName(),
+                        shape,
+                        dtype.name(),
+                        threads,
+                        2.0 * m * n * k,
+                        s.peerName() + " (F32 weights)",
+                        med,
+                        extra);
             }
         }
     }

@@ -1,9 +1,5 @@
 package dev.audioengine.bench;
 
-import jdk.incubator.vector.FloatVector;
-import jdk.incubator.vector.VectorOperators;
-import jdk.incubator.vector.VectorSpecies;
-
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
@@ -13,6 +9,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
 
 /**
  * The memory-bandwidth bound for weight-streaming kernels: GB/s of a plain streaming read (a
@@ -31,7 +30,8 @@ final class StreamRead implements AutoCloseable {
     StreamRead(long bytes, int threads) {
         this.threads = threads;
         this.data = arena.allocate(bytes, 64);
-        for (long i = 0; i < bytes; i += 4) data.set(java.lang.foreign.ValueLayout.JAVA_FLOAT, i, (i & 255) * 0.5f + 1f);
+        for (long i = 0; i < bytes; i += 4)
+            data.set(java.lang.foreign.ValueLayout.JAVA_FLOAT, i, (i & 255) * 0.5f + 1f);
         this.pool = Executors.newFixedThreadPool(threads, r -> {
             Thread t = new Thread(r, "stream-read");
             t.setDaemon(true);
@@ -39,14 +39,17 @@ final class StreamRead implements AutoCloseable {
         });
     }
 
-    long bytes() { return data.byteSize(); }
+    long bytes() {
+        return data.byteSize();
+    }
 
     /** One full read of the buffer, split over the threads. */
     void pass() {
         long floats = data.byteSize() / 4;
         List<Future<Float>> parts = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
-            long from = floats * t / threads / S.length() * S.length(), to = floats * (t + 1) / threads / S.length() * S.length();
+            long from = floats * t / threads / S.length() * S.length(),
+                    to = floats * (t + 1) / threads / S.length() * S.length();
             parts.add(pool.submit(() -> sum(from, to)));
         }
         float total = 0;

@@ -6,7 +6,6 @@ import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
 import dev.audioengine.blocks.weights.WeightStore;
-
 import java.util.Set;
 
 /**
@@ -22,8 +21,15 @@ import java.util.Set;
 public final class AttentionLowering {
     private AttentionLowering() {}
 
-    public static Tensor apply(GraphBuilder g, Tensor q, Tensor k, Tensor v, float scale, boolean causal,
-                               Set<Capability> effective, WeightStore constants) {
+    public static Tensor apply(
+            GraphBuilder g,
+            Tensor q,
+            Tensor k,
+            Tensor v,
+            float scale,
+            boolean causal,
+            Set<Capability> effective,
+            WeightStore constants) {
         return apply(g, q, k, v, null, scale, causal, effective, constants);
     }
 
@@ -32,17 +38,28 @@ public final class AttentionLowering {
      * causal rule. The composite form folds query heads into rows, so there a mask needs Tq == 1 (a decoder step) or
      * one query head per kv head.
      */
-    public static Tensor apply(GraphBuilder g, Tensor q, Tensor k, Tensor v, Tensor mask, float scale, boolean causal,
-                               Set<Capability> effective, WeightStore constants) {
+    public static Tensor apply(
+            GraphBuilder g,
+            Tensor q,
+            Tensor k,
+            Tensor v,
+            Tensor mask,
+            float scale,
+            boolean causal,
+            Set<Capability> effective,
+            WeightStore constants) {
         if (q.rank() != 4 || k.rank() != 4 || v.rank() != 4 || q.dim(1) % k.dim(1) != 0) {
-            throw new IllegalArgumentException("attention wants q [B, H, Tq, D], k and v [B, Hkv, Tk, D] with H % Hkv == 0; got "
-                    + q.shape() + ", " + k.shape() + ", " + v.shape());
+            throw new IllegalArgumentException(
+                    "attention wants q [B, H, Tq, D], k and v [B, Hkv, Tk, D] with H % Hkv == 0; got " + q.shape()
+                            + ", " + k.shape() + ", " + v.shape());
         }
         if (effective.contains(Capability.FUSED_ATTENTION)) return g.attention(q, k, v, mask, scale, causal);
         long b = q.dim(0), h = q.dim(1), tq = q.dim(2), d = q.dim(3), hkv = k.dim(1), tk = k.dim(2);
         int group = (int) (h / hkv);
         if (mask != null && group > 1 && tq > 1) {
-            throw new IllegalArgumentException("a key mask with grouped kv heads needs one query per step in the composite lowering, got Tq = " + tq);
+            throw new IllegalArgumentException(
+                    "a key mask with grouped kv heads needs one query per step in the composite lowering, got Tq = "
+                            + tq);
         }
         Tensor rows = group == 1 ? q : g.reshape(q, b, hkv, group * tq, d);
         Tensor additive = causal ? g.constant(causalMask(constants, group, tq, tk)) : null;

@@ -24,8 +24,10 @@ public final class BiLstm {
 
     public BiLstm(Direction forward, Direction backward, WeightStore constants) {
         this.hidden = Math.toIntExact(forward.wHh().shape().dim(1));
-        if (backward.wHh().shape().dim(1) != hidden || !forward.wIh().shape().equals(backward.wIh().shape())) {
-            throw new IllegalArgumentException("the two directions differ: " + forward.wIh().shape() + " / " + backward.wIh().shape());
+        if (backward.wHh().shape().dim(1) != hidden
+                || !forward.wIh().shape().equals(backward.wIh().shape())) {
+            throw new IllegalArgumentException("the two directions differ: "
+                    + forward.wIh().shape() + " / " + backward.wIh().shape());
         }
         this.forward = forward;
         this.backward = backward;
@@ -38,11 +40,16 @@ public final class BiLstm {
     }
 
     private static Direction direction(WeightScope s, String suffix) {
-        return new Direction(s.tensor("weight_ih_l0" + suffix), s.tensor("weight_hh_l0" + suffix), s.tensor("bias_ih_l0" + suffix),
+        return new Direction(
+                s.tensor("weight_ih_l0" + suffix),
+                s.tensor("weight_hh_l0" + suffix),
+                s.tensor("bias_ih_l0" + suffix),
                 s.tensor("bias_hh_l0" + suffix));
     }
 
-    public int hidden() { return hidden; }
+    public int hidden() {
+        return hidden;
+    }
 
     /** x [B, T, I] → [B, T, 2H]: forward hidden states, then backward ones, per step. */
     public Tensor apply(GraphBuilder g, Tensor x) {
@@ -54,9 +61,11 @@ public final class BiLstm {
     }
 
     private Tensor run(GraphBuilder g, Direction d, Tensor x) {
-        Tensor zero = g.constant(constants.derived("lstm zero state " + x.dim(0) + "x" + hidden,
+        Tensor zero = g.constant(constants.derived(
+                "lstm zero state " + x.dim(0) + "x" + hidden,
                 () -> HostTensor.allocate(DType.F32, Shape.of(x.dim(0), hidden))));
-        return g.lstm(x, g.constant(d.wIh()), g.constant(d.wHh()), g.constant(d.bIh()), g.constant(d.bHh()), zero, zero);
+        return g.lstm(
+                x, g.constant(d.wIh()), g.constant(d.wHh()), g.constant(d.bIh()), g.constant(d.bHh()), zero, zero);
     }
 
     /** The op's [2, B, T, H] output → the hidden sequence [B, T, H]. */

@@ -15,7 +15,8 @@ public final class Conv1d {
     private final int stride, padding, dilation, groups;
 
     public Conv1d(HostTensor weight, HostTensor bias, int stride, int padding, int dilation, int groups) {
-        if (weight.shape().rank() != 3) throw new IllegalArgumentException("a Conv1d weight is [Cout, Cin/groups, K], got " + weight.shape());
+        if (weight.shape().rank() != 3)
+            throw new IllegalArgumentException("a Conv1d weight is [Cout, Cin/groups, K], got " + weight.shape());
         this.weight = weight;
         this.bias = bias;
         this.stride = stride;
@@ -29,12 +30,17 @@ public final class Conv1d {
         return new Conv1d(WeightNorm.weight(scope), scope.optionalTensor("bias"), stride, padding, dilation, groups);
     }
 
-    public long outChannels() { return weight.shape().dim(0); }
+    public long outChannels() {
+        return weight.shape().dim(0);
+    }
 
-    public int kernel() { return Math.toIntExact(weight.shape().dim(2)); }
+    public int kernel() {
+        return Math.toIntExact(weight.shape().dim(2));
+    }
 
     /** x [B, Cin, T] → [B, Cout, (T + 2·padding − dilation·(K−1) − 1) / stride + 1]. */
     public Tensor apply(GraphBuilder g, Tensor x) {
-        return g.conv1d(x, g.constant(weight), bias == null ? null : g.constant(bias), stride, padding, dilation, groups);
+        return g.conv1d(
+                x, g.constant(weight), bias == null ? null : g.constant(bias), stride, padding, dilation, groups);
     }
 }

@@ -8,7 +8,6 @@ import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
 import dev.audioengine.blocks.weights.WeightScope;
 import dev.audioengine.blocks.weights.WeightStore;
-
 import java.util.Set;
 
 /**
@@ -36,9 +35,20 @@ public final class ConvTranspose1d {
      * {@code col2im}: the effective set has CONV_TRANSPOSE1D_COL2IM; otherwise {@code owner} keeps the plain lowering's
      * rearranged weights (made once, on first use), named after {@code name}.
      */
-    public ConvTranspose1d(HostTensor weight, HostTensor bias, int stride, int padding, int outputPadding, int dilation, int groups,
-                           WeightStore owner, String name, boolean col2im) {
-        if (weight.shape().rank() != 3) throw new IllegalArgumentException("a ConvTranspose1d weight is [Cin, Cout/groups, K], got " + weight.shape());
+    public ConvTranspose1d(
+            HostTensor weight,
+            HostTensor bias,
+            int stride,
+            int padding,
+            int outputPadding,
+            int dilation,
+            int groups,
+            WeightStore owner,
+            String name,
+            boolean col2im) {
+        if (weight.shape().rank() != 3)
+            throw new IllegalArgumentException(
+                    "a ConvTranspose1d weight is [Cin, Cout/groups, K], got " + weight.shape());
         this.weight = weight;
         this.bias = bias;
         this.stride = stride;
@@ -51,35 +61,72 @@ public final class ConvTranspose1d {
         this.col2im = col2im;
     }
 
-    public static ConvTranspose1d load(WeightScope scope, int stride, int padding, int outputPadding, int dilation, int groups,
-                                       Set<Capability> effective) {
-        return new ConvTranspose1d(WeightNorm.weight(scope), scope.optionalTensor("bias"), stride, padding, outputPadding, dilation, groups,
-                scope.store(), scope.prefix(), effective.contains(Capability.CONV_TRANSPOSE1D_COL2IM));
+    public static ConvTranspose1d load(
+            WeightScope scope,
+            int stride,
+            int padding,
+            int outputPadding,
+            int dilation,
+            int groups,
+            Set<Capability> effective) {
+        return new ConvTranspose1d(
+                WeightNorm.weight(scope),
+                scope.optionalTensor("bias"),
+                stride,
+                padding,
+                outputPadding,
+                dilation,
+                groups,
+                scope.store(),
+                scope.prefix(),
+                effective.contains(Capability.CONV_TRANSPOSE1D_COL2IM));
     }
 
     /** x [B, Cin, T] → [B, Cout, (T − 1)·stride − 2·padding + dilation·(K − 1) + outputPadding + 1]. */
     public Tensor apply(GraphBuilder g, Tensor x) {
         Tensor b = bias == null ? null : g.constant(bias);
-        if (col2im) return g.convTranspose1d(x, g.constant(weight), b, stride, padding, outputPadding, dilation, groups);
+        if (col2im)
+            return g.convTranspose1d(x, g.constant(weight), b, stride, padding, outputPadding, dilation, groups);
         return dilation == 1 ? polyphase(g, x, b) : zeroInserted(g, x, b);
     }
 
-    private long cin() { return weight.shape().dim(0); }
+    private long cin() {
+        return weight.shape().dim(0);
+    }
 
-    private long coutPerGroup() { return weight.shape().dim(1); }
+    private long coutPerGroup() {
+        return weight.shape().dim(1);
+    }
 
-    private int kernel() { return Math.toIntExact(weight.shape().dim(2)); }
+    private int kernel() {
+        return Math.toIntExact(weight.shape().dim(2));
+    }
 
-    private long outputLength(long t) { return (t - 1) * stride - 2L * padding + (long) dilation * (kernel() - 1) + outputPadding + 1; }
+    private long outputLength(long t) {
+        return (t - 1) * stride - 2L * padding + (long) dilation * (kernel() - 1) + outputPadding + 1;
+    }
 
     private Tensor polyphase(GraphBuilder g, Tensor x, Tensor b) {
         long t = x.dim(2), out = outputLength(t), cout = coutPerGroup() * groups;
         int taps = (kernel() + stride - 1) / stride;
-        long q = (out + padding + stride - 1) / stride; // phase outputs: q·stride covers every output sample after the padding
-        Tensor phases = g.conv1d(g.pad1d(x, PadMode.ZERO, taps - 1, Math.max(0, q - t)), g.constant(phaseWeights(taps)), null, 1, 0, 1, groups);
+        long q = (out + padding + stride - 1)
+                / stride; // phase outputs: q·stride covers every output sample after the padding
+        Tensor phases = g.conv1d(
+                g.pad1d(x, PadMode.ZERO, taps - 1, Math.max(0, q - t)),
+                g.constant(phaseWeights(taps)),
+                null,
+                1,
+                0,
+                1,
+                groups);
         if (phases.dim(2) > q) phases = g.slice(phases, 2, 0, q); // a padding larger than the kernel crops whole phases
-        // channels are (group, phase, channel in group): interleave the phases along time (batch and group folded: rank 4)
-        Tensor y = g.reshape(g.permute(g.reshape(phases, x.dim(0) * groups, stride, coutPerGroup(), q), 0, 2, 3, 1), x.dim(0), cout, q * stride);
+        // channels are (group, phase, channel in group): interleave the phases along time (batch and group folded: rank
+        // 4)
+        Tensor y = g.reshape(
+                g.permute(g.reshape(phases, x.dim(0) * groups, stride, coutPerGroup(), q), 0, 2, 3, 1),
+                x.dim(0),
+                cout,
+                q * stride);
         y = g.slice(y, 2, padding, padding + out);
         return b == null ? y : g.add(y, g.reshape(b, 1, cout, 1));
     }
@@ -99,7 +146,8 @@ public final class ConvTranspose1d {
                                 int tap = (taps - 1 - m) * stride + r;
                                 if (tap >= k) continue;
                                 long row = (gi * (long) stride + r) * coutPer + co;
-                                p[Math.toIntExact((row * cinPer + ci) * taps + m)] = w[Math.toIntExact(((gi * cinPer + ci) * coutPer + co) * k + tap)];
+                                p[Math.toIntExact((row * cinPer + ci) * taps + m)] =
+                                        w[Math.toIntExact(((gi * cinPer + ci) * coutPer + co) * k + tap)];
                             }
             return HostTensor.ofFloats(Shape.of(groups * stride * coutPer, cinPer, taps), p);
         });
@@ -110,7 +158,8 @@ public final class ConvTranspose1d {
         long bt = x.dim(0), c = x.dim(1), t = x.dim(2), span = (long) dilation * (kernel() - 1);
         Tensor up = x;
         if (stride > 1) {
-            Tensor z = g.pad(g.reshape(x, bt, c, t, 1), PadMode.ZERO, new long[4], new long[] {0, 0, 0, stride - 1}, 0f);
+            Tensor z =
+                    g.pad(g.reshape(x, bt, c, t, 1), PadMode.ZERO, new long[4], new long[] {0, 0, 0, stride - 1}, 0f);
             up = g.slice(g.reshape(z, bt, c, t * stride), 2, 0, (t - 1) * stride + 1);
         }
         long left = span - padding, right = span - padding + outputPadding;
@@ -131,7 +180,8 @@ public final class ConvTranspose1d {
                 for (long ci = 0; ci < cinPer; ci++)
                     for (long co = 0; co < coutPer; co++)
                         for (int tap = 0; tap < k; tap++)
-                            f[Math.toIntExact(((gi * coutPer + co) * cinPer + ci) * k + (k - 1 - tap))] = w[Math.toIntExact(((gi * cinPer + ci) * coutPer + co) * k + tap)];
+                            f[Math.toIntExact(((gi * coutPer + co) * cinPer + ci) * k + (k - 1 - tap))] =
+                                    w[Math.toIntExact(((gi * cinPer + ci) * coutPer + co) * k + tap)];
             return HostTensor.ofFloats(Shape.of(groups * coutPer, cinPer, k), f);
         });
     }

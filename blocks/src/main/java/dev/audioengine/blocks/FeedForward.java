@@ -16,11 +16,16 @@ import dev.audioengine.api.graph.Tensor;
 public final class FeedForward {
     /** The nonlinearity between the projections. */
     public enum Activation {
-        GELU(Op.UnaryKind.GELU_ERF), GELU_TANH(Op.UnaryKind.GELU_TANH), SILU(Op.UnaryKind.SILU), RELU(Op.UnaryKind.RELU);
+        GELU(Op.UnaryKind.GELU_ERF),
+        GELU_TANH(Op.UnaryKind.GELU_TANH),
+        SILU(Op.UnaryKind.SILU),
+        RELU(Op.UnaryKind.RELU);
 
         private final Op.UnaryKind kind;
 
-        Activation(Op.UnaryKind kind) { this.kind = kind; }
+        Activation(Op.UnaryKind kind) {
+            this.kind = kind;
+        }
     }
 
     private final Linear up, gate, down;
@@ -37,14 +42,16 @@ public final class FeedForward {
 
     /** down(act(up(x))). */
     public static FeedForward plain(Linear up, Linear down, Activation activation) {
-        if (down.inFeatures() != up.outFeatures()) throw new IllegalArgumentException("up gives " + up.outFeatures() + ", down takes " + down.inFeatures());
+        if (down.inFeatures() != up.outFeatures())
+            throw new IllegalArgumentException("up gives " + up.outFeatures() + ", down takes " + down.inFeatures());
         return new FeedForward(up, null, down, activation, false);
     }
 
     /** {@code both} gives 2·I features, value then gate: down(act(gate) · value), as Moonshine's decoder MLP. */
     public static FeedForward gatedHalves(Linear both, Linear down, Activation activation) {
         if (both.outFeatures() != 2 * down.inFeatures()) {
-            throw new IllegalArgumentException("the fused projection gives " + both.outFeatures() + ", down takes " + down.inFeatures() + " (want twice)");
+            throw new IllegalArgumentException("the fused projection gives " + both.outFeatures() + ", down takes "
+                    + down.inFeatures() + " (want twice)");
         }
         return new FeedForward(both, null, down, activation, true);
     }
@@ -52,7 +59,8 @@ public final class FeedForward {
     /** down(act(gate(x)) · up(x)), as Llama's MLP. */
     public static FeedForward gated(Linear gate, Linear up, Linear down, Activation activation) {
         if (gate.outFeatures() != up.outFeatures() || down.inFeatures() != up.outFeatures()) {
-            throw new IllegalArgumentException("gate " + gate.outFeatures() + ", up " + up.outFeatures() + ", down takes " + down.inFeatures());
+            throw new IllegalArgumentException(
+                    "gate " + gate.outFeatures() + ", up " + up.outFeatures() + ", down takes " + down.inFeatures());
         }
         return new FeedForward(up, gate, down, activation, false);
     }

@@ -18,9 +18,11 @@ public final class GroupNorm {
     private final float eps;
 
     public GroupNorm(int groups, HostTensor weight, HostTensor bias, float eps) {
-        if ((weight == null) != (bias == null)) throw new IllegalArgumentException("GroupNorm needs both scale and shift, or neither");
+        if ((weight == null) != (bias == null))
+            throw new IllegalArgumentException("GroupNorm needs both scale and shift, or neither");
         if (weight != null && (weight.shape().rank() != 1 || !weight.shape().equals(bias.shape()))) {
-            throw new IllegalArgumentException("GroupNorm scale and shift are [C]: got " + weight.shape() + " and " + bias.shape());
+            throw new IllegalArgumentException(
+                    "GroupNorm scale and shift are [C]: got " + weight.shape() + " and " + bias.shape());
         }
         this.groups = groups;
         this.weight = weight;
@@ -38,6 +40,7 @@ public final class GroupNorm {
     }
 
     public Tensor apply(GraphBuilder g, Tensor x) {
-        return g.groupNorm(x, groups, weight == null ? null : g.constant(weight), bias == null ? null : g.constant(bias), eps);
+        return g.groupNorm(
+                x, groups, weight == null ? null : g.constant(weight), bias == null ? null : g.constant(bias), eps);
     }
 }

@@ -14,9 +14,13 @@ public final class Linear {
     private final HostTensor bias;
 
     public Linear(HostTensor weight, HostTensor bias) {
-        if (weight.shape().rank() != 2) throw new IllegalArgumentException("a Linear weight is [out, in], got " + weight.shape());
-        if (bias != null && (bias.shape().rank() != 1 || bias.shape().dim(0) != weight.shape().dim(0))) {
-            throw new IllegalArgumentException("a Linear bias is [" + weight.shape().dim(0) + "], got " + bias.shape());
+        if (weight.shape().rank() != 2)
+            throw new IllegalArgumentException("a Linear weight is [out, in], got " + weight.shape());
+        if (bias != null
+                && (bias.shape().rank() != 1
+                        || bias.shape().dim(0) != weight.shape().dim(0))) {
+            throw new IllegalArgumentException(
+                    "a Linear bias is [" + weight.shape().dim(0) + "], got " + bias.shape());
         }
         this.weight = weight;
         this.bias = bias;
@@ -32,11 +36,17 @@ public final class Linear {
         return new Linear(scope.weight("weight"), null);
     }
 
-    public long inFeatures() { return weight.shape().dim(1); }
+    public long inFeatures() {
+        return weight.shape().dim(1);
+    }
 
-    public long outFeatures() { return weight.shape().dim(0); }
+    public long outFeatures() {
+        return weight.shape().dim(0);
+    }
 
-    public boolean hasBias() { return bias != null; }
+    public boolean hasBias() {
+        return bias != null;
+    }
 
     /** x [..., in] → [..., out]. */
     public Tensor apply(GraphBuilder g, Tensor x) {

@@ -5,7 +5,6 @@ import dev.audioengine.api.graph.GraphBuilder;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.blocks.weights.WeightScope;
 import dev.audioengine.blocks.weights.WeightStore;
-
 import java.util.Set;
 
 /**
@@ -31,18 +30,31 @@ public final class MultiHeadAttention {
      * @param effective the effective capability set (chooses the attention lowering)
      * @param constants owns the masks and positions the graphs need (the model's weight store)
      */
-    public MultiHeadAttention(Linear q, Linear k, Linear v, Linear o, int heads, int kvHeads, Rotary rotary,
-                              Set<Capability> effective, WeightStore constants) {
+    public MultiHeadAttention(
+            Linear q,
+            Linear k,
+            Linear v,
+            Linear o,
+            int heads,
+            int kvHeads,
+            Rotary rotary,
+            Set<Capability> effective,
+            WeightStore constants) {
         if (heads < 1 || kvHeads < 1 || heads % kvHeads != 0 || q.outFeatures() % heads != 0) {
-            throw new IllegalArgumentException(heads + " query heads, " + kvHeads + " kv heads over " + q.outFeatures() + " query features");
+            throw new IllegalArgumentException(
+                    heads + " query heads, " + kvHeads + " kv heads over " + q.outFeatures() + " query features");
         }
         this.headDim = Math.toIntExact(q.outFeatures() / heads);
-        if (k.outFeatures() != (long) kvHeads * headDim || v.outFeatures() != k.outFeatures() || o.inFeatures() != q.outFeatures()
+        if (k.outFeatures() != (long) kvHeads * headDim
+                || v.outFeatures() != k.outFeatures()
+                || o.inFeatures() != q.outFeatures()
                 || k.inFeatures() != v.inFeatures()) {
-            throw new IllegalArgumentException("projections do not fit " + heads + " heads and " + kvHeads + " kv heads of " + headDim
-                    + ": q " + q.outFeatures() + ", k " + k.outFeatures() + ", v " + v.outFeatures() + ", o in " + o.inFeatures());
+            throw new IllegalArgumentException("projections do not fit " + heads + " heads and " + kvHeads
+                    + " kv heads of " + headDim + ": q " + q.outFeatures() + ", k " + k.outFeatures() + ", v "
+                    + v.outFeatures() + ", o in " + o.inFeatures());
         }
-        if (rotary != null && rotary.dims() > headDim) throw new IllegalArgumentException("rotary of " + rotary.dims() + " > head size " + headDim);
+        if (rotary != null && rotary.dims() > headDim)
+            throw new IllegalArgumentException("rotary of " + rotary.dims() + " > head size " + headDim);
         this.q = q;
         this.k = k;
         this.v = v;
@@ -59,24 +71,48 @@ public final class MultiHeadAttention {
      * q_proj, k_proj, v_proj, o_proj; Moonshine's ONNX export names the output projection dense),
      * each Linear with its bias when the file has one.
      */
-    public static MultiHeadAttention load(WeightScope scope, String qName, String kName, String vName, String oName,
-                                          int heads, int kvHeads, Rotary rotary, Set<Capability> effective) {
-        return new MultiHeadAttention(Linear.load(scope.child(qName)), Linear.load(scope.child(kName)), Linear.load(scope.child(vName)),
-                Linear.load(scope.child(oName)), heads, kvHeads, rotary, effective, scope.store());
+    public static MultiHeadAttention load(
+            WeightScope scope,
+            String qName,
+            String kName,
+            String vName,
+            String oName,
+            int heads,
+            int kvHeads,
+            Rotary rotary,
+            Set<Capability> effective) {
+        return new MultiHeadAttention(
+                Linear.load(scope.child(qName)),
+                Linear.load(scope.child(kName)),
+                Linear.load(scope.child(vName)),
+                Linear.load(scope.child(oName)),
+                heads,
+                kvHeads,
+                rotary,
+                effective,
+                scope.store());
     }
 
-    public int heads() { return heads; }
+    public int heads() {
+        return heads;
+    }
 
-    public int kvHeads() { return kvHeads; }
+    public int kvHeads() {
+        return kvHeads;
+    }
 
-    public int headDim() { return headDim; }
+    public int headDim() {
+        return headDim;
+    }
 
     /**
      * Self-attention of x [B, T, D]; {@code positions} I32 [T] feed the rotary (ignored without
      * one; null means 0..T−1).
      */
     public Tensor self(GraphBuilder g, Tensor x, Tensor positions, boolean causal) {
-        Tensor pos = rotary == null ? null : positions != null ? positions : g.constant(Positions.range(constants, Math.toIntExact(x.dim(1))));
+        Tensor pos = rotary == null
+                ? null
+                : positions != null ? positions : g.constant(Positions.range(constants, Math.toIntExact(x.dim(1))));
         return output(g, attend(g, queries(g, x, pos), keys(g, x, pos), values(g, x), causal));
     }
 
@@ -86,22 +122,30 @@ public final class MultiHeadAttention {
     }
 
     /** [B, H, T, headDim], rotated when positions are given and the block has a rotary. */
-    public Tensor queries(GraphBuilder g, Tensor x, Tensor positions) { return rotate(g, split(g, q.apply(g, x), heads), positions); }
+    public Tensor queries(GraphBuilder g, Tensor x, Tensor positions) {
+        return rotate(g, split(g, q.apply(g, x), heads), positions);
+    }
 
     /** [B, Hkv, T, headDim], rotated when positions are given and the block has a rotary. */
-    public Tensor keys(GraphBuilder g, Tensor x, Tensor positions) { return rotate(g, split(g, k.apply(g, x), kvHeads), positions); }
+    public Tensor keys(GraphBuilder g, Tensor x, Tensor positions) {
+        return rotate(g, split(g, k.apply(g, x), kvHeads), positions);
+    }
 
     /** [B, Hkv, T, headDim]. */
-    public Tensor values(GraphBuilder g, Tensor x) { return split(g, v.apply(g, x), kvHeads); }
+    public Tensor values(GraphBuilder g, Tensor x) {
+        return split(g, v.apply(g, x), kvHeads);
+    }
 
     /** Attention of q [B, H, Tq, hd] over k, v [B, Hkv, Tk, hd] → [B, H, Tq, hd]. */
     public Tensor attend(GraphBuilder g, Tensor queries, Tensor keys, Tensor values, boolean causal) {
-        return AttentionLowering.apply(g, queries, keys, values, (float) (1 / Math.sqrt(headDim)), causal, effective, constants);
+        return AttentionLowering.apply(
+                g, queries, keys, values, (float) (1 / Math.sqrt(headDim)), causal, effective, constants);
     }
 
     /** As {@link #attend} with an additive mask [Tq, Tk] (a cache's key mask): a cached decoder step. */
     public Tensor attend(GraphBuilder g, Tensor queries, Tensor keys, Tensor values, Tensor mask) {
-        return AttentionLowering.apply(g, queries, keys, values, mask, (float) (1 / Math.sqrt(headDim)), false, effective, constants);
+        return AttentionLowering.apply(
+                g, queries, keys, values, mask, (float) (1 / Math.sqrt(headDim)), false, effective, constants);
     }
 
     /** Heads [B, H, T, hd] concatenated and projected → [B, T, D]. */

@@ -32,7 +32,8 @@ public final class WeightNorm {
     static HostTensor fold(HostTensor gain, HostTensor direction) {
         long c = direction.shape().dim(0);
         if (gain.elements() != c) {
-            throw new IllegalArgumentException("weight norm gain " + gain.shape() + " does not fit direction " + direction.shape());
+            throw new IllegalArgumentException(
+                    "weight norm gain " + gain.shape() + " does not fit direction " + direction.shape());
         }
         float[] gv = gain.toFloatArray(), v = direction.toFloatArray();
         int per = Math.toIntExact(direction.elements() / c);

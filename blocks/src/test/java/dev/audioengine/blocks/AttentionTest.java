@@ -12,16 +12,15 @@ import dev.audioengine.api.testkit.RandomTensors;
 import dev.audioengine.api.testkit.Seeds;
 import dev.audioengine.blocks.weights.WeightScope;
 import dev.audioengine.blocks.weights.WeightStore;
+import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-
-import java.nio.file.Path;
-import java.util.EnumSet;
-import java.util.Map;
-import java.util.Set;
 
 /**
  * Multi-head attention with grouped heads, self (causal or not, with partial rotary) and cross,
@@ -31,16 +30,30 @@ import java.util.Set;
  */
 class AttentionTest {
     private static AudioEngine engine;
-    @TempDir static Path dir;
 
-    @BeforeAll static void open() { engine = BlockCheck.cpu(); }
+    @TempDir
+    static Path dir;
 
-    @AfterAll static void close() { engine.close(); }
+    @BeforeAll
+    static void open() {
+        engine = BlockCheck.cpu();
+    }
+
+    @AfterAll
+    static void close() {
+        engine.close();
+    }
 
     @ParameterizedTest(name = "{0}: H {1}, Hkv {2}, head {3}, Tq {4}, Tk {5}")
     @CsvSource({
-            "self,8,8,36,9,9", "causal,8,8,36,9,9", "causal,6,2,13,7,7", "self,6,3,10,5,5",
-            "cross,8,8,36,6,23", "cross,6,2,11,1,17", "causal,4,1,8,1,1"})
+        "self,8,8,36,9,9",
+        "causal,8,8,36,9,9",
+        "causal,6,2,13,7,7",
+        "self,6,3,10,5,5",
+        "cross,8,8,36,6,23",
+        "cross,6,2,11,1,17",
+        "causal,4,1,8,1,1"
+    })
     void bothLoweringsMatchFloat64(String form, int heads, int kvHeads, int headDim, int tq, int tk) {
         long seed = Seeds.fresh();
         RandomTensors r = new RandomTensors(seed);
@@ -48,37 +61,86 @@ class AttentionTest {
         boolean cross = form.equals("cross");
         int kin = cross ? dm : d;
         RandomCheckpoint ck = new RandomCheckpoint(r)
-                .weight("q.weight", (long) heads * headDim, d).weight("k.weight", (long) kvHeads * headDim, kin)
-                .weight("v.weight", (long) kvHeads * headDim, kin).weight("v.bias", (long) kvHeads * headDim)
+                .weight("q.weight", (long) heads * headDim, d)
+                .weight("k.weight", (long) kvHeads * headDim, kin)
+                .weight("v.weight", (long) kvHeads * headDim, kin)
+                .weight("v.bias", (long) kvHeads * headDim)
                 .weight("o.weight", d, (long) heads * headDim);
         Rotary rotary = cross ? null : Rotary.partial(headDim, 0.9, 10000, true);
         float[] outFused, outComposite;
         try (WeightStore store = ck.open(dir, DType.F32);
-             HostTensor x = r.f32(Shape.of(b, tq, d)); HostTensor mem = r.f32(Shape.of(b, tk, dm))) {
+                HostTensor x = r.f32(Shape.of(b, tq, d));
+                HostTensor mem = r.f32(Shape.of(b, tk, dm))) {
             Map<String, HostTensor> in = cross ? Map.of("x", x, "mem", mem) : Map.of("x", x);
-            outFused = run(store.scope(), EnumSet.of(Capability.FUSED_ATTENTION), form, heads, kvHeads, rotary, x, mem, in, seed);
+            outFused = run(
+                    store.scope(),
+                    EnumSet.of(Capability.FUSED_ATTENTION),
+                    form,
+                    heads,
+                    kvHeads,
+                    rotary,
+                    x,
+                    mem,
+                    in,
+                    seed);
             outComposite = run(store.scope(), Set.of(), form, heads, kvHeads, rotary, x, mem, in, seed);
             Shape shape = Shape.of(b, tq, d);
-            Closeness.assertNmse("fused vs composite lowering", shape, seed, outComposite, BlockCheck.widen(outFused), 1e-10);
+            Closeness.assertNmse(
+                    "fused vs composite lowering", shape, seed, outComposite, BlockCheck.widen(outFused), 1e-10);
 
             double[] xd = BlockCheck.widen(x.toFloatArray()), kvIn = cross ? BlockCheck.widen(mem.toFloatArray()) : xd;
             int tkv = cross ? tk : tq;
-            double[] q = Float64Blocks.heads(Float64Blocks.linear(xd, b * tq, ck.values("q.weight"), null, d, heads * headDim), b, tq, heads, headDim);
-            double[] k = Float64Blocks.heads(Float64Blocks.linear(kvIn, b * tkv, ck.values("k.weight"), null, kin, kvHeads * headDim), b, tkv, kvHeads, headDim);
-            double[] v = Float64Blocks.heads(Float64Blocks.linear(kvIn, b * tkv, ck.values("v.weight"), ck.values("v.bias"), kin, kvHeads * headDim), b, tkv, kvHeads, headDim);
+            double[] q = Float64Blocks.heads(
+                    Float64Blocks.linear(xd, b * tq, ck.values("q.weight"), null, d, heads * headDim),
+                    b,
+                    tq,
+                    heads,
+                    headDim);
+            double[] k = Float64Blocks.heads(
+                    Float64Blocks.linear(kvIn, b * tkv, ck.values("k.weight"), null, kin, kvHeads * headDim),
+                    b,
+                    tkv,
+                    kvHeads,
+                    headDim);
+            double[] v = Float64Blocks.heads(
+                    Float64Blocks.linear(
+                            kvIn, b * tkv, ck.values("v.weight"), ck.values("v.bias"), kin, kvHeads * headDim),
+                    b,
+                    tkv,
+                    kvHeads,
+                    headDim);
             if (rotary != null) {
-                for (int row = 0; row < b * heads; row++) for (int t = 0; t < tq; t++) Float64Blocks.rotary(q, (row * tq + t) * headDim, rotary.dims(), 10000, true, t);
-                for (int row = 0; row < b * kvHeads; row++) for (int t = 0; t < tq; t++) Float64Blocks.rotary(k, (row * tq + t) * headDim, rotary.dims(), 10000, true, t);
+                for (int row = 0; row < b * heads; row++)
+                    for (int t = 0; t < tq; t++)
+                        Float64Blocks.rotary(q, (row * tq + t) * headDim, rotary.dims(), 10000, true, t);
+                for (int row = 0; row < b * kvHeads; row++)
+                    for (int t = 0; t < tq; t++)
+                        Float64Blocks.rotary(k, (row * tq + t) * headDim, rotary.dims(), 10000, true, t);
             }
             double[] att = Float64Blocks.attention(q, k, v, b, heads, kvHeads, tq, tkv, headDim, form.equals("causal"));
-            double[] expect = Float64Blocks.linear(Float64Blocks.merge(att, b, tq, heads, headDim), b * tq, ck.values("o.weight"), null, heads * headDim, d);
+            double[] expect = Float64Blocks.linear(
+                    Float64Blocks.merge(att, b, tq, heads, headDim),
+                    b * tq,
+                    ck.values("o.weight"),
+                    null,
+                    heads * headDim,
+                    d);
             Closeness.assertNmse("attention block vs independent float64", shape, seed, outComposite, expect, 1e-9);
             Closeness.assertNmse("attention block vs independent float64", shape, seed, outFused, expect, 1e-9);
         }
     }
 
-    private static float[] run(WeightScope scope, Set<Capability> effective, String form, int heads, int kvHeads, Rotary rotary,
-                               HostTensor x, HostTensor mem, Map<String, HostTensor> in, long seed) {
+    private static float[] run(
+            WeightScope scope,
+            Set<Capability> effective,
+            String form,
+            int heads,
+            int kvHeads,
+            Rotary rotary,
+            HostTensor x,
+            HostTensor mem,
+            Map<String, HostTensor> in,
+            long seed) {
         MultiHeadAttention att = MultiHeadAttention.load(scope, "q", "k", "v", "o", heads, kvHeads, rotary, effective);
         GraphBuilder g = new GraphBuilder();
         Tensor xs = g.input("x", x.shape());
@@ -90,7 +152,8 @@ class AttentionTest {
         var graph = g.build(y);
         boolean fused = graph.nodes().stream().anyMatch(t -> t.op() instanceof dev.audioengine.api.graph.Op.Attention);
         if (fused != effective.contains(Capability.FUSED_ATTENTION)) {
-            throw new AssertionError("lowering ignored the effective set " + effective + ": fused op present = " + fused);
+            throw new AssertionError(
+                    "lowering ignored the effective set " + effective + ": fused op present = " + fused);
         }
         return BlockCheck.run(engine, form + " attention " + (fused ? "fused" : "composite"), graph, in, seed);
     }

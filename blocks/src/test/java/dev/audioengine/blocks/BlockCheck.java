@@ -3,10 +3,9 @@ package dev.audioengine.blocks;
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.api.exec.CompiledGraph;
 import dev.audioengine.api.graph.Graph;
-import dev.audioengine.reference.ReferenceEvaluator;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.testkit.Closeness;
-
+import dev.audioengine.reference.ReferenceEvaluator;
 import java.util.Map;
 
 /**
@@ -19,14 +18,24 @@ final class BlockCheck {
 
     private BlockCheck() {}
 
-    static AudioEngine cpu() { return AudioEngine.builder().backend("cpu").threads(2).build(); }
+    static AudioEngine cpu() {
+        return AudioEngine.builder().backend("cpu").threads(2).build();
+    }
 
     /** The engine's output (first graph output) after checking it against the reference. */
     static float[] run(AudioEngine engine, String what, Graph graph, Map<String, HostTensor> inputs, long seed) {
-        double[] expected = ReferenceEvaluator.evaluate(graph, inputs, graph.outputs().getFirst());
-        try (CompiledGraph compiled = engine.compile(graph); CompiledGraph.Outputs out = compiled.run(inputs)) {
+        double[] expected =
+                ReferenceEvaluator.evaluate(graph, inputs, graph.outputs().getFirst());
+        try (CompiledGraph compiled = engine.compile(graph);
+                CompiledGraph.Outputs out = compiled.run(inputs)) {
             float[] got = out.get(0).toFloatArray();
-            Closeness.assertNmse(what + " on the CPU vs float64 reference", graph.outputs().getFirst().shape(), seed, got, expected, NMSE);
+            Closeness.assertNmse(
+                    what + " on the CPU vs float64 reference",
+                    graph.outputs().getFirst().shape(),
+                    seed,
+                    got,
+                    expected,
+                    NMSE);
             return got;
         }
     }

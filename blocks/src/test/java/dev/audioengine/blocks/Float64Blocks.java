@@ -48,7 +48,8 @@ final class Float64Blocks {
      * Attention of q [B, H, Tq, d] over k, v [B, Hkv, Tk, d] (query head h reads kv head
      * h / (H / Hkv)), softmax(q·kᵀ/√d) with keys j > i + Tk − Tq hidden when causal.
      */
-    static double[] attention(double[] q, double[] k, double[] v, int b, int h, int hkv, int tq, int tk, int d, boolean causal) {
+    static double[] attention(
+            double[] q, double[] k, double[] v, int b, int h, int hkv, int tq, int tk, int d, boolean causal) {
         double[] out = new double[b * h * tq * d];
         double scale = 1 / Math.sqrt(d);
         for (int bi = 0; bi < b; bi++) {
@@ -58,16 +59,22 @@ final class Float64Blocks {
                     double[] s = new double[tk];
                     double max = Double.NEGATIVE_INFINITY;
                     for (int j = 0; j < tk; j++) {
-                        if (causal && j > i + tk - tq) { s[j] = Double.NEGATIVE_INFINITY; continue; }
+                        if (causal && j > i + tk - tq) {
+                            s[j] = Double.NEGATIVE_INFINITY;
+                            continue;
+                        }
                         double dot = 0;
-                        for (int c = 0; c < d; c++) dot += q[((bi * h + hi) * tq + i) * d + c] * k[((bi * hkv + kh) * tk + j) * d + c];
+                        for (int c = 0; c < d; c++)
+                            dot += q[((bi * h + hi) * tq + i) * d + c] * k[((bi * hkv + kh) * tk + j) * d + c];
                         s[j] = dot * scale;
                         max = Math.max(max, s[j]);
                     }
                     double sum = 0;
-                    for (int j = 0; j < tk; j++) sum += s[j] = s[j] == Double.NEGATIVE_INFINITY ? 0 : Math.exp(s[j] - max);
+                    for (int j = 0; j < tk; j++)
+                        sum += s[j] = s[j] == Double.NEGATIVE_INFINITY ? 0 : Math.exp(s[j] - max);
                     for (int j = 0; j < tk; j++) {
-                        for (int c = 0; c < d; c++) out[((bi * h + hi) * tq + i) * d + c] += s[j] / sum * v[((bi * hkv + kh) * tk + j) * d + c];
+                        for (int c = 0; c < d; c++)
+                            out[((bi * h + hi) * tq + i) * d + c] += s[j] / sum * v[((bi * hkv + kh) * tk + j) * d + c];
                     }
                 }
             }
@@ -78,33 +85,48 @@ final class Float64Blocks {
     /** [B, T, n·d] → [B, n, T, d]. */
     static double[] heads(double[] x, int b, int t, int n, int d) {
         double[] y = new double[x.length];
-        for (int bi = 0; bi < b; bi++) for (int ti = 0; ti < t; ti++) for (int hi = 0; hi < n; hi++) for (int c = 0; c < d; c++) {
-            y[((bi * n + hi) * t + ti) * d + c] = x[(bi * t + ti) * n * d + hi * d + c];
-        }
+        for (int bi = 0; bi < b; bi++)
+            for (int ti = 0; ti < t; ti++)
+                for (int hi = 0; hi < n; hi++)
+                    for (int c = 0; c < d; c++) {
+                        y[((bi * n + hi) * t + ti) * d + c] = x[(bi * t + ti) * n * d + hi * d + c];
+                    }
         return y;
     }
 
     /** [B, n, T, d] → [B, T, n·d]. */
     static double[] merge(double[] x, int b, int t, int n, int d) {
         double[] y = new double[x.length];
-        for (int bi = 0; bi < b; bi++) for (int ti = 0; ti < t; ti++) for (int hi = 0; hi < n; hi++) for (int c = 0; c < d; c++) {
-            y[(bi * t + ti) * n * d + hi * d + c] = x[((bi * n + hi) * t + ti) * d + c];
-        }
+        for (int bi = 0; bi < b; bi++)
+            for (int ti = 0; ti < t; ti++)
+                for (int hi = 0; hi < n; hi++)
+                    for (int c = 0; c < d; c++) {
+                        y[(bi * t + ti) * n * d + hi * d + c] = x[((bi * n + hi) * t + ti) * d + c];
+                    }
         return y;
     }
 
-    static double gelu(double x) { return 0.5 * x * (1 + erf(x / Math.sqrt(2))); }
+    static double gelu(double x) {
+        return 0.5 * x * (1 + erf(x / Math.sqrt(2)));
+    }
 
     /** Abramowitz & Stegun 7.1.26 (|error| < 1.5e-7): far below what the block tests' bounds would notice. */
     static double erf(double x) {
         double t = 1 / (1 + 0.3275911 * Math.abs(x));
-        double y = 1 - t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429)))) * Math.exp(-x * x);
+        double y = 1
+                - t
+                        * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))))
+                        * Math.exp(-x * x);
         return Math.copySign(y, x);
     }
 
-    static double silu(double x) { return x / (1 + Math.exp(-x)); }
+    static double silu(double x) {
+        return x / (1 + Math.exp(-x));
+    }
 
-    static double sigmoid(double x) { return 1 / (1 + Math.exp(-x)); }
+    static double sigmoid(double x) {
+        return 1 / (1 + Math.exp(-x));
+    }
 
     /** torch.nn.LSTM, one direction over x [T, I] for one batch item, gates (i, f, g, o): hidden states [T, H]. */
     static double[] lstm(double[] x, int t, int in, float[] wih, float[] whh, float[] bih, float[] bhh, int hidden) {
@@ -118,7 +140,10 @@ final class Float64Blocks {
                 gates[r] = a;
             }
             for (int j = 0; j < hidden; j++) {
-                double ig = sigmoid(gates[j]), fg = sigmoid(gates[hidden + j]), gg = Math.tanh(gates[2 * hidden + j]), og = sigmoid(gates[3 * hidden + j]);
+                double ig = sigmoid(gates[j]),
+                        fg = sigmoid(gates[hidden + j]),
+                        gg = Math.tanh(gates[2 * hidden + j]),
+                        og = sigmoid(gates[3 * hidden + j]);
                 c[j] = fg * c[j] + ig * gg;
                 h[j] = og * Math.tanh(c[j]);
                 out[s * hidden + j] = h[j];

@@ -3,7 +3,6 @@ package dev.audioengine.blocks;
 import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.testkit.RandomTensors;
 import dev.audioengine.blocks.weights.WeightStore;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -20,7 +19,9 @@ final class RandomCheckpoint {
     private final Map<String, long[]> shapes = new LinkedHashMap<>();
     private final Map<String, float[]> values = new LinkedHashMap<>();
 
-    RandomCheckpoint(RandomTensors random) { this.random = random; }
+    RandomCheckpoint(RandomTensors random) {
+        this.random = random;
+    }
 
     /** Uniform in ±1/√fan-in, as torch initialises Linear and Conv (fan-in = the product of all but the first axis). */
     RandomCheckpoint weight(String name, long... shape) {
@@ -31,9 +32,13 @@ final class RandomCheckpoint {
     }
 
     /** Uniform in [lo, hi). */
-    RandomCheckpoint uniform(String name, float lo, float hi, long... shape) { return put(name, shape, random.uniform(count(shape), lo, hi)); }
+    RandomCheckpoint uniform(String name, float lo, float hi, long... shape) {
+        return put(name, shape, random.uniform(count(shape), lo, hi));
+    }
 
-    float[] values(String name) { return values.get(name); }
+    float[] values(String name) {
+        return values.get(name);
+    }
 
     private RandomCheckpoint put(String name, long[] shape, float[] v) {
         shapes.put(name, shape.clone());
@@ -47,12 +52,20 @@ final class RandomCheckpoint {
         for (var e : shapes.entrySet()) {
             long bytes = 4L * values.get(e.getKey()).length;
             if (h.length() > 1) h.append(',');
-            h.append('"').append(e.getKey()).append("\":{\"dtype\":\"F32\",\"shape\":").append(java.util.Arrays.toString(e.getValue()).replace(" ", ""))
-                    .append(",\"data_offsets\":[").append(at).append(',').append(at + bytes).append("]}");
+            h.append('"')
+                    .append(e.getKey())
+                    .append("\":{\"dtype\":\"F32\",\"shape\":")
+                    .append(java.util.Arrays.toString(e.getValue()).replace(" ", ""))
+                    .append(",\"data_offsets\":[")
+                    .append(at)
+                    .append(',')
+                    .append(at + bytes)
+                    .append("]}");
             at += bytes;
         }
         byte[] header = h.append('}').toString().getBytes(StandardCharsets.UTF_8);
-        ByteBuffer b = ByteBuffer.allocate(Math.toIntExact(8 + header.length + at)).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer b =
+                ByteBuffer.allocate(Math.toIntExact(8 + header.length + at)).order(ByteOrder.LITTLE_ENDIAN);
         b.putLong(header.length).put(header);
         for (float[] v : values.values()) for (float f : v) b.putFloat(f);
         try {

@@ -1,5 +1,7 @@
 package dev.audioengine.blocks;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.api.capability.Capability;
 import dev.audioengine.api.graph.GraphBuilder;
@@ -12,6 +14,10 @@ import dev.audioengine.api.testkit.RandomTensors;
 import dev.audioengine.api.testkit.Seeds;
 import dev.audioengine.blocks.weights.WeightScope;
 import dev.audioengine.blocks.weights.WeightStore;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BiFunction;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -19,21 +25,22 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.nio.file.Path;
-import java.util.Map;
-import java.util.Set;
-import java.util.function.BiFunction;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
 /** Linear, the norms, the two FFN forms and Conv1d with weight norm: float64 reference on the CPU, plus independent float64 where the block's own wiring could be wrong. */
 class SmallBlocksTest {
     private static AudioEngine engine;
-    @TempDir static Path dir;
 
-    @BeforeAll static void open() { engine = BlockCheck.cpu(); }
+    @TempDir
+    static Path dir;
 
-    @AfterAll static void close() { engine.close(); }
+    @BeforeAll
+    static void open() {
+        engine = BlockCheck.cpu();
+    }
+
+    @AfterAll
+    static void close() {
+        engine.close();
+    }
 
     private float[] run(String what, HostTensor x, BiFunction<GraphBuilder, Tensor, Tensor> block, long seed) {
         GraphBuilder g = new GraphBuilder();
@@ -46,15 +53,21 @@ class SmallBlocksTest {
     void linearWithAndWithoutBias(String type) {
         long seed = Seeds.fresh();
         RandomTensors r = new RandomTensors(seed);
-        RandomCheckpoint ck = new RandomCheckpoint(r).weight("a.weight", 37, 64).weight("a.bias", 37).weight("b.weight", 5, 64);
-        try (WeightStore store = ck.open(dir, DType.parse(type)); HostTensor x = r.f32(Shape.of(3, 5, 64))) {
-            Linear a = Linear.load(store.scope().child("a")), b = Linear.load(store.scope().child("b"));
+        RandomCheckpoint ck = new RandomCheckpoint(r)
+                .weight("a.weight", 37, 64)
+                .weight("a.bias", 37)
+                .weight("b.weight", 5, 64);
+        try (WeightStore store = ck.open(dir, DType.parse(type));
+                HostTensor x = r.f32(Shape.of(3, 5, 64))) {
+            Linear a = Linear.load(store.scope().child("a")),
+                    b = Linear.load(store.scope().child("b"));
             assertThat(a.hasBias()).isTrue();
             assertThat(b.hasBias()).isFalse();
             float[] ya = run("linear+bias " + type, x, a::apply, seed);
             run("linear " + type, x, b::apply, seed);
             if (type.equals("f32")) {
-                double[] e = Float64Blocks.linear(BlockCheck.widen(x.toFloatArray()), 15, ck.values("a.weight"), ck.values("a.bias"), 64, 37);
+                double[] e = Float64Blocks.linear(
+                        BlockCheck.widen(x.toFloatArray()), 15, ck.values("a.weight"), ck.values("a.bias"), 64, 37);
                 Closeness.assertNmse("linear vs float64", Shape.of(3, 5, 37), seed, ya, e, 1e-10);
             }
         }
@@ -64,11 +77,15 @@ class SmallBlocksTest {
     void norms() {
         long seed = Seeds.fresh();
         RandomTensors r = new RandomTensors(seed);
-        RandomCheckpoint ck = new RandomCheckpoint(r).uniform("ln.weight", 0.5f, 1.5f, 33).uniform("ln.bias", -1, 1, 33)
+        RandomCheckpoint ck = new RandomCheckpoint(r)
+                .uniform("ln.weight", 0.5f, 1.5f, 33)
+                .uniform("ln.bias", -1, 1, 33)
                 .uniform("lnb.weight", 0.5f, 1.5f, 33)
-                .uniform("gn.weight", 0.5f, 1.5f, 12).uniform("gn.bias", -1, 1, 12);
-        try (WeightStore store = ck.open(dir, DType.F32); HostTensor x = r.f32(Shape.of(2, 7, 33), -3, 5);
-             HostTensor c = r.f32(Shape.of(2, 12, 9), -3, 5)) {
+                .uniform("gn.weight", 0.5f, 1.5f, 12)
+                .uniform("gn.bias", -1, 1, 12);
+        try (WeightStore store = ck.open(dir, DType.F32);
+                HostTensor x = r.f32(Shape.of(2, 7, 33), -3, 5);
+                HostTensor c = r.f32(Shape.of(2, 12, 9), -3, 5)) {
             WeightScope s = store.scope();
             run("layer norm", x, LayerNorm.load(s.child("ln"), 1e-5f)::apply, seed);
             run("layer norm without bias", x, LayerNorm.load(s.child("lnb"), 1e-5f)::apply, seed);
@@ -82,28 +99,53 @@ class SmallBlocksTest {
         long seed = Seeds.fresh();
         RandomTensors r = new RandomTensors(seed);
         int d = 21, hidden = 34;
-        RandomCheckpoint ck = new RandomCheckpoint(r).weight("fc1.weight", hidden, d).weight("fc1.bias", hidden).weight("fc2.weight", d, hidden)
-                .weight("fc2.bias", d).weight("up.weight", 2 * hidden, d).weight("up.bias", 2 * hidden);
-        try (WeightStore store = ck.open(dir, DType.F32); HostTensor x = r.f32(Shape.of(2, 5, d))) {
+        RandomCheckpoint ck = new RandomCheckpoint(r)
+                .weight("fc1.weight", hidden, d)
+                .weight("fc1.bias", hidden)
+                .weight("fc2.weight", d, hidden)
+                .weight("fc2.bias", d)
+                .weight("up.weight", 2 * hidden, d)
+                .weight("up.bias", 2 * hidden);
+        try (WeightStore store = ck.open(dir, DType.F32);
+                HostTensor x = r.f32(Shape.of(2, 5, d))) {
             WeightScope s = store.scope();
-            Linear fc1 = Linear.load(s.child("fc1")), fc2 = Linear.load(s.child("fc2")), up = Linear.load(s.child("up"));
+            Linear fc1 = Linear.load(s.child("fc1")),
+                    fc2 = Linear.load(s.child("fc2")),
+                    up = Linear.load(s.child("up"));
             float[] gelu = run("GELU MLP", x, FeedForward.plain(fc1, fc2, FeedForward.Activation.GELU)::apply, seed);
-            float[] swiglu = run("SwiGLU halves", x, FeedForward.gatedHalves(up, fc2, FeedForward.Activation.SILU)::apply, seed);
-            run("gated, two projections", x, FeedForward.gated(fc1, fc1, fc2, FeedForward.Activation.SILU)::apply, seed);
+            float[] swiglu =
+                    run("SwiGLU halves", x, FeedForward.gatedHalves(up, fc2, FeedForward.Activation.SILU)::apply, seed);
+            run(
+                    "gated, two projections",
+                    x,
+                    FeedForward.gated(fc1, fc1, fc2, FeedForward.Activation.SILU)::apply,
+                    seed);
 
             double[] xd = BlockCheck.widen(x.toFloatArray());
             double[] h = Float64Blocks.linear(xd, 10, ck.values("fc1.weight"), ck.values("fc1.bias"), d, hidden);
             for (int i = 0; i < h.length; i++) h[i] = Float64Blocks.gelu(h[i]);
-            Closeness.assertNmse("GELU MLP vs float64", Shape.of(2, 5, d), seed, gelu,
-                    Float64Blocks.linear(h, 10, ck.values("fc2.weight"), ck.values("fc2.bias"), hidden, d), 1e-9);
+            Closeness.assertNmse(
+                    "GELU MLP vs float64",
+                    Shape.of(2, 5, d),
+                    seed,
+                    gelu,
+                    Float64Blocks.linear(h, 10, ck.values("fc2.weight"), ck.values("fc2.bias"), hidden, d),
+                    1e-9);
             // Moonshine's decoder: fc1 → [value | gate], silu(gate) · value
             double[] both = Float64Blocks.linear(xd, 10, ck.values("up.weight"), ck.values("up.bias"), d, 2 * hidden);
             double[] gated = new double[10 * hidden];
             for (int row = 0; row < 10; row++) {
-                for (int j = 0; j < hidden; j++) gated[row * hidden + j] = Float64Blocks.silu(both[row * 2 * hidden + hidden + j]) * both[row * 2 * hidden + j];
+                for (int j = 0; j < hidden; j++)
+                    gated[row * hidden + j] =
+                            Float64Blocks.silu(both[row * 2 * hidden + hidden + j]) * both[row * 2 * hidden + j];
             }
-            Closeness.assertNmse("SwiGLU halves vs float64 (value first, gate second)", Shape.of(2, 5, d), seed, swiglu,
-                    Float64Blocks.linear(gated, 10, ck.values("fc2.weight"), ck.values("fc2.bias"), hidden, d), 1e-9);
+            Closeness.assertNmse(
+                    "SwiGLU halves vs float64 (value first, gate second)",
+                    Shape.of(2, 5, d),
+                    seed,
+                    swiglu,
+                    Float64Blocks.linear(gated, 10, ck.values("fc2.weight"), ck.values("fc2.bias"), hidden, d),
+                    1e-9);
         }
     }
 
@@ -111,10 +153,16 @@ class SmallBlocksTest {
     void conv1dWithWeightNormFolded() {
         long seed = Seeds.fresh();
         RandomTensors r = new RandomTensors(seed);
-        RandomCheckpoint ck = new RandomCheckpoint(r).uniform("c.weight_g", 0.5f, 2f, 6, 1, 1).weight("c.weight_v", 6, 4, 5).weight("c.bias", 6)
-                .uniform("p.parametrizations.weight.original0", 0.5f, 2f, 6, 1, 1).weight("p.parametrizations.weight.original1", 6, 2, 3)
+        RandomCheckpoint ck = new RandomCheckpoint(r)
+                .uniform("c.weight_g", 0.5f, 2f, 6, 1, 1)
+                .weight("c.weight_v", 6, 4, 5)
+                .weight("c.bias", 6)
+                .uniform("p.parametrizations.weight.original0", 0.5f, 2f, 6, 1, 1)
+                .weight("p.parametrizations.weight.original1", 6, 2, 3)
                 .weight("stem.weight", 8, 1, 127);
-        try (WeightStore store = ck.open(dir, DType.F32); HostTensor x = r.f32(Shape.of(2, 4, 40)); HostTensor audio = r.f32(Shape.of(1, 1, 700))) {
+        try (WeightStore store = ck.open(dir, DType.F32);
+                HostTensor x = r.f32(Shape.of(2, 4, 40));
+                HostTensor audio = r.f32(Shape.of(1, 1, 700))) {
             WeightScope s = store.scope();
             Conv1d c = Conv1d.load(s.child("c"), 2, 2, 1, 1);
             run("conv1d weight_g/weight_v", x, c::apply, seed);
@@ -135,9 +183,14 @@ class SmallBlocksTest {
     void convTransposeWithWeightNorm() {
         long seed = Seeds.fresh();
         RandomTensors r = new RandomTensors(seed);
-        RandomCheckpoint ck = new RandomCheckpoint(r).uniform("up.weight_g", 0.5f, 2f, 6, 1, 1).weight("up.weight_v", 6, 4, 10).weight("up.bias", 4);
-        try (WeightStore store = ck.open(dir, DType.F32); HostTensor x = r.f32(Shape.of(2, 6, 13))) {
-            ConvTranspose1d up = ConvTranspose1d.load(store.scope().child("up"), 5, 3, 1, 1, 1, Set.of(Capability.CONV_TRANSPOSE1D_COL2IM));
+        RandomCheckpoint ck = new RandomCheckpoint(r)
+                .uniform("up.weight_g", 0.5f, 2f, 6, 1, 1)
+                .weight("up.weight_v", 6, 4, 10)
+                .weight("up.bias", 4);
+        try (WeightStore store = ck.open(dir, DType.F32);
+                HostTensor x = r.f32(Shape.of(2, 6, 13))) {
+            ConvTranspose1d up = ConvTranspose1d.load(
+                    store.scope().child("up"), 5, 3, 1, 1, 1, Set.of(Capability.CONV_TRANSPOSE1D_COL2IM));
             float[] y = run("conv_transpose1d, weight norm over input channels", x, up::apply, seed);
             assertThat(y).hasSize(2 * 4 * ((13 - 1) * 5 - 6 + 9 + 1 + 1));
         }

@@ -4,7 +4,6 @@ import dev.audioengine.api.graph.Graph;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.spi.Backend;
 import dev.audioengine.api.tensor.HostTensor;
-
 import java.util.List;
 import java.util.Map;
 
@@ -19,17 +18,24 @@ public final class BackendReference implements Reference {
     }
 
     /** Uses {@code backend} without owning it: closing this reference leaves it open. */
-    public static BackendReference borrowing(Backend backend) { return new BackendReference(backend, false); }
+    public static BackendReference borrowing(Backend backend) {
+        return new BackendReference(backend, false);
+    }
 
     /** Takes {@code backend} over: closing this reference closes it. */
-    public static BackendReference owning(Backend backend) { return new BackendReference(backend, true); }
+    public static BackendReference owning(Backend backend) {
+        return new BackendReference(backend, true);
+    }
 
     @Override
     public void close() {
         if (owned) backend.close();
     }
 
-    @Override public String describe() { return backend.registryName() + " (" + backend.device().name() + ")"; }
+    @Override
+    public String describe() {
+        return backend.registryName() + " (" + backend.device().name() + ")";
+    }
 
     @Override
     public double[] evaluate(Graph graph, Map<String, HostTensor> inputs) {
@@ -37,7 +43,9 @@ public final class BackendReference implements Reference {
         try (GuardedExecution run = new GuardedExecution(backend, graph)) {
             run.run(inputs);
             List<String> guards = run.memoryViolations();
-            if (!guards.isEmpty()) throw new IllegalStateException("the reference backend " + backend.registryName() + " wrote outside its tensors: " + guards);
+            if (!guards.isEmpty())
+                throw new IllegalStateException(
+                        "the reference backend " + backend.registryName() + " wrote outside its tensors: " + guards);
             return run.values(graph.outputs().getFirst());
         }
     }
@@ -51,7 +59,9 @@ public final class BackendReference implements Reference {
             for (int r = 0; r < runs.size(); r++) {
                 run.run(runs.get(r));
                 List<String> guards = run.memoryViolations();
-                if (!guards.isEmpty()) throw new IllegalStateException("the reference backend " + backend.registryName() + " wrote outside its tensors in run " + r + ": " + guards);
+                if (!guards.isEmpty())
+                    throw new IllegalStateException("the reference backend " + backend.registryName()
+                            + " wrote outside its tensors in run " + r + ": " + guards);
                 out[r] = run.values(graph.outputs().getFirst());
             }
             return out;
@@ -59,9 +69,12 @@ public final class BackendReference implements Reference {
     }
 
     private void requireSupported(Graph graph) {
-        List<Tensor> lacking = graph.computeNodes().stream().filter(t -> !backend.supportsOp(t)).toList();
+        List<Tensor> lacking = graph.computeNodes().stream()
+                .filter(t -> !backend.supportsOp(t))
+                .toList();
         if (!lacking.isEmpty()) {
-            throw new CannotReferenceException("the reference backend " + backend.registryName() + " cannot compute " + lacking);
+            throw new CannotReferenceException(
+                    "the reference backend " + backend.registryName() + " cannot compute " + lacking);
         }
     }
 }

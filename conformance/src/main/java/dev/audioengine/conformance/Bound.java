@@ -8,7 +8,8 @@ package dev.audioengine.conformance;
 public record Bound(double nmse, String why) {
 
     /** F32 arithmetic against float64: rounding noise is ~1e-14 in NMSE; 1e-7 leaves room for long sums and fast transcendental approximations. */
-    public static final Bound F32 = new Bound(1e-7, "F32 math vs float64: rounding noise is ~1e-14, 1e-7 allows long sums and fast exp/tanh");
+    public static final Bound F32 =
+            new Bound(1e-7, "F32 math vs float64: rounding noise is ~1e-14, 1e-7 allows long sums and fast exp/tanh");
 
     /** Integer results (argmax, casts to I32, index lookups) must match exactly. */
     public static final Bound EXACT = new Bound(0, "integer result: must match exactly");
@@ -18,7 +19,8 @@ public record Bound(double nmse, String why) {
     // uniform in ±u, whose variance u²/3 is the expected NMSE of a random dot product; 10x that is the bound.
 
     /** F16 unit roundoff u = 2^-11: 10·u²/3 ≈ 8e-7. */
-    public static final Bound F16_MATH = new Bound(1e-6, "activations may round to F16 (u=2^-11): 10*u^2/3 = 8e-7 -> 1e-6");
+    public static final Bound F16_MATH =
+            new Bound(1e-6, "activations may round to F16 (u=2^-11): 10*u^2/3 = 8e-7 -> 1e-6");
 
     /** BF16 unit roundoff u = 2^-8: 10·u²/3 ≈ 5e-5. */
     public static final Bound BF16_MATH = new Bound(5e-5, "activations may round to BF16 (u=2^-8): 10*u^2/3 = 5e-5");
@@ -29,16 +31,19 @@ public record Bound(double nmse, String why) {
      * (2.5/127)²/12 ≈ 3e-5 of the signal; 5e-4 is ggml's bound for quantized matmul and still far below
      * what a wrong nibble order or scale (NMSE ~ 1) gives.
      */
-    public static final Bound QUANT_MATH = new Bound(5e-4, "activations may be quantized to 8-bit blocks: noise (2.5/127)^2/12 = 3e-5; 5e-4 as in ggml");
+    public static final Bound QUANT_MATH = new Bound(
+            5e-4, "activations may be quantized to 8-bit blocks: noise (2.5/127)^2/12 = 3e-5; 5e-4 as in ggml");
 
     /**
      * Attention with F16 k/v: q·k and the probabilities may round to F16 (two roundings of u = 2^-11),
      * and softmax multiplies a score's relative error by its magnitude (|s| ≲ 3): (3u)²·2/3·10 ≈ 1.4e-5.
      */
-    public static final Bound F16_ATTENTION = new Bound(2e-5, "q.k and p may round to F16 (u=2^-11), softmax scales score error by |s|<=3: 10*2*(3u)^2/3 = 1.4e-5");
+    public static final Bound F16_ATTENTION = new Bound(
+            2e-5, "q.k and p may round to F16 (u=2^-11), softmax scales score error by |s|<=3: 10*2*(3u)^2/3 = 1.4e-5");
 
     /** The same for BF16 (u = 2^-8): 64x the F16 figure. */
-    public static final Bound BF16_ATTENTION = new Bound(1e-3, "q.k and p may round to BF16 (u=2^-8): 64x the F16 bound = 9e-4");
+    public static final Bound BF16_ATTENTION =
+            new Bound(1e-3, "q.k and p may round to BF16 (u=2^-8): 64x the F16 bound = 9e-4");
 
     // Casts to a narrower format are deterministic (round to nearest even, ggml's block quantizers), so
     // backend and reference should agree bit for bit; the bound allows one element in 1000 to land one
@@ -46,16 +51,20 @@ public record Bound(double nmse, String why) {
     // rounding moves every element by half a step on average and fails by a wide margin.
 
     /** One F16 ulp (2^-10 relative) on 1 element in 1000: 1e-3·2^-20 ≈ 1e-9. */
-    public static final Bound CAST_F16 = new Bound(1e-9, "one F16 ulp (2^-10) on 1 element in 1000: 1e-9; truncation would give 8e-8");
+    public static final Bound CAST_F16 =
+            new Bound(1e-9, "one F16 ulp (2^-10) on 1 element in 1000: 1e-9; truncation would give 8e-8");
 
     /** One BF16 ulp (2^-7 relative) on 1 element in 1000: 1e-3·2^-14 ≈ 6e-8. */
-    public static final Bound CAST_BF16 = new Bound(6e-8, "one BF16 ulp (2^-7) on 1 element in 1000: 6e-8; truncation would give 5e-6");
+    public static final Bound CAST_BF16 =
+            new Bound(6e-8, "one BF16 ulp (2^-7) on 1 element in 1000: 6e-8; truncation would give 5e-6");
 
     /** One Q8_0 step (amax/127 ≈ 0.02σ) on 1 element in 1000: 1e-3·4e-4 = 4e-7. */
-    public static final Bound CAST_Q8_0 = new Bound(4e-7, "one Q8_0 step (amax/127 = 0.02 sigma) on 1 element in 1000: 4e-7");
+    public static final Bound CAST_Q8_0 =
+            new Bound(4e-7, "one Q8_0 step (amax/127 = 0.02 sigma) on 1 element in 1000: 4e-7");
 
     /** One Q4_0 step (amax/8 ≈ 0.31σ) on 1 element in 1000: 1e-3·0.1 = 1e-4. */
-    public static final Bound CAST_Q4_0 = new Bound(1e-4, "one Q4_0 step (amax/8 = 0.31 sigma) on 1 element in 1000: 1e-4");
+    public static final Bound CAST_Q4_0 =
+            new Bound(1e-4, "one Q4_0 step (amax/8 = 0.31 sigma) on 1 element in 1000: 1e-4");
 
     public Bound {
         if (!(nmse >= 0)) throw new IllegalArgumentException("bound must be >= 0: " + nmse);

@@ -2,7 +2,6 @@ package dev.audioengine.conformance;
 
 import dev.audioengine.api.capability.Capability;
 import dev.audioengine.conformance.CaseResult.Status;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -47,16 +46,20 @@ public final class CapabilityEvidence {
         for (Capability c : declared) {
             List<ConformanceCase> evidence = cases(c);
             if (evidence.isEmpty()) {
-                problems.add(report.backend() + " declares " + c + ", which has no conformance cases yet: remove it from the verified set");
+                problems.add(report.backend() + " declares " + c
+                        + ", which has no conformance cases yet: remove it from the verified set");
                 continue;
             }
             for (ConformanceCase k : evidence) {
-                CaseResult r = report.results().stream().filter(x -> x.testCase() == k).findFirst().orElse(null);
+                CaseResult r = report.results().stream()
+                        .filter(x -> x.testCase() == k)
+                        .findFirst()
+                        .orElse(null);
                 if (r == null) {
                     problems.add(report.backend() + " declares " + c + " but case '" + k.id() + "' was not run");
                 } else if (r.status() != Status.PASS) {
-                    problems.add(report.backend() + " declares " + c + " but case '" + k.id() + "' is " + ReportFormat.status(r.status())
-                            + (r.message() == null ? "" : ": " + r.message()));
+                    problems.add(report.backend() + " declares " + c + " but case '" + k.id() + "' is "
+                            + ReportFormat.status(r.status()) + (r.message() == null ? "" : ": " + r.message()));
                 }
             }
         }

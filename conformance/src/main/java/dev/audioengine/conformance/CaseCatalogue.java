@@ -1,7 +1,6 @@
 package dev.audioengine.conformance;
 
 import dev.audioengine.api.tensor.DType;
-
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -25,7 +24,9 @@ public final class CaseCatalogue {
 
     private CaseCatalogue() {}
 
-    public static List<ConformanceCase> all() { return ALL; }
+    public static List<ConformanceCase> all() {
+        return ALL;
+    }
 
     /**
      * The cases matching an op name and a dtype name (case-insensitive; null matches anything).
@@ -43,12 +44,15 @@ public final class CaseCatalogue {
                 .filter(c -> op == null || c.op().equalsIgnoreCase(op))
                 .filter(c -> dtype == null || c.dtype().equalsIgnoreCase(dtype))
                 .toList();
-        if (out.isEmpty()) throw new IllegalArgumentException("no conformance case has op '" + op + "' with dtype '" + dtype + "'");
+        if (out.isEmpty())
+            throw new IllegalArgumentException("no conformance case has op '" + op + "' with dtype '" + dtype + "'");
         return out;
     }
 
     /** Op names in catalogue order, each once. */
-    public static List<String> opNames() { return ALL.stream().map(ConformanceCase::op).distinct().toList(); }
+    public static List<String> opNames() {
+        return ALL.stream().map(ConformanceCase::op).distinct().toList();
+    }
 
     private static List<ConformanceCase> build() {
         List<ConformanceCase> out = new ArrayList<>();
@@ -60,7 +64,8 @@ public final class CaseCatalogue {
         SpectralCases.addTo(out);
         Set<String> ids = new HashSet<>();
         for (ConformanceCase c : out) {
-            if (!ids.add(c.id().toLowerCase(Locale.ROOT))) throw new IllegalStateException("two conformance cases are named " + c.id());
+            if (!ids.add(c.id().toLowerCase(Locale.ROOT)))
+                throw new IllegalStateException("two conformance cases are named " + c.id());
         }
         return List.copyOf(out);
     }

@@ -5,7 +5,6 @@ import dev.audioengine.api.graph.GraphBuilder;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.Shape;
-
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -24,7 +23,9 @@ public final class CaseDraft {
         return g.input(name, dtype, Shape.of(dims));
     }
 
-    public Tensor f32(String name, long... dims) { return input(name, DType.F32, Values.normal(), dims); }
+    public Tensor f32(String name, long... dims) {
+        return input(name, DType.F32, Values.normal(), dims);
+    }
 
     /** A persistent F32 tensor starting with values drawn from {@code v}. */
     public Tensor state(String name, Values v, long... dims) {
@@ -32,7 +33,9 @@ public final class CaseDraft {
         return g.state(name, DType.F32, Shape.of(dims));
     }
 
-    public Tensor f32(String name, Values v, long... dims) { return input(name, DType.F32, v, dims); }
+    public Tensor f32(String name, Values v, long... dims) {
+        return input(name, DType.F32, v, dims);
+    }
 
     /**
      * A non-contiguous input of logical shape {@code dims}: stored with its last two axes swapped
@@ -46,7 +49,9 @@ public final class CaseDraft {
         return g.transpose(input(name, dtype, v, stored), r - 2, r - 1);
     }
 
-    public Tensor transposed(String name, long... dims) { return transposed(name, DType.F32, Values.normal(), dims); }
+    public Tensor transposed(String name, long... dims) {
+        return transposed(name, DType.F32, Values.normal(), dims);
+    }
 
     /**
      * A non-contiguous input of logical shape {@code dims} whose storage has the axes in another
@@ -81,7 +86,11 @@ public final class CaseDraft {
         return new ConformanceCase(out.op().opName(), dtype, shape, g.build(out), values, bound, reference);
     }
 
-    public static String dims(long... d) { return Arrays.toString(d).replace(" ", ""); }
+    public static String dims(long... d) {
+        return Arrays.toString(d).replace(" ", "");
+    }
 
-    public static String lower(DType t) { return t.name().toLowerCase(java.util.Locale.ROOT); }
+    public static String lower(DType t) {
+        return t.name().toLowerCase(java.util.Locale.ROOT);
+    }
 }

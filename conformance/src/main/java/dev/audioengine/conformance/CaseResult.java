@@ -6,13 +6,25 @@ package dev.audioengine.conformance;
  */
 public record CaseResult(ConformanceCase testCase, Status status, double nmse, String message) {
 
-    public enum Status { PASS, FAIL, UNSUPPORTED }
+    public enum Status {
+        PASS,
+        FAIL,
+        UNSUPPORTED
+    }
 
-    public String op() { return testCase.op(); }
+    public String op() {
+        return testCase.op();
+    }
 
-    public String dtype() { return testCase.dtype(); }
+    public String dtype() {
+        return testCase.dtype();
+    }
 
-    public String shape() { return testCase.shape(); }
+    public String shape() {
+        return testCase.shape();
+    }
 
-    public double bound() { return testCase.bound().nmse(); }
+    public double bound() {
+        return testCase.bound().nmse();
+    }
 }

@@ -22,7 +22,8 @@ public record Comparison(double nmse, String mismatch) {
 
     public static Comparison of(double[] actual, double[] expected) {
         if (actual.length != expected.length) {
-            return new Comparison(Double.NaN, "backend produced " + actual.length + " values, reference " + expected.length);
+            return new Comparison(
+                    Double.NaN, "backend produced " + actual.length + " values, reference " + expected.length);
         }
         double err = 0, ref = 0;
         int specialMismatches = 0;
@@ -40,8 +41,8 @@ public record Comparison(double nmse, String mismatch) {
             }
         }
         double nmse = ref > 0 ? err / ref : err;
-        String mismatch = specialMismatches == 0 ? null
-                : specialMismatches + " NaN/Inf disagreement(s), first at " + first;
+        String mismatch =
+                specialMismatches == 0 ? null : specialMismatches + " NaN/Inf disagreement(s), first at " + first;
         return new Comparison(nmse, mismatch);
     }
 

@@ -1,10 +1,9 @@
 package dev.audioengine.conformance;
 
-import dev.audioengine.conformance.CaseResult.Status;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.spi.Backend;
 import dev.audioengine.api.tensor.HostTensor;
-
+import dev.audioengine.conformance.CaseResult.Status;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -26,9 +25,13 @@ public final class ConformanceHarness {
         this.reference = reference;
     }
 
-    public Backend backend() { return backend; }
+    public Backend backend() {
+        return backend;
+    }
 
-    public Reference reference() { return reference; }
+    public Reference reference() {
+        return reference;
+    }
 
     /** Runs {@code cases} in order with inputs drawn from {@code seed}; {@code progress} sees each result. */
     public ConformanceReport run(List<ConformanceCase> cases, long seed, Consumer<CaseResult> progress) {
@@ -38,7 +41,8 @@ public final class ConformanceHarness {
             results.add(r);
             progress.accept(r);
         }
-        return new ConformanceReport(backend.registryName(), backend.device().name(), reference.describe(), seed, results);
+        return new ConformanceReport(
+                backend.registryName(), backend.device().name(), reference.describe(), seed, results);
     }
 
     /** Whether the backend says it can compute every node of the case. */
@@ -49,7 +53,8 @@ public final class ConformanceHarness {
     public CaseResult run(ConformanceCase c, long seed) {
         for (Tensor n : c.graph().computeNodes()) {
             if (!backend.supportsOp(n)) {
-                return new CaseResult(c, Status.UNSUPPORTED, Double.NaN, backend.registryName() + " supportsOp says no for " + n);
+                return new CaseResult(
+                        c, Status.UNSUPPORTED, Double.NaN, backend.registryName() + " supportsOp says no for " + n);
             }
         }
         List<Map<String, HostTensor>> runs = new ArrayList<>();
@@ -78,13 +83,19 @@ public final class ConformanceHarness {
             } catch (Reference.CannotReferenceException e) {
                 return new CaseResult(c, Status.UNSUPPORTED, Double.NaN, e.getMessage());
             } catch (RuntimeException e) {
-                return new CaseResult(c, Status.FAIL, Double.NaN, "the reference (" + reference.describe() + ") threw " + describe(e));
+                return new CaseResult(
+                        c,
+                        Status.FAIL,
+                        Double.NaN,
+                        "the reference (" + reference.describe() + ") threw " + describe(e));
             }
             // every run's output counts: a state carried wrongly shows up in a later run
             Comparison cmp = Comparison.of(concat(actual), concat(expected));
             if (cmp.mismatch() != null) problems.add(cmp.mismatch());
             if (!(cmp.nmse() <= c.bound().nmse())) {
-                problems.add(String.format("NMSE %.3e exceeds the bound %.1e (%s)", cmp.nmse(), c.bound().nmse(), c.bound().why())
+                problems.add(String.format(
+                                "NMSE %.3e exceeds the bound %.1e (%s)",
+                                cmp.nmse(), c.bound().nmse(), c.bound().why())
                         + (c.runs() > 1 ? worstRun(actual, expected) : ""));
             }
             return problems.isEmpty()
@@ -113,7 +124,10 @@ public final class ConformanceHarness {
         double max = -1;
         for (int r = 0; r < actual.length; r++) {
             double e = Comparison.of(actual[r], expected[r]).nmse();
-            if (e > max) { max = e; worst = r; }
+            if (e > max) {
+                max = e;
+                worst = r;
+            }
         }
         return String.format(" (worst: run %d of %d, NMSE %.3e)", worst, actual.length, max);
     }

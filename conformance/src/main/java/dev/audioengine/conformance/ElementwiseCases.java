@@ -1,23 +1,31 @@
 package dev.audioengine.conformance;
 
+import static dev.audioengine.conformance.CaseDraft.dims;
+
 import dev.audioengine.api.graph.Op.BinaryKind;
 import dev.audioengine.api.graph.Op.UnaryKind;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.DType;
-
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
-
-import static dev.audioengine.conformance.CaseDraft.dims;
 
 /** Binary ops with broadcasting, unary activations, scale and snake. */
 final class ElementwiseCases {
     private ElementwiseCases() {}
 
     /** Unary ops whose value at NaN, ±Inf and 0 IEEE arithmetic fixes, so every backend must agree there. */
-    private static final Set<UnaryKind> IEEE_DEFINED = EnumSet.of(UnaryKind.NEG, UnaryKind.ABS, UnaryKind.SQR, UnaryKind.EXP,
-            UnaryKind.TANH, UnaryKind.SIGMOID, UnaryKind.SQRT, UnaryKind.LOG, UnaryKind.SIN, UnaryKind.COS);
+    private static final Set<UnaryKind> IEEE_DEFINED = EnumSet.of(
+            UnaryKind.NEG,
+            UnaryKind.ABS,
+            UnaryKind.SQR,
+            UnaryKind.EXP,
+            UnaryKind.TANH,
+            UnaryKind.SIGMOID,
+            UnaryKind.SQRT,
+            UnaryKind.LOG,
+            UnaryKind.SIN,
+            UnaryKind.COS);
 
     static void addTo(List<ConformanceCase> out) {
         for (BinaryKind k : BinaryKind.values()) binary(out, k);
@@ -26,7 +34,9 @@ final class ElementwiseCases {
         snake(out);
     }
 
-    private static Values lhs(BinaryKind k) { return k == BinaryKind.POW ? Values.uniform(0.1, 3) : Values.normal(); }
+    private static Values lhs(BinaryKind k) {
+        return k == BinaryKind.POW ? Values.uniform(0.1, 3) : Values.normal();
+    }
 
     /** Divisors and exponents kept where the result is well conditioned (|b| >= 0.5, exponents in ±2). */
     private static Values rhs(BinaryKind k) {
@@ -39,8 +49,13 @@ final class ElementwiseCases {
 
     private static void binary(List<ConformanceCase> out, BinaryKind k) {
         long[][][] shapes = {
-                {{1}, {1}}, {{7}, {7}}, {{33, 257}, {33, 257}}, {{4, 1, 33}, {5, 1}}, {{2, 3, 1025}, {}},
-                {{3, 1, 5, 1}, {1, 4, 1, 6}}, {{1, 1025}, {1025}},
+            {{1}, {1}},
+            {{7}, {7}},
+            {{33, 257}, {33, 257}},
+            {{4, 1, 33}, {5, 1}},
+            {{2, 3, 1025}, {}},
+            {{3, 1, 5, 1}, {1, 4, 1, 6}},
+            {{1, 1025}, {1025}},
         };
         for (long[][] s : shapes) {
             CaseDraft d = new CaseDraft();
@@ -80,8 +95,8 @@ final class ElementwiseCases {
     }
 
     /** Activations whose negative tail is tiny but not zero: a formula with 1 + f(x) cancellation loses it. */
-    private static final Set<UnaryKind> SMALL_NEGATIVE_TAIL = EnumSet.of(UnaryKind.GELU_ERF, UnaryKind.GELU_TANH, UnaryKind.SILU,
-            UnaryKind.SIGMOID, UnaryKind.ELU);
+    private static final Set<UnaryKind> SMALL_NEGATIVE_TAIL =
+            EnumSet.of(UnaryKind.GELU_ERF, UnaryKind.GELU_TANH, UnaryKind.SILU, UnaryKind.SIGMOID, UnaryKind.ELU);
 
     private static void unary(List<ConformanceCase> out, UnaryKind k) {
         float alpha = k == UnaryKind.ELU ? 0.7f : 1f; // not ELU's default, so a kernel ignoring alpha fails
@@ -91,14 +106,26 @@ final class ElementwiseCases {
             out.add(d.done(d.g.unary(k, d.f32("x", domain(k), s), alpha), "f32", "x" + dims(s), Bound.F32));
         }
         CaseDraft d = new CaseDraft();
-        out.add(d.done(d.g.unary(k, d.transposed("x", DType.F32, domain(k), 3, 257), alpha), "f32", "x[3,257] transposed view", Bound.F32));
+        out.add(d.done(
+                d.g.unary(k, d.transposed("x", DType.F32, domain(k), 3, 257), alpha),
+                "f32",
+                "x[3,257] transposed view",
+                Bound.F32));
         if (SMALL_NEGATIVE_TAIL.contains(k)) {
             d = new CaseDraft();
-            out.add(d.done(d.g.unary(k, d.f32("x", Values.uniform(-6, -4), 257), alpha), "f32", "x[257] in [-6,-4) (relative accuracy in the tail)", Bound.F32));
+            out.add(d.done(
+                    d.g.unary(k, d.f32("x", Values.uniform(-6, -4), 257), alpha),
+                    "f32",
+                    "x[257] in [-6,-4) (relative accuracy in the tail)",
+                    Bound.F32));
         }
         if (IEEE_DEFINED.contains(k)) {
             d = new CaseDraft();
-            out.add(d.done(d.g.unary(k, d.f32("x", new Values.WithSpecials(), 257), alpha), "f32", "x[257] with NaN/Inf/0", Bound.F32));
+            out.add(d.done(
+                    d.g.unary(k, d.f32("x", new Values.WithSpecials(), 257), alpha),
+                    "f32",
+                    "x[257] with NaN/Inf/0",
+                    Bound.F32));
         }
     }
 
@@ -106,7 +133,8 @@ final class ElementwiseCases {
         CaseDraft d = new CaseDraft();
         out.add(d.done(d.g.scale(d.f32("x", 1025), 0.37f, -1.5f), "f32", "x[1025] *0.37 -1.5", Bound.F32));
         d = new CaseDraft();
-        out.add(d.done(d.g.scale(d.transposed("x", 33, 65), -2f, 0f), "f32", "x[33,65] transposed view *-2", Bound.F32));
+        out.add(d.done(
+                d.g.scale(d.transposed("x", 33, 65), -2f, 0f), "f32", "x[33,65] transposed view *-2", Bound.F32));
         d = new CaseDraft();
         out.add(d.done(d.g.scale(d.f32("x", 2, 3, 5, 7), 1f, 0.25f), "f32", "x[2,3,5,7] +0.25", Bound.F32));
     }

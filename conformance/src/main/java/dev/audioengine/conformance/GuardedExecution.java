@@ -8,7 +8,6 @@ import dev.audioengine.api.spi.DeviceBuffer;
 import dev.audioengine.api.spi.Executable;
 import dev.audioengine.api.spi.TensorPlacement;
 import dev.audioengine.api.tensor.HostTensor;
-
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -80,13 +79,21 @@ public final class GuardedExecution implements AutoCloseable {
 
     private TensorPlacement placement() {
         return new TensorPlacement() {
-            @Override public DeviceBuffer buffer(Tensor t) { return slot(t).buffer(); }
+            @Override
+            public DeviceBuffer buffer(Tensor t) {
+                return slot(t).buffer();
+            }
 
-            @Override public long byteOffset(Tensor t) { return GUARD_BYTES + t.dtype().bytesFor(t.offset()); }
+            @Override
+            public long byteOffset(Tensor t) {
+                return GUARD_BYTES + t.dtype().bytesFor(t.offset());
+            }
 
             private Slot slot(Tensor t) {
                 Slot s = slots.get(t.storage());
-                if (s == null) throw new IllegalStateException("backend asked for the placement of " + t + ", which is not in the graph");
+                if (s == null)
+                    throw new IllegalStateException(
+                            "backend asked for the placement of " + t + ", which is not in the graph");
                 return s;
             }
         };
@@ -96,7 +103,8 @@ public final class GuardedExecution implements AutoCloseable {
     public void setState(String name, HostTensor value) {
         Tensor leaf = graph.state(name);
         if (value.dtype() != leaf.dtype() || !value.shape().equals(leaf.shape())) {
-            throw new IllegalArgumentException("state '" + name + "' must be " + leaf.dtype() + " " + leaf.shape() + ", got " + value);
+            throw new IllegalArgumentException(
+                    "state '" + name + "' must be " + leaf.dtype() + " " + leaf.shape() + ", got " + value);
         }
         backend.upload(slots.get(leaf).buffer(), GUARD_BYTES, value.data());
     }
@@ -107,7 +115,8 @@ public final class GuardedExecution implements AutoCloseable {
             HostTensor v = inputs.get(in.name());
             if (v == null) throw new IllegalArgumentException("no value for input '" + in.name() + "'");
             if (v.dtype() != in.dtype() || !v.shape().equals(in.shape())) {
-                throw new IllegalArgumentException("input '" + in.name() + "' must be " + in.dtype() + " " + in.shape() + ", got " + v);
+                throw new IllegalArgumentException(
+                        "input '" + in.name() + "' must be " + in.dtype() + " " + in.shape() + ", got " + v);
             }
             backend.upload(slots.get(in).buffer(), GUARD_BYTES, v.data());
             uploaded.put(in, arena.allocate(v.byteSize(), 64).copyFrom(v.data()));
@@ -116,7 +125,9 @@ public final class GuardedExecution implements AutoCloseable {
     }
 
     /** Runs again without uploading (for benchmarks: the inputs are already there). */
-    public void rerun() { executable.run(); }
+    public void rerun() {
+        executable.run();
+    }
 
     /**
      * Downloads every buffer and lists each guard region that changed and each input or constant
@@ -131,7 +142,8 @@ public final class GuardedExecution implements AutoCloseable {
             MemorySegment before = uploaded.get(s.root());
             if (before != null) {
                 long at = host.asSlice(GUARD_BYTES, s.bytes()).mismatch(before);
-                if (at >= 0) bad.add("the backend wrote into input " + s.root() + " (first changed byte at " + at + ")");
+                if (at >= 0)
+                    bad.add("the backend wrote into input " + s.root() + " (first changed byte at " + at + ")");
             }
         }
         return bad;
@@ -178,7 +190,8 @@ public final class GuardedExecution implements AutoCloseable {
         if (changed > 0) {
             long pos = side.equals("before") ? first - GUARD_BYTES : first;
             bad.add(changed + " guard byte(s) " + side + " " + s.root() + " overwritten (first at byte "
-                    + (side.equals("before") ? pos : "+" + pos) + " relative to the tensor's " + (side.equals("before") ? "start" : "end") + ")");
+                    + (side.equals("before") ? pos : "+" + pos) + " relative to the tensor's "
+                    + (side.equals("before") ? "start" : "end") + ")");
         }
     }
 

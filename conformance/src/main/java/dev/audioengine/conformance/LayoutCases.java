@@ -1,13 +1,12 @@
 package dev.audioengine.conformance;
 
+import static dev.audioengine.conformance.CaseDraft.dims;
+import static dev.audioengine.conformance.CaseDraft.lower;
+
 import dev.audioengine.api.graph.Op.PadMode;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.DType;
-
 import java.util.List;
-
-import static dev.audioengine.conformance.CaseDraft.dims;
-import static dev.audioengine.conformance.CaseDraft.lower;
 
 /**
  * The layout family: pad, concat, contiguous (which is where slice, permute and transpose views
@@ -27,31 +26,34 @@ final class LayoutCases {
 
     private static void pad(List<ConformanceCase> out, PadMode m) {
         long[][][] specs = {
-                {{7}, {2}, {3}},
-                {{2, 3, 33}, {0, 1, 4}, {1, 0, 5}},
-                {{1, 5, 1025}, {0, 0, 7}, {0, 0, 9}},
-                {{2, 2, 3, 9}, {0, 0, 1, 2}, {0, 0, 2, 1}},
+            {{7}, {2}, {3}},
+            {{2, 3, 33}, {0, 1, 4}, {1, 0, 5}},
+            {{1, 5, 1025}, {0, 0, 7}, {0, 0, 9}},
+            {{2, 2, 3, 9}, {0, 0, 1, 2}, {0, 0, 2, 1}},
         };
         float value = m == PadMode.ZERO ? 0.5f : 0f; // ZERO's fill value is not always 0: a kernel ignoring it fails
         for (long[][] s : specs) {
             CaseDraft d = new CaseDraft();
             Tensor y = d.g.pad(d.f32("x", s[0]), m, s[1], s[2], value);
-            out.add(d.done(y, "f32", mode(m) + " x" + dims(s[0]) + " before" + dims(s[1]) + " after" + dims(s[2]), Bound.F32));
+            out.add(d.done(
+                    y, "f32", mode(m) + " x" + dims(s[0]) + " before" + dims(s[1]) + " after" + dims(s[2]), Bound.F32));
         }
         CaseDraft d = new CaseDraft();
         Tensor y = d.g.pad(d.transposed("x", 4, 33), m, new long[] {1, 2}, new long[] {0, 3}, value);
         out.add(d.done(y, "f32", mode(m) + " x[4,33] transposed view before[1,2] after[0,3]", Bound.F32));
     }
 
-    private static String mode(PadMode m) { return m.name().toLowerCase(java.util.Locale.ROOT); }
+    private static String mode(PadMode m) {
+        return m.name().toLowerCase(java.util.Locale.ROOT);
+    }
 
     private static void concat(List<ConformanceCase> out) {
         long[][][] pieces = {
-                {{1, 5}, {3, 5}},
-                {{2, 3, 7}, {2, 1, 7}, {2, 5, 7}},
-                {{4, 33}, {4, 1}, {4, 257}},
-                {{2, 3, 4, 5}, {2, 3, 1, 5}},
-                {{7, 3}},
+            {{1, 5}, {3, 5}},
+            {{2, 3, 7}, {2, 1, 7}, {2, 5, 7}},
+            {{4, 33}, {4, 1}, {4, 257}},
+            {{2, 3, 4, 5}, {2, 3, 1, 5}},
+            {{7, 3}},
         };
         int[] axes = {0, 1, -1, 2, 0};
         for (int i = 0; i < pieces.length; i++) {
@@ -71,25 +73,61 @@ final class LayoutCases {
 
     private static void contiguous(List<ConformanceCase> out) {
         CaseDraft d = new CaseDraft();
-        out.add(d.done(d.g.contiguous(d.g.permute(d.f32("x", 2, 3, 5), 2, 0, 1)), "f32", "permute [2,3,5] -> (2,0,1)", Bound.F32));
+        out.add(d.done(
+                d.g.contiguous(d.g.permute(d.f32("x", 2, 3, 5), 2, 0, 1)),
+                "f32",
+                "permute [2,3,5] -> (2,0,1)",
+                Bound.F32));
         d = new CaseDraft();
         out.add(d.done(d.g.contiguous(d.transposed("x", 33, 257)), "f32", "transpose [257,33] -> [33,257]", Bound.F32));
         d = new CaseDraft();
-        out.add(d.done(d.g.contiguous(d.g.slice(d.f32("x", 4, 100), 1, 1, 98, 3)), "f32", "slice [4,100][:,1:98:3]", Bound.F32));
+        out.add(d.done(
+                d.g.contiguous(d.g.slice(d.f32("x", 4, 100), 1, 1, 98, 3)),
+                "f32",
+                "slice [4,100][:,1:98:3]",
+                Bound.F32));
         d = new CaseDraft();
-        out.add(d.done(d.g.contiguous(d.g.permute(d.f32("x", 2, 3, 4, 5), 0, 2, 3, 1)), "f32", "permute [2,3,4,5] -> (0,2,3,1)", Bound.F32));
+        out.add(d.done(
+                d.g.contiguous(d.g.permute(d.f32("x", 2, 3, 4, 5), 0, 2, 3, 1)),
+                "f32",
+                "permute [2,3,4,5] -> (0,2,3,1)",
+                Bound.F32));
         d = new CaseDraft();
-        out.add(d.done(d.g.contiguous(d.g.slice(d.f32("x", 10, 7), 0, 3, 8)), "f32", "slice [10,7][3:8] (offset view)", Bound.F32));
+        out.add(d.done(
+                d.g.contiguous(d.g.slice(d.f32("x", 10, 7), 0, 3, 8)),
+                "f32",
+                "slice [10,7][3:8] (offset view)",
+                Bound.F32));
         d = new CaseDraft();
-        out.add(d.done(d.g.contiguous(d.g.permute(d.f32("x", 1, 7, 1), 2, 1, 0)), "f32", "permute [1,7,1] -> (2,1,0)", Bound.F32));
+        out.add(d.done(
+                d.g.contiguous(d.g.permute(d.f32("x", 1, 7, 1), 2, 1, 0)),
+                "f32",
+                "permute [1,7,1] -> (2,1,0)",
+                Bound.F32));
         d = new CaseDraft();
-        out.add(d.done(d.g.contiguous(d.transposed("x", DType.F16, Values.normal(), 17, 33)), "f16", "transpose [33,17] -> [17,33]", Bound.EXACT));
+        out.add(d.done(
+                d.g.contiguous(d.transposed("x", DType.F16, Values.normal(), 17, 33)),
+                "f16",
+                "transpose [33,17] -> [17,33]",
+                Bound.EXACT));
         d = new CaseDraft();
-        out.add(d.done(d.g.contiguous(d.g.slice(d.input("x", DType.BF16, Values.normal(), 3, 64), 1, 0, 64, 2)), "bf16", "slice [3,64][:,::2]", Bound.EXACT));
+        out.add(d.done(
+                d.g.contiguous(d.g.slice(d.input("x", DType.BF16, Values.normal(), 3, 64), 1, 0, 64, 2)),
+                "bf16",
+                "slice [3,64][:,::2]",
+                Bound.EXACT));
         d = new CaseDraft();
-        out.add(d.done(d.g.contiguous(d.transposed("x", DType.I32, Values.ints(-1000, 1000), 5, 9)), "i32", "transpose [9,5] -> [5,9]", Bound.EXACT));
+        out.add(d.done(
+                d.g.contiguous(d.transposed("x", DType.I32, Values.ints(-1000, 1000), 5, 9)),
+                "i32",
+                "transpose [9,5] -> [5,9]",
+                Bound.EXACT));
         d = new CaseDraft();
-        out.add(d.done(d.g.contiguous(d.g.slice(d.input("x", DType.Q8_0, Values.normal(), 6, 64), 0, 1, 6, 2)), "q8_0", "slice rows [6,64][1:6:2]", Bound.EXACT));
+        out.add(d.done(
+                d.g.contiguous(d.g.slice(d.input("x", DType.Q8_0, Values.normal(), 6, 64), 0, 1, 6, 2)),
+                "q8_0",
+                "slice rows [6,64][1:6:2]",
+                Bound.EXACT));
     }
 
     /** Casts from F32 to every other dtype and back; narrowing bounds allow only rare one-step disagreements. */
@@ -114,14 +152,22 @@ final class LayoutCases {
             Tensor strided = to.isQuantized()
                     ? d.g.slice(d.f32("x", v, 6, 64), 0, 1, 6, 2)
                     : d.transposed("x", DType.F32, v, 3, 65);
-            out.add(d.done(d.g.cast(strided, to), lower(to), "f32->" + lower(to) + (to.isQuantized() ? " rows [6,64][1:6:2]" : " x[3,65] transposed view"), b));
+            out.add(d.done(
+                    d.g.cast(strided, to),
+                    lower(to),
+                    "f32->" + lower(to) + (to.isQuantized() ? " rows [6,64][1:6:2]" : " x[3,65] transposed view"),
+                    b));
         }
         for (DType from : others) {
             Values v = from == DType.I32 ? Values.ints(-100000, 100000) : new Values.Normal(2);
             for (long[] s : new long[][] {{32}, {3, 1024}, {5, 64}}) {
                 CaseDraft d = new CaseDraft();
                 // widening is exact: every F16/BF16/I32 (|i| < 2^24) value and every dequantized block value is an F32
-                out.add(d.done(d.g.cast(d.input("x", from, v, s), DType.F32), lower(from), lower(from) + "->f32 x" + dims(s), Bound.EXACT));
+                out.add(d.done(
+                        d.g.cast(d.input("x", from, v, s), DType.F32),
+                        lower(from),
+                        lower(from) + "->f32 x" + dims(s),
+                        Bound.EXACT));
             }
         }
     }
@@ -156,7 +202,8 @@ final class LayoutCases {
         cachedAttention(out);
     }
 
-    private static void append(List<ConformanceCase> out, long[] cap, int axis, long len, boolean stridedSrc, int... starts) {
+    private static void append(
+            List<ConformanceCase> out, long[] cap, int axis, long len, boolean stridedSrc, int... starts) {
         CaseDraft d = new CaseDraft();
         Tensor cache = d.state("cache", Values.normal(), cap);
         long[] src = cap.clone();
@@ -164,15 +211,21 @@ final class LayoutCases {
         Tensor x = stridedSrc ? d.transposed("src", src) : d.f32("src", src);
         Tensor at = d.input("start", DType.I32, Values.perRun(starts), 1);
         Tensor w = d.g.writeSlice(cache, x, axis, at);
-        out.add(d.doneRuns("write_slice", w, "state" + dims(cap) + " src" + dims(src) + (stridedSrc ? " transposed" : "")
-                + " axis " + axis + " at " + dims(toLongs(starts)), Bound.EXACT, starts.length));
+        out.add(d.doneRuns(
+                "write_slice",
+                w,
+                "state" + dims(cap) + " src" + dims(src) + (stridedSrc ? " transposed" : "") + " axis " + axis + " at "
+                        + dims(toLongs(starts)),
+                Bound.EXACT,
+                starts.length));
     }
 
     private static void overwrite(List<ConformanceCase> out, long[] shape, int runs) {
         CaseDraft d = new CaseDraft();
         Tensor s = d.state("h", Values.normal(), shape);
         Tensor w = d.g.overwrite(s, d.f32("next", shape));
-        out.add(d.doneRuns("write_slice", w, "overwrite state" + dims(shape) + " x" + runs + " runs", Bound.EXACT, runs));
+        out.add(d.doneRuns(
+                "write_slice", w, "overwrite state" + dims(shape) + " x" + runs + " runs", Bound.EXACT, runs));
     }
 
     /** s ← s + x every run: a read of the state feeds its own overwrite, and the sum carries across runs. */
@@ -192,9 +245,15 @@ final class LayoutCases {
         Tensor cache = d.state("k", Values.normal(), 1, 2, 9, 16);
         Tensor q = d.f32("q", 1, 2, 1, 16);
         Tensor before = d.g.matmul(q, cache);
-        Tensor w = d.g.writeSlice(cache, d.f32("k_new", 1, 2, 1, 16), 2, d.input("start", DType.I32, Values.perRun(0, 4, 8, 2), 1));
+        Tensor w = d.g.writeSlice(
+                cache, d.f32("k_new", 1, 2, 1, 16), 2, d.input("start", DType.I32, Values.perRun(0, 4, 8, 2), 1));
         Tensor after = d.g.matmul(q, w);
-        out.add(d.doneRuns("write_slice", d.g.sub(after, before), "q.k before and after writing k[1,2,9,16] at [0,4,8,2]", Bound.F32, 4));
+        out.add(d.doneRuns(
+                "write_slice",
+                d.g.sub(after, before),
+                "q.k before and after writing k[1,2,9,16] at [0,4,8,2]",
+                Bound.F32,
+                4));
     }
 
     /**
@@ -212,7 +271,8 @@ final class LayoutCases {
         Tensor vw = d.g.writeSlice(v, d.f32("v_new", 1, 2, 1, dh), 2, pos);
         Tensor mask = d.g.keyMask(len, 1, cap, true);
         Tensor y = d.g.attention(d.f32("q", 1, 2, 1, dh), kw, vw, mask, (float) (1 / Math.sqrt(dh)), false);
-        out.add(d.doneRuns("write_slice", y, "attention decoder step over a cached k/v[1,2,11,32], 5 steps", Bound.F32, 5));
+        out.add(d.doneRuns(
+                "write_slice", y, "attention decoder step over a cached k/v[1,2,11,32], 5 steps", Bound.F32, 5));
     }
 
     private static long[] toLongs(int[] v) {

@@ -1,12 +1,11 @@
 package dev.audioengine.conformance;
 
-import dev.audioengine.api.graph.Tensor;
-import dev.audioengine.api.tensor.DType;
-
-import java.util.List;
-
 import static dev.audioengine.conformance.CaseDraft.dims;
 import static dev.audioengine.conformance.CaseDraft.lower;
+
+import dev.audioengine.api.graph.Tensor;
+import dev.audioengine.api.tensor.DType;
+import java.util.List;
 
 /** matmul over every weight dtype, conv1d (plain, grouped, depthwise) and conv_transpose1d. */
 final class LinearCases {
@@ -34,11 +33,24 @@ final class LinearCases {
     /** Shapes with K a multiple of 32 so every weight dtype can hold them; N and M cross tile sizes. */
     private static void matmul(List<ConformanceCase> out, DType w) {
         // {16, 1001, 416}: the most rows GPUs give their quantized mat-vec, a block of outputs left part-full
-        long[][] mnk = {{1, 3, 32}, {1, 257, 64}, {7, 33, 96}, {33, 65, 256}, {64, 257, 288}, {1, 129, 1024}, {65, 17, 1024}, {16, 1001, 416}};
+        long[][] mnk = {
+            {1, 3, 32},
+            {1, 257, 64},
+            {7, 33, 96},
+            {33, 65, 256},
+            {64, 257, 288},
+            {1, 129, 1024},
+            {65, 17, 1024},
+            {16, 1001, 416}
+        };
         for (long[] s : mnk) {
             CaseDraft d = new CaseDraft();
             Tensor x = d.f32("x", s[0], s[2]), wt = d.input("w", w, Values.normal(), s[1], s[2]);
-            out.add(d.done(d.g.matmul(x, wt), lower(w), "x[" + s[0] + "," + s[2] + "] w[" + s[1] + "," + s[2] + "]", matmulBound(w)));
+            out.add(d.done(
+                    d.g.matmul(x, wt),
+                    lower(w),
+                    "x[" + s[0] + "," + s[2] + "] w[" + s[1] + "," + s[2] + "]",
+                    matmulBound(w)));
         }
         CaseDraft d = new CaseDraft();
         Tensor x = d.f32("x", 2, 3, 5, 64), wt = d.input("w", w, Values.normal(), 3, 17, 64);
@@ -73,7 +85,11 @@ final class LinearCases {
             d = new CaseDraft();
             x = d.f32("x", s[0], s[2]);
             wt = d.g.constant("w", Values.normal().draw(w, dev.audioengine.api.tensor.Shape.of(s[1], s[2]), rnd));
-            out.add(d.done(d.g.matmul(x, wt), lower(w), "x[" + s[0] + "," + s[2] + "] w[" + s[1] + "," + s[2] + "] constant", matmulBound(w)));
+            out.add(d.done(
+                    d.g.matmul(x, wt),
+                    lower(w),
+                    "x[" + s[0] + "," + s[2] + "] w[" + s[1] + "," + s[2] + "] constant",
+                    matmulBound(w)));
         }
         d = new CaseDraft();
         x = d.f32("x", 3, 40, 96);
@@ -87,7 +103,8 @@ final class LinearCases {
         for (long[] s : mnk) {
             CaseDraft d = new CaseDraft();
             Tensor x = d.f32("x", s[0], s[2]), w = d.f32("w", s[1], s[2]);
-            out.add(d.done(d.g.matmul(x, w), "f32", "x[" + s[0] + "," + s[2] + "] w[" + s[1] + "," + s[2] + "]", Bound.F32));
+            out.add(d.done(
+                    d.g.matmul(x, w), "f32", "x[" + s[0] + "," + s[2] + "] w[" + s[1] + "," + s[2] + "]", Bound.F32));
         }
         for (DType w : List.of(DType.F32, DType.F16, DType.BF16)) {
             CaseDraft d = new CaseDraft();
@@ -103,13 +120,26 @@ final class LinearCases {
         out.add(d.done(d.g.matmul(x, w), "f32", "x[2,7,33] w[2,9,33] batched", Bound.F32));
     }
 
-    private record Conv(String what, long b, long cin, long t, long cout, long k, int stride, int pad, int dil, int groups,
-                        boolean bias, boolean stridedInput) {}
+    private record Conv(
+            String what,
+            long b,
+            long cin,
+            long t,
+            long cout,
+            long k,
+            int stride,
+            int pad,
+            int dil,
+            int groups,
+            boolean bias,
+            boolean stridedInput) {}
 
     /** Depthwise (groups == channels == out channels) cases are DEPTHWISE_CONV1D_FAST's evidence. */
     static boolean isDepthwise(ConformanceCase c) {
         return c.node().op() instanceof dev.audioengine.api.graph.Op.Conv1d cv
-                && cv.groups() > 1 && cv.groups() == c.node().input(0).dim(1) && cv.groups() == c.node().dim(1);
+                && cv.groups() > 1
+                && cv.groups() == c.node().input(0).dim(1)
+                && cv.groups() == c.node().dim(1);
     }
 
     private static void conv1d(List<ConformanceCase> out) {
@@ -131,7 +161,9 @@ final class LinearCases {
                 new Conv("windowed, channel slices", 1, 150, 45, 25, 11, 1, 5, 1, 1, false, false));
         for (Conv c : convs) {
             CaseDraft d = new CaseDraft();
-            Tensor x = c.stridedInput() ? d.permuted("x", new int[] {0, 2, 1}, c.b(), c.cin(), c.t()) : d.f32("x", c.b(), c.cin(), c.t());
+            Tensor x = c.stridedInput()
+                    ? d.permuted("x", new int[] {0, 2, 1}, c.b(), c.cin(), c.t())
+                    : d.f32("x", c.b(), c.cin(), c.t());
             Tensor w = d.f32("w", new Values.Normal(0.5), c.cout(), c.cin() / c.groups(), c.k());
             Tensor bias = c.bias() ? d.f32("bias", c.cout()) : null;
             Tensor y = d.g.conv1d(x, w, bias, c.stride(), c.pad(), c.dil(), c.groups());
@@ -140,8 +172,19 @@ final class LinearCases {
     }
 
     private static void convTranspose1d(List<ConformanceCase> out) {
-        record ConvT(long b, long cin, long t, long coutPerGroup, long k, int stride, int pad, int outPad, int dil, int groups,
-                     boolean bias, boolean stridedInput) {}
+        record ConvT(
+                long b,
+                long cin,
+                long t,
+                long coutPerGroup,
+                long k,
+                int stride,
+                int pad,
+                int outPad,
+                int dil,
+                int groups,
+                boolean bias,
+                boolean stridedInput) {}
         List<ConvT> convs = List.of(
                 new ConvT(1, 1, 1, 1, 1, 1, 0, 0, 1, 1, false, false),
                 new ConvT(2, 4, 33, 3, 4, 2, 1, 0, 1, 1, true, false),
@@ -156,20 +199,26 @@ final class LinearCases {
                 new ConvT(1, 3, 10, 2, 3, 2, 1, 1, 2, 1, true, false));
         for (ConvT c : convs) {
             CaseDraft d = new CaseDraft();
-            Tensor x = c.stridedInput() ? d.permuted("x", new int[] {0, 2, 1}, c.b(), c.cin(), c.t()) : d.f32("x", c.b(), c.cin(), c.t());
+            Tensor x = c.stridedInput()
+                    ? d.permuted("x", new int[] {0, 2, 1}, c.b(), c.cin(), c.t())
+                    : d.f32("x", c.b(), c.cin(), c.t());
             Tensor w = d.f32("w", new Values.Normal(0.5), c.cin(), c.coutPerGroup(), c.k());
             Tensor bias = c.bias() ? d.f32("bias", c.coutPerGroup() * c.groups()) : null;
             Tensor y = d.g.convTranspose1d(x, w, bias, c.stride(), c.pad(), c.outPad(), c.dil(), c.groups());
-            String s = "x[" + c.b() + "," + c.cin() + "," + c.t() + "] w" + dims(w.shape().dims()) + " s" + c.stride() + " p" + c.pad()
+            String s = "x[" + c.b() + "," + c.cin() + "," + c.t() + "] w"
+                    + dims(w.shape().dims()) + " s" + c.stride() + " p" + c.pad()
                     + (c.outPad() > 0 ? " op" + c.outPad() : "") + (c.dil() > 1 ? " d" + c.dil() : "")
-                    + (c.groups() > 1 ? " g" + c.groups() : "") + (c.bias() ? " bias" : "") + (c.stridedInput() ? " x stored [B,T,C]" : "");
+                    + (c.groups() > 1 ? " g" + c.groups() : "") + (c.bias() ? " bias" : "")
+                    + (c.stridedInput() ? " x stored [B,T,C]" : "");
             out.add(d.done(y, "f32", s, Bound.F32));
         }
     }
 
     private static String describe(Conv c, Tensor w) {
-        return (c.what().isEmpty() ? "" : c.what() + " ") + "x[" + c.b() + "," + c.cin() + "," + c.t() + "] w" + dims(w.shape().dims())
-                + " s" + c.stride() + " p" + c.pad() + (c.dil() > 1 ? " d" + c.dil() : "") + (c.groups() > 1 ? " g" + c.groups() : "")
+        return (c.what().isEmpty() ? "" : c.what() + " ") + "x[" + c.b() + "," + c.cin() + "," + c.t() + "] w"
+                + dims(w.shape().dims())
+                + " s" + c.stride() + " p" + c.pad() + (c.dil() > 1 ? " d" + c.dil() : "")
+                + (c.groups() > 1 ? " g" + c.groups() : "")
                 + (c.bias() ? " bias" : "") + (c.stridedInput() ? " x stored [B,T,C]" : "");
     }
 }

@@ -1,11 +1,10 @@
 package dev.audioengine.conformance;
 
+import static dev.audioengine.conformance.CaseDraft.dims;
+
 import dev.audioengine.api.graph.Op.ReduceKind;
 import dev.audioengine.api.graph.Tensor;
-
 import java.util.List;
-
-import static dev.audioengine.conformance.CaseDraft.dims;
 
 /** The reduction family: layer_norm, rms_norm, group_norm, softmax (scaled, masked), reductions and argmax. */
 final class ReductionCases {
@@ -34,9 +33,15 @@ final class ReductionCases {
         for (LN s : specs) {
             CaseDraft d = new CaseDraft();
             long n = s.shape()[s.shape().length - 1];
-            Tensor x = s.strided() ? d.transposed("x", dev.audioengine.api.tensor.DType.F32, s.v(), s.shape()) : d.f32("x", s.v(), s.shape());
+            Tensor x = s.strided()
+                    ? d.transposed("x", dev.audioengine.api.tensor.DType.F32, s.v(), s.shape())
+                    : d.f32("x", s.v(), s.shape());
             Tensor gamma = s.gamma() ? d.f32("gamma", n) : null, beta = s.beta() ? d.f32("beta", n) : null;
-            out.add(d.done(d.g.layerNorm(x, gamma, beta, 1e-5f), "f32", label("x", s.shape(), s.strided(), s.gamma(), s.beta()) + s.note(), Bound.F32));
+            out.add(d.done(
+                    d.g.layerNorm(x, gamma, beta, 1e-5f),
+                    "f32",
+                    label("x", s.shape(), s.strided(), s.gamma(), s.beta()) + s.note(),
+                    Bound.F32));
         }
     }
 
@@ -46,10 +51,18 @@ final class ReductionCases {
         for (int i = 0; i < shapes.length; i++) {
             CaseDraft d = new CaseDraft();
             Tensor gamma = gammas[i] ? d.f32("gamma", shapes[i][shapes[i].length - 1]) : null;
-            out.add(d.done(d.g.rmsNorm(d.f32("x", shapes[i]), gamma, 1e-6f), "f32", label("x", shapes[i], false, gammas[i], false), Bound.F32));
+            out.add(d.done(
+                    d.g.rmsNorm(d.f32("x", shapes[i]), gamma, 1e-6f),
+                    "f32",
+                    label("x", shapes[i], false, gammas[i], false),
+                    Bound.F32));
         }
         CaseDraft d = new CaseDraft();
-        out.add(d.done(d.g.rmsNorm(d.transposed("x", 5, 65), d.f32("gamma", 65), 1e-6f), "f32", label("x", new long[] {5, 65}, true, true, false), Bound.F32));
+        out.add(d.done(
+                d.g.rmsNorm(d.transposed("x", 5, 65), d.f32("gamma", 65), 1e-6f),
+                "f32",
+                label("x", new long[] {5, 65}, true, true, false),
+                Bound.F32));
     }
 
     private static void groupNorm(List<ConformanceCase> out) {
@@ -66,7 +79,8 @@ final class ReductionCases {
             long c = s.shape()[1];
             Tensor x = s.strided() ? d.permuted("x", new int[] {0, 2, 1}, s.shape()) : d.f32("x", s.shape());
             Tensor gamma = s.affine() ? d.f32("gamma", c) : null, beta = s.affine() ? d.f32("beta", c) : null;
-            String lbl = "x" + dims(s.shape()) + (s.strided() ? " stored [B,T,C]" : "") + " groups " + s.groups() + (s.affine() ? " affine" : "");
+            String lbl = "x" + dims(s.shape()) + (s.strided() ? " stored [B,T,C]" : "") + " groups " + s.groups()
+                    + (s.affine() ? " affine" : "");
             out.add(d.done(d.g.groupNorm(x, s.groups(), gamma, beta, 1e-5f), "f32", lbl, Bound.F32));
         }
     }
@@ -76,19 +90,39 @@ final class ReductionCases {
         float[] scales = {1f, 1f, 0.125f};
         for (int i = 0; i < plain.length; i++) {
             CaseDraft d = new CaseDraft();
-            out.add(d.done(d.g.softmax(d.f32("x", plain[i]), null, scales[i]), "f32", "x" + dims(plain[i]) + " scale " + scales[i], Bound.F32));
+            out.add(d.done(
+                    d.g.softmax(d.f32("x", plain[i]), null, scales[i]),
+                    "f32",
+                    "x" + dims(plain[i]) + " scale " + scales[i],
+                    Bound.F32));
         }
         CaseDraft d = new CaseDraft();
-        out.add(d.done(d.g.softmax(d.f32("x", 3, 5, 33), d.f32("mask", 33), 0.5f), "f32", "x[3,5,33] mask[33] scale 0.5", Bound.F32));
+        out.add(d.done(
+                d.g.softmax(d.f32("x", 3, 5, 33), d.f32("mask", 33), 0.5f),
+                "f32",
+                "x[3,5,33] mask[33] scale 0.5",
+                Bound.F32));
         d = new CaseDraft();
-        out.add(d.done(d.g.softmax(d.f32("x", 6, 33), d.f32("mask", new Values.NegInfOrZero(), 6, 33), 1f), "f32", "x[6,33] mask[6,33] with -inf", Bound.F32));
+        out.add(d.done(
+                d.g.softmax(d.f32("x", 6, 33), d.f32("mask", new Values.NegInfOrZero(), 6, 33), 1f),
+                "f32",
+                "x[6,33] mask[6,33] with -inf",
+                Bound.F32));
         d = new CaseDraft();
         out.add(d.done(d.g.softmax(d.transposed("x", 7, 33), null, 1f), "f32", "x[7,33] transposed view", Bound.F32));
         d = new CaseDraft();
-        out.add(d.done(d.g.softmax(d.f32("x", 2, 4, 9, 17), d.f32("mask", 9, 17), 0.3f), "f32", "x[2,4,9,17] mask[9,17] scale 0.3", Bound.F32));
+        out.add(d.done(
+                d.g.softmax(d.f32("x", 2, 4, 9, 17), d.f32("mask", 9, 17), 0.3f),
+                "f32",
+                "x[2,4,9,17] mask[9,17] scale 0.3",
+                Bound.F32));
         d = new CaseDraft();
         // exp(±90) overflows F32: only a kernel that subtracts the row max first gets this right
-        out.add(d.done(d.g.softmax(d.f32("x", new Values.Normal(30), 5, 257), null, 1f), "f32", "x[5,257] sigma 30 (needs max subtraction)", Bound.F32));
+        out.add(d.done(
+                d.g.softmax(d.f32("x", new Values.Normal(30), 5, 257), null, 1f),
+                "f32",
+                "x[5,257] sigma 30 (needs max subtraction)",
+                Bound.F32));
     }
 
     private static final long[][] REDUCE_SHAPES = {{1025, 3}, {33, 257}, {33, 257}, {2, 7, 33}, {2, 3, 4, 5}, {1, 1}};
@@ -99,25 +133,46 @@ final class ReductionCases {
         for (int i = 0; i < REDUCE_SHAPES.length; i++) {
             CaseDraft d = new CaseDraft();
             Tensor y = d.g.reduce(k, d.f32("x", REDUCE_SHAPES[i]), REDUCE_AXES[i], KEEP[i]);
-            out.add(d.done(y, "f32", "x" + dims(REDUCE_SHAPES[i]) + " axis " + REDUCE_AXES[i] + (KEEP[i] ? " keepdim" : ""), Bound.F32));
+            out.add(d.done(
+                    y,
+                    "f32",
+                    "x" + dims(REDUCE_SHAPES[i]) + " axis " + REDUCE_AXES[i] + (KEEP[i] ? " keepdim" : ""),
+                    Bound.F32));
         }
         CaseDraft d = new CaseDraft();
-        out.add(d.done(d.g.reduce(k, d.transposed("x", 3, 65), -1, false), "f32", "x[3,65] transposed view axis -1", Bound.F32));
+        out.add(d.done(
+                d.g.reduce(k, d.transposed("x", 3, 65), -1, false),
+                "f32",
+                "x[3,65] transposed view axis -1",
+                Bound.F32));
     }
 
     private static void argmax(List<ConformanceCase> out) {
         for (int i = 0; i < REDUCE_SHAPES.length - 1; i++) {
             CaseDraft d = new CaseDraft();
-            out.add(d.done(d.g.argmax(d.f32("x", REDUCE_SHAPES[i]), REDUCE_AXES[i]), "f32", "x" + dims(REDUCE_SHAPES[i]) + " axis " + REDUCE_AXES[i], Bound.EXACT));
+            out.add(d.done(
+                    d.g.argmax(d.f32("x", REDUCE_SHAPES[i]), REDUCE_AXES[i]),
+                    "f32",
+                    "x" + dims(REDUCE_SHAPES[i]) + " axis " + REDUCE_AXES[i],
+                    Bound.EXACT));
         }
         CaseDraft d = new CaseDraft();
-        out.add(d.done(d.g.argmax(d.transposed("x", 3, 65), -1), "f32", "x[3,65] transposed view axis -1", Bound.EXACT));
+        out.add(d.done(
+                d.g.argmax(d.transposed("x", 3, 65), -1), "f32", "x[3,65] transposed view axis -1", Bound.EXACT));
         d = new CaseDraft();
         // integer-valued inputs make ties likely: the first maximum must win
-        out.add(d.done(d.g.argmax(d.f32("x", Values.ints(0, 3), 16, 9), -1), "f32", "x[16,9] ints 0..3 (ties: first wins)", Bound.EXACT));
+        out.add(d.done(
+                d.g.argmax(d.f32("x", Values.ints(0, 3), 16, 9), -1),
+                "f32",
+                "x[16,9] ints 0..3 (ties: first wins)",
+                Bound.EXACT));
     }
 
     private static String label(String name, long[] shape, boolean strided, boolean gamma, boolean beta) {
-        return name + dims(shape) + (strided ? " transposed view" : "") + (gamma ? " gamma" : "") + (beta ? " beta" : "");
+        return name
+                + dims(shape)
+                + (strided ? " transposed view" : "")
+                + (gamma ? " gamma" : "")
+                + (beta ? " beta" : "");
     }
 }

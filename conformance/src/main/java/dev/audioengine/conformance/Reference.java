@@ -2,7 +2,6 @@ package dev.audioengine.conformance;
 
 import dev.audioengine.api.graph.Graph;
 import dev.audioengine.api.tensor.HostTensor;
-
 import java.util.List;
 import java.util.Map;
 
@@ -30,6 +29,8 @@ public interface Reference extends AutoCloseable {
 
     /** The reference cannot compute a graph (the reference backend lacks the op). */
     final class CannotReferenceException extends RuntimeException {
-        public CannotReferenceException(String message) { super(message); }
+        public CannotReferenceException(String message) {
+            super(message);
+        }
     }
 }

@@ -1,7 +1,6 @@
 package dev.audioengine.conformance;
 
 import dev.audioengine.conformance.CaseResult.Status;
-
 import java.util.List;
 import java.util.Locale;
 
@@ -15,24 +14,38 @@ public final class ReportFormat {
      */
     public static String json(ConformanceReport r) {
         StringBuilder sb = new StringBuilder(256 + 160 * r.results().size());
-        sb.append("{\"backend\":").append(str(r.backend()))
-                .append(",\"device\":").append(str(r.device()))
-                .append(",\"reference\":").append(str(r.reference()))
-                .append(",\"seed\":").append(r.seed())
-                .append(",\"cases\":").append(r.results().size())
-                .append(",\"passed\":").append(r.passed())
-                .append(",\"failed\":").append(r.failed())
-                .append(",\"unsupported\":").append(r.unsupported())
+        sb.append("{\"backend\":")
+                .append(str(r.backend()))
+                .append(",\"device\":")
+                .append(str(r.device()))
+                .append(",\"reference\":")
+                .append(str(r.reference()))
+                .append(",\"seed\":")
+                .append(r.seed())
+                .append(",\"cases\":")
+                .append(r.results().size())
+                .append(",\"passed\":")
+                .append(r.passed())
+                .append(",\"failed\":")
+                .append(r.failed())
+                .append(",\"unsupported\":")
+                .append(r.unsupported())
                 .append(",\"results\":[");
         for (int i = 0; i < r.results().size(); i++) {
             CaseResult c = r.results().get(i);
             if (i > 0) sb.append(',');
-            sb.append("\n{\"op\":").append(str(c.op()))
-                    .append(",\"dtype\":").append(str(c.dtype()))
-                    .append(",\"shape\":").append(str(c.shape()))
-                    .append(",\"status\":").append(str(status(c.status())))
-                    .append(",\"nmse\":").append(num(c.nmse()))
-                    .append(",\"bound\":").append(num(c.bound()));
+            sb.append("\n{\"op\":")
+                    .append(str(c.op()))
+                    .append(",\"dtype\":")
+                    .append(str(c.dtype()))
+                    .append(",\"shape\":")
+                    .append(str(c.shape()))
+                    .append(",\"status\":")
+                    .append(str(status(c.status())))
+                    .append(",\"nmse\":")
+                    .append(num(c.nmse()))
+                    .append(",\"bound\":")
+                    .append(num(c.bound()));
             if (c.message() != null) sb.append(",\"message\":").append(str(c.message()));
             sb.append('}');
         }
@@ -46,17 +59,30 @@ public final class ReportFormat {
         return sb.append(']').toString();
     }
 
-    public static String csvHeader() { return "backend,op,dtype,shape,status,nmse,bound,message"; }
+    public static String csvHeader() {
+        return "backend,op,dtype,shape,status,nmse,bound,message";
+    }
 
     /** One CSV row per case (no header). */
     public static String csvRows(ConformanceReport r) {
         StringBuilder sb = new StringBuilder();
         for (CaseResult c : r.results()) {
-            sb.append(csv(r.backend())).append(',').append(csv(c.op())).append(',').append(csv(c.dtype())).append(',')
-                    .append(csv(c.shape())).append(',').append(status(c.status())).append(',')
-                    .append(Double.isNaN(c.nmse()) ? "" : String.format(Locale.ROOT, "%.3e", c.nmse())).append(',')
-                    .append(String.format(Locale.ROOT, "%.1e", c.bound())).append(',')
-                    .append(c.message() == null ? "" : csv(c.message())).append('\n');
+            sb.append(csv(r.backend()))
+                    .append(',')
+                    .append(csv(c.op()))
+                    .append(',')
+                    .append(csv(c.dtype()))
+                    .append(',')
+                    .append(csv(c.shape()))
+                    .append(',')
+                    .append(status(c.status()))
+                    .append(',')
+                    .append(Double.isNaN(c.nmse()) ? "" : String.format(Locale.ROOT, "%.3e", c.nmse()))
+                    .append(',')
+                    .append(String.format(Locale.ROOT, "%.1e", c.bound()))
+                    .append(',')
+                    .append(c.message() == null ? "" : csv(c.message()))
+                    .append('\n');
         }
         return sb.toString();
     }
@@ -64,19 +90,38 @@ public final class ReportFormat {
     /** One line per case, as printed while the run goes. */
     public static String line(CaseResult c) {
         String nmse = Double.isNaN(c.nmse()) ? "-" : String.format(Locale.ROOT, "%.2e", c.nmse());
-        String head = String.format(Locale.ROOT, "  %-18s %-6s %-44s %-11s nmse %-9s bound %.0e",
-                c.op(), c.dtype(), c.shape(), status(c.status()).toUpperCase(Locale.ROOT), nmse, c.bound());
+        String head = String.format(
+                Locale.ROOT,
+                "  %-18s %-6s %-44s %-11s nmse %-9s bound %.0e",
+                c.op(),
+                c.dtype(),
+                c.shape(),
+                status(c.status()).toUpperCase(Locale.ROOT),
+                nmse,
+                c.bound());
         return c.status() == Status.PASS ? head : head + "\n      " + c.message();
     }
 
     /** The closing summary of one backend's run. */
     public static String summary(ConformanceReport r, double seconds) {
-        return String.format(Locale.ROOT, "%s (%s) vs %s, seed %d: %d cases, %d passed, %d failed, %d unsupported in %.1f s%s",
-                r.backend(), r.device(), r.reference(), r.seed(), r.results().size(), r.passed(), r.failed(), r.unsupported(), seconds,
+        return String.format(
+                Locale.ROOT,
+                "%s (%s) vs %s, seed %d: %d cases, %d passed, %d failed, %d unsupported in %.1f s%s",
+                r.backend(),
+                r.device(),
+                r.reference(),
+                r.seed(),
+                r.results().size(),
+                r.passed(),
+                r.failed(),
+                r.unsupported(),
+                seconds,
                 r.failed() > 0 ? "  (replay with --seed " + r.seed() + ")" : "");
     }
 
-    static String status(Status s) { return s.name().toLowerCase(Locale.ROOT); }
+    static String status(Status s) {
+        return s.name().toLowerCase(Locale.ROOT);
+    }
 
     private static String num(double v) {
         if (Double.isNaN(v)) return "null";

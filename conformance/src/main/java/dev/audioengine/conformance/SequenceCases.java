@@ -1,13 +1,12 @@
 package dev.audioengine.conformance;
 
+import static dev.audioengine.conformance.CaseDraft.dims;
+import static dev.audioengine.conformance.CaseDraft.lower;
+
 import dev.audioengine.api.graph.Op.RopeMode;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.DType;
-
 import java.util.List;
-
-import static dev.audioengine.conformance.CaseDraft.dims;
-import static dev.audioengine.conformance.CaseDraft.lower;
 
 /**
  * The sequence family: get_rows over every table dtype, rope, fused attention (also against the
@@ -72,10 +71,13 @@ final class SequenceCases {
                 new R(1, 2, 33, 128, 128, RopeMode.NORMAL, 1023, false));
         for (R r : specs) {
             CaseDraft d = new CaseDraft();
-            Tensor x = r.strided() ? d.permuted("x", new int[] {0, 2, 1, 3}, r.b(), r.h(), r.t(), r.dHead()) : d.f32("x", r.b(), r.h(), r.t(), r.dHead());
+            Tensor x = r.strided()
+                    ? d.permuted("x", new int[] {0, 2, 1, 3}, r.b(), r.h(), r.t(), r.dHead())
+                    : d.f32("x", r.b(), r.h(), r.t(), r.dHead());
             Tensor pos = d.input("pos", DType.I32, Values.ints(0, r.maxPos()), r.t());
-            String s = r.mode().name().toLowerCase(java.util.Locale.ROOT) + " x[" + r.b() + "," + r.h() + "," + r.t() + "," + r.dHead() + "] dims "
-                    + r.dims() + (r.strided() ? " stored [B,T,H,D]" : "") + " pos<=" + r.maxPos();
+            String s = r.mode().name().toLowerCase(java.util.Locale.ROOT) + " x[" + r.b() + "," + r.h() + "," + r.t()
+                    + "," + r.dHead() + "] dims " + r.dims() + (r.strided() ? " stored [B,T,H,D]" : "") + " pos<="
+                    + r.maxPos();
             out.add(d.done(d.g.rope(x, pos, r.dims(), 10000f, r.mode()), "f32", s, Bound.F32));
         }
     }
@@ -85,7 +87,8 @@ final class SequenceCases {
 
         String describe() {
             return "q[" + b + "," + h + "," + tq + "," + d + "] kv[" + b + "," + hkv + "," + tk + "," + d + "]"
-                    + (causal ? " causal" : "") + (mask == NORMAL_MASK ? " mask" : mask == NEG_INF_MASK ? " mask with -inf" : "")
+                    + (causal ? " causal" : "")
+                    + (mask == NORMAL_MASK ? " mask" : mask == NEG_INF_MASK ? " mask with -inf" : "")
                     + (strided ? " stored [B,T,H,D]" : "");
         }
     }
@@ -146,7 +149,9 @@ final class SequenceCases {
     private static void maskedCacheSteps(List<ConformanceCase> out) {
         long cap = 130;
         for (long dh : new long[] {36, 52}) {
-            for (long hkv : new long[] {8, 2}) for (int len : new int[] {0, 1, 64, 65, 130}) maskedStep(out, DType.F32, 1, hkv, cap, dh, len, false, false);
+            for (long hkv : new long[] {8, 2})
+                for (int len : new int[] {0, 1, 64, 65, 130})
+                    maskedStep(out, DType.F32, 1, hkv, cap, dh, len, false, false);
             maskedStep(out, DType.F32, 2, 2, cap, dh, 65, false, false);
             maskedStep(out, DType.F32, 3, 2, cap, dh, 130, true, false);
         }
@@ -158,11 +163,24 @@ final class SequenceCases {
         maskedStep(out, DType.F32, 4, 2, 300, 36, 300, true, false);
     }
 
-    private static void maskedStep(List<ConformanceCase> out, DType kv, long tq, long hkv, long cap, long dh, int len, boolean causal, boolean strided) {
+    private static void maskedStep(
+            List<ConformanceCase> out,
+            DType kv,
+            long tq,
+            long hkv,
+            long cap,
+            long dh,
+            int len,
+            boolean causal,
+            boolean strided) {
         CaseDraft d = new CaseDraft();
         int[] stored = {0, 2, 1, 3};
-        Tensor k = strided ? d.permuted("k", kv, Values.normal(), stored, 1, hkv, cap, dh) : d.input("k", kv, Values.normal(), 1, hkv, cap, dh);
-        Tensor v = strided ? d.permuted("v", kv, Values.normal(), stored, 1, hkv, cap, dh) : d.input("v", kv, Values.normal(), 1, hkv, cap, dh);
+        Tensor k = strided
+                ? d.permuted("k", kv, Values.normal(), stored, 1, hkv, cap, dh)
+                : d.input("k", kv, Values.normal(), 1, hkv, cap, dh);
+        Tensor v = strided
+                ? d.permuted("v", kv, Values.normal(), stored, 1, hkv, cap, dh)
+                : d.input("v", kv, Values.normal(), 1, hkv, cap, dh);
         Tensor mask = d.f32("mask", new Values.KeyPrefix(len), tq, cap);
         Tensor y = d.g.attention(d.f32("q", 1, 8, tq, dh), k, v, mask, (float) (1 / Math.sqrt(dh)), causal);
         String shape = "q[1,8," + tq + "," + dh + "] kv[1," + hkv + "," + cap + "," + dh + "] key mask length " + len
@@ -172,9 +190,15 @@ final class SequenceCases {
 
     private static Tensor[] attentionInputs(CaseDraft d, Attn a, DType kv) {
         int[] stored = {0, 2, 1, 3};
-        Tensor q = a.strided() ? d.permuted("q", DType.F32, Values.normal(), stored, a.b(), a.h(), a.tq(), a.d()) : d.f32("q", a.b(), a.h(), a.tq(), a.d());
-        Tensor k = a.strided() ? d.permuted("k", kv, Values.normal(), stored, a.b(), a.hkv(), a.tk(), a.d()) : d.input("k", kv, Values.normal(), a.b(), a.hkv(), a.tk(), a.d());
-        Tensor v = a.strided() ? d.permuted("v", kv, Values.normal(), stored, a.b(), a.hkv(), a.tk(), a.d()) : d.input("v", kv, Values.normal(), a.b(), a.hkv(), a.tk(), a.d());
+        Tensor q = a.strided()
+                ? d.permuted("q", DType.F32, Values.normal(), stored, a.b(), a.h(), a.tq(), a.d())
+                : d.f32("q", a.b(), a.h(), a.tq(), a.d());
+        Tensor k = a.strided()
+                ? d.permuted("k", kv, Values.normal(), stored, a.b(), a.hkv(), a.tk(), a.d())
+                : d.input("k", kv, Values.normal(), a.b(), a.hkv(), a.tk(), a.d());
+        Tensor v = a.strided()
+                ? d.permuted("v", kv, Values.normal(), stored, a.b(), a.hkv(), a.tk(), a.d())
+                : d.input("v", kv, Values.normal(), a.b(), a.hkv(), a.tk(), a.d());
         Tensor mask = switch (a.mask()) {
             case Attn.NORMAL_MASK -> d.f32("mask", a.tq(), a.tk());
             case Attn.NEG_INF_MASK -> d.f32("mask", new Values.NegInfOrZero(), a.tq(), a.tk());
@@ -186,7 +210,15 @@ final class SequenceCases {
     private static void lstm(List<ConformanceCase> out) {
         // {B, T, I, H}: the last is stored [T, B, I]; the Kokoro-sized one (its prosody LSTMs: 640 in, 256 hidden) and
         // the one-step batch exercise the GPU's projection GEMM over all steps and its per-step recurrence at scale
-        long[][] bti = {{1, 1, 1, 1}, {1, 17, 5, 7}, {3, 9, 33, 16}, {2, 33, 64, 33}, {3, 1, 19, 45}, {1, 70, 640, 256}, {2, 5, 6, 4}};
+        long[][] bti = {
+            {1, 1, 1, 1},
+            {1, 17, 5, 7},
+            {3, 9, 33, 16},
+            {2, 33, 64, 33},
+            {3, 1, 19, 45},
+            {1, 70, 640, 256},
+            {2, 5, 6, 4}
+        };
         for (int i = 0; i < bti.length; i++) {
             long b = bti[i][0], t = bti[i][1], in = bti[i][2], h = bti[i][3];
             boolean strided = i == bti.length - 1;
@@ -194,21 +226,35 @@ final class SequenceCases {
             // gate pre-activations of about unit spread whatever the width, so sigmoids and tanh are not all saturated
             Values w = new Values.Normal(Math.min(0.5, 1.5 / Math.sqrt(in + h)));
             Tensor x = strided ? d.permuted("x", new int[] {1, 0, 2}, b, t, in) : d.f32("x", b, t, in);
-            Tensor y = d.g.lstm(x, d.f32("w_ih", w, 4 * h, in), d.f32("w_hh", w, 4 * h, h), d.f32("b_ih", w, 4 * h),
-                    d.f32("b_hh", w, 4 * h), d.f32("h0", b, h), d.f32("c0", b, h));
-            out.add(d.done(y, "f32", "x[" + b + "," + t + "," + in + "] hidden " + h + (strided ? " x stored [T,B,I]" : ""), Bound.F32));
+            Tensor y = d.g.lstm(
+                    x,
+                    d.f32("w_ih", w, 4 * h, in),
+                    d.f32("w_hh", w, 4 * h, h),
+                    d.f32("b_ih", w, 4 * h),
+                    d.f32("b_hh", w, 4 * h),
+                    d.f32("h0", b, h),
+                    d.f32("c0", b, h));
+            out.add(d.done(
+                    y,
+                    "f32",
+                    "x[" + b + "," + t + "," + in + "] hidden " + h + (strided ? " x stored [T,B,I]" : ""),
+                    Bound.F32));
         }
     }
 
     private static void keyMask(List<ConformanceCase> out, boolean causal) {
         int[] lengths = {1, 7, 13, 0, 20};
         for (long tq : new long[] {1, 3}) {
-            for (int l : lengths) { // 0: nothing visible (zeros from attention); 20: past the capacity, everything visible
+            for (int l :
+                    lengths) { // 0: nothing visible (zeros from attention); 20: past the capacity, everything visible
                 if (tq > 1 && l < tq) continue;
                 CaseDraft c = new CaseDraft();
                 Tensor length = c.input("length", DType.I32, Values.ints(l, l), 1);
-                out.add(c.done(c.g.keyMask(length, tq, 13, causal), "i32", "length " + l + " queries " + tq + " capacity 13"
-                        + (causal ? " causal" : ""), Bound.EXACT));
+                out.add(c.done(
+                        c.g.keyMask(length, tq, 13, causal),
+                        "i32",
+                        "length " + l + " queries " + tq + " capacity 13" + (causal ? " causal" : ""),
+                        Bound.EXACT));
             }
         }
     }

@@ -11,7 +11,8 @@ final class TensorValues {
     /** The values of {@code view}, a view of (or equal to) the storage held in {@code storage}. */
     static double[] of(HostTensor storage, Tensor view) {
         double[] all = all(storage);
-        if (view == view.storage() || (view.isContiguous() && view.offset() == 0 && view.elements() == storage.elements())) {
+        if (view == view.storage()
+                || (view.isContiguous() && view.offset() == 0 && view.elements() == storage.elements())) {
             return all;
         }
         if (view.dtype().isQuantized()) {

@@ -3,7 +3,6 @@ package dev.audioengine.conformance;
 import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
-
 import java.util.SplittableRandom;
 
 /**
@@ -40,24 +39,37 @@ public sealed interface Values {
      * equal to it; a case with more runs than values is a programming error.
      */
     record PerRun(int[] values) implements Values {
-        public PerRun { values = values.clone(); }
+        public PerRun {
+            values = values.clone();
+        }
 
         int at(int run) {
-            if (run >= values.length) throw new IllegalArgumentException("PerRun has " + values.length + " values, run " + run + " asked");
+            if (run >= values.length)
+                throw new IllegalArgumentException("PerRun has " + values.length + " values, run " + run + " asked");
             return values[run];
         }
     }
 
-    static Values normal() { return new Normal(1); }
+    static Values normal() {
+        return new Normal(1);
+    }
 
-    static Values uniform(double lo, double hi) { return new Uniform(lo, hi); }
+    static Values uniform(double lo, double hi) {
+        return new Uniform(lo, hi);
+    }
 
-    static Values ints(int lo, int hi) { return new Ints(lo, hi); }
+    static Values ints(int lo, int hi) {
+        return new Ints(lo, hi);
+    }
 
-    static Values perRun(int... values) { return new PerRun(values); }
+    static Values perRun(int... values) {
+        return new PerRun(values);
+    }
 
     /** Draws a tensor of {@code dtype} and {@code shape}; the caller owns (closes) it. */
-    default HostTensor draw(DType dtype, Shape shape, SplittableRandom rnd) { return draw(dtype, shape, rnd, 0); }
+    default HostTensor draw(DType dtype, Shape shape, SplittableRandom rnd) {
+        return draw(dtype, shape, rnd, 0);
+    }
 
     /** Draws the tensor for run {@code run} of a multi-run case ({@link PerRun} picks its value; the others ignore it). */
     default HostTensor draw(DType dtype, Shape shape, SplittableRandom rnd, int run) {
@@ -69,13 +81,14 @@ public sealed interface Values {
                 case Normal(double sigma) -> (float) (gaussian(rnd) * sigma);
                 case Uniform(double lo, double hi) -> (float) (lo + (hi - lo) * rnd.nextDouble());
                 case Ints(int lo, int hi) -> rnd.nextInt(lo, hi + 1);
-                case WithSpecials() -> switch (rnd.nextInt(32)) {
-                    case 0 -> Float.NaN;
-                    case 1 -> Float.POSITIVE_INFINITY;
-                    case 2 -> Float.NEGATIVE_INFINITY;
-                    case 3 -> 0f;
-                    default -> (float) gaussian(rnd);
-                };
+                case WithSpecials() ->
+                    switch (rnd.nextInt(32)) {
+                        case 0 -> Float.NaN;
+                        case 1 -> Float.POSITIVE_INFINITY;
+                        case 2 -> Float.NEGATIVE_INFINITY;
+                        case 3 -> 0f;
+                        default -> (float) gaussian(rnd);
+                    };
                 case NegInfOrZero() -> rnd.nextInt(4) == 0 ? Float.NEGATIVE_INFINITY : 0f;
                 case KeyPrefix(int length) -> i % last < length ? 0f : Float.NEGATIVE_INFINITY;
                 case PerRun p -> p.at(run);

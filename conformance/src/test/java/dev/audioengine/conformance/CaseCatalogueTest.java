@@ -1,17 +1,16 @@
 package dev.audioengine.conformance;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import dev.audioengine.api.graph.Op;
 import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.HostTensor;
-import org.junit.jupiter.api.Test;
-
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 /** The catalogue covers every op, kind and dtype the issue lists, with enough cases. */
 class CaseCatalogueTest {
@@ -26,13 +25,41 @@ class CaseCatalogueTest {
         for (Op.BinaryKind k : Op.BinaryKind.values()) assertThat(ops).contains(new Op.Binary(k).opName());
         for (Op.UnaryKind k : Op.UnaryKind.values()) assertThat(ops).contains(new Op.Unary(k, 1).opName());
         for (Op.ReduceKind k : Op.ReduceKind.values()) assertThat(ops).contains(new Op.Reduce(k, 0, false).opName());
-        assertThat(ops).contains("scale", "snake", "matmul", "conv1d", "conv_transpose1d", "pad", "concat", "contiguous", "cast",
-                "layer_norm", "rms_norm", "group_norm", "softmax", "argmax", "get_rows", "rope", "attention", "lstm", "stft", "istft", "magnitude");
+        assertThat(ops)
+                .contains(
+                        "scale",
+                        "snake",
+                        "matmul",
+                        "conv1d",
+                        "conv_transpose1d",
+                        "pad",
+                        "concat",
+                        "contiguous",
+                        "cast",
+                        "layer_norm",
+                        "rms_norm",
+                        "group_norm",
+                        "softmax",
+                        "argmax",
+                        "get_rows",
+                        "rope",
+                        "attention",
+                        "lstm",
+                        "stft",
+                        "istft",
+                        "magnitude");
         // every op record of Op.java except leaves and views has cases
         long computeRecords = Arrays.stream(Op.class.getPermittedSubclasses())
-                .filter(c -> c != Op.Input.class && c != Op.Constant.class && c != Op.State.class && c != Op.Slice.class && c != Op.Permute.class && c != Op.Reshape.class)
+                .filter(c -> c != Op.Input.class
+                        && c != Op.Constant.class
+                        && c != Op.State.class
+                        && c != Op.Slice.class
+                        && c != Op.Permute.class
+                        && c != Op.Reshape.class)
                 .count();
-        Set<Class<?>> covered = CaseCatalogue.all().stream().map(c -> (Class<?>) c.node().op().getClass()).collect(Collectors.toSet());
+        Set<Class<?>> covered = CaseCatalogue.all().stream()
+                .map(c -> (Class<?>) c.node().op().getClass())
+                .collect(Collectors.toSet());
         assertThat(covered).hasSize((int) computeRecords);
     }
 
@@ -46,7 +73,9 @@ class CaseCatalogueTest {
 
     @Test
     void viewsAppearAsKernelInputs() {
-        long strided = CaseCatalogue.all().stream().filter(c -> c.node().inputs().stream().anyMatch(t -> !t.isContiguous())).count();
+        long strided = CaseCatalogue.all().stream()
+                .filter(c -> c.node().inputs().stream().anyMatch(t -> !t.isContiguous()))
+                .count();
         assertThat(strided).as("cases with a non-contiguous input").isGreaterThanOrEqualTo(40);
     }
 
@@ -73,17 +102,35 @@ class CaseCatalogueTest {
 
     @Test
     void comparisonCatchesErrorsAndSpecialMismatches() {
-        assertThat(Comparison.of(new double[] {1, 2}, new double[] {1, 2}).nmse()).isZero();
-        assertThat(Comparison.of(new double[] {1, 2.1}, new double[] {1, 2}).nmse()).isCloseTo(0.01 / 5, org.assertj.core.data.Offset.offset(1e-12));
-        assertThat(Comparison.of(new double[] {Double.NaN, 1}, new double[] {0, 1}).mismatch()).contains("element 0");
-        assertThat(Comparison.of(new double[] {Double.POSITIVE_INFINITY}, new double[] {Double.NEGATIVE_INFINITY}).mismatch()).isNotNull();
-        assertThat(Comparison.of(new double[] {Double.NaN, Double.NEGATIVE_INFINITY}, new double[] {Double.NaN, Double.NEGATIVE_INFINITY}).mismatch()).isNull();
-        assertThat(Comparison.of(new double[] {0.5}, new double[] {0}).nmse()).as("all-zero reference").isEqualTo(0.25);
-        assertThat(Comparison.of(new double[] {-0.0}, new double[] {-3e-38}).nmse()).as("a tail flushed to zero").isZero();
-        assertThat(Comparison.of(new double[] {-0.0}, new double[] {-3e-36}).nmse()).as("a value above the floor lost").isGreaterThan(0.3);
+        assertThat(Comparison.of(new double[] {1, 2}, new double[] {1, 2}).nmse())
+                .isZero();
+        assertThat(Comparison.of(new double[] {1, 2.1}, new double[] {1, 2}).nmse())
+                .isCloseTo(0.01 / 5, org.assertj.core.data.Offset.offset(1e-12));
+        assertThat(Comparison.of(new double[] {Double.NaN, 1}, new double[] {0, 1})
+                        .mismatch())
+                .contains("element 0");
+        assertThat(Comparison.of(new double[] {Double.POSITIVE_INFINITY}, new double[] {Double.NEGATIVE_INFINITY})
+                        .mismatch())
+                .isNotNull();
+        assertThat(Comparison.of(
+                                new double[] {Double.NaN, Double.NEGATIVE_INFINITY},
+                                new double[] {Double.NaN, Double.NEGATIVE_INFINITY})
+                        .mismatch())
+                .isNull();
+        assertThat(Comparison.of(new double[] {0.5}, new double[] {0}).nmse())
+                .as("all-zero reference")
+                .isEqualTo(0.25);
+        assertThat(Comparison.of(new double[] {-0.0}, new double[] {-3e-38}).nmse())
+                .as("a tail flushed to zero")
+                .isZero();
+        assertThat(Comparison.of(new double[] {-0.0}, new double[] {-3e-36}).nmse())
+                .as("a value above the floor lost")
+                .isGreaterThan(0.3);
     }
 
     private static Set<String> dtypes(String op) {
-        return CaseCatalogue.select(op, null).stream().map(ConformanceCase::dtype).collect(Collectors.toSet());
+        return CaseCatalogue.select(op, null).stream()
+                .map(ConformanceCase::dtype)
+                .collect(Collectors.toSet());
     }
 }

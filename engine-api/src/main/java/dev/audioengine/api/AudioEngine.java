@@ -16,7 +16,6 @@ import dev.audioengine.api.spi.DeviceInfo;
 import dev.audioengine.api.spi.UnknownOptionException;
 import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.Shape;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -42,7 +41,13 @@ public final class AudioEngine implements AutoCloseable {
     private final int hostThreads;
     private boolean closed;
 
-    private AudioEngine(Backend backend, Backend cpuFallback, CapabilityOverrides overrides, FallbackPolicy fallback, String note, int threads) {
+    private AudioEngine(
+            Backend backend,
+            Backend cpuFallback,
+            CapabilityOverrides overrides,
+            FallbackPolicy fallback,
+            String note,
+            int threads) {
         this.hostThreads = threads > 0 ? threads : Runtime.getRuntime().availableProcessors();
         this.backend = backend;
         this.cpuFallback = cpuFallback;
@@ -51,27 +56,41 @@ public final class AudioEngine implements AutoCloseable {
         this.selectionNote = note;
     }
 
-    public static Builder builder() { return new Builder(); }
+    public static Builder builder() {
+        return new Builder();
+    }
 
     /** The primary backend. */
-    public Backend backend() { return backend; }
+    public Backend backend() {
+        return backend;
+    }
 
     /**
      * Threads a model's own host-side arithmetic may use (work the graph API does not express, such as Kokoro's
      * harmonic source): the {@link Builder#threads} setting, else all available processors; so one thread asked
      * for is one thread used, on any backend.
      */
-    public int hostThreads() { return hostThreads; }
+    public int hostThreads() {
+        return hostThreads;
+    }
 
     /** The selected device's free and total memory, where its backend reports them (GPUs; not the CPU). */
-    public java.util.Optional<dev.audioengine.api.spi.DeviceMemory> deviceMemory() { return backend.memory(); }
+    public java.util.Optional<dev.audioengine.api.spi.DeviceMemory> deviceMemory() {
+        return backend.memory();
+    }
 
-    public DeviceInfo device() { return backend.device(); }
+    public DeviceInfo device() {
+        return backend.device();
+    }
 
     /** How the backend was chosen ("requested cuda", "best: picked ..."). */
-    public String selectionNote() { return selectionNote; }
+    public String selectionNote() {
+        return selectionNote;
+    }
 
-    public CapabilityOverrides overrides() { return overrides; }
+    public CapabilityOverrides overrides() {
+        return overrides;
+    }
 
     /** What a model that can use {@code modelUses} may use here: verified ∩ uses, with the user's switches. */
     public Set<Capability> effectiveCapabilities(Set<Capability> modelUses) {
@@ -112,7 +131,9 @@ public final class AudioEngine implements AutoCloseable {
     }
 
     /** Bytes of weights uploaded to devices so far. */
-    public long uploadedWeightBytes() { return weights.uploadedBytes(); }
+    public long uploadedWeightBytes() {
+        return weights.uploadedBytes();
+    }
 
     @Override
     public void close() {
@@ -133,44 +154,77 @@ public final class AudioEngine implements AutoCloseable {
         private FallbackPolicy fallback = FallbackPolicy.CPU;
         private BackendRegistry registry;
 
-        public Builder backend(BackendType type) { this.type = type; return this; }
+        public Builder backend(BackendType type) {
+            this.type = type;
+            return this;
+        }
 
         /** cpu, cuda, hip, rocm, vulkan, metal or best. */
-        public Builder backend(String name) { this.type = BackendType.parse(name); return this; }
+        public Builder backend(String name) {
+            this.type = BackendType.parse(name);
+            return this;
+        }
 
-        public Builder device(int device) { this.device = device; return this; }
+        public Builder device(int device) {
+            this.device = device;
+            return this;
+        }
 
         /** CPU worker threads; 0 (the default) means all available processors. */
-        public Builder threads(int threads) { this.threads = threads; return this; }
+        public Builder threads(int threads) {
+            this.threads = threads;
+            return this;
+        }
 
         /** Capability switches such as "-FUSED_ATTENTION" or "+BF16_WEIGHTS". */
-        public Builder capability(String... switches) { capabilities.addAll(List.of(switches)); return this; }
+        public Builder capability(String... switches) {
+            capabilities.addAll(List.of(switches));
+            return this;
+        }
 
         /** A backend option, e.g. {@code cuda.graphs=off}. */
-        public Builder option(String key, String value) { options.put(key, value); return this; }
+        public Builder option(String key, String value) {
+            options.put(key, value);
+            return this;
+        }
 
-        public Builder fallback(FallbackPolicy policy) { this.fallback = policy; return this; }
+        public Builder fallback(FallbackPolicy policy) {
+            this.fallback = policy;
+            return this;
+        }
 
         /** Use this registry instead of ServiceLoader discovery (tests, custom module layers). */
-        public Builder registry(BackendRegistry registry) { this.registry = registry; return this; }
+        public Builder registry(BackendRegistry registry) {
+            this.registry = registry;
+            return this;
+        }
 
         public AudioEngine build() {
             CapabilityOverrides overrides = CapabilityOverrides.parse(capabilities);
             BackendRegistry reg = registry != null ? registry : BackendRegistry.load();
             BackendRegistry.Selection sel = reg.select(type, device);
             Set<String> known = sel.provider().optionKeys();
-            List<String> unknown = options.keySet().stream().filter(k -> !known.contains(k)).sorted().toList();
+            List<String> unknown = options.keySet().stream()
+                    .filter(k -> !known.contains(k))
+                    .sorted()
+                    .toList();
             if (!unknown.isEmpty()) {
-                throw new UnknownOptionException("unknown option" + (unknown.size() == 1 ? " " : "s ") + String.join(", ", unknown) + " for the "
+                throw new UnknownOptionException("unknown option" + (unknown.size() == 1 ? " " : "s ")
+                        + String.join(", ", unknown) + " for the "
                         + sel.provider().registryName() + " backend; its options: "
-                        + (known.isEmpty() ? "none" : String.join(", ", known.stream().sorted().toList())));
+                        + (known.isEmpty()
+                                ? "none"
+                                : String.join(", ", known.stream().sorted().toList())));
             }
             BackendConfig config = new BackendConfig(threads, options);
             Backend primary = sel.provider().open(sel.device().index(), config);
             Backend cpu = null;
             try {
                 if (sel.provider().type() != BackendType.CPU && fallback == FallbackPolicy.CPU) {
-                    BackendProvider cpuProvider = reg.providers().stream().filter(p -> p.type() == BackendType.CPU).findFirst().orElse(null);
+                    BackendProvider cpuProvider = reg.providers().stream()
+                            .filter(p -> p.type() == BackendType.CPU)
+                            .findFirst()
+                            .orElse(null);
                     if (cpuProvider != null) cpu = cpuProvider.open(0, config);
                 }
             } catch (RuntimeException e) {

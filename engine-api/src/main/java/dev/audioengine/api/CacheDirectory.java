@@ -12,7 +12,9 @@ public final class CacheDirectory {
     private CacheDirectory() {}
 
     /** The cache folder for this process's environment. */
-    public static Path resolve() { return resolve(System.getenv()); }
+    public static Path resolve() {
+        return resolve(System.getenv());
+    }
 
     /** The cache folder for {@code env}; a relative XDG_CACHE_HOME is ignored, as the XDG rule requires. */
     public static Path resolve(Map<String, String> env) {
@@ -22,7 +24,8 @@ public final class CacheDirectory {
         if (xdg != null && !xdg.isBlank() && Path.of(xdg).isAbsolute()) return Path.of(xdg, "audioengine");
         String home = env.get("HOME");
         if (home != null && !home.isBlank()) return Path.of(home, ".cache", "audioengine");
-        throw new IllegalStateException("neither XDG_CACHE_HOME nor HOME is set, so there is no cache folder; set one of them "
-                + "(e.g. export XDG_CACHE_HOME=/var/cache)");
+        throw new IllegalStateException(
+                "neither XDG_CACHE_HOME nor HOME is set, so there is no cache folder; set one of them "
+                        + "(e.g. export XDG_CACHE_HOME=/var/cache)");
     }
 }

@@ -21,15 +21,21 @@ final class BritishAmericanSpellings {
     private BritishAmericanSpellings() {}
 
     /** The American spelling of {@code word}, or the word itself. */
-    static String american(String word) { return AMERICAN.getOrDefault(word, word); }
+    static String american(String word) {
+        return AMERICAN.getOrDefault(word, word);
+    }
 
     /** Every British spelling listed, with its American one (for tests). */
-    static Map<String, String> all() { return AMERICAN; }
+    static Map<String, String> all() {
+        return AMERICAN;
+    }
 
     private static Map<String, String> load() {
         Map<String, String> map = new HashMap<>();
         try (InputStream in = BritishAmericanSpellings.class.getResourceAsStream(RESOURCE)) {
-            if (in == null) throw new IllegalStateException(RESOURCE + " is missing from the model-api jar; the build did not copy its resources");
+            if (in == null)
+                throw new IllegalStateException(
+                        RESOURCE + " is missing from the model-api jar; the build did not copy its resources");
             BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
             int lineNumber = 0;
             for (String line; (line = r.readLine()) != null; ) {
@@ -37,7 +43,8 @@ final class BritishAmericanSpellings {
                 if (line.isBlank() || line.startsWith("#")) continue;
                 String[] pair = line.strip().split(" ");
                 if (pair.length != 2 || map.put(pair[0], pair[1]) != null) {
-                    throw new IllegalStateException(RESOURCE + " line " + lineNumber + ": expected a new British word and its American spelling, got \"" + line + "\"");
+                    throw new IllegalStateException(RESOURCE + " line " + lineNumber
+                            + ": expected a new British word and its American spelling, got \"" + line + "\"");
                 }
             }
         } catch (IOException e) {

@@ -32,17 +32,48 @@ final class EnglishNumberNormalizer {
     private static final Pattern LETTER_DIGIT = Pattern.compile("([a-z])([0-9])", FLAGS);
     private static final Pattern DIGIT_LETTER = Pattern.compile("([0-9])([a-z])", FLAGS);
     private static final Pattern DETACHED_SUFFIX = Pattern.compile("([0-9])\\s+(st|nd|rd|th|s)\\b", FLAGS);
-    private static final Pattern DOLLARS_AND_CENTS = Pattern.compile("([€£$])([0-9]+) (?:and )?¢([0-9]{1,2})\\b", FLAGS);
+    private static final Pattern DOLLARS_AND_CENTS =
+            Pattern.compile("([€£$])([0-9]+) (?:and )?¢([0-9]{1,2})\\b", FLAGS);
     // the '.' is any character, as in Whisper's pattern
     private static final Pattern ONLY_CENTS = Pattern.compile("[€£$]0.([0-9]{1,2})\\b", FLAGS);
     private static final Pattern LONE_ONE = Pattern.compile("\\b1(s?)\\b", FLAGS);
     private static final Pattern WHITESPACE = Pattern.compile("\\s+", FLAGS);
 
-    private static final List<String> ONES_NAMES = List.of("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-            "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen");
-    private static final List<String> TENS_NAMES = List.of("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety");
-    private static final List<String> MULTIPLIER_NAMES = List.of("hundred", "thousand", "million", "billion", "trillion", "quadrillion",
-            "quintillion", "sextillion", "septillion", "octillion", "nonillion", "decillion");
+    private static final List<String> ONES_NAMES = List.of(
+            "one",
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "eleven",
+            "twelve",
+            "thirteen",
+            "fourteen",
+            "fifteen",
+            "sixteen",
+            "seventeen",
+            "eighteen",
+            "nineteen");
+    private static final List<String> TENS_NAMES =
+            List.of("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety");
+    private static final List<String> MULTIPLIER_NAMES = List.of(
+            "hundred",
+            "thousand",
+            "million",
+            "billion",
+            "trillion",
+            "quadrillion",
+            "quintillion",
+            "sextillion",
+            "septillion",
+            "octillion",
+            "nonillion",
+            "decillion");
 
     /** A number word with the suffix its digits keep: "sixes" → (6, "s"), "fifth" → (5, "th"). */
     private record Suffixed(int value, String suffix) {}
@@ -53,11 +84,15 @@ final class EnglishNumberNormalizer {
     private static final Map<String, Integer> TENS = new HashMap<>();
     private static final Map<String, Suffixed> TENS_SUFFIXED = new HashMap<>();
     private static final Map<String, BigInteger> MULTIPLIERS = new HashMap<>();
-    private static final Map<String, String> MULTIPLIER_SUFFIXES = new HashMap<>(); // "millions" → "s", "millionth" → "th"
-    private static final Map<String, String> PRECEDING_SIGNS = Map.of("minus", "-", "negative", "-", "plus", "+", "positive", "+");
-    private static final Map<String, String> FOLLOWING_CURRENCIES = Map.of("pound", "£", "pounds", "£", "euro", "€", "euros", "€",
-            "dollar", "$", "dollars", "$", "cent", "¢", "cents", "¢");
-    private static final Set<Integer> PREFIX_SYMBOLS = Set.of((int) '-', (int) '+', (int) '£', (int) '€', (int) '$', (int) '¢');
+    private static final Map<String, String> MULTIPLIER_SUFFIXES =
+            new HashMap<>(); // "millions" → "s", "millionth" → "th"
+    private static final Map<String, String> PRECEDING_SIGNS =
+            Map.of("minus", "-", "negative", "-", "plus", "+", "positive", "+");
+    private static final Map<String, String> FOLLOWING_CURRENCIES = Map.of(
+            "pound", "£", "pounds", "£", "euro", "€", "euros", "€", "dollar", "$", "dollars", "$", "cent", "¢", "cents",
+            "¢");
+    private static final Set<Integer> PREFIX_SYMBOLS =
+            Set.of((int) '-', (int) '+', (int) '£', (int) '€', (int) '$', (int) '¢');
     private static final Set<String> SPECIALS = Set.of("and", "double", "triple", "point");
     /** The words after "point" that make it a decimal point. */
     private static final Set<String> DECIMALS = new HashSet<>();
@@ -70,7 +105,8 @@ final class EnglishNumberNormalizer {
             int value = i + 1;
             ONES.put(name, value);
             ONES_SUFFIXED.put(name.equals("six") ? "sixes" : name + "s", new Suffixed(value, "s"));
-            if (value > 3 && value != 5 && value != 12) ONES_SUFFIXED.put(name + (name.endsWith("t") ? "h" : "th"), new Suffixed(value, "th"));
+            if (value > 3 && value != 5 && value != 12)
+                ONES_SUFFIXED.put(name + (name.endsWith("t") ? "h" : "th"), new Suffixed(value, "th"));
         }
         ONES_SUFFIXED.put("zeroth", new Suffixed(0, "th"));
         ONES_SUFFIXED.put("first", new Suffixed(1, "st"));
@@ -94,8 +130,18 @@ final class EnglishNumberNormalizer {
         DECIMALS.addAll(ONES.keySet());
         DECIMALS.addAll(TENS.keySet());
         DECIMALS.addAll(ZEROS);
-        for (Set<String> s : List.of(ZEROS, ONES.keySet(), ONES_SUFFIXED.keySet(), TENS.keySet(), TENS_SUFFIXED.keySet(), MULTIPLIERS.keySet(),
-                MULTIPLIER_SUFFIXES.keySet(), PRECEDING_SIGNS.keySet(), FOLLOWING_CURRENCIES.keySet(), Set.of("per", "percent"), SPECIALS)) {
+        for (Set<String> s : List.of(
+                ZEROS,
+                ONES.keySet(),
+                ONES_SUFFIXED.keySet(),
+                TENS.keySet(),
+                TENS_SUFFIXED.keySet(),
+                MULTIPLIERS.keySet(),
+                MULTIPLIER_SUFFIXES.keySet(),
+                PRECEDING_SIGNS.keySet(),
+                FOLLOWING_CURRENCIES.keySet(),
+                Set.of("per", "percent"),
+                SPECIALS)) {
             WORDS.addAll(s);
         }
     }
@@ -128,8 +174,10 @@ final class EnglishNumberNormalizer {
 
     /** "$2 and ¢7" → "$2.07", "$0.07" → "¢7", and 1 back to "one". */
     private static String postprocess(String s) {
-        s = DOLLARS_AND_CENTS.matcher(s).replaceAll(m -> Matcher.quoteReplacement(
-                m.group(1) + m.group(2) + "." + String.format(Locale.ROOT, "%02d", Integer.parseInt(m.group(3)))));
+        s = DOLLARS_AND_CENTS
+                .matcher(s)
+                .replaceAll(m -> Matcher.quoteReplacement(m.group(1) + m.group(2) + "."
+                        + String.format(Locale.ROOT, "%02d", Integer.parseInt(m.group(3)))));
         s = ONLY_CENTS.matcher(s).replaceAll(m -> Matcher.quoteReplacement("¢" + Integer.parseInt(m.group(1))));
         return LONE_ONE.matcher(s).replaceAll("one$1");
     }
@@ -145,9 +193,13 @@ final class EnglishNumberNormalizer {
         private BigInteger integer; // at most one of integer and digits is set
         private String digits;
 
-        private boolean hasValue() { return integer != null || digits != null; }
+        private boolean hasValue() {
+            return integer != null || digits != null;
+        }
 
-        private String valueText() { return integer != null ? integer.toString() : digits; }
+        private String valueText() {
+            return integer != null ? integer.toString() : digits;
+        }
 
         /** Python's {@code str(value or "")}: no value, 0 and "" all read as "". */
         private String valueOrEmpty() {
@@ -155,9 +207,15 @@ final class EnglishNumberNormalizer {
             return digits == null ? "" : digits;
         }
 
-        private void setInteger(BigInteger v) { integer = v; digits = null; }
+        private void setInteger(BigInteger v) {
+            integer = v;
+            digits = null;
+        }
 
-        private void setDigits(String v) { digits = v; integer = null; }
+        private void setDigits(String v) {
+            digits = v;
+            integer = null;
+        }
 
         /** Emits {@code text} behind any waiting prefix; the number in hand and the prefix are used up. */
         private void emit(String text) {
@@ -167,7 +225,9 @@ final class EnglishNumberNormalizer {
             digits = null;
         }
 
-        private void emitValueIfAny() { if (hasValue()) emit(valueText()); }
+        private void emitValueIfAny() {
+            if (hasValue()) emit(valueText());
+        }
 
         List<String> read(List<String> words) {
             boolean skip = false;
@@ -176,14 +236,17 @@ final class EnglishNumberNormalizer {
                     skip = false;
                     continue;
                 }
-                String prev = i > 0 ? words.get(i - 1) : null, current = words.get(i), next = i + 1 < words.size() ? words.get(i + 1) : null;
+                String prev = i > 0 ? words.get(i - 1) : null,
+                        current = words.get(i),
+                        next = i + 1 < words.size() ? words.get(i + 1) : null;
                 boolean nextIsNumeric = next != null && NUMERIC.matcher(next).matches();
                 int first = current.codePointAt(0);
                 boolean hasPrefix = PREFIX_SYMBOLS.contains(first);
                 String bare = hasPrefix ? current.substring(Character.charCount(first)) : current;
                 if (NUMERIC.matcher(bare).matches()) {
                     if (hasValue()) {
-                        if (digits != null && digits.endsWith(".")) { // the digits after a spoken "point", or an address's parts
+                        if (digits != null
+                                && digits.endsWith(".")) { // the digits after a spoken "point", or an address's parts
                             setDigits(digits + current);
                             continue;
                         }
@@ -212,7 +275,8 @@ final class EnglishNumberNormalizer {
                     multiplier(MULTIPLIERS.get(current));
                 } else if (MULTIPLIER_SUFFIXES.containsKey(current)) {
                     String suffix = MULTIPLIER_SUFFIXES.get(current);
-                    suffixedMultiplier(MULTIPLIERS.get(current.substring(0, current.length() - suffix.length())), suffix);
+                    suffixedMultiplier(
+                            MULTIPLIERS.get(current.substring(0, current.length() - suffix.length())), suffix);
                 } else if (PRECEDING_SIGNS.containsKey(current)) {
                     emitValueIfAny();
                     if (WORDS.contains(next) || nextIsNumeric) prefix = PRECEDING_SIGNS.get(current);
@@ -256,14 +320,16 @@ final class EnglishNumberNormalizer {
             } else if (digits != null || ONES.containsKey(prev)) {
                 // a digit string goes on; "twenty" then "three" in one replaces the 0 it ended with
                 String text = valueText();
-                String joined = TENS.containsKey(prev) && ones < 10 ? text.substring(0, text.length() - 1) + ones : text + ones;
+                String joined =
+                        TENS.containsKey(prev) && ones < 10 ? text.substring(0, text.length() - 1) + ones : text + ones;
                 if (suffix == null) {
                     setDigits(joined);
                     return;
                 }
                 result = joined + suffix;
             } else {
-                boolean adds = integer.mod(BigInteger.valueOf(ones < 10 ? 10 : 100)).signum() == 0;
+                boolean adds =
+                        integer.mod(BigInteger.valueOf(ones < 10 ? 10 : 100)).signum() == 0;
                 if (suffix == null) {
                     if (adds) setInteger(integer.add(BigInteger.valueOf(ones)));
                     else setDigits(integer.toString() + ones);

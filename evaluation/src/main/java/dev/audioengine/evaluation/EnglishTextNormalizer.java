@@ -31,6 +31,7 @@ public final class EnglishTextNormalizer {
     private static final Pattern SYMBOL_NOT_BEFORE_DIGIT = Pattern.compile("[.$¢€£]([^0-9])", FLAGS);
     private static final Pattern PERCENT_NOT_AFTER_DIGIT = Pattern.compile("([^0-9])%", FLAGS);
     private static final Pattern WHITESPACE = Pattern.compile("\\s+", FLAGS);
+
     private record Replacement(Pattern pattern, String with) {}
 
     /** Applied in this order, each to the whole text: the specific forms before the general "'s" and "n't". */
@@ -60,23 +61,58 @@ public final class EnglishTextNormalizer {
     private static List<Replacement> replacements() {
         String[][] table = {
             // whole-word contractions
-            {"\\bwon't\\b", "will not"}, {"\\bcan't\\b", "can not"}, {"\\blet's\\b", "let us"}, {"\\bain't\\b", "aint"},
-            {"\\by'all\\b", "you all"}, {"\\bwanna\\b", "want to"}, {"\\bgotta\\b", "got to"}, {"\\bgonna\\b", "going to"},
-            {"\\bi'ma\\b", "i am going to"}, {"\\bimma\\b", "i am going to"}, {"\\bwoulda\\b", "would have"},
-            {"\\bcoulda\\b", "could have"}, {"\\bshoulda\\b", "should have"}, {"\\bma'am\\b", "madam"},
+            {"\\bwon't\\b", "will not"},
+            {"\\bcan't\\b", "can not"},
+            {"\\blet's\\b", "let us"},
+            {"\\bain't\\b", "aint"},
+            {"\\by'all\\b", "you all"},
+            {"\\bwanna\\b", "want to"},
+            {"\\bgotta\\b", "got to"},
+            {"\\bgonna\\b", "going to"},
+            {"\\bi'ma\\b", "i am going to"},
+            {"\\bimma\\b", "i am going to"},
+            {"\\bwoulda\\b", "would have"},
+            {"\\bcoulda\\b", "could have"},
+            {"\\bshoulda\\b", "should have"},
+            {"\\bma'am\\b", "madam"},
             // titles and other abbreviations (the trailing spaces are as in Whisper)
-            {"\\bmr\\b", "mister "}, {"\\bmrs\\b", "missus "}, {"\\bst\\b", "saint "}, {"\\bdr\\b", "doctor "},
-            {"\\bprof\\b", "professor "}, {"\\bcapt\\b", "captain "}, {"\\bgov\\b", "governor "}, {"\\bald\\b", "alderman "},
-            {"\\bgen\\b", "general "}, {"\\bsen\\b", "senator "}, {"\\brep\\b", "representative "}, {"\\bpres\\b", "president "},
-            {"\\brev\\b", "reverend "}, {"\\bhon\\b", "honorable "}, {"\\basst\\b", "assistant "}, {"\\bassoc\\b", "associate "},
-            {"\\blt\\b", "lieutenant "}, {"\\bcol\\b", "colonel "}, {"\\bjr\\b", "junior "}, {"\\bsr\\b", "senior "},
+            {"\\bmr\\b", "mister "},
+            {"\\bmrs\\b", "missus "},
+            {"\\bst\\b", "saint "},
+            {"\\bdr\\b", "doctor "},
+            {"\\bprof\\b", "professor "},
+            {"\\bcapt\\b", "captain "},
+            {"\\bgov\\b", "governor "},
+            {"\\bald\\b", "alderman "},
+            {"\\bgen\\b", "general "},
+            {"\\bsen\\b", "senator "},
+            {"\\brep\\b", "representative "},
+            {"\\bpres\\b", "president "},
+            {"\\brev\\b", "reverend "},
+            {"\\bhon\\b", "honorable "},
+            {"\\basst\\b", "assistant "},
+            {"\\bassoc\\b", "associate "},
+            {"\\blt\\b", "lieutenant "},
+            {"\\bcol\\b", "colonel "},
+            {"\\bjr\\b", "junior "},
+            {"\\bsr\\b", "senior "},
             {"\\besq\\b", "esquire "},
             // perfect tenses, where "'s" and "'d" are "has" and "had" rather than "is" and "would"
-            {"'d been\\b", " had been"}, {"'s been\\b", " has been"}, {"'d gone\\b", " had gone"}, {"'s gone\\b", " has gone"},
-            {"'d done\\b", " had done"}, {"'s got\\b", " has got"},
+            {"'d been\\b", " had been"},
+            {"'s been\\b", " has been"},
+            {"'d gone\\b", " had gone"},
+            {"'s gone\\b", " has gone"},
+            {"'d done\\b", " had done"},
+            {"'s got\\b", " has got"},
             // the general endings
-            {"n't\\b", " not"}, {"'re\\b", " are"}, {"'s\\b", " is"}, {"'d\\b", " would"}, {"'ll\\b", " will"},
-            {"'t\\b", " not"}, {"'ve\\b", " have"}, {"'m\\b", " am"},
+            {"n't\\b", " not"},
+            {"'re\\b", " are"},
+            {"'s\\b", " is"},
+            {"'d\\b", " would"},
+            {"'ll\\b", " will"},
+            {"'t\\b", " not"},
+            {"'ve\\b", " have"},
+            {"'m\\b", " am"},
         };
         List<Replacement> list = new ArrayList<>();
         for (String[] row : table) list.add(new Replacement(Pattern.compile(row[0], FLAGS), row[1]));

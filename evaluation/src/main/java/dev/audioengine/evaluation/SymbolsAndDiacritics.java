@@ -10,10 +10,22 @@ import java.util.Map;
  */
 final class SymbolsAndDiacritics {
     private static final Map<Integer, String> UNDECOMPOSED_LETTERS = Map.ofEntries(
-            Map.entry((int) 'œ', "oe"), Map.entry((int) 'Œ', "OE"), Map.entry((int) 'ø', "o"), Map.entry((int) 'Ø', "O"),
-            Map.entry((int) 'æ', "ae"), Map.entry((int) 'Æ', "AE"), Map.entry((int) 'ß', "ss"), Map.entry((int) 'ẞ', "SS"),
-            Map.entry((int) 'đ', "d"), Map.entry((int) 'Đ', "D"), Map.entry((int) 'ð', "d"), Map.entry((int) 'Ð', "D"),
-            Map.entry((int) 'þ', "th"), Map.entry((int) 'Þ', "th"), Map.entry((int) 'ł', "l"), Map.entry((int) 'Ł', "L"));
+            Map.entry((int) 'œ', "oe"),
+            Map.entry((int) 'Œ', "OE"),
+            Map.entry((int) 'ø', "o"),
+            Map.entry((int) 'Ø', "O"),
+            Map.entry((int) 'æ', "ae"),
+            Map.entry((int) 'Æ', "AE"),
+            Map.entry((int) 'ß', "ss"),
+            Map.entry((int) 'ẞ', "SS"),
+            Map.entry((int) 'đ', "d"),
+            Map.entry((int) 'Đ', "D"),
+            Map.entry((int) 'ð', "d"),
+            Map.entry((int) 'Ð', "D"),
+            Map.entry((int) 'þ', "th"),
+            Map.entry((int) 'Þ', "th"),
+            Map.entry((int) 'ł', "l"),
+            Map.entry((int) 'Ł', "L"));
 
     private SymbolsAndDiacritics() {}
 
@@ -37,10 +49,19 @@ final class SymbolsAndDiacritics {
 
     private static boolean isMarkSymbolOrPunctuation(int type) {
         return switch (type) {
-            case Character.COMBINING_SPACING_MARK, Character.ENCLOSING_MARK,
-                 Character.MATH_SYMBOL, Character.CURRENCY_SYMBOL, Character.MODIFIER_SYMBOL, Character.OTHER_SYMBOL,
-                 Character.CONNECTOR_PUNCTUATION, Character.DASH_PUNCTUATION, Character.START_PUNCTUATION, Character.END_PUNCTUATION,
-                 Character.INITIAL_QUOTE_PUNCTUATION, Character.FINAL_QUOTE_PUNCTUATION, Character.OTHER_PUNCTUATION -> true;
+            case Character.COMBINING_SPACING_MARK,
+                    Character.ENCLOSING_MARK,
+                    Character.MATH_SYMBOL,
+                    Character.CURRENCY_SYMBOL,
+                    Character.MODIFIER_SYMBOL,
+                    Character.OTHER_SYMBOL,
+                    Character.CONNECTOR_PUNCTUATION,
+                    Character.DASH_PUNCTUATION,
+                    Character.START_PUNCTUATION,
+                    Character.END_PUNCTUATION,
+                    Character.INITIAL_QUOTE_PUNCTUATION,
+                    Character.FINAL_QUOTE_PUNCTUATION,
+                    Character.OTHER_PUNCTUATION -> true;
             default -> false;
         };
     }

@@ -31,19 +31,23 @@ public final class WordErrorRate {
 
         public Result {
             if (substitutions < 0 || deletions < 0 || insertions < 0 || referenceWords < 0) {
-                throw new IllegalArgumentException("negative count in " + substitutions + " S, " + deletions + " D, " + insertions + " I, "
-                        + referenceWords + " reference words");
+                throw new IllegalArgumentException("negative count in " + substitutions + " S, " + deletions + " D, "
+                        + insertions + " I, " + referenceWords + " reference words");
             }
             if (substitutions + deletions > referenceWords) {
-                throw new IllegalArgumentException(substitutions + " substitutions and " + deletions + " deletions cannot come from "
-                        + referenceWords + " reference words");
+                throw new IllegalArgumentException(substitutions + " substitutions and " + deletions
+                        + " deletions cannot come from " + referenceWords + " reference words");
             }
         }
 
-        public int errors() { return substitutions + deletions + insertions; }
+        public int errors() {
+            return substitutions + deletions + insertions;
+        }
 
         /** Reference words the hypothesis got right. */
-        public int hits() { return referenceWords - substitutions - deletions; }
+        public int hits() {
+            return referenceWords - substitutions - deletions;
+        }
 
         /**
          * Errors over reference words. With no reference words it is 0 when there are no errors either, and
@@ -56,13 +60,23 @@ public final class WordErrorRate {
 
         /** The counts of both together: a corpus's rate is its summed errors over its summed reference words. */
         public Result plus(Result other) {
-            return new Result(Math.addExact(substitutions, other.substitutions), Math.addExact(deletions, other.deletions),
-                    Math.addExact(insertions, other.insertions), Math.addExact(referenceWords, other.referenceWords));
+            return new Result(
+                    Math.addExact(substitutions, other.substitutions),
+                    Math.addExact(deletions, other.deletions),
+                    Math.addExact(insertions, other.insertions),
+                    Math.addExact(referenceWords, other.referenceWords));
         }
 
-        @Override public String toString() {
-            return String.format(java.util.Locale.ROOT, "WER %.4f (%d S, %d D, %d I over %d reference words)",
-                    rate(), substitutions, deletions, insertions, referenceWords);
+        @Override
+        public String toString() {
+            return String.format(
+                    java.util.Locale.ROOT,
+                    "WER %.4f (%d S, %d D, %d I over %d reference words)",
+                    rate(),
+                    substitutions,
+                    deletions,
+                    insertions,
+                    referenceWords);
         }
     }
 
@@ -103,8 +117,12 @@ public final class WordErrorRate {
                 errors[j] = bestErrors;
                 subs[j] = bestSubs;
             }
-            int[] t = prevErrors; prevErrors = errors; errors = t;
-            t = prevSubs; prevSubs = subs; subs = t;
+            int[] t = prevErrors;
+            prevErrors = errors;
+            errors = t;
+            t = prevSubs;
+            prevSubs = subs;
+            subs = t;
         }
         int e = prevErrors[m], s = prevSubs[m];
         int deletions = (e - s + (n - m)) / 2, insertions = (e - s - (n - m)) / 2;

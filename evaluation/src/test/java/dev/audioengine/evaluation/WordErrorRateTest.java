@@ -1,29 +1,32 @@
 package dev.audioengine.evaluation;
 
-import dev.audioengine.evaluation.WordErrorRate.Result;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
+import dev.audioengine.evaluation.WordErrorRate.Result;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.within;
+import org.junit.jupiter.api.Test;
 
 class WordErrorRateTest {
 
     @Test
     void countsHandAlignedExamples() {
-        assertThat(WordErrorRate.score("the cat sat on the mat", "the cat sat on the mat")).isEqualTo(new Result(0, 0, 0, 6));
+        assertThat(WordErrorRate.score("the cat sat on the mat", "the cat sat on the mat"))
+                .isEqualTo(new Result(0, 0, 0, 6));
         // the cat [sat→sit] on the mat
-        assertThat(WordErrorRate.score("the cat sat on the mat", "the cat sit on the mat")).isEqualTo(new Result(1, 0, 0, 6));
+        assertThat(WordErrorRate.score("the cat sat on the mat", "the cat sit on the mat"))
+                .isEqualTo(new Result(1, 0, 0, 6));
         // the [cat deleted] sat on the mat
-        assertThat(WordErrorRate.score("the cat sat on the mat", "the sat on the mat")).isEqualTo(new Result(0, 1, 0, 6));
+        assertThat(WordErrorRate.score("the cat sat on the mat", "the sat on the mat"))
+                .isEqualTo(new Result(0, 1, 0, 6));
         // the big [inserted] cat sat on the mat [inserted: today]
-        assertThat(WordErrorRate.score("the cat sat on the mat", "the big cat sat on the mat today")).isEqualTo(new Result(0, 0, 2, 6));
+        assertThat(WordErrorRate.score("the cat sat on the mat", "the big cat sat on the mat today"))
+                .isEqualTo(new Result(0, 0, 2, 6));
         // ten of clubs → [ten→then] [of deleted] clubs [inserted: please]
         assertThat(WordErrorRate.score("ten of clubs", "then clubs please")).isEqualTo(new Result(1, 1, 1, 3));
         assertThat(WordErrorRate.score("a b c", "")).isEqualTo(new Result(0, 3, 0, 3));
@@ -56,7 +59,9 @@ class WordErrorRateTest {
 
     @Test
     void sumsUtterancesIntoACorpusRate() {
-        List<Result> parts = List.of(WordErrorRate.score("a b c d", "a b c d"), WordErrorRate.score("e f", "e g h"),
+        List<Result> parts = List.of(
+                WordErrorRate.score("a b c d", "a b c d"),
+                WordErrorRate.score("e f", "e g h"),
                 WordErrorRate.score("i j k l", "i"));
         Result total = WordErrorRate.total(parts);
         assertThat(total).isEqualTo(new Result(1, 3, 1, 10));
@@ -67,8 +72,12 @@ class WordErrorRateTest {
 
     @Test
     void refusesImpossibleCounts() {
-        assertThatThrownBy(() -> new Result(-1, 0, 0, 3)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("negative");
-        assertThatThrownBy(() -> new Result(2, 2, 0, 3)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cannot come from 3");
+        assertThatThrownBy(() -> new Result(-1, 0, 0, 3))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("negative");
+        assertThatThrownBy(() -> new Result(2, 2, 0, 3))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("cannot come from 3");
     }
 
     @Test
@@ -76,10 +85,13 @@ class WordErrorRateTest {
         Random rnd = new Random(5);
         List<String> vocabulary = List.of("a", "b", "c");
         for (int n = 0; n < 3000; n++) {
-            List<String> ref = randomWords(rnd, vocabulary, rnd.nextInt(7)), hyp = randomWords(rnd, vocabulary, rnd.nextInt(7));
+            List<String> ref = randomWords(rnd, vocabulary, rnd.nextInt(7)),
+                    hyp = randomWords(rnd, vocabulary, rnd.nextInt(7));
             int[] best = bestByEnumeration(ref, hyp, 0, 0, new int[3]);
             Result got = WordErrorRate.score(ref, hyp);
-            assertThat(new int[] {got.substitutions(), got.deletions(), got.insertions()}).as(ref + " vs " + hyp).containsExactly(best);
+            assertThat(new int[] {got.substitutions(), got.deletions(), got.insertions()})
+                    .as(ref + " vs " + hyp)
+                    .containsExactly(best);
             assertThat(got.referenceWords()).isEqualTo(ref.size());
         }
     }

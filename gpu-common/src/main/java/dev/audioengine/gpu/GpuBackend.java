@@ -26,7 +26,6 @@ import dev.audioengine.gpu.runtime.GpuBuffer;
 import dev.audioengine.gpu.runtime.GpuRuntime;
 import dev.audioengine.gpu.runtime.PinnedStaging;
 import dev.audioengine.gpu.runtime.VmmPool;
-
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
@@ -78,6 +77,7 @@ public final class GpuBackend implements Backend {
     private final DeviceLimits limits;
     /** What the op families bind against: this device's runtime, kernels, GEMM path and scratch memory. */
     private final BindContext context;
+
     private final Set<GpuBuffer> live = Collections.newSetFromMap(new IdentityHashMap<>());
     private boolean closed;
 
@@ -86,8 +86,14 @@ public final class GpuBackend implements Backend {
      * or here when opening fails). {@code compiler} loads the kernel compiler and {@code gemmChoice} picks the
      * GEMM path; either throws IllegalStateException when what it needs is missing.
      */
-    public GpuBackend(GpuVendor vendor, DeviceInfo device, int ordinal, GpuRuntime runtime, Supplier<GpuKernelCompiler> compiler,
-                      Function<GpuRuntime, GemmChoice> gemmChoice, BackendConfig config) {
+    public GpuBackend(
+            GpuVendor vendor,
+            DeviceInfo device,
+            int ordinal,
+            GpuRuntime runtime,
+            Supplier<GpuKernelCompiler> compiler,
+            Function<GpuRuntime, GemmChoice> gemmChoice,
+            BackendConfig config) {
         this.vendor = vendor;
         this.device = device;
         this.ordinal = ordinal;
@@ -95,7 +101,8 @@ public final class GpuBackend implements Backend {
         String p = vendor.optionPrefix() + ".";
         this.tf32 = onOff(config, p + "tf32", false);
         String mm = config.option(p + "matmul", "precise").trim().toLowerCase(Locale.ROOT);
-        if (!mm.equals("precise") && !mm.equals("fast")) throw new InvalidOptionValueException(p + "matmul must be precise or fast, got '" + mm + "'");
+        if (!mm.equals("precise") && !mm.equals("fast"))
+            throw new InvalidOptionValueException(p + "matmul must be precise or fast, got '" + mm + "'");
         this.fastMatmul = mm.equals("fast");
         boolean profiling = onOff(config, p + "profile", false);
         // a profile times every step apart, which a replayed graph cannot do
@@ -105,7 +112,8 @@ public final class GpuBackend implements Backend {
         try {
             graphCache = Integer.parseInt(graphCacheValue);
         } catch (NumberFormatException e) {
-            throw new InvalidOptionValueException(p + "graph_cache must be a whole number >= 1, got '" + graphCacheValue + "'");
+            throw new InvalidOptionValueException(
+                    p + "graph_cache must be a whole number >= 1, got '" + graphCacheValue + "'");
         }
         String cacheDir = config.option(p + "kernel_cache", "").trim();
         boolean pinned = onOff(config, p + "pinned", true);
@@ -121,10 +129,17 @@ public final class GpuBackend implements Backend {
             runtime.makeCurrent();
             l = new DeviceLimits(runtime.maxSharedPerBlock());
             s = runtime.createStream();
-            if (useVmm) v = new VmmPool(runtime.virtualMemory(), device.memoryTotal() > 0 ? device.memoryTotal() : 32L << 30);
+            if (useVmm)
+                v = new VmmPool(runtime.virtualMemory(), device.memoryTotal() > 0 ? device.memoryTotal() : 32L << 30);
             if (pinned) st = new PinnedStaging(runtime, PINNED_HALF_BYTES);
-            k = new KernelCache(runtime, compiler.get(), device.arch(), cacheDir.equals("off") ? null
-                    : cacheDir.isEmpty() ? KernelCache.defaultDir(vendor.optionPrefix()) : Path.of(cacheDir), prebuilt);
+            k = new KernelCache(
+                    runtime,
+                    compiler.get(),
+                    device.arch(),
+                    cacheDir.equals("off")
+                            ? null
+                            : cacheDir.isEmpty() ? KernelCache.defaultDir(vendor.optionPrefix()) : Path.of(cacheDir),
+                    prebuilt);
             g = gemmChoice.apply(runtime);
         } catch (RuntimeException | Error e) {
             if (g != null && g.blas() != null) g.blas().close();
@@ -150,21 +165,29 @@ public final class GpuBackend implements Backend {
 
     /** The INFO line logged when the device opens: which GEMM path, graphs, and the VMM pool if any. */
     String openedMessage() {
-        return vendor.registryName() + " device " + ordinal + " (" + device.name() + ", " + device.arch() + ") opened: " + detail()
-                + (vmm != null ? " reserving " + vmm.reservedBytes() + " bytes" : "");
+        return vendor.registryName() + " device " + ordinal + " (" + device.name() + ", " + device.arch() + ") opened: "
+                + detail() + (vmm != null ? " reserving " + vmm.reservedBytes() + " bytes" : "");
     }
 
     /** The GEMM path and graph setting, for every run summary. */
     @Override
     public String detail() {
-        return "GEMM: " + gemm + "; graphs " + (graphs != null ? "on" : "off") + (profile != null ? " (profiling every step)" : "")
-                + (vmm != null ? "; memory: VMM pool" : "");
+        return "GEMM: " + gemm + "; graphs " + (graphs != null ? "on" : "off")
+                + (profile != null ? " (profiling every step)" : "") + (vmm != null ? "; memory: VMM pool" : "");
     }
 
     /** The option keys every GPU backend on this layer reads, under the vendor's prefix ("cuda", "hip"). */
     public static java.util.Set<String> optionKeys(String prefix) {
-        return java.util.Set.of(prefix + ".tf32", prefix + ".matmul", prefix + ".graphs", prefix + ".graph_cache", prefix + ".kernel_cache",
-                prefix + ".prebuilt_kernels", prefix + ".pinned", prefix + ".vmm", prefix + ".profile");
+        return java.util.Set.of(
+                prefix + ".tf32",
+                prefix + ".matmul",
+                prefix + ".graphs",
+                prefix + ".graph_cache",
+                prefix + ".kernel_cache",
+                prefix + ".prebuilt_kernels",
+                prefix + ".pinned",
+                prefix + ".vmm",
+                prefix + ".profile");
     }
 
     static boolean onOff(BackendConfig config, String key, boolean fallback) {
@@ -176,38 +199,68 @@ public final class GpuBackend implements Backend {
         };
     }
 
-    @Override public String registryName() { return vendor.registryName(); }
+    @Override
+    public String registryName() {
+        return vendor.registryName();
+    }
 
-    @Override public DeviceInfo device() { return device; }
+    @Override
+    public DeviceInfo device() {
+        return device;
+    }
 
-    @Override public Set<Capability> verifiedCapabilities() { return vendor.verified(); }
+    @Override
+    public Set<Capability> verifiedCapabilities() {
+        return vendor.verified();
+    }
 
-    @Override public boolean supportsOp(Tensor node) { return GpuOps.supports(node, limits); }
+    @Override
+    public boolean supportsOp(Tensor node) {
+        return GpuOps.supports(node, limits);
+    }
 
-    DeviceLimits limits() { return limits; }
+    DeviceLimits limits() {
+        return limits;
+    }
 
     // Below, up to profileReport: for GpuBenchHooks and tests, not on the Backend surface.
 
     /** The vendor runtime this backend drives (benchmarks time with its events). */
-    GpuRuntime api() { return api; }
+    GpuRuntime api() {
+        return api;
+    }
 
-    KernelCache kernels() { return kernels; }
+    KernelCache kernels() {
+        return kernels;
+    }
 
     /** The GEMM library, or null when GEMMs run on the engine's own kernels. */
-    GpuBlas blas() { return blas; }
+    GpuBlas blas() {
+        return blas;
+    }
 
     /** Which GEMM path runs, and why when it is the engine's own kernels. */
-    String gemmPath() { return gemm; }
+    String gemmPath() {
+        return gemm;
+    }
 
     /** Null when graph capture is off. */
-    GraphCache graphCache() { return graphs; }
+    GraphCache graphCache() {
+        return graphs;
+    }
 
     /** The profile so far (P.profile=on), null when off. */
-    synchronized String profileReport() { return profile == null ? null : profile.report(vendor.registryName() + " device " + ordinal); }
+    synchronized String profileReport() {
+        return profile == null ? null : profile.report(vendor.registryName() + " device " + ordinal);
+    }
 
-    MemorySegment stream() { return stream; }
+    MemorySegment stream() {
+        return stream;
+    }
 
-    String vendorName() { return api.vendor(); }
+    String vendorName() {
+        return api.vendor();
+    }
 
     private void enter() {
         if (closed) throw new IllegalStateException(api.vendor() + " backend is closed");
@@ -229,7 +282,9 @@ public final class GpuBackend implements Backend {
     }
 
     /** Device memory outside any compiled segment (benchmarks' operands). */
-    GpuBuffer allocateScratch(long bytes) { return alloc(bytes); }
+    GpuBuffer allocateScratch(long bytes) {
+        return alloc(bytes);
+    }
 
     private synchronized GpuBuffer alloc(long bytes) {
         if (bytes < 0) throw new IllegalArgumentException("negative allocation: " + bytes);
@@ -237,7 +292,8 @@ public final class GpuBackend implements Backend {
         if (address == 0) {
             api.synchronize(stream);
             releaseCachedMemory();
-            throw new OutOfDeviceMemoryException(device.name() + " (" + api.vendor() + " device " + ordinal + ")", bytes, api.memInfo()[0]);
+            throw new OutOfDeviceMemoryException(
+                    device.name() + " (" + api.vendor() + " device " + ordinal + ")", bytes, api.memInfo()[0]);
         }
         GpuBuffer b = new GpuBuffer(address, bytes, this::free);
         live.add(b);
@@ -257,10 +313,14 @@ public final class GpuBackend implements Backend {
     }
 
     /** The VMM pool, or null when P.vmm is off. */
-    VmmPool vmmPool() { return vmm; }
+    VmmPool vmmPool() {
+        return vmm;
+    }
 
     /** The device buffer behind {@code b}. */
-    static GpuBuffer gpu(DeviceBuffer b) { return GpuBuffer.of(b); }
+    static GpuBuffer gpu(DeviceBuffer b) {
+        return GpuBuffer.of(b);
+    }
 
     private static void checkRange(GpuBuffer b, long offset, long bytes, String what) {
         if (offset < 0 || bytes < 0 || offset + bytes > b.byteSize()) {
@@ -274,7 +334,8 @@ public final class GpuBackend implements Backend {
         GpuBuffer b = gpu(dst);
         checkRange(b, dstOffset, src.byteSize(), "upload");
         api.synchronize(stream);
-        if (staging != null && src.byteSize() >= PinnedStaging.MIN_BYTES) staging.upload(b.address() + dstOffset, src, stream);
+        if (staging != null && src.byteSize() >= PinnedStaging.MIN_BYTES)
+            staging.upload(b.address() + dstOffset, src, stream);
         else if (src.byteSize() > 0) api.copyHtoD(b.address() + dstOffset, src, src.byteSize());
     }
 

@@ -7,7 +7,6 @@ import dev.audioengine.gpu.compile.KernelCache;
 import dev.audioengine.gpu.gemm.GpuBlas;
 import dev.audioengine.gpu.runtime.GpuBuffer;
 import dev.audioengine.gpu.runtime.GpuRuntime;
-
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -25,15 +24,23 @@ public final class GpuBenchHooks {
     }
 
     /** The vendor runtime the backend drives. */
-    public static GpuRuntime runtime(Backend b) { return gpu(b).api(); }
+    public static GpuRuntime runtime(Backend b) {
+        return gpu(b).api();
+    }
 
     /** The one stream every copy and kernel of the backend goes through. */
-    public static MemorySegment stream(Backend b) { return gpu(b).stream(); }
+    public static MemorySegment stream(Backend b) {
+        return gpu(b).stream();
+    }
 
-    public static KernelCache kernels(Backend b) { return gpu(b).kernels(); }
+    public static KernelCache kernels(Backend b) {
+        return gpu(b).kernels();
+    }
 
     /** The GEMM library, or null when GEMMs run on the engine's own kernels. */
-    public static GpuBlas blas(Backend b) { return gpu(b).blas(); }
+    public static GpuBlas blas(Backend b) {
+        return gpu(b).blas();
+    }
 
     /** Graphs captured so far; 0 when graph capture is off. */
     public static long graphCaptures(Backend b) {
@@ -42,11 +49,17 @@ public final class GpuBenchHooks {
     }
 
     /** Device memory outside any compiled segment. */
-    public static GpuBuffer allocateScratch(Backend b, long bytes) { return gpu(b).allocateScratch(bytes); }
+    public static GpuBuffer allocateScratch(Backend b, long bytes) {
+        return gpu(b).allocateScratch(bytes);
+    }
 
     /** The device buffer behind {@code buffer}. */
-    public static GpuBuffer buffer(DeviceBuffer buffer) { return GpuBuffer.of(buffer); }
+    public static GpuBuffer buffer(DeviceBuffer buffer) {
+        return GpuBuffer.of(buffer);
+    }
 
     /** Fills {@code n} elements of type {@code t} at {@code address} with seeded uniform values, and waits. */
-    public static void fillUniform(Backend b, long address, DType t, long n, int seed) { gpu(b).fillUniform(address, t, n, seed); }
+    public static void fillUniform(Backend b, long address, DType t, long n, int seed) {
+        gpu(b).fillUniform(address, t, n, seed);
+    }
 }

@@ -26,8 +26,12 @@ public final class GpuException extends RuntimeException {
     }
 
     /** The failing call, e.g. hipGetDeviceCount. */
-    public String call() { return call; }
+    public String call() {
+        return call;
+    }
 
     /** The vendor's name for the error, e.g. CUDA_ERROR_NO_DEVICE or hipErrorNoDevice. */
-    public String errorName() { return errorName; }
+    public String errorName() {
+        return errorName;
+    }
 }

@@ -3,7 +3,6 @@ package dev.audioengine.gpu;
 import dev.audioengine.api.spi.Executable;
 import dev.audioengine.gpu.exec.Step;
 import dev.audioengine.gpu.runtime.GpuBuffer;
-
 import java.lang.foreign.Arena;
 import java.util.List;
 

@@ -1,7 +1,6 @@
 package dev.audioengine.gpu;
 
 import dev.audioengine.api.capability.Capability;
-
 import java.util.Set;
 
 /**

@@ -1,5 +1,8 @@
 package dev.audioengine.gpu;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import dev.audioengine.api.capability.Capability;
 import dev.audioengine.api.graph.Graph;
 import dev.audioengine.api.graph.GraphBuilder;
@@ -21,30 +24,35 @@ import dev.audioengine.gpu.ops.SequenceOps;
 import dev.audioengine.gpu.runtime.FakeRuntime;
 import dev.audioengine.gpu.runtime.FakeVirtualMemory;
 import dev.audioengine.gpu.runtime.GpuBuffer;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 /** The op layer driven through fake vendor tables: options under the vendor's prefix, the GEMM path, graphs, memory, lifecycle. */
 class GpuBackendTest {
-    private static final DeviceInfo DEVICE = new DeviceInfo(0, "Fake GPU", "gfx1100", DeviceKind.DISCRETE_GPU, 1L << 30, 1L << 30);
-    private static final GpuVendor HIP = new GpuVendor("ROCm", "hip", Set.of(Capability.CONV_TRANSPOSE1D_COL2IM), false);
+    private static final DeviceInfo DEVICE =
+            new DeviceInfo(0, "Fake GPU", "gfx1100", DeviceKind.DISCRETE_GPU, 1L << 30, 1L << 30);
+    private static final GpuVendor HIP =
+            new GpuVendor("ROCm", "hip", Set.of(Capability.CONV_TRANSPOSE1D_COL2IM), false);
 
     private final FakeRuntime runtime = new FakeRuntime(64L << 20);
     private final List<String> compiled = new ArrayList<>();
     private final GpuKernelCompiler compiler = new GpuKernelCompiler() {
-        @Override public String version() { return "fake 1.0"; }
+        @Override
+        public String version() {
+            return "fake 1.0";
+        }
 
-        @Override public List<String> options(String arch) { return List.of("--offload-arch=" + arch); }
+        @Override
+        public List<String> options(String arch) {
+            return List.of("--offload-arch=" + arch);
+        }
 
-        @Override public byte[] compile(String name, String source, Map<String, String> headers, List<String> options) {
+        @Override
+        public byte[] compile(String name, String source, Map<String, String> headers, List<String> options) {
             compiled.add(name + " " + options);
             return new byte[] {1, 2, 3};
         }
@@ -53,8 +61,15 @@ class GpuBackendTest {
     private GpuBackend open(GpuBlas blas, Map<String, String> options) {
         Map<String, String> all = new java.util.HashMap<>(options);
         all.putIfAbsent("hip.kernel_cache", "off");
-        return new GpuBackend(HIP, DEVICE, 0, runtime, () -> compiler,
-                rt -> blas == null ? GemmChoice.select("hip.hipblaslt", "off", "hipBLASLt", () -> null) : GemmChoice.required(blas),
+        return new GpuBackend(
+                HIP,
+                DEVICE,
+                0,
+                runtime,
+                () -> compiler,
+                rt -> blas == null
+                        ? GemmChoice.select("hip.hipblaslt", "off", "hipBLASLt", () -> null)
+                        : GemmChoice.required(blas),
                 new BackendConfig(0, all));
     }
 
@@ -67,9 +82,15 @@ class GpuBackendTest {
         for (Tensor t : graph.nodes()) buffers.computeIfAbsent(t.storage(), r -> b.allocate(r.storageBytes()));
         held.addAll(buffers.values());
         return b.compile(graph.computeNodes(), new TensorPlacement() {
-            @Override public DeviceBuffer buffer(Tensor t) { return buffers.get(t.storage()); }
+            @Override
+            public DeviceBuffer buffer(Tensor t) {
+                return buffers.get(t.storage());
+            }
 
-            @Override public long byteOffset(Tensor t) { return t.dtype().bytesFor(t.offset()); }
+            @Override
+            public long byteOffset(Tensor t) {
+                return t.dtype().bytesFor(t.offset());
+            }
         });
     }
 
@@ -83,11 +104,14 @@ class GpuBackendTest {
         }
         runtime.calls.clear();
         try (GpuBackend b = open(null, Map.of("hip.graphs", "on", "hip.pinned", "off", "cuda.graphs", "off"))) {
-            assertThat(b.graphCache()).as("hip.graphs=on; cuda.* options are not this vendor's").isNotNull();
+            assertThat(b.graphCache())
+                    .as("hip.graphs=on; cuda.* options are not this vendor's")
+                    .isNotNull();
             assertThat(runtime.calls).noneMatch(c -> c.startsWith("hostAlloc"));
         }
         assertThatThrownBy(() -> open(null, Map.of("hip.matmul", "sloppy")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessage("hip.matmul must be precise or fast, got 'sloppy'");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("hip.matmul must be precise or fast, got 'sloppy'");
     }
 
     @Test
@@ -111,11 +135,21 @@ class GpuBackendTest {
             int d = limitAndD[1];
             GraphBuilder g = new GraphBuilder();
             Tensor q = g.input("q", DType.F32, Shape.of(1, 2, 7, d));
-            Tensor y = g.attention(q, g.input("k", DType.F32, Shape.of(1, 2, 9, d)), g.input("v", DType.F32, Shape.of(1, 2, 9, d)), null, 0.125f, false);
+            Tensor y = g.attention(
+                    q,
+                    g.input("k", DType.F32, Shape.of(1, 2, 9, d)),
+                    g.input("v", DType.F32, Shape.of(1, 2, 9, d)),
+                    null,
+                    0.125f,
+                    false);
             boolean fits = SequenceOps.attentionShared(y) <= limitAndD[0];
-            assertThat(fits).as("head size %d in %d bytes", d, limitAndD[0]).isEqualTo(d == 64 || limitAndD[0] > 100 * 1024);
+            assertThat(fits)
+                    .as("head size %d in %d bytes", d, limitAndD[0])
+                    .isEqualTo(d == 64 || limitAndD[0] > 100 * 1024);
             try (GpuBackend b = open(null, Map.of())) {
-                assertThat(b.supportsOp(y)).as("attention, head size %d, device limit %d bytes", d, limitAndD[0]).isEqualTo(fits);
+                assertThat(b.supportsOp(y))
+                        .as("attention, head size %d, device limit %d bytes", d, limitAndD[0])
+                        .isEqualTo(fits);
             }
         }
     }
@@ -128,18 +162,30 @@ class GpuBackendTest {
             assertThat(b.gemmPath()).isEqualTo("fakeBLAS /opt/fake/libfakeblas.so.1");
             // the constructor's GEMM factory parameter once shadowed the field here and the log printed a lambda
             assertThat(b.openedMessage()).contains("opened: GEMM: fakeBLAS /opt/fake/libfakeblas.so.1; graphs on");
-            assertThat(b.detail()).as("what every run summary shows").isEqualTo("GEMM: fakeBLAS /opt/fake/libfakeblas.so.1; graphs on");
+            assertThat(b.detail())
+                    .as("what every run summary shows")
+                    .isEqualTo("GEMM: fakeBLAS /opt/fake/libfakeblas.so.1; graphs on");
             try (Executable e = matmul(b, held)) {
                 e.run();
                 e.run();
-                assertThat(blas.runs).as("two runs go step by step: a segment run once or twice never pays for a capture").isEqualTo(2);
+                assertThat(blas.runs)
+                        .as("two runs go step by step: a segment run once or twice never pays for a capture")
+                        .isEqualTo(2);
                 assertThat(runtime.calls).doesNotContain("beginCapture", "launchGraph");
                 e.run();
                 e.run();
             }
-            assertThat(blas.runs).as("captured on the third run; replays do not enqueue the steps again").isEqualTo(3);
-            assertThat(runtime.calls.stream().filter(c -> c.equals("beginCapture")).count()).isEqualTo(1);
-            assertThat(runtime.calls.stream().filter(c -> c.equals("launchGraph")).count()).isEqualTo(2);
+            assertThat(blas.runs)
+                    .as("captured on the third run; replays do not enqueue the steps again")
+                    .isEqualTo(3);
+            assertThat(runtime.calls.stream()
+                            .filter(c -> c.equals("beginCapture"))
+                            .count())
+                    .isEqualTo(1);
+            assertThat(runtime.calls.stream()
+                            .filter(c -> c.equals("launchGraph"))
+                            .count())
+                    .isEqualTo(2);
             assertThat(runtime.calls).contains("destroyGraphExec").doesNotContain("launch");
         }
         assertThat(blas.closed).isTrue();
@@ -150,14 +196,18 @@ class GpuBackendTest {
         FakeBlas blas = new FakeBlas();
         List<DeviceBuffer> held = new ArrayList<>();
         try (GpuBackend b = open(blas, Map.of("hip.graphs", "on", "hip.profile", "on"))) {
-            assertThat(b.graphCache()).as("a profile needs launch-by-launch execution, whatever hip.graphs says").isNull();
+            assertThat(b.graphCache())
+                    .as("a profile needs launch-by-launch execution, whatever hip.graphs says")
+                    .isNull();
             assertThat(b.detail()).contains("graphs off (profiling every step)");
             try (Executable e = matmul(b, held)) {
                 e.run();
                 e.run();
             }
             assertThat(blas.runs).isEqualTo(2);
-            assertThat(b.profileReport()).contains("in 2 steps").containsPattern("\\n +[0-9.]+ +100\\.0% +2 +[0-9.]+  matmul gemm\\n");
+            assertThat(b.profileReport())
+                    .contains("in 2 steps")
+                    .containsPattern("\\n +[0-9.]+ +100\\.0% +2 +[0-9.]+  matmul gemm\\n");
         }
         try (GpuBackend b = open(null, Map.of())) {
             assertThat(b.profileReport()).isNull();
@@ -172,7 +222,7 @@ class GpuBackendTest {
             GraphBuilder g = new GraphBuilder();
             long t = 1000;
             Tensor x = g.input("x", DType.F32, Shape.of(1, 3, t));
-            Tensor y1 = g.conv1d(x, g.input("w1", DType.F32, Shape.of(4, 3, 5)), null, 1, 2, 1, 1);   // im2col 3*5 rows
+            Tensor y1 = g.conv1d(x, g.input("w1", DType.F32, Shape.of(4, 3, 5)), null, 1, 2, 1, 1); // im2col 3*5 rows
             Tensor y2 = g.conv1d(g.relu(y1), g.input("w2", DType.F32, Shape.of(2, 4, 3)), null, 1, 1, 1, 1); // 4*3 rows
             Graph graph = g.build(y2);
             Map<Tensor, DeviceBuffer> buffers = new IdentityHashMap<>();
@@ -180,13 +230,21 @@ class GpuBackendTest {
             held.addAll(buffers.values());
             int before = runtime.calls.size();
             try (Executable e = b.compile(graph.computeNodes(), new TensorPlacement() {
-                @Override public DeviceBuffer buffer(Tensor n) { return buffers.get(n.storage()); }
+                @Override
+                public DeviceBuffer buffer(Tensor n) {
+                    return buffers.get(n.storage());
+                }
 
-                @Override public long byteOffset(Tensor n) { return n.dtype().bytesFor(n.offset()); }
+                @Override
+                public long byteOffset(Tensor n) {
+                    return n.dtype().bytesFor(n.offset());
+                }
             })) {
                 long cols = 4L * 3 * 5 * t, rounded = (cols + 255) / 256 * 256;
-                assertThat(runtime.calls.subList(before, runtime.calls.size()).stream().filter(c -> c.startsWith("alloc")))
-                        .as("one scratch buffer, the larger op's, for both convolutions").containsExactly("alloc " + rounded);
+                assertThat(runtime.calls.subList(before, runtime.calls.size()).stream()
+                                .filter(c -> c.startsWith("alloc")))
+                        .as("one scratch buffer, the larger op's, for both convolutions")
+                        .containsExactly("alloc " + rounded);
             }
         }
     }
@@ -195,7 +253,8 @@ class GpuBackendTest {
     void outOfMemoryHandsCachedMemoryBackAndNamesTheDevice() {
         try (GpuBackend b = open(null, Map.of("hip.pinned", "off"))) {
             assertThatThrownBy(() -> b.allocate(1L << 30))
-                    .isInstanceOf(OutOfDeviceMemoryException.class).hasMessageContaining("Fake GPU (HIP device 0)");
+                    .isInstanceOf(OutOfDeviceMemoryException.class)
+                    .hasMessageContaining("Fake GPU (HIP device 0)");
             assertThat(runtime.calls).containsSubsequence("alloc failed", "releaseCachedMemory");
         }
     }
@@ -208,7 +267,9 @@ class GpuBackendTest {
         assertThat(runtime.calls).containsSubsequence("free", "destroyStream", "release");
         assertThat(runtime.calls.getLast()).isEqualTo("release");
         assertThat(leaked.byteSize()).isEqualTo(1024);
-        assertThatThrownBy(() -> b.allocate(16)).isInstanceOf(IllegalStateException.class).hasMessage("HIP backend is closed");
+        assertThatThrownBy(() -> b.allocate(16))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("HIP backend is closed");
     }
 
     @Test
@@ -217,12 +278,17 @@ class GpuBackendTest {
         GpuBuffer x = GpuBackend.gpu(b.allocate(1000)), y = GpuBackend.gpu(b.allocate(3 << 20));
         assertThat(x.address()).isEqualTo(FakeVirtualMemory.BASE);
         assertThat(y.address()).isEqualTo(FakeVirtualMemory.BASE + 1024);
-        assertThat(runtime.vm.reserved).as("the device's total memory, reserved").isEqualTo(DEVICE.memoryTotal());
+        assertThat(runtime.vm.reserved)
+                .as("the device's total memory, reserved")
+                .isEqualTo(DEVICE.memoryTotal());
         assertThat(runtime.calls).noneMatch(c -> c.startsWith("alloc"));
         x.close();
-        assertThat(GpuBackend.gpu(b.allocate(512)).address()).as("a freed block is reused at once").isEqualTo(FakeVirtualMemory.BASE);
+        assertThat(GpuBackend.gpu(b.allocate(512)).address())
+                .as("a freed block is reused at once")
+                .isEqualTo(FakeVirtualMemory.BASE);
         assertThatThrownBy(() -> b.allocate(100L << 20))
-                .isInstanceOf(OutOfDeviceMemoryException.class).hasMessageContaining("Fake GPU (HIP device 0)");
+                .isInstanceOf(OutOfDeviceMemoryException.class)
+                .hasMessageContaining("Fake GPU (HIP device 0)");
         b.close();
         assertThat(runtime.vm.mappedNow).isZero();
         assertThat(runtime.vm.calls.getLast()).isEqualTo("unreserve " + DEVICE.memoryTotal());
@@ -231,10 +297,18 @@ class GpuBackendTest {
 
     @Test
     void aFailedOpenReleasesWhatItMade() {
-        assertThatThrownBy(() -> new GpuBackend(HIP, DEVICE, 0, runtime, () -> {
-            throw new IllegalStateException("hipRTC not found");
-        }, rt -> GemmChoice.select("hip.hipblaslt", "off", "hipBLASLt", () -> null), BackendConfig.defaults()))
-                .isInstanceOf(IllegalStateException.class).hasMessage("hipRTC not found");
+        assertThatThrownBy(() -> new GpuBackend(
+                        HIP,
+                        DEVICE,
+                        0,
+                        runtime,
+                        () -> {
+                            throw new IllegalStateException("hipRTC not found");
+                        },
+                        rt -> GemmChoice.select("hip.hipblaslt", "off", "hipBLASLt", () -> null),
+                        BackendConfig.defaults()))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("hipRTC not found");
         assertThat(runtime.calls).containsSubsequence("createStream", "hostFree", "destroyStream", "release");
     }
 }

@@ -19,44 +19,60 @@ public final class FamilyRegistry {
 
     private FamilyRegistry(List<ModelFamily> families) {
         Map<String, ModelFamily> m = new LinkedHashMap<>();
-        for (ModelFamily f : families.stream().sorted(Comparator.comparing(ModelFamily::name)).toList()) {
+        for (ModelFamily f : families.stream()
+                .sorted(Comparator.comparing(ModelFamily::name))
+                .toList()) {
             ModelFamily before = m.putIfAbsent(f.name().toLowerCase(Locale.ROOT), f);
             if (before != null && before.getClass() != f.getClass()) {
-                throw new IllegalStateException("two model families are named '" + f.name() + "': " + before.getClass().getName()
-                        + " (" + origin(before) + ") and " + f.getClass().getName() + " (" + origin(f) + "); remove one of the jars");
+                throw new IllegalStateException("two model families are named '" + f.name() + "': "
+                        + before.getClass().getName() + " (" + origin(before) + ") and "
+                        + f.getClass().getName() + " (" + origin(f) + "); remove one of the jars");
             }
         }
         this.byName = m;
     }
 
     /** Families visible to this module: the boot layer's module path, then the class path. */
-    public static FamilyRegistry load() { return of(ServiceLoader.load(ModelFamily.class).stream().map(ServiceLoader.Provider::get).toList()); }
+    public static FamilyRegistry load() {
+        return of(ServiceLoader.load(ModelFamily.class).stream()
+                .map(ServiceLoader.Provider::get)
+                .toList());
+    }
 
     /** Families in {@code layer} and its parents (a layer an application built over extra jars). */
     public static FamilyRegistry load(ModuleLayer layer) {
-        return of(ServiceLoader.load(layer, ModelFamily.class).stream().map(ServiceLoader.Provider::get).toList());
+        return of(ServiceLoader.load(layer, ModelFamily.class).stream()
+                .map(ServiceLoader.Provider::get)
+                .toList());
     }
 
-    public static FamilyRegistry of(List<? extends ModelFamily> families) { return new FamilyRegistry(new ArrayList<>(families)); }
+    public static FamilyRegistry of(List<? extends ModelFamily> families) {
+        return new FamilyRegistry(new ArrayList<>(families));
+    }
 
     /** By name. */
-    public List<ModelFamily> families() { return List.copyOf(byName.values()); }
+    public List<ModelFamily> families() {
+        return List.copyOf(byName.values());
+    }
 
     /** The family named {@code name}; an unknown name fails listing the installed ones. */
     public ModelFamily family(String name) {
         ModelFamily f = byName.get(name.trim().toLowerCase(Locale.ROOT));
-        if (f == null) throw new IllegalArgumentException("unknown model family '" + name + "'; installed: " + names(families()));
+        if (f == null)
+            throw new IllegalArgumentException("unknown model family '" + name + "'; installed: " + names(families()));
         return f;
     }
 
-    public List<ModelFamily> serving(Task task) { return byName.values().stream().filter(f -> f.tasks().contains(task)).toList(); }
+    public List<ModelFamily> serving(Task task) {
+        return byName.values().stream().filter(f -> f.tasks().contains(task)).toList();
+    }
 
     /** The family {@code --task} uses without {@code --family}: the one that says it is the default, else the only one. */
     public ModelFamily defaultFamily(Task task) {
         List<ModelFamily> serving = serving(task);
         if (serving.isEmpty()) {
-            throw new NoFamilyException("no installed model family serves --task " + task.cliName() + " (" + task.description()
-                    + "); installed: " + describeInstalled());
+            throw new NoFamilyException("no installed model family serves --task " + task.cliName() + " ("
+                    + task.description() + "); installed: " + describeInstalled());
         }
         return serving.stream().filter(f -> f.isDefaultFor(task)).findFirst().orElse(serving.getFirst());
     }
@@ -71,13 +87,18 @@ public final class FamilyRegistry {
 
     /** Every variant name, for messages. */
     public List<String> variantNames() {
-        return byName.values().stream().flatMap(f -> f.variants().stream()).map(ModelVariant::name).toList();
+        return byName.values().stream()
+                .flatMap(f -> f.variants().stream())
+                .map(ModelVariant::name)
+                .toList();
     }
 
     /** "silero_vad (vad)", for messages. */
     public String describeInstalled() {
         if (byName.isEmpty()) return "none";
-        return byName.values().stream().map(f -> f.name() + " (" + f.tasks().stream().map(Task::cliName).sorted().collect(Collectors.joining(", ")) + ")")
+        return byName.values().stream()
+                .map(f -> f.name() + " ("
+                        + f.tasks().stream().map(Task::cliName).sorted().collect(Collectors.joining(", ")) + ")")
                 .collect(Collectors.joining(", "));
     }
 
@@ -90,6 +111,8 @@ public final class FamilyRegistry {
 
     private static String origin(ModelFamily f) {
         Module m = f.getClass().getModule();
-        return m.isNamed() ? "module " + m.getName() : String.valueOf(f.getClass().getProtectionDomain().getCodeSource());
+        return m.isNamed()
+                ? "module " + m.getName()
+                : String.valueOf(f.getClass().getProtectionDomain().getCodeSource());
     }
 }

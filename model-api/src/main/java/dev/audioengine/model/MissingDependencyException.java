@@ -6,5 +6,7 @@ package dev.audioengine.model;
  * (exit 1 in the CLI); it is no bug in the engine, and retrying does not help.
  */
 public class MissingDependencyException extends RuntimeException {
-    public MissingDependencyException(String message) { super(message); }
+    public MissingDependencyException(String message) {
+        super(message);
+    }
 }

@@ -2,7 +2,6 @@ package dev.audioengine.model;
 
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.api.capability.Capability;
-
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -30,12 +29,16 @@ public interface ModelFamily {
 
     /** The variant {@code --task} uses when no {@code --model} is given. */
     default ModelVariant defaultVariant(Task task) {
-        return variants().stream().filter(v -> v.task() == task).findFirst()
+        return variants().stream()
+                .filter(v -> v.task() == task)
+                .findFirst()
                 .orElseThrow(() -> new IllegalArgumentException(name() + " has no variant for task " + task.cliName()));
     }
 
     /** Whether this family is the one {@code --task T} uses when {@code --family} is absent. */
-    default boolean isDefaultFor(Task task) { return false; }
+    default boolean isDefaultFor(Task task) {
+        return false;
+    }
 
     /** Capabilities its graphs can branch on; the engine intersects them with the backend's verified set. */
     Set<Capability> uses();

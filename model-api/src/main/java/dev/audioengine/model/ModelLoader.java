@@ -6,7 +6,6 @@ import dev.audioengine.model.store.PullListener;
 import dev.audioengine.model.task.SpeechRecognizer;
 import dev.audioengine.model.task.SpeechSynthesizer;
 import dev.audioengine.model.task.VoiceActivityDetector;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -32,11 +31,17 @@ public final class ModelLoader {
     }
 
     /** The installed families, the user's cache. */
-    public static ModelLoader standard(PullListener listener) { return new ModelLoader(FamilyRegistry.load(), ModelStore.userCache(), listener); }
+    public static ModelLoader standard(PullListener listener) {
+        return new ModelLoader(FamilyRegistry.load(), ModelStore.userCache(), listener);
+    }
 
-    public FamilyRegistry registry() { return registry; }
+    public FamilyRegistry registry() {
+        return registry;
+    }
 
-    public ModelStore store() { return store; }
+    public ModelStore store() {
+        return store;
+    }
 
     /** What a request resolved to: the family, where its files are, and a line saying what it is. */
     public record Choice(ModelFamily family, ModelLocation location, String description) {}
@@ -48,7 +53,8 @@ public final class ModelLoader {
     public Choice choose(Task task, String familyName, String model) throws IOException {
         ModelFamily family = familyName == null ? null : registry.family(familyName);
         if (family != null && !family.tasks().contains(task)) {
-            throw new IllegalArgumentException("model family " + family.name() + " serves " + tasks(family) + ", not --task " + task.cliName());
+            throw new IllegalArgumentException(
+                    "model family " + family.name() + " serves " + tasks(family) + ", not --task " + task.cliName());
         }
         if (model == null) {
             ModelFamily f = family != null ? family : registry.defaultFamily(task);
@@ -58,15 +64,21 @@ public final class ModelLoader {
         if (named.isPresent()) {
             ModelVariant v = named.get().variant();
             if (family != null && named.get().family() != family) {
-                throw new IllegalArgumentException("model " + model + " belongs to family " + named.get().family().name() + ", not " + family.name());
+                throw new IllegalArgumentException("model " + model + " belongs to family "
+                        + named.get().family().name() + ", not " + family.name());
             }
-            if (v.task() != task) throw new IllegalArgumentException("model " + v.name() + " serves --task " + v.task().cliName() + ", not " + task.cliName());
+            if (v.task() != task)
+                throw new IllegalArgumentException(
+                        "model " + v.name() + " serves --task " + v.task().cliName() + ", not " + task.cliName());
             return named(task, named.get().family(), v);
         }
         Path path = Path.of(model);
         if (!Files.exists(path)) {
-            throw new NoSuchFileException(model, null, "no such model: neither a model name (" + String.join(", ", registry.variantNames())
-                    + ") nor an existing file or folder");
+            throw new NoSuchFileException(
+                    model,
+                    null,
+                    "no such model: neither a model name (" + String.join(", ", registry.variantNames())
+                            + ") nor an existing file or folder");
         }
         List<ModelFamily> candidates = family != null ? List.of(family) : registry.serving(task);
         if (candidates.isEmpty()) registry.defaultFamily(task); // throws: nothing serves the task
@@ -79,8 +91,8 @@ public final class ModelLoader {
                 refusals.add(f.name() + ": " + e.getMessage());
             }
         }
-        throw new ModelFormatException(path + " is not a model for --task " + task.cliName() + " that an installed family can load ("
-                + String.join("; ", refusals) + ")");
+        throw new ModelFormatException(path + " is not a model for --task " + task.cliName()
+                + " that an installed family can load (" + String.join("; ", refusals) + ")");
     }
 
     /** Loads what {@link #choose} resolved onto {@code engine}. */
@@ -88,7 +100,9 @@ public final class ModelLoader {
         TaskModel m = choice.family().load(engine, choice.location());
         if (m.task() != choice.location().task()) {
             m.close();
-            throw new IllegalStateException(choice.family().name() + " loaded a " + m.task().cliName() + " model for --task " + choice.location().task().cliName());
+            throw new IllegalStateException(
+                    choice.family().name() + " loaded a " + m.task().cliName() + " model for --task "
+                            + choice.location().task().cliName());
         }
         return m;
     }
@@ -99,15 +113,21 @@ public final class ModelLoader {
         TaskModel m = load(engine, choose(task, null, nameOrPath));
         if (!type.isInstance(m)) {
             m.close();
-            throw new IllegalStateException(nameOrPath + " loaded as " + m.getClass().getName() + ", which is not a " + type.getSimpleName());
+            throw new IllegalStateException(
+                    nameOrPath + " loaded as " + m.getClass().getName() + ", which is not a " + type.getSimpleName());
         }
         return type.cast(m);
     }
 
     private Choice named(Task task, ModelFamily family, ModelVariant v) throws IOException {
-        if (!store.has(v)) listener.message(v.name() + " is not in the model cache yet; pulling it (audioengine models pull " + v.name() + ")");
+        if (!store.has(v))
+            listener.message(
+                    v.name() + " is not in the model cache yet; pulling it (audioengine models pull " + v.name() + ")");
         Map<String, Path> files = store.pull(v, listener);
-        return new Choice(family, new ModelLocation(task, v, files.get(v.files().getFirst().name()), files), v.name() + " (" + v.description() + ")");
+        return new Choice(
+                family,
+                new ModelLocation(task, v, files.get(v.files().getFirst().name()), files),
+                v.name() + " (" + v.description() + ")");
     }
 
     static Task taskOf(Class<? extends TaskModel> type) {

@@ -18,14 +18,20 @@ public record ModelLocation(Task task, ModelVariant variant, Path path, Map<Stri
     }
 
     /** A file or folder the user named. */
-    public static ModelLocation ofPath(Task task, Path path) { return new ModelLocation(task, null, path, Map.of()); }
+    public static ModelLocation ofPath(Task task, Path path) {
+        return new ModelLocation(task, null, path, Map.of());
+    }
 
-    public Optional<ModelVariant> namedVariant() { return Optional.ofNullable(variant); }
+    public Optional<ModelVariant> namedVariant() {
+        return Optional.ofNullable(variant);
+    }
 
     /** The cached path of the variant's file {@code name}. */
     public Path file(String name) {
         Path p = files.get(name);
-        if (p == null) throw new IllegalArgumentException("no file '" + name + "' in " + (variant == null ? path : variant.name()) + "; files: " + files.keySet());
+        if (p == null)
+            throw new IllegalArgumentException("no file '" + name + "' in " + (variant == null ? path : variant.name())
+                    + "; files: " + files.keySet());
         return p;
     }
 }

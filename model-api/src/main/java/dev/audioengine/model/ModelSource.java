@@ -21,7 +21,10 @@ public sealed interface ModelSource {
             Objects.requireNonNull(entry, "entry");
         }
 
-        @Override public String describe() { return "npm package " + spec + ", " + entry.replaceFirst("^package/", ""); }
+        @Override
+        public String describe() {
+            return "npm package " + spec + ", " + entry.replaceFirst("^package/", "");
+        }
     }
 
     /**
@@ -32,13 +35,19 @@ public sealed interface ModelSource {
         public Https {
             Objects.requireNonNull(url, "url");
             String scheme = url.getScheme() == null ? "" : url.getScheme().toLowerCase(Locale.ROOT);
-            boolean loopback = "http".equals(scheme) && url.getHost() != null
-                    && (url.getHost().equals("localhost") || url.getHost().startsWith("127.") || url.getHost().equals("[::1]"));
+            boolean loopback = "http".equals(scheme)
+                    && url.getHost() != null
+                    && (url.getHost().equals("localhost")
+                            || url.getHost().startsWith("127.")
+                            || url.getHost().equals("[::1]"));
             if (!scheme.equals("https") && !loopback) {
                 throw new IllegalArgumentException("model downloads use https, got " + url);
             }
         }
 
-        @Override public String describe() { return url.toString(); }
+        @Override
+        public String describe() {
+            return url.toString();
+        }
     }
 }

@@ -15,7 +15,8 @@ import java.util.Objects;
  * @param files       every file it needs, with sources and sha256
  * @param licence     the licence of the weights (SPDX id where there is one)
  */
-public record ModelVariant(String name, List<String> aliases, Task task, String description, List<ModelFile> files, String licence) {
+public record ModelVariant(
+        String name, List<String> aliases, Task task, String description, List<ModelFile> files, String licence) {
     public ModelVariant {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(task, "task");
@@ -27,9 +28,12 @@ public record ModelVariant(String name, List<String> aliases, Task task, String 
     /** Whether {@code candidate} names this variant (case-insensitive, aliases included). */
     public boolean answersTo(String candidate) {
         String c = candidate.toLowerCase(Locale.ROOT);
-        return name.toLowerCase(Locale.ROOT).equals(c) || aliases.stream().anyMatch(a -> a.toLowerCase(Locale.ROOT).equals(c));
+        return name.toLowerCase(Locale.ROOT).equals(c)
+                || aliases.stream().anyMatch(a -> a.toLowerCase(Locale.ROOT).equals(c));
     }
 
     /** Total size of its files in bytes. */
-    public long bytes() { return files.stream().mapToLong(ModelFile::bytes).sum(); }
+    public long bytes() {
+        return files.stream().mapToLong(ModelFile::bytes).sum();
+    }
 }

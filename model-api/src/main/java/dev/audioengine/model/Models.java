@@ -2,7 +2,6 @@ package dev.audioengine.model;
 
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.model.store.PullListener;
-
 import java.io.IOException;
 
 /**
@@ -19,7 +18,8 @@ import java.io.IOException;
 public final class Models {
     private Models() {}
 
-    public static <T extends TaskModel> T load(AudioEngine engine, String nameOrPath, Class<T> type) throws IOException {
+    public static <T extends TaskModel> T load(AudioEngine engine, String nameOrPath, Class<T> type)
+            throws IOException {
         return ModelLoader.standard(PullListener.SILENT).load(engine, nameOrPath, type);
     }
 }

@@ -19,9 +19,13 @@ public enum Task {
     }
 
     /** The {@code --task} spelling. */
-    public String cliName() { return cliName; }
+    public String cliName() {
+        return cliName;
+    }
 
-    public String description() { return description; }
+    public String description() {
+        return description;
+    }
 
     /** The task named {@code name} (case-insensitive); unknown names fail listing the valid ones. */
     public static Task parse(String name) {

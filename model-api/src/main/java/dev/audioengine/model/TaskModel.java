@@ -1,7 +1,6 @@
 package dev.audioengine.model;
 
 import dev.audioengine.api.exec.RunSummary;
-
 import java.util.Optional;
 
 /**

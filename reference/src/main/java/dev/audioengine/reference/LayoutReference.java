@@ -5,7 +5,6 @@ import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.BlockQuantization;
 import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.HalfFloats;
-
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
@@ -75,9 +74,15 @@ final class LayoutReference {
         double[] y = new double[x.length];
         switch (to) {
             case F32 -> System.arraycopy(x, 0, y, 0, x.length);
-            case F16 -> { for (int i = 0; i < x.length; i++) y[i] = HalfFloats.f16ToFloat(HalfFloats.floatToF16((float) x[i])); }
-            case BF16 -> { for (int i = 0; i < x.length; i++) y[i] = HalfFloats.bf16ToFloat(HalfFloats.floatToBf16((float) x[i])); }
-            case I32 -> { for (int i = 0; i < x.length; i++) y[i] = Math.round((float) x[i]); }
+            case F16 -> {
+                for (int i = 0; i < x.length; i++) y[i] = HalfFloats.f16ToFloat(HalfFloats.floatToF16((float) x[i]));
+            }
+            case BF16 -> {
+                for (int i = 0; i < x.length; i++) y[i] = HalfFloats.bf16ToFloat(HalfFloats.floatToBf16((float) x[i]));
+            }
+            case I32 -> {
+                for (int i = 0; i < x.length; i++) y[i] = Math.round((float) x[i]);
+            }
             case Q8_0, Q4_0 -> {
                 float[] f = new float[x.length];
                 for (int i = 0; i < x.length; i++) f[i] = (float) x[i];
@@ -118,7 +123,9 @@ final class LayoutReference {
     }
 
     /** The input's values (a view's already in row-major order of its shape), in a buffer of its own. */
-    static double[] contiguous(double[] x) { return x.clone(); }
+    static double[] contiguous(double[] x) {
+        return x.clone();
+    }
 
     /**
      * dst with elements [start, start + len) along the axis replaced by src, stored as the

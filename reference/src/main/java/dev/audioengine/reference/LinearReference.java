@@ -2,7 +2,6 @@ package dev.audioengine.reference;
 
 import dev.audioengine.api.graph.Op;
 import dev.audioengine.api.graph.Tensor;
-
 import java.util.Arrays;
 
 /** matmul, conv1d and conv_transpose1d written straight from their PyTorch definitions. */
@@ -11,7 +10,9 @@ final class LinearReference {
 
     /** y[..., m, n] = Σ_k x[..., m, k] · w[..., n, k], batch axes broadcast. */
     static double[] matmul(Tensor node, double[] x, double[] w) {
-        long[] xd = node.input(0).shape().dims(), wd = node.input(1).shape().dims(), od = node.shape().dims();
+        long[] xd = node.input(0).shape().dims(),
+                wd = node.input(1).shape().dims(),
+                od = node.shape().dims();
         int m = (int) xd[xd.length - 2], k = (int) xd[xd.length - 1], n = (int) wd[wd.length - 2];
         long[] outBatch = Arrays.copyOf(od, od.length - 2);
         int[] xb = RowMajor.broadcastIndex(outBatch, Arrays.copyOf(xd, xd.length - 2));
@@ -35,8 +36,12 @@ final class LinearReference {
      * reading zeros outside [0, T).
      */
     static double[] conv1d(Tensor node, Op.Conv1d op, double[] x, double[] w, double[] bias) {
-        int b = (int) node.input(0).dim(0), cin = (int) node.input(0).dim(1), t = (int) node.input(0).dim(2);
-        int cout = (int) node.dim(1), tout = (int) node.dim(2), k = (int) node.input(1).dim(2);
+        int b = (int) node.input(0).dim(0),
+                cin = (int) node.input(0).dim(1),
+                t = (int) node.input(0).dim(2);
+        int cout = (int) node.dim(1),
+                tout = (int) node.dim(2),
+                k = (int) node.input(1).dim(2);
         int cinG = cin / op.groups(), coutG = cout / op.groups();
         double[] y = new double[b * cout * tout];
         for (int bi = 0; bi < b; bi++) {
@@ -65,8 +70,12 @@ final class LinearReference {
      * output_padding only lengthens the output.
      */
     static double[] convTranspose1d(Tensor node, Op.ConvTranspose1d op, double[] x, double[] w, double[] bias) {
-        int b = (int) node.input(0).dim(0), cin = (int) node.input(0).dim(1), t = (int) node.input(0).dim(2);
-        int cout = (int) node.dim(1), tout = (int) node.dim(2), k = (int) node.input(1).dim(2);
+        int b = (int) node.input(0).dim(0),
+                cin = (int) node.input(0).dim(1),
+                t = (int) node.input(0).dim(2);
+        int cout = (int) node.dim(1),
+                tout = (int) node.dim(2),
+                k = (int) node.input(1).dim(2);
         int cinG = cin / op.groups(), coutG = cout / op.groups();
         double[] y = new double[b * cout * tout];
         for (int bi = 0; bi < b; bi++) {

@@ -13,7 +13,10 @@ final class ReductionReference {
     /** softmax(x·scale + mask) over the last axis, the mask broadcast to x. */
     static double[] softmax(Tensor node, Op.Softmax op, double[] x, double[] mask) {
         int n = (int) node.dim(-1), rows = n == 0 ? 0 : x.length / n;
-        int[] mi = mask == null ? null : RowMajor.broadcastIndex(node.shape().dims(), node.input(1).shape().dims());
+        int[] mi = mask == null
+                ? null
+                : RowMajor.broadcastIndex(
+                        node.shape().dims(), node.input(1).shape().dims());
         double[] y = new double[x.length];
         double[] row = new double[n];
         for (int r = 0; r < rows; r++) {

@@ -4,7 +4,6 @@ import dev.audioengine.api.graph.Graph;
 import dev.audioengine.api.graph.Op;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.HostTensor;
-
 import java.util.IdentityHashMap;
 import java.util.Map;
 
@@ -24,8 +23,8 @@ public final class ReferenceEvaluator {
     /** Values of every node of {@code graph} (leaves and views included), keyed by node identity. */
     public static Map<Tensor, double[]> evaluate(Graph graph, Map<String, HostTensor> inputs) {
         if (!graph.states().isEmpty()) {
-            throw new IllegalArgumentException("the graph has persistent tensors " + graph.states().stream().map(Tensor::name).toList()
-                    + "; evaluate it with a ReferenceState");
+            throw new IllegalArgumentException("the graph has persistent tensors "
+                    + graph.states().stream().map(Tensor::name).toList() + "; evaluate it with a ReferenceState");
         }
         return evaluate(graph, inputs, new ReferenceState());
     }
@@ -49,7 +48,8 @@ public final class ReferenceEvaluator {
     /** Values of one node of {@code graph}. */
     public static double[] evaluate(Graph graph, Map<String, HostTensor> inputs, Tensor node) {
         double[] v = evaluate(graph, inputs).get(node);
-        if (v == null) throw new IllegalArgumentException(node + " is not a node of this graph (its outputs do not depend on it)");
+        if (v == null)
+            throw new IllegalArgumentException(node + " is not a node of this graph (its outputs do not depend on it)");
         return v;
     }
 
@@ -57,7 +57,8 @@ public final class ReferenceEvaluator {
      * One node's values: leaves here, every other op in its family's class ({@link Op#family()}).
      * A view reads its storage root (for a persistent tensor, the version it was taken of).
      */
-    private static double[] compute(Tensor t, Map<Tensor, double[]> values, Map<String, HostTensor> inputs, ReferenceState state) {
+    private static double[] compute(
+            Tensor t, Map<Tensor, double[]> values, Map<String, HostTensor> inputs, ReferenceState state) {
         double[][] in = new double[t.inputs().size()][];
         for (int i = 0; i < in.length; i++) in[i] = values.get(t.input(i));
         return switch (t.op()) {
@@ -103,9 +104,12 @@ public final class ReferenceEvaluator {
 
     private static HostTensor bound(Op.Input input, Tensor t, Map<String, HostTensor> inputs) {
         HostTensor v = inputs.get(input.name());
-        if (v == null) throw new IllegalArgumentException("reference evaluation needs input '" + input.name() + "' (" + t.dtype() + " " + t.shape() + ")");
+        if (v == null)
+            throw new IllegalArgumentException(
+                    "reference evaluation needs input '" + input.name() + "' (" + t.dtype() + " " + t.shape() + ")");
         if (v.dtype() != t.dtype() || !v.shape().equals(t.shape())) {
-            throw new IllegalArgumentException("input '" + input.name() + "' must be " + t.dtype() + " " + t.shape() + ", got " + v.dtype() + " " + v.shape());
+            throw new IllegalArgumentException("input '" + input.name() + "' must be " + t.dtype() + " " + t.shape()
+                    + ", got " + v.dtype() + " " + v.shape());
         }
         return v;
     }
@@ -119,14 +123,17 @@ public final class ReferenceEvaluator {
 
     private static double[] state(Tensor t, Op.State s, ReferenceState state) {
         if (!state.has(s.name())) {
-            throw new IllegalArgumentException("reference evaluation needs state '" + s.name() + "' (" + t.dtype() + " " + t.shape() + ")");
+            throw new IllegalArgumentException(
+                    "reference evaluation needs state '" + s.name() + "' (" + t.dtype() + " " + t.shape() + ")");
         }
         if (state.dtype(s.name()) != t.dtype() || !state.shape(s.name()).equals(t.shape())) {
-            throw new IllegalArgumentException("state '" + s.name() + "' must be " + t.dtype() + " " + t.shape() + ", the reference holds "
-                    + state.dtype(s.name()) + " " + state.shape(s.name()));
+            throw new IllegalArgumentException("state '" + s.name() + "' must be " + t.dtype() + " " + t.shape()
+                    + ", the reference holds " + state.dtype(s.name()) + " " + state.shape(s.name()));
         }
         return state.values(s.name());
     }
 
-    private static double[] optional(double[][] in, int i) { return i < in.length ? in[i] : null; }
+    private static double[] optional(double[][] in, int i) {
+        return i < in.length ? in[i] : null;
+    }
 }

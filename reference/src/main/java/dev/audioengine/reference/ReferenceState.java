@@ -3,7 +3,6 @@ package dev.audioengine.reference;
 import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
-
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -40,24 +39,36 @@ public final class ReferenceState {
         return this;
     }
 
-    public boolean has(String name) { return entries.containsKey(name); }
+    public boolean has(String name) {
+        return entries.containsKey(name);
+    }
 
     /** The current values of state {@code name}, row-major (a copy). */
-    public double[] values(String name) { return entry(name).values().clone(); }
+    public double[] values(String name) {
+        return entry(name).values().clone();
+    }
 
-    DType dtype(String name) { return entry(name).dtype(); }
+    DType dtype(String name) {
+        return entry(name).dtype();
+    }
 
-    Shape shape(String name) { return entry(name).shape(); }
+    Shape shape(String name) {
+        return entry(name).shape();
+    }
 
     void replace(String name, double[] values) {
         Entry e = entry(name);
-        if (values.length != e.values().length) throw new IllegalStateException("state '" + name + "' holds " + e.values().length + " values, not " + values.length);
+        if (values.length != e.values().length)
+            throw new IllegalStateException(
+                    "state '" + name + "' holds " + e.values().length + " values, not " + values.length);
         entries.put(name, new Entry(e.dtype(), e.shape(), values.clone()));
     }
 
     private Entry entry(String name) {
         Entry e = entries.get(name);
-        if (e == null) throw new IllegalArgumentException("the reference has no state '" + name + "'; states: " + entries.keySet());
+        if (e == null)
+            throw new IllegalArgumentException(
+                    "the reference has no state '" + name + "'; states: " + entries.keySet());
         return e;
     }
 }

@@ -14,7 +14,8 @@ final class SequenceReference {
         for (int i = 0; i < ids.length; i++) {
             int id = (int) ids[i];
             if (id < 0 || id >= v) {
-                throw new IllegalArgumentException("get_rows: id " + id + " at position " + i + " is outside the table's " + v + " rows");
+                throw new IllegalArgumentException(
+                        "get_rows: id " + id + " at position " + i + " is outside the table's " + v + " rows");
             }
             System.arraycopy(table, id * d, y, i * d, d);
         }
@@ -87,9 +88,11 @@ final class SequenceReference {
      * One LSTM layer in PyTorch's gate order: gates = W_ih·x_t + b_ih + W_hh·h + b_hh split into
      * (i, f, g, o); c = σ(f)·c + σ(i)·tanh(g); h = σ(o)·tanh(c). Output [2, B, T, H]: h then c per step.
      */
-    static double[] lstm(Tensor node, double[] x, double[] wIh, double[] wHh, double[] bIh, double[] bHh,
-                         double[] h0, double[] c0) {
-        int b = (int) node.input(0).dim(0), t = (int) node.input(0).dim(1), in = (int) node.input(0).dim(2);
+    static double[] lstm(
+            Tensor node, double[] x, double[] wIh, double[] wHh, double[] bIh, double[] bHh, double[] h0, double[] c0) {
+        int b = (int) node.input(0).dim(0),
+                t = (int) node.input(0).dim(1),
+                in = (int) node.input(0).dim(2);
         int hid = ((Op.Lstm) node.op()).hidden();
         double[] y = new double[2 * b * t * hid];
         double[] gates = new double[4 * hid];

@@ -50,7 +50,10 @@ final class SpectralReference {
      * at or below 1e-11 inside the kept range is an error (the window fails the NOLA condition).
      */
     static double[] istft(Tensor node, Op.Istft op, double[] spec, double[] window) {
-        int b = (int) node.dim(0), n = op.nFft(), bins = n / 2 + 1, frames = (int) node.input(0).dim(2);
+        int b = (int) node.dim(0),
+                n = op.nFft(),
+                bins = n / 2 + 1,
+                frames = (int) node.input(0).dim(2);
         int hop = op.hop(), full = n + hop * (frames - 1), start = op.center() ? n / 2 : 0;
         int length = (int) op.length();
         double[] envelope = new double[full];
@@ -59,8 +62,9 @@ final class SpectralReference {
         }
         for (int i = start; i < start + length; i++) {
             if (!(envelope[i] > ENVELOPE_FLOOR)) {
-                throw new IllegalArgumentException("istft: the window's overlap-added square is " + envelope[i] + " at sample " + i
-                        + " (n_fft " + n + ", hop " + hop + "); the window/hop pair fails NOLA, so the signal cannot be recovered");
+                throw new IllegalArgumentException("istft: the window's overlap-added square is " + envelope[i]
+                        + " at sample " + i + " (n_fft " + n + ", hop " + hop
+                        + "); the window/hop pair fails NOLA, so the signal cannot be recovered");
             }
         }
         double[] y = new double[b * length];

@@ -1,15 +1,15 @@
 package dev.audioengine.reference;
 
+import static dev.audioengine.reference.Eval.assertValues;
+import static dev.audioengine.reference.Eval.constant;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
 import dev.audioengine.api.graph.GraphBuilder;
 import dev.audioengine.api.graph.Op.UnaryKind;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.Shape;
 import org.junit.jupiter.api.Test;
-
-import static dev.audioengine.reference.Eval.assertValues;
-import static dev.audioengine.reference.Eval.constant;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
 
 class ElementwiseReferenceTest {
     @Test
@@ -22,7 +22,8 @@ class ElementwiseReferenceTest {
         assertThat(Erf.erfc(4)).isCloseTo(1.541725790028002e-08, within(1e-21));
         // just below the switch (series) and at it (continued fraction): erf(3) − 1e-7 · erf'(3)
         assertThat(Erf.erf(3)).isCloseTo(0.9999779095030014, within(1e-15));
-        assertThat(Erf.erf(2.9999999)).isCloseTo(0.9999779095030014 - 1e-7 * 2 / Math.sqrt(Math.PI) * Math.exp(-9), within(1e-15));
+        assertThat(Erf.erf(2.9999999))
+                .isCloseTo(0.9999779095030014 - 1e-7 * 2 / Math.sqrt(Math.PI) * Math.exp(-9), within(1e-15));
         assertThat(Erf.erf(Double.POSITIVE_INFINITY)).isEqualTo(1);
         assertThat(Erf.erf(Double.NaN)).isNaN();
     }
@@ -58,7 +59,9 @@ class ElementwiseReferenceTest {
     @Test
     void geluErfKeepsItsNegativeTail() {
         double[] xs = {-6, -8, -10, -13};
-        double[] expected = {-5.919525870226207e-09, -4.9767684594174555e-15, -7.619853024160593e-23, -7.952313719414897e-38};
+        double[] expected = {
+            -5.919525870226207e-09, -4.9767684594174555e-15, -7.619853024160593e-23, -7.952313719414897e-38
+        };
         double[] actual = unary(UnaryKind.GELU_ERF, 1f, -6, -8, -10, -13);
         for (int i = 0; i < xs.length; i++) {
             assertThat(actual[i] / expected[i]).as("GELU_ERF(%s)", xs[i]).isCloseTo(1, within(1e-12));

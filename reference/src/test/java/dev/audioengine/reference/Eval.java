@@ -1,14 +1,13 @@
 package dev.audioengine.reference;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
 import dev.audioengine.api.graph.GraphBuilder;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
-
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
 
 /** Shorthands for the hand-computed reference tests. */
 final class Eval {
@@ -18,7 +17,9 @@ final class Eval {
         return ReferenceEvaluator.evaluate(g.build(out), inputs, out);
     }
 
-    static double[] of(GraphBuilder g, Tensor out) { return of(g, out, Map.of()); }
+    static double[] of(GraphBuilder g, Tensor out) {
+        return of(g, out, Map.of());
+    }
 
     static Tensor constant(GraphBuilder g, Shape shape, float... values) {
         return g.constant(HostTensor.ofFloats(shape, values));

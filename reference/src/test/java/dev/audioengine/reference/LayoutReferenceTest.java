@@ -1,5 +1,9 @@
 package dev.audioengine.reference;
 
+import static dev.audioengine.reference.Eval.assertValues;
+import static dev.audioengine.reference.Eval.constant;
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.audioengine.api.graph.GraphBuilder;
 import dev.audioengine.api.graph.Op.PadMode;
 import dev.audioengine.api.graph.Tensor;
@@ -9,10 +13,6 @@ import dev.audioengine.api.tensor.Shape;
 import dev.audioengine.api.testkit.RandomTensors;
 import dev.audioengine.api.testkit.Seeds;
 import org.junit.jupiter.api.Test;
-
-import static dev.audioengine.reference.Eval.assertValues;
-import static dev.audioengine.reference.Eval.constant;
-import static org.assertj.core.api.Assertions.assertThat;
 
 class LayoutReferenceTest {
     @Test
@@ -32,12 +32,32 @@ class LayoutReferenceTest {
     void padTwoAxes() {
         GraphBuilder g = new GraphBuilder();
         Tensor x = constant(g, Shape.of(2, 2), 1, 2, 3, 4);
-        assertValues(Eval.of(g, g.pad(x, PadMode.ZERO, new long[] {1, 0}, new long[] {0, 1}, 0)), 0,
-                0, 0, 0, 1, 2, 0, 3, 4, 0);
+        assertValues(
+                Eval.of(g, g.pad(x, PadMode.ZERO, new long[] {1, 0}, new long[] {0, 1}, 0)),
+                0,
+                0,
+                0,
+                0,
+                1,
+                2,
+                0,
+                3,
+                4,
+                0);
         GraphBuilder h = new GraphBuilder();
         Tensor y = constant(h, Shape.of(2, 2), 1, 2, 3, 4);
-        assertValues(Eval.of(h, h.pad(y, PadMode.REPLICATE, new long[] {1, 1}, new long[] {0, 0}, 0)), 0,
-                1, 1, 2, 1, 1, 2, 3, 3, 4);
+        assertValues(
+                Eval.of(h, h.pad(y, PadMode.REPLICATE, new long[] {1, 1}, new long[] {0, 0}, 0)),
+                0,
+                1,
+                1,
+                2,
+                1,
+                1,
+                2,
+                3,
+                3,
+                4);
     }
 
     @Test
@@ -47,7 +67,13 @@ class LayoutReferenceTest {
         Tensor b = constant(g, Shape.of(2, 2), 3, 4, 5, 6);
         assertValues(Eval.of(g, g.concat(1, a, b)), 0, 1, 3, 4, 2, 5, 6);
         GraphBuilder h = new GraphBuilder();
-        assertValues(Eval.of(h, h.concat(0, constant(h, Shape.of(1, 2), 1, 2), constant(h, Shape.of(1, 2), 3, 4))), 0, 1, 2, 3, 4);
+        assertValues(
+                Eval.of(h, h.concat(0, constant(h, Shape.of(1, 2), 1, 2), constant(h, Shape.of(1, 2), 3, 4))),
+                0,
+                1,
+                2,
+                3,
+                4);
     }
 
     @Test
@@ -71,8 +97,13 @@ class LayoutReferenceTest {
         for (DType q : new DType[] {DType.Q8_0, DType.Q4_0}) {
             double[] got = cast(q, v);
             float[] expected;
-            try (HostTensor t = HostTensor.convert(q, Shape.of(64), v)) { expected = t.toFloatArray(); }
-            for (int i = 0; i < 64; i++) assertThat(got[i]).as("%s element %d, %s", q, i, Seeds.describe(seed)).isEqualTo(expected[i]);
+            try (HostTensor t = HostTensor.convert(q, Shape.of(64), v)) {
+                expected = t.toFloatArray();
+            }
+            for (int i = 0; i < 64; i++)
+                assertThat(got[i])
+                        .as("%s element %d, %s", q, i, Seeds.describe(seed))
+                        .isEqualTo(expected[i]);
             // Q8_0 rounds to half a step of amax/127; Q4_0's steps are amax/8 and the value opposite
             // the block's extreme may be clamped a whole step (nibble 16 -> 15)
             double bound = q == DType.Q8_0 ? 0.51 * 2 / 127 + 1e-3 : 2.0 / 8 + 1e-3;

@@ -1,5 +1,10 @@
 package dev.audioengine.reference;
 
+import static dev.audioengine.reference.Eval.assertValues;
+import static dev.audioengine.reference.Eval.constant;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
 import dev.audioengine.api.graph.GraphBuilder;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.DType;
@@ -8,11 +13,6 @@ import dev.audioengine.api.tensor.Shape;
 import dev.audioengine.api.testkit.RandomTensors;
 import dev.audioengine.api.testkit.Seeds;
 import org.junit.jupiter.api.Test;
-
-import static dev.audioengine.reference.Eval.assertValues;
-import static dev.audioengine.reference.Eval.constant;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
 
 class LinearReferenceTest {
     @Test
@@ -73,15 +73,29 @@ class LinearReferenceTest {
         int stride = 3, padding = 2, dilation = 2, groups = 2, k = 3, t = 23;
         float[] xv = r.uniform(2 * 4 * t, -1, 1), wv = r.uniform(6 * 2 * k, -1, 1);
         GraphBuilder g = new GraphBuilder();
-        Tensor conv = g.conv1d(constant(g, Shape.of(2, 4, t), xv), constant(g, Shape.of(6, 2, k), wv), null, stride, padding, dilation, groups);
+        Tensor conv = g.conv1d(
+                constant(g, Shape.of(2, 4, t), xv),
+                constant(g, Shape.of(6, 2, k), wv),
+                null,
+                stride,
+                padding,
+                dilation,
+                groups);
         double[] cx = Eval.of(g, conv);
         long tout = conv.dim(2);
         // conv_transpose with w [Cin'=6, Cout'/groups=2, k] maps 6 channels back to 4; output_padding restores t
         long plain = (tout - 1) * stride - 2L * padding + dilation * (k - 1) + 1;
         float[] yv = r.uniform((int) (2 * 6 * tout), -1, 1);
         GraphBuilder h = new GraphBuilder();
-        Tensor back = h.convTranspose1d(constant(h, Shape.of(2, 6, tout), yv), constant(h, Shape.of(6, 2, k), wv), null,
-                stride, padding, (int) (t - plain), dilation, groups);
+        Tensor back = h.convTranspose1d(
+                constant(h, Shape.of(2, 6, tout), yv),
+                constant(h, Shape.of(6, 2, k), wv),
+                null,
+                stride,
+                padding,
+                (int) (t - plain),
+                dilation,
+                groups);
         assertThat(back.dim(2)).isEqualTo(t);
         double[] ty = Eval.of(h, back);
         double lhs = 0, rhs = 0;

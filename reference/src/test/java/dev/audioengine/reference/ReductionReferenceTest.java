@@ -1,13 +1,13 @@
 package dev.audioengine.reference;
 
+import static dev.audioengine.reference.Eval.assertValues;
+import static dev.audioengine.reference.Eval.constant;
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.audioengine.api.graph.GraphBuilder;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.Shape;
 import org.junit.jupiter.api.Test;
-
-import static dev.audioengine.reference.Eval.assertValues;
-import static dev.audioengine.reference.Eval.constant;
-import static org.assertj.core.api.Assertions.assertThat;
 
 class ReductionReferenceTest {
     private static final float NEG_INF = Float.NEGATIVE_INFINITY;
@@ -15,8 +15,12 @@ class ReductionReferenceTest {
     @Test
     void softmaxOfOneTwoThree() {
         GraphBuilder g = new GraphBuilder();
-        assertValues(Eval.of(g, g.softmax(constant(g, Shape.of(3), 1, 2, 3))), 1e-16,
-                0.09003057317038046, 0.24472847105479764, 0.6652409557748219);
+        assertValues(
+                Eval.of(g, g.softmax(constant(g, Shape.of(3), 1, 2, 3))),
+                1e-16,
+                0.09003057317038046,
+                0.24472847105479764,
+                0.6652409557748219);
     }
 
     @Test
@@ -25,8 +29,15 @@ class ReductionReferenceTest {
         Tensor x = constant(g, Shape.of(2, 3), 1, 2, 3, 1, 2, 3);
         Tensor mask = constant(g, Shape.of(3), 0, NEG_INF, 0);
         // z = [2, -inf, 6]: [1/(1+e^4), 0, e^4/(1+e^4)]
-        assertValues(Eval.of(g, g.softmax(x, mask, 2)), 1e-16,
-                0.01798620996209156, 0, 0.9820137900379085, 0.01798620996209156, 0, 0.9820137900379085);
+        assertValues(
+                Eval.of(g, g.softmax(x, mask, 2)),
+                1e-16,
+                0.01798620996209156,
+                0,
+                0.9820137900379085,
+                0.01798620996209156,
+                0,
+                0.9820137900379085);
     }
 
     @Test
@@ -84,7 +95,11 @@ class ReductionReferenceTest {
         GraphBuilder g = new GraphBuilder();
         Tensor x = constant(g, Shape.of(2), 3, 4);
         // mean square 12.5, rms 3.5355339059327378
-        assertValues(Eval.of(g, g.rmsNorm(x, constant(g, Shape.of(2), 1, 10), 0)), 1e-14, 0.848528137423857, 11.31370849898476);
+        assertValues(
+                Eval.of(g, g.rmsNorm(x, constant(g, Shape.of(2), 1, 10), 0)),
+                1e-14,
+                0.848528137423857,
+                11.31370849898476);
     }
 
     @Test

@@ -1,18 +1,17 @@
 package dev.audioengine.reference;
 
+import static dev.audioengine.reference.Eval.assertValues;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import dev.audioengine.api.graph.Graph;
 import dev.audioengine.api.graph.GraphBuilder;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
-import org.junit.jupiter.api.Test;
-
 import java.util.Map;
-
-import static dev.audioengine.reference.Eval.assertValues;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 class ReferenceEvaluatorTest {
     @Test
@@ -58,7 +57,8 @@ class ReferenceEvaluatorTest {
         Graph graph = g.build(g.relu(x));
         assertThatThrownBy(() -> ReferenceEvaluator.evaluate(graph, Map.of())).hasMessageContaining("'x'");
         try (HostTensor wrong = HostTensor.ofFloats(Shape.of(3), 1, 2, 3)) {
-            assertThatThrownBy(() -> ReferenceEvaluator.evaluate(graph, Map.of("x", wrong))).hasMessageContaining("F32 [2]");
+            assertThatThrownBy(() -> ReferenceEvaluator.evaluate(graph, Map.of("x", wrong)))
+                    .hasMessageContaining("F32 [2]");
         }
     }
 }

@@ -1,17 +1,16 @@
 package dev.audioengine.reference;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import dev.audioengine.api.graph.Graph;
 import dev.audioengine.api.graph.GraphBuilder;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
-import org.junit.jupiter.api.Test;
-
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 /** Persistent tensors in the reference: write_slice into a state, carried from run to run by a ReferenceState. */
 class ReferenceStateTest {
@@ -30,15 +29,21 @@ class ReferenceStateTest {
             state.set("c", init);
         }
         try (HostTensor src = HostTensor.ofFloats(Shape.of(2, 2), -1, -2, -3, -4);
-             HostTensor at = HostTensor.ofInts(Shape.of(1), 1);
-             HostTensor at2 = HostTensor.ofInts(Shape.of(1), 2)) {
+                HostTensor at = HostTensor.ofInts(Shape.of(1), 1);
+                HostTensor at2 = HostTensor.ofInts(Shape.of(1), 2)) {
             Map<Tensor, double[]> v = ReferenceEvaluator.evaluate(graph, Map.of("src", src, "at", at), state);
-            assertThat(v.get(before)).as("read before the write: the run's starting contents").containsExactly(1, 2, 3, 4, 5, 6, 7, 8);
+            assertThat(v.get(before))
+                    .as("read before the write: the run's starting contents")
+                    .containsExactly(1, 2, 3, 4, 5, 6, 7, 8);
             assertThat(v.get(w)).containsExactly(1, -1, -2, 4, 5, -3, -4, 8);
-            assertThat(v.get(view)).as("a view of the write shows the new contents").containsExactly(-1, -2, -3, -4);
+            assertThat(v.get(view))
+                    .as("a view of the write shows the new contents")
+                    .containsExactly(-1, -2, -3, -4);
             assertThat(state.values("c")).containsExactly(1, -1, -2, 4, 5, -3, -4, 8);
             v = ReferenceEvaluator.evaluate(graph, Map.of("src", src, "at", at2), state);
-            assertThat(v.get(before)).as("the second run starts where the first ended").containsExactly(1, -1, -2, 4, 5, -3, -4, 8);
+            assertThat(v.get(before))
+                    .as("the second run starts where the first ended")
+                    .containsExactly(1, -1, -2, 4, 5, -3, -4, 8);
             assertThat(state.values("c")).containsExactly(1, -1, -1, -2, 5, -3, -3, -4);
         }
     }
@@ -47,17 +52,20 @@ class ReferenceStateTest {
     void aWriteOutsideTheCapacityIsAnError() {
         GraphBuilder g = new GraphBuilder();
         Tensor s = g.state("c", Shape.of(5, 2));
-        Graph graph = g.build(g.writeSlice(s, g.input("src", Shape.of(2, 2)), 0, g.input("at", DType.I32, Shape.of(1))));
+        Graph graph =
+                g.build(g.writeSlice(s, g.input("src", Shape.of(2, 2)), 0, g.input("at", DType.I32, Shape.of(1))));
         ReferenceState state = new ReferenceState().zeros("c", DType.F32, Shape.of(5, 2));
         try (HostTensor src = HostTensor.allocate(DType.F32, Shape.of(2, 2))) {
             for (int bad : new int[] {4, -1}) {
                 try (HostTensor at = HostTensor.ofInts(Shape.of(1), bad)) {
                     assertThatThrownBy(() -> ReferenceEvaluator.evaluate(graph, Map.of("src", src, "at", at), state))
-                            .isInstanceOf(IndexOutOfBoundsException.class).hasMessageContaining("outside the 5 positions");
+                            .isInstanceOf(IndexOutOfBoundsException.class)
+                            .hasMessageContaining("outside the 5 positions");
                 }
             }
             try (HostTensor at = HostTensor.ofInts(Shape.of(1), 3)) {
-                ReferenceEvaluator.evaluate(graph, Map.of("src", src, "at", at), state); // the last two positions: fits exactly
+                ReferenceEvaluator.evaluate(
+                        graph, Map.of("src", src, "at", at), state); // the last two positions: fits exactly
             }
         }
     }
@@ -81,9 +89,12 @@ class ReferenceStateTest {
     void aGraphWithStateNeedsAReferenceState() {
         GraphBuilder g = new GraphBuilder();
         Graph graph = g.build(g.scale(g.state("h", Shape.of(2)), 2f));
-        assertThatThrownBy(() -> ReferenceEvaluator.evaluate(graph, Map.of())).hasMessageContaining("evaluate it with a ReferenceState");
-        assertThatThrownBy(() -> ReferenceEvaluator.evaluate(graph, Map.of(), new ReferenceState())).hasMessageContaining("needs state 'h'");
+        assertThatThrownBy(() -> ReferenceEvaluator.evaluate(graph, Map.of()))
+                .hasMessageContaining("evaluate it with a ReferenceState");
+        assertThatThrownBy(() -> ReferenceEvaluator.evaluate(graph, Map.of(), new ReferenceState()))
+                .hasMessageContaining("needs state 'h'");
         ReferenceState wrong = new ReferenceState().zeros("h", DType.F32, Shape.of(3));
-        assertThatThrownBy(() -> ReferenceEvaluator.evaluate(graph, Map.of(), wrong)).hasMessageContaining("must be F32 [2]");
+        assertThatThrownBy(() -> ReferenceEvaluator.evaluate(graph, Map.of(), wrong))
+                .hasMessageContaining("must be F32 [2]");
     }
 }

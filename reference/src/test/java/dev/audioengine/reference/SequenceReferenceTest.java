@@ -1,5 +1,10 @@
 package dev.audioengine.reference;
 
+import static dev.audioengine.reference.Eval.assertValues;
+import static dev.audioengine.reference.Eval.constant;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import dev.audioengine.api.graph.Graph;
 import dev.audioengine.api.graph.GraphBuilder;
 import dev.audioengine.api.graph.Op.RopeMode;
@@ -7,14 +12,8 @@ import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
-import org.junit.jupiter.api.Test;
-
 import java.util.Map;
-
-import static dev.audioengine.reference.Eval.assertValues;
-import static dev.audioengine.reference.Eval.constant;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 class SequenceReferenceTest {
     private static final float LN3 = (float) Math.log(3);
@@ -45,7 +44,8 @@ class SequenceReferenceTest {
     /** x [1, 1, 2, 5] with the same row at positions 0 and 1; the fifth value is past dims. */
     private static double[] rope(RopeMode mode, float... row) {
         GraphBuilder g = new GraphBuilder();
-        Tensor x = constant(g, Shape.of(1, 1, 2, 5), row[0], row[1], row[2], row[3], 5, row[0], row[1], row[2], row[3], 5);
+        Tensor x =
+                constant(g, Shape.of(1, 1, 2, 5), row[0], row[1], row[2], row[3], 5, row[0], row[1], row[2], row[3], 5);
         Tensor pos = g.constant(HostTensor.ofInts(Shape.of(2), 0, 1));
         return Eval.of(g, g.rope(x, pos, 4, 100, mode));
     }

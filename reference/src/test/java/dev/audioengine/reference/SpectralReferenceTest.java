@@ -1,17 +1,17 @@
 package dev.audioengine.reference;
 
+import static dev.audioengine.reference.Eval.assertValues;
+import static dev.audioengine.reference.Eval.constant;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
 import dev.audioengine.api.graph.GraphBuilder;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.Shape;
 import dev.audioengine.api.testkit.RandomTensors;
 import dev.audioengine.api.testkit.Seeds;
 import org.junit.jupiter.api.Test;
-
-import static dev.audioengine.reference.Eval.assertValues;
-import static dev.audioengine.reference.Eval.constant;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.within;
 
 class SpectralReferenceTest {
     @Test
@@ -54,7 +54,9 @@ class SpectralReferenceTest {
             assertThat(kept).isGreaterThan(len - hop);
             for (int i = 0; i < y.length; i++) {
                 int bi = i / (int) kept, t = i % (int) kept;
-                assertThat(y[i]).as("n_fft %d sample %d, %s", nFft, i, Seeds.describe(seed)).isCloseTo(xv[bi * len + t], within(1e-12));
+                assertThat(y[i])
+                        .as("n_fft %d sample %d, %s", nFft, i, Seeds.describe(seed))
+                        .isCloseTo(xv[bi * len + t], within(1e-12));
             }
         }
     }

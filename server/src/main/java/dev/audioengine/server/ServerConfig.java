@@ -26,9 +26,21 @@ import java.util.function.Consumer;
  * @param connections    how long a connection may take to send its headers or sit idle, and how many may be open
  * @param log            where the one line per request (and the server's own lines) go
  */
-public record ServerConfig(String host, int port, List<String> models, int maxConcurrent, int queue, Duration queueTimeout,
-                           long maxUploadBytes, int maxInputChars, Optional<String> apiKey, boolean preload, Duration uploadStall,
-                           Duration drainTimeout, Connections connections, Consumer<String> log) {
+public record ServerConfig(
+        String host,
+        int port,
+        List<String> models,
+        int maxConcurrent,
+        int queue,
+        Duration queueTimeout,
+        long maxUploadBytes,
+        int maxInputChars,
+        Optional<String> apiKey,
+        boolean preload,
+        Duration uploadStall,
+        Duration drainTimeout,
+        Connections connections,
+        Consumer<String> log) {
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 8080;
     public static final List<String> DEFAULT_MODELS = List.of("moonshine-tiny", "kokoro", "silero_vad");
@@ -43,18 +55,22 @@ public record ServerConfig(String host, int port, List<String> models, int maxCo
         Objects.requireNonNull(log, "log");
         if (port < 0 || port > 65535) throw new IllegalArgumentException("--port must be in [0, 65535], got " + port);
         if (models.isEmpty()) throw new IllegalArgumentException("--models names no model");
-        if (maxConcurrent < 1) throw new IllegalArgumentException("--max-concurrent must be at least 1, got " + maxConcurrent);
+        if (maxConcurrent < 1)
+            throw new IllegalArgumentException("--max-concurrent must be at least 1, got " + maxConcurrent);
         if (queue < 0) throw new IllegalArgumentException("--queue must not be negative, got " + queue);
-        if (maxUploadBytes < 1) throw new IllegalArgumentException("--max-upload-mb must be positive, got " + maxUploadBytes + " bytes");
+        if (maxUploadBytes < 1)
+            throw new IllegalArgumentException("--max-upload-mb must be positive, got " + maxUploadBytes + " bytes");
         if (maxInputChars < 1 || maxInputChars > MAX_INPUT_CHARS_LIMIT) {
-            throw new IllegalArgumentException("--max-input-chars must be in [1, " + MAX_INPUT_CHARS_LIMIT + "], got " + maxInputChars);
+            throw new IllegalArgumentException(
+                    "--max-input-chars must be in [1, " + MAX_INPUT_CHARS_LIMIT + "], got " + maxInputChars);
         }
         if (queueTimeout.isNegative()) throw new IllegalArgumentException("--queue-timeout-s must not be negative");
         if (!uploadStall.isPositive()) throw new IllegalArgumentException("--upload-stall-s must be positive");
         if (drainTimeout.isNegative()) throw new IllegalArgumentException("--drain-timeout-s must not be negative");
         if (apiKey.isPresent() && apiKey.get().isBlank()) {
-            throw new IllegalArgumentException("--api-key is empty (an unset variable in --api-key \"$KEY\"?, or AUDIOENGINE_API_KEY set to nothing); "
-                    + "give the key, or leave both out to serve without one");
+            throw new IllegalArgumentException(
+                    "--api-key is empty (an unset variable in --api-key \"$KEY\"?, or AUDIOENGINE_API_KEY set to nothing); "
+                            + "give the key, or leave both out to serve without one");
         }
     }
 
@@ -63,49 +79,201 @@ public record ServerConfig(String host, int port, List<String> models, int maxCo
 
     /** The defaults of {@code audioengine serve}, logging to {@code log}. */
     public static ServerConfig defaults(Consumer<String> log) {
-        return new ServerConfig(DEFAULT_HOST, DEFAULT_PORT, DEFAULT_MODELS, 2, 16, Duration.ofSeconds(30), 25L << 20, DEFAULT_MAX_INPUT_CHARS, Optional.empty(),
-                false, Duration.ofSeconds(30), Duration.ofSeconds(30), Connections.DEFAULTS, log);
+        return new ServerConfig(
+                DEFAULT_HOST,
+                DEFAULT_PORT,
+                DEFAULT_MODELS,
+                2,
+                16,
+                Duration.ofSeconds(30),
+                25L << 20,
+                DEFAULT_MAX_INPUT_CHARS,
+                Optional.empty(),
+                false,
+                Duration.ofSeconds(30),
+                Duration.ofSeconds(30),
+                Connections.DEFAULTS,
+                log);
     }
 
     public ServerConfig withHost(String h) {
-        return new ServerConfig(h, port, models, maxConcurrent, queue, queueTimeout, maxUploadBytes, maxInputChars, apiKey, preload, uploadStall, drainTimeout, connections, log);
+        return new ServerConfig(
+                h,
+                port,
+                models,
+                maxConcurrent,
+                queue,
+                queueTimeout,
+                maxUploadBytes,
+                maxInputChars,
+                apiKey,
+                preload,
+                uploadStall,
+                drainTimeout,
+                connections,
+                log);
     }
 
     public ServerConfig withPort(int p) {
-        return new ServerConfig(host, p, models, maxConcurrent, queue, queueTimeout, maxUploadBytes, maxInputChars, apiKey, preload, uploadStall, drainTimeout, connections, log);
+        return new ServerConfig(
+                host,
+                p,
+                models,
+                maxConcurrent,
+                queue,
+                queueTimeout,
+                maxUploadBytes,
+                maxInputChars,
+                apiKey,
+                preload,
+                uploadStall,
+                drainTimeout,
+                connections,
+                log);
     }
 
     public ServerConfig withModels(List<String> m) {
-        return new ServerConfig(host, port, m, maxConcurrent, queue, queueTimeout, maxUploadBytes, maxInputChars, apiKey, preload, uploadStall, drainTimeout, connections, log);
+        return new ServerConfig(
+                host,
+                port,
+                m,
+                maxConcurrent,
+                queue,
+                queueTimeout,
+                maxUploadBytes,
+                maxInputChars,
+                apiKey,
+                preload,
+                uploadStall,
+                drainTimeout,
+                connections,
+                log);
     }
 
     public ServerConfig withConcurrency(int maxConcurrentRequests, int queueLength, Duration timeout) {
-        return new ServerConfig(host, port, models, maxConcurrentRequests, queueLength, timeout, maxUploadBytes, maxInputChars, apiKey, preload, uploadStall, drainTimeout, connections, log);
+        return new ServerConfig(
+                host,
+                port,
+                models,
+                maxConcurrentRequests,
+                queueLength,
+                timeout,
+                maxUploadBytes,
+                maxInputChars,
+                apiKey,
+                preload,
+                uploadStall,
+                drainTimeout,
+                connections,
+                log);
     }
 
     public ServerConfig withMaxUploadBytes(long bytes) {
-        return new ServerConfig(host, port, models, maxConcurrent, queue, queueTimeout, bytes, maxInputChars, apiKey, preload, uploadStall, drainTimeout, connections, log);
+        return new ServerConfig(
+                host,
+                port,
+                models,
+                maxConcurrent,
+                queue,
+                queueTimeout,
+                bytes,
+                maxInputChars,
+                apiKey,
+                preload,
+                uploadStall,
+                drainTimeout,
+                connections,
+                log);
     }
 
     public ServerConfig withApiKey(String key) {
-        return new ServerConfig(host, port, models, maxConcurrent, queue, queueTimeout, maxUploadBytes, maxInputChars, Optional.ofNullable(key), preload, uploadStall, drainTimeout, connections, log);
+        return new ServerConfig(
+                host,
+                port,
+                models,
+                maxConcurrent,
+                queue,
+                queueTimeout,
+                maxUploadBytes,
+                maxInputChars,
+                Optional.ofNullable(key),
+                preload,
+                uploadStall,
+                drainTimeout,
+                connections,
+                log);
     }
 
     public ServerConfig withUploadStall(Duration stall) {
-        return new ServerConfig(host, port, models, maxConcurrent, queue, queueTimeout, maxUploadBytes, maxInputChars, apiKey, preload, stall, drainTimeout, connections, log);
+        return new ServerConfig(
+                host,
+                port,
+                models,
+                maxConcurrent,
+                queue,
+                queueTimeout,
+                maxUploadBytes,
+                maxInputChars,
+                apiKey,
+                preload,
+                stall,
+                drainTimeout,
+                connections,
+                log);
     }
 
     public ServerConfig withPreload(boolean p) {
-        return new ServerConfig(host, port, models, maxConcurrent, queue, queueTimeout, maxUploadBytes, maxInputChars, apiKey, p, uploadStall, drainTimeout, connections, log);
+        return new ServerConfig(
+                host,
+                port,
+                models,
+                maxConcurrent,
+                queue,
+                queueTimeout,
+                maxUploadBytes,
+                maxInputChars,
+                apiKey,
+                p,
+                uploadStall,
+                drainTimeout,
+                connections,
+                log);
     }
 
     public ServerConfig withMaxInputChars(int chars) {
-        return new ServerConfig(host, port, models, maxConcurrent, queue, queueTimeout, maxUploadBytes, chars, apiKey, preload, uploadStall, drainTimeout, connections, log);
+        return new ServerConfig(
+                host,
+                port,
+                models,
+                maxConcurrent,
+                queue,
+                queueTimeout,
+                maxUploadBytes,
+                chars,
+                apiKey,
+                preload,
+                uploadStall,
+                drainTimeout,
+                connections,
+                log);
     }
 
     public ServerConfig withConnectionLimits(Duration headerTimeout, Duration idleTimeout, int maxConnections) {
-        return new ServerConfig(host, port, models, maxConcurrent, queue, queueTimeout, maxUploadBytes, maxInputChars, apiKey, preload, uploadStall, drainTimeout,
-                new Connections(headerTimeout, idleTimeout, maxConnections), log);
+        return new ServerConfig(
+                host,
+                port,
+                models,
+                maxConcurrent,
+                queue,
+                queueTimeout,
+                maxUploadBytes,
+                maxInputChars,
+                apiKey,
+                preload,
+                uploadStall,
+                drainTimeout,
+                new Connections(headerTimeout, idleTimeout, maxConnections),
+                log);
     }
 
     /**
@@ -132,10 +300,13 @@ public record ServerConfig(String host, int port, List<String> models, int maxCo
             Objects.requireNonNull(idleTimeout, "idleTimeout");
             if (!headerTimeout.isPositive()) throw new IllegalArgumentException("--header-timeout-s must be positive");
             if (!idleTimeout.isPositive()) throw new IllegalArgumentException("--idle-timeout-s must be positive");
-            if (maxConnections < 1) throw new IllegalArgumentException("--max-connections must be at least 1, got " + maxConnections);
+            if (maxConnections < 1)
+                throw new IllegalArgumentException("--max-connections must be at least 1, got " + maxConnections);
         }
     }
 
     /** The largest JSON body a speech request may be: the text at 12 bytes a character (a surrogate pair escaped) and room for the rest. */
-    public long maxJsonBytes() { return Math.min(maxUploadBytes, (64L << 10) + 12L * maxInputChars); }
+    public long maxJsonBytes() {
+        return Math.min(maxUploadBytes, (64L << 10) + 12L * maxInputChars);
+    }
 }

@@ -1,11 +1,13 @@
 package dev.audioengine.server;
 
-import dev.audioengine.server.http.FramingErrors;
+import dev.audioengine.api.AudioEngine;
+import dev.audioengine.model.FamilyRegistry;
+import dev.audioengine.model.ModelLoader;
 import dev.audioengine.server.http.ApiError;
-import dev.audioengine.server.serving.ServedModel;
 import dev.audioengine.server.http.BearerAuth;
 import dev.audioengine.server.http.Endpoint;
 import dev.audioengine.server.http.ErrorResponder;
+import dev.audioengine.server.http.FramingErrors;
 import dev.audioengine.server.http.HeaderTimeout;
 import dev.audioengine.server.http.RequestLog;
 import dev.audioengine.server.http.Routes;
@@ -19,18 +21,14 @@ import dev.audioengine.server.openai.VadEndpoint;
 import dev.audioengine.server.openai.VoicesEndpoint;
 import dev.audioengine.server.serving.Metrics;
 import dev.audioengine.server.serving.Probes;
+import dev.audioengine.server.serving.ServedModel;
 import dev.audioengine.server.serving.ServedModels;
-
-import dev.audioengine.api.AudioEngine;
-import dev.audioengine.model.FamilyRegistry;
-import dev.audioengine.model.ModelLoader;
 import io.helidon.http.DirectHandler;
 import io.helidon.http.HeaderValues;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.DirectHandlers;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http1.Http1Config;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.BindException;
@@ -79,33 +77,67 @@ public final class SpeechServer implements AutoCloseable {
         ErrorResponder errors = new ErrorResponder(watchdog);
         gate = new ShutdownGate(errors);
         ModelsEndpoint list = new ModelsEndpoint(models, Instant.now().getEpochSecond());
-        Probes probes = new Probes(models, engine.backend().registryName(), config.preload(), gate::draining, () -> preloaded);
-        HttpRouting.Builder routing = HttpRouting.builder()
-                .addFilter(new RequestLog(metrics, log))
-                .addFilter(gate);
+        Probes probes =
+                new Probes(models, engine.backend().registryName(), config.preload(), gate::draining, () -> preloaded);
+        HttpRouting.Builder routing =
+                HttpRouting.builder().addFilter(new RequestLog(metrics, log)).addFilter(gate);
         config.apiKey().ifPresent(key -> routing.addFilter(new BearerAuth(key, errors)));
-        routing.post(Routes.TRANSCRIPTIONS, new Endpoint(new TranscriptionEndpoint(models, uploads, config.maxUploadBytes(), metrics, watchdog), log, errors))
-                .post(Routes.SPEECH, new Endpoint(new SpeechEndpoint(models, metrics, watchdog, config.maxJsonBytes(), config.maxInputChars()), log, errors))
+        routing.post(
+                        Routes.TRANSCRIPTIONS,
+                        new Endpoint(
+                                new TranscriptionEndpoint(models, uploads, config.maxUploadBytes(), metrics, watchdog),
+                                log,
+                                errors))
+                .post(
+                        Routes.SPEECH,
+                        new Endpoint(
+                                new SpeechEndpoint(
+                                        models, metrics, watchdog, config.maxJsonBytes(), config.maxInputChars()),
+                                log,
+                                errors))
                 .get(Routes.VOICES, new Endpoint(new VoicesEndpoint(models)::list, log, errors))
-                .post(Routes.VAD, new Endpoint(new VadEndpoint(models, uploads, config.maxUploadBytes(), metrics, watchdog), log, errors))
+                .post(
+                        Routes.VAD,
+                        new Endpoint(
+                                new VadEndpoint(models, uploads, config.maxUploadBytes(), metrics, watchdog),
+                                log,
+                                errors))
                 .get(Routes.MODELS, new Endpoint(list::list, log, errors))
                 .get(Routes.MODELS + "/{id}", new Endpoint(list::one, log, errors))
                 .get(Routes.HEALTH, new Endpoint(probes::health, log, errors))
                 .get(Routes.READY, new Endpoint(probes::ready, log, errors))
-                .get(Routes.METRICS, new Endpoint((req, res) -> {
-                    res.header(HeaderValues.create("Content-Type", "text/plain; version=0.0.4; charset=utf-8"));
-                    res.send(metrics.render(models.all(), engine.backend().device().name(), engine.deviceMemory()));
-                }, log, errors))
-                .any(new Endpoint((req, res) -> {
-                    String method = req.prologue().method().text(), path = req.path().path();
-                    // a served path asked with another method: 405 and what it takes, as OpenAI answers
-                    Routes.method(path).ifPresent(allow -> {
-                        throw ApiError.methodNotAllowed(allow, method + " " + path + " is not served; " + path + " takes " + allow);
-                    });
-                    throw ApiError.notFound("no endpoint " + req.prologue().method().text() + " " + req.path().path() + "; this server has POST "
-                            + Routes.TRANSCRIPTIONS + ", POST " + Routes.SPEECH + ", GET " + Routes.VOICES + ", POST " + Routes.VAD + ", GET " + Routes.MODELS + ", GET " + Routes.HEALTH + ", GET "
-                            + Routes.READY + ", GET " + Routes.METRICS);
-                }, log, errors));
+                .get(
+                        Routes.METRICS,
+                        new Endpoint(
+                                (req, res) -> {
+                                    res.header(HeaderValues.create(
+                                            "Content-Type", "text/plain; version=0.0.4; charset=utf-8"));
+                                    res.send(metrics.render(
+                                            models.all(),
+                                            engine.backend().device().name(),
+                                            engine.deviceMemory()));
+                                },
+                                log,
+                                errors))
+                .any(new Endpoint(
+                        (req, res) -> {
+                            String method = req.prologue().method().text(),
+                                    path = req.path().path();
+                            // a served path asked with another method: 405 and what it takes, as OpenAI answers
+                            Routes.method(path).ifPresent(allow -> {
+                                throw ApiError.methodNotAllowed(
+                                        allow, method + " " + path + " is not served; " + path + " takes " + allow);
+                            });
+                            throw ApiError.notFound(
+                                    "no endpoint " + req.prologue().method().text() + " "
+                                            + req.path().path() + "; this server has POST "
+                                            + Routes.TRANSCRIPTIONS + ", POST " + Routes.SPEECH + ", GET "
+                                            + Routes.VOICES + ", POST " + Routes.VAD + ", GET " + Routes.MODELS
+                                            + ", GET " + Routes.HEALTH + ", GET "
+                                            + Routes.READY + ", GET " + Routes.METRICS);
+                        },
+                        log,
+                        errors));
         headerTimeout = new HeaderTimeout(config.connections().headerTimeout(), metrics, log);
         FramingErrors framing = new FramingErrors(metrics, log, config.maxUploadBytes(), headerTimeout);
         DirectHandlers.Builder direct = DirectHandlers.builder();
@@ -116,8 +148,10 @@ public final class SpeechServer implements AutoCloseable {
                 .shutdownHook(false) // close() drains first; Helidon's hook would cut requests in flight
                 .maxPayloadSize(config.maxUploadBytes())
                 .protocolsDiscoverServices(false)
-                .addProtocol(Http1Config.builder().addReceiveListener(headerTimeout).build())
-                // Helidon's idle check: a connection with no request under way (not even a whole request line) is closed
+                .addProtocol(
+                        Http1Config.builder().addReceiveListener(headerTimeout).build())
+                // Helidon's idle check: a connection with no request under way (not even a whole request line) is
+                // closed
                 // after the idle timeout; checked four times per timeout, so one is closed within 1.25 times it
                 .idleConnectionTimeout(config.connections().idleTimeout())
                 .idleConnectionPeriod(checkPeriod(config.connections().idleTimeout()))
@@ -143,20 +177,31 @@ public final class SpeechServer implements AutoCloseable {
         if (!s.web.isRunning()) {
             // Helidon logs why (the port is taken, the address is not this machine's) and returns instead of throwing
             s.close();
-            throw new CannotListen("could not listen on " + config.host() + ":" + config.port() + " (the server log above says why: "
-                    + "a port in use, an address that is not this machine's)", null);
+            throw new CannotListen(
+                    "could not listen on " + config.host() + ":" + config.port() + " (the server log above says why: "
+                            + "a port in use, an address that is not this machine's)",
+                    null);
         }
-        config.log().accept("audioengine serve: listening on " + s.uri() + " (models "
-                + String.join(", ", s.models.all().stream().map(ServedModel::id).toList()) + " on "
-                + engine.backend().registryName() + ", " + engine.device().name() + "; " + config.maxConcurrent() + " at once and "
-                + config.queue() + " queued per model; uploads up to " + config.maxUploadBytes() + " bytes; up to "
-                + config.connections().maxConnections() + " connections"
-                + (config.apiKey().isPresent() ? "; API key required" : "") + ")");
+        config.log()
+                .accept("audioengine serve: listening on " + s.uri() + " (models "
+                        + String.join(
+                                ", ",
+                                s.models.all().stream().map(ServedModel::id).toList()) + " on "
+                        + engine.backend().registryName() + ", "
+                        + engine.device().name() + "; " + config.maxConcurrent() + " at once and "
+                        + config.queue() + " queued per model; uploads up to " + config.maxUploadBytes()
+                        + " bytes; up to "
+                        + config.connections().maxConnections() + " connections"
+                        + (config.apiKey().isPresent() ? "; API key required" : "") + ")");
         if (config.preload()) {
             try {
                 long t0 = System.nanoTime();
                 s.models.preload();
-                config.log().accept(String.format(java.util.Locale.ROOT, "audioengine serve: models loaded in %.1f s", (System.nanoTime() - t0) / 1e9));
+                config.log()
+                        .accept(String.format(
+                                java.util.Locale.ROOT,
+                                "audioengine serve: models loaded in %.1f s",
+                                (System.nanoTime() - t0) / 1e9));
             } catch (IOException | RuntimeException e) {
                 s.close();
                 throw e;
@@ -174,33 +219,44 @@ public final class SpeechServer implements AutoCloseable {
     static void checkAddress(String host, int port) throws IOException {
         InetSocketAddress address = new InetSocketAddress(host, port);
         if (address.isUnresolved()) {
-            throw new CannotListen("cannot listen on " + host + ":" + port + ": --host " + host + " is not a known name or address", null);
+            throw new CannotListen(
+                    "cannot listen on " + host + ":" + port + ": --host " + host + " is not a known name or address",
+                    null);
         }
         try (ServerSocket probe = new ServerSocket()) {
-            probe.setReuseAddress(true); // as the listener binds: a port whose old connections linger in TIME_WAIT is free
+            probe.setReuseAddress(
+                    true); // as the listener binds: a port whose old connections linger in TIME_WAIT is free
             probe.bind(address);
         } catch (BindException e) {
             String message = String.valueOf(e.getMessage());
-            String why = message.contains("in use") ? "the port is in use (another server? pick another with --port, or 0 for a free one)"
-                    : message.contains("assign") ? "--host " + host + " is not an address of this machine (0.0.0.0 listens on all of them)"
-                    : message + " (--host, --port)";
+            String why = message.contains("in use")
+                    ? "the port is in use (another server? pick another with --port, or 0 for a free one)"
+                    : message.contains("assign")
+                            ? "--host " + host + " is not an address of this machine (0.0.0.0 listens on all of them)"
+                            : message + " (--host, --port)";
             throw new CannotListen("cannot listen on " + host + ":" + port + ": " + why, e);
         }
     }
 
     /** The address given cannot be listened on; the message says why and which option to change, in one line. */
     public static final class CannotListen extends IOException {
-        CannotListen(String message, Throwable cause) { super(message, cause); }
+        CannotListen(String message, Throwable cause) {
+            super(message, cause);
+        }
     }
 
     /**
      * Checks the --models names against the installed families before an engine is built or a model pulled: an
      * IllegalArgumentException names what is wrong (an unknown name, a task without an endpoint, a repeat).
      */
-    public static void checkModels(FamilyRegistry registry, List<String> names) { ServedModels.resolve(registry, names); }
+    public static void checkModels(FamilyRegistry registry, List<String> names) {
+        ServedModels.resolve(registry, names);
+    }
 
     /** The port it listens on (the one picked, for port 0). */
-    public int port() { return web.port(); }
+    public int port() {
+        return web.port();
+    }
 
     /** Where a client reaches it: {@code http://host:port}. */
     public URI uri() {
@@ -209,14 +265,22 @@ public final class SpeechServer implements AutoCloseable {
     }
 
     /** The folder uploads are spooled to while their requests run. */
-    Path uploadFolder() { return uploads.path(); }
+    Path uploadFolder() {
+        return uploads.path();
+    }
 
-    Metrics metrics() { return metrics; }
+    Metrics metrics() {
+        return metrics;
+    }
 
-    ServedModels models() { return models; }
+    ServedModels models() {
+        return models;
+    }
 
     /** Blocks until {@link #close} has finished. */
-    public void awaitClosed() throws InterruptedException { closed.await(); }
+    public void awaitClosed() throws InterruptedException {
+        closed.await();
+    }
 
     /** Refuses new requests, lets those in flight finish (at most the drain timeout), then stops and closes the models. */
     @Override
@@ -235,7 +299,10 @@ public final class SpeechServer implements AutoCloseable {
             int left;
             while ((left = metrics.inFlight()) > 0 && System.nanoTime() < deadline) Thread.sleep(20);
             boolean drained = left == 0 && models.drain(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
-            if (!drained) config.log().accept("audioengine serve: the drain timeout passed with " + metrics.inFlight() + " requests in flight; stopping anyway");
+            if (!drained)
+                config.log()
+                        .accept("audioengine serve: the drain timeout passed with " + metrics.inFlight()
+                                + " requests in flight; stopping anyway");
             web.stop();
             watchdog.close();
             headerTimeout.close();

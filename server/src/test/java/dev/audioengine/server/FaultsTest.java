@@ -1,10 +1,9 @@
 package dev.audioengine.server;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.audioengine.server.http.Routes;
 import dev.audioengine.server.serving.ServedModel;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.net.http.HttpClient;
@@ -21,8 +20,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * Clients that go away: mid-upload and mid-stream, a few hundred times. The server keeps serving, and its threads,
@@ -30,7 +29,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @Timeout(value = 8, unit = TimeUnit.MINUTES)
 class FaultsTest {
-    private static final int UPLOAD_FAULTS = 800, STREAM_FAULTS = 200, CLIENTS = 4; // 1000 faults, as the server issue asks
+    private static final int UPLOAD_FAULTS = 800,
+            STREAM_FAULTS = 200,
+            CLIENTS = 4; // 1000 faults, as the server issue asks
 
     /** The process's own figures. */
     private record Resources(int threads, long fds, long rssKb, long heapKb) {
@@ -41,23 +42,40 @@ class FaultsTest {
             try (var s = Files.list(Path.of("/proc/self/fd"))) {
                 fds = s.count();
             }
-            long rss = Files.readAllLines(Path.of("/proc/self/status")).stream().filter(l -> l.startsWith("VmRSS:"))
-                    .map(l -> Long.parseLong(l.replaceAll("[^0-9]", ""))).findFirst().orElseThrow();
+            long rss = Files.readAllLines(Path.of("/proc/self/status")).stream()
+                    .filter(l -> l.startsWith("VmRSS:"))
+                    .map(l -> Long.parseLong(l.replaceAll("[^0-9]", "")))
+                    .findFirst()
+                    .orElseThrow();
             long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() >> 10;
             return new Resources(ManagementFactory.getThreadMXBean().getThreadCount(), fds, rss, heap);
         }
 
-        @Override public String toString() {
-            return String.format(Locale.ROOT, "%d threads, %d open files, %.1f MB resident, %.1f MB heap in use", threads, fds, rssKb / 1024.0, heapKb / 1024.0);
+        @Override
+        public String toString() {
+            return String.format(
+                    Locale.ROOT,
+                    "%d threads, %d open files, %.1f MB resident, %.1f MB heap in use",
+                    threads,
+                    fds,
+                    rssKb / 1024.0,
+                    heapKb / 1024.0);
         }
     }
 
     @Test
     void clientsThatLeaveMidUploadOrMidStreamLeaveNothingBehind() throws Exception {
-        try (TestServer server = TestServer.start(c -> c); HttpClient http = HttpClient.newHttpClient()) {
-            byte[] upload = new Multipart().field("model", "moonshine-tiny").file(TestServer.RECORDING).bytes();
-            byte[] stream = new Multipart().field("model", "moonshine-tiny").field("stream", "true")
-                    .file("file", "three.wav", threeUtterances()).bytes();
+        try (TestServer server = TestServer.start(c -> c);
+                HttpClient http = HttpClient.newHttpClient()) {
+            byte[] upload = new Multipart()
+                    .field("model", "moonshine-tiny")
+                    .file(TestServer.RECORDING)
+                    .bytes();
+            byte[] stream = new Multipart()
+                    .field("model", "moonshine-tiny")
+                    .field("stream", "true")
+                    .file("file", "three.wav", threeUtterances())
+                    .bytes();
             AtomicInteger streamed = new AtomicInteger();
             faults(server, upload, stream, 20, 8, streamed); // warm up: the JIT, the sessions, the pools
             Resources before = Resources.now();
@@ -69,28 +87,52 @@ class FaultsTest {
             double seconds = (System.nanoTime() - t0) / 1e9;
             awaitIdle(server);
             Resources after = Resources.now();
-            System.err.printf(Locale.ROOT, "FAULTS %d clients gone mid-upload and %d mid-stream (%d of all streams after a delta) in %.1f s: "
-                            + "before %s; halfway %s; after %s%n", UPLOAD_FAULTS, STREAM_FAULTS, streamed.get(), seconds, before, half, after);
+            System.err.printf(
+                    Locale.ROOT,
+                    "FAULTS %d clients gone mid-upload and %d mid-stream (%d of all streams after a delta) in %.1f s: "
+                            + "before %s; halfway %s; after %s%n",
+                    UPLOAD_FAULTS,
+                    STREAM_FAULTS,
+                    streamed.get(),
+                    seconds,
+                    before,
+                    half,
+                    after);
 
-            HttpResponse<String> ok = http.send(HttpRequest.newBuilder(server.uri(Routes.TRANSCRIPTIONS)).header("Content-Type", Multipart.contentType())
-                    .POST(HttpRequest.BodyPublishers.ofByteArray(upload)).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> ok = http.send(
+                    HttpRequest.newBuilder(server.uri(Routes.TRANSCRIPTIONS))
+                            .header("Content-Type", Multipart.contentType())
+                            .POST(HttpRequest.BodyPublishers.ofByteArray(upload))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             assertThat(ok.statusCode()).isEqualTo(200);
             assertThat(ok.body()).contains(TestServer.EXPECTED);
-            // a client that leaves is never the server's error, whenever it leaves (the last chunk of a stream included)
+            // a client that leaves is never the server's error, whenever it leaves (the last chunk of a stream
+            // included)
             assertThat(server.logLines()).as("requests logged as 500").noneMatch(l -> l.matches("\\S+ \\S+ 500 .*"));
             assertThat(after.threads()).as("threads").isLessThanOrEqualTo(before.threads() + 2);
             assertThat(after.fds()).as("open files").isLessThanOrEqualTo(before.fds() + 8);
-            // the heap may settle in the first half; a leak would go on growing in the second (150 requests: a leaked decoding
+            // the heap may settle in the first half; a leak would go on growing in the second (150 requests: a leaked
+            // decoding
             // session or stream buffer each time would pass these bounds many times over)
-            assertThat(after.heapKb() - half.heapKb()).as("heap growth over the second half, kB").isLessThan(32 * 1024);
-            assertThat(after.rssKb() - half.rssKb()).as("resident growth over the second half, kB").isLessThan(96 * 1024);
-            assertThat(Files.list(server.server.uploadFolder()).toList()).as("spooled uploads").isEmpty();
-            for (ServedModel m : server.server.models().all()) assertThat(m.pool().threads()).as(m.id() + " workers").isLessThanOrEqualTo(2);
+            assertThat(after.heapKb() - half.heapKb())
+                    .as("heap growth over the second half, kB")
+                    .isLessThan(32 * 1024);
+            assertThat(after.rssKb() - half.rssKb())
+                    .as("resident growth over the second half, kB")
+                    .isLessThan(96 * 1024);
+            assertThat(Files.list(server.server.uploadFolder()).toList())
+                    .as("spooled uploads")
+                    .isEmpty();
+            for (ServedModel m : server.server.models().all())
+                assertThat(m.pool().threads()).as(m.id() + " workers").isLessThanOrEqualTo(2);
         }
     }
 
     /** Sends the faults from {@link #CLIENTS} threads; each upload fault sends half its body, each stream fault reads one event at most. */
-    private static void faults(TestServer server, byte[] upload, byte[] stream, int uploads, int streams, AtomicInteger streamed) throws Exception {
+    private static void faults(
+            TestServer server, byte[] upload, byte[] stream, int uploads, int streams, AtomicInteger streamed)
+            throws Exception {
         AtomicInteger next = new AtomicInteger();
         int total = uploads + streams;
         try (ExecutorService pool = Executors.newFixedThreadPool(CLIENTS)) {
@@ -111,7 +153,11 @@ class FaultsTest {
 
     private static void leaveMidUpload(TestServer server, byte[] body, int i) throws IOException {
         try (RawHttp raw = new RawHttp(server.server.uri(), 10_000)) {
-            raw.head("POST", Routes.TRANSCRIPTIONS, "Content-Type: " + Multipart.contentType(), "Content-Length: " + body.length);
+            raw.head(
+                    "POST",
+                    Routes.TRANSCRIPTIONS,
+                    "Content-Type: " + Multipart.contentType(),
+                    "Content-Length: " + body.length);
             raw.out.write(body, 0, body.length / 2 + i % 1000); // gone somewhere in the middle of the file part
             raw.out.flush();
         }
@@ -119,7 +165,11 @@ class FaultsTest {
 
     private static void leaveMidStream(TestServer server, byte[] body, AtomicInteger streamed) throws IOException {
         try (RawHttp raw = new RawHttp(server.server.uri(), 60_000)) {
-            raw.head("POST", Routes.TRANSCRIPTIONS, "Content-Type: " + Multipart.contentType(), "Content-Length: " + body.length,
+            raw.head(
+                    "POST",
+                    Routes.TRANSCRIPTIONS,
+                    "Content-Type: " + Multipart.contentType(),
+                    "Content-Length: " + body.length,
                     "Accept: text/event-stream");
             raw.out.write(body);
             raw.out.flush();
@@ -146,6 +196,8 @@ class FaultsTest {
     private static void awaitIdle(TestServer server) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (server.server.metrics().inFlight() > 0 && System.nanoTime() < deadline) Thread.sleep(50);
-        assertThat(server.server.metrics().inFlight()).as("requests still in flight").isZero();
+        assertThat(server.server.metrics().inFlight())
+                .as("requests still in flight")
+                .isZero();
     }
 }

@@ -18,7 +18,10 @@ final class Multipart {
     }
 
     Multipart file(String name, String filename, byte[] content) {
-        part("Content-Disposition: form-data; name=\"" + name + "\"; filename=\"" + filename + "\"\r\nContent-Type: application/octet-stream\r\n", content);
+        part(
+                "Content-Disposition: form-data; name=\"" + name + "\"; filename=\"" + filename
+                        + "\"\r\nContent-Type: application/octet-stream\r\n",
+                content);
         return this;
     }
 
@@ -41,11 +44,17 @@ final class Multipart {
     }
 
     /** The part written so far, with no closing boundary: a body cut off mid-upload. */
-    byte[] unfinished() { return body.toByteArray(); }
+    byte[] unfinished() {
+        return body.toByteArray();
+    }
 
-    static String contentType() { return "multipart/form-data; boundary=" + BOUNDARY; }
+    static String contentType() {
+        return "multipart/form-data; boundary=" + BOUNDARY;
+    }
 
     HttpRequest.Builder post(URI uri) {
-        return HttpRequest.newBuilder(uri).header("Content-Type", contentType()).POST(HttpRequest.BodyPublishers.ofByteArray(bytes()));
+        return HttpRequest.newBuilder(uri)
+                .header("Content-Type", contentType())
+                .POST(HttpRequest.BodyPublishers.ofByteArray(bytes()));
     }
 }

@@ -1,5 +1,7 @@
 package dev.audioengine.server;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.openai.client.OpenAIClient;
 import com.openai.client.okhttp.OpenAIOkHttpClient;
 import com.openai.core.http.StreamResponse;
@@ -13,16 +15,13 @@ import dev.audioengine.model.ModelLoader;
 import dev.audioengine.model.task.AsrOptions;
 import dev.audioengine.model.task.SpeechRecognizer;
 import dev.audioengine.model.task.Transcript;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** OpenAI's own Java SDK against the server: what a user of an OpenAI-compatible server would run. */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
@@ -34,9 +33,14 @@ class OpenAiClientTest {
     @BeforeAll
     static void start() throws Exception {
         server = TestServer.start(c -> c);
-        client = OpenAIOkHttpClient.builder().baseUrl(server.uri("/v1").toString()).apiKey("unused").maxRetries(0).build();
+        client = OpenAIOkHttpClient.builder()
+                .baseUrl(server.uri("/v1").toString())
+                .apiKey("unused")
+                .maxRetries(0)
+                .build();
         // what the library itself hears, on the same engine: the server must say exactly this
-        try (SpeechRecognizer asr = ModelLoader.standard(m -> { }).load(server.engine, "moonshine-tiny", SpeechRecognizer.class)) {
+        try (SpeechRecognizer asr =
+                ModelLoader.standard(m -> {}).load(server.engine, "moonshine-tiny", SpeechRecognizer.class)) {
             library = asr.transcribe(TestServer.RECORDING, AsrOptions.DEFAULTS);
         }
     }
@@ -61,9 +65,11 @@ class OpenAiClientTest {
 
     @Test
     void verboseJsonHasTheSegmentsAndTheDuration() {
-        TranscriptionCreateResponse r = client.audio().transcriptions().create(params()
-                .responseFormat(AudioResponseFormat.VERBOSE_JSON)
-                .addTimestampGranularity(TranscriptionCreateParams.TimestampGranularity.SEGMENT).build());
+        TranscriptionCreateResponse r = client.audio()
+                .transcriptions()
+                .create(params().responseFormat(AudioResponseFormat.VERBOSE_JSON)
+                        .addTimestampGranularity(TranscriptionCreateParams.TimestampGranularity.SEGMENT)
+                        .build());
         TranscriptionVerbose v = r.asVerbose();
         assertThat(v.text()).isEqualTo(library.text());
         assertThat(v.language()).isEqualTo("english");
@@ -72,21 +78,38 @@ class OpenAiClientTest {
             assertThat(segments).hasSize(library.segments().size());
             for (int i = 0; i < segments.size(); i++) {
                 assertThat(segments.get(i).id()).isEqualTo(i);
-                assertThat(segments.get(i).text()).isEqualTo(library.segments().get(i).text());
-                assertThat(segments.get(i).start()).isEqualTo(library.segments().get(i).startSeconds());
-                assertThat(segments.get(i).end()).isEqualTo(library.segments().get(i).endSeconds());
-                assertThat(segments.get(i).tokens()).hasSize(library.segments().get(i).tokens().size());
+                assertThat(segments.get(i).text())
+                        .isEqualTo(library.segments().get(i).text());
+                assertThat(segments.get(i).start())
+                        .isEqualTo(library.segments().get(i).startSeconds());
+                assertThat(segments.get(i).end())
+                        .isEqualTo(library.segments().get(i).endSeconds());
+                assertThat(segments.get(i).tokens())
+                        .hasSize(library.segments().get(i).tokens().size());
             }
         });
     }
 
     @Test
     void textSrtAndVttCarryTheSameWords() {
-        for (AudioResponseFormat f : List.of(AudioResponseFormat.TEXT, AudioResponseFormat.SRT, AudioResponseFormat.VTT)) {
-            String body = client.audio().transcriptions().create(params().responseFormat(f).build()).asTranscription().text();
+        for (AudioResponseFormat f :
+                List.of(AudioResponseFormat.TEXT, AudioResponseFormat.SRT, AudioResponseFormat.VTT)) {
+            String body = client.audio()
+                    .transcriptions()
+                    .create(params().responseFormat(f).build())
+                    .asTranscription()
+                    .text();
             // subtitle cues hold at most two lines of ~42 characters: the words are the cue lines' words, in order
-            String words = f == AudioResponseFormat.TEXT ? body : String.join(" ", body.lines()
-                    .filter(l -> !l.isBlank() && !l.matches("\\d+") && !l.contains("-->") && !l.equals("WEBVTT")).toList());
+            String words = f == AudioResponseFormat.TEXT
+                    ? body
+                    : String.join(
+                            " ",
+                            body.lines()
+                                    .filter(l -> !l.isBlank()
+                                            && !l.matches("\\d+")
+                                            && !l.contains("-->")
+                                            && !l.equals("WEBVTT"))
+                                    .toList());
             assertThat(words).as(f.toString()).contains(library.text());
             if (f == AudioResponseFormat.SRT) assertThat(body).startsWith("1\n00:00:");
             if (f == AudioResponseFormat.VTT) assertThat(body).startsWith("WEBVTT\n\n00:00:");
@@ -97,9 +120,11 @@ class OpenAiClientTest {
     void streamedDeltasJoinToTheFinalText() {
         List<String> deltas = new ArrayList<>();
         String done = null;
-        try (StreamResponse<TranscriptionStreamEvent> events = client.audio().transcriptions().createStreaming(params().build())) {
+        try (StreamResponse<TranscriptionStreamEvent> events =
+                client.audio().transcriptions().createStreaming(params().build())) {
             for (TranscriptionStreamEvent e : (Iterable<TranscriptionStreamEvent>) events.stream()::iterator) {
-                if (e.isTranscriptTextDelta()) deltas.add(e.asTranscriptTextDelta().delta());
+                if (e.isTranscriptTextDelta())
+                    deltas.add(e.asTranscriptTextDelta().delta());
                 if (e.isTranscriptTextDone()) done = e.asTranscriptTextDone().text();
             }
         }

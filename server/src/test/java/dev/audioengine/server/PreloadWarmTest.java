@@ -1,17 +1,15 @@
 package dev.audioengine.server;
 
-import dev.audioengine.server.serving.ServedModels;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.audioengine.model.task.SpeechRecognizer;
 import dev.audioengine.model.task.SpeechSynthesizer;
 import dev.audioengine.model.task.VoiceActivityDetector;
-import org.junit.jupiter.api.Test;
-
+import dev.audioengine.server.serving.ServedModels;
 import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /** --preload runs each model once on a short input before /ready (issue 26: the first request meets a warm engine). */
 class PreloadWarmTest {
@@ -20,7 +18,8 @@ class PreloadWarmTest {
     @SuppressWarnings("unchecked")
     private <T> T recording(Class<T> type) {
         return (T) Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, (proxy, m, args) -> {
-            calls.add(m.getName() + (args != null && args.length > 0 && args[0] instanceof float[] a ? " " + a.length : "")
+            calls.add(m.getName()
+                    + (args != null && args.length > 0 && args[0] instanceof float[] a ? " " + a.length : "")
                     + (args != null && args.length > 0 && args[0] instanceof String t ? " " + t : ""));
             return switch (m.getName()) {
                 case "sampleRates" -> List.of(8000, 16000);
@@ -34,6 +33,7 @@ class PreloadWarmTest {
         ServedModels.warm(recording(SpeechRecognizer.class));
         ServedModels.warm(recording(VoiceActivityDetector.class));
         ServedModels.warm(recording(SpeechSynthesizer.class));
-        assertThat(calls).containsExactly("transcribeWindow 32000", "sampleRates", "probabilities 16000", "synthesize Hello.");
+        assertThat(calls)
+                .containsExactly("transcribeWindow 32000", "sampleRates", "probabilities 16000", "synthesize Hello.");
     }
 }

@@ -60,7 +60,8 @@ final class RawHttp implements AutoCloseable {
         long length = -1;
         for (String h; (h = line()) != null && !h.isEmpty(); ) {
             out.append(h).append('\n');
-            if (h.regionMatches(true, 0, "Content-Length:", 0, 15)) length = Long.parseLong(h.substring(15).strip());
+            if (h.regionMatches(true, 0, "Content-Length:", 0, 15))
+                length = Long.parseLong(h.substring(15).strip());
         }
         out.append('\n');
         ByteArrayOutputStream b = new ByteArrayOutputStream();
@@ -87,5 +88,7 @@ final class RawHttp implements AutoCloseable {
     }
 
     @Override
-    public void close() throws IOException { socket.close(); }
+    public void close() throws IOException {
+        socket.close();
+    }
 }

@@ -2,7 +2,6 @@ package dev.audioengine.server;
 
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.model.ModelLoader;
-
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.List;
@@ -14,10 +13,14 @@ import java.util.function.UnaryOperator;
  * CPU backend, its log lines kept for assertions and echoed to stderr. One per test class: loading costs seconds.
  */
 final class TestServer implements AutoCloseable {
-    static final Path RECORDING = Path.of("/usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-0870.wav");
+    static final Path RECORDING =
+            Path.of("/usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-0870.wav");
     /** A 3 s recording of the same reader, for tests that send many requests. */
-    static final Path SHORT_RECORDING = Path.of("/usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-0880.wav");
-    static final String EXPECTED = "And Mr. John Dashwood had then leisure to consider how much there might be prudently in his power to do for them.";
+    static final Path SHORT_RECORDING =
+            Path.of("/usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-0880.wav");
+
+    static final String EXPECTED =
+            "And Mr. John Dashwood had then leisure to consider how much there might be prudently in his power to do for them.";
 
     final AudioEngine engine;
     final SpeechServer server;
@@ -39,12 +42,16 @@ final class TestServer implements AutoCloseable {
     static TestServer start(UnaryOperator<ServerConfig> config) throws Exception {
         ConcurrentLinkedQueue<String> lines = new ConcurrentLinkedQueue<>();
         ServerConfig c = config.apply(ServerConfig.defaults(line -> {
-            lines.add(line);
-            System.err.println("[server] " + line);
-        }).withModels(List.of("moonshine-tiny", "silero_vad")).withPort(0).withPreload(true));
+                    lines.add(line);
+                    System.err.println("[server] " + line);
+                })
+                .withModels(List.of("moonshine-tiny", "silero_vad"))
+                .withPort(0)
+                .withPreload(true));
         AudioEngine engine = AudioEngine.builder().backend("cpu").build();
         try {
-            SpeechServer s = SpeechServer.start(c, engine, ModelLoader.standard(m -> System.err.println("[model store] " + m)));
+            SpeechServer s =
+                    SpeechServer.start(c, engine, ModelLoader.standard(m -> System.err.println("[model store] " + m)));
             return new TestServer(engine, s, lines);
         } catch (Exception | Error e) {
             engine.close();
@@ -52,9 +59,13 @@ final class TestServer implements AutoCloseable {
         }
     }
 
-    URI uri(String path) { return server.uri().resolve(path); }
+    URI uri(String path) {
+        return server.uri().resolve(path);
+    }
 
-    List<String> logLines() { return List.copyOf(log); }
+    List<String> logLines() {
+        return List.copyOf(log);
+    }
 
     /**
      * The log once a line matches (at most 10 s): a request's line is written after its answer is complete, so a client

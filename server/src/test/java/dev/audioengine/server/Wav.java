@@ -10,9 +10,17 @@ final class Wav {
     /** A canonical 44-byte header declaring {@code dataBytes} of data at {@code rate}, followed by {@code samples}. */
     static byte[] pcm16(int rate, int channels, long dataBytes, short[] samples) {
         ByteBuffer b = ByteBuffer.allocate(44 + samples.length * 2).order(ByteOrder.LITTLE_ENDIAN);
-        b.put("RIFF".getBytes()).putInt((int) Math.min(0xFFFFFFFFL, 36 + dataBytes)).put("WAVE".getBytes());
-        b.put("fmt ".getBytes()).putInt(16).putShort((short) 1).putShort((short) channels).putInt(rate)
-                .putInt(rate * channels * 2).putShort((short) (channels * 2)).putShort((short) 16);
+        b.put("RIFF".getBytes())
+                .putInt((int) Math.min(0xFFFFFFFFL, 36 + dataBytes))
+                .put("WAVE".getBytes());
+        b.put("fmt ".getBytes())
+                .putInt(16)
+                .putShort((short) 1)
+                .putShort((short) channels)
+                .putInt(rate)
+                .putInt(rate * channels * 2)
+                .putShort((short) (channels * 2))
+                .putShort((short) 16);
         b.put("data".getBytes()).putInt((int) Math.min(0xFFFFFFFFL, dataBytes));
         for (short s : samples) b.putShort(s);
         return b.array();

@@ -21,21 +21,33 @@ final class ByteCursor {
         this.position = position;
     }
 
-    long position() { return position; }
+    long position() {
+        return position;
+    }
 
-    long remaining() { return segment.byteSize() - position; }
+    long remaining() {
+        return segment.byteSize() - position;
+    }
 
-    Path file() { return file; }
+    Path file() {
+        return file;
+    }
 
-    MemorySegment segment() { return segment; }
+    MemorySegment segment() {
+        return segment;
+    }
 
-    WeightFormatException error(long at, String problem) { return new WeightFormatException(file, at, problem); }
+    WeightFormatException error(long at, String problem) {
+        return new WeightFormatException(file, at, problem);
+    }
 
     /** Fails unless {@code n} more bytes exist; {@code what} names the field for the message. */
     void require(long n, String what) throws WeightFormatException {
         if (n < 0 || n > remaining()) {
-            throw error(position, "truncated: " + what + " needs " + Long.toUnsignedString(n) + " bytes, only "
-                    + remaining() + " left in the file");
+            throw error(
+                    position,
+                    "truncated: " + what + " needs " + Long.toUnsignedString(n) + " bytes, only " + remaining()
+                            + " left in the file");
         }
     }
 
@@ -80,8 +92,10 @@ final class ByteCursor {
         long n = u64(what);
         long room = minBytesEach == 0 ? Long.MAX_VALUE : remaining() / minBytesEach;
         if (n < 0 || n > room) {
-            throw error(at, what + " is " + Long.toUnsignedString(n) + " but the remaining " + remaining()
-                    + " bytes of the file hold at most " + room);
+            throw error(
+                    at,
+                    what + " is " + Long.toUnsignedString(n) + " but the remaining " + remaining()
+                            + " bytes of the file hold at most " + room);
         }
         return n;
     }
@@ -90,7 +104,8 @@ final class ByteCursor {
     String string(String what) throws WeightFormatException {
         long at = position;
         long n = count("length of " + what, 1);
-        if (n > Integer.MAX_VALUE - 8) throw error(at, what + " is " + n + " bytes long, more than a Java string holds");
+        if (n > Integer.MAX_VALUE - 8)
+            throw error(at, what + " is " + n + " bytes long, more than a Java string holds");
         byte[] bytes = segment.asSlice(position, n).toArray(ValueLayout.JAVA_BYTE);
         position += n;
         return new String(bytes, StandardCharsets.UTF_8);

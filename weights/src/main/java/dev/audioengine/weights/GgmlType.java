@@ -7,12 +7,38 @@ import dev.audioengine.api.tensor.DType;
  * engine shares with ggml. Ids of types ggml has removed have no entry here.
  */
 enum GgmlType {
-    F32(0, DType.F32), F16(1, DType.F16), Q4_0(2, DType.Q4_0), Q4_1(3, null), Q5_0(6, null), Q5_1(7, null),
-    Q8_0(8, DType.Q8_0), Q8_1(9, null), Q2_K(10, null), Q3_K(11, null), Q4_K(12, null), Q5_K(13, null),
-    Q6_K(14, null), Q8_K(15, null), IQ2_XXS(16, null), IQ2_XS(17, null), IQ3_XXS(18, null), IQ1_S(19, null),
-    IQ4_NL(20, null), IQ3_S(21, null), IQ2_S(22, null), IQ4_XS(23, null), I8(24, DType.I8), I16(25, null),
-    I32(26, DType.I32), I64(27, null), F64(28, null), IQ1_M(29, null), BF16(30, DType.BF16),
-    TQ1_0(34, null), TQ2_0(35, null), MXFP4(39, null);
+    F32(0, DType.F32),
+    F16(1, DType.F16),
+    Q4_0(2, DType.Q4_0),
+    Q4_1(3, null),
+    Q5_0(6, null),
+    Q5_1(7, null),
+    Q8_0(8, DType.Q8_0),
+    Q8_1(9, null),
+    Q2_K(10, null),
+    Q3_K(11, null),
+    Q4_K(12, null),
+    Q5_K(13, null),
+    Q6_K(14, null),
+    Q8_K(15, null),
+    IQ2_XXS(16, null),
+    IQ2_XS(17, null),
+    IQ3_XXS(18, null),
+    IQ1_S(19, null),
+    IQ4_NL(20, null),
+    IQ3_S(21, null),
+    IQ2_S(22, null),
+    IQ4_XS(23, null),
+    I8(24, DType.I8),
+    I16(25, null),
+    I32(26, DType.I32),
+    I64(27, null),
+    F64(28, null),
+    IQ1_M(29, null),
+    BF16(30, DType.BF16),
+    TQ1_0(34, null),
+    TQ2_0(35, null),
+    MXFP4(39, null);
 
     final int id;
     /** The engine type with the same byte layout, or null when the engine cannot use this type. */

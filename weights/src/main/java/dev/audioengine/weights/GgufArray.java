@@ -17,7 +17,7 @@ final class GgufArray extends AbstractList<Object> implements RandomAccess {
     private final GgufValueType elementType;
     private final MemorySegment body;
     private final int size;
-    private final long[] stringStarts;   // STRING elements: where each one's u64 length sits in body
+    private final long[] stringStarts; // STRING elements: where each one's u64 length sits in body
     private final List<Object>[] arrays; // ARRAY elements, decoded when the file was opened
 
     GgufArray(GgufValueType elementType, MemorySegment body, int size, long[] stringStarts, List<Object>[] arrays) {
@@ -43,5 +43,7 @@ final class GgufArray extends AbstractList<Object> implements RandomAccess {
     }
 
     @Override
-    public int size() { return size; }
+    public int size() {
+        return size;
+    }
 }

@@ -5,7 +5,6 @@ import dev.audioengine.api.tensor.Shape;
 import dev.audioengine.weights.json.JsonFormatException;
 import dev.audioengine.weights.json.JsonObject;
 import dev.audioengine.weights.json.StrictJson;
-
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -22,6 +21,7 @@ import java.util.Map;
 final class SafetensorsReader {
     /** The safetensors reference implementation's header limit; anything larger is not a real file. */
     static final long MAX_HEADER_BYTES = 100_000_000L;
+
     private static final String METADATA_KEY = "__metadata__";
 
     private SafetensorsReader() {}
@@ -30,11 +30,15 @@ final class SafetensorsReader {
         ByteCursor in = new ByteCursor(file, mapped, 0);
         long headerLength = in.u64("safetensors header length");
         if (headerLength < 0 || headerLength > in.remaining()) {
-            throw in.error(0, "header length " + Long.toUnsignedString(headerLength) + " exceeds the remaining "
-                    + in.remaining() + " bytes of the file");
+            throw in.error(
+                    0,
+                    "header length " + Long.toUnsignedString(headerLength) + " exceeds the remaining " + in.remaining()
+                            + " bytes of the file");
         }
         if (headerLength > MAX_HEADER_BYTES) {
-            throw in.error(0, "header length " + headerLength + " exceeds safetensors' limit of " + MAX_HEADER_BYTES + " bytes");
+            throw in.error(
+                    0,
+                    "header length " + headerLength + " exceeds safetensors' limit of " + MAX_HEADER_BYTES + " bytes");
         }
         if (headerLength < 2 || mapped.get(ValueLayout.JAVA_BYTE, 8) != '{') {
             throw in.error(8, "the JSON header must be an object starting with '{'");
@@ -58,18 +62,23 @@ final class SafetensorsReader {
                 readMetadata(in, at, entry, metadata);
                 continue;
             }
-            if (!(entry instanceof JsonObject t)) throw in.error(at, "entry for tensor '" + name + "' must be an object");
+            if (!(entry instanceof JsonObject t))
+                throw in.error(at, "entry for tensor '" + name + "' must be an object");
             DType dtype = dtype(in, at, t, name);
             long[] dims = shape(in, at, t, name);
             long byteSize = TensorExtents.byteSize(file, at, name, dtype, dims);
             long[] range = dataOffsets(in, at, t, name);
             if (range[0] > range[1] || range[1] > dataSize) {
-                throw in.error(at, "data_offsets [" + range[0] + ", " + range[1] + "] of tensor '" + name
-                        + "' are outside the data section of " + dataSize + " bytes");
+                throw in.error(
+                        at,
+                        "data_offsets [" + range[0] + ", " + range[1] + "] of tensor '" + name
+                                + "' are outside the data section of " + dataSize + " bytes");
             }
             if (range[1] - range[0] != byteSize) {
-                throw in.error(at, "tensor '" + name + "' is " + dtype + " " + java.util.Arrays.toString(dims) + " = " + byteSize
-                        + " bytes, but its data_offsets span " + (range[1] - range[0]));
+                throw in.error(
+                        at,
+                        "tensor '" + name + "' is " + dtype + " " + java.util.Arrays.toString(dims) + " = " + byteSize
+                                + " bytes, but its data_offsets span " + (range[1] - range[0]));
             }
             tensors.put(name, new TensorInfo(name, dtype, new Shape(dims), dataStart + range[0], byteSize));
         }
@@ -77,7 +86,8 @@ final class SafetensorsReader {
         return new WeightFile(file, WeightFormat.SAFETENSORS, arena, mapped, tensors, metadata);
     }
 
-    private static void readMetadata(ByteCursor in, long at, Object entry, Map<String, Object> out) throws WeightFormatException {
+    private static void readMetadata(ByteCursor in, long at, Object entry, Map<String, Object> out)
+            throws WeightFormatException {
         if (!(entry instanceof JsonObject m)) throw in.error(at, METADATA_KEY + " must be an object of strings");
         for (String key : m.keys()) {
             if (!(m.get(key) instanceof String s)) {
@@ -95,16 +105,22 @@ final class SafetensorsReader {
             case "BF16" -> DType.BF16;
             case "I32" -> DType.I32;
             case "I8" -> DType.I8;
-            default -> throw in.error(8 + t.positionOf("dtype"), "unsupported dtype " + s + " for tensor '" + name
-                    + "'; the engine reads F32, F16, BF16, I32 and I8 (convert the file, e.g. F64 to F32)");
+            default ->
+                throw in.error(
+                        8 + t.positionOf("dtype"),
+                        "unsupported dtype " + s + " for tensor '" + name
+                                + "'; the engine reads F32, F16, BF16, I32 and I8 (convert the file, e.g. F64 to F32)");
         };
     }
 
     private static long[] shape(ByteCursor in, long at, JsonObject t, String name) throws WeightFormatException {
-        if (!(t.get("shape") instanceof List<?> list)) throw in.error(at, "tensor '" + name + "' needs a \"shape\" array");
+        if (!(t.get("shape") instanceof List<?> list))
+            throw in.error(at, "tensor '" + name + "' needs a \"shape\" array");
         if (list.size() > Shape.MAX_RANK) {
-            throw in.error(8 + t.positionOf("shape"), "tensor '" + name + "' has rank " + list.size()
-                    + "; the engine supports at most " + Shape.MAX_RANK + " dimensions");
+            throw in.error(
+                    8 + t.positionOf("shape"),
+                    "tensor '" + name + "' has rank " + list.size() + "; the engine supports at most " + Shape.MAX_RANK
+                            + " dimensions");
         }
         long[] dims = new long[list.size()];
         for (int i = 0; i < dims.length; i++) {
@@ -118,8 +134,10 @@ final class SafetensorsReader {
             throw in.error(at, "tensor '" + name + "' needs \"data_offsets\": [begin, end]");
         }
         long where = 8 + t.positionOf("data_offsets");
-        return new long[] {nonNegative(in, where, list.get(0), "data_offsets of tensor '" + name + "'"),
-                nonNegative(in, where, list.get(1), "data_offsets of tensor '" + name + "'")};
+        return new long[] {
+            nonNegative(in, where, list.get(0), "data_offsets of tensor '" + name + "'"),
+            nonNegative(in, where, list.get(1), "data_offsets of tensor '" + name + "'")
+        };
     }
 
     private static long nonNegative(ByteCursor in, long at, Object v, String what) throws WeightFormatException {

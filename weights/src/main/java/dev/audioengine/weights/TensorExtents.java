@@ -1,7 +1,6 @@
 package dev.audioengine.weights;
 
 import dev.audioengine.api.tensor.DType;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -21,8 +20,12 @@ final class TensorExtents {
     static long byteSize(Path file, long at, String name, DType dtype, long[] dims) throws WeightFormatException {
         boolean empty = false;
         for (long d : dims) {
-            if (d < 0) throw new WeightFormatException(file, at, "tensor '" + name + "' has a negative dimension in "
-                    + Arrays.toString(dims) + " (or one of 2^63 or more)");
+            if (d < 0)
+                throw new WeightFormatException(
+                        file,
+                        at,
+                        "tensor '" + name + "' has a negative dimension in " + Arrays.toString(dims)
+                                + " (or one of 2^63 or more)");
             if (d == 0) empty = true;
         }
         long elements = 1;
@@ -31,27 +34,40 @@ final class TensorExtents {
         } else {
             for (long d : dims) {
                 if (elements > Long.MAX_VALUE / d) {
-                    throw new WeightFormatException(file, at, "element count of tensor '" + name + "' with shape "
-                            + Arrays.toString(dims) + " overflows a 64-bit count");
+                    throw new WeightFormatException(
+                            file,
+                            at,
+                            "element count of tensor '" + name + "' with shape " + Arrays.toString(dims)
+                                    + " overflows a 64-bit count");
                 }
                 elements *= d;
             }
         }
         if (dtype.isQuantized()) {
             if (dims.length == 0) {
-                throw new WeightFormatException(file, at, "tensor '" + name + "' is a " + dtype
-                        + " scalar; block types need a last dimension that is a multiple of " + dtype.blockSize());
+                throw new WeightFormatException(
+                        file,
+                        at,
+                        "tensor '" + name + "' is a " + dtype
+                                + " scalar; block types need a last dimension that is a multiple of "
+                                + dtype.blockSize());
             }
             long row = dims[dims.length - 1];
             if (row % dtype.blockSize() != 0) {
-                throw new WeightFormatException(file, at, "tensor '" + name + "' is " + dtype + " with rows of " + row
-                        + " values; " + dtype + " rows must be a multiple of " + dtype.blockSize());
+                throw new WeightFormatException(
+                        file,
+                        at,
+                        "tensor '" + name + "' is " + dtype + " with rows of " + row + " values; " + dtype
+                                + " rows must be a multiple of " + dtype.blockSize());
             }
         }
         long blocks = elements / dtype.blockSize();
         if (blocks > Long.MAX_VALUE / dtype.blockBytes()) {
-            throw new WeightFormatException(file, at, "byte size of tensor '" + name + "' (" + dtype + " "
-                    + Arrays.toString(dims) + ") overflows a 64-bit size");
+            throw new WeightFormatException(
+                    file,
+                    at,
+                    "byte size of tensor '" + name + "' (" + dtype + " " + Arrays.toString(dims)
+                            + ") overflows a 64-bit size");
         }
         return blocks * dtype.blockBytes();
     }
@@ -66,9 +82,13 @@ final class TensorExtents {
             TensorInfo cur = sorted.get(i);
             long prevEnd = prev.fileOffset() + prev.byteSize();
             if (cur.fileOffset() < prevEnd) {
-                throw new WeightFormatException(file, cur.fileOffset(), "data of tensor '" + cur.name() + "' [" + cur.fileOffset()
-                        + ", " + (cur.fileOffset() + cur.byteSize()) + ") overlaps tensor '" + prev.name() + "' ["
-                        + prev.fileOffset() + ", " + prevEnd + ")");
+                throw new WeightFormatException(
+                        file,
+                        cur.fileOffset(),
+                        "data of tensor '" + cur.name() + "' [" + cur.fileOffset()
+                                + ", " + (cur.fileOffset() + cur.byteSize()) + ") overlaps tensor '" + prev.name()
+                                + "' ["
+                                + prev.fileOffset() + ", " + prevEnd + ")");
             }
         }
     }

@@ -5,7 +5,6 @@ import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.HalfFloats;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
-
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
@@ -57,10 +56,12 @@ public final class WeightConversion {
             switch (to) {
                 case F32 -> MemorySegment.copy(values, 0, dst, ValueLayout.JAVA_FLOAT_UNALIGNED, at, len);
                 case F16 -> {
-                    for (int i = 0; i < len; i++) dst.set(ValueLayout.JAVA_SHORT_UNALIGNED, at + 2L * i, HalfFloats.floatToF16(values[i]));
+                    for (int i = 0; i < len; i++)
+                        dst.set(ValueLayout.JAVA_SHORT_UNALIGNED, at + 2L * i, HalfFloats.floatToF16(values[i]));
                 }
                 case BF16 -> {
-                    for (int i = 0; i < len; i++) dst.set(ValueLayout.JAVA_SHORT_UNALIGNED, at + 2L * i, HalfFloats.floatToBf16(values[i]));
+                    for (int i = 0; i < len; i++)
+                        dst.set(ValueLayout.JAVA_SHORT_UNALIGNED, at + 2L * i, HalfFloats.floatToBf16(values[i]));
                 }
                 case Q8_0 -> BlockQuantization.quantizeQ8_0(values, 0, len, dst, at);
                 default -> throw new IllegalStateException("resultType admitted " + to);

@@ -1,7 +1,6 @@
 package dev.audioengine.weights;
 
 import dev.audioengine.api.tensor.HostTensor;
-
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
@@ -24,8 +23,13 @@ public final class WeightFile implements AutoCloseable {
     private final List<String> names;
     private final Map<String, Object> metadata;
 
-    WeightFile(Path path, WeightFormat format, Arena arena, MemorySegment mapped,
-               Map<String, TensorInfo> tensors, Map<String, Object> metadata) {
+    WeightFile(
+            Path path,
+            WeightFormat format,
+            Arena arena,
+            MemorySegment mapped,
+            Map<String, TensorInfo> tensors,
+            Map<String, Object> metadata) {
         this.path = path;
         this.format = format;
         this.arena = arena;
@@ -35,14 +39,22 @@ public final class WeightFile implements AutoCloseable {
         this.metadata = Collections.unmodifiableMap(metadata);
     }
 
-    public Path path() { return path; }
+    public Path path() {
+        return path;
+    }
 
-    public WeightFormat format() { return format; }
+    public WeightFormat format() {
+        return format;
+    }
 
     /** Tensor names in the order the file lists them. */
-    public List<String> names() { return names; }
+    public List<String> names() {
+        return names;
+    }
 
-    public boolean contains(String name) { return tensors.containsKey(name); }
+    public boolean contains(String name) {
+        return tensors.containsKey(name);
+    }
 
     /** Name, dtype, shape and location of a tensor, without touching its data. */
     public TensorInfo info(String name) {
@@ -72,7 +84,9 @@ public final class WeightFile implements AutoCloseable {
      * arrays of arrays). Strings are decoded as UTF-8, malformed bytes becoming U+FFFD. Values
      * are copies and stay valid after close.
      */
-    public Map<String, Object> metadata() { return metadata; }
+    public Map<String, Object> metadata() {
+        return metadata;
+    }
 
     /** Unmaps the file. Idempotent. */
     @Override
@@ -81,5 +95,7 @@ public final class WeightFile implements AutoCloseable {
     }
 
     @Override
-    public String toString() { return "WeightFile[" + format + " " + path + ", " + names.size() + " tensors]"; }
+    public String toString() {
+        return "WeightFile[" + format + " " + path + ", " + names.size() + " tensors]";
+    }
 }

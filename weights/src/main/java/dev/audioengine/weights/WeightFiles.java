@@ -43,11 +43,15 @@ public final class WeightFiles {
     static WeightFormat detect(Path path, MemorySegment mapped) throws WeightFormatException {
         long size = mapped.byteSize();
         if (size >= 4 && mapped.get(ValueLayout.JAVA_INT_UNALIGNED, 0) == GgufReader.MAGIC) return WeightFormat.GGUF;
-        String name = path.getFileName() == null ? "" : path.getFileName().toString().toLowerCase(Locale.ROOT);
+        String name =
+                path.getFileName() == null ? "" : path.getFileName().toString().toLowerCase(Locale.ROOT);
         if (name.endsWith(".gguf")) return WeightFormat.GGUF;
         if (name.endsWith(".safetensors")) return WeightFormat.SAFETENSORS;
         if (size >= 9 && mapped.get(ValueLayout.JAVA_BYTE, 8) == '{') return WeightFormat.SAFETENSORS;
-        throw new WeightFormatException(path, 0, "neither GGUF (no 'GGUF' magic) nor safetensors (no .safetensors name"
-                + " and no '{' at byte 8); expected a .gguf or .safetensors file");
+        throw new WeightFormatException(
+                path,
+                0,
+                "neither GGUF (no 'GGUF' magic) nor safetensors (no .safetensors name"
+                        + " and no '{' at byte 8); expected a .gguf or .safetensors file");
     }
 }

@@ -21,11 +21,17 @@ public final class WeightFormatException extends IOException {
     }
 
     /** The file that was being read. */
-    public Path file() { return file; }
+    public Path file() {
+        return file;
+    }
 
     /** Byte offset in the file where the problem was found. */
-    public long offset() { return offset; }
+    public long offset() {
+        return offset;
+    }
 
     /** The problem, without the file and offset. */
-    public String problem() { return problem; }
+    public String problem() {
+        return problem;
+    }
 }

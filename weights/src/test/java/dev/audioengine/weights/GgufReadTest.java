@@ -1,13 +1,12 @@
 package dev.audioengine.weights;
 
+import static dev.audioengine.weights.GgufTestWriter.*;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
-
 import java.io.IOException;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
@@ -16,14 +15,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-
-import static dev.audioengine.weights.GgufTestWriter.*;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class GgufReadTest {
     private final long seed = System.nanoTime();
-    @TempDir Path dir;
+
+    @TempDir
+    Path dir;
 
     /** ne is ggml order (innermost first); shape is what the engine must report (outermost first). */
     private record Case(String name, int ggmlType, DType dtype, long[] ne, long[] shape) {}
@@ -71,7 +72,8 @@ class GgufReadTest {
         }
         try (WeightFile f = WeightFiles.open(write("m.gguf", w.toBytes()))) {
             assertThat(f.format()).isEqualTo(WeightFormat.GGUF);
-            assertThat(f.names()).containsExactlyElementsOf(CASES.stream().map(Case::name).toList());
+            assertThat(f.names())
+                    .containsExactlyElementsOf(CASES.stream().map(Case::name).toList());
             assertThat(f.metadata()).containsEntry("general.architecture", "test");
             long previousEnd = 0;
             for (int i = 0; i < CASES.size(); i++) {
@@ -100,22 +102,42 @@ class GgufReadTest {
     @Test
     void metadataOfEveryType() throws IOException {
         GgufTestWriter w = new GgufTestWriter(3)
-                .kv("u8", UINT8, 200).kv("i8", INT8, -100).kv("u16", UINT16, 65000).kv("i16", INT16, -30000)
-                .kv("u32", UINT32, 4_000_000_000L).kv("i32", INT32, -2_000_000_000).kv("f32", FLOAT32, 1.5e-3f)
-                .kv("bool.t", BOOL, true).kv("bool.f", BOOL, false).kv("str", STRING, "héllo \ud83d\ude00\n")
-                .kv("u64", UINT64, -1L).kv("i64", INT64, Long.MIN_VALUE).kv("f64", FLOAT64, Math.PI)
+                .kv("u8", UINT8, 200)
+                .kv("i8", INT8, -100)
+                .kv("u16", UINT16, 65000)
+                .kv("i16", INT16, -30000)
+                .kv("u32", UINT32, 4_000_000_000L)
+                .kv("i32", INT32, -2_000_000_000)
+                .kv("f32", FLOAT32, 1.5e-3f)
+                .kv("bool.t", BOOL, true)
+                .kv("bool.f", BOOL, false)
+                .kv("str", STRING, "héllo \ud83d\ude00\n")
+                .kv("u64", UINT64, -1L)
+                .kv("i64", INT64, Long.MIN_VALUE)
+                .kv("f64", FLOAT64, Math.PI)
                 .kv("empty.str", STRING, "")
-                .kv("a.u8", ARRAY, new Arr(UINT8, List.of(0, 255))).kv("a.i8", ARRAY, new Arr(INT8, List.of(-128, 127)))
-                .kv("a.u16", ARRAY, new Arr(UINT16, List.of(65535))).kv("a.i16", ARRAY, new Arr(INT16, List.of(-2, 3)))
-                .kv("a.u32", ARRAY, new Arr(UINT32, List.of(0xffffffffL, 1L))).kv("a.i32", ARRAY, new Arr(INT32, List.of(-7, 8)))
+                .kv("a.u8", ARRAY, new Arr(UINT8, List.of(0, 255)))
+                .kv("a.i8", ARRAY, new Arr(INT8, List.of(-128, 127)))
+                .kv("a.u16", ARRAY, new Arr(UINT16, List.of(65535)))
+                .kv("a.i16", ARRAY, new Arr(INT16, List.of(-2, 3)))
+                .kv("a.u32", ARRAY, new Arr(UINT32, List.of(0xffffffffL, 1L)))
+                .kv("a.i32", ARRAY, new Arr(INT32, List.of(-7, 8)))
                 .kv("a.f32", ARRAY, new Arr(FLOAT32, List.of(-0.0f, Float.NaN, Float.MIN_VALUE)))
                 .kv("a.bool", ARRAY, new Arr(BOOL, List.of(true, false)))
                 .kv("a.str", ARRAY, new Arr(STRING, List.of("", "a", "\u00fc\u00df", "<0xE2>")))
-                .kv("a.u64", ARRAY, new Arr(UINT64, List.of(Long.MIN_VALUE))).kv("a.i64", ARRAY, new Arr(INT64, List.of(-5L)))
+                .kv("a.u64", ARRAY, new Arr(UINT64, List.of(Long.MIN_VALUE)))
+                .kv("a.i64", ARRAY, new Arr(INT64, List.of(-5L)))
                 .kv("a.f64", ARRAY, new Arr(FLOAT64, List.of(1e300, -2.5)))
                 .kv("a.empty", ARRAY, new Arr(FLOAT32, List.of()))
-                .kv("a.nested", ARRAY, new Arr(ARRAY, List.of(new Arr(STRING, List.of("x", "yz")), new Arr(INT32, List.of(1, 2, 3)),
-                        new Arr(ARRAY, List.of(new Arr(UINT8, List.of(9)))))))
+                .kv(
+                        "a.nested",
+                        ARRAY,
+                        new Arr(
+                                ARRAY,
+                                List.of(
+                                        new Arr(STRING, List.of("x", "yz")),
+                                        new Arr(INT32, List.of(1, 2, 3)),
+                                        new Arr(ARRAY, List.of(new Arr(UINT8, List.of(9)))))))
                 .tensor("t", GGML_F32, new long[] {1}, new byte[4]);
         Map<String, Object> m;
         try (WeightFile f = WeightFiles.open(write("meta.gguf", w.toBytes()))) {
@@ -153,7 +175,8 @@ class GgufReadTest {
         assertThat(m.get("a.i64")).isEqualTo(List.of(-5L));
         assertThat(m.get("a.f64")).isEqualTo(List.of(1e300, -2.5));
         assertThat(m.get("a.empty")).isEqualTo(List.of());
-        assertThat(m.get("a.nested")).isEqualTo(List.of(List.of("x", "yz"), List.of(1, 2, 3), List.of(List.of((short) 9))));
+        assertThat(m.get("a.nested"))
+                .isEqualTo(List.of(List.of("x", "yz"), List.of(1, 2, 3), List.of(List.of((short) 9))));
         assertThat(new ArrayList<>(m.keySet())).startsWith("u8", "i8", "u16").endsWith("a.empty", "a.nested");
         assertThatThrownBy(() -> ((List<?>) m.get("a.u8")).get(2)).isInstanceOf(IndexOutOfBoundsException.class);
         assertThatThrownBy(() -> m.put("x", 1)).isInstanceOf(UnsupportedOperationException.class);
@@ -161,35 +184,74 @@ class GgufReadTest {
 
     private void assertRejected(byte[] bytes, String... fragments) throws IOException {
         Path p = write("bad.gguf", bytes);
-        assertThatThrownBy(() -> WeightFiles.open(p)).isInstanceOf(WeightFormatException.class)
-                .hasMessageContaining(p.toString()).hasMessageContainingAll(fragments);
+        assertThatThrownBy(() -> WeightFiles.open(p))
+                .isInstanceOf(WeightFormatException.class)
+                .hasMessageContaining(p.toString())
+                .hasMessageContainingAll(fragments);
     }
 
     @Test
     void unsupportedGgmlTypesNameTypeAndTensor() throws IOException {
-        assertRejected(new GgufTestWriter(3).tensor("blk.0.w", 12, new long[] {256}, new byte[144]).toBytes(),
+        assertRejected(
+                new GgufTestWriter(3)
+                        .tensor("blk.0.w", 12, new long[] {256}, new byte[144])
+                        .toBytes(),
                 "unsupported ggml type 12 (Q4_K) for tensor 'blk.0.w'");
-        assertRejected(new GgufTestWriter(3).tensor("w", 99, new long[] {1}, new byte[4]).toBytes(),
+        assertRejected(
+                new GgufTestWriter(3)
+                        .tensor("w", 99, new long[] {1}, new byte[4])
+                        .toBytes(),
                 "unsupported ggml type 99 (unknown) for tensor 'w'");
     }
 
     @Test
     void badTensorInfosAreRejected() throws IOException {
-        assertRejected(new GgufTestWriter(3).tensor("w", GGML_Q8_0, new long[] {33}, new byte[68]).toBytes(),
+        assertRejected(
+                new GgufTestWriter(3)
+                        .tensor("w", GGML_Q8_0, new long[] {33}, new byte[68])
+                        .toBytes(),
                 "tensor 'w' is Q8_0 with rows of 33 values");
-        assertRejected(new GgufTestWriter(3).tensor("w", GGML_F32, new long[] {1, 1, 1, 1, 1}, new byte[4]).toBytes(),
+        assertRejected(
+                new GgufTestWriter(3)
+                        .tensor("w", GGML_F32, new long[] {1, 1, 1, 1, 1}, new byte[4])
+                        .toBytes(),
                 "tensor 'w' has 5 dimensions");
-        assertRejected(new GgufTestWriter(3).tensor("w", GGML_F32, new long[] {1L << 62, 1L << 62}, new byte[4]).toBytes(),
-                "element count of tensor 'w'", "overflows");
-        assertRejected(new GgufTestWriter(3).tensor("w", GGML_F32, new long[] {-1}, new byte[4]).toBytes(), "negative dimension");
-        assertRejected(new GgufTestWriter(3).tensorAt("w", GGML_F32, new long[] {1}, new byte[4], 4).toBytes(),
+        assertRejected(
+                new GgufTestWriter(3)
+                        .tensor("w", GGML_F32, new long[] {1L << 62, 1L << 62}, new byte[4])
+                        .toBytes(),
+                "element count of tensor 'w'",
+                "overflows");
+        assertRejected(
+                new GgufTestWriter(3)
+                        .tensor("w", GGML_F32, new long[] {-1}, new byte[4])
+                        .toBytes(),
+                "negative dimension");
+        assertRejected(
+                new GgufTestWriter(3)
+                        .tensorAt("w", GGML_F32, new long[] {1}, new byte[4], 4)
+                        .toBytes(),
                 "data offset 4 of tensor 'w' is not a multiple of the alignment 32");
-        assertRejected(new GgufTestWriter(3).tensor("a", GGML_F32, new long[] {16}, new byte[64])
-                .tensorAt("b", GGML_F32, new long[] {8}, new byte[32], 32).toBytes(), "tensor 'b'", "overlaps tensor 'a'");
-        assertRejected(new GgufTestWriter(3).tensor("a", GGML_F32, new long[] {1}, new byte[4])
-                .tensor("a", GGML_F32, new long[] {1}, new byte[4]).toBytes(), "tensor name 'a' appears twice");
-        byte[] truncated = new GgufTestWriter(3).tensor("w", GGML_F32, new long[] {16}, new byte[64]).toBytes();
-        assertRejected(java.util.Arrays.copyOf(truncated, truncated.length - 1), "data of tensor 'w'", "past the end of the file");
+        assertRejected(
+                new GgufTestWriter(3)
+                        .tensor("a", GGML_F32, new long[] {16}, new byte[64])
+                        .tensorAt("b", GGML_F32, new long[] {8}, new byte[32], 32)
+                        .toBytes(),
+                "tensor 'b'",
+                "overlaps tensor 'a'");
+        assertRejected(
+                new GgufTestWriter(3)
+                        .tensor("a", GGML_F32, new long[] {1}, new byte[4])
+                        .tensor("a", GGML_F32, new long[] {1}, new byte[4])
+                        .toBytes(),
+                "tensor name 'a' appears twice");
+        byte[] truncated = new GgufTestWriter(3)
+                .tensor("w", GGML_F32, new long[] {16}, new byte[64])
+                .toBytes();
+        assertRejected(
+                java.util.Arrays.copyOf(truncated, truncated.length - 1),
+                "data of tensor 'w'",
+                "past the end of the file");
     }
 
     @Test
@@ -197,48 +259,172 @@ class GgufReadTest {
         assertRejected(new GgufTestWriter(1).toBytes(), "GGUF version 1 is not supported");
         assertRejected(new GgufTestWriter(Integer.reverseBytes(3)).toBytes(), "big-endian");
         assertRejected(new GgufTestWriter(7).toBytes(), "unsupported GGUF version 7");
-        assertRejected(new GgufTestWriter(3).kv("k", INT32, 1).kv("k", INT32, 2).toBytes(), "metadata key 'k' appears twice");
-        assertRejected(new GgufTestWriter(3).kv("general.alignment", UINT64, 32L).toBytes(), "general.alignment must be a UINT32");
-        assertRejected(new GgufTestWriter(3).kv("general.alignment", UINT32, 48L).toBytes(), "power of two, found 48");
+        assertRejected(
+                new GgufTestWriter(3).kv("k", INT32, 1).kv("k", INT32, 2).toBytes(), "metadata key 'k' appears twice");
+        assertRejected(
+                new GgufTestWriter(3).kv("general.alignment", UINT64, 32L).toBytes(),
+                "general.alignment must be a UINT32");
+        assertRejected(
+                new GgufTestWriter(3).kv("general.alignment", UINT32, 48L).toBytes(), "power of two, found 48");
         assertRejected(new GgufTestWriter(3).kv("general.alignment", UINT32, 0L).toBytes(), "power of two, found 0");
-        assertRejected(new LittleEndianBytes().bytes("GGUF".getBytes()).u32(3).u64(0).u64(1).str("k").u32(13).toByteArray(),
+        assertRejected(
+                new LittleEndianBytes()
+                        .bytes("GGUF".getBytes())
+                        .u32(3)
+                        .u64(0)
+                        .u64(1)
+                        .str("k")
+                        .u32(13)
+                        .toByteArray(),
                 "metadata 'k' has unknown value type 13");
-        assertRejected(new LittleEndianBytes().bytes("GGUF".getBytes()).u32(3).u64(0).u64(1).str("k").u32(ARRAY).u32(77).u64(0)
-                .toByteArray(), "array of unknown value type 77");
+        assertRejected(
+                new LittleEndianBytes()
+                        .bytes("GGUF".getBytes())
+                        .u32(3)
+                        .u64(0)
+                        .u64(1)
+                        .str("k")
+                        .u32(ARRAY)
+                        .u32(77)
+                        .u64(0)
+                        .toByteArray(),
+                "array of unknown value type 77");
         Arr deep = new Arr(INT8, List.of());
         for (int i = 0; i < 20; i++) deep = new Arr(ARRAY, List.of(deep));
         assertRejected(new GgufTestWriter(3).kv("deep", ARRAY, deep).toBytes(), "nests arrays deeper than 16");
         assertRejected("GGUF".getBytes(), "truncated: GGUF version needs 4 bytes, only 0 left");
         Path noMagic = write("x.gguf", "GGML0000".getBytes());
-        assertThatThrownBy(() -> WeightFiles.open(noMagic)).isInstanceOf(WeightFormatException.class)
+        assertThatThrownBy(() -> WeightFiles.open(noMagic))
+                .isInstanceOf(WeightFormatException.class)
                 .hasMessageContaining("not a GGUF file: it starts with 47474d4c");
     }
 
     @Test
     void lengthFieldsOfTwoToTheSixtySecondGiveCleanErrors() throws IOException {
         long huge = 1L << 62;
-        LittleEndianBytes header = new LittleEndianBytes().bytes("GGUF".getBytes()).u32(3);
+        LittleEndianBytes header =
+                new LittleEndianBytes().bytes("GGUF".getBytes()).u32(3);
         assertRejected(header.toByteArray().clone(), "truncated");
-        assertRejected(new LittleEndianBytes().bytes("GGUF".getBytes()).u32(3).u64(huge).u64(0).toByteArray(),
+        assertRejected(
+                new LittleEndianBytes()
+                        .bytes("GGUF".getBytes())
+                        .u32(3)
+                        .u64(huge)
+                        .u64(0)
+                        .toByteArray(),
                 "tensor count is " + huge + " but the remaining");
-        assertRejected(new LittleEndianBytes().bytes("GGUF".getBytes()).u32(3).u64(0).u64(huge).toByteArray(),
+        assertRejected(
+                new LittleEndianBytes()
+                        .bytes("GGUF".getBytes())
+                        .u32(3)
+                        .u64(0)
+                        .u64(huge)
+                        .toByteArray(),
                 "metadata key/value count is " + huge);
-        assertRejected(new LittleEndianBytes().bytes("GGUF".getBytes()).u32(3).u64(0).u64(1).u64(huge).bytes("key".getBytes())
-                .zeros(32).toByteArray(), "length of metadata key #0 is " + huge);
-        assertRejected(new LittleEndianBytes().bytes("GGUF".getBytes()).u32(3).u64(0).u64(1).str("k").u32(STRING).u64(huge)
-                .toByteArray(), "length of metadata 'k' is " + huge);
-        assertRejected(new LittleEndianBytes().bytes("GGUF".getBytes()).u32(3).u64(0).u64(1).str("k").u32(ARRAY).u32(UINT8)
-                .u64(huge).u8(1).toByteArray(), "length of metadata 'k' is " + huge);
-        assertRejected(new LittleEndianBytes().bytes("GGUF".getBytes()).u32(3).u64(0).u64(1).str("k").u32(ARRAY).u32(STRING)
-                .u64(3).u64(huge).zeros(32).toByteArray(), "length of string #0 of metadata 'k' is " + huge);
-        assertRejected(new LittleEndianBytes().bytes("GGUF".getBytes()).u32(3).u64(1).u64(0).u64(huge).bytes(new byte[24])
-                .toByteArray(), "length of name of tensor #0 is " + huge);
-        assertRejected(new LittleEndianBytes().bytes("GGUF".getBytes()).u32(3).u64(1).u64(0).str("w").u32(1).u64(huge)
-                .u32(GGML_F32).u64(0).zeros(64).toByteArray(), "byte size of tensor 'w'", "overflows a 64-bit size");
-        assertRejected(new LittleEndianBytes().bytes("GGUF".getBytes()).u32(3).u64(1).u64(0).str("w").u32(1).u64(huge)
-                .u32(GGML_I8).u64(0).zeros(64).toByteArray(), "data of tensor 'w'", "past the end of the file");
-        assertRejected(new LittleEndianBytes().bytes("GGUF".getBytes()).u32(3).u64(1).u64(0).str("w").u32(1).u64(1)
-                .u32(GGML_F32).u64(huge).zeros(64).toByteArray(), "data of tensor 'w'", "past the end of the file");
+        assertRejected(
+                new LittleEndianBytes()
+                        .bytes("GGUF".getBytes())
+                        .u32(3)
+                        .u64(0)
+                        .u64(1)
+                        .u64(huge)
+                        .bytes("key".getBytes())
+                        .zeros(32)
+                        .toByteArray(),
+                "length of metadata key #0 is " + huge);
+        assertRejected(
+                new LittleEndianBytes()
+                        .bytes("GGUF".getBytes())
+                        .u32(3)
+                        .u64(0)
+                        .u64(1)
+                        .str("k")
+                        .u32(STRING)
+                        .u64(huge)
+                        .toByteArray(),
+                "length of metadata 'k' is " + huge);
+        assertRejected(
+                new LittleEndianBytes()
+                        .bytes("GGUF".getBytes())
+                        .u32(3)
+                        .u64(0)
+                        .u64(1)
+                        .str("k")
+                        .u32(ARRAY)
+                        .u32(UINT8)
+                        .u64(huge)
+                        .u8(1)
+                        .toByteArray(),
+                "length of metadata 'k' is " + huge);
+        assertRejected(
+                new LittleEndianBytes()
+                        .bytes("GGUF".getBytes())
+                        .u32(3)
+                        .u64(0)
+                        .u64(1)
+                        .str("k")
+                        .u32(ARRAY)
+                        .u32(STRING)
+                        .u64(3)
+                        .u64(huge)
+                        .zeros(32)
+                        .toByteArray(),
+                "length of string #0 of metadata 'k' is " + huge);
+        assertRejected(
+                new LittleEndianBytes()
+                        .bytes("GGUF".getBytes())
+                        .u32(3)
+                        .u64(1)
+                        .u64(0)
+                        .u64(huge)
+                        .bytes(new byte[24])
+                        .toByteArray(),
+                "length of name of tensor #0 is " + huge);
+        assertRejected(
+                new LittleEndianBytes()
+                        .bytes("GGUF".getBytes())
+                        .u32(3)
+                        .u64(1)
+                        .u64(0)
+                        .str("w")
+                        .u32(1)
+                        .u64(huge)
+                        .u32(GGML_F32)
+                        .u64(0)
+                        .zeros(64)
+                        .toByteArray(),
+                "byte size of tensor 'w'",
+                "overflows a 64-bit size");
+        assertRejected(
+                new LittleEndianBytes()
+                        .bytes("GGUF".getBytes())
+                        .u32(3)
+                        .u64(1)
+                        .u64(0)
+                        .str("w")
+                        .u32(1)
+                        .u64(huge)
+                        .u32(GGML_I8)
+                        .u64(0)
+                        .zeros(64)
+                        .toByteArray(),
+                "data of tensor 'w'",
+                "past the end of the file");
+        assertRejected(
+                new LittleEndianBytes()
+                        .bytes("GGUF".getBytes())
+                        .u32(3)
+                        .u64(1)
+                        .u64(0)
+                        .str("w")
+                        .u32(1)
+                        .u64(1)
+                        .u32(GGML_F32)
+                        .u64(huge)
+                        .zeros(64)
+                        .toByteArray(),
+                "data of tensor 'w'",
+                "past the end of the file");
     }
 
     @Test
@@ -247,14 +433,20 @@ class GgufReadTest {
         long size = 32L * (GgufReader.MAX_ENTRIES + 2);
         for (int which = 0; which < 2; which++) {
             Path p = dir.resolve("many" + which + ".gguf");
-            byte[] header = new LittleEndianBytes().bytes("GGUF".getBytes()).u32(3)
-                    .u64(which == 0 ? GgufReader.MAX_ENTRIES + 1 : 0).u64(which == 1 ? GgufReader.MAX_ENTRIES + 1 : 0).toByteArray();
+            byte[] header = new LittleEndianBytes()
+                    .bytes("GGUF".getBytes())
+                    .u32(3)
+                    .u64(which == 0 ? GgufReader.MAX_ENTRIES + 1 : 0)
+                    .u64(which == 1 ? GgufReader.MAX_ENTRIES + 1 : 0)
+                    .toByteArray();
             try (java.io.RandomAccessFile raf = new java.io.RandomAccessFile(p.toFile(), "rw")) {
                 raf.setLength(size);
                 raf.write(header);
             }
-            assertThatThrownBy(() -> WeightFiles.open(p)).isInstanceOf(WeightFormatException.class)
-                    .hasMessageContaining((which == 0 ? "tensor count " : "metadata count ") + (GgufReader.MAX_ENTRIES + 1))
+            assertThatThrownBy(() -> WeightFiles.open(p))
+                    .isInstanceOf(WeightFormatException.class)
+                    .hasMessageContaining(
+                            (which == 0 ? "tensor count " : "metadata count ") + (GgufReader.MAX_ENTRIES + 1))
                     .hasMessageContaining("this reader supports");
         }
     }

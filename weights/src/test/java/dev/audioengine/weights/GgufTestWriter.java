@@ -8,9 +8,26 @@ import java.util.List;
  * (ne innermost first), padding to the alignment, tensor data at aligned offsets.
  */
 final class GgufTestWriter {
-    static final int UINT8 = 0, INT8 = 1, UINT16 = 2, INT16 = 3, UINT32 = 4, INT32 = 5, FLOAT32 = 6, BOOL = 7,
-            STRING = 8, ARRAY = 9, UINT64 = 10, INT64 = 11, FLOAT64 = 12;
-    static final int GGML_F32 = 0, GGML_F16 = 1, GGML_Q4_0 = 2, GGML_Q8_0 = 8, GGML_I8 = 24, GGML_I32 = 26, GGML_BF16 = 30;
+    static final int UINT8 = 0,
+            INT8 = 1,
+            UINT16 = 2,
+            INT16 = 3,
+            UINT32 = 4,
+            INT32 = 5,
+            FLOAT32 = 6,
+            BOOL = 7,
+            STRING = 8,
+            ARRAY = 9,
+            UINT64 = 10,
+            INT64 = 11,
+            FLOAT64 = 12;
+    static final int GGML_F32 = 0,
+            GGML_F16 = 1,
+            GGML_Q4_0 = 2,
+            GGML_Q8_0 = 8,
+            GGML_I8 = 24,
+            GGML_I32 = 26,
+            GGML_BF16 = 30;
 
     /** A metadata array value: element type id and elements (nested Arr for arrays of arrays). */
     record Arr(int elementType, List<?> items) {}
@@ -24,7 +41,9 @@ final class GgufTestWriter {
     private final List<Tensor> tensors = new ArrayList<>();
     private long nextOffset;
 
-    GgufTestWriter(int version) { this.version = version; }
+    GgufTestWriter(int version) {
+        this.version = version;
+    }
 
     /** Sets general.alignment (written as a UINT32 key/value) for the offsets that follow. */
     GgufTestWriter alignment(int a) {
@@ -52,7 +71,9 @@ final class GgufTestWriter {
         return this;
     }
 
-    private long align(long v) { return (v + alignment - 1) / alignment * alignment; }
+    private long align(long v) {
+        return (v + alignment - 1) / alignment * alignment;
+    }
 
     static void encode(LittleEndianBytes out, int type, Object v) {
         switch (type) {
@@ -75,7 +96,11 @@ final class GgufTestWriter {
 
     byte[] toBytes() {
         LittleEndianBytes out = new LittleEndianBytes();
-        out.bytes(new byte[] {'G', 'G', 'U', 'F'}).u32(version).u64(tensors.size()).u64(kvCount).bytes(kvs.toByteArray());
+        out.bytes(new byte[] {'G', 'G', 'U', 'F'})
+                .u32(version)
+                .u64(tensors.size())
+                .u64(kvCount)
+                .bytes(kvs.toByteArray());
         for (Tensor t : tensors) {
             out.str(t.name()).u32(t.ne().length);
             for (long d : t.ne()) out.u64(d);

@@ -1,7 +1,6 @@
 package dev.audioengine.weights;
 
 import dev.audioengine.api.tensor.DType;
-
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
@@ -17,11 +16,21 @@ final class ReferenceDecoding {
         ByteBuffer b = ByteBuffer.wrap(raw).order(ByteOrder.LITTLE_ENDIAN);
         float[] out = new float[n];
         switch (dtype) {
-            case F32 -> { for (int i = 0; i < n; i++) out[i] = b.getFloat(4 * i); }
-            case F16 -> { for (int i = 0; i < n; i++) out[i] = Float.float16ToFloat(b.getShort(2 * i)); }
-            case BF16 -> { for (int i = 0; i < n; i++) out[i] = Float.intBitsToFloat((b.getShort(2 * i) & 0xffff) << 16); }
-            case I32 -> { for (int i = 0; i < n; i++) out[i] = b.getInt(4 * i); }
-            case I8 -> { for (int i = 0; i < n; i++) out[i] = b.get(i); }
+            case F32 -> {
+                for (int i = 0; i < n; i++) out[i] = b.getFloat(4 * i);
+            }
+            case F16 -> {
+                for (int i = 0; i < n; i++) out[i] = Float.float16ToFloat(b.getShort(2 * i));
+            }
+            case BF16 -> {
+                for (int i = 0; i < n; i++) out[i] = Float.intBitsToFloat((b.getShort(2 * i) & 0xffff) << 16);
+            }
+            case I32 -> {
+                for (int i = 0; i < n; i++) out[i] = b.getInt(4 * i);
+            }
+            case I8 -> {
+                for (int i = 0; i < n; i++) out[i] = b.get(i);
+            }
             case Q8_0 -> {
                 for (int blk = 0; blk < n / 32; blk++) {
                     float d = Float.float16ToFloat(b.getShort(34 * blk));

@@ -40,9 +40,17 @@ final class SafetensorsTestWriter {
         long offset = 0;
         for (Tensor t : tensors) {
             if (h.length() > 1) h.append(',');
-            h.append(quote(t.name())).append(":{\"dtype\":").append(quote(t.dtype())).append(",\"shape\":[");
-            for (int i = 0; i < t.shape().length; i++) h.append(i > 0 ? "," : "").append(t.shape()[i]);
-            h.append("],\"data_offsets\":[").append(offset).append(',').append(offset + t.data().length).append("]}");
+            h.append(quote(t.name()))
+                    .append(":{\"dtype\":")
+                    .append(quote(t.dtype()))
+                    .append(",\"shape\":[");
+            for (int i = 0; i < t.shape().length; i++)
+                h.append(i > 0 ? "," : "").append(t.shape()[i]);
+            h.append("],\"data_offsets\":[")
+                    .append(offset)
+                    .append(',')
+                    .append(offset + t.data().length)
+                    .append("]}");
             offset += t.data().length;
         }
         h.append('}');

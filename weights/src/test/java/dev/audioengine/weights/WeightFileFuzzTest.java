@@ -1,9 +1,10 @@
 package dev.audioengine.weights;
 
-import dev.audioengine.api.tensor.HostTensor;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static dev.audioengine.weights.GgufTestWriter.*;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
 
+import dev.audioengine.api.tensor.HostTensor;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,10 +13,8 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-
-import static dev.audioengine.weights.GgufTestWriter.*;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Truncated and corrupted files must give a WeightFormatException or a file whose every tensor
@@ -23,7 +22,9 @@ import static org.assertj.core.api.Assertions.fail;
  */
 class WeightFileFuzzTest {
     private static final int FLIP_ITERATIONS = 2000;
-    @TempDir Path dir;
+
+    @TempDir
+    Path dir;
 
     private static byte[] sampleSafetensors() {
         Random r = new Random(1);
@@ -32,9 +33,14 @@ class WeightFileFuzzTest {
         r.nextBytes(b);
         r.nextBytes(c);
         r.nextBytes(d);
-        return new SafetensorsTestWriter().metadata("format", "pt").metadata("k\u00e9y", "v\\\"al")
-                .add("enc.w", "F32", new long[] {2, 3}, a).add("enc.b", "BF16", new long[] {5}, b)
-                .add("ids", "I32", new long[] {1, 3, 1}, c).add("t", "I8", new long[] {7}, d).toBytes();
+        return new SafetensorsTestWriter()
+                .metadata("format", "pt")
+                .metadata("k\u00e9y", "v\\\"al")
+                .add("enc.w", "F32", new long[] {2, 3}, a)
+                .add("enc.b", "BF16", new long[] {5}, b)
+                .add("ids", "I32", new long[] {1, 3, 1}, c)
+                .add("t", "I8", new long[] {7}, d)
+                .toBytes();
     }
 
     private static byte[] sampleGguf() {
@@ -44,12 +50,18 @@ class WeightFileFuzzTest {
         r.nextBytes(f);
         r.nextBytes(h);
         r.nextBytes(q4);
-        return new GgufTestWriter(3).kv("general.architecture", STRING, "whisper").kv("n", UINT32, 6L).kv("eps", FLOAT32, 1e-5f)
+        return new GgufTestWriter(3)
+                .kv("general.architecture", STRING, "whisper")
+                .kv("n", UINT32, 6L)
+                .kv("eps", FLOAT32, 1e-5f)
                 .kv("vocab", ARRAY, new Arr(STRING, List.of("a", "bc", "\u00e9")))
                 .kv("scores", ARRAY, new Arr(FLOAT32, List.of(0.5f, -1f)))
                 .kv("nested", ARRAY, new Arr(ARRAY, List.of(new Arr(INT16, List.of(1, 2)))))
-                .tensor("q", GGML_Q8_0, new long[] {32, 2}, q).tensor("f", GGML_F32, new long[] {3}, f)
-                .tensor("h", GGML_F16, new long[] {2, 2}, h).tensor("q4", GGML_Q4_0, new long[] {32}, q4).toBytes();
+                .tensor("q", GGML_Q8_0, new long[] {32, 2}, q)
+                .tensor("f", GGML_F32, new long[] {3}, f)
+                .tensor("h", GGML_F16, new long[] {2, 2}, h)
+                .tensor("q4", GGML_Q4_0, new long[] {32}, q4)
+                .toBytes();
     }
 
     @Test
@@ -58,7 +70,8 @@ class WeightFileFuzzTest {
             String name = valid[0] == 'G' ? "t.gguf" : "t.safetensors";
             for (int length = 0; length < valid.length; length++) {
                 byte[] cut = Arrays.copyOf(valid, length);
-                String outcome = openAndReadEverything(cut, name, "truncated to " + length + " of " + valid.length + " bytes");
+                String outcome =
+                        openAndReadEverything(cut, name, "truncated to " + length + " of " + valid.length + " bytes");
                 // the samples end with tensor data, so no prefix is a complete file
                 assertThat(outcome).as("%s truncated to %d bytes", name, length).isEqualTo("rejected");
             }
@@ -75,14 +88,17 @@ class WeightFileFuzzTest {
         for (byte[] valid : List.of(sampleSafetensors(), sampleGguf())) {
             String name = valid[0] == 'G' ? "f.gguf" : "f.safetensors";
             // roughly where the structure ends and the tensor bytes begin
-            int headerEnd = valid[0] == 'G' ? valid.length - 160 : 8 + (int) (valid[0] & 0xff) + ((valid[1] & 0xff) << 8);
+            int headerEnd =
+                    valid[0] == 'G' ? valid.length - 160 : 8 + (int) (valid[0] & 0xff) + ((valid[1] & 0xff) << 8);
             for (int i = 0; i < FLIP_ITERATIONS; i++) {
                 byte[] bad = valid.clone();
                 int flips = 1 + r.nextInt(4);
                 StringBuilder what = new StringBuilder();
                 for (int k = 0; k < flips; k++) {
                     // mostly the header, where the structure is; sometimes anywhere
-                    int at = r.nextInt(4) == 0 ? r.nextInt(bad.length) : r.nextInt(Math.max(1, Math.min(headerEnd, bad.length)));
+                    int at = r.nextInt(4) == 0
+                            ? r.nextInt(bad.length)
+                            : r.nextInt(Math.max(1, Math.min(headerEnd, bad.length)));
                     int mask = r.nextInt(8) == 0 ? 0x80 : 1 + r.nextInt(255);
                     bad[at] ^= (byte) mask;
                     what.append(String.format(" byte %d ^= 0x%02x", at, mask));
@@ -112,8 +128,10 @@ class WeightFileFuzzTest {
             assertThat(expected.offset()).isBetween(0L, (long) bytes.length);
             return "rejected";
         } catch (RuntimeException | Error e) {
-            fail(description + " threw " + e + " instead of a WeightFormatException; file bytes: "
-                    + HexFormat.of().formatHex(bytes), e);
+            fail(
+                    description + " threw " + e + " instead of a WeightFormatException; file bytes: "
+                            + HexFormat.of().formatHex(bytes),
+                    e);
             return "failed";
         }
     }

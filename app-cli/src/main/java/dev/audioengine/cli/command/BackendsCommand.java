@@ -1,20 +1,18 @@
 package dev.audioengine.cli.command;
 
-import dev.audioengine.cli.AudioEngineCommand;
-import dev.audioengine.cli.GlobalOptions;
-
 import dev.audioengine.api.BackendType;
 import dev.audioengine.api.registry.BackendRegistry;
 import dev.audioengine.api.spi.BackendUnavailableException;
+import dev.audioengine.cli.AudioEngineCommand;
+import dev.audioengine.cli.GlobalOptions;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
-
-import java.io.PrintWriter;
-import java.util.List;
-import java.util.concurrent.Callable;
 
 /**
  * Lists every discovered backend with its probe result. With an explicit --backend (or a
@@ -22,15 +20,17 @@ import java.util.concurrent.Callable;
  * backend is marked and named, and an unservable request exits 1 with the registry's
  * explanation on stderr after the listing.
  */
-@Command(name = "backends",
+@Command(
+        name = "backends",
         sortOptions = false,
         description = {
-                "List the backends found on the module path (or class path): availability, devices, "
-                        + "the reason an unavailable one is unavailable, and verified capabilities.",
-                "With --backend (or --device), also select as a model command would: the selected backend is "
-                        + "marked '*' and named below the table; a requested backend that cannot be served is marked '!' "
-                        + "and the command exits 1 with the registry's explanation on stderr.",
-                ""})
+            "List the backends found on the module path (or class path): availability, devices, "
+                    + "the reason an unavailable one is unavailable, and verified capabilities.",
+            "With --backend (or --device), also select as a model command would: the selected backend is "
+                    + "marked '*' and named below the table; a requested backend that cannot be served is marked '!' "
+                    + "and the command exits 1 with the registry's explanation on stderr.",
+            ""
+        })
 public final class BackendsCommand implements Callable<Integer> {
 
     @ParentCommand
@@ -39,9 +39,11 @@ public final class BackendsCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--json", description = "Print a JSON array instead of the table: one object per backend with "
-            + "name, type, registryName, available, reason, devices [{index, name, arch, memoryTotal, memoryFree}] "
-            + "and capabilities. Selection errors still go to stderr with exit 1.")
+    @Option(
+            names = "--json",
+            description = "Print a JSON array instead of the table: one object per backend with "
+                    + "name, type, registryName, available, reason, devices [{index, name, arch, memoryTotal, memoryFree}] "
+                    + "and capabilities. Selection errors still go to stderr with exit 1.")
     private boolean json;
 
     @Override
@@ -64,12 +66,16 @@ public final class BackendsCommand implements Callable<Integer> {
         if (json) {
             out.println(BackendsJson.render(entries));
         } else {
-            out.print(BackendsTable.render(entries, selection == null ? null : selection.provider(),
+            out.print(BackendsTable.render(
+                    entries,
+                    selection == null ? null : selection.provider(),
                     failure != null && g.backend() != BackendType.BEST_AVAILABLE ? g.backend() : null));
             if (selection != null) {
                 out.println();
-                out.println("selected: " + selection.provider().type().cliName() + " (" + selection.provider().registryName()
-                        + ") device " + selection.device().index() + " (" + selection.device().name() + ")"
+                out.println("selected: " + selection.provider().type().cliName() + " ("
+                        + selection.provider().registryName()
+                        + ") device " + selection.device().index() + " ("
+                        + selection.device().name() + ")"
                         + (g.backend() == BackendType.BEST_AVAILABLE ? "; " + selection.why() : ""));
             }
         }

@@ -1,10 +1,8 @@
 package dev.audioengine.cli.command;
 
-import dev.audioengine.model.output.JsonWriter;
-
 import dev.audioengine.api.capability.Capability;
 import dev.audioengine.api.spi.DeviceInfo;
-
+import dev.audioengine.model.output.JsonWriter;
 import java.util.List;
 
 /**
@@ -19,19 +17,30 @@ final class BackendsJson {
         JsonWriter w = new JsonWriter().beginArray();
         for (BackendEntry e : entries) {
             w.beginObject()
-                    .name("name").value(e.cliName())
-                    .name("type").value(e.type().name())
-                    .name("registryName").value(e.registryName())
-                    .name("available").value(e.probe().available())
-                    .name("reason").value(e.probe().reason())
-                    .name("devices").beginArray();
+                    .name("name")
+                    .value(e.cliName())
+                    .name("type")
+                    .value(e.type().name())
+                    .name("registryName")
+                    .value(e.registryName())
+                    .name("available")
+                    .value(e.probe().available())
+                    .name("reason")
+                    .value(e.probe().reason())
+                    .name("devices")
+                    .beginArray();
             for (DeviceInfo d : e.probe().devices()) {
                 w.beginObject()
-                        .name("index").value(d.index())
-                        .name("name").value(d.name())
-                        .name("arch").value(d.arch())
-                        .name("memoryTotal").value(d.memoryTotal())
-                        .name("memoryFree").value(d.memoryFree())
+                        .name("index")
+                        .value(d.index())
+                        .name("name")
+                        .value(d.name())
+                        .name("arch")
+                        .value(d.arch())
+                        .name("memoryTotal")
+                        .value(d.memoryTotal())
+                        .name("memoryFree")
+                        .value(d.memoryFree())
                         .endObject();
             }
             w.endArray().name("capabilities").beginArray();

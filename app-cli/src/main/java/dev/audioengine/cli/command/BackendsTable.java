@@ -4,7 +4,6 @@ import dev.audioengine.api.BackendType;
 import dev.audioengine.api.capability.Capability;
 import dev.audioengine.api.spi.BackendProvider;
 import dev.audioengine.api.spi.DeviceInfo;
-
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
@@ -33,8 +32,12 @@ final class BackendsTable {
             String mark = e.provider() == selected ? "* " : e.type() == refused ? "! " : "  ";
             row(sb, mark, cells(e), width);
             String indent = "      ";
-            for (DeviceInfo d : e.probe().devices()) sb.append(indent).append(device(d)).append('\n');
-            sb.append(indent).append("capabilities: ").append(capabilities(e.capabilities())).append('\n');
+            for (DeviceInfo d : e.probe().devices())
+                sb.append(indent).append(device(d)).append('\n');
+            sb.append(indent)
+                    .append("capabilities: ")
+                    .append(capabilities(e.capabilities()))
+                    .append('\n');
         }
         return sb.toString();
     }
@@ -42,8 +45,11 @@ final class BackendsTable {
     private static String[] cells(BackendEntry e) {
         String reason = e.probe().reason();
         return new String[] {
-                e.cliName(), e.registryName(), e.probe().available() ? "yes" : "no",
-                Integer.toString(e.probe().devices().size()), reason == null ? "-" : reason
+            e.cliName(),
+            e.registryName(),
+            e.probe().available() ? "yes" : "no",
+            Integer.toString(e.probe().devices().size()),
+            reason == null ? "-" : reason
         };
     }
 
@@ -54,12 +60,15 @@ final class BackendsTable {
     }
 
     static String device(DeviceInfo d) {
-        return "[" + d.index() + "] " + d.name() + ", " + d.arch() + ", " + d.kind().name().toLowerCase(Locale.ROOT).replace('_', ' ')
-                + ", memory " + bytes(d.memoryTotal()) + " total, " + bytes(d.memoryFree()) + " free";
+        return "[" + d.index() + "] " + d.name() + ", " + d.arch() + ", "
+                + d.kind().name().toLowerCase(Locale.ROOT).replace('_', ' ') + ", memory " + bytes(d.memoryTotal())
+                + " total, " + bytes(d.memoryFree()) + " free";
     }
 
     private static String capabilities(List<Capability> caps) {
-        return caps.isEmpty() ? "none verified" : caps.stream().map(Capability::name).collect(Collectors.joining(", "));
+        return caps.isEmpty()
+                ? "none verified"
+                : caps.stream().map(Capability::name).collect(Collectors.joining(", "));
     }
 
     /** Binary units with one decimal; negative or zero sizes (unknown) print as "?". */
@@ -68,7 +77,10 @@ final class BackendsTable {
         String[] units = {"B", "KiB", "MiB", "GiB", "TiB"};
         double v = n;
         int u = 0;
-        while (v >= 1024 && u < units.length - 1) { v /= 1024; u++; }
+        while (v >= 1024 && u < units.length - 1) {
+            v /= 1024;
+            u++;
+        }
         return u == 0 ? n + " B" : String.format(Locale.ROOT, "%.1f %s", v, units[u]);
     }
 }

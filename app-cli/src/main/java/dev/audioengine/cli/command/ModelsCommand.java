@@ -2,23 +2,14 @@ package dev.audioengine.cli.command;
 
 import dev.audioengine.cli.AudioEngineCommand;
 import dev.audioengine.cli.UsageError;
-
-import dev.audioengine.model.output.JsonWriter;
-
 import dev.audioengine.model.FamilyRegistry;
 import dev.audioengine.model.ModelFamily;
 import dev.audioengine.model.ModelFile;
 import dev.audioengine.model.ModelSource;
 import dev.audioengine.model.ModelVariant;
 import dev.audioengine.model.Task;
+import dev.audioengine.model.output.JsonWriter;
 import dev.audioengine.model.store.ModelStore;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
-
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -28,10 +19,21 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
 
 /** {@code audioengine models list|pull|clean}: the installed model families, their variants, and the model cache. */
-@Command(name = "models", mixinStandardHelpOptions = true,
-        description = {"Model families and the model cache ($AUDIOENGINE_CACHE, $XDG_CACHE_HOME/audioengine or $HOME/.cache/audioengine).", ""},
+@Command(
+        name = "models",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Model families and the model cache ($AUDIOENGINE_CACHE, $XDG_CACHE_HOME/audioengine or $HOME/.cache/audioengine).",
+            ""
+        },
         subcommands = {ModelsCommand.ListModels.class, ModelsCommand.Pull.class, ModelsCommand.Clean.class})
 public final class ModelsCommand implements Runnable {
     @ParentCommand
@@ -41,10 +43,17 @@ public final class ModelsCommand implements Runnable {
     private CommandSpec spec;
 
     @Override
-    public void run() { spec.commandLine().usage(spec.commandLine().getOut()); }
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
 
-    @Command(name = "list", mixinStandardHelpOptions = true,
-            description = {"Every installed family with its variants: task, size, licence, and whether it is in the cache.", ""})
+    @Command(
+            name = "list",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Every installed family with its variants: task, size, licence, and whether it is in the cache.",
+                ""
+            })
     static final class ListModels implements Runnable {
         @ParentCommand
         private ModelsCommand models;
@@ -52,7 +61,9 @@ public final class ModelsCommand implements Runnable {
         @Spec
         private CommandSpec spec;
 
-        @Option(names = "--json", description = "One JSON document: the cache folder and every family with its variants and files.")
+        @Option(
+                names = "--json",
+                description = "One JSON document: the cache folder and every family with its variants and files.")
         private boolean json;
 
         @Override
@@ -71,19 +82,39 @@ public final class ModelsCommand implements Runnable {
             for (ModelFamily f : registry.families()) {
                 for (ModelVariant v : f.variants()) {
                     String name = v.name() + (f.defaultVariant(v.task()) == v && f.isDefaultFor(v.task()) ? "*" : "");
-                    out.printf(Locale.ROOT, fmt, f.name(), name, v.task().cliName(), megabytes(v.bytes()), v.licence(), cached(store, v) ? "yes" : "no",
+                    out.printf(
+                            Locale.ROOT,
+                            fmt,
+                            f.name(),
+                            name,
+                            v.task().cliName(),
+                            megabytes(v.bytes()),
+                            v.licence(),
+                            cached(store, v) ? "yes" : "no",
                             v.description());
                 }
             }
             out.println();
             out.println("* the default model of its task. Cache: " + store.directory());
-            if (registry.families().isEmpty()) out.println("No model family is installed: a family jar belongs next to the backend jars.");
+            if (registry.families().isEmpty())
+                out.println("No model family is installed: a family jar belongs next to the backend jars.");
         }
 
         private static String json(FamilyRegistry registry, ModelStore store) {
-            JsonWriter w = new JsonWriter().beginObject().name("cache").value(store.directory().toString()).name("families").beginArray();
+            JsonWriter w = new JsonWriter()
+                    .beginObject()
+                    .name("cache")
+                    .value(store.directory().toString())
+                    .name("families")
+                    .beginArray();
             for (ModelFamily f : registry.families()) {
-                w.beginObject().name("name").value(f.name()).name("description").value(f.description()).name("tasks").beginArray();
+                w.beginObject()
+                        .name("name")
+                        .value(f.name())
+                        .name("description")
+                        .value(f.description())
+                        .name("tasks")
+                        .beginArray();
                 for (Task t : f.tasks().stream().sorted().toList()) w.value(t.cliName());
                 w.endArray().name("uses").beginArray();
                 f.uses().stream().map(Enum::name).sorted().forEach(w::value);
@@ -91,12 +122,31 @@ public final class ModelsCommand implements Runnable {
                 for (ModelVariant v : f.variants()) {
                     w.beginObject().name("name").value(v.name()).name("aliases").beginArray();
                     v.aliases().forEach(w::value);
-                    w.endArray().name("task").value(v.task().cliName()).name("default").value(f.isDefaultFor(v.task()) && f.defaultVariant(v.task()) == v)
-                            .name("description").value(v.description()).name("licence").value(v.licence())
-                            .name("bytes").value(v.bytes()).name("cached").value(cached(store, v)).name("files").beginArray();
+                    w.endArray()
+                            .name("task")
+                            .value(v.task().cliName())
+                            .name("default")
+                            .value(f.isDefaultFor(v.task()) && f.defaultVariant(v.task()) == v)
+                            .name("description")
+                            .value(v.description())
+                            .name("licence")
+                            .value(v.licence())
+                            .name("bytes")
+                            .value(v.bytes())
+                            .name("cached")
+                            .value(cached(store, v))
+                            .name("files")
+                            .beginArray();
                     for (ModelFile file : v.files()) {
-                        w.beginObject().name("name").value(file.name()).name("sha256").value(file.sha256()).name("bytes").value(file.bytes())
-                                .name("sources").beginArray();
+                        w.beginObject()
+                                .name("name")
+                                .value(file.name())
+                                .name("sha256")
+                                .value(file.sha256())
+                                .name("bytes")
+                                .value(file.bytes())
+                                .name("sources")
+                                .beginArray();
                         for (ModelSource s : file.sources()) w.value(s.describe());
                         w.endArray().endObject();
                     }
@@ -120,12 +170,19 @@ public final class ModelsCommand implements Runnable {
             }
         }
 
-        private static String megabytes(long bytes) { return bytes == 0 ? "?" : String.format(Locale.ROOT, "%.1f MB", bytes / 1e6); }
+        private static String megabytes(long bytes) {
+            return bytes == 0 ? "?" : String.format(Locale.ROOT, "%.1f MB", bytes / 1e6);
+        }
     }
 
-    @Command(name = "pull", mixinStandardHelpOptions = true,
-            description = {"Fetch models into the cache and verify their sha256: a model name pulls that model, a family name that is "
-                    + "not also a model name pulls all its models.", ""})
+    @Command(
+            name = "pull",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Fetch models into the cache and verify their sha256: a model name pulls that model, a family name that is "
+                        + "not also a model name pulls all its models.",
+                ""
+            })
     static final class Pull implements Runnable {
         @ParentCommand
         private ModelsCommand models;
@@ -133,12 +190,16 @@ public final class ModelsCommand implements Runnable {
         @Spec
         private CommandSpec spec;
 
-        @Parameters(arity = "1..*", paramLabel = "NAME", description = "Model or family names, as 'audioengine models list' shows them.")
+        @Parameters(
+                arity = "1..*",
+                paramLabel = "NAME",
+                description = "Model or family names, as 'audioengine models list' shows them.")
         private List<String> names;
 
         @Override
         public void run() {
-            PrintWriter out = spec.commandLine().getOut(), err = spec.commandLine().getErr();
+            PrintWriter out = spec.commandLine().getOut(),
+                    err = spec.commandLine().getErr();
             FamilyRegistry registry = models.parent.families();
             Set<ModelVariant> wanted = new LinkedHashSet<>();
             List<String> unknown = new ArrayList<>();
@@ -155,16 +216,25 @@ public final class ModelsCommand implements Runnable {
                 }
             }
             if (!unknown.isEmpty()) {
-                throw new UsageError("unknown model " + String.join(", ", unknown) + "; models: " + String.join(", ", registry.variantNames())
-                        + "; families: " + String.join(", ", registry.families().stream().map(ModelFamily::name).toList()));
+                throw new UsageError("unknown model " + String.join(", ", unknown) + "; models: "
+                        + String.join(", ", registry.variantNames()) + "; families: "
+                        + String.join(
+                                ", ",
+                                registry.families().stream()
+                                        .map(ModelFamily::name)
+                                        .toList()));
             }
             ModelStore store = ModelStore.userCache();
             try {
                 for (ModelVariant v : wanted) {
                     boolean had = store.has(v);
-                    var files = store.pull(v, msg -> { err.println("audioengine: " + msg); err.flush(); });
+                    var files = store.pull(v, msg -> {
+                        err.println("audioengine: " + msg);
+                        err.flush();
+                    });
                     for (ModelFile f : v.files()) {
-                        out.println((had ? "cached   " : "pulled   ") + v.name() + "  " + files.get(f.name()) + "  sha256 " + f.sha256());
+                        out.println((had ? "cached   " : "pulled   ") + v.name() + "  " + files.get(f.name())
+                                + "  sha256 " + f.sha256());
                     }
                 }
                 out.flush();
@@ -179,16 +249,23 @@ public final class ModelsCommand implements Runnable {
      * next load) and the stamps of verified files ({@code .verified/}, the next check hashes again). The model files
      * themselves stay unless {@code --all}.
      */
-    @Command(name = "clean", mixinStandardHelpOptions = true,
-            description = {"Remove the prepared weights (the converted copies one-shot runs map instead of converting again) and "
-                    + "the verification stamps; they are rebuilt on the next load. --all empties the whole cache: model files and "
-                    + "compiled GPU kernels too.", ""})
+    @Command(
+            name = "clean",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Remove the prepared weights (the converted copies one-shot runs map instead of converting again) and "
+                        + "the verification stamps; they are rebuilt on the next load. --all empties the whole cache: model files and "
+                        + "compiled GPU kernels too.",
+                ""
+            })
     static final class Clean implements Runnable {
         @Spec
         private CommandSpec spec;
 
-        @Option(names = "--all", description = "Empty the whole cache folder: model files (the next use pulls them again) and "
-                + "compiled GPU kernels too.")
+        @Option(
+                names = "--all",
+                description = "Empty the whole cache folder: model files (the next use pulls them again) and "
+                        + "compiled GPU kernels too.")
         private boolean all;
 
         @Override
@@ -198,7 +275,8 @@ public final class ModelsCommand implements Runnable {
             try {
                 long freed = 0;
                 int files = 0;
-                List<java.nio.file.Path> targets = new ArrayList<>(List.of(cache.resolve("prepared"), cache.resolve(".verified")));
+                List<java.nio.file.Path> targets =
+                        new ArrayList<>(List.of(cache.resolve("prepared"), cache.resolve(".verified")));
                 if (all && Files.isDirectory(cache)) {
                     try (var entries = Files.list(cache)) {
                         for (java.nio.file.Path p : entries.toList()) if (!targets.contains(p)) targets.add(p);
@@ -207,7 +285,8 @@ public final class ModelsCommand implements Runnable {
                 for (java.nio.file.Path target : targets) {
                     if (!Files.exists(target, java.nio.file.LinkOption.NOFOLLOW_LINKS)) continue;
                     try (var walk = Files.walk(target)) {
-                        for (java.nio.file.Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                        for (java.nio.file.Path p :
+                                walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
                             if (Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
                                 freed += Files.size(p);
                                 files++;
@@ -216,7 +295,12 @@ public final class ModelsCommand implements Runnable {
                         }
                     }
                 }
-                out.printf(Locale.ROOT, "removed %d file(s), %.1f MB, from %s%s%n", files, freed / 1e6, cache,
+                out.printf(
+                        Locale.ROOT,
+                        "removed %d file(s), %.1f MB, from %s%s%n",
+                        files,
+                        freed / 1e6,
+                        cache,
                         all ? "" : " (prepared weights and verification stamps; the model files stay)");
                 out.flush();
             } catch (IOException e) {

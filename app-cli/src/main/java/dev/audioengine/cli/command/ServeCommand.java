@@ -1,21 +1,14 @@
 package dev.audioengine.cli.command;
 
-import dev.audioengine.cli.ErrorReporter;
-import dev.audioengine.cli.AudioEngineCommand;
-import dev.audioengine.cli.UsageError;
-
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.api.BackendType;
+import dev.audioengine.cli.AudioEngineCommand;
+import dev.audioengine.cli.ErrorReporter;
+import dev.audioengine.cli.UsageError;
 import dev.audioengine.model.ModelLoader;
 import dev.audioengine.model.store.ModelStore;
 import dev.audioengine.server.ServerConfig;
 import dev.audioengine.server.SpeechServer;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
-
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,24 +16,34 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code audioengine serve}: the OpenAI-compatible speech server (module dev.audioengine.server) on the engine the
  * global options describe. The CLI compiles against the server module and hands it a typed config: one caller, one
  * implementation, so no service indirection. Runs until SIGTERM or Ctrl-C, which drain the requests in flight first.
  */
-@Command(name = "serve",
+@Command(
+        name = "serve",
         sortOptions = false,
         description = {
-                "Serve speech models over HTTP, OpenAI-compatible: POST /v1/audio/transcriptions (json, text, srt, vtt, "
-                        + "verbose_json, stream=true as Server-Sent Events), POST /v1/audio/speech (wav, pcm, flac; streamed as "
-                        + "audio or Server-Sent Events), GET /v1/audio/voices, GET /v1/models, POST /v1/audio/vad (speech segments), "
-                        + "GET /health, /ready and /metrics (Prometheus). See docs/SERVER.md.",
-                "One log line per request on stderr. SIGTERM (or Ctrl-C) stops accepting, lets requests in flight finish, "
-                        + "then exits.",
-                ""},
-        footer = {"", "Exit status: 1 the server could not start (backend unavailable, the port in use, --host not an address of this "
-                + "machine, a model failed to preload), 2 usage error (an empty --api-key included); stopped by SIGTERM the JVM exits 143."})
+            "Serve speech models over HTTP, OpenAI-compatible: POST /v1/audio/transcriptions (json, text, srt, vtt, "
+                    + "verbose_json, stream=true as Server-Sent Events), POST /v1/audio/speech (wav, pcm, flac; streamed as "
+                    + "audio or Server-Sent Events), GET /v1/audio/voices, GET /v1/models, POST /v1/audio/vad (speech segments), "
+                    + "GET /health, /ready and /metrics (Prometheus). See docs/SERVER.md.",
+            "One log line per request on stderr. SIGTERM (or Ctrl-C) stops accepting, lets requests in flight finish, "
+                    + "then exits.",
+            ""
+        },
+        footer = {
+            "",
+            "Exit status: 1 the server could not start (backend unavailable, the port in use, --host not an address of this "
+                    + "machine, a model failed to preload), 2 usage error (an empty --api-key included); stopped by SIGTERM the JVM exits 143."
+        })
 public final class ServeCommand implements Callable<Integer> {
     @ParentCommand
     private AudioEngineCommand parent;
@@ -48,76 +51,134 @@ public final class ServeCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--host", paramLabel = "ADDRESS", description = "Address to listen on. Default: 127.0.0.1 (this machine only); "
-            + "0.0.0.0 listens on every interface.")
+    @Option(
+            names = "--host",
+            paramLabel = "ADDRESS",
+            description = "Address to listen on. Default: 127.0.0.1 (this machine only); "
+                    + "0.0.0.0 listens on every interface.")
     private String host = ServerConfig.DEFAULT_HOST;
 
     @Option(names = "--port", paramLabel = "N", description = "Port to listen on (0 picks a free one). Default: 8080.")
     private int port = ServerConfig.DEFAULT_PORT;
 
-    @Option(names = "--models", paramLabel = "NAME[,NAME...]", split = ",", description = "Models to serve, by the names of "
-            + "'audioengine models list' (asr, tts and vad models); a request names one by its name or alias. Default: "
-            + "moonshine-tiny,kokoro,silero_vad.")
+    @Option(
+            names = "--models",
+            paramLabel = "NAME[,NAME...]",
+            split = ",",
+            description = "Models to serve, by the names of "
+                    + "'audioengine models list' (asr, tts and vad models); a request names one by its name or alias. Default: "
+                    + "moonshine-tiny,kokoro,silero_vad.")
     private List<String> models = ServerConfig.DEFAULT_MODELS;
 
-    @Option(names = "--max-concurrent", paramLabel = "N", description = "Requests each model works on at once. Default: 2.")
+    @Option(
+            names = "--max-concurrent",
+            paramLabel = "N",
+            description = "Requests each model works on at once. Default: 2.")
     private int maxConcurrent = 2;
 
-    @Option(names = "--queue", paramLabel = "N", description = "Requests each model keeps waiting beyond those; more are refused "
-            + "with 503 and Retry-After. Default: 16.")
+    @Option(
+            names = "--queue",
+            paramLabel = "N",
+            description = "Requests each model keeps waiting beyond those; more are refused "
+                    + "with 503 and Retry-After. Default: 16.")
     private int queue = 16;
 
-    @Option(names = "--queue-timeout-s", paramLabel = "S", description = "How long a request may wait in the queue before it is "
-            + "refused with 503. Default: 30.")
+    @Option(
+            names = "--queue-timeout-s",
+            paramLabel = "S",
+            description = "How long a request may wait in the queue before it is " + "refused with 503. Default: 30.")
     private double queueTimeoutS = 30;
 
-    @Option(names = "--max-upload-mb", paramLabel = "N", description = "Largest request body in MiB; larger ones are refused with 413 "
-            + "(by Content-Length before the body is read). Default: 25, OpenAI's limit.")
+    @Option(
+            names = "--max-upload-mb",
+            paramLabel = "N",
+            description = "Largest request body in MiB; larger ones are refused with 413 "
+                    + "(by Content-Length before the body is read). Default: 25, OpenAI's limit.")
     private long maxUploadMb = 25;
 
-    @Option(names = "--max-input-chars", paramLabel = "N", description = "Longest text POST /v1/audio/speech says in one request, "
-            + "in characters; longer is refused with 400. Default: 4096, OpenAI's limit.")
+    @Option(
+            names = "--max-input-chars",
+            paramLabel = "N",
+            description = "Longest text POST /v1/audio/speech says in one request, "
+                    + "in characters; longer is refused with 400. Default: 4096, OpenAI's limit.")
     private int maxInputChars = ServerConfig.DEFAULT_MAX_INPUT_CHARS;
 
-    @Option(names = "--api-key", paramLabel = "KEY", defaultValue = "${env:AUDIOENGINE_API_KEY}", description = "Require "
-            + "'Authorization: Bearer KEY' on /v1 requests (401 otherwise; /health, /ready and /metrics stay open). "
-            + "Default: $AUDIOENGINE_API_KEY, else none (prefer the variable: a command line is visible to other users). An empty "
-            + "key (an unset variable) is a usage error, not an open server.")
+    @Option(
+            names = "--api-key",
+            paramLabel = "KEY",
+            defaultValue = "${env:AUDIOENGINE_API_KEY}",
+            description = "Require "
+                    + "'Authorization: Bearer KEY' on /v1 requests (401 otherwise; /health, /ready and /metrics stay open). "
+                    + "Default: $AUDIOENGINE_API_KEY, else none (prefer the variable: a command line is visible to other users). An empty "
+                    + "key (an unset variable) is a usage error, not an open server.")
     private String apiKey;
 
-    @Option(names = "--preload", description = "Load every model before reporting ready (otherwise each loads on its first request).")
+    @Option(
+            names = "--preload",
+            description = "Load every model before reporting ready (otherwise each loads on its first request).")
     private boolean preload;
 
-    @Option(names = "--upload-stall-s", paramLabel = "S", description = "An upload that sends nothing for this long is answered "
-            + "with 408 and ended. Default: 30.")
+    @Option(
+            names = "--upload-stall-s",
+            paramLabel = "S",
+            description =
+                    "An upload that sends nothing for this long is answered " + "with 408 and ended. Default: 30.")
     private double uploadStallS = 30;
 
-    @Option(names = "--header-timeout-s", paramLabel = "S", description = "A client must send the rest of its headers within this "
-            + "long of its request line, or it is disconnected (logged as 408). Default: 10.")
-    private double headerTimeoutS = ServerConfig.Connections.DEFAULTS.headerTimeout().toMillis() / 1000.0;
+    @Option(
+            names = "--header-timeout-s",
+            paramLabel = "S",
+            description = "A client must send the rest of its headers within this "
+                    + "long of its request line, or it is disconnected (logged as 408). Default: 10.")
+    private double headerTimeoutS =
+            ServerConfig.Connections.DEFAULTS.headerTimeout().toMillis() / 1000.0;
 
-    @Option(names = "--idle-timeout-s", paramLabel = "S", description = "A connection with no request under way (none yet, or "
-            + "kept alive after one) is closed after this long. Default: 75 (above the 60 s balancers keep idle connections).")
-    private double idleTimeoutS = ServerConfig.Connections.DEFAULTS.idleTimeout().toMillis() / 1000.0;
+    @Option(
+            names = "--idle-timeout-s",
+            paramLabel = "S",
+            description =
+                    "A connection with no request under way (none yet, or "
+                            + "kept alive after one) is closed after this long. Default: 75 (above the 60 s balancers keep idle connections).")
+    private double idleTimeoutS =
+            ServerConfig.Connections.DEFAULTS.idleTimeout().toMillis() / 1000.0;
 
-    @Option(names = "--max-connections", paramLabel = "N", description = "Connections open at once; more wait in the kernel's "
-            + "accept queue until one closes. Default: 512.")
+    @Option(
+            names = "--max-connections",
+            paramLabel = "N",
+            description = "Connections open at once; more wait in the kernel's "
+                    + "accept queue until one closes. Default: 512.")
     private int maxConnections = ServerConfig.Connections.DEFAULTS.maxConnections();
 
-    @Option(names = "--drain-timeout-s", paramLabel = "S", description = "On SIGTERM, how long requests in flight may take to finish. "
-            + "Default: 30.")
+    @Option(
+            names = "--drain-timeout-s",
+            paramLabel = "S",
+            description = "On SIGTERM, how long requests in flight may take to finish. " + "Default: 30.")
     private double drainTimeoutS = 30;
 
     @Override
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
         ServerConfig config = UsageError.of(() -> {
-            if (maxUploadMb < 1 || maxUploadMb > (Long.MAX_VALUE >> 20)) throw new IllegalArgumentException("--max-upload-mb must be at least 1, got " + maxUploadMb);
-            return new ServerConfig(host, port, models, maxConcurrent, queue, seconds("--queue-timeout-s", queueTimeoutS), maxUploadMb << 20, maxInputChars,
+            if (maxUploadMb < 1 || maxUploadMb > (Long.MAX_VALUE >> 20))
+                throw new IllegalArgumentException("--max-upload-mb must be at least 1, got " + maxUploadMb);
+            return new ServerConfig(
+                    host,
+                    port,
+                    models,
+                    maxConcurrent,
+                    queue,
+                    seconds("--queue-timeout-s", queueTimeoutS),
+                    maxUploadMb << 20,
+                    maxInputChars,
                     // an empty key is refused there: it is an unset variable, not a wish for an open server
-                    Optional.ofNullable(apiKey), preload, seconds("--upload-stall-s", uploadStallS),
+                    Optional.ofNullable(apiKey),
+                    preload,
+                    seconds("--upload-stall-s", uploadStallS),
                     seconds("--drain-timeout-s", drainTimeoutS),
-                    new ServerConfig.Connections(seconds("--header-timeout-s", headerTimeoutS), seconds("--idle-timeout-s", idleTimeoutS), maxConnections),
+                    new ServerConfig.Connections(
+                            seconds("--header-timeout-s", headerTimeoutS),
+                            seconds("--idle-timeout-s", idleTimeoutS),
+                            maxConnections),
                     line -> {
                         err.println(Instant.now().truncatedTo(ChronoUnit.MILLIS) + " " + line);
                         err.flush();
@@ -127,11 +188,13 @@ public final class ServeCommand implements Callable<Integer> {
             SpeechServer.checkModels(parent.families(), config.models());
             return null;
         });
-        ModelLoader loader = new ModelLoader(parent.families(), ModelStore.userCache(), m -> config.log().accept("model store: " + m));
+        ModelLoader loader = new ModelLoader(
+                parent.families(), ModelStore.userCache(), m -> config.log().accept("model store: " + m));
         AudioEngine engine = parent.engineBuilder().build();
         SpeechServer server;
         try {
-            if (parent.globals().backend() == BackendType.BEST_AVAILABLE) config.log().accept("--backend " + engine.selectionNote());
+            if (parent.globals().backend() == BackendType.BEST_AVAILABLE)
+                config.log().accept("--backend " + engine.selectionNote());
             server = SpeechServer.start(config, engine, loader);
         } catch (SpeechServer.CannotListen e) {
             engine.close();
@@ -142,13 +205,16 @@ public final class ServeCommand implements Callable<Integer> {
             engine.close();
             throw e;
         }
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            try {
-                server.close();
-            } finally {
-                engine.close();
-            }
-        }, "audioengine-serve-shutdown"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            try {
+                                server.close();
+                            } finally {
+                                engine.close();
+                            }
+                        },
+                        "audioengine-serve-shutdown"));
         server.awaitClosed();
         return 0;
     }

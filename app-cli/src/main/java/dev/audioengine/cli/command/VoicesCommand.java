@@ -1,30 +1,33 @@
 package dev.audioengine.cli.command;
 
+import dev.audioengine.api.AudioEngine;
 import dev.audioengine.cli.AudioEngineCommand;
 import dev.audioengine.cli.task.ModelChoice;
-
-import dev.audioengine.api.AudioEngine;
 import dev.audioengine.model.ModelLoader;
 import dev.audioengine.model.Task;
 import dev.audioengine.model.output.JsonWriter;
 import dev.audioengine.model.store.ModelStore;
 import dev.audioengine.model.task.SpeechSynthesizer;
 import dev.audioengine.model.task.SpeechSynthesizer.Voice;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
-import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.UncheckedIOException;
-import java.util.List;
-
 /** {@code audioengine voices}: the voices of a speech synthesis model, what {@code --task tts --voice} takes. */
-@Command(name = "voices", mixinStandardHelpOptions = true,
-        description = {"The voices of a speech synthesis model (--task tts --voice NAME): name, language (BCP 47), gender. "
-                + "The model is loaded (and pulled on first use) to ask it.", ""})
+@Command(
+        name = "voices",
+        mixinStandardHelpOptions = true,
+        description = {
+            "The voices of a speech synthesis model (--task tts --voice NAME): name, language (BCP 47), gender. "
+                    + "The model is loaded (and pulled on first use) to ask it.",
+            ""
+        })
 public final class VoicesCommand implements Runnable {
     @ParentCommand
     private AudioEngineCommand parent;
@@ -35,20 +38,29 @@ public final class VoicesCommand implements Runnable {
     @Option(names = "--json", description = "A JSON array of {name, language, gender}.")
     private boolean json;
 
-    @Option(names = "--family", paramLabel = "NAME", description = "As for --task tts. Default: the tts task's default family.")
+    @Option(
+            names = "--family",
+            paramLabel = "NAME",
+            description = "As for --task tts. Default: the tts task's default family.")
     private String family;
 
-    @Option(names = "--model", paramLabel = "NAME|PATH", description = "As for --task tts. Default: the family's default model.")
+    @Option(
+            names = "--model",
+            paramLabel = "NAME|PATH",
+            description = "As for --task tts. Default: the family's default model.")
     private String model;
 
     @Override
     public void run() {
         PrintWriter out = spec.commandLine().getOut(), err = spec.commandLine().getErr();
         try {
-            ModelLoader loader = new ModelLoader(parent.families(), ModelStore.userCache(), msg -> { err.println("audioengine: " + msg); err.flush(); });
+            ModelLoader loader = new ModelLoader(parent.families(), ModelStore.userCache(), msg -> {
+                err.println("audioengine: " + msg);
+                err.flush();
+            });
             ModelLoader.Choice choice = ModelChoice.choose(loader, Task.TTS, family, model);
             try (AudioEngine engine = parent.engineBuilder().build();
-                 SpeechSynthesizer tts = (SpeechSynthesizer) loader.load(engine, choice)) {
+                    SpeechSynthesizer tts = (SpeechSynthesizer) loader.load(engine, choice)) {
                 out.print(json ? json(tts.voices()) : table(tts.voices()));
                 out.flush();
             }
@@ -59,7 +71,15 @@ public final class VoicesCommand implements Runnable {
 
     static String json(List<Voice> voices) {
         JsonWriter w = new JsonWriter().beginArray();
-        for (Voice v : voices) w.beginObject().name("name").value(v.name()).name("language").value(v.language()).name("gender").value(v.gender()).endObject();
+        for (Voice v : voices)
+            w.beginObject()
+                    .name("name")
+                    .value(v.name())
+                    .name("language")
+                    .value(v.language())
+                    .name("gender")
+                    .value(v.gender())
+                    .endObject();
         return w.endArray() + "\n";
     }
 
@@ -72,7 +92,8 @@ public final class VoicesCommand implements Runnable {
         }
         String row = "%-" + name + "s  %-" + lang + "s  %s\n";
         StringBuilder out = new StringBuilder(String.format(row, "NAME", "LANGUAGE", "GENDER"));
-        for (Voice v : voices) out.append(String.format(row, v.name(), v.language(), v.gender().isEmpty() ? "-" : v.gender()));
+        for (Voice v : voices)
+            out.append(String.format(row, v.name(), v.language(), v.gender().isEmpty() ? "-" : v.gender()));
         return out.toString();
     }
 }

@@ -1,9 +1,8 @@
 package dev.audioengine.cli.task;
 
-import dev.audioengine.cli.UsageError;
-
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.audio.AudioStream;
+import dev.audioengine.cli.UsageError;
 import dev.audioengine.model.output.JsonWriter;
 import dev.audioengine.model.output.Segment;
 import dev.audioengine.model.output.SegmentFormat;
@@ -15,8 +14,6 @@ import dev.audioengine.model.task.Transcript;
 import dev.audioengine.model.task.TranscriptEvent;
 import dev.audioengine.model.task.TranscriptSegment;
 import dev.audioengine.model.task.VadOptions;
-import picocli.CommandLine.Option;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -25,18 +22,24 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import picocli.CommandLine.Option;
 
 /** {@code --task asr}: the transcript of each input, offline or through the live streaming API. */
 final class AsrTask {
     /** Streaming mode feeds the file in pieces of this many milliseconds, as a live source would. */
     private static final int STREAM_PIECE_MS = 20;
 
-    @Option(names = "--max-window-s", paramLabel = "S", description = "Speech is decoded in windows at most this long (1 to 60): "
-            + "the voice activity detector's segments are joined up to it, longer ones split. Default: 20.")
+    @Option(
+            names = "--max-window-s",
+            paramLabel = "S",
+            description = "Speech is decoded in windows at most this long (1 to 60): "
+                    + "the voice activity detector's segments are joined up to it, longer ones split. Default: 20.")
     Double maxWindowS;
 
-    @Option(names = "--vad-threshold", paramLabel = "P", description = "Speech threshold of the voice activity detector that finds "
-            + "the windows. Default: 0.5.")
+    @Option(
+            names = "--vad-threshold",
+            paramLabel = "P",
+            description = "Speech threshold of the voice activity detector that finds " + "the windows. Default: 0.5.")
     Double vadThreshold;
 
     private AudioTaskOptions shared;
@@ -51,8 +54,10 @@ final class AsrTask {
         options = options();
         segmentsFormat = shared.segmentsFormat(inputs.size());
         if (segmentsFormat != null) {
-            OutputPaths.refuseOverwriting(inputs, OutputPaths.outputs("--segments-out", shared.segmentsOut, inputs,
-                    ".segments." + segmentsFormat.extension()));
+            OutputPaths.refuseOverwriting(
+                    inputs,
+                    OutputPaths.outputs(
+                            "--segments-out", shared.segmentsOut, inputs, ".segments." + segmentsFormat.extension()));
         }
     }
 
@@ -66,8 +71,15 @@ final class AsrTask {
         if (vadThreshold != null) {
             VadOptions v = o.vad();
             AsrOptions before = o;
-            o = checked("--vad-threshold", () -> before.withVad(new VadOptions(vadThreshold, v.negThreshold(), v.minSpeechMs(),
-                    v.minSilenceMs(), v.speechPadMs(), v.maxSpeechS())));
+            o = checked(
+                    "--vad-threshold",
+                    () -> before.withVad(new VadOptions(
+                            vadThreshold,
+                            v.negThreshold(),
+                            v.minSpeechMs(),
+                            v.minSilenceMs(),
+                            v.speechPadMs(),
+                            v.maxSpeechS())));
         }
         return o;
     }
@@ -88,16 +100,29 @@ final class AsrTask {
             long t0 = System.nanoTime();
             Transcript transcript;
             try {
-                transcript = streaming ? stream(input, inputs.size() > 1, asr, run, prefix) : transcribe(input, asr, run);
+                transcript =
+                        streaming ? stream(input, inputs.size() > 1, asr, run, prefix) : transcribe(input, asr, run);
             } catch (IOException | UncheckedIOException | IllegalArgumentException e) {
                 // one file that cannot be decoded does not cost the others: reported, skipped, exit 1 at the end
                 if (inputs.size() == 1) throw e;
                 String message = run.inputFailed(input, e);
                 if (run.json && streaming) {
-                    run.out.println(new JsonWriter().beginObject().name("audio").value(input.toString()).name("type").value("error")
-                            .name("error").value(message).endObject());
+                    run.out.println(new JsonWriter()
+                            .beginObject()
+                            .name("audio")
+                            .value(input.toString())
+                            .name("type")
+                            .value("error")
+                            .name("error")
+                            .value(message)
+                            .endObject());
                 } else if (doc != null) {
-                    doc.beginObject().name("audio").value(input.toString()).name("error").value(message).endObject();
+                    doc.beginObject()
+                            .name("audio")
+                            .value(input.toString())
+                            .name("error")
+                            .value(message)
+                            .endObject();
                 }
                 run.out.flush();
                 continue;
@@ -129,9 +154,11 @@ final class AsrTask {
     }
 
     /** Streaming: partial text rewrites a terminal line (or is a JSON line), final text is printed per segment as it settles. */
-    private Transcript stream(Path input, boolean several, SpeechRecognizer asr, TaskRun run, String prefix) throws IOException {
+    private Transcript stream(Path input, boolean several, SpeechRecognizer asr, TaskRun run, String prefix)
+            throws IOException {
         List<TranscriptSegment> finals = new ArrayList<>();
-        try (AudioStream in = open(input, asr, run); AsrStream s = asr.stream(options)) {
+        try (AudioStream in = open(input, asr, run);
+                AsrStream s = asr.stream(options)) {
             int rate = in.sampleRate();
             float[] piece = new float[rate * STREAM_PIECE_MS / 1000];
             for (int n; (n = in.read(piece, 0, piece.length)) >= 0; ) {
@@ -144,7 +171,8 @@ final class AsrTask {
         }
     }
 
-    private static void show(List<TranscriptEvent> events, Path audio, String prefix, TaskRun run, List<TranscriptSegment> finals) {
+    private static void show(
+            List<TranscriptEvent> events, Path audio, String prefix, TaskRun run, List<TranscriptSegment> finals) {
         for (TranscriptEvent e : events) {
             TranscriptSegment seg = e.segment();
             switch (e) {
@@ -167,13 +195,16 @@ final class AsrTask {
     private static AudioStream open(Path input, SpeechRecognizer asr, TaskRun run) throws IOException {
         AudioStream in = AudioInputs.open(input, w -> run.note("warning: " + w));
         if (in.sourceRate() != asr.sampleRate()) {
-            run.note("resampling " + AudioInputs.describe(input) + " from " + in.sourceRate() + " Hz to " + asr.sampleRate() + " Hz");
+            run.note("resampling " + AudioInputs.describe(input) + " from " + in.sourceRate() + " Hz to "
+                    + asr.sampleRate() + " Hz");
             in = in.resampleTo(asr.sampleRate());
         }
         return in;
     }
 
-    private static double millis(double seconds) { return Math.round(seconds * 1000) / 1000.0; }
+    private static double millis(double seconds) {
+        return Math.round(seconds * 1000) / 1000.0;
+    }
 
     private static String line(TranscriptSegment s) {
         return String.format(Locale.ROOT, "[%.3f \u2192 %.3f] %s", s.startSeconds(), s.endSeconds(), s.text());
@@ -182,27 +213,67 @@ final class AsrTask {
     private static String eventJson(String type, Path audio, TranscriptSegment s) {
         JsonWriter w = new JsonWriter().beginObject();
         if (audio != null) w.name("audio").value(audio.toString());
-        return w.name("type").value(type).name("start").number(millis(s.startSeconds())).name("end").number(millis(s.endSeconds()))
-                .name("text").value(s.text()).endObject().toString();
+        return w.name("type")
+                .value(type)
+                .name("start")
+                .number(millis(s.startSeconds()))
+                .name("end")
+                .number(millis(s.endSeconds()))
+                .name("text")
+                .value(s.text())
+                .endObject()
+                .toString();
     }
 
-    private static void resultJson(JsonWriter w, Path input, Transcript t, SpeechRecognizer asr, AudioEngine engine, double wall) {
-        w.beginObject().name("audio").value(input.toString()).name("text").value(t.text()).name("segments").beginArray();
+    private static void resultJson(
+            JsonWriter w, Path input, Transcript t, SpeechRecognizer asr, AudioEngine engine, double wall) {
+        w.beginObject()
+                .name("audio")
+                .value(input.toString())
+                .name("text")
+                .value(t.text())
+                .name("segments")
+                .beginArray();
         for (TranscriptSegment s : t.segments()) {
-            w.beginObject().name("start").number(millis(s.startSeconds())).name("end").number(millis(s.endSeconds()))
-                    .name("text").value(s.text()).endObject();
+            w.beginObject()
+                    .name("start")
+                    .number(millis(s.startSeconds()))
+                    .name("end")
+                    .number(millis(s.endSeconds()))
+                    .name("text")
+                    .value(s.text())
+                    .endObject();
         }
-        w.endArray().name("model").value(asr.describe()).name("backend").value(engine.backend().registryName())
-                .name("audio_seconds").number(t.audioSeconds()).name("realtime_factor").number(t.audioSeconds() / Math.max(wall, 1e-9))
-                .name("tokens").value(t.decodedTokens()).endObject();
+        w.endArray()
+                .name("model")
+                .value(asr.describe())
+                .name("backend")
+                .value(engine.backend().registryName())
+                .name("audio_seconds")
+                .number(t.audioSeconds())
+                .name("realtime_factor")
+                .number(t.audioSeconds() / Math.max(wall, 1e-9))
+                .name("tokens")
+                .value(t.decodedTokens())
+                .endObject();
     }
 
     /** One line for people on stderr, so stdout stays the transcript alone. */
-    private void summarize(TaskRun run, Path input, Transcript t, SpeechRecognizer asr, AudioEngine engine, double wall) {
+    private void summarize(
+            TaskRun run, Path input, Transcript t, SpeechRecognizer asr, AudioEngine engine, double wall) {
         int n = t.segments().size();
-        run.note(String.format(Locale.ROOT, "%s%d segment%s, %.2f s of audio in %.0f ms wall incl. decoding (%s on %s, %.1fx real time, %d tokens%s)",
-                input.equals(AudioInputs.STDIN) ? "" : input.getFileName() + ": ", n, n == 1 ? "" : "s", t.audioSeconds(), wall * 1e3,
-                asr.describe(), engine.backend().registryName(), t.audioSeconds() / Math.max(wall, 1e-9), t.decodedTokens(),
+        run.note(String.format(
+                Locale.ROOT,
+                "%s%d segment%s, %.2f s of audio in %.0f ms wall incl. decoding (%s on %s, %.1fx real time, %d tokens%s)",
+                input.equals(AudioInputs.STDIN) ? "" : input.getFileName() + ": ",
+                n,
+                n == 1 ? "" : "s",
+                t.audioSeconds(),
+                wall * 1e3,
+                asr.describe(),
+                engine.backend().registryName(),
+                t.audioSeconds() / Math.max(wall, 1e-9),
+                t.decodedTokens(),
                 streaming ? " in the final text" : ""));
     }
 
@@ -211,9 +282,13 @@ final class AsrTask {
      * windows that decoded to nothing: the writers would caption them "speech", which reads as a transcript.
      */
     private void writeSegments(Path input, int inputs, Transcript t, SpeechRecognizer asr) throws IOException {
-        boolean captions = segmentsFormat == SegmentFormat.SRT || segmentsFormat == SegmentFormat.VTT || segmentsFormat == SegmentFormat.AUDACITY;
-        List<Segment> segments = t.segments().stream().filter(s -> !captions || !s.text().isEmpty())
-                .map(s -> new Segment(s.startSample(), s.endSample(), s.sampleRate(), "speech", s.text())).toList();
+        boolean captions = segmentsFormat == SegmentFormat.SRT
+                || segmentsFormat == SegmentFormat.VTT
+                || segmentsFormat == SegmentFormat.AUDACITY;
+        List<Segment> segments = t.segments().stream()
+                .filter(s -> !captions || !s.text().isEmpty())
+                .map(s -> new Segment(s.startSample(), s.endSample(), s.sampleRate(), "speech", s.text()))
+                .toList();
         Map<String, Object> properties = new LinkedHashMap<>();
         properties.put("sample_rate", asr.sampleRate());
         properties.put("model", asr.describe());
@@ -221,6 +296,11 @@ final class AsrTask {
         properties.put("max_window_s", options.maxWindowSeconds());
         properties.put("vad_threshold", options.vad().threshold());
         properties.put("text", t.text());
-        SegmentWriter.write(shared.segmentsFile(input, inputs, segmentsFormat), segmentsFormat, input.toString(), properties, segments);
+        SegmentWriter.write(
+                shared.segmentsFile(input, inputs, segmentsFormat),
+                segmentsFormat,
+                input.toString(),
+                properties,
+                segments);
     }
 }

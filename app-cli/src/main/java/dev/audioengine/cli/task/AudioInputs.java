@@ -1,9 +1,7 @@
 package dev.audioengine.cli.task;
 
-import dev.audioengine.cli.UsageError;
-
 import dev.audioengine.audio.AudioStream;
-
+import dev.audioengine.cli.UsageError;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystems;
@@ -27,8 +25,8 @@ public final class AudioInputs {
     public static final Path STDIN = Path.of("-");
 
     /** Extensions a folder is searched for: WAV and what libsndfile decodes. */
-    static final Set<String> AUDIO_EXTENSIONS = Set.of("wav", "wave", "flac", "ogg", "oga", "opus", "mp3", "aiff", "aif", "aifc",
-            "au", "snd", "w64", "caf");
+    static final Set<String> AUDIO_EXTENSIONS = Set.of(
+            "wav", "wave", "flac", "ogg", "oga", "opus", "mp3", "aiff", "aif", "aifc", "au", "snd", "w64", "caf");
 
     private AudioInputs() {}
 
@@ -52,11 +50,15 @@ public final class AudioInputs {
 
     /** Opens one expanded input for decoding, standard input included. */
     static AudioStream open(Path input, Consumer<String> warnings) throws IOException {
-        return input.equals(STDIN) ? AudioStream.open(System.in, "standard input", warnings) : AudioStream.open(input, warnings);
+        return input.equals(STDIN)
+                ? AudioStream.open(System.in, "standard input", warnings)
+                : AudioStream.open(input, warnings);
     }
 
     /** How messages name an input: its path, or "standard input". */
-    public static String describe(Path input) { return input.equals(STDIN) ? "standard input" : input.toString(); }
+    public static String describe(Path input) {
+        return input.equals(STDIN) ? "standard input" : input.toString();
+    }
 
     private static Path checkedFile(Path p) throws IOException {
         if (!Files.exists(p)) throw new NoSuchFileException(p.toString(), null, "no such audio file");
@@ -67,8 +69,13 @@ public final class AudioInputs {
 
     private static List<Path> folder(Path dir) throws IOException {
         try (var entries = Files.list(dir)) {
-            List<Path> audio = entries.filter(Files::isRegularFile).filter(AudioInputs::hasAudioExtension).sorted().toList();
-            if (audio.isEmpty()) throw new IOException(dir + " is a folder with no audio files (" + String.join(", ", AUDIO_EXTENSIONS.stream().sorted().toList()) + ")");
+            List<Path> audio = entries.filter(Files::isRegularFile)
+                    .filter(AudioInputs::hasAudioExtension)
+                    .sorted()
+                    .toList();
+            if (audio.isEmpty())
+                throw new IOException(dir + " is a folder with no audio files ("
+                        + String.join(", ", AUDIO_EXTENSIONS.stream().sorted().toList()) + ")");
             return audio;
         }
     }
@@ -76,18 +83,26 @@ public final class AudioInputs {
     private static List<Path> glob(String pattern) throws IOException {
         Path whole = Path.of(pattern);
         Path dir = whole.getParent() == null ? Path.of(".") : whole.getParent();
-        if (isGlob(dir.toString())) throw new UsageError("--audio " + pattern + ": wildcards are allowed in the file name only, not in folders");
+        if (isGlob(dir.toString()))
+            throw new UsageError(
+                    "--audio " + pattern + ": wildcards are allowed in the file name only, not in folders");
         PathMatcher m = FileSystems.getDefault().getPathMatcher("glob:" + whole.getFileName());
-        if (!Files.isDirectory(dir)) throw new NoSuchFileException(dir.toString(), null, "no such folder for --audio " + pattern);
+        if (!Files.isDirectory(dir))
+            throw new NoSuchFileException(dir.toString(), null, "no such folder for --audio " + pattern);
         try (var entries = Files.list(dir)) {
-            List<Path> hits = entries.filter(p -> m.matches(p.getFileName())).filter(Files::isRegularFile)
-                    .map(p -> whole.getParent() == null ? p.getFileName() : p).sorted().toList();
+            List<Path> hits = entries.filter(p -> m.matches(p.getFileName()))
+                    .filter(Files::isRegularFile)
+                    .map(p -> whole.getParent() == null ? p.getFileName() : p)
+                    .sorted()
+                    .toList();
             if (hits.isEmpty()) throw new NoSuchFileException(pattern, null, "no file matches");
             return hits;
         }
     }
 
-    private static boolean isGlob(String s) { return s.indexOf('*') >= 0 || s.indexOf('?') >= 0 || s.indexOf('[') >= 0; }
+    private static boolean isGlob(String s) {
+        return s.indexOf('*') >= 0 || s.indexOf('?') >= 0 || s.indexOf('[') >= 0;
+    }
 
     private static boolean hasAudioExtension(Path p) {
         String n = p.getFileName().toString();

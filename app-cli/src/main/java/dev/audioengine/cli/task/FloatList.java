@@ -13,5 +13,7 @@ final class FloatList {
         size += length;
     }
 
-    float[] toArray() { return Arrays.copyOf(values, size); }
+    float[] toArray() {
+        return Arrays.copyOf(values, size);
+    }
 }

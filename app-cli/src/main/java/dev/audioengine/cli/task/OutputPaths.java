@@ -1,7 +1,6 @@
 package dev.audioengine.cli.task;
 
 import dev.audioengine.cli.UsageError;
-
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
@@ -24,14 +23,18 @@ final class OutputPaths {
     static void check(String option, Path path, int inputs) throws IOException {
         if (path == null) return;
         if (inputs > 1) {
-            if (!Files.isDirectory(path)) throw new UsageError(option + " " + path + ": with " + inputs + " inputs it must name an existing folder");
-            if (!Files.isWritable(path)) throw new AccessDeniedException(path.toString(), null, "the folder for " + option + " is not writable");
+            if (!Files.isDirectory(path))
+                throw new UsageError(
+                        option + " " + path + ": with " + inputs + " inputs it must name an existing folder");
+            if (!Files.isWritable(path))
+                throw new AccessDeniedException(path.toString(), null, "the folder for " + option + " is not writable");
             probe(option, path, path);
             return;
         }
         if (Files.isDirectory(path)) throw new IOException(option + " " + path + " is a folder; name a file");
         Path parent = path.toAbsolutePath().getParent();
-        if (parent == null || !Files.isDirectory(parent)) throw new NoSuchFileException(path.toString(), null, "the folder for " + option + " does not exist");
+        if (parent == null || !Files.isDirectory(parent))
+            throw new NoSuchFileException(path.toString(), null, "the folder for " + option + " does not exist");
         if (!Files.isWritable(parent) || (Files.exists(path) && !Files.isWritable(path))) {
             throw new AccessDeniedException(path.toString(), null, option + " cannot be written");
         }
@@ -44,11 +47,13 @@ final class OutputPaths {
      * is written, after the model was loaded and the work done.
      */
     private static void probe(String option, Path path, Path folder) throws IOException {
-        Path probe = folder.resolve(".audioengine." + ProcessHandle.current().pid() + "." + System.nanoTime() + ".probe");
+        Path probe =
+                folder.resolve(".audioengine." + ProcessHandle.current().pid() + "." + System.nanoTime() + ".probe");
         try {
             Files.createFile(probe);
         } catch (IOException e) {
-            throw new IOException(option + " " + path + " cannot be written: " + folder + " takes no new file (" + why(e) + ")", e);
+            throw new IOException(
+                    option + " " + path + " cannot be written: " + folder + " takes no new file (" + why(e) + ")", e);
         }
         Files.deleteIfExists(probe);
     }
@@ -64,14 +69,17 @@ final class OutputPaths {
     /** The file for one input: {@code path} itself with one input, else {@code <folder>/<input name><suffix>}. */
     static Path forInput(Path path, Path input, int inputs, String suffix) {
         if (inputs == 1) return path;
-        String name = input.equals(AudioInputs.STDIN) ? "stdin" : input.getFileName().toString();
+        String name =
+                input.equals(AudioInputs.STDIN) ? "stdin" : input.getFileName().toString();
         return path.resolve(name + suffix);
     }
 
     /** What {@code option} writes for {@code inputs}: each input's file of {@link #forInput}; none without the option. */
     static List<Output> outputs(String option, Path path, List<Path> inputs, String suffix) {
         if (path == null) return List.of();
-        return inputs.stream().map(in -> new Output(option, forInput(path, in, inputs.size(), suffix))).toList();
+        return inputs.stream()
+                .map(in -> new Output(option, forInput(path, in, inputs.size(), suffix)))
+                .toList();
     }
 
     /**
@@ -82,16 +90,19 @@ final class OutputPaths {
     static void refuseOverwriting(List<Path> inputs, List<Output> outputs) throws IOException {
         Map<Object, Path> inputKeys = new HashMap<>();
         for (Path in : inputs) {
-            if (!in.toString().equals("-") && Files.exists(in)) inputKeys.putIfAbsent(key(in), in); // "-" is standard input
+            if (!in.toString().equals("-") && Files.exists(in))
+                inputKeys.putIfAbsent(key(in), in); // "-" is standard input
         }
         Map<Object, Output> written = new HashMap<>();
         for (Output o : outputs) {
             Object k = key(o.file());
             Path in = inputKeys.get(k);
-            if (in != null) throw new UsageError(o.option() + " " + o.file() + " is the input " + in + "; name another file");
+            if (in != null)
+                throw new UsageError(o.option() + " " + o.file() + " is the input " + in + "; name another file");
             Output other = written.putIfAbsent(k, o);
             if (other != null && !other.option().equals(o.option())) {
-                throw new UsageError(other.option() + " and " + o.option() + " both name " + o.file() + "; give each its own file");
+                throw new UsageError(
+                        other.option() + " and " + o.option() + " both name " + o.file() + "; give each its own file");
             }
         }
     }
@@ -106,6 +117,9 @@ final class OutputPaths {
             return k != null ? k : p.toRealPath();
         }
         Path parent = p.toAbsolutePath().getParent();
-        return (parent != null && Files.isDirectory(parent) ? parent.toRealPath() : p.toAbsolutePath().normalize().getParent()).resolve(p.getFileName());
+        return (parent != null && Files.isDirectory(parent)
+                        ? parent.toRealPath()
+                        : p.toAbsolutePath().normalize().getParent())
+                .resolve(p.getFileName());
     }
 }

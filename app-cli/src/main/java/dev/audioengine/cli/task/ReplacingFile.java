@@ -18,12 +18,16 @@ final class ReplacingFile implements AutoCloseable {
     ReplacingFile(Path target) {
         this.target = target;
         Path dir = target.toAbsolutePath().getParent();
-        // not Files.createTempFile: its 0600 would become the output's permissions; the writer creates it under the umask
-        this.temp = dir.resolve("." + target.getFileName() + "." + ProcessHandle.current().pid() + "." + System.nanoTime() + ".partial");
+        // not Files.createTempFile: its 0600 would become the output's permissions; the writer creates it under the
+        // umask
+        this.temp = dir.resolve("." + target.getFileName() + "."
+                + ProcessHandle.current().pid() + "." + System.nanoTime() + ".partial");
     }
 
     /** Where to write. */
-    Path temp() { return temp; }
+    Path temp() {
+        return temp;
+    }
 
     /** Puts the written file in place, replacing what was there. */
     void commit() throws IOException {
@@ -36,7 +40,9 @@ final class ReplacingFile implements AutoCloseable {
     }
 
     /** Whether {@link #commit} put the file in place. */
-    boolean committed() { return committed; }
+    boolean committed() {
+        return committed;
+    }
 
     /**
      * A failure to create, write or move the hidden file, said of the file the user named: the hidden name means nothing

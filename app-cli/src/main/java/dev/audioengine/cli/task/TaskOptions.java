@@ -1,10 +1,9 @@
 package dev.audioengine.cli.task;
 
-import dev.audioengine.cli.AudioEngineCommand;
-import dev.audioengine.cli.UsageError;
-
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.api.BackendType;
+import dev.audioengine.cli.AudioEngineCommand;
+import dev.audioengine.cli.UsageError;
 import dev.audioengine.model.FamilyRegistry;
 import dev.audioengine.model.ModelLoader;
 import dev.audioengine.model.Task;
@@ -13,13 +12,6 @@ import dev.audioengine.model.store.ModelStore;
 import dev.audioengine.model.task.SpeechRecognizer;
 import dev.audioengine.model.task.SpeechSynthesizer;
 import dev.audioengine.model.task.VoiceActivityDetector;
-import picocli.CommandLine.ArgGroup;
-import picocli.CommandLine.Model.ArgGroupSpec;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Model.OptionSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -27,6 +19,12 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Model.ArgGroupSpec;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * The {@code --task} form of the command (audio.cpp's spelling): {@code audioengine --task vad --audio in.wav ...}.
@@ -38,27 +36,48 @@ import java.util.stream.Collectors;
  * rather than silently ignored.
  */
 public final class TaskOptions {
-    @Option(names = "--task", paramLabel = "TASK", order = 1,
-            description = "Run a model task: vad (voice activity detection), asr (speech recognition), tts (speech synthesis); "
-                    + "asr and tts need a family that serves them (see 'audioengine models list').")
+    @Option(
+            names = "--task",
+            paramLabel = "TASK",
+            order = 1,
+            description =
+                    "Run a model task: vad (voice activity detection), asr (speech recognition), tts (speech synthesis); "
+                            + "asr and tts need a family that serves them (see 'audioengine models list').")
     private String task;
 
-    @Option(names = "--family", paramLabel = "NAME", description = "Model family (see 'audioengine models list'). Default: the task's default family.")
+    @Option(
+            names = "--family",
+            paramLabel = "NAME",
+            description = "Model family (see 'audioengine models list'). Default: the task's default family.")
     private String family;
 
-    @Option(names = "--model", paramLabel = "NAME|PATH", description = "A model name from 'audioengine models list' (pulled into the model cache "
-            + "on first use) or the path of a file or folder the family can load. Default: the family's default model.")
+    @Option(
+            names = "--model",
+            paramLabel = "NAME|PATH",
+            description =
+                    "A model name from 'audioengine models list' (pulled into the model cache "
+                            + "on first use) or the path of a file or folder the family can load. Default: the family's default model.")
     private String model;
 
-    @Option(names = "--audio", paramLabel = "FILE", arity = "1..*", description = "Input audio: files, folders (their audio files), "
-            + "quoted globs ('clips/*.wav'), or - for standard input. WAV is read natively; FLAC, Ogg, Opus, MP3, AIFF, ... through libsndfile.")
+    @Option(
+            names = "--audio",
+            paramLabel = "FILE",
+            arity = "1..*",
+            description =
+                    "Input audio: files, folders (their audio files), "
+                            + "quoted globs ('clips/*.wav'), or - for standard input. WAV is read natively; FLAC, Ogg, Opus, MP3, AIFF, ... through libsndfile.")
     private List<String> audio;
 
-    @Option(names = "--json", description = "Print the result as JSON: one document per input, a JSON array of them for several "
-            + "inputs; --mode streaming prints one JSON line per event instead (with \"audio\" when there are several inputs).")
+    @Option(
+            names = "--json",
+            description =
+                    "Print the result as JSON: one document per input, a JSON array of them for several "
+                            + "inputs; --mode streaming prints one JSON line per event instead (with \"audio\" when there are several inputs).")
     private boolean json;
 
-    @Option(names = {"-q", "--quiet"}, description = "No progress or summary lines on stderr; errors are still printed.")
+    @Option(
+            names = {"-q", "--quiet"},
+            description = "No progress or summary lines on stderr; errors are still printed.")
     private boolean quiet;
 
     @ArgGroup(validate = false, exclusive = false, order = 5, heading = "%nOptions of every task:%n")
@@ -67,17 +86,26 @@ public final class TaskOptions {
     @ArgGroup(validate = false, exclusive = false, order = 10, heading = "%nOptions of --task vad and --task asr:%n")
     private AudioTaskOptions audioTask = new AudioTaskOptions();
 
-    @ArgGroup(validate = false, exclusive = false, order = 20,
+    @ArgGroup(
+            validate = false,
+            exclusive = false,
+            order = 20,
             heading = "%nOptions of --task vad (prints 'start - end' in seconds per speech segment):%n")
     private VadTask vad = new VadTask();
 
-    @ArgGroup(validate = false, exclusive = false, order = 30,
+    @ArgGroup(
+            validate = false,
+            exclusive = false,
+            order = 30,
             heading = "%nOptions of --task asr (prints the transcript, one line per input;%n"
                     + "'FILE: text' with several inputs; with --mode streaming, '[start \u2192 end] text'%n"
                     + "per segment as it settles):%n")
     private AsrTask asr = new AsrTask();
 
-    @ArgGroup(validate = false, exclusive = false, order = 40,
+    @ArgGroup(
+            validate = false,
+            exclusive = false,
+            order = 40,
             heading = "%nOptions of --task tts (writes a WAV; stderr: a summary line; exit status 2 for%n"
                     + "a bad option or an unknown voice, 1 for text the model cannot say):%n")
     private TtsTask tts = new TtsTask();
@@ -85,7 +113,9 @@ public final class TaskOptions {
     @Spec(Spec.Target.MIXEE)
     private CommandSpec spec;
 
-    public boolean requested() { return task != null; }
+    public boolean requested() {
+        return task != null;
+    }
 
     /** Options that belong to a task but were given without --task: a usage error rather than a silent no-op. */
     public String strayOption() {
@@ -111,10 +141,16 @@ public final class TaskOptions {
     private void rejectOptionsOfOtherTasks(Task t) {
         for (OptionSpec o : spec.commandLine().getParseResult().matchedOptions()) {
             if (o.group() == null || tasksOf(o.group()).contains(t)) continue;
-            String owners = tasksOf(o.group()).stream().map(x -> "--task " + x.cliName()).collect(Collectors.joining(" and "));
-            String takes = spec.argGroups().stream().filter(g -> tasksOf(g).contains(t)).flatMap(g -> g.options().stream())
-                    .map(OptionSpec::longestName).collect(Collectors.joining(", "));
-            throw new UsageError(o.longestName() + " is an option of " + owners + ", not of --task " + t.cliName() + "; "
+            String owners = tasksOf(o.group()).stream()
+                    .map(x -> "--task " + x.cliName())
+                    .collect(Collectors.joining(" and "));
+            String takes = spec.argGroups().stream()
+                    .filter(g -> tasksOf(g).contains(t))
+                    .flatMap(g -> g.options().stream())
+                    .map(OptionSpec::longestName)
+                    .collect(Collectors.joining(", "));
+            throw new UsageError(o.longestName() + " is an option of " + owners + ", not of --task " + t.cliName()
+                    + "; "
                     + (takes.isEmpty() ? "--task " + t.cliName() + " takes no task options" : "its options: " + takes));
         }
     }
@@ -130,7 +166,8 @@ public final class TaskOptions {
                 yield AudioInputs.expand(audio);
             }
             case TTS -> {
-                if (audio != null) throw new UsageError("--task tts says text (--text or --text-file); --audio is for vad and asr");
+                if (audio != null)
+                    throw new UsageError("--task tts says text (--text or --text-file); --audio is for vad and asr");
                 yield List.of();
             }
         };

@@ -4,7 +4,6 @@ import dev.audioengine.cli.ErrorReporter;
 import dev.audioengine.cli.InputsFailed;
 import dev.audioengine.model.TaskModel;
 import dev.audioengine.model.store.PullListener;
-
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -61,8 +60,13 @@ final class TaskRun {
         if (progressLineOpen && now - lastProgressNanos < PROGRESS_EVERY_NANOS) return;
         lastProgressNanos = now;
         String pct = totalSeconds > 0 ? String.format(Locale.ROOT, "%3.0f%% ", 100 * doneSeconds / totalSeconds) : "";
-        err.print(String.format(Locale.ROOT, "\r%s%s%.1f s of audio, %.0fx real time\u001b[K", pct, what.isEmpty() ? "" : what + ": ",
-                doneSeconds, doneSeconds / Math.max(wallSeconds, 1e-9)));
+        err.print(String.format(
+                Locale.ROOT,
+                "\r%s%s%.1f s of audio, %.0fx real time\u001b[K",
+                pct,
+                what.isEmpty() ? "" : what + ": ",
+                doneSeconds,
+                doneSeconds / Math.max(wallSeconds, 1e-9)));
         err.flush();
         progressLineOpen = true;
     }
@@ -84,7 +88,8 @@ final class TaskRun {
     /** The terminal's width where the shell exports it ($COLUMNS), else the usual 80. */
     private static int terminalColumns() {
         try {
-            int c = Integer.parseInt(System.getenv().getOrDefault("COLUMNS", "80").strip());
+            int c = Integer.parseInt(
+                    System.getenv().getOrDefault("COLUMNS", "80").strip());
             return c >= 20 ? c : 80;
         } catch (NumberFormatException e) {
             return 80;
@@ -131,11 +136,20 @@ final class TaskRun {
     /** Pull messages as notes; download progress on the progress line. */
     PullListener pullListener() {
         return new PullListener() {
-            @Override public void message(String text) { note(text); }
+            @Override
+            public void message(String text) {
+                note(text);
+            }
 
-            @Override public void progress(String file, long done, long total) {
+            @Override
+            public void progress(String file, long done, long total) {
                 if (!progressShown) return;
-                err.print(String.format(Locale.ROOT, "\r%s: %.1f of %s MB\u001b[K", file, done / 1e6, total > 0 ? String.format(Locale.ROOT, "%.1f", total / 1e6) : "?"));
+                err.print(String.format(
+                        Locale.ROOT,
+                        "\r%s: %.1f of %s MB\u001b[K",
+                        file,
+                        done / 1e6,
+                        total > 0 ? String.format(Locale.ROOT, "%.1f", total / 1e6) : "?"));
                 err.flush();
                 progressLineOpen = true;
             }

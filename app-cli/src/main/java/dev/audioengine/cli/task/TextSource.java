@@ -23,12 +23,16 @@ public record TextSource(String text, Path file, Supplier<InputStream> stdin) {
     public static final Path STDIN = Path.of("-");
 
     /** How error messages and the summary name it. */
-    String describe() { return text != null ? "--text" : file.equals(STDIN) ? "standard input" : file.toString(); }
+    String describe() {
+        return text != null ? "--text" : file.equals(STDIN) ? "standard input" : file.toString();
+    }
 
     Reader open() throws IOException {
         if (text != null) return new StringReader(text);
         InputStream in = file.equals(STDIN) ? nonClosing(stdin.get()) : Files.newInputStream(file);
-        var decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+        var decoder = StandardCharsets.UTF_8
+                .newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
                 .onUnmappableCharacter(CodingErrorAction.REPORT);
         return new FilterReader(new InputStreamReader(in, decoder)) {
             @Override
@@ -36,7 +40,9 @@ public record TextSource(String text, Path file, Supplier<InputStream> stdin) {
                 try {
                     return super.read(buf, off, len);
                 } catch (CharacterCodingException e) {
-                    throw new IOException(describe() + " is not UTF-8 text (" + e.getMessage() + "); convert it, e.g. iconv -t UTF-8", e);
+                    throw new IOException(
+                            describe() + " is not UTF-8 text (" + e.getMessage() + "); convert it, e.g. iconv -t UTF-8",
+                            e);
                 }
             }
 
@@ -61,7 +67,8 @@ public record TextSource(String text, Path file, Supplier<InputStream> stdin) {
     /** Standard input is the process's: reading it to the end is fine, closing it is not. */
     private static InputStream nonClosing(InputStream in) {
         return new java.io.FilterInputStream(in) {
-            @Override public void close() {}
+            @Override
+            public void close() {}
         };
     }
 }

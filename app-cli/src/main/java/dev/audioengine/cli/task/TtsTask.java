@@ -1,15 +1,12 @@
 package dev.audioengine.cli.task;
 
-import dev.audioengine.cli.UsageError;
-
 import dev.audioengine.api.AudioEngine;
+import dev.audioengine.cli.UsageError;
 import dev.audioengine.model.output.JsonWriter;
 import dev.audioengine.model.output.WavStreamWriter;
 import dev.audioengine.model.task.SpeechSynthesizer;
 import dev.audioengine.model.task.SpeechSynthesizer.SpeechPiece;
 import dev.audioengine.model.task.SynthesisOptions;
-import picocli.CommandLine.Option;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -26,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
+import picocli.CommandLine.Option;
 
 /**
  * {@code --task tts}: the text spoken into a 16-bit PCM WAV file (or standard output), written piece by piece as the
@@ -34,25 +32,40 @@ import java.util.function.Supplier;
 public final class TtsTask {
     static final Path STDOUT = Path.of("-");
 
-    @Option(names = "--text", paramLabel = "TEXT", description = "The text to say (- reads it from standard input, as --text-file - does).")
+    @Option(
+            names = "--text",
+            paramLabel = "TEXT",
+            description = "The text to say (- reads it from standard input, as --text-file - does).")
     String text;
 
-    @Option(names = "--text-file", paramLabel = "FILE", description = "Say the UTF-8 text of FILE (- for standard input). It is "
-            + "read as it is spoken, in either mode, so a book takes the memory of a sentence.")
+    @Option(
+            names = "--text-file",
+            paramLabel = "FILE",
+            description = "Say the UTF-8 text of FILE (- for standard input). It is "
+                    + "read as it is spoken, in either mode, so a book takes the memory of a sentence.")
     Path textFile;
 
-    @Option(names = "--voice", paramLabel = "NAME", description = "A voice of the model ('audioengine voices' lists them, e.g. "
-            + "af_heart, bm_george). Default: the model's default voice.")
+    @Option(
+            names = "--voice",
+            paramLabel = "NAME",
+            description = "A voice of the model ('audioengine voices' lists them, e.g. "
+                    + "af_heart, bm_george). Default: the model's default voice.")
     String voice;
 
-    @Option(names = "--speed", paramLabel = "X", description = "Pace: 1 is the voice's own, 2 twice as fast; within [0.25, 4]. Default: 1.")
+    @Option(
+            names = "--speed",
+            paramLabel = "X",
+            description = "Pace: 1 is the voice's own, 2 twice as fast; within [0.25, 4]. Default: 1.")
     Double speed;
 
-    @Option(names = "--out", paramLabel = "FILE.wav|-", description = "Where the audio goes: a 16-bit PCM mono WAV file (what every "
-            + "player plays), replaced only once the whole audio is written, or - for standard output (then nothing else is printed "
-            + "there; with --mode streaming the WAV sizes are 0xFFFFFFFF, 'to the end of the stream', as ffmpeg writes to a pipe: "
-            + "... --mode streaming --out - | ffplay -nodisp -). Required: there is no default file, so that a run never "
-            + "overwrites a file you did not name.")
+    @Option(
+            names = "--out",
+            paramLabel = "FILE.wav|-",
+            description = "Where the audio goes: a 16-bit PCM mono WAV file (what every "
+                    + "player plays), replaced only once the whole audio is written, or - for standard output (then nothing else is printed "
+                    + "there; with --mode streaming the WAV sizes are 0xFFFFFFFF, 'to the end of the stream', as ffmpeg writes to a pipe: "
+                    + "... --mode streaming --out - | ffplay -nodisp -). Required: there is no default file, so that a run never "
+                    + "overwrites a file you did not name.")
     Path out;
 
     private SynthesisOptions options;
@@ -62,9 +75,11 @@ public final class TtsTask {
     /** Everything that can be wrong with the request itself, checked before a model is pulled or loaded. */
     void checkBeforeLoading(boolean streaming, boolean json, Supplier<InputStream> stdin) throws IOException {
         this.streaming = streaming;
-        if (text != null && textFile != null) throw new UsageError("give the text once: --text or --text-file, not both");
+        if (text != null && textFile != null)
+            throw new UsageError("give the text once: --text or --text-file, not both");
         if (text == null && textFile == null) {
-            throw new UsageError("--task tts needs the text to say: --text \"...\" or --text-file FILE (- for standard input)");
+            throw new UsageError(
+                    "--task tts needs the text to say: --text \"...\" or --text-file FILE (- for standard input)");
         }
         if (text != null && text.isBlank()) throw new UsageError("--text is empty; give the words to say");
         if ("-".equals(text)) { // as for --text-file and --audio: a lone "-" is no text anyone means to hear said
@@ -72,24 +87,30 @@ public final class TtsTask {
             text = null;
         }
         if (textFile != null && !textFile.equals(TextSource.STDIN)) {
-            if (!Files.exists(textFile)) throw new NoSuchFileException(textFile.toString(), null, "the --text-file does not exist");
-            if (Files.isDirectory(textFile)) throw new IOException("--text-file " + textFile + " is a folder; name a text file");
+            if (!Files.exists(textFile))
+                throw new NoSuchFileException(textFile.toString(), null, "the --text-file does not exist");
+            if (Files.isDirectory(textFile))
+                throw new IOException("--text-file " + textFile + " is a folder; name a text file");
         }
         if (out == null) {
-            throw new UsageError("--task tts needs --out FILE.wav for the audio (or --out - to write the WAV to standard output)");
+            throw new UsageError(
+                    "--task tts needs --out FILE.wav for the audio (or --out - to write the WAV to standard output)");
         }
         if (out.equals(STDOUT) && json) {
-            throw new UsageError("--json prints to standard output, which --out - fills with the WAV; write the audio to a file "
-                    + "(--out FILE.wav) to have both");
+            throw new UsageError(
+                    "--json prints to standard output, which --out - fills with the WAV; write the audio to a file "
+                            + "(--out FILE.wav) to have both");
         }
         if (!out.equals(STDOUT)) {
             OutputPaths.check("--out", out, 1);
             // the WAV is written beside --out and moved over it: a FIFO or a device would be replaced by a file
             if (Files.exists(out) && !Files.isRegularFile(out)) {
-                throw new IOException("--out " + out + " is not a regular file (a pipe or a device); write to a file, or to standard output"
+                throw new IOException("--out " + out
+                        + " is not a regular file (a pipe or a device); write to a file, or to standard output"
                         + " with --out - and redirect that");
             }
-            if (textFile != null) OutputPaths.refuseOverwriting(List.of(textFile), List.of(new OutputPaths.Output("--out", out)));
+            if (textFile != null)
+                OutputPaths.refuseOverwriting(List.of(textFile), List.of(new OutputPaths.Output("--out", out)));
         }
         options = SynthesisOptions.DEFAULTS;
         if (speed != null) {
@@ -108,12 +129,16 @@ public final class TtsTask {
      */
     public static SynthesisOptions withVoice(SynthesisOptions options, String voice, SpeechSynthesizer tts) {
         if (voice == null) return options;
-        List<String> names = tts.voices().stream().map(SpeechSynthesizer.Voice::name).toList();
+        List<String> names =
+                tts.voices().stream().map(SpeechSynthesizer.Voice::name).toList();
         if (!names.contains(voice)) {
             List<String> close = closest(voice, names);
-            throw new UsageError("unknown voice '" + voice + "'; " + (close.isEmpty()
-                    ? tts.describe() + " has " + String.join(", ", names) + " ('audioengine voices' lists their languages)"
-                    : "did you mean " + String.join(" or ", close) + "? ('audioengine voices' lists all " + names.size() + " with their languages)"));
+            throw new UsageError("unknown voice '" + voice + "'; "
+                    + (close.isEmpty()
+                            ? tts.describe() + " has " + String.join(", ", names)
+                                    + " ('audioengine voices' lists their languages)"
+                            : "did you mean " + String.join(" or ", close) + "? ('audioengine voices' lists all "
+                                    + names.size() + " with their languages)"));
         }
         return options.withVoice(voice);
     }
@@ -145,7 +170,8 @@ public final class TtsTask {
         for (int i = 1; i <= a.length(); i++) {
             cur[0] = i;
             for (int j = 1; j <= b.length(); j++) {
-                cur[j] = Math.min(Math.min(cur[j - 1], prev[j]) + 1, prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1));
+                cur[j] = Math.min(
+                        Math.min(cur[j - 1], prev[j]) + 1, prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1));
             }
             int[] t = prev;
             prev = cur;
@@ -159,7 +185,9 @@ public final class TtsTask {
 
     /** A piece without its samples: what --json prints of it. */
     private record Piece(String text, String phonemes, double seconds) {
-        Piece(SpeechPiece p) { this(p.text(), p.phonemes(), p.seconds()); }
+        Piece(SpeechPiece p) {
+            this(p.text(), p.phonemes(), p.seconds());
+        }
     }
 
     void run(TaskRun run, AudioEngine engine, SpeechSynthesizer tts, Supplier<OutputStream> stdout) throws IOException {
@@ -173,10 +201,21 @@ public final class TtsTask {
             run.out.println(json(r, tts, engine, voiceName, audioSeconds, wall));
             run.out.flush();
         }
-        run.note(String.format(Locale.ROOT, "%s: %d piece%s, %.2f s of audio at %d Hz in %.0f ms (%s on %s, voice %s, %.1fx real time, "
-                        + "first audio after %.0f ms)", out.equals(STDOUT) ? "standard output" : out, r.pieceCount(), r.pieceCount() == 1 ? "" : "s",
-                audioSeconds, tts.sampleRate(), wall * 1e3, tts.describe(), engine.backend().registryName(),
-                voiceName == null ? "(the model's default)" : voiceName, audioSeconds / Math.max(wall, 1e-9), r.firstAudioSeconds() * 1e3));
+        run.note(String.format(
+                Locale.ROOT,
+                "%s: %d piece%s, %.2f s of audio at %d Hz in %.0f ms (%s on %s, voice %s, %.1fx real time, "
+                        + "first audio after %.0f ms)",
+                out.equals(STDOUT) ? "standard output" : out,
+                r.pieceCount(),
+                r.pieceCount() == 1 ? "" : "s",
+                audioSeconds,
+                tts.sampleRate(),
+                wall * 1e3,
+                tts.describe(),
+                engine.backend().registryName(),
+                voiceName == null ? "(the model's default)" : voiceName,
+                audioSeconds / Math.max(wall, 1e-9),
+                r.firstAudioSeconds() * 1e3));
         run.runSummary(tts);
     }
 
@@ -189,21 +228,25 @@ public final class TtsTask {
      * first audio is the first piece written when streaming, the whole file offline. A run stopped by SIGTERM or
      * Ctrl-C ends as {@link Stop} says.
      */
-    private Result synthesize(SpeechSynthesizer tts, SynthesisOptions opts, TaskRun run, Supplier<OutputStream> stdout, long t0) throws IOException {
+    private Result synthesize(
+            SpeechSynthesizer tts, SynthesisOptions opts, TaskRun run, Supplier<OutputStream> stdout, long t0)
+            throws IOException {
         List<Piece> kept = new ArrayList<>();
         int count = 0;
         double first = 0;
         boolean toStdout = out.equals(STDOUT);
         Path spool = toStdout && !streaming ? Files.createTempFile("audioengine-tts-", ".wav") : null;
-        try (Reader text = source.open(); ReplacingFile file = toStdout ? null : new ReplacingFile(out);
-             Stop stop = new Stop(run, file, spool, tts.sampleRate())) {
+        try (Reader text = source.open();
+                ReplacingFile file = toStdout ? null : new ReplacingFile(out);
+                Stop stop = new Stop(run, file, spool, tts.sampleRate())) {
             Iterator<SpeechPiece> pieces = named(() -> tts.stream(text, opts));
             WavStreamWriter wav = null;
             try {
                 while (named(pieces::hasNext)) {
                     SpeechPiece p = named(pieces::next);
                     if (p.sampleRate() != tts.sampleRate()) {
-                        throw new IllegalStateException(tts.describe() + " made a piece at " + p.sampleRate() + " Hz in a " + tts.sampleRate() + " Hz stream");
+                        throw new IllegalStateException(tts.describe() + " made a piece at " + p.sampleRate()
+                                + " Hz in a " + tts.sampleRate() + " Hz stream");
                     }
                     stop.lock.lock();
                     try {
@@ -211,9 +254,11 @@ public final class TtsTask {
                         if (wav == null) {
                             first = (System.nanoTime() - t0) / 1e9;
                             try {
-                                wav = spool != null ? WavStreamWriter.toFile(spool, tts.sampleRate())
-                                        : file == null ? WavStreamWriter.toStream(stdout.get(), tts.sampleRate())
-                                        : WavStreamWriter.toFile(file.temp(), tts.sampleRate());
+                                wav = spool != null
+                                        ? WavStreamWriter.toFile(spool, tts.sampleRate())
+                                        : file == null
+                                                ? WavStreamWriter.toStream(stdout.get(), tts.sampleRate())
+                                                : WavStreamWriter.toFile(file.temp(), tts.sampleRate());
                             } catch (IOException e) {
                                 throw file != null ? file.named("--out", e) : e;
                             }
@@ -229,7 +274,9 @@ public final class TtsTask {
                     if (run.json) kept.add(new Piece(p));
                     run.progress("", wav.samples() / (double) tts.sampleRate(), 0, (System.nanoTime() - t0) / 1e9);
                 }
-                if (wav == null) throw new IllegalArgumentException(source.describe() + ": the text has nothing to say: no speakable characters");
+                if (wav == null)
+                    throw new IllegalArgumentException(
+                            source.describe() + ": the text has nothing to say: no speakable characters");
                 stop.lock.lock();
                 try {
                     stop.waitIfStopped();
@@ -303,11 +350,17 @@ public final class TtsTask {
                     long samples = wav.samples();
                     wav.close();
                     file.commit();
-                    run.note(String.format(Locale.ROOT, "stopped: %s holds the %d piece%s made, %.2f s of audio", out, pieces,
-                            pieces == 1 ? "" : "s", samples / (double) sampleRate));
+                    run.note(String.format(
+                            Locale.ROOT,
+                            "stopped: %s holds the %d piece%s made, %.2f s of audio",
+                            out,
+                            pieces,
+                            pieces == 1 ? "" : "s",
+                            samples / (double) sampleRate));
                 } else {
                     file.close();
-                    run.note("stopped: " + out + " was not written" + (Files.exists(out) ? " (the earlier file is as it was)" : ""));
+                    run.note("stopped: " + out + " was not written"
+                            + (Files.exists(out) ? " (the earlier file is as it was)" : ""));
                 }
             } catch (IOException e) {
                 run.err.println("error: stopping: " + file.named("--out", e).getMessage());
@@ -344,18 +397,46 @@ public final class TtsTask {
         }
     }
 
-    private String json(Result r, SpeechSynthesizer tts, AudioEngine engine, String voiceName, double audioSeconds, double wall) {
-        JsonWriter w = new JsonWriter().beginObject().name("out").value(out.toString()).name("voice").value(voiceName)
-                .name("model").value(tts.describe()).name("backend").value(engine.backend().registryName())
-                .name("mode").value(streaming ? "streaming" : "offline").name("sample_rate").value(tts.sampleRate())
-                .name("audio_seconds").number(round(audioSeconds, 1e4)).name("seconds").number(round(wall, 1e4))
-                .name("realtime_factor").number(round(audioSeconds / Math.max(wall, 1e-9), 100))
-                .name("first_audio_ms").number(round(r.firstAudioSeconds() * 1e3, 10)).name("pieces").beginArray();
+    private String json(
+            Result r, SpeechSynthesizer tts, AudioEngine engine, String voiceName, double audioSeconds, double wall) {
+        JsonWriter w = new JsonWriter()
+                .beginObject()
+                .name("out")
+                .value(out.toString())
+                .name("voice")
+                .value(voiceName)
+                .name("model")
+                .value(tts.describe())
+                .name("backend")
+                .value(engine.backend().registryName())
+                .name("mode")
+                .value(streaming ? "streaming" : "offline")
+                .name("sample_rate")
+                .value(tts.sampleRate())
+                .name("audio_seconds")
+                .number(round(audioSeconds, 1e4))
+                .name("seconds")
+                .number(round(wall, 1e4))
+                .name("realtime_factor")
+                .number(round(audioSeconds / Math.max(wall, 1e-9), 100))
+                .name("first_audio_ms")
+                .number(round(r.firstAudioSeconds() * 1e3, 10))
+                .name("pieces")
+                .beginArray();
         for (Piece p : r.pieces()) {
-            w.beginObject().name("text").value(p.text()).name("phonemes").value(p.phonemes()).name("seconds").number(round(p.seconds(), 1e4)).endObject();
+            w.beginObject()
+                    .name("text")
+                    .value(p.text())
+                    .name("phonemes")
+                    .value(p.phonemes())
+                    .name("seconds")
+                    .number(round(p.seconds(), 1e4))
+                    .endObject();
         }
         return w.endArray().endObject().toString();
     }
 
-    private static double round(double v, double scale) { return Math.round(v * scale) / scale; }
+    private static double round(double v, double scale) {
+        return Math.round(v * scale) / scale;
+    }
 }

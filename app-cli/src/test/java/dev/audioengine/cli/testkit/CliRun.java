@@ -1,24 +1,29 @@
 package dev.audioengine.cli.testkit;
 
-import dev.audioengine.cli.Main;
-import dev.audioengine.cli.AudioEngineCommand;
 import dev.audioengine.api.registry.BackendRegistry;
+import dev.audioengine.cli.AudioEngineCommand;
+import dev.audioengine.cli.Main;
 import dev.audioengine.model.FamilyRegistry;
-import picocli.CommandLine;
-
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.function.Supplier;
+import picocli.CommandLine;
 
 /** Runs the audioengine command in-process, as Main does minus System.exit, capturing both streams. */
 public record CliRun(int exit, String out, String err, AudioEngineCommand top) {
 
-    public static CliRun run(String... args) { return run(BackendRegistry::load, args); }
+    public static CliRun run(String... args) {
+        return run(BackendRegistry::load, args);
+    }
 
-    public static CliRun run(Supplier<BackendRegistry> registry, String... args) { return run(registry, FamilyRegistry::load, args); }
+    public static CliRun run(Supplier<BackendRegistry> registry, String... args) {
+        return run(registry, FamilyRegistry::load, args);
+    }
 
     /** With the model families a test brings (a fake one) instead of those on the class path. */
-    public static CliRun run(FamilyRegistry families, String... args) { return run(BackendRegistry::load, () -> families, args); }
+    public static CliRun run(FamilyRegistry families, String... args) {
+        return run(BackendRegistry::load, () -> families, args);
+    }
 
     public static CliRun run(Supplier<BackendRegistry> registry, Supplier<FamilyRegistry> families, String... args) {
         AudioEngineCommand top = new AudioEngineCommand(registry, families);
@@ -31,5 +36,7 @@ public record CliRun(int exit, String out, String err, AudioEngineCommand top) {
     }
 
     @Override
-    public String toString() { return "exit " + exit + "\n--- stdout\n" + out + "--- stderr\n" + err; }
+    public String toString() {
+        return "exit " + exit + "\n--- stdout\n" + out + "--- stderr\n" + err;
+    }
 }

@@ -20,7 +20,6 @@ import dev.audioengine.model.task.SpeechRecognizer;
 import dev.audioengine.model.task.Transcript;
 import dev.audioengine.model.task.TranscriptEvent;
 import dev.audioengine.model.task.TranscriptSegment;
-
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -47,15 +46,22 @@ public final class FakeAsrFamily implements ModelFamily {
     private final List<String> script;
     /** What the CLI asked for, for tests that check an option reached the model. */
     public volatile AsrOptions lastOptions;
+
     public final AtomicInteger loads = new AtomicInteger();
 
-    public FakeAsrFamily(String... script) { this.script = List.of(script); }
+    public FakeAsrFamily(String... script) {
+        this.script = List.of(script);
+    }
 
     /** A registry holding this family alone. */
-    public FamilyRegistry registry() { return FamilyRegistry.of(List.of(this)); }
+    public FamilyRegistry registry() {
+        return FamilyRegistry.of(List.of(this));
+    }
 
     /** A model file the family loads with --model PATH. */
-    public static Path modelFile(Path dir) throws IOException { return Files.writeString(dir.resolve("fake.asr"), "fake-asr model\n"); }
+    public static Path modelFile(Path dir) throws IOException {
+        return Files.writeString(dir.resolve("fake.asr"), "fake-asr model\n");
+    }
 
     /** A 16 kHz WAV: silence and tones, {@code seconds} alternating (silence first). */
     public static Path wav(Path file, double... seconds) throws IOException {
@@ -64,28 +70,53 @@ public final class FakeAsrFamily implements ModelFamily {
         int at = 0;
         for (int i = 0; i < seconds.length; i++) {
             int n = (int) Math.round(seconds[i] * RATE);
-            if (i % 2 == 1) for (int k = 0; k < n; k++) x[at + k] = (float) (0.3 * Math.sin(2 * Math.PI * 440 * k / RATE));
+            if (i % 2 == 1)
+                for (int k = 0; k < n; k++) x[at + k] = (float) (0.3 * Math.sin(2 * Math.PI * 440 * k / RATE));
             at += n;
         }
         WavWriter.writeFloat(file, x, RATE);
         return file;
     }
 
-    @Override public String name() { return "fake_asr"; }
-    @Override public String description() { return "scripted transcripts, for the CLI's tests"; }
-    @Override public Set<Task> tasks() { return Set.of(Task.ASR); }
-    @Override public boolean isDefaultFor(Task task) { return task == Task.ASR; }
-    @Override public Set<Capability> uses() { return Set.of(); }
+    @Override
+    public String name() {
+        return "fake_asr";
+    }
+
+    @Override
+    public String description() {
+        return "scripted transcripts, for the CLI's tests";
+    }
+
+    @Override
+    public Set<Task> tasks() {
+        return Set.of(Task.ASR);
+    }
+
+    @Override
+    public boolean isDefaultFor(Task task) {
+        return task == Task.ASR;
+    }
+
+    @Override
+    public Set<Capability> uses() {
+        return Set.of();
+    }
 
     @Override
     public List<ModelVariant> variants() {
-        ModelFile file = new ModelFile("fake.asr", "0".repeat(64), 0, List.of(new ModelSource.Https(URI.create("https://example.org/fake.asr"))));
+        ModelFile file = new ModelFile(
+                "fake.asr",
+                "0".repeat(64),
+                0,
+                List.of(new ModelSource.Https(URI.create("https://example.org/fake.asr"))));
         return List.of(new ModelVariant("fake-asr", List.of(), Task.ASR, "scripted", List.of(file), "CC0-1.0"));
     }
 
     @Override
     public String validate(Path path) throws IOException {
-        if (!Files.isRegularFile(path) || !Files.readString(path).startsWith("fake-asr")) throw new ModelFormatException(path + " is not a fake-asr file");
+        if (!Files.isRegularFile(path) || !Files.readString(path).startsWith("fake-asr"))
+            throw new ModelFormatException(path + " is not a fake-asr file");
         return "fake-asr (scripted)";
     }
 
@@ -97,11 +128,28 @@ public final class FakeAsrFamily implements ModelFamily {
     }
 
     private final class Recognizer implements SpeechRecognizer {
-        @Override public Task task() { return Task.ASR; }
-        @Override public String describe() { return "fake-asr (scripted)"; }
-        @Override public java.util.Optional<RunSummary> runSummary() { return java.util.Optional.empty(); }
-        @Override public void close() {}
-        @Override public int sampleRate() { return RATE; }
+        @Override
+        public Task task() {
+            return Task.ASR;
+        }
+
+        @Override
+        public String describe() {
+            return "fake-asr (scripted)";
+        }
+
+        @Override
+        public java.util.Optional<RunSummary> runSummary() {
+            return java.util.Optional.empty();
+        }
+
+        @Override
+        public void close() {}
+
+        @Override
+        public int sampleRate() {
+            return RATE;
+        }
 
         @Override
         public Transcript transcribe(float[] samples, AsrOptions options) {
@@ -111,7 +159,10 @@ public final class FakeAsrFamily implements ModelFamily {
                     for (TranscriptEvent e : events) if (e instanceof TranscriptEvent.Final f) finals.add(f.segment());
                 }
             }
-            return new Transcript(finals, samples.length / (double) RATE, finals.stream().mapToLong(f -> f.tokens().size()).sum());
+            return new Transcript(
+                    finals,
+                    samples.length / (double) RATE,
+                    finals.stream().mapToLong(f -> f.tokens().size()).sum());
         }
 
         @Override
@@ -121,7 +172,8 @@ public final class FakeAsrFamily implements ModelFamily {
         }
 
         @Override
-        public Transcript transcribe(AudioStream in, AsrOptions options, Consumer<TranscriptSegment> onSegment) throws IOException {
+        public Transcript transcribe(AudioStream in, AsrOptions options, Consumer<TranscriptSegment> onSegment)
+                throws IOException {
             if (in.sampleRate() != RATE) in = in.resampleTo(RATE);
             Transcript t = transcribe(in.readAll().samples(), options);
             t.segments().forEach(onSegment);
@@ -129,7 +181,9 @@ public final class FakeAsrFamily implements ModelFamily {
         }
 
         @Override
-        public AsrStream stream(AsrOptions options) { return new Stream(options); }
+        public AsrStream stream(AsrOptions options) {
+            return new Stream(options);
+        }
     }
 
     /** The script's line {@code index}, its first {@code words} words. */
@@ -137,7 +191,12 @@ public final class FakeAsrFamily implements ModelFamily {
         String line = script.isEmpty() ? "" : script.get(index % script.size());
         List<String> all = line.isBlank() ? List.of() : List.of(line.strip().split(" +"));
         List<String> said = all.subList(0, Math.min(words, all.size()));
-        return new TranscriptSegment(start, end, RATE, String.join(" ", said), IntStream.range(0, said.size()).boxed().toList());
+        return new TranscriptSegment(
+                start,
+                end,
+                RATE,
+                String.join(" ", said),
+                IntStream.range(0, said.size()).boxed().toList());
     }
 
     private final class Stream implements AsrStream {
@@ -185,7 +244,8 @@ public final class FakeAsrFamily implements ModelFamily {
                 partials = 0;
             }
             long chunks = (at - open) / CHUNK;
-            if (chunks % PARTIAL_EVERY_CHUNKS == 0) events.add(new TranscriptEvent.Partial(segment(open, at, index, ++partials)));
+            if (chunks % PARTIAL_EVERY_CHUNKS == 0)
+                events.add(new TranscriptEvent.Partial(segment(open, at, index, ++partials)));
             if (at - open >= Math.round(options.maxWindowSeconds() * RATE)) close(at, events);
         }
 
@@ -194,6 +254,7 @@ public final class FakeAsrFamily implements ModelFamily {
             open = -1;
         }
 
-        @Override public void close() {}
+        @Override
+        public void close() {}
     }
 }

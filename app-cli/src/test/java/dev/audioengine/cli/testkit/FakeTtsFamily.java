@@ -15,7 +15,6 @@ import dev.audioengine.model.Task;
 import dev.audioengine.model.TaskModel;
 import dev.audioengine.model.task.SpeechSynthesizer;
 import dev.audioengine.model.task.SynthesisOptions;
-
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
@@ -41,20 +40,26 @@ public final class FakeTtsFamily implements ModelFamily {
             new SpeechSynthesizer.Voice("af_heart", "en-US", "female"),
             new SpeechSynthesizer.Voice("bm_george", "en-GB", "male"),
             new SpeechSynthesizer.Voice("jf_alpha", "ja", "female"));
-    public static final String JAPANESE = "Kokoro's Japanese voices need misaki's kana phonemes, which espeak-ng cannot give";
+    public static final String JAPANESE =
+            "Kokoro's Japanese voices need misaki's kana phonemes, which espeak-ng cannot give";
 
     /** What Kokoro says on a machine without espeak-ng. */
-    public static final String NO_ESPEAK = "espeak-ng, which Kokoro's text front end needs, is not installed: libespeak-ng.so.1 not found (tried it on"
-            + " the loader path); install Debian's libespeak-ng1 and espeak-ng-data (apt-get install libespeak-ng1 espeak-ng-data)";
+    public static final String NO_ESPEAK =
+            "espeak-ng, which Kokoro's text front end needs, is not installed: libespeak-ng.so.1 not found (tried it on"
+                    + " the loader path); install Debian's libespeak-ng1 and espeak-ng-data (apt-get install libespeak-ng1 espeak-ng-data)";
 
     public final AtomicInteger loads = new AtomicInteger();
     public volatile SynthesisOptions lastOptions;
     /** When set, synthesis fails as Kokoro's does where espeak-ng is not installed. */
     public volatile boolean espeakMissing;
 
-    public FamilyRegistry registry() { return FamilyRegistry.of(List.of(this)); }
+    public FamilyRegistry registry() {
+        return FamilyRegistry.of(List.of(this));
+    }
 
-    public static Path modelFile(Path dir) throws IOException { return Files.writeString(dir.resolve("fake.tts"), "fake-tts model\n"); }
+    public static Path modelFile(Path dir) throws IOException {
+        return Files.writeString(dir.resolve("fake.tts"), "fake-tts model\n");
+    }
 
     /** The samples of one piece, as the model makes them: what a test compares a WAV with. */
     public static float[] audio(String piece, SynthesisOptions options) {
@@ -65,21 +70,45 @@ public final class FakeTtsFamily implements ModelFamily {
         return x;
     }
 
-    @Override public String name() { return "fake_tts"; }
-    @Override public String description() { return "sines for sentences, for the CLI's tests"; }
-    @Override public Set<Task> tasks() { return Set.of(Task.TTS); }
-    @Override public boolean isDefaultFor(Task task) { return task == Task.TTS; }
-    @Override public Set<Capability> uses() { return Set.of(); }
+    @Override
+    public String name() {
+        return "fake_tts";
+    }
+
+    @Override
+    public String description() {
+        return "sines for sentences, for the CLI's tests";
+    }
+
+    @Override
+    public Set<Task> tasks() {
+        return Set.of(Task.TTS);
+    }
+
+    @Override
+    public boolean isDefaultFor(Task task) {
+        return task == Task.TTS;
+    }
+
+    @Override
+    public Set<Capability> uses() {
+        return Set.of();
+    }
 
     @Override
     public List<ModelVariant> variants() {
-        ModelFile file = new ModelFile("fake.tts", "0".repeat(64), 0, List.of(new ModelSource.Https(URI.create("https://example.org/fake.tts"))));
+        ModelFile file = new ModelFile(
+                "fake.tts",
+                "0".repeat(64),
+                0,
+                List.of(new ModelSource.Https(URI.create("https://example.org/fake.tts"))));
         return List.of(new ModelVariant("fake-tts", List.of(), Task.TTS, "sines", List.of(file), "CC0-1.0"));
     }
 
     @Override
     public String validate(Path path) throws IOException {
-        if (!Files.isRegularFile(path) || !Files.readString(path).startsWith("fake-tts")) throw new ModelFormatException(path + " is not a fake-tts file");
+        if (!Files.isRegularFile(path) || !Files.readString(path).startsWith("fake-tts"))
+            throw new ModelFormatException(path + " is not a fake-tts file");
         return "fake-tts (sines)";
     }
 
@@ -91,19 +120,45 @@ public final class FakeTtsFamily implements ModelFamily {
     }
 
     private final class Synthesizer implements SpeechSynthesizer {
-        @Override public Task task() { return Task.TTS; }
-        @Override public String describe() { return "fake-tts (sines)"; }
-        @Override public java.util.Optional<RunSummary> runSummary() { return java.util.Optional.empty(); }
-        @Override public void close() {}
-        @Override public int sampleRate() { return RATE; }
-        @Override public List<Voice> voices() { return VOICES; }
-        @Override public String defaultVoice() { return "af_heart"; }
+        @Override
+        public Task task() {
+            return Task.TTS;
+        }
+
+        @Override
+        public String describe() {
+            return "fake-tts (sines)";
+        }
+
+        @Override
+        public java.util.Optional<RunSummary> runSummary() {
+            return java.util.Optional.empty();
+        }
+
+        @Override
+        public void close() {}
+
+        @Override
+        public int sampleRate() {
+            return RATE;
+        }
+
+        @Override
+        public List<Voice> voices() {
+            return VOICES;
+        }
+
+        @Override
+        public String defaultVoice() {
+            return "af_heart";
+        }
 
         @Override
         public Iterator<SpeechPiece> stream(Reader text, SynthesisOptions options) {
             lastOptions = options;
             if (espeakMissing) throw new MissingDependencyException(NO_ESPEAK);
-            if (options.voice() != null && VOICES.stream().noneMatch(v -> v.name().equals(options.voice()))) {
+            if (options.voice() != null
+                    && VOICES.stream().noneMatch(v -> v.name().equals(options.voice()))) {
                 throw new IllegalArgumentException("no voice " + options.voice());
             }
             return new Iterator<>() {

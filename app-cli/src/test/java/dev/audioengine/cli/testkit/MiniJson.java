@@ -1,7 +1,5 @@
 package dev.audioengine.cli.testkit;
 
-import dev.audioengine.model.output.JsonWriter;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,7 +13,9 @@ public final class MiniJson {
     private final String s;
     private int i;
 
-    private MiniJson(String s) { this.s = s; }
+    private MiniJson(String s) {
+        this.s = s;
+    }
 
     public static Object parse(String text) {
         MiniJson p = new MiniJson(text);
@@ -26,7 +26,9 @@ public final class MiniJson {
     }
 
     /** Like {@link #parse}, with every integer as a Double, as the tests compare numbers. */
-    public static Object parseNumbersAsDoubles(String text) { return doubles(parse(text)); }
+    public static Object parseNumbersAsDoubles(String text) {
+        return doubles(parse(text));
+    }
 
     private static Object doubles(Object v) {
         return switch (v) {
@@ -40,6 +42,7 @@ public final class MiniJson {
             case null, default -> v;
         };
     }
+
     private Object value() {
         ws();
         if (i >= s.length()) throw error("unexpected end");
@@ -59,7 +62,10 @@ public final class MiniJson {
         Map<String, Object> m = new LinkedHashMap<>();
         i++;
         ws();
-        if (peek() == '}') { i++; return m; }
+        if (peek() == '}') {
+            i++;
+            return m;
+        }
         while (true) {
             ws();
             if (peek() != '"') throw error("expected a key");
@@ -69,7 +75,10 @@ public final class MiniJson {
             if (m.containsKey(k)) throw error("duplicate key " + k);
             m.put(k, value());
             ws();
-            if (peek() == ',') { i++; continue; }
+            if (peek() == ',') {
+                i++;
+                continue;
+            }
             expect('}');
             return m;
         }
@@ -79,11 +88,17 @@ public final class MiniJson {
         List<Object> l = new ArrayList<>();
         i++;
         ws();
-        if (peek() == ']') { i++; return l; }
+        if (peek() == ']') {
+            i++;
+            return l;
+        }
         while (true) {
             l.add(value());
             ws();
-            if (peek() == ',') { i++; continue; }
+            if (peek() == ',') {
+                i++;
+                continue;
+            }
             expect(']');
             return l;
         }
@@ -97,7 +112,10 @@ public final class MiniJson {
             char c = s.charAt(i++);
             if (c == '"') return sb.toString();
             if (c < 0x20) throw error("raw control character in string");
-            if (c != '\\') { sb.append(c); continue; }
+            if (c != '\\') {
+                sb.append(c);
+                continue;
+            }
             char e = s.charAt(i++);
             switch (e) {
                 case '"', '\\', '/' -> sb.append(e);
@@ -106,7 +124,10 @@ public final class MiniJson {
                 case 't' -> sb.append('\t');
                 case 'b' -> sb.append('\b');
                 case 'f' -> sb.append('\f');
-                case 'u' -> { sb.append((char) Integer.parseInt(s.substring(i, i + 4), 16)); i += 4; }
+                case 'u' -> {
+                    sb.append((char) Integer.parseInt(s.substring(i, i + 4), 16));
+                    i += 4;
+                }
                 default -> throw error("bad escape \\" + e);
             }
         }
@@ -117,7 +138,9 @@ public final class MiniJson {
         while (i < s.length() && "+-0123456789.eE".indexOf(s.charAt(i)) >= 0) i++;
         String n = s.substring(start, i);
         if (n.isEmpty()) throw error("unexpected character");
-        return n.contains(".") || n.contains("e") || n.contains("E") ? (Object) Double.parseDouble(n) : (Object) Long.parseLong(n);
+        return n.contains(".") || n.contains("e") || n.contains("E")
+                ? (Object) Double.parseDouble(n)
+                : (Object) Long.parseLong(n);
     }
 
     private Object literal(String word, Object v) {
@@ -126,14 +149,18 @@ public final class MiniJson {
         return v;
     }
 
-    private char peek() { return i < s.length() ? s.charAt(i) : '\0'; }
+    private char peek() {
+        return i < s.length() ? s.charAt(i) : '\0';
+    }
 
     private void expect(char c) {
         if (peek() != c) throw error("expected '" + c + "'");
         i++;
     }
 
-    private void ws() { while (i < s.length() && Character.isWhitespace(s.charAt(i))) i++; }
+    private void ws() {
+        while (i < s.length() && Character.isWhitespace(s.charAt(i))) i++;
+    }
 
     private IllegalArgumentException error(String what) {
         return new IllegalArgumentException(what + " at offset " + i + " in: " + s);

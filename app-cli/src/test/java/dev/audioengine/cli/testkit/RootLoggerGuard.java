@@ -1,12 +1,11 @@
 package dev.audioengine.cli.testkit;
 
-import org.junit.jupiter.api.extension.AfterEachCallback;
-import org.junit.jupiter.api.extension.BeforeEachCallback;
-import org.junit.jupiter.api.extension.ExtensionContext;
-
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /** --log changes the JVM-wide root logger; this puts its level and its handlers' levels back after each test. */
 public final class RootLoggerGuard implements BeforeEachCallback, AfterEachCallback {

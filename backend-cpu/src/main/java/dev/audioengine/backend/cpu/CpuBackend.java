@@ -11,11 +11,10 @@ import dev.audioengine.api.spi.TensorPlacement;
 import dev.audioengine.backend.cpu.kernels.CpuKernels;
 import dev.audioengine.backend.cpu.kernels.CpuTensor;
 import dev.audioengine.backend.cpu.kernels.KernelContext;
-import dev.audioengine.backend.cpu.threads.OpThreads;
-import dev.audioengine.backend.cpu.kernels.linear.PanelCache;
 import dev.audioengine.backend.cpu.kernels.RunScratch;
+import dev.audioengine.backend.cpu.kernels.linear.PanelCache;
+import dev.audioengine.backend.cpu.threads.OpThreads;
 import dev.audioengine.backend.cpu.threads.WorkerPool;
-
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -44,18 +43,34 @@ final class CpuBackend implements Backend {
         this.everyOpOnAllThreads = everyOpOnAllThreads;
     }
 
-    @Override public String registryName() { return "CPU"; }
+    @Override
+    public String registryName() {
+        return "CPU";
+    }
 
-    @Override public DeviceInfo device() { return device; }
+    @Override
+    public DeviceInfo device() {
+        return device;
+    }
 
-    @Override public Set<Capability> verifiedCapabilities() { return CpuBackendProvider.VERIFIED; }
+    @Override
+    public Set<Capability> verifiedCapabilities() {
+        return CpuBackendProvider.VERIFIED;
+    }
 
-    @Override public boolean supportsOp(Tensor node) { return CpuKernels.supports(node); }
+    @Override
+    public boolean supportsOp(Tensor node) {
+        return CpuKernels.supports(node);
+    }
 
-    public int threads() { return pool.threads(); }
+    public int threads() {
+        return pool.threads();
+    }
 
     /** Worker threads the pool has started (none while every op has run on the calling thread). */
-    int startedWorkers() { return pool.startedWorkers(); }
+    int startedWorkers() {
+        return pool.startedWorkers();
+    }
 
     @Override
     public synchronized DeviceBuffer allocate(long bytes) {
@@ -103,14 +118,17 @@ final class CpuBackend implements Backend {
         List<Runnable> bound = new ArrayList<>(nodes.size());
         RunScratch scratch = new RunScratch();
         for (Tensor n : nodes) {
-            KernelContext ctx = new KernelContext(everyOpOnAllThreads ? pool : pool.limitedTo(OpThreads.choose(n, pool.threads())), panels, scratch);
+            KernelContext ctx = new KernelContext(
+                    everyOpOnAllThreads ? pool : pool.limitedTo(OpThreads.choose(n, pool.threads())), panels, scratch);
             CpuTensor out = view(n, placement);
             CpuTensor[] in = new CpuTensor[n.inputs().size()];
             for (int i = 0; i < in.length; i++) in[i] = view(n.input(i), placement);
             bound.add(CpuKernels.bind(n, out, in, ctx));
         }
         Runnable[] steps = bound.toArray(Runnable[]::new);
-        return () -> { for (Runnable r : steps) r.run(); };
+        return () -> {
+            for (Runnable r : steps) r.run();
+        };
     }
 
     private static CpuTensor view(Tensor t, TensorPlacement placement) {

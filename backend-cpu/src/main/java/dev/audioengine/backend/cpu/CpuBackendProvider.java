@@ -11,7 +11,6 @@ import dev.audioengine.api.spi.DeviceKind;
 import dev.audioengine.api.spi.InvalidOptionValueException;
 import dev.audioengine.api.spi.ProbeResult;
 import dev.audioengine.backend.cpu.kernels.linear.PanelCache;
-
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -22,19 +21,32 @@ public final class CpuBackendProvider implements BackendProvider {
 
     /** Verified by the conformance cases named in each capability's evidence (CPU vs float64 reference). */
     static final Set<Capability> VERIFIED = Set.copyOf(EnumSet.of(
-            Capability.DEPTHWISE_CONV1D_FAST, Capability.CONV_TRANSPOSE1D_COL2IM, Capability.FUSED_ATTENTION,
-            Capability.BF16_WEIGHTS, Capability.FAST_PROJECTION, Capability.DEVICE_ISTFT));
+            Capability.DEPTHWISE_CONV1D_FAST,
+            Capability.CONV_TRANSPOSE1D_COL2IM,
+            Capability.FUSED_ATTENTION,
+            Capability.BF16_WEIGHTS,
+            Capability.FAST_PROJECTION,
+            Capability.DEVICE_ISTFT));
 
-    @Override public String registryName() { return "CPU"; }
+    @Override
+    public String registryName() {
+        return "CPU";
+    }
 
-    @Override public BackendType type() { return BackendType.CPU; }
+    @Override
+    public BackendType type() {
+        return BackendType.CPU;
+    }
 
     @Override
     public ProbeResult probe() {
         return ProbeResult.available(List.of(CpuDevice.describe()), null);
     }
 
-    @Override public Set<Capability> verifiedCapabilities() { return VERIFIED; }
+    @Override
+    public Set<Capability> verifiedCapabilities() {
+        return VERIFIED;
+    }
 
     /**
      * Option key: {@code auto} (default) gives each op the threads its work calls for; {@code all}
@@ -53,19 +65,29 @@ public final class CpuBackendProvider implements BackendProvider {
 
     private static final System.Logger LOG = System.getLogger("dev.audioengine.backend.cpu");
 
-    @Override public Set<String> optionKeys() { return Set.of(OP_THREADS, WEIGHT_CACHE_MB); }
+    @Override
+    public Set<String> optionKeys() {
+        return Set.of(OP_THREADS, WEIGHT_CACHE_MB);
+    }
 
     @Override
     public Backend open(int device, BackendConfig config) {
-        if (device != 0) throw new BackendUnavailableException("the CPU backend has one device (0); --device " + device + " does not exist");
+        if (device != 0)
+            throw new BackendUnavailableException(
+                    "the CPU backend has one device (0); --device " + device + " does not exist");
         String opThreads = config.option(OP_THREADS, "auto");
         if (!opThreads.equals("auto") && !opThreads.equals("all")) {
-            throw new InvalidOptionValueException("option " + OP_THREADS + " must be auto or all, got '" + opThreads + "'");
+            throw new InvalidOptionValueException(
+                    "option " + OP_THREADS + " must be auto or all, got '" + opThreads + "'");
         }
         int processors = Runtime.getRuntime().availableProcessors();
         boolean all = opThreads.equals("all");
-        int threads = all ? config.resolvedThreads() : workerThreads(config.resolvedThreads(), processors, warning -> LOG.log(System.Logger.Level.WARNING, warning));
-        long cacheBytes = weightCacheBytes(config.option(WEIGHT_CACHE_MB, "auto"), Runtime.getRuntime().maxMemory());
+        int threads = all
+                ? config.resolvedThreads()
+                : workerThreads(
+                        config.resolvedThreads(), processors, warning -> LOG.log(System.Logger.Level.WARNING, warning));
+        long cacheBytes = weightCacheBytes(
+                config.option(WEIGHT_CACHE_MB, "auto"), Runtime.getRuntime().maxMemory());
         return new CpuBackend(CpuDevice.describe(), threads, all, cacheBytes);
     }
 
@@ -78,7 +100,8 @@ public final class CpuBackendProvider implements BackendProvider {
         } catch (NumberFormatException e) {
             // falls through to the message
         }
-        throw new InvalidOptionValueException("option " + WEIGHT_CACHE_MB + " must be auto or a number of megabytes (0 or more), got '" + value + "'");
+        throw new InvalidOptionValueException("option " + WEIGHT_CACHE_MB
+                + " must be auto or a number of megabytes (0 or more), got '" + value + "'");
     }
 
     /**

@@ -1,7 +1,6 @@
 package dev.audioengine.backend.cpu;
 
 import dev.audioengine.api.spi.DeviceBuffer;
-
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
@@ -25,9 +24,14 @@ final class CpuBuffer implements DeviceBuffer {
         this.onClose = onClose;
     }
 
-    MemorySegment segment() { return segment; }
+    MemorySegment segment() {
+        return segment;
+    }
 
-    @Override public long byteSize() { return segment.byteSize(); }
+    @Override
+    public long byteSize() {
+        return segment.byteSize();
+    }
 
     @Override
     public synchronized void close() {

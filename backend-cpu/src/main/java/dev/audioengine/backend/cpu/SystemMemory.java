@@ -29,7 +29,8 @@ final class SystemMemory {
         try {
             List<String> lines = Files.readAllLines(Path.of("/proc/cpuinfo"));
             for (String l : lines) {
-                if (l.startsWith("model name")) return l.substring(l.indexOf(':') + 1).trim();
+                if (l.startsWith("model name"))
+                    return l.substring(l.indexOf(':') + 1).trim();
             }
         } catch (IOException | RuntimeException e) {
             // fall through

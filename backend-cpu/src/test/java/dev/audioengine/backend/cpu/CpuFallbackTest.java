@@ -1,5 +1,8 @@
 package dev.audioengine.backend.cpu;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.api.BackendType;
 import dev.audioengine.api.capability.Capability;
@@ -22,17 +25,13 @@ import dev.audioengine.api.spi.ProbeResult;
 import dev.audioengine.api.spi.TensorPlacement;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
-import org.junit.jupiter.api.Test;
-
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 /**
  * A pretend GPU that only multiplies: the engine must run everything else on the CPU backend,
@@ -46,24 +45,80 @@ class CpuFallbackTest {
         final Backend inner = new CpuBackendProvider().open(0, new BackendConfig(1, Map.of()));
         final AtomicInteger uploads = new AtomicInteger(), downloads = new AtomicInteger();
 
-        @Override public String registryName() { return "CUDA"; }
-        @Override public DeviceInfo device() { return new DeviceInfo(0, "pretend GPU", "sm_00", DeviceKind.DISCRETE_GPU, 1 << 30, 1 << 30); }
-        @Override public Set<Capability> verifiedCapabilities() { return Set.of(); }
-        @Override public boolean supportsOp(Tensor n) { return n.op() instanceof Op.Binary b && b.kind() == Op.BinaryKind.MUL; }
-        @Override public DeviceBuffer allocate(long bytes) { return inner.allocate(bytes); }
-        @Override public void upload(DeviceBuffer dst, long off, MemorySegment src) { uploads.incrementAndGet(); inner.upload(dst, off, src); }
-        @Override public void download(DeviceBuffer src, long off, MemorySegment dst) { downloads.incrementAndGet(); inner.download(src, off, dst); }
-        @Override public Executable compile(List<Tensor> nodes, TensorPlacement p) { return inner.compile(nodes, p); }
-        @Override public void close() { inner.close(); }
+        @Override
+        public String registryName() {
+            return "CUDA";
+        }
+
+        @Override
+        public DeviceInfo device() {
+            return new DeviceInfo(0, "pretend GPU", "sm_00", DeviceKind.DISCRETE_GPU, 1 << 30, 1 << 30);
+        }
+
+        @Override
+        public Set<Capability> verifiedCapabilities() {
+            return Set.of();
+        }
+
+        @Override
+        public boolean supportsOp(Tensor n) {
+            return n.op() instanceof Op.Binary b && b.kind() == Op.BinaryKind.MUL;
+        }
+
+        @Override
+        public DeviceBuffer allocate(long bytes) {
+            return inner.allocate(bytes);
+        }
+
+        @Override
+        public void upload(DeviceBuffer dst, long off, MemorySegment src) {
+            uploads.incrementAndGet();
+            inner.upload(dst, off, src);
+        }
+
+        @Override
+        public void download(DeviceBuffer src, long off, MemorySegment dst) {
+            downloads.incrementAndGet();
+            inner.download(src, off, dst);
+        }
+
+        @Override
+        public Executable compile(List<Tensor> nodes, TensorPlacement p) {
+            return inner.compile(nodes, p);
+        }
+
+        @Override
+        public void close() {
+            inner.close();
+        }
     }
 
     static BackendRegistry registryWith(MulOnlyBackend gpu) {
         BackendProvider fake = new BackendProvider() {
-            @Override public String registryName() { return "CUDA"; }
-            @Override public BackendType type() { return BackendType.CUDA; }
-            @Override public ProbeResult probe() { return ProbeResult.available(List.of(gpu.device()), null); }
-            @Override public Set<Capability> verifiedCapabilities() { return Set.of(); }
-            @Override public Backend open(int device, BackendConfig config) { return gpu; }
+            @Override
+            public String registryName() {
+                return "CUDA";
+            }
+
+            @Override
+            public BackendType type() {
+                return BackendType.CUDA;
+            }
+
+            @Override
+            public ProbeResult probe() {
+                return ProbeResult.available(List.of(gpu.device()), null);
+            }
+
+            @Override
+            public Set<Capability> verifiedCapabilities() {
+                return Set.of();
+            }
+
+            @Override
+            public Backend open(int device, BackendConfig config) {
+                return gpu;
+            }
         };
         return BackendRegistry.of(List.of(fake, new CpuBackendProvider()));
     }
@@ -73,21 +128,27 @@ class CpuFallbackTest {
         long seed = System.nanoTime();
         Random r = new Random(seed);
         float[] a = new float[12], b = new float[12];
-        for (int i = 0; i < 12; i++) { a[i] = (float) r.nextGaussian(); b[i] = (float) r.nextGaussian(); }
+        for (int i = 0; i < 12; i++) {
+            a[i] = (float) r.nextGaussian();
+            b[i] = (float) r.nextGaussian();
+        }
 
         GraphBuilder g = new GraphBuilder();
         Tensor x = g.input("a", Shape.of(3, 4)), y = g.input("b", Shape.of(3, 4));
-        Tensor prod = g.mul(x, y);                 // pretend GPU
-        Tensor sum = g.add(prod, x);               // CPU: needs prod copied over
-        Tensor out = g.mul(sum, prod);            // back on the pretend GPU: needs sum copied back
+        Tensor prod = g.mul(x, y); // pretend GPU
+        Tensor sum = g.add(prod, x); // CPU: needs prod copied over
+        Tensor out = g.mul(sum, prod); // back on the pretend GPU: needs sum copied back
         Graph graph = g.build(out.named("out"));
 
         MulOnlyBackend gpu = new MulOnlyBackend();
-        try (AudioEngine engine = AudioEngine.builder().registry(registryWith(gpu)).backend(BackendType.CUDA).build();
-             CompiledGraph cg = engine.compile(graph);
-             HostTensor av = HostTensor.ofFloats(Shape.of(3, 4), a);
-             HostTensor bv = HostTensor.ofFloats(Shape.of(3, 4), b);
-             CompiledGraph.Outputs res = cg.run(Map.of("a", av, "b", bv))) {
+        try (AudioEngine engine = AudioEngine.builder()
+                        .registry(registryWith(gpu))
+                        .backend(BackendType.CUDA)
+                        .build();
+                CompiledGraph cg = engine.compile(graph);
+                HostTensor av = HostTensor.ofFloats(Shape.of(3, 4), a);
+                HostTensor bv = HostTensor.ofFloats(Shape.of(3, 4), b);
+                CompiledGraph.Outputs res = cg.run(Map.of("a", av, "b", bv))) {
             float[] got = res.get("out").toFloatArray();
             for (int i = 0; i < 12; i++) {
                 float p = a[i] * b[i];
@@ -107,10 +168,16 @@ class CpuFallbackTest {
         Tensor x = g.input("a", Shape.of(5));
         Graph graph = g.build(g.sub(g.add(x, x), x));
         MulOnlyBackend gpu = new MulOnlyBackend();
-        try (AudioEngine engine = AudioEngine.builder().registry(registryWith(gpu)).backend(BackendType.CUDA)
-                .fallback(FallbackPolicy.FAIL).build()) {
-            assertThatThrownBy(() -> engine.compile(graph)).isInstanceOf(UnsupportedOpException.class)
-                    .hasMessageContaining("2 node(s)").hasMessageContaining("add").hasMessageContaining("sub")
+        try (AudioEngine engine = AudioEngine.builder()
+                .registry(registryWith(gpu))
+                .backend(BackendType.CUDA)
+                .fallback(FallbackPolicy.FAIL)
+                .build()) {
+            assertThatThrownBy(() -> engine.compile(graph))
+                    .isInstanceOf(UnsupportedOpException.class)
+                    .hasMessageContaining("2 node(s)")
+                    .hasMessageContaining("add")
+                    .hasMessageContaining("sub")
                     .hasMessageContaining("fallback");
         }
     }
@@ -121,9 +188,11 @@ class CpuFallbackTest {
         Tensor x = g.input("x", Shape.of(2, 2));
         Graph graph = g.build(g.add(x, x));
         try (AudioEngine engine = AudioEngine.builder().build();
-             CompiledGraph cg = engine.compile(graph);
-             HostTensor wrong = HostTensor.ofFloats(Shape.of(4), 1, 2, 3, 4)) {
-            assertThatThrownBy(() -> cg.run(Map.of("x", wrong))).hasMessageContaining("F32 [2, 2]").hasMessageContaining("[4]");
+                CompiledGraph cg = engine.compile(graph);
+                HostTensor wrong = HostTensor.ofFloats(Shape.of(4), 1, 2, 3, 4)) {
+            assertThatThrownBy(() -> cg.run(Map.of("x", wrong)))
+                    .hasMessageContaining("F32 [2, 2]")
+                    .hasMessageContaining("[4]");
             assertThatThrownBy(() -> cg.run(Map.of())).hasMessageContaining("'x' missing");
             assertThatThrownBy(() -> cg.run(Map.of("y", wrong))).hasMessageContaining("no input 'y'");
         }
@@ -138,10 +207,15 @@ class CpuFallbackTest {
         g.overwrite(s, g.mul(s, x)); // mul on the pretend GPU reads the state; the write itself it cannot do
         Graph graph = g.build(g.mul(x, x));
         MulOnlyBackend gpu = new MulOnlyBackend();
-        try (AudioEngine engine = AudioEngine.builder().registry(registryWith(gpu)).backend(BackendType.CUDA).build();
-             var state = engine.state("s", dev.audioengine.api.tensor.DType.F32, Shape.of(4))) {
-            assertThatThrownBy(() -> engine.compile(graph, state)).isInstanceOf(UnsupportedOpException.class)
-                    .hasMessageContaining("persistent tensors").hasMessageContaining("write_slice");
+        try (AudioEngine engine = AudioEngine.builder()
+                        .registry(registryWith(gpu))
+                        .backend(BackendType.CUDA)
+                        .build();
+                var state = engine.state("s", dev.audioengine.api.tensor.DType.F32, Shape.of(4))) {
+            assertThatThrownBy(() -> engine.compile(graph, state))
+                    .isInstanceOf(UnsupportedOpException.class)
+                    .hasMessageContaining("persistent tensors")
+                    .hasMessageContaining("write_slice");
         }
     }
 }

@@ -1,5 +1,8 @@
 package dev.audioengine.backend.cpu;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.api.exec.CompiledGraph;
 import dev.audioengine.api.graph.Graph;
@@ -7,14 +10,10 @@ import dev.audioengine.api.graph.GraphBuilder;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import org.junit.jupiter.api.Test;
 
 /**
  * The backend gives each op the threads its work calls for: a streaming-sized graph on a
@@ -28,29 +27,43 @@ class OpThreadsInTheBackendTest {
     @Test
     void aSmallGraphRunsOnTheCallingThreadALargeProductSplits() {
         assumeTrue(Runtime.getRuntime().availableProcessors() >= 2, "needs two processors for a 2-thread pool");
-        assertThat(workersAfterRunning(smallGraph(), "auto")).as("small ops stay on the caller").isZero();
-        assertThat(workersAfterRunning(smallGraph(), "all")).as("every op split, as before").isPositive();
-        assertThat(workersAfterRunning(largeProduct(), "auto")).as("a 512^3 product splits").isPositive();
+        assertThat(workersAfterRunning(smallGraph(), "auto"))
+                .as("small ops stay on the caller")
+                .isZero();
+        assertThat(workersAfterRunning(smallGraph(), "all"))
+                .as("every op split, as before")
+                .isPositive();
+        assertThat(workersAfterRunning(largeProduct(), "auto"))
+                .as("a 512^3 product splits")
+                .isPositive();
     }
 
     @Test
     void moreThreadsThanProcessorsAreClampedWithAWarning() {
         List<String> warnings = new ArrayList<>();
         assertThat(CpuBackendProvider.workerThreads(100_000, 2, warnings::add)).isEqualTo(2);
-        assertThat(warnings).singleElement().asString().contains("100000 threads asked for", "2 available processors", "using 2");
+        assertThat(warnings)
+                .singleElement()
+                .asString()
+                .contains("100000 threads asked for", "2 available processors", "using 2");
         warnings.clear();
         assertThat(CpuBackendProvider.workerThreads(2, 2, warnings::add)).isEqualTo(2);
         assertThat(warnings).isEmpty();
         // 100000 used to reach ForkJoinPool, whose IllegalArgumentException has no message ("error: null")
         int processors = Runtime.getRuntime().availableProcessors();
-        try (AudioEngine engine = AudioEngine.builder().backend("cpu").threads(100_000).build()) {
+        try (AudioEngine engine =
+                AudioEngine.builder().backend("cpu").threads(100_000).build()) {
             assertThat(((CpuBackend) engine.backend()).threads()).isEqualTo(processors);
         }
     }
 
     private static int workersAfterRunning(GraphAndInputs gi, String opThreads) {
-        try (AudioEngine engine = AudioEngine.builder().backend("cpu").threads(2).option("cpu.op-threads", opThreads).build();
-             CompiledGraph cg = engine.compile(gi.graph())) {
+        try (AudioEngine engine = AudioEngine.builder()
+                        .backend("cpu")
+                        .threads(2)
+                        .option("cpu.op-threads", opThreads)
+                        .build();
+                CompiledGraph cg = engine.compile(gi.graph())) {
             for (int i = 0; i < 3; i++) cg.run(gi.inputs()).close();
             return ((CpuBackend) engine.backend()).startedWorkers();
         } finally {
@@ -63,9 +76,19 @@ class OpThreadsInTheBackendTest {
     /** A streaming-VAD-sized chain: conv1d 64 -> 64 over 4 frames, ReLU, a 4 x 64 x 64 product. */
     private static GraphAndInputs smallGraph() {
         GraphBuilder g = new GraphBuilder();
-        Tensor x = g.input("x", Shape.of(1, 64, 4)), w = g.input("w", Shape.of(64, 64, 3)), p = g.input("p", Shape.of(64, 64));
+        Tensor x = g.input("x", Shape.of(1, 64, 4)),
+                w = g.input("w", Shape.of(64, 64, 3)),
+                p = g.input("p", Shape.of(64, 64));
         Tensor y = g.matmul(g.transpose(g.relu(g.conv1d(x, w, null, 1, 1, 1, 1)), 1, 2), p);
-        return new GraphAndInputs(g.build(y), Map.of("x", filled(Shape.of(1, 64, 4)), "w", filled(Shape.of(64, 64, 3)), "p", filled(Shape.of(64, 64))));
+        return new GraphAndInputs(
+                g.build(y),
+                Map.of(
+                        "x",
+                        filled(Shape.of(1, 64, 4)),
+                        "w",
+                        filled(Shape.of(64, 64, 3)),
+                        "p",
+                        filled(Shape.of(64, 64))));
     }
 
     private static GraphAndInputs largeProduct() {

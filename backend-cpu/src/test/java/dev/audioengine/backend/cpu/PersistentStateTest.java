@@ -1,6 +1,18 @@
 package dev.audioengine.backend.cpu;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import dev.audioengine.api.AudioEngine;
+import dev.audioengine.api.exec.CompiledGraph;
+import dev.audioengine.api.exec.PersistentTensor;
+import dev.audioengine.api.graph.Graph;
+import dev.audioengine.api.graph.GraphBuilder;
+import dev.audioengine.api.graph.Tensor;
+import dev.audioengine.api.tensor.DType;
+import dev.audioengine.api.tensor.HostTensor;
+import dev.audioengine.api.tensor.Shape;
+import dev.audioengine.api.testkit.Seeds;
 import dev.audioengine.conformance.CaseCatalogue;
 import dev.audioengine.conformance.CaseResult;
 import dev.audioengine.conformance.ConformanceCase;
@@ -8,27 +20,14 @@ import dev.audioengine.conformance.ConformanceHarness;
 import dev.audioengine.conformance.ConformanceReport;
 import dev.audioengine.conformance.Float64Reference;
 import dev.audioengine.conformance.ReportFormat;
-import dev.audioengine.api.exec.CompiledGraph;
-import dev.audioengine.api.exec.PersistentTensor;
-import dev.audioengine.api.graph.Graph;
-import dev.audioengine.api.graph.GraphBuilder;
-import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.reference.ReferenceEvaluator;
 import dev.audioengine.reference.ReferenceState;
-import dev.audioengine.api.tensor.DType;
-import dev.audioengine.api.tensor.HostTensor;
-import dev.audioengine.api.tensor.Shape;
-import dev.audioengine.api.testkit.Seeds;
-import org.junit.jupiter.api.Test;
-
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 /**
  * Persistent tensors through the engine on the CPU: state carried across runs and shared by
@@ -41,12 +40,18 @@ class PersistentStateTest {
     @Test
     void stateCasesPassOnTheCpu() {
         long seed = Seeds.fresh();
-        List<ConformanceCase> cases = Stream.concat(CaseCatalogue.select("write_slice", null).stream(),
-                CaseCatalogue.select("key_mask", null).stream()).toList();
+        List<ConformanceCase> cases = Stream.concat(
+                        CaseCatalogue.select("write_slice", null).stream(),
+                        CaseCatalogue.select("key_mask", null).stream())
+                .toList();
         assertThat(cases).hasSizeGreaterThanOrEqualTo(20);
-        try (AudioEngine engine = AudioEngine.builder().backend("cpu").threads(2).build()) {
-            ConformanceReport report = new ConformanceHarness(engine.backend(), new Float64Reference()).run(cases, seed, r -> {});
-            String bad = report.results().stream().filter(r -> r.status() != CaseResult.Status.PASS).map(ReportFormat::line)
+        try (AudioEngine engine =
+                AudioEngine.builder().backend("cpu").threads(2).build()) {
+            ConformanceReport report =
+                    new ConformanceHarness(engine.backend(), new Float64Reference()).run(cases, seed, r -> {});
+            String bad = report.results().stream()
+                    .filter(r -> r.status() != CaseResult.Status.PASS)
+                    .map(ReportFormat::line)
                     .collect(Collectors.joining("\n"));
             assertThat(report.passed()).as(Seeds.describe(seed) + ":\n" + bad).isEqualTo(cases.size());
         }
@@ -56,7 +61,8 @@ class PersistentStateTest {
     private static Graph appendAndScore(long len) {
         GraphBuilder g = new GraphBuilder();
         Tensor cache = g.state("k", CACHE);
-        Tensor k = g.writeSlice(cache, g.input("k_new", Shape.of(1, 2, len, 8)), 2, g.input("start", DType.I32, Shape.of(1)));
+        Tensor k = g.writeSlice(
+                cache, g.input("k_new", Shape.of(1, 2, len, 8)), 2, g.input("start", DType.I32, Shape.of(1)));
         return g.build(g.matmul(g.input("q", Shape.of(1, 2, 1, 8)), k).named("scores"));
     }
 
@@ -67,21 +73,25 @@ class PersistentStateTest {
         SplittableRandom rnd = new SplittableRandom(seed);
         Graph prefill = appendAndScore(3), step = appendAndScore(1);
         ReferenceState ref = new ReferenceState().zeros("k", DType.F32, CACHE);
-        try (AudioEngine engine = AudioEngine.builder().backend("cpu").threads(2).build();
-             PersistentTensor cache = engine.state("k", DType.F32, CACHE);
-             CompiledGraph p = engine.compile(prefill, cache);
-             CompiledGraph s = engine.compile(step, cache)) {
+        try (AudioEngine engine =
+                        AudioEngine.builder().backend("cpu").threads(2).build();
+                PersistentTensor cache = engine.state("k", DType.F32, CACHE);
+                CompiledGraph p = engine.compile(prefill, cache);
+                CompiledGraph s = engine.compile(step, cache)) {
             int pos = 0;
             for (int run = 0; run < 6; run++) {
                 CompiledGraph cg = run == 0 ? p : s;
                 Graph graph = run == 0 ? prefill : step;
                 long len = run == 0 ? 3 : 1;
-                try (HostTensor kNew = random(rnd, Shape.of(1, 2, len, 8)); HostTensor q = random(rnd, Shape.of(1, 2, 1, 8));
-                     HostTensor start = HostTensor.ofInts(Shape.of(1), pos)) {
+                try (HostTensor kNew = random(rnd, Shape.of(1, 2, len, 8));
+                        HostTensor q = random(rnd, Shape.of(1, 2, 1, 8));
+                        HostTensor start = HostTensor.ofInts(Shape.of(1), pos)) {
                     Map<String, HostTensor> in = Map.of("k_new", kNew, "q", q, "start", start);
-                    double[] expected = ReferenceEvaluator.evaluate(graph, in, ref).get(graph.outputs().getFirst());
+                    double[] expected = ReferenceEvaluator.evaluate(graph, in, ref)
+                            .get(graph.outputs().getFirst());
                     try (CompiledGraph.Outputs out = cg.run(in)) {
-                        assertThat(out.get("scores").toFloatArray()).as(Seeds.describe(seed) + " run " + run)
+                        assertThat(out.get("scores").toFloatArray())
+                                .as(Seeds.describe(seed) + " run " + run)
                                 .containsExactly(floats(expected), org.assertj.core.data.Offset.offset(1e-4f));
                     }
                 }
@@ -90,7 +100,9 @@ class PersistentStateTest {
             try (HostTensor now = cache.download()) {
                 assertThat(now.toFloatArray()).containsExactly(floats(ref.values("k")));
                 float[] v = now.toFloatArray();
-                assertThat(v[8 * 8]).as("position 8 of head 0 was never written: still zero").isZero();
+                assertThat(v[8 * 8])
+                        .as("position 8 of head 0 was never written: still zero")
+                        .isZero();
             }
             cache.zero();
             try (HostTensor now = cache.download()) {
@@ -101,19 +113,22 @@ class PersistentStateTest {
 
     @Test
     void aWritePastTheCapacityFailsTheRunWithTheNumbers() {
-        try (AudioEngine engine = AudioEngine.builder().backend("cpu").threads(1).build();
-             PersistentTensor cache = engine.state("k", DType.F32, CACHE);
-             CompiledGraph cg = engine.compile(appendAndScore(3), cache);
-             HostTensor kNew = HostTensor.allocate(DType.F32, Shape.of(1, 2, 3, 8));
-             HostTensor q = HostTensor.allocate(DType.F32, Shape.of(1, 2, 1, 8))) {
+        try (AudioEngine engine =
+                        AudioEngine.builder().backend("cpu").threads(1).build();
+                PersistentTensor cache = engine.state("k", DType.F32, CACHE);
+                CompiledGraph cg = engine.compile(appendAndScore(3), cache);
+                HostTensor kNew = HostTensor.allocate(DType.F32, Shape.of(1, 2, 3, 8));
+                HostTensor q = HostTensor.allocate(DType.F32, Shape.of(1, 2, 1, 8))) {
             for (int start : new int[] {11, -1}) {
                 try (HostTensor at = HostTensor.ofInts(Shape.of(1), start)) {
                     assertThatThrownBy(() -> cg.run(Map.of("k_new", kNew, "q", q, "start", at)))
                             .isInstanceOf(IndexOutOfBoundsException.class)
-                            .hasMessageContaining("write_slice of 3 at position " + start).hasMessageContaining("0..10");
+                            .hasMessageContaining("write_slice of 3 at position " + start)
+                            .hasMessageContaining("0..10");
                 }
             }
-            try (HostTensor at = HostTensor.ofInts(Shape.of(1), 10); CompiledGraph.Outputs ok = cg.run(Map.of("k_new", kNew, "q", q, "start", at))) {
+            try (HostTensor at = HostTensor.ofInts(Shape.of(1), 10);
+                    CompiledGraph.Outputs ok = cg.run(Map.of("k_new", kNew, "q", q, "start", at))) {
                 assertThat(ok.size()).as("the last three positions fit exactly").isEqualTo(1);
             }
         }
@@ -126,18 +141,21 @@ class PersistentStateTest {
         Tensor s = g.state("s", Shape.of(5));
         Tensor next = g.overwrite(s, g.tanh(g.add(s, g.input("x", Shape.of(5)))));
         Graph graph = g.build(next.named("state"));
-        try (AudioEngine engine = AudioEngine.builder().backend("cpu").threads(1).build();
-             PersistentTensor st = engine.state("s", DType.F32, Shape.of(5));
-             CompiledGraph cg = engine.compile(graph, st);
-             HostTensor x = HostTensor.ofFloats(Shape.of(5), 0.1f, -0.2f, 0.3f, 0.5f, -1f)) {
+        try (AudioEngine engine =
+                        AudioEngine.builder().backend("cpu").threads(1).build();
+                PersistentTensor st = engine.state("s", DType.F32, Shape.of(5));
+                CompiledGraph cg = engine.compile(graph, st);
+                HostTensor x = HostTensor.ofFloats(Shape.of(5), 0.1f, -0.2f, 0.3f, 0.5f, -1f)) {
             double[] expect = new double[5];
             for (int run = 0; run < 4; run++) {
                 for (int i = 0; i < 5; i++) expect[i] = (float) Math.tanh(expect[i] + x.toFloatArray()[i]);
                 try (CompiledGraph.Outputs out = cg.run(Map.of("x", x))) {
-                    assertThat(out.get("state").toFloatArray()).containsExactly(floats(expect), org.assertj.core.data.Offset.offset(1e-6f));
+                    assertThat(out.get("state").toFloatArray())
+                            .containsExactly(floats(expect), org.assertj.core.data.Offset.offset(1e-6f));
                 }
             }
-            assertThat(cg.summary().arenaBytes().get("CPU")).as("the state is not in the arena: only x and the tanh/add temporaries")
+            assertThat(cg.summary().arenaBytes().get("CPU"))
+                    .as("the state is not in the arena: only x and the tanh/add temporaries")
                     .isLessThanOrEqualTo(3 * 256L);
         }
     }
@@ -145,16 +163,21 @@ class PersistentStateTest {
     @Test
     void bindingErrorsNameWhatIsMissingOrWrong() {
         Graph graph = appendAndScore(1);
-        try (AudioEngine engine = AudioEngine.builder().backend("cpu").threads(1).build();
-             PersistentTensor wrongShape = engine.state("k", DType.F32, Shape.of(1, 2, 12, 8));
-             PersistentTensor other = engine.state("v", DType.F32, CACHE)) {
-            assertThatThrownBy(() -> engine.compile(graph)).hasMessageContaining("graph state 'k'").hasMessageContaining("not bound");
+        try (AudioEngine engine =
+                        AudioEngine.builder().backend("cpu").threads(1).build();
+                PersistentTensor wrongShape = engine.state("k", DType.F32, Shape.of(1, 2, 12, 8));
+                PersistentTensor other = engine.state("v", DType.F32, CACHE)) {
+            assertThatThrownBy(() -> engine.compile(graph))
+                    .hasMessageContaining("graph state 'k'")
+                    .hasMessageContaining("not bound");
             assertThatThrownBy(() -> engine.compile(graph, wrongShape)).hasMessageContaining("is F32 [1, 2, 13, 8]");
             assertThatThrownBy(() -> engine.compile(graph, other)).hasMessageContaining("'k'");
             PersistentTensor k = engine.state("k", DType.F32, CACHE);
             CompiledGraph cg = engine.compile(graph, k);
             k.close();
-            assertThatThrownBy(() -> cg.run(Map.of())).isInstanceOf(IllegalStateException.class).hasMessageContaining("'k' is closed");
+            assertThatThrownBy(() -> cg.run(Map.of()))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("'k' is closed");
             cg.close();
         }
     }

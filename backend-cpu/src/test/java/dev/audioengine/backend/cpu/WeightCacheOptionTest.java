@@ -1,18 +1,17 @@
 package dev.audioengine.backend.cpu;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.api.exec.CompiledGraph;
 import dev.audioengine.api.graph.GraphBuilder;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
-import org.junit.jupiter.api.Test;
-
 import java.util.Map;
 import java.util.Random;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 /**
  * {@code cpu.weight-cache-mb} bounds the Java heap the backend keeps weights in across graphs: an eighth of the heap by
@@ -28,9 +27,11 @@ class WeightCacheOptionTest {
         assertThat(CpuBackendProvider.weightCacheBytes("1024", 1200L << 20)).isEqualTo(1024L << 20);
         assertThat(CpuBackendProvider.weightCacheBytes("0", 1L << 30)).isZero();
         for (String bad : new String[] {"-1", "lots", "1.5", ""}) {
-            assertThatThrownBy(() -> CpuBackendProvider.weightCacheBytes(bad, 1L << 30)).as(bad)
+            assertThatThrownBy(() -> CpuBackendProvider.weightCacheBytes(bad, 1L << 30))
+                    .as(bad)
                     .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("cpu.weight-cache-mb must be auto or a number of megabytes").hasMessageContaining("'" + bad + "'");
+                    .hasMessageContaining("cpu.weight-cache-mb must be auto or a number of megabytes")
+                    .hasMessageContaining("'" + bad + "'");
         }
     }
 
@@ -48,15 +49,24 @@ class WeightCacheOptionTest {
             err += (spectral[i] - direct[i]) * (double) (spectral[i] - direct[i]);
             ref += direct[i] * (double) direct[i];
         }
-        assertThat(err / ref).as("NMSE of the DFT path against direct convolution").isLessThan(1e-11).isPositive();
+        assertThat(err / ref)
+                .as("NMSE of the DFT path against direct convolution")
+                .isLessThan(1e-11)
+                .isPositive();
     }
 
     private static float[] conv(float[] x, float[] w, int cin, int cout, int t, int k, String cacheMb) {
-        try (AudioEngine e = AudioEngine.builder().backend("cpu").threads(1).option("cpu.weight-cache-mb", cacheMb).build();
-             HostTensor wh = HostTensor.ofFloats(Shape.of(cout, cin, k), w); HostTensor xh = HostTensor.ofFloats(Shape.of(1, cin, t), x)) {
+        try (AudioEngine e = AudioEngine.builder()
+                        .backend("cpu")
+                        .threads(1)
+                        .option("cpu.weight-cache-mb", cacheMb)
+                        .build();
+                HostTensor wh = HostTensor.ofFloats(Shape.of(cout, cin, k), w);
+                HostTensor xh = HostTensor.ofFloats(Shape.of(1, cin, t), x)) {
             GraphBuilder g = new GraphBuilder();
             Tensor y = g.conv1d(g.input("x", Shape.of(1, cin, t)), g.constant(wh), null, 1, 25, 5, 1);
-            try (CompiledGraph cg = e.compile(g.build(y)); CompiledGraph.Outputs out = cg.run(Map.of("x", xh))) {
+            try (CompiledGraph cg = e.compile(g.build(y));
+                    CompiledGraph.Outputs out = cg.run(Map.of("x", xh))) {
                 return out.get(0).toFloatArray();
             }
         }

@@ -1,17 +1,16 @@
 package dev.audioengine.backend.cuda;
 
+import static java.lang.foreign.ValueLayout.JAVA_FLOAT;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
 import dev.audioengine.api.spi.NativeLibrary;
 import dev.audioengine.gpu.gemm.GpuBlas;
 import dev.audioengine.gpu.gemm.LtMatmul;
-
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.StructLayout;
 import java.nio.file.Path;
 import java.util.List;
-
-import static java.lang.foreign.ValueLayout.JAVA_FLOAT;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
  * cuBLASLt (libcublasLt) as the CUDA backend's {@link GpuBlas}: column-major GEMM with F32
@@ -33,8 +32,11 @@ final class CublasLt {
     // cublasLtMatrixLayoutAttribute_t
     static final int LAYOUT_BATCH_COUNT = 5, LAYOUT_STRIDED_BATCH_OFFSET = 6;
     // cublasLtMatmulPreferenceAttributes_t
-    static final int PREF_MAX_WORKSPACE_BYTES = 1, PREF_MIN_ALIGNMENT_A = 5, PREF_MIN_ALIGNMENT_B = 6,
-            PREF_MIN_ALIGNMENT_C = 7, PREF_MIN_ALIGNMENT_D = 8;
+    static final int PREF_MAX_WORKSPACE_BYTES = 1,
+            PREF_MIN_ALIGNMENT_A = 5,
+            PREF_MIN_ALIGNMENT_B = 6,
+            PREF_MIN_ALIGNMENT_C = 7,
+            PREF_MIN_ALIGNMENT_D = 8;
 
     /** cublasLtMatmulHeuristicResult_t: the 64-byte algo, workspaceSize, state, wavesCount, int reserved[4]. */
     static final StructLayout HEURISTIC_RESULT = MemoryLayout.structLayout(
@@ -44,9 +46,20 @@ final class CublasLt {
             JAVA_FLOAT.withName("wavesCount"),
             MemoryLayout.sequenceLayout(4, JAVA_INT).withName("reserved"));
 
-    static final LtMatmul.Constants CONSTANTS = new LtMatmul.Constants(CUDA_R_32F, CUDA_R_16F, CUDA_R_16BF, COMPUTE_32F,
-            COMPUTE_32F_FAST_TF32, OP_N, OP_T, DESC_TRANSA, DESC_TRANSB, LAYOUT_BATCH_COUNT, LAYOUT_STRIDED_BATCH_OFFSET,
-            PREF_MAX_WORKSPACE_BYTES, new int[] {PREF_MIN_ALIGNMENT_A, PREF_MIN_ALIGNMENT_B, PREF_MIN_ALIGNMENT_C, PREF_MIN_ALIGNMENT_D},
+    static final LtMatmul.Constants CONSTANTS = new LtMatmul.Constants(
+            CUDA_R_32F,
+            CUDA_R_16F,
+            CUDA_R_16BF,
+            COMPUTE_32F,
+            COMPUTE_32F_FAST_TF32,
+            OP_N,
+            OP_T,
+            DESC_TRANSA,
+            DESC_TRANSB,
+            LAYOUT_BATCH_COUNT,
+            LAYOUT_STRIDED_BATCH_OFFSET,
+            PREF_MAX_WORKSPACE_BYTES,
+            new int[] {PREF_MIN_ALIGNMENT_A, PREF_MIN_ALIGNMENT_B, PREF_MIN_ALIGNMENT_C, PREF_MIN_ALIGNMENT_D},
             HEURISTIC_RESULT.byteSize());
 
     private CublasLt() {}
@@ -55,12 +68,19 @@ final class CublasLt {
     static GpuBlas load(DriverApi api) {
         NativeLibrary lib = NativeLibrary.find(SONAMES, FOLDERS, "cublasLtCreate");
         if (!lib.found()) {
-            throw new IllegalStateException("cuBLASLt not found (" + lib.searchReport() + "); install the CUDA toolkit's"
-                    + " libcublas (libcublasLt) or put its folder on LD_LIBRARY_PATH");
+            throw new IllegalStateException(
+                    "cuBLASLt not found (" + lib.searchReport() + "); install the CUDA toolkit's"
+                            + " libcublas (libcublasLt) or put its folder on LD_LIBRARY_PATH");
         }
-        return new LtMatmul("cuBLASLt", lib.location(), "cublasLt", "cublasStatus_t", CONSTANTS,
+        return new LtMatmul(
+                "cuBLASLt",
+                lib.location(),
+                "cublasLt",
+                "cublasStatus_t",
+                CONSTANTS,
                 (name, args) -> Downcalls.bind(lib.symbols(), lib.location(), name, args),
-                () -> workspace(api), api::memFree);
+                () -> workspace(api),
+                api::memFree);
     }
 
     private static long workspace(DriverApi api) {

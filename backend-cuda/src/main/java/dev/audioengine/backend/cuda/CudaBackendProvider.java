@@ -1,7 +1,5 @@
 package dev.audioengine.backend.cuda;
 
-import dev.audioengine.api.spi.NativeLibrary;
-
 import dev.audioengine.api.BackendType;
 import dev.audioengine.api.capability.Capability;
 import dev.audioengine.api.spi.Backend;
@@ -9,12 +7,12 @@ import dev.audioengine.api.spi.BackendConfig;
 import dev.audioengine.api.spi.BackendProvider;
 import dev.audioengine.api.spi.BackendUnavailableException;
 import dev.audioengine.api.spi.DeviceInfo;
+import dev.audioengine.api.spi.NativeLibrary;
 import dev.audioengine.api.spi.ProbeResult;
-import dev.audioengine.gpu.gemm.GemmChoice;
 import dev.audioengine.gpu.GpuBackend;
 import dev.audioengine.gpu.GpuException;
 import dev.audioengine.gpu.GpuVendor;
-
+import dev.audioengine.gpu.gemm.GemmChoice;
 import java.lang.foreign.Arena;
 import java.nio.file.Path;
 import java.util.List;
@@ -31,8 +29,13 @@ public final class CudaBackendProvider implements BackendProvider {
      * The capabilities whose conformance cases all passed on an NVIDIA H200 (sm_90) with
      * scripts/gpu/cuda-evidence.sh; see docs/PERFORMANCE-cuda.md for the run.
      */
-    static final Set<Capability> VERIFIED = Set.of(Capability.DEPTHWISE_CONV1D_FAST, Capability.CONV_TRANSPOSE1D_COL2IM, Capability.FUSED_ATTENTION,
-            Capability.BF16_WEIGHTS, Capability.FAST_PROJECTION, Capability.DEVICE_ISTFT);
+    static final Set<Capability> VERIFIED = Set.of(
+            Capability.DEPTHWISE_CONV1D_FAST,
+            Capability.CONV_TRANSPOSE1D_COL2IM,
+            Capability.FUSED_ATTENTION,
+            Capability.BF16_WEIGHTS,
+            Capability.FAST_PROJECTION,
+            Capability.DEVICE_ISTFT);
 
     /** CUDA graphs are on unless cuda.graphs=off. */
     static final GpuVendor VENDOR = new GpuVendor("CUDA", "cuda", VERIFIED, true);
@@ -53,9 +56,15 @@ public final class CudaBackendProvider implements BackendProvider {
         this.folders = List.copyOf(folders);
     }
 
-    @Override public String registryName() { return "CUDA"; }
+    @Override
+    public String registryName() {
+        return "CUDA";
+    }
 
-    @Override public BackendType type() { return BackendType.CUDA; }
+    @Override
+    public BackendType type() {
+        return BackendType.CUDA;
+    }
 
     /** Probes once per provider; never throws. */
     @Override
@@ -86,17 +95,25 @@ public final class CudaBackendProvider implements BackendProvider {
             if (devices.isEmpty()) return ProbeResult.unavailable("0 devices (" + where + ")");
             NativeLibrary nvrtc = CudaLibrary.find(Nvrtc.SONAMES, Nvrtc.FOLDERS);
             if (!nvrtc.found()) {
-                return new ProbeResult(false, "NVRTC, which compiles the CUDA kernels, not found (" + nvrtc.searchReport()
-                        + "); install cuda-nvrtc or put its folder on LD_LIBRARY_PATH. " + where + " found " + describe(devices), devices);
+                return new ProbeResult(
+                        false,
+                        "NVRTC, which compiles the CUDA kernels, not found (" + nvrtc.searchReport()
+                                + "); install cuda-nvrtc or put its folder on LD_LIBRARY_PATH. " + where + " found "
+                                + describe(devices),
+                        devices);
             }
             NativeLibrary lt = CudaLibrary.find(CublasLt.SONAMES, CublasLt.FOLDERS);
             if (!lt.found()) {
-                return new ProbeResult(false, "cuBLASLt not found (" + lt.searchReport() + "); install libcublas or put its"
-                        + " folder on LD_LIBRARY_PATH. " + where + " found " + describe(devices), devices);
+                return new ProbeResult(
+                        false,
+                        "cuBLASLt not found (" + lt.searchReport() + "); install libcublas or put its"
+                                + " folder on LD_LIBRARY_PATH. " + where + " found " + describe(devices),
+                        devices);
             }
             this.driver = driver;
             this.library = library;
-            return ProbeResult.available(devices, where + "; NVRTC " + nvrtc.location() + "; cuBLASLt " + lt.location());
+            return ProbeResult.available(
+                    devices, where + "; NVRTC " + nvrtc.location() + "; cuBLASLt " + lt.location());
         } catch (RuntimeException | LinkageError e) {
             return ProbeResult.unavailable("CUDA probe of " + library.location() + " failed: " + e.getMessage());
         }
@@ -108,15 +125,23 @@ public final class CudaBackendProvider implements BackendProvider {
     }
 
     private static String describe(List<DeviceInfo> devices) {
-        return devices.size() + (devices.size() == 1 ? " device: " : " devices: ") + devices.stream()
-                .map(d -> d.name() + " (" + d.arch() + ", " + d.kind() + ", " + CudaDevices.gib(d.memoryTotal())
-                        + ", " + CudaDevices.gib(d.memoryFree()) + " free)")
-                .collect(Collectors.joining("; "));
+        return devices.size()
+                + (devices.size() == 1 ? " device: " : " devices: ")
+                + devices.stream()
+                        .map(d -> d.name() + " (" + d.arch() + ", " + d.kind() + ", " + CudaDevices.gib(d.memoryTotal())
+                                + ", " + CudaDevices.gib(d.memoryFree()) + " free)")
+                        .collect(Collectors.joining("; "));
     }
 
-    @Override public Set<Capability> verifiedCapabilities() { return VERIFIED; }
+    @Override
+    public Set<Capability> verifiedCapabilities() {
+        return VERIFIED;
+    }
 
-    @Override public Set<String> optionKeys() { return dev.audioengine.gpu.GpuBackend.optionKeys("cuda"); }
+    @Override
+    public Set<String> optionKeys() {
+        return dev.audioengine.gpu.GpuBackend.optionKeys("cuda");
+    }
 
     @Override
     public synchronized Backend open(int device, BackendConfig config) {
@@ -128,10 +153,17 @@ public final class CudaBackendProvider implements BackendProvider {
         }
         DriverApi api = new DriverApi(driver, library.symbols(), library.location(), device);
         try {
-            return new GpuBackend(VENDOR, p.devices().get(device), device, api, Nvrtc::load, rt -> GemmChoice.required(CublasLt.load(api)),
+            return new GpuBackend(
+                    VENDOR,
+                    p.devices().get(device),
+                    device,
+                    api,
+                    Nvrtc::load,
+                    rt -> GemmChoice.required(CublasLt.load(api)),
                     config);
         } catch (IllegalStateException e) {
-            throw new BackendUnavailableException("CUDA device " + device + " could not be opened: " + e.getMessage(), e);
+            throw new BackendUnavailableException(
+                    "CUDA device " + device + " could not be opened: " + e.getMessage(), e);
         }
     }
 }

@@ -3,7 +3,6 @@ package dev.audioengine.backend.cuda;
 import dev.audioengine.api.spi.DeviceInfo;
 import dev.audioengine.api.spi.DeviceKind;
 import dev.audioengine.gpu.GpuException;
-
 import java.lang.foreign.Arena;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,9 +21,13 @@ final class CudaDevices {
                 int major = driver.attribute(arena, device, CudaDriver.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
                 int minor = driver.attribute(arena, device, CudaDriver.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
                 boolean integrated = driver.attribute(arena, device, CudaDriver.CU_DEVICE_ATTRIBUTE_INTEGRATED) != 0;
-                devices.add(new DeviceInfo(i, driver.deviceName(arena, device), arch(major, minor),
+                devices.add(new DeviceInfo(
+                        i,
+                        driver.deviceName(arena, device),
+                        arch(major, minor),
                         integrated ? DeviceKind.INTEGRATED_GPU : DeviceKind.DISCRETE_GPU,
-                        driver.totalMemory(arena, device), freeMemoryOrUnknown(driver, arena, device)));
+                        driver.totalMemory(arena, device),
+                        freeMemoryOrUnknown(driver, arena, device)));
             }
             return devices;
         }

@@ -1,18 +1,17 @@
 package dev.audioengine.backend.cuda;
 
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
 import dev.audioengine.gpu.GpuException;
 import dev.audioengine.gpu.runtime.OutParams;
-
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
-
-import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
  * Downcall handles for the few CUDA driver API entry points the probe needs (cuda.h). Versioned
@@ -58,10 +57,11 @@ final class CudaDriver {
         cuMemGetInfo = bind(lib, libraryName, "cuMemGetInfo_v2", ADDRESS, ADDRESS);
     }
 
-    private static MethodHandle bind(SymbolLookup lib, String libraryName, String name, java.lang.foreign.MemoryLayout... args) {
-        MemorySegment symbol = lib.find(name).orElseThrow(() -> new IllegalStateException(
-                libraryName + " does not export " + name + "; it is not the CUDA driver library"
-                        + " (or a driver older than CUDA 11)"));
+    private static MethodHandle bind(
+            SymbolLookup lib, String libraryName, String name, java.lang.foreign.MemoryLayout... args) {
+        MemorySegment symbol = lib.find(name)
+                .orElseThrow(() -> new IllegalStateException(libraryName + " does not export " + name
+                        + "; it is not the CUDA driver library" + " (or a driver older than CUDA 11)"));
         return Linker.nativeLinker().downcallHandle(symbol, FunctionDescriptor.of(JAVA_INT, args));
     }
 
@@ -100,20 +100,23 @@ final class CudaDriver {
     }
 
     int device(Arena arena, int ordinal) {
-        return OutParams.i32(arena, "cuDeviceGet(" + ordinal + ")", this::errorName, out -> (int) cuDeviceGet.invokeExact(out, ordinal));
+        return OutParams.i32(arena, "cuDeviceGet(" + ordinal + ")", this::errorName, out ->
+                (int) cuDeviceGet.invokeExact(out, ordinal));
     }
 
     String deviceName(Arena arena, int device) {
-        return OutParams.string(arena, 256, "cuDeviceGetName", this::errorName, out -> (int) cuDeviceGetName.invokeExact(out, 256, device));
+        return OutParams.string(arena, 256, "cuDeviceGetName", this::errorName, out ->
+                (int) cuDeviceGetName.invokeExact(out, 256, device));
     }
 
     int attribute(Arena arena, int device, int attribute) {
-        return OutParams.i32(arena, "cuDeviceGetAttribute(" + attribute + ")", this::errorName,
-                out -> (int) cuDeviceGetAttribute.invokeExact(out, attribute, device));
+        return OutParams.i32(arena, "cuDeviceGetAttribute(" + attribute + ")", this::errorName, out ->
+                (int) cuDeviceGetAttribute.invokeExact(out, attribute, device));
     }
 
     long totalMemory(Arena arena, int device) {
-        return OutParams.i64(arena, "cuDeviceTotalMem_v2", this::errorName, out -> (int) cuDeviceTotalMem.invokeExact(out, device));
+        return OutParams.i64(
+                arena, "cuDeviceTotalMem_v2", this::errorName, out -> (int) cuDeviceTotalMem.invokeExact(out, device));
     }
 
     /**

@@ -1,18 +1,17 @@
 package dev.audioengine.backend.cuda;
 
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
 import dev.audioengine.gpu.GpuException;
 import dev.audioengine.gpu.runtime.GpuVirtualMemory;
 import dev.audioengine.gpu.runtime.MappedMemory;
 import dev.audioengine.gpu.runtime.MirroredRuntime;
-
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
-
-import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
  * The CUDA driver entry points an open backend uses (cuda.h), as the op layer's runtime table: the
@@ -27,6 +26,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 final class DriverApi extends MirroredRuntime {
     /** Freed device memory the pool keeps cached for the next allocation. */
     static final long POOL_KEEP_BYTES = 1L << 30;
+
     static final int CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8;
     static final int CUDA_ERROR_OUT_OF_MEMORY = 2;
     static final int CU_MEMPOOL_ATTR_RELEASE_THRESHOLD = 4;
@@ -34,7 +34,12 @@ final class DriverApi extends MirroredRuntime {
     private final CudaDriver driver;
     private final int ordinal;
     private final MethodHandle ctxRetain, ctxRelease, ctxSetCurrent, memAlloc, memFree;
-    private final MethodHandle defaultMemPool, memPoolSetAttribute, memPoolTrimTo, memAllocAsync, memFreeAsync, funcSetAttribute;
+    private final MethodHandle defaultMemPool,
+            memPoolSetAttribute,
+            memPoolTrimTo,
+            memAllocAsync,
+            memFreeAsync,
+            funcSetAttribute;
     private final MappedMemory virtualMemory;
     private final MemorySegment context;
     private final MemorySegment pool;
@@ -42,11 +47,33 @@ final class DriverApi extends MirroredRuntime {
     /** The CUDA names of the calls HIP mirrors. */
     static MirroredRuntime.Names names(SymbolLookup lib) {
         String elapsed = lib.find("cuEventElapsedTime_v2").isPresent() ? "cuEventElapsedTime_v2" : "cuEventElapsedTime";
-        return new MirroredRuntime.Names("cuMemGetInfo_v2", "cuMemcpyHtoD_v2", "cuMemcpyDtoH_v2", "cuMemcpyHtoDAsync_v2",
-                "cuMemcpyDtoDAsync_v2", "cuMemsetD8Async", "cuMemHostAlloc", "cuMemFreeHost", "cuModuleLoadData", "cuModuleGetFunction",
-                "cuModuleUnload", "cuLaunchKernel", "cuStreamCreate", "cuStreamSynchronize", "cuStreamDestroy_v2", "cuEventCreate",
-                "cuEventRecord", "cuEventSynchronize", elapsed, "cuEventDestroy_v2", "cuStreamBeginCapture_v2", "cuStreamEndCapture",
-                "cuGraphInstantiateWithFlags", "cuGraphLaunch", "cuGraphExecDestroy", "cuGraphDestroy");
+        return new MirroredRuntime.Names(
+                "cuMemGetInfo_v2",
+                "cuMemcpyHtoD_v2",
+                "cuMemcpyDtoH_v2",
+                "cuMemcpyHtoDAsync_v2",
+                "cuMemcpyDtoDAsync_v2",
+                "cuMemsetD8Async",
+                "cuMemHostAlloc",
+                "cuMemFreeHost",
+                "cuModuleLoadData",
+                "cuModuleGetFunction",
+                "cuModuleUnload",
+                "cuLaunchKernel",
+                "cuStreamCreate",
+                "cuStreamSynchronize",
+                "cuStreamDestroy_v2",
+                "cuEventCreate",
+                "cuEventRecord",
+                "cuEventSynchronize",
+                elapsed,
+                "cuEventDestroy_v2",
+                "cuStreamBeginCapture_v2",
+                "cuStreamEndCapture",
+                "cuGraphInstantiateWithFlags",
+                "cuGraphLaunch",
+                "cuGraphExecDestroy",
+                "cuGraphDestroy");
     }
 
     /** Binds every entry point (IllegalStateException naming a missing one), then retains device {@code ordinal}'s primary context. */
@@ -65,7 +92,11 @@ final class DriverApi extends MirroredRuntime {
         memAllocAsync = Downcalls.bind(lib, name, "cuMemAllocAsync", ADDRESS, JAVA_LONG, ADDRESS);
         memFreeAsync = Downcalls.bind(lib, name, "cuMemFreeAsync", JAVA_LONG, ADDRESS);
         funcSetAttribute = Downcalls.bind(lib, name, "cuFuncSetAttribute", ADDRESS, JAVA_INT, JAVA_INT);
-        virtualMemory = new MappedMemory("cu", (symbol, args) -> Downcalls.bind(lib, name, symbol, args), ordinal, CUDA_ERROR_OUT_OF_MEMORY,
+        virtualMemory = new MappedMemory(
+                "cu",
+                (symbol, args) -> Downcalls.bind(lib, name, symbol, args),
+                ordinal,
+                CUDA_ERROR_OUT_OF_MEMORY,
                 driver::errorName);
         this.context = retainPrimaryContext(ordinal);
         try {
@@ -80,11 +111,20 @@ final class DriverApi extends MirroredRuntime {
         }
     }
 
-    @Override public String vendor() { return "CUDA"; }
+    @Override
+    public String vendor() {
+        return "CUDA";
+    }
 
-    @Override public void makeCurrent() { setCurrent(context); }
+    @Override
+    public void makeCurrent() {
+        setCurrent(context);
+    }
 
-    @Override public void release() { releasePrimaryContext(ordinal); }
+    @Override
+    public void release() {
+        releasePrimaryContext(ordinal);
+    }
 
     @Override
     public long alloc(long bytes, MemorySegment stream) {
@@ -94,34 +134,56 @@ final class DriverApi extends MirroredRuntime {
             if (r == CUDA_ERROR_OUT_OF_MEMORY) return 0;
             check(r, "cuMemAllocAsync(" + bytes + " bytes)");
             return p.get(JAVA_LONG, 0);
-        } catch (Throwable t) { throw GpuException.unchecked(t); }
+        } catch (Throwable t) {
+            throw GpuException.unchecked(t);
+        }
     }
 
     /** After the work already enqueued on {@code stream} (stream-ordered, back into the pool). */
     @Override
     public void free(long address, MemorySegment stream) {
-        try { check((int) memFreeAsync.invokeExact(address, stream), "cuMemFreeAsync"); } catch (Throwable t) { throw GpuException.unchecked(t); }
+        try {
+            check((int) memFreeAsync.invokeExact(address, stream), "cuMemFreeAsync");
+        } catch (Throwable t) {
+            throw GpuException.unchecked(t);
+        }
     }
 
     @Override
     public void releaseCachedMemory() {
-        try { check((int) memPoolTrimTo.invokeExact(pool, 0L), "cuMemPoolTrimTo"); } catch (Throwable t) { throw GpuException.unchecked(t); }
+        try {
+            check((int) memPoolTrimTo.invokeExact(pool, 0L), "cuMemPoolTrimTo");
+        } catch (Throwable t) {
+            throw GpuException.unchecked(t);
+        }
     }
 
     /** cuMemAddressReserve, cuMemCreate, cuMemMap, cuMemSetAccess and their inverses (CUDA 10.2 and later). */
-    @Override public GpuVirtualMemory virtualMemory() { return virtualMemory; }
+    @Override
+    public GpuVirtualMemory virtualMemory() {
+        return virtualMemory;
+    }
 
     @Override
-    protected MemorySegment sized(MemorySegment pointer, long bytes) { return pointer.reinterpret(bytes); }
+    protected MemorySegment sized(MemorySegment pointer, long bytes) {
+        return pointer.reinterpret(bytes);
+    }
 
     @Override
     public void setMaxDynamicShared(MemorySegment function, int bytes) {
         try {
-            check((int) funcSetAttribute.invokeExact(function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes), "cuFuncSetAttribute");
-        } catch (Throwable t) { throw GpuException.unchecked(t); }
+            check(
+                    (int) funcSetAttribute.invokeExact(
+                            function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes),
+                    "cuFuncSetAttribute");
+        } catch (Throwable t) {
+            throw GpuException.unchecked(t);
+        }
     }
 
-    CudaDriver driver() { return driver; }
+    CudaDriver driver() {
+        return driver;
+    }
 
     @Override
     public int maxSharedPerBlock() {
@@ -135,15 +197,25 @@ final class DriverApi extends MirroredRuntime {
             MemorySegment out = a.allocate(ADDRESS);
             check((int) ctxRetain.invokeExact(out, device), "cuDevicePrimaryCtxRetain");
             return out.get(ADDRESS, 0);
-        } catch (Throwable t) { throw GpuException.unchecked(t); }
+        } catch (Throwable t) {
+            throw GpuException.unchecked(t);
+        }
     }
 
     private void releasePrimaryContext(int device) {
-        try { check((int) ctxRelease.invokeExact(device), "cuDevicePrimaryCtxRelease_v2"); } catch (Throwable t) { throw GpuException.unchecked(t); }
+        try {
+            check((int) ctxRelease.invokeExact(device), "cuDevicePrimaryCtxRelease_v2");
+        } catch (Throwable t) {
+            throw GpuException.unchecked(t);
+        }
     }
 
     private void setCurrent(MemorySegment ctx) {
-        try { check((int) ctxSetCurrent.invokeExact(ctx), "cuCtxSetCurrent"); } catch (Throwable t) { throw GpuException.unchecked(t); }
+        try {
+            check((int) ctxSetCurrent.invokeExact(ctx), "cuCtxSetCurrent");
+        } catch (Throwable t) {
+            throw GpuException.unchecked(t);
+        }
     }
 
     /** cuMemAlloc's status and the pointer, outside the pool (cuBLASLt's workspace). */
@@ -153,11 +225,17 @@ final class DriverApi extends MirroredRuntime {
             int r = (int) memAlloc.invokeExact(p, bytes);
             out[0] = p.get(JAVA_LONG, 0);
             return r;
-        } catch (Throwable t) { throw GpuException.unchecked(t); }
+        } catch (Throwable t) {
+            throw GpuException.unchecked(t);
+        }
     }
 
     void memFree(long ptr) {
-        try { check((int) memFree.invokeExact(ptr), "cuMemFree_v2"); } catch (Throwable t) { throw GpuException.unchecked(t); }
+        try {
+            check((int) memFree.invokeExact(ptr), "cuMemFree_v2");
+        } catch (Throwable t) {
+            throw GpuException.unchecked(t);
+        }
     }
 
     /** The device's default stream-ordered memory pool. */
@@ -166,14 +244,20 @@ final class DriverApi extends MirroredRuntime {
             MemorySegment out = a.allocate(ADDRESS);
             check((int) defaultMemPool.invokeExact(out, device), "cuDeviceGetDefaultMemPool");
             return out.get(ADDRESS, 0);
-        } catch (Throwable t) { throw GpuException.unchecked(t); }
+        } catch (Throwable t) {
+            throw GpuException.unchecked(t);
+        }
     }
 
     /** Bytes the pool keeps reserved after frees instead of returning them to the driver at each synchronization. */
     private void setReleaseThreshold(MemorySegment pool, long bytes) {
         try (Arena a = Arena.ofConfined()) {
-            check((int) memPoolSetAttribute.invokeExact(pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, a.allocateFrom(JAVA_LONG, bytes)),
+            check(
+                    (int) memPoolSetAttribute.invokeExact(
+                            pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, a.allocateFrom(JAVA_LONG, bytes)),
                     "cuMemPoolSetAttribute(RELEASE_THRESHOLD)");
-        } catch (Throwable t) { throw GpuException.unchecked(t); }
+        } catch (Throwable t) {
+            throw GpuException.unchecked(t);
+        }
     }
 }

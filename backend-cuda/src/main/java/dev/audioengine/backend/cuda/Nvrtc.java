@@ -1,10 +1,12 @@
 package dev.audioengine.backend.cuda;
 
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
 import dev.audioengine.api.spi.NativeLibrary;
 import dev.audioengine.gpu.GpuException;
 import dev.audioengine.gpu.compile.GpuKernelCompiler;
 import dev.audioengine.gpu.compile.RuntimeCompiler;
-
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
@@ -13,9 +15,6 @@ import java.lang.invoke.MethodHandle;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-
-import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 /**
  * NVRTC (libnvrtc): compiles CUDA C source to a CUBIN for one architecture at run time, through
@@ -35,9 +34,15 @@ final class Nvrtc implements GpuKernelCompiler {
     private String version;
 
     private Nvrtc(SymbolLookup lib, String location) {
-        errorString = Linker.nativeLinker().downcallHandle(Downcalls.find(lib, location, "nvrtcGetErrorString"),
-                FunctionDescriptor.of(ADDRESS, JAVA_INT));
-        flow = new RuntimeCompiler("NVRTC", location, "nvrtc", "CUBIN", (name, args) -> Downcalls.bind(lib, location, name, args),
+        errorString = Linker.nativeLinker()
+                .downcallHandle(
+                        Downcalls.find(lib, location, "nvrtcGetErrorString"), FunctionDescriptor.of(ADDRESS, JAVA_INT));
+        flow = new RuntimeCompiler(
+                "NVRTC",
+                location,
+                "nvrtc",
+                "CUBIN",
+                (name, args) -> Downcalls.bind(lib, location, name, args),
                 this::errorName);
     }
 
@@ -51,7 +56,9 @@ final class Nvrtc implements GpuKernelCompiler {
         return new Nvrtc(lib.symbols(), lib.location());
     }
 
-    String location() { return flow.location(); }
+    String location() {
+        return flow.location();
+    }
 
     /** "major.minor" of the loaded NVRTC (the cache key part). */
     @Override
@@ -70,7 +77,9 @@ final class Nvrtc implements GpuKernelCompiler {
      * for later architectures), with the hash of the text it was built from; null when the build had no nvcc.
      */
     @Override
-    public Prebuilt prebuilt(String source) { return prebuiltOf(source); }
+    public Prebuilt prebuilt(String source) {
+        return prebuiltOf(source);
+    }
 
     static Prebuilt prebuiltOf(String source) {
         String built = Prebuilts.MANIFEST.get(source);
@@ -110,7 +119,11 @@ final class Nvrtc implements GpuKernelCompiler {
     private String errorName(int r) {
         try {
             MemorySegment s = (MemorySegment) errorString.invokeExact(r);
-            return s.equals(MemorySegment.NULL) ? "nvrtcResult " + r : s.reinterpret(256).getString(0);
-        } catch (Throwable t) { throw GpuException.unchecked(t); }
+            return s.equals(MemorySegment.NULL)
+                    ? "nvrtcResult " + r
+                    : s.reinterpret(256).getString(0);
+        } catch (Throwable t) {
+            throw GpuException.unchecked(t);
+        }
     }
 }

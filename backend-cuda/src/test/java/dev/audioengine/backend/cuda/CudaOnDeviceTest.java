@@ -1,11 +1,9 @@
 package dev.audioengine.backend.cuda;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
 import dev.audioengine.api.capability.Capability;
-import dev.audioengine.conformance.BackendReference;
-import dev.audioengine.conformance.CapabilityEvidence;
-import dev.audioengine.conformance.CaseCatalogue;
-import dev.audioengine.conformance.ConformanceHarness;
-import dev.audioengine.conformance.ConformanceReport;
 import dev.audioengine.api.graph.Graph;
 import dev.audioengine.api.graph.GraphBuilder;
 import dev.audioengine.api.graph.Tensor;
@@ -15,18 +13,19 @@ import dev.audioengine.api.spi.DeviceBuffer;
 import dev.audioengine.api.spi.Executable;
 import dev.audioengine.api.spi.TensorPlacement;
 import dev.audioengine.api.tensor.DType;
-import dev.audioengine.gpu.GpuBackend;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
 import dev.audioengine.backend.cpu.CpuBackendProvider;
-import org.junit.jupiter.api.Test;
-
+import dev.audioengine.conformance.BackendReference;
+import dev.audioengine.conformance.CapabilityEvidence;
+import dev.audioengine.conformance.CaseCatalogue;
+import dev.audioengine.conformance.ConformanceHarness;
+import dev.audioengine.conformance.ConformanceReport;
+import dev.audioengine.gpu.GpuBackend;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.Set;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import org.junit.jupiter.api.Test;
 
 /**
  * Runs on a machine with a CUDA device (skipped elsewhere, e.g. in CI): the whole conformance
@@ -37,7 +36,9 @@ class CudaOnDeviceTest {
     private static final CudaBackendProvider PROVIDER = new CudaBackendProvider();
 
     private static void assumeDevice() {
-        assumeTrue(PROVIDER.probe().available(), "no usable CUDA device: " + PROVIDER.probe().reason());
+        assumeTrue(
+                PROVIDER.probe().available(),
+                "no usable CUDA device: " + PROVIDER.probe().reason());
     }
 
     @Test
@@ -45,9 +46,12 @@ class CudaOnDeviceTest {
         assumeDevice();
         long seed = Long.getLong("audioengine.seed", System.nanoTime());
         try (Backend cuda = PROVIDER.open(0, BackendConfig.defaults());
-             BackendReference cpu = BackendReference.owning(new CpuBackendProvider().open(0, BackendConfig.defaults()))) {
+                BackendReference cpu =
+                        BackendReference.owning(new CpuBackendProvider().open(0, BackendConfig.defaults()))) {
             ConformanceReport report = new ConformanceHarness(cuda, cpu).run(CaseCatalogue.all(), seed, r -> {});
-            assertThat(report.failures()).as("seed " + seed + " (replay with -Daudioengine.seed=" + seed + ")").isEmpty();
+            assertThat(report.failures())
+                    .as("seed " + seed + " (replay with -Daudioengine.seed=" + seed + ")")
+                    .isEmpty();
             assertThat(report.unsupported()).as("every op native on CUDA").isZero();
             Set<Capability> declared = cuda.verifiedCapabilities();
             assertThat(CapabilityEvidence.unbacked(declared, report)).isEmpty();
@@ -69,11 +73,18 @@ class CudaOnDeviceTest {
                     Map<Tensor, DeviceBuffer> held = new IdentityHashMap<>();
                     for (Tensor t : graph.nodes()) held.computeIfAbsent(t.storage(), r -> b.allocate(r.storageBytes()));
                     TensorPlacement p = new TensorPlacement() {
-                        @Override public DeviceBuffer buffer(Tensor t) { return held.get(t.storage()); }
+                        @Override
+                        public DeviceBuffer buffer(Tensor t) {
+                            return held.get(t.storage());
+                        }
 
-                        @Override public long byteOffset(Tensor t) { return t.dtype().bytesFor(t.offset()); }
+                        @Override
+                        public long byteOffset(Tensor t) {
+                            return t.dtype().bytesFor(t.offset());
+                        }
                     };
-                    try (Executable e = b.compile(graph.computeNodes(), p); HostTensor h = HostTensor.allocate(DType.F32, Shape.of(64, 64))) {
+                    try (Executable e = b.compile(graph.computeNodes(), p);
+                            HostTensor h = HostTensor.allocate(DType.F32, Shape.of(64, 64))) {
                         b.upload(held.get(x), 0, h.data());
                         e.run();
                         b.download(held.get(y), 0, h.data());
@@ -83,7 +94,9 @@ class CudaOnDeviceTest {
                 }
             }
             holder.synchronize();
-            assertThat(holder.memory().orElseThrow().freeBytes()).as("free device memory after 1000 cycles").isEqualTo(before);
+            assertThat(holder.memory().orElseThrow().freeBytes())
+                    .as("free device memory after 1000 cycles")
+                    .isEqualTo(before);
         }
     }
 }

@@ -1,22 +1,20 @@
 package dev.audioengine.backend.cuda;
 
-import dev.audioengine.api.spi.NativeLibrary;
-
-import dev.audioengine.api.spi.BackendConfig;
-import dev.audioengine.api.spi.BackendUnavailableException;
-import dev.audioengine.api.spi.ProbeResult;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.audioengine.api.spi.BackendConfig;
+import dev.audioengine.api.spi.BackendUnavailableException;
+import dev.audioengine.api.spi.NativeLibrary;
+import dev.audioengine.api.spi.ProbeResult;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class CudaProbeTest {
 
@@ -29,9 +27,12 @@ class CudaProbeTest {
 
         assertThat(r.available()).isFalse();
         assertThat(r.devices()).isEmpty();
-        assertThat(r.reason()).startsWith("libaudioengine-absent-a.so.1 not found (tried ")
-                .contains(names).contains("/nonexistent/audioengine", empty.toString())
-                .contains("loader path").endsWith("install the NVIDIA driver (the CUDA toolkit alone does not provide it)");
+        assertThat(r.reason())
+                .startsWith("libaudioengine-absent-a.so.1 not found (tried ")
+                .contains(names)
+                .contains("/nonexistent/audioengine", empty.toString())
+                .contains("loader path")
+                .endsWith("install the NVIDIA driver (the CUDA toolkit alone does not provide it)");
     }
 
     @Test
@@ -41,7 +42,8 @@ class CudaProbeTest {
         ProbeResult r = new CudaBackendProvider(List.of("libaudioengine-fake.so.1"), List.of(folder)).probe();
 
         assertThat(r.available()).isFalse();
-        assertThat(r.reason()).contains(folder.resolve("libaudioengine-fake.so.1") + " exists but could not be loaded: ")
+        assertThat(r.reason())
+                .contains(folder.resolve("libaudioengine-fake.so.1") + " exists but could not be loaded: ")
                 .contains("invalid ELF header");
     }
 
@@ -55,14 +57,16 @@ class CudaProbeTest {
 
     @Test
     void onAMachineWithoutTheDriverTheProbeSaysLibcudaIsMissing() {
-        assumeFalse(CudaLibrary.find(CudaLibrary.SONAMES, CudaLibrary.FOLDERS).found(),
+        assumeFalse(
+                CudaLibrary.find(CudaLibrary.SONAMES, CudaLibrary.FOLDERS).found(),
                 "libcuda is installed here; the no-driver case cannot be observed");
 
         ProbeResult r = new CudaBackendProvider().probe();
 
         assertThat(r.available()).isFalse();
-        assertThat(r.reason()).startsWith("libcuda.so.1 not found (tried libcuda.so.1, libcuda.so on the loader path and in "
-                + "/usr/lib/x86_64-linux-gnu, /usr/local/cuda/compat, /usr/local/cuda/lib64, /usr/lib/wsl/lib");
+        assertThat(r.reason())
+                .startsWith("libcuda.so.1 not found (tried libcuda.so.1, libcuda.so on the loader path and in "
+                        + "/usr/lib/x86_64-linux-gnu, /usr/local/cuda/compat, /usr/local/cuda/lib64, /usr/lib/wsl/lib");
     }
 
     @Test
@@ -78,7 +82,9 @@ class CudaProbeTest {
         } else {
             assertThat(r.reason()).contains("driver for CUDA ");
             if (r.available()) assertThat(r.reason()).contains("NVRTC ").contains("cuBLASLt ");
-            else assertThat(r.reason()).containsAnyOf("NVRTC, which compiles the CUDA kernels, not found", "cuBLASLt not found");
+            else
+                assertThat(r.reason())
+                        .containsAnyOf("NVRTC, which compiles the CUDA kernels, not found", "cuBLASLt not found");
             assertThat(r.devices()).allSatisfy(d -> {
                 assertThat(d.arch()).matches("sm_\\d{2,3}");
                 assertThat(d.memoryTotal()).isPositive();
@@ -90,7 +96,9 @@ class CudaProbeTest {
     @Test
     void verifiedCapabilitiesHaveConformanceEvidence() {
         for (var c : CudaBackendProvider.VERIFIED) {
-            assertThat(dev.audioengine.conformance.CapabilityEvidence.cases(c)).as(c + " evidence cases").isNotEmpty();
+            assertThat(dev.audioengine.conformance.CapabilityEvidence.cases(c))
+                    .as(c + " evidence cases")
+                    .isNotEmpty();
         }
     }
 
@@ -116,6 +124,8 @@ class CudaProbeTest {
     void dlInfoMatchesDlfcnH() {
         // struct Dl_info { const char *dli_fname; void *dli_fbase; const char *dli_sname; void *dli_saddr; } on LP64
         assertThat(NativeLibrary.DL_INFO.byteSize()).isEqualTo(32);
-        assertThat(NativeLibrary.DL_INFO.byteOffset(java.lang.foreign.MemoryLayout.PathElement.groupElement("dli_sname"))).isEqualTo(16);
+        assertThat(NativeLibrary.DL_INFO.byteOffset(
+                        java.lang.foreign.MemoryLayout.PathElement.groupElement("dli_sname")))
+                .isEqualTo(16);
     }
 }

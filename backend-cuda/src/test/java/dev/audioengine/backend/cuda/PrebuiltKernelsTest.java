@@ -1,12 +1,12 @@
 package dev.audioengine.backend.cuda;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
 import dev.audioengine.gpu.compile.GpuKernelCompiler;
 import dev.audioengine.gpu.compile.KernelCache;
 import dev.audioengine.gpu.compile.KernelSources;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The fatbins scripts/gpu/cuda-kernels built into this module (where the build had nvcc) cover every kernel source,
@@ -16,16 +16,23 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 class PrebuiltKernelsTest {
     @Test
     void everySourceHasAFatbinBuiltFromTheCurrentText() throws Exception {
-        assumeTrue(Nvrtc.class.getResource("kernels/manifest") != null, "this build had no nvcc: no fatbins, NVRTC compiles at first use");
+        assumeTrue(
+                Nvrtc.class.getResource("kernels/manifest") != null,
+                "this build had no nvcc: no fatbins, NVRTC compiles at first use");
         var headers = KernelSources.headers();
         for (String source : KernelSources.SOURCES) {
-            GpuKernelCompiler.Prebuilt p = Nvrtc.prebuiltOf(source); // the lookup alone: libnvrtc is absent where CI runs
+            GpuKernelCompiler.Prebuilt p =
+                    Nvrtc.prebuiltOf(source); // the lookup alone: libnvrtc is absent where CI runs
             assertThat(p).as(source).isNotNull();
-            assertThat(p.builtFrom()).as(source + ": the manifest's hash of the text it was built from")
+            assertThat(p.builtFrom())
+                    .as(source + ": the manifest's hash of the text it was built from")
                     .isEqualTo(KernelCache.textSha256(KernelSources.text(source + ".cu"), headers));
             // a fatbin starts with its magic 0xBA55ED50, little-endian
             assertThat(p.image()).hasSizeGreaterThan(1024);
-            assertThat(java.nio.ByteBuffer.wrap(p.image()).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt(0)).isEqualTo(0xBA55ED50);
+            assertThat(java.nio.ByteBuffer.wrap(p.image())
+                            .order(java.nio.ByteOrder.LITTLE_ENDIAN)
+                            .getInt(0))
+                    .isEqualTo(0xBA55ED50);
         }
     }
 }

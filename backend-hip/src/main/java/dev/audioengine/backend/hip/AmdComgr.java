@@ -1,8 +1,11 @@
 package dev.audioengine.backend.hip;
 
-import dev.audioengine.gpu.GpuException;
-import dev.audioengine.api.spi.NativeLibrary;
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
+import dev.audioengine.api.spi.NativeLibrary;
+import dev.audioengine.gpu.GpuException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -11,10 +14,6 @@ import java.lang.invoke.MethodHandle;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-
-import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
  * The code-object manager (libamd_comgr) behind hipRTC, asked only which GPU processors its compiler
@@ -31,23 +30,32 @@ final class AmdComgr {
     static List<String> processors(List<Path> folders) {
         NativeLibrary lib = NativeLibrary.find(SONAMES, folders, "amd_comgr_get_version");
         if (!lib.found()) {
-            throw new IllegalStateException("libamd_comgr (the ROCm code-object manager hipRTC compiles through) not found: "
-                    + lib.searchReport() + "; install ROCm's comgr package (Debian: libamd-comgr2)");
+            throw new IllegalStateException(
+                    "libamd_comgr (the ROCm code-object manager hipRTC compiles through) not found: "
+                            + lib.searchReport() + "; install ROCm's comgr package (Debian: libamd-comgr2)");
         }
         Linker linker = Linker.nativeLinker();
-        MethodHandle count = linker.downcallHandle(lib.symbols().find("amd_comgr_get_isa_count").orElseThrow(
-                () -> new IllegalStateException(lib.location() + " does not export amd_comgr_get_isa_count")),
+        MethodHandle count = linker.downcallHandle(
+                lib.symbols()
+                        .find("amd_comgr_get_isa_count")
+                        .orElseThrow(() ->
+                                new IllegalStateException(lib.location() + " does not export amd_comgr_get_isa_count")),
                 FunctionDescriptor.of(JAVA_INT, ADDRESS));
-        MethodHandle name = linker.downcallHandle(lib.symbols().find("amd_comgr_get_isa_name").orElseThrow(
-                () -> new IllegalStateException(lib.location() + " does not export amd_comgr_get_isa_name")),
+        MethodHandle name = linker.downcallHandle(
+                lib.symbols()
+                        .find("amd_comgr_get_isa_name")
+                        .orElseThrow(() ->
+                                new IllegalStateException(lib.location() + " does not export amd_comgr_get_isa_name")),
                 FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS));
         try (Arena a = Arena.ofConfined()) {
             MemorySegment n = a.allocate(JAVA_LONG);
-            if ((int) count.invokeExact(n) != 0) throw new IllegalStateException("amd_comgr_get_isa_count failed (" + lib.location() + ")");
+            if ((int) count.invokeExact(n) != 0)
+                throw new IllegalStateException("amd_comgr_get_isa_count failed (" + lib.location() + ")");
             List<String> processors = new ArrayList<>();
             MemorySegment out = a.allocate(ADDRESS);
             for (long i = 0; i < n.get(JAVA_LONG, 0); i++) {
-                if ((int) name.invokeExact(i, out) != 0) throw new IllegalStateException("amd_comgr_get_isa_name(" + i + ") failed");
+                if ((int) name.invokeExact(i, out) != 0)
+                    throw new IllegalStateException("amd_comgr_get_isa_name(" + i + ") failed");
                 String isa = out.get(ADDRESS, 0).reinterpret(256).getString(0);
                 String processor = isa.startsWith(ISA_PREFIX) ? isa.substring(ISA_PREFIX.length()) : isa;
                 int colon = processor.indexOf(':'); // newer comgr lists target-feature variants too

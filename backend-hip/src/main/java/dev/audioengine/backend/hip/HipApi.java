@@ -1,10 +1,13 @@
 package dev.audioengine.backend.hip;
 
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
 import dev.audioengine.gpu.GpuException;
 import dev.audioengine.gpu.runtime.GpuVirtualMemory;
 import dev.audioengine.gpu.runtime.MappedMemory;
 import dev.audioengine.gpu.runtime.MirroredRuntime;
-
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
@@ -12,10 +15,6 @@ import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
 import java.util.List;
 import java.util.stream.Stream;
-
-import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
  * The HIP runtime entry points an open backend uses (hip_runtime_api.h), as the op layer's runtime
@@ -32,16 +31,37 @@ final class HipApi extends MirroredRuntime {
     /** Freed device memory the pool keeps cached for the next allocation. */
     static final long POOL_KEEP_BYTES = 1L << 30;
     /** HIP's own entry points this class binds besides the mirrored ones. */
-    static final List<String> OWN_SYMBOLS = List.of("hipSetDevice", "hipMalloc", "hipFree", "hipMallocAsync", "hipFreeAsync",
-            "hipDeviceGetDefaultMemPool", "hipMemPoolSetAttribute", "hipMemPoolTrimTo");
+    static final List<String> OWN_SYMBOLS = List.of(
+            "hipSetDevice",
+            "hipMalloc",
+            "hipFree",
+            "hipMallocAsync",
+            "hipFreeAsync",
+            "hipDeviceGetDefaultMemPool",
+            "hipMemPoolSetAttribute",
+            "hipMemPoolTrimTo");
     /** The virtual memory entry points (hip.vmm=on). */
-    static final List<String> VMM_SYMBOLS = List.of("hipMemGetAllocationGranularity", "hipMemAddressReserve", "hipMemAddressFree",
-            "hipMemCreate", "hipMemRelease", "hipMemMap", "hipMemUnmap", "hipMemSetAccess");
+    static final List<String> VMM_SYMBOLS = List.of(
+            "hipMemGetAllocationGranularity",
+            "hipMemAddressReserve",
+            "hipMemAddressFree",
+            "hipMemCreate",
+            "hipMemRelease",
+            "hipMemMap",
+            "hipMemUnmap",
+            "hipMemSetAccess");
 
     private final HipRuntime runtime;
     private final String library;
     private final SymbolLookup lib;
-    private final MethodHandle setDevice, malloc, free, mallocAsync, freeAsync, defaultMemPool, memPoolSetAttribute, memPoolTrimTo;
+    private final MethodHandle setDevice,
+            malloc,
+            free,
+            mallocAsync,
+            freeAsync,
+            defaultMemPool,
+            memPoolSetAttribute,
+            memPoolTrimTo;
     private int ordinal = -1;
     private MemorySegment pool; // null: hipMalloc/hipFree
     private MappedMemory virtualMemory;
@@ -49,11 +69,33 @@ final class HipApi extends MirroredRuntime {
     /** The HIP names of the calls HIP mirrors from CUDA. */
     static MirroredRuntime.Names names(SymbolLookup lib) {
         String hostAlloc = lib.find("hipHostMalloc").isPresent() ? "hipHostMalloc" : "hipHostAlloc";
-        return new MirroredRuntime.Names("hipMemGetInfo", "hipMemcpyHtoD", "hipMemcpyDtoH", "hipMemcpyHtoDAsync", "hipMemcpyDtoDAsync",
-                "hipMemsetD8Async", hostAlloc, "hipHostFree", "hipModuleLoadData", "hipModuleGetFunction", "hipModuleUnload",
-                "hipModuleLaunchKernel", "hipStreamCreateWithFlags", "hipStreamSynchronize", "hipStreamDestroy", "hipEventCreateWithFlags",
-                "hipEventRecord", "hipEventSynchronize", "hipEventElapsedTime", "hipEventDestroy", "hipStreamBeginCapture",
-                "hipStreamEndCapture", "hipGraphInstantiateWithFlags", "hipGraphLaunch", "hipGraphExecDestroy", "hipGraphDestroy");
+        return new MirroredRuntime.Names(
+                "hipMemGetInfo",
+                "hipMemcpyHtoD",
+                "hipMemcpyDtoH",
+                "hipMemcpyHtoDAsync",
+                "hipMemcpyDtoDAsync",
+                "hipMemsetD8Async",
+                hostAlloc,
+                "hipHostFree",
+                "hipModuleLoadData",
+                "hipModuleGetFunction",
+                "hipModuleUnload",
+                "hipModuleLaunchKernel",
+                "hipStreamCreateWithFlags",
+                "hipStreamSynchronize",
+                "hipStreamDestroy",
+                "hipEventCreateWithFlags",
+                "hipEventRecord",
+                "hipEventSynchronize",
+                "hipEventElapsedTime",
+                "hipEventDestroy",
+                "hipStreamBeginCapture",
+                "hipStreamEndCapture",
+                "hipGraphInstantiateWithFlags",
+                "hipGraphLaunch",
+                "hipGraphExecDestroy",
+                "hipGraphDestroy");
     }
 
     /** Every entry point this class binds in {@code lib}, mirrored and own. */
@@ -93,11 +135,15 @@ final class HipApi extends MirroredRuntime {
             int r = (int) defaultMemPool.invokeExact(out, ordinal);
             if (r == HipRuntime.HIP_SUCCESS) {
                 MemorySegment p = out.get(ADDRESS, 0);
-                check((int) memPoolSetAttribute.invokeExact(p, HIP_MEMPOOL_ATTR_RELEASE_THRESHOLD, a.allocateFrom(JAVA_LONG, POOL_KEEP_BYTES)),
+                check(
+                        (int) memPoolSetAttribute.invokeExact(
+                                p, HIP_MEMPOOL_ATTR_RELEASE_THRESHOLD, a.allocateFrom(JAVA_LONG, POOL_KEEP_BYTES)),
                         "hipMemPoolSetAttribute(ReleaseThreshold)");
                 pool = p;
             }
-        } catch (Throwable t) { throw GpuException.unchecked(t); }
+        } catch (Throwable t) {
+            throw GpuException.unchecked(t);
+        }
     }
 
     @Override
@@ -108,17 +154,27 @@ final class HipApi extends MirroredRuntime {
     }
 
     /** Whether device memory comes from the stream-ordered pool (else hipMalloc/hipFree). */
-    boolean pooled() { return pool != null; }
+    boolean pooled() {
+        return pool != null;
+    }
 
-    @Override public String vendor() { return "HIP"; }
+    @Override
+    public String vendor() {
+        return "HIP";
+    }
 
     @Override
     public void makeCurrent() {
-        try { check((int) setDevice.invokeExact(ordinal), "hipSetDevice(" + ordinal + ")"); } catch (Throwable t) { throw GpuException.unchecked(t); }
+        try {
+            check((int) setDevice.invokeExact(ordinal), "hipSetDevice(" + ordinal + ")");
+        } catch (Throwable t) {
+            throw GpuException.unchecked(t);
+        }
     }
 
     /** Nothing to let go: the HIP runtime keeps one context per device for the process. */
-    @Override public void release() {}
+    @Override
+    public void release() {}
 
     @Override
     public long alloc(long bytes, MemorySegment stream) {
@@ -128,7 +184,9 @@ final class HipApi extends MirroredRuntime {
             if (r == HIP_ERROR_OUT_OF_MEMORY) return 0;
             check(r, (pool != null ? "hipMallocAsync(" : "hipMalloc(") + bytes + " bytes)");
             return p.get(JAVA_LONG, 0);
-        } catch (Throwable t) { throw GpuException.unchecked(t); }
+        } catch (Throwable t) {
+            throw GpuException.unchecked(t);
+        }
     }
 
     /** With the pool, after the work enqueued on {@code stream}; hipFree waits for the device itself. */
@@ -137,13 +195,19 @@ final class HipApi extends MirroredRuntime {
         try {
             if (pool != null) check((int) freeAsync.invokeExact(address, stream), "hipFreeAsync");
             else check((int) free.invokeExact(address), "hipFree");
-        } catch (Throwable t) { throw GpuException.unchecked(t); }
+        } catch (Throwable t) {
+            throw GpuException.unchecked(t);
+        }
     }
 
     @Override
     public void releaseCachedMemory() {
         if (pool == null) return;
-        try { check((int) memPoolTrimTo.invokeExact(pool, 0L), "hipMemPoolTrimTo"); } catch (Throwable t) { throw GpuException.unchecked(t); }
+        try {
+            check((int) memPoolTrimTo.invokeExact(pool, 0L), "hipMemPoolTrimTo");
+        } catch (Throwable t) {
+            throw GpuException.unchecked(t);
+        }
     }
 
     /** Synchronous device memory outside the pool (hipBLASLt's workspace). */
@@ -152,11 +216,17 @@ final class HipApi extends MirroredRuntime {
             MemorySegment p = a.allocate(JAVA_LONG);
             check((int) malloc.invokeExact(p, bytes), "hipMalloc(" + bytes + " bytes, hipBLASLt workspace)");
             return p.get(JAVA_LONG, 0);
-        } catch (Throwable t) { throw GpuException.unchecked(t); }
+        } catch (Throwable t) {
+            throw GpuException.unchecked(t);
+        }
     }
 
     void freeWorkspace(long address) {
-        try { check((int) free.invokeExact(address), "hipFree"); } catch (Throwable t) { throw GpuException.unchecked(t); }
+        try {
+            check((int) free.invokeExact(address), "hipFree");
+        } catch (Throwable t) {
+            throw GpuException.unchecked(t);
+        }
     }
 
     /** hipMemAddressReserve, hipMemCreate, hipMemMap, hipMemSetAccess and their inverses, for the device {@link #open} opened. */
@@ -168,11 +238,18 @@ final class HipApi extends MirroredRuntime {
 
     /** The virtual memory table for {@code device}; binding needs no device, so tests bind it without one. */
     MappedMemory virtualMemory(int device) {
-        return new MappedMemory("hip", (name, args) -> bind(lib, library, name, args), device, HIP_ERROR_OUT_OF_MEMORY, runtime::errorName);
+        return new MappedMemory(
+                "hip",
+                (name, args) -> bind(lib, library, name, args),
+                device,
+                HIP_ERROR_OUT_OF_MEMORY,
+                runtime::errorName);
     }
 
     @Override
-    protected MemorySegment sized(MemorySegment pointer, long bytes) { return pointer.reinterpret(bytes); }
+    protected MemorySegment sized(MemorySegment pointer, long bytes) {
+        return pointer.reinterpret(bytes);
+    }
 
     /**
      * Nothing to do: AMD GPUs need no opt-in for dynamic LDS beyond 48 KiB (hipFuncSetAttribute takes

@@ -1,8 +1,5 @@
 package dev.audioengine.backend.hip;
 
-import dev.audioengine.api.spi.NativeLibrary;
-import dev.audioengine.gpu.GpuException;
-
 import dev.audioengine.api.BackendType;
 import dev.audioengine.api.capability.Capability;
 import dev.audioengine.api.spi.Backend;
@@ -11,12 +8,13 @@ import dev.audioengine.api.spi.BackendProvider;
 import dev.audioengine.api.spi.BackendUnavailableException;
 import dev.audioengine.api.spi.DeviceInfo;
 import dev.audioengine.api.spi.DeviceKind;
+import dev.audioengine.api.spi.NativeLibrary;
 import dev.audioengine.api.spi.ProbeResult;
+import dev.audioengine.gpu.GpuBackend;
+import dev.audioengine.gpu.GpuException;
+import dev.audioengine.gpu.GpuVendor;
 import dev.audioengine.gpu.gemm.GemmChoice;
 import dev.audioengine.gpu.gemm.GpuBlas;
-import dev.audioengine.gpu.GpuBackend;
-import dev.audioengine.gpu.GpuVendor;
-
 import java.lang.foreign.Arena;
 import java.nio.file.Path;
 import java.util.List;
@@ -64,9 +62,15 @@ public final class HipBackendProvider implements BackendProvider {
         this.folders = folders;
     }
 
-    @Override public String registryName() { return "ROCm"; }
+    @Override
+    public String registryName() {
+        return "ROCm";
+    }
 
-    @Override public BackendType type() { return BackendType.HIP; }
+    @Override
+    public BackendType type() {
+        return BackendType.HIP;
+    }
 
     /** Probes once per provider; never throws. */
     @Override
@@ -110,15 +114,23 @@ public final class HipBackendProvider implements BackendProvider {
                 return new ProbeResult(false, e.getMessage() + ". " + where + " with " + describe(devices), devices);
             }
             Optional<String> why = whyKernelsCannotServe(devices, processors);
-            if (why.isPresent()) return new ProbeResult(false, why.get() + ". " + where + " with " + describe(devices), devices);
+            if (why.isPresent())
+                return new ProbeResult(false, why.get() + ". " + where + " with " + describe(devices), devices);
             NativeLibrary blas = NativeLibrary.find(HipBlasLt.SONAMES, folders.get(), "hipblasLtCreate");
-            NativeLibrary rocblas = blas.found() ? null : NativeLibrary.find(RocBlas.SONAMES, folders.get(), "rocblas_create_handle");
+            NativeLibrary rocblas =
+                    blas.found() ? null : NativeLibrary.find(RocBlas.SONAMES, folders.get(), "rocblas_create_handle");
             this.runtime = runtime;
             this.library = library;
             this.rocmVersion = version;
-            return ProbeResult.available(devices, where + "; hipRTC from " + rtc.location() + "; GEMM: "
-                    + (blas.found() ? "hipBLASLt " + blas.location() : rocblas.found() ? "rocBLAS " + rocblas.location() + " (hipBLASLt not found)"
-                    : "engine GEMM kernels (hipBLASLt not found: " + blas.searchReport() + "; rocBLAS not found: " + rocblas.searchReport() + ")"));
+            return ProbeResult.available(
+                    devices,
+                    where + "; hipRTC from " + rtc.location() + "; GEMM: "
+                            + (blas.found()
+                                    ? "hipBLASLt " + blas.location()
+                                    : rocblas.found()
+                                            ? "rocBLAS " + rocblas.location() + " (hipBLASLt not found)"
+                                            : "engine GEMM kernels (hipBLASLt not found: " + blas.searchReport()
+                                                    + "; rocBLAS not found: " + rocblas.searchReport() + ")"));
         } catch (RuntimeException | LinkageError e) {
             return ProbeResult.unavailable("ROCm probe of " + library.location() + " failed: " + e.getMessage());
         }
@@ -130,24 +142,33 @@ public final class HipBackendProvider implements BackendProvider {
      */
     static Optional<String> whyKernelsCannotServe(List<DeviceInfo> devices, List<String> processors) {
         if (devices.stream().anyMatch(d -> d.arch().equals(HipDevices.UNKNOWN_ARCH))) {
-            return Optional.of("could not read a device's gcnArchName (this runtime's hipDeviceProp_t layout is not one this"
-                    + " build knows), so the kernels cannot be compiled for it");
+            return Optional.of(
+                    "could not read a device's gcnArchName (this runtime's hipDeviceProp_t layout is not one this"
+                            + " build knows), so the kernels cannot be compiled for it");
         }
-        List<String> unknown = devices.stream().map(d -> AmdComgr.processorOf(d.arch()))
-                .filter(p -> !processors.contains(p)).distinct().toList();
+        List<String> unknown = devices.stream()
+                .map(d -> AmdComgr.processorOf(d.arch()))
+                .filter(p -> !processors.contains(p))
+                .distinct()
+                .toList();
         if (unknown.isEmpty()) return Optional.empty();
         return Optional.of("the compiler of this ROCm cannot target " + String.join(", ", unknown) + " (it knows "
                 + String.join(", ", processors) + "); install a ROCm that supports the GPU");
     }
 
     private static String describe(List<DeviceInfo> devices) {
-        return devices.size() + (devices.size() == 1 ? " device: " : " devices: ") + devices.stream()
-                .map(d -> d.name() + " (" + d.arch() + ", " + d.kind() + ", " + HipDevices.gib(d.memoryTotal())
-                        + ", " + HipDevices.gib(d.memoryFree()) + " free)")
-                .collect(Collectors.joining("; "));
+        return devices.size()
+                + (devices.size() == 1 ? " device: " : " devices: ")
+                + devices.stream()
+                        .map(d -> d.name() + " (" + d.arch() + ", " + d.kind() + ", " + HipDevices.gib(d.memoryTotal())
+                                + ", " + HipDevices.gib(d.memoryFree()) + " free)")
+                        .collect(Collectors.joining("; "));
     }
 
-    @Override public Set<Capability> verifiedCapabilities() { return VERIFIED; }
+    @Override
+    public Set<Capability> verifiedCapabilities() {
+        return VERIFIED;
+    }
 
     @Override
     public Set<String> optionKeys() {
@@ -182,10 +203,17 @@ public final class HipBackendProvider implements BackendProvider {
         List<Path> searched = folders.get();
         GpuVendor vendor = vendor(info);
         try {
-            return new GpuBackend(vendor, info, device, api, () -> HipRtc.load(library, searched, rocmVersion),
-                    rt -> gemm(config, () -> HipBlasLt.load(api, searched), () -> RocBlas.load(searched)), config);
+            return new GpuBackend(
+                    vendor,
+                    info,
+                    device,
+                    api,
+                    () -> HipRtc.load(library, searched, rocmVersion),
+                    rt -> gemm(config, () -> HipBlasLt.load(api, searched), () -> RocBlas.load(searched)),
+                    config);
         } catch (IllegalStateException e) {
-            throw new BackendUnavailableException("ROCm device " + device + " could not be opened: " + e.getMessage(), e);
+            throw new BackendUnavailableException(
+                    "ROCm device " + device + " could not be opened: " + e.getMessage(), e);
         }
     }
 }

@@ -1,18 +1,17 @@
 package dev.audioengine.backend.hip;
 
-import dev.audioengine.api.spi.NativeLibrary;
-import dev.audioengine.gpu.gemm.GpuBlas;
-import dev.audioengine.gpu.gemm.LtMatmul;
-
-import java.lang.foreign.MemoryLayout;
-import java.lang.foreign.StructLayout;
-import java.nio.file.Path;
-import java.util.List;
-
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_FLOAT;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import dev.audioengine.api.spi.NativeLibrary;
+import dev.audioengine.gpu.gemm.GpuBlas;
+import dev.audioengine.gpu.gemm.LtMatmul;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.StructLayout;
+import java.nio.file.Path;
+import java.util.List;
 
 /**
  * hipBLASLt (libhipblaslt) as the ROCm backend's {@link GpuBlas}. Its API mirrors cuBLASLt entry
@@ -45,9 +44,21 @@ final class HipBlasLt {
             JAVA_FLOAT.withName("wavesCount"),
             MemoryLayout.sequenceLayout(4, JAVA_INT).withName("reserved"));
 
-    static final LtMatmul.Constants CONSTANTS = new LtMatmul.Constants(HIP_R_32F, HIP_R_16F, HIP_R_16BF, HIPBLAS_COMPUTE_32F,
-            HIPBLAS_COMPUTE_32F_FAST_TF32, HIPBLAS_OP_N, HIPBLAS_OP_T, DESC_TRANSA, DESC_TRANSB, LAYOUT_BATCH_COUNT,
-            LAYOUT_STRIDED_BATCH_OFFSET, PREF_MAX_WORKSPACE_BYTES, null, HEURISTIC_RESULT.byteSize());
+    static final LtMatmul.Constants CONSTANTS = new LtMatmul.Constants(
+            HIP_R_32F,
+            HIP_R_16F,
+            HIP_R_16BF,
+            HIPBLAS_COMPUTE_32F,
+            HIPBLAS_COMPUTE_32F_FAST_TF32,
+            HIPBLAS_OP_N,
+            HIPBLAS_OP_T,
+            DESC_TRANSA,
+            DESC_TRANSB,
+            LAYOUT_BATCH_COUNT,
+            LAYOUT_STRIDED_BATCH_OFFSET,
+            PREF_MAX_WORKSPACE_BYTES,
+            null,
+            HEURISTIC_RESULT.byteSize());
 
     private HipBlasLt() {}
 
@@ -55,8 +66,15 @@ final class HipBlasLt {
     static GpuBlas load(HipApi api, List<Path> folders) {
         NativeLibrary lib = NativeLibrary.find(SONAMES, folders, "hipblasLtCreate");
         if (!lib.found()) throw new IllegalStateException("hipBLASLt not found (" + lib.searchReport() + ")");
-        return new LtMatmul("hipBLASLt", lib.location(), "hipblasLt", "hipblasStatus_t", CONSTANTS,
-                (name, args) -> HipRuntime.bind(lib.symbols(), lib.location(), name, "it is not hipBLASLt of ROCm 6 or later", args),
-                () -> api.allocWorkspace(LtMatmul.WORKSPACE_BYTES), api::freeWorkspace);
+        return new LtMatmul(
+                "hipBLASLt",
+                lib.location(),
+                "hipblasLt",
+                "hipblasStatus_t",
+                CONSTANTS,
+                (name, args) -> HipRuntime.bind(
+                        lib.symbols(), lib.location(), name, "it is not hipBLASLt of ROCm 6 or later", args),
+                () -> api.allocWorkspace(LtMatmul.WORKSPACE_BYTES),
+                api::freeWorkspace);
     }
 }

@@ -1,9 +1,8 @@
 package dev.audioengine.backend.hip;
 
-import dev.audioengine.gpu.GpuException;
 import dev.audioengine.api.spi.DeviceInfo;
 import dev.audioengine.api.spi.DeviceKind;
-
+import dev.audioengine.gpu.GpuException;
 import java.lang.foreign.Arena;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,10 +25,13 @@ final class HipDevices {
             List<DeviceInfo> devices = new ArrayList<>(count);
             for (int i = 0; i < count; i++) {
                 boolean integrated = runtime.attribute(arena, i, HipRuntime.HIP_DEVICE_ATTRIBUTE_INTEGRATED) != 0;
-                devices.add(new DeviceInfo(i, runtime.deviceName(arena, i),
+                devices.add(new DeviceInfo(
+                        i,
+                        runtime.deviceName(arena, i),
                         runtime.archName(arena, i).orElse(UNKNOWN_ARCH),
                         integrated ? DeviceKind.INTEGRATED_GPU : DeviceKind.DISCRETE_GPU,
-                        runtime.totalMemory(arena, i), freeMemoryOrUnknown(runtime, arena, i)));
+                        runtime.totalMemory(arena, i),
+                        freeMemoryOrUnknown(runtime, arena, i)));
             }
             return devices;
         }

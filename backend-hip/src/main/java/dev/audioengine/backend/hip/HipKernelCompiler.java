@@ -1,11 +1,9 @@
 package dev.audioengine.backend.hip;
 
-import dev.audioengine.api.spi.NativeLibrary;
-
 import dev.audioengine.api.BackendType;
 import dev.audioengine.api.spi.KernelCompiler;
+import dev.audioengine.api.spi.NativeLibrary;
 import dev.audioengine.gpu.compile.KernelSources;
-
 import java.lang.foreign.Arena;
 import java.nio.file.Path;
 import java.util.List;
@@ -37,14 +35,18 @@ public final class HipKernelCompiler implements KernelCompiler {
         return List.of("--offload-arch=" + arch, "-std=c++17");
     }
 
-    @Override public BackendType type() { return BackendType.HIP; }
+    @Override
+    public BackendType type() {
+        return BackendType.HIP;
+    }
 
     private synchronized HipRtc rtc() {
         if (rtc == null) {
             NativeLibrary runtime = HipLibrary.find(sonames, folders.get());
             if (runtime.found()) {
                 try (Arena a = Arena.ofConfined()) {
-                    rocmVersion = HipDevices.versionName(new HipRuntime(runtime.symbols(), runtime.location()).runtimeVersion(a));
+                    rocmVersion = HipDevices.versionName(
+                            new HipRuntime(runtime.symbols(), runtime.location()).runtimeVersion(a));
                 }
             }
             rtc = HipRtc.load(runtime, folders.get(), rocmVersion);
@@ -74,7 +76,8 @@ public final class HipKernelCompiler implements KernelCompiler {
     @Override
     public byte[] compile(String source, String arch) {
         HipRtc r = rtc();
-        if (!sources().contains(source)) throw new IllegalArgumentException("no kernel source " + source + "; the sources are " + sources());
+        if (!sources().contains(source))
+            throw new IllegalArgumentException("no kernel source " + source + "; the sources are " + sources());
         requireKnown(arch);
         return r.compile(source, KernelSources.text(source), KernelSources.headers(), options(arch));
     }

@@ -1,7 +1,6 @@
 package dev.audioengine.backend.hip;
 
 import dev.audioengine.api.spi.NativeLibrary;
-
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -16,7 +15,8 @@ import java.util.List;
  * folder. The search itself is {@link NativeLibrary}'s.
  */
 final class HipLibrary {
-    static final List<String> SONAMES = List.of("libamdhip64.so.7", "libamdhip64.so.6", "libamdhip64.so.5", "libamdhip64.so");
+    static final List<String> SONAMES =
+            List.of("libamdhip64.so.7", "libamdhip64.so.6", "libamdhip64.so.5", "libamdhip64.so");
 
     /** Evaluated at probe time: the versioned ROCm folders present then. */
     static List<Path> defaultFolders() {
@@ -45,8 +45,11 @@ final class HipLibrary {
         String version = lib.getParent().getFileName().toString().substring("rocm-".length());
         StringBuilder key = new StringBuilder();
         for (String part : version.split("[.-]")) {
-            key.append(part.chars().allMatch(Character::isDigit) && part.length() <= 8
-                    ? "0".repeat(8 - part.length()) + part : part).append('.');
+            key.append(
+                            part.chars().allMatch(Character::isDigit) && part.length() <= 8
+                                    ? "0".repeat(8 - part.length()) + part
+                                    : part)
+                    .append('.');
         }
         return key.toString();
     }

@@ -1,11 +1,13 @@
 package dev.audioengine.backend.hip;
 
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
 import dev.audioengine.api.spi.NativeLibrary;
 import dev.audioengine.gpu.GpuException;
 import dev.audioengine.gpu.compile.GpuKernelCompiler;
 import dev.audioengine.gpu.compile.KernelCompileException;
 import dev.audioengine.gpu.compile.RuntimeCompiler;
-
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
@@ -14,9 +16,6 @@ import java.lang.invoke.MethodHandle;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-
-import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 /**
  * hipRTC: compiles the kernel sources (CUDA dialect, through gpu_compat.h) to an AMD GPU code object
@@ -36,10 +35,22 @@ final class HipRtc implements GpuKernelCompiler {
 
     private HipRtc(SymbolLookup lib, String location, String rocmVersion) {
         this.rocmVersion = rocmVersion;
-        errorString = Linker.nativeLinker().downcallHandle(HipRuntime.symbol(lib, location, "hiprtcGetErrorString",
-                "it is not hipRTC or its version is older than ROCm 5"), FunctionDescriptor.of(ADDRESS, JAVA_INT));
-        flow = new RuntimeCompiler("hipRTC", location, "hiprtc", "Code", (name, args) -> HipRuntime.bind(lib, location, name,
-                "it is not hipRTC or its version is older than ROCm 5", args), this::errorName);
+        errorString = Linker.nativeLinker()
+                .downcallHandle(
+                        HipRuntime.symbol(
+                                lib,
+                                location,
+                                "hiprtcGetErrorString",
+                                "it is not hipRTC or its version is older than ROCm 5"),
+                        FunctionDescriptor.of(ADDRESS, JAVA_INT));
+        flow = new RuntimeCompiler(
+                "hipRTC",
+                location,
+                "hiprtc",
+                "Code",
+                (name, args) -> HipRuntime.bind(
+                        lib, location, name, "it is not hipRTC or its version is older than ROCm 5", args),
+                this::errorName);
     }
 
     /**
@@ -60,26 +71,34 @@ final class HipRtc implements GpuKernelCompiler {
         if (!separate.found()) {
             throw new IllegalStateException("hipRTC, which compiles the kernels, not found: "
                     + (runtime.found() ? runtime.location() + " does not export hiprtcCreateProgram and " : "")
-                    + separate.searchReport() + "; install ROCm's hiprtc package or put its lib folder on LD_LIBRARY_PATH");
+                    + separate.searchReport()
+                    + "; install ROCm's hiprtc package or put its lib folder on LD_LIBRARY_PATH");
         }
         return new HipRtc(separate.symbols(), separate.location(), rocmVersion);
     }
 
     /** The library the hipRTC entry points came from. */
-    String location() { return flow.location(); }
+    String location() {
+        return flow.location();
+    }
 
     /** "major.minor" hiprtcVersion reports (a fixed 9.0 on ROCm 5). */
-    String rtcVersion() { return flow.version(); }
+    String rtcVersion() {
+        return flow.version();
+    }
 
     /** The cache key's compiler part: hipRTC's version and, since ROCm 5's hiprtcVersion never changes, the ROCm version. */
     @Override
     public synchronized String version() {
-        if (version == null) version = "hipRTC " + flow.version() + (rocmVersion == null ? "" : " of ROCm " + rocmVersion);
+        if (version == null)
+            version = "hipRTC " + flow.version() + (rocmVersion == null ? "" : " of ROCm " + rocmVersion);
         return version;
     }
 
     @Override
-    public List<String> options(String arch) { return HipKernelCompiler.options(arch); }
+    public List<String> options(String arch) {
+        return HipKernelCompiler.options(arch);
+    }
 
     /** Compiles {@code source} with in-memory {@code headers}; a compile error throws {@link KernelCompileException} with hipRTC's log. */
     @Override
@@ -90,7 +109,9 @@ final class HipRtc implements GpuKernelCompiler {
     String errorName(int r) {
         try {
             MemorySegment s = (MemorySegment) errorString.invokeExact(r);
-            return s.equals(MemorySegment.NULL) ? "hiprtcResult " + r : s.reinterpret(256).getString(0);
+            return s.equals(MemorySegment.NULL)
+                    ? "hiprtcResult " + r
+                    : s.reinterpret(256).getString(0);
         } catch (Throwable t) {
             throw GpuException.unchecked(t);
         }

@@ -1,5 +1,10 @@
 package dev.audioengine.backend.hip;
 
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
 import dev.audioengine.gpu.GpuException;
 import dev.audioengine.gpu.runtime.OutParams;
 import java.lang.foreign.Arena;
@@ -11,11 +16,6 @@ import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
 import java.util.Optional;
 import java.util.regex.Pattern;
-
-import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_BYTE;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
  * Downcall handles for the few HIP runtime entry points the probe needs (hip_runtime_api.h).
@@ -34,6 +34,7 @@ final class HipRuntime {
     static final long GCN_ARCH_NAME_OFFSET_R0000 = 396;
     /** offsetof(hipDeviceProp_tR0600, gcnArchName), the layout of ROCm 6 and 7 (checked with gcc). */
     static final long GCN_ARCH_NAME_OFFSET_R0600 = 1160;
+
     static final long GCN_ARCH_NAME_LENGTH = 256;
     /** Larger than either struct (792 and 1472 bytes), so a layout newer than we know cannot write past it. */
     static final long PROPERTIES_BUFFER_BYTES = 4096;
@@ -52,6 +53,7 @@ final class HipRuntime {
     private final MethodHandle hipMemGetInfo;
     /** hipGetDevicePropertiesR0600 (ROCm 6+) or hipGetDeviceProperties (ROCm 5); empty if neither applies. */
     private final Optional<MethodHandle> getDeviceProperties;
+
     private final long gcnArchNameOffset;
 
     /** Binds every entry point; throws IllegalStateException naming the first missing symbol. */
@@ -81,26 +83,31 @@ final class HipRuntime {
         }
     }
 
-    private static MethodHandle bind(SymbolLookup lib, String libraryName, String name, MemoryLayout result, MemoryLayout... args) {
+    private static MethodHandle bind(
+            SymbolLookup lib, String libraryName, String name, MemoryLayout result, MemoryLayout... args) {
         MemorySegment symbol = symbol(lib, libraryName, name, "it is not the ROCm HIP runtime (libamdhip64)");
         return Linker.nativeLinker().downcallHandle(symbol, FunctionDescriptor.of(result, args));
     }
 
     /** {@code name} from {@code lib}, or IllegalStateException naming the library, the symbol and {@code why}. */
     static MemorySegment symbol(SymbolLookup lib, String libraryName, String name, String why) {
-        return lib.find(name).orElseThrow(() -> new IllegalStateException(libraryName + " does not export " + name + "; " + why));
+        return lib.find(name)
+                .orElseThrow(() -> new IllegalStateException(libraryName + " does not export " + name + "; " + why));
     }
 
     /** Binds {@code name} returning a status int (hipError_t, hiprtcResult, hipblasStatus_t). */
     static MethodHandle bind(SymbolLookup lib, String libraryName, String name, String why, MemoryLayout... args) {
-        return Linker.nativeLinker().downcallHandle(symbol(lib, libraryName, name, why), FunctionDescriptor.of(JAVA_INT, args));
+        return Linker.nativeLinker()
+                .downcallHandle(symbol(lib, libraryName, name, why), FunctionDescriptor.of(JAVA_INT, args));
     }
 
     /** hipGetErrorName, or "hipError_t n" when the runtime gives no name. */
     String errorName(int error) {
         try {
             MemorySegment name = (MemorySegment) hipGetErrorName.invokeExact(error);
-            return name.equals(MemorySegment.NULL) ? "hipError_t " + error : name.reinterpret(Long.MAX_VALUE).getString(0);
+            return name.equals(MemorySegment.NULL)
+                    ? "hipError_t " + error
+                    : name.reinterpret(Long.MAX_VALUE).getString(0);
         } catch (Throwable t) {
             throw GpuException.unchecked(t);
         }
@@ -125,16 +132,18 @@ final class HipRuntime {
     }
 
     String deviceName(Arena arena, int device) {
-        return OutParams.string(arena, 256, "hipDeviceGetName", this::errorName, out -> (int) hipDeviceGetName.invokeExact(out, 256, device));
+        return OutParams.string(arena, 256, "hipDeviceGetName", this::errorName, out ->
+                (int) hipDeviceGetName.invokeExact(out, 256, device));
     }
 
     int attribute(Arena arena, int device, int attribute) {
-        return OutParams.i32(arena, "hipDeviceGetAttribute(" + attribute + ")", this::errorName,
-                out -> (int) hipDeviceGetAttribute.invokeExact(out, attribute, device));
+        return OutParams.i32(arena, "hipDeviceGetAttribute(" + attribute + ")", this::errorName, out ->
+                (int) hipDeviceGetAttribute.invokeExact(out, attribute, device));
     }
 
     long totalMemory(Arena arena, int device) {
-        return OutParams.i64(arena, "hipDeviceTotalMem", this::errorName, out -> (int) hipDeviceTotalMem.invokeExact(out, device));
+        return OutParams.i64(
+                arena, "hipDeviceTotalMem", this::errorName, out -> (int) hipDeviceTotalMem.invokeExact(out, device));
     }
 
     /** Free bytes: hipMemGetInfo answers for the current device, so switch to it and back. */

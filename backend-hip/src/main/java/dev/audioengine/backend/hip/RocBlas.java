@@ -1,10 +1,14 @@
 package dev.audioengine.backend.hip;
 
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_FLOAT;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
 import dev.audioengine.api.spi.NativeLibrary;
 import dev.audioengine.api.tensor.DType;
 import dev.audioengine.gpu.GpuException;
 import dev.audioengine.gpu.gemm.GpuBlas;
-
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -13,11 +17,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.nio.file.Path;
 import java.util.List;
-
-import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_FLOAT;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
  * rocBLAS as the ROCm backend's {@link GpuBlas} where hipBLASLt is missing: one
@@ -28,23 +27,43 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  */
 final class RocBlas implements GpuBlas {
     /** ROCm 7, 6 and 5 (rocBLAS 5.x, 4.x, 2.x/3.x). */
-    static final List<String> SONAMES = List.of("librocblas.so.5", "librocblas.so.4", "librocblas.so.3", "librocblas.so.0");
+    static final List<String> SONAMES =
+            List.of("librocblas.so.5", "librocblas.so.4", "librocblas.so.3", "librocblas.so.0");
 
     static final int OPERATION_NONE = 111, OPERATION_TRANSPOSE = 112;
     static final int DATATYPE_F16_R = 150, DATATYPE_F32_R = 151, DATATYPE_BF16_R = 168;
     static final int GEMM_ALGO_STANDARD = 0, GEMM_FLAGS_NONE = 0;
 
     /** What one product passes to rocblas_gemm_strided_batched_ex besides the pointers. */
-    record RocPlan(int transA, int transB, int m, int n, int k, int abType, int lda, long strideA, int ldb, long strideB,
-                   int dType, int ldd, long strideD, int batch) implements Plan {}
+    record RocPlan(
+            int transA,
+            int transB,
+            int m,
+            int n,
+            int k,
+            int abType,
+            int lda,
+            long strideA,
+            int ldb,
+            long strideB,
+            int dType,
+            int ldd,
+            long strideD,
+            int batch)
+            implements Plan {}
 
     private final String location;
     private final MethodHandle destroy, setStream, gemm, statusToString;
     private final Arena arena = Arena.ofShared();
     private final MemorySegment handle, one, zero;
 
-    private RocBlas(String location, MethodHandle create, MethodHandle destroy, MethodHandle setStream, MethodHandle gemm,
-                    MethodHandle statusToString) {
+    private RocBlas(
+            String location,
+            MethodHandle create,
+            MethodHandle destroy,
+            MethodHandle setStream,
+            MethodHandle gemm,
+            MethodHandle statusToString) {
         this.location = location;
         this.destroy = destroy;
         this.setStream = setStream;
@@ -67,25 +86,29 @@ final class RocBlas implements GpuBlas {
         NativeLibrary lib = NativeLibrary.find(SONAMES, folders, "rocblas_create_handle");
         if (!lib.found()) throw new IllegalStateException("rocBLAS not found (" + lib.searchReport() + ")");
         String why = "it is not rocBLAS 2 or later";
-        return new RocBlas(lib.location(),
+        return new RocBlas(
+                lib.location(),
                 HipRuntime.bind(lib.symbols(), lib.location(), "rocblas_create_handle", why, ADDRESS),
                 HipRuntime.bind(lib.symbols(), lib.location(), "rocblas_destroy_handle", why, ADDRESS),
                 HipRuntime.bind(lib.symbols(), lib.location(), "rocblas_set_stream", why, ADDRESS, ADDRESS),
                 HipRuntime.bind(lib.symbols(), lib.location(), "rocblas_gemm_strided_batched_ex", why, GEMM_ARGS),
-                Linker.nativeLinker().downcallHandle(HipRuntime.symbol(lib.symbols(), lib.location(), "rocblas_status_to_string", why),
-                        FunctionDescriptor.of(ADDRESS, JAVA_INT)));
+                Linker.nativeLinker()
+                        .downcallHandle(
+                                HipRuntime.symbol(lib.symbols(), lib.location(), "rocblas_status_to_string", why),
+                                FunctionDescriptor.of(ADDRESS, JAVA_INT)));
     }
 
     /** rocblas_gemm_strided_batched_ex's parameters after the handle (rocblas_int is 32-bit, rocblas_stride 64-bit). */
     static final MemoryLayout[] GEMM_ARGS = {
-            ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT,  // handle, transA, transB, m, n, k
-            ADDRESS,                                                    // alpha
-            ADDRESS, JAVA_INT, JAVA_INT, JAVA_LONG,                     // a, a_type, lda, stride_a
-            ADDRESS, JAVA_INT, JAVA_INT, JAVA_LONG,                     // b, b_type, ldb, stride_b
-            ADDRESS,                                                    // beta
-            ADDRESS, JAVA_INT, JAVA_INT, JAVA_LONG,                     // c, c_type, ldc, stride_c
-            ADDRESS, JAVA_INT, JAVA_INT, JAVA_LONG,                     // d, d_type, ldd, stride_d
-            JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT};          // batch_count, compute_type, algo, solution_index, flags
+        ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, // handle, transA, transB, m, n, k
+        ADDRESS, // alpha
+        ADDRESS, JAVA_INT, JAVA_INT, JAVA_LONG, // a, a_type, lda, stride_a
+        ADDRESS, JAVA_INT, JAVA_INT, JAVA_LONG, // b, b_type, ldb, stride_b
+        ADDRESS, // beta
+        ADDRESS, JAVA_INT, JAVA_INT, JAVA_LONG, // c, c_type, ldc, stride_c
+        ADDRESS, JAVA_INT, JAVA_INT, JAVA_LONG, // d, d_type, ldd, stride_d
+        JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT
+    }; // batch_count, compute_type, algo, solution_index, flags
 
     /**
      * The arguments for {@code s}, or null where rocBLAS has no such product or a size does not
@@ -99,12 +122,25 @@ final class RocBlas implements GpuBlas {
     static RocPlan planFor(Shape s) {
         int ab = type(s.ab()), d = type(s.d());
         if (ab < 0 || d < 0) return null;
-        if (s.ab() == DType.F32 ? s.d() != DType.F32 : s.d() != s.ab() && s.d() != DType.F32) return null; // F16/BF16 in, same or F32 out
+        if (s.ab() == DType.F32 ? s.d() != DType.F32 : s.d() != s.ab() && s.d() != DType.F32)
+            return null; // F16/BF16 in, same or F32 out
         long[] ints = {s.m(), s.n(), s.k(), s.lda(), s.ldb(), s.ldd(), s.batch()};
         for (long v : ints) if (v > Integer.MAX_VALUE || v < 0) return null;
-        return new RocPlan(s.transA() ? OPERATION_TRANSPOSE : OPERATION_NONE, s.transB() ? OPERATION_TRANSPOSE : OPERATION_NONE,
-                (int) s.m(), (int) s.n(), (int) s.k(), ab, (int) s.lda(), s.strideA(), (int) s.ldb(), s.strideB(), d, (int) s.ldd(),
-                s.strideD(), s.batch());
+        return new RocPlan(
+                s.transA() ? OPERATION_TRANSPOSE : OPERATION_NONE,
+                s.transB() ? OPERATION_TRANSPOSE : OPERATION_NONE,
+                (int) s.m(),
+                (int) s.n(),
+                (int) s.k(),
+                ab,
+                (int) s.lda(),
+                s.strideA(),
+                (int) s.ldb(),
+                s.strideB(),
+                d,
+                (int) s.ldd(),
+                s.strideD(),
+                s.batch());
     }
 
     private static int type(DType t) {
@@ -122,13 +158,38 @@ final class RocBlas implements GpuBlas {
         MemorySegment dp = MemorySegment.ofAddress(d);
         try {
             check((int) setStream.invokeExact(handle, stream), "rocblas_set_stream");
-            check((int) gemm.invokeExact(handle, p.transA, p.transB, p.m, p.n, p.k, one,
-                    MemorySegment.ofAddress(a), p.abType, p.lda, p.strideA,
-                    MemorySegment.ofAddress(b), p.abType, p.ldb, p.strideB,
-                    accumulate ? one : zero,
-                    dp, p.dType, p.ldd, p.strideD,
-                    dp, p.dType, p.ldd, p.strideD,
-                    p.batch, DATATYPE_F32_R, GEMM_ALGO_STANDARD, 0, GEMM_FLAGS_NONE), "rocblas_gemm_strided_batched_ex");
+            check(
+                    (int) gemm.invokeExact(
+                            handle,
+                            p.transA,
+                            p.transB,
+                            p.m,
+                            p.n,
+                            p.k,
+                            one,
+                            MemorySegment.ofAddress(a),
+                            p.abType,
+                            p.lda,
+                            p.strideA,
+                            MemorySegment.ofAddress(b),
+                            p.abType,
+                            p.ldb,
+                            p.strideB,
+                            accumulate ? one : zero,
+                            dp,
+                            p.dType,
+                            p.ldd,
+                            p.strideD,
+                            dp,
+                            p.dType,
+                            p.ldd,
+                            p.strideD,
+                            p.batch,
+                            DATATYPE_F32_R,
+                            GEMM_ALGO_STANDARD,
+                            0,
+                            GEMM_FLAGS_NONE),
+                    "rocblas_gemm_strided_batched_ex");
         } catch (Throwable t) {
             throw GpuException.unchecked(t);
         }
@@ -137,11 +198,16 @@ final class RocBlas implements GpuBlas {
     private void check(int status, String call) throws Throwable {
         if (status == 0) return;
         MemorySegment name = (MemorySegment) statusToString.invokeExact(status);
-        String text = name.equals(MemorySegment.NULL) ? "rocblas_status " + status : name.reinterpret(256).getString(0);
+        String text = name.equals(MemorySegment.NULL)
+                ? "rocblas_status " + status
+                : name.reinterpret(256).getString(0);
         throw new GpuException(call, text);
     }
 
-    @Override public String describe() { return "rocBLAS " + location; }
+    @Override
+    public String describe() {
+        return "rocBLAS " + location;
+    }
 
     @Override
     public void close() {

@@ -1,24 +1,22 @@
 package dev.audioengine.backend.hip;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
 import dev.audioengine.api.spi.NativeLibrary;
 import dev.audioengine.gpu.compile.KernelCompileException;
 import dev.audioengine.gpu.compile.KernelSources;
-
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Every shared kernel source compiles through the real hipRTC (ROCm 5.2 here and in CI) for an RDNA
@@ -29,11 +27,16 @@ class HipKernelCompileTest {
     private static final Path KERNELS = Path.of("../gpu-common/src/main/resources/dev/audioengine/gpu/kernels");
 
     private static void requireRuntime() {
-        boolean installed = HipLibrary.find(HipLibrary.SONAMES, HipLibrary.defaultFolders()).found();
+        boolean installed =
+                HipLibrary.find(HipLibrary.SONAMES, HipLibrary.defaultFolders()).found();
         if (System.getenv("CI") != null) {
-            assertThat(installed).as("CI installs libamdhip64-5 so that the kernels are compiled for AMD").isTrue();
+            assertThat(installed)
+                    .as("CI installs libamdhip64-5 so that the kernels are compiled for AMD")
+                    .isTrue();
         }
-        assumeTrue(installed, "libamdhip64 is not installed here (CI installs libamdhip64-5): kernels not compiled for AMD");
+        assumeTrue(
+                installed,
+                "libamdhip64 is not installed here (CI installs libamdhip64-5): kernels not compiled for AMD");
     }
 
     @ParameterizedTest
@@ -44,9 +47,13 @@ class HipKernelCompileTest {
         List<String> report = new ArrayList<>();
         for (String source : compiler.sources()) {
             byte[] code = compiler.compile(source, arch);
-            assertThat(code).as(source + " for " + arch + " is an ELF code object").startsWith(0x7f, 'E', 'L', 'F');
+            assertThat(code)
+                    .as(source + " for " + arch + " is an ELF code object")
+                    .startsWith(0x7f, 'E', 'L', 'F');
             // e_machine 224 = EM_AMDGPU: a device binary for hipModuleLoadData, not host code or a bundle
-            assertThat((code[18] & 0xff) | (code[19] & 0xff) << 8).as(source + " e_machine").isEqualTo(224);
+            assertThat((code[18] & 0xff) | (code[19] & 0xff) << 8)
+                    .as(source + " e_machine")
+                    .isEqualTo(224);
             report.add(source + " " + code.length + " bytes");
         }
         System.out.println(compiler.compilerName() + ", " + arch + ": " + String.join(", ", report));
@@ -56,7 +63,10 @@ class HipKernelCompileTest {
     void theHipCompilerOffersExactlyTheSharedKernelSources() throws IOException {
         List<String> onDisk;
         try (Stream<Path> files = Files.list(KERNELS)) {
-            onDisk = files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".cu")).sorted().toList();
+            onDisk = files.map(p -> p.getFileName().toString())
+                    .filter(n -> n.endsWith(".cu"))
+                    .sorted()
+                    .toList();
         }
         assertThat(new HipKernelCompiler().sources()).containsExactlyElementsOf(onDisk);
         for (String f : onDisk) assertThat(KernelSources.text(f)).as(f).isEqualTo(Files.readString(KERNELS.resolve(f)));
@@ -65,12 +75,17 @@ class HipKernelCompileTest {
     @Test
     void aKernelThatDoesNotCompileFailsWithHipRtcsLog() {
         requireRuntime();
-        HipRtc rtc = HipRtc.load(HipLibrary.find(HipLibrary.SONAMES, HipLibrary.defaultFolders()), HipLibrary.defaultFolders());
+        HipRtc rtc = HipRtc.load(
+                HipLibrary.find(HipLibrary.SONAMES, HipLibrary.defaultFolders()), HipLibrary.defaultFolders());
 
-        assertThatThrownBy(() -> rtc.compile("broken.cu", "#include \"gpu_compat.h\"\nGC_KERNEL void k(float* y) { y[0] = undeclared; }\n",
-                KernelSources.headers(), HipKernelCompiler.options("gfx1030")))
+        assertThatThrownBy(() -> rtc.compile(
+                        "broken.cu",
+                        "#include \"gpu_compat.h\"\nGC_KERNEL void k(float* y) { y[0] = undeclared; }\n",
+                        KernelSources.headers(),
+                        HipKernelCompiler.options("gfx1030")))
                 .isInstanceOf(KernelCompileException.class)
-                .hasMessageContaining("hipRTC could not compile broken.cu").hasMessageContaining("HIPRTC_ERROR_COMPILATION")
+                .hasMessageContaining("hipRTC could not compile broken.cu")
+                .hasMessageContaining("HIPRTC_ERROR_COMPILATION")
                 .hasMessageContaining("undeclared");
     }
 
@@ -83,7 +98,8 @@ class HipKernelCompileTest {
         // ROCm 5.2's hipRTC would abort the JVM on this one
         assertThatThrownBy(() -> compiler.compile("reduction.cu", "gfx9999"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("cannot target gfx9999").hasMessageContaining("gfx1030");
+                .hasMessageContaining("cannot target gfx9999")
+                .hasMessageContaining("gfx1030");
         assertThat(AmdComgr.processorOf("gfx90a:sramecc+:xnack-")).isEqualTo("gfx90a");
     }
 
@@ -93,7 +109,8 @@ class HipKernelCompileTest {
     void warpSizeIsTheTargetsWaveSize(String archAndWidth) {
         requireRuntime();
         String arch = archAndWidth.split(":")[0], width = archAndWidth.split(":")[1];
-        HipRtc rtc = HipRtc.load(HipLibrary.find(HipLibrary.SONAMES, HipLibrary.defaultFolders()), HipLibrary.defaultFolders());
+        HipRtc rtc = HipRtc.load(
+                HipLibrary.find(HipLibrary.SONAMES, HipLibrary.defaultFolders()), HipLibrary.defaultFolders());
         String probe = """
                 #include "gpu_compat.h"
                 static_assert(GC_WARP_SIZE == %s, "GC_WARP_SIZE");
@@ -103,9 +120,12 @@ class HipKernelCompileTest {
                     gc_atomic_add(y + 1024, v);
                 }
                 """;
-        assertThat(rtc.compile("warp.cu", probe.formatted(width), KernelSources.headers(), HipKernelCompiler.options(arch))).isNotEmpty();
+        assertThat(rtc.compile(
+                        "warp.cu", probe.formatted(width), KernelSources.headers(), HipKernelCompiler.options(arch)))
+                .isNotEmpty();
         String wrong = width.equals("32") ? "64" : "32";
-        assertThatThrownBy(() -> rtc.compile("warp.cu", probe.formatted(wrong), KernelSources.headers(), HipKernelCompiler.options(arch)))
+        assertThatThrownBy(() -> rtc.compile(
+                        "warp.cu", probe.formatted(wrong), KernelSources.headers(), HipKernelCompiler.options(arch)))
                 .hasMessageContaining("static assertion failed");
     }
 
@@ -117,10 +137,14 @@ class HipKernelCompileTest {
     @Test
     void separatelyRoundedMultiplyAndAddAreNotFused(@TempDir Path dir) throws Exception {
         requireRuntime();
-        Path objdump = Stream.of("/usr/bin/llvm-objdump", "/opt/rocm/llvm/bin/llvm-objdump").map(Path::of).filter(Files::isExecutable)
-                .findFirst().orElse(null);
+        Path objdump = Stream.of("/usr/bin/llvm-objdump", "/opt/rocm/llvm/bin/llvm-objdump")
+                .map(Path::of)
+                .filter(Files::isExecutable)
+                .findFirst()
+                .orElse(null);
         assumeTrue(objdump != null, "llvm-objdump not installed: code object not disassembled");
-        HipRtc rtc = HipRtc.load(HipLibrary.find(HipLibrary.SONAMES, HipLibrary.defaultFolders()), HipLibrary.defaultFolders());
+        HipRtc rtc = HipRtc.load(
+                HipLibrary.find(HipLibrary.SONAMES, HipLibrary.defaultFolders()), HipLibrary.defaultFolders());
         String src = """
                 #include "gpu_compat.h"
                 GC_KERNEL void mul_add(float* y, const float* a, const float* b, const float* c) {
@@ -135,24 +159,35 @@ class HipKernelCompileTest {
         for (String arch : List.of("gfx1030", "gfx90a")) {
             Path co = dir.resolve(arch + ".co");
             Files.write(co, rtc.compile("fma.cu", src, KernelSources.headers(), HipKernelCompiler.options(arch)));
-            Process p = new ProcessBuilder(objdump.toString(), "-d", "--mcpu=" + arch, co.toString()).redirectErrorStream(true).start();
+            Process p = new ProcessBuilder(objdump.toString(), "-d", "--mcpu=" + arch, co.toString())
+                    .redirectErrorStream(true)
+                    .start();
             String asm = new String(p.getInputStream().readAllBytes());
             assertThat(p.waitFor()).isZero();
             String mulAdd = asm.substring(asm.indexOf("<mul_add>:"), asm.indexOf("<fused>:"));
             String fused = asm.substring(asm.indexOf("<fused>:"));
-            assertThat(mulAdd).as(arch + " mul_add").contains("v_mul_f32").contains("v_add_f32").doesNotContain("v_fma");
-            assertThat(fused).as(arch + " fused: the check would see a fused multiply-add").containsPattern("v_fma[c]?_f32");
+            assertThat(mulAdd)
+                    .as(arch + " mul_add")
+                    .contains("v_mul_f32")
+                    .contains("v_add_f32")
+                    .doesNotContain("v_fma");
+            assertThat(fused)
+                    .as(arch + " fused: the check would see a fused multiply-add")
+                    .containsPattern("v_fma[c]?_f32");
         }
     }
 
     @Test
     void withoutTheRuntimeAndWithoutLibhiprtcTheErrorSaysWhatWasTried(@TempDir Path empty) {
-        assumeTrue(HipLibrary.find(HipRtc.SONAMES, List.of()).found() == false, "a separate libhiprtc is installed here (ROCm 6+)");
+        assumeTrue(
+                HipLibrary.find(HipRtc.SONAMES, List.of()).found() == false,
+                "a separate libhiprtc is installed here (ROCm 6+)");
         NativeLibrary absent = HipLibrary.find(List.of("libaudioengine-absent.so.6"), List.of(empty));
 
         assertThatThrownBy(() -> HipRtc.load(absent, List.of(empty)))
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessageStartingWith("hipRTC, which compiles the kernels, not found: tried libhiprtc.so.7, libhiprtc.so.6, libhiprtc.so")
+                .hasMessageStartingWith(
+                        "hipRTC, which compiles the kernels, not found: tried libhiprtc.so.7, libhiprtc.so.6, libhiprtc.so")
                 .hasMessageContaining(empty.toString())
                 .hasMessageContaining("install ROCm's hiprtc package");
     }

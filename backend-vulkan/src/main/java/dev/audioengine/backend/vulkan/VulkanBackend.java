@@ -15,7 +15,6 @@ import dev.audioengine.backend.vulkan.pipeline.Dispatch;
 import dev.audioengine.backend.vulkan.pipeline.Pipelines;
 import dev.audioengine.backend.vulkan.queue.CommandQueue;
 import dev.audioengine.backend.vulkan.queue.Transfers;
-
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -53,21 +52,39 @@ public final class VulkanBackend implements Backend {
         this.transfers = new Transfers(ctx, queue);
     }
 
-    @Override public String registryName() { return "Vulkan"; }
+    @Override
+    public String registryName() {
+        return "Vulkan";
+    }
 
-    @Override public DeviceInfo device() { return ctx.info; }
+    @Override
+    public DeviceInfo device() {
+        return ctx.info;
+    }
 
-    @Override public Set<Capability> verifiedCapabilities() { return VulkanBackendProvider.VERIFIED; }
+    @Override
+    public Set<Capability> verifiedCapabilities() {
+        return VulkanBackendProvider.VERIFIED;
+    }
 
-    @Override public boolean supportsOp(Tensor node) { return VulkanKernels.supports(node, ctx); }
+    @Override
+    public boolean supportsOp(Tensor node) {
+        return VulkanKernels.supports(node, ctx);
+    }
 
     /** Whether the Khronos validation layer is active on this backend's instance. */
-    boolean validationEnabled() { return ctx.validation != null; }
+    boolean validationEnabled() {
+        return ctx.validation != null;
+    }
 
     /** The validation layer's warnings and errors since open (empty when the layer is off). */
-    public List<String> validationMessages() { return ctx.validation == null ? List.of() : ctx.validation.messages(); }
+    public List<String> validationMessages() {
+        return ctx.validation == null ? List.of() : ctx.validation.messages();
+    }
 
-    VulkanContext context() { return ctx; }
+    VulkanContext context() {
+        return ctx;
+    }
 
     @Override
     public synchronized DeviceBuffer allocate(long bytes) {
@@ -77,7 +94,9 @@ public final class VulkanBackend implements Backend {
         return b;
     }
 
-    private synchronized void forget(VulkanBuffer b) { buffers.remove(b); }
+    private synchronized void forget(VulkanBuffer b) {
+        buffers.remove(b);
+    }
 
     @Override
     public void upload(DeviceBuffer dst, long dstOffset, MemorySegment src) {
@@ -106,12 +125,14 @@ public final class VulkanBackend implements Backend {
         executables.add(e);
         reportValidation();
         return new Executable() {
-            @Override public void run() {
+            @Override
+            public void run() {
                 e.run();
                 if (ctx.validation != null) reportValidation();
             }
 
-            @Override public void close() {
+            @Override
+            public void close() {
                 synchronized (VulkanBackend.this) {
                     if (executables.remove(e)) e.close();
                 }
@@ -122,7 +143,8 @@ public final class VulkanBackend implements Backend {
     /** Logs the validation layer's messages that arrived since the last report (vulkan.validation=on|auto). */
     private synchronized void reportValidation() {
         List<String> all = validationMessages();
-        for (int i = reportedMessages; i < all.size(); i++) LOG.log(System.Logger.Level.WARNING, "Vulkan validation " + all.get(i));
+        for (int i = reportedMessages; i < all.size(); i++)
+            LOG.log(System.Logger.Level.WARNING, "Vulkan validation " + all.get(i));
         reportedMessages = all.size();
     }
 
@@ -131,10 +153,14 @@ public final class VulkanBackend implements Backend {
     }
 
     /** Queue submissions so far: one per run of a compiled segment, one per staging copy. */
-    long submits() { return queue.submits(); }
+    long submits() {
+        return queue.submits();
+    }
 
     /** Number of live buffers and executables (for the resource test). */
-    synchronized int liveObjects() { return buffers.size() + executables.size(); }
+    synchronized int liveObjects() {
+        return buffers.size() + executables.size();
+    }
 
     @Override
     public synchronized void close() {

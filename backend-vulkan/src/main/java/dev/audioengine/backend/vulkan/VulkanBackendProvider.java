@@ -1,7 +1,14 @@
 package dev.audioengine.backend.vulkan;
 
+import dev.audioengine.api.BackendType;
+import dev.audioengine.api.capability.Capability;
+import dev.audioengine.api.spi.Backend;
+import dev.audioengine.api.spi.BackendConfig;
+import dev.audioengine.api.spi.BackendProvider;
+import dev.audioengine.api.spi.BackendUnavailableException;
 import dev.audioengine.api.spi.InvalidOptionValueException;
 import dev.audioengine.api.spi.NativeLibrary;
+import dev.audioengine.api.spi.ProbeResult;
 import dev.audioengine.backend.vulkan.device.VulkanContext;
 import dev.audioengine.backend.vulkan.device.VulkanDevices;
 import dev.audioengine.backend.vulkan.ffm.VkResults;
@@ -9,15 +16,6 @@ import dev.audioengine.backend.vulkan.ffm.VkStructs;
 import dev.audioengine.backend.vulkan.ffm.VulkanException;
 import dev.audioengine.backend.vulkan.ffm.VulkanFunctions;
 import dev.audioengine.backend.vulkan.ffm.VulkanLibrary;
-
-import dev.audioengine.api.BackendType;
-import dev.audioengine.api.capability.Capability;
-import dev.audioengine.api.spi.Backend;
-import dev.audioengine.api.spi.BackendConfig;
-import dev.audioengine.api.spi.BackendProvider;
-import dev.audioengine.api.spi.BackendUnavailableException;
-import dev.audioengine.api.spi.ProbeResult;
-
 import java.lang.foreign.Arena;
 import java.nio.file.Path;
 import java.util.EnumSet;
@@ -48,8 +46,12 @@ public final class VulkanBackendProvider implements BackendProvider {
      * asserted by VulkanConformanceTest; `audioengine check --backend vulkan` shows the same per device.
      */
     static final Set<Capability> VERIFIED = Set.copyOf(EnumSet.of(
-            Capability.DEPTHWISE_CONV1D_FAST, Capability.CONV_TRANSPOSE1D_COL2IM, Capability.FUSED_ATTENTION,
-            Capability.BF16_WEIGHTS, Capability.FAST_PROJECTION, Capability.DEVICE_ISTFT));
+            Capability.DEPTHWISE_CONV1D_FAST,
+            Capability.CONV_TRANSPOSE1D_COL2IM,
+            Capability.FUSED_ATTENTION,
+            Capability.BF16_WEIGHTS,
+            Capability.FAST_PROJECTION,
+            Capability.DEVICE_ISTFT));
 
     public VulkanBackendProvider() {
         this(VulkanLibrary.SONAMES, VulkanLibrary.FOLDERS);
@@ -61,9 +63,15 @@ public final class VulkanBackendProvider implements BackendProvider {
         this.folders = List.copyOf(folders);
     }
 
-    @Override public String registryName() { return "Vulkan"; }
+    @Override
+    public String registryName() {
+        return "Vulkan";
+    }
 
-    @Override public BackendType type() { return BackendType.VULKAN; }
+    @Override
+    public BackendType type() {
+        return BackendType.VULKAN;
+    }
 
     /** Probes once per provider; never throws. */
     @Override
@@ -76,46 +84,60 @@ public final class VulkanBackendProvider implements BackendProvider {
         NativeLibrary library = VulkanLibrary.find(sonames, folders);
         this.library = library;
         if (!library.found()) {
-            return ProbeResult.unavailable(sonames.getFirst() + " not found (" + library.searchReport()
-                    + "); install the Vulkan loader (libvulkan1) and a driver (e.g. mesa-vulkan-drivers or the GPU vendor's)");
+            return ProbeResult.unavailable(
+                    sonames.getFirst() + " not found (" + library.searchReport()
+                            + "); install the Vulkan loader (libvulkan1) and a driver (e.g. mesa-vulkan-drivers or the GPU vendor's)");
         }
         try {
             VulkanFunctions vk = new VulkanFunctions(library.symbols(), library.location());
             String where;
             try (Arena arena = Arena.ofConfined()) {
-                where = "Vulkan loader " + VkStructs.apiVersionName(vk.instanceVersion(arena)) + " at " + library.location();
+                where = "Vulkan loader " + VkStructs.apiVersionName(vk.instanceVersion(arena)) + " at "
+                        + library.location();
             }
             List<VulkanDevices.VulkanDevice> devices;
             try {
                 devices = VulkanDevices.list(vk);
             } catch (VulkanException e) {
                 String hint = e.result() == VkResults.VK_ERROR_INCOMPATIBLE_DRIVER
-                        ? "; no Vulkan driver (ICD) is installed or none accepts the instance" : "";
+                        ? "; no Vulkan driver (ICD) is installed or none accepts the instance"
+                        : "";
                 return ProbeResult.unavailable(e.getMessage() + " (" + where + ")" + hint);
             }
             if (devices.isEmpty()) return ProbeResult.unavailable("0 devices (" + where + ")");
-            return ProbeResult.available(devices.stream().map(VulkanDevices.VulkanDevice::info).toList(),
-                    where + ": " + describe(devices));
+            return ProbeResult.available(
+                    devices.stream().map(VulkanDevices.VulkanDevice::info).toList(), where + ": " + describe(devices));
         } catch (RuntimeException | LinkageError e) {
             return ProbeResult.unavailable("Vulkan probe of " + library.location() + " failed: " + e.getMessage());
         }
     }
 
     private static String describe(List<VulkanDevices.VulkanDevice> devices) {
-        return devices.size() + (devices.size() == 1 ? " device: " : " devices: ") + devices.stream()
-                .map(d -> d.info().name() + " [" + d.info().kind() + ", " + d.info().arch() + ", " + gib(d.info().memoryTotal())
-                        + (d.budgetKnown() ? ", " + gib(d.info().memoryFree()) + " free" : ", free unknown without VK_EXT_memory_budget")
-                        + "]")
-                .collect(Collectors.joining("; "));
+        return devices.size()
+                + (devices.size() == 1 ? " device: " : " devices: ")
+                + devices.stream()
+                        .map(d -> d.info().name() + " [" + d.info().kind() + ", "
+                                + d.info().arch() + ", " + gib(d.info().memoryTotal())
+                                + (d.budgetKnown()
+                                        ? ", " + gib(d.info().memoryFree()) + " free"
+                                        : ", free unknown without VK_EXT_memory_budget")
+                                + "]")
+                        .collect(Collectors.joining("; "));
     }
 
     private static String gib(long bytes) {
         return String.format(Locale.ROOT, "%.1f GiB", bytes / (double) (1L << 30));
     }
 
-    @Override public Set<Capability> verifiedCapabilities() { return VERIFIED; }
+    @Override
+    public Set<Capability> verifiedCapabilities() {
+        return VERIFIED;
+    }
 
-    @Override public Set<String> optionKeys() { return Set.of("vulkan.validation", "vulkan.staging", "vulkan.subgroups"); }
+    @Override
+    public Set<String> optionKeys() {
+        return Set.of("vulkan.validation", "vulkan.staging", "vulkan.subgroups");
+    }
 
     @Override
     public Backend open(int device, BackendConfig config) {
@@ -127,7 +149,8 @@ public final class VulkanBackendProvider implements BackendProvider {
         String validation = config.option("vulkan.validation", "off");
         String staging = config.option("vulkan.staging", "auto");
         if (!List.of("off", "auto", "on").contains(validation)) {
-            throw new InvalidOptionValueException("vulkan.validation must be off, auto or on, got '" + validation + "'");
+            throw new InvalidOptionValueException(
+                    "vulkan.validation must be off, auto or on, got '" + validation + "'");
         }
         String subgroups = config.option("vulkan.subgroups", "auto");
         if (!List.of("auto", "off").contains(subgroups)) {
@@ -137,10 +160,11 @@ public final class VulkanBackendProvider implements BackendProvider {
             throw new InvalidOptionValueException("vulkan.staging must be auto or always, got '" + staging + "'");
         }
         try {
-            return new VulkanBackend(VulkanContext.open(library, device, validation, staging.equals("always"), subgroups.equals("auto")));
+            return new VulkanBackend(VulkanContext.open(
+                    library, device, validation, staging.equals("always"), subgroups.equals("auto")));
         } catch (VulkanException | IllegalStateException e) {
-            throw new BackendUnavailableException("opening Vulkan device " + device + " (" + p.devices().get(device).name()
-                    + ") failed: " + e.getMessage());
+            throw new BackendUnavailableException("opening Vulkan device " + device + " ("
+                    + p.devices().get(device).name() + ") failed: " + e.getMessage());
         }
     }
 }

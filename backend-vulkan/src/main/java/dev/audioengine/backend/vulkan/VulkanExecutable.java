@@ -1,5 +1,9 @@
 package dev.audioengine.backend.vulkan;
 
+import static dev.audioengine.backend.vulkan.ffm.VkComputeStructs.*;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
 import dev.audioengine.api.spi.Executable;
 import dev.audioengine.backend.vulkan.device.VulkanContext;
 import dev.audioengine.backend.vulkan.ffm.VkApi;
@@ -7,14 +11,9 @@ import dev.audioengine.backend.vulkan.ffm.VkStruct;
 import dev.audioengine.backend.vulkan.pipeline.Dispatch;
 import dev.audioengine.backend.vulkan.pipeline.Pipelines;
 import dev.audioengine.backend.vulkan.queue.CommandQueue;
-
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
-
-import static dev.audioengine.backend.vulkan.ffm.VkComputeStructs.*;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
  * A compiled segment: every dispatch recorded once into one command buffer (with a barrier
@@ -39,10 +38,13 @@ final class VulkanExecutable implements Executable {
         MemorySegment cb = null;
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = a.allocate(JAVA_LONG);
-            VkStruct size = VkStruct.plain(a, DESCRIPTOR_POOL_SIZE).i("type", DESCRIPTOR_TYPE_STORAGE_BUFFER)
+            VkStruct size = VkStruct.plain(a, DESCRIPTOR_POOL_SIZE)
+                    .i("type", DESCRIPTOR_TYPE_STORAGE_BUFFER)
                     .i("descriptorCount", Math.max(1, descriptors));
             VkStruct poolInfo = VkStruct.typed(a, DESCRIPTOR_POOL_CREATE, DESCRIPTOR_POOL_CREATE_INFO)
-                    .i("maxSets", Math.max(1, list.size())).i("poolSizeCount", 1).p("pPoolSizes", size.segment);
+                    .i("maxSets", Math.max(1, list.size()))
+                    .i("poolSizeCount", 1)
+                    .p("pPoolSizes", size.segment);
             api.check("vkCreateDescriptorPool", ctx.device, poolInfo.segment, MemorySegment.NULL, out);
             pool = out.get(JAVA_LONG, 0);
 
@@ -55,11 +57,25 @@ final class VulkanExecutable implements Executable {
                 long set = allocateSet(a, pool, p);
                 write(a, set, d);
                 api.call("vkCmdBindPipeline", cb, PIPELINE_BIND_POINT_COMPUTE, p.pipeline());
-                api.call("vkCmdBindDescriptorSets", cb, PIPELINE_BIND_POINT_COMPUTE, p.layout(), 0, 1,
-                        a.allocateFrom(JAVA_LONG, set), 0, MemorySegment.NULL);
+                api.call(
+                        "vkCmdBindDescriptorSets",
+                        cb,
+                        PIPELINE_BIND_POINT_COMPUTE,
+                        p.layout(),
+                        0,
+                        1,
+                        a.allocateFrom(JAVA_LONG, set),
+                        0,
+                        MemorySegment.NULL);
                 int[] push = new int[Pipelines.PUSH_CONSTANT_BYTES / 4];
                 System.arraycopy(d.push(), 0, push, 0, d.push().length);
-                api.call("vkCmdPushConstants", cb, p.layout(), SHADER_STAGE_COMPUTE, 0, Pipelines.PUSH_CONSTANT_BYTES,
+                api.call(
+                        "vkCmdPushConstants",
+                        cb,
+                        p.layout(),
+                        SHADER_STAGE_COMPUTE,
+                        0,
+                        Pipelines.PUSH_CONSTANT_BYTES,
                         a.allocateFrom(JAVA_INT, push));
                 api.call("vkCmdDispatch", cb, d.groupsX(), d.groupsY(), d.groupsZ());
             }
@@ -75,7 +91,9 @@ final class VulkanExecutable implements Executable {
 
     private long allocateSet(Arena a, long pool, Pipelines.Pipeline p) {
         VkStruct info = VkStruct.typed(a, DESCRIPTOR_SET_ALLOCATE, DESCRIPTOR_SET_ALLOCATE_INFO)
-                .l("descriptorPool", pool).i("descriptorSetCount", 1).p("pSetLayouts", a.allocateFrom(JAVA_LONG, p.setLayout()));
+                .l("descriptorPool", pool)
+                .i("descriptorSetCount", 1)
+                .p("pSetLayouts", a.allocateFrom(JAVA_LONG, p.setLayout()));
         MemorySegment out = a.allocate(JAVA_LONG);
         ctx.api.check("vkAllocateDescriptorSets", ctx.device, info.segment, out);
         return out.get(JAVA_LONG, 0);
@@ -88,14 +106,23 @@ final class VulkanExecutable implements Executable {
         for (int b = 0; b < n; b++) {
             Dispatch.Binding binding = d.bindings().get(b);
             VkStruct info = VkStruct.at(infos, DESCRIPTOR_BUFFER_INFO, b)
-                    .l("buffer", binding.buffer().buffer).l("offset", binding.offset()).l("range", binding.range());
-            VkStruct.at(writes, WRITE_DESCRIPTOR, b).i("sType", WRITE_DESCRIPTOR_SET).l("dstSet", set).i("dstBinding", b)
-                    .i("descriptorCount", 1).i("descriptorType", DESCRIPTOR_TYPE_STORAGE_BUFFER).p("pBufferInfo", info.segment);
+                    .l("buffer", binding.buffer().buffer)
+                    .l("offset", binding.offset())
+                    .l("range", binding.range());
+            VkStruct.at(writes, WRITE_DESCRIPTOR, b)
+                    .i("sType", WRITE_DESCRIPTOR_SET)
+                    .l("dstSet", set)
+                    .i("dstBinding", b)
+                    .i("descriptorCount", 1)
+                    .i("descriptorType", DESCRIPTOR_TYPE_STORAGE_BUFFER)
+                    .p("pBufferInfo", info.segment);
         }
         ctx.api.call("vkUpdateDescriptorSets", ctx.device, n, writes, 0, MemorySegment.NULL);
     }
 
-    int dispatchCount() { return dispatches; }
+    int dispatchCount() {
+        return dispatches;
+    }
 
     @Override
     public void run() {

@@ -1,7 +1,6 @@
 package dev.audioengine.backend.vulkan;
 
 import dev.audioengine.api.BackendType;
-import dev.audioengine.conformance.GuardedExecution;
 import dev.audioengine.api.graph.Graph;
 import dev.audioengine.api.graph.GraphBuilder;
 import dev.audioengine.api.graph.Tensor;
@@ -10,7 +9,7 @@ import dev.audioengine.api.spi.BackendConfig;
 import dev.audioengine.api.spi.BackendProvider;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
-
+import dev.audioengine.conformance.GuardedExecution;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,27 +33,47 @@ public final class VulkanBench {
         List<Integer> sizes = new ArrayList<>();
         for (String a : args) sizes.add(Integer.parseInt(a));
         if (sizes.isEmpty()) sizes = List.of(256, 512, 1024);
-        List<BackendType> wanted = java.util.Arrays.stream(System.getProperty("bench.backends", "VULKAN,CPU").split(","))
-                .map(String::trim).map(BackendType::valueOf).toList();
+        List<BackendType> wanted = java.util.Arrays.stream(
+                        System.getProperty("bench.backends", "VULKAN,CPU").split(","))
+                .map(String::trim)
+                .map(BackendType::valueOf)
+                .toList();
         Map<String, BackendProvider> providers = new LinkedHashMap<>();
         for (BackendProvider p : ServiceLoader.load(BackendProvider.class)) {
             if (wanted.contains(p.type())) providers.put(p.registryName(), p);
         }
         for (BackendProvider p : providers.values()) {
             if (!p.probe().available()) {
-                System.out.println(p.registryName() + ": unavailable: " + p.probe().reason());
+                System.out.println(
+                        p.registryName() + ": unavailable: " + p.probe().reason());
                 continue;
             }
             try (Backend b = p.open(0, BackendConfig.defaults())) {
-                System.out.println(p.registryName() + " device 0: " + b.device().name() + " [" + b.device().kind() + ", " + b.device().arch() + "]");
+                System.out.println(p.registryName() + " device 0: " + b.device().name() + " ["
+                        + b.device().kind() + ", " + b.device().arch() + "]");
                 for (int n : sizes) {
                     double s = time(b, matmul(n), n >= 2048 ? 5 : 10);
-                    System.out.printf(Locale.ROOT, "  matmul f32 %dx%dx%d: %.3f ms, %.1f GFLOP/s%n", n, n, n, s * 1e3, 2.0 * n * n * n / s / 1e9);
+                    System.out.printf(
+                            Locale.ROOT,
+                            "  matmul f32 %dx%dx%d: %.3f ms, %.1f GFLOP/s%n",
+                            n,
+                            n,
+                            n,
+                            s * 1e3,
+                            2.0 * n * n * n / s / 1e9);
                 }
                 double s = time(b, elementwiseChain(1 << 20, 16), 20);
-                System.out.printf(Locale.ROOT, "  16 chained elementwise ops on 1M floats: %.3f ms per run (%.1f us per op)%n", s * 1e3, s * 1e6 / 16);
+                System.out.printf(
+                        Locale.ROOT,
+                        "  16 chained elementwise ops on 1M floats: %.3f ms per run (%.1f us per op)%n",
+                        s * 1e3,
+                        s * 1e6 / 16);
                 s = time(b, elementwiseChain(1024, 64), 50);
-                System.out.printf(Locale.ROOT, "  64 chained elementwise ops on 1024 floats (launch-bound): %.3f ms per run (%.1f us per op)%n", s * 1e3, s * 1e6 / 64);
+                System.out.printf(
+                        Locale.ROOT,
+                        "  64 chained elementwise ops on 1024 floats (launch-bound): %.3f ms per run (%.1f us per op)%n",
+                        s * 1e3,
+                        s * 1e6 / 64);
             }
         }
     }

@@ -1,5 +1,11 @@
 package dev.audioengine.backend.vulkan;
 
+import static dev.audioengine.backend.vulkan.ffm.VkComputeStructs.*;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
 import dev.audioengine.api.graph.Graph;
 import dev.audioengine.api.graph.GraphBuilder;
 import dev.audioengine.api.graph.Tensor;
@@ -13,18 +19,11 @@ import dev.audioengine.backend.vulkan.device.VulkanContext;
 import dev.audioengine.backend.vulkan.ffm.VkStruct;
 import dev.audioengine.conformance.GuardedExecution;
 import dev.audioengine.reference.ReferenceEvaluator;
-import org.junit.jupiter.api.Test;
-
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.Map;
-
-import static dev.audioengine.backend.vulkan.ffm.VkComputeStructs.*;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import org.junit.jupiter.api.Test;
 
 /** Resource ownership, replay of one recorded command buffer, and the validation-message capture. */
 class VulkanLifecycleTest {
@@ -38,8 +37,11 @@ class VulkanLifecycleTest {
     }
 
     private static Map<String, HostTensor> inputs(RandomTensors r) {
-        return Map.of("x", HostTensor.ofFloats(Shape.of(5, 33), r.normal(5 * 33, 0, 1)),
-                "w", HostTensor.ofFloats(Shape.of(17, 33), r.normal(17 * 33, 0, 0.3)));
+        return Map.of(
+                "x",
+                HostTensor.ofFloats(Shape.of(5, 33), r.normal(5 * 33, 0, 1)),
+                "w",
+                HostTensor.ofFloats(Shape.of(17, 33), r.normal(17 * 33, 0, 0.3)));
     }
 
     @Test
@@ -48,15 +50,17 @@ class VulkanLifecycleTest {
         RandomTensors r = new RandomTensors(seed);
         Graph graph = chain(new GraphBuilder());
         try (VulkanBackend backend = VulkanTestDevice.open();
-             GuardedExecution run = new GuardedExecution(backend, graph)) {
+                GuardedExecution run = new GuardedExecution(backend, graph)) {
             for (int replay = 0; replay < 3; replay++) {
                 Map<String, HostTensor> in = inputs(r);
                 run.run(in);
-                double[] expected = ReferenceEvaluator.evaluate(graph, in, graph.outputs().getFirst());
+                double[] expected =
+                        ReferenceEvaluator.evaluate(graph, in, graph.outputs().getFirst());
                 double[] actual = run.values(graph.outputs().getFirst());
                 float[] f = new float[actual.length];
                 for (int i = 0; i < f.length; i++) f[i] = (float) actual[i];
-                Closeness.assertNmse("replay " + replay + " of the recorded chain", Shape.of(5, 17), seed, f, expected, 1e-7);
+                Closeness.assertNmse(
+                        "replay " + replay + " of the recorded chain", Shape.of(5, 17), seed, f, expected, 1e-7);
                 assertThat(run.memoryViolations()).as(Seeds.describe(seed)).isEmpty();
                 in.values().forEach(HostTensor::close);
             }
@@ -81,7 +85,9 @@ class VulkanLifecycleTest {
             backend.close(); // idempotent
             // the validation layer reports every VkBuffer, pipeline or pool still alive at vkDestroyDevice
             assertThat(backend.validationMessages()).as("round " + round).isEmpty();
-            assertThatThrownBy(() -> backend.allocate(16)).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+            assertThatThrownBy(() -> backend.allocate(16))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("closed");
             leftOpen.close(); // after the backend: harmless
         }
     }
@@ -90,7 +96,7 @@ class VulkanLifecycleTest {
     void uploadAndDownloadRoundTripAtOffsets() {
         for (String staging : List.of("auto", "always")) {
             try (VulkanBackend backend = VulkanTestDevice.open(Map.of("vulkan.staging", staging));
-                 Arena arena = Arena.ofConfined()) {
+                    Arena arena = Arena.ofConfined()) {
                 DeviceBuffer b = backend.allocate(4096 + 7);
                 MemorySegment src = arena.allocate(1000);
                 for (int i = 0; i < 1000; i++) src.set(java.lang.foreign.ValueLayout.JAVA_BYTE, i, (byte) (i * 7 + 3));
@@ -98,7 +104,8 @@ class VulkanLifecycleTest {
                 MemorySegment back = arena.allocate(1000);
                 backend.download(b, 3007, back);
                 assertThat(back.mismatch(src)).as("staging " + staging).isEqualTo(-1);
-                assertThatThrownBy(() -> backend.upload(b, 4000, src)).isInstanceOf(IndexOutOfBoundsException.class)
+                assertThatThrownBy(() -> backend.upload(b, 4000, src))
+                        .isInstanceOf(IndexOutOfBoundsException.class)
                         .hasMessageContaining("outside a buffer of 4103");
             }
         }
@@ -107,16 +114,22 @@ class VulkanLifecycleTest {
     @Test
     void validationErrorsAreCaptured() {
         try (VulkanBackend backend = VulkanTestDevice.open(Map.of("vulkan.validation", "auto"))) {
-            assumeTrue(backend.validationEnabled(), "the Khronos validation layer is not installed (vulkan-validationlayers)");
+            assumeTrue(
+                    backend.validationEnabled(),
+                    "the Khronos validation layer is not installed (vulkan-validationlayers)");
             VulkanContext ctx = backend.context();
             try (Arena a = Arena.ofConfined()) {
                 // size 0 breaks VUID-VkBufferCreateInfo-size-00912
-                VkStruct info = VkStruct.typed(a, BUFFER_CREATE, BUFFER_CREATE_INFO).l("size", 0).i("usage", BUFFER_USAGE_STORAGE);
+                VkStruct info = VkStruct.typed(a, BUFFER_CREATE, BUFFER_CREATE_INFO)
+                        .l("size", 0)
+                        .i("usage", BUFFER_USAGE_STORAGE);
                 MemorySegment out = a.allocate(JAVA_LONG);
                 int result = ctx.api.result("vkCreateBuffer", ctx.device, info.segment, MemorySegment.NULL, out);
-                if (result == 0 && out.get(JAVA_LONG, 0) != 0) ctx.api.call("vkDestroyBuffer", ctx.device, out.get(JAVA_LONG, 0), MemorySegment.NULL);
+                if (result == 0 && out.get(JAVA_LONG, 0) != 0)
+                    ctx.api.call("vkDestroyBuffer", ctx.device, out.get(JAVA_LONG, 0), MemorySegment.NULL);
             }
-            assertThat(backend.validationMessages()).anySatisfy(m -> assertThat(m).startsWith("error: ").contains("size"));
+            assertThat(backend.validationMessages())
+                    .anySatisfy(m -> assertThat(m).startsWith("error: ").contains("size"));
         }
     }
 
@@ -125,7 +138,8 @@ class VulkanLifecycleTest {
         VulkanBackendProvider provider = new VulkanBackendProvider();
         assumeTrue(provider.probe().available());
         assertThatThrownBy(() -> VulkanTestDevice.open(Map.of("vulkan.staging", "sometimes")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("vulkan.staging must be auto or always");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("vulkan.staging must be auto or always");
     }
 
     @Test

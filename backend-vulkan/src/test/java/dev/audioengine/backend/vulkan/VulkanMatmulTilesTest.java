@@ -1,5 +1,7 @@
 package dev.audioengine.backend.vulkan;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.audioengine.api.graph.Graph;
 import dev.audioengine.api.graph.GraphBuilder;
 import dev.audioengine.api.graph.Tensor;
@@ -12,11 +14,8 @@ import dev.audioengine.api.testkit.Seeds;
 import dev.audioengine.backend.vulkan.kernels.LinearKernels;
 import dev.audioengine.conformance.GuardedExecution;
 import dev.audioengine.reference.ReferenceEvaluator;
-import org.junit.jupiter.api.Test;
-
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * Matmul shapes past the catalogue's: outputs that make at least 256 tiles of 128 x 128 take
@@ -32,28 +31,45 @@ class VulkanMatmulTilesTest {
         assertThat(LinearKernels.largeTiles(256, 130, 64)).isTrue();
         assertThat(LinearKernels.largeTiles(2048, 2176, 1)).isTrue();
         assertThat(LinearKernels.largeTiles(200, 129, 128)).isTrue();
-        assertThat(LinearKernels.largeTiles(1024, 1024, 1)).as("64 large tiles would idle most of a big GPU").isFalse();
+        assertThat(LinearKernels.largeTiles(1024, 1024, 1))
+                .as("64 large tiles would idle most of a big GPU")
+                .isFalse();
     }
 
-    private static void check(VulkanBackend backend, long seed, int batch, int m, int n, int k, DType wType, boolean transposedW, double bound) {
+    private static void check(
+            VulkanBackend backend,
+            long seed,
+            int batch,
+            int m,
+            int n,
+            int k,
+            DType wType,
+            boolean transposedW,
+            double bound) {
         RandomTensors r = new RandomTensors(seed);
         GraphBuilder g = new GraphBuilder();
         Tensor x = g.input("x", Shape.of(batch, m, k));
-        Tensor w = transposedW ? g.transpose(g.input("w", wType, Shape.of(k, n)), 0, 1) : g.input("w", wType, Shape.of(n, k));
+        Tensor w = transposedW
+                ? g.transpose(g.input("w", wType, Shape.of(k, n)), 0, 1)
+                : g.input("w", wType, Shape.of(n, k));
         Graph graph = g.build(g.matmul(x, w));
         Shape wShape = transposedW ? Shape.of(k, n) : Shape.of(n, k);
         try (HostTensor xv = HostTensor.ofFloats(Shape.of(batch, m, k), r.normal(batch * m * k, 0, 1));
-             HostTensor wv = HostTensor.convert(wType, wShape, r.normal(n * k, 0, 0.5));
-             GuardedExecution run = new GuardedExecution(backend, graph)) {
+                HostTensor wv = HostTensor.convert(wType, wShape, r.normal(n * k, 0, 0.5));
+                GuardedExecution run = new GuardedExecution(backend, graph)) {
             Map<String, HostTensor> in = Map.of("x", xv, "w", wv);
             run.run(in);
-            double[] expected = ReferenceEvaluator.evaluate(graph, in, graph.outputs().getFirst());
+            double[] expected =
+                    ReferenceEvaluator.evaluate(graph, in, graph.outputs().getFirst());
             double[] actual = run.values(graph.outputs().getFirst());
             float[] f = new float[actual.length];
             for (int i = 0; i < f.length; i++) f[i] = (float) actual[i];
-            String what = "matmul " + batch + "x[" + m + "," + k + "] w " + wType + (transposedW ? " transposed" : "") + " [" + n + "," + k + "]";
+            String what = "matmul " + batch + "x[" + m + "," + k + "] w " + wType + (transposedW ? " transposed" : "")
+                    + " [" + n + "," + k + "]";
             Closeness.assertNmse(what, Shape.of(batch, m, n), seed, f, expected, bound);
-            assertThat(run.memoryViolations()).as(what + " " + Seeds.describe(seed)).isEmpty();
+            assertThat(run.memoryViolations())
+                    .as(what + " " + Seeds.describe(seed))
+                    .isEmpty();
         }
     }
 
@@ -63,7 +79,9 @@ class VulkanMatmulTilesTest {
         try (VulkanBackend backend = VulkanTestDevice.open()) {
             check(backend, seed, 1, 128, 128, 64, DType.F32, false, 1e-7); // one large tile: the small kernel
             check(backend, seed + 1, 16, 129, 257, 96, DType.F32, false, 1e-7); // 16 x 2 x 3 = 96 large tiles: small
-            check(backend, seed + 2, 1, 2049, 2049, 32, DType.F32, true, 1e-7); // 17 x 17 = 289 large tiles, ragged edges
+            check(
+                    backend, seed + 2, 1, 2049, 2049, 32, DType.F32, true,
+                    1e-7); // 17 x 17 = 289 large tiles, ragged edges
             check(backend, seed + 3, 64, 256, 130, 64, DType.F16, false, 1e-6); // 64 x 2 x 2 = 256
             check(backend, seed + 4, 1, 2048, 2176, 64, DType.Q8_0, false, 5e-4); // 16 x 17 = 272
             check(backend, seed + 5, 128, 200, 129, 32, DType.Q4_0, false, 5e-4); // 128 x 2 x 2 = 512

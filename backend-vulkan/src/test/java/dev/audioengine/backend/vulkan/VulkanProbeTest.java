@@ -1,5 +1,9 @@
 package dev.audioengine.backend.vulkan;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
 import dev.audioengine.api.spi.BackendConfig;
 import dev.audioengine.api.spi.BackendUnavailableException;
 import dev.audioengine.api.spi.DeviceKind;
@@ -7,17 +11,12 @@ import dev.audioengine.api.spi.ProbeResult;
 import dev.audioengine.backend.vulkan.device.VulkanDevices;
 import dev.audioengine.backend.vulkan.ffm.VkResults;
 import dev.audioengine.backend.vulkan.ffm.VulkanLibrary;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class VulkanProbeTest {
 
@@ -30,8 +29,10 @@ class VulkanProbeTest {
 
         assertThat(r.available()).isFalse();
         assertThat(r.devices()).isEmpty();
-        assertThat(r.reason()).startsWith("libaudioengine-absent.so.1 not found (tried ")
-                .contains(names).contains("loader path", "/nonexistent/vulkan", empty.toString())
+        assertThat(r.reason())
+                .startsWith("libaudioengine-absent.so.1 not found (tried ")
+                .contains(names)
+                .contains("loader path", "/nonexistent/vulkan", empty.toString())
                 .contains("install the Vulkan loader (libvulkan1)");
     }
 
@@ -41,7 +42,8 @@ class VulkanProbeTest {
 
         ProbeResult r = new VulkanBackendProvider(List.of("libaudioengine-fake.so.1"), List.of(folder)).probe();
 
-        assertThat(r.reason()).contains(folder.resolve("libaudioengine-fake.so.1") + " exists but could not be loaded: ")
+        assertThat(r.reason())
+                .contains(folder.resolve("libaudioengine-fake.so.1") + " exists but could not be loaded: ")
                 .contains("invalid ELF header");
     }
 
@@ -55,14 +57,16 @@ class VulkanProbeTest {
 
     @Test
     void theLoaderFindsLavapipeAsACpuDevice() {
-        assumeTrue(VulkanLibrary.find(VulkanLibrary.SONAMES, VulkanLibrary.FOLDERS).found(),
+        assumeTrue(
+                VulkanLibrary.find(VulkanLibrary.SONAMES, VulkanLibrary.FOLDERS).found(),
                 "libvulkan is not installed here (CI installs libvulkan1 and mesa-vulkan-drivers)");
 
         ProbeResult r = new VulkanBackendProvider().probe();
         System.out.println("Vulkan probe: " + r);
 
         assertThat(r.available()).isTrue();
-        assertThat(r.reason()).startsWith("Vulkan loader 1.")
+        assertThat(r.reason())
+                .startsWith("Vulkan loader 1.")
                 .containsPattern("llvmpipe \\(LLVM [^)]*\\) \\[CPU, Vulkan 1\\.\\d+\\.\\d+, ");
         assertThat(r.devices()).anySatisfy(d -> {
             assertThat(d.name()).startsWith("llvmpipe");
@@ -71,8 +75,12 @@ class VulkanProbeTest {
             assertThat(d.memoryTotal()).isPositive();
             assertThat(d.memoryFree()).isBetween(0L, d.memoryTotal());
         });
-        assertThat(r.devices()).extracting(d -> d.index()).containsExactlyElementsOf(
-                java.util.stream.IntStream.range(0, r.devices().size()).boxed().toList());
+        assertThat(r.devices())
+                .extracting(d -> d.index())
+                .containsExactlyElementsOf(
+                        java.util.stream.IntStream.range(0, r.devices().size())
+                                .boxed()
+                                .toList());
     }
 
     @Test

@@ -1,11 +1,7 @@
 package dev.audioengine.backend.vulkan;
 
-import dev.audioengine.conformance.CaseCatalogue;
-import dev.audioengine.conformance.ConformanceCase;
-import dev.audioengine.conformance.ConformanceHarness;
-import dev.audioengine.conformance.ConformanceReport;
-import dev.audioengine.conformance.Float64Reference;
-import dev.audioengine.conformance.GuardedExecution;
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.audioengine.api.graph.Graph;
 import dev.audioengine.api.graph.GraphBuilder;
 import dev.audioengine.api.graph.Tensor;
@@ -13,14 +9,17 @@ import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
 import dev.audioengine.api.testkit.Seeds;
-import org.junit.jupiter.api.Test;
-
+import dev.audioengine.conformance.CaseCatalogue;
+import dev.audioengine.conformance.ConformanceCase;
+import dev.audioengine.conformance.ConformanceHarness;
+import dev.audioengine.conformance.ConformanceReport;
+import dev.audioengine.conformance.Float64Reference;
+import dev.audioengine.conformance.GuardedExecution;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * Persistent tensors on Vulkan (lavapipe in CI): the multi-run state cases against float64 with
@@ -32,14 +31,21 @@ class VulkanStateTest {
     @Test
     void stateCasesPassAgainstFloat64() {
         long seed = Seeds.fresh();
-        List<ConformanceCase> cases = Stream.concat(CaseCatalogue.select("write_slice", null).stream(),
-                CaseCatalogue.select("key_mask", null).stream()).toList();
+        List<ConformanceCase> cases = Stream.concat(
+                        CaseCatalogue.select("write_slice", null).stream(),
+                        CaseCatalogue.select("key_mask", null).stream())
+                .toList();
         try (VulkanBackend backend = VulkanTestDevice.open()) {
-            ConformanceReport report = new ConformanceHarness(backend, new Float64Reference()).run(cases, seed, r -> {});
-            String bad = report.results().stream().filter(r -> r.status() != dev.audioengine.conformance.CaseResult.Status.PASS)
-                    .map(r -> r.testCase().id() + ": " + r.status() + " " + r.message()).collect(Collectors.joining("\n  "));
+            ConformanceReport report =
+                    new ConformanceHarness(backend, new Float64Reference()).run(cases, seed, r -> {});
+            String bad = report.results().stream()
+                    .filter(r -> r.status() != dev.audioengine.conformance.CaseResult.Status.PASS)
+                    .map(r -> r.testCase().id() + ": " + r.status() + " " + r.message())
+                    .collect(Collectors.joining("\n  "));
             assertThat(report.passed()).as(Seeds.describe(seed) + ":\n  " + bad).isEqualTo(cases.size());
-            assertThat(backend.validationMessages()).as("Khronos validation layer messages").isEmpty();
+            assertThat(backend.validationMessages())
+                    .as("Khronos validation layer messages")
+                    .isEmpty();
         }
     }
 
@@ -53,9 +59,9 @@ class VulkanStateTest {
         for (int i = 0; i < 24; i++) initial[i] = 100 + i;
         for (int i = 0; i < 12; i++) src[i] = -1 - i;
         try (VulkanBackend backend = VulkanTestDevice.open();
-             GuardedExecution run = new GuardedExecution(backend, graph);
-             HostTensor init = HostTensor.ofFloats(Shape.of(1, 6, 4), initial);
-             HostTensor x = HostTensor.ofFloats(Shape.of(1, 3, 4), src)) {
+                GuardedExecution run = new GuardedExecution(backend, graph);
+                HostTensor init = HostTensor.ofFloats(Shape.of(1, 6, 4), initial);
+                HostTensor x = HostTensor.ofFloats(Shape.of(1, 3, 4), src)) {
             for (int start : new int[] {4, -1}) {
                 run.setState("cache", init);
                 try (HostTensor at = HostTensor.ofInts(Shape.of(1), start)) {
@@ -67,7 +73,9 @@ class VulkanStateTest {
                     int from = pos - start; // the source row that lands here, if any
                     for (int c = 0; c < 4; c++) {
                         double expect = from >= 0 && from < 3 ? src[from * 4 + c] : initial[pos * 4 + c];
-                        assertThat(got[pos * 4 + c]).as("start %d position %d", start, pos).isEqualTo(expect);
+                        assertThat(got[pos * 4 + c])
+                                .as("start %d position %d", start, pos)
+                                .isEqualTo(expect);
                     }
                 }
             }

@@ -50,7 +50,8 @@ final class Broadcast {
         long[] x = aligned(a, r), y = aligned(b, r), out = new long[r];
         for (int i = 0; i < r; i++) {
             if (x[i] != y[i] && x[i] != 1 && y[i] != 1) {
-                throw new IllegalArgumentException(source + ": " + op + " of shapes " + Arrays.toString(a) + " and " + Arrays.toString(b) + " does not broadcast");
+                throw new IllegalArgumentException(source + ": " + op + " of shapes " + Arrays.toString(a) + " and "
+                        + Arrays.toString(b) + " does not broadcast");
             }
             out[i] = Math.max(x[i], y[i]);
         }

@@ -25,8 +25,9 @@ final class Dequantize {
         }
         int ax = axis < 0 ? axis + q.rank() : axis;
         if (ax < 0 || ax >= q.rank() || q.dim(ax) != s.length) {
-            throw new IllegalArgumentException(what + ": " + s.length + " scales along axis " + axis + " of a weight shaped "
-                    + Arrays.toString(q.shape()) + " (per-channel scales need one per index of that axis)");
+            throw new IllegalArgumentException(
+                    what + ": " + s.length + " scales along axis " + axis + " of a weight shaped "
+                            + Arrays.toString(q.shape()) + " (per-channel scales need one per index of that axis)");
         }
         long inner = 1;
         for (int i = ax + 1; i < q.rank(); i++) inner *= q.dim(i);

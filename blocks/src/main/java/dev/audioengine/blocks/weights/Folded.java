@@ -2,7 +2,6 @@ package dev.audioengine.blocks.weights;
 
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
-
 import java.util.Arrays;
 
 /**
@@ -13,12 +12,17 @@ record Folded(long[] shape, float[] values) {
     Folded {
         long n = 1;
         for (long d : shape) n *= d;
-        if (n != values.length) throw new IllegalArgumentException(values.length + " values for shape " + Arrays.toString(shape));
+        if (n != values.length)
+            throw new IllegalArgumentException(values.length + " values for shape " + Arrays.toString(shape));
     }
 
-    int rank() { return shape.length; }
+    int rank() {
+        return shape.length;
+    }
 
-    long dim(int axis) { return shape[axis < 0 ? shape.length + axis : axis]; }
+    long dim(int axis) {
+        return shape[axis < 0 ? shape.length + axis : axis];
+    }
 
     /** The last two axes swapped (ONNX MatMul's [K, N] weights to the engine's [N, K]). */
     Folded transposeLastTwo() {
@@ -33,7 +37,8 @@ record Folded(long[] shape, float[] values) {
     /** Output axis i is input axis perm[i]. */
     Folded permute(int[] perm) {
         int r = shape.length;
-        if (perm.length != r) throw new IllegalArgumentException("permutation " + Arrays.toString(perm) + " for rank " + r);
+        if (perm.length != r)
+            throw new IllegalArgumentException("permutation " + Arrays.toString(perm) + " for rank " + r);
         long[] inStrides = strides(shape);
         long[] out = new long[r];
         long[] stride = new long[r];
@@ -55,10 +60,14 @@ record Folded(long[] shape, float[] values) {
         return new Folded(out, v);
     }
 
-    Folded reshaped(long[] newShape) { return new Folded(newShape.clone(), values); }
+    Folded reshaped(long[] newShape) {
+        return new Folded(newShape.clone(), values);
+    }
 
     /** An F32 engine tensor that owns a copy of the values (a scalar becomes shape []). */
-    HostTensor toHostTensor() { return HostTensor.ofFloats(new Shape(shape.clone()), values); }
+    HostTensor toHostTensor() {
+        return HostTensor.ofFloats(new Shape(shape.clone()), values);
+    }
 
     static long[] strides(long[] shape) {
         long[] s = new long[shape.length];

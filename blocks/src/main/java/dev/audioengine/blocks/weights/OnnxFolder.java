@@ -4,7 +4,6 @@ import dev.audioengine.api.tensor.HalfFloats;
 import dev.audioengine.weights.onnx.OnnxAttribute;
 import dev.audioengine.weights.onnx.OnnxNode;
 import dev.audioengine.weights.onnx.OnnxTensor;
-
 import java.util.Arrays;
 import java.util.List;
 
@@ -28,7 +27,9 @@ final class OnnxFolder {
     }
 
     /** True when {@code value} is stored or computable from stored tensors alone. */
-    boolean isFoldable(String value) { return foldable(value, 0); }
+    boolean isFoldable(String value) {
+        return foldable(value, 0);
+    }
 
     private boolean foldable(String value, int depth) {
         if (index.stored(value) != null) return true;
@@ -38,7 +39,9 @@ final class OnnxFolder {
         return true;
     }
 
-    Folded fold(String value) { return fold(value, 0); }
+    Folded fold(String value) {
+        return fold(value, 0);
+    }
 
     private Folded fold(String value, int depth) {
         OnnxTensor t = index.stored(value);
@@ -47,21 +50,31 @@ final class OnnxFolder {
         OnnxNode n = index.producer(value);
         if (n == null) throw error(value, "is a graph input, not a weight");
         if (!supported(n.opType())) {
-            throw error(value, "comes from " + n.opType() + " node '" + n.name() + "', which is not a weight expression (foldable: "
-                    + String.join(", ", SUPPORTED) + ")");
+            throw error(
+                    value,
+                    "comes from " + n.opType() + " node '" + n.name()
+                            + "', which is not a weight expression (foldable: " + String.join(", ", SUPPORTED) + ")");
         }
-        if (n.outputs().indexOf(value) != 0) throw error(value, "is output " + n.outputs().indexOf(value) + " of '" + n.name() + "'");
+        if (n.outputs().indexOf(value) != 0)
+            throw error(value, "is output " + n.outputs().indexOf(value) + " of '" + n.name() + "'");
         List<String> in = n.inputs();
         return switch (n.opType()) {
             case "Identity" -> fold(in.get(0), depth + 1);
             case "Cast" -> cast(n, fold(in.get(0), depth + 1));
-            case "Add", "Sub", "Mul", "Div" -> Broadcast.apply(n.opType(), fold(in.get(0), depth + 1), fold(in.get(1), depth + 1), source);
+            case "Add", "Sub", "Mul", "Div" ->
+                Broadcast.apply(n.opType(), fold(in.get(0), depth + 1), fold(in.get(1), depth + 1), source);
             case "DequantizeLinear" -> {
                 OnnxAttribute axis = n.attribute("axis");
                 OnnxAttribute block = n.attribute("block_size");
-                if (block != null && block.i() != 0) throw error(value, "uses blocked DequantizeLinear (block_size " + block.i() + ")");
+                if (block != null && block.i() != 0)
+                    throw error(value, "uses blocked DequantizeLinear (block_size " + block.i() + ")");
                 Folded zp = in.size() > 2 && !in.get(2).isEmpty() ? fold(in.get(2), depth + 1) : null;
-                yield Dequantize.linear(fold(in.get(0), depth + 1), fold(in.get(1), depth + 1), zp, axis == null ? 1 : (int) axis.i(), value);
+                yield Dequantize.linear(
+                        fold(in.get(0), depth + 1),
+                        fold(in.get(1), depth + 1),
+                        zp,
+                        axis == null ? 1 : (int) axis.i(),
+                        value);
             }
             case "Transpose" -> {
                 Folded x = fold(in.get(0), depth + 1);
@@ -76,42 +89,72 @@ final class OnnxFolder {
             }
             case "Unsqueeze", "Squeeze" -> {
                 Folded x = fold(in.get(0), depth + 1);
-                long[] axes = in.size() > 1 && !in.get(1).isEmpty() ? integers(in.get(1), depth)
+                long[] axes = in.size() > 1 && !in.get(1).isEmpty()
+                        ? integers(in.get(1), depth)
                         : n.attribute("axes") != null ? n.attribute("axes").ints() : null;
-                yield x.reshaped(n.opType().equals("Unsqueeze") ? unsqueezed(x.shape(), axes, value) : squeezed(x.shape(), axes, value));
+                yield x.reshaped(
+                        n.opType().equals("Unsqueeze")
+                                ? unsqueezed(x.shape(), axes, value)
+                                : squeezed(x.shape(), axes, value));
             }
             default -> throw new IllegalStateException("supported() admitted " + n.opType());
         };
     }
 
-    private static final List<String> SUPPORTED = List.of("Identity", "Cast", "Add", "Sub", "Mul", "Div", "DequantizeLinear",
-            "Transpose", "Reshape", "Unsqueeze", "Squeeze");
+    private static final List<String> SUPPORTED = List.of(
+            "Identity",
+            "Cast",
+            "Add",
+            "Sub",
+            "Mul",
+            "Div",
+            "DequantizeLinear",
+            "Transpose",
+            "Reshape",
+            "Unsqueeze",
+            "Squeeze");
 
-    private static boolean supported(String op) { return SUPPORTED.contains(op); }
+    private static boolean supported(String op) {
+        return SUPPORTED.contains(op);
+    }
 
     private Folded stored(OnnxTensor t) {
         long[] dims = t.dims();
-        return new Folded(dims, switch (t.dataType()) {
-            case OnnxTensor.FLOAT, OnnxTensor.DOUBLE, OnnxTensor.FLOAT16, OnnxTensor.UINT8, OnnxTensor.INT8, OnnxTensor.INT16,
-                 OnnxTensor.UINT16, OnnxTensor.INT32 -> t.toFloatArray();
-            case OnnxTensor.BFLOAT16 -> {
-                float[] v = new float[(int) t.elements()];
-                for (int i = 0; i < v.length; i++) {
-                    v[i] = HalfFloats.bf16ToFloat(t.bytes().get(java.lang.foreign.ValueLayout.JAVA_SHORT_UNALIGNED, 2L * i));
-                }
-                yield v;
-            }
-            case OnnxTensor.INT64, OnnxTensor.UINT32, OnnxTensor.UINT64 -> {
-                long[] l = t.toLongArray();
-                float[] v = new float[l.length];
-                for (int i = 0; i < l.length; i++) {
-                    if (Math.abs(l[i]) > 1 << 24) throw error(t.name(), "holds the integer " + l[i] + ", which float32 cannot represent exactly");
-                    v[i] = l[i];
-                }
-                yield v;
-            }
-            default -> throw error(t.name(), "has ONNX element type " + t.dataType() + ", which holds no numeric values");
-        });
+        return new Folded(
+                dims,
+                switch (t.dataType()) {
+                    case OnnxTensor.FLOAT,
+                            OnnxTensor.DOUBLE,
+                            OnnxTensor.FLOAT16,
+                            OnnxTensor.UINT8,
+                            OnnxTensor.INT8,
+                            OnnxTensor.INT16,
+                            OnnxTensor.UINT16,
+                            OnnxTensor.INT32 -> t.toFloatArray();
+                    case OnnxTensor.BFLOAT16 -> {
+                        float[] v = new float[(int) t.elements()];
+                        for (int i = 0; i < v.length; i++) {
+                            v[i] = HalfFloats.bf16ToFloat(
+                                    t.bytes().get(java.lang.foreign.ValueLayout.JAVA_SHORT_UNALIGNED, 2L * i));
+                        }
+                        yield v;
+                    }
+                    case OnnxTensor.INT64, OnnxTensor.UINT32, OnnxTensor.UINT64 -> {
+                        long[] l = t.toLongArray();
+                        float[] v = new float[l.length];
+                        for (int i = 0; i < l.length; i++) {
+                            if (Math.abs(l[i]) > 1 << 24)
+                                throw error(
+                                        t.name(),
+                                        "holds the integer " + l[i] + ", which float32 cannot represent exactly");
+                            v[i] = l[i];
+                        }
+                        yield v;
+                    }
+                    default ->
+                        throw error(
+                                t.name(), "has ONNX element type " + t.dataType() + ", which holds no numeric values");
+                });
     }
 
     private Folded cast(OnnxNode n, Folded x) {
@@ -119,7 +162,9 @@ final class OnnxFolder {
         int type = to == null ? -1 : (int) to.i();
         float[] v = x.values();
         switch (type) {
-            case OnnxTensor.FLOAT, OnnxTensor.DOUBLE -> { return x; }
+            case OnnxTensor.FLOAT, OnnxTensor.DOUBLE -> {
+                return x;
+            }
             case OnnxTensor.FLOAT16 -> {
                 float[] r = new float[v.length];
                 for (int i = 0; i < v.length; i++) r[i] = HalfFloats.f16ToFloat(HalfFloats.floatToF16(v[i]));
@@ -127,11 +172,15 @@ final class OnnxFolder {
             }
             case OnnxTensor.INT8, OnnxTensor.UINT8, OnnxTensor.INT32 -> {
                 for (float f : v) {
-                    if (f != Math.rint(f)) throw error(n.outputs().getFirst(), "casts non-integer values to integer type " + type);
+                    if (f != Math.rint(f))
+                        throw error(n.outputs().getFirst(), "casts non-integer values to integer type " + type);
                 }
                 return x;
             }
-            default -> throw error(n.outputs().getFirst(), "is a Cast to ONNX type " + type + ", which a weight expression does not use");
+            default ->
+                throw error(
+                        n.outputs().getFirst(),
+                        "is a Cast to ONNX type " + type + ", which a weight expression does not use");
         }
     }
 
@@ -151,7 +200,8 @@ final class OnnxFolder {
         for (long d : in) total *= d;
         for (int i = 0; i < out.length; i++) {
             if (out[i] == 0) {
-                if (i >= in.length) throw error(value, "reshape copies axis " + i + " of a rank " + in.length + " tensor");
+                if (i >= in.length)
+                    throw error(value, "reshape copies axis " + i + " of a rank " + in.length + " tensor");
                 out[i] = in[i];
             }
             if (out[i] == -1) {
@@ -191,11 +241,15 @@ final class OnnxFolder {
         } else {
             for (long a : axes) {
                 int ax = (int) (a < 0 ? a + in.length : a);
-                if (ax < 0 || ax >= in.length || in[ax] != 1) throw error(value, "Squeeze axes " + Arrays.toString(axes) + " of " + Arrays.toString(in));
+                if (ax < 0 || ax >= in.length || in[ax] != 1)
+                    throw error(value, "Squeeze axes " + Arrays.toString(axes) + " of " + Arrays.toString(in));
                 drop[ax] = true;
             }
         }
-        return java.util.stream.IntStream.range(0, in.length).filter(i -> !drop[i]).mapToLong(i -> in[i]).toArray();
+        return java.util.stream.IntStream.range(0, in.length)
+                .filter(i -> !drop[i])
+                .mapToLong(i -> in[i])
+                .toArray();
     }
 
     IllegalArgumentException error(String value, String what) {

@@ -4,7 +4,6 @@ import dev.audioengine.weights.onnx.OnnxGraph;
 import dev.audioengine.weights.onnx.OnnxModel;
 import dev.audioengine.weights.onnx.OnnxNode;
 import dev.audioengine.weights.onnx.OnnxTensor;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,27 +30,43 @@ final class OnnxIndex {
         for (OnnxNode n : g.nodes()) {
             if (!n.name().isEmpty()) nodesByName.putIfAbsent(n.name(), n);
             for (String out : n.outputs()) if (!out.isEmpty()) producers.putIfAbsent(out, n);
-            for (String in : n.inputs()) if (!in.isEmpty()) consumers.computeIfAbsent(in, k -> new ArrayList<>()).add(n);
+            for (String in : n.inputs())
+                if (!in.isEmpty())
+                    consumers.computeIfAbsent(in, k -> new ArrayList<>()).add(n);
         }
     }
 
     /** The initializer or Constant-node value of that name, or null. */
-    OnnxTensor stored(String name) { return stored.get(name); }
+    OnnxTensor stored(String name) {
+        return stored.get(name);
+    }
 
     /** Names of every initializer and Constant output, in file order. */
-    List<String> storedNames() { return List.copyOf(stored.keySet()); }
+    List<String> storedNames() {
+        return List.copyOf(stored.keySet());
+    }
 
     /** The node producing {@code value}, or null for graph inputs and stored tensors. */
-    OnnxNode producer(String value) { return stored.containsKey(value) ? null : producers.get(value); }
+    OnnxNode producer(String value) {
+        return stored.containsKey(value) ? null : producers.get(value);
+    }
 
     /** The nodes reading {@code value}, in every graph. */
-    List<OnnxNode> consumers(String value) { return consumers.getOrDefault(value, List.of()); }
+    List<OnnxNode> consumers(String value) {
+        return consumers.getOrDefault(value, List.of());
+    }
 
     /** The first node of that name in any graph (a merged decoder repeats names in both branches, over the same weights). */
-    OnnxNode node(String name) { return nodesByName.get(name); }
+    OnnxNode node(String name) {
+        return nodesByName.get(name);
+    }
 
-    int nodeCount() { return nodesByName.size(); }
+    int nodeCount() {
+        return nodesByName.size();
+    }
 
     /** Every node name, first occurrence order. */
-    List<String> nodeNames() { return List.copyOf(nodesByName.keySet()); }
+    List<String> nodeNames() {
+        return List.copyOf(nodesByName.keySet());
+    }
 }

@@ -1,7 +1,6 @@
 package dev.audioengine.blocks.weights;
 
 import dev.audioengine.weights.onnx.OnnxNode;
-
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -45,13 +44,16 @@ final class OnnxLstmWeights {
         if (kind.startsWith("weight")) {
             String input = in.get(kind.equals("weight_ih") ? 1 : 2);
             Folded v = transposed ? quantized.dequantize(input) : folder.fold(input);
-            if (v == null) throw new IllegalArgumentException(source + ": no dequantization rule for '" + input + "' of '" + n.name() + "'");
+            if (v == null)
+                throw new IllegalArgumentException(
+                        source + ": no dequantization rule for '" + input + "' of '" + n.name() + "'");
             if (direction >= v.dim(0)) return null;
             Folded one = slice0(v, direction); // [4H, X], or [X, 4H] when transposed
             if (transposed) one = one.transposeLastTwo();
             return gatesInTorchOrder(one);
         }
-        if (in.size() < 4 || in.get(3).isEmpty()) return null; // ONNX's default B is zeros; torch always has biases, so report it absent
+        if (in.size() < 4 || in.get(3).isEmpty())
+            return null; // ONNX's default B is zeros; torch always has biases, so report it absent
         Folded b = folder.fold(in.get(3));
         if (direction >= b.dim(0)) return null;
         Folded one = slice0(b, direction); // [8H]

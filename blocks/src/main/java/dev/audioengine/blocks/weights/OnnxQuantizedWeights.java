@@ -2,7 +2,6 @@ package dev.audioengine.blocks.weights;
 
 import dev.audioengine.weights.onnx.OnnxAttribute;
 import dev.audioengine.weights.onnx.OnnxNode;
-
 import java.util.List;
 import java.util.function.UnaryOperator;
 
@@ -52,8 +51,9 @@ final class OnnxQuantizedWeights {
                     Folded zp = optionalInput(in, 2);
                     OnnxAttribute axis = n.attribute("axis");
                     if (viaLayout && scale.values().length > 1) {
-                        throw new IllegalArgumentException(source + ": '" + q + "' is dequantized per channel after a layout change (node '"
-                                + n.name() + "'); its axis no longer refers to the stored layout");
+                        throw new IllegalArgumentException(
+                                source + ": '" + q + "' is dequantized per channel after a layout change (node '"
+                                        + n.name() + "'); its axis no longer refers to the stored layout");
                     }
                     int ax = axis == null ? 1 : (int) axis.i();
                     yield w -> Dequantize.linear(w, scale, zp, ax, q);
@@ -74,7 +74,7 @@ final class OnnxQuantizedWeights {
                 }
                 case "Cast" -> viaLayout ? null : castChain(q, n.outputs().getFirst());
                 case "Gather", "Transpose", "Reshape", "Squeeze", "Unsqueeze", "Identity" ->
-                        in.get(0).equals(value) ? rule(q, n.outputs().getFirst(), true, depth + 1) : null;
+                    in.get(0).equals(value) ? rule(q, n.outputs().getFirst(), true, depth + 1) : null;
                 default -> null;
             };
             if (r != null) return r;
@@ -93,7 +93,8 @@ final class OnnxQuantizedWeights {
         }
         String scale = q.substring(0, q.length() - QUANTIZED.length()) + "_scale";
         if (index.stored(scale) == null) {
-            throw new IllegalArgumentException(source + ": '" + q + "' feeds " + n.opType() + " '" + n.name() + "' but there is no stored '" + scale + "'");
+            throw new IllegalArgumentException(source + ": '" + q + "' feeds " + n.opType() + " '" + n.name()
+                    + "' but there is no stored '" + scale + "'");
         }
         return folder.fold(scale);
     }
@@ -103,8 +104,9 @@ final class OnnxQuantizedWeights {
         long d = w.dim(0);
         long[] shape = scale.rank() == 2 ? new long[] {d, 1, scale.dim(1)} : new long[] {d, 1, 1};
         if (scale.values().length != shape[0] * shape[2]) {
-            throw new IllegalArgumentException(source + ": DynamicQuantizeLSTM '" + n.name() + "' scale " + java.util.Arrays.toString(scale.shape())
-                    + " does not fit weights " + java.util.Arrays.toString(w.shape()));
+            throw new IllegalArgumentException(source + ": DynamicQuantizeLSTM '" + n.name() + "' scale "
+                    + java.util.Arrays.toString(scale.shape()) + " does not fit weights "
+                    + java.util.Arrays.toString(w.shape()));
         }
         Folded centred = Broadcast.apply("Sub", w, zp.reshaped(shape), source);
         return Broadcast.apply("Mul", centred, scale.reshaped(shape), source);
@@ -117,8 +119,11 @@ final class OnnxQuantizedWeights {
             List<OnnxNode> next = index.consumers(cur);
             if (next.size() != 1) break;
             OnnxNode n = next.getFirst();
-            if (!List.of("Mul", "Add", "Sub", "Div").contains(n.opType()) || n.inputs().size() != 2) break;
-            String other = n.inputs().get(0).equals(cur) ? n.inputs().get(1) : n.inputs().get(0);
+            if (!List.of("Mul", "Add", "Sub", "Div").contains(n.opType())
+                    || n.inputs().size() != 2) break;
+            String other = n.inputs().get(0).equals(cur)
+                    ? n.inputs().get(1)
+                    : n.inputs().get(0);
             if (!folder.isFoldable(other)) break;
             cur = n.outputs().getFirst();
         }
@@ -126,8 +131,9 @@ final class OnnxQuantizedWeights {
         return w -> {
             Folded f = folder.fold(end);
             if (!java.util.Arrays.equals(f.shape(), w.shape())) {
-                throw new IllegalArgumentException(source + ": dequantizing '" + q + "' through '" + end + "' changes its shape from "
-                        + java.util.Arrays.toString(w.shape()) + " to " + java.util.Arrays.toString(f.shape()));
+                throw new IllegalArgumentException(
+                        source + ": dequantizing '" + q + "' through '" + end + "' changes its shape from "
+                                + java.util.Arrays.toString(w.shape()) + " to " + java.util.Arrays.toString(f.shape()));
             }
             return f;
         };

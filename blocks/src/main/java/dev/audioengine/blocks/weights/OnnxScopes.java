@@ -1,7 +1,6 @@
 package dev.audioengine.blocks.weights;
 
 import dev.audioengine.weights.onnx.OnnxNode;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -67,10 +66,12 @@ final class OnnxScopes {
 
     private OnnxNode only(List<String> want, String op, java.util.function.Predicate<List<String>> matches) {
         List<OnnxNode> found = new ArrayList<>();
-        for (Scoped s : scoped) if (s.op.equals(op) && matches.test(s.segments) && !found.contains(s.node)) found.add(s.node);
+        for (Scoped s : scoped)
+            if (s.op.equals(op) && matches.test(s.segments) && !found.contains(s.node)) found.add(s.node);
         if (found.size() > 1) {
-            throw new IllegalArgumentException(source + ": module /" + String.join("/", want) + " could be any of the " + op + " nodes "
-                    + found.stream().map(OnnxNode::name).toList() + "; read the weight by its node name");
+            throw new IllegalArgumentException(
+                    source + ": module /" + String.join("/", want) + " could be any of the " + op + " nodes "
+                            + found.stream().map(OnnxNode::name).toList() + "; read the weight by its node name");
         }
         return found.isEmpty() ? null : found.getFirst();
     }

@@ -4,7 +4,6 @@ import dev.audioengine.weights.onnx.OnnxAttribute;
 import dev.audioengine.weights.onnx.OnnxModel;
 import dev.audioengine.weights.onnx.OnnxNode;
 import dev.audioengine.weights.onnx.OnnxTensor;
-
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -78,8 +77,9 @@ final class OnnxWeightSource implements WeightSource {
         if (q != null) {
             Folded v = quantized.dequantize(q);
             if (v == null) {
-                throw new IllegalArgumentException(source + ": '" + q + "' holds " + name + " quantized, but no node of the file says how to"
-                        + " dequantize it (looked for DequantizeLinear, MatMulInteger, ConvInteger, DynamicQuantizeLSTM or a Cast chain reading it)");
+                throw new IllegalArgumentException(
+                        source + ": '" + q + "' holds " + name + " quantized, but no node of the file says how to"
+                                + " dequantize it (looked for DequantizeLinear, MatMulInteger, ConvInteger, DynamicQuantizeLSTM or a Cast chain reading it)");
             }
             return isMatMulIntegerWeight(q) ? v.transposeLastTwo() : v;
         }
@@ -103,7 +103,8 @@ final class OnnxWeightSource implements WeightSource {
 
     /** A named Linear weight that MatMulInteger reads as its right operand is stored [in, out]: PyTorch's layout is the transpose. */
     private boolean isMatMulIntegerWeight(String q) {
-        for (OnnxNode n : index.consumers(q)) if (n.opType().equals("MatMulInteger") && n.inputs().get(1).equals(q)) return true;
+        for (OnnxNode n : index.consumers(q))
+            if (n.opType().equals("MatMulInteger") && n.inputs().get(1).equals(q)) return true;
         return false;
     }
 
@@ -159,16 +160,21 @@ final class OnnxWeightSource implements WeightSource {
         List<String> in = n.inputs();
         String op = n.opType();
         if (!weight) return bias(n);
-        if (in.size() < 2) throw new IllegalArgumentException(source + ": node '" + n.name() + "' (" + op + ") has no weight input");
+        if (in.size() < 2)
+            throw new IllegalArgumentException(source + ": node '" + n.name() + "' (" + op + ") has no weight input");
         String w = in.get(1);
         Folded v = switch (op) {
             case "MatMulInteger", "ConvInteger" -> {
                 Folded d = index.stored(w) != null ? quantized.dequantize(w) : null;
-                if (d == null) throw new IllegalArgumentException(source + ": the weight '" + w + "' of " + op + " '" + n.name() + "' is not a stored 8-bit tensor");
+                if (d == null)
+                    throw new IllegalArgumentException(source + ": the weight '" + w + "' of " + op + " '" + n.name()
+                            + "' is not a stored 8-bit tensor");
                 yield d;
             }
             case "MatMul", "Gemm", "Conv", "ConvTranspose" -> foldWeight(n, w);
-            default -> throw new IllegalArgumentException(source + ": node '" + n.name() + "' is a " + op + ", not a node with a weight (MatMul, Gemm, Conv, ConvTranspose or their integer forms)");
+            default ->
+                throw new IllegalArgumentException(source + ": node '" + n.name() + "' is a " + op
+                        + ", not a node with a weight (MatMul, Gemm, Conv, ConvTranspose or their integer forms)");
         };
         boolean stored = op.startsWith("MatMul") || (op.equals("Gemm") && intAttribute(n, "transB", 0) == 0);
         return stored ? v.transposeLastTwo() : v;
@@ -197,7 +203,8 @@ final class OnnxWeightSource implements WeightSource {
         if (!n.opType().startsWith("MatMul")) {
             return in.size() > 2 && !in.get(2).isEmpty() ? folder.fold(in.get(2)) : null;
         }
-        String name = n.name().endsWith("_quant") ? n.name().substring(0, n.name().length() - "_quant".length()) : n.name();
+        String name =
+                n.name().endsWith("_quant") ? n.name().substring(0, n.name().length() - "_quant".length()) : n.name();
         OnnxNode add = index.node(name.substring(0, name.lastIndexOf('/') + 1) + "Add");
         if (add == null || !add.opType().equals("Add")) return null;
         for (String i : add.inputs()) if (index.stored(i) != null) return folder.fold(i);
@@ -238,21 +245,35 @@ final class OnnxWeightSource implements WeightSource {
         return b.toString();
     }
 
-    @Override public List<String> names() { return index.storedNames(); }
+    @Override
+    public List<String> names() {
+        return index.storedNames();
+    }
 
-    @Override public String location() { return source; }
+    @Override
+    public String location() {
+        return source;
+    }
 
     @Override
     public String triedFor(String name) {
-        StringBuilder b = new StringBuilder("a stored tensor '" + name + "' (or its _merged_<k> form), '" + name + "_quantized'");
+        StringBuilder b =
+                new StringBuilder("a stored tensor '" + name + "' (or its _merged_<k> form), '" + name + "_quantized'");
         if (name.contains("/")) b.append(", a node named '").append(name).append("'");
-        java.util.regex.Matcher lstmName = Pattern.compile("(.*)\\.(weight|bias)_(ih|hh)_l0(_reverse)?").matcher(name);
-        if (lstmName.matches()) b.append(", an input of the LSTM node ").append(nodePath(lstmName.group(1))).append("/LSTM[_quant]");
+        java.util.regex.Matcher lstmName =
+                Pattern.compile("(.*)\\.(weight|bias)_(ih|hh)_l0(_reverse)?").matcher(name);
+        if (lstmName.matches())
+            b.append(", an input of the LSTM node ")
+                    .append(nodePath(lstmName.group(1)))
+                    .append("/LSTM[_quant]");
         for (String part : List.of(".weight", ".bias")) {
             if (name.endsWith(part)) {
-                b.append(", the nodes ").append(nodePath(name.substring(0, name.length() - part.length())))
-                        .append("/{MatMul,Gemm,Conv,ConvTranspose}[_quant] (also with nn.Sequential's repeated scope collapsed, or inner modules left out)")
-                        .append(", the stored operand of ").append(nodePath(name.substring(0, name.length() - part.length())))
+                b.append(", the nodes ")
+                        .append(nodePath(name.substring(0, name.length() - part.length())))
+                        .append(
+                                "/{MatMul,Gemm,Conv,ConvTranspose}[_quant] (also with nn.Sequential's repeated scope collapsed, or inner modules left out)")
+                        .append(", the stored operand of ")
+                        .append(nodePath(name.substring(0, name.length() - part.length())))
                         .append(part.equals(".weight") ? "/Mul" : "/Add");
             }
         }

@@ -4,7 +4,6 @@ import dev.audioengine.api.CacheDirectory;
 import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
-
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -55,12 +54,18 @@ import java.util.zip.CRC32C;
 public final class PreparedWeights {
     /** Bumped whenever the layout of the file or the meaning of a stored tensor changes. */
     static final int FORMAT = 1;
+
     private static final byte[] MAGIC = "AEPREP\r\n".getBytes(StandardCharsets.US_ASCII);
     private static final int ALIGN = 64;
     private static final System.Logger LOG = System.getLogger(PreparedWeights.class.getName());
 
     /** What a store looked up: a tensor served in F32 ({@code F32}), in the weight type ({@code WEIGHT}), or whether a name exists. */
-    enum Kind { F32, WEIGHT, PRESENT, ABSENT }
+    enum Kind {
+        F32,
+        WEIGHT,
+        PRESENT,
+        ABSENT
+    }
 
     /** One stored lookup; {@code tensor} is null for {@code PRESENT} and {@code ABSENT}. */
     record Entry(Kind kind, String name, HostTensor tensor) {}
@@ -78,7 +83,8 @@ public final class PreparedWeights {
      * switched off or there is no cache folder (no HOME): then stores load from their sources as before.
      */
     public static PreparedWeights userCache() {
-        String off = System.getProperty("audioengine.prepared", System.getenv().getOrDefault("AUDIOENGINE_PREPARED", "on"));
+        String off =
+                System.getProperty("audioengine.prepared", System.getenv().getOrDefault("AUDIOENGINE_PREPARED", "on"));
         if (off.equalsIgnoreCase("off") || off.equals("0") || off.equalsIgnoreCase("false")) return null;
         try {
             return new PreparedWeights(CacheDirectory.resolve().resolve("prepared"), buildIdentity());
@@ -88,15 +94,22 @@ public final class PreparedWeights {
     }
 
     /** A cache in {@code dir} (tests, and callers with a cache of their own). */
-    public static PreparedWeights in(Path dir) { return new PreparedWeights(dir, buildIdentity()); }
+    public static PreparedWeights in(Path dir) {
+        return new PreparedWeights(dir, buildIdentity());
+    }
 
-    public Path directory() { return dir; }
+    public Path directory() {
+        return dir;
+    }
 
     /** The prepared file of {@code source} for weight type {@code type}: its name, type and a hash of its real path. */
     Path fileFor(Path source, DType type) throws IOException {
         Path real = source.toRealPath();
-        String id = HexFormat.of().formatHex(sha256().digest(real.toString().getBytes(StandardCharsets.UTF_8))).substring(0, 16);
-        return dir.resolve(real.getFileName() + "." + type.name().toLowerCase(java.util.Locale.ROOT) + "." + id + ".prepared");
+        String id = HexFormat.of()
+                .formatHex(sha256().digest(real.toString().getBytes(StandardCharsets.UTF_8)))
+                .substring(0, 16);
+        return dir.resolve(
+                real.getFileName() + "." + type.name().toLowerCase(java.util.Locale.ROOT) + "." + id + ".prepared");
     }
 
     /** A mapped prepared file and the lookups it answers; closing it unmaps them. */
@@ -112,11 +125,18 @@ public final class PreparedWeights {
             this.restamp = restamp;
         }
 
-        Entry get(Kind kind, String name) { return entries.getOrDefault(kind, Map.of()).get(name); }
+        Entry get(Kind kind, String name) {
+            return entries.getOrDefault(kind, Map.of()).get(name);
+        }
 
-        int size() { return entries.values().stream().mapToInt(Map::size).sum(); }
+        int size() {
+            return entries.values().stream().mapToInt(Map::size).sum();
+        }
 
-        @Override public void close() { arena.close(); }
+        @Override
+        public void close() {
+            arena.close();
+        }
     }
 
     /**
@@ -144,7 +164,8 @@ public final class PreparedWeights {
             Map<Kind, Map<String, Entry>> entries = new LinkedHashMap<>();
             for (Header.Row r : h.rows) {
                 HostTensor t = r.kind == Kind.F32 || r.kind == Kind.WEIGHT
-                        ? HostTensor.wrap(r.dtype, r.shape, all.asSlice(r.offset, r.dtype.bytesFor(r.shape.elements()))) : null;
+                        ? HostTensor.wrap(r.dtype, r.shape, all.asSlice(r.offset, r.dtype.bytesFor(r.shape.elements())))
+                        : null;
                 entries.computeIfAbsent(r.kind, k -> new LinkedHashMap<>()).put(r.name, new Entry(r.kind, r.name, t));
             }
             return new Loaded(arena, entries, !h.stampMatches(source));
@@ -176,14 +197,23 @@ public final class PreparedWeights {
                 rows.add(new Header.Row(e.kind, e.name, e.tensor.dtype(), e.tensor.shape(), offset));
                 offset += e.tensor.byteSize();
             }
-            Header h = new Header(FORMAT, build, type, source.toRealPath().toString(), Files.size(source),
-                    Files.getLastModifiedTime(source).toMillis(), sha256(source), rows);
+            Header h = new Header(
+                    FORMAT,
+                    build,
+                    type,
+                    source.toRealPath().toString(),
+                    Files.size(source),
+                    Files.getLastModifiedTime(source).toMillis(),
+                    sha256(source),
+                    rows);
             byte[] head = h.bytes();
             long dataStart = align(MAGIC.length + 4L + head.length + 8);
             CRC32C crc = new CRC32C();
             crc.update(head);
-            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
-                ByteBuffer start = ByteBuffer.allocate(MAGIC.length + 4 + head.length).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+            try (FileChannel ch =
+                    FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+                ByteBuffer start =
+                        ByteBuffer.allocate(MAGIC.length + 4 + head.length).order(java.nio.ByteOrder.LITTLE_ENDIAN);
                 start.put(MAGIC).putInt(head.length).put(head).flip();
                 writeFully(ch, start, 0);
                 int i = 0;
@@ -194,7 +224,10 @@ public final class PreparedWeights {
                     crc.update(data.duplicate());
                     writeFully(ch, data, dataStart + r.offset);
                 }
-                ByteBuffer sum = ByteBuffer.allocate(8).order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(crc.getValue()).flip();
+                ByteBuffer sum = ByteBuffer.allocate(8)
+                        .order(java.nio.ByteOrder.LITTLE_ENDIAN)
+                        .putLong(crc.getValue())
+                        .flip();
                 writeFully(ch, sum, MAGIC.length + 4L + head.length);
                 ch.force(true);
             }
@@ -205,8 +238,10 @@ public final class PreparedWeights {
             }
             tmp = null;
         } catch (IOException | RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "could not keep prepared weights of " + source + " in " + dir + " (" + e.getMessage()
-                    + "); later loads read the source again");
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "could not keep prepared weights of " + source + " in " + dir + " (" + e.getMessage()
+                            + "); later loads read the source again");
         } finally {
             if (tmp != null) {
                 try {
@@ -233,7 +268,9 @@ public final class PreparedWeights {
     }
 
     private static void discard(Path file, String why) {
-        LOG.log(System.Logger.Level.INFO, "prepared weights " + file + " are " + why + "; rebuilding them from the source");
+        LOG.log(
+                System.Logger.Level.INFO,
+                "prepared weights " + file + " are " + why + "; rebuilding them from the source");
         try {
             Files.deleteIfExists(file);
         } catch (IOException e) {
@@ -245,7 +282,9 @@ public final class PreparedWeights {
         while (b.hasRemaining()) at += ch.write(b, at);
     }
 
-    private static long align(long v) { return (v + ALIGN - 1) / ALIGN * ALIGN; }
+    private static long align(long v) {
+        return (v + ALIGN - 1) / ALIGN * ALIGN;
+    }
 
     static String sha256(Path p) throws IOException {
         MessageDigest md = sha256();
@@ -277,8 +316,15 @@ public final class PreparedWeights {
     }
 
     /** The header: what made the file, and where each lookup's tensor lies in the data. */
-    record Header(int format, String build, DType type, String source, long sourceSize, long sourceModified, String sourceSha256,
-                  List<Row> rows) {
+    record Header(
+            int format,
+            String build,
+            DType type,
+            String source,
+            long sourceSize,
+            long sourceModified,
+            String sourceSha256,
+            List<Row> rows) {
         record Row(Kind kind, String name, DType dtype, Shape shape, long offset) {}
 
         byte[] bytes() throws IOException {
@@ -307,13 +353,20 @@ public final class PreparedWeights {
         /** Parses and checks the whole file: magic, header, every tensor inside the data, the CRC over both. */
         static Header read(MemorySegment all, Path file) throws IOException {
             long size = all.byteSize();
-            if (size < MAGIC.length + 12 || MemorySegment.mismatch(all, 0, MAGIC.length, MemorySegment.ofArray(MAGIC), 0, MAGIC.length) != -1) {
+            if (size < MAGIC.length + 12
+                    || MemorySegment.mismatch(all, 0, MAGIC.length, MemorySegment.ofArray(MAGIC), 0, MAGIC.length)
+                            != -1) {
                 throw new IOException("not a prepared-weights file (bad magic)");
             }
-            int headLength = all.get(java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN), MAGIC.length);
-            if (headLength < 0 || MAGIC.length + 4L + headLength + 8 > size) throw new IOException("header length " + headLength + " out of the file");
+            int headLength = all.get(
+                    java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN),
+                    MAGIC.length);
+            if (headLength < 0 || MAGIC.length + 4L + headLength + 8 > size)
+                throw new IOException("header length " + headLength + " out of the file");
             byte[] head = all.asSlice(MAGIC.length + 4, headLength).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
-            long stored = all.get(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN), MAGIC.length + 4L + headLength);
+            long stored = all.get(
+                    java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN),
+                    MAGIC.length + 4L + headLength);
             long dataStart = align(MAGIC.length + 4L + headLength + 8);
             Header h;
             try (DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(head))) {
@@ -340,7 +393,8 @@ public final class PreparedWeights {
                     if (kinds[k] == Kind.F32 || kinds[k] == Kind.WEIGHT) {
                         long bytes = dtype.bytesFor(shape.elements());
                         if (offset < 0 || offset % ALIGN != 0 || dataStart + offset + bytes > size) {
-                            throw new IOException("tensor '" + name + "' (" + bytes + " bytes at " + offset + ") lies outside the file");
+                            throw new IOException("tensor '" + name + "' (" + bytes + " bytes at " + offset
+                                    + ") lies outside the file");
                         }
                     }
                     rows.add(new Row(kinds[k], name, dtype, shape, offset));
@@ -358,10 +412,12 @@ public final class PreparedWeights {
                 crc.update(all.asSlice(dataStart + r.offset, bytes).asByteBuffer());
                 end = Math.max(end, dataStart + r.offset + bytes);
             }
-            if (crc.getValue() != stored) throw new IOException("its checksum does not match its contents (a damaged or truncated file)");
+            if (crc.getValue() != stored)
+                throw new IOException("its checksum does not match its contents (a damaged or truncated file)");
             List<Row> placed = new ArrayList<>(h.rows.size());
             for (Row r : h.rows) placed.add(new Row(r.kind, r.name, r.dtype, r.shape, dataStart + r.offset));
-            return new Header(h.format, h.build, h.type, h.source, h.sourceSize, h.sourceModified, h.sourceSha256, placed);
+            return new Header(
+                    h.format, h.build, h.type, h.source, h.sourceSize, h.sourceModified, h.sourceSha256, placed);
         }
 
         /** Why this file may not stand for {@code source} under {@code build} and {@code type}, or null when it may. */
@@ -376,7 +432,8 @@ public final class PreparedWeights {
 
         /** Whether the source still has the size and modification time recorded (else its sha256 decides). */
         boolean stampMatches(Path source) throws IOException {
-            return Files.size(source) == sourceSize && Files.getLastModifiedTime(source).toMillis() == sourceModified;
+            return Files.size(source) == sourceSize
+                    && Files.getLastModifiedTime(source).toMillis() == sourceModified;
         }
     }
 }

@@ -27,30 +27,51 @@ public final class WeightScope {
     }
 
     /** The child scope of a list element: {@code child("layers", 3)} is {@code child("layers.3")}. */
-    public WeightScope child(String name, int index) { return child(name + "." + index); }
+    public WeightScope child(String name, int index) {
+        return child(name + "." + index);
+    }
 
     /** The value as F32 (norm scales, biases, conv kernels: anything read at full precision). */
-    public HostTensor tensor(String name) { return store.f32(full(name)); }
+    public HostTensor tensor(String name) {
+        return store.f32(full(name));
+    }
 
     /**
      * The value in the session's weight type (for matmul weights): F16, BF16 or Q8_0 when the
      * session asks for it, where the conversion rule admits the tensor's shape.
      */
-    public HostTensor weight(String name) { return store.weight(full(name)); }
+    public HostTensor weight(String name) {
+        return store.weight(full(name));
+    }
 
     /** {@link #tensor}, or null when the file has no such value (an optional bias). */
-    public HostTensor optionalTensor(String name) { return has(name) ? tensor(name) : null; }
+    public HostTensor optionalTensor(String name) {
+        return has(name) ? tensor(name) : null;
+    }
 
-    public boolean has(String name) { return store.has(full(name)); }
+    public boolean has(String name) {
+        return store.has(full(name));
+    }
 
     /** The full name of {@code name} in this scope. */
-    public String full(String name) { return prefix.isEmpty() ? name : prefix + "." + name; }
+    public String full(String name) {
+        return prefix.isEmpty() ? name : prefix + "." + name;
+    }
 
-    public String prefix() { return prefix; }
+    public String prefix() {
+        return prefix;
+    }
 
-    public DType weightType() { return store.weightType(); }
+    public DType weightType() {
+        return store.weightType();
+    }
 
-    public WeightStore store() { return store; }
+    public WeightStore store() {
+        return store;
+    }
 
-    @Override public String toString() { return "WeightScope['" + prefix + "' in " + store.location() + "]"; }
+    @Override
+    public String toString() {
+        return "WeightScope['" + prefix + "' in " + store.location() + "]";
+    }
 }

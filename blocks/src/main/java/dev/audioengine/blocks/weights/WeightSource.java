@@ -1,7 +1,6 @@
 package dev.audioengine.blocks.weights;
 
 import dev.audioengine.api.tensor.HostTensor;
-
 import java.util.List;
 
 /** One weight file as the store reads it: tensors by their full name. */

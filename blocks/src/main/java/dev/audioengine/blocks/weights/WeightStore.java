@@ -6,7 +6,6 @@ import dev.audioengine.weights.WeightConversion;
 import dev.audioengine.weights.WeightFile;
 import dev.audioengine.weights.WeightFiles;
 import dev.audioengine.weights.onnx.OnnxModel;
-
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -35,12 +34,13 @@ public final class WeightStore implements AutoCloseable {
     private final String location;
     private WeightSource source; // opened on the first lookup the prepared copy cannot answer
     private final DType weightType;
-    private final Path sourcePath;             // the file behind a prepared copy, or null
-    private final PreparedWeights prepared;    // where prepared copies live, or null
-    private PreparedWeights.Loaded loaded;     // the mapped prepared copy, or null
-    private final List<PreparedWeights.Entry> recorded = new ArrayList<>(); // lookups made here, in order, for the next copy
-    private boolean dirty;                     // the prepared copy must be (re)written at keepPrepared
-    private boolean missed;                    // a lookup the prepared copy (if any) could not answer
+    private final Path sourcePath; // the file behind a prepared copy, or null
+    private final PreparedWeights prepared; // where prepared copies live, or null
+    private PreparedWeights.Loaded loaded; // the mapped prepared copy, or null
+    private final List<PreparedWeights.Entry> recorded =
+            new ArrayList<>(); // lookups made here, in order, for the next copy
+    private boolean dirty; // the prepared copy must be (re)written at keepPrepared
+    private boolean missed; // a lookup the prepared copy (if any) could not answer
     private final Map<String, HostTensor> f32 = new LinkedHashMap<>();
     private final Map<String, HostTensor> converted = new LinkedHashMap<>();
     private final Map<String, HostTensor> derived = new LinkedHashMap<>();
@@ -52,8 +52,14 @@ public final class WeightStore implements AutoCloseable {
         this.source = source;
     }
 
-    private WeightStore(Supplier<WeightSource> opener, String location, DType weightType, Path sourcePath, PreparedWeights prepared) {
-        WeightConversion.resultType(DType.F32, dev.audioengine.api.tensor.Shape.of(32), weightType); // rejects a non-weight type now
+    private WeightStore(
+            Supplier<WeightSource> opener,
+            String location,
+            DType weightType,
+            Path sourcePath,
+            PreparedWeights prepared) {
+        WeightConversion.resultType(
+                DType.F32, dev.audioengine.api.tensor.Shape.of(32), weightType); // rejects a non-weight type now
         this.opener = opener;
         this.location = location;
         this.weightType = weightType;
@@ -71,7 +77,9 @@ public final class WeightStore implements AutoCloseable {
      * Opens a .onnx file, or a safetensors or GGUF file (told apart by their contents), for a
      * session whose matmul weights are {@code weightType}.
      */
-    public static WeightStore open(Path file, DType weightType) throws IOException { return open(file, weightType, null); }
+    public static WeightStore open(Path file, DType weightType) throws IOException {
+        return open(file, weightType, null);
+    }
 
     /**
      * As {@link #open(Path, DType)}, serving lookups from the prepared copy of {@code file} in {@code prepared} when
@@ -81,28 +89,38 @@ public final class WeightStore implements AutoCloseable {
     public static WeightStore open(Path file, DType weightType, PreparedWeights prepared) throws IOException {
         if (prepared != null) {
             if (!java.nio.file.Files.isRegularFile(file)) throw new java.nio.file.NoSuchFileException(file.toString());
-            return new WeightStore(() -> {
-                try {
-                    return openSource(file);
-                } catch (IOException e) {
-                    throw new java.io.UncheckedIOException(e);
-                }
-            }, file.toString(), weightType, file, prepared);
+            return new WeightStore(
+                    () -> {
+                        try {
+                            return openSource(file);
+                        } catch (IOException e) {
+                            throw new java.io.UncheckedIOException(e);
+                        }
+                    },
+                    file.toString(),
+                    weightType,
+                    file,
+                    prepared);
         }
         return new WeightStore(openSource(file), weightType);
     }
 
     private static WeightSource openSource(Path file) throws IOException {
-        String name = file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(Locale.ROOT);
+        String name =
+                file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(Locale.ROOT);
         if (name.endsWith(".onnx")) return new OnnxWeightSource(OnnxModel.read(file), file.toString(), true);
         return new FileWeightSource(WeightFiles.open(file), true);
     }
 
     /** Whether the source file was opened (parsed) at all: not while a prepared copy answers every lookup. */
-    synchronized boolean sourceOpened() { return source != null; }
+    synchronized boolean sourceOpened() {
+        return source != null;
+    }
 
     /** Whether lookups were answered by a prepared copy (every one so far, when nothing else was read). */
-    public synchronized boolean servedFromPrepared() { return loaded != null && !missed; }
+    public synchronized boolean servedFromPrepared() {
+        return loaded != null && !missed;
+    }
 
     /**
      * Keeps a prepared copy of every lookup made so far, when this store has a prepared cache and made a lookup the
@@ -125,13 +143,19 @@ public final class WeightStore implements AutoCloseable {
         return new WeightStore(new FileWeightSource(file, false), weightType);
     }
 
-    public DType weightType() { return weightType; }
+    public DType weightType() {
+        return weightType;
+    }
 
     /** The scope of every name in the file. */
-    public WeightScope scope() { return new WeightScope(this, ""); }
+    public WeightScope scope() {
+        return new WeightScope(this, "");
+    }
 
     /** Where the weights come from. */
-    public String location() { return location; }
+    public String location() {
+        return location;
+    }
 
     synchronized boolean has(String name) {
         check();
@@ -192,7 +216,8 @@ public final class WeightStore implements AutoCloseable {
             try {
                 source = opener.get();
             } catch (java.io.UncheckedIOException e) {
-                throw new IllegalStateException("cannot read " + location + ": " + e.getCause().getMessage(), e.getCause());
+                throw new IllegalStateException(
+                        "cannot read " + location + ": " + e.getCause().getMessage(), e.getCause());
             }
         }
         return source;
@@ -222,8 +247,8 @@ public final class WeightStore implements AutoCloseable {
         WeightSource.Lookup found = source().find(name);
         if (found == null) {
             if (!required) return null;
-            throw new IllegalArgumentException("no weight '" + name + "' in " + location + " (looked for " + source().triedFor(name)
-                    + "); " + suggestions(name));
+            throw new IllegalArgumentException("no weight '" + name + "' in " + location + " (looked for "
+                    + source().triedFor(name) + "); " + suggestions(name));
         }
         if (found.owned()) owned.add(found.tensor());
         rawCache.put(name, found.tensor());
@@ -238,9 +263,12 @@ public final class WeightStore implements AutoCloseable {
     private String suggestions(String name) {
         List<String> names = source().names();
         String last = name.substring(Math.max(name.lastIndexOf('.'), name.lastIndexOf('/')) + 1);
-        List<String> similar = names.stream().filter(n -> n.contains(last)).limit(6).toList();
-        return names.size() + " stored tensors" + (similar.isEmpty() ? names.isEmpty() ? "" : ", e.g. '" + names.getFirst() + "'"
-                : ", those with '" + last + "' in their name include " + similar);
+        List<String> similar =
+                names.stream().filter(n -> n.contains(last)).limit(6).toList();
+        return names.size() + " stored tensors"
+                + (similar.isEmpty()
+                        ? names.isEmpty() ? "" : ", e.g. '" + names.getFirst() + "'"
+                        : ", those with '" + last + "' in their name include " + similar);
     }
 
     private void check() {

@@ -1,5 +1,8 @@
 package dev.audioengine.blocks.weights;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtSession;
@@ -7,18 +10,14 @@ import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
 import dev.audioengine.weights.onnx.OnnxModel;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-
 import java.lang.foreign.ValueLayout;
 import java.nio.FloatBuffer;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /**
  * WeightScope on the real 8-bit Moonshine tiny ONNX files (moonshine-js 0.1.29): every weight the
@@ -66,20 +65,25 @@ class MoonshineOnnxWeightsTest {
         for (int l = 0; l < 6; l++) {
             String p = "layers." + l + ".";
             expect.put(p + "input_layernorm.weight", new long[] {288});
-            for (String m : List.of("q_proj", "k_proj", "v_proj", "dense")) expect.put(p + "self_attn." + m + ".weight", new long[] {288, 288});
+            for (String m : List.of("q_proj", "k_proj", "v_proj", "dense"))
+                expect.put(p + "self_attn." + m + ".weight", new long[] {288, 288});
             expect.put(p + "post_attention_layernorm.weight", new long[] {288});
             expect.put(p + "mlp.fc1.weight", new long[] {1152, 288});
             expect.put(p + "mlp.fc1.bias", new long[] {1152});
             expect.put(p + "mlp.fc2.weight", new long[] {288, 1152});
             expect.put(p + "mlp.fc2.bias", new long[] {288});
         }
-        expect.forEach((name, shape) -> assertThat(s.tensor(name).shape()).as(name).isEqualTo(Shape.of(shape)));
-        assertThat(s.has("layers.0.self_attn.q_proj.bias")).as("Moonshine's attention projections have no bias").isFalse();
+        expect.forEach(
+                (name, shape) -> assertThat(s.tensor(name).shape()).as(name).isEqualTo(Shape.of(shape)));
+        assertThat(s.has("layers.0.self_attn.q_proj.bias"))
+                .as("Moonshine's attention projections have no bias")
+                .isFalse();
         // regression: the LayerNorm export's /layers.0/input_layernorm/Add (variance + eps) was taken for a bias
         for (String norm : List.of("layers.0.input_layernorm", "layers.5.post_attention_layernorm", "layer_norm")) {
             assertThat(s.has(norm + ".bias")).as(norm + " has no bias").isFalse();
         }
-        assertThat(s.child("layers", 2).child("mlp").tensor("fc1.weight")).isSameAs(s.tensor("layers.2.mlp.fc1.weight"));
+        assertThat(s.child("layers", 2).child("mlp").tensor("fc1.weight"))
+                .isSameAs(s.tensor("layers.2.mlp.fc1.weight"));
     }
 
     @Test
@@ -94,7 +98,9 @@ class MoonshineOnnxWeightsTest {
             }
             for (String att : List.of("self_attn", "encoder_attn")) {
                 for (String m : List.of("q_proj", "k_proj", "v_proj", "dense")) {
-                    assertThat(layer.tensor(att + "." + m + ".weight").shape()).as("layer %d %s.%s", l, att, m).isEqualTo(Shape.of(288, 288));
+                    assertThat(layer.tensor(att + "." + m + ".weight").shape())
+                            .as("layer %d %s.%s", l, att, m)
+                            .isEqualTo(Shape.of(288, 288));
                 }
             }
             assertThat(layer.tensor("mlp.up_proj.weight").shape()).isEqualTo(Shape.of(2304, 288));
@@ -104,26 +110,40 @@ class MoonshineOnnxWeightsTest {
         }
         // the output head is the embedding, tied: the export transposes the quantized table and dequantizes that
         float[] head = decoder.scope().tensor("proj_out.weight").toFloatArray();
-        assertSameFloats("proj_out.weight vs embed_tokens.weight", head, d.tensor("embed_tokens.weight").toFloatArray());
+        assertSameFloats(
+                "proj_out.weight vs embed_tokens.weight",
+                head,
+                d.tensor("embed_tokens.weight").toFloatArray());
     }
 
     @Test
     void matMulIntegerWeightEqualsOnnxRuntimeDequantizeLinear() throws Exception {
-        // layers.0.self_attn.q_proj is MatMulInteger '/layers.0/self_attn/q_proj/MatMul_quant' over onnx::MatMul_1493_quantized
+        // layers.0.self_attn.q_proj is MatMulInteger '/layers.0/self_attn/q_proj/MatMul_quant' over
+        // onnx::MatMul_1493_quantized
         String q = "onnx::MatMul_1493";
         float[] ort = ortDequantizeLinear(encoderModel, q + "_quantized", q + "_scale", q + "_zero_point");
-        HostTensor ours = encoder.scope().tensor("layers.0.self_attn.q_proj.weight"); // [out, in] = ONNX's [K, N] transposed
+        HostTensor ours =
+                encoder.scope().tensor("layers.0.self_attn.q_proj.weight"); // [out, in] = ONNX's [K, N] transposed
         assertTransposedEqual(ours, ort, 288, 288);
-        assertThat(encoder.scope().tensor("/layers.0/self_attn/q_proj/MatMul_quant")).as("by node name").isSameAs(encoder.scope()
-                .tensor("/layers.0/self_attn/q_proj/MatMul_quant"));
-        assertSameFloats("by node name", encoder.scope().tensor("/layers.0/self_attn/q_proj/MatMul_quant").toFloatArray(), ours.toFloatArray());
+        assertThat(encoder.scope().tensor("/layers.0/self_attn/q_proj/MatMul_quant"))
+                .as("by node name")
+                .isSameAs(encoder.scope().tensor("/layers.0/self_attn/q_proj/MatMul_quant"));
+        assertSameFloats(
+                "by node name",
+                encoder.scope()
+                        .tensor("/layers.0/self_attn/q_proj/MatMul_quant")
+                        .toFloatArray(),
+                ours.toFloatArray());
     }
 
     @Test
     void embeddingEqualsOnnxRuntimeDequantizeLinear() throws Exception {
         String q = "model.decoder.embed_tokens.weight_merged_0";
         float[] ort = ortDequantizeLinear(decoderModel, q + "_quantized", q + "_scale", q + "_zero_point");
-        assertSameFloats("embedding", decoder.scope().tensor("model.decoder.embed_tokens.weight").toFloatArray(), ort);
+        assertSameFloats(
+                "embedding",
+                decoder.scope().tensor("model.decoder.embed_tokens.weight").toFloatArray(),
+                ort);
     }
 
     @Test
@@ -149,7 +169,9 @@ class MoonshineOnnxWeightsTest {
             WeightScope s = q8.scope().child("layers.0");
             assertThat(s.weight("self_attn.q_proj.weight").dtype()).isEqualTo(DType.Q8_0);
             assertThat(s.tensor("self_attn.q_proj.weight").dtype()).isEqualTo(DType.F32);
-            assertThat(s.weight("mlp.fc1.bias").dtype()).as("a 1152-vector is 36 blocks: converts").isEqualTo(DType.Q8_0);
+            assertThat(s.weight("mlp.fc1.bias").dtype())
+                    .as("a 1152-vector is 36 blocks: converts")
+                    .isEqualTo(DType.Q8_0);
             assertThat(s.tensor("input_layernorm.weight").dtype()).isEqualTo(DType.F32);
             float[] exact = s.tensor("self_attn.q_proj.weight").toFloatArray();
             float[] q = s.weight("self_attn.q_proj.weight").toFloatArray();
@@ -161,7 +183,10 @@ class MoonshineOnnxWeightsTest {
             assertThat(err / ref).as("Q8_0 of an 8-bit weight").isLessThan(1e-4).isGreaterThan(0);
         }
         try (WeightStore f16 = WeightStore.open(decoderFile, DType.F16)) {
-            assertThat(f16.scope().weight("model.decoder.layers.3.mlp.up_proj.weight").dtype()).isEqualTo(DType.F16);
+            assertThat(f16.scope()
+                            .weight("model.decoder.layers.3.mlp.up_proj.weight")
+                            .dtype())
+                    .isEqualTo(DType.F16);
         }
     }
 
@@ -169,8 +194,13 @@ class MoonshineOnnxWeightsTest {
     void integerConstantsReadExactly() {
         // regression: has() and tensor() threw on an INT64 constant (the GroupNorm reshape target)
         assertThat(encoder.scope().has("/groupnorm/Constant_output_0")).isTrue();
-        assertThat(encoder.scope().tensor("/groupnorm/Constant_output_0").toFloatArray()).containsExactly(0f, 1f, -1f);
-        assertThat(encoder.scope().tensor("/layers.0/self_attn/Constant_4_output_0").toFloatArray()).as("head size").containsExactly(36f);
+        assertThat(encoder.scope().tensor("/groupnorm/Constant_output_0").toFloatArray())
+                .containsExactly(0f, 1f, -1f);
+        assertThat(encoder.scope()
+                        .tensor("/layers.0/self_attn/Constant_4_output_0")
+                        .toFloatArray())
+                .as("head size")
+                .containsExactly(36f);
     }
 
     @Test
@@ -187,13 +217,14 @@ class MoonshineOnnxWeightsTest {
     private static float[] ortDequantizeLinear(OnnxModel from, String q, String scale, String zp) throws Exception {
         OnnxTestWriter w = new OnnxTestWriter();
         copy(from, w, q, scale, zp);
-        w.node("dq", "DequantizeLinear", "", List.of(q, scale, zp), List.of("w")).output("w", OnnxTestWriter.FLOAT, stored(from, q).dims());
+        w.node("dq", "DequantizeLinear", "", List.of(q, scale, zp), List.of("w"))
+                .output("w", OnnxTestWriter.FLOAT, stored(from, q).dims());
         return run(w.bytes(), "w");
     }
 
     static float[] run(byte[] model, String output) throws Exception {
         try (OrtSession session = ORT.createSession(model, new OrtSession.SessionOptions());
-             OrtSession.Result r = session.run(Map.of())) {
+                OrtSession.Result r = session.run(Map.of())) {
             OnnxTensor t = (OnnxTensor) r.get(output).orElseThrow();
             FloatBuffer b = t.getFloatBuffer();
             float[] out = new float[b.remaining()];
@@ -210,7 +241,9 @@ class MoonshineOnnxWeightsTest {
     }
 
     private static dev.audioengine.weights.onnx.OnnxTensor stored(OnnxModel m, String name) {
-        return m.graph().initializers().stream().filter(t -> t.name().equals(name)).findFirst()
+        return m.graph().initializers().stream()
+                .filter(t -> t.name().equals(name))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("the file has no initializer " + name));
     }
 
@@ -230,7 +263,8 @@ class MoonshineOnnxWeightsTest {
         for (int i = 0; i < k; i++) {
             for (int j = 0; j < n; j++) {
                 if (Float.compare(o[j * k + i], onnxKN[i * n + j]) != 0) {
-                    throw new AssertionError("weight[" + j + "][" + i + "] = " + o[j * k + i] + ", ONNX Runtime " + onnxKN[i * n + j]);
+                    throw new AssertionError(
+                            "weight[" + j + "][" + i + "] = " + o[j * k + i] + ", ONNX Runtime " + onnxKN[i * n + j]);
                 }
             }
         }

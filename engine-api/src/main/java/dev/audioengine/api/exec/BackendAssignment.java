@@ -3,7 +3,6 @@ package dev.audioengine.api.exec;
 import dev.audioengine.api.graph.Graph;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.spi.Backend;
-
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
@@ -46,7 +45,8 @@ record BackendAssignment(Map<Tensor, Backend> backendOf, List<String> fallback, 
             }
         }
         if (!unsupported.isEmpty()) {
-            throw new UnsupportedOpException(primary.registryName() + " cannot compute " + unsupported.size() + " node(s)"
+            throw new UnsupportedOpException(primary.registryName() + " cannot compute " + unsupported.size()
+                    + " node(s)"
                     + (policy == FallbackPolicy.FAIL ? " and CPU fallback is off (fallback=cpu turns it on)" : "")
                     + ": " + unsupported);
         }

@@ -8,7 +8,6 @@ import dev.audioengine.api.spi.DeviceBuffer;
 import dev.audioengine.api.spi.Executable;
 import dev.audioengine.api.spi.TensorPlacement;
 import dev.audioengine.api.tensor.HostTensor;
-
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -47,8 +46,13 @@ public final class CompiledGraph implements AutoCloseable {
     private long lastRunNanos;
     private boolean closed;
 
-    CompiledGraph(Graph graph, Backend primary, Backend cpuFallback, FallbackPolicy policy, WeightCache weights,
-                  List<PersistentTensor> persistent) {
+    CompiledGraph(
+            Graph graph,
+            Backend primary,
+            Backend cpuFallback,
+            FallbackPolicy policy,
+            WeightCache weights,
+            List<PersistentTensor> persistent) {
         this.graph = graph;
         this.primary = primary;
         try {
@@ -67,7 +71,13 @@ public final class CompiledGraph implements AutoCloseable {
             compileSteps();
             Map<String, Integer> perName = new LinkedHashMap<>();
             assignment.nodeCounts().forEach((b, n) -> perName.merge(b.registryName(), n, Integer::sum));
-            summary = new RunSummary(primary.registryName(), primary.detail(), perName, assignment.fallback(), copies, copyBytes,
+            summary = new RunSummary(
+                    primary.registryName(),
+                    primary.detail(),
+                    perName,
+                    assignment.fallback(),
+                    copies,
+                    copyBytes,
                     memory.arenaBytes());
         } catch (RuntimeException e) {
             close();
@@ -80,11 +90,13 @@ public final class CompiledGraph implements AutoCloseable {
      * exactly one of the same dtype and shape, allocated on the primary backend, and every
      * tensor given must be used.
      */
-    private static Map<Tensor, PersistentTensor> bindStates(Graph graph, Backend primary, List<PersistentTensor> given) {
+    private static Map<Tensor, PersistentTensor> bindStates(
+            Graph graph, Backend primary, List<PersistentTensor> given) {
         Map<String, PersistentTensor> byName = new LinkedHashMap<>();
         for (PersistentTensor p : given) {
             p.ensureOpen();
-            if (byName.put(p.name(), p) != null) throw new IllegalArgumentException("two persistent tensors are named '" + p.name() + "'");
+            if (byName.put(p.name(), p) != null)
+                throw new IllegalArgumentException("two persistent tensors are named '" + p.name() + "'");
         }
         Map<Tensor, PersistentTensor> bound = new IdentityHashMap<>();
         List<String> names = graph.states().stream().map(Tensor::name).toList();
@@ -93,19 +105,22 @@ public final class CompiledGraph implements AutoCloseable {
             PersistentTensor p = byName.remove(name);
             if (p == null) {
                 throw new IllegalArgumentException("graph state '" + name + "' (" + leaf.dtype() + " " + leaf.shape()
-                        + ") is not bound: pass a PersistentTensor of that name to compile (graph states: " + names + ")");
+                        + ") is not bound: pass a PersistentTensor of that name to compile (graph states: " + names
+                        + ")");
             }
             if (p.dtype() != leaf.dtype() || !p.shape().equals(leaf.shape())) {
-                throw new IllegalArgumentException("graph state '" + name + "' is " + leaf.dtype() + " " + leaf.shape() + ", bound to " + p);
+                throw new IllegalArgumentException(
+                        "graph state '" + name + "' is " + leaf.dtype() + " " + leaf.shape() + ", bound to " + p);
             }
             if (p.backend() != primary) {
-                throw new IllegalArgumentException(p + " belongs to another backend than this engine's " + primary.registryName()
-                        + "; allocate it with this engine's state(...)");
+                throw new IllegalArgumentException(p + " belongs to another backend than this engine's "
+                        + primary.registryName() + "; allocate it with this engine's state(...)");
             }
             bound.put(leaf, p);
         }
         if (!byName.isEmpty()) {
-            throw new IllegalArgumentException("persistent tensor(s) " + byName.keySet() + " given, but the graph has no such state; graph states: " + names);
+            throw new IllegalArgumentException("persistent tensor(s) " + byName.keySet()
+                    + " given, but the graph has no such state; graph states: " + names);
         }
         return bound;
     }
@@ -114,18 +129,30 @@ public final class CompiledGraph implements AutoCloseable {
     private void compileSteps() {
         for (Schedule.Planned p : schedule.steps()) {
             switch (p) {
-                case Schedule.Segment s -> steps.add(new Exec(s.backend(), s.nodes(), s.backend().compile(s.nodes(), placementFor(s.backend()))));
-                case Schedule.Transfer t -> steps.add(new Copy(t.root(), t.from(), t.to(),
-                        staging.allocate(Math.max(1, t.root().storageBytes()), 64)));
+                case Schedule.Segment s ->
+                    steps.add(new Exec(
+                            s.backend(), s.nodes(), s.backend().compile(s.nodes(), placementFor(s.backend()))));
+                case Schedule.Transfer t ->
+                    steps.add(new Copy(
+                            t.root(),
+                            t.from(),
+                            t.to(),
+                            staging.allocate(Math.max(1, t.root().storageBytes()), 64)));
             }
         }
     }
 
     private TensorPlacement placementFor(Backend b) {
         return new TensorPlacement() {
-            @Override public DeviceBuffer buffer(Tensor t) { return slot(t).buffer(); }
+            @Override
+            public DeviceBuffer buffer(Tensor t) {
+                return slot(t).buffer();
+            }
 
-            @Override public long byteOffset(Tensor t) { return slot(t).offset() + t.dtype().bytesFor(t.offset()); }
+            @Override
+            public long byteOffset(Tensor t) {
+                return slot(t).offset() + t.dtype().bytesFor(t.offset());
+            }
 
             private MemoryPlan.Slot slot(Tensor t) {
                 MemoryPlan.Slot slot = memory.slot(b, t.storage());
@@ -135,12 +162,18 @@ public final class CompiledGraph implements AutoCloseable {
         };
     }
 
-    public Graph graph() { return graph; }
+    public Graph graph() {
+        return graph;
+    }
 
-    public RunSummary summary() { return summary; }
+    public RunSummary summary() {
+        return summary;
+    }
 
     /** Wall time of the last {@link #run}, in nanoseconds. */
-    public long lastRunNanos() { return lastRunNanos; }
+    public long lastRunNanos() {
+        return lastRunNanos;
+    }
 
     /** Runs with inputs by name; returns the outputs in the order the graph was built with. */
     public synchronized Outputs run(Map<String, HostTensor> inputs) {
@@ -169,24 +202,30 @@ public final class CompiledGraph implements AutoCloseable {
         long t0 = System.nanoTime();
         List<Tensor> wanted = graph.outputs();
         if (outputs.size() != wanted.size()) {
-            throw new IllegalArgumentException("graph has " + wanted.size() + " output(s), " + outputs.size() + " tensor(s) given");
+            throw new IllegalArgumentException(
+                    "graph has " + wanted.size() + " output(s), " + outputs.size() + " tensor(s) given");
         }
         for (int i = 0; i < wanted.size(); i++) {
             Tensor o = wanted.get(i);
             HostTensor d = outputs.get(i);
             if (d.dtype() != o.dtype() || !d.shape().equals(o.shape())) {
-                throw new IllegalArgumentException("output " + i + " must be " + o.dtype() + " " + o.shape() + ", got " + d.dtype() + " " + d.shape());
+                throw new IllegalArgumentException("output " + i + " must be " + o.dtype() + " " + o.shape() + ", got "
+                        + d.dtype() + " " + d.shape());
             }
         }
         for (String name : inputs.keySet()) graph.input(name); // unknown names fail with the list
         for (Tensor in : graph.inputs()) {
             String name = ((Op.Input) in.op()).name();
             HostTensor v = inputs.get(name);
-            if (v == null) throw new IllegalArgumentException("input '" + name + "' missing; graph inputs: " + graph.inputs().stream().map(Tensor::name).toList());
+            if (v == null)
+                throw new IllegalArgumentException("input '" + name + "' missing; graph inputs: "
+                        + graph.inputs().stream().map(Tensor::name).toList());
             if (v.dtype() != in.dtype() || !v.shape().equals(in.shape())) {
-                throw new IllegalArgumentException("input '" + name + "' must be " + in.dtype() + " " + in.shape() + ", got " + v.dtype() + " " + v.shape());
+                throw new IllegalArgumentException("input '" + name + "' must be " + in.dtype() + " " + in.shape()
+                        + ", got " + v.dtype() + " " + v.shape());
             }
-            for (Map.Entry<Backend, Map<Tensor, MemoryPlan.Slot>> e : memory.slots().entrySet()) {
+            for (Map.Entry<Backend, Map<Tensor, MemoryPlan.Slot>> e :
+                    memory.slots().entrySet()) {
                 MemoryPlan.Slot s = e.getValue().get(in);
                 if (s != null) e.getKey().upload(s.buffer(), s.offset(), v.data());
             }
@@ -208,8 +247,14 @@ public final class CompiledGraph implements AutoCloseable {
 
     private void fetchInto(Tensor o, HostTensor dst, Map<String, HostTensor> inputs) {
         Tensor root = o.storage();
-        if (root.op() instanceof Op.Input in) { HostStridedCopy.gather(inputs.get(in.name()), o, dst); return; }
-        if (root.op() instanceof Op.Constant c) { HostStridedCopy.gather(c.value(), o, dst); return; }
+        if (root.op() instanceof Op.Input in) {
+            HostStridedCopy.gather(inputs.get(in.name()), o, dst);
+            return;
+        }
+        if (root.op() instanceof Op.Constant c) {
+            HostStridedCopy.gather(c.value(), o, dst);
+            return;
+        }
         Backend b;
         MemoryPlan.Slot s;
         if (root.op() instanceof Op.State) {
@@ -241,16 +286,24 @@ public final class CompiledGraph implements AutoCloseable {
 
     /** The outputs of one run; they own host memory, so close them (or each tensor) when done. */
     public record Outputs(List<HostTensor> tensors, Map<String, Integer> byName) implements AutoCloseable {
-        public HostTensor get(int i) { return tensors.get(i); }
-
-        public HostTensor get(String name) {
-            Integer i = byName.get(name);
-            if (i == null) throw new IllegalArgumentException("no output named '" + name + "'; named outputs: " + byName.keySet());
+        public HostTensor get(int i) {
             return tensors.get(i);
         }
 
-        public int size() { return tensors.size(); }
+        public HostTensor get(String name) {
+            Integer i = byName.get(name);
+            if (i == null)
+                throw new IllegalArgumentException("no output named '" + name + "'; named outputs: " + byName.keySet());
+            return tensors.get(i);
+        }
 
-        @Override public void close() { tensors.forEach(HostTensor::close); }
+        public int size() {
+            return tensors.size();
+        }
+
+        @Override
+        public void close() {
+            tensors.forEach(HostTensor::close);
+        }
     }
 }

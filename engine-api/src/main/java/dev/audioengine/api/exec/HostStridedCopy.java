@@ -2,7 +2,6 @@ package dev.audioengine.api.exec;
 
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.HostTensor;
-
 import java.lang.foreign.MemorySegment;
 
 /** Gathers a (possibly strided) view of a host tensor's storage into a contiguous tensor. */
@@ -14,7 +13,8 @@ final class HostStridedCopy {
             out.data().copyFrom(storage.data().asSlice(view.dtype().bytesFor(view.offset()), out.byteSize()));
             return;
         }
-        if (view.dtype().isQuantized()) throw new IllegalArgumentException("cannot return a strided view of quantized " + view + " as an output");
+        if (view.dtype().isQuantized())
+            throw new IllegalArgumentException("cannot return a strided view of quantized " + view + " as an output");
         int es = view.dtype().blockBytes();
         long[] dims = new long[4], strides = new long[4];
         int pad = 4 - view.rank();

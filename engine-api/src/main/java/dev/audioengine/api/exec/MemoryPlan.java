@@ -4,7 +4,6 @@ import dev.audioengine.api.graph.Op;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.spi.Backend;
 import dev.audioengine.api.spi.DeviceBuffer;
-
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
@@ -30,8 +29,12 @@ record MemoryPlan(Map<Backend, Map<Tensor, Slot>> slots, List<DeviceBuffer> aren
      * Allocates the arenas. On failure the arenas allocated so far are already in {@code arenas},
      * which the caller closes.
      */
-    static MemoryPlan allocate(Schedule schedule, BackendAssignment assignment, WeightCache weights,
-                               Map<Tensor, PersistentTensor> states, List<DeviceBuffer> arenas) {
+    static MemoryPlan allocate(
+            Schedule schedule,
+            BackendAssignment assignment,
+            WeightCache weights,
+            Map<Tensor, PersistentTensor> states,
+            List<DeviceBuffer> arenas) {
         Map<Backend, Map<Tensor, Slot>> slots = new IdentityHashMap<>();
         Map<String, Long> arenaBytes = new LinkedHashMap<>();
         List<Backend> backends = new ArrayList<>(assignment.nodeCounts().keySet());
@@ -61,7 +64,7 @@ record MemoryPlan(Map<Backend, Map<Tensor, Slot>> slots, List<DeviceBuffer> aren
                 switch (leaf.op()) {
                     case Op.Constant c -> s.put(leaf, new Slot(weights.get(b, c.value()), 0));
                     case Op.State st -> s.put(leaf, new Slot(states.get(leaf).buffer(), 0));
-                    default -> { } // inputs: placed in the arena above
+                    default -> {} // inputs: placed in the arena above
                 }
             }
         }

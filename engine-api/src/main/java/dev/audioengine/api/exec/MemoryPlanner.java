@@ -55,5 +55,7 @@ final class MemoryPlanner {
         return lo;
     }
 
-    static long align(long n) { return (n + ALIGN - 1) / ALIGN * ALIGN; }
+    static long align(long n) {
+        return (n + ALIGN - 1) / ALIGN * ALIGN;
+    }
 }

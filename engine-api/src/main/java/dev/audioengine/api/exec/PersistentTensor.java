@@ -36,26 +36,38 @@ public final class PersistentTensor implements AutoCloseable {
     /** Allocates a persistent tensor on {@code backend} (its contents start undefined: zero or upload it). */
     public static PersistentTensor allocate(Backend backend, String name, DType dtype, Shape shape) {
         if (name == null || name.isBlank()) throw new IllegalArgumentException("a persistent tensor needs a name");
-        if (dtype.isQuantized()) throw new IllegalArgumentException("persistent tensor '" + name + "' of " + dtype + ": plain dtypes only");
+        if (dtype.isQuantized())
+            throw new IllegalArgumentException("persistent tensor '" + name + "' of " + dtype + ": plain dtypes only");
         return new PersistentTensor(backend, name, dtype, shape);
     }
 
-    public String name() { return name; }
+    public String name() {
+        return name;
+    }
 
-    public DType dtype() { return dtype; }
+    public DType dtype() {
+        return dtype;
+    }
 
-    public Shape shape() { return shape; }
+    public Shape shape() {
+        return shape;
+    }
 
     /** The backend whose memory holds it. */
-    public Backend backend() { return backend; }
+    public Backend backend() {
+        return backend;
+    }
 
-    public long byteSize() { return dtype.bytesFor(shape.elements()); }
+    public long byteSize() {
+        return dtype.bytesFor(shape.elements());
+    }
 
     /** Replaces the contents with {@code value} (same dtype and shape). */
     public void upload(HostTensor value) {
         ensureOpen();
         if (value.dtype() != dtype || !value.shape().equals(shape)) {
-            throw new IllegalArgumentException("persistent tensor '" + name + "' is " + dtype + " " + shape + ", got " + value.dtype() + " " + value.shape());
+            throw new IllegalArgumentException("persistent tensor '" + name + "' is " + dtype + " " + shape + ", got "
+                    + value.dtype() + " " + value.shape());
         }
         backend.upload(buffer, 0, value.data());
     }
@@ -84,7 +96,8 @@ public final class PersistentTensor implements AutoCloseable {
     public void download(HostTensor dst) {
         ensureOpen();
         if (dst.dtype() != dtype || !dst.shape().equals(shape)) {
-            throw new IllegalArgumentException("persistent tensor '" + name + "' is " + dtype + " " + shape + ", got " + dst.dtype() + " " + dst.shape());
+            throw new IllegalArgumentException("persistent tensor '" + name + "' is " + dtype + " " + shape + ", got "
+                    + dst.dtype() + " " + dst.shape());
         }
         backend.synchronize();
         backend.download(buffer, 0, dst.data());
@@ -95,7 +108,9 @@ public final class PersistentTensor implements AutoCloseable {
         return buffer;
     }
 
-    boolean isClosed() { return closed; }
+    boolean isClosed() {
+        return closed;
+    }
 
     void ensureOpen() {
         if (closed) throw new IllegalStateException("persistent tensor '" + name + "' is closed");
@@ -109,5 +124,7 @@ public final class PersistentTensor implements AutoCloseable {
     }
 
     @Override
-    public String toString() { return "persistent tensor '" + name + "' " + dtype + " " + shape + " on " + backend.registryName(); }
+    public String toString() {
+        return "persistent tensor '" + name + "' " + dtype + " " + shape + " on " + backend.registryName();
+    }
 }

@@ -3,7 +3,6 @@ package dev.audioengine.api.exec;
 import dev.audioengine.api.graph.Graph;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.spi.Backend;
-
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
@@ -27,8 +26,12 @@ import java.util.Set;
  * only lets nodes added after a write read the write's result, and every backend runs a
  * segment's nodes in graph order.
  */
-record Schedule(List<Planned> steps, Map<Backend, Map<Tensor, Lifetime>> lifetimes, Map<Tensor, Backend> home,
-                Map<Backend, Set<Tensor>> leavesRead, int end) {
+record Schedule(
+        List<Planned> steps,
+        Map<Backend, Map<Tensor, Lifetime>> lifetimes,
+        Map<Tensor, Backend> home,
+        Map<Backend, Set<Tensor>> leavesRead,
+        int end) {
 
     /** One step of the schedule before anything is compiled. */
     sealed interface Planned {}
@@ -43,7 +46,9 @@ record Schedule(List<Planned> steps, Map<Backend, Map<Tensor, Lifetime>> lifetim
     static final class Lifetime {
         int first, last;
 
-        Lifetime(int at) { first = last = at; }
+        Lifetime(int at) {
+            first = last = at;
+        }
 
         void extend(int at) {
             first = Math.min(first, at);
@@ -75,8 +80,13 @@ record Schedule(List<Planned> steps, Map<Backend, Map<Tensor, Lifetime>> lifetim
                 Backend h = home.get(root);
                 extend(life, h, root, i);
                 if (h != b) {
-                    if (mirrored.computeIfAbsent(root, r -> new LinkedHashSet<>()).add(b)) {
-                        if (seg != null) { steps.add(new Segment(segBackend, seg)); seg = null; segBackend = null; }
+                    if (mirrored.computeIfAbsent(root, r -> new LinkedHashSet<>())
+                            .add(b)) {
+                        if (seg != null) {
+                            steps.add(new Segment(segBackend, seg));
+                            seg = null;
+                            segBackend = null;
+                        }
                         steps.add(new Transfer(root, h, b));
                         copied = true;
                     }

@@ -3,7 +3,6 @@ package dev.audioengine.api.exec;
 import dev.audioengine.api.spi.Backend;
 import dev.audioengine.api.spi.DeviceBuffer;
 import dev.audioengine.api.tensor.HostTensor;
-
 import java.util.IdentityHashMap;
 import java.util.Map;
 
@@ -32,7 +31,9 @@ public final class WeightCache implements AutoCloseable {
     }
 
     /** Bytes copied to backends (weights a backend adopted in place are not counted). */
-    public synchronized long uploadedBytes() { return uploadedBytes; }
+    public synchronized long uploadedBytes() {
+        return uploadedBytes;
+    }
 
     @Override
     public synchronized void close() {

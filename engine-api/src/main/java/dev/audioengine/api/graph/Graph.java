@@ -43,18 +43,27 @@ public final class Graph {
     }
 
     /** Every node the outputs need, leaves included, in execution order. */
-    public List<Tensor> nodes() { return nodes; }
+    public List<Tensor> nodes() {
+        return nodes;
+    }
 
-    public List<Tensor> inputs() { return inputs; }
+    public List<Tensor> inputs() {
+        return inputs;
+    }
 
-    public List<Tensor> outputs() { return outputs; }
+    public List<Tensor> outputs() {
+        return outputs;
+    }
 
     /** The persistent tensors ({@link Op.State} leaves) the graph reads or writes; each must be bound when it is compiled. */
-    public List<Tensor> states() { return states; }
+    public List<Tensor> states() {
+        return states;
+    }
 
     public Tensor state(String name) {
         for (Tensor t : states) if (((Op.State) t.op()).name().equals(name)) return t;
-        throw new IllegalArgumentException("graph has no state '" + name + "'; states: " + states.stream().map(Tensor::name).toList());
+        throw new IllegalArgumentException("graph has no state '" + name + "'; states: "
+                + states.stream().map(Tensor::name).toList());
     }
 
     /** The node holding each state's contents at the end of a run (its last write, or the leaf when nothing writes it), by state leaf. */

@@ -7,7 +7,6 @@ import dev.audioengine.api.graph.Op.UnaryKind;
 import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -22,6 +21,7 @@ public final class GraphBuilder {
     private final List<Tensor> nodes = new ArrayList<>();
     /** Per state leaf, the node holding its latest contents (the leaf until a write replaces it). */
     private final java.util.Map<Tensor, Tensor> currentVersion = new java.util.IdentityHashMap<>();
+
     private boolean built;
 
     // ---- leaves ----------------------------------------------------------------------------
@@ -30,14 +30,18 @@ public final class GraphBuilder {
         return add(new Op.Input(name), List.of(), dtype, shape).named(name);
     }
 
-    public Tensor input(String name, Shape shape) { return input(name, DType.F32, shape); }
+    public Tensor input(String name, Shape shape) {
+        return input(name, DType.F32, shape);
+    }
 
     /** A weight; the same HostTensor used by several graphs is uploaded once per backend. */
     public Tensor constant(HostTensor value) {
         return add(new Op.Constant(value), List.of(), value.dtype(), value.shape());
     }
 
-    public Tensor constant(String name, HostTensor value) { return constant(value).named(name); }
+    public Tensor constant(String name, HostTensor value) {
+        return constant(value).named(name);
+    }
 
     /**
      * A persistent tensor, bound when the graph is compiled to the
@@ -48,16 +52,21 @@ public final class GraphBuilder {
      */
     public Tensor state(String name, DType dtype, Shape shape) {
         Objects.requireNonNull(name, "state name");
-        if (dtype.isQuantized()) throw new IllegalArgumentException("state '" + name + "' of " + dtype + ": persistent tensors hold plain dtypes");
+        if (dtype.isQuantized())
+            throw new IllegalArgumentException(
+                    "state '" + name + "' of " + dtype + ": persistent tensors hold plain dtypes");
         for (Tensor t : nodes) {
             if (t.op() instanceof Op.State s && s.name().equals(name)) {
-                throw new IllegalArgumentException("this graph already has a state named '" + name + "' (" + t + "); use that node");
+                throw new IllegalArgumentException(
+                        "this graph already has a state named '" + name + "' (" + t + "); use that node");
             }
         }
         return add(new Op.State(name), List.of(), dtype, shape).named(name);
     }
 
-    public Tensor state(String name, Shape shape) { return state(name, DType.F32, shape); }
+    public Tensor state(String name, Shape shape) {
+        return state(name, DType.F32, shape);
+    }
 
     /**
      * Writes {@code src} into {@code dst} along {@code axis} from the run-time position
@@ -69,8 +78,13 @@ public final class GraphBuilder {
         requireWritable(dst, src);
         int ax = dst.shape().normalizeAxis(axis);
         boolean fits = src.rank() == dst.rank();
-        for (int i = 0; fits && i < dst.rank(); i++) fits = i == ax ? src.dim(i) <= dst.dim(i) : src.dim(i) == dst.dim(i);
-        if (!fits) throw shapeError("write_slice along axis " + ax + " wants src of dst's shape except that axis, no longer than it", dst, src);
+        for (int i = 0; fits && i < dst.rank(); i++)
+            fits = i == ax ? src.dim(i) <= dst.dim(i) : src.dim(i) == dst.dim(i);
+        if (!fits)
+            throw shapeError(
+                    "write_slice along axis " + ax + " wants src of dst's shape except that axis, no longer than it",
+                    dst,
+                    src);
         Objects.requireNonNull(start, "write_slice start");
         if (start.dtype() != DType.I32 || start.elements() != 1 || start.rank() != 1) {
             throw new IllegalArgumentException("write_slice start must be I32 [1], got " + start);
@@ -87,53 +101,89 @@ public final class GraphBuilder {
     }
 
     /** A small F32 constant owned by the graph's caller (close it with the model). */
-    public Tensor scalar(float v) { return constant(HostTensor.ofFloats(Shape.of(new long[0]), v)); }
+    public Tensor scalar(float v) {
+        return constant(HostTensor.ofFloats(Shape.of(new long[0]), v));
+    }
 
     // ---- elementwise -----------------------------------------------------------------------
 
-    public Tensor add(Tensor a, Tensor b) { return binary(BinaryKind.ADD, a, b); }
+    public Tensor add(Tensor a, Tensor b) {
+        return binary(BinaryKind.ADD, a, b);
+    }
 
-    public Tensor sub(Tensor a, Tensor b) { return binary(BinaryKind.SUB, a, b); }
+    public Tensor sub(Tensor a, Tensor b) {
+        return binary(BinaryKind.SUB, a, b);
+    }
 
-    public Tensor mul(Tensor a, Tensor b) { return binary(BinaryKind.MUL, a, b); }
+    public Tensor mul(Tensor a, Tensor b) {
+        return binary(BinaryKind.MUL, a, b);
+    }
 
-    public Tensor div(Tensor a, Tensor b) { return binary(BinaryKind.DIV, a, b); }
+    public Tensor div(Tensor a, Tensor b) {
+        return binary(BinaryKind.DIV, a, b);
+    }
 
-    public Tensor pow(Tensor a, Tensor b) { return binary(BinaryKind.POW, a, b); }
+    public Tensor pow(Tensor a, Tensor b) {
+        return binary(BinaryKind.POW, a, b);
+    }
 
     public Tensor binary(BinaryKind kind, Tensor a, Tensor b) {
         requireF32(kind.name(), a, b);
         return add(new Op.Binary(kind), List.of(a, b), DType.F32, Shape.broadcast(a.shape(), b.shape()));
     }
 
-    public Tensor unary(UnaryKind kind, Tensor x) { return unary(kind, x, 1f); }
+    public Tensor unary(UnaryKind kind, Tensor x) {
+        return unary(kind, x, 1f);
+    }
 
     public Tensor unary(UnaryKind kind, Tensor x, float alpha) {
         requireF32(kind.name(), x);
         return add(new Op.Unary(kind, alpha), List.of(x), DType.F32, x.shape());
     }
 
-    public Tensor relu(Tensor x) { return unary(UnaryKind.RELU, x); }
+    public Tensor relu(Tensor x) {
+        return unary(UnaryKind.RELU, x);
+    }
 
-    public Tensor gelu(Tensor x) { return unary(UnaryKind.GELU_ERF, x); }
+    public Tensor gelu(Tensor x) {
+        return unary(UnaryKind.GELU_ERF, x);
+    }
 
-    public Tensor geluTanh(Tensor x) { return unary(UnaryKind.GELU_TANH, x); }
+    public Tensor geluTanh(Tensor x) {
+        return unary(UnaryKind.GELU_TANH, x);
+    }
 
-    public Tensor silu(Tensor x) { return unary(UnaryKind.SILU, x); }
+    public Tensor silu(Tensor x) {
+        return unary(UnaryKind.SILU, x);
+    }
 
-    public Tensor tanh(Tensor x) { return unary(UnaryKind.TANH, x); }
+    public Tensor tanh(Tensor x) {
+        return unary(UnaryKind.TANH, x);
+    }
 
-    public Tensor sigmoid(Tensor x) { return unary(UnaryKind.SIGMOID, x); }
+    public Tensor sigmoid(Tensor x) {
+        return unary(UnaryKind.SIGMOID, x);
+    }
 
-    public Tensor elu(Tensor x, float alpha) { return unary(UnaryKind.ELU, x, alpha); }
+    public Tensor elu(Tensor x, float alpha) {
+        return unary(UnaryKind.ELU, x, alpha);
+    }
 
-    public Tensor exp(Tensor x) { return unary(UnaryKind.EXP, x); }
+    public Tensor exp(Tensor x) {
+        return unary(UnaryKind.EXP, x);
+    }
 
-    public Tensor log(Tensor x) { return unary(UnaryKind.LOG, x); }
+    public Tensor log(Tensor x) {
+        return unary(UnaryKind.LOG, x);
+    }
 
-    public Tensor sqrt(Tensor x) { return unary(UnaryKind.SQRT, x); }
+    public Tensor sqrt(Tensor x) {
+        return unary(UnaryKind.SQRT, x);
+    }
 
-    public Tensor scale(Tensor x, float scale) { return scale(x, scale, 0f); }
+    public Tensor scale(Tensor x, float scale) {
+        return scale(x, scale, 0f);
+    }
 
     public Tensor scale(Tensor x, float scale, float bias) {
         requireF32("scale", x);
@@ -156,7 +206,8 @@ public final class GraphBuilder {
         if (x.rank() < 2 || w.rank() < 2 || x.dim(-1) != w.dim(-1)) {
             throw shapeError("matmul wants x [..., M, K] and w [..., N, K]", x, w);
         }
-        if (w.dtype() == DType.I32 || w.dtype() == DType.I8) throw new IllegalArgumentException("matmul weights of " + w.dtype());
+        if (w.dtype() == DType.I32 || w.dtype() == DType.I8)
+            throw new IllegalArgumentException("matmul weights of " + w.dtype());
         if (w.dtype().isQuantized() && !w.isContiguous()) {
             throw new IllegalArgumentException("quantized matmul weights must be contiguous: " + w);
         }
@@ -177,12 +228,21 @@ public final class GraphBuilder {
 
     public Tensor conv1d(Tensor x, Tensor w, Tensor bias, int stride, int padding, int dilation, int groups) {
         requireF32("conv1d", x, w);
-        if (x.rank() != 3 || w.rank() != 3) throw shapeError("conv1d wants x [B, Cin, T] and w [Cout, Cin/groups, K]", x, w);
+        if (x.rank() != 3 || w.rank() != 3)
+            throw shapeError("conv1d wants x [B, Cin, T] and w [Cout, Cin/groups, K]", x, w);
         long cin = x.dim(1), cout = w.dim(0), k = w.dim(2);
-        if (stride < 1 || dilation < 1 || padding < 0 || groups < 1 || cin % groups != 0 || cout % groups != 0
+        if (stride < 1
+                || dilation < 1
+                || padding < 0
+                || groups < 1
+                || cin % groups != 0
+                || cout % groups != 0
                 || w.dim(1) != cin / groups) {
-            throw shapeError("conv1d stride=" + stride + " padding=" + padding + " dilation=" + dilation
-                    + " groups=" + groups + " does not fit", x, w);
+            throw shapeError(
+                    "conv1d stride=" + stride + " padding=" + padding + " dilation=" + dilation + " groups=" + groups
+                            + " does not fit",
+                    x,
+                    w);
         }
         checkBias(bias, cout, x, w);
         long tout = (x.dim(2) + 2L * padding - dilation * (k - 1) - 1) / stride + 1;
@@ -191,22 +251,35 @@ public final class GraphBuilder {
         return add(new Op.Conv1d(stride, padding, dilation, groups), in, DType.F32, Shape.of(x.dim(0), cout, tout));
     }
 
-    public Tensor convTranspose1d(Tensor x, Tensor w, Tensor bias, int stride, int padding, int outputPadding,
-                                  int dilation, int groups) {
+    public Tensor convTranspose1d(
+            Tensor x, Tensor w, Tensor bias, int stride, int padding, int outputPadding, int dilation, int groups) {
         requireF32("conv_transpose1d", x, w);
-        if (x.rank() != 3 || w.rank() != 3) throw shapeError("conv_transpose1d wants x [B, Cin, T] and w [Cin, Cout/groups, K]", x, w);
+        if (x.rank() != 3 || w.rank() != 3)
+            throw shapeError("conv_transpose1d wants x [B, Cin, T] and w [Cin, Cout/groups, K]", x, w);
         long cin = x.dim(1), k = w.dim(2);
-        if (stride < 1 || dilation < 1 || padding < 0 || groups < 1 || w.dim(0) != cin || cin % groups != 0
-                || outputPadding < 0 || (outputPadding >= stride && outputPadding >= dilation)) {
-            throw shapeError("conv_transpose1d stride=" + stride + " padding=" + padding + " output_padding="
-                    + outputPadding + " dilation=" + dilation + " groups=" + groups + " does not fit", x, w);
+        if (stride < 1
+                || dilation < 1
+                || padding < 0
+                || groups < 1
+                || w.dim(0) != cin
+                || cin % groups != 0
+                || outputPadding < 0
+                || (outputPadding >= stride && outputPadding >= dilation)) {
+            throw shapeError(
+                    "conv_transpose1d stride=" + stride + " padding=" + padding + " output_padding=" + outputPadding
+                            + " dilation=" + dilation + " groups=" + groups + " does not fit",
+                    x,
+                    w);
         }
         long cout = w.dim(1) * groups;
         checkBias(bias, cout, x, w);
         long tout = (x.dim(2) - 1) * stride - 2L * padding + dilation * (k - 1) + outputPadding + 1;
         if (tout < 1) throw shapeError("conv_transpose1d output would be empty", x, w);
         List<Tensor> in = bias == null ? List.of(x, w) : List.of(x, w, bias);
-        return add(new Op.ConvTranspose1d(stride, padding, outputPadding, dilation, groups), in, DType.F32,
+        return add(
+                new Op.ConvTranspose1d(stride, padding, outputPadding, dilation, groups),
+                in,
+                DType.F32,
                 Shape.of(x.dim(0), cout, tout));
     }
 
@@ -219,9 +292,12 @@ public final class GraphBuilder {
         }
         long[] out = x.shape().dims();
         for (int i = 0; i < out.length; i++) {
-            if (before[i] < 0 || after[i] < 0) throw new IllegalArgumentException("negative padding " + Arrays.toString(before) + Arrays.toString(after));
+            if (before[i] < 0 || after[i] < 0)
+                throw new IllegalArgumentException(
+                        "negative padding " + Arrays.toString(before) + Arrays.toString(after));
             if (mode == PadMode.REFLECT && (before[i] >= x.dim(i) || after[i] >= x.dim(i))) {
-                throw new IllegalArgumentException("reflect padding must be smaller than the axis: axis " + i + " of " + x.shape());
+                throw new IllegalArgumentException(
+                        "reflect padding must be smaller than the axis: axis " + i + " of " + x.shape());
             }
             if (mode == PadMode.REPLICATE && x.dim(i) == 0 && before[i] + after[i] > 0) {
                 throw new IllegalArgumentException("cannot replicate-pad an empty axis");
@@ -247,20 +323,24 @@ public final class GraphBuilder {
             requireF32("concat", t);
             if (t.rank() != xs[0].rank()) throw shapeError("concat ranks differ", xs[0], t);
             for (int i = 0; i < t.rank(); i++) {
-                if (i != ax && t.dim(i) != xs[0].dim(i)) throw shapeError("concat on axis " + ax + ": other axes differ", xs[0], t);
+                if (i != ax && t.dim(i) != xs[0].dim(i))
+                    throw shapeError("concat on axis " + ax + ": other axes differ", xs[0], t);
             }
             total += t.dim(ax);
         }
         return add(new Op.Concat(ax), List.of(xs), DType.F32, xs[0].shape().with(ax, total));
     }
 
-    public Tensor slice(Tensor x, int axis, long start, long end) { return slice(x, axis, start, end, 1); }
+    public Tensor slice(Tensor x, int axis, long start, long end) {
+        return slice(x, axis, start, end, 1);
+    }
 
     public Tensor slice(Tensor x, int axis, long start, long end, long step) {
         int ax = x.shape().normalizeAxis(axis);
         long n = x.dim(ax);
         if (start < 0 || end > n || start > end || step < 1) {
-            throw new IllegalArgumentException("slice [" + start + ":" + end + ":" + step + "] out of range for axis " + ax + " of " + x.shape());
+            throw new IllegalArgumentException(
+                    "slice [" + start + ":" + end + ":" + step + "] out of range for axis " + ax + " of " + x.shape());
         }
         if (x.dtype().isQuantized() && ax == x.rank() - 1) {
             throw new IllegalArgumentException("slicing inside quantized blocks is not supported: " + x);
@@ -273,12 +353,14 @@ public final class GraphBuilder {
     }
 
     public Tensor permute(Tensor x, int... perm) {
-        if (perm.length != x.rank()) throw new IllegalArgumentException("permute " + Arrays.toString(perm) + " for rank " + x.rank());
+        if (perm.length != x.rank())
+            throw new IllegalArgumentException("permute " + Arrays.toString(perm) + " for rank " + x.rank());
         boolean[] seen = new boolean[perm.length];
         long[] dims = new long[perm.length], strides = new long[perm.length];
         for (int i = 0; i < perm.length; i++) {
             int p = perm[i];
-            if (p < 0 || p >= perm.length || seen[p]) throw new IllegalArgumentException("not a permutation: " + Arrays.toString(perm));
+            if (p < 0 || p >= perm.length || seen[p])
+                throw new IllegalArgumentException("not a permutation: " + Arrays.toString(perm));
             seen[p] = true;
             dims[i] = x.dim(p);
             strides[i] = x.stride(p);
@@ -326,9 +408,12 @@ public final class GraphBuilder {
 
     public Tensor cast(Tensor x, DType to) {
         boolean ok = (x.dtype() == DType.F32 && to != DType.I8) || (to == DType.F32 && x.dtype() != DType.I8);
-        if (!ok) throw new IllegalArgumentException("cast " + x.dtype() + " -> " + to + " is not supported (one side must be F32)");
+        if (!ok)
+            throw new IllegalArgumentException(
+                    "cast " + x.dtype() + " -> " + to + " is not supported (one side must be F32)");
         if (to.isQuantized() && (x.rank() == 0 || x.dim(-1) % to.blockSize() != 0)) {
-            throw new IllegalArgumentException("cast to " + to + " needs rows that are a multiple of " + to.blockSize() + ": " + x.shape());
+            throw new IllegalArgumentException(
+                    "cast to " + to + " needs rows that are a multiple of " + to.blockSize() + ": " + x.shape());
         }
         return add(new Op.Cast(to), List.of(x), to, x.shape());
     }
@@ -353,28 +438,39 @@ public final class GraphBuilder {
             throw new IllegalArgumentException("group_norm with " + groups + " groups on " + x.shape());
         }
         for (Tensor p : new Tensor[] {gamma, beta}) {
-            if (p != null && (p.rank() != 1 || p.dim(0) != x.dim(1))) throw shapeError("group_norm affine must be [C]", x, p);
+            if (p != null && (p.rank() != 1 || p.dim(0) != x.dim(1)))
+                throw shapeError("group_norm affine must be [C]", x, p);
         }
-        if ((gamma == null) != (beta == null)) throw new IllegalArgumentException("group_norm needs both gamma and beta or neither");
+        if ((gamma == null) != (beta == null))
+            throw new IllegalArgumentException("group_norm needs both gamma and beta or neither");
         return add(new Op.GroupNorm(groups, eps), optional(x, gamma, beta), DType.F32, x.shape());
     }
 
-    public Tensor softmax(Tensor x) { return softmax(x, null, 1f); }
+    public Tensor softmax(Tensor x) {
+        return softmax(x, null, 1f);
+    }
 
     public Tensor softmax(Tensor x, Tensor mask, float scale) {
         requireF32("softmax", x);
         if (mask != null) {
             requireF32("softmax mask", mask);
-            if (!Shape.broadcast(x.shape(), mask.shape()).equals(x.shape())) throw shapeError("softmax mask must broadcast to x", x, mask);
+            if (!Shape.broadcast(x.shape(), mask.shape()).equals(x.shape()))
+                throw shapeError("softmax mask must broadcast to x", x, mask);
         }
         return add(new Op.Softmax(scale), optional(x, mask), DType.F32, x.shape());
     }
 
-    public Tensor sum(Tensor x, int axis, boolean keepDim) { return reduce(ReduceKind.SUM, x, axis, keepDim); }
+    public Tensor sum(Tensor x, int axis, boolean keepDim) {
+        return reduce(ReduceKind.SUM, x, axis, keepDim);
+    }
 
-    public Tensor mean(Tensor x, int axis, boolean keepDim) { return reduce(ReduceKind.MEAN, x, axis, keepDim); }
+    public Tensor mean(Tensor x, int axis, boolean keepDim) {
+        return reduce(ReduceKind.MEAN, x, axis, keepDim);
+    }
 
-    public Tensor max(Tensor x, int axis, boolean keepDim) { return reduce(ReduceKind.MAX, x, axis, keepDim); }
+    public Tensor max(Tensor x, int axis, boolean keepDim) {
+        return reduce(ReduceKind.MAX, x, axis, keepDim);
+    }
 
     public Tensor reduce(ReduceKind kind, Tensor x, int axis, boolean keepDim) {
         requireF32(kind.name(), x);
@@ -403,9 +499,17 @@ public final class GraphBuilder {
 
     public Tensor rope(Tensor x, Tensor positions, int dims, float base, Op.RopeMode mode) {
         requireF32("rope", x);
-        if (x.rank() != 4 || positions.dtype() != DType.I32 || positions.rank() != 1 || positions.dim(0) != x.dim(2)
-                || dims < 2 || dims % 2 != 0 || dims > x.dim(3)) {
-            throw shapeError("rope wants x [B, H, T, D], I32 positions [T] and even dims <= D (dims=" + dims + ")", x, positions);
+        if (x.rank() != 4
+                || positions.dtype() != DType.I32
+                || positions.rank() != 1
+                || positions.dim(0) != x.dim(2)
+                || dims < 2
+                || dims % 2 != 0
+                || dims > x.dim(3)) {
+            throw shapeError(
+                    "rope wants x [B, H, T, D], I32 positions [T] and even dims <= D (dims=" + dims + ")",
+                    x,
+                    positions);
         }
         return add(new Op.Rope(dims, base, mode), List.of(x, positions), DType.F32, x.shape());
     }
@@ -413,11 +517,21 @@ public final class GraphBuilder {
     /** Fused attention (one op); see {@link Op.Attention}. */
     public Tensor attention(Tensor q, Tensor k, Tensor v, Tensor mask, float scale, boolean causal) {
         requireF32("attention q", q);
-        if (q.rank() != 4 || k.rank() != 4 || v.rank() != 4 || k.dim(0) != q.dim(0) || v.dim(0) != q.dim(0)
-                || k.dim(3) != q.dim(3) || v.dim(3) != q.dim(3) || k.dim(1) != v.dim(1) || k.dim(2) != v.dim(2)
-                || q.dim(1) % k.dim(1) != 0 || k.dtype() != v.dtype() || !k.dtype().isFloat()) {
-            throw new IllegalArgumentException("attention wants q [B, H, Tq, D], k and v [B, Hkv, Tk, D] of one float dtype, H % Hkv == 0; got "
-                    + q + ", " + k + ", " + v);
+        if (q.rank() != 4
+                || k.rank() != 4
+                || v.rank() != 4
+                || k.dim(0) != q.dim(0)
+                || v.dim(0) != q.dim(0)
+                || k.dim(3) != q.dim(3)
+                || v.dim(3) != q.dim(3)
+                || k.dim(1) != v.dim(1)
+                || k.dim(2) != v.dim(2)
+                || q.dim(1) % k.dim(1) != 0
+                || k.dtype() != v.dtype()
+                || !k.dtype().isFloat()) {
+            throw new IllegalArgumentException(
+                    "attention wants q [B, H, Tq, D], k and v [B, Hkv, Tk, D] of one float dtype, H % Hkv == 0; got "
+                            + q + ", " + k + ", " + v);
         }
         if (mask != null && (mask.rank() != 2 || mask.dim(0) != q.dim(2) || mask.dim(1) != k.dim(2))) {
             throw shapeError("attention mask must be [Tq, Tk]", q, mask);
@@ -433,7 +547,8 @@ public final class GraphBuilder {
         if (length.dtype() != DType.I32 || length.rank() != 1 || length.dim(0) != 1) {
             throw new IllegalArgumentException("key_mask length must be I32 [1], got " + length);
         }
-        if (queries < 1 || capacity < 1) throw new IllegalArgumentException("key_mask of " + queries + " queries over " + capacity + " keys");
+        if (queries < 1 || capacity < 1)
+            throw new IllegalArgumentException("key_mask of " + queries + " queries over " + capacity + " keys");
         return add(new Op.KeyMask(causal), List.of(length), DType.F32, Shape.of(queries, capacity));
     }
 
@@ -452,12 +567,16 @@ public final class GraphBuilder {
         requireF32("lstm", x, wIh, wHh, bIh, bHh, h0, c0);
         if (x.rank() != 3) throw new IllegalArgumentException("lstm wants x [B, T, I], got " + x.shape());
         long b = x.dim(0), t = x.dim(1), in = x.dim(2), h = wHh.dim(1);
-        boolean ok = wIh.shape().equals(Shape.of(4 * h, in)) && wHh.shape().equals(Shape.of(4 * h, h))
-                && bIh.shape().equals(Shape.of(4 * h)) && bHh.shape().equals(Shape.of(4 * h))
-                && h0.shape().equals(Shape.of(b, h)) && c0.shape().equals(Shape.of(b, h));
+        boolean ok = wIh.shape().equals(Shape.of(4 * h, in))
+                && wHh.shape().equals(Shape.of(4 * h, h))
+                && bIh.shape().equals(Shape.of(4 * h))
+                && bHh.shape().equals(Shape.of(4 * h))
+                && h0.shape().equals(Shape.of(b, h))
+                && c0.shape().equals(Shape.of(b, h));
         if (!ok) {
-            throw new IllegalArgumentException("lstm shapes do not fit: x " + x.shape() + ", w_ih " + wIh.shape() + ", w_hh "
-                    + wHh.shape() + ", b_ih " + bIh.shape() + ", b_hh " + bHh.shape() + ", h0 " + h0.shape() + ", c0 " + c0.shape());
+            throw new IllegalArgumentException("lstm shapes do not fit: x " + x.shape() + ", w_ih " + wIh.shape()
+                    + ", w_hh " + wHh.shape() + ", b_ih " + bIh.shape() + ", b_hh " + bHh.shape() + ", h0 " + h0.shape()
+                    + ", c0 " + c0.shape());
         }
         return add(new Op.Lstm((int) h), List.of(x, wIh, wHh, bIh, bHh, h0, c0), DType.F32, Shape.of(2, b, t, h));
     }
@@ -470,25 +589,42 @@ public final class GraphBuilder {
             throw shapeError("stft wants x [B, T] and window [nFft=" + nFft + "], hop >= 1", x, window);
         }
         long t = x.dim(1) + (center ? 2L * (nFft / 2) : 0);
-        if (center && x.dim(1) <= nFft / 2) throw new IllegalArgumentException("stft center reflect-pads by " + nFft / 2 + ": input of " + x.dim(1) + " is too short");
-        if (t < nFft) throw new IllegalArgumentException("stft input of " + x.dim(1) + " samples is shorter than n_fft " + nFft);
+        if (center && x.dim(1) <= nFft / 2)
+            throw new IllegalArgumentException(
+                    "stft center reflect-pads by " + nFft / 2 + ": input of " + x.dim(1) + " is too short");
+        if (t < nFft)
+            throw new IllegalArgumentException("stft input of " + x.dim(1) + " samples is shorter than n_fft " + nFft);
         long frames = 1 + (t - nFft) / hop;
-        return add(new Op.Stft(nFft, hop, center), List.of(x, window), DType.F32, Shape.of(x.dim(0), nFft / 2 + 1, frames, 2));
+        return add(
+                new Op.Stft(nFft, hop, center),
+                List.of(x, window),
+                DType.F32,
+                Shape.of(x.dim(0), nFft / 2 + 1, frames, 2));
     }
 
     public Tensor istft(Tensor spec, Tensor window, int nFft, int hop, boolean center, long length) {
         requireF32("istft", spec, window);
-        if (spec.rank() != 4 || spec.dim(1) != nFft / 2 + 1 || spec.dim(3) != 2 || window.rank() != 1 || window.dim(0) != nFft) {
+        if (spec.rank() != 4
+                || spec.dim(1) != nFft / 2 + 1
+                || spec.dim(3) != 2
+                || window.rank() != 1
+                || window.dim(0) != nFft) {
             throw shapeError("istft wants spec [B, nFft/2+1, frames, 2] and window [nFft=" + nFft + "]", spec, window);
         }
         long full = nFft + hop * (spec.dim(2) - 1) - (center ? 2L * (nFft / 2) : 0);
-        if (length < 1 || length > full) throw new IllegalArgumentException("istft length " + length + " outside 1.." + full);
-        return add(new Op.Istft(nFft, hop, center, length), List.of(spec, window), DType.F32, Shape.of(spec.dim(0), length));
+        if (length < 1 || length > full)
+            throw new IllegalArgumentException("istft length " + length + " outside 1.." + full);
+        return add(
+                new Op.Istft(nFft, hop, center, length),
+                List.of(spec, window),
+                DType.F32,
+                Shape.of(spec.dim(0), length));
     }
 
     public Tensor magnitude(Tensor complex) {
         requireF32("magnitude", complex);
-        if (complex.rank() < 1 || complex.dim(-1) != 2) throw new IllegalArgumentException("magnitude wants [..., 2], got " + complex.shape());
+        if (complex.rank() < 1 || complex.dim(-1) != 2)
+            throw new IllegalArgumentException("magnitude wants [..., 2], got " + complex.shape());
         long[] d = Arrays.copyOf(complex.shape().dims(), complex.rank() - 1);
         return add(new Op.Magnitude(), List.of(complex), DType.F32, new Shape(d));
     }
@@ -499,7 +635,8 @@ public final class GraphBuilder {
     public Graph build(Tensor... outputs) {
         if (built) throw new IllegalStateException("this builder already built its graph");
         if (outputs.length == 0) throw new IllegalArgumentException("a graph needs at least one output");
-        checkInputs(List.of(outputs)); // an output of a state shows its final contents, so it must be the state's latest version
+        checkInputs(List.of(
+                outputs)); // an output of a state shows its final contents, so it must be the state's latest version
         built = true;
         return Graph.of(List.copyOf(nodes), List.of(outputs));
     }
@@ -516,7 +653,8 @@ public final class GraphBuilder {
     /** A write whose result lives in dst's persistent storage and becomes the state's current version. */
     private Tensor addInPlace(Op op, List<Tensor> inputs, Tensor dst) {
         checkInputs(inputs);
-        Tensor t = new Tensor(nodes.size(), op, inputs, dst.dtype(), dst.shape(), dst.strides(), 0, dst.storage(), null);
+        Tensor t =
+                new Tensor(nodes.size(), op, inputs, dst.dtype(), dst.shape(), dst.strides(), 0, dst.storage(), null);
         nodes.add(t);
         currentVersion.put(dst.storage(), t);
         return t;
@@ -524,7 +662,8 @@ public final class GraphBuilder {
 
     private Tensor view(Op op, Tensor x, Shape shape, long[] strides, long offset) {
         checkInputs(List.of(x));
-        Tensor t = new Tensor(nodes.size(), op, List.of(x), x.dtype(), shape, strides, offset, x.storage(), x.stateVersion());
+        Tensor t = new Tensor(
+                nodes.size(), op, List.of(x), x.dtype(), shape, strides, offset, x.storage(), x.stateVersion());
         nodes.add(t);
         return t;
     }
@@ -538,9 +677,11 @@ public final class GraphBuilder {
             if (t.isPersistent()) {
                 Tensor now = currentVersion.getOrDefault(t.storage(), t.storage());
                 if (t.stateVersion() != now) {
-                    throw new IllegalArgumentException("state '" + ((Op.State) t.storage().op()).name() + "' was written by " + now
-                            + " after " + t + " was taken from it; read the write's result instead (a node added after a write must"
-                            + " not see the contents the write replaced)");
+                    throw new IllegalArgumentException(
+                            "state '" + ((Op.State) t.storage().op()).name() + "' was written by " + now
+                                    + " after " + t
+                                    + " was taken from it; read the write's result instead (a node added after a write must"
+                                    + " not see the contents the write replaced)");
                 }
             }
         }
@@ -548,12 +689,16 @@ public final class GraphBuilder {
 
     private void requireWritable(Tensor dst, Tensor src) {
         if (!dst.isPersistent() || dst.isView() || dst.stateVersion() != dst) {
-            throw new IllegalArgumentException("only a whole persistent tensor (a state leaf or a write's result) can be written in place, got " + dst);
+            throw new IllegalArgumentException(
+                    "only a whole persistent tensor (a state leaf or a write's result) can be written in place, got "
+                            + dst);
         }
         if (src.storage() == dst.storage()) {
             // kernels copy element by element in parallel: a source that overlaps its destination would race
-            throw new IllegalArgumentException("the source " + src + " of a write into state '" + dst.storage().name()
-                    + "' is a view of that state; copy it first (contiguous) so the write does not read what it overwrites");
+            throw new IllegalArgumentException(
+                    "the source " + src + " of a write into state '"
+                            + dst.storage().name()
+                            + "' is a view of that state; copy it first (contiguous) so the write does not read what it overwrites");
         }
     }
 
@@ -581,7 +726,8 @@ public final class GraphBuilder {
 
     private static void checkBias(Tensor bias, long cout, Tensor x, Tensor w) {
         if (bias != null && (bias.rank() != 1 || bias.dim(0) != cout || bias.dtype() != DType.F32)) {
-            throw new IllegalArgumentException("bias must be F32 [" + cout + "], got " + bias + " (x " + x.shape() + ", w " + w.shape() + ")");
+            throw new IllegalArgumentException(
+                    "bias must be F32 [" + cout + "], got " + bias + " (x " + x.shape() + ", w " + w.shape() + ")");
         }
     }
 

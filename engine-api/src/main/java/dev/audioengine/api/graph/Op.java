@@ -15,7 +15,9 @@ public sealed interface Op {
     String opName();
 
     /** True for ops whose output aliases the storage of their first input (no kernel runs). */
-    default boolean isView() { return false; }
+    default boolean isView() {
+        return false;
+    }
 
     /**
      * The op families: the one grouping every module uses for its files, classes and kernels
@@ -40,7 +42,9 @@ public sealed interface Op {
         SPECTRAL;
 
         /** Lower-case name, as used in file, package and kernel names ({@code reduction}, {@code kernels/reduction.cu}). */
-        public String id() { return name().toLowerCase(java.util.Locale.ROOT); }
+        public String id() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
     }
 
     /** This op's family; exhaustive over the sealed hierarchy, so a new op does not compile until it has one. */
@@ -84,10 +88,18 @@ public sealed interface Op {
     // ---- leaf ------------------------------------------------------------------------------
 
     /** A value supplied at run time. */
-    record Input(String name) implements Op { public String opName() { return "input"; } }
+    record Input(String name) implements Op {
+        public String opName() {
+            return "input";
+        }
+    }
 
     /** A weight or constant; uploaded once per backend and shared by every graph using it. */
-    record Constant(HostTensor value) implements Op { public String opName() { return "constant"; } }
+    record Constant(HostTensor value) implements Op {
+        public String opName() {
+            return "constant";
+        }
+    }
 
     /**
      * Persistent state: a tensor that lives in device memory across runs (recurrent state, KV
@@ -96,29 +108,67 @@ public sealed interface Op {
      * of that name, dtype and shape, which the engine never uploads or plans. Reading the leaf
      * gives the contents the run started with; {@link WriteSlice} changes them in place.
      */
-    record State(String name) implements Op { public String opName() { return "state"; } }
+    record State(String name) implements Op {
+        public String opName() {
+            return "state";
+        }
+    }
 
     // ---- elementwise -----------------------------------------------------------------------
 
-    enum BinaryKind { ADD, SUB, MUL, DIV, POW }
+    enum BinaryKind {
+        ADD,
+        SUB,
+        MUL,
+        DIV,
+        POW
+    }
 
     /** Elementwise a (op) b with NumPy broadcasting. */
     record Binary(BinaryKind kind) implements Op {
-        public String opName() { return kind.name().toLowerCase(java.util.Locale.ROOT); }
+        public String opName() {
+            return kind.name().toLowerCase(java.util.Locale.ROOT);
+        }
     }
 
-    enum UnaryKind { RELU, GELU_ERF, GELU_TANH, SILU, TANH, SIGMOID, ELU, EXP, LOG, SQRT, NEG, ABS, SQR, SIN, COS }
+    enum UnaryKind {
+        RELU,
+        GELU_ERF,
+        GELU_TANH,
+        SILU,
+        TANH,
+        SIGMOID,
+        ELU,
+        EXP,
+        LOG,
+        SQRT,
+        NEG,
+        ABS,
+        SQR,
+        SIN,
+        COS
+    }
 
     /** Elementwise f(x); {@code alpha} is ELU's alpha and ignored by the others. */
     record Unary(UnaryKind kind, float alpha) implements Op {
-        public String opName() { return kind.name().toLowerCase(java.util.Locale.ROOT); }
+        public String opName() {
+            return kind.name().toLowerCase(java.util.Locale.ROOT);
+        }
     }
 
     /** y = x * scale + bias. */
-    record Scale(float scale, float bias) implements Op { public String opName() { return "scale"; } }
+    record Scale(float scale, float bias) implements Op {
+        public String opName() {
+            return "scale";
+        }
+    }
 
     /** Snake activation: x + sin²(alpha·x) / (alpha + 1e-9), alpha per channel; x [B, C, T], alpha [C]. */
-    record Snake() implements Op { public String opName() { return "snake"; } }
+    record Snake() implements Op {
+        public String opName() {
+            return "snake";
+        }
+    }
 
     // ---- linear: matrix products and convolution ----------------------------------------------
 
@@ -127,51 +177,95 @@ public sealed interface Op {
      * [out, in] so quantized rows run along k). Batch dimensions broadcast. x is F32; w is F32,
      * F16, BF16, Q8_0 or Q4_0.
      */
-    record MatMul() implements Op { public String opName() { return "matmul"; } }
+    record MatMul() implements Op {
+        public String opName() {
+            return "matmul";
+        }
+    }
 
     /** x [B, Cin, T], w [Cout, Cin/groups, K], optional bias [Cout] → [B, Cout, Tout]. */
     record Conv1d(int stride, int padding, int dilation, int groups) implements Op {
-        public String opName() { return "conv1d"; }
+        public String opName() {
+            return "conv1d";
+        }
     }
 
     /** x [B, Cin, T], w [Cin, Cout/groups, K], optional bias [Cout] → [B, Cout, Tout] (PyTorch's ConvTranspose1d). */
     record ConvTranspose1d(int stride, int padding, int outputPadding, int dilation, int groups) implements Op {
-        public String opName() { return "conv_transpose1d"; }
+        public String opName() {
+            return "conv_transpose1d";
+        }
     }
 
     // ---- layout --------------------------------------------------------------------------------
 
-    enum PadMode { ZERO, REFLECT, REPLICATE }
+    enum PadMode {
+        ZERO,
+        REFLECT,
+        REPLICATE
+    }
 
     /** Pads each axis by before[i] and after[i] elements; ZERO fills with {@code value}. */
     record Pad(PadMode mode, long[] before, long[] after, float value) implements Op {
-        public Pad { before = before.clone(); after = after.clone(); }
-        public String opName() { return "pad"; }
+        public Pad {
+            before = before.clone();
+            after = after.clone();
+        }
+
+        public String opName() {
+            return "pad";
+        }
     }
 
-    record Concat(int axis) implements Op { public String opName() { return "concat"; } }
+    record Concat(int axis) implements Op {
+        public String opName() {
+            return "concat";
+        }
+    }
 
     /** View of elements start, start+step, ... < end along one axis. */
     record Slice(int axis, long start, long end, long step) implements Op {
-        public String opName() { return "slice"; }
-        public boolean isView() { return true; }
+        public String opName() {
+            return "slice";
+        }
+
+        public boolean isView() {
+            return true;
+        }
     }
 
     /** View with axes reordered: output axis i is input axis perm[i]. Transpose is a permute. */
     record Permute(int[] perm) implements Op {
-        public Permute { perm = perm.clone(); }
-        public String opName() { return "permute"; }
-        public boolean isView() { return true; }
+        public Permute {
+            perm = perm.clone();
+        }
+
+        public String opName() {
+            return "permute";
+        }
+
+        public boolean isView() {
+            return true;
+        }
     }
 
     /** View with a new shape of the same element count; the input must be contiguous. */
     record Reshape(Shape shape) implements Op {
-        public String opName() { return "reshape"; }
-        public boolean isView() { return true; }
+        public String opName() {
+            return "reshape";
+        }
+
+        public boolean isView() {
+            return true;
+        }
     }
 
     /** Copies any (strided) view into a new row-major tensor. */
-    record Contiguous() implements Op { public String opName() { return "contiguous"; } }
+    record Contiguous() implements Op {
+        public String opName() {
+            return "contiguous";
+        }
+    }
 
     /**
      * Writes src into the persistent tensor dst in place; the result is dst's new contents, a
@@ -183,49 +277,94 @@ public sealed interface Op {
      * start &lt; 0 or start + len &gt; dst's size along axis is an error; the CPU backend throws,
      * GPU backends drop the elements that fall outside (they cannot throw from a kernel). F32.
      */
-    record WriteSlice(int axis) implements Op { public String opName() { return "write_slice"; } }
+    record WriteSlice(int axis) implements Op {
+        public String opName() {
+            return "write_slice";
+        }
+    }
 
     /** Converts between F32 and F16, BF16, Q8_0, Q4_0, I32 (round to nearest; I32 halves round up, NaN to 0, saturating, like Math.round). */
-    record Cast(DType to) implements Op { public String opName() { return "cast"; } }
+    record Cast(DType to) implements Op {
+        public String opName() {
+            return "cast";
+        }
+    }
 
     // ---- reduction: norms, softmax and reductions along an axis ---------------------------------
 
     /** Over the last axis; optional gamma and beta [N]. */
-    record LayerNorm(float eps) implements Op { public String opName() { return "layer_norm"; } }
+    record LayerNorm(float eps) implements Op {
+        public String opName() {
+            return "layer_norm";
+        }
+    }
 
     /** x / sqrt(mean(x²) + eps) over the last axis; optional gamma [N]. */
-    record RmsNorm(float eps) implements Op { public String opName() { return "rms_norm"; } }
+    record RmsNorm(float eps) implements Op {
+        public String opName() {
+            return "rms_norm";
+        }
+    }
 
     /** x [B, C, ...] normalized per (batch, group of C/groups channels); optional gamma and beta [C]. */
-    record GroupNorm(int groups, float eps) implements Op { public String opName() { return "group_norm"; } }
+    record GroupNorm(int groups, float eps) implements Op {
+        public String opName() {
+            return "group_norm";
+        }
+    }
 
     /**
      * softmax(x·scale + mask) over the last axis; optional additive mask broadcast to x (may hold -inf).
      * A row that is -inf everywhere gives zeros.
      */
-    record Softmax(float scale) implements Op { public String opName() { return "softmax"; } }
+    record Softmax(float scale) implements Op {
+        public String opName() {
+            return "softmax";
+        }
+    }
 
-    enum ReduceKind { SUM, MEAN, MAX }
+    enum ReduceKind {
+        SUM,
+        MEAN,
+        MAX
+    }
 
     record Reduce(ReduceKind kind, int axis, boolean keepDim) implements Op {
-        public String opName() { return kind.name().toLowerCase(java.util.Locale.ROOT); }
+        public String opName() {
+            return kind.name().toLowerCase(java.util.Locale.ROOT);
+        }
     }
 
     /** Index of the largest value along an axis (first one on ties; NaN counts as largest), as I32, axis removed. */
-    record Argmax(int axis) implements Op { public String opName() { return "argmax"; } }
+    record Argmax(int axis) implements Op {
+        public String opName() {
+            return "argmax";
+        }
+    }
 
     // ---- sequence ---------------------------------------------------------------------------------
 
     /** Embedding lookup: table [V, D] (any dtype), ids I32 [...] → F32 [..., D]. */
-    record GetRows() implements Op { public String opName() { return "get_rows"; } }
+    record GetRows() implements Op {
+        public String opName() {
+            return "get_rows";
+        }
+    }
 
-    enum RopeMode { NORMAL, NEOX }
+    enum RopeMode {
+        NORMAL,
+        NEOX
+    }
 
     /**
      * Rotary position embedding on x [B, H, T, D] with positions I32 [T]. The first {@code dims}
      * values of D rotate: NORMAL pairs (2i, 2i+1), NEOX pairs (i, i + dims/2); θ = pos·base^(-2i/dims).
      */
-    record Rope(int dims, float base, RopeMode mode) implements Op { public String opName() { return "rope"; } }
+    record Rope(int dims, float base, RopeMode mode) implements Op {
+        public String opName() {
+            return "rope";
+        }
+    }
 
     /**
      * Fused attention: softmax(q·kᵀ·scale + mask [+ causal]) · v. q [B, H, Tq, D]; k, v
@@ -233,7 +372,11 @@ public sealed interface Op {
      * additive mask [Tq, Tk]. Causal masks key j > query i + (Tk - Tq). Query head h reads kv head
      * h / (H / Hkv); a query that can see no key gives zeros.
      */
-    record Attention(float scale, boolean causal) implements Op { public String opName() { return "attention"; } }
+    record Attention(float scale, boolean causal) implements Op {
+        public String opName() {
+            return "attention";
+        }
+    }
 
     /**
      * The additive mask [Tq, Tk] of attention over a fixed-capacity cache that holds
@@ -242,14 +385,22 @@ public sealed interface Op {
      * j &lt;= length - Tq + i (the Tq queries are the last Tq positions written). A decoder step
      * compiled once for the cache's capacity serves every sequence length with it.
      */
-    record KeyMask(boolean causal) implements Op { public String opName() { return "key_mask"; } }
+    record KeyMask(boolean causal) implements Op {
+        public String opName() {
+            return "key_mask";
+        }
+    }
 
     /**
      * One LSTM layer, PyTorch gate order (i, f, g, o). Inputs: x [B, T, I], w_ih [4H, I],
      * w_hh [4H, H], b_ih [4H], b_hh [4H], h0 [B, H], c0 [B, H]. Output [2, B, T, H]: the hidden
      * sequence, then the cell sequence (the final state is at t = T-1).
      */
-    record Lstm(int hidden) implements Op { public String opName() { return "lstm"; } }
+    record Lstm(int hidden) implements Op {
+        public String opName() {
+            return "lstm";
+        }
+    }
 
     // ---- spectral ---------------------------------------------------------------------------------
 
@@ -257,11 +408,23 @@ public sealed interface Op {
      * torch.stft(return_complex) as real pairs: x [B, T], window [nFft] → [B, nFft/2+1, frames, 2].
      * With center, x is reflect-padded by nFft/2 on both sides.
      */
-    record Stft(int nFft, int hop, boolean center) implements Op { public String opName() { return "stft"; } }
+    record Stft(int nFft, int hop, boolean center) implements Op {
+        public String opName() {
+            return "stft";
+        }
+    }
 
     /** torch.istft: spectrum [B, nFft/2+1, frames, 2], window [nFft] → [B, length]. */
-    record Istft(int nFft, int hop, boolean center, long length) implements Op { public String opName() { return "istft"; } }
+    record Istft(int nFft, int hop, boolean center, long length) implements Op {
+        public String opName() {
+            return "istft";
+        }
+    }
 
     /** |z| of complex pairs: [..., 2] → [...]. */
-    record Magnitude() implements Op { public String opName() { return "magnitude"; } }
+    record Magnitude() implements Op {
+        public String opName() {
+            return "magnitude";
+        }
+    }
 }

@@ -2,7 +2,6 @@ package dev.audioengine.api.graph;
 
 import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.Shape;
-
 import java.util.Arrays;
 import java.util.List;
 
@@ -25,7 +24,16 @@ public final class Tensor {
     private final Tensor version;
     private String name;
 
-    Tensor(int id, Op op, List<Tensor> inputs, DType dtype, Shape shape, long[] strides, long offset, Tensor storage, Tensor version) {
+    Tensor(
+            int id,
+            Op op,
+            List<Tensor> inputs,
+            DType dtype,
+            Shape shape,
+            long[] strides,
+            long offset,
+            Tensor storage,
+            Tensor version) {
         this.id = id;
         this.op = op;
         this.inputs = List.copyOf(inputs);
@@ -37,50 +45,84 @@ public final class Tensor {
         this.version = version == null ? this : version;
     }
 
-    public int id() { return id; }
+    public int id() {
+        return id;
+    }
 
-    public Op op() { return op; }
+    public Op op() {
+        return op;
+    }
 
     /** Inputs in the order the op documents; optional inputs that were not given are absent. */
-    public List<Tensor> inputs() { return inputs; }
+    public List<Tensor> inputs() {
+        return inputs;
+    }
 
-    public Tensor input(int i) { return inputs.get(i); }
+    public Tensor input(int i) {
+        return inputs.get(i);
+    }
 
-    public DType dtype() { return dtype; }
+    public DType dtype() {
+        return dtype;
+    }
 
-    public Shape shape() { return shape; }
+    public Shape shape() {
+        return shape;
+    }
 
-    public int rank() { return shape.rank(); }
+    public int rank() {
+        return shape.rank();
+    }
 
-    public long dim(int axis) { return shape.dim(axis); }
+    public long dim(int axis) {
+        return shape.dim(axis);
+    }
 
-    public long elements() { return shape.elements(); }
+    public long elements() {
+        return shape.elements();
+    }
 
     /** Strides in elements, one per axis. */
-    public long[] strides() { return strides.clone(); }
+    public long[] strides() {
+        return strides.clone();
+    }
 
-    public long stride(int axis) { return strides[shape.normalizeAxis(axis)]; }
+    public long stride(int axis) {
+        return strides[shape.normalizeAxis(axis)];
+    }
 
     /** Element offset of this view's first value inside its storage root. */
-    public long offset() { return offset; }
+    public long offset() {
+        return offset;
+    }
 
     /** The tensor that owns the memory this one lives in (itself unless this is a view). */
-    public Tensor storage() { return storage; }
+    public Tensor storage() {
+        return storage;
+    }
 
     /** True for slice, permute and reshape nodes, which alias their input's storage and run no kernel. */
-    public boolean isView() { return op.isView(); }
+    public boolean isView() {
+        return op.isView();
+    }
 
     /** True when this node lives in a persistent tensor: the {@link Op.State} leaf, a write to it, or a view of either. */
-    public boolean isPersistent() { return storage.op instanceof Op.State; }
+    public boolean isPersistent() {
+        return storage.op instanceof Op.State;
+    }
 
     /**
      * For a persistent tensor, the node whose contents this one shows: the {@link Op.State} leaf
      * or the {@link Op.WriteSlice} that last wrote it before this view was taken; otherwise itself.
      */
-    public Tensor stateVersion() { return version; }
+    public Tensor stateVersion() {
+        return version;
+    }
 
     /** Bytes the storage root needs. */
-    public long storageBytes() { return storage.dtype.bytesFor(storage.shape.elements()); }
+    public long storageBytes() {
+        return storage.dtype.bytesFor(storage.shape.elements());
+    }
 
     /** Row-major with no gaps (size-1 axes may have any stride). */
     public boolean isContiguous() {
@@ -92,7 +134,9 @@ public final class Tensor {
         return true;
     }
 
-    public String name() { return name; }
+    public String name() {
+        return name;
+    }
 
     public Tensor named(String name) {
         this.name = name;

@@ -6,7 +6,6 @@ import dev.audioengine.api.spi.BackendUnavailableException;
 import dev.audioengine.api.spi.DeviceInfo;
 import dev.audioengine.api.spi.DeviceKind;
 import dev.audioengine.api.spi.ProbeResult;
-
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -24,12 +23,20 @@ public final class BackendRegistry {
 
     /** Registry names of the backends this project ships, mapped to their types. */
     private static final Map<String, BackendType> KNOWN_NAMES = Map.of(
-            "CPU", BackendType.CPU, "CUDA", BackendType.CUDA, "ROCm", BackendType.HIP,
-            "Vulkan", BackendType.VULKAN, "Metal", BackendType.METAL);
+            "CPU",
+            BackendType.CPU,
+            "CUDA",
+            BackendType.CUDA,
+            "ROCm",
+            BackendType.HIP,
+            "Vulkan",
+            BackendType.VULKAN,
+            "Metal",
+            BackendType.METAL);
 
     /** Tie-break for {@code best} between devices of the same kind. */
-    private static final List<BackendType> PREFERENCE = List.of(
-            BackendType.CUDA, BackendType.HIP, BackendType.METAL, BackendType.VULKAN, BackendType.CPU);
+    private static final List<BackendType> PREFERENCE =
+            List.of(BackendType.CUDA, BackendType.HIP, BackendType.METAL, BackendType.VULKAN, BackendType.CPU);
 
     private final List<BackendProvider> providers;
     private final Map<BackendProvider, ProbeResult> probes = new LinkedHashMap<>();
@@ -50,7 +57,9 @@ public final class BackendRegistry {
         return of(dedupe(ServiceLoader.load(layer, BackendProvider.class)));
     }
 
-    public static BackendRegistry of(List<BackendProvider> providers) { return new BackendRegistry(providers); }
+    public static BackendRegistry of(List<BackendProvider> providers) {
+        return new BackendRegistry(providers);
+    }
 
     private static List<BackendProvider> dedupe(ServiceLoader<BackendProvider> loader) {
         Map<String, BackendProvider> byName = new LinkedHashMap<>();
@@ -58,12 +67,16 @@ public final class BackendRegistry {
         return new ArrayList<>(byName.values());
     }
 
-    public List<BackendProvider> providers() { return providers; }
+    public List<BackendProvider> providers() {
+        return providers;
+    }
 
     /** Maps a registry name ("ROCm") to its type (HIP); unknown names are an error. */
     public static BackendType typeOf(String registryName) {
         BackendType t = KNOWN_NAMES.get(registryName);
-        if (t == null) throw new IllegalArgumentException("unknown registry name '" + registryName + "'; known: " + KNOWN_NAMES.keySet());
+        if (t == null)
+            throw new IllegalArgumentException(
+                    "unknown registry name '" + registryName + "'; known: " + KNOWN_NAMES.keySet());
         return t;
     }
 
@@ -74,12 +87,15 @@ public final class BackendRegistry {
     private static ProbeResult safeProbe(BackendProvider p) {
         try {
             ProbeResult r = p.probe();
-            return r != null ? r : ProbeResult.unavailable(p.registryName() + " probe returned nothing (a backend bug)");
+            return r != null
+                    ? r
+                    : ProbeResult.unavailable(p.registryName() + " probe returned nothing (a backend bug)");
         } catch (RuntimeException | LinkageError e) {
             String missingModule = missingIncubatorModule(e);
             if (missingModule != null) {
-                return ProbeResult.unavailable(p.registryName() + " needs the module " + missingModule + ", which this JVM was started without: "
-                        + "add --add-modules " + missingModule + " to the java command (needed on the class path; the module path adds it by itself)");
+                return ProbeResult.unavailable(p.registryName() + " needs the module " + missingModule
+                        + ", which this JVM was started without: " + "add --add-modules " + missingModule
+                        + " to the java command (needed on the class path; the module path adds it by itself)");
             }
             return ProbeResult.unavailable(p.registryName() + " probe failed: " + e);
         }
@@ -92,7 +108,9 @@ public final class BackendRegistry {
      */
     private static String missingIncubatorModule(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof NoClassDefFoundError && t.getMessage() != null && t.getMessage().startsWith("jdk/incubator/")) {
+            if (t instanceof NoClassDefFoundError
+                    && t.getMessage() != null
+                    && t.getMessage().startsWith("jdk/incubator/")) {
                 String[] parts = t.getMessage().split("/");
                 if (parts.length > 3) return parts[0] + "." + parts[1] + "." + parts[2];
             }
@@ -111,11 +129,17 @@ public final class BackendRegistry {
     public Selection select(BackendType type, int device) {
         if (type == BackendType.BEST_AVAILABLE) return best(device);
         BackendProvider match = null;
-        for (BackendProvider p : providers) if (p.type() == type) { match = p; break; }
+        for (BackendProvider p : providers)
+            if (p.type() == type) {
+                match = p;
+                break;
+            }
         if (match == null) {
-            throw new BackendUnavailableException("backend '" + type.cliName() + "' is not installed: no "
-                    + type.cliName() + " backend jar on the module path or class path.\n" + describe()
-                    + "Add the audioengine-backend-" + type.cliName() + " jar to the module path or class path (the launcher's is app-cli/target/dist/lib; see README, 'Adding or removing a backend').");
+            throw new BackendUnavailableException(
+                    "backend '" + type.cliName() + "' is not installed: no "
+                            + type.cliName() + " backend jar on the module path or class path.\n" + describe()
+                            + "Add the audioengine-backend-" + type.cliName()
+                            + " jar to the module path or class path (the launcher's is app-cli/target/dist/lib; see README, 'Adding or removing a backend').");
         }
         ProbeResult r = probe(match);
         if (!r.available()) {
@@ -124,27 +148,33 @@ public final class BackendRegistry {
         }
         int d = Math.max(0, device);
         if (d >= r.devices().size()) {
-            throw new BackendUnavailableException("backend '" + type.cliName() + "' has " + r.devices().size()
-                    + " device(s); --device " + device + " does not exist.\n" + describe());
+            throw new BackendUnavailableException("backend '" + type.cliName() + "' has "
+                    + r.devices().size() + " device(s); --device " + device + " does not exist.\n" + describe());
         }
         return new Selection(match, r.devices().get(d), "requested " + type.cliName());
     }
 
     private Selection best(int device) {
         if (device > 0) {
-            throw new BackendUnavailableException("--device " + device + " cannot be combined with --backend best; name the backend too");
+            throw new BackendUnavailableException(
+                    "--device " + device + " cannot be combined with --backend best; name the backend too");
         }
         Selection chosen = null;
         for (BackendProvider p : providers) {
             ProbeResult r = probe(p);
             if (!r.available() || r.devices().isEmpty()) continue;
             DeviceInfo d = r.devices().getFirst();
-            for (DeviceInfo cand : r.devices()) if (cand.kind().preference() > d.kind().preference()) d = cand;
+            for (DeviceInfo cand : r.devices())
+                if (cand.kind().preference() > d.kind().preference()) d = cand;
             if (chosen == null || better(p, d, chosen)) chosen = new Selection(p, d, "");
         }
         if (chosen == null) throw new BackendUnavailableException("no backend is available.\n" + describe());
-        Selection s = new Selection(chosen.provider(), chosen.device(), "best: picked " + chosen.provider().registryName()
-                + " device " + chosen.device().index() + " (" + chosen.device().name() + ", " + chosen.device().kind() + ")");
+        Selection s = new Selection(
+                chosen.provider(),
+                chosen.device(),
+                "best: picked " + chosen.provider().registryName() + " device "
+                        + chosen.device().index() + " (" + chosen.device().name() + ", "
+                        + chosen.device().kind() + ")");
         LOG.log(System.Logger.Level.INFO, s.why());
         return s;
     }
@@ -167,10 +197,21 @@ public final class BackendRegistry {
         if (providers.isEmpty()) sb.append("  (none found: is lib/ on the module path?)\n");
         for (BackendProvider p : providers) {
             ProbeResult r = probe(p);
-            sb.append("  ").append(p.type().cliName()).append(" (").append(p.registryName()).append("): ");
+            sb.append("  ")
+                    .append(p.type().cliName())
+                    .append(" (")
+                    .append(p.registryName())
+                    .append("): ");
             if (r.available()) {
                 sb.append("available, ").append(r.devices().size()).append(" device(s)");
-                for (DeviceInfo d : r.devices()) sb.append("\n    [").append(d.index()).append("] ").append(d.name()).append(" (").append(d.arch()).append(")");
+                for (DeviceInfo d : r.devices())
+                    sb.append("\n    [")
+                            .append(d.index())
+                            .append("] ")
+                            .append(d.name())
+                            .append(" (")
+                            .append(d.arch())
+                            .append(")");
             } else {
                 sb.append("unavailable: ").append(r.reason());
             }

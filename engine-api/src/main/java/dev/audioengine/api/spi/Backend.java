@@ -1,8 +1,7 @@
 package dev.audioengine.api.spi;
 
-import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.capability.Capability;
-
+import dev.audioengine.api.graph.Tensor;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.Set;
@@ -30,13 +29,17 @@ public interface Backend extends AutoCloseable {
      * e.g. "GEMM: cuBLASLt /usr/lib/libcublasLt.so.13; graphs on"; shown in every {@link
      * dev.audioengine.api.exec.RunSummary}. Empty when there is nothing beyond the device.
      */
-    default String detail() { return ""; }
+    default String detail() {
+        return "";
+    }
 
     /**
      * The device's free and total memory as its driver reports them, for monitoring (a server's /metrics); empty
      * where the backend has no such figure (the CPU's memory is the process's and the OS's to report).
      */
-    default java.util.Optional<DeviceMemory> memory() { return java.util.Optional.empty(); }
+    default java.util.Optional<DeviceMemory> memory() {
+        return java.util.Optional.empty();
+    }
 
     /** Allocates device memory; throws {@link OutOfDeviceMemoryException} with sizes when it cannot. */
     DeviceBuffer allocate(long bytes);
@@ -50,7 +53,9 @@ public interface Backend extends AutoCloseable {
      * then allocates and uploads. The memory stays its owner's: closing the buffer must not free it, and the owner
      * (a weight store) outlives every graph compiled over it. Kernels never write to constants.
      */
-    default DeviceBuffer adoptHostConstant(MemorySegment weight) { return null; }
+    default DeviceBuffer adoptHostConstant(MemorySegment weight) {
+        return null;
+    }
 
     void download(DeviceBuffer src, long srcOffset, MemorySegment dst);
 

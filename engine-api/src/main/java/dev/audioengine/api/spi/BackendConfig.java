@@ -13,9 +13,15 @@ public record BackendConfig(int threads, Map<String, String> options) {
         options = Map.copyOf(options);
     }
 
-    public static BackendConfig defaults() { return new BackendConfig(0, Map.of()); }
+    public static BackendConfig defaults() {
+        return new BackendConfig(0, Map.of());
+    }
 
-    public int resolvedThreads() { return threads == 0 ? Runtime.getRuntime().availableProcessors() : threads; }
+    public int resolvedThreads() {
+        return threads == 0 ? Runtime.getRuntime().availableProcessors() : threads;
+    }
 
-    public String option(String key, String fallback) { return options.getOrDefault(key, fallback); }
+    public String option(String key, String fallback) {
+        return options.getOrDefault(key, fallback);
+    }
 }

@@ -2,7 +2,6 @@ package dev.audioengine.api.spi;
 
 import dev.audioengine.api.BackendType;
 import dev.audioengine.api.capability.Capability;
-
 import java.util.Set;
 
 /**
@@ -26,7 +25,9 @@ public interface BackendProvider {
      * The {@code --option} keys this backend reads ({@code cuda.graphs}, ...); any other key given to it is refused
      * with this list, so a typo never passes silently.
      */
-    default Set<String> optionKeys() { return Set.of(); }
+    default Set<String> optionKeys() {
+        return Set.of();
+    }
 
     /**
      * Opens device {@code device} (0-based among this backend's devices). Throws

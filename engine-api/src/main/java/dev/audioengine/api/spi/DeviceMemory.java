@@ -8,5 +8,7 @@ public record DeviceMemory(long freeBytes, long totalBytes) {
         }
     }
 
-    public long usedBytes() { return totalBytes - freeBytes; }
+    public long usedBytes() {
+        return totalBytes - freeBytes;
+    }
 }

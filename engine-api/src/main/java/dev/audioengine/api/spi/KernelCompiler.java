@@ -1,7 +1,6 @@
 package dev.audioengine.api.spi;
 
 import dev.audioengine.api.BackendType;
-
 import java.util.List;
 
 /**

@@ -41,7 +41,9 @@ public final class NativeLibrary {
         List<String> unloadable = new ArrayList<>();
         for (String soname : sonames) {
             Optional<SymbolLookup> lookup = open(soname, null, unloadable);
-            if (lookup.isPresent()) return new NativeLibrary(lookup.get(), fileOf(lookup.get(), anchorSymbol).orElse(soname), null);
+            if (lookup.isPresent())
+                return new NativeLibrary(
+                        lookup.get(), fileOf(lookup.get(), anchorSymbol).orElse(soname), null);
         }
         for (Path folder : folders) {
             for (String soname : sonames) {
@@ -52,22 +54,29 @@ public final class NativeLibrary {
             }
         }
         String report = "tried " + String.join(", ", sonames) + " on the loader path"
-                + (folders.isEmpty() ? "" : " and in " + String.join(", ", folders.stream().map(Path::toString).toList()))
+                + (folders.isEmpty()
+                        ? ""
+                        : " and in "
+                                + String.join(
+                                        ", ",
+                                        folders.stream().map(Path::toString).toList()))
                 + (unloadable.isEmpty() ? "" : "; " + String.join("; ", unloadable));
         return new NativeLibrary(null, null, report);
     }
 
     private static Optional<SymbolLookup> open(String name, Path file, List<String> unloadable) {
         try {
-            return Optional.of(file == null
-                    ? SymbolLookup.libraryLookup(name, Arena.global())
-                    : SymbolLookup.libraryLookup(file, Arena.global()));
+            return Optional.of(
+                    file == null
+                            ? SymbolLookup.libraryLookup(name, Arena.global())
+                            : SymbolLookup.libraryLookup(file, Arena.global()));
         } catch (IllegalArgumentException e) {
             String why = dlopenError(name);
             // A soname the loader does not know is simply absent; anything else (a missing dependency,
             // a wrong ELF class, a file that is no library) is worth showing to the user.
             if (file != null || !why.contains("No such file or directory")) {
-                unloadable.add(name + (file != null ? " exists" : " is on the loader path") + " but could not be loaded: " + why);
+                unloadable.add(name + (file != null ? " exists" : " is on the loader path")
+                        + " but could not be loaded: " + why);
             }
             return Optional.empty();
         }
@@ -80,13 +89,17 @@ public final class NativeLibrary {
         Optional<MemorySegment> dlerror = linker.defaultLookup().find("dlerror");
         if (dlopen.isEmpty() || dlerror.isEmpty()) return "(dlerror unavailable)";
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment handle = (MemorySegment) linker.downcallHandle(dlopen.get(),
-                    FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT))
+            MemorySegment handle = (MemorySegment) linker.downcallHandle(
+                            dlopen.get(),
+                            FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT))
                     .invokeExact(arena.allocateFrom(name), RTLD_LAZY);
             if (!handle.equals(MemorySegment.NULL)) return "dlopen accepts it but the JDK did not";
-            MemorySegment message = (MemorySegment) linker.downcallHandle(dlerror.get(),
-                    FunctionDescriptor.of(ValueLayout.ADDRESS)).invokeExact();
-            return message.equals(MemorySegment.NULL) ? "(no dlerror message)" : message.reinterpret(Long.MAX_VALUE).getString(0);
+            MemorySegment message =
+                    (MemorySegment) linker.downcallHandle(dlerror.get(), FunctionDescriptor.of(ValueLayout.ADDRESS))
+                            .invokeExact();
+            return message.equals(MemorySegment.NULL)
+                    ? "(no dlerror message)"
+                    : message.reinterpret(Long.MAX_VALUE).getString(0);
         } catch (Throwable t) {
             return "(dlerror unavailable: " + t + ")";
         }
@@ -104,28 +117,41 @@ public final class NativeLibrary {
         Optional<MemorySegment> anchor = lookup.find(anchorSymbol);
         Optional<MemorySegment> dladdr = Linker.nativeLinker().defaultLookup().find("dladdr");
         if (anchor.isEmpty() || dladdr.isEmpty()) return Optional.empty();
-        MethodHandle call = Linker.nativeLinker().downcallHandle(dladdr.get(),
-                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS));
+        MethodHandle call = Linker.nativeLinker()
+                .downcallHandle(
+                        dladdr.get(),
+                        FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS));
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment info = arena.allocate(DL_INFO);
             int ok = (int) call.invokeExact(anchor.get(), info);
-            MemorySegment name = info.get(ValueLayout.ADDRESS, DL_INFO.byteOffset(MemoryLayout.PathElement.groupElement("dli_fname")));
+            MemorySegment name = info.get(
+                    ValueLayout.ADDRESS, DL_INFO.byteOffset(MemoryLayout.PathElement.groupElement("dli_fname")));
             if (ok == 0 || name.equals(MemorySegment.NULL)) return Optional.empty();
             // The loader's path may run through symlinks (/lib -> /usr/lib, soname -> versioned file).
-            return Optional.of(Path.of(name.reinterpret(Long.MAX_VALUE).getString(0)).toRealPath().toString());
+            return Optional.of(Path.of(name.reinterpret(Long.MAX_VALUE).getString(0))
+                    .toRealPath()
+                    .toString());
         } catch (Throwable t) {
             // Only the label suffers: the caller falls back to the soname it asked for.
             return Optional.empty();
         }
     }
 
-    public boolean found() { return symbols != null; }
+    public boolean found() {
+        return symbols != null;
+    }
 
-    public SymbolLookup symbols() { return symbols; }
+    public SymbolLookup symbols() {
+        return symbols;
+    }
 
     /** Where the library was loaded from: a file path, or the soname when the loader found it. */
-    public String location() { return location; }
+    public String location() {
+        return location;
+    }
 
     /** Every soname and folder tried, for the unavailable reason; null when found. */
-    public String searchReport() { return searchReport; }
+    public String searchReport() {
+        return searchReport;
+    }
 }

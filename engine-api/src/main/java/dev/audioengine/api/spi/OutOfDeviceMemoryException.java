@@ -12,7 +12,11 @@ public class OutOfDeviceMemoryException extends RuntimeException {
         this.free = free;
     }
 
-    public long requested() { return requested; }
+    public long requested() {
+        return requested;
+    }
 
-    public long free() { return free; }
+    public long free() {
+        return free;
+    }
 }

@@ -2,5 +2,7 @@ package dev.audioengine.api.spi;
 
 /** A backend option key the chosen backend does not read: a usage error, listing the keys it does read. */
 public final class UnknownOptionException extends IllegalArgumentException {
-    public UnknownOptionException(String message) { super(message); }
+    public UnknownOptionException(String message) {
+        super(message);
+    }
 }

@@ -36,7 +36,10 @@ public final class BlockQuantization {
             float amax = 0, max = 0;
             for (int i = 0; i < BLOCK; i++) {
                 float v = src[srcOff + b * BLOCK + i];
-                if (Math.abs(v) > amax) { amax = Math.abs(v); max = v; }
+                if (Math.abs(v) > amax) {
+                    amax = Math.abs(v);
+                    max = v;
+                }
             }
             float d = max / -8f;
             float id = d != 0 ? 1f / d : 0f;

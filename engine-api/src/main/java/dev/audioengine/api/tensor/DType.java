@@ -27,20 +27,28 @@ public enum DType {
     }
 
     /** Bytes of one block (one element for plain types). */
-    public int blockBytes() { return blockBytes; }
+    public int blockBytes() {
+        return blockBytes;
+    }
 
     /** Elements per block: 1 for plain types, 32 for Q8_0 and Q4_0. */
-    public int blockSize() { return blockSize; }
+    public int blockSize() {
+        return blockSize;
+    }
 
-    public boolean isQuantized() { return blockSize > 1; }
+    public boolean isQuantized() {
+        return blockSize > 1;
+    }
 
-    public boolean isFloat() { return this == F32 || this == F16 || this == BF16; }
+    public boolean isFloat() {
+        return this == F32 || this == F16 || this == BF16;
+    }
 
     /** Bytes needed for {@code elements} contiguous values; must be a whole number of blocks. */
     public long bytesFor(long elements) {
         if (elements % blockSize != 0) {
-            throw new IllegalArgumentException(this + " stores values in blocks of " + blockSize
-                    + "; " + elements + " is not a multiple");
+            throw new IllegalArgumentException(
+                    this + " stores values in blocks of " + blockSize + "; " + elements + " is not a multiple");
         }
         return elements / blockSize * blockBytes;
     }

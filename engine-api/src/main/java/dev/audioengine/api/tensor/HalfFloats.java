@@ -4,12 +4,18 @@ package dev.audioengine.api.tensor;
 public final class HalfFloats {
     private HalfFloats() {}
 
-    public static float f16ToFloat(short bits) { return Float.float16ToFloat(bits); }
+    public static float f16ToFloat(short bits) {
+        return Float.float16ToFloat(bits);
+    }
 
     /** Round-to-nearest-even, as the hardware converters and ggml do. */
-    public static short floatToF16(float v) { return Float.floatToFloat16(v); }
+    public static short floatToF16(float v) {
+        return Float.floatToFloat16(v);
+    }
 
-    public static float bf16ToFloat(short bits) { return Float.intBitsToFloat((bits & 0xffff) << 16); }
+    public static float bf16ToFloat(short bits) {
+        return Float.intBitsToFloat((bits & 0xffff) << 16);
+    }
 
     /** Round-to-nearest-even; NaN stays a quiet NaN (PyTorch's rule). */
     public static short floatToBf16(float v) {

@@ -23,10 +23,12 @@ public final class HostTensor implements AutoCloseable {
     private HostTensor(DType dtype, Shape shape, MemorySegment data, Arena arena) {
         long need = dtype.bytesFor(shape.elements());
         if (data.byteSize() < need) {
-            throw new IllegalArgumentException(dtype + " " + shape + " needs " + need + " bytes, segment has " + data.byteSize());
+            throw new IllegalArgumentException(
+                    dtype + " " + shape + " needs " + need + " bytes, segment has " + data.byteSize());
         }
         if (dtype.isQuantized() && shape.rank() > 0 && shape.dim(-1) % dtype.blockSize() != 0) {
-            throw new IllegalArgumentException(dtype + " rows must be a multiple of " + dtype.blockSize() + " values, shape " + shape);
+            throw new IllegalArgumentException(
+                    dtype + " rows must be a multiple of " + dtype.blockSize() + " values, shape " + shape);
         }
         this.dtype = dtype;
         this.shape = shape;
@@ -72,32 +74,57 @@ public final class HostTensor implements AutoCloseable {
         HostTensor t = allocate(dtype, shape);
         switch (dtype) {
             case F32 -> MemorySegment.copy(values, 0, t.data, F, 0, values.length);
-            case F16 -> { for (int i = 0; i < values.length; i++) t.data.set(S, 2L * i, HalfFloats.floatToF16(values[i])); }
-            case BF16 -> { for (int i = 0; i < values.length; i++) t.data.set(S, 2L * i, HalfFloats.floatToBf16(values[i])); }
-            case I32 -> { for (int i = 0; i < values.length; i++) t.data.set(I, 4L * i, Math.round(values[i])); }
-            case I8 -> { for (int i = 0; i < values.length; i++) t.data.set(ValueLayout.JAVA_BYTE, i, (byte) Math.max(-128, Math.min(127, Math.round(values[i])))); }
+            case F16 -> {
+                for (int i = 0; i < values.length; i++) t.data.set(S, 2L * i, HalfFloats.floatToF16(values[i]));
+            }
+            case BF16 -> {
+                for (int i = 0; i < values.length; i++) t.data.set(S, 2L * i, HalfFloats.floatToBf16(values[i]));
+            }
+            case I32 -> {
+                for (int i = 0; i < values.length; i++) t.data.set(I, 4L * i, Math.round(values[i]));
+            }
+            case I8 -> {
+                for (int i = 0; i < values.length; i++)
+                    t.data.set(ValueLayout.JAVA_BYTE, i, (byte) Math.max(-128, Math.min(127, Math.round(values[i]))));
+            }
             case Q8_0 -> BlockQuantization.quantizeQ8_0(values, 0, values.length, t.data, 0);
             case Q4_0 -> BlockQuantization.quantizeQ4_0(values, 0, values.length, t.data, 0);
         }
         return t;
     }
 
-    public DType dtype() { return dtype; }
+    public DType dtype() {
+        return dtype;
+    }
 
-    public Shape shape() { return shape; }
+    public Shape shape() {
+        return shape;
+    }
 
-    public long elements() { return shape.elements(); }
+    public long elements() {
+        return shape.elements();
+    }
 
     /** The raw bytes, in {@link #dtype()}'s layout. */
-    public MemorySegment data() { return data; }
+    public MemorySegment data() {
+        return data;
+    }
 
-    public long byteSize() { return data.byteSize(); }
+    public long byteSize() {
+        return data.byteSize();
+    }
 
-    public float getFloat(long index) { return data.get(F, index * 4); }
+    public float getFloat(long index) {
+        return data.get(F, index * 4);
+    }
 
-    public void setFloat(long index, float v) { data.set(F, index * 4, v); }
+    public void setFloat(long index, float v) {
+        data.set(F, index * 4, v);
+    }
 
-    public int getInt(long index) { return data.get(I, index * 4); }
+    public int getInt(long index) {
+        return data.get(I, index * 4);
+    }
 
     /** Values as floats, converting from any dtype (dequantizing block types). */
     public float[] toFloatArray() {
@@ -105,10 +132,18 @@ public final class HostTensor implements AutoCloseable {
         float[] out = new float[n];
         switch (dtype) {
             case F32 -> MemorySegment.copy(data, F, 0, out, 0, n);
-            case F16 -> { for (int i = 0; i < n; i++) out[i] = HalfFloats.f16ToFloat(data.get(S, 2L * i)); }
-            case BF16 -> { for (int i = 0; i < n; i++) out[i] = HalfFloats.bf16ToFloat(data.get(S, 2L * i)); }
-            case I32 -> { for (int i = 0; i < n; i++) out[i] = data.get(I, 4L * i); }
-            case I8 -> { for (int i = 0; i < n; i++) out[i] = data.get(ValueLayout.JAVA_BYTE, i); }
+            case F16 -> {
+                for (int i = 0; i < n; i++) out[i] = HalfFloats.f16ToFloat(data.get(S, 2L * i));
+            }
+            case BF16 -> {
+                for (int i = 0; i < n; i++) out[i] = HalfFloats.bf16ToFloat(data.get(S, 2L * i));
+            }
+            case I32 -> {
+                for (int i = 0; i < n; i++) out[i] = data.get(I, 4L * i);
+            }
+            case I8 -> {
+                for (int i = 0; i < n; i++) out[i] = data.get(ValueLayout.JAVA_BYTE, i);
+            }
             case Q8_0 -> BlockQuantization.dequantizeQ8_0(data, 0, out, 0, n);
             case Q4_0 -> BlockQuantization.dequantizeQ4_0(data, 0, out, 0, n);
         }
@@ -133,7 +168,9 @@ public final class HostTensor implements AutoCloseable {
         return t;
     }
 
-    public boolean ownsMemory() { return arena != null; }
+    public boolean ownsMemory() {
+        return arena != null;
+    }
 
     @Override
     public void close() {
@@ -141,5 +178,7 @@ public final class HostTensor implements AutoCloseable {
     }
 
     @Override
-    public String toString() { return "HostTensor[" + dtype + " " + shape + "]"; }
+    public String toString() {
+        return "HostTensor[" + dtype + " " + shape + "]";
+    }
 }

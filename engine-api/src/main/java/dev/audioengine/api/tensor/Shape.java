@@ -19,15 +19,25 @@ public record Shape(long[] dims) {
         }
     }
 
-    public static Shape of(long... dims) { return new Shape(dims); }
+    public static Shape of(long... dims) {
+        return new Shape(dims);
+    }
 
-    public static Shape of(int... dims) { return new Shape(Arrays.stream(dims).asLongStream().toArray()); }
+    public static Shape of(int... dims) {
+        return new Shape(Arrays.stream(dims).asLongStream().toArray());
+    }
 
-    public int rank() { return dims.length; }
+    public int rank() {
+        return dims.length;
+    }
 
-    public long dim(int axis) { return dims[normalizeAxis(axis)]; }
+    public long dim(int axis) {
+        return dims[normalizeAxis(axis)];
+    }
 
-    public long[] dims() { return dims.clone(); }
+    public long[] dims() {
+        return dims.clone();
+    }
 
     public long elements() {
         long n = 1;
@@ -76,9 +86,18 @@ public record Shape(long[] dims) {
         return new Shape(out);
     }
 
-    @Override public boolean equals(Object o) { return o instanceof Shape s && Arrays.equals(dims, s.dims); }
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Shape s && Arrays.equals(dims, s.dims);
+    }
 
-    @Override public int hashCode() { return Arrays.hashCode(dims); }
+    @Override
+    public int hashCode() {
+        return Arrays.hashCode(dims);
+    }
 
-    @Override public String toString() { return Arrays.toString(dims); }
+    @Override
+    public String toString() {
+        return Arrays.toString(dims);
+    }
 }

@@ -1,12 +1,11 @@
 package dev.audioengine.api.exec;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class MemoryPlannerTest {
     @Test
@@ -30,10 +29,14 @@ class MemoryPlannerTest {
             for (MemoryPlanner.Placement b : ps) {
                 if (a == b || a.last() < b.first() || b.last() < a.first()) continue;
                 boolean disjoint = a.offset() + a.bytes() <= b.offset() || b.offset() + b.bytes() <= a.offset();
-                assertThat(disjoint).as("seed %d: %s overlaps %s while both live", seed, a, b).isTrue();
+                assertThat(disjoint)
+                        .as("seed %d: %s overlaps %s while both live", seed, a, b)
+                        .isTrue();
             }
         }
-        assertThat(res.arenaBytes()).as("short lifetimes must share memory (seed %d)", seed).isLessThan(sum / 2);
+        assertThat(res.arenaBytes())
+                .as("short lifetimes must share memory (seed %d)", seed)
+                .isLessThan(sum / 2);
     }
 
     /** The planner walks its placements by offset; the plan is the plain first fit over each request's sorted live set. */
@@ -59,7 +62,9 @@ class MemoryPlannerTest {
 
     private static MemoryPlanner.Result firstFit(List<MemoryPlanner.Request> requests) {
         List<MemoryPlanner.Request> order = new ArrayList<>(requests);
-        order.sort(java.util.Comparator.comparingLong(MemoryPlanner.Request::bytes).reversed().thenComparingInt(MemoryPlanner.Request::key));
+        order.sort(java.util.Comparator.comparingLong(MemoryPlanner.Request::bytes)
+                .reversed()
+                .thenComparingInt(MemoryPlanner.Request::key));
         List<MemoryPlanner.Placement> placed = new ArrayList<>();
         long arena = 0;
         for (MemoryPlanner.Request q : order) {

@@ -1,11 +1,11 @@
 package dev.audioengine.api.graph;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.Shape;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Shape inference matches PyTorch's formulas; mistakes fail at build time with both shapes. */
 class GraphBuilderTest {
@@ -20,7 +20,8 @@ class GraphBuilderTest {
         // (100-1)*4 - 2*2 + 1*(7-1) + 1 + 1 = 400
         assertThat(g.convTranspose1d(x, wt, null, 4, 2, 1, 1, 1).shape()).isEqualTo(Shape.of(2, 3, 400));
         assertThatThrownBy(() -> g.conv1d(x, g.input("bad", Shape.of(6, 3, 5)), null, 1, 0, 1, 2))
-                .hasMessageContaining("[2, 4, 100]").hasMessageContaining("[6, 3, 5]");
+                .hasMessageContaining("[2, 4, 100]")
+                .hasMessageContaining("[6, 3, 5]");
     }
 
     @Test
@@ -70,7 +71,8 @@ class GraphBuilderTest {
         Graph graph = g.build(y);
         assertThat(graph.inputs()).extracting(Tensor::name).containsExactly("a");
         assertThat(graph.computeNodes()).hasSize(2);
-        assertThat(graph.nodes().indexOf(graph.computeNodes().get(0))).isLessThan(graph.nodes().indexOf(y));
+        assertThat(graph.nodes().indexOf(graph.computeNodes().get(0)))
+                .isLessThan(graph.nodes().indexOf(y));
         assertThatThrownBy(() -> g.relu(a)).isInstanceOf(IllegalStateException.class);
     }
 

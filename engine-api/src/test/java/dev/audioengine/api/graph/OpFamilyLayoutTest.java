@@ -25,7 +25,8 @@ class OpFamilyLayoutTest {
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
 
     private static Set<String> computedFamilies(boolean capitalised) {
-        return Arrays.stream(Op.Family.values()).filter(f -> f != Op.Family.LEAF)
+        return Arrays.stream(Op.Family.values())
+                .filter(f -> f != Op.Family.LEAF)
                 .map(f -> capitalised ? Character.toUpperCase(f.id().charAt(0)) + f.id().substring(1) : f.id())
                 .collect(Collectors.toCollection(TreeSet::new));
     }
@@ -33,8 +34,10 @@ class OpFamilyLayoutTest {
     /** The family part of every file in {@code dir} whose name ends in {@code suffix}, minus the listed non-family files. */
     private static Set<String> prefixes(String dir, String suffix, Set<String> notFamilies) throws IOException {
         try (Stream<Path> files = Files.list(ROOT.resolve(dir))) {
-            return files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(suffix))
-                    .map(n -> n.substring(0, n.length() - suffix.length())).filter(n -> !notFamilies.contains(n))
+            return files.map(p -> p.getFileName().toString())
+                    .filter(n -> n.endsWith(suffix))
+                    .map(n -> n.substring(0, n.length() - suffix.length()))
+                    .filter(n -> !notFamilies.contains(n))
                     .collect(Collectors.toCollection(TreeSet::new));
         }
     }
@@ -43,18 +46,32 @@ class OpFamilyLayoutTest {
     void everyModuleGroupsOpsByTheSameFamilies() throws IOException {
         Set<String> families = computedFamilies(true);
         assertThat(prefixes("reference/src/main/java/dev/audioengine/reference", "Reference.java", Set.of("Float64")))
-                .as("reference: one <Family>Reference per family").isEqualTo(families);
+                .as("reference: one <Family>Reference per family")
+                .isEqualTo(families);
         assertThat(prefixes("conformance/src/main/java/dev/audioengine/conformance", "Cases.java", Set.of()))
-                .as("conformance: one <Family>Cases per family").isEqualTo(families);
+                .as("conformance: one <Family>Cases per family")
+                .isEqualTo(families);
         assertThat(prefixes("gpu-common/src/main/java/dev/audioengine/gpu/ops", "Ops.java", Set.of("Gpu")))
-                .as("gpu-common: one <Family>Ops per family").isEqualTo(families);
-        assertThat(prefixes("backend-vulkan/src/main/java/dev/audioengine/backend/vulkan/kernels", "Kernels.java", Set.of("Vulkan")))
-                .as("Vulkan: one <Family>Kernels per family").isEqualTo(families);
+                .as("gpu-common: one <Family>Ops per family")
+                .isEqualTo(families);
+        assertThat(prefixes(
+                        "backend-vulkan/src/main/java/dev/audioengine/backend/vulkan/kernels",
+                        "Kernels.java",
+                        Set.of("Vulkan")))
+                .as("Vulkan: one <Family>Kernels per family")
+                .isEqualTo(families);
         assertThat(prefixes("gpu-common/src/main/resources/dev/audioengine/gpu/kernels", ".cu", Set.of()))
-                .as("CUDA/HIP: one kernels/<family>.cu per family").isEqualTo(computedFamilies(false));
-        try (Stream<Path> dirs = Files.list(ROOT.resolve("backend-cpu/src/main/java/dev/audioengine/backend/cpu/kernels"))) {
-            List<String> packages = dirs.filter(Files::isDirectory).map(p -> p.getFileName().toString()).sorted().toList();
-            assertThat(packages).as("CPU: one kernels.<family> package per family").containsExactlyElementsOf(computedFamilies(false));
+                .as("CUDA/HIP: one kernels/<family>.cu per family")
+                .isEqualTo(computedFamilies(false));
+        try (Stream<Path> dirs =
+                Files.list(ROOT.resolve("backend-cpu/src/main/java/dev/audioengine/backend/cpu/kernels"))) {
+            List<String> packages = dirs.filter(Files::isDirectory)
+                    .map(p -> p.getFileName().toString())
+                    .sorted()
+                    .toList();
+            assertThat(packages)
+                    .as("CPU: one kernels.<family> package per family")
+                    .containsExactlyElementsOf(computedFamilies(false));
         }
     }
 }

@@ -1,11 +1,11 @@
 package dev.audioengine.api.graph;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.Shape;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Persistent tensors in the graph: writes share the state's storage, are kept as side effects,
@@ -39,20 +39,28 @@ class StateGraphTest {
         Tensor y = g.tanh(g.add(s, x));
         g.overwrite(s, g.scale(y, 2f)); // a side effect: the next run sees it
         Graph graph = g.build(y);
-        assertThat(graph.computeNodes()).extracting(t -> t.op().opName()).containsExactly("add", "tanh", "scale", "write_slice");
+        assertThat(graph.computeNodes())
+                .extracting(t -> t.op().opName())
+                .containsExactly("add", "tanh", "scale", "write_slice");
     }
 
     @Test
     void readsOfAReplacedVersionAreRejected() {
         GraphBuilder g = new GraphBuilder();
         Tensor s = g.state("k", CACHE);
-        Tensor oldView = g.slice(s, 2, 0, 2);        // taken before the write: may be read only by nodes added before it
-        Tensor before = g.scale(oldView, 1f);          // fine: added before the write
+        Tensor oldView = g.slice(s, 2, 0, 2); // taken before the write: may be read only by nodes added before it
+        Tensor before = g.scale(oldView, 1f); // fine: added before the write
         Tensor w = g.overwrite(s, g.input("x", CACHE));
-        assertThatThrownBy(() -> g.scale(s, 1f)).hasMessageContaining("state 'k' was written by").hasMessageContaining("read the write's result");
+        assertThatThrownBy(() -> g.scale(s, 1f))
+                .hasMessageContaining("state 'k' was written by")
+                .hasMessageContaining("read the write's result");
         assertThatThrownBy(() -> g.scale(oldView, 1f)).hasMessageContaining("state 'k'");
-        assertThatThrownBy(() -> g.overwrite(s, g.input("y", CACHE))).as("a second write must chain on the first").hasMessageContaining("state 'k'");
-        assertThatThrownBy(() -> g.build(oldView)).as("an output shows the final contents").hasMessageContaining("state 'k'");
+        assertThatThrownBy(() -> g.overwrite(s, g.input("y", CACHE)))
+                .as("a second write must chain on the first")
+                .hasMessageContaining("state 'k'");
+        assertThatThrownBy(() -> g.build(oldView))
+                .as("an output shows the final contents")
+                .hasMessageContaining("state 'k'");
         Tensor w2 = g.overwrite(w, g.input("z", CACHE));
         assertThat(g.build(g.add(g.slice(w2, 2, 0, 2), before)).nodes()).contains(w, w2);
     }
@@ -62,12 +70,16 @@ class StateGraphTest {
         GraphBuilder g = new GraphBuilder();
         Tensor s = g.state("k", CACHE);
         Tensor at = g.input("at", DType.I32, Shape.of(1));
-        assertThatThrownBy(() -> g.writeSlice(s, g.input("long", Shape.of(1, 2, 9, 4)), 2, at)).hasMessageContaining("no longer than it");
-        assertThatThrownBy(() -> g.writeSlice(s, g.input("wide", Shape.of(1, 2, 1, 5)), 2, at)).hasMessageContaining("axis 2");
-        assertThatThrownBy(() -> g.writeSlice(s, g.input("ok", Shape.of(1, 2, 1, 4)), 2, g.input("f", Shape.of(1)))).hasMessageContaining("I32 [1]");
+        assertThatThrownBy(() -> g.writeSlice(s, g.input("long", Shape.of(1, 2, 9, 4)), 2, at))
+                .hasMessageContaining("no longer than it");
+        assertThatThrownBy(() -> g.writeSlice(s, g.input("wide", Shape.of(1, 2, 1, 5)), 2, at))
+                .hasMessageContaining("axis 2");
+        assertThatThrownBy(() -> g.writeSlice(s, g.input("ok", Shape.of(1, 2, 1, 4)), 2, g.input("f", Shape.of(1))))
+                .hasMessageContaining("I32 [1]");
         assertThatThrownBy(() -> g.writeSlice(g.slice(s, 2, 0, 4), g.input("v", Shape.of(1, 2, 1, 4)), 2, at))
                 .hasMessageContaining("whole persistent tensor");
-        assertThatThrownBy(() -> g.overwrite(g.input("notState", CACHE), g.input("v2", CACHE))).hasMessageContaining("whole persistent tensor");
+        assertThatThrownBy(() -> g.overwrite(g.input("notState", CACHE), g.input("v2", CACHE)))
+                .hasMessageContaining("whole persistent tensor");
         assertThatThrownBy(() -> g.writeSlice(s, g.slice(s, 2, 0, 1), 2, at)).hasMessageContaining("copy it first");
         assertThatThrownBy(() -> g.state("k", CACHE)).hasMessageContaining("already has a state named 'k'");
         assertThatThrownBy(() -> g.state("q", DType.Q8_0, Shape.of(32))).hasMessageContaining("plain dtypes");
@@ -78,6 +90,7 @@ class StateGraphTest {
         GraphBuilder g = new GraphBuilder();
         Tensor len = g.input("len", DType.I32, Shape.of(1));
         assertThat(g.keyMask(len, 3, 16, true).shape()).isEqualTo(Shape.of(3, 16));
-        assertThatThrownBy(() -> g.keyMask(g.input("f", Shape.of(1)), 1, 16, false)).hasMessageContaining("I32 [1]");
+        assertThatThrownBy(() -> g.keyMask(g.input("f", Shape.of(1)), 1, 16, false))
+                .hasMessageContaining("I32 [1]");
     }
 }

@@ -1,20 +1,32 @@
 package dev.audioengine.api.registry;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import dev.audioengine.api.BackendType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Command-line backend names and registry names map to the right types; bad names say what is valid. */
 class BackendTypeParseTest {
 
     @ParameterizedTest
     @CsvSource({
-            "cpu, CPU", "cuda, CUDA", "hip, HIP", "rocm, HIP", "vulkan, VULKAN", "metal, METAL", "best, BEST_AVAILABLE",
-            "ROCm, HIP", "ROCM, HIP", "Cuda, CUDA", "VULKAN, VULKAN", "Best, BEST_AVAILABLE", "'  cpu ', CPU"})
+        "cpu, CPU",
+        "cuda, CUDA",
+        "hip, HIP",
+        "rocm, HIP",
+        "vulkan, VULKAN",
+        "metal, METAL",
+        "best, BEST_AVAILABLE",
+        "ROCm, HIP",
+        "ROCM, HIP",
+        "Cuda, CUDA",
+        "VULKAN, VULKAN",
+        "Best, BEST_AVAILABLE",
+        "'  cpu ', CPU"
+    })
     void parsesEveryCliSpellingCaseInsensitively(String name, BackendType expected) {
         assertThat(BackendType.parse(name)).isEqualTo(expected);
     }
@@ -26,7 +38,8 @@ class BackendTypeParseTest {
 
     @Test
     void everyTypeRoundTripsThroughItsCliName() {
-        for (BackendType t : BackendType.values()) assertThat(BackendType.parse(t.cliName())).isEqualTo(t);
+        for (BackendType t : BackendType.values())
+            assertThat(BackendType.parse(t.cliName())).isEqualTo(t);
     }
 
     @Test
@@ -36,7 +49,8 @@ class BackendTypeParseTest {
                 .hasMessageContaining("'opencl'")
                 .hasMessageContaining("cpu, cuda, hip, rocm, vulkan, metal, best");
         assertThatThrownBy(() -> BackendType.parse("")).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> BackendType.parse(null)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> BackendType.parse(null))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("cpu, cuda");
     }
 
@@ -49,7 +63,8 @@ class BackendTypeParseTest {
     @Test
     void aHipDeviceIsNeverReportedAsCuda() {
         assertThat(BackendRegistry.typeOf("ROCm")).isNotEqualTo(BackendType.CUDA);
-        assertThatThrownBy(() -> BackendRegistry.typeOf("HIP")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> BackendRegistry.typeOf("HIP"))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("ROCm");
     }
 }

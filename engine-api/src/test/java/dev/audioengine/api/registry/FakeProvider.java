@@ -9,7 +9,6 @@ import dev.audioengine.api.spi.BackendUnavailableException;
 import dev.audioengine.api.spi.DeviceInfo;
 import dev.audioengine.api.spi.DeviceKind;
 import dev.audioengine.api.spi.ProbeResult;
-
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -40,9 +39,15 @@ final class FakeProvider implements BackendProvider {
         return new DeviceInfo(index, name, "arch-" + name, kind, 1L << 30, 1L << 29);
     }
 
-    @Override public String registryName() { return registryName; }
+    @Override
+    public String registryName() {
+        return registryName;
+    }
 
-    @Override public BackendType type() { return type; }
+    @Override
+    public BackendType type() {
+        return type;
+    }
 
     @Override
     public ProbeResult probe() {
@@ -50,7 +55,10 @@ final class FakeProvider implements BackendProvider {
         return probe.get();
     }
 
-    @Override public Set<Capability> verifiedCapabilities() { return Set.of(); }
+    @Override
+    public Set<Capability> verifiedCapabilities() {
+        return Set.of();
+    }
 
     @Override
     public Backend open(int device, BackendConfig config) {

@@ -1,8 +1,8 @@
 package dev.audioengine.api.tensor;
 
-import org.junit.jupiter.api.Test;
-
 import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
 
 class HalfFloatsTest {
     @Test
@@ -20,8 +20,10 @@ class HalfFloatsTest {
         assertThat(HalfFloats.bf16ToFloat(HalfFloats.floatToBf16(1.00390625f))).isEqualTo(1f);
         // 1 + 3·2^-8 is a tie between 1 + 2^-7 (odd mantissa) and 1 + 2^-6 (even): goes up.
         assertThat(HalfFloats.bf16ToFloat(HalfFloats.floatToBf16(1.01171875f))).isEqualTo(1.015625f);
-        assertThat(HalfFloats.bf16ToFloat(HalfFloats.floatToBf16(Math.nextUp(1.00390625f)))).isEqualTo(1.0078125f); // just above the tie
+        assertThat(HalfFloats.bf16ToFloat(HalfFloats.floatToBf16(Math.nextUp(1.00390625f))))
+                .isEqualTo(1.0078125f); // just above the tie
         assertThat(HalfFloats.bf16ToFloat(HalfFloats.floatToBf16(Float.NaN))).isNaN();
-        assertThat(HalfFloats.bf16ToFloat(HalfFloats.floatToBf16(Float.NEGATIVE_INFINITY))).isEqualTo(Float.NEGATIVE_INFINITY);
+        assertThat(HalfFloats.bf16ToFloat(HalfFloats.floatToBf16(Float.NEGATIVE_INFINITY)))
+                .isEqualTo(Float.NEGATIVE_INFINITY);
     }
 }

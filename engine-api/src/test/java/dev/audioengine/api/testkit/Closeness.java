@@ -1,7 +1,6 @@
 package dev.audioengine.api.testkit;
 
 import dev.audioengine.api.tensor.Shape;
-
 import java.util.Locale;
 
 /**
@@ -45,33 +44,53 @@ public final class Closeness {
         for (int i = 0; i < expected.length; i++) {
             if (!Double.isFinite(expected[i])) continue;
             double d = Double.isNaN(actual[i]) ? Double.POSITIVE_INFINITY : Math.abs(actual[i] - expected[i]);
-            if (d > max) { max = d; worst = i; }
+            if (d > max) {
+                max = d;
+                worst = i;
+            }
         }
         return worst;
     }
 
     /** Fails unless non-finite values agree and nmse(actual, expected) <= bound. */
-    public static void assertNmse(String what, Shape shape, long seed, float[] actual, double[] expected, double bound) {
+    public static void assertNmse(
+            String what, Shape shape, long seed, float[] actual, double[] expected, double bound) {
         requireNonFiniteAgreement(what, shape, seed, actual, expected);
         double e = nmse(actual, expected);
         if (!(e <= bound)) {
-            throw new AssertionError(String.format(Locale.ROOT, "%s %s: NMSE %.3e > %.1e; %s; %s",
-                    what, shape, e, bound, worst(actual, expected), Seeds.describe(seed)));
+            throw new AssertionError(String.format(
+                    Locale.ROOT,
+                    "%s %s: NMSE %.3e > %.1e; %s; %s",
+                    what,
+                    shape,
+                    e,
+                    bound,
+                    worst(actual, expected),
+                    Seeds.describe(seed)));
         }
     }
 
     /** Fails unless non-finite values agree and every finite |a − b| <= bound. */
-    public static void assertMaxAbs(String what, Shape shape, long seed, float[] actual, double[] expected, double bound) {
+    public static void assertMaxAbs(
+            String what, Shape shape, long seed, float[] actual, double[] expected, double bound) {
         requireNonFiniteAgreement(what, shape, seed, actual, expected);
         double e = maxAbsError(actual, expected);
         if (!(e <= bound)) {
-            throw new AssertionError(String.format(Locale.ROOT, "%s %s: max |error| %.3e > %.1e; %s; %s",
-                    what, shape, e, bound, worst(actual, expected), Seeds.describe(seed)));
+            throw new AssertionError(String.format(
+                    Locale.ROOT,
+                    "%s %s: max |error| %.3e > %.1e; %s; %s",
+                    what,
+                    shape,
+                    e,
+                    bound,
+                    worst(actual, expected),
+                    Seeds.describe(seed)));
         }
     }
 
     /** Fails at the first position where one side is non-finite and the other is not the same non-finite value. */
-    public static void requireNonFiniteAgreement(String what, Shape shape, long seed, float[] actual, double[] expected) {
+    public static void requireNonFiniteAgreement(
+            String what, Shape shape, long seed, float[] actual, double[] expected) {
         requireSameLength(actual, expected);
         for (int i = 0; i < expected.length; i++) {
             double e = expected[i];
@@ -86,7 +105,9 @@ public final class Closeness {
 
     private static String worst(float[] actual, double[] expected) {
         int w = worstIndex(actual, expected);
-        return w < 0 ? "no finite elements" : "worst at element " + w + ": got " + actual[w] + ", reference " + expected[w];
+        return w < 0
+                ? "no finite elements"
+                : "worst at element " + w + ": got " + actual[w] + ", reference " + expected[w];
     }
 
     private static void requireSameLength(float[] actual, double[] expected) {

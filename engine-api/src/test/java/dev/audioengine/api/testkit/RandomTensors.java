@@ -3,7 +3,6 @@ package dev.audioengine.api.testkit;
 import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
-
 import java.util.SplittableRandom;
 
 /** Reproducible random test data from one seed (see {@link Seeds}). */
@@ -16,7 +15,9 @@ public final class RandomTensors {
         this.random = new SplittableRandom(seed);
     }
 
-    public long seed() { return seed; }
+    public long seed() {
+        return seed;
+    }
 
     /** n floats uniform in [lo, hi). */
     public float[] uniform(int n, float lo, float hi) {
@@ -39,9 +40,13 @@ public final class RandomTensors {
         return v;
     }
 
-    public int nextInt(int lo, int hiExclusive) { return random.nextInt(lo, hiExclusive); }
+    public int nextInt(int lo, int hiExclusive) {
+        return random.nextInt(lo, hiExclusive);
+    }
 
-    public double nextDouble() { return random.nextDouble(); }
+    public double nextDouble() {
+        return random.nextDouble();
+    }
 
     /** F32 tensor uniform in [lo, hi). */
     public HostTensor f32(Shape shape, float lo, float hi) {
@@ -72,5 +77,7 @@ public final class RandomTensors {
         return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
     }
 
-    private static int count(Shape shape) { return Math.toIntExact(shape.elements()); }
+    private static int count(Shape shape) {
+        return Math.toIntExact(shape.elements());
+    }
 }

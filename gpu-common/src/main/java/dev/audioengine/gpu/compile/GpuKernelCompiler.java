@@ -24,5 +24,7 @@ public interface GpuKernelCompiler {
      */
     record Prebuilt(byte[] image, String builtFrom) {}
 
-    default Prebuilt prebuilt(String source) { return null; }
+    default Prebuilt prebuilt(String source) {
+        return null;
+    }
 }

@@ -37,7 +37,9 @@ public final class KernelCache implements AutoCloseable {
 
     private final boolean usePrebuilt;
 
-    KernelCache(GpuRuntime api, GpuKernelCompiler compiler, String arch, Path dir) { this(api, compiler, arch, dir, true); }
+    KernelCache(GpuRuntime api, GpuKernelCompiler compiler, String arch, Path dir) {
+        this(api, compiler, arch, dir, true);
+    }
 
     public KernelCache(GpuRuntime api, GpuKernelCompiler compiler, String arch, Path dir, boolean usePrebuilt) {
         this.usePrebuilt = usePrebuilt;
@@ -51,7 +53,9 @@ public final class KernelCache implements AutoCloseable {
      * The default cache folder for a vendor ("cuda", "hip"): VENDOR under the engine's cache folder
      * ({@link dev.audioengine.api.CacheDirectory}: $AUDIOENGINE_CACHE, $XDG_CACHE_HOME/audioengine or $HOME/.cache/audioengine).
      */
-    public static Path defaultDir(String vendor) { return dev.audioengine.api.CacheDirectory.resolve().resolve(vendor); }
+    public static Path defaultDir(String vendor) {
+        return dev.audioengine.api.CacheDirectory.resolve().resolve(vendor);
+    }
 
     /** The function {@code kernel} of source file {@code source}, compiling or loading the module once. */
     public MemorySegment function(String source, String kernel) {
@@ -111,17 +115,24 @@ public final class KernelCache implements AutoCloseable {
             Files.write(tmp, bin);
             Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
-            System.getLogger("dev.audioengine.gpu").log(System.Logger.Level.WARNING,
-                    "could not cache the compiled kernels in " + file.getParent() + ": " + e + " (they will be compiled again next time)");
+            System.getLogger("dev.audioengine.gpu")
+                    .log(
+                            System.Logger.Level.WARNING,
+                            "could not cache the compiled kernels in " + file.getParent() + ": " + e
+                                    + " (they will be compiled again next time)");
         }
     }
 
     /** SHA-256 over everything that decides the binary. */
-    static String key(String source, Map<String, String> headers, String arch, String compilerVersion, List<String> options) {
+    static String key(
+            String source, Map<String, String> headers, String arch, String compilerVersion, List<String> options) {
         try {
             MessageDigest md = MessageDigest.getInstance("SHA-256");
             List<String> parts = new ArrayList<>(List.of(source, arch, compilerVersion, String.join(" ", options)));
-            headers.forEach((k, v) -> { parts.add(k); parts.add(v); });
+            headers.forEach((k, v) -> {
+                parts.add(k);
+                parts.add(v);
+            });
             for (String p : parts) {
                 md.update(p.getBytes(StandardCharsets.UTF_8));
                 md.update((byte) 0);
@@ -137,19 +148,26 @@ public final class KernelCache implements AutoCloseable {
         try {
             MessageDigest md = MessageDigest.getInstance("SHA-256");
             md.update(source.getBytes(StandardCharsets.UTF_8));
-            for (String name : new java.util.TreeMap<>(headers).keySet()) md.update(headers.get(name).getBytes(StandardCharsets.UTF_8));
+            for (String name : new java.util.TreeMap<>(headers).keySet())
+                md.update(headers.get(name).getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(md.digest());
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
     }
 
-    public int compiledCount() { return compiled; }
+    public int compiledCount() {
+        return compiled;
+    }
 
     /** Modules loaded from code the backend shipped (no compiler run). */
-    public int prebuiltCount() { return prebuilt; }
+    public int prebuiltCount() {
+        return prebuilt;
+    }
 
-    public int loadedFromDiskCount() { return loadedFromDisk; }
+    public int loadedFromDiskCount() {
+        return loadedFromDisk;
+    }
 
     @Override
     public void close() {

@@ -11,5 +11,7 @@ public final class KernelCompileException extends IllegalStateException {
         this.log = log;
     }
 
-    public String log() { return log; }
+    public String log() {
+        return log;
+    }
 }

@@ -14,7 +14,8 @@ import java.util.Map;
  */
 public final class KernelSources {
     /** The kernel source files (without .cu), each compiled to one module. */
-    public static final List<String> SOURCES = List.of("elementwise", "layout", "linear", "reduction", "sequence", "spectral");
+    public static final List<String> SOURCES =
+            List.of("elementwise", "layout", "linear", "reduction", "sequence", "spectral");
     /** The headers every source may include; gpu_compat.h is the one that holds vendor differences. */
     public static final List<String> HEADERS = List.of("gpu_compat.h", "ae_tensor.h");
     /** Where the sources lie in the gpu-common jar (gpu-common/src/main/resources), which scripts/gpu/cuda-kernels reads too. */
@@ -26,8 +27,9 @@ public final class KernelSources {
     public static String text(String file) {
         try (InputStream in = KernelSources.class.getResourceAsStream(DIR + file)) {
             if (in == null) {
-                throw new IllegalStateException("kernel source kernels/" + file + " is missing from the gpu-common jar (the sources are "
-                        + SOURCES.stream().map(s -> s + ".cu").toList() + " and " + HEADERS + ")");
+                throw new IllegalStateException(
+                        "kernel source kernels/" + file + " is missing from the gpu-common jar (the sources are "
+                                + SOURCES.stream().map(s -> s + ".cu").toList() + " and " + HEADERS + ")");
             }
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {

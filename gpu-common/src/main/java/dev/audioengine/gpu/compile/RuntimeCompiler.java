@@ -1,5 +1,10 @@
 package dev.audioengine.gpu.compile;
 
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
 import dev.audioengine.gpu.GpuException;
 import dev.audioengine.gpu.runtime.NativeBinder;
 import java.lang.foreign.Arena;
@@ -8,11 +13,6 @@ import java.lang.invoke.MethodHandle;
 import java.util.List;
 import java.util.Map;
 import java.util.function.IntFunction;
-
-import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_BYTE;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
  * The compile flow NVRTC and hipRTC share, entry point for entry point (hipRTC mirrors NVRTC):
@@ -30,7 +30,13 @@ public final class RuntimeCompiler {
      * @param prefix   "nvrtc" or "hiprtc": the entry points are prefix + CreateProgram, CompileProgram, ...
      * @param codeName what the code getters are called after "Get": "CUBIN" (nvrtcGetCUBIN) or "Code" (hiprtcGetCode)
      */
-    public RuntimeCompiler(String product, String location, String prefix, String codeName, NativeBinder bind, IntFunction<String> errorName) {
+    public RuntimeCompiler(
+            String product,
+            String location,
+            String prefix,
+            String codeName,
+            NativeBinder bind,
+            IntFunction<String> errorName) {
         this.product = product;
         this.location = location;
         this.errorName = errorName;
@@ -47,7 +53,9 @@ public final class RuntimeCompiler {
     }
 
     /** The library the entry points came from. */
-    public String location() { return location; }
+    public String location() {
+        return location;
+    }
 
     /** "major.minor" the compiler reports. */
     public String version() {
@@ -55,7 +63,9 @@ public final class RuntimeCompiler {
             MemorySegment major = a.allocate(JAVA_INT), minor = a.allocate(JAVA_INT);
             check((int) version.invokeExact(major, minor), prefix + "Version");
             return major.get(JAVA_INT, 0) + "." + minor.get(JAVA_INT, 0);
-        } catch (Throwable t) { throw GpuException.unchecked(t); }
+        } catch (Throwable t) {
+            throw GpuException.unchecked(t);
+        }
     }
 
     /** Compiles {@code source} with in-memory {@code headers} (include name to text); returns the code object. */
@@ -70,14 +80,17 @@ public final class RuntimeCompiler {
                 hdrNames.setAtIndex(ADDRESS, i, a.allocateFrom(h.getKey()));
                 i++;
             }
-            check((int) create.invokeExact(prog, a.allocateFrom(source), a.allocateFrom(name), headers.size(), hdrSrc, hdrNames),
+            check(
+                    (int) create.invokeExact(
+                            prog, a.allocateFrom(source), a.allocateFrom(name), headers.size(), hdrSrc, hdrNames),
                     prefix + "CreateProgram");
             MemorySegment p = prog.get(ADDRESS, 0);
             try {
                 MemorySegment opts = a.allocate(ADDRESS, Math.max(1, options.size()));
                 for (int k = 0; k < options.size(); k++) opts.setAtIndex(ADDRESS, k, a.allocateFrom(options.get(k)));
                 int r = (int) compile.invokeExact(p, options.size(), opts);
-                if (r != 0) throw new KernelCompileException(product, name, options, errorName.apply(r), programLog(a, p));
+                if (r != 0)
+                    throw new KernelCompileException(product, name, options, errorName.apply(r), programLog(a, p));
                 MemorySegment size = a.allocate(JAVA_LONG);
                 check((int) codeSize.invokeExact(p, size), prefix + "Get" + codeName + "Size");
                 long bytes = size.get(JAVA_LONG, 0);
@@ -87,7 +100,9 @@ public final class RuntimeCompiler {
             } finally {
                 check((int) destroy.invokeExact(prog), prefix + "DestroyProgram");
             }
-        } catch (Throwable t) { throw GpuException.unchecked(t); }
+        } catch (Throwable t) {
+            throw GpuException.unchecked(t);
+        }
     }
 
     private String programLog(Arena a, MemorySegment p) throws Throwable {

@@ -1,7 +1,6 @@
 package dev.audioengine.gpu.exec;
 
 import dev.audioengine.api.spi.InvalidOptionValueException;
-
 import java.lang.foreign.MemorySegment;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -27,7 +26,9 @@ public final class GraphCache {
     }
 
     /** The owner's graph, or null when it has none (never captured, or evicted). */
-    public synchronized MemorySegment get(Object owner) { return graphs.get(owner); }
+    public synchronized MemorySegment get(Object owner) {
+        return graphs.get(owner);
+    }
 
     public synchronized void put(Object owner, MemorySegment exec) {
         captures++;
@@ -48,11 +49,17 @@ public final class GraphCache {
         if (g != null) destroy.accept(g);
     }
 
-    public synchronized int size() { return graphs.size(); }
+    public synchronized int size() {
+        return graphs.size();
+    }
 
-    public synchronized long captures() { return captures; }
+    public synchronized long captures() {
+        return captures;
+    }
 
-    public synchronized long evictions() { return evictions; }
+    public synchronized long evictions() {
+        return evictions;
+    }
 
     public synchronized void clear() {
         for (MemorySegment g : graphs.values()) destroy.accept(g);

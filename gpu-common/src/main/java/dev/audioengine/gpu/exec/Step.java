@@ -7,16 +7,22 @@ public interface Step {
     void enqueue(MemorySegment stream);
 
     /** What the step is in a profile: "op kernel", e.g. "conv1d ae_im2col_1d" or "matmul gemm". */
-    default String label() { return "library call"; }
+    default String label() {
+        return "library call";
+    }
 
     /** {@code step} under {@code label}. */
     static Step labelled(String label, Step step) {
         return new Step() {
             @Override
-            public void enqueue(MemorySegment stream) { step.enqueue(stream); }
+            public void enqueue(MemorySegment stream) {
+                step.enqueue(stream);
+            }
 
             @Override
-            public String label() { return label; }
+            public String label() {
+                return label;
+            }
         };
     }
 }

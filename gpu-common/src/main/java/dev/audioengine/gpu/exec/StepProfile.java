@@ -21,20 +21,32 @@ public final class StepProfile {
         tallies.merge(label, new Tally(1, nanos), (a, b) -> new Tally(a.calls + b.calls, a.nanos + b.nanos));
     }
 
-    public boolean isEmpty() { return tallies.isEmpty(); }
+    public boolean isEmpty() {
+        return tallies.isEmpty();
+    }
 
     /** One line per label, the most time first, with its share of the total. */
     public String report(String device) {
         List<Map.Entry<String, Tally>> rows = new ArrayList<>(tallies.entrySet());
         rows.sort((a, b) -> Long.compare(b.getValue().nanos, a.getValue().nanos));
         long total = rows.stream().mapToLong(e -> e.getValue().nanos).sum();
-        StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "%s profile: %.3f ms in %d steps%n", device, total / 1e6,
+        StringBuilder s = new StringBuilder(String.format(
+                Locale.ROOT,
+                "%s profile: %.3f ms in %d steps%n",
+                device,
+                total / 1e6,
                 rows.stream().mapToLong(e -> e.getValue().calls).sum()));
         s.append(String.format(Locale.ROOT, "%8s %7s %9s %10s  %s%n", "ms", "share", "calls", "us/call", "op kernel"));
         for (Map.Entry<String, Tally> e : rows) {
             Tally t = e.getValue();
-            s.append(String.format(Locale.ROOT, "%8.3f %6.1f%% %9d %10.1f  %s%n", t.nanos / 1e6, 100.0 * t.nanos / Math.max(1, total),
-                    t.calls, t.nanos / 1e3 / t.calls, e.getKey()));
+            s.append(String.format(
+                    Locale.ROOT,
+                    "%8.3f %6.1f%% %9d %10.1f  %s%n",
+                    t.nanos / 1e6,
+                    100.0 * t.nanos / Math.max(1, total),
+                    t.calls,
+                    t.nanos / 1e3 / t.calls,
+                    e.getKey()));
         }
         return s.toString();
     }

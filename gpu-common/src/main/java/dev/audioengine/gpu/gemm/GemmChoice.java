@@ -1,7 +1,6 @@
 package dev.audioengine.gpu.gemm;
 
 import dev.audioengine.api.spi.InvalidOptionValueException;
-
 import java.util.Locale;
 import java.util.function.Supplier;
 

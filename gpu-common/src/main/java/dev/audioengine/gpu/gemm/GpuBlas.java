@@ -1,7 +1,6 @@
 package dev.audioengine.gpu.gemm;
 
 import dev.audioengine.api.tensor.DType;
-
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -14,8 +13,25 @@ public interface GpuBlas extends AutoCloseable {
      * {@code ab} is the type of A and B (F32, F16, BF16), {@code d} of D; {@code fastF32} lets F32
      * GEMMs run on reduced-precision units (TF32).
      */
-    record Shape(DType ab, DType d, boolean fastF32, boolean transA, boolean transB, long m, long n, long k, long lda, long ldb,
-                 long ldd, int batch, long strideA, long strideB, long strideD, int alignA, int alignB, int alignD) {}
+    record Shape(
+            DType ab,
+            DType d,
+            boolean fastF32,
+            boolean transA,
+            boolean transB,
+            long m,
+            long n,
+            long k,
+            long lda,
+            long ldb,
+            long ldd,
+            int batch,
+            long strideA,
+            long strideB,
+            long strideD,
+            int alignA,
+            int alignB,
+            int alignD) {}
 
     /** A shape's descriptors and chosen algorithm; owned by the library object that made it. */
     interface Plan {}

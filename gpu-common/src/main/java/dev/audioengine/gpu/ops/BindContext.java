@@ -4,7 +4,6 @@ import dev.audioengine.gpu.compile.KernelCache;
 import dev.audioengine.gpu.gemm.GpuBlas;
 import dev.audioengine.gpu.runtime.GpuBuffer;
 import dev.audioengine.gpu.runtime.GpuRuntime;
-
 import java.util.function.LongFunction;
 
 /**
@@ -12,8 +11,16 @@ import java.util.function.LongFunction;
  * compiled kernels, the GEMM library (null: the engine's own GEMM kernels), the GEMM options, the device's
  * limits and where scratch memory comes from. GpuBackend makes one when it opens.
  */
-public record BindContext(GpuRuntime runtime, KernelCache kernels, GpuBlas blas, boolean tf32, boolean fastMatmul, DeviceLimits limits,
-                          LongFunction<GpuBuffer> scratch) {
+public record BindContext(
+        GpuRuntime runtime,
+        KernelCache kernels,
+        GpuBlas blas,
+        boolean tf32,
+        boolean fastMatmul,
+        DeviceLimits limits,
+        LongFunction<GpuBuffer> scratch) {
     /** "CUDA", "HIP": names the backend in messages. */
-    String vendorName() { return runtime.vendor(); }
+    String vendorName() {
+        return runtime.vendor();
+    }
 }

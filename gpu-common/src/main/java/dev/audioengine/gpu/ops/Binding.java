@@ -5,7 +5,6 @@ import dev.audioengine.api.spi.TensorPlacement;
 import dev.audioengine.gpu.exec.KernelLaunch;
 import dev.audioengine.gpu.exec.Step;
 import dev.audioengine.gpu.runtime.GpuBuffer;
-
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SegmentAllocator;
@@ -35,6 +34,7 @@ public final class Binding {
     private final List<GpuBuffer> scratch = new ArrayList<>();
     /** The op being bound, which labels its steps in a profile. */
     private String op = "-";
+
     private static final long SLAB_BYTES = 64 * 1024, SCRATCH_ALIGN = 256;
     private SegmentAllocator slab;
     private long slabLeft;
@@ -58,7 +58,9 @@ public final class Binding {
         return node.inputs().size() > input ? ptr(node.input(input)) : 0;
     }
 
-    LaunchArgs args() { return new LaunchArgs(this::allocateArgument); }
+    LaunchArgs args() {
+        return new LaunchArgs(this::allocateArgument);
+    }
 
     /** {@code bytes} from the current slab (a new one when it is used up), aligned as asked. */
     private MemorySegment allocateArgument(long bytes, long alignment) {
@@ -96,14 +98,17 @@ public final class Binding {
         launch(source, kernel, (int) rows, 1, 1, THREADS, 1, 1, 0, a);
     }
 
-    void launch(String source, String kernel, int gx, int gy, int gz, int bx, int by, int bz, int shared, LaunchArgs a) {
+    void launch(
+            String source, String kernel, int gx, int gy, int gz, int bx, int by, int bz, int shared, LaunchArgs a) {
         MemorySegment f = device.kernels().function(source, kernel);
         if (shared > 48 * 1024) device.runtime().setMaxDynamicShared(f, shared);
         steps.add(new KernelLaunch(device.runtime(), kernel, f, gx, gy, gz, bx, by, bz, shared, a.pack(), op));
     }
 
     /** A library call (a GEMM) made for the op being bound; {@code what} names it in a profile. */
-    void add(String what, Step s) { steps.add(Step.labelled(op + " " + what, s)); }
+    void add(String what, Step s) {
+        steps.add(Step.labelled(op + " " + what, s));
+    }
 
     /** Names the op whose steps follow; its scratch starts again at the shared buffer's beginning. */
     void bindingOp(String name) {
@@ -131,7 +136,11 @@ public final class Binding {
         return address;
     }
 
-    public List<Step> steps() { return steps; }
+    public List<Step> steps() {
+        return steps;
+    }
 
-    public List<GpuBuffer> scratchBuffers() { return scratch; }
+    public List<GpuBuffer> scratchBuffers() {
+        return scratch;
+    }
 }

@@ -70,8 +70,10 @@ public final class GpuOps {
 
     public static void bind(Tensor node, Binding b) {
         GpuOp op = familyOf(node.op());
-        if (op == null || !op.supports(node, b.device.limits())) throw new IllegalArgumentException("the " + b.device.vendorName() + " backend does not support " + node);
-        assert op.family() == node.op().family() : node.op() + " is " + node.op().family() + ", bound by " + op.family();
+        if (op == null || !op.supports(node, b.device.limits()))
+            throw new IllegalArgumentException("the " + b.device.vendorName() + " backend does not support " + node);
+        assert op.family() == node.op().family()
+                : node.op() + " is " + node.op().family() + ", bound by " + op.family();
         b.bindingOp(node.op().opName());
         op.bind(node, b);
     }

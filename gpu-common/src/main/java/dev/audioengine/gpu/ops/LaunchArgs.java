@@ -1,14 +1,14 @@
 package dev.audioengine.gpu.ops;
 
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.SegmentAllocator;
-import java.util.ArrayList;
-import java.util.List;
-
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_FLOAT;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SegmentAllocator;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Kernel arguments for cuLaunchKernel's {@code void** kernelParams}: each value in its own
@@ -19,15 +19,28 @@ final class LaunchArgs {
     private final SegmentAllocator arena;
     private final List<MemorySegment> slots = new ArrayList<>();
 
-    LaunchArgs(SegmentAllocator arena) { this.arena = arena; }
+    LaunchArgs(SegmentAllocator arena) {
+        this.arena = arena;
+    }
 
-    LaunchArgs ptr(long devicePointer) { return i64(devicePointer); }
+    LaunchArgs ptr(long devicePointer) {
+        return i64(devicePointer);
+    }
 
-    LaunchArgs i64(long v) { slots.add(arena.allocateFrom(JAVA_LONG, v)); return this; }
+    LaunchArgs i64(long v) {
+        slots.add(arena.allocateFrom(JAVA_LONG, v));
+        return this;
+    }
 
-    LaunchArgs i32(int v) { slots.add(arena.allocateFrom(JAVA_INT, v)); return this; }
+    LaunchArgs i32(int v) {
+        slots.add(arena.allocateFrom(JAVA_INT, v));
+        return this;
+    }
 
-    LaunchArgs f32(float v) { slots.add(arena.allocateFrom(JAVA_FLOAT, v)); return this; }
+    LaunchArgs f32(float v) {
+        slots.add(arena.allocateFrom(JAVA_FLOAT, v));
+        return this;
+    }
 
     LaunchArgs desc(TensorDesc d) {
         MemorySegment s = arena.allocate(TensorDesc.LAYOUT);

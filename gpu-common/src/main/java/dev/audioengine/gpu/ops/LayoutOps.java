@@ -13,20 +13,25 @@ final class LayoutOps implements GpuOp {
     private static final String SRC = "layout";
 
     @Override
-    public Op.Family family() { return Op.Family.LAYOUT; }
+    public Op.Family family() {
+        return Op.Family.LAYOUT;
+    }
 
     @Override
     public boolean supports(Tensor node, DeviceLimits limits) {
         return switch (node.op()) {
             case Op.Pad p -> node.input(0).dtype() == DType.F32;
-            case Op.Concat c -> node.inputs().stream().allMatch(t -> t.dtype() == node.dtype() && !t.dtype().isQuantized());
+            case Op.Concat c ->
+                node.inputs().stream()
+                        .allMatch(t -> t.dtype() == node.dtype() && !t.dtype().isQuantized());
             case Op.Contiguous c -> !node.dtype().isQuantized() || blockView(node.input(0)) != null;
             case Op.Cast c -> {
                 DType from = node.input(0).dtype(), to = c.to();
                 boolean quantizedReadable = !from.isQuantized() || node.input(0).stride(-1) == 1;
                 yield (from == DType.F32 || to == DType.F32) && from != DType.I8 && to != DType.I8 && quantizedReadable;
             }
-            case Op.WriteSlice w -> node.dtype() == DType.F32 && node.input(1).dtype() == DType.F32 && node.rank() <= TensorDesc.RANK;
+            case Op.WriteSlice w ->
+                node.dtype() == DType.F32 && node.input(1).dtype() == DType.F32 && node.rank() <= TensorDesc.RANK;
             default -> false;
         };
     }
@@ -40,9 +45,19 @@ final class LayoutOps implements GpuOp {
                 // left-padded with 0 (not padded()'s 1): the added axes get no padding
                 long[] before = new long[TensorDesc.RANK];
                 System.arraycopy(p.before(), 0, before, TensorDesc.RANK - node.rank(), node.rank());
-                b.grid1d(SRC, "ae_pad", n, b.args().i32(p.mode().ordinal()).f32(p.value()).i64(n).ptr(y)
-                        .desc(TensorDesc.contiguous(node.shape())).ptr(b.ptr(x)).desc(TensorDesc.of(x))
-                        .desc(new TensorDesc(before, new long[TensorDesc.RANK])));
+                b.grid1d(
+                        SRC,
+                        "ae_pad",
+                        n,
+                        b.args()
+                                .i32(p.mode().ordinal())
+                                .f32(p.value())
+                                .i64(n)
+                                .ptr(y)
+                                .desc(TensorDesc.contiguous(node.shape()))
+                                .ptr(b.ptr(x))
+                                .desc(TensorDesc.of(x))
+                                .desc(new TensorDesc(before, new long[TensorDesc.RANK])));
             }
             case Op.Concat c -> {
                 long[] outStrides = node.shape().contiguousStrides();
@@ -50,38 +65,105 @@ final class LayoutOps implements GpuOp {
                 int elem = node.dtype().blockBytes();
                 for (Tensor x : node.inputs()) {
                     long dst = y + along * outStrides[c.axis()] * elem;
-                    b.grid1d(SRC, "ae_copy", x.elements(), b.args().i32(elem).i64(x.elements()).ptr(dst)
-                            .desc(TensorDesc.padded(x.shape().dims(), outStrides)).ptr(b.ptr(x)).desc(TensorDesc.of(x)));
+                    b.grid1d(
+                            SRC,
+                            "ae_copy",
+                            x.elements(),
+                            b.args()
+                                    .i32(elem)
+                                    .i64(x.elements())
+                                    .ptr(dst)
+                                    .desc(TensorDesc.padded(x.shape().dims(), outStrides))
+                                    .ptr(b.ptr(x))
+                                    .desc(TensorDesc.of(x)));
                     along += x.dim(c.axis());
                 }
             }
             case Op.Contiguous c -> {
                 Tensor x = node.input(0);
                 TensorDesc src = x.dtype().isQuantized() ? blockView(x) : TensorDesc.of(x);
-                TensorDesc dst = x.dtype().isQuantized() ? TensorDesc.padded(src.n(), contiguousOf(src.n())) : TensorDesc.contiguous(node.shape());
+                TensorDesc dst = x.dtype().isQuantized()
+                        ? TensorDesc.padded(src.n(), contiguousOf(src.n()))
+                        : TensorDesc.contiguous(node.shape());
                 long count = src.elements();
-                b.grid1d(SRC, "ae_copy", count, b.args().i32(x.dtype().blockBytes()).i64(count).ptr(y).desc(dst).ptr(b.ptr(x)).desc(src));
+                b.grid1d(
+                        SRC,
+                        "ae_copy",
+                        count,
+                        b.args()
+                                .i32(x.dtype().blockBytes())
+                                .i64(count)
+                                .ptr(y)
+                                .desc(dst)
+                                .ptr(b.ptr(x))
+                                .desc(src));
             }
             case Op.Cast c -> {
                 Tensor x = node.input(0);
                 DType from = x.dtype(), to = c.to();
                 if (from == to) {
-                    b.grid1d(SRC, "ae_copy", n, b.args().i32(4).i64(n).ptr(y).desc(TensorDesc.contiguous(node.shape()))
-                            .ptr(b.ptr(x)).desc(TensorDesc.of(x)));
+                    b.grid1d(
+                            SRC,
+                            "ae_copy",
+                            n,
+                            b.args()
+                                    .i32(4)
+                                    .i64(n)
+                                    .ptr(y)
+                                    .desc(TensorDesc.contiguous(node.shape()))
+                                    .ptr(b.ptr(x))
+                                    .desc(TensorDesc.of(x)));
                 } else if (to == DType.F32) {
-                    b.grid1d(SRC, "ae_cast_to_f32", n, b.args().i32(from.ordinal()).i64(n).ptr(y).ptr(b.ptr(x)).desc(TensorDesc.of(x)));
+                    b.grid1d(
+                            SRC,
+                            "ae_cast_to_f32",
+                            n,
+                            b.args()
+                                    .i32(from.ordinal())
+                                    .i64(n)
+                                    .ptr(y)
+                                    .ptr(b.ptr(x))
+                                    .desc(TensorDesc.of(x)));
                 } else if (to.isQuantized()) {
                     long blocks = n / to.blockSize();
-                    b.grid1d(SRC, "ae_quantize", blocks, b.args().i32(to.ordinal()).i64(blocks).ptr(y).ptr(b.ptr(x)).desc(TensorDesc.of(x)));
+                    b.grid1d(
+                            SRC,
+                            "ae_quantize",
+                            blocks,
+                            b.args()
+                                    .i32(to.ordinal())
+                                    .i64(blocks)
+                                    .ptr(y)
+                                    .ptr(b.ptr(x))
+                                    .desc(TensorDesc.of(x)));
                 } else {
-                    b.grid1d(SRC, "ae_cast_from_f32", n, b.args().i32(to.ordinal()).i64(n).ptr(y).ptr(b.ptr(x)).desc(TensorDesc.of(x)));
+                    b.grid1d(
+                            SRC,
+                            "ae_cast_from_f32",
+                            n,
+                            b.args()
+                                    .i32(to.ordinal())
+                                    .i64(n)
+                                    .ptr(y)
+                                    .ptr(b.ptr(x))
+                                    .desc(TensorDesc.of(x)));
                 }
             }
             case Op.WriteSlice w -> {
                 Tensor src = node.input(1);
                 int axis = w.axis() + TensorDesc.RANK - node.rank();
-                b.grid1d(SRC, "ae_write_slice", src.elements(), b.args().i64(src.elements()).i32(axis).ptr(b.ptrOrNull(node, 2))
-                        .ptr(y).desc(TensorDesc.of(node)).ptr(b.ptr(src)).desc(TensorDesc.of(src)));
+                b.grid1d(
+                        SRC,
+                        "ae_write_slice",
+                        src.elements(),
+                        b.args()
+                                .i64(src.elements())
+                                .i32(axis)
+                                .ptr(b.ptrOrNull(node, 2))
+                                .ptr(y)
+                                .desc(TensorDesc.of(node))
+                                .ptr(b.ptr(src))
+                                .desc(TensorDesc.of(src)));
             }
             default -> throw new IllegalArgumentException("not a layout op: " + node);
         }
@@ -89,7 +171,11 @@ final class LayoutOps implements GpuOp {
 
     /** Fills {@code n} elements of type {@code t} at {@code address} with seeded uniform values (benchmark inputs). */
     static void fillUniform(Binding b, long address, DType t, long n, int seed) {
-        b.grid1d(SRC, "ae_fill_uniform", n, b.args().i32(t.ordinal()).i64(n).ptr(address).i32(seed));
+        b.grid1d(
+                SRC,
+                "ae_fill_uniform",
+                n,
+                b.args().i32(t.ordinal()).i64(n).ptr(address).i32(seed));
     }
 
     /**

@@ -4,7 +4,6 @@ import dev.audioengine.api.graph.Op;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.DType;
 import dev.audioengine.gpu.gemm.GpuBlas;
-
 import java.util.List;
 
 /**
@@ -35,7 +34,9 @@ final class LinearOps implements GpuOp {
 
     private static boolean supportsMatmul(Tensor node) {
         Tensor w = node.input(1);
-        return node.input(0).dtype() == DType.F32 && (w.dtype().isFloat() || w.dtype().isQuantized()) && node.rank() <= 4
+        return node.input(0).dtype() == DType.F32
+                && (w.dtype().isFloat() || w.dtype().isQuantized())
+                && node.rank() <= 4
                 && (!w.dtype().isQuantized() || w.stride(-1) == 1);
     }
 
@@ -69,15 +70,49 @@ final class LinearOps implements GpuOp {
         long rows = xd.n()[0] * xd.n()[1] * m;
         boolean wPlain = wd.s()[0] == 0 && wd.s()[1] == 0 && wd.s()[3] == 1 && (n == 1 || wd.s()[2] == k);
         if (w.dtype().isQuantized() && rows <= MATVEC_MAX_ROWS && wPlain && xd.s()[3] == 1) {
-            b.launch(SRC, "ae_matvec_q", Math.toIntExact((n + MATVEC_ROWS - 1) / MATVEC_ROWS), Math.toIntExact(rows), 1, MATVEC_THREADS, 1, 1, 0,
-                    b.args().ptr(b.ptr(node)).ptr(b.ptr(x)).desc(xd).ptr(b.ptr(w)).i32(w.dtype().ordinal()).i64(n).i64(k));
+            b.launch(
+                    SRC,
+                    "ae_matvec_q",
+                    Math.toIntExact((n + MATVEC_ROWS - 1) / MATVEC_ROWS),
+                    Math.toIntExact(rows),
+                    1,
+                    MATVEC_THREADS,
+                    1,
+                    1,
+                    0,
+                    b.args()
+                            .ptr(b.ptr(node))
+                            .ptr(b.ptr(x))
+                            .desc(xd)
+                            .ptr(b.ptr(w))
+                            .i32(w.dtype().ordinal())
+                            .i64(n)
+                            .i64(k));
             return;
         }
         long batches = xd.n()[0] * xd.n()[1];
-        LaunchArgs a = b.args().ptr(b.ptr(node)).ptr(b.ptr(x)).desc(xd).ptr(b.ptr(w)).i32(w.dtype().ordinal()).desc(wd)
-                .i64(m).i64(n).i64(k).i64(xd.n()[1]);
-        b.launch(SRC, "ae_matmul", Math.toIntExact((n + TILE - 1) / TILE), Math.toIntExact((m + TILE - 1) / TILE),
-                Math.toIntExact(batches), TILE, TILE, 1, 0, a);
+        LaunchArgs a = b.args()
+                .ptr(b.ptr(node))
+                .ptr(b.ptr(x))
+                .desc(xd)
+                .ptr(b.ptr(w))
+                .i32(w.dtype().ordinal())
+                .desc(wd)
+                .i64(m)
+                .i64(n)
+                .i64(k)
+                .i64(xd.n()[1]);
+        b.launch(
+                SRC,
+                "ae_matmul",
+                Math.toIntExact((n + TILE - 1) / TILE),
+                Math.toIntExact((m + TILE - 1) / TILE),
+                Math.toIntExact(batches),
+                TILE,
+                TILE,
+                1,
+                0,
+                a);
     }
 
     /** Binds the library path; false when this layout needs the kernel instead. */
@@ -87,9 +122,13 @@ final class LinearOps implements GpuOp {
         // weights: K-contiguous rows (transposed in column-major terms) or N-contiguous columns
         boolean transA;
         long lda;
-        if (wd.s()[3] == 1 || k == 1) { transA = true; lda = Math.max(k, n == 1 ? k : wd.s()[2]); }
-        else if (wd.s()[2] == 1 || n == 1) { transA = false; lda = Math.max(n, k == 1 ? n : wd.s()[3]); }
-        else return false;
+        if (wd.s()[3] == 1 || k == 1) {
+            transA = true;
+            lda = Math.max(k, n == 1 ? k : wd.s()[2]);
+        } else if (wd.s()[2] == 1 || n == 1) {
+            transA = false;
+            lda = Math.max(n, k == 1 ? n : wd.s()[3]);
+        } else return false;
         boolean wBatched = wd.s()[0] != 0 || wd.s()[1] != 0;
         long[] wBatch = wBatched ? collapseBatch(wd) : null;
         if (wBatched && wBatch == null) return false;
@@ -101,7 +140,10 @@ final class LinearOps implements GpuOp {
         if (wt == DType.F32 && xd.s()[3] == 1) {
             long rowStride = m == 1 ? k : xd.s()[2];
             if (wBatched) {
-                if (xBatch != null && rowStride >= k) { ldb = rowStride; strideB = xBatch[1]; }
+                if (xBatch != null && rowStride >= k) {
+                    ldb = rowStride;
+                    strideB = xBatch[1];
+                }
             } else if (batches == 1) {
                 if (rowStride >= k) ldb = rowStride;
             } else if (xBatch != null && (m == 1 || xBatch[1] == m * rowStride)) {
@@ -116,11 +158,30 @@ final class LinearOps implements GpuOp {
             boolean split = wt != DType.F32 && !b.device.fastMatmul();
             long scratch = b.scratch(count * (wt == DType.F32 ? 4 : split ? 4 : 2));
             if (wt == DType.F32) {
-                b.grid1d("layout", "ae_copy", count, b.args().i32(4).i64(count).ptr(scratch)
-                        .desc(TensorDesc.contiguous(dev.audioengine.api.tensor.Shape.of(xd.n()))).ptr(xPtr).desc(xd));
+                b.grid1d(
+                        "layout",
+                        "ae_copy",
+                        count,
+                        b.args()
+                                .i32(4)
+                                .i64(count)
+                                .ptr(scratch)
+                                .desc(TensorDesc.contiguous(dev.audioengine.api.tensor.Shape.of(xd.n())))
+                                .ptr(xPtr)
+                                .desc(xd));
             } else {
                 xLo = split ? scratch + 2 * count : 0;
-                b.grid1d("layout", "ae_narrow_rows", count, b.args().i32(wt.ordinal()).i64(count).ptr(scratch).ptr(xLo).ptr(xPtr).desc(xd));
+                b.grid1d(
+                        "layout",
+                        "ae_narrow_rows",
+                        count,
+                        b.args()
+                                .i32(wt.ordinal())
+                                .i64(count)
+                                .ptr(scratch)
+                                .ptr(xLo)
+                                .ptr(xPtr)
+                                .desc(xd));
             }
             xPtr = scratch;
             ldb = k;
@@ -131,9 +192,25 @@ final class LinearOps implements GpuOp {
         long rows = single ? batches * m : m;
         long wPtr = b.ptr(node.input(1)), yPtr = b.ptr(node);
         boolean fast = wt == DType.F32 && b.device.tf32();
-        GpuBlas.Shape shape = new GpuBlas.Shape(wt, DType.F32, fast, transA, false, n, rows, k, lda, ldb, n,
-                batch, wBatched ? wBatch[1] : 0, strideB, m * n,
-                GpuBlas.alignment(wPtr), GpuBlas.alignment(xPtr), GpuBlas.alignment(yPtr));
+        GpuBlas.Shape shape = new GpuBlas.Shape(
+                wt,
+                DType.F32,
+                fast,
+                transA,
+                false,
+                n,
+                rows,
+                k,
+                lda,
+                ldb,
+                n,
+                batch,
+                wBatched ? wBatch[1] : 0,
+                strideB,
+                m * n,
+                GpuBlas.alignment(wPtr),
+                GpuBlas.alignment(xPtr),
+                GpuBlas.alignment(yPtr));
         GpuBlas lt = b.device.blas();
         GpuBlas.Plan plan = lt.plan(shape);
         if (plan == null) return false;
@@ -144,7 +221,9 @@ final class LinearOps implements GpuOp {
     }
 
     @Override
-    public Op.Family family() { return Op.Family.LINEAR; }
+    public Op.Family family() {
+        return Op.Family.LINEAR;
+    }
 
     @Override
     public boolean supports(Tensor node, DeviceLimits limits) {
@@ -171,11 +250,16 @@ final class LinearOps implements GpuOp {
     static final long MAX_COLUMN_BYTES = 256L << 20;
 
     private static boolean supportsConv(Tensor node) {
-        return node.inputs().stream().allMatch(t -> t.dtype() == DType.F32) && node.input(0).rank() == 3 && node.input(1).rank() == 3;
+        return node.inputs().stream().allMatch(t -> t.dtype() == DType.F32)
+                && node.input(0).rank() == 3
+                && node.input(1).rank() == 3;
     }
 
     static boolean isDepthwise(Tensor node) {
-        return node.op() instanceof Op.Conv1d c && c.groups() > 1 && c.groups() == node.input(0).dim(1) && c.groups() == node.dim(1);
+        return node.op() instanceof Op.Conv1d c
+                && c.groups() > 1
+                && c.groups() == node.input(0).dim(1)
+                && c.groups() == node.dim(1);
     }
 
     private static void conv(Tensor node, Binding b) {
@@ -184,21 +268,63 @@ final class LinearOps implements GpuOp {
         long biasPtr = bias == null ? 0 : b.ptr(bias), biasStride = bias == null ? 0 : bias.stride(0);
         long batch = x.dim(0), cin = x.dim(1), t = x.dim(2), cout = node.dim(1), tout = node.dim(2), k = w.dim(2);
         long n = node.elements();
-        LaunchArgs a = b.args().ptr(b.ptr(node)).ptr(b.ptr(x)).desc(TensorDesc.of(x)).ptr(b.ptr(w)).desc(TensorDesc.of(w))
-                .ptr(biasPtr).i64(biasStride);
+        LaunchArgs a = b.args()
+                .ptr(b.ptr(node))
+                .ptr(b.ptr(x))
+                .desc(TensorDesc.of(x))
+                .ptr(b.ptr(w))
+                .desc(TensorDesc.of(w))
+                .ptr(biasPtr)
+                .i64(biasStride);
         switch (node.op()) {
-            case Op.Conv1d c when isDepthwise(node) -> b.grid1d(SRC, "ae_conv1d_depthwise", n,
-                    a.i64(batch).i64(cin).i64(t).i64(k).i64(tout).i32(c.stride()).i32(c.padding()).i32(c.dilation()));
+            case Op.Conv1d c
+            when isDepthwise(node) ->
+                b.grid1d(
+                        SRC,
+                        "ae_conv1d_depthwise",
+                        n,
+                        a.i64(batch)
+                                .i64(cin)
+                                .i64(t)
+                                .i64(k)
+                                .i64(tout)
+                                .i32(c.stride())
+                                .i32(c.padding())
+                                .i32(c.dilation()));
             case Op.Conv1d c -> {
                 if (!im2col(node, c, b, biasPtr, biasStride)) {
-                    b.grid1d(SRC, "ae_conv1d", n, a.i64(batch).i64(cin).i64(t).i64(cout).i64(k).i64(tout)
-                            .i32(c.stride()).i32(c.padding()).i32(c.dilation()).i32(c.groups()));
+                    b.grid1d(
+                            SRC,
+                            "ae_conv1d",
+                            n,
+                            a.i64(batch)
+                                    .i64(cin)
+                                    .i64(t)
+                                    .i64(cout)
+                                    .i64(k)
+                                    .i64(tout)
+                                    .i32(c.stride())
+                                    .i32(c.padding())
+                                    .i32(c.dilation())
+                                    .i32(c.groups()));
                 }
             }
             case Op.ConvTranspose1d c -> {
                 if (!col2im(node, c, b, biasPtr, biasStride)) {
-                    b.grid1d(SRC, "ae_conv_transpose1d", n, a.i64(batch).i64(cin).i64(t).i64(cout).i64(k).i64(tout)
-                            .i32(c.stride()).i32(c.padding()).i32(c.dilation()).i32(c.groups()));
+                    b.grid1d(
+                            SRC,
+                            "ae_conv_transpose1d",
+                            n,
+                            a.i64(batch)
+                                    .i64(cin)
+                                    .i64(t)
+                                    .i64(cout)
+                                    .i64(k)
+                                    .i64(tout)
+                                    .i32(c.stride())
+                                    .i32(c.padding())
+                                    .i32(c.dilation())
+                                    .i32(c.groups()));
                 }
             }
             default -> throw new IllegalArgumentException("not a convolution: " + node);
@@ -217,8 +343,17 @@ final class LinearOps implements GpuOp {
         long xPtr = b.ptr(x), xsB = x.stride(0), xsC = x.stride(1);
         if (x.stride(2) != 1 || (cin > 1 && xsC < t)) {
             long copy = b.scratch(4 * x.elements());
-            b.grid1d(SRC_LAYOUT, "ae_copy", x.elements(), b.args().i32(4).i64(x.elements()).ptr(copy)
-                    .desc(TensorDesc.contiguous(x.shape())).ptr(xPtr).desc(TensorDesc.of(x)));
+            b.grid1d(
+                    SRC_LAYOUT,
+                    "ae_copy",
+                    x.elements(),
+                    b.args()
+                            .i32(4)
+                            .i64(x.elements())
+                            .ptr(copy)
+                            .desc(TensorDesc.contiguous(x.shape()))
+                            .ptr(xPtr)
+                            .desc(TensorDesc.of(x)));
             xPtr = copy;
             xsB = cin * t;
             xsC = t;
@@ -227,20 +362,69 @@ final class LinearOps implements GpuOp {
         long cols = b.scratch(4 * batch * groups * p * t);
         long wPtr = b.ptr(w);
         // column-major: C'[T, P] = X'[T, cinPer] (opA = N) . W'[cinPer, P] (W stored [cinPer, P] row-major: opB = T)
-        GpuBlas.Shape shape = new GpuBlas.Shape(DType.F32, DType.F32, false, false, true, t, p, cinPer, lda, p, t, groups,
-                cinPer * xsC, cinPer * p, p * t, GpuBlas.alignment(xPtr), GpuBlas.alignment(wPtr), GpuBlas.alignment(cols));
+        GpuBlas.Shape shape = new GpuBlas.Shape(
+                DType.F32,
+                DType.F32,
+                false,
+                false,
+                true,
+                t,
+                p,
+                cinPer,
+                lda,
+                p,
+                t,
+                groups,
+                cinPer * xsC,
+                cinPer * p,
+                p * t,
+                GpuBlas.alignment(xPtr),
+                GpuBlas.alignment(wPtr),
+                GpuBlas.alignment(cols));
         for (long bi = 0; bi < batch; bi++) {
             long xb = xPtr + 4 * bi * xsB, cb = cols + 4 * bi * groups * p * t;
-            GpuBlas.Shape s = new GpuBlas.Shape(shape.ab(), shape.d(), shape.fastF32(), shape.transA(), shape.transB(), shape.m(),
-                    shape.n(), shape.k(), shape.lda(), shape.ldb(), shape.ldd(), shape.batch(), shape.strideA(), shape.strideB(),
-                    shape.strideD(), GpuBlas.alignment(xb), shape.alignB(), GpuBlas.alignment(cb));
+            GpuBlas.Shape s = new GpuBlas.Shape(
+                    shape.ab(),
+                    shape.d(),
+                    shape.fastF32(),
+                    shape.transA(),
+                    shape.transB(),
+                    shape.m(),
+                    shape.n(),
+                    shape.k(),
+                    shape.lda(),
+                    shape.ldb(),
+                    shape.ldd(),
+                    shape.batch(),
+                    shape.strideA(),
+                    shape.strideB(),
+                    shape.strideD(),
+                    GpuBlas.alignment(xb),
+                    shape.alignB(),
+                    GpuBlas.alignment(cb));
             GpuBlas lt = b.device.blas();
             GpuBlas.Plan plan = lt.plan(s);
             if (plan == null) return false;
             b.add("gemm", stream -> lt.run(plan, xb, wPtr, cb, stream, false));
         }
-        b.grid1d(SRC, "ae_col2im_1d", node.elements(), b.args().ptr(b.ptr(node)).ptr(cols).ptr(biasPtr).i64(biasStride)
-                .i64(batch).i64(cout).i64(t).i64(k).i64(tout).i32(c.stride()).i32(c.padding()).i32(c.dilation()).i32(groups));
+        b.grid1d(
+                SRC,
+                "ae_col2im_1d",
+                node.elements(),
+                b.args()
+                        .ptr(b.ptr(node))
+                        .ptr(cols)
+                        .ptr(biasPtr)
+                        .i64(biasStride)
+                        .i64(batch)
+                        .i64(cout)
+                        .i64(t)
+                        .i64(k)
+                        .i64(tout)
+                        .i32(c.stride())
+                        .i32(c.padding())
+                        .i32(c.dilation())
+                        .i32(groups));
         return true;
     }
 
@@ -258,15 +442,59 @@ final class LinearOps implements GpuOp {
         for (long bi = 0; bi < batch; bi++) {
             long cb = cols + 4 * bi * cin * k * tout, yb = yPtr + 4 * bi * cout * tout;
             // column-major: Y'[Tout, coutPer] += cols'[Tout, cinPer*K] (opA = N) . W'[cinPer*K, coutPer] (opB = N)
-            GpuBlas.Plan plan = b.device.blas().plan(new GpuBlas.Shape(DType.F32, DType.F32, false, false, false, tout, coutPer, rows,
-                    tout, rows, tout, groups, rows * tout, coutPer * rows, coutPer * tout,
-                    GpuBlas.alignment(cb), GpuBlas.alignment(wPtr), GpuBlas.alignment(yb)));
+            GpuBlas.Plan plan = b.device
+                    .blas()
+                    .plan(new GpuBlas.Shape(
+                            DType.F32,
+                            DType.F32,
+                            false,
+                            false,
+                            false,
+                            tout,
+                            coutPer,
+                            rows,
+                            tout,
+                            rows,
+                            tout,
+                            groups,
+                            rows * tout,
+                            coutPer * rows,
+                            coutPer * tout,
+                            GpuBlas.alignment(cb),
+                            GpuBlas.alignment(wPtr),
+                            GpuBlas.alignment(yb)));
             if (plan == null) return false;
             plans.add(plan);
         }
-        b.grid2d(SRC, "ae_im2col_1d", batch * cin * k, tout, b.args().ptr(cols).ptr(b.ptr(x)).desc(TensorDesc.of(x))
-                .i64(batch).i64(cin).i64(t).i64(k).i64(tout).i32(c.stride()).i32(c.padding()).i32(c.dilation()));
-        b.grid2d(SRC, "ae_fill_bias", batch * cout, tout, b.args().ptr(yPtr).ptr(biasPtr).i64(biasStride).i64(batch).i64(cout).i64(tout));
+        b.grid2d(
+                SRC,
+                "ae_im2col_1d",
+                batch * cin * k,
+                tout,
+                b.args()
+                        .ptr(cols)
+                        .ptr(b.ptr(x))
+                        .desc(TensorDesc.of(x))
+                        .i64(batch)
+                        .i64(cin)
+                        .i64(t)
+                        .i64(k)
+                        .i64(tout)
+                        .i32(c.stride())
+                        .i32(c.padding())
+                        .i32(c.dilation()));
+        b.grid2d(
+                SRC,
+                "ae_fill_bias",
+                batch * cout,
+                tout,
+                b.args()
+                        .ptr(yPtr)
+                        .ptr(biasPtr)
+                        .i64(biasStride)
+                        .i64(batch)
+                        .i64(cout)
+                        .i64(tout));
         GpuBlas lt = b.device.blas();
         for (int bi = 0; bi < batch; bi++) {
             GpuBlas.Plan plan = plans.get(bi);

@@ -12,7 +12,9 @@ final class ReductionOps implements GpuOp {
     private static final String SRC = "reduction";
 
     @Override
-    public Op.Family family() { return Op.Family.REDUCTION; }
+    public Op.Family family() {
+        return Op.Family.REDUCTION;
+    }
 
     @Override
     public boolean supports(Tensor node, DeviceLimits limits) {
@@ -42,35 +44,82 @@ final class ReductionOps implements GpuOp {
         switch (node.op()) {
             case Op.LayerNorm l -> {
                 TensorDesc rows = TensorDesc.rows(x, -1);
-                b.perRow(SRC, "ae_layer_norm", rows.rowCount(), b.args().ptr(y).ptr(b.ptr(x)).desc(rows)
-                        .ptr(b.ptrOrNull(node, 1)).ptr(b.ptrOrNull(node, 2)).f32(l.eps()));
+                b.perRow(
+                        SRC,
+                        "ae_layer_norm",
+                        rows.rowCount(),
+                        b.args()
+                                .ptr(y)
+                                .ptr(b.ptr(x))
+                                .desc(rows)
+                                .ptr(b.ptrOrNull(node, 1))
+                                .ptr(b.ptrOrNull(node, 2))
+                                .f32(l.eps()));
             }
             case Op.RmsNorm r -> {
                 TensorDesc rows = TensorDesc.rows(x, -1);
-                b.perRow(SRC, "ae_rms_norm", rows.rowCount(), b.args().ptr(y).ptr(b.ptr(x)).desc(rows).ptr(b.ptrOrNull(node, 1)).f32(r.eps()));
+                b.perRow(
+                        SRC,
+                        "ae_rms_norm",
+                        rows.rowCount(),
+                        b.args()
+                                .ptr(y)
+                                .ptr(b.ptr(x))
+                                .desc(rows)
+                                .ptr(b.ptrOrNull(node, 1))
+                                .f32(r.eps()));
             }
             case Op.Softmax s -> {
                 TensorDesc rows = TensorDesc.rows(x, -1);
                 boolean masked = node.inputs().size() > 1;
                 TensorDesc mask = masked ? TensorDesc.broadcast(node.input(1), x.shape()) : rows;
-                b.perRow(SRC, "ae_softmax", rows.rowCount(), b.args().ptr(y).ptr(b.ptr(x)).desc(rows)
-                        .ptr(masked ? b.ptr(node.input(1)) : 0).desc(mask).f32(s.scale()));
+                b.perRow(
+                        SRC,
+                        "ae_softmax",
+                        rows.rowCount(),
+                        b.args()
+                                .ptr(y)
+                                .ptr(b.ptr(x))
+                                .desc(rows)
+                                .ptr(masked ? b.ptr(node.input(1)) : 0)
+                                .desc(mask)
+                                .f32(s.scale()));
             }
             case Op.Reduce r -> {
                 TensorDesc rows = TensorDesc.rows(x, r.axis());
                 if (rows.n()[3] == 0) throw new IllegalArgumentException("reduce over an empty axis: " + node);
-                b.perRow(SRC, "ae_reduce", rows.rowCount(), b.args().i32(r.kind().ordinal()).ptr(y).ptr(b.ptr(x)).desc(rows));
+                b.perRow(
+                        SRC,
+                        "ae_reduce",
+                        rows.rowCount(),
+                        b.args().i32(r.kind().ordinal()).ptr(y).ptr(b.ptr(x)).desc(rows));
             }
             case Op.Argmax a -> {
                 TensorDesc rows = TensorDesc.rows(x, a.axis());
-                b.perRow(SRC, "ae_argmax", rows.rowCount(), b.args().ptr(y).ptr(b.ptr(x)).desc(rows));
+                b.perRow(
+                        SRC,
+                        "ae_argmax",
+                        rows.rowCount(),
+                        b.args().ptr(y).ptr(b.ptr(x)).desc(rows));
             }
             case Op.GroupNorm g -> {
                 long spatial = 1;
                 for (int i = 2; i < x.rank(); i++) spatial *= x.dim(i);
-                b.perRow(SRC, "ae_group_norm", x.dim(0) * g.groups(), b.args().ptr(y).ptr(b.ptr(x)).desc(TensorDesc.of(x))
-                        .ptr(b.ptrOrNull(node, 1)).ptr(b.ptrOrNull(node, 2)).i64(x.dim(1)).i64(spatial).i32(g.groups()).f32(g.eps())
-                        .i32(x.isContiguous() ? 1 : 0));
+                b.perRow(
+                        SRC,
+                        "ae_group_norm",
+                        x.dim(0) * g.groups(),
+                        b.args()
+                                .ptr(y)
+                                .ptr(b.ptr(x))
+                                .desc(TensorDesc.of(x))
+                                .ptr(b.ptrOrNull(node, 1))
+                                .ptr(b.ptrOrNull(node, 2))
+                                .i64(x.dim(1))
+                                .i64(spatial)
+                                .i32(g.groups())
+                                .f32(g.eps())
+                                .i32(x.isContiguous() ? 1 : 0));
             }
             default -> throw new IllegalArgumentException("not a reduction op: " + node);
         }

@@ -29,18 +29,23 @@ public final class SequenceOps implements GpuOp {
     static final int ATT_DECODE_MAX_TQ = 4, ATT_SPLIT_KEYS = 32;
 
     @Override
-    public Op.Family family() { return Op.Family.SEQUENCE; }
+    public Op.Family family() {
+        return Op.Family.SEQUENCE;
+    }
 
     @Override
     public boolean supports(Tensor node, DeviceLimits limits) {
         return switch (node.op()) {
-            case Op.GetRows g -> !node.input(0).dtype().isQuantized() || node.input(0).stride(-1) == 1;
+            case Op.GetRows g ->
+                !node.input(0).dtype().isQuantized() || node.input(0).stride(-1) == 1;
             case Op.Rope r -> node.input(0).dtype() == DType.F32;
-            case Op.Attention a -> node.input(1).dtype().isFloat()
-                    && attentionShared(node) <= Math.min(ATTENTION_MAX_SHARED, limits.maxSharedPerBlock());
-            case Op.Lstm l -> node.inputs().stream().allMatch(t -> t.dtype() == DType.F32)
-                    && node.inputs().stream().skip(1).allMatch(Tensor::isContiguous)
-                    && 4L * l.hidden() <= Math.min(LSTM_MAX_SHARED, limits.maxSharedPerBlock());
+            case Op.Attention a ->
+                node.input(1).dtype().isFloat()
+                        && attentionShared(node) <= Math.min(ATTENTION_MAX_SHARED, limits.maxSharedPerBlock());
+            case Op.Lstm l ->
+                node.inputs().stream().allMatch(t -> t.dtype() == DType.F32)
+                        && node.inputs().stream().skip(1).allMatch(Tensor::isContiguous)
+                        && 4L * l.hidden() <= Math.min(LSTM_MAX_SHARED, limits.maxSharedPerBlock());
             case Op.KeyMask k -> true;
             default -> false;
         };
@@ -69,14 +74,36 @@ public final class SequenceOps implements GpuOp {
             case Op.GetRows g -> {
                 Tensor table = node.input(0), ids = node.input(1);
                 long n = node.elements();
-                b.grid1d(SRC, "ae_get_rows", n, b.args().i64(n).ptr(y).ptr(b.ptr(table)).i32(table.dtype().ordinal())
-                        .desc(TensorDesc.of(table)).ptr(b.ptr(ids)).desc(TensorDesc.of(ids)));
+                b.grid1d(
+                        SRC,
+                        "ae_get_rows",
+                        n,
+                        b.args()
+                                .i64(n)
+                                .ptr(y)
+                                .ptr(b.ptr(table))
+                                .i32(table.dtype().ordinal())
+                                .desc(TensorDesc.of(table))
+                                .ptr(b.ptr(ids))
+                                .desc(TensorDesc.of(ids)));
             }
             case Op.Rope r -> {
                 Tensor x = node.input(0), pos = node.input(1);
                 long n = node.elements();
-                b.grid1d(SRC, "ae_rope", n, b.args().i64(n).ptr(y).ptr(b.ptr(x)).desc(TensorDesc.of(x)).ptr(b.ptr(pos))
-                        .i64(pos.stride(0)).i32(r.dims()).f32(r.base()).i32(r.mode() == Op.RopeMode.NEOX ? 1 : 0));
+                b.grid1d(
+                        SRC,
+                        "ae_rope",
+                        n,
+                        b.args()
+                                .i64(n)
+                                .ptr(y)
+                                .ptr(b.ptr(x))
+                                .desc(TensorDesc.of(x))
+                                .ptr(b.ptr(pos))
+                                .i64(pos.stride(0))
+                                .i32(r.dims())
+                                .f32(r.base())
+                                .i32(r.mode() == Op.RopeMode.NEOX ? 1 : 0));
             }
             case Op.Attention a -> {
                 Tensor q = node.input(0), k = node.input(1), v = node.input(2);
@@ -85,24 +112,68 @@ public final class SequenceOps implements GpuOp {
                 if (blocks == 0) return;
                 LaunchArgs args = b.args();
                 if (!decodeKernels(node)) args.ptr(y);
-                args.ptr(b.ptr(q)).desc(TensorDesc.of(q)).ptr(b.ptr(k)).desc(TensorDesc.of(k))
-                        .ptr(b.ptr(v)).desc(TensorDesc.of(v)).i32(k.dtype().ordinal())
-                        .ptr(masked ? b.ptr(node.input(3)) : 0).desc(masked ? TensorDesc.of(node.input(3)) : TensorDesc.of(q))
-                        .f32(a.scale()).i32(a.causal() ? 1 : 0);
+                args.ptr(b.ptr(q))
+                        .desc(TensorDesc.of(q))
+                        .ptr(b.ptr(k))
+                        .desc(TensorDesc.of(k))
+                        .ptr(b.ptr(v))
+                        .desc(TensorDesc.of(v))
+                        .i32(k.dtype().ordinal())
+                        .ptr(masked ? b.ptr(node.input(3)) : 0)
+                        .desc(masked ? TensorDesc.of(node.input(3)) : TensorDesc.of(q))
+                        .f32(a.scale())
+                        .i32(a.causal() ? 1 : 0);
                 if (decodeKernels(node)) {
                     long rows = q.dim(0) * q.dim(1) * q.dim(2), splits = attentionSplits(node), d = q.dim(3);
                     long part = b.scratch(4 * rows * splits * (d + 2));
-                    b.launch(SRC, "ae_attention_split", Math.toIntExact(rows * splits), 1, 1, Binding.THREADS, 1, 1,
-                            (int) (4 * (d + ATT_SPLIT_KEYS + Binding.THREADS)), args.ptr(part).i64(splits));
-                    b.launch(SRC, "ae_attention_merge", Math.toIntExact(rows), 1, 1, Binding.THREADS, 1, 1, 4 * Binding.THREADS,
+                    b.launch(
+                            SRC,
+                            "ae_attention_split",
+                            Math.toIntExact(rows * splits),
+                            1,
+                            1,
+                            Binding.THREADS,
+                            1,
+                            1,
+                            (int) (4 * (d + ATT_SPLIT_KEYS + Binding.THREADS)),
+                            args.ptr(part).i64(splits));
+                    b.launch(
+                            SRC,
+                            "ae_attention_merge",
+                            Math.toIntExact(rows),
+                            1,
+                            1,
+                            Binding.THREADS,
+                            1,
+                            1,
+                            4 * Binding.THREADS,
                             b.args().ptr(y).ptr(part).i64(splits).i64(d));
                 } else {
-                    b.launch(SRC, "ae_attention", Math.toIntExact(blocks), 1, 1, Binding.THREADS, 1, 1, (int) attentionShared(node), args);
+                    b.launch(
+                            SRC,
+                            "ae_attention",
+                            Math.toIntExact(blocks),
+                            1,
+                            1,
+                            Binding.THREADS,
+                            1,
+                            1,
+                            (int) attentionShared(node),
+                            args);
                 }
             }
             case Op.Lstm l -> lstm(node, l, b, y);
-            case Op.KeyMask k -> b.grid1d(SRC, "ae_key_mask", node.elements(), b.args().i32(k.causal() ? 1 : 0)
-                    .i64(node.dim(0)).i64(node.dim(1)).ptr(b.ptr(node.input(0))).ptr(y));
+            case Op.KeyMask k ->
+                b.grid1d(
+                        SRC,
+                        "ae_key_mask",
+                        node.elements(),
+                        b.args()
+                                .i32(k.causal() ? 1 : 0)
+                                .i64(node.dim(0))
+                                .i64(node.dim(1))
+                                .ptr(b.ptr(node.input(0)))
+                                .ptr(y));
             default -> throw new IllegalArgumentException("not a sequence op: " + node);
         }
     }
@@ -120,13 +191,31 @@ public final class SequenceOps implements GpuOp {
         long wih = b.ptr(node.input(1)), xg = b.scratch(4 * rows * gates);
         if (!projectOnLibrary(x, wih, xg, rows, in, gates, b)) {
             // y[b1, m, n] = sum_k x[b1, m, k] * w[n, k]: x as [1, B, T, I], w broadcast over the batch axes
-            LaunchArgs a = b.args().ptr(xg).ptr(b.ptr(x)).desc(TensorDesc.of(x)).ptr(wih).i32(DType.F32.ordinal())
+            LaunchArgs a = b.args()
+                    .ptr(xg)
+                    .ptr(b.ptr(x))
+                    .desc(TensorDesc.of(x))
+                    .ptr(wih)
+                    .i32(DType.F32.ordinal())
                     .desc(TensorDesc.padded(new long[] {gates, in}, new long[] {in, 1}))
-                    .i64(t).i64(gates).i64(in).i64(batch);
-            b.launch(SRC_LINEAR, "ae_matmul", Math.toIntExact((gates + MM_TILE - 1) / MM_TILE), Math.toIntExact((t + MM_TILE - 1) / MM_TILE),
-                    Math.toIntExact(batch), MM_TILE, MM_TILE, 1, 0, a);
+                    .i64(t)
+                    .i64(gates)
+                    .i64(in)
+                    .i64(batch);
+            b.launch(
+                    SRC_LINEAR,
+                    "ae_matmul",
+                    Math.toIntExact((gates + MM_TILE - 1) / MM_TILE),
+                    Math.toIntExact((t + MM_TILE - 1) / MM_TILE),
+                    Math.toIntExact(batch),
+                    MM_TILE,
+                    MM_TILE,
+                    1,
+                    0,
+                    a);
         }
-        int warps = Binding.THREADS / 32; // the kernel strides over units, so wave64 blocks (half as many warps) cover them too
+        int warps = Binding.THREADS
+                / 32; // the kernel strides over units, so wave64 blocks (half as many warps) cover them too
         int unitBlocks = Math.toIntExact((h + warps - 1) / warps);
         long whh = b.ptr(node.input(2)), bih = b.ptr(node.input(3)), bhh = b.ptr(node.input(4));
         long h0 = b.ptr(node.input(5)), c0 = b.ptr(node.input(6));
@@ -135,13 +224,53 @@ public final class SequenceOps implements GpuOp {
             long barrier = b.scratch(4 * batch);
             GpuRuntime api = b.device.runtime();
             b.add("memset", stream -> api.memsetAsync(barrier, (byte) 0, 4 * batch, stream));
-            b.launch(SRC, "ae_lstm_seq", blocks, Math.toIntExact(batch), 1, Binding.THREADS, 1, 1, (int) (4 * h),
-                    b.args().ptr(y).ptr(xg).ptr(whh).ptr(bih).ptr(bhh).ptr(h0).ptr(c0).i64(batch).i64(t).i64(h).ptr(barrier));
+            b.launch(
+                    SRC,
+                    "ae_lstm_seq",
+                    blocks,
+                    Math.toIntExact(batch),
+                    1,
+                    Binding.THREADS,
+                    1,
+                    1,
+                    (int) (4 * h),
+                    b.args()
+                            .ptr(y)
+                            .ptr(xg)
+                            .ptr(whh)
+                            .ptr(bih)
+                            .ptr(bhh)
+                            .ptr(h0)
+                            .ptr(c0)
+                            .i64(batch)
+                            .i64(t)
+                            .i64(h)
+                            .ptr(barrier));
             return;
         }
         for (long step = 0; step < t; step++) {
-            b.launch(SRC, "ae_lstm_step", unitBlocks, Math.toIntExact(batch), 1, Binding.THREADS, 1, 1, (int) (4 * h),
-                    b.args().ptr(y).ptr(xg).ptr(whh).ptr(bih).ptr(bhh).ptr(h0).ptr(c0).i64(batch).i64(t).i64(h).i64(step));
+            b.launch(
+                    SRC,
+                    "ae_lstm_step",
+                    unitBlocks,
+                    Math.toIntExact(batch),
+                    1,
+                    Binding.THREADS,
+                    1,
+                    1,
+                    (int) (4 * h),
+                    b.args()
+                            .ptr(y)
+                            .ptr(xg)
+                            .ptr(whh)
+                            .ptr(bih)
+                            .ptr(bhh)
+                            .ptr(h0)
+                            .ptr(c0)
+                            .i64(batch)
+                            .i64(t)
+                            .i64(h)
+                            .i64(step));
         }
     }
 
@@ -168,12 +297,38 @@ public final class SequenceOps implements GpuOp {
         long copy = ld < 0 ? b.scratch(4 * x.elements()) : 0, xPtr = ld < 0 ? copy : b.ptr(x);
         if (ld < 0) ld = in;
         // column-major: XG'[4H, rows] = W'[I, 4H]^T (w_ih [4H, I] row-major, opA = T) . X'[I, rows] (opB = N)
-        GpuBlas.Plan plan = lt.plan(new GpuBlas.Shape(DType.F32, DType.F32, false, true, false, gates, rows, in, in, ld, gates, 1,
-                0, 0, 0, GpuBlas.alignment(wih), GpuBlas.alignment(xPtr), GpuBlas.alignment(xg)));
+        GpuBlas.Plan plan = lt.plan(new GpuBlas.Shape(
+                DType.F32,
+                DType.F32,
+                false,
+                true,
+                false,
+                gates,
+                rows,
+                in,
+                in,
+                ld,
+                gates,
+                1,
+                0,
+                0,
+                0,
+                GpuBlas.alignment(wih),
+                GpuBlas.alignment(xPtr),
+                GpuBlas.alignment(xg)));
         if (plan == null) return false;
         if (copy != 0) {
-            b.grid1d(SRC_LAYOUT, "ae_copy", x.elements(), b.args().i32(4).i64(x.elements()).ptr(copy)
-                    .desc(TensorDesc.contiguous(x.shape())).ptr(b.ptr(x)).desc(TensorDesc.of(x)));
+            b.grid1d(
+                    SRC_LAYOUT,
+                    "ae_copy",
+                    x.elements(),
+                    b.args()
+                            .i32(4)
+                            .i64(x.elements())
+                            .ptr(copy)
+                            .desc(TensorDesc.contiguous(x.shape()))
+                            .ptr(b.ptr(x))
+                            .desc(TensorDesc.of(x)));
         }
         b.add("gemm", stream -> lt.run(plan, wih, xPtr, xg, stream, false));
         return true;

@@ -1,14 +1,13 @@
 package dev.audioengine.gpu.ops;
 
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.Shape;
-
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
 import java.util.Arrays;
-
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
  * The kernels' {@code struct TD { i64 n[4]; i64 s[4]; }} (ae_tensor.h): a view of rank <= 4 padded
@@ -21,7 +20,8 @@ record TensorDesc(long[] n, long[] s) {
             MemoryLayout.sequenceLayout(RANK, JAVA_LONG).withName("s"));
 
     TensorDesc {
-        if (n.length != RANK || s.length != RANK) throw new IllegalArgumentException("a descriptor has 4 dims and 4 strides");
+        if (n.length != RANK || s.length != RANK)
+            throw new IllegalArgumentException("a descriptor has 4 dims and 4 strides");
         n = n.clone();
         s = s.clone();
     }
@@ -39,10 +39,14 @@ record TensorDesc(long[] n, long[] s) {
     }
 
     /** The tensor's own view. */
-    static TensorDesc of(Tensor t) { return padded(t.shape().dims(), t.strides()); }
+    static TensorDesc of(Tensor t) {
+        return padded(t.shape().dims(), t.strides());
+    }
 
     /** A contiguous tensor of {@code shape}. */
-    static TensorDesc contiguous(Shape shape) { return padded(shape.dims(), shape.contiguousStrides()); }
+    static TensorDesc contiguous(Shape shape) {
+        return padded(shape.dims(), shape.contiguousStrides());
+    }
 
     /** {@code t} read at the indices of {@code out} under NumPy broadcasting: stride 0 on broadcast axes. */
     static TensorDesc broadcast(Tensor t, Shape out) {
@@ -70,9 +74,13 @@ record TensorDesc(long[] n, long[] s) {
     }
 
     /** Product of the first three dims: the row count of a row view. */
-    long rowCount() { return n[0] * n[1] * n[2]; }
+    long rowCount() {
+        return n[0] * n[1] * n[2];
+    }
 
-    long elements() { return n[0] * n[1] * n[2] * n[3]; }
+    long elements() {
+        return n[0] * n[1] * n[2] * n[3];
+    }
 
     void write(MemorySegment dst) {
         for (int i = 0; i < RANK; i++) {
@@ -81,9 +89,18 @@ record TensorDesc(long[] n, long[] s) {
         }
     }
 
-    @Override public boolean equals(Object o) { return o instanceof TensorDesc d && Arrays.equals(n, d.n) && Arrays.equals(s, d.s); }
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof TensorDesc d && Arrays.equals(n, d.n) && Arrays.equals(s, d.s);
+    }
 
-    @Override public int hashCode() { return 31 * Arrays.hashCode(n) + Arrays.hashCode(s); }
+    @Override
+    public int hashCode() {
+        return 31 * Arrays.hashCode(n) + Arrays.hashCode(s);
+    }
 
-    @Override public String toString() { return "TD" + Arrays.toString(n) + Arrays.toString(s); }
+    @Override
+    public String toString() {
+        return "TD" + Arrays.toString(n) + Arrays.toString(s);
+    }
 }

@@ -1,7 +1,6 @@
 package dev.audioengine.gpu.runtime;
 
 import dev.audioengine.api.spi.DeviceBuffer;
-
 import java.util.function.Consumer;
 
 /** Device memory from the vendor runtime; {@link #close()} frees it once (the owning backend frees leftovers when it closes). */
@@ -25,7 +24,9 @@ public final class GpuBuffer implements DeviceBuffer {
     }
 
     /** The address even after close (the owner frees it). */
-    public long rawAddress() { return address; }
+    public long rawAddress() {
+        return address;
+    }
 
     /** The device buffer behind {@code b}. */
     public static GpuBuffer of(DeviceBuffer b) {
@@ -33,7 +34,10 @@ public final class GpuBuffer implements DeviceBuffer {
         throw new IllegalArgumentException("not a GPU buffer: " + b);
     }
 
-    @Override public long byteSize() { return bytes; }
+    @Override
+    public long byteSize() {
+        return bytes;
+    }
 
     @Override
     public synchronized void close() {
@@ -42,5 +46,8 @@ public final class GpuBuffer implements DeviceBuffer {
         free.accept(this);
     }
 
-    @Override public String toString() { return "GpuBuffer[0x" + Long.toHexString(address) + ", " + bytes + " bytes]"; }
+    @Override
+    public String toString() {
+        return "GpuBuffer[0x" + Long.toHexString(address) + ", " + bytes + " bytes]";
+    }
 }

@@ -65,8 +65,17 @@ public interface GpuRuntime {
     void setMaxDynamicShared(MemorySegment function, int bytes);
 
     /** Enqueues a kernel; {@code params} is the {@code void**} array kernel argument packing made (ops.LaunchArgs). */
-    void launch(MemorySegment function, int gx, int gy, int gz, int bx, int by, int bz, int sharedBytes, MemorySegment stream,
-                MemorySegment params);
+    void launch(
+            MemorySegment function,
+            int gx,
+            int gy,
+            int gz,
+            int bx,
+            int by,
+            int bz,
+            int sharedBytes,
+            MemorySegment stream,
+            MemorySegment params);
 
     /** A non-blocking stream (no implicit synchronization with the null stream). */
     MemorySegment createStream();

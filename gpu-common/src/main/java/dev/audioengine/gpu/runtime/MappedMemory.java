@@ -1,14 +1,14 @@
 package dev.audioengine.gpu.runtime;
 
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
 import dev.audioengine.gpu.GpuException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.util.function.IntFunction;
-
-import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
  * Virtual memory management as CUDA's driver API and HIP spell it alike (HIP mirrors cuMem* as
@@ -17,9 +17,13 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * it is unmapped) and set-access for this device.
  */
 public final class MappedMemory implements GpuVirtualMemory {
-    // CU_MEM_ALLOCATION_TYPE_PINNED / hipMemAllocationTypePinned, *_LOCATION_TYPE_DEVICE, *_ACCESS_FLAGS_PROT_READWRITE,
+    // CU_MEM_ALLOCATION_TYPE_PINNED / hipMemAllocationTypePinned, *_LOCATION_TYPE_DEVICE,
+    // *_ACCESS_FLAGS_PROT_READWRITE,
     // *_ALLOC_GRANULARITY_MINIMUM
-    static final int ALLOCATION_TYPE_PINNED = 1, LOCATION_TYPE_DEVICE = 1, ACCESS_PROT_READWRITE = 3, GRANULARITY_MINIMUM = 0;
+    static final int ALLOCATION_TYPE_PINNED = 1,
+            LOCATION_TYPE_DEVICE = 1,
+            ACCESS_PROT_READWRITE = 3,
+            GRANULARITY_MINIMUM = 0;
     /** CUmemAllocationProp / hipMemAllocationProp: type, requestedHandleTypes, location {type, id}, win32HandleMetaData, allocFlags. */
     static final long ALLOCATION_PROP_BYTES = 32;
     /** CUmemAccessDesc / hipMemAccessDesc: location {type, id}, flags. */
@@ -50,7 +54,9 @@ public final class MappedMemory implements GpuVirtualMemory {
         setAccess = bind.bind(prefix + "MemSetAccess", JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG);
     }
 
-    private void check(int status, String call) { GpuException.check(status, prefix + call, errorName); }
+    private void check(int status, String call) {
+        GpuException.check(status, prefix + call, errorName);
+    }
 
     /** Pinned memory on this device, no exportable handle. */
     private MemorySegment allocationProp(Arena a) {
@@ -65,9 +71,13 @@ public final class MappedMemory implements GpuVirtualMemory {
     public long granularity() {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = a.allocate(JAVA_LONG);
-            check((int) granularity.invokeExact(out, allocationProp(a), GRANULARITY_MINIMUM), "MemGetAllocationGranularity");
+            check(
+                    (int) granularity.invokeExact(out, allocationProp(a), GRANULARITY_MINIMUM),
+                    "MemGetAllocationGranularity");
             return out.get(JAVA_LONG, 0);
-        } catch (Throwable t) { throw GpuException.unchecked(t); }
+        } catch (Throwable t) {
+            throw GpuException.unchecked(t);
+        }
     }
 
     @Override
@@ -76,7 +86,9 @@ public final class MappedMemory implements GpuVirtualMemory {
             MemorySegment out = a.allocate(JAVA_LONG);
             check((int) addressReserve.invokeExact(out, bytes, 0L, 0L, 0L), "MemAddressReserve(" + bytes + " bytes)");
             return out.get(JAVA_LONG, 0);
-        } catch (Throwable t) { throw GpuException.unchecked(t); }
+        } catch (Throwable t) {
+            throw GpuException.unchecked(t);
+        }
     }
 
     @Override
@@ -98,16 +110,26 @@ public final class MappedMemory implements GpuVirtualMemory {
             access.set(JAVA_INT, 8, ACCESS_PROT_READWRITE);
             check((int) setAccess.invokeExact(address, bytes, access, 1L), "MemSetAccess");
             return true;
-        } catch (Throwable t) { throw GpuException.unchecked(t); }
+        } catch (Throwable t) {
+            throw GpuException.unchecked(t);
+        }
     }
 
     @Override
     public void unmap(long address, long bytes) {
-        try { check((int) unmap.invokeExact(address, bytes), "MemUnmap"); } catch (Throwable t) { throw GpuException.unchecked(t); }
+        try {
+            check((int) unmap.invokeExact(address, bytes), "MemUnmap");
+        } catch (Throwable t) {
+            throw GpuException.unchecked(t);
+        }
     }
 
     @Override
     public void unreserve(long address, long bytes) {
-        try { check((int) addressFree.invokeExact(address, bytes), "MemAddressFree"); } catch (Throwable t) { throw GpuException.unchecked(t); }
+        try {
+            check((int) addressFree.invokeExact(address, bytes), "MemAddressFree");
+        } catch (Throwable t) {
+            throw GpuException.unchecked(t);
+        }
     }
 }

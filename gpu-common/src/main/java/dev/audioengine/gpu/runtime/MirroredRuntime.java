@@ -1,17 +1,17 @@
 package dev.audioengine.gpu.runtime;
 
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_FLOAT;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
 import dev.audioengine.gpu.GpuException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.util.List;
 import java.util.function.IntFunction;
-
-import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_BYTE;
-import static java.lang.foreign.ValueLayout.JAVA_FLOAT;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
  * The part of the runtime table the CUDA driver API and HIP spell alike (HIP mirrors cuMemcpyHtoD,
@@ -28,17 +28,61 @@ public abstract class MirroredRuntime implements GpuRuntime {
     static final int CAPTURE_MODE_THREAD_LOCAL = 1;
 
     /** The vendor's name of each entry point (the versioned one where the vendor has one, e.g. cuMemcpyHtoD_v2). */
-    public record Names(String memGetInfo, String copyHtoD, String copyDtoH, String copyHtoDAsync, String copyDtoDAsync,
-                        String memsetD8Async, String hostAlloc, String hostFree, String moduleLoadData, String moduleGetFunction,
-                        String moduleUnload, String launchKernel, String streamCreate, String streamSynchronize, String streamDestroy,
-                        String eventCreate, String eventRecord, String eventSynchronize, String eventElapsedTime, String eventDestroy,
-                        String beginCapture, String endCapture, String graphInstantiate, String graphLaunch, String graphExecDestroy,
-                        String graphDestroy) {
+    public record Names(
+            String memGetInfo,
+            String copyHtoD,
+            String copyDtoH,
+            String copyHtoDAsync,
+            String copyDtoDAsync,
+            String memsetD8Async,
+            String hostAlloc,
+            String hostFree,
+            String moduleLoadData,
+            String moduleGetFunction,
+            String moduleUnload,
+            String launchKernel,
+            String streamCreate,
+            String streamSynchronize,
+            String streamDestroy,
+            String eventCreate,
+            String eventRecord,
+            String eventSynchronize,
+            String eventElapsedTime,
+            String eventDestroy,
+            String beginCapture,
+            String endCapture,
+            String graphInstantiate,
+            String graphLaunch,
+            String graphExecDestroy,
+            String graphDestroy) {
         public List<String> all() {
-            return List.of(memGetInfo, copyHtoD, copyDtoH, copyHtoDAsync, copyDtoDAsync, memsetD8Async, hostAlloc, hostFree, moduleLoadData,
-                    moduleGetFunction, moduleUnload, launchKernel, streamCreate, streamSynchronize, streamDestroy, eventCreate, eventRecord,
-                    eventSynchronize, eventElapsedTime, eventDestroy, beginCapture, endCapture, graphInstantiate, graphLaunch,
-                    graphExecDestroy, graphDestroy);
+            return List.of(
+                    memGetInfo,
+                    copyHtoD,
+                    copyDtoH,
+                    copyHtoDAsync,
+                    copyDtoDAsync,
+                    memsetD8Async,
+                    hostAlloc,
+                    hostFree,
+                    moduleLoadData,
+                    moduleGetFunction,
+                    moduleUnload,
+                    launchKernel,
+                    streamCreate,
+                    streamSynchronize,
+                    streamDestroy,
+                    eventCreate,
+                    eventRecord,
+                    eventSynchronize,
+                    eventElapsedTime,
+                    eventDestroy,
+                    beginCapture,
+                    endCapture,
+                    graphInstantiate,
+                    graphLaunch,
+                    graphExecDestroy,
+                    graphDestroy);
         }
     }
 
@@ -65,8 +109,19 @@ public abstract class MirroredRuntime implements GpuRuntime {
         moduleLoadData = bind.bind(n.moduleLoadData(), ADDRESS, ADDRESS);
         moduleGetFunction = bind.bind(n.moduleGetFunction(), ADDRESS, ADDRESS, ADDRESS);
         moduleUnload = bind.bind(n.moduleUnload(), ADDRESS);
-        launchKernel = bind.bind(n.launchKernel(), ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT,
-                ADDRESS, ADDRESS, ADDRESS);
+        launchKernel = bind.bind(
+                n.launchKernel(),
+                ADDRESS,
+                JAVA_INT,
+                JAVA_INT,
+                JAVA_INT,
+                JAVA_INT,
+                JAVA_INT,
+                JAVA_INT,
+                JAVA_INT,
+                ADDRESS,
+                ADDRESS,
+                ADDRESS);
         streamCreate = bind.bind(n.streamCreate(), ADDRESS, JAVA_INT);
         streamSynchronize = bind.bind(n.streamSynchronize(), ADDRESS);
         streamDestroy = bind.bind(n.streamDestroy(), ADDRESS);
@@ -94,32 +149,54 @@ public abstract class MirroredRuntime implements GpuRuntime {
             MemorySegment free = a.allocate(JAVA_LONG), total = a.allocate(JAVA_LONG);
             check((int) memGetInfo.invokeExact(free, total), n.memGetInfo());
             return new long[] {free.get(JAVA_LONG, 0), total.get(JAVA_LONG, 0)};
-        } catch (Throwable t) { throw GpuException.unchecked(t); }
+        } catch (Throwable t) {
+            throw GpuException.unchecked(t);
+        }
     }
 
     @Override
     public void copyHtoD(long dst, MemorySegment src, long bytes) {
-        try { check((int) htod.invokeExact(dst, src, bytes), n.copyHtoD()); } catch (Throwable t) { throw GpuException.unchecked(t); }
+        try {
+            check((int) htod.invokeExact(dst, src, bytes), n.copyHtoD());
+        } catch (Throwable t) {
+            throw GpuException.unchecked(t);
+        }
     }
 
     @Override
     public void copyDtoH(MemorySegment dst, long src, long bytes) {
-        try { check((int) dtoh.invokeExact(dst, src, bytes), n.copyDtoH()); } catch (Throwable t) { throw GpuException.unchecked(t); }
+        try {
+            check((int) dtoh.invokeExact(dst, src, bytes), n.copyDtoH());
+        } catch (Throwable t) {
+            throw GpuException.unchecked(t);
+        }
     }
 
     @Override
     public void copyHtoDAsync(long dst, MemorySegment src, long bytes, MemorySegment stream) {
-        try { check((int) htodAsync.invokeExact(dst, src, bytes, stream), n.copyHtoDAsync()); } catch (Throwable t) { throw GpuException.unchecked(t); }
+        try {
+            check((int) htodAsync.invokeExact(dst, src, bytes, stream), n.copyHtoDAsync());
+        } catch (Throwable t) {
+            throw GpuException.unchecked(t);
+        }
     }
 
     @Override
     public void copyDtoDAsync(long dst, long src, long bytes, MemorySegment stream) {
-        try { check((int) dtodAsync.invokeExact(dst, src, bytes, stream), n.copyDtoDAsync()); } catch (Throwable t) { throw GpuException.unchecked(t); }
+        try {
+            check((int) dtodAsync.invokeExact(dst, src, bytes, stream), n.copyDtoDAsync());
+        } catch (Throwable t) {
+            throw GpuException.unchecked(t);
+        }
     }
 
     @Override
     public void memsetAsync(long dst, byte value, long bytes, MemorySegment stream) {
-        try { check((int) memsetAsync.invokeExact(dst, value, bytes, stream), n.memsetD8Async()); } catch (Throwable t) { throw GpuException.unchecked(t); }
+        try {
+            check((int) memsetAsync.invokeExact(dst, value, bytes, stream), n.memsetD8Async());
+        } catch (Throwable t) {
+            throw GpuException.unchecked(t);
+        }
     }
 
     /** The pointer the vendor wrote, as a segment of {@code bytes}: reinterpreting is restricted, so the vendor module does it. */
@@ -131,12 +208,18 @@ public abstract class MirroredRuntime implements GpuRuntime {
             MemorySegment out = a.allocate(ADDRESS);
             check((int) hostAlloc.invokeExact(out, bytes, 0), n.hostAlloc());
             return sized(out.get(ADDRESS, 0), bytes);
-        } catch (Throwable t) { throw GpuException.unchecked(t); }
+        } catch (Throwable t) {
+            throw GpuException.unchecked(t);
+        }
     }
 
     @Override
     public void hostFree(MemorySegment memory) {
-        try { check((int) hostFree.invokeExact(memory), n.hostFree()); } catch (Throwable t) { throw GpuException.unchecked(t); }
+        try {
+            check((int) hostFree.invokeExact(memory), n.hostFree());
+        } catch (Throwable t) {
+            throw GpuException.unchecked(t);
+        }
     }
 
     @Override
@@ -145,28 +228,53 @@ public abstract class MirroredRuntime implements GpuRuntime {
             MemorySegment out = a.allocate(ADDRESS);
             check((int) moduleLoadData.invokeExact(out, image), n.moduleLoadData());
             return out.get(ADDRESS, 0);
-        } catch (Throwable t) { throw GpuException.unchecked(t); }
+        } catch (Throwable t) {
+            throw GpuException.unchecked(t);
+        }
     }
 
     @Override
     public MemorySegment function(MemorySegment module, String name) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment out = a.allocate(ADDRESS);
-            check((int) moduleGetFunction.invokeExact(out, module, a.allocateFrom(name)), n.moduleGetFunction() + "(" + name + ")");
+            check(
+                    (int) moduleGetFunction.invokeExact(out, module, a.allocateFrom(name)),
+                    n.moduleGetFunction() + "(" + name + ")");
             return out.get(ADDRESS, 0);
-        } catch (Throwable t) { throw GpuException.unchecked(t); }
+        } catch (Throwable t) {
+            throw GpuException.unchecked(t);
+        }
     }
 
     @Override
     public void unloadModule(MemorySegment module) {
-        try { check((int) moduleUnload.invokeExact(module), n.moduleUnload()); } catch (Throwable t) { throw GpuException.unchecked(t); }
+        try {
+            check((int) moduleUnload.invokeExact(module), n.moduleUnload());
+        } catch (Throwable t) {
+            throw GpuException.unchecked(t);
+        }
     }
 
     @Override
-    public void launch(MemorySegment f, int gx, int gy, int gz, int bx, int by, int bz, int shared, MemorySegment stream, MemorySegment params) {
+    public void launch(
+            MemorySegment f,
+            int gx,
+            int gy,
+            int gz,
+            int bx,
+            int by,
+            int bz,
+            int shared,
+            MemorySegment stream,
+            MemorySegment params) {
         try {
-            check((int) launchKernel.invokeExact(f, gx, gy, gz, bx, by, bz, shared, stream, params, MemorySegment.NULL), n.launchKernel());
-        } catch (Throwable t) { throw GpuException.unchecked(t); }
+            check(
+                    (int) launchKernel.invokeExact(
+                            f, gx, gy, gz, bx, by, bz, shared, stream, params, MemorySegment.NULL),
+                    n.launchKernel());
+        } catch (Throwable t) {
+            throw GpuException.unchecked(t);
+        }
     }
 
     @Override
@@ -175,17 +283,27 @@ public abstract class MirroredRuntime implements GpuRuntime {
             MemorySegment out = a.allocate(ADDRESS);
             check((int) streamCreate.invokeExact(out, STREAM_NON_BLOCKING), n.streamCreate());
             return out.get(ADDRESS, 0);
-        } catch (Throwable t) { throw GpuException.unchecked(t); }
+        } catch (Throwable t) {
+            throw GpuException.unchecked(t);
+        }
     }
 
     @Override
     public void synchronize(MemorySegment stream) {
-        try { check((int) streamSynchronize.invokeExact(stream), n.streamSynchronize()); } catch (Throwable t) { throw GpuException.unchecked(t); }
+        try {
+            check((int) streamSynchronize.invokeExact(stream), n.streamSynchronize());
+        } catch (Throwable t) {
+            throw GpuException.unchecked(t);
+        }
     }
 
     @Override
     public void destroyStream(MemorySegment stream) {
-        try { check((int) streamDestroy.invokeExact(stream), n.streamDestroy()); } catch (Throwable t) { throw GpuException.unchecked(t); }
+        try {
+            check((int) streamDestroy.invokeExact(stream), n.streamDestroy());
+        } catch (Throwable t) {
+            throw GpuException.unchecked(t);
+        }
     }
 
     @Override
@@ -194,17 +312,27 @@ public abstract class MirroredRuntime implements GpuRuntime {
             MemorySegment out = a.allocate(ADDRESS);
             check((int) eventCreate.invokeExact(out, 0), n.eventCreate());
             return out.get(ADDRESS, 0);
-        } catch (Throwable t) { throw GpuException.unchecked(t); }
+        } catch (Throwable t) {
+            throw GpuException.unchecked(t);
+        }
     }
 
     @Override
     public void record(MemorySegment event, MemorySegment stream) {
-        try { check((int) eventRecord.invokeExact(event, stream), n.eventRecord()); } catch (Throwable t) { throw GpuException.unchecked(t); }
+        try {
+            check((int) eventRecord.invokeExact(event, stream), n.eventRecord());
+        } catch (Throwable t) {
+            throw GpuException.unchecked(t);
+        }
     }
 
     @Override
     public void synchronizeEvent(MemorySegment event) {
-        try { check((int) eventSynchronize.invokeExact(event), n.eventSynchronize()); } catch (Throwable t) { throw GpuException.unchecked(t); }
+        try {
+            check((int) eventSynchronize.invokeExact(event), n.eventSynchronize());
+        } catch (Throwable t) {
+            throw GpuException.unchecked(t);
+        }
     }
 
     @Override
@@ -214,17 +342,27 @@ public abstract class MirroredRuntime implements GpuRuntime {
             MemorySegment ms = a.allocate(JAVA_FLOAT);
             check((int) eventElapsed.invokeExact(ms, start, end), n.eventElapsedTime());
             return ms.get(JAVA_FLOAT, 0);
-        } catch (Throwable t) { throw GpuException.unchecked(t); }
+        } catch (Throwable t) {
+            throw GpuException.unchecked(t);
+        }
     }
 
     @Override
     public void destroyEvent(MemorySegment event) {
-        try { check((int) eventDestroy.invokeExact(event), n.eventDestroy()); } catch (Throwable t) { throw GpuException.unchecked(t); }
+        try {
+            check((int) eventDestroy.invokeExact(event), n.eventDestroy());
+        } catch (Throwable t) {
+            throw GpuException.unchecked(t);
+        }
     }
 
     @Override
     public void beginCapture(MemorySegment stream) {
-        try { check((int) beginCapture.invokeExact(stream, CAPTURE_MODE_THREAD_LOCAL), n.beginCapture()); } catch (Throwable t) { throw GpuException.unchecked(t); }
+        try {
+            check((int) beginCapture.invokeExact(stream, CAPTURE_MODE_THREAD_LOCAL), n.beginCapture());
+        } catch (Throwable t) {
+            throw GpuException.unchecked(t);
+        }
     }
 
     @Override
@@ -239,16 +377,26 @@ public abstract class MirroredRuntime implements GpuRuntime {
                 check((int) graphDestroy.invokeExact(graph), n.graphDestroy());
             }
             return exec.get(ADDRESS, 0);
-        } catch (Throwable t) { throw GpuException.unchecked(t); }
+        } catch (Throwable t) {
+            throw GpuException.unchecked(t);
+        }
     }
 
     @Override
     public void launchGraph(MemorySegment exec, MemorySegment stream) {
-        try { check((int) graphLaunch.invokeExact(exec, stream), n.graphLaunch()); } catch (Throwable t) { throw GpuException.unchecked(t); }
+        try {
+            check((int) graphLaunch.invokeExact(exec, stream), n.graphLaunch());
+        } catch (Throwable t) {
+            throw GpuException.unchecked(t);
+        }
     }
 
     @Override
     public void destroyGraphExec(MemorySegment exec) {
-        try { check((int) graphExecDestroy.invokeExact(exec), n.graphExecDestroy()); } catch (Throwable t) { throw GpuException.unchecked(t); }
+        try {
+            check((int) graphExecDestroy.invokeExact(exec), n.graphExecDestroy());
+        } catch (Throwable t) {
+            throw GpuException.unchecked(t);
+        }
     }
 }

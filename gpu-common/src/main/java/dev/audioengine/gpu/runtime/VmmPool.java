@@ -38,7 +38,9 @@ public final class VmmPool implements AutoCloseable {
         this.base = vm.reserve(reserved);
     }
 
-    private static long roundUp(long n, long to) { return (n + to - 1) / to * to; }
+    private static long roundUp(long n, long to) {
+        return (n + to - 1) / to * to;
+    }
 
     /** A block of at least {@code bytes}; 0 when the reservation is full or the device is out of memory. */
     public long alloc(long bytes) {
@@ -71,7 +73,8 @@ public final class VmmPool implements AutoCloseable {
     /** Returns a block {@link #alloc} gave; throws for any other address. */
     public void free(long address) {
         Long size = used.remove(address);
-        if (size == null) throw new IllegalArgumentException("0x" + Long.toHexString(address) + " is not a block of this pool");
+        if (size == null)
+            throw new IllegalArgumentException("0x" + Long.toHexString(address) + " is not a block of this pool");
         release(address, size);
     }
 
@@ -105,13 +108,21 @@ public final class VmmPool implements AutoCloseable {
         return unmapped;
     }
 
-    public long mappedBytes() { return mapped; }
+    public long mappedBytes() {
+        return mapped;
+    }
 
-    public long usedBytes() { return used.values().stream().mapToLong(Long::longValue).sum(); }
+    public long usedBytes() {
+        return used.values().stream().mapToLong(Long::longValue).sum();
+    }
 
-    public long reservedBytes() { return reserved; }
+    public long reservedBytes() {
+        return reserved;
+    }
 
-    public long base() { return base; }
+    public long base() {
+        return base;
+    }
 
     /** Unmaps everything and hands the address range back; blocks still in use are gone with it. */
     @Override

@@ -1,13 +1,12 @@
 package dev.audioengine.gpu.compile;
 
-import dev.audioengine.gpu.runtime.FakeRuntime;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.audioengine.gpu.runtime.FakeRuntime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /** Kernels shipped built ahead of time are loaded instead of compiled, and only when built from the text in hand. */
 class KernelCacheTest {
@@ -16,11 +15,19 @@ class KernelCacheTest {
         final List<String> compiled = new ArrayList<>();
         private final String builtFrom;
 
-        Shipping(String builtFrom) { this.builtFrom = builtFrom; }
+        Shipping(String builtFrom) {
+            this.builtFrom = builtFrom;
+        }
 
-        @Override public String version() { return "13.0"; }
+        @Override
+        public String version() {
+            return "13.0";
+        }
 
-        @Override public List<String> options(String arch) { return List.of("--gpu-architecture=" + arch); }
+        @Override
+        public List<String> options(String arch) {
+            return List.of("--gpu-architecture=" + arch);
+        }
 
         @Override
         public byte[] compile(String name, String source, Map<String, String> headers, List<String> options) {
@@ -28,7 +35,10 @@ class KernelCacheTest {
             return new byte[] {1};
         }
 
-        @Override public Prebuilt prebuilt(String source) { return builtFrom == null ? null : new Prebuilt(new byte[] {7, 7}, builtFrom); }
+        @Override
+        public Prebuilt prebuilt(String source) {
+            return builtFrom == null ? null : new Prebuilt(new byte[] {7, 7}, builtFrom);
+        }
     }
 
     @Test
@@ -45,7 +55,8 @@ class KernelCacheTest {
 
     @Test
     void optionPrebuiltKernelsOffCompilesThemAnyway() {
-        Shipping compiler = new Shipping(KernelCache.textSha256(KernelSources.text("elementwise.cu"), KernelSources.headers()));
+        Shipping compiler =
+                new Shipping(KernelCache.textSha256(KernelSources.text("elementwise.cu"), KernelSources.headers()));
         try (KernelCache cache = new KernelCache(new FakeRuntime(1 << 20), compiler, "sm_90", null, false)) {
             cache.function("elementwise", "ae_unary_strided");
             assertThat(compiler.compiled).containsExactly("elementwise.cu");
@@ -73,7 +84,9 @@ class KernelCacheTest {
         List<String> names = new ArrayList<>(headers.keySet());
         java.util.Collections.reverse(names);
         for (String n : names) reversed.put(n, headers.get(n));
-        assertThat(KernelCache.textSha256("x", reversed)).as("insertion order does not matter").isEqualTo(base);
+        assertThat(KernelCache.textSha256("x", reversed))
+                .as("insertion order does not matter")
+                .isEqualTo(base);
     }
 
     @Test
@@ -82,7 +95,8 @@ class KernelCacheTest {
         String base = KernelCache.key("src", h, "sm_90", "13.0", List.of("-x"));
         assertThat(KernelCache.key("src", h, "sm_90", "13.0", List.of("-x"))).isEqualTo(base);
         assertThat(KernelCache.key("src2", h, "sm_90", "13.0", List.of("-x"))).isNotEqualTo(base);
-        assertThat(KernelCache.key("src", Map.of("gpu_compat.h", "b"), "sm_90", "13.0", List.of("-x"))).isNotEqualTo(base);
+        assertThat(KernelCache.key("src", Map.of("gpu_compat.h", "b"), "sm_90", "13.0", List.of("-x")))
+                .isNotEqualTo(base);
         assertThat(KernelCache.key("src", h, "sm_89", "13.0", List.of("-x"))).isNotEqualTo(base);
         assertThat(KernelCache.key("src", h, "sm_90", "12.8", List.of("-x"))).isNotEqualTo(base);
         assertThat(KernelCache.key("src", h, "sm_90", "13.0", List.of("-y"))).isNotEqualTo(base);

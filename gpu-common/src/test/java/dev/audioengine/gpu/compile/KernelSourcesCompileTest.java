@@ -1,8 +1,6 @@
 package dev.audioengine.gpu.compile;
 
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -13,8 +11,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every kernel source compiles with the local nvcc for sm_90 (skipped, with a message, where nvcc
@@ -41,22 +40,37 @@ class KernelSourcesCompileTest {
     @Test
     void everyKernelSourceCompilesForSm90(@TempDir Path dir) throws Exception {
         Path nvcc = nvcc();
-        Assumptions.assumeTrue(nvcc != null, "nvcc not found on PATH or in /usr/local/cuda/bin: kernel sources not compiled here");
+        Assumptions.assumeTrue(
+                nvcc != null, "nvcc not found on PATH or in /usr/local/cuda/bin: kernel sources not compiled here");
         writeSources(dir);
         for (String s : KernelSources.SOURCES) {
-            Process p = new ProcessBuilder(nvcc.toString(), "-arch=sm_90", "-std=c++17", "-I", dir.toString(), "-c",
-                    "-o", dir.resolve(s + ".o").toString(), dir.resolve(s + ".cu").toString())
-                    .redirectErrorStream(true).start();
+            Process p = new ProcessBuilder(
+                            nvcc.toString(),
+                            "-arch=sm_90",
+                            "-std=c++17",
+                            "-I",
+                            dir.toString(),
+                            "-c",
+                            "-o",
+                            dir.resolve(s + ".o").toString(),
+                            dir.resolve(s + ".cu").toString())
+                    .redirectErrorStream(true)
+                    .start();
             String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertThat(p.waitFor(180, TimeUnit.SECONDS)).as("nvcc finished on " + s).isTrue();
-            assertThat(p.exitValue()).as("nvcc -arch=sm_90 " + s + ".cu:\n" + log).isZero();
+            assertThat(p.waitFor(180, TimeUnit.SECONDS))
+                    .as("nvcc finished on " + s)
+                    .isTrue();
+            assertThat(p.exitValue())
+                    .as("nvcc -arch=sm_90 " + s + ".cu:\n" + log)
+                    .isZero();
         }
     }
 
     /** Every kernel the Java side launches by name exists in the source file it names. */
     @Test
     void everyLaunchedKernelIsDefinedInItsSource() throws IOException {
-        Pattern launch = Pattern.compile("\"(elementwise|linear|layout|reduction|sequence|spectral)\", \"(ae_[a-z0-9_]+)\"|SRC, \"(ae_[a-z0-9_]+)\"");
+        Pattern launch = Pattern.compile(
+                "\"(elementwise|linear|layout|reduction|sequence|spectral)\", \"(ae_[a-z0-9_]+)\"|SRC, \"(ae_[a-z0-9_]+)\"");
         Pattern src = Pattern.compile("String SRC = \"([a-z]+)\"");
         List<String> missing = new ArrayList<>();
         int seen = 0;
@@ -70,7 +84,8 @@ class KernelSourcesCompileTest {
                     String file = m.group(1) != null ? m.group(1) : own;
                     String kernel = m.group(2) != null ? m.group(2) : m.group(3);
                     seen++;
-                    if (!KernelSources.text(file + ".cu").contains("GC_KERNEL void " + kernel + "(")) missing.add(file + ".cu: " + kernel);
+                    if (!KernelSources.text(file + ".cu").contains("GC_KERNEL void " + kernel + "("))
+                        missing.add(file + ".cu: " + kernel);
                 }
             }
         }
@@ -80,8 +95,25 @@ class KernelSourcesCompileTest {
 
     @Test
     void vendorNamesAppearOnlyInTheCompatibilityHeader() {
-        List<String> banned = List.of("__HIP", "__CUDA", "__shfl", "__syncthreads", "threadIdx", "blockIdx", "blockDim", "gridDim",
-                "cuda_fp16", "cuda_bf16", "hip/", "__half", "__nv_bfloat16", "atomicAdd", "__float_as", "__int_as", "__uint_as", "sincospif");
+        List<String> banned = List.of(
+                "__HIP",
+                "__CUDA",
+                "__shfl",
+                "__syncthreads",
+                "threadIdx",
+                "blockIdx",
+                "blockDim",
+                "gridDim",
+                "cuda_fp16",
+                "cuda_bf16",
+                "hip/",
+                "__half",
+                "__nv_bfloat16",
+                "atomicAdd",
+                "__float_as",
+                "__int_as",
+                "__uint_as",
+                "sincospif");
         List<String> found = new ArrayList<>();
         List<String> files = new ArrayList<>(List.of("ae_tensor.h"));
         for (String s : KernelSources.SOURCES) files.add(s + ".cu");

@@ -1,19 +1,20 @@
 package dev.audioengine.gpu.exec;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 /** The captured-graph cache's bound and least-recently-used eviction, with a fake destroy. */
 class GraphCacheTest {
     private final List<Long> destroyed = new ArrayList<>();
 
-    private GraphCache cache(int capacity) { return new GraphCache(g -> destroyed.add(g.address()), capacity, "cuda.graph_cache"); }
+    private GraphCache cache(int capacity) {
+        return new GraphCache(g -> destroyed.add(g.address()), capacity, "cuda.graph_cache");
+    }
 
     @Test
     void evictsTheLeastRecentlyUsedGraphBeyondCapacity() {

@@ -7,11 +7,23 @@ public final class FakeBlas implements GpuBlas {
     public int runs;
     public boolean closed;
 
-    @Override public Plan plan(Shape s) { return new Plan() {}; }
+    @Override
+    public Plan plan(Shape s) {
+        return new Plan() {};
+    }
 
-    @Override public void run(Plan p, long a, long b, long d, MemorySegment stream, boolean accumulate) { runs++; }
+    @Override
+    public void run(Plan p, long a, long b, long d, MemorySegment stream, boolean accumulate) {
+        runs++;
+    }
 
-    @Override public String describe() { return "fakeBLAS /opt/fake/libfakeblas.so.1"; }
+    @Override
+    public String describe() {
+        return "fakeBLAS /opt/fake/libfakeblas.so.1";
+    }
 
-    @Override public void close() { closed = true; }
+    @Override
+    public void close() {
+        closed = true;
+    }
 }

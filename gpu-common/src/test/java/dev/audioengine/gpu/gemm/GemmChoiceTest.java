@@ -1,9 +1,9 @@
 package dev.audioengine.gpu.gemm;
 
-import org.junit.jupiter.api.Test;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
 
 /** Which GEMM path runs when the library is present, absent or switched off, and what the backend says about it. */
 class GemmChoiceTest {
@@ -20,11 +20,14 @@ class GemmChoiceTest {
     @Test
     void anAbsentLibraryLeavesTheEnginesKernelsAndSaysWhy() {
         GemmChoice c = GemmChoice.select("hip.hipblaslt", "on", "hipBLASLt", () -> {
-            throw new IllegalStateException("hipBLASLt not found (tried libhipblaslt.so.1, libhipblaslt.so.0 in /opt/rocm/lib)");
+            throw new IllegalStateException(
+                    "hipBLASLt not found (tried libhipblaslt.so.1, libhipblaslt.so.0 in /opt/rocm/lib)");
         });
 
         assertThat(c.blas()).isNull();
-        assertThat(c.describe()).isEqualTo("engine GEMM kernels (hipBLASLt not found (tried libhipblaslt.so.1, libhipblaslt.so.0 in /opt/rocm/lib))");
+        assertThat(c.describe())
+                .isEqualTo(
+                        "engine GEMM kernels (hipBLASLt not found (tried libhipblaslt.so.1, libhipblaslt.so.0 in /opt/rocm/lib))");
     }
 
     @Test
@@ -40,6 +43,7 @@ class GemmChoiceTest {
     @Test
     void anotherValueIsRefusedNamingTheOption() {
         assertThatThrownBy(() -> GemmChoice.select("hip.hipblaslt", "maybe", "hipBLASLt", FakeBlas::new))
-                .isInstanceOf(IllegalArgumentException.class).hasMessage("hip.hipblaslt must be on or off, got 'maybe'");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("hip.hipblaslt must be on or off, got 'maybe'");
     }
 }

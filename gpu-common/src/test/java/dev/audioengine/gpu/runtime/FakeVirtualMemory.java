@@ -17,11 +17,15 @@ public final class FakeVirtualMemory implements GpuVirtualMemory {
         this.physical = physical;
     }
 
-    @Override public long granularity() { return granularity; }
+    @Override
+    public long granularity() {
+        return granularity;
+    }
 
     @Override
     public long reserve(long bytes) {
-        if (bytes % granularity != 0) throw new AssertionError("reserve of " + bytes + " is not a multiple of the granularity");
+        if (bytes % granularity != 0)
+            throw new AssertionError("reserve of " + bytes + " is not a multiple of the granularity");
         reserved = bytes;
         calls.add("reserve " + bytes);
         return BASE;
@@ -29,8 +33,10 @@ public final class FakeVirtualMemory implements GpuVirtualMemory {
 
     @Override
     public boolean map(long address, long bytes) {
-        if (bytes % granularity != 0 || (address - BASE) % granularity != 0) throw new AssertionError("unaligned map " + address + " " + bytes);
-        if (address < BASE || address + bytes > BASE + reserved) throw new AssertionError("map outside the reservation");
+        if (bytes % granularity != 0 || (address - BASE) % granularity != 0)
+            throw new AssertionError("unaligned map " + address + " " + bytes);
+        if (address < BASE || address + bytes > BASE + reserved)
+            throw new AssertionError("map outside the reservation");
         if (mappedNow + bytes > physical) {
             calls.add("map failed " + (address - BASE) + "+" + bytes);
             return false;

@@ -1,14 +1,13 @@
 package dev.audioengine.gpu.runtime;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.TreeMap;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 /** The VMM pool over a fake address space: growth in chunks, reuse and merging of freed blocks, trimming, limits. */
 class VmmPoolTest {
@@ -29,9 +28,14 @@ class VmmPoolTest {
             assertThat(pool.alloc(200)).as("the freed first block fits").isEqualTo(a);
             long big = pool.alloc(40 * MIB);
             assertThat(big).isEqualTo(BASE + VmmPool.ALIGN + 1024);
-            assertThat(pool.mappedBytes()).as("the free tail plus one more step: no copy, the block spans both chunks").isEqualTo(2 * VmmPool.MIN_GROWTH);
-            assertThat(vm.calls).containsExactly("reserve " + 102 * MIB, "map 0+" + VmmPool.MIN_GROWTH,
-                    "map " + VmmPool.MIN_GROWTH + "+" + VmmPool.MIN_GROWTH);
+            assertThat(pool.mappedBytes())
+                    .as("the free tail plus one more step: no copy, the block spans both chunks")
+                    .isEqualTo(2 * VmmPool.MIN_GROWTH);
+            assertThat(vm.calls)
+                    .containsExactly(
+                            "reserve " + 102 * MIB,
+                            "map 0+" + VmmPool.MIN_GROWTH,
+                            "map " + VmmPool.MIN_GROWTH + "+" + VmmPool.MIN_GROWTH);
         }
         assertThat(vm.calls.getLast()).isEqualTo("unreserve " + 102 * MIB);
         assertThat(vm.mappedNow).isZero();
@@ -75,15 +79,21 @@ class VmmPoolTest {
         FakeVirtualMemory vm = new FakeVirtualMemory(2 * MIB, 40 * MIB);
         try (VmmPool pool = new VmmPool(vm, 1L << 30)) {
             assertThat(pool.alloc(10 * MIB)).isNotZero();
-            assertThat(pool.alloc(30 * MIB)).as("a 32 MiB step does not fit the device, the 8 MiB missing does").isNotZero();
-            assertThat(vm.calls).containsSubsequence("map failed " + VmmPool.MIN_GROWTH + "+" + VmmPool.MIN_GROWTH,
-                    "map " + VmmPool.MIN_GROWTH + "+" + 8 * MIB);
+            assertThat(pool.alloc(30 * MIB))
+                    .as("a 32 MiB step does not fit the device, the 8 MiB missing does")
+                    .isNotZero();
+            assertThat(vm.calls)
+                    .containsSubsequence(
+                            "map failed " + VmmPool.MIN_GROWTH + "+" + VmmPool.MIN_GROWTH,
+                            "map " + VmmPool.MIN_GROWTH + "+" + 8 * MIB);
             assertThat(pool.alloc(20 * MIB)).as("device full").isZero();
         }
         try (VmmPool pool = new VmmPool(new FakeVirtualMemory(2 * MIB, 1L << 40), 8 * MIB)) {
             assertThat(pool.alloc(6 * MIB)).isNotZero();
             assertThat(pool.alloc(4 * MIB)).as("reservation full").isZero();
-            assertThatThrownBy(() -> pool.free(BASE + 12345)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a block");
+            assertThatThrownBy(() -> pool.free(BASE + 12345))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("not a block");
         }
     }
 
@@ -107,9 +117,13 @@ class VmmPoolTest {
                     assertThat(a).as("seed " + seed).isNotZero();
                     assertThat(a % VmmPool.ALIGN).as("seed " + seed).isZero();
                     var below = live.floorEntry(a);
-                    assertThat(below == null || below.getKey() + below.getValue() <= a).as("overlaps the block below, seed " + seed).isTrue();
+                    assertThat(below == null || below.getKey() + below.getValue() <= a)
+                            .as("overlaps the block below, seed " + seed)
+                            .isTrue();
                     var above = live.ceilingEntry(a);
-                    assertThat(above == null || a + size <= above.getKey()).as("overlaps the block above, seed " + seed).isTrue();
+                    assertThat(above == null || a + size <= above.getKey())
+                            .as("overlaps the block above, seed " + seed)
+                            .isTrue();
                     assertThat(a + size).as("seed " + seed).isLessThanOrEqualTo(BASE + pool.mappedBytes());
                     live.put(a, size);
                     order.add(a);
@@ -119,7 +133,9 @@ class VmmPoolTest {
             for (long a : order) pool.free(a);
             assertThat(pool.usedBytes()).isZero();
             pool.trim();
-            assertThat(pool.mappedBytes()).as("everything free trims to nothing, seed " + seed).isZero();
+            assertThat(pool.mappedBytes())
+                    .as("everything free trims to nothing, seed " + seed)
+                    .isZero();
         }
     }
 }

@@ -14,7 +14,8 @@ final class AudacityLabels {
     static String render(List<Segment> segments) {
         StringBuilder out = new StringBuilder();
         for (Segment s : segments) {
-            String caption = SegmentWriter.caption(s).replaceAll("[\\t\\r\\n]+", " ").strip();
+            String caption =
+                    SegmentWriter.caption(s).replaceAll("[\\t\\r\\n]+", " ").strip();
             out.append(String.format(Locale.ROOT, "%.6f\t%.6f\t%s\n", s.startSeconds(), s.endSeconds(), caption));
         }
         return out.toString();

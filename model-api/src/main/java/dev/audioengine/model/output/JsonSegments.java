@@ -12,8 +12,15 @@ final class JsonSegments {
         for (Map.Entry<String, ?> e : properties.entrySet()) value(w.name(e.getKey()), e.getValue());
         w.name("segments").beginArray();
         for (Segment s : segments) {
-            w.beginObject().name("start").number(s.startSeconds()).name("end").number(s.endSeconds())
-                    .name("start_sample").value(s.startSample()).name("end_sample").value(s.endSample());
+            w.beginObject()
+                    .name("start")
+                    .number(s.startSeconds())
+                    .name("end")
+                    .number(s.endSeconds())
+                    .name("start_sample")
+                    .value(s.startSample())
+                    .name("end_sample")
+                    .value(s.endSample());
             if (s.label() != null) w.name("label").value(s.label());
             if (s.text() != null) w.name("text").value(s.text());
             w.endObject();
@@ -32,7 +39,9 @@ final class JsonSegments {
                 if (Double.isFinite(n.doubleValue())) w.number(n.doubleValue());
                 else w.value((String) null); // JSON has no NaN or infinity: an unlimited option is null
             }
-            default -> throw new IllegalArgumentException("a JSON property must be a String, Number, Boolean or null, got " + v.getClass().getName());
+            default ->
+                throw new IllegalArgumentException("a JSON property must be a String, Number, Boolean or null, got "
+                        + v.getClass().getName());
         }
     }
 }

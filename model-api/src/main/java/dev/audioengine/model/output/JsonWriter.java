@@ -9,13 +9,31 @@ public final class JsonWriter {
     private final StringBuilder out = new StringBuilder();
     private boolean needComma;
 
-    public JsonWriter beginObject() { separate(); out.append('{'); needComma = false; return this; }
+    public JsonWriter beginObject() {
+        separate();
+        out.append('{');
+        needComma = false;
+        return this;
+    }
 
-    public JsonWriter endObject() { out.append('}'); needComma = true; return this; }
+    public JsonWriter endObject() {
+        out.append('}');
+        needComma = true;
+        return this;
+    }
 
-    public JsonWriter beginArray() { separate(); out.append('['); needComma = false; return this; }
+    public JsonWriter beginArray() {
+        separate();
+        out.append('[');
+        needComma = false;
+        return this;
+    }
 
-    public JsonWriter endArray() { out.append(']'); needComma = true; return this; }
+    public JsonWriter endArray() {
+        out.append(']');
+        needComma = true;
+        return this;
+    }
 
     /** Writes a member name; the next value call writes its value. */
     public JsonWriter name(String name) {
@@ -34,7 +52,12 @@ public final class JsonWriter {
         return this;
     }
 
-    public JsonWriter value(long n) { separate(); out.append(n); needComma = true; return this; }
+    public JsonWriter value(long n) {
+        separate();
+        out.append(n);
+        needComma = true;
+        return this;
+    }
 
     /** A finite number in its shortest round-trip form (NaN and infinities are not JSON). */
     public JsonWriter number(double d) {
@@ -45,10 +68,17 @@ public final class JsonWriter {
         return this;
     }
 
-    public JsonWriter value(boolean b) { separate(); out.append(b); needComma = true; return this; }
+    public JsonWriter value(boolean b) {
+        separate();
+        out.append(b);
+        needComma = true;
+        return this;
+    }
 
     @Override
-    public String toString() { return out.toString(); }
+    public String toString() {
+        return out.toString();
+    }
 
     private void separate() {
         if (needComma) out.append(',');

@@ -17,8 +17,13 @@ final class RttmSegments {
         StringBuilder out = new StringBuilder();
         for (Segment s : segments) {
             String label = token(s.label() == null || s.label().isBlank() ? "speech" : s.label());
-            out.append(String.format(Locale.ROOT, "SPEAKER %s 1 %.3f %.3f <NA> <NA> %s <NA> <NA>\n",
-                    file, s.startSeconds(), s.endSeconds() - s.startSeconds(), label));
+            out.append(String.format(
+                    Locale.ROOT,
+                    "SPEAKER %s 1 %.3f %.3f <NA> <NA> %s <NA> <NA>\n",
+                    file,
+                    s.startSeconds(),
+                    s.endSeconds() - s.startSeconds(),
+                    label));
         }
         return out.toString();
     }

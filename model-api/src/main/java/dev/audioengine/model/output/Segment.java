@@ -9,21 +9,34 @@ public record Segment(long startSample, long endSample, int sampleRate, String l
     public Segment {
         if (sampleRate <= 0) throw new IllegalArgumentException("sample rate must be positive, got " + sampleRate);
         if (startSample < 0 || endSample < startSample) {
-            throw new IllegalArgumentException("segment [" + startSample + ", " + endSample + ") must start at 0 or later and not end before it starts");
+            throw new IllegalArgumentException("segment [" + startSample + ", " + endSample
+                    + ") must start at 0 or later and not end before it starts");
         }
     }
 
     /** A segment with neither label nor text. */
-    public Segment(long startSample, long endSample, int sampleRate) { this(startSample, endSample, sampleRate, null, null); }
+    public Segment(long startSample, long endSample, int sampleRate) {
+        this(startSample, endSample, sampleRate, null, null);
+    }
 
-    public double startSeconds() { return startSample / (double) sampleRate; }
+    public double startSeconds() {
+        return startSample / (double) sampleRate;
+    }
 
-    public double endSeconds() { return endSample / (double) sampleRate; }
+    public double endSeconds() {
+        return endSample / (double) sampleRate;
+    }
 
     /** Start in whole milliseconds, rounded half up: what the subtitle formats show. */
-    public long startMillis() { return millis(startSample); }
+    public long startMillis() {
+        return millis(startSample);
+    }
 
-    public long endMillis() { return millis(endSample); }
+    public long endMillis() {
+        return millis(endSample);
+    }
 
-    private long millis(long sample) { return Math.floorDiv(sample * 1000 + sampleRate / 2, sampleRate); }
+    private long millis(long sample) {
+        return Math.floorDiv(sample * 1000 + sampleRate / 2, sampleRate);
+    }
 }

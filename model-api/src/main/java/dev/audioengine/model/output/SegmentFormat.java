@@ -19,7 +19,6 @@ public enum SegmentFormat {
     RTTM("rttm", "rttm"),
     /** Audacity's label track (File > Import > Labels): start TAB end TAB label, seconds with 6 decimals. */
     AUDACITY("audacity", "txt");
-
     private final String cliName, extension;
 
     SegmentFormat(String cliName, String extension) {
@@ -28,10 +27,14 @@ public enum SegmentFormat {
     }
 
     /** The name {@link #named} takes. */
-    public String cliName() { return cliName; }
+    public String cliName() {
+        return cliName;
+    }
 
     /** The file extension (without the dot) that selects this format. */
-    public String extension() { return extension; }
+    public String extension() {
+        return extension;
+    }
 
     /** By name, case-insensitive ("txt" and "labels" also name AUDACITY); unknown names fail listing the valid ones. */
     public static SegmentFormat named(String name) {
@@ -47,13 +50,19 @@ public enum SegmentFormat {
         int dot = name.lastIndexOf('.');
         String ext = dot < 0 ? "" : name.substring(dot + 1).toLowerCase(Locale.ROOT);
         for (SegmentFormat f : values()) if (f.extension.equals(ext)) return f;
-        throw new IllegalArgumentException("cannot tell the segment format of '" + file + "' from its extension; use one of "
-                + Arrays.stream(values()).map(f -> "." + f.extension).collect(Collectors.joining(", ")) + " or name one with --format ("
-                + names() + ")");
+        throw new IllegalArgumentException(
+                "cannot tell the segment format of '" + file + "' from its extension; use one of "
+                        + Arrays.stream(values()).map(f -> "." + f.extension).collect(Collectors.joining(", "))
+                        + " or name one with --format ("
+                        + names() + ")");
     }
 
     /** {@code name} when given, else by the file's extension. */
-    public static SegmentFormat choose(Path file, String name) { return name != null ? named(name) : of(file); }
+    public static SegmentFormat choose(Path file, String name) {
+        return name != null ? named(name) : of(file);
+    }
 
-    private static String names() { return Arrays.stream(values()).map(SegmentFormat::cliName).collect(Collectors.joining(", ")); }
+    private static String names() {
+        return Arrays.stream(values()).map(SegmentFormat::cliName).collect(Collectors.joining(", "));
+    }
 }

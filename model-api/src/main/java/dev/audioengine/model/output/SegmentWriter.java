@@ -17,7 +17,8 @@ import java.util.Map;
 public final class SegmentWriter {
     private SegmentWriter() {}
 
-    public static String render(SegmentFormat format, String recording, Map<String, ?> properties, List<Segment> segments) {
+    public static String render(
+            SegmentFormat format, String recording, Map<String, ?> properties, List<Segment> segments) {
         return switch (format) {
             case JSON -> JsonSegments.render(recording, properties, segments);
             case CSV -> CsvSegments.render(segments);
@@ -28,7 +29,8 @@ public final class SegmentWriter {
         };
     }
 
-    public static void write(Path file, SegmentFormat format, String recording, Map<String, ?> properties, List<Segment> segments)
+    public static void write(
+            Path file, SegmentFormat format, String recording, Map<String, ?> properties, List<Segment> segments)
             throws IOException {
         Files.writeString(file, render(format, recording, properties, segments), StandardCharsets.UTF_8);
     }

@@ -1,7 +1,6 @@
 package dev.audioengine.model.output;
 
 import dev.audioengine.model.task.SpeechSegment;
-
 import java.util.List;
 
 /** The speech-only audio of a recording: Silero's collect_chunks. */
@@ -16,7 +15,8 @@ public final class SpeechAudio {
         long n = 0, last = 0;
         for (SpeechSegment s : segments) {
             if (s.startSample() < last || s.endSample() < s.startSample() || s.endSample() > audio.length) {
-                throw new IllegalArgumentException("segment " + s + " is out of order or outside the " + audio.length + " samples of the audio");
+                throw new IllegalArgumentException(
+                        "segment " + s + " is out of order or outside the " + audio.length + " samples of the audio");
             }
             n += s.endSample() - s.startSample();
             last = s.endSample();

@@ -17,6 +17,7 @@ import java.util.Locale;
 final class SubtitleSegments {
     /** The limits subtitle guidelines (Netflix's, the BBC's) set for what a viewer reads in one cue. */
     static final int LINE_CHARS = 42, MAX_LINES = 2;
+
     static final double MAX_CUE_SECONDS = 7;
 
     private SubtitleSegments() {}
@@ -29,9 +30,14 @@ final class SubtitleSegments {
         int n = 0;
         for (Segment s : segments) {
             for (Cue c : cues(s)) {
-                out.append(++n).append('\n')
-                        .append(time(c.startMillis(), ',')).append(" --> ").append(time(c.endMillis(), ',')).append('\n')
-                        .append(c.text().replace("-->", "->")).append("\n\n");
+                out.append(++n)
+                        .append('\n')
+                        .append(time(c.startMillis(), ','))
+                        .append(" --> ")
+                        .append(time(c.endMillis(), ','))
+                        .append('\n')
+                        .append(c.text().replace("-->", "->"))
+                        .append("\n\n");
             }
         }
         return out.toString();
@@ -41,9 +47,14 @@ final class SubtitleSegments {
         StringBuilder out = new StringBuilder("WEBVTT\n\n");
         for (Segment s : segments) {
             for (Cue c : cues(s)) {
-                String text = c.text().replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
-                out.append(time(c.startMillis(), '.')).append(" --> ").append(time(c.endMillis(), '.')).append('\n')
-                        .append(text).append("\n\n");
+                String text =
+                        c.text().replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+                out.append(time(c.startMillis(), '.'))
+                        .append(" --> ")
+                        .append(time(c.endMillis(), '.'))
+                        .append('\n')
+                        .append(text)
+                        .append("\n\n");
             }
         }
         return out.toString();
@@ -51,7 +62,14 @@ final class SubtitleSegments {
 
     /** HH:MM:SS then the separator and milliseconds. */
     static String time(long millis, char separator) {
-        return String.format(Locale.ROOT, "%02d:%02d:%02d%c%03d", millis / 3_600_000, millis / 60_000 % 60, millis / 1000 % 60, separator, millis % 1000);
+        return String.format(
+                Locale.ROOT,
+                "%02d:%02d:%02d%c%03d",
+                millis / 3_600_000,
+                millis / 60_000 % 60,
+                millis / 1000 % 60,
+                separator,
+                millis % 1000);
     }
 
     /**
@@ -67,12 +85,15 @@ final class SubtitleSegments {
         if (words.length < 2 || seconds <= MAX_CUE_SECONDS && joined.length() <= LINE_CHARS * MAX_LINES) {
             List<String> given = lines(caption);
             boolean asGiven = given.stream().allMatch(l -> l.length() <= LINE_CHARS);
-            return List.of(new Cue(s.startMillis(), s.endMillis(), asGiven ? String.join("\n", given) : wrap(List.of(words))));
+            return List.of(
+                    new Cue(s.startMillis(), s.endMillis(), asGiven ? String.join("\n", given) : wrap(List.of(words))));
         }
         int total = joined.length();
-        // characters a cue may hold (its trailing space counted, as the next cue starts after it) to last at most the limit
+        // characters a cue may hold (its trailing space counted, as the next cue starts after it) to last at most the
+        // limit
         double timeChars = seconds > 0 ? total * MAX_CUE_SECONDS / seconds - 0.5 : Double.POSITIVE_INFINITY;
-        int pieces = (int) Math.max(Math.ceil(seconds / MAX_CUE_SECONDS), Math.ceil(total / (double) (LINE_CHARS * MAX_LINES)));
+        int pieces = (int)
+                Math.max(Math.ceil(seconds / MAX_CUE_SECONDS), Math.ceil(total / (double) (LINE_CHARS * MAX_LINES)));
         double target = total / (double) pieces;
         List<List<String>> groups = new ArrayList<>();
         List<String> current = new ArrayList<>();
@@ -81,8 +102,10 @@ final class SubtitleSegments {
             int with = current.isEmpty() ? w.length() : length + 1 + w.length();
             List<String> candidate = new ArrayList<>(current);
             candidate.add(w);
-            boolean full = !current.isEmpty() && (with + 1 > timeChars || !fits(candidate)
-                    || groups.size() < pieces - 1 && length + 1 + w.length() / 2.0 > target);
+            boolean full = !current.isEmpty()
+                    && (with + 1 > timeChars
+                            || !fits(candidate)
+                            || groups.size() < pieces - 1 && length + 1 + w.length() / 2.0 > target);
             if (full) {
                 groups.add(current);
                 current = new ArrayList<>();
@@ -98,7 +121,8 @@ final class SubtitleSegments {
         int offset = 0;
         for (List<String> g : groups) {
             int end = Math.min(total, offset + String.join(" ", g).length() + 1);
-            long from = s.startSample() + Math.round(span * (double) offset / total), to = s.startSample() + Math.round(span * (double) end / total);
+            long from = s.startSample() + Math.round(span * (double) offset / total),
+                    to = s.startSample() + Math.round(span * (double) end / total);
             Segment piece = new Segment(from, to, s.sampleRate());
             cues.add(new Cue(piece.startMillis(), piece.endMillis(), wrap(g)));
             offset = end;
@@ -110,7 +134,8 @@ final class SubtitleSegments {
     private static boolean fits(List<String> words) {
         if (String.join(" ", words).length() <= LINE_CHARS) return true;
         for (int i = 1; i < words.size(); i++) {
-            if (String.join(" ", words.subList(0, i)).length() <= LINE_CHARS && String.join(" ", words.subList(i, words.size())).length() <= LINE_CHARS) {
+            if (String.join(" ", words.subList(0, i)).length() <= LINE_CHARS
+                    && String.join(" ", words.subList(i, words.size())).length() <= LINE_CHARS) {
                 return true;
             }
         }
@@ -123,7 +148,9 @@ final class SubtitleSegments {
         if (one.length() <= LINE_CHARS || words.size() < 2) return one;
         int best = 1, bestLongest = Integer.MAX_VALUE;
         for (int i = 1; i < words.size(); i++) {
-            int longest = Math.max(String.join(" ", words.subList(0, i)).length(), String.join(" ", words.subList(i, words.size())).length());
+            int longest = Math.max(
+                    String.join(" ", words.subList(0, i)).length(),
+                    String.join(" ", words.subList(i, words.size())).length());
             if (longest < bestLongest) {
                 best = i;
                 bestLongest = longest;

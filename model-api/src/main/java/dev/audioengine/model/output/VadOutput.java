@@ -2,7 +2,6 @@ package dev.audioengine.model.output;
 
 import dev.audioengine.model.task.SpeechSegment;
 import dev.audioengine.model.task.VadOptions;
-
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -28,7 +27,9 @@ public final class VadOutput {
 
     /** The segments as the output writers take them, labelled "speech". */
     public static List<Segment> labelled(List<SpeechSegment> segments) {
-        return segments.stream().map(s -> new Segment(s.startSample(), s.endSample(), s.sampleRate(), "speech", null)).toList();
+        return segments.stream()
+                .map(s -> new Segment(s.startSample(), s.endSample(), s.sampleRate(), "speech", null))
+                .toList();
     }
 
     /** What a JSON segments file records besides the segments: rate, model, mode and every option (get_speech_timestamps' names). */
@@ -46,13 +47,15 @@ public final class VadOutput {
         return p;
     }
 
-    public static void writeSegments(Path file, SegmentFormat format, String audio, Map<String, ?> properties, List<SpeechSegment> segments)
+    public static void writeSegments(
+            Path file, SegmentFormat format, String audio, Map<String, ?> properties, List<SpeechSegment> segments)
             throws IOException {
         SegmentWriter.write(file, format, audio, properties, labelled(segments));
     }
 
     /** The speech alone (collect_chunks) as a 32-bit float mono WAV at the rate the VAD ran at. */
-    public static void writeSpeech(Path wav, float[] audio, int sampleRate, List<SpeechSegment> segments) throws IOException {
+    public static void writeSpeech(Path wav, float[] audio, int sampleRate, List<SpeechSegment> segments)
+            throws IOException {
         WavWriter.writeFloat(wav, SpeechAudio.collect(audio, segments), sampleRate);
     }
 }

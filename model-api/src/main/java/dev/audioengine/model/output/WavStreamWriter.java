@@ -36,7 +36,8 @@ public final class WavStreamWriter implements AutoCloseable {
 
     /** Creates (or truncates) {@code path}; the sizes are filled in on close. */
     public static WavStreamWriter toFile(Path path, int sampleRate) throws IOException {
-        FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
+        FileChannel ch = FileChannel.open(
+                path, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
         try {
             return new WavStreamWriter(new BufferedOutputStream(Channels.newOutputStream(ch), 1 << 16), ch, sampleRate);
         } catch (IOException | RuntimeException e) {
@@ -63,7 +64,9 @@ public final class WavStreamWriter implements AutoCloseable {
     }
 
     /** Samples written so far. */
-    public long samples() { return dataBytes / 2; }
+    public long samples() {
+        return dataBytes / 2;
+    }
 
     @Override
     public void close() throws IOException {

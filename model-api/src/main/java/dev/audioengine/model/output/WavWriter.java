@@ -30,11 +30,15 @@ public final class WavWriter {
         }
         ByteBuffer h = ByteBuffer.allocate(FLOAT_HEADER).order(ByteOrder.LITTLE_ENDIAN);
         h.put(ascii("RIFF")).putInt((int) (FLOAT_HEADER - 8 + dataBytes)).put(ascii("WAVE"));
-        h.put(ascii("fmt ")).putInt(18)
-                .putShort((short) 3)                // WAVE_FORMAT_IEEE_FLOAT
-                .putShort((short) 1)                // mono
-                .putInt(sampleRate).putInt(sampleRate * 4).putShort((short) 4).putShort((short) 32)
-                .putShort((short) 0);               // no extension
+        h.put(ascii("fmt "))
+                .putInt(18)
+                .putShort((short) 3) // WAVE_FORMAT_IEEE_FLOAT
+                .putShort((short) 1) // mono
+                .putInt(sampleRate)
+                .putInt(sampleRate * 4)
+                .putShort((short) 4)
+                .putShort((short) 32)
+                .putShort((short) 0); // no extension
         h.put(ascii("fact")).putInt(4).putInt(samples.length);
         h.put(ascii("data")).putInt((int) dataBytes);
         try (OutputStream out = Files.newOutputStream(file)) {
@@ -75,10 +79,14 @@ public final class WavWriter {
         checkRate(sampleRate);
         ByteBuffer h = ByteBuffer.allocate(PCM16_HEADER).order(ByteOrder.LITTLE_ENDIAN);
         h.put(ascii("RIFF")).putInt(riffSize).put(ascii("WAVE"));
-        h.put(ascii("fmt ")).putInt(16)
-                .putShort((short) 1)                // WAVE_FORMAT_PCM
-                .putShort((short) 1)                // mono
-                .putInt(sampleRate).putInt(sampleRate * 2).putShort((short) 2).putShort((short) 16);
+        h.put(ascii("fmt "))
+                .putInt(16)
+                .putShort((short) 1) // WAVE_FORMAT_PCM
+                .putShort((short) 1) // mono
+                .putInt(sampleRate)
+                .putInt(sampleRate * 2)
+                .putShort((short) 2)
+                .putShort((short) 16);
         h.put(ascii("data")).putInt(dataSize);
         return h.array();
     }
@@ -109,5 +117,7 @@ public final class WavWriter {
         if (sampleRate <= 0) throw new IllegalArgumentException("sample rate must be positive, got " + sampleRate);
     }
 
-    private static byte[] ascii(String s) { return s.getBytes(StandardCharsets.US_ASCII); }
+    private static byte[] ascii(String s) {
+        return s.getBytes(StandardCharsets.US_ASCII);
+    }
 }

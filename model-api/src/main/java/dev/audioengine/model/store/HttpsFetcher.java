@@ -24,12 +24,16 @@ final class HttpsFetcher {
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(30);
     /** No byte for this long and the download is given up (it resumes on the next pull). */
     private static final Duration READ_TIMEOUT = Duration.ofSeconds(60);
+
     private static final Pattern CONTENT_RANGE = Pattern.compile("bytes (\\d+)-(\\d+)/(\\d+|\\*)");
 
     private final HttpClient client;
 
     HttpsFetcher() {
-        this.client = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).followRedirects(HttpClient.Redirect.NORMAL).build();
+        this.client = HttpClient.newBuilder()
+                .connectTimeout(CONNECT_TIMEOUT)
+                .followRedirects(HttpClient.Redirect.NORMAL)
+                .build();
     }
 
     /**
@@ -38,7 +42,8 @@ final class HttpsFetcher {
      */
     void fetch(URI url, Path part, String name, PullListener listener) throws IOException {
         long have = Files.exists(part) ? Files.size(part) : 0;
-        HttpRequest.Builder rb = HttpRequest.newBuilder(url).timeout(READ_TIMEOUT).GET().header("User-Agent", "audioengine");
+        HttpRequest.Builder rb =
+                HttpRequest.newBuilder(url).timeout(READ_TIMEOUT).GET().header("User-Agent", "audioengine");
         if (have > 0) rb.header("Range", "bytes=" + have + "-");
         HttpResponse<InputStream> r;
         try {
@@ -61,7 +66,8 @@ final class HttpsFetcher {
             Matcher m = CONTENT_RANGE.matcher(cr.orElse(""));
             if (!m.matches() || Long.parseLong(m.group(1)) != have) {
                 r.body().close();
-                throw new IOException(url + " answered a resume request with Content-Range '" + cr.orElse("") + "', expected bytes " + have + "-");
+                throw new IOException(url + " answered a resume request with Content-Range '" + cr.orElse("")
+                        + "', expected bytes " + have + "-");
             }
             total = m.group(3).equals("*") ? 0 : Long.parseLong(m.group(3));
             append = true;
@@ -72,17 +78,24 @@ final class HttpsFetcher {
             have = 0;
         } else {
             r.body().close();
-            throw new IOException(url + " answered HTTP " + status + (status == 404 ? " (not found: the file may have moved)" : ""));
+            throw new IOException(
+                    url + " answered HTTP " + status + (status == 404 ? " (not found: the file may have moved)" : ""));
         }
         try (InputStream in = r.body();
-             OutputStream out = Files.newOutputStream(part, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                     append ? StandardOpenOption.APPEND : StandardOpenOption.TRUNCATE_EXISTING)) {
+                OutputStream out = Files.newOutputStream(
+                        part,
+                        StandardOpenOption.CREATE,
+                        StandardOpenOption.WRITE,
+                        append ? StandardOpenOption.APPEND : StandardOpenOption.TRUNCATE_EXISTING)) {
             byte[] buf = new byte[1 << 16];
             long done = have, reported = 0;
             for (int n; (n = in.read(buf)) > 0; ) {
                 out.write(buf, 0, n);
                 done += n;
-                if (done - reported >= (1 << 22)) { listener.progress(name, done, total); reported = done; }
+                if (done - reported >= (1 << 22)) {
+                    listener.progress(name, done, total);
+                    reported = done;
+                }
             }
             listener.progress(name, done, total);
             if (total > 0 && done != total) {

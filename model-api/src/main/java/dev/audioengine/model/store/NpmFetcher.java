@@ -25,8 +25,10 @@ final class NpmFetcher {
     /** Runs {@code npm pack spec} in {@code dir}; returns the tarball it wrote. */
     static Path pack(String npm, String spec, Path dir) throws IOException {
         Path log = dir.resolve("npm.log");
-        ProcessBuilder pb = new ProcessBuilder(npm, "pack", spec, "--silent").directory(dir.toFile())
-                .redirectErrorStream(true).redirectOutput(log.toFile());
+        ProcessBuilder pb = new ProcessBuilder(npm, "pack", spec, "--silent")
+                .directory(dir.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile());
         Process p;
         try {
             p = pb.start();
@@ -56,8 +58,10 @@ final class NpmFetcher {
             throw new IOException("npm pack " + spec + " failed (exit " + p.exitValue() + "): " + tail(output));
         }
         try (var files = Files.list(dir)) {
-            return files.filter(f -> f.getFileName().toString().endsWith(".tgz")).findFirst()
-                    .orElseThrow(() -> new IOException("npm pack " + spec + " wrote no .tgz; it said: " + tail(output)));
+            return files.filter(f -> f.getFileName().toString().endsWith(".tgz"))
+                    .findFirst()
+                    .orElseThrow(
+                            () -> new IOException("npm pack " + spec + " wrote no .tgz; it said: " + tail(output)));
         }
     }
 
@@ -76,7 +80,11 @@ final class NpmFetcher {
                 String name = field(header, 0, 100);
                 String prefix = field(header, 345, 155);
                 if (!prefix.isEmpty()) name = prefix + "/" + name;
-                long size = Long.parseLong(field(header, 124, 12).trim().isEmpty() ? "0" : field(header, 124, 12).trim(), 8);
+                long size = Long.parseLong(
+                        field(header, 124, 12).trim().isEmpty()
+                                ? "0"
+                                : field(header, 124, 12).trim(),
+                        8);
                 long padded = (size + 511) / 512 * 512;
                 if (entries.contains(name)) {
                     Path out = into.resolve(Path.of(name).getFileName().toString());

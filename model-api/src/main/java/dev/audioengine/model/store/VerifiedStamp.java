@@ -20,7 +20,8 @@ final class VerifiedStamp {
     static boolean matches(Path cache, Path file, String sha256) {
         try {
             Path stamp = stampOf(cache, file);
-            return Files.isRegularFile(stamp) && Files.readString(stamp, StandardCharsets.UTF_8).equals(describe(file, sha256));
+            return Files.isRegularFile(stamp)
+                    && Files.readString(stamp, StandardCharsets.UTF_8).equals(describe(file, sha256));
         } catch (IOException e) {
             return false;
         }
@@ -31,7 +32,8 @@ final class VerifiedStamp {
         try {
             Path stamp = stampOf(cache, file);
             Files.createDirectories(stamp.getParent());
-            Path tmp = Files.createTempFile(stamp.getParent(), stamp.getFileName().toString(), ".tmp");
+            Path tmp =
+                    Files.createTempFile(stamp.getParent(), stamp.getFileName().toString(), ".tmp");
             Files.writeString(tmp, describe(file, sha256), StandardCharsets.UTF_8);
             Files.move(tmp, stamp, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException | UnsupportedOperationException e) {
@@ -39,7 +41,9 @@ final class VerifiedStamp {
         }
     }
 
-    private static Path stampOf(Path cache, Path file) { return cache.resolve(".verified").resolve(file.getFileName().toString()); }
+    private static Path stampOf(Path cache, Path file) {
+        return cache.resolve(".verified").resolve(file.getFileName().toString());
+    }
 
     private static String describe(Path file, String sha256) throws IOException {
         BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class);

@@ -9,21 +9,33 @@ package dev.audioengine.model.task;
  * @param tokensPerSecond     the decoder stops after this many tokens per second of window (Moonshine's rule: 6)
  * @param partialEverySeconds in a live stream, the open segment is re-transcribed at most this often
  */
-public record AsrOptions(VadOptions vad, double maxWindowSeconds, double mergeGapSeconds, double tokensPerSecond,
-                         double partialEverySeconds) {
+public record AsrOptions(
+        VadOptions vad,
+        double maxWindowSeconds,
+        double mergeGapSeconds,
+        double tokensPerSecond,
+        double partialEverySeconds) {
     /** Windows of up to 20 s joined over gaps under 0.5 s, 6 tokens per second, partials every 0.5 s. */
-    public static final AsrOptions DEFAULTS = new AsrOptions(
-            new VadOptions(0.5, Double.NaN, 250, 300, 200, Double.POSITIVE_INFINITY), 20, 0.5, 6, 0.5);
+    public static final AsrOptions DEFAULTS =
+            new AsrOptions(new VadOptions(0.5, Double.NaN, 250, 300, 200, Double.POSITIVE_INFINITY), 20, 0.5, 6, 0.5);
 
     public AsrOptions {
         if (vad == null) throw new IllegalArgumentException("vad options are required");
-        if (!(maxWindowSeconds >= 1 && maxWindowSeconds <= 60)) throw new IllegalArgumentException("max-window-s must be in [1, 60], got " + maxWindowSeconds);
-        if (!(mergeGapSeconds >= 0)) throw new IllegalArgumentException("merge-gap-s must not be negative, got " + mergeGapSeconds);
-        if (!(tokensPerSecond > 0 && tokensPerSecond <= 50)) throw new IllegalArgumentException("tokens-per-second must be in (0, 50], got " + tokensPerSecond);
-        if (!(partialEverySeconds > 0)) throw new IllegalArgumentException("partial-every-s must be positive, got " + partialEverySeconds);
+        if (!(maxWindowSeconds >= 1 && maxWindowSeconds <= 60))
+            throw new IllegalArgumentException("max-window-s must be in [1, 60], got " + maxWindowSeconds);
+        if (!(mergeGapSeconds >= 0))
+            throw new IllegalArgumentException("merge-gap-s must not be negative, got " + mergeGapSeconds);
+        if (!(tokensPerSecond > 0 && tokensPerSecond <= 50))
+            throw new IllegalArgumentException("tokens-per-second must be in (0, 50], got " + tokensPerSecond);
+        if (!(partialEverySeconds > 0))
+            throw new IllegalArgumentException("partial-every-s must be positive, got " + partialEverySeconds);
     }
 
-    public AsrOptions withMaxWindowSeconds(double seconds) { return new AsrOptions(vad, seconds, mergeGapSeconds, tokensPerSecond, partialEverySeconds); }
+    public AsrOptions withMaxWindowSeconds(double seconds) {
+        return new AsrOptions(vad, seconds, mergeGapSeconds, tokensPerSecond, partialEverySeconds);
+    }
 
-    public AsrOptions withVad(VadOptions v) { return new AsrOptions(v, maxWindowSeconds, mergeGapSeconds, tokensPerSecond, partialEverySeconds); }
+    public AsrOptions withVad(VadOptions v) {
+        return new AsrOptions(v, maxWindowSeconds, mergeGapSeconds, tokensPerSecond, partialEverySeconds);
+    }
 }

@@ -2,7 +2,6 @@ package dev.audioengine.model.task;
 
 import dev.audioengine.audio.AudioStream;
 import dev.audioengine.model.TaskModel;
-
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.function.Consumer;
@@ -37,7 +36,7 @@ public interface SpeechRecognizer extends TaskModel {
 
     /** Transcribes what an open audio stream delivers until its end; the stream is resampled to {@link #sampleRate()}. */
     default Transcript transcribe(AudioStream in, AsrOptions options) throws IOException {
-        return transcribe(in, options, segment -> { });
+        return transcribe(in, options, segment -> {});
     }
 
     /**

@@ -1,7 +1,6 @@
 package dev.audioengine.model.task;
 
 import dev.audioengine.model.TaskModel;
-
 import java.io.Reader;
 import java.util.Iterator;
 import java.util.List;
@@ -23,13 +22,16 @@ public interface SpeechSynthesizer extends TaskModel {
      * The name of the voice it speaks in when {@link SynthesisOptions#voice()} is null, for reports that say which voice
      * was heard; null when the model does not say.
      */
-    default String defaultVoice() { return null; }
+    default String defaultVoice() {
+        return null;
+    }
 
     /** The whole text as one recording (the pieces joined). Text with nothing speakable is an IllegalArgumentException. */
     default SpeechAudio synthesize(String text, SynthesisOptions options) {
         List<SpeechPiece> pieces = new java.util.ArrayList<>();
         stream(new java.io.StringReader(text), options).forEachRemaining(pieces::add);
-        if (pieces.isEmpty()) throw new IllegalArgumentException("the text has nothing to say: no speakable characters");
+        if (pieces.isEmpty())
+            throw new IllegalArgumentException("the text has nothing to say: no speakable characters");
         int n = pieces.stream().mapToInt(p -> p.samples().length).sum();
         float[] all = new float[n];
         int at = 0;
@@ -54,11 +56,15 @@ public interface SpeechSynthesizer extends TaskModel {
 
     /** One piece of the text and its audio. */
     record SpeechPiece(String text, String phonemes, float[] samples, int sampleRate) {
-        public double seconds() { return samples.length / (double) sampleRate; }
+        public double seconds() {
+            return samples.length / (double) sampleRate;
+        }
     }
 
     /** A whole recording and the pieces it was made of. */
     record SpeechAudio(float[] samples, int sampleRate, List<SpeechPiece> pieces) {
-        public double seconds() { return samples.length / (double) sampleRate; }
+        public double seconds() {
+            return samples.length / (double) sampleRate;
+        }
     }
 }

@@ -16,6 +16,9 @@ public record Transcript(List<TranscriptSegment> segments, double audioSeconds, 
 
     /** The segments' text joined by single spaces (empty when no speech was found). */
     public String text() {
-        return segments.stream().map(TranscriptSegment::text).filter(t -> !t.isEmpty()).collect(Collectors.joining(" "));
+        return segments.stream()
+                .map(TranscriptSegment::text)
+                .filter(t -> !t.isEmpty())
+                .collect(Collectors.joining(" "));
     }
 }

@@ -9,12 +9,17 @@ import java.util.List;
  */
 public record TranscriptSegment(long startSample, long endSample, int sampleRate, String text, List<Integer> tokens) {
     public TranscriptSegment {
-        if (endSample < startSample || startSample < 0) throw new IllegalArgumentException("segment [" + startSample + ", " + endSample + ")");
+        if (endSample < startSample || startSample < 0)
+            throw new IllegalArgumentException("segment [" + startSample + ", " + endSample + ")");
         text = text.strip();
         tokens = List.copyOf(tokens);
     }
 
-    public double startSeconds() { return startSample / (double) sampleRate; }
+    public double startSeconds() {
+        return startSample / (double) sampleRate;
+    }
 
-    public double endSeconds() { return endSample / (double) sampleRate; }
+    public double endSeconds() {
+        return endSample / (double) sampleRate;
+    }
 }

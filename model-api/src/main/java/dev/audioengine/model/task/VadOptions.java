@@ -11,7 +11,8 @@ package dev.audioengine.model.task;
  * @param speechPadMs   padding added on each side (30)
  * @param maxSpeechS    longer segments are split (infinity: no limit)
  */
-public record VadOptions(double threshold, double negThreshold, int minSpeechMs, int minSilenceMs, int speechPadMs, double maxSpeechS) {
+public record VadOptions(
+        double threshold, double negThreshold, int minSpeechMs, int minSilenceMs, int speechPadMs, double maxSpeechS) {
     /** Silence that a split at max_speech may use (Silero's min_silence_at_max_speech, 98 ms). */
     public static final double MIN_SILENCE_AT_MAX_SPEECH_MS = 98;
 
@@ -24,14 +25,17 @@ public record VadOptions(double threshold, double negThreshold, int minSpeechMs,
      * in long arithmetic, so any int is usable.
      */
     public VadOptions {
-        if (!(threshold > 0 && threshold < 1)) throw new IllegalArgumentException("threshold must be in (0, 1), got " + threshold);
+        if (!(threshold > 0 && threshold < 1))
+            throw new IllegalArgumentException("threshold must be in (0, 1), got " + threshold);
         if (!Double.isNaN(negThreshold) && !(negThreshold >= 0 && negThreshold < threshold)) {
-            throw new IllegalArgumentException("neg-threshold must be below the threshold (" + threshold + ") and not negative, got " + negThreshold);
+            throw new IllegalArgumentException("neg-threshold must be below the threshold (" + threshold
+                    + ") and not negative, got " + negThreshold);
         }
         requireNotNegative("min-speech-ms", minSpeechMs);
         requireNotNegative("min-silence-ms", minSilenceMs);
         requireNotNegative("speech-pad-ms", speechPadMs);
-        if (!(maxSpeechS > 0)) throw new IllegalArgumentException("max-speech-s must be positive (infinity: no limit), got " + maxSpeechS);
+        if (!(maxSpeechS > 0))
+            throw new IllegalArgumentException("max-speech-s must be positive (infinity: no limit), got " + maxSpeechS);
     }
 
     private static void requireNotNegative(String name, int ms) {
@@ -39,5 +43,7 @@ public record VadOptions(double threshold, double negThreshold, int minSpeechMs,
     }
 
     /** The negative threshold in effect. */
-    public double effectiveNegThreshold() { return Double.isNaN(negThreshold) ? Math.max(threshold - 0.15, 0.01) : negThreshold; }
+    public double effectiveNegThreshold() {
+        return Double.isNaN(negThreshold) ? Math.max(threshold - 0.15, 0.01) : negThreshold;
+    }
 }

@@ -2,7 +2,6 @@ package dev.audioengine.model.task;
 
 import dev.audioengine.audio.AudioStream;
 import dev.audioengine.model.TaskModel;
-
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -39,11 +38,13 @@ public interface VoiceActivityDetector extends TaskModel {
      */
     default List<SpeechSegment> segments(Path audioFile, VadOptions options) throws IOException {
         try (AudioStream in = AudioStream.open(audioFile)) {
-            if (!sampleRates().contains(in.sourceRate())) in.resampleTo(sampleRates().stream().max(Integer::compare).orElseThrow());
+            if (!sampleRates().contains(in.sourceRate()))
+                in.resampleTo(sampleRates().stream().max(Integer::compare).orElseThrow());
             List<SpeechSegment> segments = new ArrayList<>();
             float[] block = new float[1 << 16];
             try (OfflineVad session = offline(in.sampleRate(), options)) {
-                for (int n; (n = in.read(block, 0, block.length)) >= 0; ) segments.addAll(session.accept(block, 0, n).segments());
+                for (int n; (n = in.read(block, 0, block.length)) >= 0; )
+                    segments.addAll(session.accept(block, 0, n).segments());
                 segments.addAll(session.finish().segments());
             }
             return segments;

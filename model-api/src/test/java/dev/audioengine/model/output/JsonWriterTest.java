@@ -1,11 +1,10 @@
 package dev.audioengine.model.output;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class JsonWriterTest {
 
@@ -19,19 +18,36 @@ class JsonWriterTest {
 
     @Test
     void placesCommasBetweenMembersAndElementsOnly() {
-        String json = new JsonWriter().beginArray()
-                .beginObject().name("a").value(1).name("b").value((String) null).name("c").beginArray().value(true).value(false).endArray().endObject()
-                .beginObject().endObject()
-                .beginArray().endArray()
+        String json = new JsonWriter()
+                .beginArray()
+                .beginObject()
+                .name("a")
+                .value(1)
+                .name("b")
+                .value((String) null)
+                .name("c")
+                .beginArray()
+                .value(true)
+                .value(false)
+                .endArray()
+                .endObject()
+                .beginObject()
+                .endObject()
+                .beginArray()
+                .endArray()
                 .value("x")
-                .endArray().toString();
+                .endArray()
+                .toString();
         assertThat(json).isEqualTo("[{\"a\":1,\"b\":null,\"c\":[true,false]},{},[],\"x\"]");
         @SuppressWarnings("unchecked")
         List<Object> parsed = (List<Object>) new TinyJson(json).parseDocument();
         @SuppressWarnings("unchecked")
         Map<String, Object> first = (Map<String, Object>) parsed.getFirst();
-        assertThat(first).containsOnlyKeys("a", "b", "c")
-                .containsEntry("a", 1.0).containsEntry("b", null).containsEntry("c", List.of(true, false));
+        assertThat(first)
+                .containsOnlyKeys("a", "b", "c")
+                .containsEntry("a", 1.0)
+                .containsEntry("b", null)
+                .containsEntry("c", List.of(true, false));
         assertThat(parsed.subList(1, 4)).containsExactly(Map.of(), List.of(), "x");
     }
 

@@ -1,7 +1,8 @@
 package dev.audioengine.model.output;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,10 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.within;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every format parsed back by a parser written here from the format's grammar, on awkward
@@ -27,9 +26,9 @@ class SegmentFormatsTest {
 
     private static List<Segment> tricky() {
         return List.of(
-                new Segment(0, 19488, SR),                                            // 0.000 - 1.218
+                new Segment(0, 19488, SR), // 0.000 - 1.218
                 new Segment(19488, 80160, SR, "speech", TRICKY),
-                new Segment(3723L * SR + 7296, 3725L * SR, SR, "speaker 2", "a,b"),   // 1:02:03.456
+                new Segment(3723L * SR + 7296, 3725L * SR, SR, "speaker 2", "a,b"), // 1:02:03.456
                 new Segment(360_000L * SR + 8, 360_001L * SR, SR, null, "\"quoted\"")); // 100 hours in
     }
 
@@ -46,11 +45,13 @@ class SegmentFormatsTest {
                 assertThat(cues.get(i)[0]).isEqualTo(Integer.toString(i + 1));
                 assertThat(Long.parseLong(cues.get(i)[1])).isEqualTo(segs.get(i).startMillis());
                 assertThat(Long.parseLong(cues.get(i)[2])).isEqualTo(segs.get(i).endMillis());
-                assertThat(cues.get(i)[3]).isEqualTo(expectedSubtitleText(CAPTIONS.get(i)).replace("-->", "->"));
+                assertThat(cues.get(i)[3])
+                        .isEqualTo(expectedSubtitleText(CAPTIONS.get(i)).replace("-->", "->"));
             }
         }
         assertThat(SegmentWriter.render(SegmentFormat.SRT, "x", Map.of(), tricky()))
-                .contains("01:02:03,456 --> 01:02:05,000").contains("100:00:00,001 --> 100:00:01,000");
+                .contains("01:02:03,456 --> 01:02:05,000")
+                .contains("100:00:00,001 --> 100:00:01,000");
     }
 
     /**
@@ -60,10 +61,12 @@ class SegmentFormatsTest {
     @Test
     void aLongSegmentIsSplitIntoSubtitleSizedCues() {
         StringBuilder words = new StringBuilder();
-        for (int i = 0; i < 45; i++) words.append(i == 0 ? "" : " ").append(i % 3 == 0 ? "understanding" : i % 3 == 1 ? "of" : "everything");
+        for (int i = 0; i < 45; i++)
+            words.append(i == 0 ? "" : " ").append(i % 3 == 0 ? "understanding" : i % 3 == 1 ? "of" : "everything");
         Segment talk = new Segment(2 * SR, 19 * SR, SR, "speech", words.toString());
         for (boolean vtt : new boolean[] {false, true}) {
-            String doc = SegmentWriter.render(vtt ? SegmentFormat.VTT : SegmentFormat.SRT, "x", Map.of(), List.of(talk));
+            String doc =
+                    SegmentWriter.render(vtt ? SegmentFormat.VTT : SegmentFormat.SRT, "x", Map.of(), List.of(talk));
             List<String[]> cues = parseSubtitles(vtt ? doc.substring("WEBVTT\n\n".length()) : doc, vtt);
             assertThat(cues).hasSizeGreaterThanOrEqualTo(3);
             long at = 2000;
@@ -73,7 +76,9 @@ class SegmentFormatsTest {
                 assertThat(start).as("back to back").isEqualTo(at);
                 assertThat(end - start).as("cue %s", cue[3]).isBetween(1L, 7000L);
                 List<String> lines = List.of(cue[3].split("\n"));
-                assertThat(lines).hasSizeBetween(1, 2).allMatch(l -> l.length() <= 42 && !l.startsWith(" ") && !l.endsWith(" "));
+                assertThat(lines)
+                        .hasSizeBetween(1, 2)
+                        .allMatch(l -> l.length() <= 42 && !l.startsWith(" ") && !l.endsWith(" "));
                 for (String l : lines) said.addAll(List.of(l.split(" ")));
                 at = end;
             }
@@ -81,7 +86,8 @@ class SegmentFormatsTest {
             assertThat(String.join(" ", said)).isEqualTo(words.toString());
         }
         // a short segment stays one cue, one line
-        assertThat(SegmentWriter.render(SegmentFormat.SRT, "x", Map.of(), List.of(new Segment(0, SR, SR, null, "Hello there."))))
+        assertThat(SegmentWriter.render(
+                        SegmentFormat.SRT, "x", Map.of(), List.of(new Segment(0, SR, SR, null, "Hello there."))))
                 .isEqualTo("1\n00:00:00,000 --> 00:00:01,000\nHello there.\n\n");
     }
 
@@ -96,7 +102,8 @@ class SegmentFormatsTest {
                 assertThat(Long.parseLong(cues.get(i)[1])).isEqualTo(segs.get(i).startMillis());
                 assertThat(Long.parseLong(cues.get(i)[2])).isEqualTo(segs.get(i).endMillis());
                 assertThat(cues.get(i)[3]).doesNotContain("-->", "<", ">");
-                String text = cues.get(i)[3].replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&");
+                String text =
+                        cues.get(i)[3].replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&");
                 assertThat(text).isEqualTo(expectedSubtitleText(CAPTIONS.get(i)));
             }
         }
@@ -112,9 +119,10 @@ class SegmentFormatsTest {
      * Returns {index, start ms, end ms, text}.
      */
     private static List<String[]> parseSubtitles(String doc, boolean vtt) {
-        Pattern timing = Pattern.compile(vtt
-                ? "(\\d{2,}):([0-5]\\d):([0-5]\\d)\\.(\\d{3}) --> (\\d{2,}):([0-5]\\d):([0-5]\\d)\\.(\\d{3})"
-                : "(\\d{2,}):([0-5]\\d):([0-5]\\d),(\\d{3}) --> (\\d{2,}):([0-5]\\d):([0-5]\\d),(\\d{3})");
+        Pattern timing = Pattern.compile(
+                vtt
+                        ? "(\\d{2,}):([0-5]\\d):([0-5]\\d)\\.(\\d{3}) --> (\\d{2,}):([0-5]\\d):([0-5]\\d)\\.(\\d{3})"
+                        : "(\\d{2,}):([0-5]\\d):([0-5]\\d),(\\d{3}) --> (\\d{2,}):([0-5]\\d):([0-5]\\d),(\\d{3})");
         List<String[]> cues = new ArrayList<>();
         if (doc.isEmpty()) return cues;
         assertThat(doc).endsWith("\n\n").doesNotContain("\r");
@@ -138,7 +146,9 @@ class SegmentFormatsTest {
     }
 
     private static long ms(Matcher m, int g) {
-        return ((Long.parseLong(m.group(g)) * 60 + Long.parseLong(m.group(g + 1))) * 60 + Long.parseLong(m.group(g + 2))) * 1000
+        return ((Long.parseLong(m.group(g)) * 60 + Long.parseLong(m.group(g + 1))) * 60
+                                + Long.parseLong(m.group(g + 2)))
+                        * 1000
                 + Long.parseLong(m.group(g + 3));
     }
 
@@ -156,7 +166,8 @@ class SegmentFormatsTest {
             assertThat(f[1]).isEqualTo("my_recording");
             assertThat(f[2]).isEqualTo("1");
             assertThat(Double.parseDouble(f[3])).isCloseTo(tricky().get(i).startSeconds(), within(5e-4));
-            assertThat(Double.parseDouble(f[4])).isCloseTo(tricky().get(i).endSeconds() - tricky().get(i).startSeconds(), within(5e-4))
+            assertThat(Double.parseDouble(f[4]))
+                    .isCloseTo(tricky().get(i).endSeconds() - tricky().get(i).startSeconds(), within(5e-4))
                     .isNotNegative();
             assertThat(f[5]).isEqualTo("<NA>");
             assertThat(f[6]).isEqualTo("<NA>");
@@ -164,8 +175,10 @@ class SegmentFormatsTest {
             assertThat(f[8]).isEqualTo("<NA>");
             assertThat(f[9]).isEqualTo("<NA>");
         }
-        assertThat(SegmentWriter.render(SegmentFormat.RTTM, "x", Map.of(), List.of())).isEmpty();
-        assertThat(SegmentWriter.render(SegmentFormat.RTTM, "../some dir/talk.v2.wav", Map.of(), tricky().subList(0, 1)))
+        assertThat(SegmentWriter.render(SegmentFormat.RTTM, "x", Map.of(), List.of()))
+                .isEmpty();
+        assertThat(SegmentWriter.render(
+                        SegmentFormat.RTTM, "../some dir/talk.v2.wav", Map.of(), tricky().subList(0, 1)))
                 .startsWith("SPEAKER talk.v2 1 0.000 1.218 ");
     }
 
@@ -184,7 +197,8 @@ class SegmentFormatsTest {
             assertThat(r.get(2)).isEqualTo(s.label() == null ? "" : s.label());
             assertThat(r.get(3)).isEqualTo(s.text() == null ? "" : s.text());
         }
-        assertThat(parseCsv(SegmentWriter.render(SegmentFormat.CSV, "x", Map.of(), List.of()))).hasSize(1);
+        assertThat(parseCsv(SegmentWriter.render(SegmentFormat.CSV, "x", Map.of(), List.of())))
+                .hasSize(1);
     }
 
     /** RFC 4180: CRLF records, fields quoted when they hold a comma, quote or line break, "" for a quote. */
@@ -197,8 +211,16 @@ class SegmentFormatsTest {
         while (i < doc.length()) {
             char c = doc.charAt(i);
             if (quoted) {
-                if (c == '"' && i + 1 < doc.length() && doc.charAt(i + 1) == '"') { field.append('"'); i += 2; continue; }
-                if (c == '"') { quoted = false; i++; continue; }
+                if (c == '"' && i + 1 < doc.length() && doc.charAt(i + 1) == '"') {
+                    field.append('"');
+                    i += 2;
+                    continue;
+                }
+                if (c == '"') {
+                    quoted = false;
+                    i++;
+                    continue;
+                }
                 field.append(c);
                 i++;
                 continue;
@@ -221,7 +243,9 @@ class SegmentFormatsTest {
                 wasQuoted = false;
                 i += 2;
             } else {
-                assertThat(c).as("unquoted line break or text after a closing quote").isNotEqualTo('\n');
+                assertThat(c)
+                        .as("unquoted line break or text after a closing quote")
+                        .isNotEqualTo('\n');
                 assertThat(wasQuoted).as("text after a closing quote").isFalse();
                 field.append(c);
                 i++;
@@ -244,9 +268,11 @@ class SegmentFormatsTest {
             assertThat(f[1]).matches("\\d+\\.\\d{6}");
             assertThat(Double.parseDouble(f[0])).isCloseTo(tricky().get(i).startSeconds(), within(5e-7));
             assertThat(Double.parseDouble(f[1])).isCloseTo(tricky().get(i).endSeconds(), within(5e-7));
-            assertThat(f[2]).isEqualTo(CAPTIONS.get(i).replaceAll("[\\t\\r\\n]+", " ").strip());
+            assertThat(f[2])
+                    .isEqualTo(CAPTIONS.get(i).replaceAll("[\\t\\r\\n]+", " ").strip());
         }
-        assertThat(SegmentWriter.render(SegmentFormat.AUDACITY, "x", Map.of(), List.of())).isEmpty();
+        assertThat(SegmentWriter.render(SegmentFormat.AUDACITY, "x", Map.of(), List.of()))
+                .isEmpty();
     }
 
     @Test
@@ -261,7 +287,9 @@ class SegmentFormatsTest {
         String json = SegmentWriter.render(SegmentFormat.JSON, "dir/a \"b\".wav", props, tricky());
         @SuppressWarnings("unchecked")
         Map<String, Object> doc = (Map<String, Object>) new TinyJson(json).parseDocument();
-        assertThat(doc.keySet()).containsExactly("audio", "sample_rate", "model", "threshold", "max_speech_s", "note", "streaming", "segments");
+        assertThat(doc.keySet())
+                .containsExactly(
+                        "audio", "sample_rate", "model", "threshold", "max_speech_s", "note", "streaming", "segments");
         assertThat(doc.get("audio")).isEqualTo("dir/a \"b\".wav");
         assertThat(doc.get("sample_rate")).isEqualTo(16000.0);
         assertThat(doc.get("max_speech_s")).isNull();
@@ -280,7 +308,8 @@ class SegmentFormatsTest {
             assertThat(segs.get(i).get("text")).isEqualTo(s.text());
         }
         @SuppressWarnings("unchecked")
-        Map<String, Object> empty = (Map<String, Object>) new TinyJson(SegmentWriter.render(SegmentFormat.JSON, "x", Map.of(), List.of())).parseDocument();
+        Map<String, Object> empty = (Map<String, Object>)
+                new TinyJson(SegmentWriter.render(SegmentFormat.JSON, "x", Map.of(), List.of())).parseDocument();
         assertThat((List<?>) empty.get("segments")).isEmpty();
         assertThatThrownBy(() -> SegmentWriter.render(SegmentFormat.JSON, "x", Map.of("bad", new Object()), List.of()))
                 .hasMessageContaining("String, Number, Boolean or null");
@@ -297,9 +326,13 @@ class SegmentFormatsTest {
         assertThat(SegmentFormat.named("Audacity")).isEqualTo(SegmentFormat.AUDACITY);
         assertThat(SegmentFormat.named("labels")).isEqualTo(SegmentFormat.AUDACITY);
         assertThat(SegmentFormat.choose(Path.of("x.out"), "vtt")).isEqualTo(SegmentFormat.VTT);
-        assertThatThrownBy(() -> SegmentFormat.of(Path.of("x.out"))).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("'x.out'").hasMessageContaining(".srt").hasMessageContaining("--format");
-        assertThatThrownBy(() -> SegmentFormat.named("ass")).hasMessageContaining("unknown segment format 'ass'")
+        assertThatThrownBy(() -> SegmentFormat.of(Path.of("x.out")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'x.out'")
+                .hasMessageContaining(".srt")
+                .hasMessageContaining("--format");
+        assertThatThrownBy(() -> SegmentFormat.named("ass"))
+                .hasMessageContaining("unknown segment format 'ass'")
                 .hasMessageContaining("json, csv, srt, vtt, rttm, audacity");
         Path f = dir.resolve("s.srt");
         SegmentWriter.write(f, SegmentFormat.SRT, "x", Map.of(), tricky());

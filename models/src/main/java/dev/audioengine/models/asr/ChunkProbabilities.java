@@ -7,9 +7,15 @@ package dev.audioengine.models.asr;
 public interface ChunkProbabilities {
     /** No probabilities known: long segments are split into equal parts. */
     ChunkProbabilities NONE = new ChunkProbabilities() {
-        @Override public int chunkSize() { return 1; }
+        @Override
+        public int chunkSize() {
+            return 1;
+        }
 
-        @Override public float at(long chunk) { return Float.NaN; }
+        @Override
+        public float at(long chunk) {
+            return Float.NaN;
+        }
     };
 
     int chunkSize();
@@ -22,9 +28,15 @@ public interface ChunkProbabilities {
         if (chunkSize <= 0) throw new IllegalArgumentException("chunk size must be positive, got " + chunkSize);
         float[] values = probabilities.clone();
         return new ChunkProbabilities() {
-            @Override public int chunkSize() { return chunkSize; }
+            @Override
+            public int chunkSize() {
+                return chunkSize;
+            }
 
-            @Override public float at(long chunk) { return chunk >= 0 && chunk < values.length ? values[(int) chunk] : Float.NaN; }
+            @Override
+            public float at(long chunk) {
+                return chunk >= 0 && chunk < values.length ? values[(int) chunk] : Float.NaN;
+            }
         };
     }
 }

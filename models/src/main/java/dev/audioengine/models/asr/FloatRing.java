@@ -10,16 +10,22 @@ import java.util.Objects;
 final class FloatRing {
     private static final int MAX_CAPACITY = 1 << 30;
     private float[] data = new float[1 << 12]; // a power of two: positions map to slots by masking
-    private long start;                        // the position of the first value kept
+    private long start; // the position of the first value kept
     private int size;
 
     /** The position of the first value kept. */
-    long start() { return start; }
+    long start() {
+        return start;
+    }
 
     /** The position the next appended value takes. */
-    long end() { return start + size; }
+    long end() {
+        return start + size;
+    }
 
-    int size() { return size; }
+    int size() {
+        return size;
+    }
 
     void append(float[] values, int from, int length) {
         Objects.checkFromIndexSize(from, length, values.length);
@@ -46,17 +52,21 @@ final class FloatRing {
         size -= (int) drop;
     }
 
-    boolean holds(long position) { return position >= start && position < end(); }
+    boolean holds(long position) {
+        return position >= start && position < end();
+    }
 
     float get(long position) {
-        if (!holds(position)) throw new IndexOutOfBoundsException(position + " is not kept: [" + start + ", " + end() + ") is");
+        if (!holds(position))
+            throw new IndexOutOfBoundsException(position + " is not kept: [" + start + ", " + end() + ") is");
         return data[slot(position)];
     }
 
     /** Copies the values at {@code [from, to)} to {@code dst[at, ...)}. */
     void copy(long from, long to, float[] dst, int at) {
         if (from < start || to > end() || to < from) {
-            throw new IndexOutOfBoundsException("[" + from + ", " + to + ") is not kept: [" + start + ", " + end() + ") is");
+            throw new IndexOutOfBoundsException(
+                    "[" + from + ", " + to + ") is not kept: [" + start + ", " + end() + ") is");
         }
         Objects.checkFromIndexSize(at, (int) (to - from), dst.length);
         for (long p = from; p < to; ) {
@@ -68,7 +78,9 @@ final class FloatRing {
         }
     }
 
-    private int slot(long position) { return (int) (position & (data.length - 1)); }
+    private int slot(long position) {
+        return (int) (position & (data.length - 1));
+    }
 
     private void grow(int needed) {
         if (needed > MAX_CAPACITY) throw new IllegalStateException("more than 2^30 values kept");

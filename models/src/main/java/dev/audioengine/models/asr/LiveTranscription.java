@@ -8,7 +8,6 @@ import dev.audioengine.model.task.TranscriptSegment;
 import dev.audioengine.model.task.VadOptions;
 import dev.audioengine.model.task.VadStream;
 import dev.audioengine.model.task.VoiceActivityDetector;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -35,13 +34,14 @@ public final class LiveTranscription implements AsrStream {
     private final VadStream vad;
     private final FloatRing audio = new FloatRing();
     private final RingWindowDecoder decoder;
-    private final UnreportedSpeechBound unstarted; // fed END events as reports: where a segment not STARTed yet can begin
+    private final UnreportedSpeechBound
+            unstarted; // fed END events as reports: where a segment not STARTed yet can begin
     private final long maxSamples, partialSamples, lookback;
-    private long position;        // samples accepted
-    private long openStart = -1;  // where the open segment (after any cuts) starts; -1: none open
-    private long lastPartialAt;   // the position of the open segment's last Partial, or its start
-    private boolean partialOut;   // a Partial of the open segment is out: a Final must follow
-    private long decodedUpTo;     // the end of the last Final: no later segment starts before it
+    private long position; // samples accepted
+    private long openStart = -1; // where the open segment (after any cuts) starts; -1: none open
+    private long lastPartialAt; // the position of the open segment's last Partial, or its start
+    private boolean partialOut; // a Partial of the open segment is out: a Final must follow
+    private long decodedUpTo; // the end of the last Final: no later segment starts before it
     private boolean finished, closed;
 
     /**
@@ -49,7 +49,8 @@ public final class LiveTranscription implements AsrStream {
      */
     public LiveTranscription(VadStream vad, WindowDecoder decoder, AsrOptions options) {
         if (vad.sampleRate() != WindowDecoder.SAMPLE_RATE) {
-            throw new IllegalArgumentException("the VAD stream runs at " + vad.sampleRate() + " Hz; windows are decoded at " + WindowDecoder.SAMPLE_RATE + " Hz");
+            throw new IllegalArgumentException("the VAD stream runs at " + vad.sampleRate()
+                    + " Hz; windows are decoded at " + WindowDecoder.SAMPLE_RATE + " Hz");
         }
         this.vad = vad;
         this.decoder = new RingWindowDecoder(audio, decoder);
@@ -74,7 +75,9 @@ public final class LiveTranscription implements AsrStream {
     public static long startLookback(VadOptions o, int chunkSize) {
         if (Double.isInfinite(o.maxSpeechS())) return Long.MAX_VALUE;
         double rate = WindowDecoder.SAMPLE_RATE;
-        return (long) Math.ceil(rate * o.maxSpeechS()) + (long) Math.ceil(rate * o.speechPadMs() / 1000) + 2L * chunkSize;
+        return (long) Math.ceil(rate * o.maxSpeechS())
+                + (long) Math.ceil(rate * o.speechPadMs() / 1000)
+                + 2L * chunkSize;
     }
 
     @Override
@@ -90,7 +93,9 @@ public final class LiveTranscription implements AsrStream {
             position += n;
             take(r, out);
         }
-        if (openStart >= 0 && position > openStart && position - lastPartialAt >= partialSamples) { // one per call: earlier ones would be stale at once
+        if (openStart >= 0
+                && position > openStart
+                && position - lastPartialAt >= partialSamples) { // one per call: earlier ones would be stale at once
             out.add(new TranscriptEvent.Partial(decoder.decode(openStart, position)));
             lastPartialAt = position;
             partialOut = true;
@@ -111,15 +116,21 @@ public final class LiveTranscription implements AsrStream {
     }
 
     /** Samples accepted so far. */
-    public long samples() { return position; }
+    public long samples() {
+        return position;
+    }
 
     /** Samples kept: the open segment, or what a START not reported yet may still need. */
-    public int bufferedSamples() { return audio.size(); }
+    public int bufferedSamples() {
+        return audio.size();
+    }
 
     private void take(VadStream.Result r, List<TranscriptEvent> out) {
         for (float p : r.probabilities()) unstarted.accept(p);
         for (SpeechEvent e : r.events()) {
-            if (e.sample() > position) throw new IllegalStateException("the VAD reported " + e + " beyond the " + position + " samples accepted");
+            if (e.sample() > position)
+                throw new IllegalStateException(
+                        "the VAD reported " + e + " beyond the " + position + " samples accepted");
             if (e.kind() == SpeechEvent.Kind.START) start(e.sample());
             else end(e.sample(), out);
         }
@@ -128,24 +139,30 @@ public final class LiveTranscription implements AsrStream {
     }
 
     private void start(long sample) {
-        if (openStart >= 0) throw new IllegalStateException("the VAD reported a START at " + sample + " while the segment from " + openStart + " is open");
-        long from = Math.max(sample, decodedUpTo); // after a cut at the window limit, the VAD's segment may begin in audio already final
+        if (openStart >= 0)
+            throw new IllegalStateException(
+                    "the VAD reported a START at " + sample + " while the segment from " + openStart + " is open");
+        long from = Math.max(
+                sample,
+                decodedUpTo); // after a cut at the window limit, the VAD's segment may begin in audio already final
         if (from < audio.start()) {
-            throw new IllegalStateException("the VAD reported a START at " + sample + ", before the audio kept (from " + audio.start()
-                    + "): it does not segment by the rules its options name");
+            throw new IllegalStateException("the VAD reported a START at " + sample + ", before the audio kept (from "
+                    + audio.start() + "): it does not segment by the rules its options name");
         }
         openStart = lastPartialAt = from;
         partialOut = false;
     }
 
     private void end(long sample, List<TranscriptEvent> out) {
-        if (openStart < 0) throw new IllegalStateException("the VAD reported an END at " + sample + " with no segment open");
+        if (openStart < 0)
+            throw new IllegalStateException("the VAD reported an END at " + sample + " with no segment open");
         unstarted.reported(sample);
         cut(sample, out);
         if (sample > openStart) {
             decodeFinal(openStart, sample, out);
         } else if (partialOut) { // a cut took everything before the END: close what the Partial opened
-            out.add(new TranscriptEvent.Final(new TranscriptSegment(openStart, openStart, WindowDecoder.SAMPLE_RATE, "", List.of())));
+            out.add(new TranscriptEvent.Final(
+                    new TranscriptSegment(openStart, openStart, WindowDecoder.SAMPLE_RATE, "", List.of())));
         }
         openStart = -1;
         partialOut = false;
@@ -167,7 +184,8 @@ public final class LiveTranscription implements AsrStream {
 
     private void ensureOpen() {
         if (closed) throw new IllegalStateException("this live transcription is closed");
-        if (finished) throw new IllegalStateException("this live transcription is finished; open a new one for more audio");
+        if (finished)
+            throw new IllegalStateException("this live transcription is finished; open a new one for more audio");
     }
 
     @Override

@@ -7,7 +7,6 @@ import dev.audioengine.model.task.SpeechSegment;
 import dev.audioengine.model.task.Transcript;
 import dev.audioengine.model.task.TranscriptSegment;
 import dev.audioengine.model.task.VoiceActivityDetector;
-
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,27 +43,38 @@ public final class LongFormTranscriber implements AutoCloseable {
      */
     public LongFormTranscriber(OfflineVad vad, int chunkSize, WindowDecoder decoder, AsrOptions options) {
         if (vad.sampleRate() != WindowDecoder.SAMPLE_RATE) {
-            throw new IllegalArgumentException("the VAD session runs at " + vad.sampleRate() + " Hz; windows are decoded at " + WindowDecoder.SAMPLE_RATE + " Hz");
+            throw new IllegalArgumentException("the VAD session runs at " + vad.sampleRate()
+                    + " Hz; windows are decoded at " + WindowDecoder.SAMPLE_RATE + " Hz");
         }
         this.vad = vad;
         this.chunk = chunkSize;
         this.decoder = new RingWindowDecoder(audio, decoder);
         this.unreported = new UnreportedSpeechBound(options.vad(), chunkSize, WindowDecoder.SAMPLE_RATE);
         this.windows = new SpeechWindows(options, WindowDecoder.SAMPLE_RATE, new ChunkProbabilities() {
-            @Override public int chunkSize() { return chunk; }
+            @Override
+            public int chunkSize() {
+                return chunk;
+            }
 
-            @Override public float at(long c) { return probabilities.holds(c) ? probabilities.get(c) : Float.NaN; }
+            @Override
+            public float at(long c) {
+                return probabilities.holds(c) ? probabilities.get(c) : Float.NaN;
+            }
         });
     }
 
     /** A transcriber on a new offline session of {@code vad}. */
     public static LongFormTranscriber open(VoiceActivityDetector vad, WindowDecoder decoder, AsrOptions options) {
-        return new LongFormTranscriber(vad.offline(WindowDecoder.SAMPLE_RATE, options.vad()),
-                vad.chunkSize(WindowDecoder.SAMPLE_RATE), decoder, options);
+        return new LongFormTranscriber(
+                vad.offline(WindowDecoder.SAMPLE_RATE, options.vad()),
+                vad.chunkSize(WindowDecoder.SAMPLE_RATE),
+                decoder,
+                options);
     }
 
     /** Transcribes 16 kHz samples. */
-    public static Transcript transcribe(VoiceActivityDetector vad, WindowDecoder decoder, AsrOptions options, float[] samples) {
+    public static Transcript transcribe(
+            VoiceActivityDetector vad, WindowDecoder decoder, AsrOptions options, float[] samples) {
         try (LongFormTranscriber t = open(vad, decoder, options)) {
             List<TranscriptSegment> out = new ArrayList<>(t.accept(samples, 0, samples.length));
             out.addAll(t.finish());
@@ -73,13 +83,19 @@ public final class LongFormTranscriber implements AutoCloseable {
     }
 
     /** Transcribes what the stream delivers until its end, resampled to 16 kHz. */
-    public static Transcript transcribe(VoiceActivityDetector vad, WindowDecoder decoder, AsrOptions options, AudioStream in) throws IOException {
-        return transcribe(vad, decoder, options, in, segment -> { });
+    public static Transcript transcribe(
+            VoiceActivityDetector vad, WindowDecoder decoder, AsrOptions options, AudioStream in) throws IOException {
+        return transcribe(vad, decoder, options, in, segment -> {});
     }
 
     /** As {@link #transcribe(VoiceActivityDetector, WindowDecoder, AsrOptions, AudioStream)}, each segment handed to {@code onSegment} once decoded. */
-    public static Transcript transcribe(VoiceActivityDetector vad, WindowDecoder decoder, AsrOptions options, AudioStream in,
-                                        Consumer<TranscriptSegment> onSegment) throws IOException {
+    public static Transcript transcribe(
+            VoiceActivityDetector vad,
+            WindowDecoder decoder,
+            AsrOptions options,
+            AudioStream in,
+            Consumer<TranscriptSegment> onSegment)
+            throws IOException {
         if (in.sampleRate() != WindowDecoder.SAMPLE_RATE) in.resampleTo(WindowDecoder.SAMPLE_RATE);
         try (LongFormTranscriber t = open(vad, decoder, options)) {
             List<TranscriptSegment> out = new ArrayList<>();
@@ -90,7 +106,8 @@ public final class LongFormTranscriber implements AutoCloseable {
         }
     }
 
-    private static void handOver(List<TranscriptSegment> decoded, List<TranscriptSegment> out, Consumer<TranscriptSegment> onSegment) {
+    private static void handOver(
+            List<TranscriptSegment> decoded, List<TranscriptSegment> out, Consumer<TranscriptSegment> onSegment) {
         for (TranscriptSegment s : decoded) {
             out.add(s);
             onSegment.accept(s);
@@ -130,10 +147,14 @@ public final class LongFormTranscriber implements AutoCloseable {
     }
 
     /** Samples accepted so far. */
-    public long samples() { return samples; }
+    public long samples() {
+        return samples;
+    }
 
     /** Samples kept for windows not decoded yet. */
-    public int bufferedSamples() { return audio.size(); }
+    public int bufferedSamples() {
+        return audio.size();
+    }
 
     private void take(OfflineVad.Result r, List<TranscriptSegment> out) {
         for (float p : r.probabilities()) {
@@ -142,8 +163,9 @@ public final class LongFormTranscriber implements AutoCloseable {
         }
         for (SpeechSegment s : r.segments()) {
             if (s.startSample() < audio.start() || s.endSample() > samples) {
-                throw new IllegalStateException("the VAD reported speech at [" + s.startSample() + ", " + s.endSample() + ") but the audio kept is ["
-                        + audio.start() + ", " + samples + "): it does not segment by the rules its options name");
+                throw new IllegalStateException("the VAD reported speech at [" + s.startSample() + ", " + s.endSample()
+                        + ") but the audio kept is [" + audio.start() + ", " + samples
+                        + "): it does not segment by the rules its options name");
             }
             for (SpeechSegment w : windows.add(s)) out.add(decoder.decode(w.startSample(), w.endSample()));
             unreported.reported(s.endSample());

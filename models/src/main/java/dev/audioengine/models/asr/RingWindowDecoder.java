@@ -24,8 +24,14 @@ final class RingWindowDecoder {
         if (scratch.length < length) scratch = new float[length];
         audio.copy(from, to, scratch, 0);
         TranscriptSegment s = decoder.decode(scratch, 0, length, from);
-        if (s == null || s.startSample() != from || s.endSample() != to || s.sampleRate() != WindowDecoder.SAMPLE_RATE) {
-            throw new IllegalStateException("the decoder returned " + (s == null ? "null" : "[" + s.startSample() + ", " + s.endSample() + ") at " + s.sampleRate() + " Hz")
+        if (s == null
+                || s.startSample() != from
+                || s.endSample() != to
+                || s.sampleRate() != WindowDecoder.SAMPLE_RATE) {
+            throw new IllegalStateException("the decoder returned "
+                    + (s == null
+                            ? "null"
+                            : "[" + s.startSample() + ", " + s.endSample() + ") at " + s.sampleRate() + " Hz")
                     + " for the window [" + from + ", " + to + ") at " + WindowDecoder.SAMPLE_RATE + " Hz");
         }
         return s;

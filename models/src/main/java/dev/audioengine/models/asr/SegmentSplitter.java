@@ -1,7 +1,6 @@
 package dev.audioengine.models.asr;
 
 import dev.audioengine.model.task.SpeechSegment;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -17,7 +16,8 @@ final class SegmentSplitter {
     private SegmentSplitter() {}
 
     /** {@code [start, end)} in parts of at most {@code maxSamples}, in order, end to end. */
-    static List<SpeechSegment> split(long start, long end, long maxSamples, int sampleRate, ChunkProbabilities probabilities) {
+    static List<SpeechSegment> split(
+            long start, long end, long maxSamples, int sampleRate, ChunkProbabilities probabilities) {
         if (maxSamples <= 0) throw new IllegalArgumentException("max window must be positive, got " + maxSamples);
         int parts = (int) Math.ceilDiv(end - start, maxSamples);
         List<SpeechSegment> out = new ArrayList<>(parts);

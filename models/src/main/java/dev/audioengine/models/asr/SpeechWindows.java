@@ -2,7 +2,6 @@ package dev.audioengine.models.asr;
 
 import dev.audioengine.model.task.AsrOptions;
 import dev.audioengine.model.task.SpeechSegment;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -25,7 +24,7 @@ public final class SpeechWindows {
     private final double mergeGapSamples;
     private final ChunkProbabilities probabilities;
     private long windowStart = -1, windowEnd; // the window not settled yet; -1: none
-    private long nextStartAtLeast;             // segments must start here or later (ends seen, promises made)
+    private long nextStartAtLeast; // segments must start here or later (ends seen, promises made)
 
     /** @param probabilities used to place the cuts of long segments; {@link ChunkProbabilities#NONE} for equal parts */
     public SpeechWindows(AsrOptions options, int sampleRate, ChunkProbabilities probabilities) {
@@ -42,7 +41,8 @@ public final class SpeechWindows {
     }
 
     /** The windows of sorted, non-overlapping segments at one rate; long segments are cut where the probability is low. */
-    public static List<SpeechSegment> plan(List<SpeechSegment> segments, AsrOptions options, ChunkProbabilities probabilities) {
+    public static List<SpeechSegment> plan(
+            List<SpeechSegment> segments, AsrOptions options, ChunkProbabilities probabilities) {
         if (segments.isEmpty()) return List.of();
         SpeechWindows planner = new SpeechWindows(options, segments.getFirst().sampleRate(), probabilities);
         List<SpeechSegment> out = new ArrayList<>();
@@ -54,15 +54,19 @@ public final class SpeechWindows {
     /** Takes the next segment; returns the windows it settles (often none). */
     public List<SpeechSegment> add(SpeechSegment segment) {
         if (segment.sampleRate() != sampleRate) {
-            throw new IllegalArgumentException("segment " + describe(segment) + " is at " + segment.sampleRate() + " Hz, the windows at " + sampleRate + " Hz");
+            throw new IllegalArgumentException("segment " + describe(segment) + " is at " + segment.sampleRate()
+                    + " Hz, the windows at " + sampleRate + " Hz");
         }
-        if (segment.endSample() <= segment.startSample()) throw new IllegalArgumentException("segment " + describe(segment) + " is empty");
+        if (segment.endSample() <= segment.startSample())
+            throw new IllegalArgumentException("segment " + describe(segment) + " is empty");
         if (segment.startSample() < nextStartAtLeast) {
-            throw new IllegalArgumentException("segment " + describe(segment) + " starts before sample " + nextStartAtLeast
-                    + ": segments must come in order, must not overlap, and must not start before a settleBefore bound");
+            throw new IllegalArgumentException(
+                    "segment " + describe(segment) + " starts before sample " + nextStartAtLeast
+                            + ": segments must come in order, must not overlap, and must not start before a settleBefore bound");
         }
         List<SpeechSegment> out = new ArrayList<>(1);
-        boolean joins = windowStart >= 0 && segment.startSample() - windowEnd < mergeGapSamples
+        boolean joins = windowStart >= 0
+                && segment.startSample() - windowEnd < mergeGapSamples
                 && segment.endSample() - windowStart <= maxSamples;
         if (joins) {
             windowEnd = segment.endSample();
@@ -84,7 +88,8 @@ public final class SpeechWindows {
         nextStartAtLeast = Math.max(nextStartAtLeast, sample);
         if (windowStart < 0) return List.of();
         boolean gapTooLong = nextStartAtLeast - windowEnd >= mergeGapSamples;
-        boolean windowTooLong = nextStartAtLeast + 1 - windowStart > maxSamples; // a later segment ends after nextStartAtLeast
+        boolean windowTooLong =
+                nextStartAtLeast + 1 - windowStart > maxSamples; // a later segment ends after nextStartAtLeast
         if (!gapTooLong && !windowTooLong) return List.of();
         List<SpeechSegment> out = new ArrayList<>(1);
         settle(out);
@@ -99,7 +104,9 @@ public final class SpeechWindows {
     }
 
     /** Where the window not yet settled starts; -1 when there is none. */
-    public long pendingStart() { return windowStart; }
+    public long pendingStart() {
+        return windowStart;
+    }
 
     private void settle(List<SpeechSegment> out) {
         if (windowStart < 0) return;
@@ -108,5 +115,7 @@ public final class SpeechWindows {
         windowStart = -1;
     }
 
-    private static String describe(SpeechSegment s) { return "[" + s.startSample() + ", " + s.endSample() + ")"; }
+    private static String describe(SpeechSegment s) {
+        return "[" + s.startSample() + ", " + s.endSample() + ")";
+    }
 }

@@ -1,7 +1,6 @@
 package dev.audioengine.models.asr;
 
 import dev.audioengine.model.task.VadOptions;
-
 import java.util.ArrayDeque;
 
 /**
@@ -28,10 +27,12 @@ final class UnreportedSpeechBound {
     /** A stretch that may hold segments not reported yet: from its first chunk at or above the threshold. */
     private static final class Run {
         final long start;
-        long speechEnd;  // the end of its last chunk at or above the threshold
-        boolean closed;  // followed by min-silence of chunks below neg-threshold
+        long speechEnd; // the end of its last chunk at or above the threshold
+        boolean closed; // followed by min-silence of chunks below neg-threshold
 
-        Run(long start) { this.start = start; }
+        Run(long start) {
+            this.start = start;
+        }
     }
 
     private final double threshold, negThreshold, minSilence, minSpeech;
@@ -74,7 +75,8 @@ final class UnreportedSpeechBound {
     /** The detector reported a segment ending at {@code end}. */
     void reported(long end) {
         reportedEnd = Math.max(reportedEnd, end);
-        while (!runs.isEmpty() && runs.getFirst().speechEnd <= reportedEnd) runs.removeFirst(); // it can start nothing at or after the end
+        while (!runs.isEmpty() && runs.getFirst().speechEnd <= reportedEnd)
+            runs.removeFirst(); // it can start nothing at or after the end
     }
 
     /** No segment the detector reports from now on starts before this sample. */

@@ -3,7 +3,6 @@ package dev.audioengine.models.json;
 import dev.audioengine.model.ModelFormatException;
 import dev.audioengine.weights.json.JsonFormatException;
 import dev.audioengine.weights.json.StrictJson;
-
 import java.nio.file.Path;
 
 /**
@@ -19,7 +18,8 @@ public final class ModelJson {
         try {
             return StrictJson.parse(bytes);
         } catch (JsonFormatException e) {
-            throw new ModelFormatException(file + ": invalid JSON at line " + e.line() + ", column " + e.column() + ": " + e.problem(), e);
+            throw new ModelFormatException(
+                    file + ": invalid JSON at line " + e.line() + ", column " + e.column() + ": " + e.problem(), e);
         }
     }
 }

@@ -35,8 +35,10 @@ final class HostLoops implements AutoCloseable {
             body.run(0, n);
             return;
         }
-        pool.submit(() -> IntStream.range(0, pieces).parallel().forEach(p -> body.run(
-                (int) ((long) n * p / pieces), (int) ((long) n * (p + 1) / pieces)))).join();
+        pool.submit(() -> IntStream.range(0, pieces)
+                        .parallel()
+                        .forEach(p -> body.run((int) ((long) n * p / pieces), (int) ((long) n * (p + 1) / pieces))))
+                .join();
     }
 
     /**

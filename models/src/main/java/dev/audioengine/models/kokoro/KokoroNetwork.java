@@ -18,7 +18,6 @@ import dev.audioengine.blocks.MultiHeadAttention;
 import dev.audioengine.blocks.Positions;
 import dev.audioengine.blocks.weights.WeightScope;
 import dev.audioengine.blocks.weights.WeightStore;
-
 import java.util.Set;
 
 /**
@@ -43,8 +42,21 @@ import java.util.Set;
  * {@code KokoroModel}; the ops no graph API op covers (LeakyReLU, nearest ×2, [B,T,C] ↔ [B,C,T]) are at the end.
  */
 public final class KokoroNetwork {
-    static final String IDS = "input_ids", STYLE = "style", SPEED = "speed", EN = "en", ASR = "asr", F0 = "f0", N = "n", HAR = "har";
-    static final String DURATIONS = "durations", D = "d", T_EN = "t_en", WAVEFORM = "waveform", ENCODE = "encode", DECODE = "decode", POST = "post";
+    static final String IDS = "input_ids",
+            STYLE = "style",
+            SPEED = "speed",
+            EN = "en",
+            ASR = "asr",
+            F0 = "f0",
+            N = "n",
+            HAR = "har";
+    static final String DURATIONS = "durations",
+            D = "d",
+            T_EN = "t_en",
+            WAVEFORM = "waveform",
+            ENCODE = "encode",
+            DECODE = "decode",
+            POST = "post";
     static final String INVERSE_BASIS = "decoder.decoder.generator.stft.istft.stft.inverse_basis";
 
     private KokoroNetwork() {}
@@ -68,37 +80,68 @@ public final class KokoroNetwork {
      * @param hop            gen_istft_hop_size (not in the weights)
      * @param sampleRate     the output rate (not in the weights)
      */
-    public record KokoroConfig(int hidden, int styleDim, int bertHidden, int bertLayers, int bertHeads, int decoderHidden, int asrResidual,
-                               int decoderOut, int upsampleFirst, int upsampleSecond, int nFft, int hop, int sampleRate) {
+    public record KokoroConfig(
+            int hidden,
+            int styleDim,
+            int bertHidden,
+            int bertLayers,
+            int bertHeads,
+            int decoderHidden,
+            int asrResidual,
+            int decoderOut,
+            int upsampleFirst,
+            int upsampleSecond,
+            int nFft,
+            int hop,
+            int sampleRate) {
         /** The released model: hexgrad/Kokoro-82M's config.json and iSTFTNet's Decoder. */
-        public static final KokoroConfig KOKORO_82M = new KokoroConfig(512, 128, 768, 12, 12, 1024, 64, 512, 10, 6, 20, 5, 24000);
+        public static final KokoroConfig KOKORO_82M =
+                new KokoroConfig(512, 128, 768, 12, 12, 1024, 64, 512, 10, 6, 20, 5, 24000);
 
         /** The DurationEncoder's and the predictor LSTMs' width: hidden ++ style. */
-        public int predictorWidth() { return hidden + styleDim; }
+        public int predictorWidth() {
+            return hidden + styleDim;
+        }
 
         /** A voice's style row: the decoder's half, then the predictor's. */
-        public int styleRow() { return 2 * styleDim; }
+        public int styleRow() {
+            return 2 * styleDim;
+        }
 
         /** The decode blocks' input: the previous block ++ asr_res ++ F0 ++ N. */
-        public int decodeIn() { return decoderHidden + asrResidual + 2; }
+        public int decodeIn() {
+            return decoderHidden + asrResidual + 2;
+        }
 
         /** The generator's channels after upsampling {@code stage} (0 or 1): upsample_initial_channel / 2^(stage + 1). */
-        public int generatorChannels(int stage) { return decoderOut >> (stage + 1); }
+        public int generatorChannels(int stage) {
+            return decoderOut >> (stage + 1);
+        }
 
         /** Frequency bins of the iSTFT: n_fft / 2 + 1. */
-        public int bins() { return nFft / 2 + 1; }
+        public int bins() {
+            return nFft / 2 + 1;
+        }
 
         /** The source spectrum's channels (magnitudes, then phases) and conv_post's output. */
-        public int sourceChannels() { return 2 * bins(); }
+        public int sourceChannels() {
+            return 2 * bins();
+        }
 
         /** Output samples per F0 value: the generator's upsampling times the hop (the harmonic source's rate). */
-        public int sourceUpsample() { return upsampleFirst * upsampleSecond * hop; }
+        public int sourceUpsample() {
+            return upsampleFirst * upsampleSecond * hop;
+        }
 
         /** Output samples per duration frame: two F0 values per frame. */
-        public int samplesPerFrame() { return 2 * sourceUpsample(); }
+        public int samplesPerFrame() {
+            return 2 * sourceUpsample();
+        }
 
         /** STFT frames of the harmonic source for {@code frames} duration frames (center padding: one more than hops). */
-        public long sourceFrames(long frames) { return (long) samplesPerFrame() / hop * frames + 1; }
+        public long sourceFrames(long frames) {
+            return (long) samplesPerFrame() / hop * frames + 1;
+        }
 
         /**
          * The geometry of the file under {@code root}, from the shapes of weights the network reads as F32 anyway; refused
@@ -107,18 +150,33 @@ public final class KokoroNetwork {
         static KokoroConfig read(WeightScope root) {
             WeightScope enc = root.child("encoder"), dec = root.child("decoder.decoder");
             int hidden = width(enc, "bert_encoder.bias");
-            int style = Math.toIntExact(enc.tensor("predictor.lstm.weight_ih_l0").shape().dim(1)) - hidden;
-            KokoroConfig c = new KokoroConfig(hidden, style, width(enc, "bert.encoder.embedding_hidden_mapping_in.bias"), KOKORO_82M.bertLayers,
-                    KOKORO_82M.bertHeads, width(dec, "encode.conv1.bias"), width(dec, "asr_res.0.bias"), width(dec, "decode.3.conv1.bias"),
-                    KOKORO_82M.upsampleFirst, KOKORO_82M.upsampleSecond, Math.toIntExact(root.tensor(INVERSE_BASIS).shape().dim(2)),
-                    KOKORO_82M.hop, KOKORO_82M.sampleRate);
+            int style = Math.toIntExact(
+                            enc.tensor("predictor.lstm.weight_ih_l0").shape().dim(1))
+                    - hidden;
+            KokoroConfig c = new KokoroConfig(
+                    hidden,
+                    style,
+                    width(enc, "bert.encoder.embedding_hidden_mapping_in.bias"),
+                    KOKORO_82M.bertLayers,
+                    KOKORO_82M.bertHeads,
+                    width(dec, "encode.conv1.bias"),
+                    width(dec, "asr_res.0.bias"),
+                    width(dec, "decode.3.conv1.bias"),
+                    KOKORO_82M.upsampleFirst,
+                    KOKORO_82M.upsampleSecond,
+                    Math.toIntExact(root.tensor(INVERSE_BASIS).shape().dim(2)),
+                    KOKORO_82M.hop,
+                    KOKORO_82M.sampleRate);
             if (!c.equals(KOKORO_82M) || c.styleRow() != KokoroVoice.STYLE_DIM) {
-                throw new IllegalArgumentException(root + " has the geometry " + c + ", not Kokoro-82M's " + KOKORO_82M);
+                throw new IllegalArgumentException(
+                        root + " has the geometry " + c + ", not Kokoro-82M's " + KOKORO_82M);
             }
             return c;
         }
 
-        private static int width(WeightScope s, String name) { return Math.toIntExact(s.tensor(name).shape().dim(0)); }
+        private static int width(WeightScope s, String name) {
+            return Math.toIntExact(s.tensor(name).shape().dim(0));
+        }
     }
 
     /**
@@ -141,28 +199,49 @@ public final class KokoroNetwork {
      *                    stage (kernels 3, 7, 11); conv_post [2b, decoderOut/4, 7]; the iSTFT's inverse_basis [2b, 1, nFft]
      * @param source      m_source.l_linear [1, 9] + [1], run on the host
      */
-    record Weights(KokoroConfig config, WeightStore store, Albert bert, Linear bertEncoder, DurationPredictor durations, ProsodyPredictor prosody,
-                   TextEncoder textEncoder, Decoder decoder, Generator generator, HarmonicSource source) implements AutoCloseable {
+    record Weights(
+            KokoroConfig config,
+            WeightStore store,
+            Albert bert,
+            Linear bertEncoder,
+            DurationPredictor durations,
+            ProsodyPredictor prosody,
+            TextEncoder textEncoder,
+            Decoder decoder,
+            Generator generator,
+            HarmonicSource source)
+            implements AutoCloseable {
 
         static Weights read(WeightStore store, Set<Capability> effective) {
             KokoroConfig c = KokoroConfig.read(store.scope());
-            WeightScope enc = store.scope().child("encoder"), dec = store.scope().child("decoder.decoder");
+            WeightScope enc = store.scope().child("encoder"),
+                    dec = store.scope().child("decoder.decoder");
             Linear bertEncoder = Linear.load(enc.child("bert_encoder"));
             if (bertEncoder.inFeatures() != c.bertHidden() || bertEncoder.outFeatures() != c.hidden()) {
-                throw new IllegalArgumentException("bert_encoder is " + bertEncoder.inFeatures() + " → " + bertEncoder.outFeatures());
+                throw new IllegalArgumentException(
+                        "bert_encoder is " + bertEncoder.inFeatures() + " → " + bertEncoder.outFeatures());
             }
             WeightScope lin = dec.child("generator.m_source.l_linear");
             HostTensor w = lin.tensor("weight"), b = lin.tensor("bias");
-            if (w.elements() != HarmonicSource.HARMONICS || b.elements() != 1) throw new IllegalArgumentException("l_linear is " + w.shape());
-            return new Weights(c, store, Albert.load(enc.child("bert"), c, effective), bertEncoder,
-                    DurationPredictor.load(enc.child("predictor")), ProsodyPredictor.load(enc.child("predictor"), c, effective),
-                    TextEncoder.load(enc.child("text_encoder")), Decoder.load(dec, c, effective),
+            if (w.elements() != HarmonicSource.HARMONICS || b.elements() != 1)
+                throw new IllegalArgumentException("l_linear is " + w.shape());
+            return new Weights(
+                    c,
+                    store,
+                    Albert.load(enc.child("bert"), c, effective),
+                    bertEncoder,
+                    DurationPredictor.load(enc.child("predictor")),
+                    ProsodyPredictor.load(enc.child("predictor"), c, effective),
+                    TextEncoder.load(enc.child("text_encoder")),
+                    Decoder.load(dec, c, effective),
                     Generator.load(dec.child("generator"), c, store.scope().tensor(INVERSE_BASIS), effective),
                     new HarmonicSource(w.toFloatArray(), b.getFloat(0)));
         }
 
         @Override
-        public void close() { store.close(); }
+        public void close() {
+            store.close();
+        }
     }
 
     /** ids [1, N], style [1, 2s], speed [1] → raw durations [1, N], d [1, N, h + s], t_en [1, N, h]; one graph per N. */
@@ -173,7 +252,8 @@ public final class KokoroNetwork {
         Tensor style = predictorStyle(g, g.input(STYLE, Shape.of(1, c.styleRow())), c);
         Tensor speed = g.input(SPEED, Shape.of(1));
         Tensor dEn = w.bertEncoder().apply(g, w.bert().apply(g, ids, w.store().scope()));
-        HostTensor zeros = w.store().derived("kokoro zero rows " + n, () -> HostTensor.allocate(DType.I32, Shape.of(n)));
+        HostTensor zeros =
+                w.store().derived("kokoro zero rows " + n, () -> HostTensor.allocate(DType.I32, Shape.of(n)));
         Tensor styleRows = g.reshape(g.getRows(style, g.constant(zeros)), 1, n, c.styleDim());
         Tensor d = w.durations().encode(g, dEn, style, styleRows);
         Tensor durations = g.div(w.durations().durations(g, d), speed).named(DURATIONS);
@@ -192,7 +272,9 @@ public final class KokoroNetwork {
     }
 
     /** asr [1, h, F], F0, N, the source spectrum [1, 2b, 120F + 1], style → waveform [600F]; one graph per F. */
-    static Graph synthesis(Weights w, int frames) { return synthesis(w, frames, false); }
+    static Graph synthesis(Weights w, int frames) {
+        return synthesis(w, frames, false);
+    }
 
     /** With {@code probes}, also encode's output, decode.3's and conv_post's (tests). */
     static Graph synthesis(Weights w, int frames, boolean probes) {
@@ -209,7 +291,11 @@ public final class KokoroNetwork {
         inner.add(x);
         Tensor wave = w.generator().apply(g, x, har, style, inner).named(WAVEFORM);
         if (!probes) return g.build(wave);
-        return g.build(wave, inner.get(0).named(ENCODE), inner.get(1).named(DECODE), inner.get(2).named(POST));
+        return g.build(
+                wave,
+                inner.get(0).named(ENCODE),
+                inner.get(1).named(DECODE),
+                inner.get(2).named(POST));
     }
 
     /** style[:, s:], the predictor's half. */
@@ -241,17 +327,31 @@ public final class KokoroNetwork {
             embeddingNorm = LayerNorm.load(e.child("LayerNorm"), EPS);
             mappingIn = Linear.load(bert.child("encoder.embedding_hidden_mapping_in"));
             WeightScope l = bert.child("encoder.albert_layer_groups.0.albert_layers.0");
-            attention = MultiHeadAttention.load(l.child("attention"), "query", "key", "value", "dense", c.bertHeads(), c.bertHeads(), null, effective);
+            attention = MultiHeadAttention.load(
+                    l.child("attention"),
+                    "query",
+                    "key",
+                    "value",
+                    "dense",
+                    c.bertHeads(),
+                    c.bertHeads(),
+                    null,
+                    effective);
             attentionNorm = LayerNorm.load(l.child("attention.LayerNorm"), EPS);
             ffn = Linear.load(l.child("ffn"));
             ffnOutput = Linear.load(l.child("ffn_output"));
             fullNorm = LayerNorm.load(l.child("full_layer_layer_norm"), EPS);
-            if (mappingIn.outFeatures() != c.bertHidden() || ffnOutput.outFeatures() != c.bertHidden() || words.shape().dim(1) != mappingIn.inFeatures()) {
-                throw new IllegalArgumentException("ALBERT widths do not fit: mapping " + mappingIn.inFeatures() + " → " + mappingIn.outFeatures());
+            if (mappingIn.outFeatures() != c.bertHidden()
+                    || ffnOutput.outFeatures() != c.bertHidden()
+                    || words.shape().dim(1) != mappingIn.inFeatures()) {
+                throw new IllegalArgumentException("ALBERT widths do not fit: mapping " + mappingIn.inFeatures() + " → "
+                        + mappingIn.outFeatures());
             }
         }
 
-        static Albert load(WeightScope bert, KokoroConfig c, Set<Capability> effective) { return new Albert(bert, c, effective); }
+        static Albert load(WeightScope bert, KokoroConfig c, Set<Capability> effective) {
+            return new Albert(bert, c, effective);
+        }
 
         /** ids I32 [1, N] → [1, N, bertHidden]. */
         Tensor apply(GraphBuilder g, Tensor ids, WeightScope constants) {
@@ -281,16 +381,21 @@ public final class KokoroNetwork {
             for (int i = 0; i < 3; i++) {
                 WeightScope c = s.child("cnn", i);
                 convs[i] = Conv1d.load(c.child("0"), 1, 2, 1, 1);
-                if (convs[i].kernel() != 5) throw new IllegalArgumentException(c.prefix() + " has kernel " + convs[i].kernel());
+                if (convs[i].kernel() != 5)
+                    throw new IllegalArgumentException(c.prefix() + " has kernel " + convs[i].kernel());
                 norms[i] = new LayerNorm(c.tensor("1.gamma"), c.tensor("1.beta"), 1e-5f);
             }
             lstm = BiLstm.load(s.child("lstm"));
         }
 
-        static TextEncoder load(WeightScope textEncoder) { return new TextEncoder(textEncoder); }
+        static TextEncoder load(WeightScope textEncoder) {
+            return new TextEncoder(textEncoder);
+        }
 
         /** Rows of the embedding: ids must be below this. */
-        long symbols() { return embedding.shape().dim(0); }
+        long symbols() {
+            return embedding.shape().dim(0);
+        }
 
         /** ids I32 [1, N] → [1, N, hidden] (time-major). */
         Tensor apply(GraphBuilder g, Tensor ids) {
@@ -323,10 +428,13 @@ public final class KokoroNetwork {
             }
             lstm = BiLstm.load(predictor.child("lstm"));
             proj = Linear.load(predictor.child("duration_proj.linear_layer"));
-            if (proj.inFeatures() != 2L * lstm.hidden()) throw new IllegalArgumentException("duration_proj takes " + proj.inFeatures());
+            if (proj.inFeatures() != 2L * lstm.hidden())
+                throw new IllegalArgumentException("duration_proj takes " + proj.inFeatures());
         }
 
-        static DurationPredictor load(WeightScope predictor) { return new DurationPredictor(predictor); }
+        static DurationPredictor load(WeightScope predictor) {
+            return new DurationPredictor(predictor);
+        }
 
         /** dEn [1, N, hidden] (bert_encoder's output), style [1, style], styleRows [1, N, style] (the style on each step) → d [1, N, hidden + style]. */
         Tensor encode(GraphBuilder g, Tensor dEn, Tensor style, Tensor styleRows) {
@@ -340,7 +448,6 @@ public final class KokoroNetwork {
             return g.sum(g.sigmoid(proj.apply(g, lstm.apply(g, d))), 2, false);
         }
     }
-
 
     // ---- the prosody graph, and the style-conditioned blocks it shares with the decoder
 
@@ -366,7 +473,9 @@ public final class KokoroNetwork {
             nProj = Conv1d.load(p.child("N_proj"), 1, 0, 1, 1);
         }
 
-        static ProsodyPredictor load(WeightScope predictor, KokoroConfig c, Set<Capability> effective) { return new ProsodyPredictor(predictor, c, effective); }
+        static ProsodyPredictor load(WeightScope predictor, KokoroConfig c, Set<Capability> effective) {
+            return new ProsodyPredictor(predictor, c, effective);
+        }
 
         /** en [1, F, hidden + style] (d repeated by the durations), style [1, style] → {F0, N}, each [1, 1, 2F]. */
         Tensor[] apply(GraphBuilder g, Tensor en, Tensor style) {
@@ -391,7 +500,8 @@ public final class KokoroNetwork {
         private final long channels;
 
         AdaIn(Linear fc) {
-            if (fc.outFeatures() % 2 != 0) throw new IllegalArgumentException("an AdaIN fc gives 2C values, got " + fc.outFeatures());
+            if (fc.outFeatures() % 2 != 0)
+                throw new IllegalArgumentException("an AdaIN fc gives 2C values, got " + fc.outFeatures());
             this.fc = fc;
             this.channels = fc.outFeatures() / 2;
         }
@@ -399,11 +509,15 @@ public final class KokoroNetwork {
         /** {@code fc.weight}, {@code fc.bias} under the scope; {@code channels} checked. */
         static AdaIn load(WeightScope scope, long channels) {
             AdaIn a = new AdaIn(Linear.load(scope.child("fc")));
-            if (a.channels != channels) throw new IllegalArgumentException(scope.prefix() + ": " + a.channels + " channels, expected " + channels);
+            if (a.channels != channels)
+                throw new IllegalArgumentException(
+                        scope.prefix() + ": " + a.channels + " channels, expected " + channels);
             return a;
         }
 
-        long channels() { return channels; }
+        long channels() {
+            return channels;
+        }
 
         /** AdaIN1d on x [1, C, T] with style [1, S]. */
         Tensor instance(GraphBuilder g, Tensor x, Tensor style) {
@@ -435,7 +549,8 @@ public final class KokoroNetwork {
         private final Conv1d conv1, conv2, conv1x1;
         private final ConvTranspose1d pool;
 
-        private AdainResBlk1d(AdaIn norm1, Conv1d conv1, AdaIn norm2, Conv1d conv2, Conv1d conv1x1, ConvTranspose1d pool) {
+        private AdainResBlk1d(
+                AdaIn norm1, Conv1d conv1, AdaIn norm2, Conv1d conv2, Conv1d conv1x1, ConvTranspose1d pool) {
             this.norm1 = norm1;
             this.conv1 = conv1;
             this.norm2 = norm2;
@@ -447,10 +562,12 @@ public final class KokoroNetwork {
         static AdainResBlk1d load(WeightScope s, int in, int out, boolean upsample, Set<Capability> effective) {
             Conv1d conv1 = Conv1d.load(s.child("conv1"), 1, 1, 1, 1);
             Conv1d conv2 = Conv1d.load(s.child("conv2"), 1, 1, 1, 1);
-            if (conv1.outChannels() != out || conv2.outChannels() != out) throw new IllegalArgumentException(s.prefix() + ": convs do not give " + out);
+            if (conv1.outChannels() != out || conv2.outChannels() != out)
+                throw new IllegalArgumentException(s.prefix() + ": convs do not give " + out);
             Conv1d shortcut = in == out ? null : new Conv1d(s.child("conv1x1").tensor("weight"), null, 1, 0, 1, 1);
             ConvTranspose1d pool = upsample ? ConvTranspose1d.load(s.child("pool"), 2, 1, 1, 1, in, effective) : null;
-            return new AdainResBlk1d(AdaIn.load(s.child("norm1"), in), conv1, AdaIn.load(s.child("norm2"), out), conv2, shortcut, pool);
+            return new AdainResBlk1d(
+                    AdaIn.load(s.child("norm1"), in), conv1, AdaIn.load(s.child("norm2"), out), conv2, shortcut, pool);
         }
 
         Tensor apply(GraphBuilder g, Tensor x, Tensor style) {
@@ -463,7 +580,6 @@ public final class KokoroNetwork {
             return g.scale(g.add(r, sc), INV_SQRT2);
         }
     }
-
 
     // ---- on the host between the prosody and the synthesis graphs: the generator's harmonic source
 
@@ -478,13 +594,16 @@ public final class KokoroNetwork {
      * clamped), sin, ×0.1, × (f > 10); then tanh(l_linear(9 sines)).
      */
     static final class HarmonicSource {
-        static final int SAMPLE_RATE = KokoroConfig.KOKORO_82M.sampleRate(), UPSAMPLE = KokoroConfig.KOKORO_82M.sourceUpsample(), HARMONICS = 9;
+        static final int SAMPLE_RATE = KokoroConfig.KOKORO_82M.sampleRate(),
+                UPSAMPLE = KokoroConfig.KOKORO_82M.sourceUpsample(),
+                HARMONICS = 9;
         private static final float SINE_AMP = 0.1f, VOICED = 10f;
         private final float[] weights;
         private final float bias;
 
         HarmonicSource(float[] weights, float bias) {
-            if (weights.length != HARMONICS) throw new IllegalArgumentException("l_linear has " + weights.length + " inputs");
+            if (weights.length != HARMONICS)
+                throw new IllegalArgumentException("l_linear has " + weights.length + " inputs");
             this.weights = weights.clone();
             this.bias = bias;
         }
@@ -524,7 +643,8 @@ public final class KokoroNetwork {
         }
 
         /** The periodic Hann window and the DFT's cos/sin per (bin, tap), computed once (the same values the loop computed per frame). */
-        private static final double[] WINDOW = new double[KokoroConfig.KOKORO_82M.nFft()], COS = new double[KokoroConfig.KOKORO_82M.bins() * KokoroConfig.KOKORO_82M.nFft()],
+        private static final double[] WINDOW = new double[KokoroConfig.KOKORO_82M.nFft()],
+                COS = new double[KokoroConfig.KOKORO_82M.bins() * KokoroConfig.KOKORO_82M.nFft()],
                 SIN = new double[COS.length];
 
         static {
@@ -541,7 +661,10 @@ public final class KokoroNetwork {
 
         /** STFT (n_fft 20, hop 5, periodic Hann, reflect-padded by 10): [22 × frames] row-major, magnitudes then phases; frames spread over {@code loops}' threads. */
         static float[] spectrum(float[] x, HostLoops loops) {
-            int nFft = KokoroConfig.KOKORO_82M.nFft(), hop = KokoroConfig.KOKORO_82M.hop(), bins = KokoroConfig.KOKORO_82M.bins(), pad = nFft / 2;
+            int nFft = KokoroConfig.KOKORO_82M.nFft(),
+                    hop = KokoroConfig.KOKORO_82M.hop(),
+                    bins = KokoroConfig.KOKORO_82M.bins(),
+                    pad = nFft / 2;
             int frames = 1 + x.length / hop;
             double[] padded = new double[x.length + 2 * pad];
             for (int i = 0; i < padded.length; i++) {
@@ -587,10 +710,18 @@ public final class KokoroNetwork {
             nConv = Conv1d.load(d.child("N_conv"), 2, 1, 1, 1);
             asrRes = Conv1d.load(d.child("asr_res.0"), 1, 0, 1, 1);
             encode = AdainResBlk1d.load(d.child("encode"), c.hidden() + 2, c.decoderHidden(), false, effective);
-            for (int i = 0; i < 4; i++) decode[i] = AdainResBlk1d.load(d.child("decode", i), c.decodeIn(), i < 3 ? c.decoderHidden() : c.decoderOut(), i == 3, effective);
+            for (int i = 0; i < 4; i++)
+                decode[i] = AdainResBlk1d.load(
+                        d.child("decode", i),
+                        c.decodeIn(),
+                        i < 3 ? c.decoderHidden() : c.decoderOut(),
+                        i == 3,
+                        effective);
         }
 
-        static Decoder load(WeightScope decoder, KokoroConfig c, Set<Capability> effective) { return new Decoder(decoder, c, effective); }
+        static Decoder load(WeightScope decoder, KokoroConfig c, Set<Capability> effective) {
+            return new Decoder(decoder, c, effective);
+        }
 
         /** asr [1, hidden, F], f0 and n [1, 1, 2F], style [1, style] → [1, decoderOut, 2F]; encode's output is added to {@code probes}. */
         Tensor apply(GraphBuilder g, Tensor asr, Tensor f0, Tensor n, Tensor style, java.util.List<Tensor> probes) {
@@ -598,7 +729,8 @@ public final class KokoroNetwork {
             Tensor x = encode.apply(g, g.concat(1, asr, f, nn), style);
             probes.add(x);
             Tensor res = asrRes.apply(g, asr);
-            // hexgrad stops feeding the residuals after an upsampling block: that is only the last, so all four get them
+            // hexgrad stops feeding the residuals after an upsampling block: that is only the last, so all four get
+            // them
             for (AdainResBlk1d b : decode) x = b.apply(g, g.concat(1, x, res, f, nn), style);
             return x;
         }
@@ -623,7 +755,8 @@ public final class KokoroNetwork {
                 b.convs1[j] = Conv1d.load(s.child("convs1", j), 1, (kernel * d - d) / 2, d, 1);
                 b.convs2[j] = Conv1d.load(s.child("convs2", j), 1, (kernel - 1) / 2, 1, 1);
                 if (b.convs1[j].kernel() != kernel || b.convs1[j].outChannels() != channels) {
-                    throw new IllegalArgumentException(s.prefix() + ".convs1." + j + ": not " + channels + " channels of kernel " + kernel);
+                    throw new IllegalArgumentException(
+                            s.prefix() + ".convs1." + j + ": not " + channels + " channels of kernel " + kernel);
                 }
                 b.adain1[j] = AdaIn.load(s.child("adain1", j), channels);
                 b.adain2[j] = AdaIn.load(s.child("adain2", j), channels);
@@ -636,7 +769,9 @@ public final class KokoroNetwork {
         /** The stored [1, C, 1] as the snake op's [C], owned by the store. */
         private static HostTensor alpha(WeightScope s, String name, int channels) {
             HostTensor a = s.tensor(name);
-            if (a.elements() != channels) throw new IllegalArgumentException(s.full(name) + " is " + a.shape() + ", not " + channels + " channels");
+            if (a.elements() != channels)
+                throw new IllegalArgumentException(
+                        s.full(name) + " is " + a.shape() + ", not " + channels + " channels");
             return s.store().derived(s.full(name) + " as [C]", () -> a.reshaped(Shape.of(channels)));
         }
 
@@ -676,24 +811,40 @@ public final class KokoroNetwork {
             hop = c.hop();
             bins = c.bins();
             // hexgrad's noise_convs: stride prod(upsample_rates[i+1:]), kernel twice that, padding (stride + 1) / 2
-            noiseConvs[0] = Conv1d.load(gen.child("noise_convs.0"), c.upsampleSecond(), (c.upsampleSecond() + 1) / 2, 1, 1);
+            noiseConvs[0] =
+                    Conv1d.load(gen.child("noise_convs.0"), c.upsampleSecond(), (c.upsampleSecond() + 1) / 2, 1, 1);
             noiseConvs[1] = Conv1d.load(gen.child("noise_convs.1"), 1, 0, 1, 1);
             noiseRes[0] = AdaInResBlock1.load(gen.child("noise_res.0"), c.generatorChannels(0), 7);
             noiseRes[1] = AdaInResBlock1.load(gen.child("noise_res.1"), c.generatorChannels(1), 11);
             // ups: kernel twice the rate (upsample_kernel_sizes), padding half the rate
-            ups[0] = ConvTranspose1d.load(gen.child("ups.0"), c.upsampleFirst(), c.upsampleFirst() / 2, 0, 1, 1, effective);
-            ups[1] = ConvTranspose1d.load(gen.child("ups.1"), c.upsampleSecond(), c.upsampleSecond() / 2, 0, 1, 1, effective);
+            ups[0] = ConvTranspose1d.load(
+                    gen.child("ups.0"), c.upsampleFirst(), c.upsampleFirst() / 2, 0, 1, 1, effective);
+            ups[1] = ConvTranspose1d.load(
+                    gen.child("ups.1"), c.upsampleSecond(), c.upsampleSecond() / 2, 0, 1, 1, effective);
             int[] kernels = {3, 7, 11};
-            for (int i = 0; i < 6; i++) resblocks[i] = AdaInResBlock1.load(gen.child("resblocks", i), c.generatorChannels(i / 3), kernels[i % 3]);
+            for (int i = 0; i < 6; i++)
+                resblocks[i] =
+                        AdaInResBlock1.load(gen.child("resblocks", i), c.generatorChannels(i / 3), kernels[i % 3]);
             convPost = Conv1d.load(gen.child("conv_post"), 1, 3, 1, 1);
-            if (!inverseBasis.shape().equals(Shape.of(2L * bins, 1, nFft))) throw new IllegalArgumentException("inverse_basis is " + inverseBasis.shape());
+            if (!inverseBasis.shape().equals(Shape.of(2L * bins, 1, nFft)))
+                throw new IllegalArgumentException("inverse_basis is " + inverseBasis.shape());
             this.constants = gen.store();
-            this.overlapAdd = new ConvTranspose1d(inverseBasis, null, hop, 0, 0, 1, 1, constants, "istft inverse_basis",
+            this.overlapAdd = new ConvTranspose1d(
+                    inverseBasis,
+                    null,
+                    hop,
+                    0,
+                    0,
+                    1,
+                    1,
+                    constants,
+                    "istft inverse_basis",
                     effective.contains(Capability.CONV_TRANSPOSE1D_COL2IM));
             this.deviceIstft = effective.contains(Capability.DEVICE_ISTFT);
         }
 
-        static Generator load(WeightScope generator, KokoroConfig c, HostTensor inverseBasis, Set<Capability> effective) {
+        static Generator load(
+                WeightScope generator, KokoroConfig c, HostTensor inverseBasis, Set<Capability> effective) {
             return new Generator(generator, c, inverseBasis, effective);
         }
 

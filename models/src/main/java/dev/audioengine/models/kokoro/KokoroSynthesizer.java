@@ -10,7 +10,6 @@ import dev.audioengine.models.kokoro.text.KokoroPhonemizer;
 import dev.audioengine.models.kokoro.text.KokoroVocabulary;
 import dev.audioengine.models.kokoro.text.TextChunker;
 import dev.audioengine.models.kokoro.text.TextPiece;
-
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
@@ -37,7 +36,8 @@ public final class KokoroSynthesizer implements SpeechSynthesizer {
     private final Map<String, KokoroVoice> voices = new ConcurrentHashMap<>();
     private final String description;
 
-    private KokoroSynthesizer(AudioEngine engine, KokoroModel model, Function<String, Path> voiceFiles, String description) {
+    private KokoroSynthesizer(
+            AudioEngine engine, KokoroModel model, Function<String, Path> voiceFiles, String description) {
         this.engine = engine;
         this.model = model;
         this.voiceFiles = voiceFiles;
@@ -45,23 +45,44 @@ public final class KokoroSynthesizer implements SpeechSynthesizer {
     }
 
     /** Loads the network; voices are read from {@code voiceFiles} (voice name → its .bin) when first used. */
-    public static KokoroSynthesizer load(AudioEngine engine, Path onnx, Path tokenizer, Function<String, Path> voiceFiles, String what) throws IOException {
-        return new KokoroSynthesizer(engine, KokoroModel.load(engine, onnx, KokoroVocabulary.read(tokenizer)), voiceFiles, what);
+    public static KokoroSynthesizer load(
+            AudioEngine engine, Path onnx, Path tokenizer, Function<String, Path> voiceFiles, String what)
+            throws IOException {
+        return new KokoroSynthesizer(
+                engine, KokoroModel.load(engine, onnx, KokoroVocabulary.read(tokenizer)), voiceFiles, what);
     }
 
-    @Override public Task task() { return Task.TTS; }
+    @Override
+    public Task task() {
+        return Task.TTS;
+    }
 
-    @Override public String describe() { return description; }
+    @Override
+    public String describe() {
+        return description;
+    }
 
-    @Override public java.util.Optional<RunSummary> runSummary() { return java.util.Optional.empty(); }
+    @Override
+    public java.util.Optional<RunSummary> runSummary() {
+        return java.util.Optional.empty();
+    }
 
-    @Override public int sampleRate() { return KokoroModel.SAMPLE_RATE; }
+    @Override
+    public int sampleRate() {
+        return KokoroModel.SAMPLE_RATE;
+    }
 
-    @Override public String defaultVoice() { return DEFAULT_VOICE; }
+    @Override
+    public String defaultVoice() {
+        return DEFAULT_VOICE;
+    }
 
     @Override
     public List<Voice> voices() {
-        return KokoroFiles.VOICES.stream().map(v -> new Voice(v.name(), languageTag(v.language()), v.gender().name().toLowerCase(Locale.ROOT))).toList();
+        return KokoroFiles.VOICES.stream()
+                .map(v -> new Voice(
+                        v.name(), languageTag(v.language()), v.gender().name().toLowerCase(Locale.ROOT)))
+                .toList();
     }
 
     @Override
@@ -69,7 +90,11 @@ public final class KokoroSynthesizer implements SpeechSynthesizer {
         String name = options.voice() == null ? DEFAULT_VOICE : options.voice();
         if (KokoroFiles.VOICES.stream().noneMatch(v -> v.name().equals(name))) {
             throw new IllegalArgumentException("unknown voice '" + name + "'; Kokoro's voices: "
-                    + String.join(", ", KokoroFiles.VOICES.stream().map(KokoroFiles.Voice::name).toList()));
+                    + String.join(
+                            ", ",
+                            KokoroFiles.VOICES.stream()
+                                    .map(KokoroFiles.Voice::name)
+                                    .toList()));
         }
         // refuses the languages espeak cannot serve, and a machine without espeak-ng, before anything is read
         KokoroPhonemizer phonemizer = KokoroPhonemizer.of(KokoroLanguage.of(name), model.vocabulary());
@@ -77,9 +102,13 @@ public final class KokoroSynthesizer implements SpeechSynthesizer {
         Iterator<TextPiece> pieces = new TextChunker(phonemizer).pieces(text);
         float speed = (float) options.speed();
         return new Iterator<>() {
-            @Override public boolean hasNext() { return pieces.hasNext(); }
+            @Override
+            public boolean hasNext() {
+                return pieces.hasNext();
+            }
 
-            @Override public SpeechPiece next() {
+            @Override
+            public SpeechPiece next() {
                 if (!hasNext()) throw new NoSuchElementException();
                 TextPiece p = pieces.next();
                 long[] ids = model.vocabulary().encode(p.phonemes().phonemes());
@@ -117,5 +146,7 @@ public final class KokoroSynthesizer implements SpeechSynthesizer {
     }
 
     @Override
-    public void close() { model.close(); }
+    public void close() {
+        model.close();
+    }
 }

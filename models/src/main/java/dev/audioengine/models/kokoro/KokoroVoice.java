@@ -1,7 +1,6 @@
 package dev.audioengine.models.kokoro;
 
 import dev.audioengine.model.ModelFormatException;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -30,17 +29,24 @@ public final class KokoroVoice {
         long size = Files.size(file);
         long expected = (long) ROWS * STYLE_DIM * Float.BYTES;
         if (size != expected) {
-            throw new ModelFormatException(file + ": " + size + " bytes; a Kokoro voice is " + ROWS + " × " + STYLE_DIM + " float32 = " + expected + " bytes");
+            throw new ModelFormatException(file + ": " + size + " bytes; a Kokoro voice is " + ROWS + " × " + STYLE_DIM
+                    + " float32 = " + expected + " bytes");
         }
         float[] pack = new float[ROWS * STYLE_DIM];
-        ByteBuffer.wrap(Files.readAllBytes(file)).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(pack);
+        ByteBuffer.wrap(Files.readAllBytes(file))
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .asFloatBuffer()
+                .get(pack);
         for (int i = 0; i < pack.length; i++) {
-            if (!Float.isFinite(pack[i])) throw new ModelFormatException(file + ": value " + i + " of the voice is " + pack[i]);
+            if (!Float.isFinite(pack[i]))
+                throw new ModelFormatException(file + ": value " + i + " of the voice is " + pack[i]);
         }
         return new KokoroVoice(name, pack);
     }
 
-    public String name() { return name; }
+    public String name() {
+        return name;
+    }
 
     /**
      * The style for an input of {@code phonemeCount} phonemes (the length of the phoneme string, pads not counted):
@@ -49,11 +55,15 @@ public final class KokoroVoice {
      */
     public float[] style(int phonemeCount) {
         if (phonemeCount < 1 || phonemeCount > ROWS) {
-            throw new IllegalArgumentException("a Kokoro voice has styles for 1 to " + ROWS + " phonemes, not " + phonemeCount);
+            throw new IllegalArgumentException(
+                    "a Kokoro voice has styles for 1 to " + ROWS + " phonemes, not " + phonemeCount);
         }
         int row = phonemeCount - 1;
         return java.util.Arrays.copyOfRange(pack, row * STYLE_DIM, (row + 1) * STYLE_DIM);
     }
 
-    @Override public String toString() { return "KokoroVoice[" + name + "]"; }
+    @Override
+    public String toString() {
+        return "KokoroVoice[" + name + "]";
+    }
 }

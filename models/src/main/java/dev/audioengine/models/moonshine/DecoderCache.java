@@ -3,7 +3,6 @@ package dev.audioengine.models.moonshine;
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.api.exec.PersistentTensor;
 import dev.audioengine.models.moonshine.MoonshineNetwork.MoonshineConfig;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -24,7 +23,10 @@ final class DecoderCache implements AutoCloseable {
             for (int l = 0; l < c.decoderLayers(); l++) {
                 for (String kind : KINDS) {
                     int capacity = kind.startsWith("self") ? selfCapacity : crossCapacity;
-                    tensors.add(engine.state(MoonshineNetwork.cacheName(kind, l), dev.audioengine.api.tensor.DType.F32, MoonshineNetwork.cacheShape(c, capacity)));
+                    tensors.add(engine.state(
+                            MoonshineNetwork.cacheName(kind, l),
+                            dev.audioengine.api.tensor.DType.F32,
+                            MoonshineNetwork.cacheShape(c, capacity)));
                 }
             }
         } catch (RuntimeException e) {
@@ -35,13 +37,21 @@ final class DecoderCache implements AutoCloseable {
 
     static final List<String> KINDS = List.of("self_k", "self_v", "cross_k", "cross_v");
 
-    PersistentTensor[] all() { return tensors.toArray(PersistentTensor[]::new); }
+    PersistentTensor[] all() {
+        return tensors.toArray(PersistentTensor[]::new);
+    }
 
     /** The cross-attention tensors only (what the encoder graph writes). */
-    PersistentTensor[] cross() { return tensors.stream().filter(t -> t.name().contains(".cross_")).toArray(PersistentTensor[]::new); }
+    PersistentTensor[] cross() {
+        return tensors.stream().filter(t -> t.name().contains(".cross_")).toArray(PersistentTensor[]::new);
+    }
 
-    long bytes() { return tensors.stream().mapToLong(PersistentTensor::byteSize).sum(); }
+    long bytes() {
+        return tensors.stream().mapToLong(PersistentTensor::byteSize).sum();
+    }
 
     @Override
-    public void close() { tensors.forEach(PersistentTensor::close); }
+    public void close() {
+        tensors.forEach(PersistentTensor::close);
+    }
 }

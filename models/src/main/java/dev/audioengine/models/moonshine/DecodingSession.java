@@ -7,7 +7,6 @@ import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
 import dev.audioengine.models.moonshine.MoonshineNetwork.MoonshineConfig;
-
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -45,23 +44,37 @@ final class DecodingSession implements AutoCloseable {
         this.weights = weights;
         this.cache = new DecoderCache(engine, weights.config(), selfCapacity, crossCapacity);
         try {
-            this.step = engine.compile(MoonshineNetwork.step(weights.config(), weights.decoder, selfCapacity, crossCapacity, false), cache.all());
+            this.step = engine.compile(
+                    MoonshineNetwork.step(weights.config(), weights.decoder, selfCapacity, crossCapacity, false),
+                    cache.all());
         } catch (RuntimeException e) {
             cache.close();
             throw e;
         }
-        stepInputs = Map.of(MoonshineNetwork.TOKEN, token, MoonshineNetwork.POSITION, position, MoonshineNetwork.SELF_LENGTH, selfLength,
-                MoonshineNetwork.CROSS_LENGTH, crossLength);
+        stepInputs = Map.of(
+                MoonshineNetwork.TOKEN,
+                token,
+                MoonshineNetwork.POSITION,
+                position,
+                MoonshineNetwork.SELF_LENGTH,
+                selfLength,
+                MoonshineNetwork.CROSS_LENGTH,
+                crossLength);
     }
 
     /** The longest window this session can hear, in samples. */
-    int maxSamples() { return MoonshineConfig.maxSamples(cache.crossCapacity); }
+    int maxSamples() {
+        return MoonshineConfig.maxSamples(cache.crossCapacity);
+    }
 
     /** Runs the encoder on a window and fills the cross caches; returns the encoder states [1, T, D] when asked. */
     HostTensor encode(float[] samples, int from, int length, boolean keepStates) {
         CompiledGraph enc = encoders.get(length);
         if (enc == null) {
-            enc = engine.compile(MoonshineNetwork.encoder(weights.config(), weights.encoder, weights.decoder, length, cache.crossCapacity), cache.cross());
+            enc = engine.compile(
+                    MoonshineNetwork.encoder(
+                            weights.config(), weights.encoder, weights.decoder, length, cache.crossCapacity),
+                    cache.cross());
             compiledEncoders++;
             encoders.put(length, enc);
             if (encoders.size() > ENCODERS_KEPT) {
@@ -70,7 +83,9 @@ final class DecodingSession implements AutoCloseable {
                 encoders.remove(eldest.getKey());
             }
         }
-        float[] window = from == 0 && length == samples.length ? samples : java.util.Arrays.copyOfRange(samples, from, from + length);
+        float[] window = from == 0 && length == samples.length
+                ? samples
+                : java.util.Arrays.copyOfRange(samples, from, from + length);
         try (HostTensor audio = HostTensor.ofFloats(Shape.of(1, 1, length), window)) {
             frames = Math.toIntExact(MoonshineConfig.frames(length));
             CompiledGraph.Outputs out = enc.run(Map.of(MoonshineNetwork.AUDIO, audio, MoonshineNetwork.ZERO, zero));
@@ -81,7 +96,9 @@ final class DecodingSession implements AutoCloseable {
     }
 
     /** Greedy decoding from BOS over the window last encoded: at most {@code maxTokens}, stopped at EOS or a loop. */
-    List<Integer> greedy(int maxTokens) { return greedy(maxTokens, true); }
+    List<Integer> greedy(int maxTokens) {
+        return greedy(maxTokens, true);
+    }
 
     /** With {@code stop} false: exactly min(maxTokens, capacity) steps, EOS and loops ignored (timing on random weights). */
     List<Integer> greedy(int maxTokens, boolean stop) {
@@ -110,9 +127,13 @@ final class DecodingSession implements AutoCloseable {
      * returns the logits after each, [tokens.length × V].
      */
     float[] logits(int[] tokens) {
-        if (tokens.length > cache.selfCapacity) throw new IllegalArgumentException(tokens.length + " tokens exceed the cache of " + cache.selfCapacity);
+        if (tokens.length > cache.selfCapacity)
+            throw new IllegalArgumentException(tokens.length + " tokens exceed the cache of " + cache.selfCapacity);
         if (stepWithLogits == null) {
-            stepWithLogits = engine.compile(MoonshineNetwork.step(weights.config(), weights.decoder, cache.selfCapacity, cache.crossCapacity, true), cache.all());
+            stepWithLogits = engine.compile(
+                    MoonshineNetwork.step(
+                            weights.config(), weights.decoder, cache.selfCapacity, cache.crossCapacity, true),
+                    cache.all());
         }
         int v = weights.config().vocabulary();
         float[] all = new float[tokens.length * v];
@@ -126,7 +147,9 @@ final class DecodingSession implements AutoCloseable {
         return all;
     }
 
-    RunSummary stepSummary() { return step.summary(); }
+    RunSummary stepSummary() {
+        return step.summary();
+    }
 
     private void setStep(int tokenId, int pos) {
         token.data().set(ValueLayout.JAVA_INT, 0, tokenId);

@@ -1,7 +1,6 @@
 package dev.audioengine.models.moonshine;
 
 import dev.audioengine.model.ModelFormatException;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -25,11 +24,13 @@ final class LlamaTokenizerJsVocabulary {
     private LlamaTokenizerJsVocabulary() {}
 
     static MoonshineTokenizer read(Path file) throws IOException {
-        String source = Files.readString(file, StandardCharsets.ISO_8859_1); // the literal is ASCII; other bytes are irrelevant
+        String source =
+                Files.readString(file, StandardCharsets.ISO_8859_1); // the literal is ASCII; other bytes are irrelevant
         int start = source.indexOf(LITERAL);
         if (start < 0) {
-            throw new ModelFormatException(file + " has no " + LITERAL + "...\" literal; expected llama-tokenizer-js's llama-tokenizer.js"
-                    + " (npm llama-tokenizer-js@1.2.2, package/llama-tokenizer.js)");
+            throw new ModelFormatException(
+                    file + " has no " + LITERAL + "...\" literal; expected llama-tokenizer-js's llama-tokenizer.js"
+                            + " (npm llama-tokenizer-js@1.2.2, package/llama-tokenizer.js)");
         }
         start += LITERAL.length();
         int end = source.indexOf('"', start);
@@ -38,20 +39,26 @@ final class LlamaTokenizerJsVocabulary {
         try {
             utf8 = Base64.getDecoder().decode(source.substring(start, end));
         } catch (IllegalArgumentException e) {
-            throw new ModelFormatException(file + ": the llama_vocab_base64 literal is not base64: " + e.getMessage(), e);
+            throw new ModelFormatException(
+                    file + ": the llama_vocab_base64 literal is not base64: " + e.getMessage(), e);
         }
         String text;
         try {
-            text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(utf8)).toString();
+            text = StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(utf8))
+                    .toString();
         } catch (CharacterCodingException e) {
             throw new ModelFormatException(file + ": the llama_vocab_base64 literal does not decode to UTF-8 text", e);
         }
         String[] tokens = text.split("\n", -1); // -1 keeps a trailing empty line, as JS's split does
         for (int id = 0; id < SPECIALS.size(); id++) {
             if (tokens.length <= id || !tokens[id].equals(SPECIALS.get(id))) {
-                throw new ModelFormatException(file + ": the vocabulary must start with " + SPECIALS + " (ids 0-2), but token " + id + " is "
-                        + (tokens.length <= id ? "missing" : "\"" + tokens[id] + "\""));
+                throw new ModelFormatException(
+                        file + ": the vocabulary must start with " + SPECIALS + " (ids 0-2), but token " + id + " is "
+                                + (tokens.length <= id ? "missing" : "\"" + tokens[id] + "\""));
             }
         }
         boolean[] special = new boolean[tokens.length];

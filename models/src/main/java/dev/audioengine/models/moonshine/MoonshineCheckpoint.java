@@ -1,9 +1,8 @@
 package dev.audioengine.models.moonshine;
 
-import dev.audioengine.models.json.ModelJson;
 import dev.audioengine.model.ModelFormatException;
+import dev.audioengine.models.json.ModelJson;
 import dev.audioengine.models.moonshine.MoonshineNetwork.MoonshineConfig;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,25 +20,32 @@ import java.util.Map;
  * @param tokenizer the vocabulary file, or null when the folder has none (the pinned Llama vocabulary is used)
  */
 public record MoonshineCheckpoint(Kind kind, Path encoder, Path decoder, Path tokenizer, MoonshineConfig config) {
-    public enum Kind { ONNX_EXPORT, TRANSFORMERS }
+    public enum Kind {
+        ONNX_EXPORT,
+        TRANSFORMERS
+    }
 
     public static final String ENCODER_ONNX = "encoder_model.onnx", DECODER_ONNX = "decoder_model_merged.onnx";
 
     /** What a folder holds, checked for the files each layout needs (not their tensors: {@link MoonshineWeights} does that). */
     public static MoonshineCheckpoint inFolder(Path folder) throws IOException {
         if (!Files.isDirectory(folder)) {
-            throw new ModelFormatException(folder + " is not a folder; a Moonshine model is a folder with " + ENCODER_ONNX + " and "
-                    + DECODER_ONNX + " (moonshine-js) or config.json and model.safetensors (Hugging Face)");
+            throw new ModelFormatException(
+                    folder + " is not a folder; a Moonshine model is a folder with " + ENCODER_ONNX + " and "
+                            + DECODER_ONNX + " (moonshine-js) or config.json and model.safetensors (Hugging Face)");
         }
         Path enc = folder.resolve(ENCODER_ONNX), dec = folder.resolve(DECODER_ONNX);
         Path config = folder.resolve("config.json"), weights = folder.resolve("model.safetensors");
-        Path tokenizer = Files.isRegularFile(folder.resolve("tokenizer.json")) ? folder.resolve("tokenizer.json") : null;
-        if (Files.isRegularFile(enc) && Files.isRegularFile(dec)) return new MoonshineCheckpoint(Kind.ONNX_EXPORT, enc, dec, tokenizer, null);
+        Path tokenizer =
+                Files.isRegularFile(folder.resolve("tokenizer.json")) ? folder.resolve("tokenizer.json") : null;
+        if (Files.isRegularFile(enc) && Files.isRegularFile(dec))
+            return new MoonshineCheckpoint(Kind.ONNX_EXPORT, enc, dec, tokenizer, null);
         if (Files.isRegularFile(config) && Files.isRegularFile(weights)) {
             return new MoonshineCheckpoint(Kind.TRANSFORMERS, weights, weights, tokenizer, readConfig(config));
         }
-        throw new ModelFormatException(folder + " holds neither " + ENCODER_ONNX + " + " + DECODER_ONNX + " (moonshine-js's ONNX export) nor "
-                + "config.json + model.safetensors (a Hugging Face Moonshine checkpoint)");
+        throw new ModelFormatException(
+                folder + " holds neither " + ENCODER_ONNX + " + " + DECODER_ONNX + " (moonshine-js's ONNX export) nor "
+                        + "config.json + model.safetensors (a Hugging Face Moonshine checkpoint)");
     }
 
     /** transformers' MoonshineConfig fields, from config.json; a config of another model type is refused. */
@@ -48,14 +54,16 @@ public record MoonshineCheckpoint(Kind kind, Path encoder, Path decoder, Path to
             throw new ModelFormatException(file + " is not a JSON object");
         }
         Object type = json.get("model_type");
-        if (!"moonshine".equals(type)) throw new ModelFormatException(file + " describes a " + type + " model, not moonshine");
+        if (!"moonshine".equals(type))
+            throw new ModelFormatException(file + " describes a " + type + " model, not moonshine");
         double factor = json.get("partial_rotary_factor") instanceof Number n ? n.doubleValue() : 0.9;
         double base = 10000;
         if (json.get("rope_parameters") instanceof Map<?, ?> rope) {
             if (rope.get("rope_theta") instanceof Number n) base = n.doubleValue();
             if (rope.get("partial_rotary_factor") instanceof Number n) factor = n.doubleValue();
             if (rope.get("rope_type") instanceof String t && !t.equals("default")) {
-                throw new ModelFormatException(file + ": rope_type " + t + " is not supported (only the default rotary)");
+                throw new ModelFormatException(
+                        file + ": rope_type " + t + " is not supported (only the default rotary)");
             }
         } else if (json.get("rope_theta") instanceof Number n) {
             base = n.doubleValue();
@@ -67,14 +75,23 @@ public record MoonshineCheckpoint(Kind kind, Path encoder, Path decoder, Path to
             throw new ModelFormatException(file + ": grouped key/value heads in the encoder are not supported");
         }
         if (!"gelu".equals(json.get("encoder_hidden_act")) || !"silu".equals(json.get("decoder_hidden_act"))) {
-            throw new ModelFormatException(file + ": activations " + json.get("encoder_hidden_act") + "/" + json.get("decoder_hidden_act")
-                    + " are not Moonshine's gelu/silu");
+            throw new ModelFormatException(file + ": activations " + json.get("encoder_hidden_act") + "/"
+                    + json.get("decoder_hidden_act") + " are not Moonshine's gelu/silu");
         }
-        if (Boolean.TRUE.equals(json.get("attention_bias"))) throw new ModelFormatException(file + ": attention_bias true is not supported");
+        if (Boolean.TRUE.equals(json.get("attention_bias")))
+            throw new ModelFormatException(file + ": attention_bias true is not supported");
         try {
-            return new MoonshineConfig(integer(json, file, "hidden_size"), integer(json, file, "intermediate_size"),
-                    integer(json, file, "encoder_num_hidden_layers"), integer(json, file, "decoder_num_hidden_layers"), encoderHeads, decoderHeads, kv,
-                    factor, (float) base, integer(json, file, "vocab_size"));
+            return new MoonshineConfig(
+                    integer(json, file, "hidden_size"),
+                    integer(json, file, "intermediate_size"),
+                    integer(json, file, "encoder_num_hidden_layers"),
+                    integer(json, file, "decoder_num_hidden_layers"),
+                    encoderHeads,
+                    decoderHeads,
+                    kv,
+                    factor,
+                    (float) base,
+                    integer(json, file, "vocab_size"));
         } catch (IllegalArgumentException e) {
             throw new ModelFormatException(file + ": " + e.getMessage(), e);
         }
@@ -91,7 +108,8 @@ public record MoonshineCheckpoint(Kind kind, Path encoder, Path decoder, Path to
     static MoonshineConfig releasedSize(long hidden, Path encoder) throws ModelFormatException {
         if (hidden == MoonshineConfig.TINY.hidden()) return MoonshineConfig.TINY;
         if (hidden == MoonshineConfig.BASE.hidden()) return MoonshineConfig.BASE;
-        throw new ModelFormatException(encoder + " is " + hidden + " wide, which is neither moonshine-tiny (288) nor moonshine-base (416); "
-                + "an ONNX export carries no config, so only the released sizes are known");
+        throw new ModelFormatException(
+                encoder + " is " + hidden + " wide, which is neither moonshine-tiny (288) nor moonshine-base (416); "
+                        + "an ONNX export carries no config, so only the released sizes are known");
     }
 }

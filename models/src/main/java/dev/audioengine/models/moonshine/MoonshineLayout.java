@@ -11,11 +11,18 @@ package dev.audioengine.models.moonshine;
  * @param decoderMlpDown   its down projection (down_proj; fc2)
  * @param outputHead       the output head; when absent the head is tied to the decoder's embedding
  */
-public record MoonshineLayout(String encoderPrefix, String decoderPrefix, String attentionOutput, String decoderMlpUp,
-                              String decoderMlpDown, String outputHead) {
+public record MoonshineLayout(
+        String encoderPrefix,
+        String decoderPrefix,
+        String attentionOutput,
+        String decoderMlpUp,
+        String decoderMlpDown,
+        String outputHead) {
     /** encoder_model.onnx (no prefix) and decoder_model_merged.onnx, as optimum exported them for moonshine-js. */
-    public static final MoonshineLayout ONNX_EXPORT = new MoonshineLayout("", "model.decoder", "dense", "up_proj", "down_proj", "proj_out");
+    public static final MoonshineLayout ONNX_EXPORT =
+            new MoonshineLayout("", "model.decoder", "dense", "up_proj", "down_proj", "proj_out");
 
     /** MoonshineForConditionalGeneration's state dict (model.safetensors). */
-    public static final MoonshineLayout TRANSFORMERS = new MoonshineLayout("model.encoder", "model.decoder", "o_proj", "fc1", "fc2", "proj_out");
+    public static final MoonshineLayout TRANSFORMERS =
+            new MoonshineLayout("model.encoder", "model.decoder", "o_proj", "fc1", "fc2", "proj_out");
 }

@@ -4,7 +4,6 @@ import dev.audioengine.api.AudioEngine;
 import dev.audioengine.api.exec.RunSummary;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.models.moonshine.MoonshineNetwork.MoonshineConfig;
-
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashMap;
@@ -39,14 +38,18 @@ public final class MoonshineModel implements AutoCloseable {
 
     /** The capabilities Moonshine's graphs branch on: fused attention (else matmul-softmax-matmul) and BF16 weights (else F32, for float checkpoints). */
     public static final java.util.Set<dev.audioengine.api.capability.Capability> USES = java.util.Set.of(
-            dev.audioengine.api.capability.Capability.FUSED_ATTENTION, dev.audioengine.api.capability.Capability.BF16_WEIGHTS);
+            dev.audioengine.api.capability.Capability.FUSED_ATTENTION,
+            dev.audioengine.api.capability.Capability.BF16_WEIGHTS);
 
     /**
      * Reads a checkpoint onto the engine, the lowering and the weight type chosen from the engine's effective set.
      * {@code pinnedTokenizer} (llama-tokenizer.js) is used when the checkpoint brings no tokenizer.json.
      */
-    public static MoonshineModel load(AudioEngine engine, MoonshineCheckpoint checkpoint, java.nio.file.Path pinnedTokenizer) throws java.io.IOException {
-        return load(engine, checkpoint, pinnedTokenizer, defaultWeightType(checkpoint, engine.effectiveCapabilities(USES)));
+    public static MoonshineModel load(
+            AudioEngine engine, MoonshineCheckpoint checkpoint, java.nio.file.Path pinnedTokenizer)
+            throws java.io.IOException {
+        return load(
+                engine, checkpoint, pinnedTokenizer, defaultWeightType(checkpoint, engine.effectiveCapabilities(USES)));
     }
 
     /**
@@ -55,26 +58,40 @@ public final class MoonshineModel implements AutoCloseable {
      * bytes per decoder step, the step's whole cost. A float checkpoint runs in BF16 where the backend has verified
      * BF16_WEIGHTS, else F32.
      */
-    static dev.audioengine.api.tensor.DType defaultWeightType(MoonshineCheckpoint checkpoint, java.util.Set<dev.audioengine.api.capability.Capability> effective) {
+    static dev.audioengine.api.tensor.DType defaultWeightType(
+            MoonshineCheckpoint checkpoint, java.util.Set<dev.audioengine.api.capability.Capability> effective) {
         if (checkpoint.kind() == MoonshineCheckpoint.Kind.ONNX_EXPORT) return dev.audioengine.api.tensor.DType.Q8_0;
-        return effective.contains(dev.audioengine.api.capability.Capability.BF16_WEIGHTS) ? dev.audioengine.api.tensor.DType.BF16 : dev.audioengine.api.tensor.DType.F32;
+        return effective.contains(dev.audioengine.api.capability.Capability.BF16_WEIGHTS)
+                ? dev.audioengine.api.tensor.DType.BF16
+                : dev.audioengine.api.tensor.DType.F32;
     }
 
     /** As {@link #load(AudioEngine, MoonshineCheckpoint, java.nio.file.Path)} with the projections' weight type given. */
-    public static MoonshineModel load(AudioEngine engine, MoonshineCheckpoint checkpoint, java.nio.file.Path pinnedTokenizer,
-                                      dev.audioengine.api.tensor.DType weightType) throws java.io.IOException {
+    public static MoonshineModel load(
+            AudioEngine engine,
+            MoonshineCheckpoint checkpoint,
+            java.nio.file.Path pinnedTokenizer,
+            dev.audioengine.api.tensor.DType weightType)
+            throws java.io.IOException {
         var effective = engine.effectiveCapabilities(USES);
-        MoonshineTokenizer tokenizer = checkpoint.tokenizer() != null ? MoonshineTokenizer.fromTokenizerJson(checkpoint.tokenizer())
+        MoonshineTokenizer tokenizer = checkpoint.tokenizer() != null
+                ? MoonshineTokenizer.fromTokenizerJson(checkpoint.tokenizer())
                 : MoonshineTokenizer.fromLlamaTokenizerJs(pinnedTokenizer);
         var prepared = dev.audioengine.blocks.weights.PreparedWeights.userCache();
         var encoder = dev.audioengine.blocks.weights.WeightStore.open(checkpoint.encoder(), weightType, prepared);
-        var decoder = checkpoint.kind() == MoonshineCheckpoint.Kind.TRANSFORMERS ? encoder
+        var decoder = checkpoint.kind() == MoonshineCheckpoint.Kind.TRANSFORMERS
+                ? encoder
                 : dev.audioengine.blocks.weights.WeightStore.open(checkpoint.decoder(), weightType, prepared);
         try {
-            MoonshineLayout layout = checkpoint.kind() == MoonshineCheckpoint.Kind.TRANSFORMERS ? MoonshineLayout.TRANSFORMERS : MoonshineLayout.ONNX_EXPORT;
-            MoonshineConfig config = checkpoint.config() != null ? checkpoint.config()
-                    : MoonshineCheckpoint.releasedSize(encoder.scope().tensor("conv1.weight").shape().dim(0), checkpoint.encoder());
-            MoonshineModel model = new MoonshineModel(engine, MoonshineWeights.read(config, layout, encoder, decoder, effective), tokenizer);
+            MoonshineLayout layout = checkpoint.kind() == MoonshineCheckpoint.Kind.TRANSFORMERS
+                    ? MoonshineLayout.TRANSFORMERS
+                    : MoonshineLayout.ONNX_EXPORT;
+            MoonshineConfig config = checkpoint.config() != null
+                    ? checkpoint.config()
+                    : MoonshineCheckpoint.releasedSize(
+                            encoder.scope().tensor("conv1.weight").shape().dim(0), checkpoint.encoder());
+            MoonshineModel model = new MoonshineModel(
+                    engine, MoonshineWeights.read(config, layout, encoder, decoder, effective), tokenizer);
             encoder.keepPrepared();
             decoder.keepPrepared();
             return model;
@@ -82,27 +99,41 @@ public final class MoonshineModel implements AutoCloseable {
             decoder.close();
             encoder.close();
             if (e instanceof IllegalArgumentException iae) {
-                throw new dev.audioengine.model.ModelFormatException(checkpoint.encoder().getParent() + " is not a Moonshine model this family can read: " + iae.getMessage(), iae);
+                throw new dev.audioengine.model.ModelFormatException(
+                        checkpoint.encoder().getParent() + " is not a Moonshine model this family can read: "
+                                + iae.getMessage(),
+                        iae);
             }
             throw e;
         }
     }
 
-    MoonshineWeights weightsForProfiling() { return weights; }
+    MoonshineWeights weightsForProfiling() {
+        return weights;
+    }
 
-    public MoonshineConfig config() { return weights.config(); }
+    public MoonshineConfig config() {
+        return weights.config();
+    }
 
-    public MoonshineTokenizer tokenizer() { return tokenizer; }
+    public MoonshineTokenizer tokenizer() {
+        return tokenizer;
+    }
 
-    public Optional<RunSummary> runSummary() { return Optional.ofNullable(summary); }
+    public Optional<RunSummary> runSummary() {
+        return Optional.ofNullable(summary);
+    }
 
     /**
      * Decodes one window greedily: at most {@code maxTokens} tokens, stopped at EOS or a repetition loop.
      * {@code maxWindowSamples} sizes the session (windows of up to that length share sessions).
      */
     public Decoded decode(float[] samples, int from, int length, int maxTokens, int maxWindowSamples) {
-        if (length < 0 || from < 0 || from + length > samples.length) throw new IndexOutOfBoundsException(from + "+" + length + " of " + samples.length);
-        if (length > maxWindowSamples) throw new IllegalArgumentException("a window of " + length + " samples is longer than the " + maxWindowSamples + " allowed");
+        if (length < 0 || from < 0 || from + length > samples.length)
+            throw new IndexOutOfBoundsException(from + "+" + length + " of " + samples.length);
+        if (length > maxWindowSamples)
+            throw new IllegalArgumentException(
+                    "a window of " + length + " samples is longer than the " + maxWindowSamples + " allowed");
         if (MoonshineConfig.frames(length) < 1 || maxTokens < 1) return new Decoded(List.of(), "", 0);
         DecodingSession s = borrow(maxWindowSamples, maxTokens);
         try {
@@ -138,7 +169,9 @@ public final class MoonshineModel implements AutoCloseable {
     public HostTensor encoderStates(float[] samples) {
         DecodingSession s = borrow(samples.length, 8);
         try {
-            synchronized (engine) { return s.encode(samples, 0, samples.length, true); }
+            synchronized (engine) {
+                return s.encode(samples, 0, samples.length, true);
+            }
         } finally {
             giveBack(s);
         }

@@ -14,7 +14,6 @@ import dev.audioengine.blocks.LayerNorm;
 import dev.audioengine.blocks.Linear;
 import dev.audioengine.blocks.MultiHeadAttention;
 import dev.audioengine.blocks.Rotary;
-
 import java.util.List;
 
 /**
@@ -39,16 +38,24 @@ import java.util.List;
  */
 public final class MoonshineNetwork {
     /** Input names of the step graph; positions and lengths are I32 [1]. */
-    static final String TOKEN = "token", POSITION = "position", SELF_LENGTH = "self_length", CROSS_LENGTH = "cross_length";
+    static final String TOKEN = "token",
+            POSITION = "position",
+            SELF_LENGTH = "self_length",
+            CROSS_LENGTH = "cross_length";
+
     static final String AUDIO = "audio", ZERO = "zero";
 
     private MoonshineNetwork() {}
 
     /** The persistent tensor of one cache ({@code self_k}, {@code self_v}, {@code cross_k}, {@code cross_v}) of one decoder layer. */
-    static String cacheName(String kind, int layer) { return "moonshine." + kind + "." + layer; }
+    static String cacheName(String kind, int layer) {
+        return "moonshine." + kind + "." + layer;
+    }
 
     /** A cache's shape, [1, Hkv, capacity, hd]: keys or values of {@code capacity} positions. */
-    static Shape cacheShape(MoonshineConfig c, int capacity) { return Shape.of(1, c.decoderKvHeads(), capacity, c.decoderHeadDim()); }
+    static Shape cacheShape(MoonshineConfig c, int capacity) {
+        return Shape.of(1, c.decoderKvHeads(), capacity, c.decoderHeadDim());
+    }
 
     /**
      * The geometry of a Moonshine model (transformers' MoonshineConfig, the fields the network needs). The ONNX exports
@@ -66,10 +73,20 @@ public final class MoonshineNetwork {
      * @param ropeBase            rotary base (10000)
      * @param vocabulary          output rows V (32768)
      */
-    public record MoonshineConfig(int hidden, int intermediate, int encoderLayers, int decoderLayers, int encoderHeads, int decoderHeads,
-                                  int decoderKvHeads, double partialRotaryFactor, float ropeBase, int vocabulary) {
+    public record MoonshineConfig(
+            int hidden,
+            int intermediate,
+            int encoderLayers,
+            int decoderLayers,
+            int encoderHeads,
+            int decoderHeads,
+            int decoderKvHeads,
+            double partialRotaryFactor,
+            float ropeBase,
+            int vocabulary) {
         /** LayerNorm epsilon of every norm in the network. */
         public static final float NORM_EPS = 1e-5f;
+
         public static final int BOS = 1, EOS = 2;
         /** Input rate, and the stem's total stride: one encoder frame per 384 samples (24 ms). */
         public static final int SAMPLE_RATE = 16000;
@@ -78,23 +95,36 @@ public final class MoonshineNetwork {
         public static final MoonshineConfig BASE = new MoonshineConfig(416, 1664, 8, 8, 8, 8, 8, 0.62, 10000f, 32768);
 
         public MoonshineConfig {
-            if (hidden < 1 || encoderHeads < 1 || decoderHeads < 1 || decoderKvHeads < 1 || hidden % encoderHeads != 0
-                    || hidden % decoderHeads != 0 || decoderHeads % decoderKvHeads != 0) {
-                throw new IllegalArgumentException("Moonshine geometry does not divide: hidden " + hidden + ", heads " + encoderHeads + "/"
-                        + decoderHeads + ", decoder kv heads " + decoderKvHeads);
+            if (hidden < 1
+                    || encoderHeads < 1
+                    || decoderHeads < 1
+                    || decoderKvHeads < 1
+                    || hidden % encoderHeads != 0
+                    || hidden % decoderHeads != 0
+                    || decoderHeads % decoderKvHeads != 0) {
+                throw new IllegalArgumentException("Moonshine geometry does not divide: hidden " + hidden + ", heads "
+                        + encoderHeads + "/" + decoderHeads + ", decoder kv heads " + decoderKvHeads);
             }
             if (encoderLayers < 1 || decoderLayers < 1 || intermediate < 1 || vocabulary < 3) {
                 throw new IllegalArgumentException("Moonshine needs layers, an MLP and a vocabulary; got " + this);
             }
         }
 
-        public int encoderHeadDim() { return hidden / encoderHeads; }
+        public int encoderHeadDim() {
+            return hidden / encoderHeads;
+        }
 
-        public int decoderHeadDim() { return hidden / decoderHeads; }
+        public int decoderHeadDim() {
+            return hidden / decoderHeads;
+        }
 
-        public Rotary encoderRotary() { return Rotary.partial(encoderHeadDim(), partialRotaryFactor, ropeBase, true); }
+        public Rotary encoderRotary() {
+            return Rotary.partial(encoderHeadDim(), partialRotaryFactor, ropeBase, true);
+        }
 
-        public Rotary decoderRotary() { return Rotary.partial(decoderHeadDim(), partialRotaryFactor, ropeBase, true); }
+        public Rotary decoderRotary() {
+            return Rotary.partial(decoderHeadDim(), partialRotaryFactor, ropeBase, true);
+        }
 
         /** Encoder frames for {@code samples} of audio: conv 127/64, then 7/3, then 3/2, no padding; 0 when too short. */
         public static long frames(long samples) {
@@ -108,7 +138,8 @@ public final class MoonshineNetwork {
             long lo = 0, hi = 64L * 6 * (frames + 2) + 1024; // frames(hi) > frames
             while (lo < hi) {
                 long mid = (lo + hi + 1) / 2;
-                if (frames(mid) <= frames) lo = mid; else hi = mid - 1;
+                if (frames(mid) <= frames) lo = mid;
+                else hi = mid - 1;
             }
             return Math.toIntExact(lo);
         }
@@ -146,8 +177,13 @@ public final class MoonshineNetwork {
      * @param ffnNorm   LayerNorm [d] before the MLP
      * @param ffn       SwiGLU: fc1 [2I, d] + bias (value rows, then gate rows), fc2 [d, I] + bias
      */
-    record DecoderLayer(LayerNorm selfNorm, MultiHeadAttention self, LayerNorm crossNorm, MultiHeadAttention cross,
-                        LayerNorm ffnNorm, FeedForward ffn) {}
+    record DecoderLayer(
+            LayerNorm selfNorm,
+            MultiHeadAttention self,
+            LayerNorm crossNorm,
+            MultiHeadAttention cross,
+            LayerNorm ffnNorm,
+            FeedForward ffn) {}
 
     /**
      * The decoder.
@@ -173,10 +209,12 @@ public final class MoonshineNetwork {
     static Graph encoder(MoonshineConfig c, Encoder encoder, Decoder decoder, int samples, int crossCapacity) {
         long frames = MoonshineConfig.frames(samples);
         if (frames < 1 || frames > crossCapacity) {
-            throw new IllegalArgumentException(samples + " samples give " + frames + " encoder frames; this session holds 1 to " + crossCapacity);
+            throw new IllegalArgumentException(
+                    samples + " samples give " + frames + " encoder frames; this session holds 1 to " + crossCapacity);
         }
         GraphBuilder g = new GraphBuilder();
-        Tensor memory = encode(g, encoder, g.input(AUDIO, Shape.of(1, 1, samples))).named("encoder_states");
+        Tensor memory =
+                encode(g, encoder, g.input(AUDIO, Shape.of(1, 1, samples))).named("encoder_states");
         Tensor zero = g.input(ZERO, DType.I32, Shape.of(1));
         for (int l = 0; l < c.decoderLayers(); l++) {
             MultiHeadAttention cross = decoder.layers().get(l).cross();
@@ -203,14 +241,20 @@ public final class MoonshineNetwork {
             MultiHeadAttention self = layer.self();
             Tensor x = layer.selfNorm().apply(g, h);
             Shape selfShape = cacheShape(c, selfCapacity);
-            Tensor keys = g.writeSlice(g.state(cacheName("self_k", l), selfShape), g.contiguous(self.keys(g, x, position)), 2, position);
-            Tensor values = g.writeSlice(g.state(cacheName("self_v", l), selfShape), g.contiguous(self.values(g, x)), 2, position);
+            Tensor keys = g.writeSlice(
+                    g.state(cacheName("self_k", l), selfShape), g.contiguous(self.keys(g, x, position)), 2, position);
+            Tensor values = g.writeSlice(
+                    g.state(cacheName("self_v", l), selfShape), g.contiguous(self.values(g, x)), 2, position);
             h = g.add(h, self.output(g, self.attend(g, self.queries(g, x, position), keys, values, selfMask)));
 
             MultiHeadAttention cross = layer.cross();
             Shape crossShape = cacheShape(c, crossCapacity);
             Tensor ck = g.state(cacheName("cross_k", l), crossShape), cv = g.state(cacheName("cross_v", l), crossShape);
-            h = g.add(h, cross.output(g, cross.attend(g, cross.queries(g, layer.crossNorm().apply(g, h), null), ck, cv, crossMask)));
+            h = g.add(
+                    h,
+                    cross.output(
+                            g,
+                            cross.attend(g, cross.queries(g, layer.crossNorm().apply(g, h), null), ck, cv, crossMask)));
             h = g.add(h, layer.ffn().apply(g, layer.ffnNorm().apply(g, h)));
         }
         Tensor logits = d.head().apply(g, d.norm().apply(g, h)).named("logits");

@@ -14,7 +14,6 @@ import dev.audioengine.models.asr.LongFormTranscriber;
 import dev.audioengine.models.asr.WindowDecoder;
 import dev.audioengine.models.moonshine.MoonshineNetwork.MoonshineConfig;
 import dev.audioengine.models.silero.SileroVad;
-
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -38,7 +37,9 @@ public final class MoonshineRecognizer implements SpeechRecognizer {
     }
 
     /** Loads the network and the VAD onto {@code engine}; {@code tokenizer} is the pinned vocabulary (ignored when the checkpoint has its own). */
-    public static MoonshineRecognizer load(AudioEngine engine, MoonshineCheckpoint checkpoint, Path tokenizer, Path vadFile, String what) throws IOException {
+    public static MoonshineRecognizer load(
+            AudioEngine engine, MoonshineCheckpoint checkpoint, Path tokenizer, Path vadFile, String what)
+            throws IOException {
         MoonshineModel model = MoonshineModel.load(engine, checkpoint, tokenizer);
         try {
             return new MoonshineRecognizer(model, SileroVad.load(engine, vadFile), what);
@@ -48,15 +49,29 @@ public final class MoonshineRecognizer implements SpeechRecognizer {
         }
     }
 
-    public MoonshineModel model() { return model; }
+    public MoonshineModel model() {
+        return model;
+    }
 
-    @Override public Task task() { return Task.ASR; }
+    @Override
+    public Task task() {
+        return Task.ASR;
+    }
 
-    @Override public String describe() { return description; }
+    @Override
+    public String describe() {
+        return description;
+    }
 
-    @Override public Optional<RunSummary> runSummary() { return model.runSummary(); }
+    @Override
+    public Optional<RunSummary> runSummary() {
+        return model.runSummary();
+    }
 
-    @Override public int sampleRate() { return MoonshineConfig.SAMPLE_RATE; }
+    @Override
+    public int sampleRate() {
+        return MoonshineConfig.SAMPLE_RATE;
+    }
 
     @Override
     public TranscriptSegment transcribeWindow(float[] samples, long startSample, AsrOptions options) {
@@ -67,7 +82,8 @@ public final class MoonshineRecognizer implements SpeechRecognizer {
     TranscriptSegment decodeWindow(float[] samples, int from, int length, long startSample, AsrOptions options) {
         int maxSamples = (int) Math.round(options.maxWindowSeconds() * sampleRate());
         if (length > maxSamples) {
-            throw new IllegalArgumentException("a window of " + length / (double) sampleRate() + " s is longer than max-window-s " + options.maxWindowSeconds());
+            throw new IllegalArgumentException("a window of " + length / (double) sampleRate()
+                    + " s is longer than max-window-s " + options.maxWindowSeconds());
         }
         int maxTokens = Math.max(1, (int) (length / (double) sampleRate() * options.tokensPerSecond()));
         MoonshineModel.Decoded d = model.decode(samples, from, length, maxTokens, maxSamples);
@@ -80,7 +96,8 @@ public final class MoonshineRecognizer implements SpeechRecognizer {
     }
 
     @Override
-    public Transcript transcribe(AudioStream in, AsrOptions options, Consumer<TranscriptSegment> onSegment) throws IOException {
+    public Transcript transcribe(AudioStream in, AsrOptions options, Consumer<TranscriptSegment> onSegment)
+            throws IOException {
         if (in.sampleRate() != sampleRate()) in.resampleTo(sampleRate());
         return LongFormTranscriber.transcribe(vad, windows(options), options, in, onSegment);
     }

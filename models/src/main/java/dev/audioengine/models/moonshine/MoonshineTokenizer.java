@@ -1,7 +1,6 @@
 package dev.audioengine.models.moonshine;
 
 import dev.audioengine.model.ModelFormatException;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -47,13 +46,16 @@ public final class MoonshineTokenizer {
      * @param special which ids decode to nothing
      */
     MoonshineTokenizer(String[] tokens, boolean[] special) {
-        if (tokens.length != special.length) throw new IllegalArgumentException(tokens.length + " tokens but " + special.length + " special flags");
+        if (tokens.length != special.length)
+            throw new IllegalArgumentException(tokens.length + " tokens but " + special.length + " special flags");
         this.tokens = tokens.clone();
         this.bytes = new byte[tokens.length][];
         for (int id = 0; id < tokens.length; id++) {
             String t = Objects.requireNonNull(tokens[id], () -> "no token for an id below the vocabulary size");
             int fallbackByte = byteToken(t);
-            bytes[id] = special[id] ? NOTHING : fallbackByte >= 0 ? new byte[] {(byte) fallbackByte} : t.getBytes(StandardCharsets.UTF_8);
+            bytes[id] = special[id]
+                    ? NOTHING
+                    : fallbackByte >= 0 ? new byte[] {(byte) fallbackByte} : t.getBytes(StandardCharsets.UTF_8);
         }
     }
 
@@ -78,12 +80,15 @@ public final class MoonshineTokenizer {
     }
 
     /** The number of tokens: ids from 0 to this, exclusive, have a token. */
-    public int vocabularySize() { return tokens.length; }
+    public int vocabularySize() {
+        return tokens.length;
+    }
 
     /** The token of {@code id} as the vocabulary spells it ("▁the", "&lt;0x0A&gt;", "&lt;s&gt;"). */
     public String token(int id) {
         if (id < 0 || id >= tokens.length) {
-            throw new IndexOutOfBoundsException("token id " + id + " is outside the vocabulary (0 to " + (tokens.length - 1) + ")");
+            throw new IndexOutOfBoundsException(
+                    "token id " + id + " is outside the vocabulary (0 to " + (tokens.length - 1) + ")");
         }
         return tokens[id];
     }
@@ -91,7 +96,8 @@ public final class MoonshineTokenizer {
     /** The text of {@code ids}; see the class comment for the rules. */
     public String decode(List<Integer> ids) {
         int[] array = new int[ids.size()];
-        for (int i = 0; i < array.length; i++) array[i] = Objects.requireNonNull(ids.get(i), () -> "null token id in the list");
+        for (int i = 0; i < array.length; i++)
+            array[i] = Objects.requireNonNull(ids.get(i), () -> "null token id in the list");
         return decode(array);
     }
 
@@ -100,7 +106,9 @@ public final class MoonshineTokenizer {
         int length = 0;
         for (int i = 0; i < ids.length; i++) {
             int id = ids[i];
-            if (id < 0) throw new IllegalArgumentException("token id " + id + " at position " + i + " is negative; token ids start at 0");
+            if (id < 0)
+                throw new IllegalArgumentException(
+                        "token id " + id + " at position " + i + " is negative; token ids start at 0");
             if (id < bytes.length) length += bytes[id].length;
         }
         byte[] stream = new byte[length];

@@ -7,7 +7,6 @@ import dev.audioengine.api.exec.RunSummary;
 import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
-
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.HashMap;
@@ -41,7 +40,9 @@ final class ChunkRunner implements AutoCloseable {
         }
     }
 
-    SileroWeights weights() { return weights; }
+    SileroWeights weights() {
+        return weights;
+    }
 
     /** Zeroes the state; an upload to the device, so it takes its turn with the runs of other runners on this engine. */
     void resetState() {

@@ -36,5 +36,7 @@ record EncoderTaps(int first, int count, boolean padded, long inputFrames, int s
         return new EncoderTaps(first, last - first + 1, padded, inputFrames, stride);
     }
 
-    long outputFrames() { return (inputFrames - 1) / stride + 1; }
+    long outputFrames() {
+        return (inputFrames - 1) / stride + 1;
+    }
 }

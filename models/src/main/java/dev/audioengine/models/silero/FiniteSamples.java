@@ -17,9 +17,12 @@ final class FiniteSamples {
         for (int i = from, end = from + length; i < end; i++) {
             if (!Float.isFinite(samples[i])) {
                 long at = firstIndex + (i - from);
-                throw new IllegalArgumentException(String.format(Locale.ROOT,
+                throw new IllegalArgumentException(String.format(
+                        Locale.ROOT,
                         "sample %d (%.3f s) is %s: the audio must hold finite samples; repair or trim the input",
-                        at, at / (double) sampleRate, samples[i]));
+                        at,
+                        at / (double) sampleRate,
+                        samples[i]));
             }
         }
     }

@@ -4,7 +4,6 @@ import dev.audioengine.model.task.OfflineVad;
 import dev.audioengine.model.task.SpeechEvent;
 import dev.audioengine.model.task.SpeechSegment;
 import dev.audioengine.model.task.VadOptions;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -28,13 +27,12 @@ public final class OfflineSession implements OfflineVad {
     private final Consumer<ChunkRunner> giveBack;
     private final StreamingSegmenter segmenter;
     private final int chunk, context, rate;
-    private final float[] batch;   // context, then up to OFFLINE_BATCH chunks of samples
+    private final float[] batch; // context, then up to OFFLINE_BATCH chunks of samples
     private final float[] windows; // the model input: context + chunk per chunk, end to end
-    private int filled;            // samples of the batch received so far
-    private long total;            // samples accepted
-    private long openStart = -1;  // where the segment whose END is awaited starts
+    private int filled; // samples of the batch received so far
+    private long total; // samples accepted
+    private long openStart = -1; // where the segment whose END is awaited starts
     private boolean finished, closed;
-
 
     OfflineSession(ChunkRunner runner, VadOptions options, Consumer<ChunkRunner> giveBack) {
         this.runner = runner;
@@ -48,16 +46,24 @@ public final class OfflineSession implements OfflineVad {
         runner.resetState();
     }
 
-    @Override public int sampleRate() { return rate; }
+    @Override
+    public int sampleRate() {
+        return rate;
+    }
 
     /** Samples accepted so far. */
-    public long samples() { return total; }
+    public long samples() {
+        return total;
+    }
 
     /** Takes the next block; a NaN or infinite sample fails, naming its index in the audio, and nothing of this block is used. */
-    public Result accept(float[] samples) { return accept(samples, 0, samples.length); }
+    public Result accept(float[] samples) {
+        return accept(samples, 0, samples.length);
+    }
 
     /** Takes {@code samples[from, from + length)} as the next block. */
-    @Override public Result accept(float[] samples, int from, int length) {
+    @Override
+    public Result accept(float[] samples, int from, int length) {
         ensureOpen();
         java.util.Objects.checkFromIndexSize(from, length, samples.length);
         FiniteSamples.require(samples, from, length, total, rate);
@@ -84,7 +90,8 @@ public final class OfflineSession implements OfflineVad {
     }
 
     /** Runs the chunks still buffered (the last one zero-padded) and settles the last segments; the session then takes no more audio. */
-    @Override public Result finish() {
+    @Override
+    public Result finish() {
         ensureOpen();
         finished = true;
         int n = (filled + chunk - 1) / chunk;
@@ -120,7 +127,8 @@ public final class OfflineSession implements OfflineVad {
 
     private void ensureOpen() {
         if (closed) throw new IllegalStateException("this offline session is closed");
-        if (finished) throw new IllegalStateException("this offline session is finished; open a new one for more audio");
+        if (finished)
+            throw new IllegalStateException("this offline session is finished; open a new one for more audio");
     }
 
     @Override

@@ -43,27 +43,40 @@ final class SileroNetwork {
         Tensor padded = g.pad1d(x, PadMode.REFLECT, 0, w.context);
         long blocks = (len + w.context) / w.hop;
         if (w.nFft != 2 * w.hop || blocks * w.hop != len + w.context) {
-            throw new IllegalStateException("STFT framing assumes nFft = 2·hop and whole blocks: nFft " + w.nFft + ", hop " + w.hop + ", length " + (len + w.context));
+            throw new IllegalStateException("STFT framing assumes nFft = 2·hop and whole blocks: nFft " + w.nFft
+                    + ", hop " + w.hop + ", length " + (len + w.context));
         }
         Tensor b = g.reshape(padded, n, blocks, w.hop);
-        Tensor frames = g.concat(2, g.slice(b, 1, 0, blocks - 1), g.slice(b, 1, 1, blocks));       // [N, 4, nFft]
-        Tensor spec = g.matmul(frames, g.constant("stft.basis", w.basisMatrix));                       // [N, 4, 2F]
+        Tensor frames = g.concat(2, g.slice(b, 1, 0, blocks - 1), g.slice(b, 1, 1, blocks)); // [N, 4, nFft]
+        Tensor spec = g.matmul(frames, g.constant("stft.basis", w.basisMatrix)); // [N, 4, 2F]
         long bins = w.nFft / 2 + 1;
         Tensor re = g.slice(spec, 2, 0, bins), im = g.slice(spec, 2, bins, 2 * bins);
-        Tensor h = g.sqrt(g.add(g.mul(re, re), g.mul(im, im)));                                        // [N, 4, F]
+        Tensor h = g.sqrt(g.add(g.mul(re, re), g.mul(im, im))); // [N, 4, F]
 
         for (int i = 0; i < 4; i++) {
-            h = g.relu(conv3(g, h, w.encoderTaps[i], g.constant("encoder." + i + ".w", w.encoderMatrix[i]),
+            h = g.relu(conv3(
+                    g,
+                    h,
+                    w.encoderTaps[i],
+                    g.constant("encoder." + i + ".w", w.encoderMatrix[i]),
                     g.constant("encoder." + i + ".b", w.encoderB[i])));
         }
-        if (h.dim(1) != 1) throw new IllegalStateException("encoder left " + h.dim(1) + " frames per window, the model expects 1");
+        if (h.dim(1) != 1)
+            throw new IllegalStateException("encoder left " + h.dim(1) + " frames per window, the model expects 1");
         Tensor seq = g.reshape(h, 1, n, SileroWeights.HIDDEN);
-        Tensor lstm = g.lstm(seq, g.constant("lstm.w_ih", w.wIh), g.constant("lstm.w_hh", w.wHh),
-                g.constant("lstm.b_ih", w.bIh), g.constant("lstm.b_hh", w.bHh), h0, c0); // [2, 1, N, 128]
-        Tensor hidden = g.slice(lstm, 0, 0, 1);                                             // [1, 1, N, 128]
-        Tensor logit = g.add(g.matmul(g.relu(hidden), g.constant("decoder.w", w.decoderW)), g.constant("decoder.b", w.decoderB));
+        Tensor lstm = g.lstm(
+                seq,
+                g.constant("lstm.w_ih", w.wIh),
+                g.constant("lstm.w_hh", w.wHh),
+                g.constant("lstm.b_ih", w.bIh),
+                g.constant("lstm.b_hh", w.bHh),
+                h0,
+                c0); // [2, 1, N, 128]
+        Tensor hidden = g.slice(lstm, 0, 0, 1); // [1, 1, N, 128]
+        Tensor logit = g.add(
+                g.matmul(g.relu(hidden), g.constant("decoder.w", w.decoderW)), g.constant("decoder.b", w.decoderB));
         Tensor prob = g.reshape(g.sigmoid(logit), 1, n).named(OUT);
-        g.overwrite(state, g.slice(lstm, 2, n - 1, n));                                   // h then c after the last window
+        g.overwrite(state, g.slice(lstm, 2, n - 1, n)); // h then c after the last window
         return g.build(prob);
     }
 
@@ -73,7 +86,8 @@ final class SileroNetwork {
      * padding, concatenated along channels, times weights [Cout, taps·C].
      */
     private static Tensor conv3(GraphBuilder g, Tensor x, EncoderTaps taps, Tensor weights, Tensor bias) {
-        if (x.dim(1) != taps.inputFrames()) throw new IllegalStateException("encoder expected " + taps.inputFrames() + " frames, got " + x.shape());
+        if (x.dim(1) != taps.inputFrames())
+            throw new IllegalStateException("encoder expected " + taps.inputFrames() + " frames, got " + x.shape());
         int stride = taps.stride();
         long tOut = taps.outputFrames();
         Tensor src = taps.padded() ? g.pad(x, PadMode.ZERO, new long[] {0, 1, 0}, new long[] {0, 1, 0}, 0f) : x;

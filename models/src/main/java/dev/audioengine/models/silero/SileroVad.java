@@ -2,14 +2,13 @@ package dev.audioengine.models.silero;
 
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.api.exec.RunSummary;
-import dev.audioengine.weights.onnx.OnnxModel;
 import dev.audioengine.model.Task;
 import dev.audioengine.model.output.SpeechAudio;
 import dev.audioengine.model.task.OfflineVad;
 import dev.audioengine.model.task.SpeechSegment;
 import dev.audioengine.model.task.VadOptions;
 import dev.audioengine.model.task.VoiceActivityDetector;
-
+import dev.audioengine.weights.onnx.OnnxModel;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -49,6 +48,7 @@ public final class SileroVad implements VoiceActivityDetector {
     private final String source, version;
     /** Idle runners per sample rate; a call takes one (or makes one) and gives it back. */
     private final Map<Integer, ConcurrentLinkedQueue<ChunkRunner>> idle = new ConcurrentHashMap<>();
+
     private final Set<ChunkRunner> all = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
@@ -68,34 +68,56 @@ public final class SileroVad implements VoiceActivityDetector {
     }
 
     /** "v5", "v6", or "unknown" for a file of the right shape but another hash. */
-    public String version() { return version; }
+    public String version() {
+        return version;
+    }
 
     private volatile RunSummary lastSummary;
 
-    private void compiled(RunSummary summary) { lastSummary = summary; }
+    private void compiled(RunSummary summary) {
+        lastSummary = summary;
+    }
 
     /**
      * Where the most recently compiled graph runs: the backend (and its GEMM path), nodes per
      * backend, any CPU fallback and what it copies; empty before the first run.
      */
-    @Override public Optional<RunSummary> runSummary() { return Optional.ofNullable(lastSummary); }
+    @Override
+    public Optional<RunSummary> runSummary() {
+        return Optional.ofNullable(lastSummary);
+    }
 
-    public String source() { return source; }
+    public String source() {
+        return source;
+    }
 
-    @Override public Task task() { return Task.VAD; }
+    @Override
+    public Task task() {
+        return Task.VAD;
+    }
 
-    @Override public String describe() { return "silero_vad " + version + " (" + source + ")"; }
+    @Override
+    public String describe() {
+        return "silero_vad " + version + " (" + source + ")";
+    }
 
-    @Override public List<Integer> sampleRates() { return weights.keySet().stream().sorted().toList(); }
+    @Override
+    public List<Integer> sampleRates() {
+        return weights.keySet().stream().sorted().toList();
+    }
 
     /** Samples per chunk at this rate (512 at 16 kHz, 256 at 8 kHz). */
-    @Override public int chunkSize(int sampleRate) { return weightsFor(sampleRate).chunk; }
+    @Override
+    public int chunkSize(int sampleRate) {
+        return weightsFor(sampleRate).chunk;
+    }
 
     /**
      * One probability per chunk over the whole audio, the last chunk zero-padded, state and
      * context carried from chunk to chunk from zero (what Silero's audio_forward returns).
      */
-    @Override public float[] probabilities(float[] audio, int sampleRate) {
+    @Override
+    public float[] probabilities(float[] audio, int sampleRate) {
         try (OfflineSession s = offline(sampleRate, VadOptions.DEFAULTS)) {
             float[] probs = new float[(audio.length + chunkSize(sampleRate) - 1) / chunkSize(sampleRate)];
             float[] first = s.accept(audio).probabilities(), last = s.finish().probabilities();
@@ -106,10 +128,12 @@ public final class SileroVad implements VoiceActivityDetector {
     }
 
     /** Probabilities, and speech segments with get_speech_timestamps' semantics, from one pass. */
-    @Override public Detection detect(float[] audio, int sampleRate, VadOptions options) {
+    @Override
+    public Detection detect(float[] audio, int sampleRate, VadOptions options) {
         try (OfflineSession s = offline(sampleRate, options)) {
             OfflineVad.Result first = s.accept(audio), last = s.finish();
-            float[] probs = java.util.Arrays.copyOf(first.probabilities(), first.probabilities().length + last.probabilities().length);
+            float[] probs = java.util.Arrays.copyOf(
+                    first.probabilities(), first.probabilities().length + last.probabilities().length);
             System.arraycopy(last.probabilities(), 0, probs, first.probabilities().length, last.probabilities().length);
             List<SpeechSegment> segments = new ArrayList<>(first.segments());
             segments.addAll(last.segments());
@@ -118,7 +142,8 @@ public final class SileroVad implements VoiceActivityDetector {
     }
 
     /** Speech segments with get_speech_timestamps' semantics. */
-    @Override public List<SpeechSegment> segments(float[] audio, int sampleRate, VadOptions options) {
+    @Override
+    public List<SpeechSegment> segments(float[] audio, int sampleRate, VadOptions options) {
         try (OfflineSession s = offline(sampleRate, options)) {
             List<SpeechSegment> out = new ArrayList<>(s.accept(audio).segments());
             out.addAll(s.finish().segments());
@@ -135,19 +160,22 @@ public final class SileroVad implements VoiceActivityDetector {
      * A new offline session at 8 or 16 kHz: audio pushed block by block, batched like
      * {@link #probabilities} with bounded memory; close it when done (its runner returns to the pool).
      */
-    @Override public OfflineSession offline(int sampleRate, VadOptions options) {
+    @Override
+    public OfflineSession offline(int sampleRate, VadOptions options) {
         return new OfflineSession(borrow(sampleRate), options, this::giveBack);
     }
 
     /** A new streaming session at 8 or 16 kHz; close it when done. */
-    @Override public StreamingSession stream(int sampleRate, VadOptions options) {
+    @Override
+    public StreamingSession stream(int sampleRate, VadOptions options) {
         return new StreamingSession(new ChunkRunner(engine, weightsFor(sampleRate), this::compiled), options);
     }
 
     private ChunkRunner borrow(int sampleRate) {
         SileroWeights w = weightsFor(sampleRate);
         if (closed) throw new IllegalStateException("this SileroVad is closed");
-        ChunkRunner r = idle.computeIfAbsent(sampleRate, k -> new ConcurrentLinkedQueue<>()).poll();
+        ChunkRunner r = idle.computeIfAbsent(sampleRate, k -> new ConcurrentLinkedQueue<>())
+                .poll();
         if (r == null) {
             r = new ChunkRunner(engine, w, this::compiled);
             all.add(r);
@@ -167,7 +195,8 @@ public final class SileroVad implements VoiceActivityDetector {
     private SileroWeights weightsFor(int sampleRate) {
         SileroWeights w = weights.get(sampleRate);
         if (w == null) {
-            throw new IllegalArgumentException("Silero VAD runs at 8000 or 16000 Hz, got " + sampleRate + " Hz; resample the audio first");
+            throw new IllegalArgumentException(
+                    "Silero VAD runs at 8000 or 16000 Hz, got " + sampleRate + " Hz; resample the audio first");
         }
         return w;
     }

@@ -2,7 +2,6 @@ package dev.audioengine.models.silero;
 
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.api.capability.Capability;
-import dev.audioengine.weights.onnx.OnnxModel;
 import dev.audioengine.model.ModelFamily;
 import dev.audioengine.model.ModelFile;
 import dev.audioengine.model.ModelFormatException;
@@ -12,7 +11,7 @@ import dev.audioengine.model.ModelVariant;
 import dev.audioengine.model.Task;
 import dev.audioengine.model.TaskModel;
 import dev.audioengine.model.store.FileHash;
-
+import dev.audioengine.weights.onnx.OnnxModel;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,28 +25,55 @@ import java.util.Set;
  */
 public final class SileroVadFamily implements ModelFamily {
     static final String NPM = "@ricky0123/vad-web@0.0.31";
-    public static final ModelFile V5_FILE = new ModelFile("silero_vad_v5.onnx",
-            "2623a2953f6ff3d2c1e61740c6cdb7168133479b267dfef114a4a3cc5bdd788f", 2_327_524,
+    public static final ModelFile V5_FILE = new ModelFile(
+            "silero_vad_v5.onnx",
+            "2623a2953f6ff3d2c1e61740c6cdb7168133479b267dfef114a4a3cc5bdd788f",
+            2_327_524,
             List.of(new ModelSource.Npm(NPM, "package/dist/silero_vad_v5.onnx")));
-    public static final ModelFile V6_FILE = new ModelFile("silero_vad_v6.onnx",
-            "1a153a22f4509e292a94e67d6f9b85e8deb25b4988682b7e174c65279d8788e3", 2_327_524,
+    public static final ModelFile V6_FILE = new ModelFile(
+            "silero_vad_v6.onnx",
+            "1a153a22f4509e292a94e67d6f9b85e8deb25b4988682b7e174c65279d8788e3",
+            2_327_524,
             List.of(new ModelSource.Npm(NPM, "package/dist/silero_vad_v6.onnx")));
-    public static final ModelVariant V6 = new ModelVariant("silero_vad", List.of("silero_vad_v6", "v6"), Task.VAD,
-            "Silero VAD v6, 8 and 16 kHz", List.of(V6_FILE), "MIT");
-    public static final ModelVariant V5 = new ModelVariant("silero_vad_v5", List.of("v5"), Task.VAD,
-            "Silero VAD v5, 8 and 16 kHz", List.of(V5_FILE), "MIT");
+    public static final ModelVariant V6 = new ModelVariant(
+            "silero_vad",
+            List.of("silero_vad_v6", "v6"),
+            Task.VAD,
+            "Silero VAD v6, 8 and 16 kHz",
+            List.of(V6_FILE),
+            "MIT");
+    public static final ModelVariant V5 = new ModelVariant(
+            "silero_vad_v5", List.of("v5"), Task.VAD, "Silero VAD v5, 8 and 16 kHz", List.of(V5_FILE), "MIT");
 
-    @Override public String name() { return "silero_vad"; }
+    @Override
+    public String name() {
+        return "silero_vad";
+    }
 
-    @Override public String description() { return "Silero VAD: voice activity detection, 32 ms chunks, 8 and 16 kHz"; }
+    @Override
+    public String description() {
+        return "Silero VAD: voice activity detection, 32 ms chunks, 8 and 16 kHz";
+    }
 
-    @Override public Set<Task> tasks() { return Set.of(Task.VAD); }
+    @Override
+    public Set<Task> tasks() {
+        return Set.of(Task.VAD);
+    }
 
-    @Override public List<ModelVariant> variants() { return List.of(V6, V5); }
+    @Override
+    public List<ModelVariant> variants() {
+        return List.of(V6, V5);
+    }
 
-    @Override public boolean isDefaultFor(Task task) { return task == Task.VAD; }
+    @Override
+    public boolean isDefaultFor(Task task) {
+        return task == Task.VAD;
+    }
 
-    @Override public Set<Capability> uses() { return Set.of(); }
+    @Override
+    public Set<Capability> uses() {
+        return Set.of();
+    }
 
     @Override
     public String validate(Path path) throws IOException {
@@ -55,15 +81,22 @@ public final class SileroVadFamily implements ModelFamily {
         String version = version(onnx);
         try (OnnxModel m = OnnxModel.read(onnx)) {
             SileroWeights.fromOnnx(m, onnx.toString()).values().forEach(SileroWeights::close);
-        } catch (RuntimeException | IOException e) { // a file that is not ONNX at all, or an ONNX graph of another shape
+        } catch (RuntimeException
+                | IOException e) { // a file that is not ONNX at all, or an ONNX graph of another shape
             throw new ModelFormatException(onnx + " is not a Silero VAD v5/v6 ONNX file: " + e.getMessage(), e);
         }
-        return "Silero VAD " + (version.equals("unknown") ? "graph (a file of the v5/v6 layout, not one of the pinned files)" : version) + ", " + onnx;
+        return "Silero VAD "
+                + (version.equals("unknown")
+                        ? "graph (a file of the v5/v6 layout, not one of the pinned files)"
+                        : version)
+                + ", " + onnx;
     }
 
     @Override
     public TaskModel load(AudioEngine engine, ModelLocation location) throws IOException {
-        if (location.task() != Task.VAD) throw new IllegalArgumentException("silero_vad serves --task vad, not " + location.task().cliName());
+        if (location.task() != Task.VAD)
+            throw new IllegalArgumentException(
+                    "silero_vad serves --task vad, not " + location.task().cliName());
         return SileroVad.load(engine, onnxFile(location.path()));
     }
 
@@ -79,9 +112,11 @@ public final class SileroVadFamily implements ModelFamily {
         Path named = path.resolve("silero_vad.onnx");
         if (Files.isRegularFile(named)) return named;
         try (var files = Files.list(path)) {
-            List<Path> onnx = files.filter(p -> p.getFileName().toString().endsWith(".onnx")).toList();
+            List<Path> onnx = files.filter(p -> p.getFileName().toString().endsWith(".onnx"))
+                    .toList();
             if (onnx.size() == 1) return onnx.getFirst();
-            throw new ModelFormatException(path + " is a folder with " + onnx.size() + " .onnx files; name the Silero VAD file itself");
+            throw new ModelFormatException(
+                    path + " is a folder with " + onnx.size() + " .onnx files; name the Silero VAD file itself");
         }
     }
 }

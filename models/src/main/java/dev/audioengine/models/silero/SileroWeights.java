@@ -3,11 +3,9 @@ package dev.audioengine.models.silero;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
 import dev.audioengine.weights.onnx.OnnxAttribute;
-import dev.audioengine.weights.onnx.OnnxGraph;
 import dev.audioengine.weights.onnx.OnnxModel;
 import dev.audioengine.weights.onnx.OnnxNode;
 import dev.audioengine.weights.onnx.OnnxTensor;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,12 +20,21 @@ public final class SileroWeights implements AutoCloseable {
     static final int HIDDEN = 128;
     private static final String[] NAMES = {
         "stft.forward_basis_buffer",
-        "encoder.0.reparam_conv.weight", "encoder.0.reparam_conv.bias",
-        "encoder.1.reparam_conv.weight", "encoder.1.reparam_conv.bias",
-        "encoder.2.reparam_conv.weight", "encoder.2.reparam_conv.bias",
-        "encoder.3.reparam_conv.weight", "encoder.3.reparam_conv.bias",
-        "decoder.rnn.weight_ih", "decoder.rnn.weight_hh", "decoder.rnn.bias_ih", "decoder.rnn.bias_hh",
-        "decoder.decoder.2.weight", "decoder.decoder.2.bias"};
+        "encoder.0.reparam_conv.weight",
+        "encoder.0.reparam_conv.bias",
+        "encoder.1.reparam_conv.weight",
+        "encoder.1.reparam_conv.bias",
+        "encoder.2.reparam_conv.weight",
+        "encoder.2.reparam_conv.bias",
+        "encoder.3.reparam_conv.weight",
+        "encoder.3.reparam_conv.bias",
+        "decoder.rnn.weight_ih",
+        "decoder.rnn.weight_hh",
+        "decoder.rnn.bias_ih",
+        "decoder.rnn.bias_hh",
+        "decoder.decoder.2.weight",
+        "decoder.decoder.2.bias"
+    };
 
     final int sampleRate, nFft, hop, chunk, context;
     final HostTensor basis, wIh, wHh, bIh, bHh, decoderW, decoderB;
@@ -37,6 +44,7 @@ public final class SileroWeights implements AutoCloseable {
      * outermost, holding only the taps that ever see input (see {@link EncoderTaps}).
      */
     final HostTensor basisMatrix;
+
     final HostTensor[] encoderMatrix = new HostTensor[4];
     final EncoderTaps[] encoderTaps = new EncoderTaps[4];
     private final List<HostTensor> owned = new ArrayList<>();
@@ -45,7 +53,8 @@ public final class SileroWeights implements AutoCloseable {
         basis = take(t.get(NAMES[0]));
         nFft = (int) basis.shape().dim(2);
         if (nFft != 256 && nFft != 128) {
-            throw new IllegalArgumentException(source + ": STFT basis " + basis.shape() + " is neither the 16 kHz (256) nor the 8 kHz (128) one");
+            throw new IllegalArgumentException(
+                    source + ": STFT basis " + basis.shape() + " is neither the 16 kHz (256) nor the 8 kHz (128) one");
         }
         sampleRate = nFft == 256 ? 16000 : 8000;
         hop = nFft / 2;
@@ -62,12 +71,20 @@ public final class SileroWeights implements AutoCloseable {
         OnnxTensor dw = t.get(NAMES[13]);
         decoderW = take(new OnnxTensor(dw.name(), dw.dataType(), new long[] {1, HIDDEN}, dw.bytes()));
         decoderB = take(t.get(NAMES[14]));
-        check(source, basis.shape().dim(0) == 2L * (nFft / 2 + 1) && basis.shape().dim(1) == 1, "stft basis", basis);
+        check(
+                source,
+                basis.shape().dim(0) == 2L * (nFft / 2 + 1) && basis.shape().dim(1) == 1,
+                "stft basis",
+                basis);
         check(source, encoderW[0].shape().equals(Shape.of(128, nFft / 2 + 1, 3)), "encoder.0", encoderW[0]);
         check(source, encoderW[1].shape().equals(Shape.of(64, 128, 3)), "encoder.1", encoderW[1]);
         check(source, encoderW[2].shape().equals(Shape.of(64, 64, 3)), "encoder.2", encoderW[2]);
         check(source, encoderW[3].shape().equals(Shape.of(128, 64, 3)), "encoder.3", encoderW[3]);
-        check(source, wIh.shape().equals(Shape.of(4 * HIDDEN, HIDDEN)) && wHh.shape().equals(Shape.of(4 * HIDDEN, HIDDEN)), "lstm", wIh);
+        check(
+                source,
+                wIh.shape().equals(Shape.of(4 * HIDDEN, HIDDEN)) && wHh.shape().equals(Shape.of(4 * HIDDEN, HIDDEN)),
+                "lstm",
+                wIh);
         check(source, dw.elements() == HIDDEN && decoderB.elements() == 1, "decoder", decoderW);
         basisMatrix = own(basis.reshaped(Shape.of(basis.shape().dim(0), nFft)));
         long frames = (context + chunk + context - nFft) / hop + 1; // STFT frames per window
@@ -85,7 +102,10 @@ public final class SileroWeights implements AutoCloseable {
      * order of an im2col over time-major input.
      */
     private static HostTensor tapsOutermost(HostTensor w, EncoderTaps taps) {
-        int cout = (int) w.shape().dim(0), cin = (int) w.shape().dim(1), k = (int) w.shape().dim(2), n = taps.count();
+        int cout = (int) w.shape().dim(0),
+                cin = (int) w.shape().dim(1),
+                k = (int) w.shape().dim(2),
+                n = taps.count();
         float[] src = w.toFloatArray(), dst = new float[cout * n * cin];
         for (int o = 0; o < cout; o++) {
             for (int c = 0; c < cin; c++) {
@@ -120,8 +140,9 @@ public final class SileroWeights implements AutoCloseable {
         }
         if (out.size() != 2) {
             out.values().forEach(SileroWeights::close);
-            throw new IllegalArgumentException(source + ": not a Silero VAD v5/v6 model: expected If branches for 16 kHz and 8 kHz holding "
-                    + String.join(", ", NAMES) + " as Constant nodes; found " + out.keySet() + " Hz");
+            throw new IllegalArgumentException(
+                    source + ": not a Silero VAD v5/v6 model: expected If branches for 16 kHz and 8 kHz holding "
+                            + String.join(", ", NAMES) + " as Constant nodes; found " + out.keySet() + " Hz");
         }
         return out;
     }
@@ -133,7 +154,9 @@ public final class SileroWeights implements AutoCloseable {
     }
 
     private HostTensor take(OnnxTensor t) {
-        if (t.dataType() != OnnxTensor.FLOAT) throw new IllegalArgumentException("weight " + t.name() + " is ONNX type " + t.dataType() + ", expected float");
+        if (t.dataType() != OnnxTensor.FLOAT)
+            throw new IllegalArgumentException(
+                    "weight " + t.name() + " is ONNX type " + t.dataType() + ", expected float");
         return own(t.toHostTensor());
     }
 
@@ -143,8 +166,14 @@ public final class SileroWeights implements AutoCloseable {
     }
 
     private static void check(String source, boolean ok, String what, HostTensor t) {
-        if (!ok) throw new IllegalArgumentException(source + ": " + what + " has unexpected shape " + t.shape() + " for Silero VAD v5/v6");
+        if (!ok)
+            throw new IllegalArgumentException(
+                    source + ": " + what + " has unexpected shape " + t.shape() + " for Silero VAD v5/v6");
     }
 
-    @Override public void close() { owned.forEach(HostTensor::close); owned.clear(); }
+    @Override
+    public void close() {
+        owned.forEach(HostTensor::close);
+        owned.clear();
+    }
 }

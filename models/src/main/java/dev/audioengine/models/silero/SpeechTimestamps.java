@@ -2,7 +2,6 @@ package dev.audioengine.models.silero;
 
 import dev.audioengine.model.task.SpeechSegment;
 import dev.audioengine.model.task.VadOptions;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -19,7 +18,8 @@ public final class SpeechTimestamps {
      * @param probs         one probability per chunk of {@code window} samples
      * @param audioSamples  the audio's length in samples (before the last chunk's zero padding)
      */
-    public static List<SpeechSegment> segments(float[] probs, int window, long audioSamples, int sampleRate, VadOptions o) {
+    public static List<SpeechSegment> segments(
+            float[] probs, int window, long audioSamples, int sampleRate, VadOptions o) {
         SpeechTracker tracker = new SpeechTracker(o, window, sampleRate);
         List<long[]> speeches = new ArrayList<>(); // {start, end}
         SpeechTracker.Closed keep = (start, end) -> speeches.add(new long[] {start, end});

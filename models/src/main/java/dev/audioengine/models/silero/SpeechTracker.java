@@ -1,7 +1,6 @@
 package dev.audioengine.models.silero;
 
 import dev.audioengine.model.task.VadOptions;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -24,11 +23,11 @@ final class SpeechTracker {
 
     private final double threshold, negThreshold, minSpeech, maxSpeech, minSilence, minSilenceAtMax;
     private final int window;
-    private final boolean splits;                    // whether max-speech can split (else possible ends are never used)
-    private long chunks;                             // probabilities seen
+    private final boolean splits; // whether max-speech can split (else possible ends are never used)
+    private long chunks; // probabilities seen
     private boolean triggered;
-    private long start = -1;                         // -1: no open segment
-    private long tempEnd, prevEnd, nextStart;        // 0 doubles as "unset", as in the reference
+    private long start = -1; // -1: no open segment
+    private long tempEnd, prevEnd, nextStart; // 0 doubles as "unset", as in the reference
     private final List<long[]> possibleEnds = new ArrayList<>(); // {end, silence length}
 
     SpeechTracker(VadOptions o, int window, int sampleRate) {
@@ -44,7 +43,9 @@ final class SpeechTracker {
     }
 
     /** {@code ms} milliseconds in samples, as Python's {@code sampling_rate * ms / 1000} (exact product, one rounding). */
-    static double samples(int sampleRate, long ms) { return (double) ((long) sampleRate * ms) / 1000.0; }
+    static double samples(int sampleRate, long ms) {
+        return (double) ((long) sampleRate * ms) / 1000.0;
+    }
 
     /** Feeds the next chunk's probability; reports the segments it closes. */
     void accept(double p, Closed out) {
@@ -103,7 +104,9 @@ final class SpeechTracker {
     }
 
     /** Where the open segment starts; -1 when none is open. */
-    long openStart() { return start; }
+    long openStart() {
+        return start;
+    }
 
     /**
      * Whether the open segment will be reported whatever comes next: its end can only be at or
@@ -117,7 +120,9 @@ final class SpeechTracker {
     }
 
     /** Samples covered by the chunks seen so far. */
-    long position() { return (long) window * chunks; }
+    long position() {
+        return (long) window * chunks;
+    }
 
     void reset() {
         chunks = 0;

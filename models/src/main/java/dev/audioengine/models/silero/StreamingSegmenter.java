@@ -2,7 +2,6 @@ package dev.audioengine.models.silero;
 
 import dev.audioengine.model.task.SpeechEvent;
 import dev.audioengine.model.task.VadOptions;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -27,9 +26,10 @@ final class StreamingSegmenter {
     private final double pad;
     private final int sampleRate;
     private final List<long[]> closed = new ArrayList<>(2); // raw segments the current step closed
-    private final SpeechTracker.Closed onClose = (start, end) -> closed.add(new long[] {start, end}); // one instance, not one per chunk
-    private long pendingEnd = -1;   // raw end of a kept segment whose END is not out yet; -1: none
-    private long startedAt = -1;    // raw start of the open segment whose START is out; -1: none
+    private final SpeechTracker.Closed onClose =
+            (start, end) -> closed.add(new long[] {start, end}); // one instance, not one per chunk
+    private long pendingEnd = -1; // raw end of a kept segment whose END is not out yet; -1: none
+    private long startedAt = -1; // raw start of the open segment whose START is out; -1: none
 
     StreamingSegmenter(VadOptions o, int window, int sampleRate) {
         this.tracker = new SpeechTracker(o, window, sampleRate);
@@ -60,7 +60,8 @@ final class StreamingSegmenter {
     SpeechEvent accept(float probability) {
         List<SpeechEvent> events = new ArrayList<>(2);
         accept(probability, events);
-        if (events.size() > 1) throw new IllegalStateException("this chunk settled " + events + ": use accept(probability, events)");
+        if (events.size() > 1)
+            throw new IllegalStateException("this chunk settled " + events + ": use accept(probability, events)");
         return events.isEmpty() ? null : events.getFirst();
     }
 

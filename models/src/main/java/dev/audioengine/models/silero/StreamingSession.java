@@ -3,7 +3,6 @@ package dev.audioengine.models.silero;
 import dev.audioengine.model.task.SpeechEvent;
 import dev.audioengine.model.task.VadOptions;
 import dev.audioengine.model.task.VadStream;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -20,9 +19,9 @@ public final class StreamingSession implements VadStream {
     private final ChunkRunner runner;
     private final StreamingSegmenter segmenter;
     private final int chunk, context;
-    private final float[] window;       // context + chunk, the next model input
-    private int filled;                 // samples of the current chunk received so far
-    private long total;                 // samples accepted since the last reset
+    private final float[] window; // context + chunk, the next model input
+    private int filled; // samples of the current chunk received so far
+    private long total; // samples accepted since the last reset
     private final float[] one = new float[1];
 
     StreamingSession(ChunkRunner runner, VadOptions options) {
@@ -34,13 +33,20 @@ public final class StreamingSession implements VadStream {
         runner.resetState();
     }
 
-    @Override public int sampleRate() { return runner.weights().sampleRate; }
+    @Override
+    public int sampleRate() {
+        return runner.weights().sampleRate;
+    }
 
     /** Samples per model chunk (512 at 16 kHz, 256 at 8 kHz). */
-    @Override public int chunkSize() { return chunk; }
+    @Override
+    public int chunkSize() {
+        return chunk;
+    }
 
     /** Takes the next samples; a NaN or infinite one fails, naming its index in the stream, and nothing of this call is used. */
-    @Override public Result accept(float[] samples) {
+    @Override
+    public Result accept(float[] samples) {
         FiniteSamples.require(samples, 0, samples.length, total, sampleRate());
         float[] probs = new float[(filled + samples.length) / chunk];
         List<SpeechEvent> events = new ArrayList<>();
@@ -62,7 +68,8 @@ public final class StreamingSession implements VadStream {
      * end included (it ends with the audio if it is long enough). The session is then reset,
      * ready for a new stream.
      */
-    @Override public Result finish() {
+    @Override
+    public Result finish() {
         List<SpeechEvent> events = new ArrayList<>();
         float[] probs = new float[0];
         if (filled > 0) {
@@ -76,7 +83,8 @@ public final class StreamingSession implements VadStream {
     }
 
     /** Forgets the audio so far: zero state, zero context, no open segment. */
-    @Override public void reset() {
+    @Override
+    public void reset() {
         runner.resetState();
         Arrays.fill(window, 0f);
         filled = 0;
@@ -91,5 +99,8 @@ public final class StreamingSession implements VadStream {
         return one[0];
     }
 
-    @Override public void close() { runner.close(); }
+    @Override
+    public void close() {
+        runner.close();
+    }
 }

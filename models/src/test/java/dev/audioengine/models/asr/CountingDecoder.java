@@ -2,7 +2,6 @@ package dev.audioengine.models.asr;
 
 import dev.audioengine.model.task.SpeechSegment;
 import dev.audioengine.model.task.TranscriptSegment;
-
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -18,11 +17,17 @@ final class CountingDecoder implements WindowDecoder {
     public TranscriptSegment decode(float[] samples, int from, int length, long startSample) {
         for (int i = 0; i < length; i++) {
             if (samples[from + i] != SyntheticAudio.at(startSample + i)) {
-                throw new AssertionError("window at " + startSample + ": sample " + i + " is not the audio at " + (startSample + i));
+                throw new AssertionError(
+                        "window at " + startSample + ": sample " + i + " is not the audio at " + (startSample + i));
             }
         }
         windows.add(new SpeechSegment(startSample, startSample + length, SAMPLE_RATE));
         List<Integer> tokens = Collections.nCopies(1 + length / SAMPLE_RATE, 7);
-        return new TranscriptSegment(startSample, startSample + length, SAMPLE_RATE, "w" + startSample + "-" + (startSample + length), tokens);
+        return new TranscriptSegment(
+                startSample,
+                startSample + length,
+                SAMPLE_RATE,
+                "w" + startSample + "-" + (startSample + length),
+                tokens);
     }
 }

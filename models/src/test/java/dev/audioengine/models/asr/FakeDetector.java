@@ -6,7 +6,6 @@ import dev.audioengine.model.task.OfflineVad;
 import dev.audioengine.model.task.VadOptions;
 import dev.audioengine.model.task.VadStream;
 import dev.audioengine.model.task.VoiceActivityDetector;
-
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -23,31 +22,55 @@ final class FakeDetector implements VoiceActivityDetector {
         this.stream = stream;
     }
 
-    @Override public List<Integer> sampleRates() { return List.of(WindowDecoder.SAMPLE_RATE); }
+    @Override
+    public List<Integer> sampleRates() {
+        return List.of(WindowDecoder.SAMPLE_RATE);
+    }
 
-    @Override public int chunkSize(int sampleRate) { return ScriptedOfflineVad.CHUNK; }
+    @Override
+    public int chunkSize(int sampleRate) {
+        return ScriptedOfflineVad.CHUNK;
+    }
 
-    @Override public float[] probabilities(float[] samples, int sampleRate) { throw new UnsupportedOperationException(); }
+    @Override
+    public float[] probabilities(float[] samples, int sampleRate) {
+        throw new UnsupportedOperationException();
+    }
 
-    @Override public Detection detect(float[] samples, int sampleRate, VadOptions options) { throw new UnsupportedOperationException(); }
+    @Override
+    public Detection detect(float[] samples, int sampleRate, VadOptions options) {
+        throw new UnsupportedOperationException();
+    }
 
-    @Override public VadStream stream(int sampleRate, VadOptions options) {
+    @Override
+    public VadStream stream(int sampleRate, VadOptions options) {
         streamRate = sampleRate;
         streamOptions = options;
         return stream.get();
     }
 
-    @Override public OfflineVad offline(int sampleRate, VadOptions options) {
+    @Override
+    public OfflineVad offline(int sampleRate, VadOptions options) {
         offlineRate = sampleRate;
         offlineOptions = options;
         return offline.get();
     }
 
-    @Override public Task task() { return Task.VAD; }
+    @Override
+    public Task task() {
+        return Task.VAD;
+    }
 
-    @Override public String describe() { return "fake"; }
+    @Override
+    public String describe() {
+        return "fake";
+    }
 
-    @Override public Optional<RunSummary> runSummary() { return Optional.empty(); }
+    @Override
+    public Optional<RunSummary> runSummary() {
+        return Optional.empty();
+    }
 
-    @Override public void close() {}
+    @Override
+    public void close() {}
 }

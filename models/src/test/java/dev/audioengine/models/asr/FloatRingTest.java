@@ -1,11 +1,10 @@
 package dev.audioengine.models.asr;
 
-import org.junit.jupiter.api.Test;
-
-import java.util.Random;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Random;
+import org.junit.jupiter.api.Test;
 
 class FloatRingTest {
     @Test
@@ -48,7 +47,8 @@ class FloatRingTest {
         FloatRing ring = new FloatRing();
         ring.append(new float[10], 0, 10);
         ring.discardBefore(4);
-        assertThatThrownBy(() -> ring.copy(2, 8, new float[6], 0)).hasMessageContaining("[2, 8) is not kept: [4, 10) is");
+        assertThatThrownBy(() -> ring.copy(2, 8, new float[6], 0))
+                .hasMessageContaining("[2, 8) is not kept: [4, 10) is");
         assertThatThrownBy(() -> ring.get(10)).hasMessageContaining("[4, 10)");
     }
 }

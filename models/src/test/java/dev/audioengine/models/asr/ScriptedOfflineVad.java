@@ -4,7 +4,6 @@ import dev.audioengine.model.task.OfflineVad;
 import dev.audioengine.model.task.SpeechSegment;
 import dev.audioengine.model.task.VadOptions;
 import dev.audioengine.models.silero.SpeechTimestamps;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -26,34 +25,50 @@ class ScriptedOfflineVad implements OfflineVad {
     boolean closed;
 
     ScriptedOfflineVad(float[] probabilities, long totalSamples, VadOptions options, int batch, long delay) {
-        if (probabilities.length < Math.ceilDiv(totalSamples, CHUNK)) throw new IllegalArgumentException("too few probabilities for the audio");
+        if (probabilities.length < Math.ceilDiv(totalSamples, CHUNK))
+            throw new IllegalArgumentException("too few probabilities for the audio");
         this.probabilities = probabilities;
-        this.segments = SpeechTimestamps.segments(Arrays.copyOf(probabilities, (int) Math.ceilDiv(totalSamples, CHUNK)), CHUNK, totalSamples,
-                WindowDecoder.SAMPLE_RATE, options);
+        this.segments = SpeechTimestamps.segments(
+                Arrays.copyOf(probabilities, (int) Math.ceilDiv(totalSamples, CHUNK)),
+                CHUNK,
+                totalSamples,
+                WindowDecoder.SAMPLE_RATE,
+                options);
         this.batch = batch;
         this.delay = delay;
         this.total = totalSamples;
     }
 
-    @Override public int sampleRate() { return WindowDecoder.SAMPLE_RATE; }
+    @Override
+    public int sampleRate() {
+        return WindowDecoder.SAMPLE_RATE;
+    }
 
-    @Override public Result accept(float[] samples, int from, int length) {
+    @Override
+    public Result accept(float[] samples, int from, int length) {
         accepted += length;
         if (accepted > total) throw new IllegalStateException("fed " + accepted + " samples, scripted for " + total);
         return emit((int) (accepted / CHUNK / batch * batch), false);
     }
 
-    @Override public Result finish() { return emit((int) Math.ceilDiv(accepted, CHUNK), true); }
+    @Override
+    public Result finish() {
+        return emit((int) Math.ceilDiv(accepted, CHUNK), true);
+    }
 
     private Result emit(int upTo, boolean all) {
         float[] p = Arrays.copyOfRange(probabilities, ran, Math.max(ran, upTo));
         ran = Math.max(ran, upTo);
         List<SpeechSegment> out = new ArrayList<>();
-        while (reported < segments.size() && (all || segments.get(reported).endSample() + delay <= (long) ran * CHUNK)) out.add(segments.get(reported++));
+        while (reported < segments.size() && (all || segments.get(reported).endSample() + delay <= (long) ran * CHUNK))
+            out.add(segments.get(reported++));
         return new Result(p, out);
     }
 
-    @Override public void close() { closed = true; }
+    @Override
+    public void close() {
+        closed = true;
+    }
 
     /** Speech (0.9) in the given [start, end) chunk ranges, silence (0.02) elsewhere. */
     static float[] speechIn(int chunks, int... ranges) {

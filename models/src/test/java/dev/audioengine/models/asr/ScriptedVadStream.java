@@ -2,7 +2,6 @@ package dev.audioengine.models.asr;
 
 import dev.audioengine.model.task.SpeechEvent;
 import dev.audioengine.model.task.VadStream;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -25,7 +24,8 @@ class ScriptedVadStream implements VadStream {
     ScriptedVadStream(List<Scripted> script) {
         this.script = script;
         for (Scripted x : script) {
-            if (x.event().kind() == SpeechEvent.Kind.START) speech.add(new long[] {x.event().sample(), Long.MAX_VALUE});
+            if (x.event().kind() == SpeechEvent.Kind.START)
+                speech.add(new long[] {x.event().sample(), Long.MAX_VALUE});
             else if (!speech.isEmpty()) speech.getLast()[1] = x.event().sample();
         }
     }
@@ -38,14 +38,22 @@ class ScriptedVadStream implements VadStream {
         return new Scripted(new SpeechEvent(SpeechEvent.Kind.END, sample, WindowDecoder.SAMPLE_RATE), reportAt);
     }
 
-    @Override public int sampleRate() { return WindowDecoder.SAMPLE_RATE; }
+    @Override
+    public int sampleRate() {
+        return WindowDecoder.SAMPLE_RATE;
+    }
 
-    @Override public int chunkSize() { return ScriptedOfflineVad.CHUNK; }
+    @Override
+    public int chunkSize() {
+        return ScriptedOfflineVad.CHUNK;
+    }
 
-    @Override public Result accept(float[] samples) {
+    @Override
+    public Result accept(float[] samples) {
         accepted += samples.length;
         List<SpeechEvent> out = new ArrayList<>();
-        while (next < script.size() && script.get(next).reportAt() <= accepted) out.add(script.get(next++).event());
+        while (next < script.size() && script.get(next).reportAt() <= accepted)
+            out.add(script.get(next++).event());
         float[] p = new float[(int) (accepted / chunkSize() - chunks)];
         for (int i = 0; i < p.length; i++, chunks++) p[i] = probability(chunks);
         return new Result(p, out);
@@ -58,13 +66,20 @@ class ScriptedVadStream implements VadStream {
         return 0.02f;
     }
 
-    @Override public Result finish() {
+    @Override
+    public Result finish() {
         List<SpeechEvent> out = new ArrayList<>();
         while (next < script.size()) out.add(script.get(next++).event());
         return new Result(new float[0], out);
     }
 
-    @Override public void reset() { throw new UnsupportedOperationException(); }
+    @Override
+    public void reset() {
+        throw new UnsupportedOperationException();
+    }
 
-    @Override public void close() { closed = true; }
+    @Override
+    public void close() {
+        closed = true;
+    }
 }

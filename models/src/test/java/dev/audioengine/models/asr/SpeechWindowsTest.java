@@ -1,24 +1,26 @@
 package dev.audioengine.models.asr;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import dev.audioengine.model.task.AsrOptions;
 import dev.audioengine.model.task.SpeechSegment;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 /** Window planning: the merge and split rules on examples, and their invariants on random segment lists. */
 class SpeechWindowsTest {
     private static final int RATE = 16_000;
-    private static final AsrOptions OPTIONS = AsrOptions.DEFAULTS.withMaxWindowSeconds(10); // merge gap 0.5 s = 8000 samples
+    private static final AsrOptions OPTIONS =
+            AsrOptions.DEFAULTS.withMaxWindowSeconds(10); // merge gap 0.5 s = 8000 samples
     private static final long MAX = 10 * RATE;
 
-    private static SpeechSegment seg(long start, long end) { return new SpeechSegment(start, end, RATE); }
+    private static SpeechSegment seg(long start, long end) {
+        return new SpeechSegment(start, end, RATE);
+    }
 
     @Test
     void segmentsCloserThanTheMergeGapShareAWindow() {
@@ -34,16 +36,19 @@ class SpeechWindowsTest {
 
     @Test
     void aMergeStopsWhereTheWindowWouldPassTheMaximum() {
-        assertThat(SpeechWindows.plan(List.of(seg(0, 100_000), seg(100_100, MAX)), OPTIONS)).containsExactly(seg(0, MAX));
+        assertThat(SpeechWindows.plan(List.of(seg(0, 100_000), seg(100_100, MAX)), OPTIONS))
+                .containsExactly(seg(0, MAX));
         assertThat(SpeechWindows.plan(List.of(seg(0, 100_000), seg(100_100, MAX + 1), seg(MAX + 2, MAX + 50)), OPTIONS))
-                .as("the second segment would make the window one sample too long; it starts a window of its own and the third joins it")
+                .as(
+                        "the second segment would make the window one sample too long; it starts a window of its own and the third joins it")
                 .containsExactly(seg(0, 100_000), seg(100_100, MAX + 50));
     }
 
     @Test
     void aZeroMergeGapNeverMergesEvenTouchingSegments() {
         AsrOptions noMerge = new AsrOptions(OPTIONS.vad(), 10, 0, 6, 0.5);
-        assertThat(SpeechWindows.plan(List.of(seg(0, 100), seg(100, 200)), noMerge)).containsExactly(seg(0, 100), seg(100, 200));
+        assertThat(SpeechWindows.plan(List.of(seg(0, 100), seg(100, 200)), noMerge))
+                .containsExactly(seg(0, 100), seg(100, 200));
     }
 
     @Test
@@ -52,9 +57,14 @@ class SpeechWindowsTest {
         assertThat(w).hasSize(3);
         assertThat(w.getFirst().startSample()).isEqualTo(500);
         assertThat(w.getLast().endSample()).isEqualTo(500 + 25 * RATE + 7);
-        long[] lengths = w.stream().mapToLong(s -> s.endSample() - s.startSample()).toArray();
-        assertThat(Arrays.stream(lengths).max().getAsLong() - Arrays.stream(lengths).min().getAsLong()).isLessThanOrEqualTo(1);
-        assertThat(SpeechWindows.plan(List.of(seg(0, MAX)), OPTIONS)).as("exactly the maximum is not split").containsExactly(seg(0, MAX));
+        long[] lengths =
+                w.stream().mapToLong(s -> s.endSample() - s.startSample()).toArray();
+        assertThat(Arrays.stream(lengths).max().getAsLong()
+                        - Arrays.stream(lengths).min().getAsLong())
+                .isLessThanOrEqualTo(1);
+        assertThat(SpeechWindows.plan(List.of(seg(0, MAX)), OPTIONS))
+                .as("exactly the maximum is not split")
+                .containsExactly(seg(0, MAX));
         assertThat(SpeechWindows.plan(List.of(seg(0, MAX + 1)), OPTIONS)).hasSize(2);
     }
 
@@ -65,7 +75,7 @@ class SpeechWindowsTest {
         int dip = (int) (0.4 * 15 * RATE / 512); // 40% in: within a quarter part of the middle
         p[dip] = 0.2f;
         p[dip + 3] = 0.3f;
-        p[2] = 0.0f;                             // quieter, but far from the middle
+        p[2] = 0.0f; // quieter, but far from the middle
         List<SpeechSegment> w = SpeechWindows.plan(List.of(seg(0, 15 * RATE)), OPTIONS, ChunkProbabilities.of(p, 512));
         assertThat(w).containsExactly(seg(0, dip * 512L + 256), seg(dip * 512L + 256, 15 * RATE));
     }
@@ -83,10 +93,15 @@ class SpeechWindowsTest {
     @Test
     void badSegmentsAreRefusedNamingThem() {
         assertThatThrownBy(() -> SpeechWindows.plan(List.of(seg(0, 100), seg(50, 200)), OPTIONS))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("[50, 200)").hasMessageContaining("overlap");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("[50, 200)")
+                .hasMessageContaining("overlap");
         assertThatThrownBy(() -> SpeechWindows.plan(List.of(seg(300, 400), seg(0, 100)), OPTIONS))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("[0, 100)").hasMessageContaining("order");
-        assertThatThrownBy(() -> SpeechWindows.plan(List.of(seg(100, 100)), OPTIONS)).hasMessageContaining("empty");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("[0, 100)")
+                .hasMessageContaining("order");
+        assertThatThrownBy(() -> SpeechWindows.plan(List.of(seg(100, 100)), OPTIONS))
+                .hasMessageContaining("empty");
         assertThatThrownBy(() -> SpeechWindows.plan(List.of(seg(0, 100), new SpeechSegment(200, 300, 8000)), OPTIONS))
                 .hasMessageContaining("8000 Hz");
         SpeechWindows w = new SpeechWindows(OPTIONS, RATE, ChunkProbabilities.NONE);
@@ -123,10 +138,14 @@ class SpeechWindowsTest {
                 got.addAll(planner.add(segments.get(i)));
                 long end = segments.get(i).endSample();
                 long nextStart = i + 1 < segments.size() ? segments.get(i + 1).startSample() : end + 10 * RATE;
-                for (int k = rnd.nextInt(3); k > 0; k--) { // promises that hold: no segment starts before the next one does
+                for (int k = rnd.nextInt(3);
+                        k > 0;
+                        k--) { // promises that hold: no segment starts before the next one does
                     end += (long) (rnd.nextDouble() * (nextStart - end));
                     got.addAll(planner.settleBefore(end));
-                    if (planner.pendingStart() >= 0) assertThat(planner.pendingStart()).isLessThanOrEqualTo(segments.get(i).startSample());
+                    if (planner.pendingStart() >= 0)
+                        assertThat(planner.pendingStart())
+                                .isLessThanOrEqualTo(segments.get(i).startSample());
                 }
             }
             got.addAll(planner.finish());
@@ -136,8 +155,12 @@ class SpeechWindowsTest {
 
     private static AsrOptions randomOptions(Random rnd) {
         double[] gaps = {0, 0.2, 0.5, 1.5};
-        return new AsrOptions(AsrOptions.DEFAULTS.vad(), 1 + rnd.nextInt(30) + (rnd.nextBoolean() ? 0 : rnd.nextDouble()),
-                gaps[rnd.nextInt(gaps.length)], 6, 0.5);
+        return new AsrOptions(
+                AsrOptions.DEFAULTS.vad(),
+                1 + rnd.nextInt(30) + (rnd.nextBoolean() ? 0 : rnd.nextDouble()),
+                gaps[rnd.nextInt(gaps.length)],
+                6,
+                0.5);
     }
 
     /** Short, medium and overlong segments with gaps around the merge gap, touching ones included. */
@@ -154,12 +177,13 @@ class SpeechWindowsTest {
                 default -> 1 + (long) (rnd.nextDouble() * 3 * max);
             };
             out.add(seg(at, at + length));
-            at += length + switch (rnd.nextInt(5)) {
-                case 0 -> 0;
-                case 1 -> gap;
-                case 2 -> Math.max(0, gap - 1);
-                default -> (long) (rnd.nextDouble() * 3 * Math.max(gap, RATE / 4));
-            };
+            at += length
+                    + switch (rnd.nextInt(5)) {
+                        case 0 -> 0;
+                        case 1 -> gap;
+                        case 2 -> Math.max(0, gap - 1);
+                        default -> (long) (rnd.nextDouble() * 3 * Math.max(gap, RATE / 4));
+                    };
         }
         return out;
     }
@@ -181,25 +205,46 @@ class SpeechWindowsTest {
         for (int i = 0; i < windows.size(); i++) {
             SpeechSegment w = windows.get(i);
             assertThat(w.endSample()).as("%s: window %s is not empty", what, w).isGreaterThan(w.startSample());
-            assertThat(w.endSample() - w.startSample()).as("%s: window %s is at most the maximum", what, w).isLessThanOrEqualTo(max);
-            if (i > 0) assertThat(w.startSample()).as("%s: windows in order, not overlapping", what).isGreaterThanOrEqualTo(windows.get(i - 1).endSample());
-            assertThat(w.startSample()).as(what).isGreaterThanOrEqualTo(segments.getFirst().startSample());
-            assertThat(w.endSample()).as(what).isLessThanOrEqualTo(segments.getLast().endSample());
+            assertThat(w.endSample() - w.startSample())
+                    .as("%s: window %s is at most the maximum", what, w)
+                    .isLessThanOrEqualTo(max);
+            if (i > 0)
+                assertThat(w.startSample())
+                        .as("%s: windows in order, not overlapping", what)
+                        .isGreaterThanOrEqualTo(windows.get(i - 1).endSample());
+            assertThat(w.startSample())
+                    .as(what)
+                    .isGreaterThanOrEqualTo(segments.getFirst().startSample());
+            assertThat(w.endSample())
+                    .as(what)
+                    .isLessThanOrEqualTo(segments.getLast().endSample());
             // a window's edges lie on speech (segment edges or cuts inside a segment), never in a gap
-            assertThat(onSpeech(segments, w.startSample(), true)).as("%s: %s starts on speech", what, w).isTrue();
-            assertThat(onSpeech(segments, w.endSample(), false)).as("%s: %s ends on speech", what, w).isTrue();
+            assertThat(onSpeech(segments, w.startSample(), true))
+                    .as("%s: %s starts on speech", what, w)
+                    .isTrue();
+            assertThat(onSpeech(segments, w.endSample(), false))
+                    .as("%s: %s ends on speech", what, w)
+                    .isTrue();
         }
         // every speech sample in exactly one window: walk both sorted lists
         for (SpeechSegment s : segments) {
             long covered = 0;
-            for (SpeechSegment w : windows) covered += Math.max(0, Math.min(w.endSample(), s.endSample()) - Math.max(w.startSample(), s.startSample()));
+            for (SpeechSegment w : windows)
+                covered += Math.max(
+                        0, Math.min(w.endSample(), s.endSample()) - Math.max(w.startSample(), s.startSample()));
             assertThat(covered).as("%s: %s covered once", what, s).isEqualTo(s.endSample() - s.startSample());
-            long parts = windows.stream().filter(w -> w.endSample() > s.startSample() && w.startSample() < s.endSample()).count();
+            long parts = windows.stream()
+                    .filter(w -> w.endSample() > s.startSample() && w.startSample() < s.endSample())
+                    .count();
             boolean alone = windows.contains(s);
             if (s.endSample() - s.startSample() > max) {
-                assertThat(parts).as("%s: %s in the fewest parts", what, s).isEqualTo(Math.ceilDiv(s.endSample() - s.startSample(), max));
+                assertThat(parts)
+                        .as("%s: %s in the fewest parts", what, s)
+                        .isEqualTo(Math.ceilDiv(s.endSample() - s.startSample(), max));
             } else {
-                assertThat(parts).as("%s: %s fits a window, so it is not split", what, s).isEqualTo(1);
+                assertThat(parts)
+                        .as("%s: %s fits a window, so it is not split", what, s)
+                        .isEqualTo(1);
             }
             if (s.endSample() - s.startSample() > max) assertThat(alone).isFalse();
         }
@@ -209,23 +254,32 @@ class SpeechWindowsTest {
             SpeechSegment wPrev = windowOf(windows, prev.endSample() - 1), w = windowOf(windows, s.startSample());
             boolean prevSplit = prev.endSample() - prev.startSample() > max;
             if (wPrev == w) {
-                assertThat(s.startSample() - prev.endSample()).as("%s: %s and %s share a window over a short gap", what, prev, s).isLessThan((long) Math.ceil(gap));
+                assertThat(s.startSample() - prev.endSample())
+                        .as("%s: %s and %s share a window over a short gap", what, prev, s)
+                        .isLessThan((long) Math.ceil(gap));
             } else if (!prevSplit && s.endSample() - s.startSample() <= max) {
                 boolean gapTooLong = s.startSample() - prev.endSample() >= gap;
                 boolean tooLong = s.endSample() - wPrev.startSample() > max;
-                assertThat(gapTooLong || tooLong).as("%s: %s could have joined %s", what, s, wPrev).isTrue();
+                assertThat(gapTooLong || tooLong)
+                        .as("%s: %s could have joined %s", what, s, wPrev)
+                        .isTrue();
             }
         }
     }
 
     private static boolean onSpeech(List<SpeechSegment> segments, long sample, boolean isStart) {
         for (SpeechSegment s : segments) {
-            if (isStart ? sample >= s.startSample() && sample < s.endSample() : sample > s.startSample() && sample <= s.endSample()) return true;
+            if (isStart
+                    ? sample >= s.startSample() && sample < s.endSample()
+                    : sample > s.startSample() && sample <= s.endSample()) return true;
         }
         return false;
     }
 
     private static SpeechSegment windowOf(List<SpeechSegment> windows, long sample) {
-        return windows.stream().filter(w -> sample >= w.startSample() && sample < w.endSample()).findFirst().orElseThrow();
+        return windows.stream()
+                .filter(w -> sample >= w.startSample() && sample < w.endSample())
+                .findFirst()
+                .orElseThrow();
     }
 }

@@ -6,7 +6,9 @@ final class SyntheticAudio {
 
     private SyntheticAudio() {}
 
-    static float at(long position) { return (position % PERIOD) / (float) PERIOD; }
+    static float at(long position) {
+        return (position % PERIOD) / (float) PERIOD;
+    }
 
     static float[] block(long position, int length) {
         float[] out = new float[length];

@@ -1,15 +1,14 @@
 package dev.audioengine.models.asr;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.audioengine.model.task.SpeechSegment;
 import dev.audioengine.model.task.VadOptions;
 import dev.audioengine.models.silero.SpeechTimestamps;
-import org.junit.jupiter.api.Test;
-
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * The bound against Silero's own segmentation (the get_speech_timestamps port): on random probabilities and options,
@@ -28,19 +27,23 @@ class UnreportedSpeechBoundTest {
             long audio = (long) p.length * CHUNK - rnd.nextInt(CHUNK);
             List<SpeechSegment> segments = SpeechTimestamps.segments(p, CHUNK, audio, RATE, o);
             UnreportedSpeechBound bound = new UnreportedSpeechBound(o, CHUNK, RATE);
-            int next = 0;          // the first segment not reported
-            long reportAt = -1;    // the chunk count at which it is reported
+            int next = 0; // the first segment not reported
+            long reportAt = -1; // the chunk count at which it is reported
             for (int c = 0; c < p.length; c++) {
                 bound.accept(p[c]);
                 while (next < segments.size()) {
                     // a detector reports a segment once its chunks are seen, at some delay, in order
-                    if (reportAt < 0) reportAt = Math.max(c + 1, Math.ceilDiv(segments.get(next).endSample(), CHUNK)) + (rnd.nextInt(3) == 0 ? 0 : rnd.nextInt(60));
+                    if (reportAt < 0)
+                        reportAt =
+                                Math.max(c + 1, Math.ceilDiv(segments.get(next).endSample(), CHUNK))
+                                        + (rnd.nextInt(3) == 0 ? 0 : rnd.nextInt(60));
                     if (c + 1 < reportAt) break;
                     bound.reported(segments.get(next++).endSample());
                     reportAt = -1;
                 }
                 if (next < segments.size()) {
-                    assertThat(bound.earliestStart()).as("seed %d, chunk %d, options %s: the bound passed %s", seed, c, o, segments.get(next))
+                    assertThat(bound.earliestStart())
+                            .as("seed %d, chunk %d, options %s: the bound passed %s", seed, c, o, segments.get(next))
                             .isLessThanOrEqualTo(segments.get(next).startSample());
                 }
             }
@@ -60,12 +63,12 @@ class UnreportedSpeechBoundTest {
         VadOptions o = new VadOptions(0.5, Double.NaN, 250, 300, 200, Double.POSITIVE_INFINITY);
         UnreportedSpeechBound bound = new UnreportedSpeechBound(o, CHUNK, RATE);
         for (int c = 0; c < 100; c++) bound.accept(0.01f);
-        for (int c = 0; c < 5; c++) bound.accept(0.9f);                   // 160 ms: under min-speech
+        for (int c = 0; c < 5; c++) bound.accept(0.9f); // 160 ms: under min-speech
         assertThat(bound.earliestStart()).isEqualTo(100L * CHUNK - 3200); // held at the noise
-        for (int c = 0; c < 9; c++) bound.accept(0.01f);                  // 8 chunks apart: 256 ms < 300 ms of silence
+        for (int c = 0; c < 9; c++) bound.accept(0.01f); // 8 chunks apart: 256 ms < 300 ms of silence
         assertThat(bound.earliestStart()).isEqualTo(100L * CHUNK - 3200);
-        bound.accept(0.01f);                                              // 288 ms
-        bound.accept(0.01f);                                              // 320 ms: the noise is dropped
+        bound.accept(0.01f); // 288 ms
+        bound.accept(0.01f); // 320 ms: the noise is dropped
         assertThat(bound.earliestStart()).isEqualTo(116L * CHUNK - 3200);
         for (int c = 0; c < 10_000; c++) bound.accept(0.01f);
         assertThat(bound.earliestStart()).isEqualTo(10_116L * CHUNK - 3200);

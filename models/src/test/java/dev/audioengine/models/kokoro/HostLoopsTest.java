@@ -1,13 +1,12 @@
 package dev.audioengine.models.kokoro;
 
-import dev.audioengine.models.kokoro.KokoroNetwork.HarmonicSource;
-import org.junit.jupiter.api.Test;
-
-import java.util.Random;
-import java.util.concurrent.atomic.AtomicIntegerArray;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.audioengine.models.kokoro.KokoroNetwork.HarmonicSource;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import org.junit.jupiter.api.Test;
 
 /** Host loops split over threads cover every index once, and the harmonic source does not depend on the thread count. */
 class HostLoopsTest {
@@ -20,7 +19,10 @@ class HostLoopsTest {
                     loops.forRange(n, 7, (from, to) -> {
                         for (int i = from; i < to; i++) seen.incrementAndGet(i);
                     });
-                    for (int i = 0; i < n; i++) assertThat(seen.get(i)).as("index %d of %d on %d threads", i, n, threads).isEqualTo(1);
+                    for (int i = 0; i < n; i++)
+                        assertThat(seen.get(i))
+                                .as("index %d of %d on %d threads", i, n, threads)
+                                .isEqualTo(1);
                 }
             }
         }
@@ -31,7 +33,8 @@ class HostLoopsTest {
     void theHarmonicSourceAndItsSpectrumAreTheSameOnOneThreadAndOnSeveral() {
         Random r = new Random(7);
         float[] f0 = new float[2 * 57];
-        for (int i = 0; i < f0.length; i++) f0[i] = i % 11 < 2 ? 0 : 90 + 200 * r.nextFloat(); // voiced and unvoiced stretches
+        for (int i = 0; i < f0.length; i++)
+            f0[i] = i % 11 < 2 ? 0 : 90 + 200 * r.nextFloat(); // voiced and unvoiced stretches
         float[] w = new float[HarmonicSource.HARMONICS];
         for (int k = 0; k < w.length; k++) w[k] = (float) r.nextGaussian() * 0.3f;
         HarmonicSource source = new HarmonicSource(w, 0.02f);

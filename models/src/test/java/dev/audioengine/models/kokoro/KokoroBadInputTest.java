@@ -1,20 +1,19 @@
 package dev.audioengine.models.kokoro;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.model.Models;
 import dev.audioengine.model.task.SpeechSynthesizer;
 import dev.audioengine.model.task.SynthesisOptions;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-
 import java.io.Reader;
 import java.io.StringReader;
 import java.util.Iterator;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /**
  * What a library user meets with bad input to Kokoro (loaded as users load it): text with nothing to say, unknown
@@ -22,8 +21,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * pieces asked for. (Emoji and symbols are said by their names: KokoroPhonemizerTest.)
  */
 class KokoroBadInputTest {
-    private static final String SUPPORTED = "a (American English), b (British English), e (Spanish), f (French), h (Hindi), i (Italian)"
-            + " or p (Brazilian Portuguese)";
+    private static final String SUPPORTED =
+            "a (American English), b (British English), e (Spanish), f (French), h (Hindi), i (Italian)"
+                    + " or p (Brazilian Portuguese)";
     private static AudioEngine engine;
     private static SpeechSynthesizer tts;
 
@@ -42,33 +42,46 @@ class KokoroBadInputTest {
     @Test
     void textWithNothingToSayIsRefusedAndStreamsNothing() {
         for (String text : List.of("", "   \n\n\t", "!!! ...", "?!", "— ( ) “ ”", "※ ※", "\u200b")) {
-            assertThatThrownBy(() -> tts.synthesize(text, SynthesisOptions.DEFAULTS)).as("[%s]", text).isInstanceOf(IllegalArgumentException.class)
+            assertThatThrownBy(() -> tts.synthesize(text, SynthesisOptions.DEFAULTS))
+                    .as("[%s]", text)
+                    .isInstanceOf(IllegalArgumentException.class)
                     .hasMessage("the text has nothing to say: no speakable characters");
-            assertThat(tts.stream(new StringReader(text), SynthesisOptions.DEFAULTS).hasNext()).as("[%s]", text).isFalse();
+            assertThat(tts.stream(new StringReader(text), SynthesisOptions.DEFAULTS)
+                            .hasNext())
+                    .as("[%s]", text)
+                    .isFalse();
         }
     }
 
     @Test
     void anUnknownVoiceListsTheVoices() {
         assertThatThrownBy(() -> tts.synthesize("Hello.", SynthesisOptions.DEFAULTS.withVoice("xx_nobody")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("unknown voice 'xx_nobody'; Kokoro's voices: af_alloy, ")
-                .hasMessageContaining("af_heart").hasMessageEndingWith("zm_yunyang");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("unknown voice 'xx_nobody'; Kokoro's voices: af_alloy, ")
+                .hasMessageContaining("af_heart")
+                .hasMessageEndingWith("zm_yunyang");
     }
 
     @Test
     void languagesTheFrontEndCannotSpeakNameThoseItCan() {
         assertThatThrownBy(() -> tts.synthesize("Konnichiwa.", SynthesisOptions.DEFAULTS.withVoice("jf_alpha")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Japanese voices need misaki's kana phonemes")
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("Japanese voices need misaki's kana phonemes")
                 .hasMessageEndingWith(SUPPORTED);
-        assertThatThrownBy(() -> tts.stream(new StringReader("Ni hao."), SynthesisOptions.DEFAULTS.withVoice("zm_yunxi")))
+        assertThatThrownBy(
+                        () -> tts.stream(new StringReader("Ni hao."), SynthesisOptions.DEFAULTS.withVoice("zm_yunxi")))
                 .as("refused when the stream is asked for, before any text is read")
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Mandarin").hasMessageEndingWith(SUPPORTED);
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("Mandarin")
+                .hasMessageEndingWith(SUPPORTED);
     }
 
     @Test
     void aSpeedOutsideItsRangeIsRefusedSayingTheRange() {
         for (double speed : new double[] {0, 0.24, 4.01, 100, -1, Double.NaN, Double.POSITIVE_INFINITY}) {
-            assertThatThrownBy(() -> SynthesisOptions.DEFAULTS.withSpeed(speed)).as("speed %s", speed).isInstanceOf(IllegalArgumentException.class)
+            assertThatThrownBy(() -> SynthesisOptions.DEFAULTS.withSpeed(speed))
+                    .as("speed %s", speed)
+                    .isInstanceOf(IllegalArgumentException.class)
                     .hasMessage("speed must be in [0.25, 4], got " + speed);
         }
         assertThat(SynthesisOptions.DEFAULTS.withSpeed(0.25).speed()).isEqualTo(0.25);
@@ -87,13 +100,18 @@ class KokoroBadInputTest {
             assertThat(p.text()).isEqualTo("Hello there.");
             assertThat(p.seconds()).isBetween(0.4, 3.0);
         }
-        assertThat(text.read).as("characters read of %d", paragraph.length() * repeats).isPositive().isLessThan(10_000);
+        assertThat(text.read)
+                .as("characters read of %d", paragraph.length() * repeats)
+                .isPositive()
+                .isLessThan(10_000);
     }
 
     private static final class CountingReader extends java.io.FilterReader {
         long read;
 
-        CountingReader(Reader in) { super(in); }
+        CountingReader(Reader in) {
+            super(in);
+        }
 
         @Override
         public int read(char[] b, int off, int len) throws java.io.IOException {

@@ -4,7 +4,6 @@ import dev.audioengine.model.ModelFile;
 import dev.audioengine.model.ModelVariant;
 import dev.audioengine.model.Task;
 import dev.audioengine.model.store.ModelStore;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -24,7 +23,8 @@ final class KokoroFixtures {
         if (files == null) {
             List<ModelFile> all = new ArrayList<>(List.of(KokoroFiles.MODEL, KokoroFiles.TOKENIZER));
             for (KokoroFiles.Voice v : KokoroFiles.VOICES) all.add(v.file());
-            ModelVariant everything = new ModelVariant("kokoro-test-files", List.of(), Task.TTS, "every pinned Kokoro file", all, "Apache-2.0");
+            ModelVariant everything = new ModelVariant(
+                    "kokoro-test-files", List.of(), Task.TTS, "every pinned Kokoro file", all, "Apache-2.0");
             try {
                 files = ModelStore.userCache().pull(everything, msg -> System.err.println("[model store] " + msg));
             } catch (IOException e) {
@@ -34,11 +34,17 @@ final class KokoroFixtures {
         return files.get(f.name());
     }
 
-    static Path model() { return file(KokoroFiles.MODEL); }
+    static Path model() {
+        return file(KokoroFiles.MODEL);
+    }
 
-    static Path tokenizer() { return file(KokoroFiles.TOKENIZER); }
+    static Path tokenizer() {
+        return file(KokoroFiles.TOKENIZER);
+    }
 
-    static Path voice(String name) { return file(KokoroFiles.voice(name).file()); }
+    static Path voice(String name) {
+        return file(KokoroFiles.voice(name).file());
+    }
 
     /**
      * The export with its activation rounding removed (scripts/fixtures/kokoro-float-onnx.py, Debian's python3-onnx), made once
@@ -47,11 +53,17 @@ final class KokoroFixtures {
     static synchronized Path floatModel() throws IOException, InterruptedException {
         Path out = Path.of("target", "kokoro-float-reference.onnx").toAbsolutePath();
         if (Files.isRegularFile(out)) return out;
-        Path script = Path.of("..", "scripts", "fixtures", "kokoro-float-onnx.py").toAbsolutePath().normalize();
+        Path script = Path.of("..", "scripts", "fixtures", "kokoro-float-onnx.py")
+                .toAbsolutePath()
+                .normalize();
         Path partial = out.resolveSibling(out.getFileName() + ".partial");
         Files.createDirectories(out.getParent());
-        Process p = new ProcessBuilder("/usr/bin/python3", script.toString(), model().toString(), partial.toString()).inheritIO().start();
-        if (p.waitFor() != 0) throw new IOException(script + " failed (exit " + p.exitValue() + "); it needs Debian's python3-onnx (scripts/test-packages)");
+        Process p = new ProcessBuilder("/usr/bin/python3", script.toString(), model().toString(), partial.toString())
+                .inheritIO()
+                .start();
+        if (p.waitFor() != 0)
+            throw new IOException(script + " failed (exit " + p.exitValue()
+                    + "); it needs Debian's python3-onnx (scripts/test-packages)");
         Files.move(partial, out, StandardCopyOption.ATOMIC_MOVE);
         return out;
     }

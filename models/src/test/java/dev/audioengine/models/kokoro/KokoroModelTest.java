@@ -1,14 +1,13 @@
 package dev.audioengine.models.kokoro;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.models.kokoro.text.KokoroVocabulary;
+import java.util.Arrays;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-
-import java.util.Arrays;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The engine's Kokoro against ONNX Runtime on the same file: durations per phoneme, then the audio as log-mel
@@ -53,18 +52,28 @@ class KokoroModelTest {
             if (ours.frames()[i] == ref.durations()[i]) same++;
             maxRaw = Math.max(maxRaw, Math.abs(ours.raw()[i] - ref.rawDurations()[i]));
         }
-        System.err.printf("[kokoro %s %s %.1f] durations equal on %d of %d, max |raw diff| %.3f%n  ours %s%n  ort  %s%n", voice,
-                phonemes, speed, same, ids.length, maxRaw, Arrays.toString(ours.frames()), Arrays.toString(ref.durations()));
+        System.err.printf(
+                "[kokoro %s %s %.1f] durations equal on %d of %d, max |raw diff| %.3f%n  ours %s%n  ort  %s%n",
+                voice,
+                phonemes,
+                speed,
+                same,
+                ids.length,
+                maxRaw,
+                Arrays.toString(ours.frames()),
+                Arrays.toString(ref.durations()));
         double cos = Double.NaN, ortRms = Double.NaN;
         if (same == ids.length) {
             float[] wave = model.waveform(ids, style, speed);
             assertThat(wave).hasSize(ref.waveform().length);
             int edge = 2400; // 100 ms
-            float[] a = Arrays.copyOfRange(wave, edge, wave.length - edge), b = Arrays.copyOfRange(ref.waveform(), edge, wave.length - edge);
+            float[] a = Arrays.copyOfRange(wave, edge, wave.length - edge),
+                    b = Arrays.copyOfRange(ref.waveform(), edge, wave.length - edge);
             cos = MelCheck.cosine(MelCheck.logMel(a), MelCheck.logMel(b));
             ortRms = MelCheck.rms(b);
-            System.err.printf("  log-mel cosine %.4f, rms ours %.4f ort %.4f, waveform correlation %.4f%n", cos, MelCheck.rms(a), MelCheck.rms(b),
-                    MelCheck.cosine(toDouble(a), toDouble(b)));
+            System.err.printf(
+                    "  log-mel cosine %.4f, rms ours %.4f ort %.4f, waveform correlation %.4f%n",
+                    cos, MelCheck.rms(a), MelCheck.rms(b), MelCheck.cosine(toDouble(a), toDouble(b)));
         }
         return new double[] {same, ids.length, cos, ortRms};
     }

@@ -4,7 +4,6 @@ import dev.audioengine.api.AudioEngine;
 import dev.audioengine.model.task.SpeechSynthesizer.SpeechPiece;
 import dev.audioengine.model.task.SynthesisOptions;
 import dev.audioengine.models.kokoro.text.KokoroVocabulary;
-
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.StringReader;
@@ -35,6 +34,7 @@ public final class KokoroSpeedBenchmark {
             "It costs $19.99, or about 18 euros.",
             "Marie Curie and Ada Lovelace changed science.",
             "Wait, what did you just say?");
+
     private static final String VOICE = "af_heart";
 
     private KokoroSpeedBenchmark() {}
@@ -58,8 +58,9 @@ public final class KokoroSpeedBenchmark {
         if (!caps.isEmpty()) b.capability(caps.split(","));
         long load0 = System.nanoTime(), loadCpu0 = cpuNanos();
         try (AudioEngine engine = b.build();
-             KokoroSynthesizer ours = KokoroSynthesizer.load(engine, KokoroFixtures.model(), KokoroFixtures.tokenizer(), KokoroFixtures::voice, "kokoro");
-             OrtKokoro ort = engineOnly ? null : new OrtKokoro(KokoroFixtures.model(), threads)) {
+                KokoroSynthesizer ours = KokoroSynthesizer.load(
+                        engine, KokoroFixtures.model(), KokoroFixtures.tokenizer(), KokoroFixtures::voice, "kokoro");
+                OrtKokoro ort = engineOnly ? null : new OrtKokoro(KokoroFixtures.model(), threads)) {
             double loadS = (System.nanoTime() - load0) / 1e9, loadCpuS = (cpuNanos() - loadCpu0) / 1e9;
             KokoroVocabulary vocab = KokoroVocabulary.read(KokoroFixtures.tokenizer());
             KokoroVoice voice = KokoroVoice.read(VOICE, KokoroFixtures.voice(VOICE));
@@ -77,11 +78,25 @@ public final class KokoroSpeedBenchmark {
             }
             double firstS = (System.nanoTime() - t0) / 1e9, firstCpuS = (cpuNanos() - c0) / 1e9;
             double seconds = audio.stream().mapToInt(a -> a.length).sum() / (double) KokoroModel.SAMPLE_RATE;
-            System.out.printf(Locale.ROOT, "kokoro, %d sentences (%d pieces, %.2f s of audio), voice %s, %d thread(s), engine %s, load average %.2f%n",
-                    SENTENCES.size(), inputs.size(), seconds, VOICE, threads, engine.effectiveCapabilities(KokoroModel.USES), loadAverage());
-            System.out.printf(Locale.ROOT, "engine cold: load %.2f s (CPU %.2f s), first round %.2f s (CPU %.2f s: graph compiles, JIT)%n",
-                    loadS, loadCpuS, firstS, firstCpuS);
-            // the dump is of a warm round: a cold one runs part of the Vector API's transcendentals in its Java fallback,
+            System.out.printf(
+                    Locale.ROOT,
+                    "kokoro, %d sentences (%d pieces, %.2f s of audio), voice %s, %d thread(s), engine %s, load average %.2f%n",
+                    SENTENCES.size(),
+                    inputs.size(),
+                    seconds,
+                    VOICE,
+                    threads,
+                    engine.effectiveCapabilities(KokoroModel.USES),
+                    loadAverage());
+            System.out.printf(
+                    Locale.ROOT,
+                    "engine cold: load %.2f s (CPU %.2f s), first round %.2f s (CPU %.2f s: graph compiles, JIT)%n",
+                    loadS,
+                    loadCpuS,
+                    firstS,
+                    firstCpuS);
+            // the dump is of a warm round: a cold one runs part of the Vector API's transcendentals in its Java
+            // fallback,
             // whose last bit differs from the compiled intrinsics', and the network amplifies that
             List<float[]> warmAudio = new ArrayList<>();
             runOurs(ours, options, warmAudio);
@@ -90,7 +105,13 @@ public final class KokoroSpeedBenchmark {
                 for (int i = 0; i < rounds; i++) {
                     long a = cpuNanos();
                     double w = runOurs(ours, options, null);
-                    System.out.printf(Locale.ROOT, "round %d: engine %.3f s (CPU %.3f s), load %.2f%n", i + 1, w, (cpuNanos() - a) / 1e9, loadAverage());
+                    System.out.printf(
+                            Locale.ROOT,
+                            "round %d: engine %.3f s (CPU %.3f s), load %.2f%n",
+                            i + 1,
+                            w,
+                            (cpuNanos() - a) / 1e9,
+                            loadAverage());
                 }
                 return;
             }
@@ -107,12 +128,32 @@ public final class KokoroSpeedBenchmark {
                 rc[i] = (e - m) / 1e9;
                 ratio[i] = o[i] / r[i];
                 cpuRatio[i] = oc[i] / rc[i];
-                System.out.printf(Locale.ROOT, "round %d: engine %.3f s (CPU %.3f s), ONNX Runtime %.3f s (CPU %.3f s), ratio %.3f (CPU time %.3f), load %.2f%n",
-                        i + 1, o[i], oc[i], r[i], rc[i], ratio[i], cpuRatio[i], loadAverage());
+                System.out.printf(
+                        Locale.ROOT,
+                        "round %d: engine %.3f s (CPU %.3f s), ONNX Runtime %.3f s (CPU %.3f s), ratio %.3f (CPU time %.3f), load %.2f%n",
+                        i + 1,
+                        o[i],
+                        oc[i],
+                        r[i],
+                        rc[i],
+                        ratio[i],
+                        cpuRatio[i],
+                        loadAverage());
             }
-            System.out.printf(Locale.ROOT, "median: engine %.3f s (CPU %.3f s, %.2fx real time), ONNX Runtime %.3f s (CPU %.3f s, %.2fx real time)%n",
-                    median(o), median(oc), seconds / median(o), median(r), median(rc), seconds / median(r));
-            System.out.printf(Locale.ROOT, "median engine/ORT ratio: CPU time %.3f, wall %.3f (medians of per-round ratios)%n", median(cpuRatio), median(ratio));
+            System.out.printf(
+                    Locale.ROOT,
+                    "median: engine %.3f s (CPU %.3f s, %.2fx real time), ONNX Runtime %.3f s (CPU %.3f s, %.2fx real time)%n",
+                    median(o),
+                    median(oc),
+                    seconds / median(o),
+                    median(r),
+                    median(rc),
+                    seconds / median(r));
+            System.out.printf(
+                    Locale.ROOT,
+                    "median engine/ORT ratio: CPU time %.3f, wall %.3f (medians of per-round ratios)%n",
+                    median(cpuRatio),
+                    median(ratio));
         }
     }
 
@@ -135,7 +176,8 @@ public final class KokoroSpeedBenchmark {
     }
 
     private static void write(Path file, List<float[]> audio) throws IOException {
-        try (DataOutputStream out = new DataOutputStream(new java.io.BufferedOutputStream(Files.newOutputStream(file)))) {
+        try (DataOutputStream out =
+                new DataOutputStream(new java.io.BufferedOutputStream(Files.newOutputStream(file)))) {
             out.writeInt(audio.size());
             for (float[] a : audio) {
                 out.writeInt(a.length);
@@ -146,7 +188,11 @@ public final class KokoroSpeedBenchmark {
 
     /** The process's CPU time so far, every thread. */
     private static long cpuNanos() {
-        return ProcessHandle.current().info().totalCpuDuration().orElseThrow(() -> new IllegalStateException("no process CPU time here")).toNanos();
+        return ProcessHandle.current()
+                .info()
+                .totalCpuDuration()
+                .orElseThrow(() -> new IllegalStateException("no process CPU time here"))
+                .toNanos();
     }
 
     /** The one-minute load average (Linux's /proc/loadavg; NaN elsewhere): other work on a shared machine inflates wall time. */

@@ -1,16 +1,15 @@
 package dev.audioengine.models.kokoro;
 
-import dev.audioengine.model.ModelFormatException;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.audioengine.model.ModelFormatException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class KokoroVoiceTest {
     @Test
@@ -42,7 +41,9 @@ class KokoroVoiceTest {
     @Test
     void wrongSizeOrNonFiniteIsRejected(@TempDir Path dir) throws Exception {
         Path shorter = Files.write(dir.resolve("short.bin"), new byte[510 * 256 * 4 - 4]);
-        assertThatThrownBy(() -> KokoroVoice.read("short", shorter)).isInstanceOf(ModelFormatException.class).hasMessageContaining("522240 bytes");
+        assertThatThrownBy(() -> KokoroVoice.read("short", shorter))
+                .isInstanceOf(ModelFormatException.class)
+                .hasMessageContaining("522240 bytes");
         ByteBuffer b = ByteBuffer.allocate(510 * 256 * 4).order(ByteOrder.LITTLE_ENDIAN);
         b.putFloat(4 * 1000, Float.NaN);
         Path nan = Files.write(dir.resolve("nan.bin"), b.array());

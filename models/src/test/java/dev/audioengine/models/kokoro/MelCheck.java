@@ -20,7 +20,9 @@ final class MelCheck {
             java.util.Arrays.fill(im, 0);
             for (int m = 0; m < N_FFT && f * HOP + m < x.length; m++) {
                 double v = x[f * HOP + m] * (0.5 - 0.5 * cos[m]);
-                for (int k = 0, a = 0; k < bins; k++, a = (a + m) & (N_FFT - 1)) { // a = k·m mod N_FFT: one table, no trig per term
+                for (int k = 0, a = 0;
+                        k < bins;
+                        k++, a = (a + m) & (N_FFT - 1)) { // a = k·m mod N_FFT: one table, no trig per term
                     re[k] += v * cos[a];
                     im[k] -= v * sin[a];
                 }
@@ -38,7 +40,9 @@ final class MelCheck {
         double lo = mel(0), hi = mel(RATE / 2.0);
         double[][] fb = new double[MELS][bins];
         for (int j = 0; j < MELS; j++) {
-            double a = hz(lo + (hi - lo) * j / (MELS + 1)), c = hz(lo + (hi - lo) * (j + 1) / (MELS + 1)), b = hz(lo + (hi - lo) * (j + 2) / (MELS + 1));
+            double a = hz(lo + (hi - lo) * j / (MELS + 1)),
+                    c = hz(lo + (hi - lo) * (j + 1) / (MELS + 1)),
+                    b = hz(lo + (hi - lo) * (j + 2) / (MELS + 1));
             for (int k = 0; k < bins; k++) {
                 double f = k * (double) RATE / N_FFT;
                 fb[j][k] = Math.max(0, Math.min((f - a) / (c - a), (b - f) / (b - c)));
@@ -47,9 +51,13 @@ final class MelCheck {
         return fb;
     }
 
-    private static double mel(double hz) { return 2595 * Math.log10(1 + hz / 700); }
+    private static double mel(double hz) {
+        return 2595 * Math.log10(1 + hz / 700);
+    }
 
-    private static double hz(double mel) { return 700 * (Math.pow(10, mel / 2595) - 1); }
+    private static double hz(double mel) {
+        return 700 * (Math.pow(10, mel / 2595) - 1);
+    }
 
     static double cosine(double[] a, double[] b) {
         double ab = 0, aa = 0, bb = 0;

@@ -5,7 +5,6 @@ import ai.onnxruntime.OnnxValue;
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
-
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.FloatBuffer;
@@ -39,7 +38,8 @@ final class OrtKokoro implements AutoCloseable {
     private final List<String> extra;
 
     /** One run's outputs; {@code extra} holds the float intermediates asked for by name. */
-    record Output(float[] waveform, long[] durations, float[] rawDurations, float[] overlapAdd, Map<String, float[]> extra) {
+    record Output(
+            float[] waveform, long[] durations, float[] rawDurations, float[] overlapAdd, Map<String, float[]> extra) {
         long frames() {
             long n = 0;
             for (long d : durations) n += d;
@@ -50,7 +50,8 @@ final class OrtKokoro implements AutoCloseable {
     /** {@code extraFloats}: names of further float values of the graph to return (node outputs, e.g. a layer's). */
     OrtKokoro(Path model, int threads, String... extraFloats) throws IOException, OrtException {
         extra = List.of(extraFloats);
-        Map<String, Integer> outputs = new HashMap<>(Map.of(DURATIONS, INT64, RAW_DURATIONS, FLOAT, OVERLAP_ADD, FLOAT));
+        Map<String, Integer> outputs =
+                new HashMap<>(Map.of(DURATIONS, INT64, RAW_DURATIONS, FLOAT, OVERLAP_ADD, FLOAT));
         for (String e : extra) outputs.put(e, FLOAT);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         bytes.write(Files.readAllBytes(model));
@@ -62,19 +63,26 @@ final class OrtKokoro implements AutoCloseable {
     }
 
     Output run(long[] ids, float[] style, float speed) throws OrtException {
-        if (style.length != KokoroVoice.STYLE_DIM) throw new IllegalArgumentException("style has " + style.length + " values, not " + KokoroVoice.STYLE_DIM);
+        if (style.length != KokoroVoice.STYLE_DIM)
+            throw new IllegalArgumentException("style has " + style.length + " values, not " + KokoroVoice.STYLE_DIM);
         try (OnnxTensor in = OnnxTensor.createTensor(env, LongBuffer.wrap(ids), new long[] {1, ids.length});
-             OnnxTensor s = OnnxTensor.createTensor(env, FloatBuffer.wrap(style), new long[] {1, style.length});
-             OnnxTensor v = OnnxTensor.createTensor(env, FloatBuffer.wrap(new float[] {speed}), new long[] {1});
-             OrtSession.Result r = session.run(Map.of("input_ids", in, "style", s, "speed", v))) {
+                OnnxTensor s = OnnxTensor.createTensor(env, FloatBuffer.wrap(style), new long[] {1, style.length});
+                OnnxTensor v = OnnxTensor.createTensor(env, FloatBuffer.wrap(new float[] {speed}), new long[] {1});
+                OrtSession.Result r = session.run(Map.of("input_ids", in, "style", s, "speed", v))) {
             Map<String, float[]> extras = new HashMap<>();
             for (String e : extra) extras.put(e, floats(r.get(e).orElseThrow()));
-            return new Output(floats(r.get("waveform").orElseThrow()), longs(r.get(DURATIONS).orElseThrow()),
-                    floats(r.get(RAW_DURATIONS).orElseThrow()), floats(r.get(OVERLAP_ADD).orElseThrow()), Map.copyOf(extras));
+            return new Output(
+                    floats(r.get("waveform").orElseThrow()),
+                    longs(r.get(DURATIONS).orElseThrow()),
+                    floats(r.get(RAW_DURATIONS).orElseThrow()),
+                    floats(r.get(OVERLAP_ADD).orElseThrow()),
+                    Map.copyOf(extras));
         }
     }
 
-    List<String> outputNames() throws OrtException { return List.copyOf(session.getOutputNames()); }
+    List<String> outputNames() throws OrtException {
+        return List.copyOf(session.getOutputNames());
+    }
 
     private static float[] floats(OnnxValue value) {
         FloatBuffer b = ((OnnxTensor) value).getFloatBuffer();
@@ -102,9 +110,13 @@ final class OrtKokoro implements AutoCloseable {
         return field(7, graph.toByteArray());
     }
 
-    private static byte[] field(int number, byte[] payload) { return concat(tag(number, 2), varint(payload.length), payload); }
+    private static byte[] field(int number, byte[] payload) {
+        return concat(tag(number, 2), varint(payload.length), payload);
+    }
 
-    private static byte[] tag(int number, int wire) { return varint((long) number << 3 | wire); }
+    private static byte[] tag(int number, int wire) {
+        return varint((long) number << 3 | wire);
+    }
 
     private static byte[] varint(long v) {
         ByteArrayOutputStream b = new ByteArrayOutputStream();
@@ -123,5 +135,7 @@ final class OrtKokoro implements AutoCloseable {
     }
 
     @Override
-    public void close() throws OrtException { session.close(); }
+    public void close() throws OrtException {
+        session.close();
+    }
 }

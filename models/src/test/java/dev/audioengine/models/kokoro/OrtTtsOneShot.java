@@ -3,7 +3,6 @@ package dev.audioengine.models.kokoro;
 import dev.audioengine.model.output.WavWriter;
 import dev.audioengine.models.kokoro.text.KokoroPhonemizer;
 import dev.audioengine.models.kokoro.text.KokoroVocabulary;
-
 import java.nio.file.Path;
 
 /**
@@ -16,10 +15,13 @@ public final class OrtTtsOneShot {
     private OrtTtsOneShot() {}
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 7) throw new IllegalArgumentException("usage: OrtTtsOneShot MODEL TOKENIZER VOICE_FILE VOICE TEXT THREADS OUT");
+        if (args.length != 7)
+            throw new IllegalArgumentException(
+                    "usage: OrtTtsOneShot MODEL TOKENIZER VOICE_FILE VOICE TEXT THREADS OUT");
         KokoroVocabulary vocab = KokoroVocabulary.read(Path.of(args[1]));
         KokoroVoice voice = KokoroVoice.read(args[3], Path.of(args[2]));
-        long[] ids = vocab.encode(KokoroPhonemizer.of(args[3], vocab).phonemize(args[4]).phonemes());
+        long[] ids = vocab.encode(
+                KokoroPhonemizer.of(args[3], vocab).phonemize(args[4]).phonemes());
         try (OrtKokoro ort = new OrtKokoro(Path.of(args[0]), Integer.parseInt(args[5]))) {
             float[] audio = ort.run(ids, voice.style(ids.length - 2), 1f).waveform();
             WavWriter.writePcm16(Path.of(args[6]), audio, KokoroModel.SAMPLE_RATE);

@@ -1,17 +1,16 @@
 package dev.audioengine.models.moonshine;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.api.BackendType;
 import dev.audioengine.api.exec.FallbackPolicy;
 import dev.audioengine.api.registry.BackendRegistry;
 import dev.audioengine.api.tensor.DType;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import org.junit.jupiter.api.Test;
 
 /**
  * Every branch the family takes gives the same transcripts of Debian's recordings: fused attention on and off, and
@@ -20,13 +19,16 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * are in docs/evidence/moonshine (scripts/gpu/moonshine-gpu-evidence.sh).
  */
 class CapabilityBranchesTest {
-    private static List<String> transcripts(AudioEngine engine, DType weights, List<MoonshineFixtures.Utterance> set) throws Exception {
+    private static List<String> transcripts(AudioEngine engine, DType weights, List<MoonshineFixtures.Utterance> set)
+            throws Exception {
         MoonshineCheckpoint tiny = MoonshineFixtures.tiny();
-        try (MoonshineModel m = weights == null ? MoonshineModel.load(engine, tiny, MoonshineFixtures.tokenizer())
+        try (MoonshineModel m = weights == null
+                ? MoonshineModel.load(engine, tiny, MoonshineFixtures.tokenizer())
                 : MoonshineModel.load(engine, tiny, MoonshineFixtures.tokenizer(), weights)) {
             List<String> out = new ArrayList<>();
             for (MoonshineFixtures.Utterance u : set) {
-                out.add(m.decode(u.samples(), 0, u.samples().length, (int) (u.seconds() * 6), u.samples().length).text());
+                out.add(m.decode(u.samples(), 0, u.samples().length, (int) (u.seconds() * 6), u.samples().length)
+                        .text());
             }
             return out;
         }
@@ -37,13 +39,21 @@ class CapabilityBranchesTest {
         List<MoonshineFixtures.Utterance> set = MoonshineFixtures.debianSet();
         List<String> reference;
         try (AudioEngine e = AudioEngine.builder().backend("cpu").threads(2).build()) {
-            assertThat(e.effectiveCapabilities(MoonshineModel.USES)).as("the CPU verifies both").containsAll(MoonshineModel.USES);
+            assertThat(e.effectiveCapabilities(MoonshineModel.USES))
+                    .as("the CPU verifies both")
+                    .containsAll(MoonshineModel.USES);
             reference = transcripts(e, null, set);
         }
         for (String caps : List.of("+fused_attention", "-fused_attention")) {
-            try (AudioEngine e = AudioEngine.builder().backend("cpu").threads(2).capability(caps).build()) {
+            try (AudioEngine e = AudioEngine.builder()
+                    .backend("cpu")
+                    .threads(2)
+                    .capability(caps)
+                    .build()) {
                 for (DType w : new DType[] {null, DType.F32, DType.BF16}) {
-                    assertThat(transcripts(e, w, set)).as("%s, weights %s", caps, w == null ? "default (Q8_0)" : w).isEqualTo(reference);
+                    assertThat(transcripts(e, w, set))
+                            .as("%s, weights %s", caps, w == null ? "default (Q8_0)" : w)
+                            .isEqualTo(reference);
                 }
             }
         }
@@ -51,14 +61,22 @@ class CapabilityBranchesTest {
 
     @Test
     void vulkanGivesTheCpusTranscript() throws Exception {
-        assumeTrue(BackendRegistry.load().providers().stream().anyMatch(p -> p.type() == BackendType.VULKAN && p.probe().available()),
+        assumeTrue(
+                BackendRegistry.load().providers().stream()
+                        .anyMatch(
+                                p -> p.type() == BackendType.VULKAN && p.probe().available()),
                 "no Vulkan device here (CI installs libvulkan1 and mesa-vulkan-drivers)");
-        List<MoonshineFixtures.Utterance> shortOne = MoonshineFixtures.debianSet().stream().filter(u -> u.id().equals("001")).toList();
+        List<MoonshineFixtures.Utterance> shortOne = MoonshineFixtures.debianSet().stream()
+                .filter(u -> u.id().equals("001"))
+                .toList();
         List<String> cpu, vulkan;
         try (AudioEngine e = AudioEngine.builder().backend("cpu").threads(1).build()) {
             cpu = transcripts(e, null, shortOne);
         }
-        try (AudioEngine e = AudioEngine.builder().backend("vulkan").fallback(FallbackPolicy.FAIL).build()) {
+        try (AudioEngine e = AudioEngine.builder()
+                .backend("vulkan")
+                .fallback(FallbackPolicy.FAIL)
+                .build()) {
             vulkan = transcripts(e, null, shortOne);
         }
         assertThat(vulkan).isEqualTo(cpu).containsExactly("Ten of clubs.");

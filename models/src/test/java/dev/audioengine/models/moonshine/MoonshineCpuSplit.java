@@ -2,7 +2,6 @@ package dev.audioengine.models.moonshine;
 
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.models.moonshine.MoonshineNetwork.MoonshineConfig;
-
 import java.lang.reflect.Method;
 import java.util.List;
 import java.util.Locale;
@@ -22,15 +21,22 @@ public final class MoonshineCpuSplit {
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
         MoonshineCheckpoint files = size.equals("base") ? MoonshineFixtures.base() : MoonshineFixtures.tiny();
         List<MoonshineFixtures.Utterance> set = MoonshineFixtures.debianSet();
-        try (AudioEngine engine = AudioEngine.builder().backend("cpu").threads(1).build();
-             MoonshineModel m = MoonshineModel.load(engine, files, MoonshineFixtures.tokenizer());
-             OrtMoonshine ort = new OrtMoonshine(files, m.config(), 1)) {
+        try (AudioEngine engine =
+                        AudioEngine.builder().backend("cpu").threads(1).build();
+                MoonshineModel m = MoonshineModel.load(engine, files, MoonshineFixtures.tokenizer());
+                OrtMoonshine ort = new OrtMoonshine(files, m.config(), 1)) {
             DecodingSession[] sessions = new DecodingSession[set.size()];
             for (int i = 0; i < set.size(); i++) {
-                int max = (int) (set.get(i).seconds() * 6), frames = (int) MoonshineConfig.frames(set.get(i).samples().length);
-                sessions[i] = new DecodingSession(engine, m.weightsForProfiling(), (max + 1 + 31) / 32 * 32, (frames + 63) / 64 * 64);
+                int max = (int) (set.get(i).seconds() * 6),
+                        frames = (int) MoonshineConfig.frames(set.get(i).samples().length);
+                sessions[i] = new DecodingSession(
+                        engine, m.weightsForProfiling(), (max + 1 + 31) / 32 * 32, (frames + 63) / 64 * 64);
             }
-            System.out.printf(Locale.ROOT, "moonshine-%s, one thread, thread CPU seconds per round of %d recordings (rounds 1-2 warm up)%n", size, set.size());
+            System.out.printf(
+                    Locale.ROOT,
+                    "moonshine-%s, one thread, thread CPU seconds per round of %d recordings (rounds 1-2 warm up)%n",
+                    size,
+                    set.size());
             for (int r = 0; r < rounds + 2; r++) {
                 long enc = 0, dec = 0, ortEnc = 0, ortAll = 0;
                 for (int i = 0; i < set.size(); i++) {
@@ -49,8 +55,17 @@ public final class MoonshineCpuSplit {
                     ortEnc += t3 - t2;
                     ortAll += t4 - t3;
                 }
-                System.out.printf(Locale.ROOT, "round %d: engine encoder %.3f decoder %.3f total %.3f | ORT encoder %.3f decoder %.3f total %.3f | engine/ORT %.3f%n",
-                        r + 1, enc / 1e9, dec / 1e9, (enc + dec) / 1e9, ortEnc / 1e9, (ortAll - ortEnc) / 1e9, ortAll / 1e9, (enc + dec) / (double) ortAll);
+                System.out.printf(
+                        Locale.ROOT,
+                        "round %d: engine encoder %.3f decoder %.3f total %.3f | ORT encoder %.3f decoder %.3f total %.3f | engine/ORT %.3f%n",
+                        r + 1,
+                        enc / 1e9,
+                        dec / 1e9,
+                        (enc + dec) / 1e9,
+                        ortEnc / 1e9,
+                        (ortAll - ortEnc) / 1e9,
+                        ortAll / 1e9,
+                        (enc + dec) / (double) ortAll);
             }
             for (DecodingSession s : sessions) s.close();
         }
@@ -70,10 +85,13 @@ public final class MoonshineCpuSplit {
     }
 
     private static final Method THREAD_MX_BEAN, CURRENT_THREAD_CPU;
+
     static {
         try {
-            THREAD_MX_BEAN = Class.forName("java.lang.management.ManagementFactory").getMethod("getThreadMXBean");
-            CURRENT_THREAD_CPU = Class.forName("java.lang.management.ThreadMXBean").getMethod("getCurrentThreadCpuTime");
+            THREAD_MX_BEAN =
+                    Class.forName("java.lang.management.ManagementFactory").getMethod("getThreadMXBean");
+            CURRENT_THREAD_CPU =
+                    Class.forName("java.lang.management.ThreadMXBean").getMethod("getCurrentThreadCpuTime");
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }

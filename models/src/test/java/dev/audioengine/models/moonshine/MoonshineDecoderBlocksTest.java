@@ -1,5 +1,7 @@
 package dev.audioengine.models.moonshine;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtSession;
@@ -21,8 +23,6 @@ import dev.audioengine.blocks.MultiHeadAttention;
 import dev.audioengine.blocks.Rotary;
 import dev.audioengine.blocks.weights.WeightScope;
 import dev.audioengine.blocks.weights.WeightStore;
-import org.junit.jupiter.api.Test;
-
 import java.nio.FloatBuffer;
 import java.nio.LongBuffer;
 import java.nio.file.Files;
@@ -32,8 +32,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * The blocks fit Moonshine's decoder: embedding, 6 pre-norm decoder layers (causal self-attention
@@ -50,16 +49,20 @@ class MoonshineDecoderBlocksTest {
 
     @Test
     void tinyDecoderFromBlocksTracksOnnxRuntime() throws Exception {
-        if (!Files.exists(SPEECH)) throw new IllegalStateException(SPEECH + " is missing: install Debian's pocketsphinx-testdata");
+        if (!Files.exists(SPEECH))
+            throw new IllegalStateException(SPEECH + " is missing: install Debian's pocketsphinx-testdata");
         AudioClip clip = WavReader.read(SPEECH);
         assertThat(clip.sampleRate()).isEqualTo(16000);
         OrtEnvironment env = OrtEnvironment.getEnvironment();
 
         float[] memory;
         int tm;
-        try (OrtSession enc = env.createSession(MoonshineFixtures.file(MoonshineFamily.TINY_ENCODER).toString(), new OrtSession.SessionOptions());
-             OnnxTensor x = OnnxTensor.createTensor(env, FloatBuffer.wrap(clip.samples()), new long[] {1, clip.samples().length});
-             OrtSession.Result res = enc.run(Map.of("input_values", x))) {
+        try (OrtSession enc = env.createSession(
+                        MoonshineFixtures.file(MoonshineFamily.TINY_ENCODER).toString(),
+                        new OrtSession.SessionOptions());
+                OnnxTensor x = OnnxTensor.createTensor(
+                        env, FloatBuffer.wrap(clip.samples()), new long[] {1, clip.samples().length});
+                OrtSession.Result res = enc.run(Map.of("input_values", x))) {
             OnnxTensor y = (OnnxTensor) res.get("last_hidden_state").orElseThrow();
             tm = (int) y.getInfo().getShape()[1];
             FloatBuffer b = y.getFloatBuffer();
@@ -80,18 +83,32 @@ class MoonshineDecoderBlocksTest {
         int[] ids = tokens.stream().mapToInt(Integer::intValue).toArray();
 
         for (Set<Capability> caps : List.<Set<Capability>>of(Set.of(Capability.FUSED_ATTENTION), Set.of())) {
-            try (AudioEngine engine = AudioEngine.builder().backend("cpu").threads(2).build(); WeightStore store = WeightStore.open(decoder, DType.F32);
-                 HostTensor idt = HostTensor.ofInts(Shape.of(1, t), ids); HostTensor mem = HostTensor.ofFloats(Shape.of(1, tm, D), memory)) {
+            try (AudioEngine engine =
+                            AudioEngine.builder().backend("cpu").threads(2).build();
+                    WeightStore store = WeightStore.open(decoder, DType.F32);
+                    HostTensor idt = HostTensor.ofInts(Shape.of(1, t), ids);
+                    HostTensor mem = HostTensor.ofFloats(Shape.of(1, tm, D), memory)) {
                 GraphBuilder g = new GraphBuilder();
-                Tensor logits = decoderGraph(g, store, g.input("ids", DType.I32, idt.shape()), g.input("mem", mem.shape()), caps);
-                try (CompiledGraph c = engine.compile(g.build(logits)); CompiledGraph.Outputs o = c.run(Map.of("ids", idt, "mem", mem))) {
+                Tensor logits = decoderGraph(
+                        g, store, g.input("ids", DType.I32, idt.shape()), g.input("mem", mem.shape()), caps);
+                try (CompiledGraph c = engine.compile(g.build(logits));
+                        CompiledGraph.Outputs o = c.run(Map.of("ids", idt, "mem", mem))) {
                     float[] got = o.get(0).toFloatArray();
-                    System.out.printf("Moonshine tiny decoder from blocks (%s) vs ONNX Runtime, tokens %s: logits NMSE %.3e%n", caps, tokens,
-                            Closeness.nmse(got, widen(ort)));
+                    System.out.printf(
+                            "Moonshine tiny decoder from blocks (%s) vs ONNX Runtime, tokens %s: logits NMSE %.3e%n",
+                            caps, tokens, Closeness.nmse(got, widen(ort)));
                     for (int i = 0; i < t; i++) {
-                        assertThat(argmax(got, i * VOCAB)).as("next token after position %d of %s", i, tokens).isEqualTo(argmax(ort, i * VOCAB));
+                        assertThat(argmax(got, i * VOCAB))
+                                .as("next token after position %d of %s", i, tokens)
+                                .isEqualTo(argmax(ort, i * VOCAB));
                     }
-                    Closeness.assertNmse("Moonshine tiny decoder from blocks vs ONNX Runtime " + caps, logits.shape(), 0, got, widen(ort), 5e-3);
+                    Closeness.assertNmse(
+                            "Moonshine tiny decoder from blocks vs ONNX Runtime " + caps,
+                            logits.shape(),
+                            0,
+                            got,
+                            widen(ort),
+                            5e-3);
                 }
             }
         }
@@ -104,12 +121,21 @@ class MoonshineDecoderBlocksTest {
         Rotary rotary = Rotary.partial(36, 0.9, 10000, true);
         for (int l = 0; l < 6; l++) {
             WeightScope layer = w.child("layers", l);
-            h = decoderLayer(g, h, memory, LayerNorm.load(layer.child("input_layernorm"), 1e-5f),
-                    MultiHeadAttention.load(layer.child("self_attn"), "q_proj", "k_proj", "v_proj", "dense", 8, 8, rotary, caps),
+            h = decoderLayer(
+                    g,
+                    h,
+                    memory,
+                    LayerNorm.load(layer.child("input_layernorm"), 1e-5f),
+                    MultiHeadAttention.load(
+                            layer.child("self_attn"), "q_proj", "k_proj", "v_proj", "dense", 8, 8, rotary, caps),
                     LayerNorm.load(layer.child("post_attention_layernorm"), 1e-5f),
-                    MultiHeadAttention.load(layer.child("encoder_attn"), "q_proj", "k_proj", "v_proj", "dense", 8, 8, null, caps),
+                    MultiHeadAttention.load(
+                            layer.child("encoder_attn"), "q_proj", "k_proj", "v_proj", "dense", 8, 8, null, caps),
                     LayerNorm.load(layer.child("final_layernorm"), 1e-5f),
-                    FeedForward.gatedHalves(Linear.load(layer.child("mlp.up_proj")), Linear.load(layer.child("mlp.down_proj")), FeedForward.Activation.SILU));
+                    FeedForward.gatedHalves(
+                            Linear.load(layer.child("mlp.up_proj")),
+                            Linear.load(layer.child("mlp.down_proj")),
+                            FeedForward.Activation.SILU));
         }
         h = LayerNorm.load(w.child("norm"), 1e-5f).apply(g, h);
         return Linear.loadWithoutBias(store.scope().child("proj_out")).apply(g, h);
@@ -119,22 +145,40 @@ class MoonshineDecoderBlocksTest {
      * A pre-norm decoder layer over the whole prefix (no cache), the form a cached step must agree with:
      * x + causal self-attn(norm₁(x)), + cross-attn(norm₂(·), memory), + ffn(norm₃(·)).
      */
-    static Tensor decoderLayer(GraphBuilder g, Tensor x, Tensor memory, LayerNorm selfNorm, MultiHeadAttention self, LayerNorm crossNorm,
-                               MultiHeadAttention cross, LayerNorm ffnNorm, FeedForward ffn) {
+    static Tensor decoderLayer(
+            GraphBuilder g,
+            Tensor x,
+            Tensor memory,
+            LayerNorm selfNorm,
+            MultiHeadAttention self,
+            LayerNorm crossNorm,
+            MultiHeadAttention cross,
+            LayerNorm ffnNorm,
+            FeedForward ffn) {
         Tensor h = g.add(x, self.self(g, selfNorm.apply(g, x), null, true));
         h = g.add(h, cross.cross(g, crossNorm.apply(g, h), memory));
         return g.add(h, ffn.apply(g, ffnNorm.apply(g, h)));
     }
 
-    private static float[] ortLogits(OrtEnvironment env, OrtSession dec, List<Integer> tokens, float[] memory, int tm) throws Exception {
+    private static float[] ortLogits(OrtEnvironment env, OrtSession dec, List<Integer> tokens, float[] memory, int tm)
+            throws Exception {
         Map<String, OnnxTensor> in = new HashMap<>();
         try {
-            in.put("input_ids", OnnxTensor.createTensor(env, LongBuffer.wrap(tokens.stream().mapToLong(Integer::longValue).toArray()), new long[] {1, tokens.size()}));
-            in.put("encoder_hidden_states", OnnxTensor.createTensor(env, FloatBuffer.wrap(memory), new long[] {1, tm, D}));
+            in.put(
+                    "input_ids",
+                    OnnxTensor.createTensor(
+                            env,
+                            LongBuffer.wrap(tokens.stream()
+                                    .mapToLong(Integer::longValue)
+                                    .toArray()),
+                            new long[] {1, tokens.size()}));
+            in.put("encoder_hidden_states", OnnxTensor.createTensor(env, FloatBuffer.wrap(memory), new long[] {1, tm, D
+            }));
             in.put("use_cache_branch", OnnxTensor.createTensor(env, new boolean[] {false}));
             // the no-cache branch still reads the past length for its positions: zero-length pasts
             for (String name : dec.getInputNames()) {
-                if (name.startsWith("past_key_values")) in.put(name, OnnxTensor.createTensor(env, FloatBuffer.allocate(0), new long[] {1, 8, 0, 36}));
+                if (name.startsWith("past_key_values"))
+                    in.put(name, OnnxTensor.createTensor(env, FloatBuffer.allocate(0), new long[] {1, 8, 0, 36}));
             }
             try (OrtSession.Result res = dec.run(in)) {
                 FloatBuffer b = ((OnnxTensor) res.get("logits").orElseThrow()).getFloatBuffer();

@@ -4,7 +4,6 @@ import dev.audioengine.audio.AudioClip;
 import dev.audioengine.audio.WavReader;
 import dev.audioengine.model.ModelFile;
 import dev.audioengine.model.store.ModelStore;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -20,9 +19,14 @@ final class MoonshineFixtures {
 
     /** One recording of pocketsphinx-testdata and what is said in it. */
     record Utterance(String id, float[] samples, String transcript) {
-        double seconds() { return samples.length / 16000.0; }
+        double seconds() {
+            return samples.length / 16000.0;
+        }
 
-        @Override public String toString() { return id; }
+        @Override
+        public String toString() {
+            return id;
+        }
     }
 
     private MoonshineFixtures() {}
@@ -36,19 +40,32 @@ final class MoonshineFixtures {
     }
 
     static MoonshineCheckpoint tiny() {
-        return new MoonshineCheckpoint(MoonshineCheckpoint.Kind.ONNX_EXPORT, file(MoonshineFamily.TINY_ENCODER), file(MoonshineFamily.TINY_DECODER), null, null);
+        return new MoonshineCheckpoint(
+                MoonshineCheckpoint.Kind.ONNX_EXPORT,
+                file(MoonshineFamily.TINY_ENCODER),
+                file(MoonshineFamily.TINY_DECODER),
+                null,
+                null);
     }
 
     static MoonshineCheckpoint base() {
-        return new MoonshineCheckpoint(MoonshineCheckpoint.Kind.ONNX_EXPORT, file(MoonshineFamily.BASE_ENCODER), file(MoonshineFamily.BASE_DECODER), null, null);
+        return new MoonshineCheckpoint(
+                MoonshineCheckpoint.Kind.ONNX_EXPORT,
+                file(MoonshineFamily.BASE_ENCODER),
+                file(MoonshineFamily.BASE_DECODER),
+                null,
+                null);
     }
 
-    static Path tokenizer() { return file(MoonshineFamily.TOKENIZER); }
+    static Path tokenizer() {
+        return file(MoonshineFamily.TOKENIZER);
+    }
 
     /** The 10 recordings of librivox/ and cards/ (92 words), 16 kHz, with their reference transcripts. */
     static List<Utterance> debianSet() {
         if (!Files.isDirectory(POCKETSPHINX)) {
-            throw new IllegalStateException(POCKETSPHINX + " is missing: install Debian's pocketsphinx-testdata (scripts/test-setup does)");
+            throw new IllegalStateException(
+                    POCKETSPHINX + " is missing: install Debian's pocketsphinx-testdata (scripts/test-setup does)");
         }
         List<Utterance> out = new ArrayList<>();
         try {
@@ -67,7 +84,8 @@ final class MoonshineFixtures {
             Matcher m = LINE.matcher(line.strip());
             if (!m.matches()) continue;
             AudioClip clip = WavReader.read(folder.resolve(m.group(2) + ".wav"));
-            if (clip.sampleRate() != 16000) throw new IllegalStateException(m.group(2) + " is " + clip.sampleRate() + " Hz");
+            if (clip.sampleRate() != 16000)
+                throw new IllegalStateException(m.group(2) + " is " + clip.sampleRate() + " Hz");
             out.add(new Utterance(m.group(2), clip.samples(), m.group(1).strip().replaceAll("\\s+", " ")));
         }
     }

@@ -1,6 +1,10 @@
 package dev.audioengine.models.moonshine;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.audioengine.api.AudioEngine;
+import dev.audioengine.evaluation.EnglishTextNormalizer;
+import dev.audioengine.evaluation.WordErrorRate;
 import dev.audioengine.model.Models;
 import dev.audioengine.model.output.WavWriter;
 import dev.audioengine.model.task.AsrOptions;
@@ -9,13 +13,6 @@ import dev.audioengine.model.task.SpeechRecognizer;
 import dev.audioengine.model.task.Transcript;
 import dev.audioengine.model.task.TranscriptEvent;
 import dev.audioengine.model.task.TranscriptSegment;
-import dev.audioengine.evaluation.EnglishTextNormalizer;
-import dev.audioengine.evaluation.WordErrorRate;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,8 +22,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The recognizer as users call it (Models.load → SpeechRecognizer) on long and live audio built from Debian's
@@ -93,9 +92,13 @@ class MoonshineRecognizerTest {
         WavWriter.writeFloat(wav, audio, 16000);
         Transcript t = asr.transcribe(wav, AsrOptions.DEFAULTS);
         WordErrorRate.Result wer = WordErrorRate.score(references(1), NORMALIZER.normalize(t.text()));
-        System.out.printf("long-form, %.1f s, %d windows: %s%n  %s%n", t.audioSeconds(), t.segments().size(), wer, t.text());
+        System.out.printf(
+                "long-form, %.1f s, %d windows: %s%n  %s%n",
+                t.audioSeconds(), t.segments().size(), wer, t.text());
         assertThat(t.audioSeconds()).isCloseTo(audio.length / 16000.0, org.assertj.core.api.Assertions.within(1e-6));
-        assertThat(wer.errors()).as("word errors over the joined recordings (each alone: 3 of 91)").isLessThanOrEqualTo(6);
+        assertThat(wer.errors())
+                .as("word errors over the joined recordings (each alone: 3 of 91)")
+                .isLessThanOrEqualTo(6);
         long previousEnd = 0;
         for (TranscriptSegment s : t.segments()) {
             assertThat(s.startSample()).as("windows in order, apart").isGreaterThanOrEqualTo(previousEnd);
@@ -104,7 +107,8 @@ class MoonshineRecognizerTest {
             previousEnd = s.endSample();
         }
         // the first recording starts after 3 s of silence: its window starts near it, not at 0
-        assertThat(t.segments().getFirst().startSample()).isBetween(starts.getFirst() - 16000, starts.getFirst() + 4000);
+        assertThat(t.segments().getFirst().startSample())
+                .isBetween(starts.getFirst() - 16000, starts.getFirst() + 4000);
         assertThat(t.segments().getFirst().text()).startsWith("And Mr. John Dashwood");
     }
 
@@ -114,7 +118,8 @@ class MoonshineRecognizerTest {
         float[] audio = recording(new double[] {1.2, 0.6, 2}, starts, 4); // 4 × 34 s of speech + gaps: over 2 minutes
         Transcript t = asr.transcribe(audio, AsrOptions.DEFAULTS);
         WordErrorRate.Result wer = WordErrorRate.score(references(4), NORMALIZER.normalize(t.text()));
-        System.out.printf("%.0f s in %d windows: %s%n", t.audioSeconds(), t.segments().size(), wer);
+        System.out.printf(
+                "%.0f s in %d windows: %s%n", t.audioSeconds(), t.segments().size(), wer);
         assertThat(t.audioSeconds()).isGreaterThan(120);
         assertThat(wer.rate()).isLessThan(0.08);
 
@@ -133,29 +138,46 @@ class MoonshineRecognizerTest {
         float[] audio = recording(new double[] {1.5, 2, 1}, starts, 1);
         List<TranscriptEvent> events = new ArrayList<>();
         try (AsrStream live = asr.stream(AsrOptions.DEFAULTS)) {
-            for (int i = 0; i < audio.length; i += 320) events.addAll(live.accept(audio, i, Math.min(320, audio.length - i)));
+            for (int i = 0; i < audio.length; i += 320)
+                events.addAll(live.accept(audio, i, Math.min(320, audio.length - i)));
             events.addAll(live.finish());
         }
-        List<TranscriptSegment> finals = events.stream().filter(e -> e instanceof TranscriptEvent.Final).map(TranscriptEvent::segment).toList();
-        long partials = events.stream().filter(e -> e instanceof TranscriptEvent.Partial).count();
-        String text = finals.stream().map(TranscriptSegment::text).filter(s -> !s.isEmpty()).collect(Collectors.joining(" "));
+        List<TranscriptSegment> finals = events.stream()
+                .filter(e -> e instanceof TranscriptEvent.Final)
+                .map(TranscriptEvent::segment)
+                .toList();
+        long partials = events.stream()
+                .filter(e -> e instanceof TranscriptEvent.Partial)
+                .count();
+        String text = finals.stream()
+                .map(TranscriptSegment::text)
+                .filter(s -> !s.isEmpty())
+                .collect(Collectors.joining(" "));
         WordErrorRate.Result wer = WordErrorRate.score(references(1), NORMALIZER.normalize(text));
         System.out.printf("live: %d partials, %d finals: %s%n", partials, finals.size(), wer);
         assertThat(partials).as("partial text while people speak").isGreaterThan(finals.size());
         assertThat(wer.errors()).isLessThanOrEqualTo(8);
-        for (int i = 1; i < finals.size(); i++) assertThat(finals.get(i).startSample()).isGreaterThanOrEqualTo(finals.get(i - 1).endSample());
+        for (int i = 1; i < finals.size(); i++)
+            assertThat(finals.get(i).startSample())
+                    .isGreaterThanOrEqualTo(finals.get(i - 1).endSample());
     }
 
     @Test
     void concurrentCallersGetWhatOneCallerGets() throws Exception {
-        List<String> alone = set.stream().map(u -> asr.transcribeWindow(u.samples(), 0, AsrOptions.DEFAULTS).text()).toList();
+        List<String> alone = set.stream()
+                .map(u -> asr.transcribeWindow(u.samples(), 0, AsrOptions.DEFAULTS)
+                        .text())
+                .toList();
         ExecutorService pool = Executors.newFixedThreadPool(4);
         try {
             List<Future<String>> got = new ArrayList<>();
             for (int round = 0; round < 3; round++) {
-                for (MoonshineFixtures.Utterance u : set) got.add(pool.submit(() -> asr.transcribeWindow(u.samples(), 0, AsrOptions.DEFAULTS).text()));
+                for (MoonshineFixtures.Utterance u : set)
+                    got.add(pool.submit(() -> asr.transcribeWindow(u.samples(), 0, AsrOptions.DEFAULTS)
+                            .text()));
             }
-            for (int i = 0; i < got.size(); i++) assertThat(got.get(i).get(120, TimeUnit.SECONDS)).isEqualTo(alone.get(i % set.size()));
+            for (int i = 0; i < got.size(); i++)
+                assertThat(got.get(i).get(120, TimeUnit.SECONDS)).isEqualTo(alone.get(i % set.size()));
         } finally {
             pool.shutdownNow();
         }
@@ -165,9 +187,13 @@ class MoonshineRecognizerTest {
     void windowsLongerThanTheLimitAndBadOptionsAreRefused() {
         float[] tooLong = new float[21 * 16000];
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> asr.transcribeWindow(tooLong, 0, AsrOptions.DEFAULTS))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("longer than max-window-s 20");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("longer than max-window-s 20");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> AsrOptions.DEFAULTS.withMaxWindowSeconds(0.5))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("max-window-s");
-        assertThat(asr.transcribeWindow(new float[500], 0, AsrOptions.DEFAULTS).text()).as("shorter than one encoder frame").isEmpty();
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("max-window-s");
+        assertThat(asr.transcribeWindow(new float[500], 0, AsrOptions.DEFAULTS).text())
+                .as("shorter than one encoder frame")
+                .isEmpty();
     }
 }

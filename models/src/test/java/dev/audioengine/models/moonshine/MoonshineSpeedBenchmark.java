@@ -1,8 +1,6 @@
 package dev.audioengine.models.moonshine;
 
 import dev.audioengine.api.AudioEngine;
-
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -25,17 +23,30 @@ public final class MoonshineSpeedBenchmark {
         String caps = args.length > 3 ? args[3] : "";
         MoonshineCheckpoint files = size.equals("base") ? MoonshineFixtures.base() : MoonshineFixtures.tiny();
         List<MoonshineFixtures.Utterance> set = MoonshineFixtures.debianSet();
-        double audio = set.stream().mapToDouble(MoonshineFixtures.Utterance::seconds).sum();
+        double audio =
+                set.stream().mapToDouble(MoonshineFixtures.Utterance::seconds).sum();
         AudioEngine.Builder b = AudioEngine.builder().backend("cpu").threads(threads);
         if (!caps.isEmpty()) b.capability(caps.split(","));
         try (AudioEngine engine = b.build();
-             MoonshineModel ours = MoonshineModel.load(engine, files, MoonshineFixtures.tokenizer());
-             OrtMoonshine ort = new OrtMoonshine(files, ours.config(), threads)) {
-            System.out.printf(Locale.ROOT, "moonshine-%s, %d recordings, %.1f s of audio, %d thread(s), engine %s%n", size, set.size(), audio, threads,
+                MoonshineModel ours = MoonshineModel.load(engine, files, MoonshineFixtures.tokenizer());
+                OrtMoonshine ort = new OrtMoonshine(files, ours.config(), threads)) {
+            System.out.printf(
+                    Locale.ROOT,
+                    "moonshine-%s, %d recordings, %.1f s of audio, %d thread(s), engine %s%n",
+                    size,
+                    set.size(),
+                    audio,
+                    threads,
                     engine.effectiveCapabilities(MoonshineModel.USES));
             long[] oursTokens = new long[1];
-            for (int warm = 0; warm < 2; warm++) { runOurs(ours, set, oursTokens); runOrt(ort, set); }
-            double[] o = new double[rounds], r = new double[rounds], ratio = new double[rounds], cpuRatio = new double[rounds];
+            for (int warm = 0; warm < 2; warm++) {
+                runOurs(ours, set, oursTokens);
+                runOrt(ort, set);
+            }
+            double[] o = new double[rounds],
+                    r = new double[rounds],
+                    ratio = new double[rounds],
+                    cpuRatio = new double[rounds];
             for (int i = 0; i < rounds; i++) {
                 long c0 = cpuNanos();
                 o[i] = runOurs(ours, set, oursTokens);
@@ -44,21 +55,40 @@ public final class MoonshineSpeedBenchmark {
                 long c2 = cpuNanos();
                 ratio[i] = o[i] / r[i];
                 cpuRatio[i] = (c1 - c0) / (double) (c2 - c1);
-                System.out.printf(Locale.ROOT, "round %d: engine %.3f s (CPU %.3f s), ONNX Runtime %.3f s (CPU %.3f s), ratio %.3f (CPU time %.3f)%n",
-                        i + 1, o[i], (c1 - c0) / 1e9, r[i], (c2 - c1) / 1e9, ratio[i], cpuRatio[i]);
+                System.out.printf(
+                        Locale.ROOT,
+                        "round %d: engine %.3f s (CPU %.3f s), ONNX Runtime %.3f s (CPU %.3f s), ratio %.3f (CPU time %.3f)%n",
+                        i + 1,
+                        o[i],
+                        (c1 - c0) / 1e9,
+                        r[i],
+                        (c2 - c1) / 1e9,
+                        ratio[i],
+                        cpuRatio[i]);
             }
-            System.out.printf(Locale.ROOT, "median ratio of the process's CPU time (all threads; what a shared machine's load does not inflate): %.3f%n",
+            System.out.printf(
+                    Locale.ROOT,
+                    "median ratio of the process's CPU time (all threads; what a shared machine's load does not inflate): %.3f%n",
                     median(cpuRatio));
-            System.out.printf(Locale.ROOT, "median: engine %.3f s (%.1fx real time, %.2f ms/token over %d tokens), ONNX Runtime %.3f s, "
-                    + "engine/ORT %.3f (median of per-round ratios)%n", median(o), audio / median(o), 1000 * median(o) / oursTokens[0], oursTokens[0],
-                    median(r), median(ratio));
+            System.out.printf(
+                    Locale.ROOT,
+                    "median: engine %.3f s (%.1fx real time, %.2f ms/token over %d tokens), ONNX Runtime %.3f s, "
+                            + "engine/ORT %.3f (median of per-round ratios)%n",
+                    median(o),
+                    audio / median(o),
+                    1000 * median(o) / oursTokens[0],
+                    oursTokens[0],
+                    median(r),
+                    median(ratio));
         }
     }
 
     private static double runOurs(MoonshineModel m, List<MoonshineFixtures.Utterance> set, long[] tokens) {
         long t0 = System.nanoTime(), n = 0;
         for (MoonshineFixtures.Utterance u : set) {
-            n += m.decode(u.samples(), 0, u.samples().length, (int) (u.seconds() * 6), u.samples().length).tokens().size();
+            n += m.decode(u.samples(), 0, u.samples().length, (int) (u.seconds() * 6), u.samples().length)
+                    .tokens()
+                    .size();
         }
         tokens[0] = n;
         return (System.nanoTime() - t0) / 1e9;
@@ -72,7 +102,11 @@ public final class MoonshineSpeedBenchmark {
 
     /** The process's CPU time so far, every thread (ProcessHandle: java.base, which this module already reads). */
     private static long cpuNanos() {
-        return ProcessHandle.current().info().totalCpuDuration().orElseThrow(() -> new IllegalStateException("no process CPU time here")).toNanos();
+        return ProcessHandle.current()
+                .info()
+                .totalCpuDuration()
+                .orElseThrow(() -> new IllegalStateException("no process CPU time here"))
+                .toNanos();
     }
 
     private static double median(double[] v) {

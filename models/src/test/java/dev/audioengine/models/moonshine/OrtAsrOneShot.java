@@ -2,7 +2,6 @@ package dev.audioengine.models.moonshine;
 
 import dev.audioengine.audio.WavReader;
 import dev.audioengine.models.moonshine.MoonshineNetwork.MoonshineConfig;
-
 import java.nio.file.Path;
 
 /**
@@ -15,9 +14,11 @@ public final class OrtAsrOneShot {
     private OrtAsrOneShot() {}
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 5) throw new IllegalArgumentException("usage: OrtAsrOneShot ENCODER DECODER TOKENIZER AUDIO THREADS");
+        if (args.length != 5)
+            throw new IllegalArgumentException("usage: OrtAsrOneShot ENCODER DECODER TOKENIZER AUDIO THREADS");
         Path encoder = Path.of(args[0]), decoder = Path.of(args[1]);
-        MoonshineCheckpoint files = new MoonshineCheckpoint(MoonshineCheckpoint.Kind.ONNX_EXPORT, encoder, decoder, null, null);
+        MoonshineCheckpoint files =
+                new MoonshineCheckpoint(MoonshineCheckpoint.Kind.ONNX_EXPORT, encoder, decoder, null, null);
         MoonshineConfig config = MoonshineCheckpoint.releasedSize(hidden(encoder), encoder);
         MoonshineTokenizer tokenizer = MoonshineTokenizer.fromLlamaTokenizerJs(Path.of(args[2]));
         float[] audio = WavReader.read(Path.of(args[3])).samples();
@@ -28,6 +29,8 @@ public final class OrtAsrOneShot {
 
     /** tiny's width is 288, base's 416: the file names tell them apart as the model store names them. */
     private static long hidden(Path encoder) {
-        return encoder.getFileName().toString().contains("base") ? MoonshineConfig.BASE.hidden() : MoonshineConfig.TINY.hidden();
+        return encoder.getFileName().toString().contains("base")
+                ? MoonshineConfig.BASE.hidden()
+                : MoonshineConfig.TINY.hidden();
     }
 }

@@ -5,7 +5,6 @@ import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
 import dev.audioengine.models.moonshine.MoonshineNetwork.MoonshineConfig;
-
 import java.nio.FloatBuffer;
 import java.nio.LongBuffer;
 import java.util.ArrayList;
@@ -36,7 +35,7 @@ final class OrtMoonshine implements AutoCloseable {
     /** Encoder states [T × D] flattened; {@code frames[0]} receives T. */
     float[] encode(float[] audio, int[] frames) throws OrtException {
         try (OnnxTensor x = OnnxTensor.createTensor(env, FloatBuffer.wrap(audio), new long[] {1, audio.length});
-             OrtSession.Result r = encoder.run(Map.of("input_values", x))) {
+                OrtSession.Result r = encoder.run(Map.of("input_values", x))) {
             OnnxTensor y = (OnnxTensor) r.get("last_hidden_state").orElseThrow();
             frames[0] = (int) y.getInfo().getShape()[1];
             FloatBuffer b = y.getFloatBuffer();
@@ -47,7 +46,9 @@ final class OrtMoonshine implements AutoCloseable {
     }
 
     /** moonshine-js's greedy loop with the cache; returns the tokens after BOS, without EOS. */
-    List<Integer> transcribe(float[] audio) throws OrtException { return transcribe(audio, null); }
+    List<Integer> transcribe(float[] audio) throws OrtException {
+        return transcribe(audio, null);
+    }
 
     /** As {@link #transcribe(float[])}, adding each step's logits to {@code stepLogits} when it is not null. */
     List<Integer> transcribe(float[] audio, List<float[]> stepLogits) throws OrtException {
@@ -56,13 +57,15 @@ final class OrtMoonshine implements AutoCloseable {
         int maxLen = (int) (audio.length / 16000.0 * 6);
         List<Integer> tokens = new ArrayList<>();
         Map<String, OnnxTensor> past = new HashMap<>();
-        try (OnnxTensor mem = OnnxTensor.createTensor(env, FloatBuffer.wrap(memory), new long[] {1, t[0], memory.length / t[0]})) {
+        try (OnnxTensor mem =
+                OnnxTensor.createTensor(env, FloatBuffer.wrap(memory), new long[] {1, t[0], memory.length / t[0]})) {
             long next = MoonshineConfig.BOS;
             for (int i = 0; i < maxLen; i++) {
                 Map<String, OnnxTensor> in = new HashMap<>(past);
                 List<OnnxTensor> made = new ArrayList<>();
                 try {
-                    OnnxTensor ids = OnnxTensor.createTensor(env, LongBuffer.wrap(new long[] {next}), new long[] {1, 1});
+                    OnnxTensor ids =
+                            OnnxTensor.createTensor(env, LongBuffer.wrap(new long[] {next}), new long[] {1, 1});
                     OnnxTensor cache = OnnxTensor.createTensor(env, new boolean[] {i > 0});
                     made.add(ids);
                     made.add(cache);
@@ -72,7 +75,8 @@ final class OrtMoonshine implements AutoCloseable {
                     if (i == 0) {
                         for (String name : decoder.getInputNames()) {
                             if (name.startsWith("past_key_values")) {
-                                OnnxTensor z = OnnxTensor.createTensor(env, FloatBuffer.allocate(0), new long[] {1, kvHeads, 0, headDim});
+                                OnnxTensor z = OnnxTensor.createTensor(
+                                        env, FloatBuffer.allocate(0), new long[] {1, kvHeads, 0, headDim});
                                 made.add(z);
                                 in.put(name, z);
                             }
@@ -82,12 +86,14 @@ final class OrtMoonshine implements AutoCloseable {
                     float[] logits = floats((OnnxTensor) r.get("logits").orElseThrow());
                     int best = argmax(logits, 0, logits.length);
                     if (stepLogits != null) stepLogits.add(logits);
-                    // keep the decoder caches every step, the encoder caches from the first step (the cache branch passes them through empty)
+                    // keep the decoder caches every step, the encoder caches from the first step (the cache branch
+                    // passes them through empty)
                     Map<String, OnnxTensor> kept = new HashMap<>();
                     for (Map.Entry<String, ai.onnxruntime.OnnxValue> e : r) {
                         if (!e.getKey().startsWith("present")) continue;
                         String pastName = e.getKey().replace("present", "past_key_values");
-                        if (i == 0 || e.getKey().contains("decoder")) kept.put(pastName, copy((OnnxTensor) e.getValue()));
+                        if (i == 0 || e.getKey().contains("decoder"))
+                            kept.put(pastName, copy((OnnxTensor) e.getValue()));
                         else kept.put(pastName, past.remove(pastName));
                     }
                     r.close();
@@ -107,7 +113,8 @@ final class OrtMoonshine implements AutoCloseable {
     }
 
     private OnnxTensor copy(OnnxTensor t) throws OrtException {
-        return OnnxTensor.createTensor(env, FloatBuffer.wrap(floats(t)), t.getInfo().getShape());
+        return OnnxTensor.createTensor(
+                env, FloatBuffer.wrap(floats(t)), t.getInfo().getShape());
     }
 
     private static float[] floats(OnnxTensor t) {

@@ -1,21 +1,20 @@
 package dev.audioengine.models.moonshine;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.testkit.Closeness;
 import dev.audioengine.models.moonshine.MoonshineNetwork.MoonshineConfig;
 import dev.audioengine.weights.WeightFile;
 import dev.audioengine.weights.WeightFiles;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-
-import java.nio.file.Path;
-import java.util.Arrays;
-import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Architecture parity with transformers: MoonshineForConditionalGeneration (5.17) with seeded random weights in the
@@ -29,8 +28,16 @@ class TransformersFixtureTest {
 
     @BeforeAll
     static void open() {
-        engine = AudioEngine.builder().backend("cpu").threads(1).capability("-bf16_weights").build();
-        composite = AudioEngine.builder().backend("cpu").threads(1).capability("-fused_attention", "-bf16_weights").build();
+        engine = AudioEngine.builder()
+                .backend("cpu")
+                .threads(1)
+                .capability("-bf16_weights")
+                .build();
+        composite = AudioEngine.builder()
+                .backend("cpu")
+                .threads(1)
+                .capability("-fused_attention", "-bf16_weights")
+                .build();
     }
 
     @AfterAll
@@ -50,17 +57,26 @@ class TransformersFixtureTest {
             float[] logits = ref.get("logits").toFloatArray();
             int[] greedy = ref.get("greedy").toIntArray();
             for (AudioEngine e : List.of(engine, composite)) {
-                try (MoonshineModel m = MoonshineModel.load(e, MoonshineCheckpoint.inFolder(dir), MoonshineFixtures.tokenizer());
-                     HostTensor got = m.encoderStates(audio)) {
+                try (MoonshineModel m = MoonshineModel.load(
+                                e, MoonshineCheckpoint.inFolder(dir), MoonshineFixtures.tokenizer());
+                        HostTensor got = m.encoderStates(audio)) {
                     String what = name + " on " + e.effectiveCapabilities(MoonshineModel.USES);
                     Closeness.assertNmse(what + " encoder states", null, 0, got.toFloatArray(), widen(states), 1e-8);
                     float[] ours = m.teacherForcedLogits(audio, prefix);
-                    System.out.printf("%s: encoder NMSE %.2e, logits NMSE %.2e, max rel %.2e%n", what,
-                            Closeness.nmse(got.toFloatArray(), widen(states)), Closeness.nmse(ours, widen(logits)), maxRelative(ours, logits));
+                    System.out.printf(
+                            "%s: encoder NMSE %.2e, logits NMSE %.2e, max rel %.2e%n",
+                            what,
+                            Closeness.nmse(got.toFloatArray(), widen(states)),
+                            Closeness.nmse(ours, widen(logits)),
+                            maxRelative(ours, logits));
                     Closeness.assertNmse(what + " teacher-forced logits", null, 0, ours, widen(logits), 1e-8);
-                    assertThat(maxRelative(ours, logits)).as(what + " logits, largest error relative to the largest logit").isLessThan(1e-4);
+                    assertThat(maxRelative(ours, logits))
+                            .as(what + " logits, largest error relative to the largest logit")
+                            .isLessThan(1e-4);
                     MoonshineModel.Decoded d = m.decode(audio, 0, audio.length, greedy.length - 1, audio.length);
-                    assertThat(d.tokens()).as(what + " greedy tokens (generate()'s, cut where the repetition guard cuts)").isEqualTo(guarded(greedy));
+                    assertThat(d.tokens())
+                            .as(what + " greedy tokens (generate()'s, cut where the repetition guard cuts)")
+                            .isEqualTo(guarded(greedy));
                 }
             }
         }

@@ -1,13 +1,12 @@
 package dev.audioengine.models.moonshine;
 
 import dev.audioengine.api.AudioEngine;
+import dev.audioengine.evaluation.EnglishTextNormalizer;
+import dev.audioengine.evaluation.WordErrorRate;
 import dev.audioengine.model.Models;
 import dev.audioengine.model.task.AsrOptions;
 import dev.audioengine.model.task.SpeechRecognizer;
 import dev.audioengine.model.task.Transcript;
-import dev.audioengine.evaluation.EnglishTextNormalizer;
-import dev.audioengine.evaluation.WordErrorRate;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -45,8 +44,14 @@ public final class WindowLengthStudy {
             at += p.length;
         }
         String reference = n.normalize(String.join(" ", refs));
-        try (AudioEngine e = AudioEngine.builder().backend("cpu").build(); SpeechRecognizer asr = Models.load(e, model, SpeechRecognizer.class)) {
-            System.out.printf(Locale.ROOT, "%s, %.0f s of audio, %d reference words%n", model, audio.length / 16000.0, reference.split(" ").length);
+        try (AudioEngine e = AudioEngine.builder().backend("cpu").build();
+                SpeechRecognizer asr = Models.load(e, model, SpeechRecognizer.class)) {
+            System.out.printf(
+                    Locale.ROOT,
+                    "%s, %.0f s of audio, %d reference words%n",
+                    model,
+                    audio.length / 16000.0,
+                    reference.split(" ").length);
             for (double max : new double[] {5, 10, 15, 20, 25, 30}) {
                 for (double gap : new double[] {0.5, 2}) {
                     AsrOptions o = new AsrOptions(AsrOptions.DEFAULTS.vad(), max, gap, 6, 0.5);
@@ -54,8 +59,15 @@ public final class WindowLengthStudy {
                     Transcript t = asr.transcribe(audio, o);
                     double s = (System.nanoTime() - t0) / 1e9;
                     WordErrorRate.Result w = WordErrorRate.score(reference, n.normalize(t.text()));
-                    System.out.printf(Locale.ROOT, "max-window %4.0f s, merge-gap %.1f s: %2d windows, %3d word errors (%s), %.1f s%n", max, gap,
-                            t.segments().size(), w.errors(), w, s);
+                    System.out.printf(
+                            Locale.ROOT,
+                            "max-window %4.0f s, merge-gap %.1f s: %2d windows, %3d word errors (%s), %.1f s%n",
+                            max,
+                            gap,
+                            t.segments().size(),
+                            w.errors(),
+                            w,
+                            s);
                 }
             }
         }

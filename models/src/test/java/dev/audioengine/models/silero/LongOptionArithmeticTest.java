@@ -1,13 +1,12 @@
 package dev.audioengine.models.silero;
 
-import dev.audioengine.model.task.SpeechSegment;
-import dev.audioengine.model.task.VadOptions;
-import org.junit.jupiter.api.Test;
-
-import java.util.List;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.audioengine.model.task.SpeechSegment;
+import dev.audioengine.model.task.VadOptions;
+import java.util.List;
+import org.junit.jupiter.api.Test;
 
 /**
  * Defect 4: durations in milliseconds times the sample rate overflowed int (16000 × 135000 >
@@ -30,7 +29,9 @@ class LongOptionArithmeticTest {
         return new VadOptions(0.5, Double.NaN, minSpeechMs, minSilenceMs, padMs, Double.POSITIVE_INFINITY);
     }
 
-    private static List<SpeechSegment> offline(VadOptions o) { return SpeechTimestamps.segments(P, W, SAMPLES, SR, o); }
+    private static List<SpeechSegment> offline(VadOptions o) {
+        return SpeechTimestamps.segments(P, W, SAMPLES, SR, o);
+    }
 
     @Test
     void aHugePadCoversTheAudioAndNeverGoesNegative() {
@@ -39,7 +40,9 @@ class LongOptionArithmeticTest {
             assertThat(s).as("pad %d ms", pad).hasSize(2);
             assertThat(s.getFirst().startSample()).isZero();
             assertThat(s.getLast().endSample()).isEqualTo(SAMPLES);
-            assertThat(s.get(0).endSample()).as("the gap is shared").isEqualTo(s.get(1).startSample());
+            assertThat(s.get(0).endSample())
+                    .as("the gap is shared")
+                    .isEqualTo(s.get(1).startSample());
         }
     }
 
@@ -55,7 +58,8 @@ class LongOptionArithmeticTest {
     @Test
     void aHugeMinimumSilenceMergesIntoOneSegmentOpenToTheEnd() {
         for (int ms : new int[] {10_000, 135_000, 1_000_000, Integer.MAX_VALUE}) {
-            assertThat(offline(options(0, ms, 30))).as("min-silence %d ms", ms)
+            assertThat(offline(options(0, ms, 30)))
+                    .as("min-silence %d ms", ms)
                     .containsExactly(new SpeechSegment(10 * W - 480, SAMPLES, SR));
         }
     }
@@ -63,13 +67,16 @@ class LongOptionArithmeticTest {
     @Test
     void optionsOutsideTheirRangesAreRejectedWithTheirNames() {
         assertThatThrownBy(() -> new VadOptions(1.5, Double.NaN, 250, 100, 30, Double.POSITIVE_INFINITY))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("threshold must be in (0, 1), got 1.5");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("threshold must be in (0, 1), got 1.5");
         assertThatThrownBy(() -> new VadOptions(0, Double.NaN, 250, 100, 30, Double.POSITIVE_INFINITY))
                 .hasMessageContaining("threshold must be in (0, 1)");
         assertThatThrownBy(() -> new VadOptions(Double.NaN, Double.NaN, 250, 100, 30, Double.POSITIVE_INFINITY))
                 .hasMessageContaining("threshold must be in (0, 1)");
         assertThatThrownBy(() -> new VadOptions(0.5, 0.5, 250, 100, 30, Double.POSITIVE_INFINITY))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("neg-threshold must be below the threshold (0.5)").hasMessageEndingWith("got 0.5");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("neg-threshold must be below the threshold (0.5)")
+                .hasMessageEndingWith("got 0.5");
         assertThatThrownBy(() -> new VadOptions(0.5, -0.1, 250, 100, 30, Double.POSITIVE_INFINITY))
                 .hasMessageContaining("neg-threshold");
         assertThatThrownBy(() -> new VadOptions(0.5, Double.NaN, -5, 100, 30, Double.POSITIVE_INFINITY))
@@ -82,6 +89,7 @@ class LongOptionArithmeticTest {
                 .hasMessageContaining("max-speech-s must be positive");
         assertThatThrownBy(() -> new VadOptions(0.5, Double.NaN, 250, 100, 30, Double.NaN))
                 .hasMessageContaining("max-speech-s must be positive");
-        assertThat(new VadOptions(0.2, Double.NaN, 250, 100, 30, Double.POSITIVE_INFINITY).effectiveNegThreshold()).isEqualTo(0.05, org.assertj.core.api.Assertions.within(1e-12));
+        assertThat(new VadOptions(0.2, Double.NaN, 250, 100, 30, Double.POSITIVE_INFINITY).effectiveNegThreshold())
+                .isEqualTo(0.05, org.assertj.core.api.Assertions.within(1e-12));
     }
 }

@@ -1,15 +1,14 @@
 package dev.audioengine.models.silero;
 
-import dev.audioengine.model.task.VadOptions;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import dev.audioengine.api.AudioEngine;
+import dev.audioengine.model.task.VadOptions;
+import java.util.Arrays;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-
-import java.util.Arrays;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Defect 5: a NaN or infinite sample is an input error naming the first bad sample and its time, on every entry point. */
 class NonFiniteSamplesTest {
@@ -40,13 +39,20 @@ class NonFiniteSamplesTest {
     @Test
     void offlineCallsRejectNaNAndInfinityNamingTheFirstSample() {
         float[] nan = noiseWith(24000, Float.NaN);
-        assertThatThrownBy(() -> vad.probabilities(nan, 16000)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("sample 24000").hasMessageContaining("1.500 s").hasMessageContaining("NaN");
-        assertThatThrownBy(() -> vad.segments(nan, 16000, VadOptions.DEFAULTS)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> vad.probabilities(nan, 16000))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("sample 24000")
+                .hasMessageContaining("1.500 s")
+                .hasMessageContaining("NaN");
+        assertThatThrownBy(() -> vad.segments(nan, 16000, VadOptions.DEFAULTS))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("sample 24000");
         float[] inf = noiseWith(8001, Float.NEGATIVE_INFINITY);
-        assertThatThrownBy(() -> vad.probabilities(inf, 8000)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("sample 8001").hasMessageContaining("1.000 s").hasMessageContaining("-Infinity");
+        assertThatThrownBy(() -> vad.probabilities(inf, 8000))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("sample 8001")
+                .hasMessageContaining("1.000 s")
+                .hasMessageContaining("-Infinity");
     }
 
     @Test
@@ -54,8 +60,11 @@ class NonFiniteSamplesTest {
         float[] x = noiseWith(20000, Float.POSITIVE_INFINITY);
         try (StreamingSession s = vad.stream(16000, VadOptions.DEFAULTS)) {
             s.accept(Arrays.copyOfRange(x, 0, 16000));
-            assertThatThrownBy(() -> s.accept(Arrays.copyOfRange(x, 16000, 32000))).isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("sample 20000").hasMessageContaining("1.250 s").hasMessageContaining("Infinity");
+            assertThatThrownBy(() -> s.accept(Arrays.copyOfRange(x, 16000, 32000)))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("sample 20000")
+                    .hasMessageContaining("1.250 s")
+                    .hasMessageContaining("Infinity");
         }
     }
 

@@ -1,20 +1,19 @@
 package dev.audioengine.models.silero;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.audioengine.api.AudioEngine;
 import dev.audioengine.model.output.SpeechAudio;
 import dev.audioengine.model.task.SpeechSegment;
 import dev.audioengine.model.task.VadOptions;
-import dev.audioengine.api.AudioEngine;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /**
  * The offline push API: a long clip fed in odd block sizes gives exactly the probabilities of
@@ -68,12 +67,15 @@ class OfflineSessionTest {
                 dev.audioengine.model.task.OfflineVad.Result r = s.finish();
                 for (float p : r.probabilities()) probs.add(p);
                 segments.addAll(r.segments());
-                assertThatThrownBy(() -> s.accept(new float[1])).isInstanceOf(IllegalStateException.class).hasMessageContaining("finished");
+                assertThatThrownBy(() -> s.accept(new float[1]))
+                        .isInstanceOf(IllegalStateException.class)
+                        .hasMessageContaining("finished");
             }
             float[] got = new float[probs.size()];
             for (int i = 0; i < got.length; i++) got[i] = probs.get(i);
             assertThat(got).as("pass %d seed %d", pass, seed).isEqualTo(whole);
-            assertThat(segments).isEqualTo(SpeechTimestamps.segments(whole, 512, x.length, a.rate(), options))
+            assertThat(segments)
+                    .isEqualTo(SpeechTimestamps.segments(whole, 512, x.length, a.rate(), options))
                     .isEqualTo(vad.segments(x, a.rate(), options));
         }
     }
@@ -96,7 +98,8 @@ class OfflineSessionTest {
         assertThat(segs).isNotEmpty();
         int k = 0;
         for (SpeechSegment s : segs) {
-            for (long i = s.startSample(); i < s.endSample(); i++) assertThat(speech[k++]).isEqualTo(a.samples()[(int) i]);
+            for (long i = s.startSample(); i < s.endSample(); i++)
+                assertThat(speech[k++]).isEqualTo(a.samples()[(int) i]);
         }
         assertThat(k).isEqualTo(speech.length);
         assertThat(SpeechAudio.collect(a.samples(), List.of())).isEmpty();

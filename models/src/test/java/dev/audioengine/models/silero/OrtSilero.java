@@ -4,7 +4,6 @@ import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
-
 import java.nio.FloatBuffer;
 import java.nio.LongBuffer;
 import java.nio.file.Path;
@@ -43,8 +42,8 @@ final class OrtSilero implements AutoCloseable {
     float step(float[] samples, int offset) throws OrtException {
         System.arraycopy(samples, offset, window, context, chunk);
         try (OnnxTensor in = OnnxTensor.createTensor(env, FloatBuffer.wrap(window), new long[] {1, window.length});
-             OnnxTensor st = OnnxTensor.createTensor(env, FloatBuffer.wrap(state), new long[] {2, 1, 128});
-             OrtSession.Result r = session.run(Map.of("input", in, "state", st, "sr", sr))) {
+                OnnxTensor st = OnnxTensor.createTensor(env, FloatBuffer.wrap(state), new long[] {2, 1, 128});
+                OrtSession.Result r = session.run(Map.of("input", in, "state", st, "sr", sr))) {
             float p = ((float[][]) r.get(0).getValue())[0][0];
             ((OnnxTensor) r.get(1)).getFloatBuffer().get(state);
             System.arraycopy(window, chunk, window, 0, context);
@@ -62,9 +61,13 @@ final class OrtSilero implements AutoCloseable {
         return out;
     }
 
-    int chunk() { return chunk; }
+    int chunk() {
+        return chunk;
+    }
 
-    int rate() { return rate; }
+    int rate() {
+        return rate;
+    }
 
     @Override
     public void close() throws OrtException {

@@ -1,7 +1,6 @@
 package dev.audioengine.models.silero;
 
 import dev.audioengine.audio.WavReader;
-
 import java.nio.file.Path;
 
 /**

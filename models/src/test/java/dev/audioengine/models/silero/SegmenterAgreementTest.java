@@ -1,15 +1,14 @@
 package dev.audioengine.models.silero;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.audioengine.model.task.SpeechEvent;
 import dev.audioengine.model.task.SpeechSegment;
 import dev.audioengine.model.task.VadOptions;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * The streaming segmenter against get_speech_timestamps on random probability sequences and
@@ -39,9 +38,12 @@ class SegmenterAgreementTest {
             }
             s.finish(partial ? p[p.length - 1] : Float.NaN, samples, events);
             assertThat(StreamingAgreesWithOfflineTest.segments(events, rate))
-                    .as("trial %d (seed %d): %s, %d chunks, %d samples", trial, seed, o, p.length, samples).isEqualTo(expected);
+                    .as("trial %d (seed %d): %s, %d chunks, %d samples", trial, seed, o, p.length, samples)
+                    .isEqualTo(expected);
         }
-        assertThat(maxEvents[0]).as("some chunk settled two boundaries (max-speech, shared gaps)").isGreaterThanOrEqualTo(2);
+        assertThat(maxEvents[0])
+                .as("some chunk settled two boundaries (max-speech, shared gaps)")
+                .isGreaterThanOrEqualTo(2);
     }
 
     /** Runs of speech, silence and values between the thresholds, of random lengths. */
@@ -54,7 +56,8 @@ class SegmenterAgreementTest {
                 case 1 -> 0.95f;
                 default -> 0.3f + 0.4f * rnd.nextFloat();
             };
-            for (int j = 0; j < run && i < n; j++, i++) p[i] = Math.clamp(base + 0.05f * (float) rnd.nextGaussian(), 0f, 1f);
+            for (int j = 0; j < run && i < n; j++, i++)
+                p[i] = Math.clamp(base + 0.05f * (float) rnd.nextGaussian(), 0f, 1f);
         }
         return p;
     }

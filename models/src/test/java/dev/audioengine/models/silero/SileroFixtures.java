@@ -5,7 +5,6 @@ import dev.audioengine.audio.Resampler;
 import dev.audioengine.audio.WavReader;
 import dev.audioengine.model.ModelFile;
 import dev.audioengine.model.store.ModelStore;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -20,7 +19,10 @@ final class SileroFixtures {
     private static final Path POCKETSPHINX = Path.of("/usr/share/pocketsphinx/test/data");
 
     record Audio(String name, float[] samples, int rate) {
-        @Override public String toString() { return name + " @" + rate; }
+        @Override
+        public String toString() {
+            return name + " @" + rate;
+        }
     }
 
     private SileroFixtures() {}
@@ -39,15 +41,23 @@ final class SileroFixtures {
         try {
             for (String f : List.of("cards/001.wav", "librivox/sense_and_sensibility_01_austen_64kb-0870.wav")) {
                 Path p = POCKETSPHINX.resolve(f);
-                if (!Files.exists(p)) throw new IllegalStateException(p + " is missing: install Debian's pocketsphinx-testdata");
+                if (!Files.exists(p))
+                    throw new IllegalStateException(p + " is missing: install Debian's pocketsphinx-testdata");
                 add(out, "pocketsphinx " + p.getFileName(), WavReader.read(p));
             }
-            // 21 s: more chunks than one offline graph run takes (SileroVad.OFFLINE_BATCH), so the state crosses batches
-            AudioClip clip = WavReader.read(POCKETSPHINX.resolve("librivox/sense_and_sensibility_01_austen_64kb-0870.wav"));
+            // 21 s: more chunks than one offline graph run takes (SileroVad.OFFLINE_BATCH), so the state crosses
+            // batches
+            AudioClip clip =
+                    WavReader.read(POCKETSPHINX.resolve("librivox/sense_and_sensibility_01_austen_64kb-0870.wav"));
             float[] thrice = new float[clip.samples().length * 3];
-            for (int i = 0; i < 3; i++) System.arraycopy(clip.samples(), 0, thrice, i * clip.samples().length, clip.samples().length);
-            if (thrice.length / 512 <= SileroVad.OFFLINE_BATCH) throw new IllegalStateException("the long clip no longer spans two offline batches");
-            out.add(new Audio("pocketsphinx librivox x3 (" + thrice.length / clip.sampleRate() + " s)", thrice, clip.sampleRate()));
+            for (int i = 0; i < 3; i++)
+                System.arraycopy(clip.samples(), 0, thrice, i * clip.samples().length, clip.samples().length);
+            if (thrice.length / 512 <= SileroVad.OFFLINE_BATCH)
+                throw new IllegalStateException("the long clip no longer spans two offline batches");
+            out.add(new Audio(
+                    "pocketsphinx librivox x3 (" + thrice.length / clip.sampleRate() + " s)",
+                    thrice,
+                    clip.sampleRate()));
             for (String f : List.of("espeak_16k.wav", "espeak_8k.wav")) {
                 Path p = Path.of("src/test/resources/silero").resolve(f);
                 add(out, f, WavReader.read(p));

@@ -1,18 +1,16 @@
 package dev.audioengine.models.silero;
 
-import dev.audioengine.model.task.VadOptions;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.model.ModelFile;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-
+import dev.audioengine.model.task.VadOptions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /**
  * Silero VAD on the CPU backend against ONNX Runtime on the original file: per-chunk
@@ -24,10 +22,14 @@ class SileroParityTest {
     private static AudioEngine engine;
 
     @BeforeAll
-    static void open() { engine = AudioEngine.builder().backend("cpu").threads(1).build(); }
+    static void open() {
+        engine = AudioEngine.builder().backend("cpu").threads(1).build();
+    }
 
     @AfterAll
-    static void close() { if (engine != null) engine.close(); }
+    static void close() {
+        if (engine != null) engine.close();
+    }
 
     @Test
     void probabilitiesAndSegmentsMatchOnnxRuntimeOnEveryFile() throws Exception {
@@ -42,8 +44,10 @@ class SileroParityTest {
                     }
                     float[] got = vad.probabilities(a.samples(), a.rate());
                     assertThat(got).as("%s %s chunk count", file.name(), a).hasSameSizeAs(expected);
-                    assertThat(vad.runSummary()).as("every node on the CPU backend, none on a fallback")
-                            .hasValueSatisfying(s -> assertThat(s.fallbackNodes()).isEmpty());
+                    assertThat(vad.runSummary())
+                            .as("every node on the CPU backend, none on a fallback")
+                            .hasValueSatisfying(
+                                    s -> assertThat(s.fallbackNodes()).isEmpty());
                     double max = maxAbsDiff(got, expected);
                     report.add(String.format("%s %-60s %5d chunks  max|diff| %.2e", vad.version(), a, got.length, max));
                     assertThat(max).as("%s on %s", file.name(), a).isLessThan(TOLERANCE);
@@ -51,7 +55,8 @@ class SileroParityTest {
                     int chunk = vad.chunkSize(a.rate());
                     assertThat(vad.segments(a.samples(), a.rate(), VadOptions.DEFAULTS))
                             .as("segments of %s on %s", file.name(), a)
-                            .isEqualTo(SpeechTimestamps.segments(expected, chunk, a.samples().length, a.rate(), VadOptions.DEFAULTS));
+                            .isEqualTo(SpeechTimestamps.segments(
+                                    expected, chunk, a.samples().length, a.rate(), VadOptions.DEFAULTS));
                 }
             }
         }
@@ -69,21 +74,24 @@ class SileroParityTest {
                 expected = ort.probabilities(a.samples());
             }
             try (SileroVad vad = SileroVad.load(engine, SileroFixtures.model(file));
-                 StreamingSession s = vad.stream(a.rate(), VadOptions.DEFAULTS)) {
+                    StreamingSession s = vad.stream(a.rate(), VadOptions.DEFAULTS)) {
                 List<Float> got = new ArrayList<>();
                 for (int pass = 0; pass < 2; pass++) { // the second pass checks reset()
                     got.clear();
                     s.reset();
                     for (int i = 0; i < a.samples().length; ) {
                         int n = Math.min(a.samples().length - i, 1 + rnd.nextInt(1500));
-                        for (float p : s.accept(java.util.Arrays.copyOfRange(a.samples(), i, i + n)).probabilities()) got.add(p);
+                        for (float p : s.accept(java.util.Arrays.copyOfRange(a.samples(), i, i + n))
+                                .probabilities()) got.add(p);
                         i += n;
                     }
                     for (float p : s.finish().probabilities()) got.add(p);
                     float[] g = new float[got.size()];
                     for (int i = 0; i < g.length; i++) g[i] = got.get(i);
                     assertThat(g).hasSameSizeAs(expected);
-                    assertThat(maxAbsDiff(g, expected)).as("%s %s pass %d seed %d", file.name(), a, pass, seed).isLessThan(TOLERANCE);
+                    assertThat(maxAbsDiff(g, expected))
+                            .as("%s %s pass %d seed %d", file.name(), a, pass, seed)
+                            .isLessThan(TOLERANCE);
                 }
             }
         }

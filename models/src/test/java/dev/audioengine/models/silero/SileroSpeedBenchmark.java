@@ -1,15 +1,12 @@
 package dev.audioengine.models.silero;
 
-import dev.audioengine.model.task.VadOptions;
-
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.audio.WavReader;
-import dev.audioengine.model.ModelFile;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
-
+import dev.audioengine.model.task.VadOptions;
 import java.nio.file.Path;
 import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * Speed side by side with ONNX Runtime, one thread each, in one process: streaming (one
@@ -29,7 +26,9 @@ class SileroSpeedBenchmark {
 
     @Test
     void onnxRuntimeVersusEngineOnOneThread() throws Exception {
-        String wav = System.getProperty("bench.audio", "/usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-0870.wav");
+        String wav = System.getProperty(
+                "bench.audio",
+                "/usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-0870.wav");
         float[] speech = WavReader.read(Path.of(wav)).samples();
         float[] audio = new float[speech.length * 8]; // about 57 s
         for (int i = 0; i < 8; i++) System.arraycopy(speech, 0, audio, i * speech.length, speech.length);
@@ -39,27 +38,44 @@ class SileroSpeedBenchmark {
 
         double ortUs;
         try (OrtSilero ort = new OrtSilero(model, rate)) {
-            ortUs = medianNs(() -> { try { ort.probabilities(audio); } catch (Exception e) { throw new IllegalStateException(e); } }) / 1e3 / chunks;
+            ortUs = medianNs(() -> {
+                        try {
+                            ort.probabilities(audio);
+                        } catch (Exception e) {
+                            throw new IllegalStateException(e);
+                        }
+                    })
+                    / 1e3
+                    / chunks;
         }
         double streamUs, offlineUs;
-        try (AudioEngine engine = AudioEngine.builder().backend("cpu").threads(1).build();
-             SileroVad vad = SileroVad.load(engine, model)) {
+        try (AudioEngine engine =
+                        AudioEngine.builder().backend("cpu").threads(1).build();
+                SileroVad vad = SileroVad.load(engine, model)) {
             offlineUs = medianNs(() -> vad.probabilities(audio, rate)) / 1e3 / chunks;
             try (StreamingSession s = vad.stream(rate, VadOptions.DEFAULTS)) {
                 float[] piece = new float[chunk];
                 streamUs = medianNs(() -> {
-                    s.reset();
-                    for (int i = 0; i + chunk <= audio.length; i += chunk) {
-                        System.arraycopy(audio, i, piece, 0, chunk);
-                        s.accept(piece);
-                    }
-                }) / 1e3 / (audio.length / chunk);
+                            s.reset();
+                            for (int i = 0; i + chunk <= audio.length; i += chunk) {
+                                System.arraycopy(audio, i, piece, 0, chunk);
+                                s.accept(piece);
+                            }
+                        })
+                        / 1e3
+                        / (audio.length / chunk);
             }
         }
-        System.out.printf("silero_vad v5, 16 kHz, %.1f s of speech, 1 thread each (median of %d runs)%n", audio.length / (double) rate, RUNS);
+        System.out.printf(
+                "silero_vad v5, 16 kHz, %.1f s of speech, 1 thread each (median of %d runs)%n",
+                audio.length / (double) rate, RUNS);
         System.out.printf("  onnxruntime per chunk         %8.2f us/chunk  %8.1fx real time%n", ortUs, chunkUs / ortUs);
-        System.out.printf("  audioengine streaming         %8.2f us/chunk  %8.1fx real time  (%.2f x ORT time)%n", streamUs, chunkUs / streamUs, streamUs / ortUs);
-        System.out.printf("  audioengine offline (batched) %8.2f us/chunk  %8.1fx real time  (%.2f x ORT time)%n", offlineUs, chunkUs / offlineUs, offlineUs / ortUs);
+        System.out.printf(
+                "  audioengine streaming         %8.2f us/chunk  %8.1fx real time  (%.2f x ORT time)%n",
+                streamUs, chunkUs / streamUs, streamUs / ortUs);
+        System.out.printf(
+                "  audioengine offline (batched) %8.2f us/chunk  %8.1fx real time  (%.2f x ORT time)%n",
+                offlineUs, chunkUs / offlineUs, offlineUs / ortUs);
     }
 
     private static double medianNs(Runnable body) {

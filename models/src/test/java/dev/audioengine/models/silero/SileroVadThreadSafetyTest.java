@@ -1,11 +1,12 @@
 package dev.audioengine.models.silero;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.api.BackendType;
 import dev.audioengine.api.exec.FallbackPolicy;
 import dev.audioengine.api.registry.BackendRegistry;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -14,9 +15,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import org.junit.jupiter.api.Test;
 
 /**
  * Defect 15: one SileroVad shared by several threads must give every caller exactly what a
@@ -28,7 +27,8 @@ class SileroVadThreadSafetyTest {
 
     @Test
     void concurrentCallersOnTheCpuGetTheSingleThreadedResults() throws Exception {
-        try (AudioEngine engine = AudioEngine.builder().backend("cpu").threads(2).build()) {
+        try (AudioEngine engine =
+                AudioEngine.builder().backend("cpu").threads(2).build()) {
             check(engine, 4, new int[] {700, 1500, 9000, 20000}, true);
         }
     }
@@ -36,7 +36,10 @@ class SileroVadThreadSafetyTest {
     @Test
     void concurrentCallersOnVulkanGetTheSingleThreadedResults() throws Exception {
         assumeVulkan();
-        try (AudioEngine engine = AudioEngine.builder().backend("vulkan").fallback(FallbackPolicy.FAIL).build()) {
+        try (AudioEngine engine = AudioEngine.builder()
+                .backend("vulkan")
+                .fallback(FallbackPolicy.FAIL)
+                .build()) {
             check(engine, 3, new int[] {700, 3000}, false); // lavapipe is slow: short calls of two graph sizes
         }
     }
@@ -45,15 +48,21 @@ class SileroVadThreadSafetyTest {
     void concurrentCallersOnVulkanThroughStagingBuffersGetTheSingleThreadedResults() throws Exception {
         assumeVulkan();
         // staging=always copies every input and output through the backend's staging buffer, as on discrete GPUs
-        try (AudioEngine engine = AudioEngine.builder().backend("vulkan").option("vulkan.staging", "always")
-                .fallback(FallbackPolicy.FAIL).build()) {
+        try (AudioEngine engine = AudioEngine.builder()
+                .backend("vulkan")
+                .option("vulkan.staging", "always")
+                .fallback(FallbackPolicy.FAIL)
+                .build()) {
             check(engine, 3, new int[] {700, 3000}, false);
         }
     }
 
     private static void assumeVulkan() {
         BackendRegistry registry = BackendRegistry.load();
-        assumeTrue(registry.providers().stream().anyMatch(p -> p.type() == BackendType.VULKAN && p.probe().available()),
+        assumeTrue(
+                registry.providers().stream()
+                        .anyMatch(
+                                p -> p.type() == BackendType.VULKAN && p.probe().available()),
                 "no Vulkan device here (CI installs libvulkan1 and mesa-vulkan-drivers)");
     }
 
@@ -82,10 +91,16 @@ class SileroVadThreadSafetyTest {
                         StringBuilder wrong = new StringBuilder();
                         for (int round = 0; round < ROUNDS; round++) {
                             for (int i = 0; i < calls.size(); i++) {
-                                float[] got = vad.probabilities(calls.get(i).samples(), calls.get(i).rate());
-                                // the same graphs on the same engine: only the summation order of vector heads may differ
-                                double diff = got.length == want.get(i).length ? SileroParityTest.maxAbsDiff(got, want.get(i)) : 1;
-                                if (diff > 1e-5) wrong.append(String.format("thread %d round %d call %d: max|diff| %.3g%n", thread, round, i, diff));
+                                float[] got = vad.probabilities(
+                                        calls.get(i).samples(), calls.get(i).rate());
+                                // the same graphs on the same engine: only the summation order of vector heads may
+                                // differ
+                                double diff = got.length == want.get(i).length
+                                        ? SileroParityTest.maxAbsDiff(got, want.get(i))
+                                        : 1;
+                                if (diff > 1e-5)
+                                    wrong.append(String.format(
+                                            "thread %d round %d call %d: max|diff| %.3g%n", thread, round, i, diff));
                             }
                         }
                         return wrong.toString();
@@ -94,7 +109,11 @@ class SileroVadThreadSafetyTest {
                 go.countDown();
                 StringBuilder all = new StringBuilder();
                 for (Future<String> f : results) all.append(f.get());
-                assertThat(all.toString()).as("results that differ from the single-threaded ones on %s", engine.device().name()).isEmpty();
+                assertThat(all.toString())
+                        .as(
+                                "results that differ from the single-threaded ones on %s",
+                                engine.device().name())
+                        .isEmpty();
             } finally {
                 pool.shutdownNow();
             }

@@ -1,17 +1,16 @@
 package dev.audioengine.models.silero;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.api.BackendType;
 import dev.audioengine.api.exec.FallbackPolicy;
 import dev.audioengine.api.registry.BackendRegistry;
 import dev.audioengine.model.ModelFile;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import org.junit.jupiter.api.Test;
 
 /**
  * Silero VAD on the Vulkan backend (lavapipe in CI) against ONNX Runtime: every node must run
@@ -24,10 +23,16 @@ class SileroVulkanParityTest {
     @Test
     void probabilitiesMatchOnnxRuntimeOnVulkan() throws Exception {
         BackendRegistry registry = BackendRegistry.load();
-        assumeTrue(registry.providers().stream().anyMatch(p -> p.type() == BackendType.VULKAN && p.probe().available()),
+        assumeTrue(
+                registry.providers().stream()
+                        .anyMatch(
+                                p -> p.type() == BackendType.VULKAN && p.probe().available()),
                 "no Vulkan device here (CI installs libvulkan1 and mesa-vulkan-drivers)");
         List<String> report = new ArrayList<>();
-        try (AudioEngine engine = AudioEngine.builder().backend("vulkan").fallback(FallbackPolicy.FAIL).build()) {
+        try (AudioEngine engine = AudioEngine.builder()
+                .backend("vulkan")
+                .fallback(FallbackPolicy.FAIL)
+                .build()) {
             for (ModelFile file : SileroFixtures.MODELS) {
                 try (SileroVad vad = SileroVad.load(engine, SileroFixtures.model(file))) {
                     for (SileroFixtures.Audio a : SileroFixtures.audio()) {
@@ -38,7 +43,8 @@ class SileroVulkanParityTest {
                         float[] got = vad.probabilities(a.samples(), a.rate());
                         assertThat(got).as("%s %s chunk count", file.name(), a).hasSameSizeAs(expected);
                         double max = SileroParityTest.maxAbsDiff(got, expected);
-                        report.add(String.format("Vulkan (%s) %s %-60s %5d chunks  max|diff| %.2e",
+                        report.add(String.format(
+                                "Vulkan (%s) %s %-60s %5d chunks  max|diff| %.2e",
                                 engine.device().name(), vad.version(), a, got.length, max));
                         assertThat(max).as("%s on %s", file.name(), a).isLessThan(TOLERANCE);
                     }

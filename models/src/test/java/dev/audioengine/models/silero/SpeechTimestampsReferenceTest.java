@@ -1,20 +1,18 @@
 package dev.audioengine.models.silero;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.audioengine.model.task.SpeechEvent;
 import dev.audioengine.model.task.SpeechSegment;
 import dev.audioengine.model.task.VadOptions;
-import dev.audioengine.model.task.SpeechEvent;
-
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Segments against Silero's own get_speech_timestamps: each fixture holds ONNX Runtime's
@@ -49,21 +47,35 @@ class SpeechTimestampsReferenceTest {
                     for (int i = 1; i < f.length; i++) probs[i - 1] = Float.parseFloat(f[i]);
                 }
                 case "case" -> {
-                    VadOptions o = new VadOptions(Double.parseDouble(f[1]), f[2].equals("nan") ? Double.NaN : Double.parseDouble(f[2]), Integer.parseInt(f[3]),
-                            Integer.parseInt(f[4]), Integer.parseInt(f[5]),
+                    VadOptions o = new VadOptions(
+                            Double.parseDouble(f[1]),
+                            f[2].equals("nan") ? Double.NaN : Double.parseDouble(f[2]),
+                            Integer.parseInt(f[3]),
+                            Integer.parseInt(f[4]),
+                            Integer.parseInt(f[5]),
                             f[6].equals("inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(f[6]));
                     List<SpeechSegment> expected = new ArrayList<>();
-                    for (int i = 8; i + 1 < f.length; i += 2) expected.add(new SpeechSegment(Long.parseLong(f[i]), Long.parseLong(f[i + 1]), rate));
-                    assertThat(SpeechTimestamps.segments(probs, window, samples, rate, o)).as("%s with %s", fixture.getFileName(), o)
+                    for (int i = 8; i + 1 < f.length; i += 2)
+                        expected.add(new SpeechSegment(Long.parseLong(f[i]), Long.parseLong(f[i + 1]), rate));
+                    assertThat(SpeechTimestamps.segments(probs, window, samples, rate, o))
+                            .as("%s with %s", fixture.getFileName(), o)
                             .isEqualTo(expected);
                     cases++;
                 }
                 case "stream" -> {
-                    VadOptions o = new VadOptions(Double.parseDouble(f[1]), Double.NaN, 0, Integer.parseInt(f[2]), Integer.parseInt(f[3]),
+                    VadOptions o = new VadOptions(
+                            Double.parseDouble(f[1]),
+                            Double.NaN,
+                            0,
+                            Integer.parseInt(f[2]),
+                            Integer.parseInt(f[3]),
                             Double.POSITIVE_INFINITY);
                     List<SpeechEvent> expected = new ArrayList<>();
                     for (int i = 5; i + 1 < f.length; i += 2) {
-                        expected.add(new SpeechEvent(f[i].equals("S") ? SpeechEvent.Kind.START : SpeechEvent.Kind.END, Long.parseLong(f[i + 1]), rate));
+                        expected.add(new SpeechEvent(
+                                f[i].equals("S") ? SpeechEvent.Kind.START : SpeechEvent.Kind.END,
+                                Long.parseLong(f[i + 1]),
+                                rate));
                     }
                     StreamingSegmenter segmenter = new StreamingSegmenter(o, window, rate);
                     List<SpeechEvent> got = new ArrayList<>();
@@ -71,7 +83,9 @@ class SpeechTimestampsReferenceTest {
                         SpeechEvent e = segmenter.accept(p);
                         if (e != null) got.add(e);
                     }
-                    assertThat(got).as("%s streaming with %s", fixture.getFileName(), o).isEqualTo(expected);
+                    assertThat(got)
+                            .as("%s streaming with %s", fixture.getFileName(), o)
+                            .isEqualTo(expected);
                     cases++;
                 }
                 default -> throw new IllegalStateException("unexpected fixture line in " + fixture + ": " + line);

@@ -1,15 +1,14 @@
 package dev.audioengine.models.silero;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.audioengine.model.task.SpeechEvent;
 import dev.audioengine.model.task.VadOptions;
 import dev.audioengine.models.asr.LiveTranscription;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * What live transcription relies on to keep only a short stretch of audio while no segment is open under max-speech:
@@ -23,7 +22,12 @@ class StartLookbackTest {
     void aStartPointsBackNoFurtherThanTheLookback() {
         for (long seed = 0; seed < 3000; seed++) {
             Random rnd = new Random(seed);
-            VadOptions o = new VadOptions(0.3 + 0.4 * rnd.nextDouble(), Double.NaN, rnd.nextInt(600), rnd.nextInt(600), rnd.nextInt(400),
+            VadOptions o = new VadOptions(
+                    0.3 + 0.4 * rnd.nextDouble(),
+                    Double.NaN,
+                    rnd.nextInt(600),
+                    rnd.nextInt(600),
+                    rnd.nextInt(400),
                     0.2 + 3 * rnd.nextDouble());
             long lookback = LiveTranscription.startLookback(o, CHUNK);
             StreamingSegmenter segmenter = new StreamingSegmenter(o, CHUNK, RATE);
@@ -49,18 +53,20 @@ class StartLookbackTest {
         assertThat(LiveTranscription.startLookback(o, CHUNK)).isEqualTo(Long.MAX_VALUE);
         StreamingSegmenter segmenter = new StreamingSegmenter(o, CHUNK, RATE);
         List<SpeechEvent> events = new ArrayList<>();
-        segmenter.accept(0.9f, events);                                  // speech starts at 0
-        segmenter.accept(0.1f, events);                                  // a silence starts before min-speech
-        for (int c = 0; c < 1000; c++) segmenter.accept(0.4f, events);   // neither speech nor silence: no end, no START
+        segmenter.accept(0.9f, events); // speech starts at 0
+        segmenter.accept(0.1f, events); // a silence starts before min-speech
+        for (int c = 0; c < 1000; c++) segmenter.accept(0.4f, events); // neither speech nor silence: no end, no START
         assertThat(events).isEmpty();
-        segmenter.accept(0.9f, events);                                  // speech again: the segment is certain
+        segmenter.accept(0.9f, events); // speech again: the segment is certain
         assertThat(events).containsExactly(new SpeechEvent(SpeechEvent.Kind.START, 0, RATE));
     }
 
     private static void check(List<SpeechEvent> events, long reportedAt, long lookback, String what) {
         for (SpeechEvent e : events) {
             if (e.kind() == SpeechEvent.Kind.START) {
-                assertThat(reportedAt - e.sample()).as("%s: how far the START %d points back", what, e.sample()).isLessThanOrEqualTo(lookback);
+                assertThat(reportedAt - e.sample())
+                        .as("%s: how far the START %d points back", what, e.sample())
+                        .isLessThanOrEqualTo(lookback);
             }
         }
     }

@@ -1,19 +1,18 @@
 package dev.audioengine.models.silero;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.audioengine.api.AudioEngine;
 import dev.audioengine.model.task.SpeechEvent;
 import dev.audioengine.model.task.SpeechSegment;
 import dev.audioengine.model.task.VadOptions;
-import dev.audioengine.api.AudioEngine;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /**
  * Defects 2 and 3: a streaming session fed in ragged pieces and finished must report exactly
@@ -38,13 +37,19 @@ class StreamingAgreesWithOfflineTest {
 
     static final List<VadOptions> OPTIONS = List.of(
             VadOptions.DEFAULTS,
-            new VadOptions(0.5, Double.NaN, 3000, 100, 30, Double.POSITIVE_INFINITY),  // drops every short segment
-            new VadOptions(0.5, Double.NaN, 0, 100, 30, Double.POSITIVE_INFINITY),     // keeps the 124 ms ones
-            new VadOptions(0.5, Double.NaN, 250, 100, 30, 1.0),                        // max-speech splits, at silences and hard
+            new VadOptions(0.5, Double.NaN, 3000, 100, 30, Double.POSITIVE_INFINITY), // drops every short segment
+            new VadOptions(0.5, Double.NaN, 0, 100, 30, Double.POSITIVE_INFINITY), // keeps the 124 ms ones
+            new VadOptions(0.5, Double.NaN, 250, 100, 30, 1.0), // max-speech splits, at silences and hard
             new VadOptions(0.4, Double.NaN, 250, 200, 50, 2.5),
             new VadOptions(0.5, 0.45, 0, 0, 0, 0.5),
-            new VadOptions(0.3, Double.NaN, 100, 50, 200, Double.POSITIVE_INFINITY),   // pads wider than half the silence: gaps shared
-            new VadOptions(0.5, Double.NaN, 250, 100, 135_000, 3.0));                  // a pad longer than the audio
+            new VadOptions(
+                    0.3,
+                    Double.NaN,
+                    100,
+                    50,
+                    200,
+                    Double.POSITIVE_INFINITY), // pads wider than half the silence: gaps shared
+            new VadOptions(0.5, Double.NaN, 250, 100, 135_000, 3.0)); // a pad longer than the audio
 
     /** The events of one stream as segments: each END closes the START before it. */
     static List<SpeechSegment> segments(List<SpeechEvent> events, int rate) {
@@ -52,7 +57,9 @@ class StreamingAgreesWithOfflineTest {
         long start = -1;
         for (SpeechEvent e : events) {
             if (e.kind() == SpeechEvent.Kind.START) {
-                assertThat(start).as("START while a segment is open in %s", events).isEqualTo(-1);
+                assertThat(start)
+                        .as("START while a segment is open in %s", events)
+                        .isEqualTo(-1);
                 start = e.sample();
             } else {
                 assertThat(start).as("END without START in %s", events).isNotEqualTo(-1);
@@ -90,8 +97,11 @@ class StreamingAgreesWithOfflineTest {
                 float[] p = new float[probs.size()];
                 for (int i = 0; i < p.length; i++) p[i] = probs.get(i);
                 int chunk = vad.chunkSize(a.rate());
-                assertThat(p).as("one probability per chunk, the last partial one included").hasSize((x.length + chunk - 1) / chunk);
-                assertThat(segments(events, a.rate())).as("%s with %s (seed %d)", a, o, seed)
+                assertThat(p)
+                        .as("one probability per chunk, the last partial one included")
+                        .hasSize((x.length + chunk - 1) / chunk);
+                assertThat(segments(events, a.rate()))
+                        .as("%s with %s (seed %d)", a, o, seed)
                         .isEqualTo(SpeechTimestamps.segments(p, chunk, x.length, a.rate(), o));
             }
         }

@@ -52,7 +52,9 @@ public final class ApiError extends RuntimeException {
         return e;
     }
 
-    static ApiError tooLarge(String message) { return tooLarge("file", message); }
+    static ApiError tooLarge(String message) {
+        return tooLarge("file", message);
+    }
 
     /** 413 blaming {@code param} (null: the body as a whole). */
     static ApiError tooLarge(String param, String message) {
@@ -74,19 +76,29 @@ public final class ApiError extends RuntimeException {
             case 401 -> unauthorized(message);
             case 404 -> notFound(message);
             case 413 -> tooLarge(message);
-            default -> status >= 500 ? new ApiError(status, "server_error", null, null, message, 0)
-                    : new ApiError(status, "invalid_request_error", null, null, message, 0);
+            default ->
+                status >= 500
+                        ? new ApiError(status, "server_error", null, null, message, 0)
+                        : new ApiError(status, "invalid_request_error", null, null, message, 0);
         };
     }
 
-    public int status() { return status; }
+    public int status() {
+        return status;
+    }
 
-    public int retryAfterSeconds() { return retryAfterSeconds; }
+    public int retryAfterSeconds() {
+        return retryAfterSeconds;
+    }
 
     /** For 405: the methods the path takes; null otherwise. */
-    String allow() { return allow; }
+    String allow() {
+        return allow;
+    }
 
-    public String code() { return code; }
+    public String code() {
+        return code;
+    }
 
     /** The body, as OpenAI shapes it. */
     String json() {
@@ -96,6 +108,13 @@ public final class ApiError extends RuntimeException {
 
     /** The members of the error object, for a stream's error event too. */
     public JsonWriter body(JsonWriter w) {
-        return w.name("message").value(getMessage()).name("type").value(type).name("param").value(param).name("code").value(code);
+        return w.name("message")
+                .value(getMessage())
+                .name("type")
+                .value(type)
+                .name("param")
+                .value(param)
+                .name("code")
+                .value(code);
     }
 }

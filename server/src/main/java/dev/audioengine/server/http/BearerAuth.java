@@ -5,7 +5,6 @@ import io.helidon.webserver.http.Filter;
 import io.helidon.webserver.http.FilterChain;
 import io.helidon.webserver.http.RoutingRequest;
 import io.helidon.webserver.http.RoutingResponse;
-
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Optional;
@@ -32,7 +31,12 @@ public final class BearerAuth implements Filter {
             return;
         }
         boolean given = req.headers().contains(HeaderNames.AUTHORIZATION);
-        errors.send(req, res, ApiError.unauthorized(given ? "incorrect API key provided" : "no API key provided: send Authorization: Bearer KEY"), false);
+        errors.send(
+                req,
+                res,
+                ApiError.unauthorized(
+                        given ? "incorrect API key provided" : "no API key provided: send Authorization: Bearer KEY"),
+                false);
     }
 
     private boolean authorized(Optional<String> header) {

@@ -6,7 +6,6 @@ import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-
 import java.util.function.Consumer;
 
 /**
@@ -39,12 +38,15 @@ public final class Endpoint implements Handler {
         } catch (CloseConnectionException e) {
             // the connection has failed or must end: nothing can be answered on it
             req.context().get(RequestNote.class).ifPresent(n -> {
-                n.unanswered(switch (e) {
-                    case MultipartForm.Stalled x -> 408;
-                    case BrokenStream x -> 500;
-                    case StreamCut x -> 200; // answered with 200 and cut short by the client, as the log counts an event stream's
-                    default -> 499;
-                });
+                n.unanswered(
+                        switch (e) {
+                            case MultipartForm.Stalled x -> 408;
+                            case BrokenStream x -> 500;
+                            case StreamCut x ->
+                                200; // answered with 200 and cut short by the client, as the log counts an event
+                            // stream's
+                            default -> 499;
+                        });
                 n.note(e.getMessage());
             });
             throw e;
@@ -52,10 +54,15 @@ public final class Endpoint implements Handler {
             errors.send(req, res, ApiError.ofStatus(e.status().code(), e.getMessage()), false);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            errors.send(req, res, ApiError.unavailable("shutting_down", "the server is shutting down", ModelPool.RETRY_AFTER_SECONDS), false);
+            errors.send(
+                    req,
+                    res,
+                    ApiError.unavailable("shutting_down", "the server is shutting down", ModelPool.RETRY_AFTER_SECONDS),
+                    false);
         } catch (Exception e) {
-            log.accept("error: internal error answering " + LogText.escape(req.prologue().method().text()) + " " + LogText.escape(req.path().path())
-                    + ": " + LogText.escape(e.toString()));
+            log.accept("error: internal error answering "
+                    + LogText.escape(req.prologue().method().text()) + " "
+                    + LogText.escape(req.path().path()) + ": " + LogText.escape(e.toString()));
             log.accept(trace(e));
             errors.send(req, res, ApiError.internal("internal error: " + e), false);
         }
@@ -79,11 +86,15 @@ public final class Endpoint implements Handler {
 
     /** The server failed after a streamed answer began: the connection is ended so the client sees a cut body (500 in the log). */
     public static final class BrokenStream extends CloseConnectionException {
-        public BrokenStream(String message, Throwable cause) { super(message, cause); }
+        public BrokenStream(String message, Throwable cause) {
+            super(message, cause);
+        }
     }
 
     /** The client left while a streamed answer (begun with 200) was being sent: the connection is ended. */
     public static final class StreamCut extends CloseConnectionException {
-        public StreamCut(String message, Throwable cause) { super(message, cause); }
+        public StreamCut(String message, Throwable cause) {
+            super(message, cause);
+        }
     }
 }

@@ -6,7 +6,6 @@ import io.helidon.http.Status;
 import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Optional;
@@ -24,7 +23,9 @@ public final class ErrorResponder {
 
     private final UploadWatchdog watchdog;
 
-    public ErrorResponder(UploadWatchdog watchdog) { this.watchdog = watchdog; }
+    public ErrorResponder(UploadWatchdog watchdog) {
+        this.watchdog = watchdog;
+    }
 
     /**
      * The answer to an upload that stalled, for {@link UploadWatchdog#watch(Runnable)}: a 408 in OpenAI's shape with
@@ -34,7 +35,8 @@ public final class ErrorResponder {
     static Runnable stalled(ServerResponse res, UploadWatchdog watchdog) {
         return () -> {
             if (res.isSent()) return;
-            ApiError e = ApiError.ofStatus(408, "the upload stalled: no data for " + watchdog.stall().toMillis() + " ms (--upload-stall-s)");
+            ApiError e = ApiError.ofStatus(
+                    408, "the upload stalled: no data for " + watchdog.stall().toMillis() + " ms (--upload-stall-s)");
             res.status(Status.create(408));
             res.header(HeaderValues.CONTENT_TYPE_JSON);
             res.header(HeaderValues.CONNECTION_CLOSE);
@@ -49,7 +51,9 @@ public final class ErrorResponder {
      * decide by, and closing on it unread would reset the connection under a client still sending it, which loses the
      * answer. What is read is bounded as any upload is: Helidon's --max-upload-mb, and the stall watchdog.
      */
-    static void abandoned(ServerRequest req, InputStream body) { req.context().register(new Abandoned(body)); }
+    static void abandoned(ServerRequest req, InputStream body) {
+        req.context().register(new Abandoned(body));
+    }
 
     private record Abandoned(InputStream body) {}
 
@@ -83,7 +87,8 @@ public final class ErrorResponder {
 
     /** Reads and throws away the rest of an abandoned body, under the stall watchdog. */
     private void linger(InputStream body) {
-        try (UploadWatchdog.Watch watch = watchdog.watch(); InputStream in = watch.watched(body)) {
+        try (UploadWatchdog.Watch watch = watchdog.watch();
+                InputStream in = watch.watched(body)) {
             byte[] buffer = new byte[64 << 10];
             while (in.read(buffer) >= 0) {
                 // thrown away

@@ -1,12 +1,10 @@
 package dev.audioengine.server.http;
 
 import dev.audioengine.server.serving.Metrics;
-
 import io.helidon.http.Headers;
 import io.helidon.http.HttpPrologue;
 import io.helidon.webserver.ConnectionContext;
 import io.helidon.webserver.http1.Http1ConnectionListener;
-
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
@@ -63,9 +61,13 @@ public final class HeaderTimeout implements Http1ConnectionListener, AutoCloseab
             this.client = client;
         }
 
-        boolean timedOut() { return timedOut; }
+        boolean timedOut() {
+            return timedOut;
+        }
 
-        double seconds() { return (System.nanoTime() - since) / 1e9; }
+        double seconds() {
+            return (System.nanoTime() - since) / 1e9;
+        }
     }
 
     @Override
@@ -76,9 +78,11 @@ public final class HeaderTimeout implements Http1ConnectionListener, AutoCloseab
         } catch (RuntimeException gone) {
             client = "-";
         }
-        Pending p = new Pending(ctx, prologue.method().text(), prologue.uriPath().path(), client);
+        Pending p =
+                new Pending(ctx, prologue.method().text(), prologue.uriPath().path(), client);
         Pending before = reading.get();
-        if (before != null) pending.remove(before); // the previous request's headers failed and were answered as a bad request
+        if (before != null)
+            pending.remove(before); // the previous request's headers failed and were answered as a bad request
         reading.set(p);
         pending.add(p);
     }
@@ -117,11 +121,19 @@ public final class HeaderTimeout implements Http1ConnectionListener, AutoCloseab
             }
             metrics.started();
             metrics.finished(RequestLog.endpoint(p.path), 408, p.seconds());
-            log.accept(String.format(Locale.ROOT, "%s %s 408 %.0f ms client=%s (no complete headers within %d ms, --header-timeout-s: disconnected)",
-                    LogText.escape(p.method), LogText.escape(p.path), p.seconds() * 1e3, LogText.escape(p.client), timeoutNanos / 1_000_000));
+            log.accept(String.format(
+                    Locale.ROOT,
+                    "%s %s 408 %.0f ms client=%s (no complete headers within %d ms, --header-timeout-s: disconnected)",
+                    LogText.escape(p.method),
+                    LogText.escape(p.path),
+                    p.seconds() * 1e3,
+                    LogText.escape(p.client),
+                    timeoutNanos / 1_000_000));
         }
     }
 
     @Override
-    public void close() { clock.shutdownNow(); }
+    public void close() {
+        clock.shutdownNow();
+    }
 }

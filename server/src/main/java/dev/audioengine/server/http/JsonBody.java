@@ -11,7 +11,6 @@ import io.helidon.http.HeaderNames;
 import io.helidon.http.RequestException;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -30,7 +29,10 @@ import java.util.Map;
 public final class JsonBody {
     /** JSON's null, so a member given as null is told apart from one not given. */
     public static final Object NULL = new Object() {
-        @Override public String toString() { return "null"; }
+        @Override
+        public String toString() {
+            return "null";
+        }
     };
 
     /**
@@ -39,8 +41,11 @@ public final class JsonBody {
      */
     public static final int MAX_DEPTH = 64;
 
-    private static final JsonFactory JSON = JsonFactory.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build()).build();
+    private static final JsonFactory JSON = JsonFactory.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .streamReadConstraints(
+                    StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build())
+            .build();
 
     private JsonBody() {}
 
@@ -48,11 +53,14 @@ public final class JsonBody {
      * The members of the body's top-level object. A declared length over {@code maxBytes} is refused before the body
      * is read; a chunked body as soon as it passes the limit (413). The read is watched for stalls like an upload.
      */
-    public static Map<String, Object> read(ServerRequest req, ServerResponse res, long maxBytes, UploadWatchdog watchdog) throws IOException {
+    public static Map<String, Object> read(
+            ServerRequest req, ServerResponse res, long maxBytes, UploadWatchdog watchdog) throws IOException {
         String type = req.headers().first(HeaderNames.CONTENT_TYPE).orElse("");
         if (!type.isEmpty() && !type.toLowerCase(Locale.ROOT).startsWith("application/json")) {
-            throw ApiError.invalid(null, "expected a JSON body (Content-Type: application/json), got Content-Type " + type
-                    + " (with curl: -H 'Content-Type: application/json' -d '{...}')");
+            throw ApiError.invalid(
+                    null,
+                    "expected a JSON body (Content-Type: application/json), got Content-Type " + type
+                            + " (with curl: -H 'Content-Type: application/json' -d '{...}')");
         }
         long declared = req.headers().contentLength().orElse(-1);
         if (declared > maxBytes) throw tooLarge(declared, maxBytes);
@@ -81,18 +89,29 @@ public final class JsonBody {
     static Map<String, Object> parse(byte[] body) {
         if (body.length == 0) throw ApiError.invalid(null, "the request body is empty; send a JSON object");
         try (JsonParser p = JSON.createParser(body)) {
-            if (p.nextToken() != JsonToken.START_OBJECT) throw ApiError.invalid(null, "the request body must be a JSON object");
+            if (p.nextToken() != JsonToken.START_OBJECT)
+                throw ApiError.invalid(null, "the request body must be a JSON object");
             Map<String, Object> members = object(p);
             JsonToken after = p.nextToken();
-            if (after != null) throw ApiError.invalid(null, "unexpected " + after.asString() + " after the JSON object, at byte " + p.currentLocation().getByteOffset());
+            if (after != null)
+                throw ApiError.invalid(
+                        null,
+                        "unexpected " + after.asString() + " after the JSON object, at byte "
+                                + p.currentLocation().getByteOffset());
             return members;
         } catch (StreamConstraintsException e) {
             // Jackson gives this one no location
-            throw ApiError.invalid(null, "the request body nests JSON objects and arrays more than " + MAX_DEPTH
-                    + " deep; a speech request nests 2 deep at most");
+            throw ApiError.invalid(
+                    null,
+                    "the request body nests JSON objects and arrays more than " + MAX_DEPTH
+                            + " deep; a speech request nests 2 deep at most");
         } catch (JsonProcessingException e) {
-            throw ApiError.invalid(null, "the request body is not valid JSON: " + e.getOriginalMessage()
-                    + (e.getLocation() == null ? "" : " (at byte " + e.getLocation().getByteOffset() + ")"));
+            throw ApiError.invalid(
+                    null,
+                    "the request body is not valid JSON: " + e.getOriginalMessage()
+                            + (e.getLocation() == null
+                                    ? ""
+                                    : " (at byte " + e.getLocation().getByteOffset() + ")"));
         } catch (IOException e) {
             throw ApiError.invalid(null, "the request body could not be parsed: " + e.getMessage());
         }
@@ -126,11 +145,15 @@ public final class JsonBody {
     }
 
     private static MultipartForm.Stalled stalled(UploadWatchdog watchdog, Exception cause) {
-        return new MultipartForm.Stalled("the upload stalled: no data for " + watchdog.stall().toMillis() + " ms", cause);
+        return new MultipartForm.Stalled(
+                "the upload stalled: no data for " + watchdog.stall().toMillis() + " ms", cause);
     }
 
     private static ApiError tooLarge(long bytes, long max) {
-        return ApiError.tooLarge(null, "the request body is " + (bytes >= 0 ? bytes + " bytes" : "larger") + "; a JSON request to this "
-                + "server is at most " + max + " bytes (--max-input-chars bounds the text, --max-upload-mb every body)");
+        return ApiError.tooLarge(
+                null,
+                "the request body is " + (bytes >= 0 ? bytes + " bytes" : "larger") + "; a JSON request to this "
+                        + "server is at most " + max
+                        + " bytes (--max-input-chars bounds the text, --max-upload-mb every body)");
     }
 }

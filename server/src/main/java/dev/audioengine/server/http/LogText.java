@@ -19,7 +19,10 @@ final class LogText {
                 case '\r' -> "\\r";
                 case '\t' -> "\\t";
                 case '\\' -> "\\\\";
-                default -> Character.isISOControl(c) || c == '\u2028' || c == '\u2029' ? String.format("\\u%04x", (int) c) : null;
+                default ->
+                    Character.isISOControl(c) || c == '\u2028' || c == '\u2029'
+                            ? String.format("\\u%04x", (int) c)
+                            : null;
             };
             if (e == null) {
                 if (b != null) b.append(c);

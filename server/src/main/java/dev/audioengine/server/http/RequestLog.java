@@ -1,13 +1,11 @@
 package dev.audioengine.server.http;
 
 import dev.audioengine.server.serving.Metrics;
-
 import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.http.Filter;
 import io.helidon.webserver.http.FilterChain;
 import io.helidon.webserver.http.RoutingRequest;
 import io.helidon.webserver.http.RoutingResponse;
-
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
@@ -18,7 +16,15 @@ import java.util.function.Consumer;
  */
 public final class RequestLog implements Filter {
     /** The routes metrics are labelled by; every other path counts as "other". */
-    static final List<String> ROUTES = List.of(Routes.TRANSCRIPTIONS, Routes.SPEECH, Routes.VOICES, Routes.VAD, Routes.MODELS, Routes.HEALTH, Routes.READY, Routes.METRICS);
+    static final List<String> ROUTES = List.of(
+            Routes.TRANSCRIPTIONS,
+            Routes.SPEECH,
+            Routes.VOICES,
+            Routes.VAD,
+            Routes.MODELS,
+            Routes.HEALTH,
+            Routes.READY,
+            Routes.METRICS);
 
     private final Metrics metrics;
     private final Consumer<String> log;
@@ -40,7 +46,8 @@ public final class RequestLog implements Filter {
             chain.proceed();
             returned = true;
         } catch (CloseConnectionException e) {
-            // the connection failed after the handler was done: Helidon writes a streamed answer's last chunk itself, once
+            // the connection failed after the handler was done: Helidon writes a streamed answer's last chunk itself,
+            // once
             // the handler returns, and a client that left meanwhile fails that write. The answer began with its status;
             // the client cut it short, as the log counts a stream a client leaves
             if (note.unansweredStatus() == 0) {
@@ -51,13 +58,22 @@ public final class RequestLog implements Filter {
         } finally {
             // thrown past the handlers: an answer sent before the connection was ended (Endpoint) has its status,
             // anything else is Helidon's 500
-            int status = note.unansweredStatus() != 0 ? note.unansweredStatus() : returned || res.isSent() ? res.status().code() : 500;
+            int status = note.unansweredStatus() != 0
+                    ? note.unansweredStatus()
+                    : returned || res.isSent() ? res.status().code() : 500;
             double seconds = (System.nanoTime() - t0) / 1e9;
             String path = req.path().path();
             metrics.finished(endpoint(path), status, seconds);
             // every part a client chose (the path, and the notes that quote its fields, file name and model) is escaped
-            log.accept(String.format(Locale.ROOT, "%s %s %d %.0f ms client=%s%s", LogText.escape(req.prologue().method().text()), LogText.escape(path),
-                    status, seconds * 1e3, LogText.escape(client), LogText.escape(note.describe())));
+            log.accept(String.format(
+                    Locale.ROOT,
+                    "%s %s %d %.0f ms client=%s%s",
+                    LogText.escape(req.prologue().method().text()),
+                    LogText.escape(path),
+                    status,
+                    seconds * 1e3,
+                    LogText.escape(client),
+                    LogText.escape(note.describe())));
         }
     }
 

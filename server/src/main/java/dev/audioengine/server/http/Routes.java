@@ -15,16 +15,22 @@ public final class Routes {
 
     /** The method each path takes (one each), for a 405's Allow header; empty for a path this server does not have. */
     public static java.util.Optional<String> method(String path) {
-        return java.util.Optional.ofNullable(switch (path) {
-            case TRANSCRIPTIONS, SPEECH, VAD -> "POST";
-            case VOICES, MODELS, HEALTH, READY, METRICS -> "GET";
-            default -> path.startsWith(MODELS + "/") && path.indexOf('/', MODELS.length() + 1) < 0 ? "GET" : null;
-        });
+        return java.util.Optional.ofNullable(
+                switch (path) {
+                    case TRANSCRIPTIONS, SPEECH, VAD -> "POST";
+                    case VOICES, MODELS, HEALTH, READY, METRICS -> "GET";
+                    default ->
+                        path.startsWith(MODELS + "/") && path.indexOf('/', MODELS.length() + 1) < 0 ? "GET" : null;
+                });
     }
 
     /** What balancers, orchestrators and Prometheus ask: open without the API key, answered while draining. */
-    static boolean isProbe(String path) { return path.equals(HEALTH) || path.equals(READY) || path.equals(METRICS); }
+    static boolean isProbe(String path) {
+        return path.equals(HEALTH) || path.equals(READY) || path.equals(METRICS);
+    }
 
     /** Paths that need the API key when one is set: the OpenAI-style API, not the probes a balancer or Prometheus uses. */
-    static boolean needsKey(String path) { return path.equals("/v1") || path.startsWith("/v1/"); }
+    static boolean needsKey(String path) {
+        return path.equals("/v1") || path.startsWith("/v1/");
+    }
 }

@@ -1,7 +1,6 @@
 package dev.audioengine.server.http;
 
 import dev.audioengine.server.serving.ModelPool;
-
 import io.helidon.webserver.http.Filter;
 import io.helidon.webserver.http.FilterChain;
 import io.helidon.webserver.http.RoutingRequest;
@@ -16,16 +15,26 @@ public final class ShutdownGate implements Filter {
     private final ErrorResponder errors;
     private volatile boolean draining;
 
-    public ShutdownGate(ErrorResponder errors) { this.errors = errors; }
+    public ShutdownGate(ErrorResponder errors) {
+        this.errors = errors;
+    }
 
-    public void close() { draining = true; }
+    public void close() {
+        draining = true;
+    }
 
-    public boolean draining() { return draining; }
+    public boolean draining() {
+        return draining;
+    }
 
     @Override
     public void filter(FilterChain chain, RoutingRequest req, RoutingResponse res) {
         if (draining && !Routes.isProbe(req.path().path())) {
-            errors.send(req, res, ApiError.unavailable("shutting_down", "the server is shutting down", ModelPool.RETRY_AFTER_SECONDS), true);
+            errors.send(
+                    req,
+                    res,
+                    ApiError.unavailable("shutting_down", "the server is shutting down", ModelPool.RETRY_AFTER_SECONDS),
+                    true);
             return;
         }
         chain.proceed();

@@ -22,7 +22,9 @@ public final class UploadFolder implements AutoCloseable {
         dir = Files.createTempDirectory("audioengine-server-", ownerOnly("rwx------"));
     }
 
-    public Path path() { return dir; }
+    public Path path() {
+        return dir;
+    }
 
     /** A new empty file for one upload. */
     Path newFile() throws IOException {
@@ -47,6 +49,8 @@ public final class UploadFolder implements AutoCloseable {
 
     private static FileAttribute<?>[] ownerOnly(String permissions) {
         if (!FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) return new FileAttribute<?>[0];
-        return new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(permissions))};
+        return new FileAttribute<?>[] {
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(permissions))
+        };
     }
 }

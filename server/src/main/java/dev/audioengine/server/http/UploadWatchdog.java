@@ -33,10 +33,14 @@ public final class UploadWatchdog implements AutoCloseable {
         clock.scheduleWithFixedDelay(this::tick, tick, tick, TimeUnit.MILLISECONDS);
     }
 
-    Duration stall() { return Duration.ofNanos(stallNanos); }
+    Duration stall() {
+        return Duration.ofNanos(stallNanos);
+    }
 
     /** Watches the calling thread's reads until the watch is closed; call {@link Watch#progress} after each read. */
-    Watch watch() { return watch(() -> { }); }
+    Watch watch() {
+        return watch(() -> {});
+    }
 
     /** The same, running {@code onStall} (the 408, written while the reading thread is blocked) before the socket is closed. */
     Watch watch(Runnable onStall) {
@@ -53,7 +57,9 @@ public final class UploadWatchdog implements AutoCloseable {
     }
 
     @Override
-    public void close() { clock.shutdownNow(); }
+    public void close() {
+        clock.shutdownNow();
+    }
 
     /** One request's upload. */
     final class Watch implements AutoCloseable {
@@ -67,7 +73,9 @@ public final class UploadWatchdog implements AutoCloseable {
             this.onStall = onStall;
         }
 
-        void progress() { lastProgress = System.nanoTime(); }
+        void progress() {
+            lastProgress = System.nanoTime();
+        }
 
         /** {@code in}, telling this watch after each read that the upload moves. */
         InputStream watched(InputStream in) {
@@ -89,7 +97,9 @@ public final class UploadWatchdog implements AutoCloseable {
         }
 
         /** Whether the watchdog ended the upload. */
-        synchronized boolean fired() { return fired; }
+        synchronized boolean fired() {
+            return fired;
+        }
 
         private synchronized void fire() {
             if (closed || fired) return;

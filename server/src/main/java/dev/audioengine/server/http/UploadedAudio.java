@@ -2,7 +2,6 @@ package dev.audioengine.server.http;
 
 import dev.audioengine.audio.AudioFormatException;
 import dev.audioengine.audio.AudioStream;
-
 import java.io.IOException;
 import java.util.Optional;
 
@@ -15,7 +14,8 @@ public final class UploadedAudio {
 
     /** The form's {@code file} part, required. */
     public static Upload required(Optional<Upload> file) {
-        Upload u = file.orElseThrow(() -> ApiError.invalid("file", "you must provide a file (a multipart part named file)"));
+        Upload u = file.orElseThrow(
+                () -> ApiError.invalid("file", "you must provide a file (a multipart part named file)"));
         if (u.bytes() == 0) throw ApiError.invalid("file", "invalid_audio", u.filename() + " is empty");
         return u;
     }

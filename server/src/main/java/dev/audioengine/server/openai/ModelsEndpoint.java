@@ -1,9 +1,8 @@
 package dev.audioengine.server.openai;
 
+import dev.audioengine.model.output.JsonWriter;
 import dev.audioengine.server.serving.ServedModel;
 import dev.audioengine.server.serving.ServedModels;
-
-import dev.audioengine.model.output.JsonWriter;
 import io.helidon.http.HeaderValues;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
@@ -23,18 +22,38 @@ public final class ModelsEndpoint {
     }
 
     public void list(ServerRequest req, ServerResponse res) {
-        JsonWriter w = new JsonWriter().beginObject().name("object").value("list").name("data").beginArray();
+        JsonWriter w = new JsonWriter()
+                .beginObject()
+                .name("object")
+                .value("list")
+                .name("data")
+                .beginArray();
         for (ServedModel m : models.all()) model(w, m);
         send(res, w.endArray().endObject());
     }
 
     public void one(ServerRequest req, ServerResponse res) {
-        send(res, model(new JsonWriter(), models.require(req.path().pathParameters().get("id"))));
+        send(
+                res,
+                model(
+                        new JsonWriter(),
+                        models.require(req.path().pathParameters().get("id"))));
     }
 
     private JsonWriter model(JsonWriter w, ServedModel m) {
-        return w.beginObject().name("id").value(m.id()).name("object").value("model").name("created").value(created)
-                .name("owned_by").value(m.family().name()).name("task").value(m.task().cliName()).name("loaded").value(m.isLoaded())
+        return w.beginObject()
+                .name("id")
+                .value(m.id())
+                .name("object")
+                .value("model")
+                .name("created")
+                .value(created)
+                .name("owned_by")
+                .value(m.family().name())
+                .name("task")
+                .value(m.task().cliName())
+                .name("loaded")
+                .value(m.isLoaded())
                 .endObject();
     }
 

@@ -26,5 +26,7 @@ final class OpenAiVoices {
     }
 
     /** The model's voice OpenAI's {@code name} stands for, if it has one. */
-    static Optional<String> voiceFor(String name) { return Optional.ofNullable(TABLE.get(name)); }
+    static Optional<String> voiceFor(String name) {
+        return Optional.ofNullable(TABLE.get(name));
+    }
 }

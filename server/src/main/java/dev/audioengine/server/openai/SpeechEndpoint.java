@@ -1,7 +1,10 @@
 package dev.audioengine.server.openai;
 
+import dev.audioengine.model.output.JsonWriter;
+import dev.audioengine.model.task.SpeechSynthesizer;
+import dev.audioengine.model.task.SpeechSynthesizer.SpeechPiece;
+import dev.audioengine.model.task.SynthesisOptions;
 import dev.audioengine.server.http.ApiError;
-import dev.audioengine.server.serving.Synthesis;
 import dev.audioengine.server.http.Endpoint;
 import dev.audioengine.server.http.JsonBody;
 import dev.audioengine.server.http.RequestNote;
@@ -9,16 +12,11 @@ import dev.audioengine.server.http.UploadWatchdog;
 import dev.audioengine.server.serving.Metrics;
 import dev.audioengine.server.serving.ServedModel;
 import dev.audioengine.server.serving.ServedModels;
-
-import dev.audioengine.model.output.JsonWriter;
-import dev.audioengine.model.task.SpeechSynthesizer;
-import dev.audioengine.model.task.SpeechSynthesizer.SpeechPiece;
-import dev.audioengine.model.task.SynthesisOptions;
+import dev.audioengine.server.serving.Synthesis;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.util.Base64;
@@ -42,7 +40,8 @@ public final class SpeechEndpoint implements Endpoint.Body {
     private final long maxJsonBytes;
     private final int maxInputChars;
 
-    public SpeechEndpoint(ServedModels models, Metrics metrics, UploadWatchdog watchdog, long maxJsonBytes, int maxInputChars) {
+    public SpeechEndpoint(
+            ServedModels models, Metrics metrics, UploadWatchdog watchdog, long maxJsonBytes, int maxInputChars) {
         this.models = models;
         this.metrics = metrics;
         this.watchdog = watchdog;
@@ -57,7 +56,8 @@ public final class SpeechEndpoint implements Endpoint.Body {
         SpeechRequest r = SpeechRequest.of(JsonBody.read(req, res, maxJsonBytes, watchdog), maxInputChars);
         ServedModel model = models.requireSpeech(r.model());
         note.model(model.id());
-        // no Accept check for sse: the request asked for events by name, and OpenAI's SDKs send Accept: application/octet-stream
+        // no Accept check for sse: the request asked for events by name, and OpenAI's SDKs send Accept:
+        // application/octet-stream
         if (!r.ignored().isEmpty()) {
             res.header(TranscriptionEndpoint.IGNORED_HEADER, String.join(",", r.ignored()));
             note.note("accepted without effect: " + String.join(", ", r.ignored()));
@@ -80,7 +80,8 @@ public final class SpeechEndpoint implements Endpoint.Body {
             if (s.pieceCount() > 0) {
                 metrics.processed(model.id(), s.audioSeconds(), s.modelSeconds());
                 note.audio(s.audioSeconds(), s.modelSeconds());
-                note.note(s.pieceCount() + (s.pieceCount() == 1 ? " piece" : " pieces") + (voice == null ? "" : ", voice " + voice) + ", " + r.format().wireName);
+                note.note(s.pieceCount() + (s.pieceCount() == 1 ? " piece" : " pieces")
+                        + (voice == null ? "" : ", voice " + voice) + ", " + r.format().wireName);
             }
         }
     }
@@ -89,8 +90,10 @@ public final class SpeechEndpoint implements Endpoint.Body {
      * The model's voice for {@code asked}: one of its own, or the namesake of an OpenAI voice; anything else is a 400
      * that lists the voices.
      */
-    private static String voice(String asked, SpeechSynthesizer tts, ServedModel model, ServerResponse res, RequestNote note) {
-        List<String> names = tts.voices().stream().map(SpeechSynthesizer.Voice::name).toList();
+    private static String voice(
+            String asked, SpeechSynthesizer tts, ServedModel model, ServerResponse res, RequestNote note) {
+        List<String> names =
+                tts.voices().stream().map(SpeechSynthesizer.Voice::name).toList();
         if (names.contains(asked)) return asked;
         String lower = asked.toLowerCase(Locale.ROOT);
         if (names.contains(lower)) return lower;
@@ -100,12 +103,21 @@ public final class SpeechEndpoint implements Endpoint.Body {
             note.note("OpenAI's voice " + lower + " is " + mapped);
             return mapped;
         }
-        List<String> openAi = OpenAiVoices.TABLE.entrySet().stream().filter(e -> names.contains(e.getValue())).map(e -> e.getKey() + " (" + e.getValue() + ")").toList();
-        throw ApiError.invalid("voice", "unknown voice '" + asked + "'; " + model.id() + " has " + String.join(", ", names)
-                + (openAi.isEmpty() ? "" : "; of OpenAI's voices, " + String.join(", ", openAi) + " stand for its namesakes") + " (GET /v1/audio/voices)");
+        List<String> openAi = OpenAiVoices.TABLE.entrySet().stream()
+                .filter(e -> names.contains(e.getValue()))
+                .map(e -> e.getKey() + " (" + e.getValue() + ")")
+                .toList();
+        throw ApiError.invalid(
+                "voice",
+                "unknown voice '" + asked + "'; " + model.id() + " has " + String.join(", ", names)
+                        + (openAi.isEmpty()
+                                ? ""
+                                : "; of OpenAI's voices, " + String.join(", ", openAi) + " stand for its namesakes")
+                        + " (GET /v1/audio/voices)");
     }
 
-    private static void whole(ServerResponse res, SpeechFormat format, Synthesis s, SpeechPiece first) throws Exception {
+    private static void whole(ServerResponse res, SpeechFormat format, Synthesis s, SpeechPiece first)
+            throws Exception {
         float[] all = join(s, first);
         res.header(HeaderNames.CONTENT_TYPE, format.mediaType(s.sampleRate()));
         res.send(format.whole(all, s.sampleRate()));
@@ -132,7 +144,8 @@ public final class SpeechEndpoint implements Endpoint.Body {
      * the first bytes ends the connection without the last chunk, so the client sees a cut body, never a short one
      * that looks whole.
      */
-    private static void audio(ServerResponse res, SpeechFormat format, Synthesis s, SpeechPiece first, RequestNote note) {
+    private static void audio(
+            ServerResponse res, SpeechFormat format, Synthesis s, SpeechPiece first, RequestNote note) {
         res.header(HeaderNames.CONTENT_TYPE, format.mediaType(s.sampleRate()));
         OutputStream out = res.outputStream();
         try {
@@ -143,7 +156,8 @@ public final class SpeechEndpoint implements Endpoint.Body {
             }
             out.close();
         } catch (UncheckedIOException | CloseConnectionException | java.io.IOException e) {
-            // a write failed: the client has gone. Helidon would try to finish the body on the dead connection; it is ended instead
+            // a write failed: the client has gone. Helidon would try to finish the body on the dead connection; it is
+            // ended instead
             throw new Endpoint.StreamCut("client closed the stream", e);
         } catch (Exception e) {
             note.note("failed after the audio began: " + e.getMessage());
@@ -159,7 +173,8 @@ public final class SpeechEndpoint implements Endpoint.Body {
      * directly rather than through Helidon's SSE sink, which refuses a request whose Accept header does not name
      * text/event-stream, and OpenAI's SDKs ask for speech with Accept: application/octet-stream.
      */
-    private static void events(ServerResponse res, SpeechFormat format, Synthesis s, SpeechPiece first, RequestNote note) {
+    private static void events(
+            ServerResponse res, SpeechFormat format, Synthesis s, SpeechPiece first, RequestNote note) {
         res.header(HeaderNames.CONTENT_TYPE, "text/event-stream");
         res.header(HeaderNames.CACHE_CONTROL, "no-cache");
         OutputStream out = res.outputStream();
@@ -175,23 +190,54 @@ public final class SpeechEndpoint implements Endpoint.Body {
                         System.arraycopy(samples, 0, chunk, header.length, samples.length);
                         header = new byte[0];
                     }
-                    event(out, new JsonWriter().beginObject().name("type").value("speech.audio.delta")
-                            .name("audio").value(Base64.getEncoder().encodeToString(chunk)).endObject());
+                    event(
+                            out,
+                            new JsonWriter()
+                                    .beginObject()
+                                    .name("type")
+                                    .value("speech.audio.delta")
+                                    .name("audio")
+                                    .value(Base64.getEncoder().encodeToString(chunk))
+                                    .endObject());
                 }
             } catch (ApiError e) {
                 note.note("failed after the stream began: " + e.getMessage());
-                event(out, e.body(new JsonWriter().beginObject().name("type").value("error").name("error").beginObject()).endObject().endObject());
+                event(
+                        out,
+                        e.body(new JsonWriter()
+                                        .beginObject()
+                                        .name("type")
+                                        .value("error")
+                                        .name("error")
+                                        .beginObject())
+                                .endObject()
+                                .endObject());
                 out.close();
                 return;
             } catch (UncheckedIOException | CloseConnectionException | java.io.IOException e) {
                 throw e;
             } catch (Exception e) {
                 note.note("failed after the stream began: " + e.getMessage());
-                event(out, ApiError.internal("internal error: " + e).body(new JsonWriter().beginObject().name("type").value("error")
-                        .name("error").beginObject()).endObject().endObject());
+                event(
+                        out,
+                        ApiError.internal("internal error: " + e)
+                                .body(new JsonWriter()
+                                        .beginObject()
+                                        .name("type")
+                                        .value("error")
+                                        .name("error")
+                                        .beginObject())
+                                .endObject()
+                                .endObject());
                 throw new Endpoint.BrokenStream("the synthesis failed after its events began: " + e, e);
             }
-            event(out, new JsonWriter().beginObject().name("type").value("speech.audio.done").endObject());
+            event(
+                    out,
+                    new JsonWriter()
+                            .beginObject()
+                            .name("type")
+                            .value("speech.audio.done")
+                            .endObject());
             out.close();
         } catch (UncheckedIOException | CloseConnectionException | java.io.IOException e) {
             if (e instanceof Endpoint.BrokenStream b) throw b;

@@ -1,11 +1,9 @@
 package dev.audioengine.server.openai;
 
-import dev.audioengine.server.http.ApiError;
-
 import dev.audioengine.audio.FlacEncoder;
 import dev.audioengine.model.output.WavStreamWriter;
 import dev.audioengine.model.output.WavWriter;
-
+import dev.audioengine.server.http.ApiError;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -36,8 +34,12 @@ enum SpeechFormat {
     static SpeechFormat parse(String s) {
         String name = s.strip();
         for (SpeechFormat f : values()) if (f.wireName.equals(name)) return f;
-        throw ApiError.invalid("response_format", (LOSSY.contains(name) ? "response_format " + name + " cannot be encoded by this server"
-                : "response_format '" + s + "' is not a speech format") + "; it gives wav, pcm (16-bit little-endian mono) and flac");
+        throw ApiError.invalid(
+                "response_format",
+                (LOSSY.contains(name)
+                                ? "response_format " + name + " cannot be encoded by this server"
+                                : "response_format '" + s + "' is not a speech format")
+                        + "; it gives wav, pcm (16-bit little-endian mono) and flac");
     }
 
     /** The Content-Type of audio at {@code rate}; pcm's names the rate and layout, since nothing in the bytes does. */

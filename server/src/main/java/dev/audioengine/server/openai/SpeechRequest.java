@@ -1,10 +1,8 @@
 package dev.audioengine.server.openai;
 
+import dev.audioengine.model.task.SynthesisOptions;
 import dev.audioengine.server.http.ApiError;
 import dev.audioengine.server.http.JsonBody;
-
-import dev.audioengine.model.task.SynthesisOptions;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -19,8 +17,14 @@ import java.util.Set;
  * @param voice    the voice asked for (a name, or the id of OpenAI's {@code {"id": ...}} form); empty: the model's default
  * @param delivery how the audio goes back: whole, streamed as it is made, or as events
  */
-record SpeechRequest(String model, String input, Optional<String> voice, SpeechFormat format, double speed, Delivery delivery,
-                     List<String> ignored) {
+record SpeechRequest(
+        String model,
+        String input,
+        Optional<String> voice,
+        SpeechFormat format,
+        double speed,
+        Delivery delivery,
+        List<String> ignored) {
     /** How the answer is sent. */
     enum Delivery {
         /** Once the whole audio is made: WAV with its true sizes, FLAC, with a Content-Length. */
@@ -31,25 +35,36 @@ record SpeechRequest(String model, String input, Optional<String> voice, SpeechF
         SSE
     }
 
-    static final Set<String> FIELDS = Set.of("model", "input", "voice", "response_format", "speed", "stream_format", "instructions");
+    static final Set<String> FIELDS =
+            Set.of("model", "input", "voice", "response_format", "speed", "stream_format", "instructions");
 
     static SpeechRequest of(Map<String, Object> body, int maxInputChars) {
         for (String name : body.keySet()) {
             if (!FIELDS.contains(name)) {
-                throw ApiError.invalid(name, "unrecognized parameter " + name + "; this endpoint takes " + String.join(", ", FIELDS.stream().sorted().toList()));
+                throw ApiError.invalid(
+                        name,
+                        "unrecognized parameter " + name + "; this endpoint takes "
+                                + String.join(", ", FIELDS.stream().sorted().toList()));
             }
         }
-        String model = string(body, "model").map(String::strip).filter(s -> !s.isEmpty())
-                .orElseThrow(() -> ApiError.invalid("model", "you must provide a model parameter (see GET /v1/models)"));
-        String input = string(body, "input").orElseThrow(() -> ApiError.invalid("input", "you must provide the input: the text to say"));
+        String model = string(body, "model")
+                .map(String::strip)
+                .filter(s -> !s.isEmpty())
+                .orElseThrow(
+                        () -> ApiError.invalid("model", "you must provide a model parameter (see GET /v1/models)"));
+        String input = string(body, "input")
+                .orElseThrow(() -> ApiError.invalid("input", "you must provide the input: the text to say"));
         if (input.isBlank()) throw ApiError.invalid("input", "input is empty; give the text to say");
         int chars = input.codePointCount(0, input.length());
         if (chars > maxInputChars) {
-            throw ApiError.invalid("input", "input is " + chars + " characters; this server says at most " + maxInputChars
-                    + " per request (--max-input-chars); split the text");
+            throw ApiError.invalid(
+                    "input",
+                    "input is " + chars + " characters; this server says at most " + maxInputChars
+                            + " per request (--max-input-chars); split the text");
         }
         Optional<String> voice = voice(body.get("voice"));
-        SpeechFormat format = string(body, "response_format").map(SpeechFormat::parse).orElse(SpeechFormat.WAV);
+        SpeechFormat format =
+                string(body, "response_format").map(SpeechFormat::parse).orElse(SpeechFormat.WAV);
         double speed = SynthesisOptions.DEFAULTS.speed();
         Object s = body.get("speed");
         if (s != null && s != JsonBody.NULL) {
@@ -74,12 +89,16 @@ record SpeechRequest(String model, String input, Optional<String> voice, SpeechF
             case "audio" -> format == SpeechFormat.FLAC ? Delivery.WHOLE : Delivery.AUDIO;
             case "sse" -> {
                 if (format == SpeechFormat.FLAC) {
-                    throw ApiError.invalid("stream_format", "stream_format sse sends the audio as it is made, and flac is encoded whole; "
-                            + "stream pcm or wav, or ask for flac without sse");
+                    throw ApiError.invalid(
+                            "stream_format",
+                            "stream_format sse sends the audio as it is made, and flac is encoded whole; "
+                                    + "stream pcm or wav, or ask for flac without sse");
                 }
                 yield Delivery.SSE;
             }
-            default -> throw ApiError.invalid("stream_format", "stream_format must be audio or sse, got '" + streamFormat.get() + "'");
+            default ->
+                throw ApiError.invalid(
+                        "stream_format", "stream_format must be audio or sse, got '" + streamFormat.get() + "'");
         };
     }
 
@@ -91,7 +110,9 @@ record SpeechRequest(String model, String input, Optional<String> voice, SpeechF
             throw ApiError.invalid("voice", "voice must be a voice name or {\"id\": NAME}, got " + describe(v));
         }
         if (!(v instanceof String s)) throw ApiError.invalid("voice", "voice must be a string, got " + describe(v));
-        if (s.isBlank()) throw ApiError.invalid("voice", "voice is empty; name a voice (GET /v1/audio/voices) or leave it out for the default");
+        if (s.isBlank())
+            throw ApiError.invalid(
+                    "voice", "voice is empty; name a voice (GET /v1/audio/voices) or leave it out for the default");
         return Optional.of(s.strip());
     }
 

@@ -6,7 +6,6 @@ import dev.audioengine.model.output.SegmentFormat;
 import dev.audioengine.model.output.SegmentWriter;
 import dev.audioengine.model.task.Transcript;
 import dev.audioengine.model.task.TranscriptSegment;
-
 import java.util.List;
 
 /**
@@ -28,8 +27,20 @@ final class TranscriptFormats {
 
     static String render(TranscriptionRequest.Format f, Transcript t) {
         return switch (f) {
-            case JSON -> new JsonWriter().beginObject().name("text").value(t.text()).name("usage").beginObject()
-                    .name("type").value("duration").name("seconds").number(t.audioSeconds()).endObject().endObject().toString();
+            case JSON ->
+                new JsonWriter()
+                        .beginObject()
+                        .name("text")
+                        .value(t.text())
+                        .name("usage")
+                        .beginObject()
+                        .name("type")
+                        .value("duration")
+                        .name("seconds")
+                        .number(t.audioSeconds())
+                        .endObject()
+                        .endObject()
+                        .toString();
             case TEXT -> t.text() + "\n";
             case SRT -> SegmentWriter.render(SegmentFormat.SRT, "", java.util.Map.of(), spoken(t));
             case VTT -> SegmentWriter.render(SegmentFormat.VTT, "", java.util.Map.of(), spoken(t));
@@ -38,24 +49,54 @@ final class TranscriptFormats {
     }
 
     private static String verbose(Transcript t) {
-        JsonWriter w = new JsonWriter().beginObject().name("task").value("transcribe").name("language").value("english")
-                .name("duration").number(t.audioSeconds()).name("text").value(t.text()).name("segments").beginArray();
+        JsonWriter w = new JsonWriter()
+                .beginObject()
+                .name("task")
+                .value("transcribe")
+                .name("language")
+                .value("english")
+                .name("duration")
+                .number(t.audioSeconds())
+                .name("text")
+                .value(t.text())
+                .name("segments")
+                .beginArray();
         List<TranscriptSegment> segments = t.segments();
         for (int i = 0; i < segments.size(); i++) {
             TranscriptSegment s = segments.get(i);
-            w.beginObject().name("id").value(i).name("seek").value(Math.round(s.startSeconds() * 100))
-                    .name("start").number(s.startSeconds()).name("end").number(s.endSeconds()).name("text").value(s.text())
-                    .name("tokens").beginArray();
+            w.beginObject()
+                    .name("id")
+                    .value(i)
+                    .name("seek")
+                    .value(Math.round(s.startSeconds() * 100))
+                    .name("start")
+                    .number(s.startSeconds())
+                    .name("end")
+                    .number(s.endSeconds())
+                    .name("text")
+                    .value(s.text())
+                    .name("tokens")
+                    .beginArray();
             for (int token : s.tokens()) w.value(token);
             w.endArray().name("temperature").number(0).endObject();
         }
-        return w.endArray().name("usage").beginObject().name("type").value("duration").name("seconds").number(t.audioSeconds())
-                .endObject().endObject().toString();
+        return w.endArray()
+                .name("usage")
+                .beginObject()
+                .name("type")
+                .value("duration")
+                .name("seconds")
+                .number(t.audioSeconds())
+                .endObject()
+                .endObject()
+                .toString();
     }
 
     /** The segments with text, as the subtitle writers take them. */
     private static List<Segment> spoken(Transcript t) {
-        return t.segments().stream().filter(s -> !s.text().isEmpty())
-                .map(s -> new Segment(s.startSample(), s.endSample(), s.sampleRate(), null, s.text())).toList();
+        return t.segments().stream()
+                .filter(s -> !s.text().isEmpty())
+                .map(s -> new Segment(s.startSample(), s.endSample(), s.sampleRate(), null, s.text()))
+                .toList();
     }
 }

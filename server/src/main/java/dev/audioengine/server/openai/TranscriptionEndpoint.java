@@ -1,6 +1,13 @@
 package dev.audioengine.server.openai;
 
-import dev.audioengine.server.serving.ModelPool;
+import dev.audioengine.audio.AudioFormatException;
+import dev.audioengine.audio.AudioStream;
+import dev.audioengine.model.Task;
+import dev.audioengine.model.output.JsonWriter;
+import dev.audioengine.model.task.AsrOptions;
+import dev.audioengine.model.task.SpeechRecognizer;
+import dev.audioengine.model.task.Transcript;
+import dev.audioengine.model.task.TranscriptSegment;
 import dev.audioengine.server.http.ApiError;
 import dev.audioengine.server.http.Endpoint;
 import dev.audioengine.server.http.MultipartForm;
@@ -10,22 +17,13 @@ import dev.audioengine.server.http.UploadFolder;
 import dev.audioengine.server.http.UploadWatchdog;
 import dev.audioengine.server.http.UploadedAudio;
 import dev.audioengine.server.serving.Metrics;
+import dev.audioengine.server.serving.ModelPool;
 import dev.audioengine.server.serving.ServedModel;
 import dev.audioengine.server.serving.ServedModels;
-
-import dev.audioengine.audio.AudioFormatException;
-import dev.audioengine.audio.AudioStream;
-import dev.audioengine.model.Task;
-import dev.audioengine.model.output.JsonWriter;
-import dev.audioengine.model.task.AsrOptions;
-import dev.audioengine.model.task.SpeechRecognizer;
-import dev.audioengine.model.task.Transcript;
-import dev.audioengine.model.task.TranscriptSegment;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -56,7 +54,8 @@ public final class TranscriptionEndpoint implements Endpoint.Body {
     private final Metrics metrics;
     private final UploadWatchdog watchdog;
 
-    public TranscriptionEndpoint(ServedModels models, UploadFolder uploads, long maxUploadBytes, Metrics metrics, UploadWatchdog watchdog) {
+    public TranscriptionEndpoint(
+            ServedModels models, UploadFolder uploads, long maxUploadBytes, Metrics metrics, UploadWatchdog watchdog) {
         this.watchdog = watchdog;
         this.models = models;
         this.uploads = uploads;
@@ -94,13 +93,27 @@ public final class TranscriptionEndpoint implements Endpoint.Body {
         }
         ServedModel m = models.require(name);
         if (m.task() != Task.ASR) {
-            throw ApiError.invalid("model", m.id() + " is a " + m.task().cliName() + " model; transcriptions need a speech recognition model: "
-                    + String.join(", ", models.all().stream().filter(x -> x.task() == Task.ASR).map(ServedModel::id).toList()));
+            throw ApiError.invalid(
+                    "model",
+                    m.id() + " is a " + m.task().cliName() + " model; transcriptions need a speech recognition model: "
+                            + String.join(
+                                    ", ",
+                                    models.all().stream()
+                                            .filter(x -> x.task() == Task.ASR)
+                                            .map(ServedModel::id)
+                                            .toList()));
         }
         return m;
     }
 
-    private void answer(ServerResponse res, TranscriptionRequest r, ServedModel model, AudioStream in, Upload file, RequestNote note) throws Exception {
+    private void answer(
+            ServerResponse res,
+            TranscriptionRequest r,
+            ServedModel model,
+            AudioStream in,
+            Upload file,
+            RequestNote note)
+            throws Exception {
         Future<Result> work = model.pool().start(() -> {
             long t0 = System.nanoTime();
             Transcript t = model.get(SpeechRecognizer.class).transcribe(in, AsrOptions.DEFAULTS);
@@ -112,7 +125,9 @@ public final class TranscriptionEndpoint implements Endpoint.Body {
         res.send(TranscriptFormats.render(r.format(), result.transcript()));
     }
 
-    private void streamEvents(ServerRequest req, ServerResponse res, ServedModel model, AudioStream in, Upload file, RequestNote note) throws Exception {
+    private void streamEvents(
+            ServerRequest req, ServerResponse res, ServedModel model, AudioStream in, Upload file, RequestNote note)
+            throws Exception {
         // no Accept check: the request asked for events by name, and OpenAI's Python SDK sends Accept: application/json
         // with stream=True too (OpenAI does not check it)
         BlockingQueue<TranscriptSegment> decoded = new LinkedBlockingQueue<>();
@@ -148,8 +163,14 @@ public final class TranscriptionEndpoint implements Endpoint.Body {
      * The events, written to the body directly rather than through Helidon's SSE sink, which refuses a request whose
      * Accept header does not name text/event-stream.
      */
-    private void emitEvents(ServerResponse res, Future<Result> work, BlockingQueue<TranscriptSegment> decoded, ServedModel model, Upload file,
-                            RequestNote note) throws InterruptedException {
+    private void emitEvents(
+            ServerResponse res,
+            Future<Result> work,
+            BlockingQueue<TranscriptSegment> decoded,
+            ServedModel model,
+            Upload file,
+            RequestNote note)
+            throws InterruptedException {
         res.header(HeaderNames.CONTENT_TYPE, "text/event-stream");
         res.header(HeaderNames.CACHE_CONTROL, "no-cache");
         boolean gone = false;
@@ -162,7 +183,15 @@ public final class TranscriptionEndpoint implements Endpoint.Body {
                 if (s == null || s.text().isEmpty()) continue;
                 String delta = text.isEmpty() ? s.text() : " " + s.text();
                 text.append(delta);
-                SpeechEndpoint.event(out, new JsonWriter().beginObject().name("type").value("transcript.text.delta").name("delta").value(delta).endObject());
+                SpeechEndpoint.event(
+                        out,
+                        new JsonWriter()
+                                .beginObject()
+                                .name("type")
+                                .value("transcript.text.delta")
+                                .name("delta")
+                                .value(delta)
+                                .endObject());
             }
             Result result;
             try {
@@ -173,11 +202,19 @@ public final class TranscriptionEndpoint implements Endpoint.Body {
                 return;
             } catch (Exception e) {
                 SpeechEndpoint.event(out, errorEvent(ApiError.internal("internal error: " + e)));
-                throw new IllegalStateException("the transcription failed after its stream began", e); // Endpoint logs the trace
+                throw new IllegalStateException(
+                        "the transcription failed after its stream began", e); // Endpoint logs the trace
             }
             account(model, result, note);
-            SpeechEndpoint.event(out, new JsonWriter().beginObject().name("type").value("transcript.text.done")
-                    .name("text").value(result.transcript().text()).endObject());
+            SpeechEndpoint.event(
+                    out,
+                    new JsonWriter()
+                            .beginObject()
+                            .name("type")
+                            .value("transcript.text.done")
+                            .name("text")
+                            .value(result.transcript().text())
+                            .endObject());
         } catch (UncheckedIOException | CloseConnectionException | IOException e) {
             gone = true; // a write failed: the client has gone
             note.note("client closed the stream");
@@ -205,6 +242,13 @@ public final class TranscriptionEndpoint implements Endpoint.Body {
     }
 
     private static JsonWriter errorEvent(ApiError e) {
-        return e.body(new JsonWriter().beginObject().name("type").value("error").name("error").beginObject()).endObject().endObject();
+        return e.body(new JsonWriter()
+                        .beginObject()
+                        .name("type")
+                        .value("error")
+                        .name("error")
+                        .beginObject())
+                .endObject()
+                .endObject();
     }
 }

@@ -2,7 +2,6 @@ package dev.audioengine.server.openai;
 
 import dev.audioengine.server.http.ApiError;
 import dev.audioengine.server.http.MultipartForm;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -17,21 +16,36 @@ import java.util.Set;
 record TranscriptionRequest(String model, Format format, boolean stream, List<String> ignored) {
     /** The response formats, by OpenAI's names. */
     enum Format {
-        JSON("json"), TEXT("text"), SRT("srt"), VTT("vtt"), VERBOSE_JSON("verbose_json");
+        JSON("json"),
+        TEXT("text"),
+        SRT("srt"),
+        VTT("vtt"),
+        VERBOSE_JSON("verbose_json");
 
         final String wireName;
 
-        Format(String wireName) { this.wireName = wireName; }
+        Format(String wireName) {
+            this.wireName = wireName;
+        }
 
         static Format parse(String s) {
             for (Format f : values()) if (f.wireName.equals(s.trim())) return f;
-            throw ApiError.invalid("response_format", "response_format must be one of json, text, srt, verbose_json, vtt; got '" + s + "'");
+            throw ApiError.invalid(
+                    "response_format",
+                    "response_format must be one of json, text, srt, verbose_json, vtt; got '" + s + "'");
         }
     }
 
     /** Every field this endpoint takes. */
-    static final Set<String> FIELDS = Set.of("file", "model", "language", "prompt", "response_format", "temperature",
-            "timestamp_granularities[]", "stream");
+    static final Set<String> FIELDS = Set.of(
+            "file",
+            "model",
+            "language",
+            "prompt",
+            "response_format",
+            "temperature",
+            "timestamp_granularities[]",
+            "stream");
 
     /** The one language the served families transcribe (Moonshine is English only; the task interface has no language yet). */
     static final String LANGUAGE = "en";
@@ -39,31 +53,50 @@ record TranscriptionRequest(String model, Format format, boolean stream, List<St
     static TranscriptionRequest of(MultipartForm form) {
         for (String name : form.fieldNames()) {
             if (!FIELDS.contains(name)) {
-                throw ApiError.invalid(name, "unrecognized parameter " + name + "; this endpoint takes " + String.join(", ", FIELDS.stream().sorted().toList()));
+                throw ApiError.invalid(
+                        name,
+                        "unrecognized parameter " + name + "; this endpoint takes "
+                                + String.join(", ", FIELDS.stream().sorted().toList()));
             }
         }
-        String model = form.field("model").map(String::strip).filter(s -> !s.isEmpty())
-                .orElseThrow(() -> ApiError.invalid("model", "you must provide a model parameter (see GET /v1/models)"));
-        form.field("language").map(l -> l.strip().toLowerCase(Locale.ROOT)).filter(l -> !l.isEmpty()).ifPresent(l -> {
-            if (!l.equals(LANGUAGE) && !l.equals("english")) {
-                throw ApiError.invalid("language", "unsupported_language", "language '" + l + "' is not supported: the served models transcribe English (en) only");
-            }
-        });
+        String model = form.field("model")
+                .map(String::strip)
+                .filter(s -> !s.isEmpty())
+                .orElseThrow(
+                        () -> ApiError.invalid("model", "you must provide a model parameter (see GET /v1/models)"));
+        form.field("language")
+                .map(l -> l.strip().toLowerCase(Locale.ROOT))
+                .filter(l -> !l.isEmpty())
+                .ifPresent(l -> {
+                    if (!l.equals(LANGUAGE) && !l.equals("english")) {
+                        throw ApiError.invalid(
+                                "language",
+                                "unsupported_language",
+                                "language '" + l
+                                        + "' is not supported: the served models transcribe English (en) only");
+                    }
+                });
         Format format = form.field("response_format").map(Format::parse).orElse(Format.JSON);
         for (String g : form.fields("timestamp_granularities[]")) {
             if (!g.strip().equals("segment")) {
-                throw ApiError.invalid("timestamp_granularities[]", "timestamp granularity '" + g + "' is not supported; this server gives segment times only");
+                throw ApiError.invalid(
+                        "timestamp_granularities[]",
+                        "timestamp granularity '" + g + "' is not supported; this server gives segment times only");
             }
         }
         boolean stream = form.field("stream").map(s -> bool("stream", s)).orElse(false);
         if (stream && format != Format.JSON && format != Format.TEXT) {
-            throw ApiError.invalid("stream", "stream=true gives transcript.text events; it takes response_format json or text, not " + format.wireName);
+            throw ApiError.invalid(
+                    "stream",
+                    "stream=true gives transcript.text events; it takes response_format json or text, not "
+                            + format.wireName);
         }
         List<String> ignored = new ArrayList<>();
         form.field("prompt").filter(p -> !p.isBlank()).ifPresent(p -> ignored.add("prompt"));
         form.field("temperature").ifPresent(t -> {
             double v = number("temperature", t);
-            if (!(v >= 0 && v <= 1)) throw ApiError.invalid("temperature", "temperature must be between 0 and 1, got " + t);
+            if (!(v >= 0 && v <= 1))
+                throw ApiError.invalid("temperature", "temperature must be between 0 and 1, got " + t);
             if (v != 0) ignored.add("temperature");
         });
         return new TranscriptionRequest(model, format, stream, List.copyOf(ignored));

@@ -1,5 +1,14 @@
 package dev.audioengine.server.openai;
 
+import dev.audioengine.audio.AudioFormatException;
+import dev.audioengine.audio.AudioStream;
+import dev.audioengine.model.Task;
+import dev.audioengine.model.output.SegmentWriter;
+import dev.audioengine.model.output.VadOutput;
+import dev.audioengine.model.task.OfflineVad;
+import dev.audioengine.model.task.SpeechSegment;
+import dev.audioengine.model.task.VadOptions;
+import dev.audioengine.model.task.VoiceActivityDetector;
 import dev.audioengine.server.http.ApiError;
 import dev.audioengine.server.http.Endpoint;
 import dev.audioengine.server.http.MultipartForm;
@@ -12,20 +21,9 @@ import dev.audioengine.server.serving.Metrics;
 import dev.audioengine.server.serving.ModelPool;
 import dev.audioengine.server.serving.ServedModel;
 import dev.audioengine.server.serving.ServedModels;
-
-import dev.audioengine.audio.AudioFormatException;
-import dev.audioengine.audio.AudioStream;
-import dev.audioengine.model.Task;
-import dev.audioengine.model.output.SegmentWriter;
-import dev.audioengine.model.output.VadOutput;
-import dev.audioengine.model.task.OfflineVad;
-import dev.audioengine.model.task.SpeechSegment;
-import dev.audioengine.model.task.VadOptions;
-import dev.audioengine.model.task.VoiceActivityDetector;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -47,7 +45,8 @@ public final class VadEndpoint implements Endpoint.Body {
     private final Metrics metrics;
     private final UploadWatchdog watchdog;
 
-    public VadEndpoint(ServedModels models, UploadFolder uploads, long maxUploadBytes, Metrics metrics, UploadWatchdog watchdog) {
+    public VadEndpoint(
+            ServedModels models, UploadFolder uploads, long maxUploadBytes, Metrics metrics, UploadWatchdog watchdog) {
         this.watchdog = watchdog;
         this.models = models;
         this.uploads = uploads;
@@ -66,7 +65,8 @@ public final class VadEndpoint implements Endpoint.Body {
             ServedModel model = vadModel(r);
             note.model(model.id());
             try (AudioStream in = UploadedAudio.open(file)) {
-                Future<Result> work = model.pool().start(() -> detect(model.get(VoiceActivityDetector.class), in, r.options()));
+                Future<Result> work =
+                        model.pool().start(() -> detect(model.get(VoiceActivityDetector.class), in, r.options()));
                 Result result;
                 try {
                     result = ModelPool.result(work);
@@ -78,29 +78,37 @@ public final class VadEndpoint implements Endpoint.Body {
                 Map<String, Object> properties = VadOutput.properties(result.rate(), model.id(), false, r.options());
                 properties.put("duration", result.audioSeconds());
                 res.header(HeaderNames.CONTENT_TYPE, VadRequest.mediaType(r.format()));
-                res.send(SegmentWriter.render(r.format(), file.filename(), properties, VadOutput.labelled(result.segments())));
+                res.send(SegmentWriter.render(
+                        r.format(), file.filename(), properties, VadOutput.labelled(result.segments())));
             }
         }
     }
 
     private ServedModel vadModel(VadRequest r) {
         if (r.model().isEmpty()) {
-            return models.first(Task.VAD).orElseThrow(() -> ApiError.modelNotFound("this server serves no voice activity detection model (--models)"));
+            return models.first(Task.VAD)
+                    .orElseThrow(() ->
+                            ApiError.modelNotFound("this server serves no voice activity detection model (--models)"));
         }
         ServedModel m = models.require(r.model().get());
-        if (m.task() != Task.VAD) throw ApiError.invalid("model", m.id() + " is a " + m.task().cliName() + " model; /v1/audio/vad needs a vad model");
+        if (m.task() != Task.VAD)
+            throw ApiError.invalid(
+                    "model", m.id() + " is a " + m.task().cliName() + " model; /v1/audio/vad needs a vad model");
         return m;
     }
 
     private static Result detect(VoiceActivityDetector vad, AudioStream in, VadOptions options) throws Exception {
         long t0 = System.nanoTime();
-        if (!vad.sampleRates().contains(in.sourceRate())) in.resampleTo(vad.sampleRates().stream().max(Integer::compare).orElseThrow());
+        if (!vad.sampleRates().contains(in.sourceRate()))
+            in.resampleTo(vad.sampleRates().stream().max(Integer::compare).orElseThrow());
         List<SpeechSegment> segments = new ArrayList<>();
         float[] block = new float[BLOCK];
         try (OfflineVad session = vad.offline(in.sampleRate(), options)) {
-            for (int n; (n = in.read(block, 0, block.length)) >= 0; ) segments.addAll(session.accept(block, 0, n).segments());
+            for (int n; (n = in.read(block, 0, block.length)) >= 0; )
+                segments.addAll(session.accept(block, 0, n).segments());
             segments.addAll(session.finish().segments());
         }
-        return new Result(segments, in.sampleRate(), in.samplesRead() / (double) in.sampleRate(), (System.nanoTime() - t0) / 1e9);
+        return new Result(
+                segments, in.sampleRate(), in.samplesRead() / (double) in.sampleRate(), (System.nanoTime() - t0) / 1e9);
     }
 }

@@ -1,11 +1,9 @@
 package dev.audioengine.server.openai;
 
-import dev.audioengine.server.http.ApiError;
-import dev.audioengine.server.http.MultipartForm;
-
 import dev.audioengine.model.output.SegmentFormat;
 import dev.audioengine.model.task.VadOptions;
-
+import dev.audioengine.server.http.ApiError;
+import dev.audioengine.server.http.MultipartForm;
 import java.util.Optional;
 import java.util.Set;
 
@@ -14,22 +12,45 @@ import java.util.Set;
  * with the CLI's defaults, and a segment format (json by default; srt, vtt, csv, rttm, audacity).
  */
 record VadRequest(Optional<String> model, VadOptions options, SegmentFormat format) {
-    static final Set<String> FIELDS = Set.of("file", "model", "threshold", "neg_threshold", "min_speech_ms", "min_silence_ms",
-            "speech_pad_ms", "max_speech_s", "response_format");
+    static final Set<String> FIELDS = Set.of(
+            "file",
+            "model",
+            "threshold",
+            "neg_threshold",
+            "min_speech_ms",
+            "min_silence_ms",
+            "speech_pad_ms",
+            "max_speech_s",
+            "response_format");
 
     static VadRequest of(MultipartForm form) {
         for (String name : form.fieldNames()) {
             if (!FIELDS.contains(name)) {
-                throw ApiError.invalid(name, "unrecognized parameter " + name + "; this endpoint takes " + String.join(", ", FIELDS.stream().sorted().toList()));
+                throw ApiError.invalid(
+                        name,
+                        "unrecognized parameter " + name + "; this endpoint takes "
+                                + String.join(", ", FIELDS.stream().sorted().toList()));
             }
         }
         VadOptions d = VadOptions.DEFAULTS;
-        double threshold = form.field("threshold").map(s -> TranscriptionRequest.number("threshold", s)).orElse(d.threshold());
-        double neg = form.field("neg_threshold").map(s -> TranscriptionRequest.number("neg_threshold", s)).orElse(Double.NaN);
-        int minSpeech = form.field("min_speech_ms").map(s -> integer("min_speech_ms", s)).orElse(d.minSpeechMs());
-        int minSilence = form.field("min_silence_ms").map(s -> integer("min_silence_ms", s)).orElse(d.minSilenceMs());
-        int pad = form.field("speech_pad_ms").map(s -> integer("speech_pad_ms", s)).orElse(d.speechPadMs());
-        double maxSpeech = form.field("max_speech_s").map(s -> TranscriptionRequest.number("max_speech_s", s)).orElse(d.maxSpeechS());
+        double threshold = form.field("threshold")
+                .map(s -> TranscriptionRequest.number("threshold", s))
+                .orElse(d.threshold());
+        double neg = form.field("neg_threshold")
+                .map(s -> TranscriptionRequest.number("neg_threshold", s))
+                .orElse(Double.NaN);
+        int minSpeech = form.field("min_speech_ms")
+                .map(s -> integer("min_speech_ms", s))
+                .orElse(d.minSpeechMs());
+        int minSilence = form.field("min_silence_ms")
+                .map(s -> integer("min_silence_ms", s))
+                .orElse(d.minSilenceMs());
+        int pad = form.field("speech_pad_ms")
+                .map(s -> integer("speech_pad_ms", s))
+                .orElse(d.speechPadMs());
+        double maxSpeech = form.field("max_speech_s")
+                .map(s -> TranscriptionRequest.number("max_speech_s", s))
+                .orElse(d.maxSpeechS());
         VadOptions options;
         try {
             options = new VadOptions(threshold, neg, minSpeech, minSilence, pad, maxSpeech);

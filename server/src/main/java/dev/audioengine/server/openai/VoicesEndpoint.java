@@ -1,15 +1,13 @@
 package dev.audioengine.server.openai;
 
-import dev.audioengine.server.serving.ServedModel;
-import dev.audioengine.server.serving.ServedModels;
-
 import dev.audioengine.model.Task;
 import dev.audioengine.model.output.JsonWriter;
 import dev.audioengine.model.task.SpeechSynthesizer;
+import dev.audioengine.server.serving.ServedModel;
+import dev.audioengine.server.serving.ServedModels;
 import io.helidon.http.HeaderValues;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-
 import java.util.List;
 import java.util.Map;
 
@@ -22,19 +20,41 @@ import java.util.Map;
 public final class VoicesEndpoint {
     private final ServedModels models;
 
-    public VoicesEndpoint(ServedModels models) { this.models = models; }
+    public VoicesEndpoint(ServedModels models) {
+        this.models = models;
+    }
 
     public void list(ServerRequest req, ServerResponse res) throws Exception {
-        List<ServedModel> speech = req.query().first("model").asOptional()
+        List<ServedModel> speech = req.query()
+                .first("model")
+                .asOptional()
                 .map(name -> List.of(models.requireSpeech(name)))
-                .orElseGet(() -> models.all().stream().filter(m -> m.task() == Task.TTS).toList());
-        JsonWriter w = new JsonWriter().beginObject().name("object").value("list").name("data").beginArray();
+                .orElseGet(() ->
+                        models.all().stream().filter(m -> m.task() == Task.TTS).toList());
+        JsonWriter w = new JsonWriter()
+                .beginObject()
+                .name("object")
+                .value("list")
+                .name("data")
+                .beginArray();
         java.util.Set<String> names = new java.util.HashSet<>();
         for (ServedModel m : speech) {
             for (SpeechSynthesizer.Voice v : m.get(SpeechSynthesizer.class).voices()) {
                 names.add(v.name());
-                w.beginObject().name("id").value(v.name()).name("object").value("voice").name("name").value(v.name())
-                        .name("language").value(v.language()).name("gender").value(v.gender()).name("model").value(m.id()).endObject();
+                w.beginObject()
+                        .name("id")
+                        .value(v.name())
+                        .name("object")
+                        .value("voice")
+                        .name("name")
+                        .value(v.name())
+                        .name("language")
+                        .value(v.language())
+                        .name("gender")
+                        .value(v.gender())
+                        .name("model")
+                        .value(m.id())
+                        .endObject();
             }
         }
         w.endArray().name("openai_voices").beginObject();

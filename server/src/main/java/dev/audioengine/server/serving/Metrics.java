@@ -20,10 +20,13 @@ public final class Metrics {
 
     private final Map<String, LongAdder> requests = new ConcurrentSkipListMap<>(); // "endpoint\0status"
     private final Map<String, Histogram> latency = new ConcurrentSkipListMap<>();
-    private final Map<String, DoubleAdder> audioSeconds = new ConcurrentHashMap<>(), modelSeconds = new ConcurrentHashMap<>();
+    private final Map<String, DoubleAdder> audioSeconds = new ConcurrentHashMap<>(),
+            modelSeconds = new ConcurrentHashMap<>();
     private final AtomicInteger inFlight = new AtomicInteger();
 
-    public void started() { inFlight.incrementAndGet(); }
+    public void started() {
+        inFlight.incrementAndGet();
+    }
 
     public void finished(String endpoint, int status, double seconds) {
         inFlight.decrementAndGet();
@@ -37,38 +40,66 @@ public final class Metrics {
         modelSeconds.computeIfAbsent(model, k -> new DoubleAdder()).add(seconds);
     }
 
-    public int inFlight() { return inFlight.get(); }
+    public int inFlight() {
+        return inFlight.get();
+    }
 
-    public String render(List<ServedModel> models) { return render(models, "", java.util.Optional.empty()); }
+    public String render(List<ServedModel> models) {
+        return render(models, "", java.util.Optional.empty());
+    }
 
     /** {@code memory}: the engine's device memory where its backend reports it (GPUs), named by {@code device}. */
-    public String render(List<ServedModel> models, String device, java.util.Optional<dev.audioengine.api.spi.DeviceMemory> memory) {
+    public String render(
+            List<ServedModel> models, String device, java.util.Optional<dev.audioengine.api.spi.DeviceMemory> memory) {
         StringBuilder out = new StringBuilder();
         head(out, "audioengine_requests_total", "counter", "HTTP requests answered, by endpoint and status");
         requests.forEach((key, n) -> {
             int cut = key.indexOf('\0');
-            line(out, "audioengine_requests_total", "endpoint=\"" + key.substring(0, cut) + "\",status=\"" + key.substring(cut + 1) + "\"", n.sum());
+            line(
+                    out,
+                    "audioengine_requests_total",
+                    "endpoint=\"" + key.substring(0, cut) + "\",status=\"" + key.substring(cut + 1) + "\"",
+                    n.sum());
         });
-        head(out, "audioengine_request_duration_seconds", "histogram", "time from the request's arrival to the end of its answer");
-        latency.forEach((endpoint, h) -> h.render(out, "audioengine_request_duration_seconds", "endpoint=\"" + endpoint + "\""));
+        head(
+                out,
+                "audioengine_request_duration_seconds",
+                "histogram",
+                "time from the request's arrival to the end of its answer");
+        latency.forEach((endpoint, h) ->
+                h.render(out, "audioengine_request_duration_seconds", "endpoint=\"" + endpoint + "\""));
         head(out, "audioengine_requests_in_flight", "gauge", "requests being answered now");
         line(out, "audioengine_requests_in_flight", "", inFlight.get());
         head(out, "audioengine_queue_depth", "gauge", "requests waiting for a model worker");
-        for (ServedModel m : models) line(out, "audioengine_queue_depth", model(m), m.pool().queued());
+        for (ServedModel m : models)
+            line(out, "audioengine_queue_depth", model(m), m.pool().queued());
         head(out, "audioengine_model_requests_running", "gauge", "requests a model works on now");
-        for (ServedModel m : models) line(out, "audioengine_model_requests_running", model(m), m.pool().running());
+        for (ServedModel m : models)
+            line(out, "audioengine_model_requests_running", model(m), m.pool().running());
         head(out, "audioengine_model_loaded", "gauge", "1 when the model is loaded");
         for (ServedModel m : models) line(out, "audioengine_model_loaded", model(m), m.isLoaded() ? 1 : 0);
         head(out, "audioengine_audio_seconds_total", "counter", "seconds of audio processed");
         for (ServedModel m : models) line(out, "audioengine_audio_seconds_total", model(m), sum(audioSeconds, m.id()));
-        head(out, "audioengine_model_seconds_total", "counter", "wall seconds of model work (decoding, resampling, inference) on that audio");
+        head(
+                out,
+                "audioengine_model_seconds_total",
+                "counter",
+                "wall seconds of model work (decoding, resampling, inference) on that audio");
         for (ServedModel m : models) line(out, "audioengine_model_seconds_total", model(m), sum(modelSeconds, m.id()));
-        head(out, "audioengine_realtime_factor", "gauge", "audio seconds per second of model work since start (rate() of the two counters gives it over a window)");
+        head(
+                out,
+                "audioengine_realtime_factor",
+                "gauge",
+                "audio seconds per second of model work since start (rate() of the two counters gives it over a window)");
         for (ServedModel m : models) {
             double work = sum(modelSeconds, m.id());
             line(out, "audioengine_realtime_factor", model(m), work > 0 ? sum(audioSeconds, m.id()) / work : 0);
         }
-        head(out, "audioengine_device_memory_bytes", "gauge", "the device's memory as its driver reports it, all processes (no samples on the CPU)");
+        head(
+                out,
+                "audioengine_device_memory_bytes",
+                "gauge",
+                "the device's memory as its driver reports it, all processes (no samples on the CPU)");
         memory.ifPresent(mem -> {
             String d = "device=\"" + device.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
             line(out, "audioengine_device_memory_bytes", d + ",kind=\"used\"", mem.usedBytes());
@@ -77,7 +108,9 @@ public final class Metrics {
         return out.toString();
     }
 
-    private static String model(ServedModel m) { return "model=\"" + m.id() + "\""; }
+    private static String model(ServedModel m) {
+        return "model=\"" + m.id() + "\"";
+    }
 
     private static double sum(Map<String, DoubleAdder> m, String key) {
         DoubleAdder a = m.get(key);

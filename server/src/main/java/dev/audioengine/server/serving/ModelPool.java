@@ -37,11 +37,18 @@ public final class ModelPool implements AutoCloseable {
         this.queueTimeout = queueTimeout;
         BlockingQueue<Runnable> waiting = queue == 0 ? new SynchronousQueue<>() : new ArrayBlockingQueue<>(queue);
         AtomicInteger n = new AtomicInteger();
-        executor = new ThreadPoolExecutor(workers, workers, 0, TimeUnit.SECONDS, waiting, r -> {
-            Thread t = new Thread(r, "audioengine-" + model + "-" + n.incrementAndGet());
-            t.setDaemon(true); // shutdown is explicit (close); a stray worker must not hold the JVM
-            return t;
-        }, new ThreadPoolExecutor.AbortPolicy());
+        executor = new ThreadPoolExecutor(
+                workers,
+                workers,
+                0,
+                TimeUnit.SECONDS,
+                waiting,
+                r -> {
+                    Thread t = new Thread(r, "audioengine-" + model + "-" + n.incrementAndGet());
+                    t.setDaemon(true); // shutdown is explicit (close); a stray worker must not hold the JVM
+                    return t;
+                },
+                new ThreadPoolExecutor.AbortPolicy());
     }
 
     /**
@@ -58,14 +65,21 @@ public final class ModelPool implements AutoCloseable {
         try {
             executor.execute(task);
         } catch (RejectedExecutionException e) {
-            if (executor.isShutdown()) throw ApiError.unavailable("shutting_down", "the server is shutting down", RETRY_AFTER_SECONDS);
-            throw ApiError.unavailable("queue_full", model + " is busy: " + executor.getActiveCount() + " requests running and "
-                    + queue + " waiting (--max-concurrent, --queue); try again", RETRY_AFTER_SECONDS);
+            if (executor.isShutdown())
+                throw ApiError.unavailable("shutting_down", "the server is shutting down", RETRY_AFTER_SECONDS);
+            throw ApiError.unavailable(
+                    "queue_full",
+                    model + " is busy: " + executor.getActiveCount() + " requests running and " + queue
+                            + " waiting (--max-concurrent, --queue); try again",
+                    RETRY_AFTER_SECONDS);
         }
         if (!started.await(queueTimeout.toNanos(), TimeUnit.NANOSECONDS) && task.cancel(false)) {
             executor.remove(task); // a cancelled task must not keep its queue slot
-            throw ApiError.unavailable("queue_timeout", model + " is busy: the request waited " + queueTimeout.toMillis()
-                    + " ms in the queue (--queue-timeout-s); try again", RETRY_AFTER_SECONDS);
+            throw ApiError.unavailable(
+                    "queue_timeout",
+                    model + " is busy: the request waited " + queueTimeout.toMillis()
+                            + " ms in the queue (--queue-timeout-s); try again",
+                    RETRY_AFTER_SECONDS);
         }
         return task;
     }
@@ -97,13 +111,19 @@ public final class ModelPool implements AutoCloseable {
     }
 
     /** Requests waiting for a worker. */
-    int queued() { return executor.getQueue().size(); }
+    int queued() {
+        return executor.getQueue().size();
+    }
 
     /** Requests running on the model. */
-    public int running() { return executor.getActiveCount(); }
+    public int running() {
+        return executor.getActiveCount();
+    }
 
     /** Worker threads alive. */
-    public int threads() { return executor.getPoolSize(); }
+    public int threads() {
+        return executor.getPoolSize();
+    }
 
     /** No new work; waits up to {@code timeout} for the work already started or queued. */
     boolean drain(Duration timeout) throws InterruptedException {

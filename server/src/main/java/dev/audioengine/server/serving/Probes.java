@@ -5,7 +5,6 @@ import io.helidon.http.HeaderValues;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-
 import java.util.function.BooleanSupplier;
 
 /**
@@ -20,7 +19,8 @@ public final class Probes {
     private final boolean preload;
     private final BooleanSupplier draining, preloaded;
 
-    public Probes(ServedModels models, String backend, boolean preload, BooleanSupplier draining, BooleanSupplier preloaded) {
+    public Probes(
+            ServedModels models, String backend, boolean preload, BooleanSupplier draining, BooleanSupplier preloaded) {
         this.models = models;
         this.backend = backend;
         this.preload = preload;
@@ -30,7 +30,12 @@ public final class Probes {
 
     public void health(ServerRequest req, ServerResponse res) {
         res.header(HeaderValues.CONTENT_TYPE_JSON);
-        res.send(new JsonWriter().beginObject().name("status").value("ok").endObject().toString());
+        res.send(new JsonWriter()
+                .beginObject()
+                .name("status")
+                .value("ok")
+                .endObject()
+                .toString());
     }
 
     public void ready(ServerRequest req, ServerResponse res) {
@@ -39,7 +44,14 @@ public final class Probes {
         else if (models.all().stream().anyMatch(ServedModel::failed)) status = "failed";
         else if (preload && !preloaded.getAsBoolean()) status = "loading";
         else status = "ready";
-        JsonWriter w = new JsonWriter().beginObject().name("status").value(status).name("backend").value(backend).name("models").beginObject();
+        JsonWriter w = new JsonWriter()
+                .beginObject()
+                .name("status")
+                .value(status)
+                .name("backend")
+                .value(backend)
+                .name("models")
+                .beginObject();
         for (ServedModel m : models.all()) w.name(m.id()).value(m.state());
         res.status(status.equals("ready") ? Status.OK_200 : Status.SERVICE_UNAVAILABLE_503);
         res.header(HeaderValues.CONTENT_TYPE_JSON);

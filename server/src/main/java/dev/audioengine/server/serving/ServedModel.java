@@ -1,7 +1,5 @@
 package dev.audioengine.server.serving;
 
-import dev.audioengine.server.http.ApiError;
-
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.model.ModelFamily;
 import dev.audioengine.model.ModelLoader;
@@ -10,7 +8,7 @@ import dev.audioengine.model.Task;
 import dev.audioengine.model.TaskModel;
 import dev.audioengine.model.task.SpeechSynthesizer;
 import dev.audioengine.model.task.SynthesisOptions;
-
+import dev.audioengine.server.http.ApiError;
 import java.io.IOException;
 import java.io.StringReader;
 
@@ -38,17 +36,29 @@ public final class ServedModel implements AutoCloseable {
     }
 
     /** The canonical variant name: the id clients send and /v1/models lists. */
-    public String id() { return variant.name(); }
+    public String id() {
+        return variant.name();
+    }
 
-    public ModelFamily family() { return family; }
+    public ModelFamily family() {
+        return family;
+    }
 
-    ModelVariant variant() { return variant; }
+    ModelVariant variant() {
+        return variant;
+    }
 
-    public Task task() { return variant.task(); }
+    public Task task() {
+        return variant.task();
+    }
 
-    public ModelPool pool() { return pool; }
+    public ModelPool pool() {
+        return pool;
+    }
 
-    public boolean isLoaded() { return loaded != null; }
+    public boolean isLoaded() {
+        return loaded != null;
+    }
 
     /** "loaded", "not loaded" or "failed: why". */
     String state() {
@@ -58,7 +68,9 @@ public final class ServedModel implements AutoCloseable {
     }
 
     /** Whether a load was tried and failed, and none has succeeded since. */
-    boolean failed() { return loaded == null && failure != null; }
+    boolean failed() {
+        return loaded == null && failure != null;
+    }
 
     /** The model as {@code type}, loading it first if this is the first use (pulling it into the cache if needed). */
     public <T extends TaskModel> T get(Class<T> type) throws IOException {
@@ -68,7 +80,8 @@ public final class ServedModel implements AutoCloseable {
     }
 
     private synchronized TaskModel load() throws IOException {
-        if (closed) throw ApiError.unavailable("shutting_down", "the server is shutting down", ModelPool.RETRY_AFTER_SECONDS);
+        if (closed)
+            throw ApiError.unavailable("shutting_down", "the server is shutting down", ModelPool.RETRY_AFTER_SECONDS);
         if (loaded != null) return loaded;
         try {
             ModelLoader.Choice choice = loader.choose(variant.task(), family.name(), variant.name());
@@ -95,7 +108,8 @@ public final class ServedModel implements AutoCloseable {
      */
     private static void checkFrontEnd(SpeechSynthesizer tts) {
         if (!tts.stream(new StringReader("Ready."), SynthesisOptions.DEFAULTS).hasNext()) {
-            throw new IllegalStateException(tts.describe() + " finds nothing to say in the word 'Ready.': its text front end does not work");
+            throw new IllegalStateException(
+                    tts.describe() + " finds nothing to say in the word 'Ready.': its text front end does not work");
         }
     }
 

@@ -1,13 +1,11 @@
 package dev.audioengine.server.serving;
 
-import dev.audioengine.server.ServerConfig;
-import dev.audioengine.server.http.ApiError;
-
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.model.FamilyRegistry;
 import dev.audioengine.model.ModelLoader;
 import dev.audioengine.model.Task;
-
+import dev.audioengine.server.ServerConfig;
+import dev.audioengine.server.http.ApiError;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -39,28 +37,38 @@ public final class ServedModels implements AutoCloseable {
     public static List<FamilyRegistry.Named> resolve(FamilyRegistry registry, List<String> names) {
         Map<String, FamilyRegistry.Named> out = new LinkedHashMap<>();
         for (String name : names) {
-            FamilyRegistry.Named named = registry.variant(name.strip()).orElseThrow(() -> new IllegalArgumentException(
-                    "--models: no installed model is named '" + name + "'; models: " + String.join(", ", registry.variantNames())));
+            FamilyRegistry.Named named = registry.variant(name.strip())
+                    .orElseThrow(() -> new IllegalArgumentException("--models: no installed model is named '" + name
+                            + "'; models: " + String.join(", ", registry.variantNames())));
             Task task = named.variant().task();
             if (task != Task.ASR && task != Task.VAD && task != Task.TTS) {
-                throw new IllegalArgumentException("--models: " + name + " is a " + task.cliName() + " model; this server serves asr, tts and vad models");
+                throw new IllegalArgumentException("--models: " + name + " is a " + task.cliName()
+                        + " model; this server serves asr, tts and vad models");
             }
-            if (out.putIfAbsent(named.variant().name(), named) != null) throw new IllegalArgumentException("--models names " + named.variant().name() + " twice");
+            if (out.putIfAbsent(named.variant().name(), named) != null)
+                throw new IllegalArgumentException(
+                        "--models names " + named.variant().name() + " twice");
         }
         return List.copyOf(out.values());
     }
 
-    public List<ServedModel> all() { return List.copyOf(byId.values()); }
+    public List<ServedModel> all() {
+        return List.copyOf(byId.values());
+    }
 
     /** The served model {@code name} answers to (its name or an alias, any case). */
     public Optional<ServedModel> find(String name) {
-        return byId.values().stream().filter(m -> m.variant().answersTo(name.trim())).findFirst();
+        return byId.values().stream()
+                .filter(m -> m.variant().answersTo(name.trim()))
+                .findFirst();
     }
 
     /** The served model {@code name} answers to; 404 in OpenAI's terms when there is none. */
     public ServedModel require(String name) {
-        return find(name).orElseThrow(() -> ApiError.modelNotFound("the model '" + name + "' does not exist on this server; it serves "
-                + String.join(", ", byId.keySet()) + " (GET /v1/models)"));
+        return find(name)
+                .orElseThrow(() ->
+                        ApiError.modelNotFound("the model '" + name + "' does not exist on this server; it serves "
+                                + String.join(", ", byId.keySet()) + " (GET /v1/models)"));
     }
 
     /**
@@ -73,14 +81,16 @@ public final class ServedModels implements AutoCloseable {
      * OpenAI's transcription model names, which a client written for OpenAI sends: each stands for this server's first
      * asr model, as the speech names do for the tts model.
      */
-    public static final java.util.Set<String> OPENAI_TRANSCRIPTION_MODELS = java.util.Set.of("whisper-1", "gpt-4o-transcribe", "gpt-4o-mini-transcribe");
+    public static final java.util.Set<String> OPENAI_TRANSCRIPTION_MODELS =
+            java.util.Set.of("whisper-1", "gpt-4o-transcribe", "gpt-4o-mini-transcribe");
 
     /**
      * The first served model of {@code task} when {@code name} is none of the served models' names but one of OpenAI's
      * {@code names} for that task.
      */
     public Optional<ServedModel> openAiName(String name, java.util.Set<String> names, Task task) {
-        if (find(name).isPresent() || !names.contains(name.strip().toLowerCase(java.util.Locale.ROOT))) return Optional.empty();
+        if (find(name).isPresent() || !names.contains(name.strip().toLowerCase(java.util.Locale.ROOT)))
+            return Optional.empty();
         return first(task);
     }
 
@@ -90,8 +100,15 @@ public final class ServedModels implements AutoCloseable {
         if (tts.isPresent()) return tts.get();
         ServedModel m = require(name);
         if (m.task() != Task.TTS) {
-            throw ApiError.invalid("model", m.id() + " is a " + m.task().cliName() + " model; speech needs a speech synthesis model: "
-                    + String.join(", ", byId.values().stream().filter(x -> x.task() == Task.TTS).map(ServedModel::id).toList()));
+            throw ApiError.invalid(
+                    "model",
+                    m.id() + " is a " + m.task().cliName() + " model; speech needs a speech synthesis model: "
+                            + String.join(
+                                    ", ",
+                                    byId.values().stream()
+                                            .filter(x -> x.task() == Task.TTS)
+                                            .map(ServedModel::id)
+                                            .toList()));
         }
         return m;
     }
@@ -113,20 +130,23 @@ public final class ServedModels implements AutoCloseable {
     /** One short run: 2 s of a quiet tone in noise for ASR and VAD, one word for TTS. */
     public static void warm(dev.audioengine.model.TaskModel model) {
         switch (model) {
-            case dev.audioengine.model.task.SpeechRecognizer asr -> asr.transcribeWindow(tone(16000), 0, dev.audioengine.model.task.AsrOptions.DEFAULTS);
+            case dev.audioengine.model.task.SpeechRecognizer asr ->
+                asr.transcribeWindow(tone(16000), 0, dev.audioengine.model.task.AsrOptions.DEFAULTS);
             case dev.audioengine.model.task.VoiceActivityDetector vad -> {
                 int rate = vad.sampleRates().getFirst();
                 vad.probabilities(tone(rate), rate);
             }
-            case dev.audioengine.model.task.SpeechSynthesizer tts -> tts.synthesize("Hello.", dev.audioengine.model.task.SynthesisOptions.DEFAULTS);
-            default -> { }
+            case dev.audioengine.model.task.SpeechSynthesizer tts ->
+                tts.synthesize("Hello.", dev.audioengine.model.task.SynthesisOptions.DEFAULTS);
+            default -> {}
         }
     }
 
     private static float[] tone(int rate) {
         float[] x = new float[2 * rate];
         java.util.Random r = new java.util.Random(26);
-        for (int i = 0; i < x.length; i++) x[i] = (float) (0.05 * Math.sin(2 * Math.PI * 220 * i / rate) + 0.005 * r.nextGaussian());
+        for (int i = 0; i < x.length; i++)
+            x[i] = (float) (0.05 * Math.sin(2 * Math.PI * 220 * i / rate) + 0.005 * r.nextGaussian());
         return x;
     }
 
@@ -134,7 +154,8 @@ public final class ServedModels implements AutoCloseable {
     public boolean drain(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         boolean all = true;
-        for (ServedModel m : byId.values()) all &= m.pool().drain(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+        for (ServedModel m : byId.values())
+            all &= m.pool().drain(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
         return all;
     }
 

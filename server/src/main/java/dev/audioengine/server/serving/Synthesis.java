@@ -1,10 +1,9 @@
 package dev.audioengine.server.serving;
 
-import dev.audioengine.server.http.ApiError;
 import dev.audioengine.model.task.SpeechSynthesizer;
 import dev.audioengine.model.task.SpeechSynthesizer.SpeechPiece;
 import dev.audioengine.model.task.SynthesisOptions;
-
+import dev.audioengine.server.http.ApiError;
 import java.io.StringReader;
 import java.util.Iterator;
 import java.util.concurrent.BlockingQueue;
@@ -32,10 +31,13 @@ public final class Synthesis implements AutoCloseable {
     private volatile int count;
     private volatile boolean stopped;
 
-    private Synthesis(int sampleRate) { this.sampleRate = sampleRate; }
+    private Synthesis(int sampleRate) {
+        this.sampleRate = sampleRate;
+    }
 
     /** Starts on a worker of {@code pool} (503 when the queue is full or the wait too long). */
-    public static Synthesis start(ModelPool pool, SpeechSynthesizer tts, String text, SynthesisOptions options) throws InterruptedException {
+    public static Synthesis start(ModelPool pool, SpeechSynthesizer tts, String text, SynthesisOptions options)
+            throws InterruptedException {
         Synthesis s = new Synthesis(tts.sampleRate());
         s.work = pool.start(() -> {
             s.run(tts, text, options);
@@ -51,7 +53,8 @@ public final class Synthesis implements AutoCloseable {
             try {
                 it = tts.stream(new StringReader(text), options);
             } catch (IllegalArgumentException e) {
-                // the options are checked here: a voice the model has but cannot speak with (a language its front end lacks)
+                // the options are checked here: a voice the model has but cannot speak with (a language its front end
+                // lacks)
                 throw ApiError.invalid("voice", e.getMessage());
             }
             while (!stop.get()) {
@@ -63,7 +66,8 @@ public final class Synthesis implements AutoCloseable {
                     throw ApiError.invalid("input", e.getMessage());
                 }
                 if (p.sampleRate() != sampleRate) {
-                    throw new IllegalStateException(tts.describe() + " made a piece at " + p.sampleRate() + " Hz in a " + sampleRate + " Hz stream");
+                    throw new IllegalStateException(tts.describe() + " made a piece at " + p.sampleRate() + " Hz in a "
+                            + sampleRate + " Hz stream");
                 }
                 samples += p.samples().length;
                 count++;
@@ -87,18 +91,28 @@ public final class Synthesis implements AutoCloseable {
         return (SpeechPiece) o;
     }
 
-    public int sampleRate() { return sampleRate; }
+    public int sampleRate() {
+        return sampleRate;
+    }
 
     /** Seconds of audio made so far. */
-    public double audioSeconds() { return samples / (double) sampleRate; }
+    public double audioSeconds() {
+        return samples / (double) sampleRate;
+    }
 
     /** Wall seconds the worker spent synthesizing them. */
-    public double modelSeconds() { return modelSeconds; }
+    public double modelSeconds() {
+        return modelSeconds;
+    }
 
-    public int pieceCount() { return count; }
+    public int pieceCount() {
+        return count;
+    }
 
     /** Whether {@link #close} ended the work before the text was all said. */
-    boolean stopped() { return stopped; }
+    boolean stopped() {
+        return stopped;
+    }
 
     /** Stops at the next piece and waits for the worker to let go; a failure met after the request stopped listening is dropped. */
     @Override

@@ -1,12 +1,10 @@
 package dev.audioengine.server.serving;
 
-import dev.audioengine.server.http.RequestLog;
-
-import org.junit.jupiter.api.Test;
-
-import java.util.List;
-
 import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.audioengine.server.http.RequestLog;
+import java.util.List;
+import org.junit.jupiter.api.Test;
 
 /** The Prometheus text: what a scraper parses. */
 class MetricsTest {
@@ -21,7 +19,8 @@ class MetricsTest {
         m.finished("/v1/audio/vad", 503, 200);
         m.started();
         String text = m.render(List.of());
-        assertThat(text).contains("# TYPE audioengine_requests_total counter\n")
+        assertThat(text)
+                .contains("# TYPE audioengine_requests_total counter\n")
                 .contains("audioengine_requests_total{endpoint=\"/v1/audio/vad\",status=\"200\"} 2\n")
                 .contains("audioengine_requests_total{endpoint=\"/v1/audio/vad\",status=\"503\"} 1\n")
                 .contains("# TYPE audioengine_request_duration_seconds histogram\n")
@@ -33,18 +32,25 @@ class MetricsTest {
                 .contains("audioengine_request_duration_seconds_count{endpoint=\"/v1/audio/vad\"} 3\n")
                 .contains("audioengine_requests_in_flight 1\n");
         for (String line : text.split("\n")) {
-            assertThat(line).matches("# (HELP|TYPE) [a-z_]+ .+|[a-z_]+(\\{[a-z_]+=\"[^\"]*\"(,[a-z_]+=\"[^\"]*\")*})? -?[0-9.E+-]+");
+            assertThat(line)
+                    .matches(
+                            "# (HELP|TYPE) [a-z_]+ .+|[a-z_]+(\\{[a-z_]+=\"[^\"]*\"(,[a-z_]+=\"[^\"]*\")*})? -?[0-9.E+-]+");
         }
     }
 
     @Test
     void deviceMemoryWhereTheBackendReportsIt() {
         Metrics m = new Metrics();
-        String gpu = m.render(List.of(), "NVIDIA \"H200\"", java.util.Optional.of(new dev.audioengine.api.spi.DeviceMemory(100, 1000)));
-        assertThat(gpu).contains("# TYPE audioengine_device_memory_bytes gauge\n")
+        String gpu = m.render(
+                List.of(),
+                "NVIDIA \"H200\"",
+                java.util.Optional.of(new dev.audioengine.api.spi.DeviceMemory(100, 1000)));
+        assertThat(gpu)
+                .contains("# TYPE audioengine_device_memory_bytes gauge\n")
                 .contains("audioengine_device_memory_bytes{device=\"NVIDIA \\\"H200\\\"\",kind=\"used\"} 900\n")
                 .contains("audioengine_device_memory_bytes{device=\"NVIDIA \\\"H200\\\"\",kind=\"total\"} 1000\n");
-        assertThat(m.render(List.of(), "CPU", java.util.Optional.empty())).contains("# TYPE audioengine_device_memory_bytes gauge\n")
+        assertThat(m.render(List.of(), "CPU", java.util.Optional.empty()))
+                .contains("# TYPE audioengine_device_memory_bytes gauge\n")
                 .doesNotContain("audioengine_device_memory_bytes{");
     }
 

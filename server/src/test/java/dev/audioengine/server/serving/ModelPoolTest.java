@@ -1,18 +1,17 @@
 package dev.audioengine.server.serving;
 
-import dev.audioengine.server.http.ApiError;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.audioengine.server.http.ApiError;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** The bounds of a model's pool: what runs, what waits, what is refused, and that nothing waits forever. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -47,9 +46,12 @@ class ModelPoolTest {
                 assertThat(e.code()).isEqualTo("queue_full");
                 assertThat(e.retryAfterSeconds()).isEqualTo(ModelPool.RETRY_AFTER_SECONDS);
             });
-            assertThat((System.nanoTime() - t0) / 1e9).as("a full queue refuses at once").isLessThan(1);
+            assertThat((System.nanoTime() - t0) / 1e9)
+                    .as("a full queue refuses at once")
+                    .isLessThan(1);
             release.countDown();
-            assertThat(ModelPool.result(running.get(0)) + ModelPool.result(running.get(1))).isEqualTo(1);
+            assertThat(ModelPool.result(running.get(0)) + ModelPool.result(running.get(1)))
+                    .isEqualTo(1);
             queued.join(10_000);
             assertThat(queued.isAlive()).isFalse();
             assertThat(pool.threads()).isEqualTo(2);
@@ -65,7 +67,9 @@ class ModelPoolTest {
                 return 1;
             });
             long t0 = System.nanoTime();
-            assertThatThrownBy(() -> pool.start(() -> 2)).isInstanceOfSatisfying(ApiError.class, e -> assertThat(e.code()).isEqualTo("queue_timeout"));
+            assertThatThrownBy(() -> pool.start(() -> 2))
+                    .isInstanceOfSatisfying(
+                            ApiError.class, e -> assertThat(e.code()).isEqualTo("queue_timeout"));
             assertThat((System.nanoTime() - t0) / 1e9).isBetween(0.15, 5.0);
             assertThat(pool.queued()).as("the refused work left the queue").isZero();
             // and so the slot takes the next one
@@ -90,9 +94,13 @@ class ModelPoolTest {
         Future<Object> f = pool.start(() -> {
             throw new java.io.IOException("broken frame");
         });
-        assertThatThrownBy(() -> ModelPool.result(f)).isInstanceOf(java.io.IOException.class).hasMessage("broken frame");
+        assertThatThrownBy(() -> ModelPool.result(f))
+                .isInstanceOf(java.io.IOException.class)
+                .hasMessage("broken frame");
         assertThat(pool.drain(Duration.ofSeconds(5))).isTrue();
-        assertThatThrownBy(() -> pool.start(() -> 1)).isInstanceOfSatisfying(ApiError.class, e -> assertThat(e.code()).isEqualTo("shutting_down"));
+        assertThatThrownBy(() -> pool.start(() -> 1))
+                .isInstanceOfSatisfying(
+                        ApiError.class, e -> assertThat(e.code()).isEqualTo("shutting_down"));
         pool.close();
     }
 }

@@ -19,14 +19,22 @@ public final class JsonFormatException extends Exception {
     }
 
     /** What is wrong, one line, without a location. */
-    public String problem() { return problem; }
+    public String problem() {
+        return problem;
+    }
 
     /** Offset of the offending byte from the start of the parsed bytes (0-based). */
-    public long byteOffset() { return byteOffset; }
+    public long byteOffset() {
+        return byteOffset;
+    }
 
     /** 1-based line of the offending byte. */
-    public int line() { return line; }
+    public int line() {
+        return line;
+    }
 
     /** 1-based column of the offending byte within its line. */
-    public int column() { return column; }
+    public int column() {
+        return column;
+    }
 }

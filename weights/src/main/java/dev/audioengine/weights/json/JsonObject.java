@@ -24,17 +24,27 @@ public final class JsonObject extends AbstractMap<String, Object> {
         return true;
     }
 
-    public boolean has(String key) { return values.containsKey(key); }
+    public boolean has(String key) {
+        return values.containsKey(key);
+    }
 
     /** The member's value: a JsonObject, List, String, Long, Double, Boolean, or null for JSON null. */
     @Override
-    public Object get(Object key) { return values.get(key); }
+    public Object get(Object key) {
+        return values.get(key);
+    }
 
     /** Byte offset of the member's value within the parsed text. */
-    public long positionOf(String key) { return positions.get(key); }
+    public long positionOf(String key) {
+        return positions.get(key);
+    }
 
-    public Set<String> keys() { return Collections.unmodifiableSet(values.keySet()); }
+    public Set<String> keys() {
+        return Collections.unmodifiableSet(values.keySet());
+    }
 
     @Override
-    public Set<Entry<String, Object>> entrySet() { return Collections.unmodifiableMap(values).entrySet(); }
+    public Set<Entry<String, Object>> entrySet() {
+        return Collections.unmodifiableMap(values).entrySet();
+    }
 }

@@ -7,7 +7,6 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
@@ -46,7 +45,9 @@ public final class StrictJson {
     private static final JsonFactory JSON = JsonFactory.builder()
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)
-            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH + 1).build())
+            .streamReadConstraints(StreamReadConstraints.builder()
+                    .maxNestingDepth(MAX_DEPTH + 1)
+                    .build())
             .build();
 
     private final byte[] text;
@@ -92,7 +93,8 @@ public final class StrictJson {
         try {
             extra = p.nextToken();
         } catch (JacksonException e) {
-            throw error(locate(e, p), "unexpected content after the JSON value: " + readable(e.getOriginalMessage()), e);
+            throw error(
+                    locate(e, p), "unexpected content after the JSON value: " + readable(e.getOriginalMessage()), e);
         }
         if (extra != null) throw error(p.currentTokenLocation(), "unexpected content after the JSON value");
     }
@@ -110,21 +112,25 @@ public final class StrictJson {
                     String key = checkSurrogates(p.currentName(), keyAt);
                     JsonToken v = p.nextToken();
                     long valueAt = p.currentTokenLocation().getByteOffset();
-                    // Jackson (STRICT_DUPLICATE_DETECTION) refuses a repeated key first; this keeps the map honest regardless
-                    if (!object.put(key, value(p, v, depth + 1), valueAt)) throw error(keyAt, "duplicate key \"" + key + "\"");
+                    // Jackson (STRICT_DUPLICATE_DETECTION) refuses a repeated key first; this keeps the map honest
+                    // regardless
+                    if (!object.put(key, value(p, v, depth + 1), valueAt))
+                        throw error(keyAt, "duplicate key \"" + key + "\"");
                 }
                 yield object;
             }
             case START_ARRAY -> {
                 List<Object> list = new ArrayList<>();
-                for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) list.add(value(p, t, depth + 1));
+                for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken())
+                    list.add(value(p, t, depth + 1));
                 yield Collections.unmodifiableList(list);
             }
             case VALUE_STRING -> checkSurrogates(p.getText(), p.currentTokenLocation());
-            case VALUE_NUMBER_INT -> switch (p.getNumberType()) {
-                case INT, LONG -> p.getLongValue();
-                default -> p.getDoubleValue(); // beyond 64 bits: a Double, which integer fields refuse
-            };
+            case VALUE_NUMBER_INT ->
+                switch (p.getNumberType()) {
+                    case INT, LONG -> p.getLongValue();
+                    default -> p.getDoubleValue(); // beyond 64 bits: a Double, which integer fields refuse
+                };
             case VALUE_NUMBER_FLOAT -> p.getDoubleValue();
             case VALUE_TRUE -> Boolean.TRUE;
             case VALUE_FALSE -> Boolean.FALSE;
@@ -148,8 +154,10 @@ public final class StrictJson {
 
     /** Jackson checks UTF-8 only inside strings as it decodes them; this covers every byte, overlong forms too. */
     private void checkUtf8() throws JsonFormatException {
-        CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
-                .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
+        CharsetDecoder decoder = StandardCharsets.UTF_8
+                .newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
         ByteBuffer in = ByteBuffer.wrap(text);
         CharBuffer out = CharBuffer.allocate(4096);
         while (true) {
@@ -162,7 +170,8 @@ public final class StrictJson {
 
     /** Where Jackson found the problem, or where its parser stands when the exception has no location. */
     private static long locate(JacksonException e, JsonParser p) {
-        JsonLocation at = e.getLocation() == null || e.getLocation().getByteOffset() < 0 ? p.currentLocation() : e.getLocation();
+        JsonLocation at =
+                e.getLocation() == null || e.getLocation().getByteOffset() < 0 ? p.currentLocation() : e.getLocation();
         return at.getByteOffset();
     }
 

@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /** An ONNX GraphProto: nodes in file order, initializers, and the names of its inputs and outputs. */
-public record OnnxGraph(String name, List<OnnxNode> nodes, List<OnnxTensor> initializers, List<String> inputs,
-                        List<String> outputs) {
+public record OnnxGraph(
+        String name, List<OnnxNode> nodes, List<OnnxTensor> initializers, List<String> inputs, List<String> outputs) {
 
     /** Visits this graph and every subgraph held in node attributes (If branches, Loop bodies), depth first. */
     public void forEachGraph(Consumer<OnnxGraph> visitor) {

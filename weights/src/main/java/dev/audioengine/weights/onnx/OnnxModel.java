@@ -47,14 +47,25 @@ public final class OnnxModel implements AutoCloseable {
         return OnnxReader.parse(MemorySegment.ofArray(bytes), source, null);
     }
 
-    public long irVersion() { return irVersion; }
+    public long irVersion() {
+        return irVersion;
+    }
 
-    public String producer() { return producer; }
+    public String producer() {
+        return producer;
+    }
 
     /** Operator set versions by domain ("" is the default ONNX domain). */
-    public Map<String, Long> opsets() { return opsets; }
+    public Map<String, Long> opsets() {
+        return opsets;
+    }
 
-    public OnnxGraph graph() { return graph; }
+    public OnnxGraph graph() {
+        return graph;
+    }
 
-    @Override public void close() { if (arena != null) arena.close(); }
+    @Override
+    public void close() {
+        if (arena != null) arena.close();
+    }
 }

@@ -16,6 +16,7 @@ import java.util.Map;
 final class OnnxReader {
     /** Subgraphs nest through attributes; a bound keeps a hostile file from exhausting the stack. */
     private static final int MAX_DEPTH = 64;
+
     private static final int MAX_RANK = 64;
 
     private OnnxReader() {}
@@ -29,9 +30,18 @@ final class OnnxReader {
         while (r.hasMore()) {
             int field = r.readTag();
             switch (field) {
-                case 1 -> { r.expect(ProtoReader.VARINT, "ModelProto.ir_version"); ir = r.readVarint(); }
-                case 2 -> { r.expect(ProtoReader.LEN, "ModelProto.producer_name"); producer = r.readString(); }
-                case 7 -> { r.expect(ProtoReader.LEN, "ModelProto.graph"); graph = graph(r.readMessage(), 0); }
+                case 1 -> {
+                    r.expect(ProtoReader.VARINT, "ModelProto.ir_version");
+                    ir = r.readVarint();
+                }
+                case 2 -> {
+                    r.expect(ProtoReader.LEN, "ModelProto.producer_name");
+                    producer = r.readString();
+                }
+                case 7 -> {
+                    r.expect(ProtoReader.LEN, "ModelProto.graph");
+                    graph = graph(r.readMessage(), 0);
+                }
                 case 8 -> {
                     r.expect(ProtoReader.LEN, "ModelProto.opset_import");
                     ProtoReader o = r.readMessage();
@@ -49,7 +59,8 @@ final class OnnxReader {
             }
         }
         if (graph == null || ir < 0) {
-            throw new OnnxFormatException(source + ": not an ONNX model (no " + (graph == null ? "graph" : "ir_version") + " field)");
+            throw new OnnxFormatException(
+                    source + ": not an ONNX model (no " + (graph == null ? "graph" : "ir_version") + " field)");
         }
         return new OnnxModel(arena, ir, producer, opsets, graph);
     }
@@ -63,11 +74,26 @@ final class OnnxReader {
         while (r.hasMore()) {
             int field = r.readTag();
             switch (field) {
-                case 1 -> { r.expect(ProtoReader.LEN, "GraphProto.node"); nodes.add(node(r.readMessage(), depth)); }
-                case 2 -> { r.expect(ProtoReader.LEN, "GraphProto.name"); name = r.readString(); }
-                case 5 -> { r.expect(ProtoReader.LEN, "GraphProto.initializer"); inits.add(tensor(r.readMessage())); }
-                case 11 -> { r.expect(ProtoReader.LEN, "GraphProto.input"); inputs.add(valueInfoName(r.readMessage())); }
-                case 12 -> { r.expect(ProtoReader.LEN, "GraphProto.output"); outputs.add(valueInfoName(r.readMessage())); }
+                case 1 -> {
+                    r.expect(ProtoReader.LEN, "GraphProto.node");
+                    nodes.add(node(r.readMessage(), depth));
+                }
+                case 2 -> {
+                    r.expect(ProtoReader.LEN, "GraphProto.name");
+                    name = r.readString();
+                }
+                case 5 -> {
+                    r.expect(ProtoReader.LEN, "GraphProto.initializer");
+                    inits.add(tensor(r.readMessage()));
+                }
+                case 11 -> {
+                    r.expect(ProtoReader.LEN, "GraphProto.input");
+                    inputs.add(valueInfoName(r.readMessage()));
+                }
+                case 12 -> {
+                    r.expect(ProtoReader.LEN, "GraphProto.output");
+                    outputs.add(valueInfoName(r.readMessage()));
+                }
                 default -> r.skip();
             }
         }
@@ -90,12 +116,30 @@ final class OnnxReader {
         while (r.hasMore()) {
             int field = r.readTag();
             switch (field) {
-                case 1 -> { r.expect(ProtoReader.LEN, "NodeProto.input"); in.add(r.readString()); }
-                case 2 -> { r.expect(ProtoReader.LEN, "NodeProto.output"); out.add(r.readString()); }
-                case 3 -> { r.expect(ProtoReader.LEN, "NodeProto.name"); name = r.readString(); }
-                case 4 -> { r.expect(ProtoReader.LEN, "NodeProto.op_type"); op = r.readString(); }
-                case 5 -> { r.expect(ProtoReader.LEN, "NodeProto.attribute"); attrs.add(attribute(r.readMessage(), depth)); }
-                case 7 -> { r.expect(ProtoReader.LEN, "NodeProto.domain"); domain = r.readString(); }
+                case 1 -> {
+                    r.expect(ProtoReader.LEN, "NodeProto.input");
+                    in.add(r.readString());
+                }
+                case 2 -> {
+                    r.expect(ProtoReader.LEN, "NodeProto.output");
+                    out.add(r.readString());
+                }
+                case 3 -> {
+                    r.expect(ProtoReader.LEN, "NodeProto.name");
+                    name = r.readString();
+                }
+                case 4 -> {
+                    r.expect(ProtoReader.LEN, "NodeProto.op_type");
+                    op = r.readString();
+                }
+                case 5 -> {
+                    r.expect(ProtoReader.LEN, "NodeProto.attribute");
+                    attrs.add(attribute(r.readMessage(), depth));
+                }
+                case 7 -> {
+                    r.expect(ProtoReader.LEN, "NodeProto.domain");
+                    domain = r.readString();
+                }
                 default -> r.skip();
             }
         }
@@ -119,23 +163,64 @@ final class OnnxReader {
         while (r.hasMore()) {
             int field = r.readTag();
             switch (field) {
-                case 1 -> { r.expect(ProtoReader.LEN, "AttributeProto.name"); name = r.readString(); }
-                case 20 -> { r.expect(ProtoReader.VARINT, "AttributeProto.type"); type = r.readInt32(); }
-                case 2 -> { r.expect(ProtoReader.FIXED32, "AttributeProto.f"); f = r.readFixed32Float(); }
-                case 3 -> { r.expect(ProtoReader.VARINT, "AttributeProto.i"); i = r.readVarint(); }
-                case 4 -> { r.expect(ProtoReader.LEN, "AttributeProto.s"); s = r.readBytes().toArray(ValueLayout.JAVA_BYTE); }
-                case 5 -> { r.expect(ProtoReader.LEN, "AttributeProto.t"); t = tensor(r.readMessage()); }
-                case 6 -> { r.expect(ProtoReader.LEN, "AttributeProto.g"); g = graph(r.readMessage(), depth + 1); }
+                case 1 -> {
+                    r.expect(ProtoReader.LEN, "AttributeProto.name");
+                    name = r.readString();
+                }
+                case 20 -> {
+                    r.expect(ProtoReader.VARINT, "AttributeProto.type");
+                    type = r.readInt32();
+                }
+                case 2 -> {
+                    r.expect(ProtoReader.FIXED32, "AttributeProto.f");
+                    f = r.readFixed32Float();
+                }
+                case 3 -> {
+                    r.expect(ProtoReader.VARINT, "AttributeProto.i");
+                    i = r.readVarint();
+                }
+                case 4 -> {
+                    r.expect(ProtoReader.LEN, "AttributeProto.s");
+                    s = r.readBytes().toArray(ValueLayout.JAVA_BYTE);
+                }
+                case 5 -> {
+                    r.expect(ProtoReader.LEN, "AttributeProto.t");
+                    t = tensor(r.readMessage());
+                }
+                case 6 -> {
+                    r.expect(ProtoReader.LEN, "AttributeProto.g");
+                    g = graph(r.readMessage(), depth + 1);
+                }
                 case 7 -> readFloats(r, floats);
                 case 8 -> readVarints(r, ints);
-                case 9 -> { r.expect(ProtoReader.LEN, "AttributeProto.strings"); strings.add(r.readBytes().toArray(ValueLayout.JAVA_BYTE)); }
-                case 10 -> { r.expect(ProtoReader.LEN, "AttributeProto.tensors"); tensors.add(tensor(r.readMessage())); }
-                case 11 -> { r.expect(ProtoReader.LEN, "AttributeProto.graphs"); graphs.add(graph(r.readMessage(), depth + 1)); }
+                case 9 -> {
+                    r.expect(ProtoReader.LEN, "AttributeProto.strings");
+                    strings.add(r.readBytes().toArray(ValueLayout.JAVA_BYTE));
+                }
+                case 10 -> {
+                    r.expect(ProtoReader.LEN, "AttributeProto.tensors");
+                    tensors.add(tensor(r.readMessage()));
+                }
+                case 11 -> {
+                    r.expect(ProtoReader.LEN, "AttributeProto.graphs");
+                    graphs.add(graph(r.readMessage(), depth + 1));
+                }
                 default -> r.skip();
             }
         }
-        return new OnnxAttribute(name, type, f, i, s, t, g, floats.toArray(), ints.toArray(), List.copyOf(strings),
-                List.copyOf(tensors), List.copyOf(graphs));
+        return new OnnxAttribute(
+                name,
+                type,
+                f,
+                i,
+                s,
+                t,
+                g,
+                floats.toArray(),
+                ints.toArray(),
+                List.copyOf(strings),
+                List.copyOf(tensors),
+                List.copyOf(graphs));
     }
 
     private static OnnxTensor tensor(ProtoReader r) {
@@ -151,11 +236,20 @@ final class OnnxReader {
             int field = r.readTag();
             switch (field) {
                 case 1 -> readVarints(r, dims);
-                case 2 -> { r.expect(ProtoReader.VARINT, "TensorProto.data_type"); type = r.readInt32(); }
+                case 2 -> {
+                    r.expect(ProtoReader.VARINT, "TensorProto.data_type");
+                    type = r.readInt32();
+                }
                 case 4 -> readFloats(r, floats);
                 case 5, 7 -> readVarints(r, ints);
-                case 8 -> { r.expect(ProtoReader.LEN, "TensorProto.name"); name = r.readString(); }
-                case 9 -> { r.expect(ProtoReader.LEN, "TensorProto.raw_data"); raw = r.readBytes(); }
+                case 8 -> {
+                    r.expect(ProtoReader.LEN, "TensorProto.name");
+                    name = r.readString();
+                }
+                case 9 -> {
+                    r.expect(ProtoReader.LEN, "TensorProto.raw_data");
+                    raw = r.readBytes();
+                }
                 case 10 -> {
                     if (r.wireType == ProtoReader.LEN) {
                         ProtoReader p = r.readMessage();
@@ -165,11 +259,16 @@ final class OnnxReader {
                         doubles.add(Double.longBitsToDouble(r.readFixed64()));
                     }
                 }
-                case 13 -> { external = true; r.skip(); }
+                case 13 -> {
+                    external = true;
+                    r.skip();
+                }
                 default -> r.skip();
             }
         }
-        if (external) throw r.error("tensor '" + name + "' keeps its data in an external file, which this reader does not follow");
+        if (external)
+            throw r.error(
+                    "tensor '" + name + "' keeps its data in an external file, which this reader does not follow");
         if (dims.size > MAX_RANK) throw r.error("tensor '" + name + "' has rank " + dims.size);
         long[] d = dims.toArray();
         long n = 1;
@@ -187,27 +286,33 @@ final class OnnxReader {
             bytes = raw != null ? raw : MemorySegment.NULL; // strings and unknown types: names only
         } else if (raw != null) {
             if (n > Long.MAX_VALUE / size || raw.byteSize() != n * size) {
-                throw r.error("tensor '" + name + "' raw_data has " + raw.byteSize() + " bytes, its shape needs " + n * size);
+                throw r.error(
+                        "tensor '" + name + "' raw_data has " + raw.byteSize() + " bytes, its shape needs " + n * size);
             }
             bytes = raw;
         } else {
             long have = type == OnnxTensor.FLOAT ? floats.size : type == OnnxTensor.DOUBLE ? doubles.size() : ints.size;
-            if (have != n || n > Integer.MAX_VALUE / 8) throw r.error("tensor '" + name + "' has " + have + " typed values, its shape needs " + n);
+            if (have != n || n > Integer.MAX_VALUE / 8)
+                throw r.error("tensor '" + name + "' has " + have + " typed values, its shape needs " + n);
             bytes = typedBytes(type, size, (int) n, floats, ints, doubles);
         }
         return new OnnxTensor(name, type, d, bytes);
     }
 
     /** Typed fields (float_data, int32_data, int64_data, double_data) re-encoded as little-endian element bytes. */
-    private static MemorySegment typedBytes(int type, int size, int n, FloatList floats, LongList ints, List<Double> doubles) {
+    private static MemorySegment typedBytes(
+            int type, int size, int n, FloatList floats, LongList ints, List<Double> doubles) {
         MemorySegment out = MemorySegment.ofArray(new byte[n * size]);
         for (int i = 0; i < n; i++) {
             long at = (long) i * size;
             switch (type) {
-                case OnnxTensor.FLOAT -> out.set(ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN), at, floats.values[i]);
-                case OnnxTensor.DOUBLE -> out.set(ValueLayout.JAVA_DOUBLE_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN), at, doubles.get(i));
+                case OnnxTensor.FLOAT ->
+                    out.set(ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN), at, floats.values[i]);
+                case OnnxTensor.DOUBLE ->
+                    out.set(ValueLayout.JAVA_DOUBLE_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN), at, doubles.get(i));
                 case OnnxTensor.FLOAT16, OnnxTensor.BFLOAT16, OnnxTensor.INT16, OnnxTensor.UINT16 ->
-                        out.set(ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN), at, (short) ints.values[i]);
+                    out.set(ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN), at, (short)
+                            ints.values[i]);
                 default -> {
                     long v = ints.values[i];
                     for (int b = 0; b < size; b++) out.set(ValueLayout.JAVA_BYTE, at + b, (byte) (v >>> (8 * b)));
@@ -247,7 +352,9 @@ final class OnnxReader {
             values[size++] = v;
         }
 
-        float[] toArray() { return java.util.Arrays.copyOf(values, size); }
+        float[] toArray() {
+            return java.util.Arrays.copyOf(values, size);
+        }
     }
 
     private static final class LongList {
@@ -259,6 +366,8 @@ final class OnnxReader {
             values[size++] = v;
         }
 
-        long[] toArray() { return java.util.Arrays.copyOf(values, size); }
+        long[] toArray() {
+            return java.util.Arrays.copyOf(values, size);
+        }
     }
 }

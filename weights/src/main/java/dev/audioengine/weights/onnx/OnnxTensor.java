@@ -2,7 +2,6 @@ package dev.audioengine.weights.onnx;
 
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
-
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
@@ -13,8 +12,20 @@ import java.util.Arrays;
  * of the mapped file for raw_data, a small heap copy for the typed repeated fields).
  */
 public record OnnxTensor(String name, int dataType, long[] dims, MemorySegment bytes) {
-    public static final int FLOAT = 1, UINT8 = 2, INT8 = 3, UINT16 = 4, INT16 = 5, INT32 = 6, INT64 = 7, STRING = 8,
-            BOOL = 9, FLOAT16 = 10, DOUBLE = 11, UINT32 = 12, UINT64 = 13, BFLOAT16 = 16;
+    public static final int FLOAT = 1,
+            UINT8 = 2,
+            INT8 = 3,
+            UINT16 = 4,
+            INT16 = 5,
+            INT32 = 6,
+            INT64 = 7,
+            STRING = 8,
+            BOOL = 9,
+            FLOAT16 = 10,
+            DOUBLE = 11,
+            UINT32 = 12,
+            UINT64 = 13,
+            BFLOAT16 = 16;
 
     private static final ValueLayout.OfFloat F = ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfDouble D = ValueLayout.JAVA_DOUBLE_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
@@ -22,9 +33,14 @@ public record OnnxTensor(String name, int dataType, long[] dims, MemorySegment b
     private static final ValueLayout.OfInt I = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfShort S = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
-    public OnnxTensor { dims = dims.clone(); }
+    public OnnxTensor {
+        dims = dims.clone();
+    }
 
-    @Override public long[] dims() { return dims.clone(); }
+    @Override
+    public long[] dims() {
+        return dims.clone();
+    }
 
     public long elements() {
         long n = 1;
@@ -80,16 +96,23 @@ public record OnnxTensor(String name, int dataType, long[] dims, MemorySegment b
             case UINT16 -> Short.toUnsignedInt(bytes.get(S, 2L * i));
             case INT8 -> bytes.get(ValueLayout.JAVA_BYTE, i);
             case UINT8, BOOL -> Byte.toUnsignedInt(bytes.get(ValueLayout.JAVA_BYTE, i));
-            default -> throw new IllegalStateException("tensor '" + name + "' of ONNX type " + dataType + " is not an integer tensor");
+            default ->
+                throw new IllegalStateException(
+                        "tensor '" + name + "' of ONNX type " + dataType + " is not an integer tensor");
         };
     }
 
     private int count() {
-        if (elementSize(dataType) < 0) throw new IllegalStateException("tensor '" + name + "' has ONNX type " + dataType + ", which has no numeric values");
+        if (elementSize(dataType) < 0)
+            throw new IllegalStateException(
+                    "tensor '" + name + "' has ONNX type " + dataType + ", which has no numeric values");
         long n = elements();
         if (n > Integer.MAX_VALUE) throw new IllegalStateException("tensor '" + name + "' has " + n + " elements");
         return (int) n;
     }
 
-    @Override public String toString() { return "OnnxTensor[" + name + " type " + dataType + " " + Arrays.toString(dims) + "]"; }
+    @Override
+    public String toString() {
+        return "OnnxTensor[" + name + " type " + dataType + " " + Arrays.toString(dims) + "]";
+    }
 }

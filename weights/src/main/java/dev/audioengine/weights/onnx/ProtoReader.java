@@ -24,7 +24,9 @@ final class ProtoReader {
         this.source = source;
     }
 
-    boolean hasMore() { return pos < data.byteSize(); }
+    boolean hasMore() {
+        return pos < data.byteSize();
+    }
 
     /** Reads a tag; returns the field number and leaves the wire type in {@link #wireType}. */
     int readTag() {
@@ -51,7 +53,9 @@ final class ProtoReader {
         throw error("varint longer than 10 bytes");
     }
 
-    int readInt32() { return (int) readVarint(); }
+    int readInt32() {
+        return (int) readVarint();
+    }
 
     float readFixed32Float() {
         need(4);
@@ -71,7 +75,8 @@ final class ProtoReader {
     MemorySegment readBytes() {
         long len = readVarint();
         if (len < 0 || len > data.byteSize() - pos) {
-            throw error("length " + len + " runs past the end of its message (" + (data.byteSize() - pos) + " bytes left)");
+            throw error(
+                    "length " + len + " runs past the end of its message (" + (data.byteSize() - pos) + " bytes left)");
         }
         MemorySegment s = data.asSlice(pos, len);
         pos += len;
@@ -93,8 +98,14 @@ final class ProtoReader {
     void skip() {
         switch (wireType) {
             case VARINT -> readVarint();
-            case FIXED64 -> { need(8); pos += 8; }
-            case FIXED32 -> { need(4); pos += 4; }
+            case FIXED64 -> {
+                need(8);
+                pos += 8;
+            }
+            case FIXED32 -> {
+                need(4);
+                pos += 4;
+            }
             case LEN -> readBytes();
             default -> throw error("cannot skip wire type " + wireType);
         }
@@ -109,6 +120,7 @@ final class ProtoReader {
     }
 
     private void need(long n) {
-        if (data.byteSize() - pos < n) throw error("truncated: need " + n + " bytes, " + (data.byteSize() - pos) + " left");
+        if (data.byteSize() - pos < n)
+            throw error("truncated: need " + n + " bytes, " + (data.byteSize() - pos) + " left");
     }
 }

@@ -1,14 +1,13 @@
 package dev.audioengine.weights.json;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 /** Every refusal of the two hand-written parsers StrictJson replaced (safetensors headers, tokenizer files). */
 class StrictJsonTest {
@@ -20,10 +19,21 @@ class StrictJsonTest {
     void valuesOfEveryKind() throws JsonFormatException {
         String head = " {\"a\" : [1, -0, 9223372036854775807, 1.5e-3, 2E+2, 1e400, 18446744073709551616, 2.5, -1e3],"
                 + "\"b\":{\"c\":[]},\"d\":";
-        JsonObject o = (JsonObject) parse(head + "true,\"e\":false,\"f\":null,\"g\":\"\\\"\\\\\\/\\b\\f\\n\\r\\t\\u0041\\uD83D\\uDE00\u00e9\u2581\","
+        JsonObject o = (JsonObject) parse(head
+                + "true,\"e\":false,\"f\":null,\"g\":\"\\\"\\\\\\/\\b\\f\\n\\r\\t\\u0041\\uD83D\\uDE00\u00e9\u2581\","
                 + "\"h\":{\"c\":null}}  \n");
         assertThat(o.keys()).containsExactly("a", "b", "d", "e", "f", "g", "h");
-        assertThat(o.get("a")).isEqualTo(List.of(1L, 0L, Long.MAX_VALUE, 1.5e-3, 200.0, Double.POSITIVE_INFINITY, 1.8446744073709552E19, 2.5, -1000.0));
+        assertThat(o.get("a"))
+                .isEqualTo(List.of(
+                        1L,
+                        0L,
+                        Long.MAX_VALUE,
+                        1.5e-3,
+                        200.0,
+                        Double.POSITIVE_INFINITY,
+                        1.8446744073709552E19,
+                        2.5,
+                        -1000.0));
         assertThat(((JsonObject) o.get("b")).get("c")).isEqualTo(List.of());
         assertThat(o.get("d")).isEqualTo(true);
         assertThat(o.get("e")).isEqualTo(false);
@@ -68,17 +78,22 @@ class StrictJsonTest {
 
     @Test
     void problemsAreOneLineWithoutJacksonsSourceOrAdvice() {
-        assertThatThrownBy(() -> parse("[+1]")).isInstanceOf(JsonFormatException.class)
+        assertThatThrownBy(() -> parse("[+1]"))
+                .isInstanceOf(JsonFormatException.class)
                 .satisfies(e -> assertThat(((JsonFormatException) e).problem())
-                        .isEqualTo("Unexpected character ('+' (code 43)) in numeric value: JSON spec does not allow numbers to have plus signs")
+                        .isEqualTo(
+                                "Unexpected character ('+' (code 43)) in numeric value: JSON spec does not allow numbers to have plus signs")
                         .doesNotContain("\n", "Source", "enable"));
-        assertThatThrownBy(() -> parse("[{")).isInstanceOf(JsonFormatException.class)
-                .satisfies(e -> assertThat(((JsonFormatException) e).problem()).doesNotContain("\n", "Source", "start marker"));
+        assertThatThrownBy(() -> parse("[{"))
+                .isInstanceOf(JsonFormatException.class)
+                .satisfies(e ->
+                        assertThat(((JsonFormatException) e).problem()).doesNotContain("\n", "Source", "start marker"));
     }
 
     @Test
     void lineAndColumnCountFromOne() {
-        assertThatThrownBy(() -> parse("{\n  \"a\": 1,\n  \"b\": ]\n}")).isInstanceOf(JsonFormatException.class)
+        assertThatThrownBy(() -> parse("{\n  \"a\": 1,\n  \"b\": ]\n}"))
+                .isInstanceOf(JsonFormatException.class)
                 .satisfies(e -> {
                     JsonFormatException j = (JsonFormatException) e;
                     assertThat(j.problem()).startsWith("Unexpected character (']' (code 93)): expected a valid value");
@@ -93,16 +108,25 @@ class StrictJsonTest {
         refused("\"\\ud83d\"", "the string holds an unpaired surrogate U+D83D", 0);
         refused("[1, \"\\ude00\\ud83d\"]", "the string holds an unpaired surrogate U+DE00", 4);
         refused("{\"\\ud83d\":1}", "the string holds an unpaired surrogate U+D83D", 1);
-        refused("\"ok\\ud83d\"", "the string holds an unpaired surrogate U+D83D", 0); // a lone high surrogate at the end
+        refused(
+                "\"ok\\ud83d\"",
+                "the string holds an unpaired surrogate U+D83D",
+                0); // a lone high surrogate at the end
     }
 
     @Test
     void refusesInvalidUtf8AnywhereAtTheOffendingByte() {
-        assertThatThrownBy(() -> StrictJson.parse(new byte[] {'"', (byte) 0xC3, '"'})).isInstanceOf(JsonFormatException.class)
-                .hasMessageContaining("invalid UTF-8").satisfies(e -> assertThat(((JsonFormatException) e).byteOffset()).isEqualTo(1));
+        assertThatThrownBy(() -> StrictJson.parse(new byte[] {'"', (byte) 0xC3, '"'}))
+                .isInstanceOf(JsonFormatException.class)
+                .hasMessageContaining("invalid UTF-8")
+                .satisfies(
+                        e -> assertThat(((JsonFormatException) e).byteOffset()).isEqualTo(1));
         // an overlong encoding of '/' outside any string
-        assertThatThrownBy(() -> StrictJson.parse(new byte[] {'[', '1', ']', (byte) 0xC0, (byte) 0xAF})).isInstanceOf(JsonFormatException.class)
-                .hasMessageContaining("invalid UTF-8").satisfies(e -> assertThat(((JsonFormatException) e).byteOffset()).isEqualTo(3));
+        assertThatThrownBy(() -> StrictJson.parse(new byte[] {'[', '1', ']', (byte) 0xC0, (byte) 0xAF}))
+                .isInstanceOf(JsonFormatException.class)
+                .hasMessageContaining("invalid UTF-8")
+                .satisfies(
+                        e -> assertThat(((JsonFormatException) e).byteOffset()).isEqualTo(3));
     }
 
     @Test
@@ -121,12 +145,15 @@ class StrictJsonTest {
         assertThat((List<?>) parse(within)).hasSize(max - 1);
         String beyond = "[" + "0,".repeat(max) + "0]";
         refused(beyond, "more than " + max + " values", 1 + 2L * (max - 1));
-        assertThatThrownBy(() -> StrictJson.parse("[1,2,3]".getBytes(StandardCharsets.UTF_8), 3)).isInstanceOf(JsonFormatException.class)
+        assertThatThrownBy(() -> StrictJson.parse("[1,2,3]".getBytes(StandardCharsets.UTF_8), 3))
+                .isInstanceOf(JsonFormatException.class)
                 .hasMessageContaining("more than 3 values");
     }
 
     private static void refused(String json, String problem, long offset) {
-        assertThatThrownBy(() -> parse(json)).as(json).isInstanceOf(JsonFormatException.class)
+        assertThatThrownBy(() -> parse(json))
+                .as(json)
+                .isInstanceOf(JsonFormatException.class)
                 .satisfies(e -> {
                     JsonFormatException j = (JsonFormatException) e;
                     assertThat(j.problem()).as(json).contains(problem);

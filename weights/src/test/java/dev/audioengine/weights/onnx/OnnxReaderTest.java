@@ -1,6 +1,7 @@
 package dev.audioengine.weights.onnx;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
@@ -10,9 +11,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 class OnnxReaderTest {
 
@@ -20,17 +19,33 @@ class OnnxReaderTest {
     static final class Msg {
         final ByteArrayOutputStream out = new ByteArrayOutputStream();
 
-        Msg varint(int field, long v) { tag(field, 0); raw(v); return this; }
+        Msg varint(int field, long v) {
+            tag(field, 0);
+            raw(v);
+            return this;
+        }
 
-        Msg bytes(int field, byte[] b) { tag(field, 2); raw(b.length); out.writeBytes(b); return this; }
+        Msg bytes(int field, byte[] b) {
+            tag(field, 2);
+            raw(b.length);
+            out.writeBytes(b);
+            return this;
+        }
 
-        Msg str(int field, String s) { return bytes(field, s.getBytes(StandardCharsets.UTF_8)); }
+        Msg str(int field, String s) {
+            return bytes(field, s.getBytes(StandardCharsets.UTF_8));
+        }
 
-        Msg msg(int field, Msg m) { return bytes(field, m.toBytes()); }
+        Msg msg(int field, Msg m) {
+            return bytes(field, m.toBytes());
+        }
 
         Msg fixed32(int field, float f) {
             tag(field, 5);
-            out.writeBytes(ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putFloat(f).array());
+            out.writeBytes(ByteBuffer.allocate(4)
+                    .order(ByteOrder.LITTLE_ENDIAN)
+                    .putFloat(f)
+                    .array());
             return this;
         }
 
@@ -46,14 +61,21 @@ class OnnxReaderTest {
             return bytes(field, m.toBytes());
         }
 
-        void tag(int field, int wire) { raw(((long) field << 3) | wire); }
+        void tag(int field, int wire) {
+            raw(((long) field << 3) | wire);
+        }
 
         void raw(long v) {
-            while ((v & ~0x7FL) != 0) { out.write((int) ((v & 0x7F) | 0x80)); v >>>= 7; }
+            while ((v & ~0x7FL) != 0) {
+                out.write((int) ((v & 0x7F) | 0x80));
+                v >>>= 7;
+            }
             out.write((int) v);
         }
 
-        byte[] toBytes() { return out.toByteArray(); }
+        byte[] toBytes() {
+            return out.toByteArray();
+        }
     }
 
     static Msg rawFloatTensor(String name, long[] dims, float... values) {
@@ -65,29 +87,73 @@ class OnnxReaderTest {
     }
 
     static Msg constantNode(String out, Msg tensor) {
-        return new Msg().str(2, out).str(4, "Constant").msg(5, new Msg().str(1, "value").varint(20, OnnxAttribute.TENSOR).msg(5, tensor));
+        return new Msg()
+                .str(2, out)
+                .str(4, "Constant")
+                .msg(
+                        5,
+                        new Msg()
+                                .str(1, "value")
+                                .varint(20, OnnxAttribute.TENSOR)
+                                .msg(5, tensor));
     }
 
     /** input/state/sr in, an If whose branches hold Constant weights (the shape of Silero's graph). */
     static byte[] sampleModel() {
-        Msg thenBranch = new Msg().str(2, "then")
+        Msg thenBranch = new Msg()
+                .str(2, "then")
                 .msg(1, constantNode("w16", rawFloatTensor("conv.weight", new long[] {2, 1, 3}, 1, 2, 3, 4, 5, 6)))
                 .msg(12, new Msg().str(1, "w16"));
-        Msg typed = new Msg().packedVarints(1, 2).varint(2, OnnxTensor.FLOAT).str(8, "conv.weight").packedFloats(4, -1f, 0.5f);
+        Msg typed = new Msg()
+                .packedVarints(1, 2)
+                .varint(2, OnnxTensor.FLOAT)
+                .str(8, "conv.weight")
+                .packedFloats(4, -1f, 0.5f);
         Msg ints = new Msg().packedVarints(1, 3).varint(2, OnnxTensor.INT64).packedVarints(7, 7, -1, 1L << 40);
-        Msg elseBranch = new Msg().str(2, "else").msg(1, constantNode("w8", typed)).msg(1, constantNode("k", ints))
+        Msg elseBranch = new Msg()
+                .str(2, "else")
+                .msg(1, constantNode("w8", typed))
+                .msg(1, constantNode("k", ints))
                 .msg(12, new Msg().str(1, "w8"));
-        Msg ifNode = new Msg().str(1, "cond").str(2, "y").str(3, "the_if").str(4, "If")
-                .msg(5, new Msg().str(1, "then_branch").varint(20, OnnxAttribute.GRAPH).msg(6, thenBranch))
-                .msg(5, new Msg().str(1, "else_branch").varint(20, OnnxAttribute.GRAPH).msg(6, elseBranch))
-                .msg(5, new Msg().str(1, "alpha").varint(20, OnnxAttribute.FLOAT).fixed32(2, 0.25f))
+        Msg ifNode = new Msg()
+                .str(1, "cond")
+                .str(2, "y")
+                .str(3, "the_if")
+                .str(4, "If")
+                .msg(
+                        5,
+                        new Msg()
+                                .str(1, "then_branch")
+                                .varint(20, OnnxAttribute.GRAPH)
+                                .msg(6, thenBranch))
+                .msg(
+                        5,
+                        new Msg()
+                                .str(1, "else_branch")
+                                .varint(20, OnnxAttribute.GRAPH)
+                                .msg(6, elseBranch))
+                .msg(
+                        5,
+                        new Msg()
+                                .str(1, "alpha")
+                                .varint(20, OnnxAttribute.FLOAT)
+                                .fixed32(2, 0.25f))
                 .msg(5, new Msg().str(1, "pads").varint(20, OnnxAttribute.INTS).packedVarints(8, 1, 2));
-        Msg graph = new Msg().str(2, "main").msg(1, ifNode)
-                .msg(11, new Msg().str(1, "input")).msg(11, new Msg().str(1, "state")).msg(11, new Msg().str(1, "sr"))
+        Msg graph = new Msg()
+                .str(2, "main")
+                .msg(1, ifNode)
+                .msg(11, new Msg().str(1, "input"))
+                .msg(11, new Msg().str(1, "state"))
+                .msg(11, new Msg().str(1, "sr"))
                 .msg(12, new Msg().str(1, "y"))
                 .msg(5, rawFloatTensor("init", new long[] {}, 42f));
-        return new Msg().varint(1, 8).str(2, "test").msg(8, new Msg().str(1, "").varint(2, 16)).msg(7, graph)
-                .str(99 % 16 + 3, "doc, skipped").toBytes();
+        return new Msg()
+                .varint(1, 8)
+                .str(2, "test")
+                .msg(8, new Msg().str(1, "").varint(2, 16))
+                .msg(7, graph)
+                .str(99 % 16 + 3, "doc, skipped")
+                .toBytes();
     }
 
     @Test
@@ -123,7 +189,8 @@ class OnnxReaderTest {
         for (int cut = 1; cut < good.length; cut++) {
             byte[] part = Arrays.copyOf(good, cut);
             try (OnnxModel m = OnnxModel.parse(part, "cut")) {
-                // a cut that lands on a field boundary of the top-level message can still parse; it must then be complete data
+                // a cut that lands on a field boundary of the top-level message can still parse; it must then be
+                // complete data
                 assertThat(m.graph()).isNotNull();
             } catch (OnnxFormatException e) {
                 assertThat(e.getMessage()).startsWith("cut: ");
@@ -137,24 +204,35 @@ class OnnxReaderTest {
         Msg huge = new Msg();
         huge.tag(7, 2);
         huge.raw(1L << 62);
-        assertThatThrownBy(() -> OnnxModel.parse(huge.toBytes(), "huge.onnx")).isInstanceOf(OnnxFormatException.class)
-                .hasMessageContaining("huge.onnx").hasMessageContaining("runs past the end");
+        assertThatThrownBy(() -> OnnxModel.parse(huge.toBytes(), "huge.onnx"))
+                .isInstanceOf(OnnxFormatException.class)
+                .hasMessageContaining("huge.onnx")
+                .hasMessageContaining("runs past the end");
         // raw_data that does not match the shape, and an element count that overflows
         Msg wrongSize = rawFloatTensor("w", new long[] {1000}, 1f);
-        assertThatThrownBy(() -> OnnxModel.parse(modelWith(constantNode("w", wrongSize)), "bad")).hasMessageContaining("raw_data has 4 bytes");
+        assertThatThrownBy(() -> OnnxModel.parse(modelWith(constantNode("w", wrongSize)), "bad"))
+                .hasMessageContaining("raw_data has 4 bytes");
         Msg overflow = rawFloatTensor("w", new long[] {1L << 40, 1L << 40}, 1f);
-        assertThatThrownBy(() -> OnnxModel.parse(modelWith(constantNode("w", overflow)), "bad")).hasMessageContaining("overflows");
+        assertThatThrownBy(() -> OnnxModel.parse(modelWith(constantNode("w", overflow)), "bad"))
+                .hasMessageContaining("overflows");
         Msg negative = rawFloatTensor("w", new long[] {-1}, 1f);
-        assertThatThrownBy(() -> OnnxModel.parse(modelWith(constantNode("w", negative)), "bad")).hasMessageContaining("negative");
+        assertThatThrownBy(() -> OnnxModel.parse(modelWith(constantNode("w", negative)), "bad"))
+                .hasMessageContaining("negative");
         // subgraphs nested without end
         Msg g = new Msg().str(2, "leaf");
         for (int i = 0; i < 100; i++) {
-            g = new Msg().msg(1, new Msg().str(4, "If").msg(5, new Msg().str(1, "then_branch").msg(6, g)));
+            g = new Msg()
+                    .msg(
+                            1,
+                            new Msg()
+                                    .str(4, "If")
+                                    .msg(5, new Msg().str(1, "then_branch").msg(6, g)));
         }
         byte[] deep = new Msg().varint(1, 8).msg(7, g).toBytes();
         assertThatThrownBy(() -> OnnxModel.parse(deep, "deep")).hasMessageContaining("nested deeper");
         assertThatThrownBy(() -> OnnxModel.parse(new byte[0], "empty.onnx")).hasMessageContaining("empty");
-        assertThatThrownBy(() -> OnnxModel.parse("RIFF....WAVEfmt ".getBytes(), "a.wav")).isInstanceOf(OnnxFormatException.class);
+        assertThatThrownBy(() -> OnnxModel.parse("RIFF....WAVEfmt ".getBytes(), "a.wav"))
+                .isInstanceOf(OnnxFormatException.class);
     }
 
     @Test

@@ -37,14 +37,32 @@ import dev.audioengine.backend.cpu.kernels.spectral.StftKernel;
  * not compile until the CPU says how it computes it (or that it is a leaf or a view).
  */
 public final class CpuKernels {
-    private static final CpuKernel BINARY = new BinaryKernel(), UNARY = new UnaryKernel(), SCALE = new ScaleKernel(),
-            SNAKE = new SnakeKernel(), MATMUL = new MatMulKernel(), CONV1D = new Conv1dKernel(),
-            CONV_TRANSPOSE1D = new ConvTranspose1dKernel(), PAD = new PadKernel(), CONCAT = new ConcatKernel(),
-            CONTIGUOUS = new ContiguousKernel(), CAST = new CastKernel(), LAYER_NORM = new LayerNormKernel(),
-            RMS_NORM = new RmsNormKernel(), GROUP_NORM = new GroupNormKernel(), SOFTMAX = new SoftmaxKernel(),
-            REDUCE = new ReduceKernel(), ARGMAX = new ArgmaxKernel(), GET_ROWS = new GetRowsKernel(), ROPE = new RopeKernel(),
-            KEY_MASK = new KeyMaskKernel(), ATTENTION = new AttentionKernel(), LSTM = new LstmKernel(), STFT = new StftKernel(),
-            ISTFT = new IstftKernel(), MAGNITUDE = new MagnitudeKernel(), WRITE_SLICE = new WriteSliceKernel();
+    private static final CpuKernel BINARY = new BinaryKernel(),
+            UNARY = new UnaryKernel(),
+            SCALE = new ScaleKernel(),
+            SNAKE = new SnakeKernel(),
+            MATMUL = new MatMulKernel(),
+            CONV1D = new Conv1dKernel(),
+            CONV_TRANSPOSE1D = new ConvTranspose1dKernel(),
+            PAD = new PadKernel(),
+            CONCAT = new ConcatKernel(),
+            CONTIGUOUS = new ContiguousKernel(),
+            CAST = new CastKernel(),
+            LAYER_NORM = new LayerNormKernel(),
+            RMS_NORM = new RmsNormKernel(),
+            GROUP_NORM = new GroupNormKernel(),
+            SOFTMAX = new SoftmaxKernel(),
+            REDUCE = new ReduceKernel(),
+            ARGMAX = new ArgmaxKernel(),
+            GET_ROWS = new GetRowsKernel(),
+            ROPE = new RopeKernel(),
+            KEY_MASK = new KeyMaskKernel(),
+            ATTENTION = new AttentionKernel(),
+            LSTM = new LstmKernel(),
+            STFT = new StftKernel(),
+            ISTFT = new IstftKernel(),
+            MAGNITUDE = new MagnitudeKernel(),
+            WRITE_SLICE = new WriteSliceKernel();
 
     private CpuKernels() {}
 
@@ -93,7 +111,8 @@ public final class CpuKernels {
 
     public static Runnable bind(Tensor node, CpuTensor out, CpuTensor[] in, KernelContext ctx) {
         CpuKernel k = kernelOf(node.op());
-        if (k == null || !k.supports(node)) throw new IllegalArgumentException("the CPU backend does not support " + node);
+        if (k == null || !k.supports(node))
+            throw new IllegalArgumentException("the CPU backend does not support " + node);
         return k.bind(node, out, in, ctx);
     }
 }

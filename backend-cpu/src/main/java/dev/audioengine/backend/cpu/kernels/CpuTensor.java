@@ -4,7 +4,6 @@ import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.BlockQuantization;
 import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.HalfFloats;
-
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
@@ -29,9 +28,13 @@ public record CpuTensor(MemorySegment segment, long base, DType dtype, int rank,
     }
 
     /** Size of logical axis {@code axis} of the original rank (negative counts from the end). */
-    public long dim(int axis) { return dims[pad(axis)]; }
+    public long dim(int axis) {
+        return dims[pad(axis)];
+    }
 
-    public long stride(int axis) { return strides[pad(axis)]; }
+    public long stride(int axis) {
+        return strides[pad(axis)];
+    }
 
     private int pad(int axis) {
         int a = axis < 0 ? axis + rank : axis;
@@ -39,7 +42,9 @@ public record CpuTensor(MemorySegment segment, long base, DType dtype, int rank,
         return a + 4 - rank;
     }
 
-    public long elements() { return dims[0] * dims[1] * dims[2] * dims[3]; }
+    public long elements() {
+        return dims[0] * dims[1] * dims[2] * dims[3];
+    }
 
     public boolean isContiguous() {
         long expect = 1;
@@ -57,9 +62,12 @@ public record CpuTensor(MemorySegment segment, long base, DType dtype, int rank,
 
     /** Element offset of the i-th element in row-major order (slow path: unravels the index). */
     public long offsetOfLinear(long i) {
-        long d = i % dims[3]; i /= dims[3];
-        long c = i % dims[2]; i /= dims[2];
-        long b = i % dims[1]; long a = i / dims[1];
+        long d = i % dims[3];
+        i /= dims[3];
+        long c = i % dims[2];
+        i /= dims[2];
+        long b = i % dims[1];
+        long a = i / dims[1];
         return offset(a, b, c, d);
     }
 
@@ -71,15 +79,22 @@ public record CpuTensor(MemorySegment segment, long base, DType dtype, int rank,
             case BF16 -> HalfFloats.bf16ToFloat(segment.get(I16, base + off * 2));
             case I32 -> segment.get(I32, base + off * 4);
             case I8 -> segment.get(ValueLayout.JAVA_BYTE, base + off);
-            case Q8_0, Q4_0 -> throw new IllegalStateException("element access into " + dtype + " blocks; dequantize rows instead");
+            case Q8_0, Q4_0 ->
+                throw new IllegalStateException("element access into " + dtype + " blocks; dequantize rows instead");
         };
     }
 
-    public void setFloat(long off, float v) { segment.set(F32, base + off * 4, v); }
+    public void setFloat(long off, float v) {
+        segment.set(F32, base + off * 4, v);
+    }
 
-    public int getInt(long off) { return segment.get(I32, base + off * 4); }
+    public int getInt(long off) {
+        return segment.get(I32, base + off * 4);
+    }
 
-    public void setInt(long off, int v) { segment.set(I32, base + off * 4, v); }
+    public void setInt(long off, int v) {
+        segment.set(I32, base + off * 4, v);
+    }
 
     /** All elements in row-major order as floats (dequantizing block types); allocates. */
     public float[] toFloatArray() {

@@ -9,5 +9,7 @@ import dev.audioengine.backend.cpu.threads.WorkerPool;
  */
 public record KernelContext(WorkerPool pool, PanelCache panels, RunScratch scratch) {
     /** With a cache and scratch of its own (kernels bound on their own, in tests). */
-    public KernelContext(WorkerPool pool) { this(pool, new PanelCache(), new RunScratch()); }
+    public KernelContext(WorkerPool pool) {
+        this(pool, new PanelCache(), new RunScratch());
+    }
 }

@@ -40,6 +40,7 @@ public final class Rows {
             MemorySegment.copy(src, srcByte, dst, dstByte, n * 4L);
             return;
         }
-        for (int i = 0; i < n; i++) dst.set(CpuTensor.F32, dstByte + 4L * i, src.get(CpuTensor.F32, srcByte + 4L * i * s));
+        for (int i = 0; i < n; i++)
+            dst.set(CpuTensor.F32, dstByte + 4L * i, src.get(CpuTensor.F32, srcByte + 4L * i * s));
     }
 }

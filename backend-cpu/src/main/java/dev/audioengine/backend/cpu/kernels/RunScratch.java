@@ -10,6 +10,7 @@ public final class RunScratch {
     public static final int GEMM_A = 4;
     /** The columns a transposed convolution scatters from ({@code linear.ConvTranspose1dKernel}). */
     public static final int CONV_TRANSPOSE_COLS = 5;
+
     private final float[][] slots = new float[6][];
 
     /** Slot {@code slot}, at least {@code n} floats; its contents are whatever the last user left. */

@@ -52,10 +52,18 @@ public final class OpThreads {
     private static double flops(Tensor n) {
         return switch (n.op()) {
             case Op.MatMul m -> 2.0 * n.elements() * n.input(0).dim(-1);
-            case Op.Conv1d c -> 2.0 * n.elements() * n.input(1).dim(1) * n.input(1).dim(2);
-            case Op.ConvTranspose1d c -> 2.0 * n.input(0).elements() * n.input(1).dim(1) * n.input(1).dim(2);
+            case Op.Conv1d c ->
+                2.0 * n.elements() * n.input(1).dim(1) * n.input(1).dim(2);
+            case Op.ConvTranspose1d c ->
+                2.0 * n.input(0).elements() * n.input(1).dim(1) * n.input(1).dim(2);
             case Op.Attention a -> 4.0 * n.elements() * n.input(1).dim(-2);
-            case Op.Lstm l -> 2.0 * n.input(0).dim(0) * n.input(0).dim(1) * 4 * l.hidden() * (n.input(0).dim(2) + l.hidden());
+            case Op.Lstm l ->
+                2.0
+                        * n.input(0).dim(0)
+                        * n.input(0).dim(1)
+                        * 4
+                        * l.hidden()
+                        * (n.input(0).dim(2) + l.hidden());
             case Op.Stft s -> fft(s.nFft()) * n.dim(0) * n.dim(2);
             case Op.Istft s -> fft(s.nFft()) * n.input(0).dim(0) * n.input(0).dim(2);
             default -> -1;
@@ -63,5 +71,7 @@ public final class OpThreads {
     }
 
     /** The customary 5·N·log2 N of one transform of size N (the CPU's STFT is an FFT). */
-    private static double fft(int n) { return 5.0 * n * (Math.log(n) / Math.log(2)); }
+    private static double fft(int n) {
+        return 5.0 * n * (Math.log(n) / Math.log(2));
+    }
 }

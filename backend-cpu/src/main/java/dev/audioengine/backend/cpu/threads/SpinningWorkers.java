@@ -42,13 +42,18 @@ final class SpinningWorkers implements AutoCloseable {
     }
 
     /** Claims the workers for one split; false while another split holds them. */
-    boolean enter() { return !closed && inFlight.compareAndSet(false, true); }
+    boolean enter() {
+        return !closed && inFlight.compareAndSet(false, true);
+    }
 
-    void leave() { inFlight.set(false); }
+    void leave() {
+        inFlight.set(false);
+    }
 
     /** Between {@link #enter} and {@link #leave}: chunk c of {@code chunks} over [0, n) to worker c−1, chunk 0 on the caller. */
     void split(int n, int chunks, WorkerPool.RangeBody body) {
-        for (int c = 1; c < chunks; c++) slots[c - 1].post(body, (int) ((long) n * c / chunks), (int) ((long) n * (c + 1) / chunks));
+        for (int c = 1; c < chunks; c++)
+            slots[c - 1].post(body, (int) ((long) n * c / chunks), (int) ((long) n * (c + 1) / chunks));
         Throwable failure = run(body, 0, (int) ((long) n / chunks));
         // all chunks finish before anything is thrown: they write into shared buffers
         for (int c = chunks - 1; c >= 1; c--) {
@@ -87,7 +92,9 @@ final class SpinningWorkers implements AutoCloseable {
         private int from, to;
         private Throwable failure;
 
-        Slot(int index) { this.index = index; }
+        Slot(int index) {
+            this.index = index;
+        }
 
         void post(WorkerPool.RangeBody body, int from, int to) {
             this.body = body;
@@ -95,7 +102,10 @@ final class SpinningWorkers implements AutoCloseable {
             this.to = to;
             this.failure = null;
             if (thread == null) {
-                thread = Thread.ofPlatform().daemon().name("audioengine-cpu-" + index).unstarted(this);
+                thread = Thread.ofPlatform()
+                        .daemon()
+                        .name("audioengine-cpu-" + index)
+                        .unstarted(this);
                 thread.start();
             }
             state.set(POSTED);

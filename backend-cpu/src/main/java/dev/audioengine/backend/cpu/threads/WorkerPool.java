@@ -39,10 +39,14 @@ public final class WorkerPool implements AutoCloseable {
         this.owner = false;
     }
 
-    public int threads() { return threads; }
+    public int threads() {
+        return threads;
+    }
 
     /** Worker threads started so far: the pool starts one only when a split first hands it work. */
-    public int startedWorkers() { return workers == null ? 0 : workers.started(); }
+    public int startedWorkers() {
+        return workers == null ? 0 : workers.started();
+    }
 
     /** This pool's workers split over at most {@code n} threads (at least 1; closing the view does nothing). */
     public WorkerPool limitedTo(int n) {
@@ -52,7 +56,9 @@ public final class WorkerPool implements AutoCloseable {
 
     /** Calls {@code body} for every i in [0, n), split over the workers; returns when all are done. */
     public void parallelFor(int n, IntConsumer body) {
-        parallelRanges(n, (from, to) -> { for (int i = from; i < to; i++) body.accept(i); });
+        parallelRanges(n, (from, to) -> {
+            for (int i = from; i < to; i++) body.accept(i);
+        });
     }
 
     /** Calls {@code body(from, to)} for contiguous chunks covering [0, n). */
@@ -69,7 +75,8 @@ public final class WorkerPool implements AutoCloseable {
             }
         } else {
             // the workers are busy with another split: the same chunks, one after another on this thread
-            for (int c = 0; c < chunks; c++) body.run((int) ((long) n * c / chunks), (int) ((long) n * (c + 1) / chunks));
+            for (int c = 0; c < chunks; c++)
+                body.run((int) ((long) n * c / chunks), (int) ((long) n * (c + 1) / chunks));
         }
     }
 

@@ -3,11 +3,10 @@ package dev.audioengine.backend.cpu.kernels;
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.api.exec.CompiledGraph;
 import dev.audioengine.api.graph.Graph;
-import dev.audioengine.reference.ReferenceEvaluator;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.testkit.Closeness;
 import dev.audioengine.api.testkit.Seeds;
-
+import dev.audioengine.reference.ReferenceEvaluator;
 import java.util.Map;
 import java.util.Random;
 
@@ -21,12 +20,17 @@ import java.util.Random;
 public final class KernelHarness implements AutoCloseable {
     final long seed = Seeds.fresh();
     public final Random random = new Random(seed);
-    private final AudioEngine engine = AudioEngine.builder().backend("cpu").threads(2).option("cpu.op-threads", "all").build();
+    private final AudioEngine engine = AudioEngine.builder()
+            .backend("cpu")
+            .threads(2)
+            .option("cpu.op-threads", "all")
+            .build();
 
     /** Runs the graph, checks output 0 against the shared reference within {@code bound} NMSE, returns it. */
     public float[] run(Graph graph, Map<String, HostTensor> inputs, double bound) {
         float[] got;
-        try (CompiledGraph cg = engine.compile(graph); CompiledGraph.Outputs out = cg.run(inputs)) {
+        try (CompiledGraph cg = engine.compile(graph);
+                CompiledGraph.Outputs out = cg.run(inputs)) {
             got = out.get(0).toFloatArray();
         }
         var output = graph.outputs().get(0);
@@ -73,12 +77,15 @@ public final class KernelHarness implements AutoCloseable {
         double e = nmse(got, want);
         if (!(e <= bound)) {
             int worst = 0;
-            for (int i = 0; i < got.length; i++) if (Math.abs(got[i] - want[i]) > Math.abs(got[worst] - want[worst])) worst = i;
-            throw new AssertionError(what + ": NMSE " + e + " > " + bound + "; worst element " + worst + " got " + got[worst]
-                    + " want " + want[worst] + "; " + Seeds.describe(seed));
+            for (int i = 0; i < got.length; i++)
+                if (Math.abs(got[i] - want[i]) > Math.abs(got[worst] - want[worst])) worst = i;
+            throw new AssertionError(what + ": NMSE " + e + " > " + bound + "; worst element " + worst + " got "
+                    + got[worst] + " want " + want[worst] + "; " + Seeds.describe(seed));
         }
     }
 
     @Override
-    public void close() { engine.close(); }
+    public void close() {
+        engine.close();
+    }
 }

@@ -5,14 +5,13 @@ import dev.audioengine.api.exec.CompiledGraph;
 import dev.audioengine.api.graph.Graph;
 import dev.audioengine.api.graph.GraphBuilder;
 import dev.audioengine.api.graph.Tensor;
-import dev.audioengine.reference.ReferenceEvaluator;
 import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
 import dev.audioengine.api.testkit.Closeness;
 import dev.audioengine.api.testkit.RandomTensors;
 import dev.audioengine.api.testkit.Seeds;
-
+import dev.audioengine.reference.ReferenceEvaluator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -60,7 +59,9 @@ public final class ReferenceCheck implements AutoCloseable {
         };
     }
 
-    public Tensor input(String name, Shape shape, Layout layout) { return input(name, shape, layout, -1, 1); }
+    public Tensor input(String name, Shape shape, Layout layout) {
+        return input(name, shape, layout, -1, 1);
+    }
 
     /** An input with given values (any dtype). */
     public Tensor bind(String name, HostTensor value) {
@@ -68,9 +69,13 @@ public final class ReferenceCheck implements AutoCloseable {
         return g.input(name, value.dtype(), value.shape());
     }
 
-    public Tensor constant(Shape shape, float lo, float hi) { return g.constant(random.f32(shape, lo, hi)); }
+    public Tensor constant(Shape shape, float lo, float hi) {
+        return g.constant(random.f32(shape, lo, hi));
+    }
 
-    public Tensor constant(DType dtype, Shape shape, float lo, float hi) { return g.constant(random.of(dtype, shape, lo, hi)); }
+    public Tensor constant(DType dtype, Shape shape, float lo, float hi) {
+        return g.constant(random.of(dtype, shape, lo, hi));
+    }
 
     /** Runs {@code out} on the CPU and checks NMSE against the reference (non-finite values must agree). */
     public void assertNmse(AudioEngine engine, String what, Tensor out, double bound) {
@@ -90,20 +95,26 @@ public final class ReferenceCheck implements AutoCloseable {
     }
 
     public float[] runOnCpu(AudioEngine engine, Tensor out) {
-        try (CompiledGraph cg = engine.compile(graph(out)); CompiledGraph.Outputs o = cg.run(inputs)) {
+        try (CompiledGraph cg = engine.compile(graph(out));
+                CompiledGraph.Outputs o = cg.run(inputs)) {
             return o.get(0).toFloatArray();
         }
     }
 
     /** Runs an I32 output on the CPU and returns its ints. */
     public int[] runOnCpuInts(AudioEngine engine, Tensor out) {
-        try (CompiledGraph cg = engine.compile(graph(out)); CompiledGraph.Outputs o = cg.run(inputs)) {
+        try (CompiledGraph cg = engine.compile(graph(out));
+                CompiledGraph.Outputs o = cg.run(inputs)) {
             return o.get(0).toIntArray();
         }
     }
 
-    public double[] reference(Tensor out) { return ReferenceEvaluator.evaluate(graph(out), inputs, out); }
+    public double[] reference(Tensor out) {
+        return ReferenceEvaluator.evaluate(graph(out), inputs, out);
+    }
 
     @Override
-    public void close() { inputs.values().forEach(HostTensor::close); }
+    public void close() {
+        inputs.values().forEach(HostTensor::close);
+    }
 }

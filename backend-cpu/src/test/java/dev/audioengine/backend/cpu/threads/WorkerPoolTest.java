@@ -1,6 +1,7 @@
 package dev.audioengine.backend.cpu.threads;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -10,9 +11,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReference;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 /**
  * The pool's contract: every index exactly once in chunks fixed by n and the thread count, failures thrown
@@ -32,7 +31,10 @@ class WorkerPoolTest {
                             ranges.add(new int[] {from, to});
                             for (int i = from; i < to; i++) hits.incrementAndGet(i);
                         });
-                        for (int i = 0; i < n; i++) assertThat(hits.get(i)).as("index %d of %d on %d threads", i, n, threads).isEqualTo(1);
+                        for (int i = 0; i < n; i++)
+                            assertThat(hits.get(i))
+                                    .as("index %d of %d on %d threads", i, n, threads)
+                                    .isEqualTo(1);
                         int chunks = Math.min(threads, n);
                         assertThat(ranges).hasSize(chunks);
                         Set<Integer> starts = ConcurrentHashMap.newKeySet();
@@ -51,11 +53,17 @@ class WorkerPoolTest {
                 int bad = failing;
                 AtomicIntegerArray done = new AtomicIntegerArray(3);
                 assertThatThrownBy(() -> pool.parallelFor(3, c -> {
-                    if (c == bad) throw new IllegalStateException("chunk " + c);
-                    sleep(5);
-                    done.set(c, 1);
-                })).isInstanceOf(IllegalStateException.class).hasMessage("chunk " + bad);
-                for (int c = 0; c < 3; c++) if (c != bad) assertThat(done.get(c)).as("chunk %d finished before the throw", c).isEqualTo(1);
+                            if (c == bad) throw new IllegalStateException("chunk " + c);
+                            sleep(5);
+                            done.set(c, 1);
+                        }))
+                        .isInstanceOf(IllegalStateException.class)
+                        .hasMessage("chunk " + bad);
+                for (int c = 0; c < 3; c++)
+                    if (c != bad)
+                        assertThat(done.get(c))
+                                .as("chunk %d finished before the throw", c)
+                                .isEqualTo(1);
             }
             AtomicIntegerArray hits = new AtomicIntegerArray(10);
             pool.parallelFor(10, hits::incrementAndGet);
@@ -66,7 +74,9 @@ class WorkerPoolTest {
     @Test
     void twoFailingChunksThrowOneWithTheOtherSuppressed() {
         try (WorkerPool pool = new WorkerPool(2)) {
-            assertThatThrownBy(() -> pool.parallelFor(2, c -> { throw new IllegalArgumentException("chunk " + c); }))
+            assertThatThrownBy(() -> pool.parallelFor(2, c -> {
+                        throw new IllegalArgumentException("chunk " + c);
+                    }))
                     .isInstanceOf(IllegalArgumentException.class)
                     .satisfies(e -> assertThat(e.getSuppressed()).hasSize(1));
         }
@@ -95,7 +105,9 @@ class WorkerPoolTest {
                         for (int round = 0; round < 300; round++) {
                             AtomicIntegerArray hits = new AtomicIntegerArray(n);
                             pool.parallelFor(n, hits::incrementAndGet);
-                            for (int i = 0; i < n; i++) if (hits.get(i) != 1) throw new AssertionError("index " + i + " ran " + hits.get(i) + " times");
+                            for (int i = 0; i < n; i++)
+                                if (hits.get(i) != 1)
+                                    throw new AssertionError("index " + i + " ran " + hits.get(i) + " times");
                         }
                     } catch (Throwable e) {
                         failure.compareAndSet(null, e);
@@ -114,11 +126,13 @@ class WorkerPoolTest {
         Set<Thread> before = liveWorkers();
         WorkerPool pool = new WorkerPool(3);
         assertThat(pool.startedWorkers()).isZero();
-        pool.limitedTo(1).parallelFor(100, i -> { });
-        assertThat(pool.startedWorkers()).as("a one-thread view hands nothing to the workers").isZero();
-        pool.limitedTo(2).parallelFor(100, i -> { });
+        pool.limitedTo(1).parallelFor(100, i -> {});
+        assertThat(pool.startedWorkers())
+                .as("a one-thread view hands nothing to the workers")
+                .isZero();
+        pool.limitedTo(2).parallelFor(100, i -> {});
         assertThat(pool.startedWorkers()).isEqualTo(1);
-        pool.parallelFor(100, i -> { });
+        pool.parallelFor(100, i -> {});
         assertThat(pool.startedWorkers()).isEqualTo(2);
         Set<Thread> workers = liveWorkers();
         workers.removeAll(before);
@@ -133,7 +147,8 @@ class WorkerPoolTest {
 
     private static Set<Thread> liveWorkers() {
         Set<Thread> live = new java.util.HashSet<>();
-        for (Thread t : Thread.getAllStackTraces().keySet()) if (t.getName().startsWith("audioengine-cpu-") && t.isAlive()) live.add(t);
+        for (Thread t : Thread.getAllStackTraces().keySet())
+            if (t.getName().startsWith("audioengine-cpu-") && t.isAlive()) live.add(t);
         return live;
     }
 

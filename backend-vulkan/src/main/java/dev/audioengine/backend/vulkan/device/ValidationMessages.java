@@ -1,5 +1,10 @@
 package dev.audioengine.backend.vulkan.device;
 
+import static java.lang.foreign.MemoryLayout.paddingLayout;
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
 import dev.audioengine.backend.vulkan.ffm.VkStructs;
 import dev.audioengine.backend.vulkan.ffm.VulkanException;
 import dev.audioengine.backend.vulkan.ffm.VulkanFunctions;
@@ -18,11 +23,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
-import static java.lang.foreign.MemoryLayout.paddingLayout;
-import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
-
 /**
  * Collects the Khronos validation layer's warnings and errors for one instance through a
  * VK_EXT_debug_utils messenger whose callback is a Java upcall, so tests can assert that a run
@@ -35,9 +35,15 @@ public final class ValidationMessages implements AutoCloseable {
     private static final int TYPES = 0x1 | 0x2 | 0x4; // general, validation, performance
 
     public static final StructLayout CREATE_INFO = MemoryLayout.structLayout(
-            JAVA_INT.withName("sType"), paddingLayout(4), ADDRESS.withName("pNext"),
-            JAVA_INT.withName("flags"), JAVA_INT.withName("messageSeverity"), JAVA_INT.withName("messageType"), paddingLayout(4),
-            ADDRESS.withName("pfnUserCallback"), ADDRESS.withName("pUserData"));
+            JAVA_INT.withName("sType"),
+            paddingLayout(4),
+            ADDRESS.withName("pNext"),
+            JAVA_INT.withName("flags"),
+            JAVA_INT.withName("messageSeverity"),
+            JAVA_INT.withName("messageType"),
+            paddingLayout(4),
+            ADDRESS.withName("pfnUserCallback"),
+            ADDRESS.withName("pUserData"));
 
     /** Offset of pMessage in VkDebugUtilsMessengerCallbackDataEXT. */
     private static final long MESSAGE_OFFSET = 40;
@@ -62,10 +68,17 @@ public final class ValidationMessages implements AutoCloseable {
 
     private static MemorySegment callbackStub() {
         try {
-            MethodHandle target = MethodHandles.lookup().findStatic(ValidationMessages.class, "onMessage",
-                    MethodType.methodType(int.class, int.class, int.class, MemorySegment.class, MemorySegment.class));
-            return Linker.nativeLinker().upcallStub(target,
-                    FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS), Arena.global());
+            MethodHandle target = MethodHandles.lookup()
+                    .findStatic(
+                            ValidationMessages.class,
+                            "onMessage",
+                            MethodType.methodType(
+                                    int.class, int.class, int.class, MemorySegment.class, MemorySegment.class));
+            return Linker.nativeLinker()
+                    .upcallStub(
+                            target,
+                            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS),
+                            Arena.global());
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException(e);
         }
@@ -76,7 +89,9 @@ public final class ValidationMessages implements AutoCloseable {
         List<String> log = LOGS.get(user.address());
         if (log != null) {
             MemorySegment text = data.reinterpret(MESSAGE_OFFSET + 8).get(ADDRESS, MESSAGE_OFFSET);
-            String message = text.equals(MemorySegment.NULL) ? "(no message)" : text.reinterpret(Long.MAX_VALUE).getString(0);
+            String message = text.equals(MemorySegment.NULL)
+                    ? "(no message)"
+                    : text.reinterpret(Long.MAX_VALUE).getString(0);
             synchronized (log) {
                 log.add(((severity & SEVERITY_ERROR) != 0 ? "error: " : "warning: ") + message);
             }
@@ -87,9 +102,17 @@ public final class ValidationMessages implements AutoCloseable {
     /** Installs a messenger on {@code instance} (made with the layer and {@link #EXTENSION}). */
     static ValidationMessages install(MethodHandle getInstanceProcAddr, MemorySegment instance) {
         try (Arena arena = Arena.ofConfined()) {
-            MethodHandle create = function(getInstanceProcAddr, arena, instance, "vkCreateDebugUtilsMessengerEXT",
+            MethodHandle create = function(
+                    getInstanceProcAddr,
+                    arena,
+                    instance,
+                    "vkCreateDebugUtilsMessengerEXT",
                     FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
-            MethodHandle destroy = function(getInstanceProcAddr, arena, instance, "vkDestroyDebugUtilsMessengerEXT",
+            MethodHandle destroy = function(
+                    getInstanceProcAddr,
+                    arena,
+                    instance,
+                    "vkDestroyDebugUtilsMessengerEXT",
                     FunctionDescriptor.ofVoid(ADDRESS, JAVA_LONG, ADDRESS));
             long id = IDS.getAndIncrement();
             MemorySegment info = arena.allocate(CREATE_INFO);
@@ -111,10 +134,16 @@ public final class ValidationMessages implements AutoCloseable {
         }
     }
 
-    private static MethodHandle function(MethodHandle getInstanceProcAddr, Arena arena, MemorySegment instance, String name,
-                                         FunctionDescriptor descriptor) throws Throwable {
+    private static MethodHandle function(
+            MethodHandle getInstanceProcAddr,
+            Arena arena,
+            MemorySegment instance,
+            String name,
+            FunctionDescriptor descriptor)
+            throws Throwable {
         MemorySegment pfn = (MemorySegment) getInstanceProcAddr.invokeExact(instance, arena.allocateFrom(name));
-        if (pfn.equals(MemorySegment.NULL)) throw new IllegalStateException(name + " is not available on this instance");
+        if (pfn.equals(MemorySegment.NULL))
+            throw new IllegalStateException(name + " is not available on this instance");
         return Linker.nativeLinker().downcallHandle(pfn, descriptor);
     }
 

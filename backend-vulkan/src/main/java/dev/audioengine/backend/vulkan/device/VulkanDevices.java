@@ -1,22 +1,21 @@
 package dev.audioengine.backend.vulkan.device;
 
+import static dev.audioengine.backend.vulkan.ffm.VkStructs.offset;
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
 import dev.audioengine.api.spi.DeviceInfo;
 import dev.audioengine.api.spi.DeviceKind;
 import dev.audioengine.backend.vulkan.ffm.VkResults;
 import dev.audioengine.backend.vulkan.ffm.VkStructs;
 import dev.audioengine.backend.vulkan.ffm.VulkanFunctions;
-
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-
-import static dev.audioengine.backend.vulkan.ffm.VkStructs.offset;
-import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
  * Lists the physical devices of every installed Vulkan driver through a short-lived instance
@@ -69,7 +68,8 @@ public final class VulkanDevices {
     static List<MemorySegment> physicalDevices(VulkanFunctions vk, Arena arena, MemorySegment instance) {
         MemorySegment count = arena.allocate(JAVA_INT);
         while (true) { // the count can grow between the two calls (a hot-plugged device): then VK_INCOMPLETE
-            VulkanFunctions.check(vk.enumeratePhysicalDevices(instance, count, MemorySegment.NULL), "vkEnumeratePhysicalDevices");
+            VulkanFunctions.check(
+                    vk.enumeratePhysicalDevices(instance, count, MemorySegment.NULL), "vkEnumeratePhysicalDevices");
             int n = count.get(JAVA_INT, 0);
             MemorySegment array = arena.allocate(ADDRESS, Math.max(1, n));
             int result = vk.enumeratePhysicalDevices(instance, count, array);
@@ -81,8 +81,12 @@ public final class VulkanDevices {
         }
     }
 
-    static VulkanDevice describe(VulkanFunctions vk, Arena arena, int index, MemorySegment device,
-                                         Optional<MethodHandle> memoryProperties2) {
+    static VulkanDevice describe(
+            VulkanFunctions vk,
+            Arena arena,
+            int index,
+            MemorySegment device,
+            Optional<MethodHandle> memoryProperties2) {
         var p = VkStructs.VK_PHYSICAL_DEVICE_PROPERTIES;
         MemorySegment props = arena.allocate(p);
         vk.physicalDeviceProperties(device, props);
@@ -98,7 +102,9 @@ public final class VulkanDevices {
         boolean[] deviceLocal = new boolean[heaps];
         for (int h = 0; h < heaps; h++) {
             MemorySegment heap = heap(memory, offset(m, "memoryHeaps"), h);
-            deviceLocal[h] = (heap.get(JAVA_INT, offset(VkStructs.VK_MEMORY_HEAP, "flags")) & VkStructs.VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) != 0;
+            deviceLocal[h] = (heap.get(JAVA_INT, offset(VkStructs.VK_MEMORY_HEAP, "flags"))
+                            & VkStructs.VK_MEMORY_HEAP_DEVICE_LOCAL_BIT)
+                    != 0;
             if (deviceLocal[h]) total += heap.get(JAVA_LONG, offset(VkStructs.VK_MEMORY_HEAP, "size"));
         }
 
@@ -126,7 +132,8 @@ public final class VulkanDevices {
 
     private static boolean supportsMemoryBudget(VulkanFunctions vk, Arena arena, MemorySegment device) {
         MemorySegment count = arena.allocate(JAVA_INT);
-        VulkanFunctions.check(vk.enumerateDeviceExtensionProperties(device, count, MemorySegment.NULL),
+        VulkanFunctions.check(
+                vk.enumerateDeviceExtensionProperties(device, count, MemorySegment.NULL),
                 "vkEnumerateDeviceExtensionProperties");
         int n = count.get(JAVA_INT, 0);
         var e = VkStructs.VK_EXTENSION_PROPERTIES;
@@ -141,10 +148,12 @@ public final class VulkanDevices {
     }
 
     /** Sum over device-local heaps of what this process may still allocate: budget minus its usage. */
-    private static long budgetFree(Arena arena, MemorySegment device, MethodHandle memoryProperties2, boolean[] deviceLocal) {
+    private static long budgetFree(
+            Arena arena, MemorySegment device, MethodHandle memoryProperties2, boolean[] deviceLocal) {
         var b = VkStructs.VK_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT;
         MemorySegment budget = arena.allocate(b);
-        budget.set(JAVA_INT, offset(b, "sType"), VkStructs.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT);
+        budget.set(
+                JAVA_INT, offset(b, "sType"), VkStructs.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT);
         var p2 = VkStructs.VK_PHYSICAL_DEVICE_MEMORY_PROPERTIES_2;
         MemorySegment properties2 = arena.allocate(p2);
         properties2.set(JAVA_INT, offset(p2, "sType"), VkStructs.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_PROPERTIES_2);

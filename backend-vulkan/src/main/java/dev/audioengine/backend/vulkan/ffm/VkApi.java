@@ -1,5 +1,9 @@
 package dev.audioengine.backend.vulkan.ffm;
 
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemoryLayout;
@@ -8,10 +12,6 @@ import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
 import java.util.HashMap;
 import java.util.Map;
-
-import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 /**
  * Downcalls for the Vulkan entry points the compute backend uses, all exported by the loader
@@ -74,8 +74,9 @@ public final class VkApi {
     /** Binds every entry point; throws IllegalStateException naming the first one the library lacks. */
     public VkApi(SymbolLookup lib, String libraryName) {
         for (Map.Entry<String, String> e : SIGNATURES.entrySet()) {
-            MemorySegment symbol = lib.find(e.getKey()).orElseThrow(() -> new IllegalStateException(
-                    libraryName + " does not export " + e.getKey() + "; a Vulkan 1.1 loader is needed"));
+            MemorySegment symbol = lib.find(e.getKey())
+                    .orElseThrow(() -> new IllegalStateException(
+                            libraryName + " does not export " + e.getKey() + "; a Vulkan 1.1 loader is needed"));
             handles.put(e.getKey(), LINKER.downcallHandle(symbol, descriptor(e.getValue())));
         }
     }
@@ -84,7 +85,9 @@ public final class VkApi {
         String[] parts = signature.split(":");
         MemoryLayout[] args = new MemoryLayout[parts[1].length()];
         for (int i = 0; i < args.length; i++) args[i] = layout(parts[1].charAt(i));
-        return parts[0].equals("v") ? FunctionDescriptor.ofVoid(args) : FunctionDescriptor.of(layout(parts[0].charAt(0)), args);
+        return parts[0].equals("v")
+                ? FunctionDescriptor.ofVoid(args)
+                : FunctionDescriptor.of(layout(parts[0].charAt(0)), args);
     }
 
     private static MemoryLayout layout(char c) {
@@ -103,10 +106,14 @@ public final class VkApi {
     }
 
     /** Calls a function and returns its VkResult (for VK_TIMEOUT and friends). */
-    public int result(String function, Object... args) { return (int) invoke(function, args); }
+    public int result(String function, Object... args) {
+        return (int) invoke(function, args);
+    }
 
     /** Calls a void function. */
-    public void call(String function, Object... args) { invoke(function, args); }
+    public void call(String function, Object... args) {
+        invoke(function, args);
+    }
 
     private Object invoke(String function, Object[] args) {
         MethodHandle h = handles.get(function);

@@ -1,12 +1,12 @@
 package dev.audioengine.backend.vulkan.ffm;
 
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.StructLayout;
-
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
 
 /** A zeroed Vulkan struct in an arena, filled by field name (names as in {@link VkComputeStructs}). */
 public final class VkStruct {
@@ -47,7 +47,11 @@ public final class VkStruct {
         return this;
     }
 
-    public int getInt(String field) { return segment.get(JAVA_INT, VkStructs.offset(layout, field)); }
+    public int getInt(String field) {
+        return segment.get(JAVA_INT, VkStructs.offset(layout, field));
+    }
 
-    public long getLong(String field) { return segment.get(JAVA_LONG, VkStructs.offset(layout, field)); }
+    public long getLong(String field) {
+        return segment.get(JAVA_LONG, VkStructs.offset(layout, field));
+    }
 }

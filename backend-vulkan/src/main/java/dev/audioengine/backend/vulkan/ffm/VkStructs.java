@@ -1,8 +1,5 @@
 package dev.audioengine.backend.vulkan.ffm;
 
-import java.lang.foreign.MemoryLayout;
-import java.lang.foreign.StructLayout;
-
 import static java.lang.foreign.MemoryLayout.PathElement.groupElement;
 import static java.lang.foreign.MemoryLayout.paddingLayout;
 import static java.lang.foreign.MemoryLayout.sequenceLayout;
@@ -10,6 +7,9 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.StructLayout;
 
 /**
  * The few vulkan_core.h structs and constants the probe uses, laid out as a C compiler does on
@@ -33,26 +33,33 @@ public final class VkStructs {
     public static final String VK_EXT_MEMORY_BUDGET_EXTENSION_NAME = "VK_EXT_memory_budget";
 
     public static final StructLayout VK_APPLICATION_INFO = MemoryLayout.structLayout(
-            JAVA_INT.withName("sType"), paddingLayout(4),
+            JAVA_INT.withName("sType"),
+            paddingLayout(4),
             ADDRESS.withName("pNext"),
             ADDRESS.withName("pApplicationName"),
-            JAVA_INT.withName("applicationVersion"), paddingLayout(4),
+            JAVA_INT.withName("applicationVersion"),
+            paddingLayout(4),
             ADDRESS.withName("pEngineName"),
             JAVA_INT.withName("engineVersion"),
             JAVA_INT.withName("apiVersion"));
 
     public static final StructLayout VK_INSTANCE_CREATE_INFO = MemoryLayout.structLayout(
-            JAVA_INT.withName("sType"), paddingLayout(4),
+            JAVA_INT.withName("sType"),
+            paddingLayout(4),
             ADDRESS.withName("pNext"),
-            JAVA_INT.withName("flags"), paddingLayout(4),
+            JAVA_INT.withName("flags"),
+            paddingLayout(4),
             ADDRESS.withName("pApplicationInfo"),
-            JAVA_INT.withName("enabledLayerCount"), paddingLayout(4),
+            JAVA_INT.withName("enabledLayerCount"),
+            paddingLayout(4),
             ADDRESS.withName("ppEnabledLayerNames"),
-            JAVA_INT.withName("enabledExtensionCount"), paddingLayout(4),
+            JAVA_INT.withName("enabledExtensionCount"),
+            paddingLayout(4),
             ADDRESS.withName("ppEnabledExtensionNames"));
 
     /** VkPhysicalDeviceLimits is 504 bytes of mixed fields, 8-aligned; the probe reads none of them. */
-    public static final MemoryLayout VK_PHYSICAL_DEVICE_LIMITS_OPAQUE = sequenceLayout(504 / 8, JAVA_LONG).withName("limits");
+    public static final MemoryLayout VK_PHYSICAL_DEVICE_LIMITS_OPAQUE =
+            sequenceLayout(504 / 8, JAVA_LONG).withName("limits");
 
     public static final StructLayout VK_PHYSICAL_DEVICE_PROPERTIES = MemoryLayout.structLayout(
             JAVA_INT.withName("apiVersion"),
@@ -67,13 +74,11 @@ public final class VkStructs {
             sequenceLayout(5, JAVA_INT).withName("sparseProperties"), // five VkBool32
             paddingLayout(4));
 
-    public static final StructLayout VK_MEMORY_TYPE = MemoryLayout.structLayout(
-            JAVA_INT.withName("propertyFlags"),
-            JAVA_INT.withName("heapIndex"));
+    public static final StructLayout VK_MEMORY_TYPE =
+            MemoryLayout.structLayout(JAVA_INT.withName("propertyFlags"), JAVA_INT.withName("heapIndex"));
 
-    public static final StructLayout VK_MEMORY_HEAP = MemoryLayout.structLayout(
-            JAVA_LONG.withName("size"),
-            JAVA_INT.withName("flags"), paddingLayout(4));
+    public static final StructLayout VK_MEMORY_HEAP =
+            MemoryLayout.structLayout(JAVA_LONG.withName("size"), JAVA_INT.withName("flags"), paddingLayout(4));
 
     public static final StructLayout VK_PHYSICAL_DEVICE_MEMORY_PROPERTIES = MemoryLayout.structLayout(
             JAVA_INT.withName("memoryTypeCount"),
@@ -82,12 +87,14 @@ public final class VkStructs {
             sequenceLayout(VK_MAX_MEMORY_HEAPS, VK_MEMORY_HEAP).withName("memoryHeaps"));
 
     public static final StructLayout VK_PHYSICAL_DEVICE_MEMORY_PROPERTIES_2 = MemoryLayout.structLayout(
-            JAVA_INT.withName("sType"), paddingLayout(4),
+            JAVA_INT.withName("sType"),
+            paddingLayout(4),
             ADDRESS.withName("pNext"),
             VK_PHYSICAL_DEVICE_MEMORY_PROPERTIES.withName("memoryProperties"));
 
     public static final StructLayout VK_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT = MemoryLayout.structLayout(
-            JAVA_INT.withName("sType"), paddingLayout(4),
+            JAVA_INT.withName("sType"),
+            paddingLayout(4),
             ADDRESS.withName("pNext"),
             sequenceLayout(VK_MAX_MEMORY_HEAPS, JAVA_LONG).withName("heapBudget"),
             sequenceLayout(VK_MAX_MEMORY_HEAPS, JAVA_LONG).withName("heapUsage"));

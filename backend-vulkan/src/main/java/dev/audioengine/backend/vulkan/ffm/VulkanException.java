@@ -9,5 +9,7 @@ public final class VulkanException extends RuntimeException {
         this.result = result;
     }
 
-    public int result() { return result; }
+    public int result() {
+        return result;
+    }
 }

@@ -1,5 +1,8 @@
 package dev.audioengine.backend.vulkan.ffm;
 
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -7,9 +10,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
 import java.util.Optional;
-
-import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 /**
  * Downcall handles for the Vulkan 1.0 entry points the loader exports, plus
@@ -21,6 +21,7 @@ public final class VulkanFunctions {
 
     /** Absent from 1.0 loaders, whose instances can only be 1.0. */
     private final Optional<MethodHandle> vkEnumerateInstanceVersion;
+
     private final MethodHandle vkCreateInstance;
     private final MethodHandle vkDestroyInstance;
     private final MethodHandle vkEnumeratePhysicalDevices;
@@ -33,18 +34,31 @@ public final class VulkanFunctions {
     public VulkanFunctions(SymbolLookup lib, String libraryName) {
         vkEnumerateInstanceVersion = lib.find("vkEnumerateInstanceVersion")
                 .map(s -> LINKER.downcallHandle(s, FunctionDescriptor.of(JAVA_INT, ADDRESS)));
-        vkCreateInstance = bind(lib, libraryName, "vkCreateInstance", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+        vkCreateInstance =
+                bind(lib, libraryName, "vkCreateInstance", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
         vkDestroyInstance = bind(lib, libraryName, "vkDestroyInstance", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS));
-        vkEnumeratePhysicalDevices = bind(lib, libraryName, "vkEnumeratePhysicalDevices", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
-        vkGetPhysicalDeviceProperties = bind(lib, libraryName, "vkGetPhysicalDeviceProperties", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS));
-        vkGetPhysicalDeviceMemoryProperties = bind(lib, libraryName, "vkGetPhysicalDeviceMemoryProperties", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS));
-        vkEnumerateDeviceExtensionProperties = bind(lib, libraryName, "vkEnumerateDeviceExtensionProperties", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
-        vkGetInstanceProcAddr = bind(lib, libraryName, "vkGetInstanceProcAddr", FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS));
+        vkEnumeratePhysicalDevices = bind(
+                lib,
+                libraryName,
+                "vkEnumeratePhysicalDevices",
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+        vkGetPhysicalDeviceProperties =
+                bind(lib, libraryName, "vkGetPhysicalDeviceProperties", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS));
+        vkGetPhysicalDeviceMemoryProperties = bind(
+                lib, libraryName, "vkGetPhysicalDeviceMemoryProperties", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS));
+        vkEnumerateDeviceExtensionProperties = bind(
+                lib,
+                libraryName,
+                "vkEnumerateDeviceExtensionProperties",
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
+        vkGetInstanceProcAddr =
+                bind(lib, libraryName, "vkGetInstanceProcAddr", FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS));
     }
 
     private static MethodHandle bind(SymbolLookup lib, String libraryName, String name, FunctionDescriptor descriptor) {
-        MemorySegment symbol = lib.find(name).orElseThrow(() -> new IllegalStateException(
-                libraryName + " does not export " + name + "; it is not the Vulkan loader (libvulkan)"));
+        MemorySegment symbol = lib.find(name)
+                .orElseThrow(() -> new IllegalStateException(
+                        libraryName + " does not export " + name + "; it is not the Vulkan loader (libvulkan)"));
         return LINKER.downcallHandle(symbol, descriptor);
     }
 
@@ -109,7 +123,8 @@ public final class VulkanFunctions {
 
     public int enumerateDeviceExtensionProperties(MemorySegment device, MemorySegment count, MemorySegment properties) {
         try {
-            return (int) vkEnumerateDeviceExtensionProperties.invokeExact(device, MemorySegment.NULL, count, properties);
+            return (int)
+                    vkEnumerateDeviceExtensionProperties.invokeExact(device, MemorySegment.NULL, count, properties);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -118,16 +133,19 @@ public final class VulkanFunctions {
     /** vkGetPhysicalDeviceMemoryProperties2 of this instance, absent when the instance is 1.0. */
     public Optional<MethodHandle> physicalDeviceMemoryProperties2(Arena arena, MemorySegment instance) {
         try {
-            MemorySegment pfn = (MemorySegment) vkGetInstanceProcAddr.invokeExact(instance,
-                    arena.allocateFrom("vkGetPhysicalDeviceMemoryProperties2"));
-            return pfn.equals(MemorySegment.NULL) ? Optional.empty()
+            MemorySegment pfn = (MemorySegment) vkGetInstanceProcAddr.invokeExact(
+                    instance, arena.allocateFrom("vkGetPhysicalDeviceMemoryProperties2"));
+            return pfn.equals(MemorySegment.NULL)
+                    ? Optional.empty()
                     : Optional.of(LINKER.downcallHandle(pfn, FunctionDescriptor.ofVoid(ADDRESS, ADDRESS)));
         } catch (Throwable t) {
             throw rethrow(t);
         }
     }
 
-    public MethodHandle getInstanceProcAddr() { return vkGetInstanceProcAddr; }
+    public MethodHandle getInstanceProcAddr() {
+        return vkGetInstanceProcAddr;
+    }
 
     /** Downcalls declare Throwable; ours only ever throw unchecked exceptions or errors. */
     public static RuntimeException rethrow(Throwable t) {

@@ -1,7 +1,6 @@
 package dev.audioengine.backend.vulkan.ffm;
 
 import dev.audioengine.api.spi.NativeLibrary;
-
 import java.nio.file.Path;
 import java.util.List;
 

@@ -7,7 +7,6 @@ import dev.audioengine.backend.vulkan.device.VulkanContext;
 import dev.audioengine.backend.vulkan.pipeline.Dispatch;
 import dev.audioengine.backend.vulkan.pipeline.Push;
 import dev.audioengine.backend.vulkan.pipeline.Shader;
-
 import java.util.List;
 
 /** unary, scale, binary and snake: one thread per output element (the unary and binary shaders). */
@@ -44,19 +43,34 @@ final class ElementwiseKernels {
     }
 
     /** y[c] = f(x[c]) over x's shape, y written at {@code yElementOffset} with y's contiguous strides. */
-    static Dispatch map(Tensor y, Tensor x, int kind, float alpha, float scale, float bias, Operands o, VulkanContext ctx,
-                        long yElementOffset) {
+    static Dispatch map(
+            Tensor y,
+            Tensor x,
+            int kind,
+            float alpha,
+            float scale,
+            float bias,
+            Operands o,
+            VulkanContext ctx,
+            long yElementOffset) {
         long[] shape = Push.dims4(x.shape().dims());
         long[] ys = y.shape().contiguousStrides();
         long[] yst = new long[4];
         int shift = 4 - y.rank();
         for (int a = 0; a < 4; a++) yst[a] = a < shift ? 0 : ys[a - shift];
-        Push p = new Push().u(x.elements()).u4(shape)
-                .u(o.base(x)).u4(Push.strides4(x, shape))
-                .u(o.base(y) + yElementOffset).u4(yst)
-                .f(alpha).f(scale).f(bias);
+        Push p = new Push()
+                .u(x.elements())
+                .u4(shape)
+                .u(o.base(x))
+                .u4(Push.strides4(x, shape))
+                .u(o.base(y) + yElementOffset)
+                .u4(yst)
+                .f(alpha)
+                .f(scale)
+                .f(bias);
         Grid g = Grid.covering(x.elements(), LOCAL, ctx);
-        return new Dispatch(Shader.UNARY, new int[] {LOCAL, kind}, List.of(o.binding(x), o.binding(y)), p.words(), g.x(), g.y());
+        return new Dispatch(
+                Shader.UNARY, new int[] {LOCAL, kind}, List.of(o.binding(x), o.binding(y)), p.words(), g.x(), g.y());
     }
 
     private static Dispatch binary(Tensor n, int kind, Operands o, VulkanContext ctx) {
@@ -68,11 +82,21 @@ final class ElementwiseKernels {
         } else {
             bst = Push.strides4(b, shape);
         }
-        Push p = new Push().u(n.elements()).u4(shape)
-                .u(o.base(a)).u4(Push.strides4(a, shape))
-                .u(o.base(b)).u4(bst)
+        Push p = new Push()
+                .u(n.elements())
+                .u4(shape)
+                .u(o.base(a))
+                .u4(Push.strides4(a, shape))
+                .u(o.base(b))
+                .u4(bst)
                 .u(o.base(n));
         Grid g = Grid.covering(n.elements(), LOCAL, ctx);
-        return new Dispatch(Shader.BINARY, new int[] {LOCAL, kind}, List.of(o.binding(a), o.binding(b), o.binding(n)), p.words(), g.x(), g.y());
+        return new Dispatch(
+                Shader.BINARY,
+                new int[] {LOCAL, kind},
+                List.of(o.binding(a), o.binding(b), o.binding(n)),
+                p.words(),
+                g.x(),
+                g.y());
     }
 }

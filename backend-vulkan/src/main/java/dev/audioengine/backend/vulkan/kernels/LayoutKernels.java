@@ -7,7 +7,6 @@ import dev.audioengine.backend.vulkan.device.VulkanContext;
 import dev.audioengine.backend.vulkan.pipeline.Dispatch;
 import dev.audioengine.backend.vulkan.pipeline.Push;
 import dev.audioengine.backend.vulkan.pipeline.Shader;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -24,8 +23,11 @@ final class LayoutKernels {
     static boolean supports(Tensor n) {
         Tensor x = n.inputs().isEmpty() ? null : n.input(0);
         return switch (n.op()) {
-            case Op.Cast c -> x.dtype() != DType.I8 && n.dtype() != DType.I8
-                    && (x.dtype() == DType.F32 || n.dtype() == DType.F32) && (!x.dtype().isQuantized() || blockRows(x));
+            case Op.Cast c ->
+                x.dtype() != DType.I8
+                        && n.dtype() != DType.I8
+                        && (x.dtype() == DType.F32 || n.dtype() == DType.F32)
+                        && (!x.dtype().isQuantized() || blockRows(x));
             case Op.Contiguous c -> x.dtype() != DType.I8 && (!x.dtype().isQuantized() || blockRows(x));
             case Op.Pad p -> x.dtype() == DType.F32 && n.dtype() == DType.F32;
             case Op.Concat c -> ElementwiseKernels.allF32(n);
@@ -55,12 +57,22 @@ final class LayoutKernels {
         long[] shape = Push.dims4(y.shape().dims());
         long[] before = new long[4];
         System.arraycopy(op.before(), 0, before, 4 - op.before().length, op.before().length);
-        Push p = new Push().u(y.elements()).u4(shape).u(o.base(x)).u4(Push.strides4(x, Push.dims4(x.shape().dims())))
+        Push p = new Push()
+                .u(y.elements())
+                .u4(shape)
+                .u(o.base(x))
+                .u4(Push.strides4(x, Push.dims4(x.shape().dims())))
                 .u4(Push.dims4(x.shape().dims()));
         for (long b : before) p.s(b);
         p.f(op.value()).u(o.base(y));
         Grid g = Grid.covering(y.elements(), LOCAL, ctx);
-        return new Dispatch(Shader.PAD, new int[] {LOCAL, op.mode().ordinal()}, List.of(o.binding(x), o.binding(y)), p.words(), g.x(), g.y());
+        return new Dispatch(
+                Shader.PAD,
+                new int[] {LOCAL, op.mode().ordinal()},
+                List.of(o.binding(x), o.binding(y)),
+                p.words(),
+                g.x(),
+                g.y());
     }
 
     private static Dispatch convert(Tensor y, Tensor x, Operands o, VulkanContext ctx) {
@@ -72,17 +84,31 @@ final class LayoutKernels {
             yOffset = yOffset / 32 * to.blockBytes();
             outBytes = to.bytesFor(n);
             items = (outBytes + 3) / 4;
-            if (yOffset % 4 != 0) throw new IllegalStateException(y + " does not start on a 4-byte boundary inside its binding");
+            if (yOffset % 4 != 0)
+                throw new IllegalStateException(y + " does not start on a 4-byte boundary inside its binding");
         } else if (to.blockBytes() == 2) {
             items = (n + 1) / 2;
-            if (yOffset % 2 != 0) throw new IllegalStateException(y + " does not start on a 4-byte boundary inside its binding");
+            if (yOffset % 2 != 0)
+                throw new IllegalStateException(y + " does not start on a 4-byte boundary inside its binding");
         } else {
             items = n;
         }
-        Push p = new Push().u(n).u4(shape).u(o.base(x)).u4(Push.strides4(x, shape)).u(yOffset).u(items).u(outBytes);
+        Push p = new Push()
+                .u(n)
+                .u4(shape)
+                .u(o.base(x))
+                .u4(Push.strides4(x, shape))
+                .u(yOffset)
+                .u(items)
+                .u(outBytes);
         Grid g = Grid.covering(items, LOCAL, ctx);
-        return new Dispatch(Shader.CAST, new int[] {LOCAL, x.dtype().ordinal(), to.ordinal()}, List.of(o.binding(x), o.binding(y)),
-                p.words(), g.x(), g.y());
+        return new Dispatch(
+                Shader.CAST,
+                new int[] {LOCAL, x.dtype().ordinal(), to.ordinal()},
+                List.of(o.binding(x), o.binding(y)),
+                p.words(),
+                g.x(),
+                g.y());
     }
 
     /** One bit-copy per piece into its slice of the output. */
@@ -92,7 +118,8 @@ final class LayoutKernels {
         List<Dispatch> out = new ArrayList<>();
         long at = 0;
         for (Tensor piece : n.inputs()) {
-            if (piece.elements() > 0) out.add(ElementwiseKernels.map(n, piece, ElementwiseKernels.BIT_COPY, 0, 1, 0, o, ctx, at * stride));
+            if (piece.elements() > 0)
+                out.add(ElementwiseKernels.map(n, piece, ElementwiseKernels.BIT_COPY, 0, 1, 0, o, ctx, at * stride));
             at += piece.dim(ax);
         }
         return out;
@@ -104,10 +131,24 @@ final class LayoutKernels {
         Tensor start = hasStart ? y.input(2) : src; // without a start the binding is unused
         int axis = op.axis() + 4 - y.rank();
         long[] shape = Push.dims4(src.shape().dims());
-        Push p = new Push().u(src.elements()).u4(shape).u(o.base(src)).u4(Push.strides4(src, shape))
-                .u(o.base(y)).u4(Push.strides4(y, Push.dims4(y.shape().dims()))).u(axis).u(Push.dims4(y.shape().dims())[axis])
-                .u(hasStart ? o.base(start) : 0).u(hasStart ? 1 : 0);
+        Push p = new Push()
+                .u(src.elements())
+                .u4(shape)
+                .u(o.base(src))
+                .u4(Push.strides4(src, shape))
+                .u(o.base(y))
+                .u4(Push.strides4(y, Push.dims4(y.shape().dims())))
+                .u(axis)
+                .u(Push.dims4(y.shape().dims())[axis])
+                .u(hasStart ? o.base(start) : 0)
+                .u(hasStart ? 1 : 0);
         Grid g = Grid.covering(src.elements(), LOCAL, ctx);
-        return new Dispatch(Shader.WRITE_SLICE, new int[] {LOCAL}, List.of(o.binding(start), o.binding(src), o.binding(y)), p.words(), g.x(), g.y());
+        return new Dispatch(
+                Shader.WRITE_SLICE,
+                new int[] {LOCAL},
+                List.of(o.binding(start), o.binding(src), o.binding(y)),
+                p.words(),
+                g.x(),
+                g.y());
     }
 }

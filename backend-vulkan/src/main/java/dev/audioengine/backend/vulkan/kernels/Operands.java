@@ -22,7 +22,9 @@ public final class Operands {
         this.ctx = ctx;
     }
 
-    private long rootStart(Tensor t) { return placement.byteOffset(t) - t.dtype().bytesFor(t.offset()); }
+    private long rootStart(Tensor t) {
+        return placement.byteOffset(t) - t.dtype().bytesFor(t.offset());
+    }
 
     private long alignedStart(Tensor t) {
         long align = Math.max(4, ctx.limits.storageOffsetAlignment());
@@ -32,7 +34,8 @@ public final class Operands {
 
     Dispatch.Binding binding(Tensor t) {
         DeviceBuffer b = placement.buffer(t);
-        if (!(b instanceof VulkanBuffer vb)) throw new IllegalArgumentException("not a Vulkan buffer: " + b + " for " + t);
+        if (!(b instanceof VulkanBuffer vb))
+            throw new IllegalArgumentException("not a Vulkan buffer: " + b + " for " + t);
         long from = alignedStart(t);
         long bytes = rootStart(t) - from + t.storageBytes();
         long range = Math.min((bytes + 3) & ~3L, vb.capacity - from);
@@ -48,8 +51,8 @@ public final class Operands {
         long rem = rootStart(t) - alignedStart(t);
         DType d = t.dtype();
         if (rem % d.blockBytes() != 0) {
-            throw new IllegalStateException(t + " starts " + rem + " bytes into a binding, not a whole number of "
-                    + d + " blocks; the memory plan should align tensors to 256 bytes");
+            throw new IllegalStateException(t + " starts " + rem + " bytes into a binding, not a whole number of " + d
+                    + " blocks; the memory plan should align tensors to 256 bytes");
         }
         return Math.toIntExact(rem / d.blockBytes() * d.blockSize() + t.offset());
     }

@@ -7,7 +7,6 @@ import dev.audioengine.backend.vulkan.device.VulkanContext;
 import dev.audioengine.backend.vulkan.pipeline.Dispatch;
 import dev.audioengine.backend.vulkan.pipeline.Push;
 import dev.audioengine.backend.vulkan.pipeline.Shader;
-
 import java.util.List;
 
 /**
@@ -23,16 +22,33 @@ final class SequenceKernels {
 
     static boolean supports(Tensor n) {
         return switch (n.op()) {
-            case Op.GetRows g -> n.dtype() == DType.F32 && n.input(1).dtype() == DType.I32 && n.input(1).rank() <= 3
-                    && tableReadable(n.input(0));
-            case Op.Rope r -> n.dtype() == DType.F32 && n.input(0).dtype() == DType.F32 && n.rank() == 4
-                    && n.input(1).dtype() == DType.I32 && r.dims() % 2 == 0 && r.dims() <= n.dim(3);
-            case Op.Attention a -> n.dtype() == DType.F32 && n.rank() == 4 && n.input(0).dtype() == DType.F32
-                    && floatKv(n.input(1)) && n.input(2).dtype() == n.input(1).dtype()
-                    && (n.inputs().size() < 4 || n.input(3).dtype() == DType.F32 && n.input(3).rank() == 2)
-                    && n.dim(3) <= 4 * ATTENTION_LOCAL && n.input(2).dim(3) == n.dim(3);
-            case Op.Lstm l -> n.dtype() == DType.F32 && n.inputs().size() == 7 && n.input(0).rank() == 3
-                    && n.inputs().stream().allMatch(t -> t.dtype() == DType.F32);
+            case Op.GetRows g ->
+                n.dtype() == DType.F32
+                        && n.input(1).dtype() == DType.I32
+                        && n.input(1).rank() <= 3
+                        && tableReadable(n.input(0));
+            case Op.Rope r ->
+                n.dtype() == DType.F32
+                        && n.input(0).dtype() == DType.F32
+                        && n.rank() == 4
+                        && n.input(1).dtype() == DType.I32
+                        && r.dims() % 2 == 0
+                        && r.dims() <= n.dim(3);
+            case Op.Attention a ->
+                n.dtype() == DType.F32
+                        && n.rank() == 4
+                        && n.input(0).dtype() == DType.F32
+                        && floatKv(n.input(1))
+                        && n.input(2).dtype() == n.input(1).dtype()
+                        && (n.inputs().size() < 4
+                                || n.input(3).dtype() == DType.F32 && n.input(3).rank() == 2)
+                        && n.dim(3) <= 4 * ATTENTION_LOCAL
+                        && n.input(2).dim(3) == n.dim(3);
+            case Op.Lstm l ->
+                n.dtype() == DType.F32
+                        && n.inputs().size() == 7
+                        && n.input(0).rank() == 3
+                        && n.inputs().stream().allMatch(t -> t.dtype() == DType.F32);
             case Op.KeyMask k -> true;
             default -> false;
         };
@@ -67,41 +83,112 @@ final class SequenceKernels {
         long[] ist = new long[4];
         int shift = 3 - ids.rank();
         for (int a = shift; a < 3; a++) ist[a] = ids.dim(a - shift) == 1 ? 0 : ids.stride(a - shift);
-        Push p = new Push().u(y.elements()).u4(shape).u(o.base(ids)).u4(ist)
-                .u(o.base(table)).u(table.stride(0)).u(table.stride(1)).u(o.base(y));
+        Push p = new Push()
+                .u(y.elements())
+                .u4(shape)
+                .u(o.base(ids))
+                .u4(ist)
+                .u(o.base(table))
+                .u(table.stride(0))
+                .u(table.stride(1))
+                .u(o.base(y));
         Grid g = Grid.covering(y.elements(), LOCAL, ctx);
-        return new Dispatch(Shader.GETROWS, new int[] {LOCAL, table.dtype().ordinal()},
-                List.of(o.binding(table), o.binding(ids), o.binding(y)), p.words(), g.x(), g.y());
+        return new Dispatch(
+                Shader.GETROWS,
+                new int[] {LOCAL, table.dtype().ordinal()},
+                List.of(o.binding(table), o.binding(ids), o.binding(y)),
+                p.words(),
+                g.x(),
+                g.y());
     }
 
     private static Dispatch attention(Tensor y, Op.Attention a, Operands o, VulkanContext ctx) {
         Tensor q = y.input(0), k = y.input(1), v = y.input(2), mask = y.inputs().size() > 3 ? y.input(3) : null;
         long h = q.dim(1), tq = q.dim(2), rows = q.dim(0) * h * tq;
-        Push p = new Push().u(rows).u(h).u(tq).u(k.dim(2)).u(q.dim(3)).u(h / k.dim(1))
-                .u(o.base(q)).u4(q.strides()).u(o.base(k)).u4(k.strides()).u(o.base(v)).u4(v.strides())
-                .u(mask == null ? 0 : o.base(mask)).u(mask == null ? 0 : mask.stride(0)).u(mask == null ? 0 : mask.stride(1))
-                .u((mask != null ? 1 : 0) | (a.causal() ? 2 : 0)).f(a.scale()).u(o.base(y));
+        Push p = new Push()
+                .u(rows)
+                .u(h)
+                .u(tq)
+                .u(k.dim(2))
+                .u(q.dim(3))
+                .u(h / k.dim(1))
+                .u(o.base(q))
+                .u4(q.strides())
+                .u(o.base(k))
+                .u4(k.strides())
+                .u(o.base(v))
+                .u4(v.strides())
+                .u(mask == null ? 0 : o.base(mask))
+                .u(mask == null ? 0 : mask.stride(0))
+                .u(mask == null ? 0 : mask.stride(1))
+                .u((mask != null ? 1 : 0) | (a.causal() ? 2 : 0))
+                .f(a.scale())
+                .u(o.base(y));
         Grid g = Grid.of(rows, ctx);
-        return new Dispatch(Shader.ATTENTION, new int[] {ATTENTION_LOCAL, k.dtype().ordinal()},
-                List.of(o.binding(q), o.binding(k), o.binding(v), mask == null ? o.binding(q) : o.binding(mask), o.binding(y)),
-                p.words(), g.x(), g.y());
+        return new Dispatch(
+                Shader.ATTENTION,
+                new int[] {ATTENTION_LOCAL, k.dtype().ordinal()},
+                List.of(
+                        o.binding(q),
+                        o.binding(k),
+                        o.binding(v),
+                        mask == null ? o.binding(q) : o.binding(mask),
+                        o.binding(y)),
+                p.words(),
+                g.x(),
+                g.y());
     }
 
     /** One dispatch per time step (barriers between them), each a workgroup per batch row and 8 hidden units. */
     private static List<Dispatch> lstm(Tensor y, Op.Lstm l, Operands o, VulkanContext ctx) {
-        Tensor x = y.input(0), wih = y.input(1), whh = y.input(2), bih = y.input(3), bhh = y.input(4), h0 = y.input(5), c0 = y.input(6);
+        Tensor x = y.input(0),
+                wih = y.input(1),
+                whh = y.input(2),
+                bih = y.input(3),
+                bhh = y.input(4),
+                h0 = y.input(5),
+                c0 = y.input(6);
         long[] xs = x.strides();
         long steps = x.dim(1), hidden = l.hidden();
-        List<Dispatch.Binding> bindings = List.of(o.binding(x), o.binding(wih), o.binding(whh), o.binding(bih), o.binding(bhh),
-                o.binding(h0), o.binding(c0), o.binding(y));
+        List<Dispatch.Binding> bindings = List.of(
+                o.binding(x),
+                o.binding(wih),
+                o.binding(whh),
+                o.binding(bih),
+                o.binding(bhh),
+                o.binding(h0),
+                o.binding(c0),
+                o.binding(y));
         Grid g = Grid.of(x.dim(0) * ((hidden + 7) / 8), ctx);
         List<Dispatch> out = new java.util.ArrayList<>();
         for (long t = 0; t < steps; t++) {
-            Push p = new Push().u(x.dim(0)).u(steps).u(x.dim(2)).u(hidden)
-                    .u(o.base(x)).u(xs[0]).u(xs[1]).u(xs[2])
-                    .u(o.base(wih)).u(wih.stride(0)).u(wih.stride(1)).u(o.base(whh)).u(whh.stride(0)).u(whh.stride(1))
-                    .u(o.base(bih)).u(bih.stride(0)).u(o.base(bhh)).u(bhh.stride(0))
-                    .u(o.base(h0)).u(h0.stride(0)).u(h0.stride(1)).u(o.base(c0)).u(c0.stride(0)).u(c0.stride(1)).u(o.base(y)).u(t);
+            Push p = new Push()
+                    .u(x.dim(0))
+                    .u(steps)
+                    .u(x.dim(2))
+                    .u(hidden)
+                    .u(o.base(x))
+                    .u(xs[0])
+                    .u(xs[1])
+                    .u(xs[2])
+                    .u(o.base(wih))
+                    .u(wih.stride(0))
+                    .u(wih.stride(1))
+                    .u(o.base(whh))
+                    .u(whh.stride(0))
+                    .u(whh.stride(1))
+                    .u(o.base(bih))
+                    .u(bih.stride(0))
+                    .u(o.base(bhh))
+                    .u(bhh.stride(0))
+                    .u(o.base(h0))
+                    .u(h0.stride(0))
+                    .u(h0.stride(1))
+                    .u(o.base(c0))
+                    .u(c0.stride(0))
+                    .u(c0.stride(1))
+                    .u(o.base(y))
+                    .u(t);
             out.add(new Dispatch(Shader.LSTM, new int[] {LOCAL}, bindings, p.words(), g.x(), g.y()));
         }
         return out;
@@ -110,16 +197,41 @@ final class SequenceKernels {
     private static Dispatch rope(Tensor y, Op.Rope r, Operands o, VulkanContext ctx) {
         Tensor x = y.input(0), pos = y.input(1);
         long[] shape = y.shape().dims();
-        Push p = new Push().u(y.elements()).u4(shape).u(o.base(x)).u4(x.strides())
-                .u(o.base(pos)).u(pos.stride(0)).u(r.dims()).f(r.base()).u(o.base(y));
+        Push p = new Push()
+                .u(y.elements())
+                .u4(shape)
+                .u(o.base(x))
+                .u4(x.strides())
+                .u(o.base(pos))
+                .u(pos.stride(0))
+                .u(r.dims())
+                .f(r.base())
+                .u(o.base(y));
         Grid g = Grid.covering(y.elements(), LOCAL, ctx);
-        return new Dispatch(Shader.ROPE, new int[] {LOCAL, r.mode() == Op.RopeMode.NEOX ? 1 : 0},
-                List.of(o.binding(x), o.binding(pos), o.binding(y)), p.words(), g.x(), g.y());
+        return new Dispatch(
+                Shader.ROPE,
+                new int[] {LOCAL, r.mode() == Op.RopeMode.NEOX ? 1 : 0},
+                List.of(o.binding(x), o.binding(pos), o.binding(y)),
+                p.words(),
+                g.x(),
+                g.y());
     }
 
     private static Dispatch keyMask(Tensor y, Op.KeyMask op, Operands o, VulkanContext ctx) {
-        Push p = new Push().u(y.elements()).u(y.dim(0)).u(y.dim(1)).u(o.base(y.input(0))).u(o.base(y)).u(op.causal() ? 1 : 0);
+        Push p = new Push()
+                .u(y.elements())
+                .u(y.dim(0))
+                .u(y.dim(1))
+                .u(o.base(y.input(0)))
+                .u(o.base(y))
+                .u(op.causal() ? 1 : 0);
         Grid g = Grid.covering(y.elements(), LOCAL, ctx);
-        return new Dispatch(Shader.KEY_MASK, new int[] {LOCAL}, List.of(o.binding(y.input(0)), o.binding(y)), p.words(), g.x(), g.y());
+        return new Dispatch(
+                Shader.KEY_MASK,
+                new int[] {LOCAL},
+                List.of(o.binding(y.input(0)), o.binding(y)),
+                p.words(),
+                g.x(),
+                g.y());
     }
 }

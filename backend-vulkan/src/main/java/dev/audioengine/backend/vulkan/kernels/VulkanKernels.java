@@ -4,7 +4,6 @@ import dev.audioengine.api.graph.Op;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.backend.vulkan.device.VulkanContext;
 import dev.audioengine.backend.vulkan.pipeline.Dispatch;
-
 import java.util.List;
 import java.util.function.Predicate;
 
@@ -25,12 +24,16 @@ public final class VulkanKernels {
         List<Dispatch> plan(Tensor n, Operands o, VulkanContext ctx);
     }
 
-    private static final Family ELEMENTWISE = new Family(Op.Family.ELEMENTWISE, ElementwiseKernels::supports, ElementwiseKernels::plan);
+    private static final Family ELEMENTWISE =
+            new Family(Op.Family.ELEMENTWISE, ElementwiseKernels::supports, ElementwiseKernels::plan);
     private static final Family LINEAR = new Family(Op.Family.LINEAR, LinearKernels::supports, LinearKernels::plan);
     private static final Family LAYOUT = new Family(Op.Family.LAYOUT, LayoutKernels::supports, LayoutKernels::plan);
-    private static final Family REDUCTION = new Family(Op.Family.REDUCTION, ReductionKernels::supports, ReductionKernels::plan);
-    private static final Family SEQUENCE = new Family(Op.Family.SEQUENCE, SequenceKernels::supports, SequenceKernels::plan);
-    private static final Family SPECTRAL = new Family(Op.Family.SPECTRAL, SpectralKernels::supports, SpectralKernels::plan);
+    private static final Family REDUCTION =
+            new Family(Op.Family.REDUCTION, ReductionKernels::supports, ReductionKernels::plan);
+    private static final Family SEQUENCE =
+            new Family(Op.Family.SEQUENCE, SequenceKernels::supports, SequenceKernels::plan);
+    private static final Family SPECTRAL =
+            new Family(Op.Family.SPECTRAL, SpectralKernels::supports, SpectralKernels::plan);
 
     /** The family of {@code op}, or null for leaves and views, which dispatch nothing. */
     private static Family familyOf(Op op) {
@@ -80,7 +83,8 @@ public final class VulkanKernels {
     public static List<Dispatch> plan(Tensor n, Operands o, VulkanContext ctx) {
         if (n.elements() == 0) return List.of();
         Family f = familyOf(n.op());
-        if (f == null) throw new IllegalArgumentException("the Vulkan backend has no shader for " + n + " (supportsOp says no)");
+        if (f == null)
+            throw new IllegalArgumentException("the Vulkan backend has no shader for " + n + " (supportsOp says no)");
         assert f.id() == n.op().family() : n.op() + " is " + n.op().family() + ", planned by " + f.id();
         return f.plan().plan(n, o, ctx);
     }

@@ -8,7 +8,8 @@ import java.util.List;
  * size), its storage buffers in binding order, its push constants (32-bit words) and its
  * workgroup counts.
  */
-public record Dispatch(Shader shader, int[] spec, List<Binding> bindings, int[] push, int groupsX, int groupsY, int groupsZ) {
+public record Dispatch(
+        Shader shader, int[] spec, List<Binding> bindings, int[] push, int groupsX, int groupsY, int groupsZ) {
 
     /** A buffer range bound to one binding. */
     public record Binding(VulkanBuffer buffer, long offset, long range) {}
@@ -20,8 +21,10 @@ public record Dispatch(Shader shader, int[] spec, List<Binding> bindings, int[] 
 
     public Dispatch {
         if (bindings.size() != shader.bindings) {
-            throw new IllegalArgumentException(shader + " binds " + shader.bindings + " buffers, got " + bindings.size());
+            throw new IllegalArgumentException(
+                    shader + " binds " + shader.bindings + " buffers, got " + bindings.size());
         }
-        if (push.length * 4 > Pipelines.PUSH_CONSTANT_BYTES) throw new IllegalArgumentException(shader + ": push constants over 128 bytes");
+        if (push.length * 4 > Pipelines.PUSH_CONSTANT_BYTES)
+            throw new IllegalArgumentException(shader + ": push constants over 128 bytes");
     }
 }

@@ -1,7 +1,6 @@
 package dev.audioengine.backend.vulkan.pipeline;
 
 import dev.audioengine.api.graph.Tensor;
-
 import java.util.Arrays;
 
 /** Builds a shader's push-constant words in the order its source documents. */
@@ -31,7 +30,9 @@ public final class Push {
         return this;
     }
 
-    public int[] words() { return Arrays.copyOf(words, size); }
+    public int[] words() {
+        return Arrays.copyOf(words, size);
+    }
 
     /** The shape right-aligned into four axes, leading axes 1. */
     public static long[] dims4(long[] dims) {

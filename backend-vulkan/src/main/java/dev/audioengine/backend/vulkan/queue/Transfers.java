@@ -1,12 +1,12 @@
 package dev.audioengine.backend.vulkan.queue;
 
+import static dev.audioengine.backend.vulkan.ffm.VkComputeStructs.BUFFER_COPY;
+
 import dev.audioengine.backend.vulkan.buffer.VulkanBuffer;
 import dev.audioengine.backend.vulkan.device.VulkanContext;
 import dev.audioengine.backend.vulkan.ffm.VkStruct;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-
-import static dev.audioengine.backend.vulkan.ffm.VkComputeStructs.BUFFER_COPY;
 
 /**
  * Host to device and back. Host-visible tensors are copied directly (after the queue is idle,
@@ -55,7 +55,8 @@ public final class Transfers implements AutoCloseable {
     private static void check(VulkanBuffer b, long offset, long bytes) {
         if (b.isClosed()) throw new IllegalStateException("the Vulkan buffer is closed");
         if (offset < 0 || offset + bytes > b.byteSize()) {
-            throw new IndexOutOfBoundsException("copy of " + bytes + " bytes at offset " + offset + " outside a buffer of " + b.byteSize());
+            throw new IndexOutOfBoundsException(
+                    "copy of " + bytes + " bytes at offset " + offset + " outside a buffer of " + b.byteSize());
         }
     }
 
@@ -67,7 +68,10 @@ public final class Transfers implements AutoCloseable {
     private void copy(VulkanBuffer from, long fromOffset, VulkanBuffer to, long toOffset, long bytes) {
         MemorySegment cb = queue.begin(true);
         try (Arena a = Arena.ofConfined()) {
-            VkStruct region = VkStruct.plain(a, BUFFER_COPY).l("srcOffset", fromOffset).l("dstOffset", toOffset).l("size", bytes);
+            VkStruct region = VkStruct.plain(a, BUFFER_COPY)
+                    .l("srcOffset", fromOffset)
+                    .l("dstOffset", toOffset)
+                    .l("size", bytes);
             ctx.api.call("vkCmdCopyBuffer", cb, from.buffer, to.buffer, 1, region.segment);
             queue.end(cb);
             queue.submitAndWait(cb);

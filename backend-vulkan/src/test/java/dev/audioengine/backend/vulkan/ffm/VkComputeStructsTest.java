@@ -1,14 +1,13 @@
 package dev.audioengine.backend.vulkan.ffm;
 
-import dev.audioengine.backend.vulkan.device.ValidationMessages;
-import org.junit.jupiter.api.Test;
-
-import java.lang.foreign.StructLayout;
-import java.util.Map;
-
 import static dev.audioengine.backend.vulkan.ffm.VkComputeStructs.*;
 import static dev.audioengine.backend.vulkan.ffm.VkStructs.offset;
 import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.audioengine.backend.vulkan.device.ValidationMessages;
+import java.lang.foreign.StructLayout;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
 
 /** Expected figures are sizeof/offsetof from vulkan_core.h 1.3.239 compiled with gcc on x86_64. */
 class VkComputeStructsTest {
@@ -16,18 +15,38 @@ class VkComputeStructsTest {
     @Test
     void sizesMatchTheHeader() {
         Map<StructLayout, Integer> sizes = Map.ofEntries(
-                Map.entry(DEVICE_QUEUE_CREATE, 40), Map.entry(DEVICE_CREATE, 72), Map.entry(QUEUE_FAMILY_PROPERTIES, 24),
-                Map.entry(BUFFER_CREATE, 56), Map.entry(MEMORY_REQUIREMENTS, 24), Map.entry(MEMORY_ALLOCATE, 32),
-                Map.entry(SHADER_MODULE_CREATE, 40), Map.entry(DESCRIPTOR_SET_LAYOUT_BINDING, 24),
-                Map.entry(DESCRIPTOR_SET_LAYOUT_CREATE, 32), Map.entry(PUSH_CONSTANT_RANGE, 12), Map.entry(PIPELINE_LAYOUT_CREATE, 48),
-                Map.entry(SPECIALIZATION_MAP_ENTRY, 16), Map.entry(SPECIALIZATION_INFO, 32), Map.entry(PIPELINE_SHADER_STAGE_CREATE, 48),
-                Map.entry(COMPUTE_PIPELINE_CREATE, 96), Map.entry(DESCRIPTOR_POOL_SIZE, 8), Map.entry(DESCRIPTOR_POOL_CREATE, 40),
-                Map.entry(DESCRIPTOR_SET_ALLOCATE, 40), Map.entry(DESCRIPTOR_BUFFER_INFO, 24), Map.entry(WRITE_DESCRIPTOR, 64),
-                Map.entry(COMMAND_POOL_CREATE, 24), Map.entry(COMMAND_BUFFER_ALLOCATE, 32), Map.entry(COMMAND_BUFFER_BEGIN, 32),
-                Map.entry(MEMORY_BARRIER_STRUCT, 24), Map.entry(BUFFER_COPY, 24), Map.entry(SUBMIT, 72), Map.entry(FENCE_CREATE, 24),
-                Map.entry(PHYSICAL_DEVICE_SUBGROUP, 32), Map.entry(PHYSICAL_DEVICE_PROPERTIES_2_STRUCT, 840),
+                Map.entry(DEVICE_QUEUE_CREATE, 40),
+                Map.entry(DEVICE_CREATE, 72),
+                Map.entry(QUEUE_FAMILY_PROPERTIES, 24),
+                Map.entry(BUFFER_CREATE, 56),
+                Map.entry(MEMORY_REQUIREMENTS, 24),
+                Map.entry(MEMORY_ALLOCATE, 32),
+                Map.entry(SHADER_MODULE_CREATE, 40),
+                Map.entry(DESCRIPTOR_SET_LAYOUT_BINDING, 24),
+                Map.entry(DESCRIPTOR_SET_LAYOUT_CREATE, 32),
+                Map.entry(PUSH_CONSTANT_RANGE, 12),
+                Map.entry(PIPELINE_LAYOUT_CREATE, 48),
+                Map.entry(SPECIALIZATION_MAP_ENTRY, 16),
+                Map.entry(SPECIALIZATION_INFO, 32),
+                Map.entry(PIPELINE_SHADER_STAGE_CREATE, 48),
+                Map.entry(COMPUTE_PIPELINE_CREATE, 96),
+                Map.entry(DESCRIPTOR_POOL_SIZE, 8),
+                Map.entry(DESCRIPTOR_POOL_CREATE, 40),
+                Map.entry(DESCRIPTOR_SET_ALLOCATE, 40),
+                Map.entry(DESCRIPTOR_BUFFER_INFO, 24),
+                Map.entry(WRITE_DESCRIPTOR, 64),
+                Map.entry(COMMAND_POOL_CREATE, 24),
+                Map.entry(COMMAND_BUFFER_ALLOCATE, 32),
+                Map.entry(COMMAND_BUFFER_BEGIN, 32),
+                Map.entry(MEMORY_BARRIER_STRUCT, 24),
+                Map.entry(BUFFER_COPY, 24),
+                Map.entry(SUBMIT, 72),
+                Map.entry(FENCE_CREATE, 24),
+                Map.entry(PHYSICAL_DEVICE_SUBGROUP, 32),
+                Map.entry(PHYSICAL_DEVICE_PROPERTIES_2_STRUCT, 840),
                 Map.entry(ValidationMessages.CREATE_INFO, 48));
-        sizes.forEach((layout, size) -> assertThat((int) layout.byteSize()).as(layout.toString()).isEqualTo(size));
+        sizes.forEach((layout, size) ->
+                assertThat((int) layout.byteSize()).as(layout.toString()).isEqualTo(size));
     }
 
     @Test

@@ -1,15 +1,14 @@
 package dev.audioengine.backend.vulkan.ffm;
 
-import dev.audioengine.backend.vulkan.device.VulkanDevices;
-import org.junit.jupiter.api.Test;
-
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-
 import static dev.audioengine.backend.vulkan.ffm.VkStructs.offset;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.audioengine.backend.vulkan.device.VulkanDevices;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import org.junit.jupiter.api.Test;
 
 /** Expected figures are sizeof/offsetof from vulkan_core.h 1.3.239 compiled with gcc on x86_64. */
 class VkStructsTest {
@@ -22,8 +21,10 @@ class VkStructsTest {
         assertThat(offset(VkStructs.VK_APPLICATION_INFO, "apiVersion")).isEqualTo(44);
 
         assertThat(VkStructs.VK_INSTANCE_CREATE_INFO.byteSize()).isEqualTo(64);
-        assertThat(offset(VkStructs.VK_INSTANCE_CREATE_INFO, "pApplicationInfo")).isEqualTo(24);
-        assertThat(offset(VkStructs.VK_INSTANCE_CREATE_INFO, "ppEnabledExtensionNames")).isEqualTo(56);
+        assertThat(offset(VkStructs.VK_INSTANCE_CREATE_INFO, "pApplicationInfo"))
+                .isEqualTo(24);
+        assertThat(offset(VkStructs.VK_INSTANCE_CREATE_INFO, "ppEnabledExtensionNames"))
+                .isEqualTo(56);
     }
 
     @Test
@@ -47,9 +48,12 @@ class VkStructsTest {
         assertThat(offset(m, "memoryHeaps")).isEqualTo(264);
 
         assertThat(VkStructs.VK_PHYSICAL_DEVICE_MEMORY_PROPERTIES_2.byteSize()).isEqualTo(536);
-        assertThat(offset(VkStructs.VK_PHYSICAL_DEVICE_MEMORY_PROPERTIES_2, "memoryProperties")).isEqualTo(16);
-        assertThat(VkStructs.VK_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT.byteSize()).isEqualTo(272);
-        assertThat(offset(VkStructs.VK_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT, "heapUsage")).isEqualTo(144);
+        assertThat(offset(VkStructs.VK_PHYSICAL_DEVICE_MEMORY_PROPERTIES_2, "memoryProperties"))
+                .isEqualTo(16);
+        assertThat(VkStructs.VK_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT.byteSize())
+                .isEqualTo(272);
+        assertThat(offset(VkStructs.VK_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT, "heapUsage"))
+                .isEqualTo(144);
 
         assertThat(VkStructs.VK_EXTENSION_PROPERTIES.byteSize()).isEqualTo(260);
         assertThat(offset(VkStructs.VK_EXTENSION_PROPERTIES, "specVersion")).isEqualTo(256);
@@ -57,9 +61,11 @@ class VkStructsTest {
 
     @Test
     void structureTypesAndVersionsMatchTheHeader() {
-        assertThat(VkStructs.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_PROPERTIES_2).isEqualTo(1000059006);
-        assertThat(VkStructs.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT).isEqualTo(1000237000);
-        assertThat(VkStructs.apiVersion(1, 3)).isEqualTo(4206592);          // VK_API_VERSION_1_3
+        assertThat(VkStructs.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_PROPERTIES_2)
+                .isEqualTo(1000059006);
+        assertThat(VkStructs.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT)
+                .isEqualTo(1000237000);
+        assertThat(VkStructs.apiVersion(1, 3)).isEqualTo(4206592); // VK_API_VERSION_1_3
         assertThat(VkStructs.apiVersionName(4206592 + 239)).isEqualTo("1.3.239");
         assertThat(VkStructs.apiVersionName(VkStructs.apiVersion(1, 2))).isEqualTo("1.2.0");
     }

@@ -18,7 +18,12 @@ final class EnglishNormalizer {
 
     static String normalize(String text) {
         String s = abbreviations(text);
-        s = replace(RANGE, s, m -> m.group(1).length() == 3 && m.group(2).length() == 4 ? m.group() : m.group(1) + " to " + m.group(2));
+        s = replace(
+                RANGE,
+                s,
+                m -> m.group(1).length() == 3 && m.group(2).length() == 4
+                        ? m.group()
+                        : m.group(1) + " to " + m.group(2));
         s = replace(DECADE, s, EnglishNormalizer::decade);
         s = replace(YEAR, s, EnglishNormalizer::year);
         s = replace(MONEY, s, EnglishNormalizer::money);
@@ -32,16 +37,28 @@ final class EnglishNormalizer {
     // "Inc", "approx" as words; "Mr", "Mrs", "Dr" it reads with or without the dot, which goes so it is no full stop.
 
     /** Titles before a name. */
-    private static final Map<String, String> TITLES = Map.ofEntries(Map.entry("Mr", "Mr"), Map.entry("Mrs", "Mrs"), Map.entry("Dr", "Dr"),
-            Map.entry("Ms", "Miz"), Map.entry("Prof", "Professor"), Map.entry("Mt", "Mount"), Map.entry("Capt", "Captain"),
-            Map.entry("Gen", "General"), Map.entry("Sgt", "Sergeant"), Map.entry("Lt", "Lieutenant"), Map.entry("Col", "Colonel"),
+    private static final Map<String, String> TITLES = Map.ofEntries(
+            Map.entry("Mr", "Mr"),
+            Map.entry("Mrs", "Mrs"),
+            Map.entry("Dr", "Dr"),
+            Map.entry("Ms", "Miz"),
+            Map.entry("Prof", "Professor"),
+            Map.entry("Mt", "Mount"),
+            Map.entry("Capt", "Captain"),
+            Map.entry("Gen", "General"),
+            Map.entry("Sgt", "Sergeant"),
+            Map.entry("Lt", "Lieutenant"),
+            Map.entry("Col", "Colonel"),
             Map.entry("St", "Saint"));
-    private static final Pattern TITLE = Pattern.compile("\\b(Mrs|Mr|Dr|Ms|Prof|Mt|Capt|Gen|Sgt|Lt|Col|St)\\.(?=[ \\n]+[A-Z])");
+
+    private static final Pattern TITLE =
+            Pattern.compile("\\b(Mrs|Mr|Dr|Ms|Prof|Mt|Capt|Gen|Sgt|Lt|Col|St)\\.(?=[ \\n]+[A-Z])");
     /** "Elm St." after a capitalized word and before no name is a street; before a name ("St. Paul") TITLE makes it a saint. */
     private static final Pattern STREET = Pattern.compile("(?<=\\b[A-Z][a-z]{1,20} )St\\.(?![ \\n]+[A-Z])");
     /** Abbreviations that may end a sentence, so their dot is kept when one does. */
-    private static final Map<String, String> TRAILING = Map.of("Jr", "Junior", "Sr", "Senior", "Inc", "Incorporated", "approx", "approximately",
-            "vs", "versus");
+    private static final Map<String, String> TRAILING =
+            Map.of("Jr", "Junior", "Sr", "Senior", "Inc", "Incorporated", "approx", "approximately", "vs", "versus");
+
     private static final Pattern TRAILING_ABBREVIATION = Pattern.compile("\\b(Jr|Sr|Inc|approx|vs)\\b(\\.?)");
     private static final Pattern NUMBER_SIGN = Pattern.compile("\\bNo\\.(?= ?\\d)");
 
@@ -49,8 +66,11 @@ final class EnglishNormalizer {
         s = replace(STREET, s, (m, in) -> "Street" + (endsSentence(in, m.end()) ? "." : ""));
         s = replace(TITLE, s, m -> TITLES.get(m.group(1)));
         s = replace(NUMBER_SIGN, s, m -> "number");
-        return replace(TRAILING_ABBREVIATION, s, (m, in) -> TRAILING.get(m.group(1))
-                + (!m.group(2).isEmpty() && !m.group(1).equals("vs") && endsSentence(in, m.end()) ? "." : ""));
+        return replace(
+                TRAILING_ABBREVIATION,
+                s,
+                (m, in) -> TRAILING.get(m.group(1))
+                        + (!m.group(2).isEmpty() && !m.group(1).equals("vs") && endsSentence(in, m.end()) ? "." : ""));
     }
 
     /** A sentence ends before the end of the text, a blank line, or a space then a capital (after an opening quote). */
@@ -72,14 +92,17 @@ final class EnglishNormalizer {
     private static final Pattern MONEY = Pattern.compile(
             "([$£€]) ?(\\d{1,3}(?:,\\d{3})+|\\d+)(?:\\.(\\d{1,2}))?(?:(?: |(?<=\\d))(hundred|thousand|million|billion|trillion)\\b)?(?!\\d)");
     /** "10:05", "10:00" (espeak: "ten zero five", "ten zero zero"). */
-    private static final Pattern TIME = Pattern.compile("(?<![\\d:])\\b([01]?\\d|2[0-3]):([0-5]\\d)\\b(?!:\\d)( ?(?:[ap]\\.?m\\b\\.?))?",
-            Pattern.CASE_INSENSITIVE);
+    private static final Pattern TIME = Pattern.compile(
+            "(?<![\\d:])\\b([01]?\\d|2[0-3]):([0-5]\\d)\\b(?!:\\d)( ?(?:[ap]\\.?m\\b\\.?))?", Pattern.CASE_INSENSITIVE);
     /** "100th", "1,000th" (espeak: "one hundred th"); other ordinals it reads. */
-    private static final Pattern HUNDREDS_ORDINAL = Pattern.compile("(?<![\\d.,])(\\d{1,3}(?:,\\d{3})+|\\d+)(?:th|TH)\\b");
+    private static final Pattern HUNDREDS_ORDINAL =
+            Pattern.compile("(?<![\\d.,])(\\d{1,3}(?:,\\d{3})+|\\d+)(?:th|TH)\\b");
     /** ".5" (espeak: "dot five"). */
     private static final Pattern BARE_DECIMAL = Pattern.compile("(?<![\\w.])\\.(\\d+)\\b");
 
-    private static final String[] TENS = {"", "tens", "twenties", "thirties", "forties", "fifties", "sixties", "seventies", "eighties", "nineties"};
+    private static final String[] TENS = {
+        "", "tens", "twenties", "thirties", "forties", "fifties", "sixties", "seventies", "eighties", "nineties"
+    };
 
     private static String decade(MatchResult m) {
         if (m.group(3) != null) return TENS[m.group(3).charAt(0) - '0'];

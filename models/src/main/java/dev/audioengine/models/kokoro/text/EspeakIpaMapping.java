@@ -27,24 +27,50 @@ final class EspeakIpaMapping {
 
     /** Diphthongs and affricates, in both Englishes. */
     private static final String[][] ENGLISH_TIED = {
-            {"a^ɪ", "I"}, {"a^ʊ", "W"}, {"e^ɪ", "A"}, {"ɔ^ɪ", "Y"}, {"d^ʒ", "ʤ"}, {"t^ʃ", "ʧ"}, {"ə^l", "ᵊl"}};
+        {"a^ɪ", "I"}, {"a^ʊ", "W"}, {"e^ɪ", "A"}, {"ɔ^ɪ", "Y"}, {"d^ʒ", "ʤ"}, {"t^ʃ", "ʧ"}, {"ə^l", "ᵊl"}
+    };
+
     private static final String[][] AMERICAN_TIED = {{"o^ʊ", "O"}};
     private static final String[][] BRITISH_TIED = {{"ə^ʊ", "Q"}, {"e^ə", "ɛː"}};
 
     /** After the ties are gone, longest first where one rule's text contains another's. */
     private static final String[][] ENGLISH_PLAIN = {
-            {"ʔˌn\u0329", "ʔn"}, {"ʔn\u0329", "ʔn"}, // a glottal stop before a syllabic n: "button", bˈʌʔn̩
-            {"ʲO", "jO"}, {"ʲQ", "jQ"}, {"ʲo", "jo"}, {"ʲə", "jə"}, {"ʲ", ""},
-            {"ɚ", "əɹ"}, {"r", "ɹ"}, {"x", "k"}, {"ç", "k"}, {"ɐ", "ə"}, {"ɬ", "l"}, {"\u0303", ""},
-            {"e", "A"}}; // an e left over is the first half of the diphthong eɪ
+        {"ʔˌn\u0329", "ʔn"},
+        {"ʔn\u0329", "ʔn"}, // a glottal stop before a syllabic n: "button", bˈʌʔn̩
+        {"ʲO", "jO"},
+        {"ʲQ", "jQ"},
+        {"ʲo", "jo"},
+        {"ʲə", "jə"},
+        {"ʲ", ""},
+        {"ɚ", "əɹ"},
+        {"r", "ɹ"},
+        {"x", "k"},
+        {"ç", "k"},
+        {"ɐ", "ə"},
+        {"ɬ", "l"},
+        {"\u0303", ""},
+        {"e", "A"}
+    }; // an e left over is the first half of the diphthong eɪ
+
     private static final String[][] AMERICAN_PLAIN = {
-            {"ɜːɹ", "ɜɹ"}, {"ɜː", "ɜɹ"}, // American espeak writes the r-coloured ɝ as ɜː
-            {"ɪə", "iə"}, {"ː", ""}};
+        {"ɜːɹ", "ɜɹ"}, {"ɜː", "ɜɹ"}, // American espeak writes the r-coloured ɝ as ɜː
+        {"ɪə", "iə"}, {"ː", ""}
+    };
     private static final String[][] BRITISH_PLAIN = {{"iə", "ɪə"}};
 
     private static final String[][] OTHER_TIED = {
-            {"a^ɪ", "I"}, {"a^ʊ", "W"}, {"d^z", "ʣ"}, {"d^ʒ", "ʤ"}, {"e^ɪ", "A"}, {"o^ʊ", "O"}, {"ə^ʊ", "Q"},
-            {"s^s", "S"}, {"t^s", "ʦ"}, {"t^ʃ", "ʧ"}, {"ɔ^ɪ", "Y"}};
+        {"a^ɪ", "I"},
+        {"a^ʊ", "W"},
+        {"d^z", "ʣ"},
+        {"d^ʒ", "ʤ"},
+        {"e^ɪ", "A"},
+        {"o^ʊ", "O"},
+        {"ə^ʊ", "Q"},
+        {"s^s", "S"},
+        {"t^s", "ʦ"},
+        {"t^ʃ", "ʧ"},
+        {"ɔ^ɪ", "Y"}
+    };
 
     /** espeak's phonemes for one run of text, in Kokoro's symbols (plus whatever Kokoro has no symbol for). */
     static String toKokoro(String ipa, KokoroLanguage language) {

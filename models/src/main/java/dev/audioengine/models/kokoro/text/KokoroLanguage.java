@@ -27,16 +27,23 @@ public enum KokoroLanguage {
     }
 
     /** The letter kokoro's pipeline and voice names use, e.g. 'a'. */
-    public char code() { return code; }
+    public char code() {
+        return code;
+    }
 
     /** The espeak-ng language, e.g. "en-us". */
-    public String espeakLanguage() { return espeakLanguage; }
+    public String espeakLanguage() {
+        return espeakLanguage;
+    }
 
-    public boolean isEnglish() { return this == AMERICAN_ENGLISH || this == BRITISH_ENGLISH; }
+    public boolean isEnglish() {
+        return this == AMERICAN_ENGLISH || this == BRITISH_ENGLISH;
+    }
 
     /** The language of a code ('a') or of a voice name ("af_heart", "bm_george"). */
     public static KokoroLanguage of(String codeOrVoice) {
-        if (codeOrVoice == null || codeOrVoice.isEmpty()) throw new IllegalArgumentException("no Kokoro language code or voice name given");
+        if (codeOrVoice == null || codeOrVoice.isEmpty())
+            throw new IllegalArgumentException("no Kokoro language code or voice name given");
         String s = codeOrVoice.toLowerCase(java.util.Locale.ROOT);
         for (KokoroLanguage l : values()) {
             if (s.equals(l.espeakLanguage)) return l;
@@ -47,13 +54,17 @@ public enum KokoroLanguage {
                 if (l.code == c) return l;
             }
             if (c == 'j' || c == 'z') {
-                throw new IllegalArgumentException("\"" + codeOrVoice + "\": Kokoro's " + (c == 'j' ? "Japanese" : "Mandarin")
-                        + " voices need misaki's " + (c == 'j' ? "kana" : "pinyin") + " phonemes, which espeak-ng cannot give;"
-                        + " this front end speaks the voices whose names start with " + supported());
+                throw new IllegalArgumentException(
+                        "\"" + codeOrVoice + "\": Kokoro's " + (c == 'j' ? "Japanese" : "Mandarin")
+                                + " voices need misaki's " + (c == 'j' ? "kana" : "pinyin")
+                                + " phonemes, which espeak-ng cannot give;"
+                                + " this front end speaks the voices whose names start with " + supported());
             }
         }
-        throw new IllegalArgumentException("\"" + codeOrVoice + "\" is no Kokoro language: expected a voice name such as af_heart, an"
-                + " espeak code such as en-us, or the letter that starts the voice names of a language: " + supported());
+        throw new IllegalArgumentException(
+                "\"" + codeOrVoice + "\" is no Kokoro language: expected a voice name such as af_heart, an"
+                        + " espeak code such as en-us, or the letter that starts the voice names of a language: "
+                        + supported());
     }
 
     /** "a (American English), b (British English), ... or p (Brazilian Portuguese)". */
@@ -68,5 +79,7 @@ public enum KokoroLanguage {
     }
 
     /** "American English", "Brazilian Portuguese". */
-    public String displayName() { return displayName; }
+    public String displayName() {
+        return displayName;
+    }
 }

@@ -37,8 +37,9 @@ public final class KokoroPhonemizer {
     public static KokoroPhonemizer of(KokoroLanguage language, KokoroVocabulary vocabulary) {
         EspeakNg espeak = EspeakNg.get();
         if (!espeak.languages().containsKey(language.espeakLanguage())) {
-            throw new IllegalArgumentException("espeak-ng " + espeak.version() + " at " + espeak.dataPath() + " has no voice for "
-                    + language.espeakLanguage() + " (" + language + "); install Debian's espeak-ng-data");
+            throw new IllegalArgumentException(
+                    "espeak-ng " + espeak.version() + " at " + espeak.dataPath() + " has no voice for "
+                            + language.espeakLanguage() + " (" + language + "); install Debian's espeak-ng-data");
         }
         return new KokoroPhonemizer(espeak, language, vocabulary);
     }
@@ -49,9 +50,13 @@ public final class KokoroPhonemizer {
     }
 
     /** The vocabulary whose symbols it writes. */
-    public KokoroVocabulary vocabulary() { return vocabulary; }
+    public KokoroVocabulary vocabulary() {
+        return vocabulary;
+    }
 
-    public KokoroLanguage language() { return language; }
+    public KokoroLanguage language() {
+        return language;
+    }
 
     /** The phonemes of {@code text}; empty (and not {@link Phonemes#isSpeakable() speakable}) when nothing in it can be said. */
     public Phonemes phonemize(String text) {
@@ -69,7 +74,10 @@ public final class KokoroPhonemizer {
         }
         speak(s, run, s.length(), out);
         String joined = SPACES.matcher(out).replaceAll(" ");
-        joined = SPACE_AFTER_OPENING.matcher(SPACE_BEFORE_CLOSING.matcher(joined).replaceAll("")).replaceAll("").strip();
+        joined = SPACE_AFTER_OPENING
+                .matcher(SPACE_BEFORE_CLOSING.matcher(joined).replaceAll(""))
+                .replaceAll("")
+                .strip();
         return keepVocabulary(joined);
     }
 
@@ -78,7 +86,8 @@ public final class KokoroPhonemizer {
         if (from >= to) return;
         String words = s.substring(from, to);
         if (Character.isWhitespace(words.charAt(0))) out.append(' ');
-        if (!words.isBlank()) out.append(EspeakIpaMapping.toKokoro(espeak.textToPhonemes(language.espeakLanguage(), words), language));
+        if (!words.isBlank())
+            out.append(EspeakIpaMapping.toKokoro(espeak.textToPhonemes(language.espeakLanguage(), words), language));
         if (Character.isWhitespace(words.charAt(words.length() - 1))) out.append(' ');
     }
 
@@ -89,7 +98,8 @@ public final class KokoroPhonemizer {
             if (vocabulary.isPhonemeSymbol(c)) kept.appendCodePoint(c);
             else dropped.merge(Character.toString(c), 1, Integer::sum);
         });
-        String result = dropped.isEmpty() ? ps : SPACES.matcher(kept).replaceAll(" ").strip();
+        String result =
+                dropped.isEmpty() ? ps : SPACES.matcher(kept).replaceAll(" ").strip();
         return new Phonemes(result, dropped);
     }
 }

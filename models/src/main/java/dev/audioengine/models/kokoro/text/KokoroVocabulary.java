@@ -2,7 +2,6 @@ package dev.audioengine.models.kokoro.text;
 
 import dev.audioengine.model.ModelFormatException;
 import dev.audioengine.models.json.ModelJson;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,7 +28,7 @@ public final class KokoroVocabulary {
     public static final int MAX_PHONEMES = 510;
 
     private final Map<Integer, Integer> ids; // code point → id
-    private final String[] symbols;          // id → symbol, null where no symbol has that id
+    private final String[] symbols; // id → symbol, null where no symbol has that id
 
     private KokoroVocabulary(Map<Integer, Integer> ids, String[] symbols) {
         this.ids = ids;
@@ -49,11 +48,12 @@ public final class KokoroVocabulary {
         for (Map.Entry<?, ?> e : vocab.entrySet()) {
             String symbol = (String) e.getKey();
             if (symbol.codePointCount(0, symbol.length()) != 1) {
-                throw new ModelFormatException(file + ": model.vocab symbol \"" + symbol + "\" is not one code point; Kokoro's symbols are single"
-                        + " characters, one id each");
+                throw new ModelFormatException(file + ": model.vocab symbol \"" + symbol
+                        + "\" is not one code point; Kokoro's symbols are single" + " characters, one id each");
             }
             if (!(e.getValue() instanceof Long id) || id < 0 || id > Short.MAX_VALUE) {
-                throw new ModelFormatException(file + ": model.vocab[\"" + symbol + "\"] is " + e.getValue() + ", not an id between 0 and " + Short.MAX_VALUE);
+                throw new ModelFormatException(file + ": model.vocab[\"" + symbol + "\"] is " + e.getValue()
+                        + ", not an id between 0 and " + Short.MAX_VALUE);
             }
             ids.put(symbol.codePointAt(0), id.intValue());
             max = Math.max(max, id.intValue());
@@ -62,24 +62,32 @@ public final class KokoroVocabulary {
         for (Map.Entry<Integer, Integer> e : ids.entrySet()) {
             String s = Character.toString(e.getKey());
             if (symbols[e.getValue()] != null) {
-                throw new ModelFormatException(file + ": model.vocab gives id " + e.getValue() + " to both \"" + symbols[e.getValue()] + "\" and \"" + s + "\"");
+                throw new ModelFormatException(file + ": model.vocab gives id " + e.getValue() + " to both \""
+                        + symbols[e.getValue()] + "\" and \"" + s + "\"");
             }
             symbols[e.getValue()] = s;
         }
         if (max < 0 || !PAD_SYMBOL.equals(symbols[PAD])) {
-            throw new ModelFormatException(file + ": id " + PAD + " must be the pad symbol \"$\", found " + (max < 0 ? "an empty vocabulary" : "\"" + symbols[PAD] + "\""));
+            throw new ModelFormatException(file + ": id " + PAD + " must be the pad symbol \"$\", found "
+                    + (max < 0 ? "an empty vocabulary" : "\"" + symbols[PAD] + "\""));
         }
         return new KokoroVocabulary(Collections.unmodifiableMap(ids), symbols);
     }
 
     /** Number of symbols, the pad included. */
-    public int size() { return ids.size(); }
+    public int size() {
+        return ids.size();
+    }
 
     /** The id of a one-code-point symbol, or -1 when it is not in the vocabulary. */
-    public int id(int codePoint) { return ids.getOrDefault(codePoint, -1); }
+    public int id(int codePoint) {
+        return ids.getOrDefault(codePoint, -1);
+    }
 
     /** The symbol of an id, or null when no symbol has it (the ids have gaps). */
-    public String symbol(int id) { return id >= 0 && id < symbols.length ? symbols[id] : null; }
+    public String symbol(int id) {
+        return id >= 0 && id < symbols.length ? symbols[id] : null;
+    }
 
     /** Whether a code point may appear in a phoneme string: a symbol other than the pad. */
     public boolean isPhonemeSymbol(int codePoint) {
@@ -103,8 +111,8 @@ public final class KokoroVocabulary {
             if (id >= 0) out[n++] = id;
         }
         if (n - 1 > MAX_PHONEMES) {
-            throw new IllegalArgumentException(n - 1 + " phonemes; Kokoro takes at most " + MAX_PHONEMES + " at once (512 positions less the two pads):"
-                    + " split the text");
+            throw new IllegalArgumentException(n - 1 + " phonemes; Kokoro takes at most " + MAX_PHONEMES
+                    + " at once (512 positions less the two pads):" + " split the text");
         }
         out[n++] = PAD;
         out[0] = PAD;

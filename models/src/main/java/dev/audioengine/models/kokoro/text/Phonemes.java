@@ -17,7 +17,9 @@ public record Phonemes(String phonemes, Map<String, Integer> dropped) {
     }
 
     /** The number of symbols, which Kokoro limits to 510 an utterance. */
-    public int length() { return phonemes.codePointCount(0, phonemes.length()); }
+    public int length() {
+        return phonemes.codePointCount(0, phonemes.length());
+    }
 
     /** How many symbols were dropped in all. */
     public int droppedCount() {

@@ -15,10 +15,14 @@ final class Punctuation {
     /** Kokoro's punctuation symbols. */
     static final String MARKS = ";:,.!?—…\"()“”";
 
-    static boolean isMark(int c) { return c < 0x10000 && MARKS.indexOf(c) >= 0; }
+    static boolean isMark(int c) {
+        return c < 0x10000 && MARKS.indexOf(c) >= 0;
+    }
 
     /** Marks that end a sentence (kokoro's pipeline cuts there first). */
-    static boolean endsSentence(int c) { return c == '.' || c == '!' || c == '?' || c == '…'; }
+    static boolean endsSentence(int c) {
+        return c == '.' || c == '!' || c == '?' || c == '…';
+    }
 
     /** Marks that end a clause, the next place to cut: first ";" and ":", then "," and "—". */
     static int clauseRank(int c) {
@@ -58,7 +62,7 @@ final class Punctuation {
                 case '»' -> b.append('”');
                 case '[', '{' -> b.append('(');
                 case ']', '}' -> b.append(')');
-                case '¡', '¿' -> { }
+                case '¡', '¿' -> {}
                 case '―', '\u2E3A', '\u2E3B' -> b.append('—');
                 case '、', '，' -> b.append(", ");
                 case '。', '।', '॥' -> b.append(". "); // the Devanagari danda ends a sentence
@@ -79,7 +83,10 @@ final class Punctuation {
                 case '-', '–' -> {
                     // "--" and a dash standing between spaces are a pause; a hyphen inside a word or number is not
                     boolean doubled = i + 1 < s.length() && (s.charAt(i + 1) == '-' || s.charAt(i + 1) == '–');
-                    boolean spaced = i > 0 && Character.isWhitespace(s.charAt(i - 1)) && i + 1 < s.length() && Character.isWhitespace(s.charAt(i + 1));
+                    boolean spaced = i > 0
+                            && Character.isWhitespace(s.charAt(i - 1))
+                            && i + 1 < s.length()
+                            && Character.isWhitespace(s.charAt(i + 1));
                     if (doubled) {
                         while (i + 1 < s.length() && (s.charAt(i + 1) == '-' || s.charAt(i + 1) == '–')) i++;
                         b.append('—');
@@ -90,7 +97,8 @@ final class Punctuation {
                     }
                 }
                 default -> {
-                    if (Character.isWhitespace(c) || Character.isISOControl(c) || Character.isSpaceChar(c)) b.append(' ');
+                    if (Character.isWhitespace(c) || Character.isISOControl(c) || Character.isSpaceChar(c))
+                        b.append(' ');
                     else b.append(c);
                 }
             }
@@ -108,7 +116,8 @@ final class Punctuation {
         boolean digitAfter = i + 1 < text.length() && Character.isDigit(text.charAt(i + 1));
         if ((c == '.' || c == ',' || c == ':') && digitBefore && digitAfter) return false; // 3.5, 1,234, 10:30
         if (c != '.') return true;
-        if (i + 1 < text.length() && Character.isLetterOrDigit(text.charAt(i + 1))) return false; // e.g, U.S, example.com
+        if (i + 1 < text.length() && Character.isLetterOrDigit(text.charAt(i + 1)))
+            return false; // e.g, U.S, example.com
         int start = i;
         while (start > 0 && (Character.isLetter(text.charAt(start - 1)) || text.charAt(start - 1) == '.')) start--;
         String word = text.subSequence(start, i).toString();
@@ -127,7 +136,8 @@ final class Punctuation {
         if (ENDING_ABBREVIATIONS.contains(lower) || COMMON_ABBREVIATIONS.contains(lower)) return sentenceFollows;
         if (!isInitialism(word)) return true;
         if (word.equalsIgnoreCase("e.g") || word.equalsIgnoreCase("i.e")) return false;
-        if (word.length() == 1 && Character.isUpperCase(word.charAt(0)) && sentenceFollows) return false; // J. R. R. Tolkien
+        if (word.length() == 1 && Character.isUpperCase(word.charAt(0)) && sentenceFollows)
+            return false; // J. R. R. Tolkien
         return sentenceFollows;
     }
 
@@ -137,8 +147,9 @@ final class Punctuation {
      * went"). English text has them spelled out by {@link EnglishNormalizer} before the phonemizer asks, so this matters
      * there for {@link SentenceReader}, which sees the text as written and must not cut where the phonemizer has no mark.
      */
-    private static final Set<String> NOT_FULL_STOPS = Set.of("Mr", "Mrs", "Ms", "Dr", "Prof", "Mt", "Capt", "Gen", "Sgt", "Lt",
-            "Col", "St", "Sr", "Sra", "Srta", "Dra", "Mme", "Mlle", "Sig", "Dott", "Fr", "Jr", "Inc", "approx", "vs");
+    private static final Set<String> NOT_FULL_STOPS = Set.of(
+            "Mr", "Mrs", "Ms", "Dr", "Prof", "Mt", "Capt", "Gen", "Sgt", "Lt", "Col", "St", "Sr", "Sra", "Srta", "Dra",
+            "Mme", "Mlle", "Sig", "Dott", "Fr", "Jr", "Inc", "approx", "vs");
     /** Abbreviations that often end a sentence: a full stop only when a capital follows. */
     private static final Set<String> ENDING_ABBREVIATIONS = Set.of("etc", "ltd", "co", "corp");
     /**
@@ -146,9 +157,10 @@ final class Punctuation {
      * of Health"); lower case, compared so. Like the ending ones, a full stop only when a capital follows: "we met in
      * Jan. The rest" is two sentences.
      */
-    private static final Set<String> COMMON_ABBREVIATIONS = Set.of("ext", "tel", "fig", "figs", "vol", "vols", "ch", "chap", "sec", "pp",
-            "para", "art", "apt", "rm", "dept", "univ", "ave", "blvd", "rd", "est", "cf", "ca", "nos", "jan", "feb", "mar", "apr", "jun",
-            "jul", "aug", "sep", "sept", "oct", "nov", "dec");
+    private static final Set<String> COMMON_ABBREVIATIONS = Set.of(
+            "ext", "tel", "fig", "figs", "vol", "vols", "ch", "chap", "sec", "pp", "para", "art", "apt", "rm", "dept",
+            "univ", "ave", "blvd", "rd", "est", "cf", "ca", "nos", "jan", "feb", "mar", "apr", "jun", "jul", "aug",
+            "sep", "sept", "oct", "nov", "dec");
 
     /** One letter, or letters each followed by a dot but the last: "J", "U.S", "e.g", "a.m". */
     private static boolean isInitialism(String word) {

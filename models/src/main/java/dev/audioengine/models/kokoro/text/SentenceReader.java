@@ -13,6 +13,7 @@ import java.io.Reader;
 final class SentenceReader {
     /** Enough to see past the whitespace after a "." to the letter that tells an initialism from a sentence end. */
     private static final int LOOKAHEAD = 256;
+
     private static final int READ = 4096;
 
     /** A sentence, and whether a blank line follows it (a paragraph ends). */
@@ -50,20 +51,31 @@ final class SentenceReader {
             char c = buf.charAt(scan);
             if (c == '\n') {
                 int after = Punctuation.nextNonSpace(buf, scan + 1);
-                if (buf.substring(scan + 1, after).indexOf('\n') >= 0 || after == buf.length() && eof) return take(scan, after, true);
+                if (buf.substring(scan + 1, after).indexOf('\n') >= 0 || after == buf.length() && eof)
+                    return take(scan, after, true);
             } else if (Punctuation.endsSentenceAsWritten(c) && Punctuation.isBoundary(buf, scan)) {
                 int end = scan + 1;
-                while (end < buf.length() && (Punctuation.endsSentenceAsWritten(buf.charAt(end)) || Punctuation.closes(buf.charAt(end)))) end++;
+                while (end < buf.length()
+                        && (Punctuation.endsSentenceAsWritten(buf.charAt(end)) || Punctuation.closes(buf.charAt(end))))
+                    end++;
                 // "Jr.," or "etc.;" go on: a sentence ends before whitespace or the end (CJK full stops need no space)
                 if (end == buf.length() || Character.isWhitespace(buf.charAt(end)) || !Punctuation.endsSentence(c)) {
                     int after = Punctuation.nextNonSpace(buf, end);
-                    return take(end, end, buf.substring(end, after).chars().filter(ch -> ch == '\n').count() >= 2);
+                    return take(
+                            end,
+                            end,
+                            buf.substring(end, after)
+                                            .chars()
+                                            .filter(ch -> ch == '\n')
+                                            .count()
+                                    >= 2);
                 }
             }
             scan++;
             if (scan >= maxChars) {
                 fill(scan + 1);
-                if (scan < buf.length()) return take(forcedCut(), -1, false); // else the text ends here, as a whole sentence
+                if (scan < buf.length())
+                    return take(forcedCut(), -1, false); // else the text ends here, as a whole sentence
             }
         }
     }

@@ -36,13 +36,16 @@ public final class TextChunker {
     /** A chunker whose pieces have at most {@code maxPhonemes} symbols (at least 32; Kokoro takes 510). */
     public TextChunker(KokoroPhonemizer phonemizer, int maxPhonemes) {
         if (maxPhonemes < 32 || maxPhonemes > KokoroVocabulary.MAX_PHONEMES) {
-            throw new IllegalArgumentException("maxPhonemes " + maxPhonemes + " is outside 32.." + KokoroVocabulary.MAX_PHONEMES);
+            throw new IllegalArgumentException(
+                    "maxPhonemes " + maxPhonemes + " is outside 32.." + KokoroVocabulary.MAX_PHONEMES);
         }
         this.phonemizer = phonemizer;
         this.maxPhonemes = maxPhonemes;
     }
 
-    public int maxPhonemes() { return maxPhonemes; }
+    public int maxPhonemes() {
+        return maxPhonemes;
+    }
 
     public Iterator<TextPiece> pieces(String text) {
         return pieces(new StringReader(text));
@@ -101,8 +104,13 @@ public final class TextChunker {
                 if (p.isSpeakable()) pack(unit.strip(), p);
                 return;
             }
-            if (level >= 3 && unit.codePointCount(0, unit.length()) <= 1) { // no symbol of text says 510 phonemes; kept as a guard
-                pack(unit.strip(), new Phonemes(p.phonemes().substring(0, p.phonemes().offsetByCodePoints(0, maxPhonemes)), Map.of()));
+            if (level >= 3
+                    && unit.codePointCount(0, unit.length())
+                            <= 1) { // no symbol of text says 510 phonemes; kept as a guard
+                pack(
+                        unit.strip(),
+                        new Phonemes(
+                                p.phonemes().substring(0, p.phonemes().offsetByCodePoints(0, maxPhonemes)), Map.of()));
                 return;
             }
             for (String part : split(unit, level)) {

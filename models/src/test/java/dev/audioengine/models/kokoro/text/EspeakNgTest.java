@@ -1,18 +1,17 @@
 package dev.audioengine.models.kokoro.text;
 
-import dev.audioengine.model.MissingDependencyException;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.audioengine.model.MissingDependencyException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The libespeak-ng binding against Debian's espeak-ng 1.51. Needs libespeak-ng1 and the espeak-ng command (both in
@@ -24,7 +23,8 @@ class EspeakNgTest {
         EspeakNg espeak = EspeakNg.get();
         assertThat(espeak.version()).startsWith("1.");
         assertThat(espeak.dataPath()).endsWith("espeak-ng-data");
-        for (KokoroLanguage l : KokoroLanguage.values()) assertThat(espeak.languages()).containsKey(l.espeakLanguage());
+        for (KokoroLanguage l : KokoroLanguage.values())
+            assertThat(espeak.languages()).containsKey(l.espeakLanguage());
         // the language resolves to a voice file, which espeak_SetVoiceByName needs: it refuses "en-gb" itself
         assertThat(espeak.languages()).containsEntry("en-gb", "gmw/en").containsEntry("en-us", "gmw/en-US");
     }
@@ -32,32 +32,40 @@ class EspeakNgTest {
     @Test
     void aMissingLibraryNamesTheDebianPackage() {
         Object loaded = EspeakNg.load(List.of("libespeak-ng-absent.so.9"));
-        assertThatThrownBy(() -> EspeakNg.require(loaded)).isInstanceOf(EspeakUnavailableException.class)
+        assertThatThrownBy(() -> EspeakNg.require(loaded))
+                .isInstanceOf(EspeakUnavailableException.class)
                 .isInstanceOf(MissingDependencyException.class) // what the CLI reports as "cannot serve" (exit 1)
-                .hasMessageStartingWith("espeak-ng, which Kokoro's text front end needs, is not installed: libespeak-ng-absent.so.9 not found (")
+                .hasMessageStartingWith(
+                        "espeak-ng, which Kokoro's text front end needs, is not installed: libespeak-ng-absent.so.9 not found (")
                 .hasMessageContaining("tried libespeak-ng-absent.so.9 on the loader path")
-                .hasMessageEndingWith("; install Debian's libespeak-ng1 and espeak-ng-data (apt-get install libespeak-ng1 espeak-ng-data)");
+                .hasMessageEndingWith(
+                        "; install Debian's libespeak-ng1 and espeak-ng-data (apt-get install libespeak-ng1 espeak-ng-data)");
         assertThat(EspeakNg.SONAMES.getFirst()).isEqualTo("libespeak-ng.so.1");
     }
 
     @Test
     void aLibraryWithoutEspeaksCallsIsNotTakenForIt() {
         Object loaded = EspeakNg.load(List.of("libc.so.6"));
-        assertThatThrownBy(() -> EspeakNg.require(loaded)).isInstanceOf(EspeakUnavailableException.class)
-                .hasMessageContaining("lacks libespeak-ng's calls").hasMessageContaining("apt-get install libespeak-ng1 espeak-ng-data");
+        assertThatThrownBy(() -> EspeakNg.require(loaded))
+                .isInstanceOf(EspeakUnavailableException.class)
+                .hasMessageContaining("lacks libespeak-ng's calls")
+                .hasMessageContaining("apt-get install libespeak-ng1 espeak-ng-data");
     }
 
     /** The command line reaches the same translator through another door (speak_lib's phoneme trace, not TextToPhonemes). */
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-            "en-us|Hello world, how are you today? I am fine.",
-            "en-us|The quick brown fox jumps over the lazy dog; merchantship, button, water.",
-            "en-us|It costs 1,234 dollars and 3.5 cents.",
-            "en-gb|Square, near, go, little, four thought.",
-            "fr-fr|Bonjour, comment ça va? Un bon vin blanc.",
-            "es|El perro de San Roque no tiene rabo.",
-            "hi|नमस्ते, आप कैसे हैं?",
-            "pt-br|Não, obrigado. O coração da mãe."})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "en-us|Hello world, how are you today? I am fine.",
+                "en-us|The quick brown fox jumps over the lazy dog; merchantship, button, water.",
+                "en-us|It costs 1,234 dollars and 3.5 cents.",
+                "en-gb|Square, near, go, little, four thought.",
+                "fr-fr|Bonjour, comment ça va? Un bon vin blanc.",
+                "es|El perro de San Roque no tiene rabo.",
+                "hi|नमस्ते, आप कैसे हैं?",
+                "pt-br|Não, obrigado. O coração da mãe."
+            })
     void phonemesAreWhatTheCommandLineWrites(String language, String text) throws Exception {
         String ours = EspeakNg.get().textToPhonemes(language, text).replace(EspeakNg.TIE, '^');
         assertThat(ours).isEqualTo(commandLine(language, text));
@@ -65,13 +73,15 @@ class EspeakNgTest {
 
     @Test
     void anUnknownLanguageIsRefusedByName() {
-        assertThatThrownBy(() -> EspeakNg.get().textToPhonemes("xx-nowhere", "hello")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> EspeakNg.get().textToPhonemes("xx-nowhere", "hello"))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("no voice for language \"xx-nowhere\"");
     }
 
     @Test
     void aNulDoesNotCutTheTextShort() {
-        assertThat(EspeakNg.get().textToPhonemes("en-us", "hello\0world")).isEqualTo(EspeakNg.get().textToPhonemes("en-us", "hello world"));
+        assertThat(EspeakNg.get().textToPhonemes("en-us", "hello\0world"))
+                .isEqualTo(EspeakNg.get().textToPhonemes("en-us", "hello world"));
         assertThat(EspeakNg.get().textToPhonemes("en-us", " \n\t")).isEmpty();
     }
 
@@ -91,15 +101,21 @@ class EspeakNgTest {
     static String commandLine(String language, String text) throws IOException, InterruptedException {
         Path file = Files.createTempFile("espeak-cli", ".txt");
         try {
-            Files.writeString(file, text, StandardCharsets.UTF_8); // a file, not an argument: the locale may not be UTF-8
+            Files.writeString(
+                    file, text, StandardCharsets.UTF_8); // a file, not an argument: the locale may not be UTF-8
             Process p;
             try {
-                p = new ProcessBuilder("espeak-ng", "-q", "--ipa", "--tie=^", "-v", language, "-f", file.toString()).redirectErrorStream(true).start();
+                p = new ProcessBuilder("espeak-ng", "-q", "--ipa", "--tie=^", "-v", language, "-f", file.toString())
+                        .redirectErrorStream(true)
+                        .start();
             } catch (IOException e) {
-                throw new AssertionError("the espeak-ng command is missing: install Debian's espeak-ng (apt-get install espeak-ng)", e);
+                throw new AssertionError(
+                        "the espeak-ng command is missing: install Debian's espeak-ng (apt-get install espeak-ng)", e);
             }
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertThat(p.waitFor()).as("espeak-ng exit status; it wrote: %s", out).isZero();
+            assertThat(p.waitFor())
+                    .as("espeak-ng exit status; it wrote: %s", out)
+                    .isZero();
             return out.strip().replaceAll("\\s+", " ");
         } finally {
             Files.deleteIfExists(file);

@@ -1,10 +1,10 @@
 package dev.audioengine.models.kokoro.text;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import dev.audioengine.model.ModelFormatException;
 import dev.audioengine.models.kokoro.KokoroFiles;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -15,9 +15,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Kokoro's vocabulary as read from the tokenizer.json it ships with (a copy of the pinned file in the test resources). */
 class KokoroVocabularyTest {
@@ -27,7 +26,8 @@ class KokoroVocabularyTest {
     void theTestCopyIsThePinnedFile() throws Exception {
         byte[] bytes = Files.readAllBytes(ShippedVocabulary.file());
         assertThat(bytes).hasSize((int) KokoroFiles.TOKENIZER.bytes());
-        assertThat(HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes))).isEqualTo(KokoroFiles.TOKENIZER.sha256());
+        assertThat(HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes)))
+                .isEqualTo(KokoroFiles.TOKENIZER.sha256());
     }
 
     @Test
@@ -56,8 +56,12 @@ class KokoroVocabularyTest {
         assertThat(published).hasSize(115);
         assertThat(V.size()).isEqualTo(published.size());
         published.forEach((symbol, id) -> {
-            assertThat(symbol.codePointCount(0, symbol.length())).as("one code point: %s", symbol).isEqualTo(1);
-            assertThat(V.id(symbol.codePointAt(0))).as("id of %s (U+%04X)", symbol, symbol.codePointAt(0)).isEqualTo(id);
+            assertThat(symbol.codePointCount(0, symbol.length()))
+                    .as("one code point: %s", symbol)
+                    .isEqualTo(1);
+            assertThat(V.id(symbol.codePointAt(0)))
+                    .as("id of %s (U+%04X)", symbol, symbol.codePointAt(0))
+                    .isEqualTo(id);
             assertThat(V.symbol(id)).isEqualTo(symbol);
         });
     }
@@ -74,7 +78,8 @@ class KokoroVocabularyTest {
     @Test
     void encodePadsBothEndsAndDropsUnknownSymbols() {
         // "həlˈO wˈɜɹld." as misaki writes "Hello world."
-        assertThat(V.encode("həlˈO wˈɜɹld.")).containsExactly(0, 50, 83, 54, 156, 31, 16, 65, 156, 87, 123, 54, 46, 4, 0);
+        assertThat(V.encode("həlˈO wˈɜɹld."))
+                .containsExactly(0, 50, 83, 54, 156, 31, 16, 65, 156, 87, 123, 54, 46, 4, 0);
         assertThat(V.encode("a#b")).as("'#' is not a Kokoro symbol").containsExactly(0, 43, 44, 0);
         assertThat(V.encode("")).containsExactly(0, 0);
         assertThat(V.encode("a".repeat(510))).hasSize(512);
@@ -83,12 +88,21 @@ class KokoroVocabularyTest {
 
     @Test
     void malformedVocabulariesAreRejected(@TempDir Path dir) throws Exception {
-        assertThatThrownBy(() -> read(dir, "{\"model\": {}}")).isInstanceOf(ModelFormatException.class).hasMessageContaining("model.vocab");
-        assertThatThrownBy(() -> read(dir, "{\"model\": {\"vocab\": {\"$\": 0, \"ab\": 1}}}")).hasMessageContaining("\"ab\" is not one code point");
-        assertThatThrownBy(() -> read(dir, "{\"model\": {\"vocab\": {\"$\": 0, \"a\": 1, \"b\": 1}}}")).hasMessageContaining("id 1 to both \"a\" and \"b\"");
-        assertThatThrownBy(() -> read(dir, "{\"model\": {\"vocab\": {\"a\": 0}}}")).hasMessageContaining("pad symbol \"$\"");
-        assertThatThrownBy(() -> read(dir, "{\"model\": {\"vocab\": {\"$\": 0, \"a\": -3}}}")).hasMessageContaining("not an id");
-        assertThat(read(dir, "{\"model\": {\"vocab\": {\"$\": 0, \"\uD83D\uDE00\": 5}}}").id(0x1F600)).as("a symbol beyond the BMP").isEqualTo(5);
+        assertThatThrownBy(() -> read(dir, "{\"model\": {}}"))
+                .isInstanceOf(ModelFormatException.class)
+                .hasMessageContaining("model.vocab");
+        assertThatThrownBy(() -> read(dir, "{\"model\": {\"vocab\": {\"$\": 0, \"ab\": 1}}}"))
+                .hasMessageContaining("\"ab\" is not one code point");
+        assertThatThrownBy(() -> read(dir, "{\"model\": {\"vocab\": {\"$\": 0, \"a\": 1, \"b\": 1}}}"))
+                .hasMessageContaining("id 1 to both \"a\" and \"b\"");
+        assertThatThrownBy(() -> read(dir, "{\"model\": {\"vocab\": {\"a\": 0}}}"))
+                .hasMessageContaining("pad symbol \"$\"");
+        assertThatThrownBy(() -> read(dir, "{\"model\": {\"vocab\": {\"$\": 0, \"a\": -3}}}"))
+                .hasMessageContaining("not an id");
+        assertThat(read(dir, "{\"model\": {\"vocab\": {\"$\": 0, \"\uD83D\uDE00\": 5}}}")
+                        .id(0x1F600))
+                .as("a symbol beyond the BMP")
+                .isEqualTo(5);
     }
 
     private static KokoroVocabulary read(Path dir, String json) throws Exception {

@@ -1,10 +1,10 @@
 package dev.audioengine.models.kokoro.text;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 class PunctuationTest {
     /** The marks of {@code text} that separate speech, as a string; '#' in the text stands for a line break. */
@@ -18,20 +18,23 @@ class PunctuationTest {
     }
 
     @ParameterizedTest(name = "{0}: {1}")
-    @CsvSource(delimiter = '|', value = {
-            "Pi is 3.14, not 1,234 or 10:30.|,.",
-            "He lives in the U.S. army base.|.",
-            "He lives in the U.S. The end.|..",
-            "in the U.S.|.",
-            "(in the U.S.) yes|(.)",
-            "J. R. R. Tolkien wrote it.|.",
-            "e.g. Paris, i.e. France.|,.",
-            "at 10 a.m. and 5 p.m. Then|.",
-            "at 10 a.m. ## then home|.",
-            "Visit example.com today!|!",
-            "Wait… what?! “Yes” (no) \"ok\"; fine: done — gone.|…?!“”()\"\";:—.",
-            "Plan B. Then more.|.",
-            "He said so.|."})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "Pi is 3.14, not 1,234 or 10:30.|,.",
+                "He lives in the U.S. army base.|.",
+                "He lives in the U.S. The end.|..",
+                "in the U.S.|.",
+                "(in the U.S.) yes|(.)",
+                "J. R. R. Tolkien wrote it.|.",
+                "e.g. Paris, i.e. France.|,.",
+                "at 10 a.m. and 5 p.m. Then|.",
+                "at 10 a.m. ## then home|.",
+                "Visit example.com today!|!",
+                "Wait… what?! “Yes” (no) \"ok\"; fine: done — gone.|…?!“”()\"\";:—.",
+                "Plan B. Then more.|.",
+                "He said so.|."
+            })
     void onlyMarksThatSeparateSpeechAreBoundaries(String text, String expected) {
         assertThat(boundaries(text)).isEqualTo(expected == null ? "" : expected);
     }

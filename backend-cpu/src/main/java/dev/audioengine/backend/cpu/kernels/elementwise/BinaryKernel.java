@@ -6,11 +6,10 @@ import dev.audioengine.api.tensor.DType;
 import dev.audioengine.backend.cpu.kernels.CpuKernel;
 import dev.audioengine.backend.cpu.kernels.CpuTensor;
 import dev.audioengine.backend.cpu.kernels.KernelContext;
-import jdk.incubator.vector.FloatVector;
-import jdk.incubator.vector.VectorSpecies;
-
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorSpecies;
 
 /**
  * add, sub, mul, div, pow with NumPy broadcasting. Rows along the last axis are the unit of
@@ -47,7 +46,8 @@ public final class BinaryKernel implements CpuKernel {
         return new CpuTensor(t.segment(), t.base(), t.dtype(), out.rank(), out.dims(), s);
     }
 
-    private static void row(Op.BinaryKind kind, CpuTensor a, long ao, CpuTensor b, long bo, CpuTensor out, long oo, int n) {
+    private static void row(
+            Op.BinaryKind kind, CpuTensor a, long ao, CpuTensor b, long bo, CpuTensor out, long oo, int n) {
         MemorySegment as = a.segment(), bs = b.segment(), os = out.segment();
         long ab = a.base() + ao * 4, bb = b.base() + bo * 4, ob = out.base() + oo * 4;
         long sa = a.strides()[3], sb = b.strides()[3];
@@ -57,10 +57,14 @@ public final class BinaryKernel implements CpuKernel {
             // intrinsified by C2 and ran the Vector API's scalar fallback, a third of Kokoro's time
             boolean scalar = sb == 0;
             i = switch (kind) {
-                case ADD -> scalar ? addScalar(as, ab, bs.get(CpuTensor.F32, bb), os, ob, n) : add(as, ab, bs, bb, os, ob, n);
-                case SUB -> scalar ? subScalar(as, ab, bs.get(CpuTensor.F32, bb), os, ob, n) : sub(as, ab, bs, bb, os, ob, n);
-                case MUL -> scalar ? mulScalar(as, ab, bs.get(CpuTensor.F32, bb), os, ob, n) : mul(as, ab, bs, bb, os, ob, n);
-                case DIV -> scalar ? divScalar(as, ab, bs.get(CpuTensor.F32, bb), os, ob, n) : div(as, ab, bs, bb, os, ob, n);
+                case ADD ->
+                    scalar ? addScalar(as, ab, bs.get(CpuTensor.F32, bb), os, ob, n) : add(as, ab, bs, bb, os, ob, n);
+                case SUB ->
+                    scalar ? subScalar(as, ab, bs.get(CpuTensor.F32, bb), os, ob, n) : sub(as, ab, bs, bb, os, ob, n);
+                case MUL ->
+                    scalar ? mulScalar(as, ab, bs.get(CpuTensor.F32, bb), os, ob, n) : mul(as, ab, bs, bb, os, ob, n);
+                case DIV ->
+                    scalar ? divScalar(as, ab, bs.get(CpuTensor.F32, bb), os, ob, n) : div(as, ab, bs, bb, os, ob, n);
                 case POW -> 0;
             };
         }
@@ -84,7 +88,8 @@ public final class BinaryKernel implements CpuKernel {
     private static int add(MemorySegment as, long ab, MemorySegment bs, long bb, MemorySegment os, long ob, int n) {
         int i = 0;
         for (int upper = S.loopBound(n); i < upper; i += S.length()) {
-            FloatVector.fromMemorySegment(S, as, ab + i * 4L, NATIVE).add(FloatVector.fromMemorySegment(S, bs, bb + i * 4L, NATIVE))
+            FloatVector.fromMemorySegment(S, as, ab + i * 4L, NATIVE)
+                    .add(FloatVector.fromMemorySegment(S, bs, bb + i * 4L, NATIVE))
                     .intoMemorySegment(os, ob + i * 4L, NATIVE);
         }
         return i;
@@ -93,7 +98,8 @@ public final class BinaryKernel implements CpuKernel {
     private static int sub(MemorySegment as, long ab, MemorySegment bs, long bb, MemorySegment os, long ob, int n) {
         int i = 0;
         for (int upper = S.loopBound(n); i < upper; i += S.length()) {
-            FloatVector.fromMemorySegment(S, as, ab + i * 4L, NATIVE).sub(FloatVector.fromMemorySegment(S, bs, bb + i * 4L, NATIVE))
+            FloatVector.fromMemorySegment(S, as, ab + i * 4L, NATIVE)
+                    .sub(FloatVector.fromMemorySegment(S, bs, bb + i * 4L, NATIVE))
                     .intoMemorySegment(os, ob + i * 4L, NATIVE);
         }
         return i;
@@ -102,7 +108,8 @@ public final class BinaryKernel implements CpuKernel {
     private static int mul(MemorySegment as, long ab, MemorySegment bs, long bb, MemorySegment os, long ob, int n) {
         int i = 0;
         for (int upper = S.loopBound(n); i < upper; i += S.length()) {
-            FloatVector.fromMemorySegment(S, as, ab + i * 4L, NATIVE).mul(FloatVector.fromMemorySegment(S, bs, bb + i * 4L, NATIVE))
+            FloatVector.fromMemorySegment(S, as, ab + i * 4L, NATIVE)
+                    .mul(FloatVector.fromMemorySegment(S, bs, bb + i * 4L, NATIVE))
                     .intoMemorySegment(os, ob + i * 4L, NATIVE);
         }
         return i;
@@ -111,7 +118,8 @@ public final class BinaryKernel implements CpuKernel {
     private static int div(MemorySegment as, long ab, MemorySegment bs, long bb, MemorySegment os, long ob, int n) {
         int i = 0;
         for (int upper = S.loopBound(n); i < upper; i += S.length()) {
-            FloatVector.fromMemorySegment(S, as, ab + i * 4L, NATIVE).div(FloatVector.fromMemorySegment(S, bs, bb + i * 4L, NATIVE))
+            FloatVector.fromMemorySegment(S, as, ab + i * 4L, NATIVE)
+                    .div(FloatVector.fromMemorySegment(S, bs, bb + i * 4L, NATIVE))
                     .intoMemorySegment(os, ob + i * 4L, NATIVE);
         }
         return i;
@@ -121,7 +129,9 @@ public final class BinaryKernel implements CpuKernel {
         FloatVector vb = FloatVector.broadcast(S, y);
         int i = 0;
         for (int upper = S.loopBound(n); i < upper; i += S.length()) {
-            FloatVector.fromMemorySegment(S, as, ab + i * 4L, NATIVE).add(vb).intoMemorySegment(os, ob + i * 4L, NATIVE);
+            FloatVector.fromMemorySegment(S, as, ab + i * 4L, NATIVE)
+                    .add(vb)
+                    .intoMemorySegment(os, ob + i * 4L, NATIVE);
         }
         return i;
     }
@@ -130,7 +140,9 @@ public final class BinaryKernel implements CpuKernel {
         FloatVector vb = FloatVector.broadcast(S, y);
         int i = 0;
         for (int upper = S.loopBound(n); i < upper; i += S.length()) {
-            FloatVector.fromMemorySegment(S, as, ab + i * 4L, NATIVE).sub(vb).intoMemorySegment(os, ob + i * 4L, NATIVE);
+            FloatVector.fromMemorySegment(S, as, ab + i * 4L, NATIVE)
+                    .sub(vb)
+                    .intoMemorySegment(os, ob + i * 4L, NATIVE);
         }
         return i;
     }
@@ -139,7 +151,9 @@ public final class BinaryKernel implements CpuKernel {
         FloatVector vb = FloatVector.broadcast(S, y);
         int i = 0;
         for (int upper = S.loopBound(n); i < upper; i += S.length()) {
-            FloatVector.fromMemorySegment(S, as, ab + i * 4L, NATIVE).mul(vb).intoMemorySegment(os, ob + i * 4L, NATIVE);
+            FloatVector.fromMemorySegment(S, as, ab + i * 4L, NATIVE)
+                    .mul(vb)
+                    .intoMemorySegment(os, ob + i * 4L, NATIVE);
         }
         return i;
     }
@@ -148,7 +162,9 @@ public final class BinaryKernel implements CpuKernel {
         FloatVector vb = FloatVector.broadcast(S, y);
         int i = 0;
         for (int upper = S.loopBound(n); i < upper; i += S.length()) {
-            FloatVector.fromMemorySegment(S, as, ab + i * 4L, NATIVE).div(vb).intoMemorySegment(os, ob + i * 4L, NATIVE);
+            FloatVector.fromMemorySegment(S, as, ab + i * 4L, NATIVE)
+                    .div(vb)
+                    .intoMemorySegment(os, ob + i * 4L, NATIVE);
         }
         return i;
     }

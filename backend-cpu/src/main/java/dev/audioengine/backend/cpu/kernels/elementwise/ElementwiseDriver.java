@@ -3,7 +3,6 @@ package dev.audioengine.backend.cpu.kernels.elementwise;
 import dev.audioengine.backend.cpu.kernels.CpuTensor;
 import dev.audioengine.backend.cpu.kernels.KernelContext;
 import dev.audioengine.backend.cpu.kernels.Rows;
-
 import java.lang.foreign.MemorySegment;
 
 /**

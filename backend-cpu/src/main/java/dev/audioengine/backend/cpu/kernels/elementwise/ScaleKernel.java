@@ -6,17 +6,18 @@ import dev.audioengine.api.tensor.DType;
 import dev.audioengine.backend.cpu.kernels.CpuKernel;
 import dev.audioengine.backend.cpu.kernels.CpuTensor;
 import dev.audioengine.backend.cpu.kernels.KernelContext;
+import java.nio.ByteOrder;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorSpecies;
-
-import java.nio.ByteOrder;
 
 /** y = x · scale + bias. */
 public final class ScaleKernel implements CpuKernel {
     private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
 
     @Override
-    public boolean supports(Tensor node) { return node.input(0).dtype() == DType.F32; }
+    public boolean supports(Tensor node) {
+        return node.input(0).dtype() == DType.F32;
+    }
 
     @Override
     public Runnable bind(Tensor node, CpuTensor out, CpuTensor[] in, KernelContext ctx) {
@@ -29,7 +30,8 @@ public final class ScaleKernel implements CpuKernel {
                 FloatVector x = FloatVector.fromMemorySegment(S, src, srcByte + 4L * i, ByteOrder.nativeOrder());
                 x.mul(vs).add(vb).intoMemorySegment(dst, dstByte + 4L * i, ByteOrder.nativeOrder());
             }
-            for (; i < n; i++) dst.set(CpuTensor.F32, dstByte + 4L * i, src.get(CpuTensor.F32, srcByte + 4L * i) * scale + bias);
+            for (; i < n; i++)
+                dst.set(CpuTensor.F32, dstByte + 4L * i, src.get(CpuTensor.F32, srcByte + 4L * i) * scale + bias);
         });
     }
 }

@@ -5,19 +5,20 @@ import dev.audioengine.backend.cpu.kernels.CpuKernel;
 import dev.audioengine.backend.cpu.kernels.CpuTensor;
 import dev.audioengine.backend.cpu.kernels.KernelContext;
 import dev.audioengine.backend.cpu.kernels.Rows;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteOrder;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
-
-import java.lang.foreign.MemorySegment;
-import java.nio.ByteOrder;
 
 /** Snake: x + sin²(αx) / (α + 1e-9) with α per channel; x [B, C, T] so a row is one (batch, channel). */
 public final class SnakeKernel implements CpuKernel {
     private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
 
     @Override
-    public boolean supports(Tensor node) { return true; }
+    public boolean supports(Tensor node) {
+        return true;
+    }
 
     @Override
     public Runnable bind(Tensor node, CpuTensor out, CpuTensor[] in, KernelContext ctx) {
@@ -34,7 +35,9 @@ public final class SnakeKernel implements CpuKernel {
                 for (int upper = S.loopBound(n); i < upper; i += S.length()) {
                     FloatVector v = FloatVector.fromMemorySegment(S, dst, o + 4L * i, ByteOrder.nativeOrder());
                     FloatVector s = v.mul(a).lanewise(VectorOperators.SIN);
-                    s.mul(s).fma(FloatVector.broadcast(S, inv), v).intoMemorySegment(dst, o + 4L * i, ByteOrder.nativeOrder());
+                    s.mul(s)
+                            .fma(FloatVector.broadcast(S, inv), v)
+                            .intoMemorySegment(dst, o + 4L * i, ByteOrder.nativeOrder());
                 }
                 for (; i < n; i++) {
                     float v = dst.get(CpuTensor.F32, o + 4L * i);

@@ -10,7 +10,9 @@ import dev.audioengine.backend.cpu.kernels.KernelContext;
 /** Elementwise activations (every {@link Op.UnaryKind}) through {@link UnaryMath}. */
 public final class UnaryKernel implements CpuKernel {
     @Override
-    public boolean supports(Tensor node) { return node.input(0).dtype() == DType.F32; }
+    public boolean supports(Tensor node) {
+        return node.input(0).dtype() == DType.F32;
+    }
 
     @Override
     public Runnable bind(Tensor node, CpuTensor out, CpuTensor[] in, KernelContext ctx) {

@@ -2,12 +2,11 @@ package dev.audioengine.backend.cpu.kernels.elementwise;
 
 import dev.audioengine.api.graph.Op.UnaryKind;
 import dev.audioengine.backend.cpu.kernels.CpuTensor;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteOrder;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
-
-import java.lang.foreign.MemorySegment;
-import java.nio.ByteOrder;
 
 /**
  * The activation functions in float, once as vector lanes and once as a scalar for loop tails;
@@ -26,8 +25,17 @@ final class UnaryMath {
     private static final float INV_SQRT2 = (float) (1 / Math.sqrt(2));
     private static final float SQRT_2_OVER_PI = (float) Math.sqrt(2 / Math.PI);
     private static final float[] ERFC_P = {
-            -1.26551223f, 1.00002368f, 0.37409196f, 0.09678418f, -0.18628806f,
-            0.27886807f, -1.13520398f, 1.48851587f, -0.82215223f, 0.17087277f};
+        -1.26551223f,
+        1.00002368f,
+        0.37409196f,
+        0.09678418f,
+        -0.18628806f,
+        0.27886807f,
+        -1.13520398f,
+        1.48851587f,
+        -0.82215223f,
+        0.17087277f
+    };
 
     private UnaryMath() {}
 
@@ -59,8 +67,17 @@ final class UnaryMath {
     }
 
     /** The values from {@code done} on (fewer than a vector) by the scalar form of the same formula. */
-    private static void tail(UnaryKind kind, float alpha, MemorySegment src, long srcByte, MemorySegment dst, long dstByte, int n, int done) {
-        for (int i = done; i < n; i++) dst.set(CpuTensor.F32, dstByte + 4L * i, apply(kind, alpha, src.get(CpuTensor.F32, srcByte + 4L * i)));
+    private static void tail(
+            UnaryKind kind,
+            float alpha,
+            MemorySegment src,
+            long srcByte,
+            MemorySegment dst,
+            long dstByte,
+            int n,
+            int done) {
+        for (int i = done; i < n; i++)
+            dst.set(CpuTensor.F32, dstByte + 4L * i, apply(kind, alpha, src.get(CpuTensor.F32, srcByte + 4L * i)));
     }
 
     // One loop per kind, each returning where its scalar tail starts; the load is written out in each (no helper
@@ -98,7 +115,8 @@ final class UnaryMath {
             FloatVector x = FloatVector.fromMemorySegment(S, src, srcByte + 4L * i, NATIVE);
             FloatVector twoU = x.mul(x).mul(x).mul(0.044715f).add(x).mul(2 * SQRT_2_OVER_PI);
             FloatVector t = twoU.abs().neg().lanewise(VectorOperators.EXP);
-            FloatVector y = x.mul(t).blend(x, twoU.compare(VectorOperators.GE, 0f)).div(t.add(1f));
+            FloatVector y =
+                    x.mul(t).blend(x, twoU.compare(VectorOperators.GE, 0f)).div(t.add(1f));
             y.intoMemorySegment(dst, dstByte + 4L * i, NATIVE);
         }
         return i;
@@ -129,7 +147,8 @@ final class UnaryMath {
         int i = 0;
         for (int upper = S.loopBound(n); i < upper; i += S.length()) {
             FloatVector x = FloatVector.fromMemorySegment(S, src, srcByte + 4L * i, NATIVE);
-            FloatVector y = FloatVector.broadcast(S, 1f).div(x.neg().lanewise(VectorOperators.EXP).add(1f));
+            FloatVector y = FloatVector.broadcast(S, 1f)
+                    .div(x.neg().lanewise(VectorOperators.EXP).add(1f));
             y.intoMemorySegment(dst, dstByte + 4L * i, NATIVE);
         }
         return i;

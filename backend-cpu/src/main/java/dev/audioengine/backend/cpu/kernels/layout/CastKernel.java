@@ -9,7 +9,6 @@ import dev.audioengine.backend.cpu.kernels.CpuKernel;
 import dev.audioengine.backend.cpu.kernels.CpuTensor;
 import dev.audioengine.backend.cpu.kernels.KernelContext;
 import dev.audioengine.backend.cpu.kernels.Rows;
-
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -46,9 +45,17 @@ public final class CastKernel implements CpuKernel {
                 }
                 switch (to) {
                     case F32 -> MemorySegment.copy(row, 0, dst, CpuTensor.F32, dstByte, n);
-                    case F16 -> { for (int i = 0; i < n; i++) dst.set(CpuTensor.I16, dstByte + 2L * i, HalfFloats.floatToF16(row[i])); }
-                    case BF16 -> { for (int i = 0; i < n; i++) dst.set(CpuTensor.I16, dstByte + 2L * i, HalfFloats.floatToBf16(row[i])); }
-                    case I32 -> { for (int i = 0; i < n; i++) dst.set(CpuTensor.I32, dstByte + 4L * i, Math.round(row[i])); }
+                    case F16 -> {
+                        for (int i = 0; i < n; i++)
+                            dst.set(CpuTensor.I16, dstByte + 2L * i, HalfFloats.floatToF16(row[i]));
+                    }
+                    case BF16 -> {
+                        for (int i = 0; i < n; i++)
+                            dst.set(CpuTensor.I16, dstByte + 2L * i, HalfFloats.floatToBf16(row[i]));
+                    }
+                    case I32 -> {
+                        for (int i = 0; i < n; i++) dst.set(CpuTensor.I32, dstByte + 4L * i, Math.round(row[i]));
+                    }
                     case Q8_0 -> BlockQuantization.quantizeQ8_0(row, 0, n, dst, dstByte);
                     case Q4_0 -> BlockQuantization.quantizeQ4_0(row, 0, n, dst, dstByte);
                     case I8 -> throw new IllegalStateException("cast to I8 is rejected by supports()");

@@ -6,7 +6,6 @@ import dev.audioengine.backend.cpu.kernels.CpuKernel;
 import dev.audioengine.backend.cpu.kernels.CpuTensor;
 import dev.audioengine.backend.cpu.kernels.KernelContext;
 import dev.audioengine.backend.cpu.kernels.Rows;
-
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
@@ -43,9 +42,27 @@ public final class ContiguousKernel implements CpuKernel {
                     continue;
                 }
                 switch (es) {
-                    case 4 -> { for (int i = 0; i < n; i++) dst.set(ValueLayout.JAVA_INT_UNALIGNED, dstByte + 4L * i, src.get(ValueLayout.JAVA_INT_UNALIGNED, srcByte + 4L * i * s)); }
-                    case 2 -> { for (int i = 0; i < n; i++) dst.set(ValueLayout.JAVA_SHORT_UNALIGNED, dstByte + 2L * i, src.get(ValueLayout.JAVA_SHORT_UNALIGNED, srcByte + 2L * i * s)); }
-                    default -> { for (int i = 0; i < n; i++) dst.set(ValueLayout.JAVA_BYTE, dstByte + i, src.get(ValueLayout.JAVA_BYTE, srcByte + i * s)); }
+                    case 4 -> {
+                        for (int i = 0; i < n; i++)
+                            dst.set(
+                                    ValueLayout.JAVA_INT_UNALIGNED,
+                                    dstByte + 4L * i,
+                                    src.get(ValueLayout.JAVA_INT_UNALIGNED, srcByte + 4L * i * s));
+                    }
+                    case 2 -> {
+                        for (int i = 0; i < n; i++)
+                            dst.set(
+                                    ValueLayout.JAVA_SHORT_UNALIGNED,
+                                    dstByte + 2L * i,
+                                    src.get(ValueLayout.JAVA_SHORT_UNALIGNED, srcByte + 2L * i * s));
+                    }
+                    default -> {
+                        for (int i = 0; i < n; i++)
+                            dst.set(
+                                    ValueLayout.JAVA_BYTE,
+                                    dstByte + i,
+                                    src.get(ValueLayout.JAVA_BYTE, srcByte + i * s));
+                    }
                 }
             }
         });

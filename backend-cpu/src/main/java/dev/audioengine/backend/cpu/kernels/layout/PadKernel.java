@@ -6,7 +6,6 @@ import dev.audioengine.backend.cpu.kernels.CpuKernel;
 import dev.audioengine.backend.cpu.kernels.CpuTensor;
 import dev.audioengine.backend.cpu.kernels.KernelContext;
 import dev.audioengine.backend.cpu.kernels.Rows;
-
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -16,7 +15,9 @@ import java.lang.foreign.MemorySegment;
  */
 public final class PadKernel implements CpuKernel {
     @Override
-    public boolean supports(Tensor node) { return true; }
+    public boolean supports(Tensor node) {
+        return true;
+    }
 
     @Override
     public Runnable bind(Tensor node, CpuTensor out, CpuTensor[] in, KernelContext ctx) {
@@ -37,15 +38,19 @@ public final class PadKernel implements CpuKernel {
         return () -> ctx.pool().parallelRanges(rows, (from, to) -> {
             for (int r = from; r < to; r++) {
                 long o = out.base() + 4L * r * n;
-                int i0 = source[0][(int) (r / (d[1] * d[2]))], i1 = source[1][(int) ((r / d[2]) % d[1])], i2 = source[2][(int) (r % d[2])];
+                int i0 = source[0][(int) (r / (d[1] * d[2]))],
+                        i1 = source[1][(int) ((r / d[2]) % d[1])],
+                        i2 = source[2][(int) (r % d[2])];
                 if (i0 < 0 || i1 < 0 || i2 < 0) {
                     for (int j = 0; j < n; j++) dst.set(CpuTensor.F32, o + 4L * j, value);
                     continue;
                 }
                 long rowOff = i0 * s[0] + i1 * s[1] + i2 * s[2];
-                for (int j = 0; j < middleStart; j++) dst.set(CpuTensor.F32, o + 4L * j, edge(x, rowOff, source[3][j], value));
+                for (int j = 0; j < middleStart; j++)
+                    dst.set(CpuTensor.F32, o + 4L * j, edge(x, rowOff, source[3][j], value));
                 Rows.gather(x, rowOff, inner, dst, o + 4L * middleStart);
-                for (int j = middleStart + inner; j < n; j++) dst.set(CpuTensor.F32, o + 4L * j, edge(x, rowOff, source[3][j], value));
+                for (int j = middleStart + inner; j < n; j++)
+                    dst.set(CpuTensor.F32, o + 4L * j, edge(x, rowOff, source[3][j], value));
             }
         });
     }

@@ -2,7 +2,6 @@ package dev.audioengine.backend.cpu.kernels.layout;
 
 import dev.audioengine.backend.cpu.kernels.CpuTensor;
 import dev.audioengine.backend.cpu.kernels.KernelContext;
-
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
@@ -52,11 +51,27 @@ final class TiledTranspose {
     }
 
     /** dst[t + j·es] = src[s + j·srcStep] for j in [from, to). */
-    private static void copyRow(MemorySegment src, long s, long srcStep, MemorySegment dst, long t, int from, int to, int es) {
+    private static void copyRow(
+            MemorySegment src, long s, long srcStep, MemorySegment dst, long t, int from, int to, int es) {
         switch (es) {
-            case 4 -> { for (int j = from; j < to; j++) dst.set(ValueLayout.JAVA_INT_UNALIGNED, t + 4L * j, src.get(ValueLayout.JAVA_INT_UNALIGNED, s + j * srcStep)); }
-            case 2 -> { for (int j = from; j < to; j++) dst.set(ValueLayout.JAVA_SHORT_UNALIGNED, t + 2L * j, src.get(ValueLayout.JAVA_SHORT_UNALIGNED, s + j * srcStep)); }
-            default -> { for (int j = from; j < to; j++) dst.set(ValueLayout.JAVA_BYTE, t + j, src.get(ValueLayout.JAVA_BYTE, s + j * srcStep)); }
+            case 4 -> {
+                for (int j = from; j < to; j++)
+                    dst.set(
+                            ValueLayout.JAVA_INT_UNALIGNED,
+                            t + 4L * j,
+                            src.get(ValueLayout.JAVA_INT_UNALIGNED, s + j * srcStep));
+            }
+            case 2 -> {
+                for (int j = from; j < to; j++)
+                    dst.set(
+                            ValueLayout.JAVA_SHORT_UNALIGNED,
+                            t + 2L * j,
+                            src.get(ValueLayout.JAVA_SHORT_UNALIGNED, s + j * srcStep));
+            }
+            default -> {
+                for (int j = from; j < to; j++)
+                    dst.set(ValueLayout.JAVA_BYTE, t + j, src.get(ValueLayout.JAVA_BYTE, s + j * srcStep));
+            }
         }
     }
 }

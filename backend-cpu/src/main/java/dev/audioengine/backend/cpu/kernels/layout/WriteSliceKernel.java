@@ -7,7 +7,6 @@ import dev.audioengine.backend.cpu.kernels.CpuKernel;
 import dev.audioengine.backend.cpu.kernels.CpuTensor;
 import dev.audioengine.backend.cpu.kernels.KernelContext;
 import dev.audioengine.backend.cpu.kernels.Rows;
-
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -18,7 +17,10 @@ import java.lang.foreign.MemorySegment;
 public final class WriteSliceKernel implements CpuKernel {
     @Override
     public boolean supports(Tensor node) {
-        return node.dtype() == DType.F32 && node.input(1).dtype() == DType.F32 && node.rank() <= 4 && node.isContiguous();
+        return node.dtype() == DType.F32
+                && node.input(1).dtype() == DType.F32
+                && node.rank() <= 4
+                && node.isContiguous();
     }
 
     @Override
@@ -35,9 +37,10 @@ public final class WriteSliceKernel implements CpuKernel {
         return () -> {
             long at = start == null ? 0 : start.getInt(0);
             if (at < 0 || at + len > cap) {
-                throw new IndexOutOfBoundsException("write_slice of " + len + " at position " + at + " leaves the " + cap
-                        + " positions of axis " + (axis - 4 + node.rank()) + " of state " + what
-                        + "; keep the start input within 0.." + (cap - len));
+                throw new IndexOutOfBoundsException(
+                        "write_slice of " + len + " at position " + at + " leaves the " + cap
+                                + " positions of axis " + (axis - 4 + node.rank()) + " of state " + what
+                                + "; keep the start input within 0.." + (cap - len));
             }
             long shift = at * ds[axis];
             for (long a = 0; a < d[0]; a++) {
@@ -48,7 +51,8 @@ public final class WriteSliceKernel implements CpuKernel {
                         if (rowCopy) {
                             MemorySegment.copy(from, s, to, t, 4L * row);
                         } else {
-                            for (int i = 0; i < row; i++) to.set(CpuTensor.F32, t + 4 * i * ds[3], from.get(CpuTensor.F32, s + 4 * i * ss[3]));
+                            for (int i = 0; i < row; i++)
+                                to.set(CpuTensor.F32, t + 4 * i * ds[3], from.get(CpuTensor.F32, s + 4 * i * ss[3]));
                         }
                     }
                 }

@@ -6,11 +6,10 @@ import dev.audioengine.api.tensor.DType;
 import dev.audioengine.backend.cpu.kernels.CpuKernel;
 import dev.audioengine.backend.cpu.kernels.CpuTensor;
 import dev.audioengine.backend.cpu.kernels.KernelContext;
-import jdk.incubator.vector.FloatVector;
-import jdk.incubator.vector.VectorSpecies;
-
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorSpecies;
 
 /**
  * Conv1d: x [B, Cin, T], w [Cout, Cin/groups, K], optional bias [Cout] → [B, Cout, Tout].
@@ -47,14 +46,24 @@ public final class Conv1dKernel implements CpuKernel {
 
     record Geometry(int batch, int cin, int cout, int t, int k, int tout, int stride, int pad, int dil, int groups) {
         Geometry(CpuTensor x, CpuTensor w, CpuTensor out, int stride, int pad, int dil, int groups) {
-            this((int) x.dim(0), (int) x.dim(1), (int) out.dim(1), (int) x.dim(2), (int) w.dim(2), (int) out.dim(2),
-                    stride, pad, dil, groups);
+            this(
+                    (int) x.dim(0),
+                    (int) x.dim(1),
+                    (int) out.dim(1),
+                    (int) x.dim(2),
+                    (int) w.dim(2),
+                    (int) out.dim(2),
+                    stride,
+                    pad,
+                    dil,
+                    groups);
         }
     }
 
     // ---- depthwise -------------------------------------------------------------------------------
 
-    private static Runnable depthwise(Geometry g, CpuTensor x, CpuTensor w, CpuTensor bias, CpuTensor out, KernelContext ctx) {
+    private static Runnable depthwise(
+            Geometry g, CpuTensor x, CpuTensor w, CpuTensor bias, CpuTensor out, KernelContext ctx) {
         int threads = ctx.pool().threads();
         int padded = g.t + 2 * g.pad;
         float[][] rowScratch = new float[threads][padded + S.length()];
@@ -100,7 +109,8 @@ public final class Conv1dKernel implements CpuKernel {
 
     // ---- general: GEMM over an implicit im2col ------------------------------------------------------
 
-    private static Runnable general(Geometry g, CpuTensor x, CpuTensor w, CpuTensor bias, CpuTensor out, KernelContext ctx) {
+    private static Runnable general(
+            Geometry g, CpuTensor x, CpuTensor w, CpuTensor bias, CpuTensor out, KernelContext ctx) {
         if (Conv1dWindows.applies(g, x, w)) return windows(g, x, w, bias, out, ctx);
         int coutG = g.cout / g.groups, cinG = g.cin / g.groups, depth = cinG * g.k;
         Gemm gemm = new Gemm(ctx.pool(), coutG, g.tout, depth, ctx.scratch());
@@ -108,7 +118,8 @@ public final class Conv1dKernel implements CpuKernel {
         MatrixSource[] weights = new MatrixSource[g.groups];
         boolean flat = cinG == 1 || w.stride(1) == g.k * w.stride(2); // (ci, k) columns evenly spaced: a strided matrix
         for (int gr = 0; gr < g.groups; gr++) {
-            weights[gr] = flat ? new TensorMatrix(w, (long) gr * coutG * w.stride(0), coutG, depth, w.stride(0), w.stride(2))
+            weights[gr] = flat
+                    ? new TensorMatrix(w, (long) gr * coutG * w.stride(0), coutG, depth, w.stride(0), w.stride(2))
                     : new WeightRows(w, gr * coutG, coutG, cinG, g.k);
         }
         MatrixSource[] cols = new MatrixSource[products];
@@ -116,7 +127,8 @@ public final class Conv1dKernel implements CpuKernel {
         for (int p = 0; p < products; p++) {
             int b = p / g.groups, gr = p % g.groups;
             cols[p] = new Im2col(x, b, gr * cinG, cinG, g);
-            sinks[p] = new MatrixSink.Segment(out.segment(), out.base() + ((long) b * g.cout + (long) gr * coutG) * g.tout * 4, g.tout);
+            sinks[p] = new MatrixSink.Segment(
+                    out.segment(), out.base() + ((long) b * g.cout + (long) gr * coutG) * g.tout * 4, g.tout);
         }
         float[] biasValues = new float[g.cout];
         return () -> {
@@ -128,17 +140,25 @@ public final class Conv1dKernel implements CpuKernel {
         };
     }
 
-    private static Runnable windows(Geometry g, CpuTensor x, CpuTensor w, CpuTensor bias, CpuTensor out, KernelContext ctx) {
+    private static Runnable windows(
+            Geometry g, CpuTensor x, CpuTensor w, CpuTensor bias, CpuTensor out, KernelContext ctx) {
         return perBatch(new Conv1dWindows(g, x, w, out, ctx.pool())::run, g, bias, out, ctx);
     }
 
-    private static Runnable spectral(Geometry g, Conv1dSpectral.Plan plan, ConvSpectra spectra, CpuTensor x, CpuTensor bias, CpuTensor out,
-                                     KernelContext ctx) {
+    private static Runnable spectral(
+            Geometry g,
+            Conv1dSpectral.Plan plan,
+            ConvSpectra spectra,
+            CpuTensor x,
+            CpuTensor bias,
+            CpuTensor out,
+            KernelContext ctx) {
         return perBatch(new Conv1dSpectral(g, plan, x, out, spectra, ctx)::run, g, bias, out, ctx);
     }
 
     /** Runs {@code batch} for every batch item (it overwrites y), then adds the bias. */
-    private static Runnable perBatch(java.util.function.IntConsumer batch, Geometry g, CpuTensor bias, CpuTensor out, KernelContext ctx) {
+    private static Runnable perBatch(
+            java.util.function.IntConsumer batch, Geometry g, CpuTensor bias, CpuTensor out, KernelContext ctx) {
         float[] biasValues = new float[g.cout];
         return () -> {
             for (int b = 0; b < g.batch; b++) batch.accept(b);
@@ -158,17 +178,22 @@ public final class Conv1dKernel implements CpuKernel {
                 long at = out.base() + (long) r * t * 4;
                 int i = 0;
                 for (int upper = S.loopBound(t); i < upper; i += S.length()) {
-                    FloatVector.fromMemorySegment(S, os, at + i * 4L, java.nio.ByteOrder.nativeOrder()).add(bv)
+                    FloatVector.fromMemorySegment(S, os, at + i * 4L, java.nio.ByteOrder.nativeOrder())
+                            .add(bv)
                             .intoMemorySegment(os, at + i * 4L, java.nio.ByteOrder.nativeOrder());
                 }
-                for (; i < t; i++) os.set(CpuTensor.F32, at + i * 4L, os.get(CpuTensor.F32, at + i * 4L) + bias[r % channels]);
+                for (; i < t; i++)
+                    os.set(CpuTensor.F32, at + i * 4L, os.get(CpuTensor.F32, at + i * 4L) + bias[r % channels]);
             }
         });
     }
 
     /** Row co of group weights: w[first + co, ci, k] flattened over (ci, k). */
     private record WeightRows(CpuTensor w, int first, int rows, int cinG, int k) implements MatrixSource {
-        @Override public int cols() { return cinG * k; }
+        @Override
+        public int cols() {
+            return cinG * k;
+        }
 
         @Override
         public void readRow(int r, int k0, int len, float[] dst, int off) {
@@ -181,9 +206,15 @@ public final class Conv1dKernel implements CpuKernel {
 
     /** Row t of the im2col matrix of batch b: x[b, first + ci, t·stride − pad + k·dil] over (ci, k), 0 outside. */
     private record Im2col(CpuTensor x, int b, int first, int cinG, Geometry g) implements MatrixSource {
-        @Override public int rows() { return g.tout; }
+        @Override
+        public int rows() {
+            return g.tout;
+        }
 
-        @Override public int cols() { return cinG * g.k; }
+        @Override
+        public int cols() {
+            return cinG * g.k;
+        }
 
         @Override
         public void readRow(int r, int k0, int len, float[] dst, int off) {
@@ -220,7 +251,14 @@ public final class Conv1dKernel implements CpuKernel {
                 if (hi < lo) hi = lo;
                 if (lo > 0) Arrays.fill(dst, at, at + lo, 0f);
                 if (s == 1 && ts == 1) {
-                    if (hi > lo) MemorySegment.copy(x.segment(), CpuTensor.F32, x.base() + (rowBase + start + lo) * 4L, dst, at + lo, hi - lo);
+                    if (hi > lo)
+                        MemorySegment.copy(
+                                x.segment(),
+                                CpuTensor.F32,
+                                x.base() + (rowBase + start + lo) * 4L,
+                                dst,
+                                at + lo,
+                                hi - lo);
                 } else {
                     for (int r = lo; r < hi; r++) dst[at + r] = x.getFloat(rowBase + (long) (start + r * s) * ts);
                 }

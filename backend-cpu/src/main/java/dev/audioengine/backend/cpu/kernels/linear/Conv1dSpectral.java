@@ -3,14 +3,12 @@ package dev.audioengine.backend.cpu.kernels.linear;
 import dev.audioengine.backend.cpu.kernels.CpuTensor;
 import dev.audioengine.backend.cpu.kernels.KernelContext;
 import dev.audioengine.backend.cpu.kernels.RunScratch;
-
-import jdk.incubator.vector.FloatVector;
-import jdk.incubator.vector.VectorMask;
-import jdk.incubator.vector.VectorSpecies;
-
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
 import java.util.Arrays;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorSpecies;
 
 /**
  * Conv1d with stride 1 and one group by overlap-save through the DFT. The output is cut into blocks of L steps;
@@ -35,6 +33,7 @@ final class Conv1dSpectral {
     private static final int[] LENGTHS = {32, 64, 96, 128, 192, 256};
     /** The estimate must come to at most this share of direct convolution's multiply-adds (the rest pays for packing). */
     private static final double WORTH = 0.7;
+
     private static final int XS = 0, YS = 1, XPAD = 2;
     private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
 
@@ -51,7 +50,9 @@ final class Conv1dSpectral {
         }
 
         /** Rows of input per block group past its blocks (the last window reaches span − 1 steps beyond them). */
-        int extraRows() { return (span - 1 + l - 1) / l; }
+        int extraRows() {
+            return (span - 1 + l - 1) / l;
+        }
     }
 
     /**
@@ -83,7 +84,8 @@ final class Conv1dSpectral {
     /** The inverse (l rows x 2·bins): y[j] = Σ_f a_f/n · (Re Y_f·cos(2π·f·j/n) − Im Y_f·sin(2π·f·j/n)), a_f = 1 or 2. */
     private final PackedRows idft;
 
-    Conv1dSpectral(Conv1dKernel.Geometry g, Plan p, CpuTensor x, CpuTensor out, ConvSpectra spectra, KernelContext ctx) {
+    Conv1dSpectral(
+            Conv1dKernel.Geometry g, Plan p, CpuTensor x, CpuTensor out, ConvSpectra spectra, KernelContext ctx) {
         this.g = g;
         this.p = p;
         this.x = x;
@@ -129,10 +131,13 @@ final class Conv1dSpectral {
             forward.multiply(dft, new Windows(xpad, p.l, windows, p.n), new MatrixSink.Array(xs, 0, windows));
             // ys[f·cout·2·blocks + co·2·blocks + part·blocks + i]
             for (int f = 0; f < p.bins; f++) {
-                mix.multiply(spectra.bin(f), new MixColumns(xs, f, blocks, rows, g.cin()),
+                mix.multiply(
+                        spectra.bin(f),
+                        new MixColumns(xs, f, blocks, rows, g.cin()),
                         new MatrixSink.Array(ys, 2 * f * g.cout() * blocks, 2 * blocks));
             }
-            inverse.multiply(idft, new BinRows(ys, blocks, g.cout(), 2 * p.bins), new BlockSink(out, b, first, blocks, g, p.l));
+            inverse.multiply(
+                    idft, new BinRows(ys, blocks, g.cout(), 2 * p.bins), new BlockSink(out, b, first, blocks, g, p.l));
         }
     }
 
@@ -153,7 +158,8 @@ final class Conv1dSpectral {
             Arrays.fill(xpad, at, at + lo, 0f);
             long row = x.offset(0, b, ci, 0);
             if (ts == 1) {
-                MemorySegment.copy(x.segment(), CpuTensor.F32, x.base() + (row + start + lo) * 4L, xpad, at + lo, hi - lo);
+                MemorySegment.copy(
+                        x.segment(), CpuTensor.F32, x.base() + (row + start + lo) * 4L, xpad, at + lo, hi - lo);
             } else {
                 for (int q = lo; q < hi; q++) xpad[at + q] = x.getFloat(row + (start + q) * ts);
             }
@@ -189,7 +195,8 @@ final class Conv1dSpectral {
                 int from = (r0 + i) * l + k0;
                 for (int kk = 0, at = off + i; kk < kc; kk++, at += width) dst[at] = xpad[from + kk];
             }
-            if (rows < width) for (int kk = 0; kk < kc; kk++) Arrays.fill(dst, off + kk * width + rows, off + (kk + 1) * width, 0f);
+            if (rows < width)
+                for (int kk = 0; kk < kc; kk++) Arrays.fill(dst, off + kk * width + rows, off + (kk + 1) * width, 0f);
         }
     }
 
@@ -198,9 +205,15 @@ final class Conv1dSpectral {
      * [Im X | Re X]. In xs a column's rows are at most two runs (the part-0 blocks, then the part-1 blocks).
      */
     private record MixColumns(float[] xs, int f, int blocks, int rowsPerChannel, int cin) implements MatrixSource {
-        @Override public int rows() { return 2 * blocks; }
+        @Override
+        public int rows() {
+            return 2 * blocks;
+        }
 
-        @Override public int cols() { return 2 * cin; }
+        @Override
+        public int cols() {
+            return 2 * cin;
+        }
 
         @Override
         public void readRow(int r, int k0, int len, float[] dst, int off) {
@@ -219,7 +232,8 @@ final class Conv1dSpectral {
                 int col = k0 + kk, inPart = col >= cin ? 1 : 0, ci = col - inPart * cin, at = off + kk * width;
                 int re = 2 * f * ld + ci * rowsPerChannel, im = re + ld;
                 if (split > 0) copyRun(xs, (inPart == 0 ? re : im) + r0, dst, at, split, inPart == 1);
-                if (split < rows) copyRun(xs, (inPart == 0 ? im : re) + r0 + split - blocks, dst, at + split, rows - split, false);
+                if (split < rows)
+                    copyRun(xs, (inPart == 0 ? im : re) + r0 + split - blocks, dst, at + split, rows - split, false);
                 if (rows < width) Arrays.fill(dst, at + rows, at + width, 0f);
             }
         }
@@ -227,7 +241,10 @@ final class Conv1dSpectral {
 
     /** B of the inverse product: row (co, i), column 2f + part, at ys[f·cout·2·blocks + co·2·blocks + part·blocks + i]. */
     private record BinRows(float[] ys, int blocks, int cout, int cols) implements MatrixSource {
-        @Override public int rows() { return cout * blocks; }
+        @Override
+        public int rows() {
+            return cout * blocks;
+        }
 
         private int index(int r, int col) {
             int co = r / blocks, i = r - co * blocks;
@@ -258,7 +275,8 @@ final class Conv1dSpectral {
      * C[j, (co, i)] of the inverse product is output (first + i)·l + j of channel co; trimmed at Tout. A tile column
      * is a run of consecutive outputs: one masked gather from the tile and one masked store each.
      */
-    private record BlockSink(CpuTensor out, int batch, int first, int blocks, Conv1dKernel.Geometry g, int l) implements MatrixSink {
+    private record BlockSink(CpuTensor out, int batch, int first, int blocks, Conv1dKernel.Geometry g, int l)
+            implements MatrixSink {
         /** Lane r reads tile row r of a column, for the GEMM's tiles (NR floats a row). */
         private static final int[] TILE_COLUMN = new int[S.length()];
 

@@ -3,10 +3,9 @@ package dev.audioengine.backend.cpu.kernels.linear;
 import dev.audioengine.api.tensor.DType;
 import dev.audioengine.backend.cpu.kernels.CpuTensor;
 import dev.audioengine.backend.cpu.threads.WorkerPool;
-import jdk.incubator.vector.FloatVector;
-
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
+import jdk.incubator.vector.FloatVector;
 
 /**
  * Conv1d with stride 1 and one group as a GEMM whose B panels are windows of x:
@@ -27,12 +26,19 @@ final class Conv1dWindows {
     private final float[] aPack;
     /** Where depth d = (ci, k) of a slice reads its packed window: ci·window + k·dil. */
     private final int[] offsets;
+
     private final float[][] xPack, tile;
 
     /** Whether this path takes the convolution (else the im2col GEMM does). */
     static boolean applies(Conv1dKernel.Geometry g, CpuTensor x, CpuTensor w) {
-        return Gemm.S.vectorBitSize() >= 512 && g.groups() == 1 && g.stride() == 1 && x.strides()[3] == 1 && w.dtype() == DType.F32
-                && g.k() > 1 && g.cout() >= MR && g.tout() >= NR;
+        return Gemm.S.vectorBitSize() >= 512
+                && g.groups() == 1
+                && g.stride() == 1
+                && x.strides()[3] == 1
+                && w.dtype() == DType.F32
+                && g.k() > 1
+                && g.cout() >= MR
+                && g.tout() >= NR;
     }
 
     Conv1dWindows(Conv1dKernel.Geometry g, CpuTensor x, CpuTensor w, CpuTensor out, WorkerPool pool) {
@@ -49,20 +55,23 @@ final class Conv1dWindows {
         this.panelStride = MR * channelsPerSlice * g.k();
         this.aPack = new float[mPanels * panelStride];
         this.offsets = new int[channelsPerSlice * g.k()];
-        for (int ci = 0, d = 0; ci < channelsPerSlice; ci++) for (int kk = 0; kk < g.k(); kk++) offsets[d++] = ci * window + kk * g.dil();
+        for (int ci = 0, d = 0; ci < channelsPerSlice; ci++)
+            for (int kk = 0; kk < g.k(); kk++) offsets[d++] = ci * window + kk * g.dil();
         this.xPack = new float[threads][channelsPerSlice * window];
         this.tile = new float[threads][MR * NR];
     }
 
     /** y of batch b (overwritten; no bias). */
     void run(int b) {
-        MatrixSink sink = new MatrixSink.Segment(out.segment(), out.base() + (long) b * g.cout() * g.tout() * 4, g.tout());
+        MatrixSink sink =
+                new MatrixSink.Segment(out.segment(), out.base() + (long) b * g.cout() * g.tout() * 4, g.tout());
         for (int c0 = 0; c0 < g.cin(); c0 += channelsPerSlice) {
             int first = c0, channels = Math.min(channelsPerSlice, g.cin() - c0);
             boolean accumulate = c0 > 0;
             int aWorkers = Math.min(threads, mPanels);
             pool.parallelFor(aWorkers, t -> {
-                for (int p = mPanels * t / aWorkers, end = mPanels * (t + 1) / aWorkers; p < end; p++) packWeights(p, first, channels);
+                for (int p = mPanels * t / aWorkers, end = mPanels * (t + 1) / aWorkers; p < end; p++)
+                    packWeights(p, first, channels);
             });
             int chunks = Math.min(threads, nPanels);
             pool.parallelFor(chunks, t -> {
@@ -130,41 +139,65 @@ final class Conv1dWindows {
             int ai = ao + d * MR, bi = offsets[d];
             FloatVector b0 = FloatVector.fromArray(Gemm.S, xw, bi), b1 = FloatVector.fromArray(Gemm.S, xw, bi + L);
             FloatVector x0 = FloatVector.broadcast(Gemm.S, a[ai]);
-            c00 = x0.fma(b0, c00); c01 = x0.fma(b1, c01);
+            c00 = x0.fma(b0, c00);
+            c01 = x0.fma(b1, c01);
             FloatVector x1 = FloatVector.broadcast(Gemm.S, a[ai + 1]);
-            c10 = x1.fma(b0, c10); c11 = x1.fma(b1, c11);
+            c10 = x1.fma(b0, c10);
+            c11 = x1.fma(b1, c11);
             FloatVector x2 = FloatVector.broadcast(Gemm.S, a[ai + 2]);
-            c20 = x2.fma(b0, c20); c21 = x2.fma(b1, c21);
+            c20 = x2.fma(b0, c20);
+            c21 = x2.fma(b1, c21);
             FloatVector x3 = FloatVector.broadcast(Gemm.S, a[ai + 3]);
-            c30 = x3.fma(b0, c30); c31 = x3.fma(b1, c31);
+            c30 = x3.fma(b0, c30);
+            c31 = x3.fma(b1, c31);
             FloatVector x4 = FloatVector.broadcast(Gemm.S, a[ai + 4]);
-            c40 = x4.fma(b0, c40); c41 = x4.fma(b1, c41);
+            c40 = x4.fma(b0, c40);
+            c41 = x4.fma(b1, c41);
             FloatVector x5 = FloatVector.broadcast(Gemm.S, a[ai + 5]);
-            c50 = x5.fma(b0, c50); c51 = x5.fma(b1, c51);
+            c50 = x5.fma(b0, c50);
+            c51 = x5.fma(b1, c51);
             FloatVector x6 = FloatVector.broadcast(Gemm.S, a[ai + 6]);
-            c60 = x6.fma(b0, c60); c61 = x6.fma(b1, c61);
+            c60 = x6.fma(b0, c60);
+            c61 = x6.fma(b1, c61);
             FloatVector x7 = FloatVector.broadcast(Gemm.S, a[ai + 7]);
-            c70 = x7.fma(b0, c70); c71 = x7.fma(b1, c71);
+            c70 = x7.fma(b0, c70);
+            c71 = x7.fma(b1, c71);
             FloatVector x8 = FloatVector.broadcast(Gemm.S, a[ai + 8]);
-            c80 = x8.fma(b0, c80); c81 = x8.fma(b1, c81);
+            c80 = x8.fma(b0, c80);
+            c81 = x8.fma(b1, c81);
             FloatVector x9 = FloatVector.broadcast(Gemm.S, a[ai + 9]);
-            c90 = x9.fma(b0, c90); c91 = x9.fma(b1, c91);
+            c90 = x9.fma(b0, c90);
+            c91 = x9.fma(b1, c91);
             FloatVector x10 = FloatVector.broadcast(Gemm.S, a[ai + 10]);
-            c100 = x10.fma(b0, c100); c101 = x10.fma(b1, c101);
+            c100 = x10.fma(b0, c100);
+            c101 = x10.fma(b1, c101);
             FloatVector x11 = FloatVector.broadcast(Gemm.S, a[ai + 11]);
-            c110 = x11.fma(b0, c110); c111 = x11.fma(b1, c111);
+            c110 = x11.fma(b0, c110);
+            c111 = x11.fma(b1, c111);
         }
-        c00.intoArray(tile, 0); c01.intoArray(tile, L);
-        c10.intoArray(tile, NR); c11.intoArray(tile, NR + L);
-        c20.intoArray(tile, 2 * NR); c21.intoArray(tile, 2 * NR + L);
-        c30.intoArray(tile, 3 * NR); c31.intoArray(tile, 3 * NR + L);
-        c40.intoArray(tile, 4 * NR); c41.intoArray(tile, 4 * NR + L);
-        c50.intoArray(tile, 5 * NR); c51.intoArray(tile, 5 * NR + L);
-        c60.intoArray(tile, 6 * NR); c61.intoArray(tile, 6 * NR + L);
-        c70.intoArray(tile, 7 * NR); c71.intoArray(tile, 7 * NR + L);
-        c80.intoArray(tile, 8 * NR); c81.intoArray(tile, 8 * NR + L);
-        c90.intoArray(tile, 9 * NR); c91.intoArray(tile, 9 * NR + L);
-        c100.intoArray(tile, 10 * NR); c101.intoArray(tile, 10 * NR + L);
-        c110.intoArray(tile, 11 * NR); c111.intoArray(tile, 11 * NR + L);
+        c00.intoArray(tile, 0);
+        c01.intoArray(tile, L);
+        c10.intoArray(tile, NR);
+        c11.intoArray(tile, NR + L);
+        c20.intoArray(tile, 2 * NR);
+        c21.intoArray(tile, 2 * NR + L);
+        c30.intoArray(tile, 3 * NR);
+        c31.intoArray(tile, 3 * NR + L);
+        c40.intoArray(tile, 4 * NR);
+        c41.intoArray(tile, 4 * NR + L);
+        c50.intoArray(tile, 5 * NR);
+        c51.intoArray(tile, 5 * NR + L);
+        c60.intoArray(tile, 6 * NR);
+        c61.intoArray(tile, 6 * NR + L);
+        c70.intoArray(tile, 7 * NR);
+        c71.intoArray(tile, 7 * NR + L);
+        c80.intoArray(tile, 8 * NR);
+        c81.intoArray(tile, 8 * NR + L);
+        c90.intoArray(tile, 9 * NR);
+        c91.intoArray(tile, 9 * NR + L);
+        c100.intoArray(tile, 10 * NR);
+        c101.intoArray(tile, 10 * NR + L);
+        c110.intoArray(tile, 11 * NR);
+        c111.intoArray(tile, 11 * NR + L);
     }
 }

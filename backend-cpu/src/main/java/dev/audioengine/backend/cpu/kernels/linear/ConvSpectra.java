@@ -18,10 +18,14 @@ final class ConvSpectra {
         this.floats = floats;
     }
 
-    PackedRows bin(int f) { return bins[f]; }
+    PackedRows bin(int f) {
+        return bins[f];
+    }
 
     /** Floats held (all bins in one array): bins·Cout (rounded up to whole panels)·2·Cin. */
-    long floats() { return floats; }
+    long floats() {
+        return floats;
+    }
 
     /** Floats {@link #of} will hold for this geometry and plan. */
     static long floatsFor(Conv1dKernel.Geometry g, Conv1dSpectral.Plan p) {
@@ -32,7 +36,8 @@ final class ConvSpectra {
         int cout = g.cout(), cin = g.cin(), k = g.k(), pairs = cout * cin, twoBins = 2 * p.bins();
         float[] taps = new float[pairs * k];
         for (int co = 0, at = 0; co < cout; co++) {
-            for (int ci = 0; ci < cin; ci++) for (int kk = 0; kk < k; kk++) taps[at++] = w.getFloat(w.offset(0, co, ci, kk));
+            for (int ci = 0; ci < cin; ci++)
+                for (int kk = 0; kk < k; kk++) taps[at++] = w.getFloat(w.offset(0, co, ci, kk));
         }
         float[] trig = new float[twoBins * k];
         for (int f = 0; f < p.bins(); f++) {
@@ -44,18 +49,25 @@ final class ConvSpectra {
         }
         // spectrum[(co·cin + ci)·2·bins + 2f + part]
         float[] spectrum = new float[pairs * twoBins];
-        new Gemm(pool, pairs, twoBins, k).multiply(new ArrayMatrix(taps, 0, pairs, k, k), new ArrayMatrix(trig, 0, twoBins, k, k),
-                new MatrixSink.Array(spectrum, 0, twoBins));
+        new Gemm(pool, pairs, twoBins, k)
+                .multiply(
+                        new ArrayMatrix(taps, 0, pairs, k, k),
+                        new ArrayMatrix(trig, 0, twoBins, k, k),
+                        new MatrixSink.Array(spectrum, 0, twoBins));
         PackedRows[] bins = new PackedRows[p.bins()];
         int each = Math.toIntExact(PackedRows.floats(cout, 2 * cin));
         float[] data = new float[Math.toIntExact(floatsFor(g, p))];
-        for (int f = 0; f < bins.length; f++) bins[f] = PackedRows.into(new BinView(spectrum, f, cout, cin, twoBins), data, f * each);
+        for (int f = 0; f < bins.length; f++)
+            bins[f] = PackedRows.into(new BinView(spectrum, f, cout, cin, twoBins), data, f * each);
         return new ConvSpectra(bins, data.length);
     }
 
     /** Bin f as Cout rows of [Re | Im] over the input channels. */
     private record BinView(float[] spectrum, int f, int rows, int cin, int twoBins) implements MatrixSource {
-        @Override public int cols() { return 2 * cin; }
+        @Override
+        public int cols() {
+            return 2 * cin;
+        }
 
         @Override
         public void readRow(int r, int k0, int len, float[] dst, int off) {

@@ -7,7 +7,6 @@ import dev.audioengine.backend.cpu.kernels.CpuKernel;
 import dev.audioengine.backend.cpu.kernels.CpuTensor;
 import dev.audioengine.backend.cpu.kernels.KernelContext;
 import dev.audioengine.backend.cpu.kernels.RunScratch;
-
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 
@@ -29,7 +28,11 @@ public final class ConvTranspose1dKernel implements CpuKernel {
         Op.ConvTranspose1d op = (Op.ConvTranspose1d) node.op();
         CpuTensor x = in[0], w = in[1], bias = in.length > 2 ? in[2] : null;
         int batch = (int) x.dim(0), cin = (int) x.dim(1), t = (int) x.dim(2), k = (int) w.dim(2);
-        int groups = op.groups(), cinG = cin / groups, coutG = (int) w.dim(1), cout = coutG * groups, tout = (int) out.dim(2);
+        int groups = op.groups(),
+                cinG = cin / groups,
+                coutG = (int) w.dim(1),
+                cout = coutG * groups,
+                tout = (int) out.dim(2);
         int stride = op.stride(), pad = op.padding(), dil = op.dilation();
         int rows = coutG * k;
         // the columns (coutG·k rows of t) live in the run's scratch: tens of megabytes for Kokoro's upsampling convs at
@@ -37,15 +40,18 @@ public final class ConvTranspose1dKernel implements CpuKernel {
         int colFloats = rows * t;
         Gemm gemm = new Gemm(ctx.pool(), rows, t, cinG, ctx.scratch());
         MatrixSource[] weights = new MatrixSource[groups];
-        boolean flat = coutG == 1 || w.stride(1) == k * w.stride(2); // (co, k) rows evenly spaced: read as a strided matrix
+        boolean flat =
+                coutG == 1 || w.stride(1) == k * w.stride(2); // (co, k) rows evenly spaced: read as a strided matrix
         for (int g = 0; g < groups; g++) {
-            weights[g] = flat ? new TensorMatrix(w, (long) g * cinG * w.stride(0), rows, cinG, w.stride(2), w.stride(0))
+            weights[g] = flat
+                    ? new TensorMatrix(w, (long) g * cinG * w.stride(0), rows, cinG, w.stride(2), w.stride(0))
                     : new TransposedWeights(w, g * cinG, coutG, k, cinG);
         }
         MatrixSource[] inputs = new MatrixSource[batch * groups];
         for (int p = 0; p < inputs.length; p++) {
             int b = p / groups, g = p % groups;
-            inputs[p] = new TensorMatrix(x, x.offset(0, b, (long) g * cinG, 0), t, cinG, x.strides()[3], x.strides()[2]);
+            inputs[p] =
+                    new TensorMatrix(x, x.offset(0, b, (long) g * cinG, 0), t, cinG, x.strides()[3], x.strides()[2]);
         }
         float[] biasValues = new float[cout];
         MemorySegment os = out.segment();
@@ -82,9 +88,15 @@ public final class ConvTranspose1dKernel implements CpuKernel {
 
     /** Row (co, k) of the group's weights read across input channels: w[first + ci, co, k]. */
     private record TransposedWeights(CpuTensor w, int first, int coutG, int k, int cinG) implements MatrixSource {
-        @Override public int rows() { return coutG * k; }
+        @Override
+        public int rows() {
+            return coutG * k;
+        }
 
-        @Override public int cols() { return cinG; }
+        @Override
+        public int cols() {
+            return cinG;
+        }
 
         @Override
         public void readRow(int r, int k0, int len, float[] dst, int off) {

@@ -3,12 +3,10 @@ package dev.audioengine.backend.cpu.kernels.linear;
 import dev.audioengine.backend.cpu.kernels.CpuTensor;
 import dev.audioengine.backend.cpu.kernels.RunScratch;
 import dev.audioengine.backend.cpu.threads.WorkerPool;
-
-import jdk.incubator.vector.FloatVector;
-import jdk.incubator.vector.VectorSpecies;
-
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorSpecies;
 
 /**
  * C[m, n] = Σ_k A[m, k] · B[n, k] (both operands row-major along k, PyTorch's {@code x @ w.T}).
@@ -38,6 +36,7 @@ public final class Gemm {
     static final int SMALL_M = 8;
     /** Up to this many rows of A a product with packed B reads the panels directly (register tile of 4 rows), more go through the blocked path. */
     static final int PACKED_FEW_M = 4;
+
     private static final int NCHUNK = 64;
     /** Multiply-adds below which a few-row product runs on the calling thread alone. */
     static final long PARALLEL_WORK = 1 << 16;
@@ -59,6 +58,7 @@ public final class Gemm {
      * (a Moonshine encoder graph per window length held ~50 of them, megabytes each); else this GEMM's own.
      */
     private float[] aPack;
+
     private final int aPackLength;
     private final RunScratch shared;
     private final float[][] bPack, tile, row, small, lanes4x4;
@@ -92,8 +92,11 @@ public final class Gemm {
         this.packedAOnly = packedAOnly;
         int kc = Math.min(KC, Math.max(1, maxK));
         // packed A panels for the blocked path, or the few A rows the mat-vec path copies whole
-        this.aPackLength = packedAOnly ? 0
-                : Math.max(maxM > PACKED_FEW_M ? (maxM + MR - 1) / MR * MR * kc : 0, Math.min(maxM, SMALL_M) * Math.max(1, maxK));
+        this.aPackLength = packedAOnly
+                ? 0
+                : Math.max(
+                        maxM > PACKED_FEW_M ? (maxM + MR - 1) / MR * MR * kc : 0,
+                        Math.min(maxM, SMALL_M) * Math.max(1, maxK));
         this.shared = shared;
         this.aPack = shared == null ? new float[aPackLength] : null;
         this.bPack = new float[threads][maxM > SMALL_M ? kc * NR : 0];
@@ -168,7 +171,8 @@ public final class Gemm {
     private boolean nothingToMultiply(int m, int n, int k, int bk, MatrixSink c) {
         if (bk != k) throw new IllegalArgumentException("inner sizes differ: " + k + " vs " + bk);
         if (m > maxM || n > maxN || k > maxK) {
-            throw new IllegalArgumentException(m + "x" + n + "x" + k + " exceeds the scratch sized for " + maxM + "x" + maxN + "x" + maxK);
+            throw new IllegalArgumentException(
+                    m + "x" + n + "x" + k + " exceeds the scratch sized for " + maxM + "x" + maxN + "x" + maxK);
         }
         if (m == 0 || n == 0) return true;
         if (k > 0) return false;
@@ -183,7 +187,15 @@ public final class Gemm {
      * Exactly one of {@code a} (packed here, per k slice) and {@code aPacked} (packed before) is given, and one of
      * {@code b} (packed here, per k slice) and {@code packed} (packed at compile time).
      */
-    private void blocked(MatrixSource a, PackedRows aPacked, MatrixSource b, PackedPanels packed, MatrixSink c, int m, int n, int k) {
+    private void blocked(
+            MatrixSource a,
+            PackedRows aPacked,
+            MatrixSource b,
+            PackedPanels packed,
+            MatrixSink c,
+            int m,
+            int n,
+            int k) {
         int mPanels = (m + MR - 1) / MR, nPanels = (n + NR - 1) / NR;
         // split M as well when there are fewer column panels than workers
         int mSplit = Math.min(mPanels, Math.max(1, (threads + nPanels - 1) / nPanels));
@@ -243,42 +255,66 @@ public final class Gemm {
             int ai = ao + kk * 12, bi = bo + kk * NR;
             FloatVector b0 = FloatVector.fromArray(S, b, bi), b1 = FloatVector.fromArray(S, b, bi + L);
             FloatVector x0 = FloatVector.broadcast(S, a[ai]);
-            c00 = x0.fma(b0, c00); c01 = x0.fma(b1, c01);
+            c00 = x0.fma(b0, c00);
+            c01 = x0.fma(b1, c01);
             FloatVector x1 = FloatVector.broadcast(S, a[ai + 1]);
-            c10 = x1.fma(b0, c10); c11 = x1.fma(b1, c11);
+            c10 = x1.fma(b0, c10);
+            c11 = x1.fma(b1, c11);
             FloatVector x2 = FloatVector.broadcast(S, a[ai + 2]);
-            c20 = x2.fma(b0, c20); c21 = x2.fma(b1, c21);
+            c20 = x2.fma(b0, c20);
+            c21 = x2.fma(b1, c21);
             FloatVector x3 = FloatVector.broadcast(S, a[ai + 3]);
-            c30 = x3.fma(b0, c30); c31 = x3.fma(b1, c31);
+            c30 = x3.fma(b0, c30);
+            c31 = x3.fma(b1, c31);
             FloatVector x4 = FloatVector.broadcast(S, a[ai + 4]);
-            c40 = x4.fma(b0, c40); c41 = x4.fma(b1, c41);
+            c40 = x4.fma(b0, c40);
+            c41 = x4.fma(b1, c41);
             FloatVector x5 = FloatVector.broadcast(S, a[ai + 5]);
-            c50 = x5.fma(b0, c50); c51 = x5.fma(b1, c51);
+            c50 = x5.fma(b0, c50);
+            c51 = x5.fma(b1, c51);
             FloatVector x6 = FloatVector.broadcast(S, a[ai + 6]);
-            c60 = x6.fma(b0, c60); c61 = x6.fma(b1, c61);
+            c60 = x6.fma(b0, c60);
+            c61 = x6.fma(b1, c61);
             FloatVector x7 = FloatVector.broadcast(S, a[ai + 7]);
-            c70 = x7.fma(b0, c70); c71 = x7.fma(b1, c71);
+            c70 = x7.fma(b0, c70);
+            c71 = x7.fma(b1, c71);
             FloatVector x8 = FloatVector.broadcast(S, a[ai + 8]);
-            c80 = x8.fma(b0, c80); c81 = x8.fma(b1, c81);
+            c80 = x8.fma(b0, c80);
+            c81 = x8.fma(b1, c81);
             FloatVector x9 = FloatVector.broadcast(S, a[ai + 9]);
-            c90 = x9.fma(b0, c90); c91 = x9.fma(b1, c91);
+            c90 = x9.fma(b0, c90);
+            c91 = x9.fma(b1, c91);
             FloatVector x10 = FloatVector.broadcast(S, a[ai + 10]);
-            c100 = x10.fma(b0, c100); c101 = x10.fma(b1, c101);
+            c100 = x10.fma(b0, c100);
+            c101 = x10.fma(b1, c101);
             FloatVector x11 = FloatVector.broadcast(S, a[ai + 11]);
-            c110 = x11.fma(b0, c110); c111 = x11.fma(b1, c111);
+            c110 = x11.fma(b0, c110);
+            c111 = x11.fma(b1, c111);
         }
-        c00.intoArray(tile, 0 * NR); c01.intoArray(tile, 0 * NR + L);
-        c10.intoArray(tile, 1 * NR); c11.intoArray(tile, 1 * NR + L);
-        c20.intoArray(tile, 2 * NR); c21.intoArray(tile, 2 * NR + L);
-        c30.intoArray(tile, 3 * NR); c31.intoArray(tile, 3 * NR + L);
-        c40.intoArray(tile, 4 * NR); c41.intoArray(tile, 4 * NR + L);
-        c50.intoArray(tile, 5 * NR); c51.intoArray(tile, 5 * NR + L);
-        c60.intoArray(tile, 6 * NR); c61.intoArray(tile, 6 * NR + L);
-        c70.intoArray(tile, 7 * NR); c71.intoArray(tile, 7 * NR + L);
-        c80.intoArray(tile, 8 * NR); c81.intoArray(tile, 8 * NR + L);
-        c90.intoArray(tile, 9 * NR); c91.intoArray(tile, 9 * NR + L);
-        c100.intoArray(tile, 10 * NR); c101.intoArray(tile, 10 * NR + L);
-        c110.intoArray(tile, 11 * NR); c111.intoArray(tile, 11 * NR + L);
+        c00.intoArray(tile, 0 * NR);
+        c01.intoArray(tile, 0 * NR + L);
+        c10.intoArray(tile, 1 * NR);
+        c11.intoArray(tile, 1 * NR + L);
+        c20.intoArray(tile, 2 * NR);
+        c21.intoArray(tile, 2 * NR + L);
+        c30.intoArray(tile, 3 * NR);
+        c31.intoArray(tile, 3 * NR + L);
+        c40.intoArray(tile, 4 * NR);
+        c41.intoArray(tile, 4 * NR + L);
+        c50.intoArray(tile, 5 * NR);
+        c51.intoArray(tile, 5 * NR + L);
+        c60.intoArray(tile, 6 * NR);
+        c61.intoArray(tile, 6 * NR + L);
+        c70.intoArray(tile, 7 * NR);
+        c71.intoArray(tile, 7 * NR + L);
+        c80.intoArray(tile, 8 * NR);
+        c81.intoArray(tile, 8 * NR + L);
+        c90.intoArray(tile, 9 * NR);
+        c91.intoArray(tile, 9 * NR + L);
+        c100.intoArray(tile, 10 * NR);
+        c101.intoArray(tile, 10 * NR + L);
+        c110.intoArray(tile, 11 * NR);
+        c111.intoArray(tile, 11 * NR + L);
     }
 
     /** tile[r * NR + j] = Σ_kk a[ao + kk*MR + r] · b[bo + kk*NR + j] for a 6 x 2L register tile (12 accumulators: fits 16 vector registers). */
@@ -292,24 +328,36 @@ public final class Gemm {
         for (int kk = 0, ai = ao, bi = bo; kk < kc; kk++, ai += 6, bi += NR) {
             FloatVector b0 = FloatVector.fromArray(S, b, bi), b1 = FloatVector.fromArray(S, b, bi + L);
             FloatVector x = FloatVector.broadcast(S, a[ai]);
-            c00 = x.fma(b0, c00); c01 = x.fma(b1, c01);
+            c00 = x.fma(b0, c00);
+            c01 = x.fma(b1, c01);
             x = FloatVector.broadcast(S, a[ai + 1]);
-            c10 = x.fma(b0, c10); c11 = x.fma(b1, c11);
+            c10 = x.fma(b0, c10);
+            c11 = x.fma(b1, c11);
             x = FloatVector.broadcast(S, a[ai + 2]);
-            c20 = x.fma(b0, c20); c21 = x.fma(b1, c21);
+            c20 = x.fma(b0, c20);
+            c21 = x.fma(b1, c21);
             x = FloatVector.broadcast(S, a[ai + 3]);
-            c30 = x.fma(b0, c30); c31 = x.fma(b1, c31);
+            c30 = x.fma(b0, c30);
+            c31 = x.fma(b1, c31);
             x = FloatVector.broadcast(S, a[ai + 4]);
-            c40 = x.fma(b0, c40); c41 = x.fma(b1, c41);
+            c40 = x.fma(b0, c40);
+            c41 = x.fma(b1, c41);
             x = FloatVector.broadcast(S, a[ai + 5]);
-            c50 = x.fma(b0, c50); c51 = x.fma(b1, c51);
+            c50 = x.fma(b0, c50);
+            c51 = x.fma(b1, c51);
         }
-        c00.intoArray(tile, 0); c01.intoArray(tile, L);
-        c10.intoArray(tile, NR); c11.intoArray(tile, NR + L);
-        c20.intoArray(tile, 2 * NR); c21.intoArray(tile, 2 * NR + L);
-        c30.intoArray(tile, 3 * NR); c31.intoArray(tile, 3 * NR + L);
-        c40.intoArray(tile, 4 * NR); c41.intoArray(tile, 4 * NR + L);
-        c50.intoArray(tile, 5 * NR); c51.intoArray(tile, 5 * NR + L);
+        c00.intoArray(tile, 0);
+        c01.intoArray(tile, L);
+        c10.intoArray(tile, NR);
+        c11.intoArray(tile, NR + L);
+        c20.intoArray(tile, 2 * NR);
+        c21.intoArray(tile, 2 * NR + L);
+        c30.intoArray(tile, 3 * NR);
+        c31.intoArray(tile, 3 * NR + L);
+        c40.intoArray(tile, 4 * NR);
+        c41.intoArray(tile, 4 * NR + L);
+        c50.intoArray(tile, 5 * NR);
+        c51.intoArray(tile, 5 * NR + L);
     }
 
     // ---- few rows times packed panels ---------------------------------------------------------
@@ -357,26 +405,45 @@ public final class Gemm {
 
     /** tile[r, j] = Σ_kk a[r*k + kk] · b[bo + kk*NR + j] for rows r < m, 2 <= m <= 4. */
     private static void panelRows4(float[] a, int m, int k, float[] b, int bo, float[] tile) {
-        FloatVector c00 = FloatVector.zero(S), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00, c30 = c00, c31 = c00;
+        FloatVector c00 = FloatVector.zero(S),
+                c01 = c00,
+                c10 = c00,
+                c11 = c00,
+                c20 = c00,
+                c21 = c00,
+                c30 = c00,
+                c31 = c00;
         for (int kk = 0, bi = bo; kk < k; kk++, bi += NR) {
             FloatVector b0 = FloatVector.fromArray(S, b, bi), b1 = FloatVector.fromArray(S, b, bi + L);
             FloatVector x = FloatVector.broadcast(S, a[kk]);
-            c00 = x.fma(b0, c00); c01 = x.fma(b1, c01);
+            c00 = x.fma(b0, c00);
+            c01 = x.fma(b1, c01);
             x = FloatVector.broadcast(S, a[k + kk]);
-            c10 = x.fma(b0, c10); c11 = x.fma(b1, c11);
+            c10 = x.fma(b0, c10);
+            c11 = x.fma(b1, c11);
             if (m > 2) {
                 x = FloatVector.broadcast(S, a[2 * k + kk]);
-                c20 = x.fma(b0, c20); c21 = x.fma(b1, c21);
+                c20 = x.fma(b0, c20);
+                c21 = x.fma(b1, c21);
             }
             if (m > 3) {
                 x = FloatVector.broadcast(S, a[3 * k + kk]);
-                c30 = x.fma(b0, c30); c31 = x.fma(b1, c31);
+                c30 = x.fma(b0, c30);
+                c31 = x.fma(b1, c31);
             }
         }
-        c00.intoArray(tile, 0); c01.intoArray(tile, L);
-        c10.intoArray(tile, NR); c11.intoArray(tile, NR + L);
-        if (m > 2) { c20.intoArray(tile, 2 * NR); c21.intoArray(tile, 2 * NR + L); }
-        if (m > 3) { c30.intoArray(tile, 3 * NR); c31.intoArray(tile, 3 * NR + L); }
+        c00.intoArray(tile, 0);
+        c01.intoArray(tile, L);
+        c10.intoArray(tile, NR);
+        c11.intoArray(tile, NR + L);
+        if (m > 2) {
+            c20.intoArray(tile, 2 * NR);
+            c21.intoArray(tile, 2 * NR + L);
+        }
+        if (m > 3) {
+            c30.intoArray(tile, 3 * NR);
+            c31.intoArray(tile, 3 * NR + L);
+        }
     }
 
     // ---- mat-vec path -----------------------------------------------------------------------------
@@ -396,14 +463,26 @@ public final class Gemm {
         TensorMatrix dense = b instanceof TensorMatrix tm && tm.denseF32() ? tm : null;
         TensorMatrix quantized = b instanceof TensorMatrix tm && tm.fusedQuantizedDot() ? tm : null;
         int chunks = Math.min(threads, (n + 15) / 16);
-        // Q4_0 stays one row at a time: an 8-stream Q4_0 loop was slower (the JIT did not keep its vectors in registers)
+        // Q4_0 stays one row at a time: an 8-stream Q4_0 loop was slower (the JIT did not keep its vectors in
+        // registers)
         if (path == Path.ROW_STREAMS) {
             TensorMatrix streamed = (TensorMatrix) b;
-            pool.parallelFor(chunks, t -> rowStreams(streamed, c, k, (int) ((long) n * t / chunks), (int) ((long) n * (t + 1) / chunks), tile[t]));
+            pool.parallelFor(
+                    chunks,
+                    t -> rowStreams(
+                            streamed,
+                            c,
+                            k,
+                            (int) ((long) n * t / chunks),
+                            (int) ((long) n * (t + 1) / chunks),
+                            tile[t]));
             return;
         }
         if (path == Path.ROW_TILES) {
-            pool.parallelFor(chunks, t -> rowTiles(dense, b, c, m, k, (int) ((long) n * t / chunks), (int) ((long) n * (t + 1) / chunks), t));
+            pool.parallelFor(
+                    chunks,
+                    t -> rowTiles(
+                            dense, b, c, m, k, (int) ((long) n * t / chunks), (int) ((long) n * (t + 1) / chunks), t));
             return;
         }
         pool.parallelFor(chunks, t -> {
@@ -414,7 +493,9 @@ public final class Gemm {
                 for (int j = 0; j < cnt; j++) {
                     if (quantized != null) {
                         // four A rows per pass: a block is decoded once per pass
-                        for (int g = 0; g < m; g += 4) quantized.dotQuantized(n0 + j, aPack, g * k, Math.min(4, m - g), k, out, g * NCHUNK + j, NCHUNK, lanes);
+                        for (int g = 0; g < m; g += 4)
+                            quantized.dotQuantized(
+                                    n0 + j, aPack, g * k, Math.min(4, m - g), k, out, g * NCHUNK + j, NCHUNK, lanes);
                         continue;
                     }
                     if (dense != null) { // one row where 8 streams do not fit the registers
@@ -458,19 +539,44 @@ public final class Gemm {
             for (; j + 4 <= cnt; j += 4) {
                 if (dense != null) {
                     long at = dense.rowAddress(n0 + j), step = dense.rowAddress(n0 + j + 1) - at;
-                    for (int g = 0; g < m; g += 4) dense4x4(dense.segment(), at, step, aPack, g * k, Math.min(4, m - g), k, out, g * ld + j, ld, lanes);
+                    for (int g = 0; g < m; g += 4)
+                        dense4x4(
+                                dense.segment(),
+                                at,
+                                step,
+                                aPack,
+                                g * k,
+                                Math.min(4, m - g),
+                                k,
+                                out,
+                                g * ld + j,
+                                ld,
+                                lanes);
                 } else {
                     for (int q = 0; q < 4; q++) b.readRow(n0 + j + q, 0, k, w, q * k);
-                    for (int g = 0; g < m; g += 4) decoded4x4(w, 0, k, aPack, g * k, Math.min(4, m - g), k, out, g * ld + j, ld, lanes);
+                    for (int g = 0; g < m; g += 4)
+                        decoded4x4(w, 0, k, aPack, g * k, Math.min(4, m - g), k, out, g * ld + j, ld, lanes);
                 }
             }
             for (; j < cnt; j++) {
                 if (dense != null) {
-                    for (int g = 0; g < m; g += 4) dotDense(dense.segment(), dense.rowAddress(n0 + j), aPack, g * k, Math.min(4, m - g), k, out, g * ld + j, ld, lanes);
+                    for (int g = 0; g < m; g += 4)
+                        dotDense(
+                                dense.segment(),
+                                dense.rowAddress(n0 + j),
+                                aPack,
+                                g * k,
+                                Math.min(4, m - g),
+                                k,
+                                out,
+                                g * ld + j,
+                                ld,
+                                lanes);
                 } else {
                     // the last (to - from) % 4 rows only: the heap view of the scratch costs nothing measurable here
                     b.readRow(n0 + j, 0, k, w, 0);
-                    for (int g = 0; g < m; g += 4) dotDense(decodedRows[t], 0, aPack, g * k, Math.min(4, m - g), k, out, g * ld + j, ld, lanes);
+                    for (int g = 0; g < m; g += 4)
+                        dotDense(decodedRows[t], 0, aPack, g * k, Math.min(4, m - g), k, out, g * ld + j, ld, lanes);
                 }
             }
             c.store(0, n0, m, cnt, out, ld, false);
@@ -483,7 +589,18 @@ public final class Gemm {
      * (the weight itself or decoded scratch): 16 sums, reduced together two eight-vector trees at
      * a time (the same tree as {@link LaneSum} per sum), then the k tail in order.
      */
-    private static void dense4x4(MemorySegment seg, long at, long step, float[] a, int ao, int rows, int k, float[] out, int j, int ld, float[] lanes) {
+    private static void dense4x4(
+            MemorySegment seg,
+            long at,
+            long step,
+            float[] a,
+            int ao,
+            int rows,
+            int k,
+            float[] out,
+            int j,
+            int ld,
+            float[] lanes) {
         FloatVector z = FloatVector.zero(S);
         FloatVector c00 = z, c01 = z, c02 = z, c03 = z, c10 = z, c11 = z, c12 = z, c13 = z;
         FloatVector c20 = z, c21 = z, c22 = z, c23 = z, c30 = z, c31 = z, c32 = z, c33 = z;
@@ -496,24 +613,48 @@ public final class Gemm {
             FloatVector b2 = FloatVector.fromMemorySegment(S, seg, at2 + o, ByteOrder.nativeOrder());
             FloatVector b3 = FloatVector.fromMemorySegment(S, seg, at3 + o, ByteOrder.nativeOrder());
             FloatVector x = FloatVector.fromArray(S, a, ao + kk);
-            c00 = x.fma(b0, c00); c01 = x.fma(b1, c01); c02 = x.fma(b2, c02); c03 = x.fma(b3, c03);
+            c00 = x.fma(b0, c00);
+            c01 = x.fma(b1, c01);
+            c02 = x.fma(b2, c02);
+            c03 = x.fma(b3, c03);
             if (rows > 1) {
                 x = FloatVector.fromArray(S, a, ao + k + kk);
-                c10 = x.fma(b0, c10); c11 = x.fma(b1, c11); c12 = x.fma(b2, c12); c13 = x.fma(b3, c13);
+                c10 = x.fma(b0, c10);
+                c11 = x.fma(b1, c11);
+                c12 = x.fma(b2, c12);
+                c13 = x.fma(b3, c13);
             }
             if (rows > 2) {
                 x = FloatVector.fromArray(S, a, ao + 2 * k + kk);
-                c20 = x.fma(b0, c20); c21 = x.fma(b1, c21); c22 = x.fma(b2, c22); c23 = x.fma(b3, c23);
+                c20 = x.fma(b0, c20);
+                c21 = x.fma(b1, c21);
+                c22 = x.fma(b2, c22);
+                c23 = x.fma(b3, c23);
             }
             if (rows > 3) {
                 x = FloatVector.fromArray(S, a, ao + 3 * k + kk);
-                c30 = x.fma(b0, c30); c31 = x.fma(b1, c31); c32 = x.fma(b2, c32); c33 = x.fma(b3, c33);
+                c30 = x.fma(b0, c30);
+                c31 = x.fma(b1, c31);
+                c32 = x.fma(b2, c32);
+                c33 = x.fma(b3, c33);
             }
         }
-        c00.intoArray(lanes, 0); c01.intoArray(lanes, L); c02.intoArray(lanes, 2 * L); c03.intoArray(lanes, 3 * L);
-        c10.intoArray(lanes, 4 * L); c11.intoArray(lanes, 5 * L); c12.intoArray(lanes, 6 * L); c13.intoArray(lanes, 7 * L);
-        c20.intoArray(lanes, 8 * L); c21.intoArray(lanes, 9 * L); c22.intoArray(lanes, 10 * L); c23.intoArray(lanes, 11 * L);
-        c30.intoArray(lanes, 12 * L); c31.intoArray(lanes, 13 * L); c32.intoArray(lanes, 14 * L); c33.intoArray(lanes, 15 * L);
+        c00.intoArray(lanes, 0);
+        c01.intoArray(lanes, L);
+        c02.intoArray(lanes, 2 * L);
+        c03.intoArray(lanes, 3 * L);
+        c10.intoArray(lanes, 4 * L);
+        c11.intoArray(lanes, 5 * L);
+        c12.intoArray(lanes, 6 * L);
+        c13.intoArray(lanes, 7 * L);
+        c20.intoArray(lanes, 8 * L);
+        c21.intoArray(lanes, 9 * L);
+        c22.intoArray(lanes, 10 * L);
+        c23.intoArray(lanes, 11 * L);
+        c30.intoArray(lanes, 12 * L);
+        c31.intoArray(lanes, 13 * L);
+        c32.intoArray(lanes, 14 * L);
+        c33.intoArray(lanes, 15 * L);
         for (int i = 0; i < rows; i++) {
             for (int q = 0; q < 4; q++) {
                 float s = LaneSum.of(lanes, (4 * i + q) * L);
@@ -524,7 +665,18 @@ public final class Gemm {
         }
     }
     /** {@link #dense4x4} over B rows decoded into {@code w} (row q at w[at + q * step]): a kernel of its own, so neither sees two kinds of memory. */
-    private static void decoded4x4(float[] w, int at, int step, float[] a, int ao, int rows, int k, float[] out, int j, int ld, float[] lanes) {
+    private static void decoded4x4(
+            float[] w,
+            int at,
+            int step,
+            float[] a,
+            int ao,
+            int rows,
+            int k,
+            float[] out,
+            int j,
+            int ld,
+            float[] lanes) {
         FloatVector z = FloatVector.zero(S);
         FloatVector c00 = z, c01 = z, c02 = z, c03 = z, c10 = z, c11 = z, c12 = z, c13 = z;
         FloatVector c20 = z, c21 = z, c22 = z, c23 = z, c30 = z, c31 = z, c32 = z, c33 = z;
@@ -536,24 +688,48 @@ public final class Gemm {
             FloatVector b2 = FloatVector.fromArray(S, w, at2 + kk);
             FloatVector b3 = FloatVector.fromArray(S, w, at3 + kk);
             FloatVector x = FloatVector.fromArray(S, a, ao + kk);
-            c00 = x.fma(b0, c00); c01 = x.fma(b1, c01); c02 = x.fma(b2, c02); c03 = x.fma(b3, c03);
+            c00 = x.fma(b0, c00);
+            c01 = x.fma(b1, c01);
+            c02 = x.fma(b2, c02);
+            c03 = x.fma(b3, c03);
             if (rows > 1) {
                 x = FloatVector.fromArray(S, a, ao + k + kk);
-                c10 = x.fma(b0, c10); c11 = x.fma(b1, c11); c12 = x.fma(b2, c12); c13 = x.fma(b3, c13);
+                c10 = x.fma(b0, c10);
+                c11 = x.fma(b1, c11);
+                c12 = x.fma(b2, c12);
+                c13 = x.fma(b3, c13);
             }
             if (rows > 2) {
                 x = FloatVector.fromArray(S, a, ao + 2 * k + kk);
-                c20 = x.fma(b0, c20); c21 = x.fma(b1, c21); c22 = x.fma(b2, c22); c23 = x.fma(b3, c23);
+                c20 = x.fma(b0, c20);
+                c21 = x.fma(b1, c21);
+                c22 = x.fma(b2, c22);
+                c23 = x.fma(b3, c23);
             }
             if (rows > 3) {
                 x = FloatVector.fromArray(S, a, ao + 3 * k + kk);
-                c30 = x.fma(b0, c30); c31 = x.fma(b1, c31); c32 = x.fma(b2, c32); c33 = x.fma(b3, c33);
+                c30 = x.fma(b0, c30);
+                c31 = x.fma(b1, c31);
+                c32 = x.fma(b2, c32);
+                c33 = x.fma(b3, c33);
             }
         }
-        c00.intoArray(lanes, 0); c01.intoArray(lanes, L); c02.intoArray(lanes, 2 * L); c03.intoArray(lanes, 3 * L);
-        c10.intoArray(lanes, 4 * L); c11.intoArray(lanes, 5 * L); c12.intoArray(lanes, 6 * L); c13.intoArray(lanes, 7 * L);
-        c20.intoArray(lanes, 8 * L); c21.intoArray(lanes, 9 * L); c22.intoArray(lanes, 10 * L); c23.intoArray(lanes, 11 * L);
-        c30.intoArray(lanes, 12 * L); c31.intoArray(lanes, 13 * L); c32.intoArray(lanes, 14 * L); c33.intoArray(lanes, 15 * L);
+        c00.intoArray(lanes, 0);
+        c01.intoArray(lanes, L);
+        c02.intoArray(lanes, 2 * L);
+        c03.intoArray(lanes, 3 * L);
+        c10.intoArray(lanes, 4 * L);
+        c11.intoArray(lanes, 5 * L);
+        c12.intoArray(lanes, 6 * L);
+        c13.intoArray(lanes, 7 * L);
+        c20.intoArray(lanes, 8 * L);
+        c21.intoArray(lanes, 9 * L);
+        c22.intoArray(lanes, 10 * L);
+        c23.intoArray(lanes, 11 * L);
+        c30.intoArray(lanes, 12 * L);
+        c31.intoArray(lanes, 13 * L);
+        c32.intoArray(lanes, 14 * L);
+        c33.intoArray(lanes, 15 * L);
         for (int i = 0; i < rows; i++) {
             for (int q = 0; q < 4; q++) {
                 float s = LaneSum.of(lanes, (4 * i + q) * L);
@@ -605,7 +781,8 @@ public final class Gemm {
     }
 
     /** Stores the streams' results, {@code width} apart in the tile, to their rows of C. */
-    private static void storeStreams(MatrixSink c, int streams, int from, int part, int i0, int cnt, int width, float[] out) {
+    private static void storeStreams(
+            MatrixSink c, int streams, int from, int part, int i0, int cnt, int width, float[] out) {
         for (int q = 0; q < streams; q++) {
             if (q > 0) System.arraycopy(out, q * width, out, 0, cnt);
             c.store(0, from + q * part + i0, 1, cnt, out, width, false);
@@ -613,7 +790,8 @@ public final class Gemm {
     }
 
     /** out[i * ld + j] = A row i (at a[ao + i * k]) · the F32 row at byte offset {@code at}, for i < m (1..4). */
-    private static void dotDense(MemorySegment seg, long at, float[] a, int ao, int m, int k, float[] out, int j, int ld, float[] lanes) {
+    private static void dotDense(
+            MemorySegment seg, long at, float[] a, int ao, int m, int k, float[] out, int j, int ld, float[] lanes) {
         FloatVector s0 = FloatVector.zero(S), s1 = s0, s2 = s0, s3 = s0;
         int kk = 0;
         for (int upper = S.loopBound(k); kk < upper; kk += L) {

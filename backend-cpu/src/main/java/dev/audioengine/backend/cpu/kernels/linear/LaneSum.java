@@ -25,7 +25,9 @@ public final class LaneSum {
         return lanes[off];
     }
 
-    private static final VectorSpecies<Float> HALF = FloatVector.SPECIES_256, QUARTER = FloatVector.SPECIES_128, EIGHTH = FloatVector.SPECIES_64;
+    private static final VectorSpecies<Float> HALF = FloatVector.SPECIES_256,
+            QUARTER = FloatVector.SPECIES_128,
+            EIGHTH = FloatVector.SPECIES_64;
 
     /**
      * {@link #of} for eight 16-lane vectors stored back to back at lanes[0, 128) (overwrites them):
@@ -37,13 +39,19 @@ public final class LaneSum {
     static void ofEightSixteens(float[] lanes, float[] out, int j, int ld) {
         if (L != 16) throw new IllegalStateException("the eight-sum tree needs 16-lane float vectors, not " + L);
         for (int q = 0; q < 128; q += 16) {
-            FloatVector.fromArray(HALF, lanes, q).add(FloatVector.fromArray(HALF, lanes, q + 8)).intoArray(lanes, q);
+            FloatVector.fromArray(HALF, lanes, q)
+                    .add(FloatVector.fromArray(HALF, lanes, q + 8))
+                    .intoArray(lanes, q);
         }
         for (int q = 0; q < 128; q += 16) {
-            FloatVector.fromArray(QUARTER, lanes, q).add(FloatVector.fromArray(QUARTER, lanes, q + 4)).intoArray(lanes, q);
+            FloatVector.fromArray(QUARTER, lanes, q)
+                    .add(FloatVector.fromArray(QUARTER, lanes, q + 4))
+                    .intoArray(lanes, q);
         }
         for (int q = 0; q < 128; q += 16) {
-            FloatVector.fromArray(EIGHTH, lanes, q).add(FloatVector.fromArray(EIGHTH, lanes, q + 2)).intoArray(lanes, q);
+            FloatVector.fromArray(EIGHTH, lanes, q)
+                    .add(FloatVector.fromArray(EIGHTH, lanes, q + 2))
+                    .intoArray(lanes, q);
         }
         for (int q = 0; q < 8; q++) out[j + q * ld] = lanes[16 * q] + lanes[16 * q + 1];
     }

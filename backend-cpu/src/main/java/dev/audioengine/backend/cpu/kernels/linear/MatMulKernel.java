@@ -18,8 +18,12 @@ public final class MatMulKernel implements CpuKernel {
     @Override
     public boolean supports(Tensor node) {
         DType w = node.input(1).dtype();
-        return node.input(0).dtype() == DType.F32 && w != DType.I32 && w != DType.I8 && node.rank() <= 4
-                && node.input(0).rank() <= 4 && node.input(1).rank() <= 4;
+        return node.input(0).dtype() == DType.F32
+                && w != DType.I32
+                && w != DType.I8
+                && node.rank() <= 4
+                && node.input(0).rank() <= 4
+                && node.input(1).rank() <= 4;
     }
 
     @Override
@@ -29,15 +33,20 @@ public final class MatMulKernel implements CpuKernel {
         int m = (int) od[2], n = (int) od[3], k = (int) x.dims()[3];
         long[] xs = batchStrides(x), ws = batchStrides(w);
         long xrs = x.strides()[2], xcs = x.strides()[3], wrs = w.strides()[2], wcs = w.strides()[3];
-        boolean fold = ws[0] == 0 && ws[1] == 0 && m > 0
-                && (od[1] == 1 || xs[1] == m * xrs) && (od[0] == 1 || xs[0] == od[1] * xs[1]);
+        boolean fold = ws[0] == 0
+                && ws[1] == 0
+                && m > 0
+                && (od[1] == 1 || xs[1] == m * xrs)
+                && (od[0] == 1 || xs[0] == od[1] * xs[1]);
         int batches = (int) (od[0] * od[1]);
         int rowsPerProduct = fold ? m * batches : m;
         Gemm gemm = new Gemm(ctx.pool(), rowsPerProduct, n, k, ctx.scratch());
         boolean sharedWeight = ws[0] == 0 && ws[1] == 0;
         PackedPanels packed = null;
-        if (sharedWeight && PackedPanels.worthPacking(node.input(1), rowsPerProduct, n, k)) packed = ctx.panels().sharedOrOwn(w, n, k, wrs, wcs);
-        else if (sharedWeight && PanelCache.worthCaching(node.input(1), rowsPerProduct)) packed = ctx.panels().panels(w, n, k, wrs, wcs);
+        if (sharedWeight && PackedPanels.worthPacking(node.input(1), rowsPerProduct, n, k))
+            packed = ctx.panels().sharedOrOwn(w, n, k, wrs, wcs);
+        else if (sharedWeight && PanelCache.worthCaching(node.input(1), rowsPerProduct))
+            packed = ctx.panels().panels(w, n, k, wrs, wcs);
         if (fold) {
             MatrixSource a = new TensorMatrix(x, 0, rowsPerProduct, k, xrs, xcs);
             MatrixSource b = new TensorMatrix(w, 0, n, k, wrs, wcs);
@@ -55,8 +64,13 @@ public final class MatMulKernel implements CpuKernel {
             cs[i] = new MatrixSink.Segment(out.segment(), out.base() + (long) i * m * n * 4, n);
         }
         PackedPanels panels = packed;
-        if (panels != null) return () -> { for (int i = 0; i < batches; i++) gemm.multiply(as[i], panels, cs[i]); };
-        return () -> { for (int i = 0; i < batches; i++) gemm.multiply(as[i], bs[i], cs[i]); };
+        if (panels != null)
+            return () -> {
+                for (int i = 0; i < batches; i++) gemm.multiply(as[i], panels, cs[i]);
+            };
+        return () -> {
+            for (int i = 0; i < batches; i++) gemm.multiply(as[i], bs[i], cs[i]);
+        };
     }
 
     /** Element strides of the two batch axes, 0 where the operand broadcasts. */

@@ -1,10 +1,8 @@
 package dev.audioengine.backend.cpu.kernels.linear;
 
 import dev.audioengine.backend.cpu.kernels.CpuTensor;
-
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
-
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorSpecies;
 
@@ -24,7 +22,8 @@ public interface MatrixSink {
                 int t = r * ldt, c = 0;
                 for (int upper = S.loopBound(cols); c < upper; c += S.length()) {
                     FloatVector v = FloatVector.fromArray(S, tile, t + c);
-                    if (accumulate) v = v.add(FloatVector.fromMemorySegment(S, segment, at + c * 4L, ByteOrder.nativeOrder()));
+                    if (accumulate)
+                        v = v.add(FloatVector.fromMemorySegment(S, segment, at + c * 4L, ByteOrder.nativeOrder()));
                     v.intoMemorySegment(segment, at + c * 4L, ByteOrder.nativeOrder());
                 }
                 for (; c < cols; c++) {

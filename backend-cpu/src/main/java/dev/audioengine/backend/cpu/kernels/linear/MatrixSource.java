@@ -27,7 +27,8 @@ public interface MatrixSource {
             for (int kk = 0, at = off + r; kk < kc; kk++, at += width) dst[at] = row[kk];
         }
         if (rows < width) {
-            for (int kk = 0; kk < kc; kk++) java.util.Arrays.fill(dst, off + kk * width + rows, off + (kk + 1) * width, 0f);
+            for (int kk = 0; kk < kc; kk++)
+                java.util.Arrays.fill(dst, off + kk * width + rows, off + (kk + 1) * width, 0f);
         }
     }
 }

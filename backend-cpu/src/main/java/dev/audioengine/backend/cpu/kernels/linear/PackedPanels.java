@@ -47,5 +47,7 @@ public final class PackedPanels {
     }
 
     /** Index of element (k0, 0) of panel {@code p}. */
-    int offset(int p, int k0) { return (p * k + k0) * Gemm.NR; }
+    int offset(int p, int k0) {
+        return (p * k + k0) * Gemm.NR;
+    }
 }

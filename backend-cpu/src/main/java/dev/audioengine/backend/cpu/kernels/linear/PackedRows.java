@@ -21,7 +21,9 @@ final class PackedRows {
     }
 
     /** Floats the panels of an {@code m x k} operand take. */
-    static long floats(int m, int k) { return (long) ((m + Gemm.MR - 1) / Gemm.MR) * Gemm.MR * k; }
+    static long floats(int m, int k) {
+        return (long) ((m + Gemm.MR - 1) / Gemm.MR) * Gemm.MR * k;
+    }
 
     /** Packs all of {@code a} into an array of its own. */
     static PackedRows of(MatrixSource a) {
@@ -44,5 +46,7 @@ final class PackedRows {
     }
 
     /** Index of element (k0, 0) of panel {@code p}. */
-    int offset(int p, int k0) { return start + (p * k + k0) * Gemm.MR; }
+    int offset(int p, int k0) {
+        return start + (p * k + k0) * Gemm.MR;
+    }
 }

@@ -5,7 +5,6 @@ import dev.audioengine.api.tensor.DType;
 import dev.audioengine.backend.cpu.kernels.CpuKernel;
 import dev.audioengine.backend.cpu.kernels.CpuTensor;
 import dev.audioengine.backend.cpu.threads.WorkerPool;
-
 import java.lang.foreign.MemorySegment;
 import java.util.HashMap;
 import java.util.Map;
@@ -41,12 +40,22 @@ public final class PanelCache {
 
     /** One convolution weight inside a buffer, with the overlap-save window its spectra are for. */
     private record SpectraKey(long base, int cout, int cin, int k, int dil, int n, long[] strides) {
-        @Override public boolean equals(Object o) {
-            return o instanceof SpectraKey s && s.base == base && s.cout == cout && s.cin == cin && s.k == k && s.dil == dil && s.n == n
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof SpectraKey s
+                    && s.base == base
+                    && s.cout == cout
+                    && s.cin == cin
+                    && s.k == k
+                    && s.dil == dil
+                    && s.n == n
                     && java.util.Arrays.equals(s.strides, strides);
         }
 
-        @Override public int hashCode() { return java.util.Objects.hash(base, cout, cin, k, dil, n, java.util.Arrays.hashCode(strides)); }
+        @Override
+        public int hashCode() {
+            return java.util.Objects.hash(base, cout, cin, k, dil, n, java.util.Arrays.hashCode(strides));
+        }
     }
 
     private final Map<Long, Map<Key, PackedPanels>> byBuffer = new HashMap<>();
@@ -54,10 +63,14 @@ public final class PanelCache {
     private final long maxBytes;
     private long bytes;
 
-    public PanelCache() { this(MAX_BYTES); }
+    public PanelCache() {
+        this(MAX_BYTES);
+    }
 
     /** A cache holding at most {@code maxBytes} of panels. */
-    public PanelCache(long maxBytes) { this.maxBytes = maxBytes; }
+    public PanelCache(long maxBytes) {
+        this.maxBytes = maxBytes;
+    }
 
     /**
      * Whether a product of {@code rows} rows over weight {@code w} should read cached panels: a constant
@@ -103,8 +116,10 @@ public final class PanelCache {
      * null when they would not fit the budget (the caller then convolves directly).
      */
     synchronized ConvSpectra spectra(CpuTensor w, Conv1dKernel.Geometry g, Conv1dSpectral.Plan p, WorkerPool pool) {
-        SpectraKey key = new SpectraKey(w.base(), g.cout(), g.cin(), g.k(), g.dil(), p.n(), w.strides().clone());
-        Map<SpectraKey, ConvSpectra> inBuffer = spectraByBuffer.computeIfAbsent(w.segment().address(), a -> new HashMap<>());
+        SpectraKey key = new SpectraKey(
+                w.base(), g.cout(), g.cin(), g.k(), g.dil(), p.n(), w.strides().clone());
+        Map<SpectraKey, ConvSpectra> inBuffer =
+                spectraByBuffer.computeIfAbsent(w.segment().address(), a -> new HashMap<>());
         ConvSpectra s = inBuffer.get(key);
         if (s != null) return s;
         long need = 4L * ConvSpectra.floatsFor(g, p);
@@ -124,5 +139,7 @@ public final class PanelCache {
     }
 
     /** Bytes of panels held now. */
-    synchronized long bytes() { return bytes; }
+    synchronized long bytes() {
+        return bytes;
+    }
 }

@@ -2,7 +2,9 @@ package dev.audioengine.backend.cpu.kernels.linear;
 
 import dev.audioengine.api.tensor.DType;
 import dev.audioengine.backend.cpu.kernels.CpuTensor;
-
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
 import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
@@ -11,10 +13,6 @@ import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorShape;
 import jdk.incubator.vector.VectorSpecies;
-
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 
 /**
  * A matrix inside a kernel tensor: F32, F16 and BF16 through any element strides; Q8_0 and Q4_0
@@ -27,8 +25,10 @@ public final class TensorMatrix implements MatrixSource {
     private static final int L = F.length();
     private static final boolean WIDE = L >= 8;
     private static final VectorSpecies<Integer> I = VectorSpecies.of(int.class, F.vectorShape());
-    private static final VectorSpecies<Short> H = WIDE ? VectorSpecies.of(short.class, VectorShape.forBitSize(L * 16)) : null;
-    private static final VectorSpecies<Byte> B = WIDE ? VectorSpecies.of(byte.class, VectorShape.forBitSize(L * 8)) : null;
+    private static final VectorSpecies<Short> H =
+            WIDE ? VectorSpecies.of(short.class, VectorShape.forBitSize(L * 16)) : null;
+    private static final VectorSpecies<Byte> B =
+            WIDE ? VectorSpecies.of(byte.class, VectorShape.forBitSize(L * 8)) : null;
     private static final ByteOrder NATIVE = ByteOrder.nativeOrder();
     private final MemorySegment seg;
     private final DType dtype;
@@ -45,7 +45,10 @@ public final class TensorMatrix implements MatrixSource {
         this.rowStride = rowStride;
         this.colStride = colStride;
         if (dtype.isQuantized()) {
-            if (cols % 32 != 0 || (cols > 1 && colStride != 1) || (rows > 1 && rowStride != cols) || elementOffset % 32 != 0) {
+            if (cols % 32 != 0
+                    || (cols > 1 && colStride != 1)
+                    || (rows > 1 && rowStride != cols)
+                    || elementOffset % 32 != 0) {
                 throw new IllegalArgumentException(dtype + " matrix rows must be contiguous whole blocks: cols " + cols
                         + ", strides " + rowStride + "/" + colStride + ", offset " + elementOffset);
             }
@@ -55,9 +58,15 @@ public final class TensorMatrix implements MatrixSource {
         }
     }
 
-    @Override public int rows() { return rows; }
+    @Override
+    public int rows() {
+        return rows;
+    }
 
-    @Override public int cols() { return cols; }
+    @Override
+    public int cols() {
+        return cols;
+    }
 
     /** Dispatches to one small method per dtype, so each stays small enough for the JIT to inline its vector code. */
     @Override
@@ -95,10 +104,14 @@ public final class TensorMatrix implements MatrixSource {
         int i = 0;
         if (WIDE && colStride == 1) {
             for (int upper = len - L; i <= upper; i += L) {
-                widen(at + i * 2L).lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats().intoArray(dst, off + i);
+                widen(at + i * 2L)
+                        .lanewise(VectorOperators.LSHL, 16)
+                        .reinterpretAsFloats()
+                        .intoArray(dst, off + i);
             }
         }
-        for (; i < len; i++) dst[off + i] = Float.intBitsToFloat((seg.get(CpuTensor.I16, at + i * colStride * 2) & 0xffff) << 16);
+        for (; i < len; i++)
+            dst[off + i] = Float.intBitsToFloat((seg.get(CpuTensor.I16, at + i * colStride * 2) & 0xffff) << 16);
     }
 
     private void readQ8(int r, int k0, int len, float[] dst, int off) {
@@ -108,8 +121,10 @@ public final class TensorMatrix implements MatrixSource {
             int n = Math.min(32, len - b), i = 0;
             if (WIDE && n == 32) {
                 for (; i < 32; i += L) {
-                    ((FloatVector) ByteVector.fromMemorySegment(B, seg, at + 2 + i, NATIVE).convertShape(VectorOperators.B2F, F, 0))
-                            .mul(d).intoArray(dst, off + b + i);
+                    ((FloatVector) ByteVector.fromMemorySegment(B, seg, at + 2 + i, NATIVE)
+                                    .convertShape(VectorOperators.B2F, F, 0))
+                            .mul(d)
+                            .intoArray(dst, off + b + i);
                 }
             }
             for (; i < n; i++) dst[off + b + i] = seg.get(ValueLayout.JAVA_BYTE, at + 2 + i) * d;
@@ -125,9 +140,14 @@ public final class TensorMatrix implements MatrixSource {
                 for (int i = 0; i < 16; i += L) { // low nibbles are elements 0..15, high nibbles 16..31
                     ByteVector q = ByteVector.fromMemorySegment(B, seg, at + 2 + i, NATIVE);
                     ByteVector lo = q.and((byte) 0x0f).sub((byte) 8);
-                    ByteVector hi = q.lanewise(VectorOperators.LSHR, 4).and((byte) 0x0f).sub((byte) 8);
-                    ((FloatVector) lo.convertShape(VectorOperators.B2F, F, 0)).mul(d).intoArray(dst, off + b + i);
-                    ((FloatVector) hi.convertShape(VectorOperators.B2F, F, 0)).mul(d).intoArray(dst, off + b + 16 + i);
+                    ByteVector hi =
+                            q.lanewise(VectorOperators.LSHR, 4).and((byte) 0x0f).sub((byte) 8);
+                    ((FloatVector) lo.convertShape(VectorOperators.B2F, F, 0))
+                            .mul(d)
+                            .intoArray(dst, off + b + i);
+                    ((FloatVector) hi.convertShape(VectorOperators.B2F, F, 0))
+                            .mul(d)
+                            .intoArray(dst, off + b + 16 + i);
                 }
                 continue;
             }
@@ -140,9 +160,13 @@ public final class TensorMatrix implements MatrixSource {
     }
 
     /** True when {@link #dotQuantized} applies: Q8_0 or Q4_0 rows and vectors wide enough to decode a block in one or two steps. */
-    boolean fusedQuantizedDot() { return WIDE && (dtype == DType.Q8_0 || dtype == DType.Q4_0); }
+    boolean fusedQuantizedDot() {
+        return WIDE && (dtype == DType.Q8_0 || dtype == DType.Q4_0);
+    }
 
-    boolean isQ8() { return dtype == DType.Q8_0; }
+    boolean isQ8() {
+        return dtype == DType.Q8_0;
+    }
 
     /**
      * out[i * ld + j] = Σ_kk a[ao + i * k + kk] · this[r, kk] for i < m (m <= 4), decoding each block
@@ -163,7 +187,8 @@ public final class TensorMatrix implements MatrixSource {
             FloatVector d = FloatVector.broadcast(F, Float.float16ToFloat(seg.get(CpuTensor.I16, at)));
             FloatVector p0 = FloatVector.zero(F), p1 = p0, p2 = p0, p3 = p0;
             for (int i = 0; i < 32; i += L) {
-                FloatVector q = (FloatVector) ByteVector.fromMemorySegment(B, seg, at + 2 + i, NATIVE).convertShape(VectorOperators.B2F, F, 0);
+                FloatVector q = (FloatVector) ByteVector.fromMemorySegment(B, seg, at + 2 + i, NATIVE)
+                        .convertShape(VectorOperators.B2F, F, 0);
                 p0 = q.fma(FloatVector.fromArray(F, a, ao + b + i), p0);
                 if (m > 1) p1 = q.fma(FloatVector.fromArray(F, a, ao + k + b + i), p1);
                 if (m > 2) p2 = q.fma(FloatVector.fromArray(F, a, ao + 2 * k + b + i), p2);
@@ -196,10 +221,18 @@ public final class TensorMatrix implements MatrixSource {
             FloatVector p0 = FloatVector.zero(F), p1 = p0, p2 = p0, p3 = p0;
             for (int i = 0; i < 32; i += L) {
                 FloatVector x = FloatVector.fromArray(F, a, b + i);
-                p0 = ((FloatVector) ByteVector.fromMemorySegment(B, seg, at0 + 2 + i, NATIVE).convertShape(VectorOperators.B2F, F, 0)).fma(x, p0);
-                p1 = ((FloatVector) ByteVector.fromMemorySegment(B, seg, at1 + 2 + i, NATIVE).convertShape(VectorOperators.B2F, F, 0)).fma(x, p1);
-                p2 = ((FloatVector) ByteVector.fromMemorySegment(B, seg, at2 + 2 + i, NATIVE).convertShape(VectorOperators.B2F, F, 0)).fma(x, p2);
-                p3 = ((FloatVector) ByteVector.fromMemorySegment(B, seg, at3 + 2 + i, NATIVE).convertShape(VectorOperators.B2F, F, 0)).fma(x, p3);
+                p0 = ((FloatVector) ByteVector.fromMemorySegment(B, seg, at0 + 2 + i, NATIVE)
+                                .convertShape(VectorOperators.B2F, F, 0))
+                        .fma(x, p0);
+                p1 = ((FloatVector) ByteVector.fromMemorySegment(B, seg, at1 + 2 + i, NATIVE)
+                                .convertShape(VectorOperators.B2F, F, 0))
+                        .fma(x, p1);
+                p2 = ((FloatVector) ByteVector.fromMemorySegment(B, seg, at2 + 2 + i, NATIVE)
+                                .convertShape(VectorOperators.B2F, F, 0))
+                        .fma(x, p2);
+                p3 = ((FloatVector) ByteVector.fromMemorySegment(B, seg, at3 + 2 + i, NATIVE)
+                                .convertShape(VectorOperators.B2F, F, 0))
+                        .fma(x, p3);
             }
             s0 = p0.fma(FloatVector.broadcast(F, Float.float16ToFloat(seg.get(CpuTensor.I16, at0))), s0);
             s1 = p1.fma(FloatVector.broadcast(F, Float.float16ToFloat(seg.get(CpuTensor.I16, at1))), s1);
@@ -225,24 +258,80 @@ public final class TensorMatrix implements MatrixSource {
         q8Oct(seg, base + r * rowBytes, rowBytes, dr * rowBytes, cnt, a, k, out, ld);
     }
 
-    private static void q8Oct(MemorySegment seg, long start, long rowBytes, long step, int cnt, float[] a, int k, float[] out, int ld) {
-        if (L != 16) throw new IllegalStateException("the eight-stream Q8_0 kernel needs 16-lane float vectors, not " + L);
+    private static void q8Oct(
+            MemorySegment seg, long start, long rowBytes, long step, int cnt, float[] a, int k, float[] out, int ld) {
+        if (L != 16)
+            throw new IllegalStateException("the eight-stream Q8_0 kernel needs 16-lane float vectors, not " + L);
         float[] lanes = new float[8 * L];
         for (int j = 0; j < cnt; j++) {
             long at0 = start + j * rowBytes;
             FloatVector s0 = FloatVector.zero(F), s1 = s0, s2 = s0, s3 = s0, s4 = s0, s5 = s0, s6 = s0, s7 = s0;
             for (int b = 0; b < k; b += 32, at0 += 34) {
-                long at1 = at0 + step, at2 = at1 + step, at3 = at2 + step, at4 = at3 + step, at5 = at4 + step, at6 = at5 + step, at7 = at6 + step;
+                long at1 = at0 + step,
+                        at2 = at1 + step,
+                        at3 = at2 + step,
+                        at4 = at3 + step,
+                        at5 = at4 + step,
+                        at6 = at5 + step,
+                        at7 = at6 + step;
                 // the block's 32 quants as two 16-lane halves, written out (L == 16 here)
                 FloatVector x = FloatVector.fromArray(F, a, b), y = FloatVector.fromArray(F, a, b + 16);
-                FloatVector p0 = ((FloatVector) ByteVector.fromMemorySegment(B, seg, at0 + 2, NATIVE).convertShape(VectorOperators.B2F, F, 0)).fma(x, ((FloatVector) ByteVector.fromMemorySegment(B, seg, at0 + 18, NATIVE).convertShape(VectorOperators.B2F, F, 0)).mul(y));
-                FloatVector p1 = ((FloatVector) ByteVector.fromMemorySegment(B, seg, at1 + 2, NATIVE).convertShape(VectorOperators.B2F, F, 0)).fma(x, ((FloatVector) ByteVector.fromMemorySegment(B, seg, at1 + 18, NATIVE).convertShape(VectorOperators.B2F, F, 0)).mul(y));
-                FloatVector p2 = ((FloatVector) ByteVector.fromMemorySegment(B, seg, at2 + 2, NATIVE).convertShape(VectorOperators.B2F, F, 0)).fma(x, ((FloatVector) ByteVector.fromMemorySegment(B, seg, at2 + 18, NATIVE).convertShape(VectorOperators.B2F, F, 0)).mul(y));
-                FloatVector p3 = ((FloatVector) ByteVector.fromMemorySegment(B, seg, at3 + 2, NATIVE).convertShape(VectorOperators.B2F, F, 0)).fma(x, ((FloatVector) ByteVector.fromMemorySegment(B, seg, at3 + 18, NATIVE).convertShape(VectorOperators.B2F, F, 0)).mul(y));
-                FloatVector p4 = ((FloatVector) ByteVector.fromMemorySegment(B, seg, at4 + 2, NATIVE).convertShape(VectorOperators.B2F, F, 0)).fma(x, ((FloatVector) ByteVector.fromMemorySegment(B, seg, at4 + 18, NATIVE).convertShape(VectorOperators.B2F, F, 0)).mul(y));
-                FloatVector p5 = ((FloatVector) ByteVector.fromMemorySegment(B, seg, at5 + 2, NATIVE).convertShape(VectorOperators.B2F, F, 0)).fma(x, ((FloatVector) ByteVector.fromMemorySegment(B, seg, at5 + 18, NATIVE).convertShape(VectorOperators.B2F, F, 0)).mul(y));
-                FloatVector p6 = ((FloatVector) ByteVector.fromMemorySegment(B, seg, at6 + 2, NATIVE).convertShape(VectorOperators.B2F, F, 0)).fma(x, ((FloatVector) ByteVector.fromMemorySegment(B, seg, at6 + 18, NATIVE).convertShape(VectorOperators.B2F, F, 0)).mul(y));
-                FloatVector p7 = ((FloatVector) ByteVector.fromMemorySegment(B, seg, at7 + 2, NATIVE).convertShape(VectorOperators.B2F, F, 0)).fma(x, ((FloatVector) ByteVector.fromMemorySegment(B, seg, at7 + 18, NATIVE).convertShape(VectorOperators.B2F, F, 0)).mul(y));
+                FloatVector p0 = ((FloatVector) ByteVector.fromMemorySegment(B, seg, at0 + 2, NATIVE)
+                                .convertShape(VectorOperators.B2F, F, 0))
+                        .fma(
+                                x,
+                                ((FloatVector) ByteVector.fromMemorySegment(B, seg, at0 + 18, NATIVE)
+                                                .convertShape(VectorOperators.B2F, F, 0))
+                                        .mul(y));
+                FloatVector p1 = ((FloatVector) ByteVector.fromMemorySegment(B, seg, at1 + 2, NATIVE)
+                                .convertShape(VectorOperators.B2F, F, 0))
+                        .fma(
+                                x,
+                                ((FloatVector) ByteVector.fromMemorySegment(B, seg, at1 + 18, NATIVE)
+                                                .convertShape(VectorOperators.B2F, F, 0))
+                                        .mul(y));
+                FloatVector p2 = ((FloatVector) ByteVector.fromMemorySegment(B, seg, at2 + 2, NATIVE)
+                                .convertShape(VectorOperators.B2F, F, 0))
+                        .fma(
+                                x,
+                                ((FloatVector) ByteVector.fromMemorySegment(B, seg, at2 + 18, NATIVE)
+                                                .convertShape(VectorOperators.B2F, F, 0))
+                                        .mul(y));
+                FloatVector p3 = ((FloatVector) ByteVector.fromMemorySegment(B, seg, at3 + 2, NATIVE)
+                                .convertShape(VectorOperators.B2F, F, 0))
+                        .fma(
+                                x,
+                                ((FloatVector) ByteVector.fromMemorySegment(B, seg, at3 + 18, NATIVE)
+                                                .convertShape(VectorOperators.B2F, F, 0))
+                                        .mul(y));
+                FloatVector p4 = ((FloatVector) ByteVector.fromMemorySegment(B, seg, at4 + 2, NATIVE)
+                                .convertShape(VectorOperators.B2F, F, 0))
+                        .fma(
+                                x,
+                                ((FloatVector) ByteVector.fromMemorySegment(B, seg, at4 + 18, NATIVE)
+                                                .convertShape(VectorOperators.B2F, F, 0))
+                                        .mul(y));
+                FloatVector p5 = ((FloatVector) ByteVector.fromMemorySegment(B, seg, at5 + 2, NATIVE)
+                                .convertShape(VectorOperators.B2F, F, 0))
+                        .fma(
+                                x,
+                                ((FloatVector) ByteVector.fromMemorySegment(B, seg, at5 + 18, NATIVE)
+                                                .convertShape(VectorOperators.B2F, F, 0))
+                                        .mul(y));
+                FloatVector p6 = ((FloatVector) ByteVector.fromMemorySegment(B, seg, at6 + 2, NATIVE)
+                                .convertShape(VectorOperators.B2F, F, 0))
+                        .fma(
+                                x,
+                                ((FloatVector) ByteVector.fromMemorySegment(B, seg, at6 + 18, NATIVE)
+                                                .convertShape(VectorOperators.B2F, F, 0))
+                                        .mul(y));
+                FloatVector p7 = ((FloatVector) ByteVector.fromMemorySegment(B, seg, at7 + 2, NATIVE)
+                                .convertShape(VectorOperators.B2F, F, 0))
+                        .fma(
+                                x,
+                                ((FloatVector) ByteVector.fromMemorySegment(B, seg, at7 + 18, NATIVE)
+                                                .convertShape(VectorOperators.B2F, F, 0))
+                                        .mul(y));
                 s0 = p0.fma(FloatVector.broadcast(F, Float.float16ToFloat(seg.get(CpuTensor.I16, at0))), s0);
                 s1 = p1.fma(FloatVector.broadcast(F, Float.float16ToFloat(seg.get(CpuTensor.I16, at1))), s1);
                 s2 = p2.fma(FloatVector.broadcast(F, Float.float16ToFloat(seg.get(CpuTensor.I16, at2))), s2);
@@ -252,10 +341,17 @@ public final class TensorMatrix implements MatrixSource {
                 s6 = p6.fma(FloatVector.broadcast(F, Float.float16ToFloat(seg.get(CpuTensor.I16, at6))), s6);
                 s7 = p7.fma(FloatVector.broadcast(F, Float.float16ToFloat(seg.get(CpuTensor.I16, at7))), s7);
             }
-            // lane sums through memory, not a cross-vector tree: blend and rearrange were compiled on their own while the
+            // lane sums through memory, not a cross-vector tree: blend and rearrange were compiled on their own while
+            // the
             // kernel ran interpreted, were then too big to inline, and the compiled kernel boxed every vector
-            s0.intoArray(lanes, 0); s1.intoArray(lanes, L); s2.intoArray(lanes, 2 * L); s3.intoArray(lanes, 3 * L);
-            s4.intoArray(lanes, 4 * L); s5.intoArray(lanes, 5 * L); s6.intoArray(lanes, 6 * L); s7.intoArray(lanes, 7 * L);
+            s0.intoArray(lanes, 0);
+            s1.intoArray(lanes, L);
+            s2.intoArray(lanes, 2 * L);
+            s3.intoArray(lanes, 3 * L);
+            s4.intoArray(lanes, 4 * L);
+            s5.intoArray(lanes, 5 * L);
+            s6.intoArray(lanes, 6 * L);
+            s7.intoArray(lanes, 7 * L);
             LaneSum.ofEightSixteens(lanes, out, j, ld);
         }
     }
@@ -265,8 +361,10 @@ public final class TensorMatrix implements MatrixSource {
         f32Oct(seg, base + r * rowStride * 4, rowStride * 4, dr * rowStride * 4, cnt, a, k, out, ld);
     }
 
-    private static void f32Oct(MemorySegment seg, long start, long rowBytes, long step, int cnt, float[] a, int k, float[] out, int ld) {
-        if (L != 16) throw new IllegalStateException("the eight-stream F32 kernel needs 16-lane float vectors, not " + L);
+    private static void f32Oct(
+            MemorySegment seg, long start, long rowBytes, long step, int cnt, float[] a, int k, float[] out, int ld) {
+        if (L != 16)
+            throw new IllegalStateException("the eight-stream F32 kernel needs 16-lane float vectors, not " + L);
         float[] lanes = new float[8 * L];
         for (int j = 0; j < cnt; j++) {
             long at0 = start + j * rowBytes;
@@ -277,15 +375,27 @@ public final class TensorMatrix implements MatrixSource {
                 long at = at0 + kk * 4L;
                 s0 = FloatVector.fromMemorySegment(F, seg, at, NATIVE).fma(x, s0);
                 s1 = FloatVector.fromMemorySegment(F, seg, at + step, NATIVE).fma(x, s1);
-                s2 = FloatVector.fromMemorySegment(F, seg, at + 2 * step, NATIVE).fma(x, s2);
-                s3 = FloatVector.fromMemorySegment(F, seg, at + 3 * step, NATIVE).fma(x, s3);
-                s4 = FloatVector.fromMemorySegment(F, seg, at + 4 * step, NATIVE).fma(x, s4);
-                s5 = FloatVector.fromMemorySegment(F, seg, at + 5 * step, NATIVE).fma(x, s5);
-                s6 = FloatVector.fromMemorySegment(F, seg, at + 6 * step, NATIVE).fma(x, s6);
-                s7 = FloatVector.fromMemorySegment(F, seg, at + 7 * step, NATIVE).fma(x, s7);
+                s2 = FloatVector.fromMemorySegment(F, seg, at + 2 * step, NATIVE)
+                        .fma(x, s2);
+                s3 = FloatVector.fromMemorySegment(F, seg, at + 3 * step, NATIVE)
+                        .fma(x, s3);
+                s4 = FloatVector.fromMemorySegment(F, seg, at + 4 * step, NATIVE)
+                        .fma(x, s4);
+                s5 = FloatVector.fromMemorySegment(F, seg, at + 5 * step, NATIVE)
+                        .fma(x, s5);
+                s6 = FloatVector.fromMemorySegment(F, seg, at + 6 * step, NATIVE)
+                        .fma(x, s6);
+                s7 = FloatVector.fromMemorySegment(F, seg, at + 7 * step, NATIVE)
+                        .fma(x, s7);
             }
-            s0.intoArray(lanes, 0); s1.intoArray(lanes, L); s2.intoArray(lanes, 2 * L); s3.intoArray(lanes, 3 * L); // as in q8Oct
-            s4.intoArray(lanes, 4 * L); s5.intoArray(lanes, 5 * L); s6.intoArray(lanes, 6 * L); s7.intoArray(lanes, 7 * L);
+            s0.intoArray(lanes, 0);
+            s1.intoArray(lanes, L);
+            s2.intoArray(lanes, 2 * L);
+            s3.intoArray(lanes, 3 * L); // as in q8Oct
+            s4.intoArray(lanes, 4 * L);
+            s5.intoArray(lanes, 5 * L);
+            s6.intoArray(lanes, 6 * L);
+            s7.intoArray(lanes, 7 * L);
             LaneSum.ofEightSixteens(lanes, out, j, ld);
             for (int q = 0; q < 8 && kk < k; q++) {
                 float t = out[j + q * ld];
@@ -304,12 +414,25 @@ public final class TensorMatrix implements MatrixSource {
             for (int i = 0; i < 16; i += L) { // low nibbles are elements 0..15, high nibbles 16..31
                 ByteVector q = ByteVector.fromMemorySegment(B, seg, at + 2 + i, NATIVE);
                 FloatVector lo = (FloatVector) q.and((byte) 0x0f).sub((byte) 8).convertShape(VectorOperators.B2F, F, 0);
-                FloatVector hi = (FloatVector) q.lanewise(VectorOperators.LSHR, 4).and((byte) 0x0f).sub((byte) 8)
+                FloatVector hi = (FloatVector) q.lanewise(VectorOperators.LSHR, 4)
+                        .and((byte) 0x0f)
+                        .sub((byte) 8)
                         .convertShape(VectorOperators.B2F, F, 0);
-                p0 = hi.fma(FloatVector.fromArray(F, a, ao + b + 16 + i), lo.fma(FloatVector.fromArray(F, a, ao + b + i), p0));
-                if (m > 1) p1 = hi.fma(FloatVector.fromArray(F, a, ao + k + b + 16 + i), lo.fma(FloatVector.fromArray(F, a, ao + k + b + i), p1));
-                if (m > 2) p2 = hi.fma(FloatVector.fromArray(F, a, ao + 2 * k + b + 16 + i), lo.fma(FloatVector.fromArray(F, a, ao + 2 * k + b + i), p2));
-                if (m > 3) p3 = hi.fma(FloatVector.fromArray(F, a, ao + 3 * k + b + 16 + i), lo.fma(FloatVector.fromArray(F, a, ao + 3 * k + b + i), p3));
+                p0 = hi.fma(
+                        FloatVector.fromArray(F, a, ao + b + 16 + i),
+                        lo.fma(FloatVector.fromArray(F, a, ao + b + i), p0));
+                if (m > 1)
+                    p1 = hi.fma(
+                            FloatVector.fromArray(F, a, ao + k + b + 16 + i),
+                            lo.fma(FloatVector.fromArray(F, a, ao + k + b + i), p1));
+                if (m > 2)
+                    p2 = hi.fma(
+                            FloatVector.fromArray(F, a, ao + 2 * k + b + 16 + i),
+                            lo.fma(FloatVector.fromArray(F, a, ao + 2 * k + b + i), p2));
+                if (m > 3)
+                    p3 = hi.fma(
+                            FloatVector.fromArray(F, a, ao + 3 * k + b + 16 + i),
+                            lo.fma(FloatVector.fromArray(F, a, ao + 3 * k + b + i), p3));
             }
             s0 = p0.fma(d, s0);
             if (m > 1) s1 = p1.fma(d, s1);
@@ -338,19 +461,28 @@ public final class TensorMatrix implements MatrixSource {
      * so nothing past the panel is written (needs 2 · width >= L).
      */
     private void packRowMajorF32(int r0, int rows, int k0, int kc, float[] dst, int off, int width, float[] scratch) {
-        for (int r = 0; r < rows; r++) MemorySegment.copy(seg, CpuTensor.F32, base + ((r0 + r) * rowStride + k0) * 4, scratch, r * kc, kc);
+        for (int r = 0; r < rows; r++)
+            MemorySegment.copy(seg, CpuTensor.F32, base + ((r0 + r) * rowStride + k0) * 4, scratch, r * kc, kc);
         int[] rowStarts = new int[L];
         for (int r = 0; r < rows; r++) rowStarts[r] = r * kc;
-        VectorMask<Float> live = VectorMask.fromLong(F, (1L << rows) - 1), panel = VectorMask.fromLong(F, (1L << width) - 1);
+        VectorMask<Float> live = VectorMask.fromLong(F, (1L << rows) - 1),
+                panel = VectorMask.fromLong(F, (1L << width) - 1);
         int kk = 0;
-        for (int at = off; kk < kc - 1; kk++, at += width) FloatVector.fromArray(F, scratch, kk, rowStarts, 0, live).intoArray(dst, at);
+        for (int at = off; kk < kc - 1; kk++, at += width)
+            FloatVector.fromArray(F, scratch, kk, rowStarts, 0, live).intoArray(dst, at);
         FloatVector.fromArray(F, scratch, kk, rowStarts, 0, live).intoArray(dst, off + kk * width, panel);
     }
 
     /** Column-major F32 (unit stride down a column) copies each column's run of rows in one go. */
     @Override
     public void packPanel(int r0, int rows, int k0, int kc, float[] dst, int off, int width, float[] row) {
-        if (dtype == DType.F32 && colStride == 1 && rows >= 2 && width <= L && 2 * width >= L && kc >= 2 && row.length >= rows * kc) {
+        if (dtype == DType.F32
+                && colStride == 1
+                && rows >= 2
+                && width <= L
+                && 2 * width >= L
+                && kc >= 2
+                && row.length >= rows * kc) {
             packRowMajorF32(r0, rows, k0, kc, dst, off, width, row);
             return;
         }
@@ -369,9 +501,13 @@ public final class TensorMatrix implements MatrixSource {
     private FloatVector f16Vector(long at) {
         IntVector h = widen(at);
         // exponent and mantissa moved into float position: off by 2^112 for finite values (also subnormals)
-        FloatVector magnitude = h.and(0x7fff).lanewise(VectorOperators.LSHL, 13).reinterpretAsFloats().mul(0x1.0p112f);
+        FloatVector magnitude = h.and(0x7fff)
+                .lanewise(VectorOperators.LSHL, 13)
+                .reinterpretAsFloats()
+                .mul(0x1.0p112f);
         VectorMask<Integer> special = h.and(0x7c00).eq(0x7c00); // infinity or NaN: exponent becomes all ones
-        IntVector bits = magnitude.reinterpretAsInts()
+        IntVector bits = magnitude
+                .reinterpretAsInts()
                 .blend(h.and(0x3ff).lanewise(VectorOperators.LSHL, 13).or(0x7f800000), special);
         return bits.or(h.and(0x8000).lanewise(VectorOperators.LSHL, 16)).reinterpretAsFloats();
     }
@@ -382,10 +518,16 @@ public final class TensorMatrix implements MatrixSource {
     }
 
     /** True when rows are unit-stride F32, so a caller may read them straight from {@link #segment()}. */
-    boolean denseF32() { return dtype == DType.F32 && colStride == 1; }
+    boolean denseF32() {
+        return dtype == DType.F32 && colStride == 1;
+    }
 
-    MemorySegment segment() { return seg; }
+    MemorySegment segment() {
+        return seg;
+    }
 
     /** Byte offset of element (r, 0). */
-    long rowAddress(int r) { return base + r * rowStride * 4; }
+    long rowAddress(int r) {
+        return base + r * rowStride * 4;
+    }
 }

@@ -5,13 +5,14 @@ import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.backend.cpu.kernels.CpuKernel;
 import dev.audioengine.backend.cpu.kernels.CpuTensor;
 import dev.audioengine.backend.cpu.kernels.KernelContext;
-
 import java.lang.foreign.MemorySegment;
 
 /** Index of the first largest value along one axis, as I32; a NaN counts as largest (the first NaN wins). */
 public final class ArgmaxKernel implements CpuKernel {
     @Override
-    public boolean supports(Tensor node) { return true; }
+    public boolean supports(Tensor node) {
+        return true;
+    }
 
     @Override
     public Runnable bind(Tensor node, CpuTensor out, CpuTensor[] in, KernelContext ctx) {
@@ -24,7 +25,10 @@ public final class ArgmaxKernel implements CpuKernel {
         MemorySegment dst = out.segment();
         return () -> ctx.pool().parallelRanges(count, (from, to) -> {
             for (int e = from; e < to; e++) {
-                long i3 = e % od[3], i2 = (e / od[3]) % od[2], i1 = (e / (od[3] * od[2])) % od[1], i0 = e / (od[3] * od[2] * od[1]);
+                long i3 = e % od[3],
+                        i2 = (e / od[3]) % od[2],
+                        i1 = (e / (od[3] * od[2])) % od[1],
+                        i0 = e / (od[3] * od[2] * od[1]);
                 long first = x.offset(i0, i1, i2, i3);
                 int best = 0;
                 float bestV = x.getFloat(first);

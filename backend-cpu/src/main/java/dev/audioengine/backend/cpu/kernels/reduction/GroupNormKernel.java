@@ -5,7 +5,6 @@ import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.backend.cpu.kernels.CpuKernel;
 import dev.audioengine.backend.cpu.kernels.CpuTensor;
 import dev.audioengine.backend.cpu.kernels.KernelContext;
-
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -15,7 +14,9 @@ import java.lang.foreign.MemorySegment;
  */
 public final class GroupNormKernel implements CpuKernel {
     @Override
-    public boolean supports(Tensor node) { return true; }
+    public boolean supports(Tensor node) {
+        return true;
+    }
 
     @Override
     public Runnable bind(Tensor node, CpuTensor out, CpuTensor[] in, KernelContext ctx) {
@@ -36,7 +37,8 @@ public final class GroupNormKernel implements CpuKernel {
                 if (contiguous) {
                     MemorySegment.copy(x.segment(), x.base() + 4 * first, dst, o, 4L * span);
                 } else {
-                    for (int i = 0; i < span; i++) dst.set(CpuTensor.F32, o + 4L * i, x.getFloat(x.offsetOfLinear(first + i)));
+                    for (int i = 0; i < span; i++)
+                        dst.set(CpuTensor.F32, o + 4L * i, x.getFloat(x.offsetOfLinear(first + i)));
                 }
                 RowMath.meanAndVariance(dst, o, span, stats);
                 float inv = (float) (1 / Math.sqrt(stats[2] + eps));

@@ -6,7 +6,6 @@ import dev.audioengine.backend.cpu.kernels.CpuKernel;
 import dev.audioengine.backend.cpu.kernels.CpuTensor;
 import dev.audioengine.backend.cpu.kernels.KernelContext;
 import dev.audioengine.backend.cpu.kernels.Rows;
-
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -16,7 +15,9 @@ import java.lang.foreign.MemorySegment;
  */
 public final class ReduceKernel implements CpuKernel {
     @Override
-    public boolean supports(Tensor node) { return true; }
+    public boolean supports(Tensor node) {
+        return true;
+    }
 
     @Override
     public Runnable bind(Tensor node, CpuTensor out, CpuTensor[] in, KernelContext ctx) {

@@ -2,13 +2,11 @@ package dev.audioengine.backend.cpu.kernels.reduction;
 
 import dev.audioengine.backend.cpu.kernels.CpuTensor;
 import dev.audioengine.backend.cpu.kernels.Rows;
-
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteOrder;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
-
-import java.lang.foreign.MemorySegment;
-import java.nio.ByteOrder;
 
 /**
  * Vector loops over one contiguous span of F32 values in a segment: the reductions and in-place
@@ -24,9 +22,13 @@ final class RowMath {
         return FloatVector.fromMemorySegment(S, seg, byteOff + 4L * i, NATIVE);
     }
 
-    private static float get(MemorySegment seg, long byteOff, int i) { return seg.get(CpuTensor.F32, byteOff + 4L * i); }
+    private static float get(MemorySegment seg, long byteOff, int i) {
+        return seg.get(CpuTensor.F32, byteOff + 4L * i);
+    }
 
-    private static void set(MemorySegment seg, long byteOff, int i, float v) { seg.set(CpuTensor.F32, byteOff + 4L * i, v); }
+    private static void set(MemorySegment seg, long byteOff, int i, float v) {
+        seg.set(CpuTensor.F32, byteOff + 4L * i, v);
+    }
 
     static float sum(MemorySegment seg, long off, int n) {
         FloatVector acc = FloatVector.zero(S);
@@ -57,7 +59,8 @@ final class RowMath {
     static float sumDeviation(MemorySegment seg, long off, int n, float center) {
         FloatVector acc = FloatVector.zero(S), c = FloatVector.broadcast(S, center);
         int i = 0;
-        for (int upper = S.loopBound(n); i < upper; i += S.length()) acc = acc.add(load(seg, off, i).sub(c));
+        for (int upper = S.loopBound(n); i < upper; i += S.length())
+            acc = acc.add(load(seg, off, i).sub(c));
         float s = acc.reduceLanes(VectorOperators.ADD);
         for (; i < n; i++) s += get(seg, off, i) - center;
         return s;
@@ -83,18 +86,29 @@ final class RowMath {
     static float max(MemorySegment seg, long off, int n) {
         FloatVector acc = FloatVector.broadcast(S, Float.NEGATIVE_INFINITY);
         int i = 0;
-        for (int upper = S.loopBound(n); i < upper; i += S.length()) acc = acc.lanewise(VectorOperators.MAX, load(seg, off, i));
+        for (int upper = S.loopBound(n); i < upper; i += S.length())
+            acc = acc.lanewise(VectorOperators.MAX, load(seg, off, i));
         float m = acc.reduceLanes(VectorOperators.MAX);
         for (; i < n; i++) m = Math.max(m, get(seg, off, i));
         return m;
     }
 
     /** In place x ← ((x − center) − correction) · scale · gamma[i] + beta[i]; gamma and beta are optional F32 [n] tensors. */
-    static void normalize(MemorySegment seg, long off, int n, float center, float correction, float scale, CpuTensor gamma, CpuTensor beta) {
+    static void normalize(
+            MemorySegment seg,
+            long off,
+            int n,
+            float center,
+            float correction,
+            float scale,
+            CpuTensor gamma,
+            CpuTensor beta) {
         boolean vectorParams = (gamma == null || Rows.unitStride(gamma)) && (beta == null || Rows.unitStride(beta));
         int i = 0;
         if (vectorParams) {
-            FloatVector c = FloatVector.broadcast(S, center), k = FloatVector.broadcast(S, scale), cc = FloatVector.broadcast(S, correction);
+            FloatVector c = FloatVector.broadcast(S, center),
+                    k = FloatVector.broadcast(S, scale),
+                    cc = FloatVector.broadcast(S, correction);
             for (int upper = S.loopBound(n); i < upper; i += S.length()) {
                 FloatVector y = load(seg, off, i).sub(c).sub(cc).mul(k);
                 if (gamma != null) y = y.mul(load(gamma.segment(), gamma.base(), i));

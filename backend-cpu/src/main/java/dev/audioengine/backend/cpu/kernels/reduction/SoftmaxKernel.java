@@ -7,7 +7,6 @@ import dev.audioengine.backend.cpu.kernels.CpuTensor;
 import dev.audioengine.backend.cpu.kernels.KernelContext;
 import dev.audioengine.backend.cpu.kernels.Rows;
 import dev.audioengine.backend.cpu.kernels.elementwise.BinaryKernel;
-
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -17,7 +16,9 @@ import java.lang.foreign.MemorySegment;
  */
 public final class SoftmaxKernel implements CpuKernel {
     @Override
-    public boolean supports(Tensor node) { return true; }
+    public boolean supports(Tensor node) {
+        return true;
+    }
 
     @Override
     public Runnable bind(Tensor node, CpuTensor out, CpuTensor[] in, KernelContext ctx) {
@@ -31,7 +32,14 @@ public final class SoftmaxKernel implements CpuKernel {
                 long o = out.base() + 4L * r * n;
                 Rows.gather(x, Rows.offset(x, r), n, dst, o);
                 if (mask != null) {
-                    RowMath.scaleAdd(dst, o, n, scale, mask.segment(), mask.base() + 4 * Rows.offset(mask, r), mask.strides()[3]);
+                    RowMath.scaleAdd(
+                            dst,
+                            o,
+                            n,
+                            scale,
+                            mask.segment(),
+                            mask.base() + 4 * Rows.offset(mask, r),
+                            mask.strides()[3]);
                 } else if (scale != 1f) {
                     RowMath.scale(dst, o, n, scale);
                 }

@@ -6,14 +6,13 @@ import dev.audioengine.api.tensor.DType;
 import dev.audioengine.backend.cpu.kernels.CpuKernel;
 import dev.audioengine.backend.cpu.kernels.CpuTensor;
 import dev.audioengine.backend.cpu.kernels.KernelContext;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteOrder;
+import java.util.Arrays;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
-
-import java.lang.foreign.MemorySegment;
-import java.nio.ByteOrder;
-import java.util.Arrays;
 
 /**
  * Fused attention, softmax(q·kᵀ·scale + mask [+ causal]) · v, flash-attention style: each work
@@ -51,7 +50,9 @@ public final class AttentionKernel implements CpuKernel {
     @Override
     public boolean supports(Tensor node) {
         DType kv = node.input(1).dtype();
-        return node.input(0).dtype() == DType.F32 && kv.isFloat() && node.input(2).dtype() == kv
+        return node.input(0).dtype() == DType.F32
+                && kv.isFloat()
+                && node.input(2).dtype() == kv
                 && (node.inputs().size() < 4 || node.input(3).dtype() == DType.F32);
     }
 
@@ -64,9 +65,11 @@ public final class AttentionKernel implements CpuKernel {
         int dp = (d + L - 1) / L * L;
         int qBlocks = (tq + QB - 1) / QB, units = batch * heads * qBlocks;
         int threads = ctx.pool().threads();
-        boolean inPlace = k.dtype() == DType.F32 && v.dtype() == DType.F32 && k.strides()[3] == 1 && v.strides()[3] == 1;
+        boolean inPlace =
+                k.dtype() == DType.F32 && v.dtype() == DType.F32 && k.strides()[3] == 1 && v.strides()[3] == 1;
         int keyBlocks = (tk + KB - 1) / KB;
-        boolean cache = !(inPlace && tq < G) && (long) keyBlocks * KB * (d + dp) * 4 <= CACHE_BYTES; // decoder steps convert nothing
+        boolean cache = !(inPlace && tq < G)
+                && (long) keyBlocks * KB * (d + dp) * 4 <= CACHE_BYTES; // decoder steps convert nothing
         Scratch[] scratch = new Scratch[threads];
         for (int i = 0; i < threads; i++) scratch[i] = new Scratch(dp, d, cache ? keyBlocks : 0);
         Shape sh = new Shape(heads, kvHeads, tq, tk, d, dp, op.scale(), op.causal(), inPlace);
@@ -84,7 +87,8 @@ public final class AttentionKernel implements CpuKernel {
     }
 
     /** inPlace: k and v are F32 with contiguous rows, so few-row blocks may read them where they lie. */
-    private record Shape(int heads, int kvHeads, int tq, int tk, int d, int dp, float scale, boolean causal, boolean inPlace) {}
+    private record Shape(
+            int heads, int kvHeads, int tq, int tk, int d, int dp, float scale, boolean causal, boolean inPlace) {}
 
     /**
      * Key blocks of one kv head once converted, for the head's later query blocks. kt: block i's
@@ -96,6 +100,7 @@ public final class AttentionKernel implements CpuKernel {
         final float[] q, kt, v, s, o, max, sum, alpha, row;
         /** loaded[i]: slot i holds key block i of kv head {@code head} (b · Hkv + hk; −1: none). */
         final boolean[] loaded;
+
         int head = -1;
 
         Scratch(int dp, int d, int cachedBlocks) {
@@ -113,8 +118,18 @@ public final class AttentionKernel implements CpuKernel {
         }
     }
 
-    private static void queryBlock(Shape sh, CpuTensor q, CpuTensor k, CpuTensor v, CpuTensor mask, CpuTensor out,
-                                   int b, int h, int i0, int rows, Scratch s) {
+    private static void queryBlock(
+            Shape sh,
+            CpuTensor q,
+            CpuTensor k,
+            CpuTensor v,
+            CpuTensor mask,
+            CpuTensor out,
+            int b,
+            int h,
+            int i0,
+            int rows,
+            Scratch s) {
         int d = sh.d, dp = sh.dp, hk = h / (sh.heads / sh.kvHeads);
         for (int r = 0; r < rows; r++) {
             long qo = q.offset(b, h, i0 + r, 0), qs = q.strides()[3];
@@ -134,7 +149,8 @@ public final class AttentionKernel implements CpuKernel {
     }
 
     /** The key walk with each key block transposed to F32 scratch, shared by every group of G rows. */
-    private static void keysLoaded(Shape sh, CpuTensor k, CpuTensor v, CpuTensor mask, int b, int hk, int i0, int rows, Scratch s) {
+    private static void keysLoaded(
+            Shape sh, CpuTensor k, CpuTensor v, CpuTensor mask, int b, int hk, int i0, int rows, Scratch s) {
         int d = sh.d, dp = sh.dp, keyEnd = keyEnd(sh, i0, rows), head = b * sh.kvHeads + hk;
         boolean cached = s.loaded.length > 0;
         if (cached && s.head != head) {
@@ -145,7 +161,17 @@ public final class AttentionKernel implements CpuKernel {
             int kb = Math.min(KB, keyEnd - j0), slot = cached ? j0 / KB : 0;
             if (mask != null && hidden(mask, i0, rows, j0, kb)) continue;
             if (!cached || !s.loaded[slot]) {
-                loadKeys(k, v, b, hk, j0, cached ? Math.min(KB, sh.tk - j0) : kb, d, dp, s, slot); // a cached block whole: later rows see more of it
+                loadKeys(
+                        k,
+                        v,
+                        b,
+                        hk,
+                        j0,
+                        cached ? Math.min(KB, sh.tk - j0) : kb,
+                        d,
+                        dp,
+                        s,
+                        slot); // a cached block whole: later rows see more of it
                 if (cached) s.loaded[slot] = true;
             }
             for (int r0 = 0; r0 < rows; r0 += G) {
@@ -162,7 +188,8 @@ public final class AttentionKernel implements CpuKernel {
      * The key walk for one group of fewer than G rows reading F32 keys and values in place. Its own
      * method, not a branch in keysLoaded, so the JIT compiles each walk for its own profile.
      */
-    private static void keysInPlace(Shape sh, CpuTensor k, CpuTensor v, CpuTensor mask, int b, int hk, int i0, int rows, Scratch s) {
+    private static void keysInPlace(
+            Shape sh, CpuTensor k, CpuTensor v, CpuTensor mask, int b, int hk, int i0, int rows, Scratch s) {
         int d = sh.d, dp = sh.dp, keyEnd = keyEnd(sh, i0, rows);
         for (int j0 = 0; j0 < keyEnd; j0 += KB) {
             int kb = Math.min(KB, keyEnd - j0);
@@ -230,14 +257,19 @@ public final class AttentionKernel implements CpuKernel {
     }
 
     /** Keys j0..j0+kb and their values into scratch slot {@code slot} (layout: Scratch). */
-    private static void loadKeys(CpuTensor k, CpuTensor v, int b, int hk, int j0, int kb, int d, int dp, Scratch s, int slot) {
+    private static void loadKeys(
+            CpuTensor k, CpuTensor v, int b, int hk, int j0, int kb, int d, int dp, Scratch s, int slot) {
         long ks = k.strides()[3], vs = v.strides()[3];
         int kt0 = slot * d * KB, v0 = slot * KB * dp;
-        if (k.dtype() == DType.F32 && v.dtype() == DType.F32 && ks == 1 && vs == 1) { // rows are contiguous: bulk copies
+        if (k.dtype() == DType.F32
+                && v.dtype() == DType.F32
+                && ks == 1
+                && vs == 1) { // rows are contiguous: bulk copies
             for (int j = 0; j < kb; j++) {
                 MemorySegment.copy(k.segment(), CpuTensor.F32, k.base() + k.offset(b, hk, j0 + j, 0) * 4, s.row, 0, d);
                 for (int e = 0; e < d; e++) s.kt[kt0 + e * KB + j] = s.row[e];
-                MemorySegment.copy(v.segment(), CpuTensor.F32, v.base() + v.offset(b, hk, j0 + j, 0) * 4, s.v, v0 + j * dp, d);
+                MemorySegment.copy(
+                        v.segment(), CpuTensor.F32, v.base() + v.offset(b, hk, j0 + j, 0) * 4, s.v, v0 + j * dp, d);
                 for (int e = d; e < dp; e++) s.v[v0 + j * dp + e] = 0f;
             }
             return;
@@ -265,18 +297,27 @@ public final class AttentionKernel implements CpuKernel {
             for (; j0 + L < n; j0 += 2 * L) {
                 FloatVector a0 = FloatVector.zero(S), a1 = a0, a2 = a0, a3 = a0, b0 = a0, b1 = a0, b2 = a0, b3 = a0;
                 for (int e = 0; e < d; e++) {
-                    FloatVector kv = FloatVector.fromArray(S, kt, kt0 + e * KB + j0), kw = FloatVector.fromArray(S, kt, kt0 + e * KB + j0 + L);
+                    FloatVector kv = FloatVector.fromArray(S, kt, kt0 + e * KB + j0),
+                            kw = FloatVector.fromArray(S, kt, kt0 + e * KB + j0 + L);
                     FloatVector x0 = FloatVector.broadcast(S, q[q0 + e]), x1 = FloatVector.broadcast(S, q[q1 + e]);
                     FloatVector x2 = FloatVector.broadcast(S, q[q2 + e]), x3 = FloatVector.broadcast(S, q[q3 + e]);
-                    a0 = kv.fma(x0, a0); b0 = kw.fma(x0, b0);
-                    a1 = kv.fma(x1, a1); b1 = kw.fma(x1, b1);
-                    a2 = kv.fma(x2, a2); b2 = kw.fma(x2, b2);
-                    a3 = kv.fma(x3, a3); b3 = kw.fma(x3, b3);
+                    a0 = kv.fma(x0, a0);
+                    b0 = kw.fma(x0, b0);
+                    a1 = kv.fma(x1, a1);
+                    b1 = kw.fma(x1, b1);
+                    a2 = kv.fma(x2, a2);
+                    b2 = kw.fma(x2, b2);
+                    a3 = kv.fma(x3, a3);
+                    b3 = kw.fma(x3, b3);
                 }
-                a0.intoArray(out, j0); b0.intoArray(out, j0 + L);
-                a1.intoArray(out, KB + j0); b1.intoArray(out, KB + j0 + L);
-                a2.intoArray(out, 2 * KB + j0); b2.intoArray(out, 2 * KB + j0 + L);
-                a3.intoArray(out, 3 * KB + j0); b3.intoArray(out, 3 * KB + j0 + L);
+                a0.intoArray(out, j0);
+                b0.intoArray(out, j0 + L);
+                a1.intoArray(out, KB + j0);
+                b1.intoArray(out, KB + j0 + L);
+                a2.intoArray(out, 2 * KB + j0);
+                b2.intoArray(out, 2 * KB + j0 + L);
+                a3.intoArray(out, 3 * KB + j0);
+                b3.intoArray(out, 3 * KB + j0 + L);
             }
         }
         for (int j = j0; j < n; j += L) {
@@ -314,7 +355,8 @@ public final class AttentionKernel implements CpuKernel {
         for (int j = 0; j < n; j++, at += stride) {
             FloatVector a0 = FloatVector.zero(S), a1 = a0, a2 = a0;
             for (int e = 0; e < dp; e += L) { // only the last chunk may be partial
-                FloatVector kv = e < full || at <= blendable ? FloatVector.fromMemorySegment(S, seg, at + e * 4L, ByteOrder.nativeOrder())
+                FloatVector kv = e < full || at <= blendable
+                        ? FloatVector.fromMemorySegment(S, seg, at + e * 4L, ByteOrder.nativeOrder())
                         : FloatVector.fromMemorySegment(S, seg, at + e * 4L, ByteOrder.nativeOrder(), tail);
                 if (e == full) kv = zero.blend(kv, tail);
                 a0 = kv.fma(FloatVector.fromArray(S, q, e), a0);
@@ -335,7 +377,8 @@ public final class AttentionKernel implements CpuKernel {
         long from = at + 4L * L * c;
         long left = (seg.byteSize() - from) / 4;
         if (left >= L) return FloatVector.fromMemorySegment(S, seg, from, ByteOrder.nativeOrder());
-        return FloatVector.fromMemorySegment(S, seg, from, ByteOrder.nativeOrder(), S.indexInRange(0, (int) Math.max(0, left)));
+        return FloatVector.fromMemorySegment(
+                S, seg, from, ByteOrder.nativeOrder(), S.indexInRange(0, (int) Math.max(0, left)));
     }
 
     /**
@@ -359,7 +402,8 @@ public final class AttentionKernel implements CpuKernel {
             FloatVector a2 = g > 2 ? FloatVector.fromArray(S, o, 2 * dp + e).mul(s.alpha[2]) : a0;
             long at = first + e * 4L;
             for (int j = 0; j < n; j++, at += stride) {
-                FloatVector vv = whole || at <= loadable ? FloatVector.fromMemorySegment(S, seg, at, ByteOrder.nativeOrder())
+                FloatVector vv = whole || at <= loadable
+                        ? FloatVector.fromMemorySegment(S, seg, at, ByteOrder.nativeOrder())
                         : FloatVector.fromMemorySegment(S, seg, at, ByteOrder.nativeOrder(), tail);
                 a0 = vv.fma(FloatVector.broadcast(S, p[j]), a0);
                 if (g > 1) a1 = vv.fma(FloatVector.broadcast(S, p[KB + j]), a1);
@@ -388,10 +432,17 @@ public final class AttentionKernel implements CpuKernel {
         for (int j = 0; j < n; j++, at += stride) {
             FloatVector w = FloatVector.broadcast(S, p[j]);
             if (at <= loadable) {
-                a0 = FloatVector.fromMemorySegment(S, seg, at, ByteOrder.nativeOrder()).fma(w, a0);
-                if (dp > L) a1 = FloatVector.fromMemorySegment(S, seg, at + 4L * L, ByteOrder.nativeOrder()).fma(w, a1);
-                if (dp > 2 * L) a2 = FloatVector.fromMemorySegment(S, seg, at + 8L * L, ByteOrder.nativeOrder()).fma(w, a2);
-                if (dp > 3 * L) a3 = FloatVector.fromMemorySegment(S, seg, at + 12L * L, ByteOrder.nativeOrder()).fma(w, a3);
+                a0 = FloatVector.fromMemorySegment(S, seg, at, ByteOrder.nativeOrder())
+                        .fma(w, a0);
+                if (dp > L)
+                    a1 = FloatVector.fromMemorySegment(S, seg, at + 4L * L, ByteOrder.nativeOrder())
+                            .fma(w, a1);
+                if (dp > 2 * L)
+                    a2 = FloatVector.fromMemorySegment(S, seg, at + 8L * L, ByteOrder.nativeOrder())
+                            .fma(w, a2);
+                if (dp > 3 * L)
+                    a3 = FloatVector.fromMemorySegment(S, seg, at + 12L * L, ByteOrder.nativeOrder())
+                            .fma(w, a3);
             } else { // the segment's last row: lanes past d only reach output lanes that are never written
                 a0 = chunk(seg, at, 0).fma(w, a0);
                 if (dp > L) a1 = chunk(seg, at, 1).fma(w, a1);
@@ -435,28 +486,42 @@ public final class AttentionKernel implements CpuKernel {
     private static void addWeightedValues(Scratch s, int v0, int r0, int g, int dp, int n) {
         float[] o = s.o, p = s.s, v = s.v;
         int e0 = 0;
-        if (g == 4) { // two chunks of the head at once: eight sums in flight, where one chunk's four rows keep only four
+        if (g == 4) { // two chunks of the head at once: eight sums in flight, where one chunk's four rows keep only
+            // four
             for (; e0 + L < dp; e0 += 2 * L) {
                 int o0 = r0 * dp + e0;
                 float al0 = s.alpha[0], al1 = s.alpha[1], al2 = s.alpha[2], al3 = s.alpha[3];
-                FloatVector a0 = FloatVector.fromArray(S, o, o0).mul(al0), b0 = FloatVector.fromArray(S, o, o0 + L).mul(al0);
-                FloatVector a1 = FloatVector.fromArray(S, o, o0 + dp).mul(al1), b1 = FloatVector.fromArray(S, o, o0 + dp + L).mul(al1);
-                FloatVector a2 = FloatVector.fromArray(S, o, o0 + 2 * dp).mul(al2), b2 = FloatVector.fromArray(S, o, o0 + 2 * dp + L).mul(al2);
-                FloatVector a3 = FloatVector.fromArray(S, o, o0 + 3 * dp).mul(al3), b3 = FloatVector.fromArray(S, o, o0 + 3 * dp + L).mul(al3);
+                FloatVector a0 = FloatVector.fromArray(S, o, o0).mul(al0),
+                        b0 = FloatVector.fromArray(S, o, o0 + L).mul(al0);
+                FloatVector a1 = FloatVector.fromArray(S, o, o0 + dp).mul(al1),
+                        b1 = FloatVector.fromArray(S, o, o0 + dp + L).mul(al1);
+                FloatVector a2 = FloatVector.fromArray(S, o, o0 + 2 * dp).mul(al2),
+                        b2 = FloatVector.fromArray(S, o, o0 + 2 * dp + L).mul(al2);
+                FloatVector a3 = FloatVector.fromArray(S, o, o0 + 3 * dp).mul(al3),
+                        b3 = FloatVector.fromArray(S, o, o0 + 3 * dp + L).mul(al3);
                 for (int j = 0; j < n; j++) {
                     int at = v0 + j * dp + e0;
                     FloatVector vv = FloatVector.fromArray(S, v, at), vw = FloatVector.fromArray(S, v, at + L);
                     FloatVector w0 = FloatVector.broadcast(S, p[j]), w1 = FloatVector.broadcast(S, p[KB + j]);
-                    FloatVector w2 = FloatVector.broadcast(S, p[2 * KB + j]), w3 = FloatVector.broadcast(S, p[3 * KB + j]);
-                    a0 = vv.fma(w0, a0); b0 = vw.fma(w0, b0);
-                    a1 = vv.fma(w1, a1); b1 = vw.fma(w1, b1);
-                    a2 = vv.fma(w2, a2); b2 = vw.fma(w2, b2);
-                    a3 = vv.fma(w3, a3); b3 = vw.fma(w3, b3);
+                    FloatVector w2 = FloatVector.broadcast(S, p[2 * KB + j]),
+                            w3 = FloatVector.broadcast(S, p[3 * KB + j]);
+                    a0 = vv.fma(w0, a0);
+                    b0 = vw.fma(w0, b0);
+                    a1 = vv.fma(w1, a1);
+                    b1 = vw.fma(w1, b1);
+                    a2 = vv.fma(w2, a2);
+                    b2 = vw.fma(w2, b2);
+                    a3 = vv.fma(w3, a3);
+                    b3 = vw.fma(w3, b3);
                 }
-                a0.intoArray(o, o0); b0.intoArray(o, o0 + L);
-                a1.intoArray(o, o0 + dp); b1.intoArray(o, o0 + dp + L);
-                a2.intoArray(o, o0 + 2 * dp); b2.intoArray(o, o0 + 2 * dp + L);
-                a3.intoArray(o, o0 + 3 * dp); b3.intoArray(o, o0 + 3 * dp + L);
+                a0.intoArray(o, o0);
+                b0.intoArray(o, o0 + L);
+                a1.intoArray(o, o0 + dp);
+                b1.intoArray(o, o0 + dp + L);
+                a2.intoArray(o, o0 + 2 * dp);
+                b2.intoArray(o, o0 + 2 * dp + L);
+                a3.intoArray(o, o0 + 3 * dp);
+                b3.intoArray(o, o0 + 3 * dp + L);
             }
         }
         for (int e = e0; e < dp; e += L) {

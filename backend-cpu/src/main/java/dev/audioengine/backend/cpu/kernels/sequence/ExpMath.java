@@ -25,7 +25,8 @@ import jdk.incubator.vector.VectorSpecies;
 final class ExpMath {
     private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
     private static final float LOG2E = 1.44269504f, LN2_HI = 0.693359375f, LN2_LO = -2.12194440e-4f;
-    private static final float ROUND = 12582912f; // 1.5 * 2^23: adding it rounds to an integer held in the low mantissa bits
+    private static final float ROUND =
+            12582912f; // 1.5 * 2^23: adding it rounds to an integer held in the low mantissa bits
     private static final float LO = -87f, HI = 88f;
     private static final float C2 = 1 / 2f, C3 = 1 / 6f, C4 = 1 / 24f, C5 = 1 / 120f, C6 = 1 / 720f;
     private static final int EXPONENT_BIAS = Float.floatToRawIntBits(ROUND) - 127;
@@ -47,7 +48,8 @@ final class ExpMath {
         float scale = tanh ? -2f : -1f;
         int i = 0;
         for (int upper = S.loopBound(n); i < upper; i += S.length()) {
-            FloatVector x = FloatVector.fromArray(S, src, s + i).mul(scale).max(LO).min(HI); // exp of -x (or -2x)
+            FloatVector x =
+                    FloatVector.fromArray(S, src, s + i).mul(scale).max(LO).min(HI); // exp of -x (or -2x)
             FloatVector t = x.fma(LOG2E, ROUND);
             FloatVector k = t.sub(ROUND);
             FloatVector r = k.fma(FloatVector.broadcast(S, -LN2_HI), x);
@@ -58,7 +60,10 @@ final class ExpMath {
             p = p.fma(r, FloatVector.broadcast(S, C2));
             p = p.fma(r, FloatVector.broadcast(S, 1f));
             p = p.fma(r, FloatVector.broadcast(S, 1f));
-            FloatVector e = p.mul(t.reinterpretAsInts().sub(EXPONENT_BIAS).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats());
+            FloatVector e = p.mul(t.reinterpretAsInts()
+                    .sub(EXPONENT_BIAS)
+                    .lanewise(VectorOperators.LSHL, 23)
+                    .reinterpretAsFloats());
             FloatVector y = FloatVector.broadcast(S, 1f).div(e.add(1f));
             if (tanh) y = y.mul(2f).sub(1f);
             y.intoArray(dst, d + i);
@@ -93,7 +98,11 @@ final class ExpMath {
             q = q.fma(r, FloatVector.broadcast(S, C2));
             q = q.fma(r, FloatVector.broadcast(S, 1f));
             q = q.fma(r, FloatVector.broadcast(S, 1f));
-            FloatVector e = q.mul(t.reinterpretAsInts().sub(EXPONENT_BIAS).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats()).blend(zero, under);
+            FloatVector e = q.mul(t.reinterpretAsInts()
+                            .sub(EXPONENT_BIAS)
+                            .lanewise(VectorOperators.LSHL, 23)
+                            .reinterpretAsFloats())
+                    .blend(zero, under);
             vsum = vsum.add(e);
             e.intoArray(p, from + j);
         }

@@ -7,7 +7,6 @@ import dev.audioengine.backend.cpu.kernels.CpuKernel;
 import dev.audioengine.backend.cpu.kernels.CpuTensor;
 import dev.audioengine.backend.cpu.kernels.KernelContext;
 import dev.audioengine.backend.cpu.kernels.Rows;
-
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -35,14 +34,25 @@ public final class GetRowsKernel implements CpuKernel {
             for (int p = 0; p < count; p++) {
                 int id = ids.getInt(ids.offsetOfLinear(p));
                 if (id < 0 || id >= vocab) {
-                    throw new IndexOutOfBoundsException("get_rows: id " + id + " at position " + p + " is outside the table's " + vocab + " rows");
+                    throw new IndexOutOfBoundsException(
+                            "get_rows: id " + id + " at position " + p + " is outside the table's " + vocab + " rows");
                 }
             }
-            ctx.pool().parallelRanges(count, (from, to) -> copyRows(from, to, table, ids, out, rowStride, colStride, copyRows));
+            ctx.pool()
+                    .parallelRanges(
+                            count, (from, to) -> copyRows(from, to, table, ids, out, rowStride, colStride, copyRows));
         };
     }
 
-    private static void copyRows(int from, int to, CpuTensor table, CpuTensor ids, CpuTensor out, long rowStride, long colStride, boolean copyRows) {
+    private static void copyRows(
+            int from,
+            int to,
+            CpuTensor table,
+            CpuTensor ids,
+            CpuTensor out,
+            long rowStride,
+            long colStride,
+            boolean copyRows) {
         DType dt = table.dtype();
         int d = (int) table.dims()[3];
         MemorySegment dst = out.segment();

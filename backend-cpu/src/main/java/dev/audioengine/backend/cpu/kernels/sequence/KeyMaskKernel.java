@@ -9,7 +9,9 @@ import dev.audioengine.backend.cpu.kernels.KernelContext;
 /** The additive attention mask of a fixed-capacity cache holding {@code length} keys (see Op.KeyMask). */
 public final class KeyMaskKernel implements CpuKernel {
     @Override
-    public boolean supports(Tensor node) { return true; }
+    public boolean supports(Tensor node) {
+        return true;
+    }
 
     @Override
     public Runnable bind(Tensor node, CpuTensor out, CpuTensor[] in, KernelContext ctx) {
@@ -20,7 +22,8 @@ public final class KeyMaskKernel implements CpuKernel {
             long len = length.getInt(0);
             for (int i = 0; i < tq; i++) {
                 long visible = causal ? len - (tq - 1 - i) : len; // keys [0, visible) are seen
-                for (int j = 0; j < tk; j++) out.setFloat((long) i * tk + j, j < visible ? 0f : Float.NEGATIVE_INFINITY);
+                for (int j = 0; j < tk; j++)
+                    out.setFloat((long) i * tk + j, j < visible ? 0f : Float.NEGATIVE_INFINITY);
             }
         };
     }

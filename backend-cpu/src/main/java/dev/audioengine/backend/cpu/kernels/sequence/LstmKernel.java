@@ -12,11 +12,10 @@ import dev.audioengine.backend.cpu.kernels.linear.MatrixSink;
 import dev.audioengine.backend.cpu.kernels.linear.MatrixSource;
 import dev.audioengine.backend.cpu.kernels.linear.PackedPanels;
 import dev.audioengine.backend.cpu.kernels.linear.TensorMatrix;
-import jdk.incubator.vector.FloatVector;
-import jdk.incubator.vector.VectorSpecies;
-
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorSpecies;
 
 /**
  * One LSTM layer, PyTorch's gate order (i, f, g, o): x [B, T, I], w_ih [4H, I], w_hh [4H, H],
@@ -46,7 +45,11 @@ public final class LstmKernel implements CpuKernel {
     @Override
     public Runnable bind(Tensor node, CpuTensor out, CpuTensor[] in, KernelContext ctx) {
         CpuTensor x = in[0], wIh = in[1], wHh = in[2], bIh = in[3], bHh = in[4], h0 = in[5], c0 = in[6];
-        int batch = (int) x.dim(0), steps = (int) x.dim(1), inputs = (int) x.dim(2), hidden = (int) wHh.dim(1), g4 = 4 * hidden;
+        int batch = (int) x.dim(0),
+                steps = (int) x.dim(1),
+                inputs = (int) x.dim(2),
+                hidden = (int) wHh.dim(1),
+                g4 = 4 * hidden;
         float[] gx = new float[batch * steps * g4];
         Gemm gemm = new Gemm(ctx.pool(), steps, g4, inputs, ctx.scratch());
         MatrixSource w = new TensorMatrix(wIh, 0, g4, inputs, wIh.stride(0), wIh.stride(1));
@@ -56,12 +59,17 @@ public final class LstmKernel implements CpuKernel {
             xs[b] = new TensorMatrix(x, x.offset(0, b, 0, 0), steps, inputs, x.stride(1), x.stride(2));
             sinks[b] = new MatrixSink.Array(gx, b * steps * g4, g4);
         }
-        float[] h = new float[batch * hidden], c = new float[batch * hidden], gates = new float[batch * g4], tanhCell = new float[hidden];
+        float[] h = new float[batch * hidden],
+                c = new float[batch * hidden],
+                gates = new float[batch * g4],
+                tanhCell = new float[hidden];
         // constant weights (the usual case) are packed once here; graph inputs are read each run
         PackedPanels inputPacked = PackedPanels.worthPacking(node.input(1), steps, g4, inputs)
-                ? ctx.panels().sharedOrOwn(wIh, g4, inputs, wIh.stride(0), wIh.stride(1)) : null;
+                ? ctx.panels().sharedOrOwn(wIh, g4, inputs, wIh.stride(0), wIh.stride(1))
+                : null;
         PackedPanels recurrentPacked = PackedPanels.worthPacking(node.input(2), batch, g4, hidden)
-                ? ctx.panels().sharedOrOwn(wHh, g4, hidden, wHh.stride(0), wHh.stride(1)) : null;
+                ? ctx.panels().sharedOrOwn(wHh, g4, hidden, wHh.stride(0), wHh.stride(1))
+                : null;
         Recurrent recurrent = recurrentPacked == null ? Recurrent.of(wHh, g4, hidden) : null;
         Gemm stepGemm = recurrentPacked == null ? null : new Gemm(ctx.pool(), batch, g4, hidden, ctx.scratch());
         MatrixSource hRows = new ArrayMatrix(h, 0, batch, hidden, hidden);
@@ -69,7 +77,8 @@ public final class LstmKernel implements CpuKernel {
         boolean constantBias = CpuKernel.isConstant(node.input(3)) && CpuKernel.isConstant(node.input(4));
         float[] bias = new float[g4];
         if (constantBias) sumBiases(bIh, bHh, bias);
-        boolean parallel = (long) batch * g4 * hidden >= PARALLEL_STEP_WORK && ctx.pool().threads() > 1;
+        boolean parallel =
+                (long) batch * g4 * hidden >= PARALLEL_STEP_WORK && ctx.pool().threads() > 1;
         MemorySegment os = out.segment();
         long cellPlane = (long) batch * steps * hidden;
         return () -> {
@@ -79,17 +88,22 @@ public final class LstmKernel implements CpuKernel {
             }
             if (recurrent != null) recurrent.refresh();
             if (!constantBias) sumBiases(bIh, bHh, bias);
-            for (int b = 0; b < batch; b++) for (int j = 0; j < hidden; j++) {
-                h[b * hidden + j] = h0.getFloat(h0.offset(0, 0, b, j));
-                c[b * hidden + j] = c0.getFloat(c0.offset(0, 0, b, j));
-            }
+            for (int b = 0; b < batch; b++)
+                for (int j = 0; j < hidden; j++) {
+                    h[b * hidden + j] = h0.getFloat(h0.offset(0, 0, b, j));
+                    c[b * hidden + j] = c0.getFloat(c0.offset(0, 0, b, j));
+                }
             for (int t = 0; t < steps; t++) {
                 int step = t;
                 if (recurrentPacked != null) {
                     stepGemm.multiply(hRows, recurrentPacked, gateRows);
                     addInputAndBias(step, batch, steps, g4, gx, bias, gates);
                 } else if (parallel) {
-                    ctx.pool().parallelRanges(g4, (from, to) -> gateRows(step, from, to, batch, steps, hidden, gx, bias, recurrent, h, gates));
+                    ctx.pool()
+                            .parallelRanges(
+                                    g4,
+                                    (from, to) -> gateRows(
+                                            step, from, to, batch, steps, hidden, gx, bias, recurrent, h, gates));
                 } else {
                     gateRows(step, 0, g4, batch, steps, hidden, gx, bias, recurrent, h, gates);
                 }
@@ -102,7 +116,8 @@ public final class LstmKernel implements CpuKernel {
     }
 
     private static void sumBiases(CpuTensor bIh, CpuTensor bHh, float[] bias) {
-        for (int r = 0; r < bias.length; r++) bias[r] = bIh.getFloat(bIh.offset(0, 0, 0, r)) + bHh.getFloat(bHh.offset(0, 0, 0, r));
+        for (int r = 0; r < bias.length; r++)
+            bias[r] = bIh.getFloat(bIh.offset(0, 0, 0, r)) + bHh.getFloat(bHh.offset(0, 0, 0, r));
     }
 
     /** gates[b, r] += gx[b, t, r] + bias[r], after the packed product wrote h[b] · w_hh[r] there. */
@@ -118,8 +133,18 @@ public final class LstmKernel implements CpuKernel {
     }
 
     /** gates[b, r] = gx[b, t, r] + bias[r] + h[b] · w_hh[r] for gate rows [from, to). */
-    private static void gateRows(int t, int from, int to, int batch, int steps, int hidden, float[] gx, float[] bias,
-                                 Recurrent w, float[] h, float[] gates) {
+    private static void gateRows(
+            int t,
+            int from,
+            int to,
+            int batch,
+            int steps,
+            int hidden,
+            float[] gx,
+            float[] bias,
+            Recurrent w,
+            float[] h,
+            float[] gates) {
         int g4 = 4 * hidden;
         float[] lanes = new float[L]; // once per range, not per row
         for (int b = 0; b < batch; b++) {
@@ -132,15 +157,25 @@ public final class LstmKernel implements CpuKernel {
      * c = f·c + i·g, h = o·tanh(c) for one batch row, written to the state and to both output
      * planes. The activations run as separate passes over the gate array, in place.
      */
-    private static void cellUpdate(float[] gates, int gb, float[] c, float[] h, int hb, int hidden, float[] scratch,
-                                   MemorySegment os, long hAt, long cAt) {
+    private static void cellUpdate(
+            float[] gates,
+            int gb,
+            float[] c,
+            float[] h,
+            int hb,
+            int hidden,
+            float[] scratch,
+            MemorySegment os,
+            long hAt,
+            long cAt) {
         int ig = gb, fg = gb + hidden, gg = gb + 2 * hidden, og = gb + 3 * hidden;
         ExpMath.sigmoidInPlace(gates, ig, gg);
         ExpMath.tanh(gates, gg, gates, gg, hidden);
         ExpMath.sigmoidInPlace(gates, og, og + hidden);
         int j = 0;
         for (int upper = S.loopBound(hidden); j < upper; j += L) {
-            FloatVector cell = FloatVector.fromArray(S, gates, fg + j).mul(FloatVector.fromArray(S, c, hb + j))
+            FloatVector cell = FloatVector.fromArray(S, gates, fg + j)
+                    .mul(FloatVector.fromArray(S, c, hb + j))
                     .add(FloatVector.fromArray(S, gates, ig + j).mul(FloatVector.fromArray(S, gates, gg + j)));
             cell.intoArray(c, hb + j);
         }
@@ -188,7 +223,8 @@ public final class LstmKernel implements CpuKernel {
 
         void refresh() {
             if (copy == null) return;
-            for (int r = 0; r < rows; r++) for (int j = 0; j < cols; j++) copy[r * cols + j] = w.getFloat(w.offset(0, 0, r, j));
+            for (int r = 0; r < rows; r++)
+                for (int j = 0; j < cols; j++) copy[r * cols + j] = w.getFloat(w.offset(0, 0, r, j));
         }
 
         /** Row r of w_hh · h[hb, hb + cols), summed in a fixed lane order (same bits in every JIT tier). */
@@ -197,7 +233,8 @@ public final class LstmKernel implements CpuKernel {
             FloatVector acc = FloatVector.zero(S);
             int j = 0;
             for (int upper = S.loopBound(cols); j < upper; j += L) {
-                acc = FloatVector.fromMemorySegment(S, seg, at + j * 4L, NATIVE).fma(FloatVector.fromArray(S, h, hb + j), acc);
+                acc = FloatVector.fromMemorySegment(S, seg, at + j * 4L, NATIVE)
+                        .fma(FloatVector.fromArray(S, h, hb + j), acc);
             }
             acc.intoArray(lanes, 0);
             float sum = LaneSum.of(lanes, 0);

@@ -6,13 +6,11 @@ import dev.audioengine.backend.cpu.kernels.CpuKernel;
 import dev.audioengine.backend.cpu.kernels.CpuTensor;
 import dev.audioengine.backend.cpu.kernels.KernelContext;
 import dev.audioengine.backend.cpu.kernels.Rows;
-
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteOrder;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorShuffle;
 import jdk.incubator.vector.VectorSpecies;
-
-import java.lang.foreign.MemorySegment;
-import java.nio.ByteOrder;
 
 /**
  * Rotary embedding on x [B, H, T, D]. Each run first fills cos/sin tables [T, dims/2] from the
@@ -33,7 +31,9 @@ public final class RopeKernel implements CpuKernel {
     private static final ByteOrder NATIVE = ByteOrder.nativeOrder();
 
     @Override
-    public boolean supports(Tensor node) { return true; }
+    public boolean supports(Tensor node) {
+        return true;
+    }
 
     @Override
     public Runnable bind(Tensor node, CpuTensor out, CpuTensor[] in, KernelContext ctx) {
@@ -77,14 +77,16 @@ public final class RopeKernel implements CpuKernel {
                         for (int i = 0; i < vectorPairs; i += L) {
                             FloatVector xa = FloatVector.fromMemorySegment(S, dst, o + 4L * i, NATIVE);
                             FloatVector xb = FloatVector.fromMemorySegment(S, dst, o + 4L * (i + half), NATIVE);
-                            FloatVector c = FloatVector.fromArray(S, cos, table + i), sn = FloatVector.fromArray(S, sin, table + i);
+                            FloatVector c = FloatVector.fromArray(S, cos, table + i),
+                                    sn = FloatVector.fromArray(S, sin, table + i);
                             xa.mul(c).sub(xb.mul(sn)).intoMemorySegment(dst, o + 4L * i, NATIVE);
                             xa.mul(sn).add(xb.mul(c)).intoMemorySegment(dst, o + 4L * (i + half), NATIVE);
                         }
                     } else {
                         for (int i = 0; i < 2 * vectorPairs; i += L) {
                             FloatVector xv = FloatVector.fromMemorySegment(S, dst, o + 4L * i, NATIVE);
-                            FloatVector c = FloatVector.fromArray(S, cosWide, 2 * table + i), sn = FloatVector.fromArray(S, sinWide, 2 * table + i);
+                            FloatVector c = FloatVector.fromArray(S, cosWide, 2 * table + i),
+                                    sn = FloatVector.fromArray(S, sinWide, 2 * table + i);
                             xv.mul(c).add(xv.rearrange(SWAP_PAIRS).mul(sn)).intoMemorySegment(dst, o + 4L * i, NATIVE);
                         }
                     }

@@ -8,7 +8,7 @@ package dev.audioengine.backend.cpu.kernels.spectral;
  */
 final class Fft {
     private final int n;
-    private final Radix2 radix2;      // length n when n is a power of two, else the convolution length
+    private final Radix2 radix2; // length n when n is a power of two, else the convolution length
     private final double[] chirpRe, chirpIm; // e^{−iπ k²/n}, Bluestein only
     private final double[] kernelRe, kernelIm; // FFT of the conjugate chirp, Bluestein only
     private final double[] workRe, workIm;
@@ -46,7 +46,9 @@ final class Fft {
         workIm = new double[m];
     }
 
-    int length() { return n; }
+    int length() {
+        return n;
+    }
 
     /** Forward transform of re + i·im (length n) in place. */
     void forward(double[] re, double[] im) {
@@ -106,8 +108,12 @@ final class Fft {
             for (int i = 0; i < n; i++) {
                 int j = reversed[i];
                 if (j > i) {
-                    double t = re[i]; re[i] = re[j]; re[j] = t;
-                    t = im[i]; im[i] = im[j]; im[j] = t;
+                    double t = re[i];
+                    re[i] = re[j];
+                    re[j] = t;
+                    t = im[i];
+                    im[i] = im[j];
+                    im[j] = t;
                 }
             }
             for (int len = 2; len <= n; len <<= 1) {

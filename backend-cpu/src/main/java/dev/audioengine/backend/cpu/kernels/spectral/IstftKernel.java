@@ -6,7 +6,6 @@ import dev.audioengine.api.tensor.DType;
 import dev.audioengine.backend.cpu.kernels.CpuKernel;
 import dev.audioengine.backend.cpu.kernels.CpuTensor;
 import dev.audioengine.backend.cpu.kernels.KernelContext;
-
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -19,6 +18,7 @@ import java.lang.foreign.MemorySegment;
 public final class IstftKernel implements CpuKernel {
     /** Frames per work unit: their bins are read together, FB pairs per input cache run. */
     private static final int FB = 16;
+
     private static final double ENVELOPE_FLOOR = 1e-11;
 
     @Override
@@ -35,7 +35,9 @@ public final class IstftKernel implements CpuKernel {
         int full = n + hop * (frames - 1);
         int threads = ctx.pool().threads();
         RealFft[] ffts = new RealFft[threads];
-        double[][] re = new double[threads][FB * bins], im = new double[threads][FB * bins], frame = new double[threads][n];
+        double[][] re = new double[threads][FB * bins],
+                im = new double[threads][FB * bins],
+                frame = new double[threads][n];
         for (int i = 0; i < threads; i++) ffts[i] = new RealFft(n);
         double[] window = new double[n], envelope = new double[full];
         float[] framed = new float[batch * frames * n];
@@ -47,9 +49,11 @@ public final class IstftKernel implements CpuKernel {
             for (int f = 0; f < frames; f++) for (int j = 0; j < n; j++) envelope[f * hop + j] += window[j] * window[j];
             for (int i = start; i < start + length; i++) {
                 if (!(envelope[i] > ENVELOPE_FLOOR)) {
-                    throw new IllegalArgumentException("istft: the window's overlap-added square is " + envelope[i] + " at sample " + i
-                            + " (n_fft " + n + ", hop " + hop + "); this window/hop pair fails NOLA, so the signal cannot be"
-                            + " recovered; use a window that overlaps (e.g. Hann with hop <= n_fft/2)");
+                    throw new IllegalArgumentException(
+                            "istft: the window's overlap-added square is " + envelope[i] + " at sample " + i
+                                    + " (n_fft " + n + ", hop " + hop
+                                    + "); this window/hop pair fails NOLA, so the signal cannot be"
+                                    + " recovered; use a window that overlaps (e.g. Hann with hop <= n_fft/2)");
                 }
             }
             int chunks = Math.min(threads, units);

@@ -45,8 +45,8 @@ final class RealFft {
         for (int k = 0; k <= half; k++) {
             int a = k % half, b = (half - k) % half;
             double zr = re[a], zi = im[a], cr = re[b], ci = -im[b]; // Z[k] and conj(Z[h−k])
-            double er = (zr + cr) / 2, ei = (zi + ci) / 2;          // DFT of the even samples
-            double or = (zi - ci) / 2, oi = -(zr - cr) / 2;         // DFT of the odd samples: (Z − conj Z')/(2i)
+            double er = (zr + cr) / 2, ei = (zi + ci) / 2; // DFT of the even samples
+            double or = (zi - ci) / 2, oi = -(zr - cr) / 2; // DFT of the odd samples: (Z − conj Z')/(2i)
             outRe[at + k] = er + twRe[k] * or - twIm[k] * oi;
             outIm[at + k] = ei + twRe[k] * oi + twIm[k] * or;
         }
@@ -69,10 +69,12 @@ final class RealFft {
         }
         for (int k = 0; k < half; k++) {
             double xr = inRe[at + k], xi = k == 0 ? 0 : inIm[at + k];
-            double yr = inRe[at + half - k], yi = k == 0 ? 0 : -inIm[at + half - k]; // conj(X[h−k]); X[h] is real for irfft
+            double yr = inRe[at + half - k],
+                    yi = k == 0 ? 0 : -inIm[at + half - k]; // conj(X[h−k]); X[h] is real for irfft
             double er = (xr + yr) / 2, ei = (xi + yi) / 2;
             double dr = (xr - yr) / 2, di = (xi - yi) / 2;
-            double or = dr * twRe[k] + di * twIm[k], oi = di * twRe[k] - dr * twIm[k]; // times conj(twiddle) = e^{+2πik/n}
+            double or = dr * twRe[k] + di * twIm[k],
+                    oi = di * twRe[k] - dr * twIm[k]; // times conj(twiddle) = e^{+2πik/n}
             re[k] = er - oi; // Z = E + i·O
             im[k] = ei + or;
         }

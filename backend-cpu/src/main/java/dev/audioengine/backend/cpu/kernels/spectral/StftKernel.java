@@ -6,7 +6,6 @@ import dev.audioengine.api.tensor.DType;
 import dev.audioengine.backend.cpu.kernels.CpuKernel;
 import dev.audioengine.backend.cpu.kernels.CpuTensor;
 import dev.audioengine.backend.cpu.kernels.KernelContext;
-
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -32,7 +31,9 @@ public final class StftKernel implements CpuKernel {
         int batch = (int) x.dim(0), t = (int) x.dim(1), frames = (int) out.dim(2), padded = t + 2 * pad;
         int threads = ctx.pool().threads();
         RealFft[] ffts = new RealFft[threads];
-        double[][] frame = new double[threads][n], re = new double[threads][FB * bins], im = new double[threads][FB * bins];
+        double[][] frame = new double[threads][n],
+                re = new double[threads][FB * bins],
+                im = new double[threads][FB * bins];
         for (int i = 0; i < threads; i++) ffts[i] = new RealFft(n);
         double[] window = new double[n];
         float[] signal = new float[batch * padded];

@@ -5,17 +5,16 @@ import dev.audioengine.api.graph.Op.UnaryKind;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
-import dev.audioengine.backend.cpu.kernels.ReferenceCheck.Layout;
 import dev.audioengine.backend.cpu.kernels.ReferenceCheck;
+import dev.audioengine.backend.cpu.kernels.ReferenceCheck.Layout;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * Unary activations, scale, snake and magnitude on the CPU against the float64 reference.
@@ -32,10 +31,18 @@ class ElementwiseKernelTest {
     private static AudioEngine engine;
 
     @BeforeAll
-    static void open() { engine = AudioEngine.builder().backend("cpu").threads(3).option("cpu.op-threads", "all").build(); }
+    static void open() {
+        engine = AudioEngine.builder()
+                .backend("cpu")
+                .threads(3)
+                .option("cpu.op-threads", "all")
+                .build();
+    }
 
     @AfterAll
-    static void close() { engine.close(); }
+    static void close() {
+        engine.close();
+    }
 
     static List<Arguments> unaryCases() {
         List<Arguments> cases = new ArrayList<>();
@@ -51,10 +58,19 @@ class ElementwiseKernelTest {
     void unaryMatchesReference(UnaryKind kind, int n, Layout layout) {
         float lo = -6, hi = 6;
         switch (kind) {
-            case LOG, SQRT -> { lo = -1; hi = 4; } // negatives must give NaN in the same places
-            case EXP -> { lo = -20; hi = 20; }
-            case SIN, COS -> { lo = -50; hi = 50; }
-            default -> { }
+            case LOG, SQRT -> {
+                lo = -1;
+                hi = 4;
+            } // negatives must give NaN in the same places
+            case EXP -> {
+                lo = -20;
+                hi = 20;
+            }
+            case SIN, COS -> {
+                lo = -50;
+                hi = 50;
+            }
+            default -> {}
         }
         try (ReferenceCheck c = new ReferenceCheck()) {
             Tensor x = c.input("x", Shape.of(3, n), layout, lo, hi);
@@ -71,7 +87,9 @@ class ElementwiseKernelTest {
      * cancellation (1 + tanh, 1 + erf) loses them completely, which NMSE over a tail-only input sees.
      */
     @ParameterizedTest
-    @EnumSource(value = UnaryKind.class, names = {"GELU_ERF", "GELU_TANH", "SILU", "SIGMOID", "ELU"})
+    @EnumSource(
+            value = UnaryKind.class,
+            names = {"GELU_ERF", "GELU_TANH", "SILU", "SIGMOID", "ELU"})
     void negativeTailKeepsRelativeAccuracy(UnaryKind kind) {
         for (Layout layout : Layout.values()) {
             try (ReferenceCheck c = new ReferenceCheck()) {
@@ -87,7 +105,9 @@ class ElementwiseKernelTest {
      * conformance case: there e^v is subnormal, and GPUs that flush subnormals (lavapipe does) return 0 as well.
      */
     @ParameterizedTest
-    @EnumSource(value = UnaryKind.class, names = {"GELU_TANH", "SILU"})
+    @EnumSource(
+            value = UnaryKind.class,
+            names = {"GELU_TANH", "SILU"})
     void tailStaysRightWhereTheExponentialWouldOverflow(UnaryKind kind) {
         float lo = kind == UnaryKind.GELU_TANH ? -10.12f : -90.5f, hi = kind == UnaryKind.GELU_TANH ? -10f : -88f;
         for (Layout layout : Layout.values()) {

@@ -1,7 +1,6 @@
 package dev.audioengine.backend.cpu.kernels.elementwise;
 
 import dev.audioengine.api.graph.Op.UnaryKind;
-
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -21,10 +20,13 @@ public final class UnarySpeed {
     private static final int N = 1 << 16, CALLS = 300;
 
     public static void main(String[] args) {
-        List<UnaryKind> kinds = Arrays.stream((args.length > 0 ? args[0] : "RELU,SIGMOID,GELU_ERF,TANH,GELU_TANH,EXP").split(","))
-                .map(UnaryKind::valueOf).toList();
+        List<UnaryKind> kinds = Arrays.stream(
+                        (args.length > 0 ? args[0] : "RELU,SIGMOID,GELU_ERF,TANH,GELU_TANH,EXP").split(","))
+                .map(UnaryKind::valueOf)
+                .toList();
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 8;
-        MemorySegment src = Arena.global().allocate(4L * N, 64), dst = Arena.global().allocate(4L * N, 64);
+        MemorySegment src = Arena.global().allocate(4L * N, 64),
+                dst = Arena.global().allocate(4L * N, 64);
         for (int i = 0; i < N; i++) src.setAtIndex(ValueLayout.JAVA_FLOAT, i, (float) Math.sin(i) * 3);
         if (kinds.size() > 1) for (UnaryKind k : UnaryKind.values()) drive(UnaryMath.span(k, 1f), src, dst, 64, 3);
         double[][] ns = new double[kinds.size()][rounds];
@@ -39,7 +41,9 @@ public final class UnarySpeed {
         for (int k = 0; k < kinds.size(); k++) {
             double[] late = Arrays.copyOfRange(ns[k], rounds / 2, rounds);
             Arrays.sort(late);
-            System.out.printf("%-10s %.3f ns a value (median of the last %d rounds)%n", kinds.get(k), late[late.length / 2], late.length);
+            System.out.printf(
+                    "%-10s %.3f ns a value (median of the last %d rounds)%n",
+                    kinds.get(k), late[late.length / 2], late.length);
         }
     }
 

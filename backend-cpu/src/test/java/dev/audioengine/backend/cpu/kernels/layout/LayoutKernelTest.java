@@ -1,13 +1,17 @@
 package dev.audioengine.backend.cpu.kernels.layout;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.api.graph.Op.PadMode;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
-import dev.audioengine.backend.cpu.kernels.ReferenceCheck.Layout;
 import dev.audioengine.backend.cpu.kernels.ReferenceCheck;
+import dev.audioengine.backend.cpu.kernels.ReferenceCheck.Layout;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -15,11 +19,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
-
-import java.util.ArrayList;
-import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * pad, concat, contiguous and cast on the CPU against the reference. These ops only move or
@@ -31,10 +30,18 @@ class LayoutKernelTest {
     private static AudioEngine engine;
 
     @BeforeAll
-    static void open() { engine = AudioEngine.builder().backend("cpu").threads(3).option("cpu.op-threads", "all").build(); }
+    static void open() {
+        engine = AudioEngine.builder()
+                .backend("cpu")
+                .threads(3)
+                .option("cpu.op-threads", "all")
+                .build();
+    }
 
     @AfterAll
-    static void close() { engine.close(); }
+    static void close() {
+        engine.close();
+    }
 
     static List<Arguments> padCases() {
         List<Arguments> cases = new ArrayList<>();
@@ -51,14 +58,18 @@ class LayoutKernelTest {
             Tensor x = c.input("x", Shape.of(4, 3, n), layout);
             long edge = mode == PadMode.REFLECT ? Math.min(n - 1, 5) : 5; // reflect must stay inside the axis
             long[] before = {1, 0, edge}, after = {0, 2, Math.max(0, edge - 1)};
-            if (mode == PadMode.REFLECT) { before[0] = 3; after[1] = 2; }
+            if (mode == PadMode.REFLECT) {
+                before[0] = 3;
+                after[1] = 2;
+            }
             c.assertMaxAbs(engine, "pad " + mode, c.g.pad(x, mode, before, after, -2.5f), 0);
         }
     }
 
     static List<Arguments> concatCases() {
         List<Arguments> cases = new ArrayList<>();
-        for (int axis = 0; axis < 3; axis++) for (Layout layout : Layout.values()) cases.add(Arguments.of(axis, layout));
+        for (int axis = 0; axis < 3; axis++)
+            for (Layout layout : Layout.values()) cases.add(Arguments.of(axis, layout));
         return cases;
     }
 
@@ -75,7 +86,9 @@ class LayoutKernelTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = DType.class, names = {"F32", "F16", "BF16", "I32", "I8"})
+    @EnumSource(
+            value = DType.class,
+            names = {"F32", "F16", "BF16", "I32", "I8"})
     void contiguousOfPermutedAndSlicedViews(DType dtype) {
         try (ReferenceCheck c = new ReferenceCheck()) {
             Tensor x = c.bind("x", c.random.of(dtype, Shape.of(5, 7, 33), -100, 100));
@@ -86,12 +99,18 @@ class LayoutKernelTest {
 
     /** Permutes that move the last axis put the unit stride on axis 0, 1 or 2 (the tiled path); sizes straddle tiles. */
     @ParameterizedTest
-    @EnumSource(value = DType.class, names = {"F32", "F16", "I32", "I8"})
+    @EnumSource(
+            value = DType.class,
+            names = {"F32", "F16", "I32", "I8"})
     void contiguousOfPermutesThatMoveTheLastAxis(DType dtype) {
         for (int[] perm : new int[][] {{3, 0, 1, 2}, {0, 3, 1, 2}, {0, 1, 3, 2}, {2, 3, 0, 1}}) {
             try (ReferenceCheck c = new ReferenceCheck()) {
                 Tensor x = c.bind("x", c.random.of(dtype, Shape.of(2, 3, 37, 70), -100, 100));
-                c.assertMaxAbs(engine, "contiguous " + dtype + " permute " + java.util.Arrays.toString(perm), c.g.contiguous(c.g.permute(x, perm)), 0);
+                c.assertMaxAbs(
+                        engine,
+                        "contiguous " + dtype + " permute " + java.util.Arrays.toString(perm),
+                        c.g.contiguous(c.g.permute(x, perm)),
+                        0);
             }
         }
         try (ReferenceCheck c = new ReferenceCheck()) {
@@ -101,7 +120,9 @@ class LayoutKernelTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = DType.class, names = {"Q8_0", "Q4_0"})
+    @EnumSource(
+            value = DType.class,
+            names = {"Q8_0", "Q4_0"})
     void contiguousOfQuantizedRowsMovesWholeBlocks(DType dtype) {
         try (ReferenceCheck c = new ReferenceCheck()) {
             Tensor x = c.bind("x", c.random.of(dtype, Shape.of(3, 5, 64), -2, 2));
@@ -136,7 +157,9 @@ class LayoutKernelTest {
 
     @Test
     void castRoundsHalfwayAndSpecialValuesLikeTheReference() {
-        float[] v = {0.5f, 1.5f, 2.5f, -2.5f, -0.5f, Float.NaN, 1e10f, -1e10f, 65520f, 1e-8f, Float.NEGATIVE_INFINITY, 3.999f};
+        float[] v = {
+            0.5f, 1.5f, 2.5f, -2.5f, -0.5f, Float.NaN, 1e10f, -1e10f, 65520f, 1e-8f, Float.NEGATIVE_INFINITY, 3.999f
+        };
         for (DType to : new DType[] {DType.F16, DType.BF16}) {
             try (ReferenceCheck c = new ReferenceCheck()) {
                 Tensor x = c.bind("x", HostTensor.ofFloats(Shape.of(v.length), v));
@@ -150,8 +173,10 @@ class LayoutKernelTest {
             double[] ref = c.reference(y);
             int[] expected = new int[ref.length];
             for (int i = 0; i < ref.length; i++) expected[i] = (int) ref[i];
-            assertThat(c.runOnCpuInts(engine, y)).as("cast F32 -> I32 of %s", java.util.Arrays.toString(v))
-                    .containsExactly(expected).contains(Integer.MAX_VALUE, Integer.MIN_VALUE, 0, 3, -2);
+            assertThat(c.runOnCpuInts(engine, y))
+                    .as("cast F32 -> I32 of %s", java.util.Arrays.toString(v))
+                    .containsExactly(expected)
+                    .contains(Integer.MAX_VALUE, Integer.MIN_VALUE, 0, 3, -2);
         }
     }
 }

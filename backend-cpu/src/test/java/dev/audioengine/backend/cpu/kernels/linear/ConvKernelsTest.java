@@ -5,10 +5,9 @@ import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
 import dev.audioengine.backend.cpu.kernels.KernelHarness;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
-
-import java.util.Map;
 
 /**
  * Conv1d and ConvTranspose1d against float64 loops written straight from PyTorch's formulas,
@@ -21,10 +20,24 @@ class ConvKernelsTest {
     private static final double BOUND = 1e-10;
 
     @AfterAll
-    static void close() { H.close(); }
+    static void close() {
+        H.close();
+    }
 
-    record Case(int batch, int cin, int cout, int t, int k, int stride, int pad, int dil, int groups, int outPad,
-                boolean bias, boolean transposedX, boolean permutedW) {}
+    record Case(
+            int batch,
+            int cin,
+            int cout,
+            int t,
+            int k,
+            int stride,
+            int pad,
+            int dil,
+            int groups,
+            int outPad,
+            boolean bias,
+            boolean transposedX,
+            boolean permutedW) {}
 
     @Test
     void conv1dRandomGeometries() {
@@ -41,23 +54,40 @@ class ConvKernelsTest {
 
     @Test
     void conv1dDepthwise() {
-        for (int t : new int[] {1, 7, 33, 257}) for (int k : new int[] {1, 3, 7}) for (int stride : new int[] {1, 2}) {
-            int pad = H.random.nextInt(k), dil = 1 + H.random.nextInt(2);
-            if (t + 2 * pad - dil * (k - 1) - 1 < 0) continue;
-            int ch = 1 + H.random.nextInt(40);
-            conv(new Case(1 + H.random.nextInt(2), ch, ch, t, k, stride, pad, dil, ch, 0, H.random.nextBoolean(), H.random.nextBoolean(),
-                    H.random.nextBoolean()));
-        }
+        for (int t : new int[] {1, 7, 33, 257})
+            for (int k : new int[] {1, 3, 7})
+                for (int stride : new int[] {1, 2}) {
+                    int pad = H.random.nextInt(k), dil = 1 + H.random.nextInt(2);
+                    if (t + 2 * pad - dil * (k - 1) - 1 < 0) continue;
+                    int ch = 1 + H.random.nextInt(40);
+                    conv(new Case(
+                            1 + H.random.nextInt(2),
+                            ch,
+                            ch,
+                            t,
+                            k,
+                            stride,
+                            pad,
+                            dil,
+                            ch,
+                            0,
+                            H.random.nextBoolean(),
+                            H.random.nextBoolean(),
+                            H.random.nextBoolean()));
+                }
     }
 
     /** The im2col panels the GEMM packs: panels hanging over both padded edges, strides and dilations, both x layouts. */
     @Test
     void conv1dIm2colPanelsAtTheEdges() {
-        for (int t : new int[] {1, 7, 33, 257}) for (int stride : new int[] {1, 3}) for (boolean transposedX : new boolean[] {false, true}) {
-            int k = 5, dil = 2, pad = 9; // pad > t for short inputs: whole panel columns read only padding
-            conv(new Case(1, 7, 13, t, k, stride, pad, dil, 1, 0, false, transposedX, false));
-            conv(new Case(2, 33, 40, t, 3, stride, 1, 1, 1, 0, true, transposedX, false)); // several 32-wide panels
-        }
+        for (int t : new int[] {1, 7, 33, 257})
+            for (int stride : new int[] {1, 3})
+                for (boolean transposedX : new boolean[] {false, true}) {
+                    int k = 5, dil = 2, pad = 9; // pad > t for short inputs: whole panel columns read only padding
+                    conv(new Case(1, 7, 13, t, k, stride, pad, dil, 1, 0, false, transposedX, false));
+                    conv(new Case(
+                            2, 33, 40, t, 3, stride, 1, 1, 1, 0, true, transposedX, false)); // several 32-wide panels
+                }
     }
 
     @Test
@@ -80,7 +110,9 @@ class ConvKernelsTest {
         conv(new Case(1, 9, 25, 257, 7, 1, 9, 3, 1, 0, true, false, false));
         conv(new Case(1, 11, 37, 101, 11, 1, 25, 5, 1, 0, false, false, false));
         conv(new Case(1, 3, 14, 40, 5, 1, 40, 1, 1, 0, true, false, false)); // pad 40 > t: whole windows of padding
-        conv(new Case(2, 200, 19, 75, 7, 1, 3, 1, 1, 0, true, false, false)); // 1400 (ci, k) pairs: two slices, the last partial
+        conv(new Case(
+                2, 200, 19, 75, 7, 1, 3, 1, 1, 0, true, false,
+                false)); // 1400 (ci, k) pairs: two slices, the last partial
         conv(new Case(1, 130, 24, 64, 11, 1, 0, 2, 1, 0, false, false, true)); // no padding, permuted weights
     }
 
@@ -134,8 +166,20 @@ class ConvKernelsTest {
         int k = 1 + H.random.nextInt(7), stride = 1 + H.random.nextInt(3), dil = 1 + H.random.nextInt(3);
         int pad = H.random.nextInt(4);
         int outPad = transposed ? H.random.nextInt(Math.max(stride, dil)) : 0;
-        return new Case(1 + H.random.nextInt(2), cin, cout, t, k, stride, pad, dil, groups, outPad, H.random.nextBoolean(),
-                H.random.nextBoolean(), H.random.nextBoolean());
+        return new Case(
+                1 + H.random.nextInt(2),
+                cin,
+                cout,
+                t,
+                k,
+                stride,
+                pad,
+                dil,
+                groups,
+                outPad,
+                H.random.nextBoolean(),
+                H.random.nextBoolean(),
+                H.random.nextBoolean());
     }
 
     private static void conv(Case c) {
@@ -148,15 +192,19 @@ class ConvKernelsTest {
         Tensor y = g.conv1d(xv, wt, bt, c.stride, c.pad, c.dil, c.groups);
         int tout = (int) y.dim(2);
         double[] want = new double[c.batch * c.cout * tout];
-        for (int bb = 0; bb < c.batch; bb++) for (int co = 0; co < c.cout; co++) for (int t = 0; t < tout; t++) {
-            int gr = co / coutG;
-            double s = c.bias ? b[co] : 0;
-            for (int ci = 0; ci < cinG; ci++) for (int kk = 0; kk < c.k; kk++) {
-                int pos = t * c.stride - c.pad + kk * c.dil;
-                if (pos >= 0 && pos < c.t) s += w[(co * cinG + ci) * c.k + kk] * x[(bb * c.cin + gr * cinG + ci) * c.t + pos];
-            }
-            want[(bb * c.cout + co) * tout + t] = s;
-        }
+        for (int bb = 0; bb < c.batch; bb++)
+            for (int co = 0; co < c.cout; co++)
+                for (int t = 0; t < tout; t++) {
+                    int gr = co / coutG;
+                    double s = c.bias ? b[co] : 0;
+                    for (int ci = 0; ci < cinG; ci++)
+                        for (int kk = 0; kk < c.k; kk++) {
+                            int pos = t * c.stride - c.pad + kk * c.dil;
+                            if (pos >= 0 && pos < c.t)
+                                s += w[(co * cinG + ci) * c.k + kk] * x[(bb * c.cin + gr * cinG + ci) * c.t + pos];
+                        }
+                    want[(bb * c.cout + co) * tout + t] = s;
+                }
         H.assertClose("conv1d " + c, runWithX(g, y, x, c), want, BOUND);
     }
 
@@ -171,15 +219,20 @@ class ConvKernelsTest {
         int tout = (int) y.dim(2);
         double[] want = new double[c.batch * c.cout * tout];
         for (int bb = 0; bb < c.batch; bb++) {
-            if (c.bias) for (int co = 0; co < c.cout; co++) for (int t = 0; t < tout; t++) want[(bb * c.cout + co) * tout + t] = b[co];
-            for (int ci = 0; ci < c.cin; ci++) for (int co = 0; co < coutG; co++) for (int kk = 0; kk < c.k; kk++) {
-                int gr = ci / cinG;
-                for (int i = 0; i < c.t; i++) {
-                    int pos = i * c.stride - c.pad + kk * c.dil;
-                    if (pos < 0 || pos >= tout) continue;
-                    want[(bb * c.cout + gr * coutG + co) * tout + pos] += x[(bb * c.cin + ci) * c.t + i] * w[(ci * coutG + co) * c.k + kk];
-                }
-            }
+            if (c.bias)
+                for (int co = 0; co < c.cout; co++)
+                    for (int t = 0; t < tout; t++) want[(bb * c.cout + co) * tout + t] = b[co];
+            for (int ci = 0; ci < c.cin; ci++)
+                for (int co = 0; co < coutG; co++)
+                    for (int kk = 0; kk < c.k; kk++) {
+                        int gr = ci / cinG;
+                        for (int i = 0; i < c.t; i++) {
+                            int pos = i * c.stride - c.pad + kk * c.dil;
+                            if (pos < 0 || pos >= tout) continue;
+                            want[(bb * c.cout + gr * coutG + co) * tout + pos] +=
+                                    x[(bb * c.cin + ci) * c.t + i] * w[(ci * coutG + co) * c.k + kk];
+                        }
+                    }
         }
         H.assertClose("conv_transpose1d " + c, runWithX(g, y, x, c), want, BOUND);
     }
@@ -188,7 +241,9 @@ class ConvKernelsTest {
     private static Tensor weights(GraphBuilder g, double[] w, int a, int b, int c, boolean permuted) {
         if (!permuted) return g.constant(HostTensor.ofFloats(Shape.of(a, b, c), KernelHarness.floats(w)));
         float[] stored = new float[w.length];
-        for (int i = 0; i < a; i++) for (int j = 0; j < b; j++) for (int k = 0; k < c; k++) stored[(k * b + j) * a + i] = (float) w[(i * b + j) * c + k];
+        for (int i = 0; i < a; i++)
+            for (int j = 0; j < b; j++)
+                for (int k = 0; k < c; k++) stored[(k * b + j) * a + i] = (float) w[(i * b + j) * c + k];
         return g.permute(g.constant(HostTensor.ofFloats(Shape.of(c, b, a), stored)), 2, 1, 0);
     }
 
@@ -201,9 +256,11 @@ class ConvKernelsTest {
     private static float[] runWithX(GraphBuilder g, Tensor y, double[] x, Case c) {
         float[] stored = new float[x.length];
         if (c.transposedX) {
-            for (int b = 0; b < c.batch; b++) for (int ci = 0; ci < c.cin; ci++) for (int t = 0; t < c.t; t++) {
-                stored[(b * c.t + t) * c.cin + ci] = (float) x[(b * c.cin + ci) * c.t + t];
-            }
+            for (int b = 0; b < c.batch; b++)
+                for (int ci = 0; ci < c.cin; ci++)
+                    for (int t = 0; t < c.t; t++) {
+                        stored[(b * c.t + t) * c.cin + ci] = (float) x[(b * c.cin + ci) * c.t + t];
+                    }
         } else {
             stored = KernelHarness.floats(x);
         }

@@ -1,7 +1,6 @@
 package dev.audioengine.backend.cpu.kernels.linear;
 
 import dev.audioengine.backend.cpu.threads.WorkerPool;
-
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
@@ -18,7 +17,11 @@ import java.util.Random;
  */
 public final class GemmSpeed {
     public static void main(String[] args) {
-        String[] shapes = args.length > 0 ? args : new String[] {"294,288,288", "294,1152,288", "294,288,1152", "588,416,416", "588,1664,416", "588,416,1664"};
+        String[] shapes = args.length > 0
+                ? args
+                : new String[] {
+                    "294,288,288", "294,1152,288", "294,288,1152", "588,416,416", "588,1664,416", "588,416,1664"
+                };
         WorkerPool pool = new WorkerPool(1);
         Random r = new Random(1);
         for (String s : shapes) {
@@ -52,14 +55,17 @@ public final class GemmSpeed {
                 long t0 = System.nanoTime();
                 for (int i = 0; i < reps; i++) {
                     PackedPanels pp = all[i % copies];
-                    for (int q = 0; q < np; q++) for (int p = 0; p < mp; p++) {
-                        Gemm.microKernel12(aPanels, 0, pp.data, pp.offset(q, 0), k, tile);
-                    }
+                    for (int q = 0; q < np; q++)
+                        for (int p = 0; p < mp; p++) {
+                            Gemm.microKernel12(aPanels, 0, pp.data, pp.offset(q, 0), k, tile);
+                        }
                 }
                 u[round] = 2.0 * mp * 12 * np * Gemm.NR * k * reps / (System.nanoTime() - t0);
             }
             Arrays.sort(u, 4, 8);
-            System.out.printf("%4d x %4d x %4d  blocked %.1f GFLOP/s (last rounds %.1f-%.1f), micro-kernel alone %.1f%n", m, n, k, (g[5] + g[6]) / 2, g[4], g[7], (u[5] + u[6]) / 2);
+            System.out.printf(
+                    "%4d x %4d x %4d  blocked %.1f GFLOP/s (last rounds %.1f-%.1f), micro-kernel alone %.1f%n",
+                    m, n, k, (g[5] + g[6]) / 2, g[4], g[7], (u[5] + u[6]) / 2);
         }
     }
 }

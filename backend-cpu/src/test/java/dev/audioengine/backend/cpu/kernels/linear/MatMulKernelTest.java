@@ -1,5 +1,7 @@
 package dev.audioengine.backend.cpu.kernels.linear;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.audioengine.api.graph.GraphBuilder;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.DType;
@@ -7,15 +9,12 @@ import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
 import dev.audioengine.backend.cpu.kernels.CpuTensor;
 import dev.audioengine.backend.cpu.kernels.KernelHarness;
+import java.util.Arrays;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-
-import java.util.Arrays;
-import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * MatMul against a float64 triple loop over the values the weight tensor really holds (after
@@ -27,19 +26,29 @@ class MatMulKernelTest {
     private static final KernelHarness H = new KernelHarness();
     private static final double BOUND = 1e-10;
 
-    enum Layout { CONTIGUOUS, TRANSPOSED, STRIDED_K }
+    enum Layout {
+        CONTIGUOUS,
+        TRANSPOSED,
+        STRIDED_K
+    }
 
     @AfterAll
-    static void close() { H.close(); }
+    static void close() {
+        H.close();
+    }
 
     @ParameterizedTest
-    @EnumSource(value = DType.class, names = {"F32", "F16", "BF16"})
+    @EnumSource(
+            value = DType.class,
+            names = {"F32", "F16", "BF16"})
     void oddSizesEveryLayout(DType wType) {
         int[] sizes = {1, 7, 33, 257};
-        for (int m : sizes) for (int n : sizes) for (int k : sizes) {
-            Layout layout = Layout.values()[H.random.nextInt(3)];
-            check(new long[] {m, k}, new long[] {n, k}, wType, layout);
-        }
+        for (int m : sizes)
+            for (int n : sizes)
+                for (int k : sizes) {
+                    Layout layout = Layout.values()[H.random.nextInt(3)];
+                    check(new long[] {m, k}, new long[] {n, k}, wType, layout);
+                }
     }
 
     /**
@@ -48,27 +57,36 @@ class MatMulKernelTest {
      * weights passed as graph inputs: both, at every row count around the kernels' edges.
      */
     @ParameterizedTest
-    @EnumSource(value = DType.class, names = {"F32", "F16", "BF16"})
+    @EnumSource(
+            value = DType.class,
+            names = {"F32", "F16", "BF16"})
     void constantAndInputWeightsAtEveryFewRowCount(DType wType) {
-        for (int m : new int[] {1, 2, 3, 4, 5, 12, 13, 63, 64}) for (int[] nk : new int[][] {{1, 7}, {33, 1}, {31, 257}, {65, 1030}}) {
-            Layout layout = Layout.values()[H.random.nextInt(3)];
-            check(new long[] {m, nk[1]}, new long[] {nk[0], nk[1]}, wType, layout, true);
-            check(new long[] {m, nk[1]}, new long[] {nk[0], nk[1]}, wType, layout, false);
-        }
+        for (int m : new int[] {1, 2, 3, 4, 5, 12, 13, 63, 64})
+            for (int[] nk : new int[][] {{1, 7}, {33, 1}, {31, 257}, {65, 1030}}) {
+                Layout layout = Layout.values()[H.random.nextInt(3)];
+                check(new long[] {m, nk[1]}, new long[] {nk[0], nk[1]}, wType, layout, true);
+                check(new long[] {m, nk[1]}, new long[] {nk[0], nk[1]}, wType, layout, false);
+            }
         check(new long[] {3, 2, 40}, new long[] {33, 40}, wType, Layout.CONTIGUOUS, true); // batches folded into 6 rows
         check(new long[] {2, 3, 40}, new long[] {33, 40}, wType, Layout.TRANSPOSED, true); // batches one by one
     }
 
     @ParameterizedTest
-    @EnumSource(value = DType.class, names = {"Q8_0", "Q4_0"})
+    @EnumSource(
+            value = DType.class,
+            names = {"Q8_0", "Q4_0"})
     void quantizedWeights(DType wType) {
-        for (int m : new int[] {1, 3, 7, 33, 257}) for (int n : new int[] {1, 7, 33, 65}) for (int k : new int[] {32, 96, 288, 544}) {
-            check(new long[] {m, k}, new long[] {n, k}, wType, Layout.values()[H.random.nextInt(3)]);
-        }
+        for (int m : new int[] {1, 3, 7, 33, 257})
+            for (int n : new int[] {1, 7, 33, 65})
+                for (int k : new int[] {32, 96, 288, 544}) {
+                    check(new long[] {m, k}, new long[] {n, k}, wType, Layout.values()[H.random.nextInt(3)]);
+                }
     }
 
     @ParameterizedTest
-    @EnumSource(value = DType.class, names = {"F32", "F16", "BF16", "Q8_0", "Q4_0"})
+    @EnumSource(
+            value = DType.class,
+            names = {"F32", "F16", "BF16", "Q8_0", "Q4_0"})
     void broadcastBatches(DType wType) {
         check(new long[] {2, 3, 7, 64}, new long[] {3, 5, 64}, wType, Layout.CONTIGUOUS);
         check(new long[] {3, 1, 9, 32}, new long[] {2, 4, 32}, wType, Layout.TRANSPOSED);
@@ -80,31 +98,40 @@ class MatMulKernelTest {
 
     /** w as the transpose of a [K, N] constant: column-major weights take the packing and strided-read paths. */
     @ParameterizedTest
-    @EnumSource(value = DType.class, names = {"F32", "F16", "BF16"})
+    @EnumSource(
+            value = DType.class,
+            names = {"F32", "F16", "BF16"})
     void transposedWeights(DType wType) {
         for (int[] mnk : new int[][] {{1, 33, 7}, {3, 257, 33}, {33, 7, 257}, {257, 33, 300}, {7, 1, 1}}) {
             int m = mnk[0], n = mnk[1], k = mnk[2];
             double[] x = H.gaussian(m * k);
             try (HostTensor wt = HostTensor.convert(wType, Shape.of(k, n), KernelHarness.floats(H.gaussian(n * k)));
-                 HostTensor xh = HostTensor.ofFloats(Shape.of(m, k), KernelHarness.floats(x))) {
+                    HostTensor xh = HostTensor.ofFloats(Shape.of(m, k), KernelHarness.floats(x))) {
                 double[] stored = KernelHarness.stored(wt), w = new double[n * k];
                 for (int i = 0; i < n; i++) for (int j = 0; j < k; j++) w[i * k + j] = stored[j * n + i];
                 GraphBuilder g = new GraphBuilder();
                 Tensor y = g.matmul(g.input("x", Shape.of(m, k)), g.transpose(g.constant(wt), 0, 1));
                 float[] got = H.run(g.build(y), Map.of("x", xh), BOUND);
-                H.assertClose("matmul x[" + m + ", " + k + "] w^T[" + n + ", " + k + "] " + wType, got,
-                        reference(x, new long[] {m, k}, w, new long[] {n, k}, new long[] {m, n}), BOUND);
+                H.assertClose(
+                        "matmul x[" + m + ", " + k + "] w^T[" + n + ", " + k + "] " + wType,
+                        got,
+                        reference(x, new long[] {m, k}, w, new long[] {n, k}, new long[] {m, n}),
+                        BOUND);
             }
         }
     }
 
     /** The mat-vec path (up to 4 rows of x) decodes quantized blocks in registers: every row count, every x layout. */
     @ParameterizedTest
-    @EnumSource(value = DType.class, names = {"Q8_0", "Q4_0"})
+    @EnumSource(
+            value = DType.class,
+            names = {"Q8_0", "Q4_0"})
     void quantizedMatVecEveryRowCountAndLayout(DType wType) {
-        for (Layout layout : Layout.values()) for (int m = 1; m <= 4; m++) for (int[] nk : new int[][] {{1, 32}, {7, 96}, {33, 4096}}) {
-            check(new long[] {m, nk[1]}, new long[] {nk[0], nk[1]}, wType, layout);
-        }
+        for (Layout layout : Layout.values())
+            for (int m = 1; m <= 4; m++)
+                for (int[] nk : new int[][] {{1, 32}, {7, 96}, {33, 4096}}) {
+                    check(new long[] {m, nk[1]}, new long[] {nk[0], nk[1]}, wType, layout);
+                }
     }
 
     /**
@@ -115,7 +142,9 @@ class MatMulKernelTest {
      * tiles, and k with a vector tail (F32/F16/BF16) or several blocks (Q8_0/Q4_0).
      */
     @ParameterizedTest
-    @EnumSource(value = DType.class, names = {"F32", "F16", "BF16", "Q8_0", "Q4_0"})
+    @EnumSource(
+            value = DType.class,
+            names = {"F32", "F16", "BF16", "Q8_0", "Q4_0"})
     void inputWeightsOfFewRowsAreStreamedAndRight(DType wType) {
         for (int m = 1; m <= 9; m++) {
             Gemm.Path path = Gemm.path(m, inputMatrix(wType, 67, 96));
@@ -123,10 +152,18 @@ class MatMulKernelTest {
             if (m <= 8) assertThat(path).as(m + " rows, " + wType).isNotEqualTo(Gemm.Path.BLOCKED);
             else assertThat(path).as(m + " rows").isEqualTo(Gemm.Path.BLOCKED);
         }
-        int[][] nk = wType.isQuantized() ? new int[][] {{1, 32}, {7, 96}, {67, 1056}, {33, 288}} : new int[][] {{1, 7}, {7, 33}, {67, 257}, {33, 1031}};
-        for (int m = 1; m <= 9; m++) for (int[] s : nk) {
-            check(new long[] {m, s[1]}, new long[] {s[0], s[1]}, wType, Layout.values()[H.random.nextInt(3)], false);
-        }
+        int[][] nk = wType.isQuantized()
+                ? new int[][] {{1, 32}, {7, 96}, {67, 1056}, {33, 288}}
+                : new int[][] {{1, 7}, {7, 33}, {67, 257}, {33, 1031}};
+        for (int m = 1; m <= 9; m++)
+            for (int[] s : nk) {
+                check(
+                        new long[] {m, s[1]},
+                        new long[] {s[0], s[1]},
+                        wType,
+                        Layout.values()[H.random.nextInt(3)],
+                        false);
+            }
     }
 
     /**
@@ -134,7 +171,9 @@ class MatMulKernelTest {
      * is one of 8 rows (four-row tiles, two A groups), of 3, or alone (eight streams).
      */
     @ParameterizedTest
-    @EnumSource(value = DType.class, names = {"F32", "F16", "BF16"})
+    @EnumSource(
+            value = DType.class,
+            names = {"F32", "F16", "BF16"})
     void aRowsResultDoesNotDependOnTheRowsBesideIt(DType wType) {
         int n = 37, k = 1031;
         float[] x = KernelHarness.floats(H.gaussian(8 * k));
@@ -143,8 +182,13 @@ class MatMulKernelTest {
             float[] three = product(Arrays.copyOfRange(x, 5 * k, 8 * k), 3, k, w);
             for (int i = 0; i < 8; i++) {
                 float[] alone = product(Arrays.copyOfRange(x, i * k, (i + 1) * k), 1, k, w);
-                assertThat(Arrays.copyOfRange(all, i * n, (i + 1) * n)).as("row " + i + " of 8 vs alone, " + wType).isEqualTo(alone);
-                if (i >= 5) assertThat(Arrays.copyOfRange(three, (i - 5) * n, (i - 4) * n)).as("row " + i + " of 3 vs alone").isEqualTo(alone);
+                assertThat(Arrays.copyOfRange(all, i * n, (i + 1) * n))
+                        .as("row " + i + " of 8 vs alone, " + wType)
+                        .isEqualTo(alone);
+                if (i >= 5)
+                    assertThat(Arrays.copyOfRange(three, (i - 5) * n, (i - 4) * n))
+                            .as("row " + i + " of 3 vs alone")
+                            .isEqualTo(alone);
             }
         }
     }
@@ -172,16 +216,24 @@ class MatMulKernelTest {
      */
     @Test
     void rowMajorActivationPanelsAtEveryTailRowCount() {
-        for (int tail = 1; tail <= 12; tail++) for (int k : new int[] {2, 3, 97, 1030}) {
-            check(new long[] {12 + tail, k}, new long[] {19, k}, DType.F32, Layout.CONTIGUOUS, false);
-            check(new long[] {60 + tail, k}, new long[] {33, k}, DType.F32, Layout.CONTIGUOUS, true);
-        }
-        check(new long[] {3, 17, 40}, new long[] {21, 40}, DType.F32, Layout.CONTIGUOUS, false); // batches folded into 51 rows
+        for (int tail = 1; tail <= 12; tail++)
+            for (int k : new int[] {2, 3, 97, 1030}) {
+                check(new long[] {12 + tail, k}, new long[] {19, k}, DType.F32, Layout.CONTIGUOUS, false);
+                check(new long[] {60 + tail, k}, new long[] {33, k}, DType.F32, Layout.CONTIGUOUS, true);
+            }
+        check(
+                new long[] {3, 17, 40},
+                new long[] {21, 40},
+                DType.F32,
+                Layout.CONTIGUOUS,
+                false); // batches folded into 51 rows
     }
 
     /** K past the GEMM's k slice (1024): partial products accumulate into C, and quantized slices start mid-row. */
     @ParameterizedTest
-    @EnumSource(value = DType.class, names = {"F32", "F16", "Q8_0", "Q4_0"})
+    @EnumSource(
+            value = DType.class,
+            names = {"F32", "F16", "Q8_0", "Q4_0"})
     void deepProductsSpanSeveralKSlices(DType wType) {
         for (Layout layout : Layout.values()) {
             check(new long[] {33, 2112}, new long[] {40, 2112}, wType, layout);
@@ -206,7 +258,8 @@ class MatMulKernelTest {
         if (xDims[xDims.length - 2] == 1 && wDims[wDims.length - 2] == 1) wDims[wDims.length - 2] = 2;
         int xr = xDims.length, m = (int) xDims[xr - 2], k = (int) xDims[xr - 1], n = (int) wDims[wDims.length - 2];
         double[] x = H.gaussian((int) Shape.of(xDims).elements());
-        HostTensor wt = HostTensor.convert(wType, Shape.of(wDims), KernelHarness.floats(H.gaussian((int) Shape.of(wDims).elements())));
+        HostTensor wt = HostTensor.convert(wType, Shape.of(wDims), KernelHarness.floats(H.gaussian((int)
+                Shape.of(wDims).elements())));
         double[] w = KernelHarness.stored(wt);
         GraphBuilder g = new GraphBuilder();
         long[] stored = xDims.clone();
@@ -218,9 +271,12 @@ class MatMulKernelTest {
                 stored[xr - 2] = k;
                 stored[xr - 1] = m;
                 storedValues = new float[x.length];
-                for (long b = 0; b < batch; b++) for (int i = 0; i < m; i++) for (int j = 0; j < k; j++) {
-                    storedValues[(int) (b * m * k + (long) j * m + i)] = (float) x[(int) (b * m * k + (long) i * k + j)];
-                }
+                for (long b = 0; b < batch; b++)
+                    for (int i = 0; i < m; i++)
+                        for (int j = 0; j < k; j++) {
+                            storedValues[(int) (b * m * k + (long) j * m + i)] =
+                                    (float) x[(int) (b * m * k + (long) i * k + j)];
+                        }
             }
             default -> {
                 stored[xr - 1] = 2L * k;
@@ -251,16 +307,19 @@ class MatMulKernelTest {
         long[] xd = pad4(xDims), wd = pad4(wDims), od = pad4(outDims);
         int m = (int) od[2], n = (int) od[3], k = (int) xd[3];
         double[] out = new double[(int) Shape.of(outDims).elements()];
-        for (int b0 = 0; b0 < od[0]; b0++) for (int b1 = 0; b1 < od[1]; b1++) {
-            long xb = ((xd[0] == 1 ? 0 : b0) * xd[1] + (xd[1] == 1 ? 0 : b1)) * m * k;
-            long wb = ((wd[0] == 1 ? 0 : b0) * wd[1] + (wd[1] == 1 ? 0 : b1)) * n * k;
-            long ob = ((long) b0 * od[1] + b1) * m * n;
-            for (int i = 0; i < m; i++) for (int j = 0; j < n; j++) {
-                double s = 0;
-                for (int kk = 0; kk < k; kk++) s += x[(int) (xb + (long) i * k + kk)] * w[(int) (wb + (long) j * k + kk)];
-                out[(int) (ob + (long) i * n + j)] = s;
+        for (int b0 = 0; b0 < od[0]; b0++)
+            for (int b1 = 0; b1 < od[1]; b1++) {
+                long xb = ((xd[0] == 1 ? 0 : b0) * xd[1] + (xd[1] == 1 ? 0 : b1)) * m * k;
+                long wb = ((wd[0] == 1 ? 0 : b0) * wd[1] + (wd[1] == 1 ? 0 : b1)) * n * k;
+                long ob = ((long) b0 * od[1] + b1) * m * n;
+                for (int i = 0; i < m; i++)
+                    for (int j = 0; j < n; j++) {
+                        double s = 0;
+                        for (int kk = 0; kk < k; kk++)
+                            s += x[(int) (xb + (long) i * k + kk)] * w[(int) (wb + (long) j * k + kk)];
+                        out[(int) (ob + (long) i * n + j)] = s;
+                    }
             }
-        }
         return out;
     }
 

@@ -7,7 +7,6 @@ import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
-
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -25,11 +24,22 @@ import java.util.Random;
  */
 public final class MatVecSpeed {
     public static void main(String[] args) {
-        List<String> shapes = args.length > 0 ? List.of(args) : List.of("416,416,48", "3328,416,8", "416,1664,8", "32768,416,1", "288,288,36", "2304,288,6", "32768,288,1");
+        List<String> shapes = args.length > 0
+                ? List.of(args)
+                : List.of(
+                        "416,416,48",
+                        "3328,416,8",
+                        "416,1664,8",
+                        "32768,416,1",
+                        "288,288,36",
+                        "2304,288,6",
+                        "32768,288,1");
         Random r = new Random(1);
-        try (AudioEngine engine = AudioEngine.builder().backend("cpu").threads(1).build()) {
+        try (AudioEngine engine =
+                AudioEngine.builder().backend("cpu").threads(1).build()) {
             for (String s : shapes) {
-                int[] d = Arrays.stream(s.split(",")).mapToInt(Integer::parseInt).toArray();
+                int[] d =
+                        Arrays.stream(s.split(",")).mapToInt(Integer::parseInt).toArray();
                 int n = d[0], k = d[1], copies = d[2], m = d.length > 3 ? d[3] : 1;
                 GraphBuilder g = new GraphBuilder();
                 Tensor x = g.input("x", Shape.of(m, k));
@@ -38,14 +48,17 @@ public final class MatVecSpeed {
                     float[] w = new float[n * k];
                     for (int i = 0; i < w.length; i++) w[i] = (float) r.nextGaussian();
                     Tensor y = g.matmul(x, g.constant(HostTensor.convert(DType.Q8_0, Shape.of(n, k), w)));
-                    Tensor row = n == k ? y : g.matmul(y, g.constant(HostTensor.convert(DType.Q8_0, Shape.of(k, n), new float[n * k])));
+                    Tensor row = n == k
+                            ? y
+                            : g.matmul(y, g.constant(HostTensor.convert(DType.Q8_0, Shape.of(k, n), new float[n * k])));
                     if (n != k) c++; // the way back counts as a weight too
                     sum = sum == null ? row : g.add(sum, row);
                 }
                 float[] xv = new float[m * k];
                 for (int i = 0; i < m * k; i++) xv[i] = (float) r.nextGaussian();
-                try (CompiledGraph cg = engine.compile(g.build(sum)); HostTensor xt = HostTensor.ofFloats(Shape.of(m, k), xv);
-                     HostTensor out = HostTensor.allocate(DType.F32, Shape.of(m, k))) {
+                try (CompiledGraph cg = engine.compile(g.build(sum));
+                        HostTensor xt = HostTensor.ofFloats(Shape.of(m, k), xv);
+                        HostTensor out = HostTensor.allocate(DType.F32, Shape.of(m, k))) {
                     double[] us = new double[9];
                     for (int round = 0; round < us.length; round++) {
                         int reps = m > 1 ? 5 : 200;
@@ -55,7 +68,9 @@ public final class MatVecSpeed {
                     }
                     Arrays.sort(us, 4, 9);
                     double bytes = n * (k / 32) * 34.0;
-                    System.out.printf("%5d x %4d Q8_0, %2d weights, %d rows: %7.1f µs a weight (%.1f GB/s, %.1f GFLOP/s)%n", n, k, copies, m, us[6], bytes / us[6] / 1e3, 2.0 * m * n * k / us[6] / 1e3);
+                    System.out.printf(
+                            "%5d x %4d Q8_0, %2d weights, %d rows: %7.1f µs a weight (%.1f GB/s, %.1f GFLOP/s)%n",
+                            n, k, copies, m, us[6], bytes / us[6] / 1e3, 2.0 * m * n * k / us[6] / 1e3);
                 }
             }
         }

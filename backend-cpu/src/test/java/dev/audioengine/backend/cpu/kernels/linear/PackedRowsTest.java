@@ -1,13 +1,11 @@
 package dev.audioengine.backend.cpu.kernels.linear;
 
-import dev.audioengine.backend.cpu.threads.WorkerPool;
-
-import org.junit.jupiter.api.Test;
-
-import java.util.Random;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.audioengine.backend.cpu.threads.WorkerPool;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
 
 /**
  * A pre-packed A operand ({@link PackedRows}, what the DFT convolution's constants are) gives the bits of the same A
@@ -29,17 +27,21 @@ class PackedRowsTest {
                 new Gemm(pool, m, n, k).multiply(am, bm, new MatrixSink.Array(perCall, 0, n));
                 int start = 3 * Gemm.MR; // behind another operand's panels, as ConvSpectra stores its bins
                 float[] shared = new float[start + (int) PackedRows.floats(m, k)];
-                Gemm.overPackedA(pool, n, k).multiply(PackedRows.into(am, shared, start), bm, new MatrixSink.Array(packed, 0, n));
+                Gemm.overPackedA(pool, n, k)
+                        .multiply(PackedRows.into(am, shared, start), bm, new MatrixSink.Array(packed, 0, n));
                 // up to SMALL_M rows the per-call product takes the mat-vec paths, another summation order
                 if (m > Gemm.SMALL_M) assertThat(packed).as("%dx%dx%d", m, n, k).isEqualTo(perCall);
                 double err = 0, ref = 0;
-                for (int i = 0; i < m; i++) for (int j = 0; j < n; j++) {
-                    double want = 0;
-                    for (int kk = 0; kk < k; kk++) want += (double) a[i * k + kk] * b[j * k + kk];
-                    err += (packed[i * n + j] - want) * (packed[i * n + j] - want);
-                    ref += want * want;
-                }
-                assertThat(err / ref).as("NMSE %dx%dx%d against float64", m, n, k).isLessThan(1e-10);
+                for (int i = 0; i < m; i++)
+                    for (int j = 0; j < n; j++) {
+                        double want = 0;
+                        for (int kk = 0; kk < k; kk++) want += (double) a[i * k + kk] * b[j * k + kk];
+                        err += (packed[i * n + j] - want) * (packed[i * n + j] - want);
+                        ref += want * want;
+                    }
+                assertThat(err / ref)
+                        .as("NMSE %dx%dx%d against float64", m, n, k)
+                        .isLessThan(1e-10);
             }
         }
     }
@@ -48,8 +50,10 @@ class PackedRowsTest {
     void aGemmSizedForPrePackedARefusesOtherProducts() {
         try (WorkerPool pool = new WorkerPool(1)) {
             ArrayMatrix a = new ArrayMatrix(new float[4], 0, 2, 2, 2);
-            assertThatThrownBy(() -> Gemm.overPackedA(pool, 2, 2).multiply(a, a, new MatrixSink.Array(new float[4], 0, 2)))
-                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("pre-packed A");
+            assertThatThrownBy(
+                            () -> Gemm.overPackedA(pool, 2, 2).multiply(a, a, new MatrixSink.Array(new float[4], 0, 2)))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("pre-packed A");
         }
     }
 

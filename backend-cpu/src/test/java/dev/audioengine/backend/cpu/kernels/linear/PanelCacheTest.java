@@ -1,5 +1,7 @@
 package dev.audioengine.backend.cpu.kernels.linear;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.api.exec.CompiledGraph;
 import dev.audioengine.api.graph.GraphBuilder;
@@ -10,16 +12,13 @@ import dev.audioengine.api.tensor.Shape;
 import dev.audioengine.backend.cpu.kernels.CpuTensor;
 import dev.audioengine.backend.cpu.kernels.KernelHarness;
 import dev.audioengine.backend.cpu.threads.WorkerPool;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Constant quantized and half-float weights of tall products are decoded once into F32 panels shared by every
@@ -33,26 +32,38 @@ class PanelCacheTest {
     private static final double BOUND = 1e-10;
 
     @AfterAll
-    static void close() { H.close(); }
+    static void close() {
+        H.close();
+    }
 
     /** Row counts past the mat-vec paths (9 is the first blocked one), N with partial panels, K over one and two k slices. */
     @ParameterizedTest
-    @EnumSource(value = DType.class, names = {"Q8_0", "Q4_0", "F16", "BF16"})
+    @EnumSource(
+            value = DType.class,
+            names = {"Q8_0", "Q4_0", "F16", "BF16"})
     void tallProductsOverCachedPanelsAreRight(DType wType) {
-        int[][] nk = wType.isQuantized() ? new int[][] {{1, 32}, {33, 288}, {65, 1056}, {1000, 96}} : new int[][] {{1, 7}, {33, 289}, {65, 1031}, {1000, 33}};
-        for (int m : new int[] {9, 13, 97, 300}) for (int[] s : nk) {
-            if ((long) m * s[0] * s[1] > 12_000_000L) continue; // the float64 reference loop stays quick
-            int n = s[0], k = s[1];
-            double[] x = H.gaussian(m * k);
-            try (HostTensor w = HostTensor.convert(wType, Shape.of(n, k), KernelHarness.floats(H.gaussian(n * k)));
-                 HostTensor xh = HostTensor.ofFloats(Shape.of(m, k), KernelHarness.floats(x))) {
-                GraphBuilder g = new GraphBuilder();
-                Tensor y = g.matmul(g.input("x", Shape.of(m, k)), g.constant(w));
-                float[] got = H.run(g.build(y), Map.of("x", xh), BOUND);
-                H.assertClose("x[" + m + ", " + k + "] · constant " + wType + " w[" + n + ", " + k + "]ᵀ", got,
-                        MatMulKernelTest.reference(x, new long[] {m, k}, KernelHarness.stored(w), new long[] {n, k}, new long[] {m, n}), BOUND);
+        int[][] nk = wType.isQuantized()
+                ? new int[][] {{1, 32}, {33, 288}, {65, 1056}, {1000, 96}}
+                : new int[][] {{1, 7}, {33, 289}, {65, 1031}, {1000, 33}};
+        for (int m : new int[] {9, 13, 97, 300})
+            for (int[] s : nk) {
+                if ((long) m * s[0] * s[1] > 12_000_000L) continue; // the float64 reference loop stays quick
+                int n = s[0], k = s[1];
+                double[] x = H.gaussian(m * k);
+                try (HostTensor w = HostTensor.convert(wType, Shape.of(n, k), KernelHarness.floats(H.gaussian(n * k)));
+                        HostTensor xh = HostTensor.ofFloats(Shape.of(m, k), KernelHarness.floats(x))) {
+                    GraphBuilder g = new GraphBuilder();
+                    Tensor y = g.matmul(g.input("x", Shape.of(m, k)), g.constant(w));
+                    float[] got = H.run(g.build(y), Map.of("x", xh), BOUND);
+                    H.assertClose(
+                            "x[" + m + ", " + k + "] · constant " + wType + " w[" + n + ", " + k + "]ᵀ",
+                            got,
+                            MatMulKernelTest.reference(
+                                    x, new long[] {m, k}, KernelHarness.stored(w), new long[] {n, k}, new long[] {m, n
+                                    }),
+                            BOUND);
+                }
             }
-        }
     }
 
     /**
@@ -61,24 +72,31 @@ class PanelCacheTest {
      * [T, K] slices against one weight) too.
      */
     @ParameterizedTest
-    @EnumSource(value = DType.class, names = {"Q8_0", "Q4_0", "BF16"})
+    @EnumSource(
+            value = DType.class,
+            names = {"Q8_0", "Q4_0", "BF16"})
     void cachedPanelsGiveTheBitsOfPackingPerRun(DType wType) {
         int n = 70, k = 1088; // two k slices, a partial last panel
         try (AudioEngine e = AudioEngine.builder().backend("cpu").threads(2).build();
-             HostTensor w = HostTensor.convert(wType, Shape.of(n, k), KernelHarness.floats(H.gaussian(n * k)))) {
+                HostTensor w = HostTensor.convert(wType, Shape.of(n, k), KernelHarness.floats(H.gaussian(n * k)))) {
             for (long[] xDims : new long[][] {{97, k}, {300, k}, {3, 40, k}}) {
-                float[] x = KernelHarness.floats(H.gaussian((int) Shape.of(xDims).elements()));
+                float[] x =
+                        KernelHarness.floats(H.gaussian((int) Shape.of(xDims).elements()));
                 float[] cached = run(e, xDims, x, w, true), perRun = run(e, xDims, x, w, false);
-                assertThat(cached).as("x%s · constant %s vs the same weight as an input", java.util.Arrays.toString(xDims), wType).isEqualTo(perRun);
+                assertThat(cached)
+                        .as("x%s · constant %s vs the same weight as an input", java.util.Arrays.toString(xDims), wType)
+                        .isEqualTo(perRun);
             }
         }
     }
 
     private static float[] run(AudioEngine e, long[] xDims, float[] x, HostTensor w, boolean constant) {
         GraphBuilder g = new GraphBuilder();
-        Tensor y = g.matmul(g.input("x", Shape.of(xDims)), constant ? g.constant(w) : g.input("w", w.dtype(), w.shape()));
-        try (CompiledGraph cg = e.compile(g.build(y)); HostTensor xh = HostTensor.ofFloats(Shape.of(xDims), x);
-             CompiledGraph.Outputs out = cg.run(constant ? Map.of("x", xh) : Map.of("x", xh, "w", w))) {
+        Tensor y =
+                g.matmul(g.input("x", Shape.of(xDims)), constant ? g.constant(w) : g.input("w", w.dtype(), w.shape()));
+        try (CompiledGraph cg = e.compile(g.build(y));
+                HostTensor xh = HostTensor.ofFloats(Shape.of(xDims), x);
+                CompiledGraph.Outputs out = cg.run(constant ? Map.of("x", xh) : Map.of("x", xh, "w", w))) {
             return out.get(0).toFloatArray();
         }
     }
@@ -107,7 +125,10 @@ class PanelCacheTest {
             int rows = 64, k = 96; // 24 KiB of F32 panels each
             long each = 4L * rows * k;
             PanelCache cache = new PanelCache(3 * each + each / 2);
-            for (int i = 0; i < 3; i++) assertThat(cache.panels(q8(arena, rows, k), rows, k, k, 1)).as("weight " + i).isNotNull();
+            for (int i = 0; i < 3; i++)
+                assertThat(cache.panels(q8(arena, rows, k), rows, k, k, 1))
+                        .as("weight " + i)
+                        .isNotNull();
             assertThat(cache.panels(q8(arena, rows, k), rows, k, k, 1)).isNull();
             assertThat(cache.bytes()).isEqualTo(3 * each);
         }
@@ -135,7 +156,8 @@ class PanelCacheTest {
         Conv1dSpectral.Plan plan = Conv1dSpectral.plan(g);
         assertThat(plan).isNotNull();
         long bytes = 4L * ConvSpectra.floatsFor(g, plan);
-        try (Arena arena = Arena.ofConfined(); WorkerPool pool = new WorkerPool(1)) {
+        try (Arena arena = Arena.ofConfined();
+                WorkerPool pool = new WorkerPool(1)) {
             CpuTensor w = f32(arena, 40, 64, 11);
             PanelCache cache = new PanelCache(bytes + bytes / 2);
             ConvSpectra first = cache.spectra(w, g, plan, pool);

@@ -1,5 +1,7 @@
 package dev.audioengine.backend.cpu.kernels.linear;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.audioengine.api.tensor.BlockQuantization;
 import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.HalfFloats;
@@ -8,12 +10,9 @@ import dev.audioengine.api.tensor.Shape;
 import dev.audioengine.api.testkit.RandomTensors;
 import dev.audioengine.api.testkit.Seeds;
 import dev.audioengine.backend.cpu.kernels.CpuTensor;
-import org.junit.jupiter.api.Test;
-
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * The row decoders the GEMM packs from must be bit-exact: every one of the 65536 F16 and BF16
@@ -31,8 +30,12 @@ class TensorMatrixTest {
                 matrix(h, 1, n).readRow(0, 0, n, got, 0);
                 for (int i = 0; i < n; i++) {
                     float want = dt == DType.F16 ? HalfFloats.f16ToFloat((short) i) : HalfFloats.bf16ToFloat((short) i);
-                    if (Float.isNaN(want)) assertThat(got[i]).as("%s pattern %04x", dt, i & 0xffff).isNaN();
-                    else assertThat(Float.floatToRawIntBits(got[i])).as("%s pattern %04x", dt, i & 0xffff).isEqualTo(Float.floatToRawIntBits(want));
+                    if (Float.isNaN(want))
+                        assertThat(got[i]).as("%s pattern %04x", dt, i & 0xffff).isNaN();
+                    else
+                        assertThat(Float.floatToRawIntBits(got[i]))
+                                .as("%s pattern %04x", dt, i & 0xffff)
+                                .isEqualTo(Float.floatToRawIntBits(want));
                 }
             }
         }
@@ -52,7 +55,9 @@ class TensorMatrixTest {
                     m.readRow(r, 64, cols - 64, got, 0); // starts at block 2
                     float[] want = new float[cols - 64];
                     System.arraycopy(all, r * cols + 64, want, 0, want.length);
-                    assertThat(got).as("%s row %d; %s", dt, r, Seeds.describe(seed)).containsExactly(want);
+                    assertThat(got)
+                            .as("%s row %d; %s", dt, r, Seeds.describe(seed))
+                            .containsExactly(want);
                 }
                 float[] direct = new float[cols];
                 long rowBytes = dt.bytesFor(cols);
@@ -67,7 +72,8 @@ class TensorMatrixTest {
     }
 
     private static TensorMatrix matrix(HostTensor h, int rows, int cols) {
-        CpuTensor t = new CpuTensor(h.data(), 0, h.dtype(), 2, new long[] {1, 1, rows, cols}, new long[] {0, 0, cols, 1});
+        CpuTensor t =
+                new CpuTensor(h.data(), 0, h.dtype(), 2, new long[] {1, 1, rows, cols}, new long[] {0, 0, cols, 1});
         return new TensorMatrix(t, 0, rows, cols, cols, 1);
     }
 }

@@ -4,17 +4,16 @@ import dev.audioengine.api.AudioEngine;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
-import dev.audioengine.backend.cpu.kernels.ReferenceCheck.Layout;
 import dev.audioengine.backend.cpu.kernels.ReferenceCheck;
+import dev.audioengine.backend.cpu.kernels.ReferenceCheck.Layout;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * layer_norm, rms_norm, group_norm and softmax on the CPU against the reference. Bound: NMSE
@@ -28,10 +27,18 @@ class NormKernelTest {
     private static AudioEngine engine;
 
     @BeforeAll
-    static void open() { engine = AudioEngine.builder().backend("cpu").threads(3).option("cpu.op-threads", "all").build(); }
+    static void open() {
+        engine = AudioEngine.builder()
+                .backend("cpu")
+                .threads(3)
+                .option("cpu.op-threads", "all")
+                .build();
+    }
 
     @AfterAll
-    static void close() { engine.close(); }
+    static void close() {
+        engine.close();
+    }
 
     static List<Arguments> rowCases() {
         List<Arguments> cases = new ArrayList<>();
@@ -94,7 +101,8 @@ class NormKernelTest {
             try (ReferenceCheck c = new ReferenceCheck()) {
                 Tensor x = c.input("x", Shape.of(2, 6, t), layout, -2, 4);
                 Tensor gamma = c.constant(Shape.of(6), 0.5f, 2), beta = c.constant(Shape.of(6), -1, 1);
-                c.assertNmse(engine, "group_norm groups=" + groups, c.g.groupNorm(x, groups, gamma, beta, 1e-5f), F32_NORM);
+                c.assertNmse(
+                        engine, "group_norm groups=" + groups, c.g.groupNorm(x, groups, gamma, beta, 1e-5f), F32_NORM);
             }
         }
     }
@@ -125,7 +133,8 @@ class NormKernelTest {
         }
         try (ReferenceCheck c = new ReferenceCheck()) {
             Tensor x = c.input("x", Shape.of(2, 3, n), layout, -8, 8);
-            Tensor mask = c.input("mask", Shape.of(2, 1, 1), Layout.CONTIGUOUS, -4, 4); // one value per batch: stride-0 rows
+            Tensor mask =
+                    c.input("mask", Shape.of(2, 1, 1), Layout.CONTIGUOUS, -4, 4); // one value per batch: stride-0 rows
             c.assertNmse(engine, "softmax scalar-row mask", c.g.softmax(x, mask, 2f), F32_NORM);
         }
     }
@@ -135,7 +144,8 @@ class NormKernelTest {
     void softmaxMinusInfinityRows() {
         int n = 37;
         float[] mask = new float[4 * n];
-        for (int i = 0; i < 4; i++) for (int j = 0; j < n; j++) mask[i * n + j] = (i == 0 || j > i * 10) ? Float.NEGATIVE_INFINITY : 0;
+        for (int i = 0; i < 4; i++)
+            for (int j = 0; j < n; j++) mask[i * n + j] = (i == 0 || j > i * 10) ? Float.NEGATIVE_INFINITY : 0;
         try (ReferenceCheck c = new ReferenceCheck()) {
             float[] xv = c.random.uniform(4 * n, -3, 3);
             xv[3 * n + 5] = Float.NaN;

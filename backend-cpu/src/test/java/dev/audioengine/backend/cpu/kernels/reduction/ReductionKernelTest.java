@@ -5,17 +5,16 @@ import dev.audioengine.api.graph.Op.ReduceKind;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
-import dev.audioengine.backend.cpu.kernels.ReferenceCheck.Layout;
 import dev.audioengine.backend.cpu.kernels.ReferenceCheck;
+import dev.audioengine.backend.cpu.kernels.ReferenceCheck.Layout;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * sum, mean, max and argmax along every axis on the CPU against the reference. Bound for sum and
@@ -28,10 +27,18 @@ class ReductionKernelTest {
     private static AudioEngine engine;
 
     @BeforeAll
-    static void open() { engine = AudioEngine.builder().backend("cpu").threads(3).option("cpu.op-threads", "all").build(); }
+    static void open() {
+        engine = AudioEngine.builder()
+                .backend("cpu")
+                .threads(3)
+                .option("cpu.op-threads", "all")
+                .build();
+    }
 
     @AfterAll
-    static void close() { engine.close(); }
+    static void close() {
+        engine.close();
+    }
 
     static List<Arguments> cases() {
         List<Arguments> cases = new ArrayList<>();
@@ -58,7 +65,9 @@ class ReductionKernelTest {
 
     static List<Arguments> argmaxCases() {
         List<Arguments> cases = new ArrayList<>();
-        for (int n : SIZES) for (Layout layout : Layout.values()) for (int axis = 0; axis < 3; axis++) cases.add(Arguments.of(n, layout, axis));
+        for (int n : SIZES)
+            for (Layout layout : Layout.values())
+                for (int axis = 0; axis < 3; axis++) cases.add(Arguments.of(n, layout, axis));
         return cases;
     }
 

@@ -9,15 +9,14 @@ import dev.audioengine.backend.cpu.kernels.CpuTensor;
 import dev.audioengine.backend.cpu.kernels.KernelContext;
 import dev.audioengine.backend.cpu.kernels.KernelHarness;
 import dev.audioengine.backend.cpu.threads.WorkerPool;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
-
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.HashMap;
 import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Fused attention against a float64 materialized softmax(q·kᵀ·scale + mask [+ causal])·v, over
@@ -30,28 +29,46 @@ class AttentionKernelTest {
     private static final double BOUND = 1e-10;
 
     @AfterAll
-    static void close() { H.close(); }
+    static void close() {
+        H.close();
+    }
 
     @ParameterizedTest
-    @EnumSource(value = DType.class, names = {"F32", "F16", "BF16"})
+    @EnumSource(
+            value = DType.class,
+            names = {"F32", "F16", "BF16"})
     void randomShapes(DType kvType) {
         int[] lengths = {1, 7, 33, 257};
         int[][] headPairs = {{1, 1}, {4, 2}, {3, 1}, {2, 2}};
         for (int n = 0; n < 24; n++) {
             int[] hp = headPairs[H.random.nextInt(headPairs.length)];
-            int d = new int[] {1, 7, 16, 33, 64}[H.random.nextInt(5)], b = 1 + H.random.nextInt(2), tq = lengths[H.random.nextInt(4)];
-            // a one-element output (b = h = tq = d = 1) is one weighted sum of up to 257 gaussian values: when they cancel
+            int d = new int[] {1, 7, 16, 33, 64}[H.random.nextInt(5)],
+                    b = 1 + H.random.nextInt(2),
+                    tq = lengths[H.random.nextInt(4)];
+            // a one-element output (b = h = tq = d = 1) is one weighted sum of up to 257 gaussian values: when they
+            // cancel
             // to ~1e-4, float32's rounding of the terms alone gives a relative error past the bound (seen: NMSE 1.6e-9
-            // at -4.9e-4), so NMSE over a single element is not a fair measure; such rows stay covered inside larger outputs
+            // at -4.9e-4), so NMSE over a single element is not a fair measure; such rows stay covered inside larger
+            // outputs
             if (b * hp[0] * tq * d == 1) tq = lengths[1 + H.random.nextInt(3)];
-            check(b, hp[0], hp[1], tq, lengths[H.random.nextInt(4)], d, kvType, H.random.nextBoolean(), H.random.nextInt(3), H.random.nextBoolean());
+            check(
+                    b,
+                    hp[0],
+                    hp[1],
+                    tq,
+                    lengths[H.random.nextInt(4)],
+                    d,
+                    kvType,
+                    H.random.nextBoolean(),
+                    H.random.nextInt(3),
+                    H.random.nextBoolean());
         }
     }
 
     @Test
     void causalSelfAttentionAndFullyMaskedRows() {
         check(1, 2, 2, 100, 100, 64, DType.F32, true, 0, false);
-        check(1, 2, 1, 40, 9, 8, DType.F32, true, 0, true);   // Tq > Tk: the first rows see nothing
+        check(1, 2, 1, 40, 9, 8, DType.F32, true, 0, true); // Tq > Tk: the first rows see nothing
         check(2, 4, 2, 33, 70, 32, DType.F16, true, 2, true); // mask with whole -inf rows, plus causal
         check(1, 1, 1, 1, 1, 1, DType.F32, false, 0, false);
     }
@@ -67,7 +84,8 @@ class AttentionKernelTest {
         int tk = 130;
         for (int d : new int[] {36, 52, 16, 7}) {
             for (int len : new int[] {0, 1, 63, 64, 65, 129, 130}) {
-                for (int[] hp : new int[][] {{8, 8}, {8, 2}}) check(1, hp[0], hp[1], 1, tk, d, DType.F32, false, prefix(1, tk, len), false, false);
+                for (int[] hp : new int[][] {{8, 8}, {8, 2}})
+                    check(1, hp[0], hp[1], 1, tk, d, DType.F32, false, prefix(1, tk, len), false, false);
             }
             check(1, 8, 2, 1, tk, d, DType.F32, false, prefix(1, tk, 65), true, true);
             check(2, 4, 2, 2, tk, d, DType.F32, false, prefix(2, tk, 100), false, true);
@@ -84,19 +102,33 @@ class AttentionKernelTest {
     @Test
     void inPlaceRowsEndingAtTheSegmentEndWithNaNBetweenRows() {
         int h = 2, tk = 70;
-        try (Arena arena = Arena.ofShared(); WorkerPool pool = new WorkerPool(1)) {
-            for (int d : new int[] {36, 52, 7, 16}) for (int gap : new int[] {0, 3}) {
-                double[] q = H.gaussian(h * d), k = H.gaussian(h * tk * d), v = H.gaussian(h * tk * d);
-                float scale = (float) (1 / Math.sqrt(d));
-                GraphBuilder g = new GraphBuilder();
-                Tensor node = g.attention(g.input("q", Shape.of(1, h, 1, d)), g.input("k", Shape.of(1, h, tk, d)),
-                        g.input("v", Shape.of(1, h, tk, d)), null, scale, false);
-                CpuTensor out = rows(arena, new double[h * d], h, 1, d, 0);
-                CpuTensor[] in = {rows(arena, q, h, 1, d, 0), rows(arena, k, h, tk, d, gap), rows(arena, v, h, tk, d, gap)};
-                new AttentionKernel().bind(node, out, in, new KernelContext(pool)).run();
-                H.assertClose("attention in place at the segment end, D" + d + " gap " + gap, out.toFloatArray(),
-                        reference(q, k, v, null, 1, h, h, 1, tk, d, scale, false), BOUND);
-            }
+        try (Arena arena = Arena.ofShared();
+                WorkerPool pool = new WorkerPool(1)) {
+            for (int d : new int[] {36, 52, 7, 16})
+                for (int gap : new int[] {0, 3}) {
+                    double[] q = H.gaussian(h * d), k = H.gaussian(h * tk * d), v = H.gaussian(h * tk * d);
+                    float scale = (float) (1 / Math.sqrt(d));
+                    GraphBuilder g = new GraphBuilder();
+                    Tensor node = g.attention(
+                            g.input("q", Shape.of(1, h, 1, d)),
+                            g.input("k", Shape.of(1, h, tk, d)),
+                            g.input("v", Shape.of(1, h, tk, d)),
+                            null,
+                            scale,
+                            false);
+                    CpuTensor out = rows(arena, new double[h * d], h, 1, d, 0);
+                    CpuTensor[] in = {
+                        rows(arena, q, h, 1, d, 0), rows(arena, k, h, tk, d, gap), rows(arena, v, h, tk, d, gap)
+                    };
+                    new AttentionKernel()
+                            .bind(node, out, in, new KernelContext(pool))
+                            .run();
+                    H.assertClose(
+                            "attention in place at the segment end, D" + d + " gap " + gap,
+                            out.toFloatArray(),
+                            reference(q, k, v, null, 1, h, h, 1, tk, d, scale, false),
+                            BOUND);
+                }
         }
     }
 
@@ -108,24 +140,36 @@ class AttentionKernelTest {
      */
     @Test
     void keptKeyBlocksAreTheCurrentRunsAndTheCurrentHeads() {
-        try (Arena arena = Arena.ofShared(); WorkerPool pool = new WorkerPool(1)) {
+        try (Arena arena = Arena.ofShared();
+                WorkerPool pool = new WorkerPool(1)) {
             for (int[] c : new int[][] {{2, 1, 70, 36}, {3, 3, 2100, 64}}) {
                 int h = c[0], hkv = c[1], tq = 40, tk = c[2], d = c[3];
                 float scale = (float) (1 / Math.sqrt(d));
                 GraphBuilder g = new GraphBuilder();
-                Tensor node = g.attention(g.input("q", Shape.of(1, h, tq, d)), g.input("k", Shape.of(1, hkv, tk, d)),
-                        g.input("v", Shape.of(1, hkv, tk, d)), null, scale, false);
-                CpuTensor qt = rows(arena, new double[h * tq * d], h, tq, d, 0), kt = rows(arena, new double[hkv * tk * d], hkv, tk, d, 0),
-                        vt = rows(arena, new double[hkv * tk * d], hkv, tk, d, 0), out = rows(arena, new double[h * tq * d], h, tq, d, 0);
-                Runnable run = new AttentionKernel().bind(node, out, new CpuTensor[] {qt, kt, vt}, new KernelContext(pool));
+                Tensor node = g.attention(
+                        g.input("q", Shape.of(1, h, tq, d)),
+                        g.input("k", Shape.of(1, hkv, tk, d)),
+                        g.input("v", Shape.of(1, hkv, tk, d)),
+                        null,
+                        scale,
+                        false);
+                CpuTensor qt = rows(arena, new double[h * tq * d], h, tq, d, 0),
+                        kt = rows(arena, new double[hkv * tk * d], hkv, tk, d, 0),
+                        vt = rows(arena, new double[hkv * tk * d], hkv, tk, d, 0),
+                        out = rows(arena, new double[h * tq * d], h, tq, d, 0);
+                Runnable run =
+                        new AttentionKernel().bind(node, out, new CpuTensor[] {qt, kt, vt}, new KernelContext(pool));
                 for (int r = 0; r < 2; r++) {
                     double[] q = H.gaussian(h * tq * d), k = H.gaussian(hkv * tk * d), v = H.gaussian(hkv * tk * d);
                     fill(qt, q);
                     fill(kt, k);
                     fill(vt, v);
                     run.run();
-                    H.assertClose("attention H" + h + " Hkv" + hkv + " Tk" + tk + " run " + r, out.toFloatArray(),
-                            reference(q, k, v, null, 1, h, hkv, tq, tk, d, scale, false), BOUND);
+                    H.assertClose(
+                            "attention H" + h + " Hkv" + hkv + " Tk" + tk + " run " + r,
+                            out.toFloatArray(),
+                            reference(q, k, v, null, 1, h, hkv, tq, tk, d, scale, false),
+                            BOUND);
                 }
             }
         }
@@ -140,8 +184,10 @@ class AttentionKernelTest {
         long stride = d + gap, n = (long) h * t;
         MemorySegment seg = arena.allocate(((n - 1) * stride + d) * 4, 4);
         seg.fill((byte) 0xff); // a NaN in every float
-        for (int r = 0; r < n; r++) for (int e = 0; e < d; e++) seg.setAtIndex(CpuTensor.F32, r * stride + e, (float) values[r * d + e]);
-        return new CpuTensor(seg, 0, DType.F32, 4, new long[] {1, h, t, d}, new long[] {n * stride, t * stride, stride, 1});
+        for (int r = 0; r < n; r++)
+            for (int e = 0; e < d; e++) seg.setAtIndex(CpuTensor.F32, r * stride + e, (float) values[r * d + e]);
+        return new CpuTensor(
+                seg, 0, DType.F32, 4, new long[] {1, h, t, d}, new long[] {n * stride, t * stride, stride, 1});
     }
 
     /** Key mask [tq, tk] of a cache holding len keys: 0 before len, -inf from it. */
@@ -152,22 +198,46 @@ class AttentionKernelTest {
     }
 
     /** maskKind: 0 none, 1 random finite values with scattered -inf, 2 like 1 plus some all -inf rows. */
-    private static void check(int b, int h, int hkv, int tq, int tk, int d, DType kvType, boolean causal, int maskKind, boolean permutedQ) {
+    private static void check(
+            int b,
+            int h,
+            int hkv,
+            int tq,
+            int tk,
+            int d,
+            DType kvType,
+            boolean causal,
+            int maskKind,
+            boolean permutedQ) {
         double[] mask = null;
         if (maskKind > 0) {
             mask = H.gaussian(tq * tk);
             for (int i = 0; i < mask.length; i++) if (H.random.nextInt(5) == 0) mask[i] = Double.NEGATIVE_INFINITY;
-            if (maskKind == 2) for (int i = 0; i < tq; i += 3) for (int j = 0; j < tk; j++) mask[i * tk + j] = Double.NEGATIVE_INFINITY;
+            if (maskKind == 2)
+                for (int i = 0; i < tq; i += 3)
+                    for (int j = 0; j < tk; j++) mask[i * tk + j] = Double.NEGATIVE_INFINITY;
         }
         check(b, h, hkv, tq, tk, d, kvType, causal, mask, permutedQ, false);
     }
 
     /** permutedKv: k and v are views of [B, Tk, Hkv, D], so their rows are D apart only within a time step. */
-    private static void check(int b, int h, int hkv, int tq, int tk, int d, DType kvType, boolean causal, double[] mask, boolean permutedQ,
-                              boolean permutedKv) {
+    private static void check(
+            int b,
+            int h,
+            int hkv,
+            int tq,
+            int tk,
+            int d,
+            DType kvType,
+            boolean causal,
+            double[] mask,
+            boolean permutedQ,
+            boolean permutedKv) {
         double[] q = H.gaussian(b * h * tq * d);
-        HostTensor kh = HostTensor.convert(kvType, Shape.of(b, hkv, tk, d), KernelHarness.floats(H.gaussian(b * hkv * tk * d)));
-        HostTensor vh = HostTensor.convert(kvType, Shape.of(b, hkv, tk, d), KernelHarness.floats(H.gaussian(b * hkv * tk * d)));
+        HostTensor kh =
+                HostTensor.convert(kvType, Shape.of(b, hkv, tk, d), KernelHarness.floats(H.gaussian(b * hkv * tk * d)));
+        HostTensor vh =
+                HostTensor.convert(kvType, Shape.of(b, hkv, tk, d), KernelHarness.floats(H.gaussian(b * hkv * tk * d)));
         double[] k = KernelHarness.stored(kh), v = KernelHarness.stored(vh);
         float scale = (float) (1 / Math.sqrt(d) * (0.5 + H.random.nextDouble()));
         GraphBuilder g = new GraphBuilder();
@@ -175,9 +245,12 @@ class AttentionKernelTest {
         Tensor qv;
         if (permutedQ) {
             float[] stored = new float[q.length];
-            for (int bi = 0; bi < b; bi++) for (int hi = 0; hi < h; hi++) for (int t = 0; t < tq; t++) for (int e = 0; e < d; e++) {
-                stored[((bi * tq + t) * h + hi) * d + e] = (float) q[((bi * h + hi) * tq + t) * d + e];
-            }
+            for (int bi = 0; bi < b; bi++)
+                for (int hi = 0; hi < h; hi++)
+                    for (int t = 0; t < tq; t++)
+                        for (int e = 0; e < d; e++) {
+                            stored[((bi * tq + t) * h + hi) * d + e] = (float) q[((bi * h + hi) * tq + t) * d + e];
+                        }
             inputs.put("q", HostTensor.ofFloats(Shape.of(b, tq, h, d), stored));
             qv = g.permute(g.input("q", Shape.of(b, tq, h, d)), 0, 2, 1, 3);
         } else {
@@ -208,41 +281,61 @@ class AttentionKernelTest {
             if (kp != null) kp.close();
             if (vp != null) vp.close();
         }
-        String what = String.format("attention B%d H%d Hkv%d Tq%d Tk%d D%d %s causal=%b mask=%b permutedQ=%b permutedKv=%b", b, h, hkv, tq, tk, d,
-                kvType, causal, mask != null, permutedQ, permutedKv);
+        String what = String.format(
+                "attention B%d H%d Hkv%d Tq%d Tk%d D%d %s causal=%b mask=%b permutedQ=%b permutedKv=%b",
+                b, h, hkv, tq, tk, d, kvType, causal, mask != null, permutedQ, permutedKv);
         H.assertClose(what, got, reference(q, k, v, mask, b, h, hkv, tq, tk, d, scale, causal), BOUND);
     }
 
     /** t [b, hkv, tk, d] stored as [b, tk, hkv, d] (same dtype). */
     private static HostTensor transposeHeadsAndTime(HostTensor t, int b, int hkv, int tk, int d) {
         float[] src = t.toFloatArray(), dst = new float[src.length];
-        for (int bi = 0; bi < b; bi++) for (int hi = 0; hi < hkv; hi++) for (int j = 0; j < tk; j++) for (int e = 0; e < d; e++) {
-            dst[((bi * tk + j) * hkv + hi) * d + e] = src[((bi * hkv + hi) * tk + j) * d + e];
-        }
+        for (int bi = 0; bi < b; bi++)
+            for (int hi = 0; hi < hkv; hi++)
+                for (int j = 0; j < tk; j++)
+                    for (int e = 0; e < d; e++) {
+                        dst[((bi * tk + j) * hkv + hi) * d + e] = src[((bi * hkv + hi) * tk + j) * d + e];
+                    }
         return HostTensor.convert(t.dtype(), Shape.of(b, tk, hkv, d), dst);
     }
 
-    static double[] reference(double[] q, double[] k, double[] v, double[] mask, int b, int h, int hkv, int tq, int tk, int d,
-                              double scale, boolean causal) {
+    static double[] reference(
+            double[] q,
+            double[] k,
+            double[] v,
+            double[] mask,
+            int b,
+            int h,
+            int hkv,
+            int tq,
+            int tk,
+            int d,
+            double scale,
+            boolean causal) {
         double[] out = new double[b * h * tq * d];
         double[] s = new double[tk];
-        for (int bi = 0; bi < b; bi++) for (int hi = 0; hi < h; hi++) for (int i = 0; i < tq; i++) {
-            int kvh = hi / (h / hkv);
-            double max = Double.NEGATIVE_INFINITY;
-            for (int j = 0; j < tk; j++) {
-                double dot = 0;
-                for (int e = 0; e < d; e++) dot += q[((bi * h + hi) * tq + i) * d + e] * k[((bi * hkv + kvh) * tk + j) * d + e];
-                s[j] = dot * scale + (mask == null ? 0 : mask[i * tk + j]);
-                if (causal && j > i + (tk - tq)) s[j] = Double.NEGATIVE_INFINITY;
-                max = Math.max(max, s[j]);
-            }
-            if (max == Double.NEGATIVE_INFINITY) continue; // nothing visible: zeros
-            double sum = 0;
-            for (int j = 0; j < tk; j++) sum += s[j] = Math.exp(s[j] - max);
-            for (int j = 0; j < tk; j++) for (int e = 0; e < d; e++) {
-                out[((bi * h + hi) * tq + i) * d + e] += s[j] / sum * v[((bi * hkv + kvh) * tk + j) * d + e];
-            }
-        }
+        for (int bi = 0; bi < b; bi++)
+            for (int hi = 0; hi < h; hi++)
+                for (int i = 0; i < tq; i++) {
+                    int kvh = hi / (h / hkv);
+                    double max = Double.NEGATIVE_INFINITY;
+                    for (int j = 0; j < tk; j++) {
+                        double dot = 0;
+                        for (int e = 0; e < d; e++)
+                            dot += q[((bi * h + hi) * tq + i) * d + e] * k[((bi * hkv + kvh) * tk + j) * d + e];
+                        s[j] = dot * scale + (mask == null ? 0 : mask[i * tk + j]);
+                        if (causal && j > i + (tk - tq)) s[j] = Double.NEGATIVE_INFINITY;
+                        max = Math.max(max, s[j]);
+                    }
+                    if (max == Double.NEGATIVE_INFINITY) continue; // nothing visible: zeros
+                    double sum = 0;
+                    for (int j = 0; j < tk; j++) sum += s[j] = Math.exp(s[j] - max);
+                    for (int j = 0; j < tk; j++)
+                        for (int e = 0; e < d; e++) {
+                            out[((bi * h + hi) * tq + i) * d + e] +=
+                                    s[j] / sum * v[((bi * hkv + kvh) * tk + j) * d + e];
+                        }
+                }
         return out;
     }
 }

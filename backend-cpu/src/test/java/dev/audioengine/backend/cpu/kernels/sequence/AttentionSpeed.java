@@ -8,7 +8,6 @@ import dev.audioengine.backend.cpu.kernels.CpuKernel;
 import dev.audioengine.backend.cpu.kernels.CpuTensor;
 import dev.audioengine.backend.cpu.kernels.KernelContext;
 import dev.audioengine.backend.cpu.threads.WorkerPool;
-
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.reflect.Method;
@@ -45,7 +44,9 @@ public final class AttentionSpeed {
 
     public static void main(String[] args) throws Exception {
         String[] kernels = (args.length > 0 ? args[0] : "AttentionKernel").split(",");
-        int[] threadCounts = Arrays.stream((args.length > 1 ? args[1] : "1,2").split(",")).mapToInt(Integer::parseInt).toArray();
+        int[] threadCounts = Arrays.stream((args.length > 1 ? args[1] : "1,2").split(","))
+                .mapToInt(Integer::parseInt)
+                .toArray();
         int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 15;
         String only = args.length > 3 ? args[3] : "";
         Arena arena = Arena.ofAuto();
@@ -67,29 +68,41 @@ public final class AttentionSpeed {
         final List<CpuTensor> outs = new ArrayList<>();
         int calls;
 
-        Bound(Case c) { this.c = c; }
+        Bound(Case c) {
+            this.c = c;
+        }
     }
 
     private static Bound bind(Case c, String[] kernels, WorkerPool pool, Arena arena) throws Exception {
         Random random = new Random(1);
         int h = c.heads, d = c.d;
-        CpuTensor q = tensor(arena, random, h, c.tq, d, c.permuted), k = tensor(arena, random, h, c.tk, d, c.permuted),
+        CpuTensor q = tensor(arena, random, h, c.tq, d, c.permuted),
+                k = tensor(arena, random, h, c.tk, d, c.permuted),
                 v = tensor(arena, random, h, c.tk, d, c.permuted);
         CpuTensor mask = null;
         GraphBuilder g = new GraphBuilder();
         Tensor mt = null;
         if (c.visible >= 0) {
             MemorySegment m = arena.allocate((long) c.tq * c.tk * 4, 64);
-            for (int i = 0; i < c.tq; i++) for (int j = 0; j < c.tk; j++) m.setAtIndex(CpuTensor.F32, (long) i * c.tk + j, j < c.visible ? 0f : Float.NEGATIVE_INFINITY);
+            for (int i = 0; i < c.tq; i++)
+                for (int j = 0; j < c.tk; j++)
+                    m.setAtIndex(CpuTensor.F32, (long) i * c.tk + j, j < c.visible ? 0f : Float.NEGATIVE_INFINITY);
             mask = new CpuTensor(m, 0, DType.F32, 2, new long[] {1, 1, c.tq, c.tk}, new long[] {0, 0, c.tk, 1});
             mt = g.input("mask", Shape.of(c.tq, c.tk));
         }
-        Tensor node = g.attention(g.input("q", Shape.of(1, h, c.tq, d)), g.input("k", Shape.of(1, h, c.tk, d)),
-                g.input("v", Shape.of(1, h, c.tk, d)), mt, (float) (1 / Math.sqrt(d)), false);
+        Tensor node = g.attention(
+                g.input("q", Shape.of(1, h, c.tq, d)),
+                g.input("k", Shape.of(1, h, c.tk, d)),
+                g.input("v", Shape.of(1, h, c.tk, d)),
+                mt,
+                (float) (1 / Math.sqrt(d)),
+                false);
         CpuTensor[] in = mask == null ? new CpuTensor[] {q, k, v} : new CpuTensor[] {q, k, v, mask};
         Bound b = new Bound(c);
         for (String name : kernels) {
-            CpuKernel kernel = (CpuKernel) Class.forName(AttentionSpeed.class.getPackageName() + "." + name).getDeclaredConstructor().newInstance();
+            CpuKernel kernel = (CpuKernel) Class.forName(AttentionSpeed.class.getPackageName() + "." + name)
+                    .getDeclaredConstructor()
+                    .newInstance();
             CpuTensor out = tensor(arena, null, h, c.tq, d, false);
             b.outs.add(out);
             b.work.add(kernel.bind(node, out, in, new KernelContext(pool)));
@@ -101,7 +114,10 @@ public final class AttentionSpeed {
     private static int warm(List<Runnable> work, double seconds) {
         long t0 = System.nanoTime();
         int n = 0;
-        while (System.nanoTime() - t0 < seconds * 1e9) { for (Runnable w : work) w.run(); n++; }
+        while (System.nanoTime() - t0 < seconds * 1e9) {
+            for (Runnable w : work) w.run();
+            n++;
+        }
         return Math.max(1, (int) (20e6 / ((System.nanoTime() - t0) / (double) n / work.size())));
     }
 
@@ -124,8 +140,14 @@ public final class AttentionSpeed {
             double diff = 0;
             float[] got = b.outs.get(i).toFloatArray();
             for (int e = 0; e < got.length; e++) diff = Math.max(diff, Math.abs(got[e] - first[e]));
-            line.append(String.format(Locale.ROOT, " | %s %9.2f (min %9.2f, cpu %9.2f) maxdiff %.0e", kernels[i].replace("AttentionKernel", "AK"),
-                    us[i][rounds / 2], us[i][0], cpu[i][rounds / 2], diff));
+            line.append(String.format(
+                    Locale.ROOT,
+                    " | %s %9.2f (min %9.2f, cpu %9.2f) maxdiff %.0e",
+                    kernels[i].replace("AttentionKernel", "AK"),
+                    us[i][rounds / 2],
+                    us[i][0],
+                    cpu[i][rounds / 2],
+                    diff));
         }
         System.out.println(line);
     }
@@ -135,14 +157,18 @@ public final class AttentionSpeed {
 
     static { // reflectively: the module under test does not read java.management, the class path run does
         try {
-            THREADS = Class.forName("java.lang.management.ManagementFactory").getMethod("getThreadMXBean").invoke(null);
+            THREADS = Class.forName("java.lang.management.ManagementFactory")
+                    .getMethod("getThreadMXBean")
+                    .invoke(null);
             CPU_TIME = Class.forName("java.lang.management.ThreadMXBean").getMethod("getCurrentThreadCpuTime");
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
-    private static long threadCpuNanos() throws ReflectiveOperationException { return (long) CPU_TIME.invoke(THREADS); }
+    private static long threadCpuNanos() throws ReflectiveOperationException {
+        return (long) CPU_TIME.invoke(THREADS);
+    }
 
     /** [1, h, t, d] F32, contiguous or a permuted view of [1, t, h, d]; random when random != null. */
     private static CpuTensor tensor(Arena arena, Random random, int h, int t, int d, boolean permuted) {

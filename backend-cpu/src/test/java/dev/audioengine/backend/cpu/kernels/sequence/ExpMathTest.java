@@ -1,11 +1,10 @@
 package dev.audioengine.backend.cpu.kernels.sequence;
 
-import dev.audioengine.api.testkit.Seeds;
-import org.junit.jupiter.api.Test;
-
-import java.util.Random;
-
 import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.audioengine.api.testkit.Seeds;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
 
 /**
  * The LSTM's sigmoid and tanh and the attention's softmax terms against float64 Math, over the whole range they see
@@ -19,7 +18,8 @@ class ExpMathTest {
     void sigmoidAndTanhWithinTheirDocumentedErrorEverywhere() {
         int n = 100_003; // odd: the last values go through the scalar tail
         float[] x = new float[n];
-        for (int i = 0; i < n; i++) x[i] = (float) ((random.nextDouble() * 2 - 1) * (i % 3 == 0 ? 120 : i % 3 == 1 ? 12 : 0.5));
+        for (int i = 0; i < n; i++)
+            x[i] = (float) ((random.nextDouble() * 2 - 1) * (i % 3 == 0 ? 120 : i % 3 == 1 ? 12 : 0.5));
         x[0] = 0f;
         x[1] = -0f;
         x[2] = 200f;
@@ -34,8 +34,12 @@ class ExpMathTest {
             worstTanh = Math.max(worstTanh, Math.abs(t[i] - Math.tanh(x[i])));
         }
         // float rounding alone is 6e-8 relative; the polynomial adds ~1e-7 (a wrong constant in it gives 1e-3 or worse)
-        assertThat(worstSigmoid).as("sigmoid worst relative error; " + Seeds.describe(seed)).isLessThan(5e-7);
-        assertThat(worstTanh).as("tanh worst absolute error; " + Seeds.describe(seed)).isLessThan(5e-7);
+        assertThat(worstSigmoid)
+                .as("sigmoid worst relative error; " + Seeds.describe(seed))
+                .isLessThan(5e-7);
+        assertThat(worstTanh)
+                .as("tanh worst absolute error; " + Seeds.describe(seed))
+                .isLessThan(5e-7);
         assertThat(s[2]).isEqualTo(1f);
         assertThat(s[3]).isBetween(0f, 2e-38f);
         assertThat(t[2]).isEqualTo(1f);
@@ -60,7 +64,8 @@ class ExpMathTest {
         for (int n : new int[] {1, 15, 16, 17, 64, 1001}) {
             float max = (float) (random.nextGaussian() * 10);
             float[] p = new float[n + 3];
-            for (int i = 0; i < n; i++) p[3 + i] = max - (float) (i % 2 == 0 ? random.nextDouble() * 20 : random.nextDouble() * 120);
+            for (int i = 0; i < n; i++)
+                p[3 + i] = max - (float) (i % 2 == 0 ? random.nextDouble() * 20 : random.nextDouble() * 120);
             p[3] = max;
             if (n > 2) p[4] = Float.NEGATIVE_INFINITY;
             if (n > 3) p[5] = max - 90f; // past the range: exactly 0
@@ -71,11 +76,16 @@ class ExpMathTest {
             for (int i = 0; i < n; i++) {
                 double e = Math.exp(in[3 + i] - max); // the difference rounded to float, as the kernel takes it
                 want += e;
-                if (in[3 + i] - max < -87f) assertThat(p[3 + i]).as("exp(%s) past the range", in[3 + i] - max).isZero();
+                if (in[3 + i] - max < -87f)
+                    assertThat(p[3 + i])
+                            .as("exp(%s) past the range", in[3 + i] - max)
+                            .isZero();
                 else worst = Math.max(worst, Math.abs(p[3 + i] - e) / e);
             }
             assertThat(p[0]).isZero(); // outside [from, from + n): untouched
-            assertThat(worst).as("softmax terms' worst relative error, n " + n + "; " + Seeds.describe(seed)).isLessThan(5e-7);
+            assertThat(worst)
+                    .as("softmax terms' worst relative error, n " + n + "; " + Seeds.describe(seed))
+                    .isLessThan(5e-7);
             assertThat(Math.abs(sum - want) / want).as("their sum").isLessThan(1e-6);
         }
         float[] nan = {0f, Float.NaN, -1f};

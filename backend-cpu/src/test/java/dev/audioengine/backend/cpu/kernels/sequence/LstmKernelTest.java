@@ -5,11 +5,10 @@ import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
 import dev.audioengine.backend.cpu.kernels.KernelHarness;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Test;
-
 import java.util.HashMap;
 import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
 
 /**
  * LSTM against a float64 recurrence written from PyTorch's equations (gate order i, f, g, o),
@@ -22,14 +21,21 @@ class LstmKernelTest {
     private static final double BOUND = 1e-10;
 
     @AfterAll
-    static void close() { H.close(); }
+    static void close() {
+        H.close();
+    }
 
     @Test
     void oddSizes() {
         int[] sizes = {1, 7, 33};
         for (int n = 0; n < 20; n++) {
-            check(1 + H.random.nextInt(3), sizes[H.random.nextInt(3)], sizes[H.random.nextInt(3)],
-                    new int[] {1, 7, 33, 64}[H.random.nextInt(4)], H.random.nextBoolean(), n % 2 == 0);
+            check(
+                    1 + H.random.nextInt(3),
+                    sizes[H.random.nextInt(3)],
+                    sizes[H.random.nextInt(3)],
+                    new int[] {1, 7, 33, 64}[H.random.nextInt(4)],
+                    H.random.nextBoolean(),
+                    n % 2 == 0);
         }
     }
 
@@ -45,22 +51,27 @@ class LstmKernelTest {
         for (boolean constants : new boolean[] {true, false}) {
             check(1, 1, 128, 128, false, constants); // Silero's streaming step
             check(3, 1, 7, 33, false, constants);
-            check(5, 2, 33, 17, true, constants);    // more batch rows than the few-row kernel's four
+            check(5, 2, 33, 17, true, constants); // more batch rows than the few-row kernel's four
         }
     }
 
     private static void check(int b, int t, int in, int hid, boolean timeMajorX, boolean inputWeights) {
         double[] x = H.gaussian(b * t * in);
         double[] wIh = scaled(H.gaussian(4 * hid * in), in), wHh = scaled(H.gaussian(4 * hid * hid), hid);
-        double[] bIh = H.gaussian(4 * hid), bHh = H.gaussian(4 * hid), h0 = H.gaussian(b * hid), c0 = H.gaussian(b * hid);
+        double[] bIh = H.gaussian(4 * hid),
+                bHh = H.gaussian(4 * hid),
+                h0 = H.gaussian(b * hid),
+                c0 = H.gaussian(b * hid);
         GraphBuilder g = new GraphBuilder();
         Map<String, HostTensor> inputs = new HashMap<>();
         Tensor xv;
         if (timeMajorX) {
             float[] stored = new float[x.length];
-            for (int bi = 0; bi < b; bi++) for (int ti = 0; ti < t; ti++) for (int i = 0; i < in; i++) {
-                stored[(ti * b + bi) * in + i] = (float) x[(bi * t + ti) * in + i];
-            }
+            for (int bi = 0; bi < b; bi++)
+                for (int ti = 0; ti < t; ti++)
+                    for (int i = 0; i < in; i++) {
+                        stored[(ti * b + bi) * in + i] = (float) x[(bi * t + ti) * in + i];
+                    }
             inputs.put("x", HostTensor.ofFloats(Shape.of(t, b, in), stored));
             xv = g.permute(g.input("x", Shape.of(t, b, in)), 1, 0, 2);
         } else {
@@ -68,9 +79,14 @@ class LstmKernelTest {
             xv = g.input("x", Shape.of(b, t, in));
         }
         Tensor[] w = inputWeights
-                ? new Tensor[] {in(g, inputs, "w_ih", wIh, 4 * hid, in), in(g, inputs, "w_hh", wHh, 4 * hid, hid),
-                        in(g, inputs, "b_ih", bIh, 4 * hid), in(g, inputs, "b_hh", bHh, 4 * hid)}
-                : new Tensor[] {c(g, wIh, 4 * hid, in), c(g, wHh, 4 * hid, hid), c(g, bIh, 4 * hid), c(g, bHh, 4 * hid)};
+                ? new Tensor[] {
+                    in(g, inputs, "w_ih", wIh, 4 * hid, in),
+                    in(g, inputs, "w_hh", wHh, 4 * hid, hid),
+                    in(g, inputs, "b_ih", bIh, 4 * hid),
+                    in(g, inputs, "b_hh", bHh, 4 * hid)
+                }
+                : new Tensor[] {c(g, wIh, 4 * hid, in), c(g, wHh, 4 * hid, hid), c(g, bIh, 4 * hid), c(g, bHh, 4 * hid)
+                };
         Tensor y = g.lstm(xv, w[0], w[1], w[2], w[3], c(g, h0, b, hid), c(g, c0, b, hid));
         float[] got;
         try {
@@ -78,8 +94,12 @@ class LstmKernelTest {
         } finally {
             inputs.values().forEach(HostTensor::close);
         }
-        H.assertClose(String.format("lstm B%d T%d I%d H%d timeMajorX=%b inputWeights=%b", b, t, in, hid, timeMajorX, inputWeights), got,
-                reference(x, wIh, wHh, bIh, bHh, h0, c0, b, t, in, hid), BOUND);
+        H.assertClose(
+                String.format(
+                        "lstm B%d T%d I%d H%d timeMajorX=%b inputWeights=%b", b, t, in, hid, timeMajorX, inputWeights),
+                got,
+                reference(x, wIh, wHh, bIh, bHh, h0, c0, b, t, in, hid),
+                BOUND);
     }
 
     private static Tensor c(GraphBuilder g, double[] v, long... dims) {
@@ -96,8 +116,18 @@ class LstmKernelTest {
         return v;
     }
 
-    static double[] reference(double[] x, double[] wIh, double[] wHh, double[] bIh, double[] bHh, double[] h0, double[] c0,
-                              int b, int t, int in, int hid) {
+    static double[] reference(
+            double[] x,
+            double[] wIh,
+            double[] wHh,
+            double[] bIh,
+            double[] bHh,
+            double[] h0,
+            double[] c0,
+            int b,
+            int t,
+            int in,
+            int hid) {
         double[] out = new double[2 * b * t * hid];
         double[] gates = new double[4 * hid];
         for (int bi = 0; bi < b; bi++) {
@@ -111,7 +141,10 @@ class LstmKernelTest {
                     gates[r] = s;
                 }
                 for (int j = 0; j < hid; j++) {
-                    double ig = sig(gates[j]), fg = sig(gates[hid + j]), gg = Math.tanh(gates[2 * hid + j]), og = sig(gates[3 * hid + j]);
+                    double ig = sig(gates[j]),
+                            fg = sig(gates[hid + j]),
+                            gg = Math.tanh(gates[2 * hid + j]),
+                            og = sig(gates[3 * hid + j]);
                     c[j] = fg * c[j] + ig * gg;
                     h[j] = og * Math.tanh(c[j]);
                     out[(bi * t + ti) * hid + j] = h[j];
@@ -122,5 +155,7 @@ class LstmKernelTest {
         return out;
     }
 
-    private static double sig(double v) { return 1 / (1 + Math.exp(-v)); }
+    private static double sig(double v) {
+        return 1 / (1 + Math.exp(-v));
+    }
 }

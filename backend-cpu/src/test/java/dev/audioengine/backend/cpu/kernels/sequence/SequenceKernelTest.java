@@ -1,5 +1,7 @@
 package dev.audioengine.backend.cpu.kernels.sequence;
 
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.api.exec.CompiledGraph;
 import dev.audioengine.api.graph.Op.RopeMode;
@@ -7,8 +9,11 @@ import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
-import dev.audioengine.backend.cpu.kernels.ReferenceCheck.Layout;
 import dev.audioengine.backend.cpu.kernels.ReferenceCheck;
+import dev.audioengine.backend.cpu.kernels.ReferenceCheck.Layout;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -16,12 +21,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * get_rows and rope on the CPU against the reference. get_rows copies (dequantized) rows, so it
@@ -31,13 +30,23 @@ class SequenceKernelTest {
     private static AudioEngine engine;
 
     @BeforeAll
-    static void open() { engine = AudioEngine.builder().backend("cpu").threads(3).option("cpu.op-threads", "all").build(); }
+    static void open() {
+        engine = AudioEngine.builder()
+                .backend("cpu")
+                .threads(3)
+                .option("cpu.op-threads", "all")
+                .build();
+    }
 
     @AfterAll
-    static void close() { engine.close(); }
+    static void close() {
+        engine.close();
+    }
 
     @ParameterizedTest
-    @EnumSource(value = DType.class, names = {"F32", "F16", "BF16", "Q8_0", "Q4_0"})
+    @EnumSource(
+            value = DType.class,
+            names = {"F32", "F16", "BF16", "Q8_0", "Q4_0"})
     void getRowsOfEveryTableDtype(DType dtype) {
         for (int d : new int[] {32, 96, 288}) {
             try (ReferenceCheck c = new ReferenceCheck()) {
@@ -62,7 +71,8 @@ class SequenceKernelTest {
         try (ReferenceCheck c = new ReferenceCheck()) {
             Tensor table = c.constant(Shape.of(4, 3), -1, 1);
             Tensor ids = c.bind("ids", HostTensor.ofInts(Shape.of(3), 0, 4, 1));
-            assertThatThrownBy(() -> c.runOnCpu(engine, c.g.getRows(table, ids))).hasMessageContaining("id 4");
+            assertThatThrownBy(() -> c.runOnCpu(engine, c.g.getRows(table, ids)))
+                    .hasMessageContaining("id 4");
         }
     }
 
@@ -90,9 +100,9 @@ class SequenceKernelTest {
     @Test
     void ropeReadsPositionsEveryRun() {
         try (ReferenceCheck c = new ReferenceCheck();
-             HostTensor x = c.random.f32(Shape.of(1, 1, 3, 4), -1, 1);
-             HostTensor p1 = HostTensor.ofInts(Shape.of(3), 0, 1, 2);
-             HostTensor p2 = HostTensor.ofInts(Shape.of(3), 5, 9, 100)) {
+                HostTensor x = c.random.f32(Shape.of(1, 1, 3, 4), -1, 1);
+                HostTensor p1 = HostTensor.ofInts(Shape.of(3), 0, 1, 2);
+                HostTensor p2 = HostTensor.ofInts(Shape.of(3), 5, 9, 100)) {
             Tensor xt = c.g.input("x", Shape.of(1, 1, 3, 4));
             Tensor pt = c.g.input("pos", DType.I32, Shape.of(3));
             Tensor y = c.g.rope(xt, pt, 4, 10000f, RopeMode.NEOX);
@@ -100,8 +110,10 @@ class SequenceKernelTest {
             try (CompiledGraph cg = engine.compile(graph)) {
                 cg.run(Map.of("x", x, "pos", p1)).close();
                 try (CompiledGraph.Outputs o = cg.run(Map.of("x", x, "pos", p2))) {
-                    double[] ref = dev.audioengine.reference.ReferenceEvaluator.evaluate(graph, Map.of("x", x, "pos", p2), y);
-                    dev.audioengine.api.testkit.Closeness.assertNmse("rope second run", y.shape(), c.seed, o.get(0).toFloatArray(), ref, 1e-11);
+                    double[] ref =
+                            dev.audioengine.reference.ReferenceEvaluator.evaluate(graph, Map.of("x", x, "pos", p2), y);
+                    dev.audioengine.api.testkit.Closeness.assertNmse(
+                            "rope second run", y.shape(), c.seed, o.get(0).toFloatArray(), ref, 1e-11);
                 }
             }
         }

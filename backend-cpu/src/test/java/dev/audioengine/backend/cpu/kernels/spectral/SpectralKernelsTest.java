@@ -1,16 +1,15 @@
 package dev.audioengine.backend.cpu.kernels.spectral;
 
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import dev.audioengine.api.graph.GraphBuilder;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
 import dev.audioengine.backend.cpu.kernels.KernelHarness;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
-
-import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Stft and Istft against direct float64 DFT sums written from torch.stft / torch.istft
@@ -24,11 +23,15 @@ class SpectralKernelsTest {
     private static final double BOUND = 1e-10;
 
     @AfterAll
-    static void close() { H.close(); }
+    static void close() {
+        H.close();
+    }
 
     @Test
     void stftMatchesTheDirectSum() {
-        int[][] cases = {{16, 4, 1}, {400, 160, 1}, {7, 3, 0}, {512, 128, 1}, {255, 64, 0}, {2, 1, 1}, {64, 64, 0}, {33, 5, 1}};
+        int[][] cases = {
+            {16, 4, 1}, {400, 160, 1}, {7, 3, 0}, {512, 128, 1}, {255, 64, 0}, {2, 1, 1}, {64, 64, 0}, {33, 5, 1}
+        };
         for (int[] c : cases) {
             int n = c[0], hop = c[1];
             boolean center = c[2] == 1;
@@ -70,7 +73,8 @@ class SpectralKernelsTest {
         Tensor spec = g.input("spec", Shape.of(1, n / 2 + 1, 5, 2));
         Tensor y = g.istft(spec, g.constant(HostTensor.ofFloats(Shape.of(n), new float[n])), n, hop, true, 8);
         try (HostTensor sh = HostTensor.ofFloats(Shape.of(1, n / 2 + 1, 5, 2), new float[(n / 2 + 1) * 10])) {
-            assertThatThrownBy(() -> H.run(g.build(y), Map.of("spec", sh), BOUND)).hasStackTraceContaining("NOLA");
+            assertThatThrownBy(() -> H.run(g.build(y), Map.of("spec", sh), BOUND))
+                    .hasStackTraceContaining("NOLA");
         }
     }
 
@@ -89,22 +93,27 @@ class SpectralKernelsTest {
         Tensor y = g.stft(xv, g.constant(HostTensor.ofFloats(Shape.of(n), KernelHarness.floats(w))), n, hop, center);
         int frames = (int) y.dim(2), bins = n / 2 + 1, pad = center ? n / 2 : 0;
         double[] want = new double[b * bins * frames * 2];
-        for (int bi = 0; bi < b; bi++) for (int f = 0; f < frames; f++) for (int k = 0; k < bins; k++) {
-            double re = 0, im = 0;
-            for (int j = 0; j < n; j++) {
-                int src = f * hop + j - pad;
-                src = src < 0 ? -src : src >= t ? 2 * (t - 1) - src : src;
-                double v = x[bi * t + src] * w[j], angle = -2 * Math.PI * ((long) k * j % n) / n;
-                re += v * Math.cos(angle);
-                im += v * Math.sin(angle);
-            }
-            int o = ((bi * bins + k) * frames + f) * 2;
-            want[o] = re;
-            want[o + 1] = im;
-        }
+        for (int bi = 0; bi < b; bi++)
+            for (int f = 0; f < frames; f++)
+                for (int k = 0; k < bins; k++) {
+                    double re = 0, im = 0;
+                    for (int j = 0; j < n; j++) {
+                        int src = f * hop + j - pad;
+                        src = src < 0 ? -src : src >= t ? 2 * (t - 1) - src : src;
+                        double v = x[bi * t + src] * w[j], angle = -2 * Math.PI * ((long) k * j % n) / n;
+                        re += v * Math.cos(angle);
+                        im += v * Math.sin(angle);
+                    }
+                    int o = ((bi * bins + k) * frames + f) * 2;
+                    want[o] = re;
+                    want[o + 1] = im;
+                }
         try (HostTensor xh = HostTensor.ofFloats(transposedX ? Shape.of(t, b) : Shape.of(b, t), stored)) {
-            H.assertClose(String.format("stft B%d T%d n%d hop%d center=%b transposedX=%b", b, t, n, hop, center, transposedX),
-                    H.run(g.build(y), Map.of("x", xh), BOUND), want, BOUND);
+            H.assertClose(
+                    String.format("stft B%d T%d n%d hop%d center=%b transposedX=%b", b, t, n, hop, center, transposedX),
+                    H.run(g.build(y), Map.of("x", xh), BOUND),
+                    want,
+                    BOUND);
         }
     }
 
@@ -114,43 +123,59 @@ class SpectralKernelsTest {
         for (int j = 0; j < n; j++) w[j] = 0.5 + H.random.nextDouble(); // bounded away from 0: NOLA holds everywhere
         GraphBuilder g = new GraphBuilder();
         boolean frameMajor = H.random.nextBoolean(); // spec as the permuted view of a [B, frames, bins, 2] input
-        Tensor s = frameMajor ? g.permute(g.input("spec", Shape.of(b, frames, bins, 2)), 0, 2, 1, 3) : g.input("spec", Shape.of(b, bins, frames, 2));
-        Tensor y = g.istft(s, g.constant(HostTensor.ofFloats(Shape.of(n), KernelHarness.floats(w))), n, hop, center, length);
+        Tensor s = frameMajor
+                ? g.permute(g.input("spec", Shape.of(b, frames, bins, 2)), 0, 2, 1, 3)
+                : g.input("spec", Shape.of(b, bins, frames, 2));
+        Tensor y = g.istft(
+                s, g.constant(HostTensor.ofFloats(Shape.of(n), KernelHarness.floats(w))), n, hop, center, length);
         int full = n + hop * (frames - 1), start = center ? n / 2 : 0;
         double[] env = new double[full], acc = new double[full], want = new double[b * length];
         for (int f = 0; f < frames; f++) for (int j = 0; j < n; j++) env[f * hop + j] += w[j] * w[j];
         for (int bi = 0; bi < b; bi++) {
             java.util.Arrays.fill(acc, 0);
-            for (int f = 0; f < frames; f++) for (int j = 0; j < n; j++) {
-                double v = 0;
-                for (int k = 0; k < n; k++) { // full Hermitian spectrum, DC/Nyquist imaginary parts dropped
-                    int src = k < bins ? k : n - k;
-                    double re = spec[((bi * bins + src) * frames + f) * 2];
-                    double im = (src == 0 || (n % 2 == 0 && src == n / 2)) ? 0 : spec[((bi * bins + src) * frames + f) * 2 + 1];
-                    if (k >= bins) im = -im;
-                    double angle = 2 * Math.PI * ((long) k * j % n) / n;
-                    v += re * Math.cos(angle) - im * Math.sin(angle);
+            for (int f = 0; f < frames; f++)
+                for (int j = 0; j < n; j++) {
+                    double v = 0;
+                    for (int k = 0; k < n; k++) { // full Hermitian spectrum, DC/Nyquist imaginary parts dropped
+                        int src = k < bins ? k : n - k;
+                        double re = spec[((bi * bins + src) * frames + f) * 2];
+                        double im = (src == 0 || (n % 2 == 0 && src == n / 2))
+                                ? 0
+                                : spec[((bi * bins + src) * frames + f) * 2 + 1];
+                        if (k >= bins) im = -im;
+                        double angle = 2 * Math.PI * ((long) k * j % n) / n;
+                        v += re * Math.cos(angle) - im * Math.sin(angle);
+                    }
+                    acc[f * hop + j] += v / n * w[j];
                 }
-                acc[f * hop + j] += v / n * w[j];
-            }
             for (int i = 0; i < length; i++) want[bi * length + i] = acc[start + i] / env[start + i];
         }
         float[] stored = KernelHarness.floats(spec);
         if (frameMajor) {
-            for (int bi = 0; bi < b; bi++) for (int k = 0; k < bins; k++) for (int f = 0; f < frames; f++) for (int c = 0; c < 2; c++) {
-                stored[((bi * frames + f) * bins + k) * 2 + c] = (float) spec[((bi * bins + k) * frames + f) * 2 + c];
-            }
+            for (int bi = 0; bi < b; bi++)
+                for (int k = 0; k < bins; k++)
+                    for (int f = 0; f < frames; f++)
+                        for (int c = 0; c < 2; c++) {
+                            stored[((bi * frames + f) * bins + k) * 2 + c] =
+                                    (float) spec[((bi * bins + k) * frames + f) * 2 + c];
+                        }
         }
         Shape storedShape = frameMajor ? Shape.of(b, frames, bins, 2) : Shape.of(b, bins, frames, 2);
         try (HostTensor sh = HostTensor.ofFloats(storedShape, stored)) {
-            H.assertClose(String.format("istft B%d frames%d n%d hop%d center=%b length%d frameMajor=%b", b, frames, n, hop, center, length, frameMajor),
-                    H.run(g.build(y), Map.of("spec", sh), BOUND), want, BOUND);
+            H.assertClose(
+                    String.format(
+                            "istft B%d frames%d n%d hop%d center=%b length%d frameMajor=%b",
+                            b, frames, n, hop, center, length, frameMajor),
+                    H.run(g.build(y), Map.of("spec", sh), BOUND),
+                    want,
+                    BOUND);
         }
     }
 
     private static double[] hann(int n) {
         double[] w = new double[n];
-        for (int j = 0; j < n; j++) w[j] = 0.5 - 0.5 * Math.cos(2 * Math.PI * j / n); // periodic, torch.hann_window's default
+        for (int j = 0; j < n; j++)
+            w[j] = 0.5 - 0.5 * Math.cos(2 * Math.PI * j / n); // periodic, torch.hann_window's default
         return w;
     }
 }
