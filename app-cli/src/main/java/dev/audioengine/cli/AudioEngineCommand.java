@@ -39,7 +39,7 @@ import picocli.CommandLine.Spec;
             "Exit status: 0 success, 1 the request could not be served (e.g. backend unavailable), 2 usage error.",
             "Global options may stand before or after the subcommand name."
         })
-public final class AudioEngineCommand implements Runnable {
+public final class AudioEngineCommand implements Runnable, CliContext {
 
     @Mixin
     private GlobalOptions globals = new GlobalOptions();
@@ -74,6 +74,7 @@ public final class AudioEngineCommand implements Runnable {
         this.familySource = familySource;
     }
 
+    @Override
     public GlobalOptions globals() {
         return globals;
     }
@@ -85,27 +86,32 @@ public final class AudioEngineCommand implements Runnable {
         return this;
     }
 
+    @Override
     public java.io.InputStream stdin() {
         return stdin;
     }
 
+    @Override
     public java.io.OutputStream stdout() {
         return stdout;
     }
 
     /** The registry, loaded on first use; probes are cached inside it. */
+    @Override
     public synchronized BackendRegistry registry() {
         if (registry == null) registry = registrySource.get();
         return registry;
     }
 
     /** The model families on the module path (and class path), found on first use. */
+    @Override
     public synchronized FamilyRegistry families() {
         if (families == null) families = familySource.get();
         return families;
     }
 
     /** An engine builder configured from the global options. */
+    @Override
     public AudioEngine.Builder engineBuilder() {
         return EngineFactory.builder(globals, registry());
     }

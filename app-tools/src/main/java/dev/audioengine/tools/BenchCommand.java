@@ -1,6 +1,6 @@
 package dev.audioengine.tools;
 
-import dev.audioengine.cli.AudioEngineCommand;
+import dev.audioengine.cli.CliContext;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParentCommand;
@@ -23,7 +23,7 @@ import picocli.CommandLine.Spec;
 final class BenchCommand implements Runnable {
 
     @ParentCommand
-    AudioEngineCommand parent;
+    CliContext parent;
 
     @Spec
     private CommandSpec spec;

@@ -4,7 +4,7 @@ import dev.audioengine.api.capability.Capability;
 import dev.audioengine.api.registry.BackendRegistry;
 import dev.audioengine.api.spi.Backend;
 import dev.audioengine.api.spi.BackendProvider;
-import dev.audioengine.cli.AudioEngineCommand;
+import dev.audioengine.cli.CliContext;
 import dev.audioengine.cli.ErrorReporter;
 import dev.audioengine.cli.GlobalOptions;
 import dev.audioengine.conformance.CapabilityEvidence;
@@ -53,7 +53,7 @@ import picocli.CommandLine.Spec;
 final class CheckCommand implements Callable<Integer> {
 
     @ParentCommand
-    private AudioEngineCommand parent;
+    private CliContext parent;
 
     @Spec
     private CommandSpec spec;

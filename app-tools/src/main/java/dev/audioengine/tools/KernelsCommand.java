@@ -2,7 +2,7 @@ package dev.audioengine.tools;
 
 import dev.audioengine.api.BackendType;
 import dev.audioengine.api.spi.KernelCompiler;
-import dev.audioengine.cli.AudioEngineCommand;
+import dev.audioengine.cli.CliContext;
 import dev.audioengine.cli.ErrorReporter;
 import dev.audioengine.cli.UsageError;
 import java.io.IOException;
@@ -32,7 +32,7 @@ import picocli.CommandLine.Spec;
 final class KernelsCommand {
 
     @ParentCommand
-    private AudioEngineCommand parent;
+    private CliContext parent;
 
     @Spec
     private CommandSpec spec;

@@ -3,7 +3,7 @@ package dev.audioengine.cli.command;
 import dev.audioengine.api.BackendType;
 import dev.audioengine.api.registry.BackendRegistry;
 import dev.audioengine.api.spi.BackendUnavailableException;
-import dev.audioengine.cli.AudioEngineCommand;
+import dev.audioengine.cli.CliContext;
 import dev.audioengine.cli.GlobalOptions;
 import java.io.PrintWriter;
 import java.util.List;
@@ -34,7 +34,7 @@ import picocli.CommandLine.Spec;
 public final class BackendsCommand implements Callable<Integer> {
 
     @ParentCommand
-    private AudioEngineCommand parent;
+    private CliContext parent;
 
     @Spec
     private CommandSpec spec;

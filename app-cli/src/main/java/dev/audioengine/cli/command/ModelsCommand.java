@@ -1,6 +1,6 @@
 package dev.audioengine.cli.command;
 
-import dev.audioengine.cli.AudioEngineCommand;
+import dev.audioengine.cli.CliContext;
 import dev.audioengine.cli.UsageError;
 import dev.audioengine.model.FamilyRegistry;
 import dev.audioengine.model.ModelFamily;
@@ -37,7 +37,7 @@ import picocli.CommandLine.Spec;
         subcommands = {ModelsCommand.ListModels.class, ModelsCommand.Pull.class, ModelsCommand.Clean.class})
 public final class ModelsCommand implements Runnable {
     @ParentCommand
-    AudioEngineCommand parent;
+    CliContext parent;
 
     @Spec
     private CommandSpec spec;

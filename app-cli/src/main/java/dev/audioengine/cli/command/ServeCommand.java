@@ -2,7 +2,7 @@ package dev.audioengine.cli.command;
 
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.api.BackendType;
-import dev.audioengine.cli.AudioEngineCommand;
+import dev.audioengine.cli.CliContext;
 import dev.audioengine.cli.ErrorReporter;
 import dev.audioengine.cli.UsageError;
 import dev.audioengine.model.ModelLoader;
@@ -46,7 +46,7 @@ import picocli.CommandLine.Spec;
         })
 public final class ServeCommand implements Callable<Integer> {
     @ParentCommand
-    private AudioEngineCommand parent;
+    private CliContext parent;
 
     @Spec
     private CommandSpec spec;

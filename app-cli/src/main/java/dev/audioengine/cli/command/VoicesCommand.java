@@ -1,7 +1,7 @@
 package dev.audioengine.cli.command;
 
 import dev.audioengine.api.AudioEngine;
-import dev.audioengine.cli.AudioEngineCommand;
+import dev.audioengine.cli.CliContext;
 import dev.audioengine.cli.task.ModelChoice;
 import dev.audioengine.model.ModelLoader;
 import dev.audioengine.model.Task;
@@ -30,7 +30,7 @@ import picocli.CommandLine.Spec;
         })
 public final class VoicesCommand implements Runnable {
     @ParentCommand
-    private AudioEngineCommand parent;
+    private CliContext parent;
 
     @Spec
     private CommandSpec spec;

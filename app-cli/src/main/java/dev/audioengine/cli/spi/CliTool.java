@@ -8,7 +8,7 @@ import java.util.List;
  * the tools jar, so a production image leaves them out by leaving that jar out.
  *
  * <p>Each object is a picocli command (a class annotated with {@code @Command}); it may declare
- * {@code @ParentCommand dev.audioengine.cli.AudioEngineCommand} to reach the global options and the registries.
+ * {@code @ParentCommand dev.audioengine.cli.CliContext} to reach the global options and the registries.
  */
 public interface CliTool {
 

@@ -2,7 +2,7 @@ package dev.audioengine.cli.task;
 
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.api.BackendType;
-import dev.audioengine.cli.AudioEngineCommand;
+import dev.audioengine.cli.CliContext;
 import dev.audioengine.cli.UsageError;
 import dev.audioengine.model.FamilyRegistry;
 import dev.audioengine.model.ModelLoader;
@@ -155,7 +155,7 @@ public final class TaskOptions {
         }
     }
 
-    public void run(AudioEngineCommand top, PrintWriter out, PrintWriter err) throws IOException {
+    public void run(CliContext top, PrintWriter out, PrintWriter err) throws IOException {
         Task t = UsageError.of(() -> Task.parse(task));
         rejectOptionsOfOtherTasks(t);
         TaskRun run = new TaskRun(out, err, json, quiet);
