@@ -70,7 +70,7 @@ class KernelSourcesCompileTest {
     @Test
     void everyLaunchedKernelIsDefinedInItsSource() throws IOException {
         Pattern launch = Pattern.compile(
-                "\"(elementwise|linear|layout|reduction|sequence|spectral)\", \"(ae_[a-z0-9_]+)\"|SRC, \"(ae_[a-z0-9_]+)\"");
+                "\"(elementwise|linear|layout|reduction|sequence|spectral)\",\\s*\"(ae_[a-z0-9_]+)\"|SRC,\\s*\"(ae_[a-z0-9_]+)\"");
         Pattern src = Pattern.compile("String SRC = \"([a-z]+)\"");
         List<String> missing = new ArrayList<>();
         int seen = 0;
