@@ -15,6 +15,12 @@ import java.util.concurrent.atomic.LongAdder;
  * Endpoint labels are the fixed route names, never a request's own path, so a scan of random URLs cannot grow them.
  */
 public final class Metrics {
+    /**
+     * Each model's requests waiting for a worker: the gauge a HorizontalPodAutoscaler scales on
+     * (deploy/kubernetes/hpa.yaml, checked against this name by DeployManifestsTest).
+     */
+    public static final String QUEUE_DEPTH = "audioengine_queue_depth";
+
     /** Latency buckets in seconds: from a health check to a long upload. */
     private static final double[] BUCKETS = {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120};
 
@@ -70,9 +76,8 @@ public final class Metrics {
                 h.render(out, "audioengine_request_duration_seconds", "endpoint=\"" + endpoint + "\""));
         head(out, "audioengine_requests_in_flight", "gauge", "requests being answered now");
         line(out, "audioengine_requests_in_flight", "", inFlight.get());
-        head(out, "audioengine_queue_depth", "gauge", "requests waiting for a model worker");
-        for (ServedModel m : models)
-            line(out, "audioengine_queue_depth", model(m), m.pool().queued());
+        head(out, QUEUE_DEPTH, "gauge", "requests waiting for a model worker");
+        for (ServedModel m : models) line(out, QUEUE_DEPTH, model(m), m.pool().queued());
         head(out, "audioengine_model_requests_running", "gauge", "requests a model works on now");
         for (ServedModel m : models)
             line(out, "audioengine_model_requests_running", model(m), m.pool().running());
