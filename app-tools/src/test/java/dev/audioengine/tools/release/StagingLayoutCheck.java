@@ -127,7 +127,8 @@ public final class StagingLayoutCheck {
                 continue;
             }
             if (ext.equals("asc")) continue;
-            if (signed && !Files.isRegularFile(f.resolveSibling(name + ".asc"))) {
+            // Central wants every artifact signed; maven-metadata.xml is the repository's own file, never signed
+            if (signed && !name.startsWith("maven-metadata") && !Files.isRegularFile(f.resolveSibling(name + ".asc"))) {
                 problems.add(root.relativize(f) + ": not signed (no .asc) while other files are");
             }
             byte[] bytes = Files.readAllBytes(f);
