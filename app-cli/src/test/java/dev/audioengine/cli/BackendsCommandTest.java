@@ -200,13 +200,17 @@ class BackendsCommandTest {
     }
 
     @Test
-    void versionNamesTheProjectVersionAndJava() {
+    void versionNamesTheProjectVersionAndJava() throws Exception {
         CliRun r = CliRun.run("--version");
         assertThat(r.exit()).isZero();
         assertThat(r.out())
                 .containsPattern("^audioengine \\d+\\.\\d+\\.\\d+")
                 .doesNotContain("${")
                 .contains("Java " + Runtime.version());
+        // the version the build filtered in is the project's, the one the POMs (and the release) carry
+        String version = java.nio.file.Files.readString(Dist.repoRoot().resolve("pom.xml"))
+                .replaceAll("(?s).*?<artifactId>audioengine-parent</artifactId>\\s*<version>([^<]+)</version>.*", "$1");
+        assertThat(r.out()).startsWith("audioengine " + version + "\n");
     }
 
     @Test

@@ -41,7 +41,9 @@ import java.util.zip.CRC32C;
  *   <li>the source: its size and modification time as recorded, or else its sha256 as recorded (a file copied or
  *       touched keeps its prepared copy; one whose bytes changed gets a new one);</li>
  *   <li>the code: the format number below and the build that wrote it ({@code build.properties}: the project version
- *       and the build's timestamp, so a rebuilt engine never reads what an older conversion wrote);</li>
+ *       and a sha256 over the main sources of engine-api, weights and blocks, so an engine whose conversion code
+ *       changed never reads what the older code wrote, while two builds of one commit, being byte-identical, share
+ *       a cache);</li>
  *   <li>the session's weight type, which is part of the file's name;</li>
  *   <li>its own bytes: a CRC-32C over header and data, checked on every load. A file that fails any check is deleted
  *       and rebuilt from the source, never used.</li>
@@ -303,13 +305,13 @@ public final class PreparedWeights {
         }
     }
 
-    /** The project version and build timestamp the build wrote into build.properties. */
+    /** The project version and the digest of the weight-conversion code the build wrote into build.properties. */
     static String buildIdentity() {
         try (InputStream in = PreparedWeights.class.getResourceAsStream("build.properties")) {
             if (in == null) return "unknown build";
             Properties p = new Properties();
             p.load(in);
-            return p.getProperty("version", "?") + " built " + p.getProperty("built", "?");
+            return p.getProperty("version", "?") + " code " + p.getProperty("code", "?");
         } catch (IOException e) {
             return "unknown build";
         }

@@ -223,7 +223,7 @@ public sealed interface Op {
         }
     }
 
-    /** View of elements start, start+step, ... < end along one axis. */
+    /** View of elements start, start+step, ... {@literal <} end along one axis. */
     record Slice(int axis, long start, long end, long step) implements Op {
         public String opName() {
             return "slice";

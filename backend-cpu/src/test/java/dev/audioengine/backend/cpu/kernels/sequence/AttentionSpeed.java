@@ -26,7 +26,7 @@ import java.util.Random;
  * gave to other work does not count). To compare with an older kernel, copy it into this package
  * under another class name. After {@code mvn test-compile -pl backend-cpu}, run from backend-cpu/
  * {@code java --add-modules jdk.incubator.vector -cp
- * target/classes:target/test-classes:../engine-api/target/audioengine-api-0.1.0-SNAPSHOT.jar
+ * target/classes:target/test-classes:../engine-api/target/audioengine-api-0.1.0.jar
  * dev.audioengine.backend.cpu.kernels.AttentionSpeed [KERNELS [THREADS [ROUNDS [CASE]]]]}, e.g.
  * {@code AttentionKernelOld,AttentionKernel 1,2 21 cross} (CASE: only cases whose name contains it).
  */
