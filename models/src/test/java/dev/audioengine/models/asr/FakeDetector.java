@@ -34,12 +34,14 @@ final class FakeDetector implements VoiceActivityDetector {
 
     @Override
     public float[] probabilities(float[] samples, int sampleRate) {
-        throw new UnsupportedOperationException();
+        throw new UnsupportedOperationException(
+                "FakeDetector scripts stream() only; the transcriber must not call probabilities()");
     }
 
     @Override
     public Detection detect(float[] samples, int sampleRate, VadOptions options) {
-        throw new UnsupportedOperationException();
+        throw new UnsupportedOperationException(
+                "FakeDetector scripts stream() only; the transcriber must not call detect()");
     }
 
     @Override

@@ -75,7 +75,8 @@ class ScriptedVadStream implements VadStream {
 
     @Override
     public void reset() {
-        throw new UnsupportedOperationException();
+        throw new UnsupportedOperationException(
+                "a scripted stream plays its script once; the transcriber must not reset it");
     }
 
     @Override
