@@ -200,6 +200,55 @@ final class LayoutCases {
         accumulate(out);
         readBeforeAndAfterWrite(out);
         cachedAttention(out);
+        // one start per batch element (a batched decoder step); -1 skips that element
+        appendPerBatch(out, new long[] {3, 2, 37, 16}, 2, 1, new int[][] {{0, 5, 36}, {1, -1, 0}, {36, 6, 1}});
+        appendPerBatch(out, new long[] {4, 5, 8}, 1, 1, new int[][] {{0, 4, -1, 2}, {1, 1, 1, 1}});
+        appendPerBatch(out, new long[] {2, 3, 10, 5}, 2, 2, new int[][] {{0, 8}, {8, 0}, {-1, 3}});
+        batchedCachedAttention(out);
+    }
+
+    private static void appendPerBatch(List<ConformanceCase> out, long[] cap, int axis, long len, int[][] starts) {
+        CaseDraft d = new CaseDraft();
+        Tensor cache = d.state("cache", Values.normal(), cap);
+        long[] src = cap.clone();
+        src[axis] = len;
+        Tensor x = d.f32("src", src);
+        Tensor at = d.input("starts", DType.I32, new Values.PerRunRows(starts), cap[0]);
+        StringBuilder runs = new StringBuilder();
+        for (int[] r : starts) runs.append(java.util.Arrays.toString(r));
+        out.add(d.doneRuns(
+                "write_slice",
+                d.g.writeSlice(cache, x, axis, at),
+                "state" + dims(cap) + " src" + dims(src) + " axis " + axis + " per-batch starts " + runs,
+                Bound.EXACT,
+                starts.length));
+    }
+
+    /**
+     * A batched decoder step over four cache slots of capacity 6, six steps: slot 0 runs positions 0..5 and fills the
+     * capacity; slot 1 joins at step 2; slot 2 ends after step 2 and stays empty (start -1, length 0: zeros); slot 3
+     * ends after step 2 and is reused by a new sequence from position 0. Each slot writes at its own position and is
+     * masked by its own length, so a backend that mixes slots, or writes a skipped one, fails.
+     */
+    private static void batchedCachedAttention(List<ConformanceCase> out) {
+        CaseDraft d = new CaseDraft();
+        long cap = 6, dh = 32, b = 4;
+        int[][] pos = {{0, -1, 0, 0}, {1, -1, 1, 1}, {2, 0, 2, 2}, {3, 1, -1, 0}, {4, 2, -1, 1}, {5, 3, -1, 2}};
+        int[][] len = new int[pos.length][(int) b];
+        for (int r = 0; r < pos.length; r++) for (int i = 0; i < b; i++) len[r][i] = pos[r][i] + 1;
+        Tensor k = d.state("k", Values.normal(), b, 2, cap, dh), v = d.state("v", Values.normal(), b, 2, cap, dh);
+        Tensor p = d.input("pos", DType.I32, new Values.PerRunRows(pos), b);
+        Tensor l = d.input("lengths", DType.I32, new Values.PerRunRows(len), b);
+        Tensor kw = d.g.writeSlice(k, d.f32("k_new", b, 2, 1, dh), 2, p);
+        Tensor vw = d.g.writeSlice(v, d.f32("v_new", b, 2, 1, dh), 2, p);
+        Tensor mask = d.g.keyMask(l, 1, cap, false);
+        Tensor y = d.g.attention(d.f32("q", b, 4, 1, dh), kw, vw, mask, (float) (1 / Math.sqrt(dh)), false);
+        out.add(d.doneRuns(
+                "write_slice",
+                y,
+                "batched decoder step, 4 slots of k/v[2,6,32]: ragged, joining, ending, reused, 6 steps",
+                Bound.F32,
+                pos.length));
     }
 
     private static void append(

@@ -26,6 +26,52 @@ final class SequenceCases {
         maskedCacheSteps(out);
         lstm(out);
         for (boolean causal : new boolean[] {false, true}) keyMask(out, causal);
+        batchedMaskedSteps(out);
+        batchedKeyMask(out);
+    }
+
+    /**
+     * A batched decoder step: B sequences of one cache capacity, each masked by its own length ([B, 1, Tq, Tk]): a
+     * sequence with nothing visible (zeros) beside full ones, lengths either side of a 64-key block, grouped kv heads,
+     * F16 caches, three causal query rows, and five cross-attention caches of 24.7 s of audio with ragged lengths.
+     */
+    private static void batchedMaskedSteps(List<ConformanceCase> out) {
+        for (long dh : new long[] {36, 52})
+            for (long hkv : new long[] {8, 2}) batchedStep(out, DType.F32, 1, hkv, 130, dh, false, 0, 65, 130, 1);
+        batchedStep(out, DType.F16, 1, 2, 130, 36, false, 64, 0, 130);
+        batchedStep(out, DType.F32, 3, 2, 130, 52, true, 3, 70, 130);
+        batchedStep(out, DType.F32, 1, 8, 1030, 52, false, 1001, 1, 500, 1030, 64);
+    }
+
+    private static void batchedStep(
+            List<ConformanceCase> out, DType kv, long tq, long hkv, long cap, long dh, boolean causal, int... lengths) {
+        CaseDraft d = new CaseDraft();
+        long b = lengths.length;
+        Tensor k = d.input("k", kv, Values.normal(), b, hkv, cap, dh);
+        Tensor v = d.input("v", kv, Values.normal(), b, hkv, cap, dh);
+        Tensor mask = d.f32("mask", new Values.KeyPrefixes(lengths), b, 1, tq, cap);
+        Tensor y = d.g.attention(d.f32("q", b, 8, tq, dh), k, v, mask, (float) (1 / Math.sqrt(dh)), causal);
+        String shape = "q[" + b + ",8," + tq + "," + dh + "] kv[" + b + "," + hkv + "," + cap + "," + dh
+                + "] mask per batch, lengths " + java.util.Arrays.toString(lengths) + (causal ? " causal" : "");
+        out.add(d.done(y, lower(kv), shape, attentionBound(kv)));
+    }
+
+    /** key_mask of a batch of caches: lengths 0, inside, the capacity and past it, in one [B, 1, Tq, Tk] mask. */
+    private static void batchedKeyMask(List<ConformanceCase> out) {
+        for (boolean causal : new boolean[] {false, true}) {
+            for (long tq : new long[] {1, 3}) {
+                int[] lengths = tq == 1 ? new int[] {1, 7, 0, 13, 20} : new int[] {3, 7, 13, 20};
+                CaseDraft c = new CaseDraft();
+                Tensor length =
+                        c.input("lengths", DType.I32, new Values.PerRunRows(new int[][] {lengths}), lengths.length);
+                out.add(c.done(
+                        c.g.keyMask(length, tq, 13, causal),
+                        "i32",
+                        "lengths " + java.util.Arrays.toString(lengths) + " queries " + tq + " capacity 13"
+                                + (causal ? " causal" : ""),
+                        Bound.EXACT));
+            }
+        }
     }
 
     private static void getRows(List<ConformanceCase> out, DType table) {

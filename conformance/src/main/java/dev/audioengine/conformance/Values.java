@@ -50,6 +50,26 @@ public sealed interface Values {
         }
     }
 
+    /** Run r's tensor is {@code values[r]}, element by element (a batch of starts or lengths that changes per run). */
+    record PerRunRows(int[][] values) implements Values {
+        public PerRunRows {
+            values = values.clone();
+        }
+
+        int at(int run, int i) {
+            if (run >= values.length)
+                throw new IllegalArgumentException("PerRunRows has " + values.length + " runs, run " + run + " asked");
+            return values[run][i];
+        }
+    }
+
+    /** An additive mask [B, 1, Tq, Tk]: 0 on the first {@code lengths[b]} keys of batch element b, -inf after. */
+    record KeyPrefixes(int[] lengths) implements Values {
+        public KeyPrefixes {
+            lengths = lengths.clone();
+        }
+    }
+
     static Values normal() {
         return new Normal(1);
     }
@@ -92,6 +112,9 @@ public sealed interface Values {
                 case NegInfOrZero() -> rnd.nextInt(4) == 0 ? Float.NEGATIVE_INFINITY : 0f;
                 case KeyPrefix(int length) -> i % last < length ? 0f : Float.NEGATIVE_INFINITY;
                 case PerRun p -> p.at(run);
+                case PerRunRows p -> p.at(run, i);
+                case KeyPrefixes(int[] lengths) ->
+                    i % last < lengths[(int) (i / (n / shape.dim(0)))] ? 0f : Float.NEGATIVE_INFINITY;
             };
         }
         if (dtype == DType.I32) {

@@ -86,8 +86,11 @@ public final class GraphBuilder {
                     dst,
                     src);
         Objects.requireNonNull(start, "write_slice start");
-        if (start.dtype() != DType.I32 || start.elements() != 1 || start.rank() != 1) {
-            throw new IllegalArgumentException("write_slice start must be I32 [1], got " + start);
+        boolean perBatch = start.rank() == 1 && start.dim(0) == dst.dim(0) && ax > 0;
+        if (start.dtype() != DType.I32 || start.rank() != 1 || (start.elements() != 1 && !perBatch)) {
+            throw new IllegalArgumentException("write_slice start must be I32 [1], or I32 [" + dst.dim(0)
+                    + "] (one start per batch element) when the axis is not the first; got " + start + " for "
+                    + dst + " along axis " + ax);
         }
         return addInPlace(new Op.WriteSlice(ax), List.of(dst, src, start), dst);
     }
@@ -533,23 +536,31 @@ public final class GraphBuilder {
                     "attention wants q [B, H, Tq, D], k and v [B, Hkv, Tk, D] of one float dtype, H % Hkv == 0; got "
                             + q + ", " + k + ", " + v);
         }
-        if (mask != null && (mask.rank() != 2 || mask.dim(0) != q.dim(2) || mask.dim(1) != k.dim(2))) {
-            throw shapeError("attention mask must be [Tq, Tk]", q, mask);
+        if (mask != null
+                && !(mask.rank() == 2 && mask.dim(0) == q.dim(2) && mask.dim(1) == k.dim(2))
+                && !(mask.rank() == 4
+                        && mask.dim(0) == q.dim(0)
+                        && mask.dim(1) == 1
+                        && mask.dim(2) == q.dim(2)
+                        && mask.dim(3) == k.dim(2))) {
+            throw shapeError("attention mask must be [Tq, Tk] or [B, 1, Tq, Tk]", q, mask);
         }
         return add(new Op.Attention(scale, causal), optional(q, k, v, mask), DType.F32, q.shape());
     }
 
     /**
      * The mask [queries, capacity] for attention over the first {@code length} (I32 [1]) keys of
-     * a cache of {@code capacity}; see {@link Op.KeyMask}.
+     * a cache of {@code capacity}; with lengths I32 [B], B &gt; 1, the mask [B, 1, queries, capacity]
+     * of a batch of such caches. See {@link Op.KeyMask}.
      */
     public Tensor keyMask(Tensor length, long queries, long capacity, boolean causal) {
-        if (length.dtype() != DType.I32 || length.rank() != 1 || length.dim(0) != 1) {
-            throw new IllegalArgumentException("key_mask length must be I32 [1], got " + length);
+        if (length.dtype() != DType.I32 || length.rank() != 1 || length.dim(0) < 1) {
+            throw new IllegalArgumentException("key_mask length must be I32 [1] or I32 [B], got " + length);
         }
         if (queries < 1 || capacity < 1)
             throw new IllegalArgumentException("key_mask of " + queries + " queries over " + capacity + " keys");
-        return add(new Op.KeyMask(causal), List.of(length), DType.F32, Shape.of(queries, capacity));
+        Shape shape = length.dim(0) == 1 ? Shape.of(queries, capacity) : Shape.of(length.dim(0), 1, queries, capacity);
+        return add(new Op.KeyMask(causal), List.of(length), DType.F32, shape);
     }
 
     /**

@@ -274,8 +274,12 @@ public sealed interface Op {
      * an optional start, I32 [1] (read at run time, so one compiled graph serves every
      * position): elements [start, start + len) along {@code axis} take src's values, the rest
      * keep theirs. Without start, src has dst's shape and replaces it whole (recurrent state).
-     * start &lt; 0 or start + len &gt; dst's size along axis is an error; the CPU backend throws,
-     * GPU backends drop the elements that fall outside (they cannot throw from a kernel). F32.
+     * A start of I32 [B], B = dst's first dimension and {@code axis} &gt; 0, gives each batch
+     * element its own start (a batched decoder step: sequence b writes its key at its own
+     * position), and a negative start[b] skips batch element b (an empty slot writes nothing).
+     * A single start &lt; 0, or any start + len &gt; dst's size along axis, is an error; the CPU
+     * backend throws, GPU backends drop the elements that fall outside (they cannot throw from a
+     * kernel). F32.
      */
     record WriteSlice(int axis) implements Op {
         public String opName() {
@@ -369,7 +373,8 @@ public sealed interface Op {
     /**
      * Fused attention: softmax(q·kᵀ·scale + mask [+ causal]) · v. q [B, H, Tq, D]; k, v
      * [B, Hkv, Tk, D] with H a multiple of Hkv (grouped queries), F32, F16 or BF16; optional
-     * additive mask [Tq, Tk]. Causal masks key j > query i + (Tk - Tq). Query head h reads kv head
+     * additive mask [Tq, Tk] (every batch element) or [B, 1, Tq, Tk] (one per batch element, every
+     * head: sequences of different lengths in one batch). Causal masks key j > query i + (Tk - Tq). Query head h reads kv head
      * h / (H / Hkv); a query that can see no key gives zeros.
      */
     record Attention(float scale, boolean causal) implements Op {
@@ -381,7 +386,8 @@ public sealed interface Op {
     /**
      * The additive mask [Tq, Tk] of attention over a fixed-capacity cache that holds
      * {@code length} keys (I32 [1], read at run time): 0 where query i may see key j, -inf
-     * elsewhere. Key j is visible when j &lt; length, and with {@code causal} only when
+     * elsewhere. With lengths I32 [B] (a batch of caches of one capacity, each holding its own
+     * number of keys) the mask is [B, 1, Tq, Tk], batch element b masked by length[b]. Key j is visible when j &lt; length, and with {@code causal} only when
      * j &lt;= length - Tq + i (the Tq queries are the last Tq positions written). A decoder step
      * compiled once for the cache's capacity serves every sequence length with it.
      */

@@ -93,4 +93,26 @@ class StateGraphTest {
         assertThatThrownBy(() -> g.keyMask(g.input("f", Shape.of(1)), 1, 16, false))
                 .hasMessageContaining("I32 [1]");
     }
+
+    @Test
+    void batchedStepShapes() {
+        GraphBuilder g = new GraphBuilder();
+        Tensor lengths = g.input("lengths", DType.I32, Shape.of(4));
+        Tensor mask = g.keyMask(lengths, 1, 16, false);
+        assertThat(mask.shape()).isEqualTo(Shape.of(4, 1, 1, 16));
+        Tensor k = g.state("k", Shape.of(4, 2, 16, 8)), v = g.state("v", Shape.of(4, 2, 16, 8));
+        Tensor kw = g.writeSlice(k, g.input("k_new", Shape.of(4, 2, 1, 8)), 2, lengths);
+        assertThat(kw.shape()).isEqualTo(k.shape());
+        Tensor q = g.input("q", Shape.of(4, 2, 1, 8));
+        assertThat(g.attention(q, kw, v, mask, 1f, false).shape()).isEqualTo(q.shape());
+        // a mask per batch element must match the batch; per-batch starts need a later axis and B starts
+        Tensor other = g.keyMask(g.input("three", DType.I32, Shape.of(3)), 1, 16, false);
+        assertThatThrownBy(() -> g.attention(q, kw, v, other, 1f, false)).hasMessageContaining("[B, 1, Tq, Tk]");
+        Tensor rows = g.state("rows", Shape.of(4, 8));
+        assertThatThrownBy(() -> g.writeSlice(rows, g.input("row", Shape.of(1, 8)), 0, lengths))
+                .hasMessageContaining("one start per batch element");
+        Tensor s3 = g.state("s3", Shape.of(3, 2, 16, 8));
+        assertThatThrownBy(() -> g.writeSlice(s3, g.input("x3", Shape.of(3, 2, 1, 8)), 2, lengths))
+                .hasMessageContaining("I32 [3]");
+    }
 }
