@@ -1,5 +1,6 @@
 package dev.audioengine.server;
 
+import dev.audioengine.model.task.Batching;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -24,6 +25,8 @@ import java.util.function.Consumer;
  *                       request in progress, and a stalled client would hold its connection for good)
  * @param drainTimeout   on shutdown, how long in-flight requests may take to finish
  * @param connections    how long a connection may take to send its headers or sit idle, and how many may be open
+ * @param batching       how ASR models batch decoding across concurrent requests (--max-batch, --gpu-memory-budget);
+ *                       each model's workers are at least its batch size, so that a batch can fill
  * @param log            where the one line per request (and the server's own lines) go
  */
 public record ServerConfig(
@@ -40,6 +43,7 @@ public record ServerConfig(
         Duration uploadStall,
         Duration drainTimeout,
         Connections connections,
+        Batching batching,
         Consumer<String> log) {
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 8080;
@@ -53,6 +57,7 @@ public record ServerConfig(
         Objects.requireNonNull(apiKey, "apiKey");
         Objects.requireNonNull(connections, "connections");
         Objects.requireNonNull(log, "log");
+        Objects.requireNonNull(batching, "batching");
         if (port < 0 || port > 65535) throw new IllegalArgumentException("--port must be in [0, 65535], got " + port);
         if (models.isEmpty()) throw new IllegalArgumentException("--models names no model");
         if (maxConcurrent < 1)
@@ -93,7 +98,32 @@ public record ServerConfig(
                 Duration.ofSeconds(30),
                 Duration.ofSeconds(30),
                 Connections.DEFAULTS,
+                Batching.NONE,
                 log);
+    }
+
+    public ServerConfig withBatching(Batching b) {
+        return new ServerConfig(
+                host,
+                port,
+                models,
+                maxConcurrent,
+                queue,
+                queueTimeout,
+                maxUploadBytes,
+                maxInputChars,
+                apiKey,
+                preload,
+                uploadStall,
+                drainTimeout,
+                connections,
+                b,
+                log);
+    }
+
+    /** Requests a model works on at once: --max-concurrent, or the batch size when that is larger. */
+    public int workers() {
+        return Math.max(maxConcurrent, batching.maxBatch());
     }
 
     public ServerConfig withHost(String h) {
@@ -111,6 +141,7 @@ public record ServerConfig(
                 uploadStall,
                 drainTimeout,
                 connections,
+                batching,
                 log);
     }
 
@@ -129,6 +160,7 @@ public record ServerConfig(
                 uploadStall,
                 drainTimeout,
                 connections,
+                batching,
                 log);
     }
 
@@ -147,6 +179,7 @@ public record ServerConfig(
                 uploadStall,
                 drainTimeout,
                 connections,
+                batching,
                 log);
     }
 
@@ -165,6 +198,7 @@ public record ServerConfig(
                 uploadStall,
                 drainTimeout,
                 connections,
+                batching,
                 log);
     }
 
@@ -183,6 +217,7 @@ public record ServerConfig(
                 uploadStall,
                 drainTimeout,
                 connections,
+                batching,
                 log);
     }
 
@@ -201,6 +236,7 @@ public record ServerConfig(
                 uploadStall,
                 drainTimeout,
                 connections,
+                batching,
                 log);
     }
 
@@ -219,6 +255,7 @@ public record ServerConfig(
                 stall,
                 drainTimeout,
                 connections,
+                batching,
                 log);
     }
 
@@ -237,6 +274,7 @@ public record ServerConfig(
                 uploadStall,
                 drainTimeout,
                 connections,
+                batching,
                 log);
     }
 
@@ -255,6 +293,7 @@ public record ServerConfig(
                 uploadStall,
                 drainTimeout,
                 connections,
+                batching,
                 log);
     }
 
@@ -273,6 +312,7 @@ public record ServerConfig(
                 uploadStall,
                 drainTimeout,
                 new Connections(headerTimeout, idleTimeout, maxConnections),
+                batching,
                 log);
     }
 

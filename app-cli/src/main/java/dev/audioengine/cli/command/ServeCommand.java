@@ -7,6 +7,7 @@ import dev.audioengine.cli.ErrorReporter;
 import dev.audioengine.cli.UsageError;
 import dev.audioengine.model.ModelLoader;
 import dev.audioengine.model.store.ModelStore;
+import dev.audioengine.model.task.Batching;
 import dev.audioengine.server.ServerConfig;
 import dev.audioengine.server.SpeechServer;
 import java.io.PrintWriter;
@@ -73,8 +74,25 @@ public final class ServeCommand implements Callable<Integer> {
     @Option(
             names = "--max-concurrent",
             paramLabel = "N",
-            description = "Requests each model works on at once. Default: 2.")
+            description = "Requests each model works on at once. Default: 2, or --max-batch when that is larger "
+                    + "(a batch fills only with as many requests at once).")
     private int maxConcurrent = 2;
+
+    @Option(
+            names = "--max-batch",
+            paramLabel = "N",
+            description = "ASR windows of concurrent requests decoded together, up to N per decoder step (1 to 1024; "
+                    + "1: one at a time). Default: 64 on a GPU backend, where a step over 64 sequences costs little more "
+                    + "than over one; 1 on the CPU, where it does not pay (docs/PERFORMANCE.md).")
+    private Integer maxBatch;
+
+    @Option(
+            names = "--gpu-memory-budget",
+            paramLabel = "SIZE",
+            description = "The most device memory the batched decoder's key/value caches may take, e.g. 2G or 512M; "
+                    + "the batch holds as many sequences as fit (at most --max-batch) and further requests queue. "
+                    + "Default: no limit beyond --max-batch.")
+    private String gpuMemoryBudget;
 
     @Option(
             names = "--queue",
@@ -179,6 +197,7 @@ public final class ServeCommand implements Callable<Integer> {
                             seconds("--header-timeout-s", headerTimeoutS),
                             seconds("--idle-timeout-s", idleTimeoutS),
                             maxConnections),
+                    Batching.NONE, // set once the engine is up: its default depends on the backend
                     line -> {
                         err.println(Instant.now().truncatedTo(ChronoUnit.MILLIS) + " " + line);
                         err.flush();
@@ -190,12 +209,22 @@ public final class ServeCommand implements Callable<Integer> {
         });
         ModelLoader loader = new ModelLoader(
                 parent.families(), ModelStore.userCache(), m -> config.log().accept("model store: " + m));
+        long budget = UsageError.of(() -> gpuMemoryBudget == null ? 0L : bytes("--gpu-memory-budget", gpuMemoryBudget));
+        if (maxBatch != null) UsageError.of(() -> new Batching(maxBatch, budget));
         AudioEngine engine = parent.engineBuilder().build();
         SpeechServer server;
         try {
+            ServerConfig batched = config.withBatching(batching(engine, budget));
+            if (batched.batching().maxBatch() > 1)
+                config.log()
+                        .accept("batching ASR decoding: up to "
+                                + batched.batching().maxBatch()
+                                + " sequences a step"
+                                + (budget > 0 ? ", caches within " + gpuMemoryBudget : "")
+                                + "; " + batched.workers() + " requests at once per model");
             if (parent.globals().backend() == BackendType.BEST_AVAILABLE)
                 config.log().accept("--backend " + engine.selectionNote());
-            server = SpeechServer.start(config, engine, loader);
+            server = SpeechServer.start(batched, engine, loader);
         } catch (SpeechServer.CannotListen e) {
             engine.close();
             err.println("error: " + e.getMessage()); // the reason and the option to change: nothing else to show
@@ -217,6 +246,37 @@ public final class ServeCommand implements Callable<Integer> {
                         "audioengine-serve-shutdown"));
         server.awaitClosed();
         return 0;
+    }
+
+    /** --max-batch and --gpu-memory-budget, with the backend's default batch size. */
+    private Batching batching(AudioEngine engine, long budget) {
+        int n = maxBatch != null
+                ? maxBatch
+                : engine.device().kind() == dev.audioengine.api.spi.DeviceKind.CPU ? 1 : DEFAULT_GPU_BATCH;
+        return new Batching(n, budget);
+    }
+
+    static final int DEFAULT_GPU_BATCH = 64;
+
+    /** "2G", "512M", "1.5g", "1000000" (bytes) → bytes. */
+    static long bytes(String option, String value) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+                        "(?i)\\s*([0-9]+(?:\\.[0-9]+)?)\\s*([kmgt]?)i?b?\\s*")
+                .matcher(value);
+        if (!m.matches())
+            throw new IllegalArgumentException(
+                    option + " wants a size such as 2G, 512M or 1048576 (bytes), got '" + value + "'");
+        int shift = switch (m.group(2).toLowerCase(java.util.Locale.ROOT)) {
+            case "k" -> 10;
+            case "m" -> 20;
+            case "g" -> 30;
+            case "t" -> 40;
+            default -> 0;
+        };
+        double b = Double.parseDouble(m.group(1)) * (1L << shift);
+        if (!(b >= 1 && b < Long.MAX_VALUE))
+            throw new IllegalArgumentException(option + " must be positive, got '" + value + "'");
+        return (long) b;
     }
 
     private static Duration seconds(String option, double s) {

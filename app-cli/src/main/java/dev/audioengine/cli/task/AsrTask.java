@@ -1,6 +1,7 @@
 package dev.audioengine.cli.task;
 
 import dev.audioengine.api.AudioEngine;
+import dev.audioengine.api.spi.DeviceKind;
 import dev.audioengine.audio.AudioStream;
 import dev.audioengine.cli.UsageError;
 import dev.audioengine.model.output.JsonWriter;
@@ -9,6 +10,7 @@ import dev.audioengine.model.output.SegmentFormat;
 import dev.audioengine.model.output.SegmentWriter;
 import dev.audioengine.model.task.AsrOptions;
 import dev.audioengine.model.task.AsrStream;
+import dev.audioengine.model.task.Batching;
 import dev.audioengine.model.task.SpeechRecognizer;
 import dev.audioengine.model.task.Transcript;
 import dev.audioengine.model.task.TranscriptEvent;
@@ -22,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import picocli.CommandLine.Option;
 
 /** {@code --task asr}: the transcript of each input, offline or through the live streaming API. */
@@ -42,6 +45,17 @@ final class AsrTask {
             description = "Speech threshold of the voice activity detector that finds " + "the windows. Default: 0.5.")
     Double vadThreshold;
 
+    @Option(
+            names = "--max-batch",
+            paramLabel = "N",
+            description = "With several inputs, transcribe up to N of them at once, their windows decoded together in "
+                    + "batched steps (1 to 1024; 1: one file after another). Transcripts are the same either way. "
+                    + "Default: 64 on a GPU backend; 1 on the CPU, where batching does not pay (docs/PERFORMANCE.md).")
+    Integer maxBatch;
+
+    /** The batch size on a GPU when --max-batch is not given: a step over 64 sequences costs little more than one. */
+    static final int DEFAULT_GPU_BATCH = 64;
+
     private AudioTaskOptions shared;
     private AsrOptions options;
     private boolean streaming;
@@ -52,6 +66,11 @@ final class AsrTask {
         this.shared = shared;
         streaming = shared.streaming();
         options = options();
+        if (maxBatch != null)
+            checked("--max-batch", () -> {
+                new Batching(maxBatch, 0);
+                return options;
+            });
         segmentsFormat = shared.segmentsFormat(inputs.size());
         if (segmentsFormat != null) {
             OutputPaths.refuseOverwriting(
@@ -94,14 +113,18 @@ final class AsrTask {
 
     void run(TaskRun run, AudioEngine engine, SpeechRecognizer asr, List<Path> inputs) throws IOException {
         JsonWriter doc = run.json && !streaming && inputs.size() > 1 ? new JsonWriter().beginArray() : null;
-        for (Path input : inputs) {
+        List<CompletableFuture<Transcript>> batched = batched(run, engine, asr, inputs);
+        long batchStart = System.nanoTime();
+        for (int k = 0; k < inputs.size(); k++) {
+            Path input = inputs.get(k);
             // several inputs: each line says which file it is about (JSON carries "audio" instead)
             String prefix = inputs.size() > 1 && !run.json ? input + ": " : "";
-            long t0 = System.nanoTime();
+            long t0 = batched != null ? batchStart : System.nanoTime();
             Transcript transcript;
             try {
-                transcript =
-                        streaming ? stream(input, inputs.size() > 1, asr, run, prefix) : transcribe(input, asr, run);
+                transcript = streaming
+                        ? stream(input, inputs.size() > 1, asr, run, prefix)
+                        : batched != null ? await(batched.get(k)) : transcribe(input, asr, run);
             } catch (IOException | UncheckedIOException | IllegalArgumentException e) {
                 // one file that cannot be decoded does not cost the others: reported, skipped, exit 1 at the end
                 if (inputs.size() == 1) throw e;
@@ -145,6 +168,39 @@ final class AsrTask {
         run.out.flush();
         run.runSummary(asr);
         run.failIfInputsFailed(inputs.size());
+    }
+
+    /**
+     * Several inputs offline with a batch size above 1: every input started at once through
+     * {@link SpeechRecognizer#transcribeEach} (up to the batch size at a time, windows sharing decoder steps); null
+     * when they run one after another. Results are printed in input order as they come.
+     */
+    private List<CompletableFuture<Transcript>> batched(
+            TaskRun run, AudioEngine engine, SpeechRecognizer asr, List<Path> inputs) {
+        if (streaming || inputs.size() < 2) return null;
+        int n = maxBatch != null ? maxBatch : engine.device().kind() == DeviceKind.CPU ? 1 : DEFAULT_GPU_BATCH;
+        if (n < 2) return null;
+        asr.batching(new Batching(n, 0));
+        if (asr.batching().maxBatch() < 2) return null; // a family that decodes one window at a time
+        run.note("transcribing up to " + n + " inputs at once, windows decoded in batched steps (--max-batch)");
+        return asr.transcribeEach(
+                inputs.stream()
+                        .<SpeechRecognizer.AudioSource>map(input -> () -> open(input, asr, run))
+                        .toList(),
+                options);
+    }
+
+    /** A batched input's transcript, or the failure it would have thrown alone. */
+    private static Transcript await(CompletableFuture<Transcript> f) throws IOException {
+        try {
+            return f.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof UncheckedIOException u) throw u.getCause();
+            if (cause instanceof RuntimeException r) throw r;
+            if (cause instanceof Error err) throw err;
+            throw e;
+        }
     }
 
     private Transcript transcribe(Path input, SpeechRecognizer asr, TaskRun run) throws IOException {

@@ -3,7 +3,14 @@ package dev.audioengine.model.task;
 import dev.audioengine.audio.AudioStream;
 import dev.audioengine.model.TaskModel;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
@@ -48,4 +55,68 @@ public interface SpeechRecognizer extends TaskModel {
 
     /** A live session: audio pushed as it arrives, partial text as it grows, final text per speech segment. */
     AsrStream stream(AsrOptions options);
+
+    /**
+     * Decodes the windows of concurrent callers together, up to {@code batching.maxBatch()} sequences per decoder step
+     * (see {@link Batching}). Set it before the first call; a family that decodes one window at a time keeps
+     * {@link Batching#NONE} and says so in {@link #batching()}.
+     */
+    default void batching(Batching batching) {}
+
+    /** The batching in effect. */
+    default Batching batching() {
+        return Batching.NONE;
+    }
+
+    /** What batched decoding has done so far ({@link BatchStats#NONE} when this recognizer does not batch). */
+    default BatchStats batchStats() {
+        return BatchStats.NONE;
+    }
+
+    /** Opens one recording for {@link #transcribeEach}. */
+    @FunctionalInterface
+    interface AudioSource {
+        AudioStream open() throws IOException;
+    }
+
+    /** {@link #transcribeEach} of audio files. */
+    default List<CompletableFuture<Transcript>> transcribeAll(List<Path> files, AsrOptions options) {
+        return transcribeEach(
+                files.stream().<AudioSource>map(f -> () -> AudioStream.open(f)).toList(), options);
+    }
+
+    /**
+     * Transcribes many recordings together: up to {@code batching().maxBatch()} of them at once, each on a thread of
+     * its own, so that their windows share batched decoder steps. Returns at once with one future per source, in order
+     * (a caller prints each as it completes, in order); a source that fails fails its own future only. The transcripts
+     * are the ones {@link #transcribe(AudioStream, AsrOptions)} gives each source alone. The threads end with the last
+     * source.
+     */
+    default List<CompletableFuture<Transcript>> transcribeEach(
+            List<? extends AudioSource> sources, AsrOptions options) {
+        int threads = Math.max(1, Math.min(sources.size(), batching().maxBatch()));
+        AtomicInteger n = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
+            Thread t = new Thread(r, "audioengine-transcribe-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            List<CompletableFuture<Transcript>> out = new ArrayList<>();
+            for (AudioSource source : sources) {
+                out.add(CompletableFuture.supplyAsync(
+                        () -> {
+                            try (AudioStream in = source.open()) {
+                                return transcribe(in, options);
+                            } catch (IOException e) {
+                                throw new UncheckedIOException(e);
+                            }
+                        },
+                        pool));
+            }
+            return out;
+        } finally {
+            pool.shutdown(); // queued sources still run; the threads exit after the last
+        }
+    }
 }

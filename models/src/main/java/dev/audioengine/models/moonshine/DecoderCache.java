@@ -7,16 +7,17 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The decoder's key/value caches on the device, one set per decoding session: per layer the self-attention cache
- * [1, Hkv, selfCapacity, hd], written one position per step, and the cross-attention keys and values
- * [1, Hkv, crossCapacity, hd], written once per window by the encoder graph. Fixed capacities and length masks keep
+ * The decoder's key/value caches on the device, one set per decoding session or batch: per layer the self-attention
+ * cache [slots, Hkv, selfCapacity, hd], written one position per step, and the cross-attention keys and values
+ * [slots, Hkv, crossCapacity, hd], written once per window by the encoder graph; one slot per sequence. Fixed capacities and length masks keep
  * one compiled step graph for every position (docs/STATE.md); what lies past the current lengths is stale and masked.
  */
 final class DecoderCache implements AutoCloseable {
-    final int selfCapacity, crossCapacity;
+    final int slots, selfCapacity, crossCapacity;
     private final List<PersistentTensor> tensors = new ArrayList<>();
 
-    DecoderCache(AudioEngine engine, MoonshineConfig c, int selfCapacity, int crossCapacity) {
+    DecoderCache(AudioEngine engine, MoonshineConfig c, int slots, int selfCapacity, int crossCapacity) {
+        this.slots = slots;
         this.selfCapacity = selfCapacity;
         this.crossCapacity = crossCapacity;
         try {
@@ -26,7 +27,7 @@ final class DecoderCache implements AutoCloseable {
                     tensors.add(engine.state(
                             MoonshineNetwork.cacheName(kind, l),
                             dev.audioengine.api.tensor.DType.F32,
-                            MoonshineNetwork.cacheShape(c, capacity)));
+                            MoonshineNetwork.cacheShape(c, slots, capacity)));
                 }
             }
         } catch (RuntimeException e) {
@@ -44,6 +45,11 @@ final class DecoderCache implements AutoCloseable {
     /** The cross-attention tensors only (what the encoder graph writes). */
     PersistentTensor[] cross() {
         return tensors.stream().filter(t -> t.name().contains(".cross_")).toArray(PersistentTensor[]::new);
+    }
+
+    /** Bytes of the caches one slot holds: what each more sequence in a batch costs on the device. */
+    static long bytesPerSlot(MoonshineConfig c, int selfCapacity, int crossCapacity) {
+        return 2L * c.decoderLayers() * c.decoderKvHeads() * c.decoderHeadDim() * (selfCapacity + crossCapacity) * 4;
     }
 
     long bytes() {

@@ -42,10 +42,10 @@ final class DecodingSession implements AutoCloseable {
     DecodingSession(AudioEngine engine, MoonshineWeights weights, int selfCapacity, int crossCapacity) {
         this.engine = engine;
         this.weights = weights;
-        this.cache = new DecoderCache(engine, weights.config(), selfCapacity, crossCapacity);
+        this.cache = new DecoderCache(engine, weights.config(), 1, selfCapacity, crossCapacity);
         try {
             this.step = engine.compile(
-                    MoonshineNetwork.step(weights.config(), weights.decoder, selfCapacity, crossCapacity, false),
+                    MoonshineNetwork.step(weights.config(), weights.decoder, 1, 1, selfCapacity, crossCapacity, false),
                     cache.all());
         } catch (RuntimeException e) {
             cache.close();
@@ -73,7 +73,7 @@ final class DecodingSession implements AutoCloseable {
         if (enc == null) {
             enc = engine.compile(
                     MoonshineNetwork.encoder(
-                            weights.config(), weights.encoder, weights.decoder, length, cache.crossCapacity),
+                            weights.config(), weights.encoder, weights.decoder, length, 1, cache.crossCapacity),
                     cache.cross());
             compiledEncoders++;
             encoders.put(length, enc);
@@ -88,7 +88,7 @@ final class DecodingSession implements AutoCloseable {
                 : java.util.Arrays.copyOfRange(samples, from, from + length);
         try (HostTensor audio = HostTensor.ofFloats(Shape.of(1, 1, length), window)) {
             frames = Math.toIntExact(MoonshineConfig.frames(length));
-            CompiledGraph.Outputs out = enc.run(Map.of(MoonshineNetwork.AUDIO, audio, MoonshineNetwork.ZERO, zero));
+            CompiledGraph.Outputs out = enc.run(Map.of(MoonshineNetwork.AUDIO, audio, MoonshineNetwork.SLOT, zero));
             if (keepStates) return out.get(0);
             out.close();
             return null;
@@ -132,7 +132,7 @@ final class DecodingSession implements AutoCloseable {
         if (stepWithLogits == null) {
             stepWithLogits = engine.compile(
                     MoonshineNetwork.step(
-                            weights.config(), weights.decoder, cache.selfCapacity, cache.crossCapacity, true),
+                            weights.config(), weights.decoder, 1, 1, cache.selfCapacity, cache.crossCapacity, true),
                     cache.all());
         }
         int v = weights.config().vocabulary();

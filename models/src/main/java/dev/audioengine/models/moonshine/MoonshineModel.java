@@ -3,6 +3,8 @@ package dev.audioengine.models.moonshine;
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.api.exec.RunSummary;
 import dev.audioengine.api.tensor.HostTensor;
+import dev.audioengine.model.task.BatchStats;
+import dev.audioengine.model.task.Batching;
 import dev.audioengine.models.moonshine.MoonshineNetwork.MoonshineConfig;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -27,6 +29,8 @@ public final class MoonshineModel implements AutoCloseable {
     private final MoonshineWeights weights;
     private final MoonshineTokenizer tokenizer;
     private final Map<Size, Deque<DecodingSession>> idle = new HashMap<>();
+    private final Map<Size, BatchDecoder> batches = new HashMap<>();
+    private volatile Batching batching = Batching.NONE;
     private volatile RunSummary summary;
     private boolean closed;
 
@@ -129,12 +133,26 @@ public final class MoonshineModel implements AutoCloseable {
      * {@code maxWindowSamples} sizes the session (windows of up to that length share sessions).
      */
     public Decoded decode(float[] samples, int from, int length, int maxTokens, int maxWindowSamples) {
+        return decode(samples, from, length, maxTokens, maxWindowSamples, maxTokens);
+    }
+
+    /**
+     * As {@link #decode(float[], int, int, int, int)}; {@code maxWindowTokens}, the token limit of the longest window,
+     * sizes the self-attention caches of a batch (windows of every length share one batch).
+     */
+    public Decoded decode(
+            float[] samples, int from, int length, int maxTokens, int maxWindowSamples, int maxWindowTokens) {
         if (length < 0 || from < 0 || from + length > samples.length)
             throw new IndexOutOfBoundsException(from + "+" + length + " of " + samples.length);
         if (length > maxWindowSamples)
             throw new IllegalArgumentException(
                     "a window of " + length + " samples is longer than the " + maxWindowSamples + " allowed");
         if (MoonshineConfig.frames(length) < 1 || maxTokens < 1) return new Decoded(List.of(), "", 0);
+        if (batching.maxBatch() > 1) {
+            List<Integer> tokens = batch(maxWindowSamples, Math.max(maxTokens, maxWindowTokens))
+                    .decode(samples, from, length, maxTokens);
+            return new Decoded(tokens, tokenizer.decode(tokens), (int) MoonshineConfig.frames(length));
+        }
         DecodingSession s = borrow(maxWindowSamples, maxTokens);
         try {
             List<Integer> tokens;
@@ -190,11 +208,50 @@ public final class MoonshineModel implements AutoCloseable {
         }
     }
 
+    /**
+     * Decodes the windows of concurrent callers together from now on (see {@link Batching}); {@link Batching#NONE}
+     * goes back to one window at a time. Batches already made keep their size.
+     */
+    public void batching(Batching batching) {
+        this.batching = java.util.Objects.requireNonNull(batching, "batching");
+    }
+
+    public Batching batching() {
+        return batching;
+    }
+
+    /** The figures of every batch this model has made, summed. */
+    public synchronized BatchStats batchStats() {
+        BatchStats sum = BatchStats.NONE;
+        for (BatchDecoder b : batches.values()) sum = sum.plus(b.stats());
+        return sum;
+    }
+
+    /** The batch for windows of up to {@code maxWindowSamples} and {@code maxWindowTokens}, made on first use. */
+    private synchronized BatchDecoder batch(int maxWindowSamples, int maxWindowTokens) {
+        if (closed) throw new IllegalStateException("the Moonshine model is closed");
+        Size size = size(maxWindowSamples, maxWindowTokens);
+        BatchDecoder b = batches.get(size);
+        if (b == null) {
+            int slots =
+                    batching.slots(DecoderCache.bytesPerSlot(weights.config(), size.selfTokens(), size.crossFrames()));
+            synchronized (engine) {
+                b = new BatchDecoder(engine, weights, slots, size.selfTokens(), size.crossFrames());
+            }
+            batches.put(size, b);
+        }
+        return b;
+    }
+
+    /** Sizes rounded up so that nearby requests share sessions and batches: cross frames to 64, tokens to 32. */
+    private static Size size(int maxWindowSamples, int maxTokens) {
+        int frames = Math.toIntExact(Math.max(1, MoonshineConfig.frames(maxWindowSamples)));
+        return new Size((frames + 63) / 64 * 64, (maxTokens + 1 + 31) / 32 * 32);
+    }
+
     private synchronized DecodingSession borrow(int maxWindowSamples, int maxTokens) {
         if (closed) throw new IllegalStateException("the Moonshine model is closed");
-        // round sizes up so nearby requests share sessions: cross frames to 64, tokens to 32
-        int frames = Math.toIntExact(Math.max(1, MoonshineConfig.frames(maxWindowSamples)));
-        Size size = new Size((frames + 63) / 64 * 64, (maxTokens + 1 + 31) / 32 * 32);
+        Size size = size(maxWindowSamples, maxTokens);
         DecodingSession s = idle.computeIfAbsent(size, k -> new ArrayDeque<>()).poll();
         if (s != null) return s;
         synchronized (engine) {
@@ -220,6 +277,8 @@ public final class MoonshineModel implements AutoCloseable {
             idle.values().forEach(q -> q.forEach(DecodingSession::close));
         }
         idle.clear();
+        batches.values().forEach(BatchDecoder::close);
+        batches.clear();
         weights.close();
     }
 }

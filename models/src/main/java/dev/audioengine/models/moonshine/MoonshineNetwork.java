@@ -2,6 +2,7 @@ package dev.audioengine.models.moonshine;
 
 import dev.audioengine.api.graph.Graph;
 import dev.audioengine.api.graph.GraphBuilder;
+import dev.audioengine.api.graph.Op.PadMode;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.HostTensor;
@@ -23,27 +24,33 @@ import java.util.List;
  * <pre>
  * audio [1,1,S] → conv k127 s64 [d] → tanh → GroupNorm(1) → conv k7 s3 [2d] → GELU → conv k3 s2 [d] → GELU
  *   → transpose [1,T,d] → encoderLayers × (x + self-attn(LN x, partial rotary), + MLP(LN ·): fc1 GELU fc2)
- *   → LN → encoder states [1,T,d] → per decoder layer: cross keys/values [1,Hkv,T,hd] written into the cross cache
+ *   → LN → encoder states [1,T,d] → per decoder layer: cross keys/values [1,Hkv,T,hd] written into a cross cache slot
  *
- * token [1,1] → embedding row [1,1,d] → decoderLayers × (
- *     x + self-attn(LN x) over the self cache (this position's keys/values written at `position`, rotary, length mask),
- *     + cross-attn(LN ·) over the cross cache (length mask),
+ * tokens [W,1] of W sequences → embedding rows [W,1,d] → decoderLayers × (
+ *     x + self-attn(LN x) over the self cache (each sequence's keys/values written at its own `position` in its own
+ *         slot, rotary by that position, its own length mask),
+ *     + cross-attn(LN ·) over its slot of the cross cache (its own length mask),
  *     + SwiGLU(LN ·): fc1 → [value | gate], silu(gate)·value → fc2 )
- *   → LN → head [1,1,V] → argmax → next token
+ *   → LN → head [W,1,V] → argmax → next tokens
  * </pre>
  * The encoder graph is built once per window length; one compiled step graph serves every position of every window
  * (fixed cache capacities, length masks: docs/STATE.md). Beside this file, {@code MoonshineWeights} reads the records
  * here from a file, {@code DecoderCache} holds the caches under the names and shapes below, {@code DecodingSession} runs
- * the graphs.
+ * the graphs for one sequence and {@code BatchDecoder} for many at once (sequences joining and leaving between steps).
  */
 public final class MoonshineNetwork {
-    /** Input names of the step graph; positions and lengths are I32 [1]. */
+    /**
+     * Input names of the step graph: token I32 [W, 1]; position, self and cross lengths I32 [W], one per sequence of
+     * the step; write_at I32 [slots] when the step spans fewer than all slots.
+     */
     static final String TOKEN = "token",
             POSITION = "position",
             SELF_LENGTH = "self_length",
-            CROSS_LENGTH = "cross_length";
+            CROSS_LENGTH = "cross_length",
+            WRITE_AT = "write_at";
 
-    static final String AUDIO = "audio", ZERO = "zero";
+    /** Input names of the encoder graph: the window's samples, the cache slot (I32 [1]) its keys and values go to. */
+    static final String AUDIO = "audio", SLOT = "slot";
 
     private MoonshineNetwork() {}
 
@@ -52,9 +59,9 @@ public final class MoonshineNetwork {
         return "moonshine." + kind + "." + layer;
     }
 
-    /** A cache's shape, [1, Hkv, capacity, hd]: keys or values of {@code capacity} positions. */
-    static Shape cacheShape(MoonshineConfig c, int capacity) {
-        return Shape.of(1, c.decoderKvHeads(), capacity, c.decoderHeadDim());
+    /** A cache's shape, [slots, Hkv, capacity, hd]: keys or values of {@code capacity} positions per sequence slot. */
+    static Shape cacheShape(MoonshineConfig c, int slots, int capacity) {
+        return Shape.of(slots, c.decoderKvHeads(), capacity, c.decoderHeadDim());
     }
 
     /**
@@ -205,8 +212,16 @@ public final class MoonshineNetwork {
         return e.norm().apply(g, h);
     }
 
-    /** Audio [1, 1, samples] → outputs: encoder states [1, T, D]; side effects: the cross caches' first T rows. */
-    static Graph encoder(MoonshineConfig c, Encoder encoder, Decoder decoder, int samples, int crossCapacity) {
+    /**
+     * Audio [1, 1, samples] → outputs: encoder states [1, T, D]; side effects: slot {@code slot} (I32 [1]) of the cross
+     * caches holds this window's keys and values. With one slot they are written as the cache's first T rows (the rest
+     * is masked). With several, they are padded to the capacity and written as the slot's whole [1, Hkv, capacity, hd]
+     * block (write_slice starts along one axis only; the padding is masked too). Encoders run one window at a time even
+     * in a batch: the stem's GroupNorm spans the whole window, so windows of different lengths cannot share one encoder
+     * graph, and on a GPU the decoder's steps, not the one encoder run per window, are where batching pays (issue 28).
+     */
+    static Graph encoder(
+            MoonshineConfig c, Encoder encoder, Decoder decoder, int samples, int slots, int crossCapacity) {
         long frames = MoonshineConfig.frames(samples);
         if (frames < 1 || frames > crossCapacity) {
             throw new IllegalArgumentException(
@@ -215,41 +230,71 @@ public final class MoonshineNetwork {
         GraphBuilder g = new GraphBuilder();
         Tensor memory =
                 encode(g, encoder, g.input(AUDIO, Shape.of(1, 1, samples))).named("encoder_states");
-        Tensor zero = g.input(ZERO, DType.I32, Shape.of(1));
+        Tensor slot = g.input(SLOT, DType.I32, Shape.of(1));
+        Shape cache = cacheShape(c, slots, crossCapacity);
         for (int l = 0; l < c.decoderLayers(); l++) {
             MultiHeadAttention cross = decoder.layers().get(l).cross();
-            Shape cache = cacheShape(c, crossCapacity);
-            g.writeSlice(g.state(cacheName("cross_k", l), cache), g.contiguous(cross.keys(g, memory, null)), 2, zero);
-            g.writeSlice(g.state(cacheName("cross_v", l), cache), g.contiguous(cross.values(g, memory)), 2, zero);
+            Tensor k = g.contiguous(cross.keys(g, memory, null)), v = g.contiguous(cross.values(g, memory));
+            if (slots == 1) {
+                g.writeSlice(g.state(cacheName("cross_k", l), cache), k, 2, slot);
+                g.writeSlice(g.state(cacheName("cross_v", l), cache), v, 2, slot);
+            } else {
+                long[] none = new long[4], tail = {0, 0, crossCapacity - frames, 0};
+                g.writeSlice(g.state(cacheName("cross_k", l), cache), g.pad(k, PadMode.ZERO, none, tail, 0f), 0, slot);
+                g.writeSlice(g.state(cacheName("cross_v", l), cache), g.pad(v, PadMode.ZERO, none, tail, 0f), 0, slot);
+            }
         }
         return g.build(memory);
     }
 
     /**
-     * One decoder step: outputs the next token (I32 [1, 1], greedy) and, when {@code withLogits}, the logits
-     * [1, 1, V] (teacher forcing and tests).
+     * One decoder step of {@code width} sequences, those in the first {@code width} of the caches' {@code slots} slots:
+     * outputs the next tokens (I32 [width, 1], greedy) and, when {@code withLogits}, the logits [width, 1, V] (teacher
+     * forcing and tests). Each sequence has its own position, self length and cross length (I32 [width]), so sequences
+     * at different points of different windows share the step, and its own slot of every cache.
+     * <p>
+     * With width &lt; slots (a batch that uses only its first slots) the new keys and values are padded to all slots
+     * and written with per-slot starts {@code write_at} (I32 [slots], -1 for the slots past the width: nothing written),
+     * and attention reads the first width slots (a view). A step over one sequence in one slot is the plain cached step.
      */
-    static Graph step(MoonshineConfig c, Decoder d, int selfCapacity, int crossCapacity, boolean withLogits) {
+    static Graph step(
+            MoonshineConfig c,
+            Decoder d,
+            int slots,
+            int width,
+            int selfCapacity,
+            int crossCapacity,
+            boolean withLogits) {
+        if (width < 1 || width > slots)
+            throw new IllegalArgumentException("a step over " + width + " sequences of " + slots + " slots");
         GraphBuilder g = new GraphBuilder();
-        Tensor token = g.input(TOKEN, DType.I32, Shape.of(1, 1));
-        Tensor position = g.input(POSITION, DType.I32, Shape.of(1));
-        Tensor selfMask = g.keyMask(g.input(SELF_LENGTH, DType.I32, Shape.of(1)), 1, selfCapacity, false);
-        Tensor crossMask = g.keyMask(g.input(CROSS_LENGTH, DType.I32, Shape.of(1)), 1, crossCapacity, false);
-        Tensor h = g.getRows(g.constant(d.embedding()), token); // [1, 1, D]
+        Tensor token = g.input(TOKEN, DType.I32, Shape.of(width, 1));
+        Tensor position = g.input(POSITION, DType.I32, Shape.of(width));
+        Tensor writeAt = width == slots ? position : g.input(WRITE_AT, DType.I32, Shape.of(slots));
+        Tensor selfMask = g.keyMask(g.input(SELF_LENGTH, DType.I32, Shape.of(width)), 1, selfCapacity, false);
+        Tensor crossMask = g.keyMask(g.input(CROSS_LENGTH, DType.I32, Shape.of(width)), 1, crossCapacity, false);
+        Tensor h = g.getRows(g.constant(d.embedding()), token); // [W, 1, D]
+        Shape selfShape = cacheShape(c, slots, selfCapacity), crossShape = cacheShape(c, slots, crossCapacity);
         for (int l = 0; l < c.decoderLayers(); l++) {
             DecoderLayer layer = d.layers().get(l);
             MultiHeadAttention self = layer.self();
             Tensor x = layer.selfNorm().apply(g, h);
-            Shape selfShape = cacheShape(c, selfCapacity);
+            Tensor newKeys = width == 1 ? self.keys(g, x, position) : perSequence(g, self::keys, x, position);
             Tensor keys = g.writeSlice(
-                    g.state(cacheName("self_k", l), selfShape), g.contiguous(self.keys(g, x, position)), 2, position);
+                    g.state(cacheName("self_k", l), selfShape), toSlots(g, g.contiguous(newKeys), slots), 2, writeAt);
             Tensor values = g.writeSlice(
-                    g.state(cacheName("self_v", l), selfShape), g.contiguous(self.values(g, x)), 2, position);
-            h = g.add(h, self.output(g, self.attend(g, self.queries(g, x, position), keys, values, selfMask)));
+                    g.state(cacheName("self_v", l), selfShape),
+                    toSlots(g, g.contiguous(self.values(g, x)), slots),
+                    2,
+                    writeAt);
+            Tensor queries = width == 1 ? self.queries(g, x, position) : perSequence(g, self::queries, x, position);
+            Tensor attended =
+                    self.attend(g, queries, firstSlots(g, keys, width), firstSlots(g, values, width), selfMask);
+            h = g.add(h, self.output(g, attended));
 
             MultiHeadAttention cross = layer.cross();
-            Shape crossShape = cacheShape(c, crossCapacity);
-            Tensor ck = g.state(cacheName("cross_k", l), crossShape), cv = g.state(cacheName("cross_v", l), crossShape);
+            Tensor ck = firstSlots(g, g.state(cacheName("cross_k", l), crossShape), width);
+            Tensor cv = firstSlots(g, g.state(cacheName("cross_v", l), crossShape), width);
             h = g.add(
                     h,
                     cross.output(
@@ -260,5 +305,32 @@ public final class MoonshineNetwork {
         Tensor logits = d.head().apply(g, d.norm().apply(g, h)).named("logits");
         Tensor next = g.argmax(logits, -1).named("next");
         return withLogits ? g.build(next, logits) : g.build(next);
+    }
+
+    private interface Projection {
+        Tensor apply(GraphBuilder g, Tensor x, Tensor positions);
+    }
+
+    /**
+     * Queries or keys [W, n, 1, hd] of one new token per sequence, each rotated by its own sequence's position. rope
+     * takes one position per time step, so the W tokens are laid along time ([1, W, D] → [1, n, W, hd]), rotated, and
+     * turned back into W sequences of one step.
+     */
+    private static Tensor perSequence(GraphBuilder g, Projection p, Tensor x, Tensor positions) {
+        Tensor alongTime = p.apply(g, g.reshape(x, 1, x.dim(0), x.dim(2)), positions); // [1, n, W, hd]
+        return g.permute(alongTime, 2, 1, 0, 3);
+    }
+
+    /** [W, ...] padded with zeros to [slots, ...] (what a per-slot write_slice takes; the padded slots are not written). */
+    private static Tensor toSlots(GraphBuilder g, Tensor t, int slots) {
+        if (t.dim(0) == slots) return t;
+        long[] none = new long[t.rank()], after = new long[t.rank()];
+        after[0] = slots - t.dim(0);
+        return g.pad(t, PadMode.ZERO, none, after, 0f);
+    }
+
+    /** The first {@code width} slots of a cache (a view; the whole cache when the step spans every slot). */
+    private static Tensor firstSlots(GraphBuilder g, Tensor cache, int width) {
+        return cache.dim(0) == width ? cache : g.slice(cache, 0, 0, width);
     }
 }

@@ -6,6 +6,8 @@ import dev.audioengine.audio.AudioStream;
 import dev.audioengine.model.Task;
 import dev.audioengine.model.task.AsrOptions;
 import dev.audioengine.model.task.AsrStream;
+import dev.audioengine.model.task.BatchStats;
+import dev.audioengine.model.task.Batching;
 import dev.audioengine.model.task.SpeechRecognizer;
 import dev.audioengine.model.task.Transcript;
 import dev.audioengine.model.task.TranscriptSegment;
@@ -86,7 +88,8 @@ public final class MoonshineRecognizer implements SpeechRecognizer {
                     + " s is longer than max-window-s " + options.maxWindowSeconds());
         }
         int maxTokens = Math.max(1, (int) (length / (double) sampleRate() * options.tokensPerSecond()));
-        MoonshineModel.Decoded d = model.decode(samples, from, length, maxTokens, maxSamples);
+        int maxWindowTokens = Math.max(1, (int) (options.maxWindowSeconds() * options.tokensPerSecond()));
+        MoonshineModel.Decoded d = model.decode(samples, from, length, maxTokens, maxSamples, maxWindowTokens);
         return new TranscriptSegment(startSample, startSample + length, sampleRate(), d.text(), d.tokens());
     }
 
@@ -110,6 +113,21 @@ public final class MoonshineRecognizer implements SpeechRecognizer {
     /** This recognizer's window decoding under {@code options}, for the long-form and live drivers. */
     private WindowDecoder windows(AsrOptions options) {
         return (samples, from, length, startSample) -> decodeWindow(samples, from, length, startSample, options);
+    }
+
+    @Override
+    public void batching(Batching batching) {
+        model.batching(batching);
+    }
+
+    @Override
+    public Batching batching() {
+        return model.batching();
+    }
+
+    @Override
+    public BatchStats batchStats() {
+        return model.batchStats();
     }
 
     @Override

@@ -81,6 +81,7 @@ public final class Metrics {
         head(out, "audioengine_model_requests_running", "gauge", "requests a model works on now");
         for (ServedModel m : models)
             line(out, "audioengine_model_requests_running", model(m), m.pool().running());
+        batches(out, models);
         head(out, "audioengine_model_loaded", "gauge", "1 when the model is loaded");
         for (ServedModel m : models) line(out, "audioengine_model_loaded", model(m), m.isLoaded() ? 1 : 0);
         head(out, "audioengine_audio_seconds_total", "counter", "seconds of audio processed");
@@ -111,6 +112,42 @@ public final class Metrics {
             line(out, "audioengine_device_memory_bytes", d + ",kind=\"total\"", mem.totalBytes());
         });
         return out.toString();
+    }
+
+    /** Batched decoding (ASR models that batch): slots, sequences in flight and waiting, steps and their occupancy. */
+    private static void batches(StringBuilder out, List<ServedModel> models) {
+        List<ServedModel> batching =
+                models.stream().filter(m -> m.batchStats().slots() > 0).toList();
+        head(
+                out,
+                "audioengine_batch_slots",
+                "gauge",
+                "sequences one decoder step can hold (--max-batch, or what the memory budget pays for)");
+        for (ServedModel m : batching)
+            line(out, "audioengine_batch_slots", model(m), m.batchStats().slots());
+        head(out, "audioengine_batch_active", "gauge", "sequences in the batch now");
+        for (ServedModel m : batching)
+            line(out, "audioengine_batch_active", model(m), m.batchStats().active());
+        head(out, "audioengine_batch_queued", "gauge", "windows waiting for a batch slot now");
+        for (ServedModel m : batching)
+            line(out, "audioengine_batch_queued", model(m), m.batchStats().queued());
+        head(out, "audioengine_batch_steps_total", "counter", "batched decoder steps run");
+        for (ServedModel m : batching)
+            line(out, "audioengine_batch_steps_total", model(m), m.batchStats().steps());
+        head(
+                out,
+                "audioengine_batch_sequence_steps_total",
+                "counter",
+                "tokens decoded by batched steps (over steps_total: the mean batch occupancy)");
+        for (ServedModel m : batching)
+            line(
+                    out,
+                    "audioengine_batch_sequence_steps_total",
+                    model(m),
+                    m.batchStats().sequenceSteps());
+        head(out, "audioengine_batch_occupancy", "gauge", "sequences per decoder step since start");
+        for (ServedModel m : batching)
+            line(out, "audioengine_batch_occupancy", model(m), m.batchStats().occupancy());
     }
 
     private static String model(ServedModel m) {

@@ -6,6 +6,9 @@ import dev.audioengine.model.ModelLoader;
 import dev.audioengine.model.ModelVariant;
 import dev.audioengine.model.Task;
 import dev.audioengine.model.TaskModel;
+import dev.audioengine.model.task.BatchStats;
+import dev.audioengine.model.task.Batching;
+import dev.audioengine.model.task.SpeechRecognizer;
 import dev.audioengine.model.task.SpeechSynthesizer;
 import dev.audioengine.model.task.SynthesisOptions;
 import dev.audioengine.server.http.ApiError;
@@ -23,11 +26,19 @@ public final class ServedModel implements AutoCloseable {
     private final ModelLoader loader;
     private final AudioEngine engine;
     private final ModelPool pool;
+    private final Batching batching;
     private volatile TaskModel loaded;
     private volatile String failure;
     private boolean closed;
 
-    ServedModel(ModelFamily family, ModelVariant variant, ModelLoader loader, AudioEngine engine, ModelPool pool) {
+    ServedModel(
+            ModelFamily family,
+            ModelVariant variant,
+            ModelLoader loader,
+            AudioEngine engine,
+            ModelPool pool,
+            Batching batching) {
+        this.batching = batching;
         this.family = family;
         this.variant = variant;
         this.loader = loader;
@@ -54,6 +65,11 @@ public final class ServedModel implements AutoCloseable {
 
     public ModelPool pool() {
         return pool;
+    }
+
+    /** What the model's batched decoding has done ({@link BatchStats#NONE} when it is not loaded or does not batch). */
+    public BatchStats batchStats() {
+        return loaded instanceof SpeechRecognizer asr ? asr.batchStats() : BatchStats.NONE;
     }
 
     public boolean isLoaded() {
@@ -88,6 +104,7 @@ public final class ServedModel implements AutoCloseable {
             TaskModel m = loader.load(engine, choice);
             try {
                 if (m instanceof SpeechSynthesizer tts) checkFrontEnd(tts);
+                if (m instanceof SpeechRecognizer asr) asr.batching(batching);
             } catch (RuntimeException e) {
                 m.close();
                 throw e;

@@ -25,8 +25,8 @@ public final class ServedModels implements AutoCloseable {
     public ServedModels(ServerConfig config, ModelLoader loader, AudioEngine engine) {
         for (FamilyRegistry.Named named : resolve(loader.registry(), config.models())) {
             String id = named.variant().name();
-            ModelPool pool = new ModelPool(id, config.maxConcurrent(), config.queue(), config.queueTimeout());
-            byId.put(id, new ServedModel(named.family(), named.variant(), loader, engine, pool));
+            ModelPool pool = new ModelPool(id, config.workers(), config.queue(), config.queueTimeout());
+            byId.put(id, new ServedModel(named.family(), named.variant(), loader, engine, pool, config.batching()));
         }
     }
 

@@ -1,0 +1,339 @@
+package dev.audioengine.models.moonshine;
+
+import dev.audioengine.api.AudioEngine;
+import dev.audioengine.api.exec.CompiledGraph;
+import dev.audioengine.api.tensor.DType;
+import dev.audioengine.api.tensor.HostTensor;
+import dev.audioengine.api.tensor.Shape;
+import dev.audioengine.model.task.BatchStats;
+import dev.audioengine.models.moonshine.MoonshineNetwork.MoonshineConfig;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CancellationException;
+
+/**
+ * Continuous batching: windows from any number of threads decoded together, one step graph over every sequence in
+ * flight. Each window takes the lowest free slot of the caches, is encoded into it, and then advances one token per
+ * step beside the others; a sequence that ends (EOS, its token limit, a repetition loop) leaves its slot between two
+ * steps and the next waiting window takes it. A step runs the smallest compiled width (1, 2, 4, ... slots) that covers
+ * the highest slot in use, so a lone window costs a one-sequence step, not a full batch.
+ * <p>
+ * No thread of its own: the threads that submitted windows take turns driving (one at a time, the others wait), and
+ * a driver whose own window is done hands over to a waiting one. A step's failure fails every window in flight, with
+ * the same exception. The tokens of a window are the ones {@link DecodingSession#greedy} gives it alone, up to the
+ * float rounding of a wider matrix product (the equality tests hold them equal on the Debian recordings).
+ */
+final class BatchDecoder implements AutoCloseable {
+    private final AudioEngine engine;
+    private final MoonshineWeights weights;
+    private final DecoderCache cache;
+    private final Map<Integer, StepGraph> steps = new HashMap<>();
+    private final Map<Integer, CompiledGraph> encoders = new LinkedHashMap<>(16, 0.75f, true);
+    private final HostTensor slotInput = HostTensor.allocate(DType.I32, Shape.of(1));
+    private final Window[] bySlot;
+    private final ArrayDeque<Window> pending = new ArrayDeque<>();
+    private boolean driving, closed;
+    private long stepCount, sequenceSteps, windows;
+    private int active;
+
+    /** One window's decoding: its audio until encoded, then its position, tokens and limit. */
+    private static final class Window {
+        final float[] samples;
+        final int from, length, limit;
+        final List<Integer> tokens = new ArrayList<>();
+        int frames, position, current = MoonshineConfig.BOS;
+        volatile boolean done, cancelled;
+        RuntimeException failure;
+
+        Window(float[] samples, int from, int length, int limit) {
+            this.samples = samples;
+            this.from = from;
+            this.length = length;
+            this.limit = limit;
+        }
+    }
+
+    /** A step graph compiled for one width, and the host tensors it reads and writes. */
+    private record StepGraph(
+            CompiledGraph graph,
+            HostTensor token,
+            HostTensor position,
+            HostTensor selfLength,
+            HostTensor crossLength,
+            HostTensor writeAt,
+            HostTensor next,
+            Map<String, HostTensor> inputs)
+            implements AutoCloseable {
+        @Override
+        public void close() {
+            graph.close();
+            for (HostTensor t : new HostTensor[] {token, position, selfLength, crossLength, writeAt, next})
+                if (t != null) t.close();
+        }
+    }
+
+    BatchDecoder(AudioEngine engine, MoonshineWeights weights, int slots, int selfCapacity, int crossCapacity) {
+        this.engine = engine;
+        this.weights = weights;
+        this.cache = new DecoderCache(engine, weights.config(), slots, selfCapacity, crossCapacity);
+        this.bySlot = new Window[slots];
+    }
+
+    int slots() {
+        return bySlot.length;
+    }
+
+    /**
+     * Decodes {@code samples[from, from + length)} greedily beside whatever else is in flight: at most
+     * {@code maxTokens} tokens (and the cache's capacity), stopped at EOS or a repetition loop. Blocks until done.
+     */
+    List<Integer> decode(float[] samples, int from, int length, int maxTokens) {
+        if (MoonshineConfig.frames(length) > cache.crossCapacity)
+            throw new IllegalArgumentException(length + " samples exceed this batch's windows of "
+                    + MoonshineConfig.maxSamples(cache.crossCapacity));
+        Window w = new Window(samples, from, length, Math.min(maxTokens, cache.selfCapacity));
+        synchronized (this) {
+            if (closed) throw new IllegalStateException("the Moonshine model is closed");
+            pending.add(w);
+        }
+        while (true) {
+            synchronized (this) {
+                try {
+                    while (!w.done && driving) wait();
+                } catch (InterruptedException e) {
+                    w.cancelled = true; // the driver frees its slot, or skips it in the queue
+                    Thread.currentThread().interrupt();
+                    throw new CancellationException("interrupted while its window was being decoded");
+                }
+                if (w.done) {
+                    if (w.failure != null) throw w.failure;
+                    return w.tokens;
+                }
+                driving = true;
+            }
+            try {
+                drive(w);
+            } catch (RuntimeException e) {
+                failAll(e);
+            } finally {
+                synchronized (this) {
+                    driving = false;
+                    notifyAll();
+                }
+            }
+        }
+    }
+
+    /** Admits waiting windows into free slots and runs steps, until {@code mine} is done or nothing is in flight. */
+    private void drive(Window mine) {
+        while (!mine.done) {
+            admit();
+            int width = width();
+            if (width == 0) return;
+            step(width);
+        }
+    }
+
+    private void admit() {
+        for (int slot = 0; slot < bySlot.length; slot++) {
+            if (bySlot[slot] != null) continue;
+            Window w;
+            synchronized (this) {
+                do w = pending.poll();
+                while (w != null && w.cancelled);
+            }
+            if (w == null) return;
+            bySlot[slot] = w; // before encoding, so that a failure there fails it with the rest
+            active++;
+            windows++;
+            encode(w, slot);
+        }
+    }
+
+    /** The step width that covers the highest slot in use: a power of two, or all slots; 0 when none is in use. */
+    private int width() {
+        int highest = bySlot.length - 1;
+        while (highest >= 0 && bySlot[highest] == null) highest--;
+        return highest < 0 ? 0 : Math.min(bySlot.length, ceilPowerOfTwo(highest + 1));
+    }
+
+    static int ceilPowerOfTwo(int n) {
+        return n <= 1 ? 1 : Integer.highestOneBit(n - 1) << 1;
+    }
+
+    private void encode(Window w, int slot) {
+        CompiledGraph enc;
+        synchronized (engine) {
+            enc = encoders.get(w.length);
+            if (enc == null) {
+                enc = engine.compile(
+                        MoonshineNetwork.encoder(
+                                weights.config(),
+                                weights.encoder,
+                                weights.decoder,
+                                w.length,
+                                bySlot.length,
+                                cache.crossCapacity),
+                        cache.cross());
+                encoders.put(w.length, enc);
+                if (encoders.size() > DecodingSession.ENCODERS_KEPT) {
+                    var eldest = encoders.entrySet().iterator().next();
+                    eldest.getValue().close();
+                    encoders.remove(eldest.getKey());
+                }
+            }
+            float[] window = java.util.Arrays.copyOfRange(w.samples, w.from, w.from + w.length);
+            try (HostTensor audio = HostTensor.ofFloats(Shape.of(1, 1, w.length), window)) {
+                slotInput.data().set(ValueLayout.JAVA_INT, 0, slot);
+                enc.run(Map.of(MoonshineNetwork.AUDIO, audio, MoonshineNetwork.SLOT, slotInput))
+                        .close();
+            }
+        }
+        w.frames = Math.toIntExact(MoonshineConfig.frames(w.length));
+    }
+
+    private void step(int width) {
+        StepGraph s = steps.get(width);
+        if (s == null) {
+            synchronized (engine) {
+                s = compile(width);
+            }
+            steps.put(width, s);
+        }
+        int running = 0;
+        for (int i = 0; i < width; i++) {
+            Window w = bySlot[i];
+            if (w != null && w.cancelled) {
+                release(i);
+                w = null;
+            }
+            // an empty slot inside the width runs a dummy sequence at position 0 with nothing visible; its write at
+            // position 0 is overwritten by the first step of the next window that takes the slot, before it is read
+            boolean live = w != null;
+            running += live ? 1 : 0;
+            s.token.data().set(ValueLayout.JAVA_INT, 4L * i, live ? w.current : MoonshineConfig.BOS);
+            s.position.data().set(ValueLayout.JAVA_INT, 4L * i, live ? w.position : 0);
+            s.selfLength.data().set(ValueLayout.JAVA_INT, 4L * i, live ? w.position + 1 : 0);
+            s.crossLength.data().set(ValueLayout.JAVA_INT, 4L * i, live ? w.frames : 0);
+            if (s.writeAt != null) s.writeAt.data().set(ValueLayout.JAVA_INT, 4L * i, live ? w.position : 0);
+        }
+        if (running == 0) return;
+        synchronized (engine) {
+            s.graph.runInto(s.inputs, List.of(s.next));
+        }
+        stepCount++;
+        sequenceSteps += running;
+        for (int i = 0; i < width; i++) {
+            Window w = bySlot[i];
+            if (w == null) continue;
+            int t = s.next.getInt(i);
+            boolean end = t == MoonshineConfig.EOS;
+            if (!end) {
+                w.tokens.add(t);
+                int cut = RepetitionGuard.loopCut(w.tokens);
+                if (cut >= 0) {
+                    w.tokens.subList(cut, w.tokens.size()).clear();
+                    end = true;
+                }
+            }
+            w.current = t;
+            w.position++;
+            if (end || w.position >= w.limit) finish(i);
+        }
+    }
+
+    private StepGraph compile(int width) {
+        int slots = bySlot.length;
+        CompiledGraph graph = engine.compile(
+                MoonshineNetwork.step(
+                        weights.config(),
+                        weights.decoder,
+                        slots,
+                        width,
+                        cache.selfCapacity,
+                        cache.crossCapacity,
+                        false),
+                cache.all());
+        HostTensor token = HostTensor.allocate(DType.I32, Shape.of(width, 1)),
+                position = HostTensor.allocate(DType.I32, Shape.of(width)),
+                selfLength = HostTensor.allocate(DType.I32, Shape.of(width)),
+                crossLength = HostTensor.allocate(DType.I32, Shape.of(width)),
+                next = HostTensor.allocate(DType.I32, Shape.of(width, 1)),
+                writeAt = null;
+        Map<String, HostTensor> inputs = new HashMap<>(Map.of(
+                MoonshineNetwork.TOKEN, token,
+                MoonshineNetwork.POSITION, position,
+                MoonshineNetwork.SELF_LENGTH, selfLength,
+                MoonshineNetwork.CROSS_LENGTH, crossLength));
+        if (width < slots) {
+            writeAt = HostTensor.allocate(DType.I32, Shape.of(slots));
+            for (int i = width; i < slots; i++) writeAt.data().set(ValueLayout.JAVA_INT, 4L * i, -1);
+            inputs.put(MoonshineNetwork.WRITE_AT, writeAt);
+        }
+        return new StepGraph(graph, token, position, selfLength, crossLength, writeAt, next, Map.copyOf(inputs));
+    }
+
+    private void finish(int slot) {
+        Window w = bySlot[slot];
+        release(slot);
+        synchronized (this) {
+            w.done = true;
+            notifyAll();
+        }
+    }
+
+    private void release(int slot) {
+        bySlot[slot] = null;
+        active--;
+    }
+
+    /** A failed step or encode: every window in flight or waiting fails with it; the slots are free again. */
+    private void failAll(RuntimeException e) {
+        synchronized (this) {
+            for (int i = 0; i < bySlot.length; i++) {
+                if (bySlot[i] != null) {
+                    bySlot[i].failure = e;
+                    bySlot[i].done = true;
+                    bySlot[i] = null;
+                }
+            }
+            active = 0;
+            for (Window w : pending) {
+                w.failure = e;
+                w.done = true;
+            }
+            pending.clear();
+            notifyAll();
+        }
+    }
+
+    /** What this batch has done so far, and what it holds now. */
+    synchronized BatchStats stats() {
+        return new BatchStats(bySlot.length, active, pending.size(), stepCount, sequenceSteps, windows);
+    }
+
+    /** Bytes of the caches on the device. */
+    long cacheBytes() {
+        return cache.bytes();
+    }
+
+    @Override
+    public void close() {
+        synchronized (this) {
+            closed = true;
+        }
+        synchronized (engine) {
+            steps.values().forEach(StepGraph::close);
+            steps.clear();
+            encoders.values().forEach(CompiledGraph::close);
+            encoders.clear();
+            cache.close();
+            slotInput.close();
+        }
+    }
+}
