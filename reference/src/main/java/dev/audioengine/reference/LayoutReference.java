@@ -129,29 +129,44 @@ final class LayoutReference {
 
     /**
      * dst with elements [start, start + len) along the axis replaced by src, stored as the
-     * state's dtype holds them (F32: each value rounded to float). Out of range is an error.
+     * state's dtype holds them (F32: each value rounded to float). With a start per batch element
+     * (I32 [B], B = dst's first dimension, axis &gt; 0) element b is written at start[b], and a
+     * negative start[b] leaves element b as it was. Out of range is an error.
      */
     static double[] writeSlice(Tensor t, Op.WriteSlice op, double[] dst, double[] src, double[] start) {
         long[] dims = t.shape().dims();
         int ax = op.axis();
         long cap = dims[ax];
         long len = t.input(1).dim(ax);
-        long from = start == null ? 0 : (long) start[0];
-        if (from < 0 || from + len > cap) {
-            throw new IndexOutOfBoundsException("write_slice of " + len + " at " + from + " outside the " + cap
-                    + " positions of axis " + ax + " of " + t.storage().name() + " " + t.shape());
+        boolean perBatch = start != null && start.length > 1;
+        long batches = perBatch ? dims[0] : 1;
+        if (perBatch && (ax == 0 || start.length != batches)) {
+            throw new IllegalArgumentException("write_slice with " + start.length + " starts into " + t.shape()
+                    + " along axis " + ax + ": a start per batch element needs " + dims[0] + " and axis > 0");
+        }
+        long[] from = new long[(int) batches];
+        for (int bi = 0; bi < batches; bi++) {
+            from[bi] = start == null ? 0 : (long) start[bi];
+            if ((from[bi] < 0 && !perBatch) || from[bi] + len > cap) {
+                throw new IndexOutOfBoundsException("write_slice of " + len + " at " + from[bi]
+                        + (perBatch ? " (batch element " + bi + ")" : "") + " outside the " + cap
+                        + " positions of axis " + ax + " of " + t.storage().name() + " " + t.shape());
+            }
         }
         double[] y = dst.clone();
         long inner = 1;
         for (int a = ax + 1; a < dims.length; a++) inner *= dims[a];
         long outer = 1;
         for (int a = 0; a < ax; a++) outer *= dims[a];
+        long perElement = outer / batches; // outer rows of one batch element (all of them without per-batch starts)
         boolean f32 = t.dtype() == DType.F32;
         for (long o = 0; o < outer; o++) {
+            long at = from[(int) (o / perElement)];
+            if (at < 0) continue; // a skipped batch element
             for (long j = 0; j < len; j++) {
                 for (long i = 0; i < inner; i++) {
                     double v = src[(int) ((o * len + j) * inner + i)];
-                    y[(int) ((o * cap + from + j) * inner + i)] = f32 ? (double) (float) v : v;
+                    y[(int) ((o * cap + at + j) * inner + i)] = f32 ? (double) (float) v : v;
                 }
             }
         }

@@ -70,6 +70,28 @@ class ReferenceStateTest {
         }
     }
 
+    /** cache [3, 4] (3 batch elements of 4 positions), one start per element: 2, skipped (-1), 0. */
+    @Test
+    void writeSliceWithAStartPerBatchElementWritesEachAtItsOwnAndSkipsNegative() {
+        GraphBuilder g = new GraphBuilder();
+        Tensor s = g.state("c", Shape.of(3, 4));
+        Graph graph =
+                g.build(g.writeSlice(s, g.input("src", Shape.of(3, 1)), 1, g.input("at", DType.I32, Shape.of(3))));
+        ReferenceState state = new ReferenceState();
+        try (HostTensor init = HostTensor.ofFloats(Shape.of(3, 4), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)) {
+            state.set("c", init);
+        }
+        try (HostTensor src = HostTensor.ofFloats(Shape.of(3, 1), -1, -2, -3);
+                HostTensor at = HostTensor.ofInts(Shape.of(3), 2, -1, 0);
+                HostTensor past = HostTensor.ofInts(Shape.of(3), 0, 4, 0)) {
+            ReferenceEvaluator.evaluate(graph, Map.of("src", src, "at", at), state);
+            assertThat(state.values("c")).containsExactly(1, 2, -1, 4, 5, 6, 7, 8, -3, 10, 11, 12);
+            assertThatThrownBy(() -> ReferenceEvaluator.evaluate(graph, Map.of("src", src, "at", past), state))
+                    .isInstanceOf(IndexOutOfBoundsException.class)
+                    .hasMessageContaining("at 4 (batch element 1) outside the 4 positions");
+        }
+    }
+
     @Test
     void storedValuesRoundToTheStatesFloat() {
         GraphBuilder g = new GraphBuilder();

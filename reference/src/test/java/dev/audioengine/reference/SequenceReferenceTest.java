@@ -127,4 +127,31 @@ class SequenceReferenceTest {
             assertThat(v.get(causal)).containsExactly(0, 0, inf, inf, inf, 0, 0, 0, inf, inf);
         }
     }
+
+    @Test
+    void keyMaskOfABatchMasksEachElementByItsOwnLength() {
+        GraphBuilder g = new GraphBuilder();
+        Tensor len = g.input("len", DType.I32, Shape.of(2));
+        Tensor plain = g.keyMask(len, 2, 3, false), causal = g.keyMask(len, 2, 3, true);
+        assertThat(plain.shape()).isEqualTo(Shape.of(2, 1, 2, 3));
+        Graph graph = g.build(plain, causal);
+        double inf = Double.NEGATIVE_INFINITY;
+        try (HostTensor lengths = HostTensor.ofInts(Shape.of(2), 1, 3)) {
+            Map<Tensor, double[]> v = ReferenceEvaluator.evaluate(graph, Map.of("len", lengths));
+            assertThat(v.get(plain)).containsExactly(0, inf, inf, 0, inf, inf, 0, 0, 0, 0, 0, 0);
+            // element 0 holds one key: its first query (position -1) sees none
+            assertThat(v.get(causal)).containsExactly(inf, inf, inf, 0, inf, inf, 0, 0, inf, 0, 0, 0);
+        }
+    }
+
+    @Test
+    void attentionWithAMaskPerBatchElementMasksEachElementByItsOwn() {
+        // both elements have keys [0, ln 3] and values [4, 8]; element 0 sees both (7), element 1 only key 0 (4)
+        GraphBuilder g = new GraphBuilder();
+        Tensor q = constant(g, Shape.of(2, 1, 1, 1), 1, 1);
+        Tensor k = constant(g, Shape.of(2, 1, 2, 1), 0, LN3, 0, LN3);
+        Tensor v = constant(g, Shape.of(2, 1, 2, 1), 4, 8, 4, 8);
+        Tensor mask = constant(g, Shape.of(2, 1, 1, 2), 0, 0, 0, Float.NEGATIVE_INFINITY);
+        assertValues(Eval.of(g, g.attention(q, k, v, mask, 1, false)), 1e-7, 7, 4);
+    }
 }

@@ -134,6 +134,98 @@ class PersistentStateTest {
         }
     }
 
+    /** A cache of 3 batch elements, 2 heads, 4 positions of 2 values, written along positions with a start each. */
+    private static final Shape SLOTS = Shape.of(3, 2, 4, 2);
+
+    private static Graph appendPerBatch(long len) {
+        GraphBuilder g = new GraphBuilder();
+        Tensor cache = g.state("k", SLOTS);
+        return g.build(g.writeSlice(
+                        cache, g.input("k_new", Shape.of(3, 2, len, 2)), 2, g.input("start", DType.I32, Shape.of(3)))
+                .named("written"));
+    }
+
+    /**
+     * One start per batch element (a batched decoder step): element 0 writes at 2, element 1 (start -1) is skipped
+     * and keeps its values, element 2 writes at 0; a second run writes element 1 at 3 and skips the others. The
+     * expected cache is worked out here by index, not by the reference.
+     */
+    @Test
+    void aStartPerBatchElementWritesEachAtItsOwnAndSkipsNegativeStarts() {
+        float[] init = new float[(int) SLOTS.elements()];
+        for (int i = 0; i < init.length; i++) init[i] = 100 + i;
+        float[] src = new float[3 * 2 * 2];
+        for (int i = 0; i < src.length; i++) src[i] = -1 - i; // element e, head h, value x: -1 - (4e + 2h + x)
+        try (AudioEngine engine =
+                        AudioEngine.builder().backend("cpu").threads(1).build();
+                PersistentTensor cache = engine.state("k", DType.F32, SLOTS);
+                CompiledGraph cg = engine.compile(appendPerBatch(1), cache);
+                HostTensor initial = HostTensor.ofFloats(SLOTS, init);
+                HostTensor kNew = HostTensor.ofFloats(Shape.of(3, 2, 1, 2), src);
+                HostTensor first = HostTensor.ofInts(Shape.of(3), 2, -1, 0);
+                HostTensor second = HostTensor.ofInts(Shape.of(3), -1, 3, -7)) {
+            cache.upload(initial);
+            float[] want = init.clone();
+            for (int h = 0; h < 2; h++)
+                for (int x = 0; x < 2; x++) {
+                    want[((0 * 2 + h) * 4 + 2) * 2 + x] = -1 - (0 * 4 + 2 * h + x);
+                    want[((2 * 2 + h) * 4 + 0) * 2 + x] = -1 - (2 * 4 + 2 * h + x);
+                }
+            cg.run(Map.of("k_new", kNew, "start", first)).close();
+            try (HostTensor now = cache.download()) {
+                assertThat(now.toFloatArray()).as("after starts [2, -1, 0]").containsExactly(want);
+            }
+            for (int h = 0; h < 2; h++)
+                for (int x = 0; x < 2; x++) want[((1 * 2 + h) * 4 + 3) * 2 + x] = -1 - (1 * 4 + 2 * h + x);
+            cg.run(Map.of("k_new", kNew, "start", second)).close();
+            try (HostTensor now = cache.download()) {
+                assertThat(now.toFloatArray()).as("after starts [-1, 3, -7]").containsExactly(want);
+            }
+        }
+    }
+
+    /**
+     * A per-batch start past the end fails the run naming the element and the range, before anything is written: the
+     * elements whose starts fit keep their values too. A start that fits exactly then runs.
+     */
+    @Test
+    void aPerBatchStartPastTheEndFailsTheRunAndWritesNothing() {
+        float[] init = new float[(int) SLOTS.elements()];
+        for (int i = 0; i < init.length; i++) init[i] = i;
+        try (AudioEngine engine =
+                        AudioEngine.builder().backend("cpu").threads(1).build();
+                PersistentTensor cache = engine.state("k", DType.F32, SLOTS);
+                CompiledGraph cg = engine.compile(appendPerBatch(2), cache);
+                HostTensor initial = HostTensor.ofFloats(SLOTS, init);
+                HostTensor kNew = HostTensor.allocate(DType.F32, Shape.of(3, 2, 2, 2));
+                HostTensor past = HostTensor.ofInts(Shape.of(3), 0, 3, -1);
+                HostTensor fits = HostTensor.ofInts(Shape.of(3), -1, 2, -1)) {
+            cache.upload(initial);
+            assertThatThrownBy(() -> cg.run(Map.of("k_new", kNew, "start", past)))
+                    .isInstanceOf(IndexOutOfBoundsException.class)
+                    .hasMessageContaining("write_slice of 2 at position 3 for batch element 1")
+                    .hasMessageContaining("0..2");
+            try (HostTensor now = cache.download()) {
+                assertThat(now.toFloatArray())
+                        .as("element 0's start fit, but the run failed")
+                        .containsExactly(init);
+            }
+            cg.run(Map.of("k_new", kNew, "start", fits)).close();
+            try (HostTensor now = cache.download()) {
+                float[] v = now.toFloatArray();
+                assertThat(v[((1 * 2 + 0) * 4 + 2) * 2])
+                        .as("element 1, position 2: written")
+                        .isZero();
+                assertThat(v[((1 * 2 + 1) * 4 + 3) * 2 + 1])
+                        .as("element 1, position 3: written")
+                        .isZero();
+                assertThat(v[((1 * 2 + 0) * 4 + 1) * 2])
+                        .as("element 1, position 1: kept")
+                        .isEqualTo(18f);
+            }
+        }
+    }
+
     /** Recurrent state: s ← tanh(s + x) every run, the state never leaving the backend. */
     @Test
     void overwriteCarriesRecurrentStateAndTheWriteCanBeAnOutput() {

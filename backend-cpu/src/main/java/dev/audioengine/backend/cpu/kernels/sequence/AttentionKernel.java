@@ -24,7 +24,9 @@ import jdk.incubator.vector.VectorSpecies;
  * faster on Moonshine's encoder than converting them again, and than query blocks of 64 or 128,
  * which would also leave fewer units to spread over threads). Grouped queries read
  * k/v head h / (H / Hkv). A row whose every key is masked yields zeros, the reference's
- * convention for softmax over nothing.
+ * convention for softmax over nothing. The mask is [Tq, Tk] (padded to rank 4 with stride 0, so
+ * every batch element reads the same rows) or [B, 1, Tq, Tk] (batch element b reads its own): the
+ * mask is always addressed at (b, 0, i, j), which costs the broadcast case nothing.
  * <p>
  * A key block that the mask hides from every row of the query block is skipped before its keys
  * are loaded: exp(−inf) adds nothing, so the result is the same, and a decoder step over a
@@ -159,7 +161,7 @@ public final class AttentionKernel implements CpuKernel {
         }
         for (int j0 = 0; j0 < keyEnd; j0 += KB) {
             int kb = Math.min(KB, keyEnd - j0), slot = cached ? j0 / KB : 0;
-            if (mask != null && hidden(mask, i0, rows, j0, kb)) continue;
+            if (mask != null && hidden(mask, b, i0, rows, j0, kb)) continue;
             if (!cached || !s.loaded[slot]) {
                 loadKeys(
                         k,
@@ -178,7 +180,7 @@ public final class AttentionKernel implements CpuKernel {
                 int g = Math.min(G, rows - r0), n = seen(sh, i0 + r0 + g - 1, j0, kb);
                 if (n <= 0) continue;
                 scores(s, slot * d * KB, r0, g, dp, d, n);
-                softmaxGroup(sh, s, mask, i0, r0, g, j0, n);
+                softmaxGroup(sh, s, mask, b, i0, r0, g, j0, n);
                 addWeightedValues(s, slot * KB * dp, r0, g, dp, n);
             }
         }
@@ -193,11 +195,11 @@ public final class AttentionKernel implements CpuKernel {
         int d = sh.d, dp = sh.dp, keyEnd = keyEnd(sh, i0, rows);
         for (int j0 = 0; j0 < keyEnd; j0 += KB) {
             int kb = Math.min(KB, keyEnd - j0);
-            if (mask != null && hidden(mask, i0, rows, j0, kb)) continue;
+            if (mask != null && hidden(mask, b, i0, rows, j0, kb)) continue;
             int n = seen(sh, i0 + rows - 1, j0, kb);
             if (n <= 0) continue;
             scoresInPlace(s, k, b, hk, j0, rows, dp, d, n);
-            softmaxGroup(sh, s, mask, i0, 0, rows, j0, n);
+            softmaxGroup(sh, s, mask, b, i0, 0, rows, j0, n);
             valuesInPlace(s, v, b, hk, j0, rows, dp, d, n);
         }
     }
@@ -213,18 +215,21 @@ public final class AttentionKernel implements CpuKernel {
     }
 
     /** Causal and mask terms added to the group's scores, then the online softmax step of each row. */
-    private static void softmaxGroup(Shape sh, Scratch s, CpuTensor mask, int i0, int r0, int g, int j0, int n) {
+    private static void softmaxGroup(Shape sh, Scratch s, CpuTensor mask, int b, int i0, int r0, int g, int j0, int n) {
         for (int gi = 0; gi < g; gi++) {
             int i = i0 + r0 + gi, row = gi * KB, visible = Math.max(0, Math.min(n, seen(sh, i, j0, n)));
             Arrays.fill(s.s, row + visible, row + n, Float.NEGATIVE_INFINITY);
-            if (mask != null) addMask(s.s, row, mask, i, j0, visible);
+            if (mask != null) addMask(s.s, row, mask, b, i, j0, visible);
             softmaxStep(s, r0 + gi, gi, n);
         }
     }
 
-    /** p[row + j] += mask[i, j0 + j] for j < n; vectorized over a unit-stride mask row (F32, as supports requires). */
-    private static void addMask(float[] p, int row, CpuTensor mask, int i, int j0, int n) {
-        long mo = mask.offset(0, 0, i, j0), ms = mask.strides()[3];
+    /**
+     * p[row + j] += mask[b, 0, i, j0 + j] for j < n (b reads row i of a [Tq, Tk] mask: its padded batch stride is 0);
+     * vectorized over a unit-stride mask row (F32, as supports requires).
+     */
+    private static void addMask(float[] p, int row, CpuTensor mask, int b, int i, int j0, int n) {
+        long mo = mask.offset(b, 0, i, j0), ms = mask.strides()[3];
         int j = 0;
         if (ms == 1) {
             MemorySegment seg = mask.segment();
@@ -237,12 +242,12 @@ public final class AttentionKernel implements CpuKernel {
         for (; j < n; j++) p[row + j] += mask.getFloat(mo + j * ms);
     }
 
-    /** Whether the mask is −inf for every row i0.. of the block and every key j0..j0+kb. */
-    private static boolean hidden(CpuTensor mask, int i0, int rows, int j0, int kb) {
+    /** Whether batch element b's mask is −inf for every row i0.. of the block and every key j0..j0+kb. */
+    private static boolean hidden(CpuTensor mask, int b, int i0, int rows, int j0, int kb) {
         long ms = mask.strides()[3];
         MemorySegment seg = mask.segment();
         for (int r = 0; r < rows; r++) {
-            long mo = mask.offset(0, 0, i0 + r, j0);
+            long mo = mask.offset(b, 0, i0 + r, j0);
             int j = 0;
             if (ms == 1) { // a decoder step asks this of every block of every head: vectorized
                 long at = mask.base() + mo * 4;

@@ -95,6 +95,30 @@ class AttentionKernelTest {
     }
 
     /**
+     * A mask per batch element ([B, 1, Tq, Tk], a batched decoder step): each element masked by its own cache length
+     * (none, either side of a 64-key block, one key, all of them), on the few-row walk reading F32 k/v in place and
+     * on the walk converting key blocks (F16, or 40 rows), grouped heads, causal, k/v views. The lengths differ from
+     * element to element, so a kernel reading another element's mask rows (element 0's: nothing visible) fails.
+     */
+    @Test
+    void aMaskPerBatchElementMasksEachElementByItsOwn() {
+        int tk = 130;
+        int[] lengths = {0, 65, 1, 130, 64};
+        int b = lengths.length;
+        for (int d : new int[] {36, 7}) {
+            check(b, 8, 2, 1, tk, d, DType.F32, false, prefixes(1, tk, lengths), false, false);
+            check(b, 8, 8, 1, tk, d, DType.F32, false, prefixes(1, tk, lengths), true, true);
+            check(b, 4, 2, 3, tk, d, DType.F32, true, prefixes(3, tk, lengths), false, false);
+            check(b, 4, 2, 5, tk, d, DType.F16, false, prefixes(5, tk, lengths), false, true);
+            check(b, 4, 1, 40, tk, d, DType.F32, true, prefixes(40, tk, lengths), true, false);
+        }
+        // finite values and scattered -inf, different in every element, over BF16 caches
+        double[] mask = H.gaussian(3 * 33 * 70);
+        for (int i = 0; i < mask.length; i++) if (H.random.nextInt(5) == 0) mask[i] = Double.NEGATIVE_INFINITY;
+        check(3, 2, 2, 33, 70, 16, DType.BF16, false, mask, true, false);
+    }
+
+    /**
      * Few-row keys and values read in place, bound directly on segments that end where the last
      * row ends (the engine's buffers usually leave room after a tensor, hiding an over-read),
      * with NaN between rows when they are not adjacent: lanes past a row must never count.
@@ -197,6 +221,14 @@ class AttentionKernelTest {
         return m;
     }
 
+    /** Key mask [b, 1, tq, tk] of b caches, element e holding lengths[e] keys: 0 before its length, -inf from it. */
+    private static double[] prefixes(int tq, int tk, int... lengths) {
+        double[] m = new double[lengths.length * tq * tk];
+        for (int e = 0; e < lengths.length; e++)
+            System.arraycopy(prefix(tq, tk, lengths[e]), 0, m, e * tq * tk, tq * tk);
+        return m;
+    }
+
     /** maskKind: 0 none, 1 random finite values with scattered -inf, 2 like 1 plus some all -inf rows. */
     private static void check(
             int b,
@@ -220,7 +252,10 @@ class AttentionKernelTest {
         check(b, h, hkv, tq, tk, d, kvType, causal, mask, permutedQ, false);
     }
 
-    /** permutedKv: k and v are views of [B, Tk, Hkv, D], so their rows are D apart only within a time step. */
+    /**
+     * permutedKv: k and v are views of [B, Tk, Hkv, D], so their rows are D apart only within a time step. A mask of
+     * more than tq·tk values is one per batch element, [b, 1, tq, tk].
+     */
     private static void check(
             int b,
             int h,
@@ -259,8 +294,9 @@ class AttentionKernelTest {
         }
         Tensor mt = null;
         if (mask != null) {
-            inputs.put("mask", HostTensor.ofFloats(Shape.of(tq, tk), KernelHarness.floats(mask)));
-            mt = g.input("mask", Shape.of(tq, tk));
+            Shape ms = mask.length > tq * tk ? Shape.of(b, 1, tq, tk) : Shape.of(tq, tk);
+            inputs.put("mask", HostTensor.ofFloats(ms, KernelHarness.floats(mask)));
+            mt = g.input("mask", ms);
         }
         Tensor kt = g.constant(kh), vt = g.constant(vh);
         HostTensor kp = null, vp = null;
@@ -282,8 +318,18 @@ class AttentionKernelTest {
             if (vp != null) vp.close();
         }
         String what = String.format(
-                "attention B%d H%d Hkv%d Tq%d Tk%d D%d %s causal=%b mask=%b permutedQ=%b permutedKv=%b",
-                b, h, hkv, tq, tk, d, kvType, causal, mask != null, permutedQ, permutedKv);
+                "attention B%d H%d Hkv%d Tq%d Tk%d D%d %s causal=%b mask=%s permutedQ=%b permutedKv=%b",
+                b,
+                h,
+                hkv,
+                tq,
+                tk,
+                d,
+                kvType,
+                causal,
+                mask == null ? "none" : mask.length > tq * tk ? "per batch" : "[Tq, Tk]",
+                permutedQ,
+                permutedKv);
         H.assertClose(what, got, reference(q, k, v, mask, b, h, hkv, tq, tk, d, scale, causal), BOUND);
     }
 
@@ -299,6 +345,7 @@ class AttentionKernelTest {
         return HostTensor.convert(t.dtype(), Shape.of(b, tk, hkv, d), dst);
     }
 
+    /** mask: null, [tq, tk] for every batch element, or [b, 1, tq, tk] (more than tq·tk values) one per element. */
     static double[] reference(
             double[] q,
             double[] k,
@@ -317,13 +364,14 @@ class AttentionKernelTest {
         for (int bi = 0; bi < b; bi++)
             for (int hi = 0; hi < h; hi++)
                 for (int i = 0; i < tq; i++) {
+                    int m0 = mask != null && mask.length > tq * tk ? bi * tq * tk : 0;
                     int kvh = hi / (h / hkv);
                     double max = Double.NEGATIVE_INFINITY;
                     for (int j = 0; j < tk; j++) {
                         double dot = 0;
                         for (int e = 0; e < d; e++)
                             dot += q[((bi * h + hi) * tq + i) * d + e] * k[((bi * hkv + kvh) * tk + j) * d + e];
-                        s[j] = dot * scale + (mask == null ? 0 : mask[i * tk + j]);
+                        s[j] = dot * scale + (mask == null ? 0 : mask[m0 + i * tk + j]);
                         if (causal && j > i + (tk - tq)) s[j] = Double.NEGATIVE_INFINITY;
                         max = Math.max(max, s[j]);
                     }

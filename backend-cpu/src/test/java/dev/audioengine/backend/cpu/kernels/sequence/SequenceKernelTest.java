@@ -1,9 +1,11 @@
 package dev.audioengine.backend.cpu.kernels.sequence;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.api.exec.CompiledGraph;
+import dev.audioengine.api.graph.GraphBuilder;
 import dev.audioengine.api.graph.Op.RopeMode;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.DType;
@@ -23,7 +25,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * get_rows and rope on the CPU against the reference. get_rows copies (dequantized) rows, so it
+ * get_rows and rope on the CPU against the reference; key_mask against masks written out by hand. get_rows copies (dequantized) rows, so it
  * must match exactly. rope: NMSE 1e-11 (angles in double, rotation in float; measured ~1e-14).
  */
 class SequenceKernelTest {
@@ -117,5 +119,51 @@ class SequenceKernelTest {
                 }
             }
         }
+    }
+
+    /**
+     * key_mask of a batch of caches of capacity 5, two queries, lengths 0, 2, the capacity and past it: [B, 1, 2, 5],
+     * element b masked by its own length ('o' visible, 'x' -inf), written out by hand; then a second run with other
+     * lengths (the lengths are read every run), and a single length, which stays [Tq, Tk].
+     */
+    @Test
+    void keyMaskOfABatchMasksEachElementByItsOwnLength() {
+        for (boolean causal : new boolean[] {false, true}) {
+            GraphBuilder g = new GraphBuilder();
+            Tensor mask = g.keyMask(g.input("len", DType.I32, Shape.of(4)), 2, 5, causal);
+            assertThat(mask.shape()).isEqualTo(Shape.of(4, 1, 2, 5));
+            String first = causal
+                    ? "xxxxx xxxxx | oxxxx ooxxx | oooox ooooo | ooooo ooooo"
+                    : "xxxxx xxxxx | ooxxx ooxxx | ooooo ooooo | ooooo ooooo";
+            String second = causal
+                    ? "ooxxx oooxx | xxxxx xxxxx | xxxxx oxxxx | oooox ooooo"
+                    : "oooxx oooxx | xxxxx xxxxx | oxxxx oxxxx | ooooo ooooo";
+            try (CompiledGraph cg = engine.compile(g.build(mask));
+                    HostTensor a = HostTensor.ofInts(Shape.of(4), 0, 2, 5, 9);
+                    HostTensor b = HostTensor.ofInts(Shape.of(4), 3, -4, 1, 5)) {
+                try (CompiledGraph.Outputs o = cg.run(Map.of("len", a))) {
+                    assertThat(o.get(0).toFloatArray()).as("causal " + causal).containsExactly(masks(first));
+                }
+                try (CompiledGraph.Outputs o = cg.run(Map.of("len", b))) {
+                    assertThat(o.get(0).toFloatArray()).as("causal " + causal).containsExactly(masks(second));
+                }
+            }
+        }
+        GraphBuilder g = new GraphBuilder();
+        Tensor one = g.keyMask(g.input("len", DType.I32, Shape.of(1)), 2, 5, true);
+        try (CompiledGraph cg = engine.compile(g.build(one));
+                HostTensor len = HostTensor.ofInts(Shape.of(1), 3);
+                CompiledGraph.Outputs o = cg.run(Map.of("len", len))) {
+            assertThat(o.get(0).shape()).isEqualTo(Shape.of(2, 5));
+            assertThat(o.get(0).toFloatArray()).containsExactly(masks("ooxxx oooxx"));
+        }
+    }
+
+    /** 'o' is 0 (visible), 'x' is -inf; anything else is layout. */
+    private static float[] masks(String pattern) {
+        String p = pattern.replaceAll("[^ox]", "");
+        float[] m = new float[p.length()];
+        for (int i = 0; i < m.length; i++) m[i] = p.charAt(i) == 'o' ? 0f : Float.NEGATIVE_INFINITY;
+        return m;
     }
 }
