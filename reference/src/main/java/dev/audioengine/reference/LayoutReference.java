@@ -129,25 +129,30 @@ final class LayoutReference {
 
     /**
      * dst with elements [start, start + len) along the axis replaced by src, stored as the
-     * state's dtype holds them (F32: each value rounded to float). Out of range is an error.
+     * state's dtype holds them (F32: each value rounded to float). With one start per batch
+     * element (start [B], B = dst's first dimension &gt; 1, axis &gt; 0) batch element b is written
+     * at start[b], and a negative start[b] leaves it as it was. Out of range is an error.
      */
     static double[] writeSlice(Tensor t, Op.WriteSlice op, double[] dst, double[] src, double[] start) {
         long[] dims = t.shape().dims();
         int ax = op.axis();
         long cap = dims[ax];
         long len = t.input(1).dim(ax);
-        long from = start == null ? 0 : (long) start[0];
-        if (from < 0 || from + len > cap) {
-            throw new IndexOutOfBoundsException("write_slice of " + len + " at " + from + " outside the " + cap
-                    + " positions of axis " + ax + " of " + t.storage().name() + " " + t.shape());
-        }
-        double[] y = dst.clone();
+        boolean perBatch = start != null && start.length > 1;
         long inner = 1;
         for (int a = ax + 1; a < dims.length; a++) inner *= dims[a];
         long outer = 1;
         for (int a = 0; a < ax; a++) outer *= dims[a];
+        long perElement = ax > 0 ? outer / dims[0] : outer; // outer rows of one batch element
+        double[] y = dst.clone();
         boolean f32 = t.dtype() == DType.F32;
         for (long o = 0; o < outer; o++) {
+            long from = start == null ? 0 : (long) start[perBatch ? (int) (o / perElement) : 0];
+            if (perBatch && from < 0) continue;
+            if (from < 0 || from + len > cap) {
+                throw new IndexOutOfBoundsException("write_slice of " + len + " at " + from + " outside the " + cap
+                        + " positions of axis " + ax + " of " + t.storage().name() + " " + t.shape());
+            }
             for (long j = 0; j < len; j++) {
                 for (long i = 0; i < inner; i++) {
                     double v = src[(int) ((o * len + j) * inner + i)];

@@ -52,7 +52,8 @@ final class SequenceReference {
      * softmax(q·kᵀ·scale + mask [+ causal]) · v per (batch, head). Query head h reads key/value
      * head h / (H / Hkv) (consecutive query heads share a kv head, like repeat_interleave).
      * Causal hides key j from query i when j > i + (Tk − Tq). A query that sees no key at all
-     * gets zeros (see {@link ReductionReference#softmaxRow}).
+     * gets zeros (see {@link ReductionReference#softmaxRow}). A mask [Tq, Tk] applies to every
+     * batch element, a mask [B, 1, Tq, Tk] gives batch element b its own.
      */
     static double[] attention(Tensor node, Op.Attention op, double[] q, double[] k, double[] v, double[] mask) {
         long[] qd = node.input(0).shape().dims(), kd = node.input(1).shape().dims();
@@ -60,7 +61,9 @@ final class SequenceReference {
         int hkv = (int) kd[1], tk = (int) kd[2], perKv = h / hkv;
         double[] y = new double[q.length];
         double[] scores = new double[tk];
+        boolean perBatch = mask != null && node.input(3).rank() == 4;
         for (int bi = 0; bi < b; bi++) {
+            int mo = perBatch ? bi * tq * tk : 0;
             for (int hi = 0; hi < h; hi++) {
                 int qo = (bi * h + hi) * tq * d, ko = (bi * hkv + hi / perKv) * tk * d;
                 for (int i = 0; i < tq; i++) {
@@ -68,7 +71,7 @@ final class SequenceReference {
                         double s = 0;
                         for (int p = 0; p < d; p++) s += q[qo + i * d + p] * k[ko + j * d + p];
                         s *= op.scale();
-                        if (mask != null) s += mask[i * tk + j];
+                        if (mask != null) s += mask[mo + i * tk + j];
                         if (op.causal() && j > i + (tk - tq)) s = Double.NEGATIVE_INFINITY;
                         scores[j] = s;
                     }
@@ -124,14 +127,19 @@ final class SequenceReference {
         return y;
     }
 
-    /** 0 where query i sees key j of a cache holding {@code length} keys, -inf elsewhere. */
+    /**
+     * 0 where query i sees key j of a cache holding {@code length} keys, -inf elsewhere; with B
+     * lengths (mask [B, 1, Tq, Tk]) batch element b by its own length[b].
+     */
     static double[] keyMask(Tensor t, Op.KeyMask op, double[] length) {
-        int tq = (int) t.dim(0), tk = (int) t.dim(1);
-        long len = (long) length[0];
-        double[] y = new double[tq * tk];
-        for (int i = 0; i < tq; i++) {
-            long visible = op.causal() ? len - (tq - 1 - i) : len;
-            for (int j = 0; j < tk; j++) y[i * tk + j] = j < visible ? 0 : Double.NEGATIVE_INFINITY;
+        int tq = (int) t.dim(-2), tk = (int) t.dim(-1), b = length.length;
+        double[] y = new double[b * tq * tk];
+        for (int bi = 0; bi < b; bi++) {
+            long len = (long) length[bi];
+            for (int i = 0; i < tq; i++) {
+                long visible = op.causal() ? len - (tq - 1 - i) : len;
+                for (int j = 0; j < tk; j++) y[(bi * tq + i) * tk + j] = j < visible ? 0 : Double.NEGATIVE_INFINITY;
+            }
         }
         return y;
     }
