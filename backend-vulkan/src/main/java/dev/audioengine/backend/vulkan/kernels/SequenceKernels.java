@@ -218,20 +218,18 @@ final class SequenceKernels {
     }
 
     private static Dispatch keyMask(Tensor y, Op.KeyMask op, Operands o, VulkanContext ctx) {
+        Tensor lengths = y.input(0);
         Push p = new Push()
                 .u(y.elements())
-                .u(y.dim(0))
-                .u(y.dim(1))
-                .u(o.base(y.input(0)))
+                .u(y.dim(-2))
+                .u(y.dim(-1))
+                .u(o.base(lengths))
                 .u(o.base(y))
-                .u(op.causal() ? 1 : 0);
+                .u(op.causal() ? 1 : 0)
+                // one length per batch element: mask [B, 1, Tq, Tk]
+                .u(lengths.dim(0) == 1 ? 0 : lengths.stride(0));
         Grid g = Grid.covering(y.elements(), LOCAL, ctx);
         return new Dispatch(
-                Shader.KEY_MASK,
-                new int[] {LOCAL},
-                List.of(o.binding(y.input(0)), o.binding(y)),
-                p.words(),
-                g.x(),
-                g.y());
+                Shader.KEY_MASK, new int[] {LOCAL}, List.of(o.binding(lengths), o.binding(y)), p.words(), g.x(), g.y());
     }
 }
