@@ -7,8 +7,9 @@
 // unbounded and nothing of size Tk is stored. Rows whose every key is masked give zeros.
 // The workgroup size must be a power of two W, and D <= 4W.
 // push: 0 rows (B*H*Tq), 1 H, 2 Tq, 3 Tk, 4 D, 5 H/Hkv, 6 q offset, 7-10 q strides, 11 k offset,
-//       12-15 k strides, 16 v offset, 17-20 v strides, 21 mask offset, 22-23 mask strides,
-//       24 flags (1 mask, 2 causal), 25 scale, 26 y offset
+//       12-15 k strides, 16 v offset, 17-20 v strides, 21 mask offset, 22-23 mask strides (query, key),
+//       24 flags (1 mask, 2 causal), 25 scale, 26 y offset, 27 mask batch stride (0: one [Tq, Tk] mask
+//       for every batch element; a [B, 1, Tq, Tk] mask gives each its own, shared by its heads)
 layout(constant_id = 1) const uint KV = 0u; // dtype of k and v
 
 layout(std430, binding = 0) readonly buffer Q { uint q[]; };
@@ -45,6 +46,7 @@ void main() {
     uint qb = pu(6u) + b * pu(7u) + h * pu(8u) + i * pu(9u);
     uint kb = pu(11u) + b * pu(12u) + hk * pu(13u);
     uint vb = pu(16u) + b * pu(17u) + hk * pu(18u);
+    uint mb = pu(21u) + b * pu(27u) + i * pu(22u);
     for (uint d = t; d < D; d += W) qs[d] = uintBitsToFloat(q[qb + d * pu(10u)]);
     barrier();
 
@@ -59,7 +61,7 @@ void main() {
             uint kr = kb + j * pu(14u);
             for (uint d = 0u; d < D; d++) { uint e = kr + d * pu(15u); dot += qs[d] * LOAD(k, KV, e); }
             s = dot * scale;
-            if ((flags & 1u) != 0u) s += uintBitsToFloat(mask[pu(21u) + i * pu(22u) + j * pu(23u)]);
+            if ((flags & 1u) != 0u) s += uintBitsToFloat(mask[mb + j * pu(23u)]);
         }
         float m_new = max(m, wg_max(s));
         if (isinf(m_new) && m_new < 0.0) continue; // everything so far masked (same for every thread)

@@ -82,4 +82,37 @@ class VulkanStateTest {
             assertThat(backend.validationMessages()).isEmpty();
         }
     }
+
+    @Test
+    void perBatchStartsSkipNegativeOnesAndDropWhatFallsPastTheCapacity() {
+        GraphBuilder g = new GraphBuilder();
+        Tensor s = g.state("cache", Shape.of(3, 6, 4));
+        Tensor w = g.writeSlice(s, g.input("src", Shape.of(3, 2, 4)), 1, g.input("start", DType.I32, Shape.of(3)));
+        Graph graph = g.build(w);
+        float[] initial = new float[72], src = new float[24];
+        for (int i = 0; i < 72; i++) initial[i] = 100 + i;
+        for (int i = 0; i < 24; i++) src[i] = -1 - i;
+        int[] starts = {5, -1, 1}; // element 0 half past the end, 1 skipped (an empty slot), 2 inside
+        try (VulkanBackend backend = VulkanTestDevice.open();
+                GuardedExecution run = new GuardedExecution(backend, graph);
+                HostTensor init = HostTensor.ofFloats(Shape.of(3, 6, 4), initial);
+                HostTensor x = HostTensor.ofFloats(Shape.of(3, 2, 4), src);
+                HostTensor at = HostTensor.ofInts(Shape.of(3), starts)) {
+            run.setState("cache", init);
+            run.run(Map.of("src", x, "start", at));
+            assertThat(run.memoryViolations()).isEmpty();
+            double[] got = run.values(w);
+            for (int b = 0; b < 3; b++) {
+                for (int pos = 0; pos < 6; pos++) {
+                    int from = starts[b] < 0 ? -1 : pos - starts[b];
+                    for (int c = 0; c < 4; c++) {
+                        int e = (b * 6 + pos) * 4 + c;
+                        double expect = from >= 0 && from < 2 ? src[(b * 2 + from) * 4 + c] : initial[e];
+                        assertThat(got[e]).as("batch %d position %d", b, pos).isEqualTo(expect);
+                    }
+                }
+            }
+            assertThat(backend.validationMessages()).isEmpty();
+        }
+    }
 }

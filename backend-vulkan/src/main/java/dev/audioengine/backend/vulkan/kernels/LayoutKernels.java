@@ -13,7 +13,8 @@ import java.util.List;
 /**
  * pad; cast and contiguous (one shader: a cast to the same dtype is a bit-exact copy); concat (a bit-copy
  * per piece through the unary shader); write_slice, an in-place write into a persistent tensor at a position
- * the shader reads from its I32 input, so one recorded command buffer serves every step.
+ * the shader reads from its I32 input (one, or one per batch element), so one recorded command buffer serves
+ * every step.
  */
 final class LayoutKernels {
     private static final int LOCAL = 256;
@@ -130,6 +131,9 @@ final class LayoutKernels {
         boolean hasStart = y.inputs().size() > 2;
         Tensor start = hasStart ? y.input(2) : src; // without a start the binding is unused
         int axis = op.axis() + 4 - y.rank();
+        // one start per batch element (a batched decoder step). A batch of one keeps the single start's
+        // behaviour: a negative start drops only the elements that fall before the axis' first position.
+        boolean perBatch = hasStart && y.dim(0) > 1 && start.dim(0) == y.dim(0);
         long[] shape = Push.dims4(src.shape().dims());
         Push p = new Push()
                 .u(src.elements())
@@ -141,7 +145,9 @@ final class LayoutKernels {
                 .u(axis)
                 .u(Push.dims4(y.shape().dims())[axis])
                 .u(hasStart ? o.base(start) : 0)
-                .u(hasStart ? 1 : 0);
+                .u(perBatch ? 2 : hasStart ? 1 : 0)
+                .u(perBatch ? start.stride(0) : 0)
+                .u(4 - y.rank());
         Grid g = Grid.covering(src.elements(), LOCAL, ctx);
         return new Dispatch(
                 Shader.WRITE_SLICE,

@@ -12,7 +12,8 @@ import java.util.List;
 /**
  * get_rows, rope and key_mask (one thread per output element), fused attention (one workgroup per query row) and
  * lstm (one dispatch per step). key_mask reads the cache length from its I32 input, so one recorded command
- * buffer serves every step.
+ * buffer serves every step; with B lengths it masks each batch element by its own, and attention reads a mask
+ * [B, 1, Tq, Tk] per batch element beside the broadcast [Tq, Tk].
  */
 final class SequenceKernels {
     private static final int LOCAL = 256;
@@ -41,7 +42,8 @@ final class SequenceKernels {
                         && floatKv(n.input(1))
                         && n.input(2).dtype() == n.input(1).dtype()
                         && (n.inputs().size() < 4
-                                || n.input(3).dtype() == DType.F32 && n.input(3).rank() == 2)
+                                || n.input(3).dtype() == DType.F32
+                                        && (n.input(3).rank() == 2 || n.input(3).rank() == 4))
                         && n.dim(3) <= 4 * ATTENTION_LOCAL
                         && n.input(2).dim(3) == n.dim(3);
             case Op.Lstm l ->
@@ -119,11 +121,13 @@ final class SequenceKernels {
                 .u(o.base(v))
                 .u4(v.strides())
                 .u(mask == null ? 0 : o.base(mask))
-                .u(mask == null ? 0 : mask.stride(0))
-                .u(mask == null ? 0 : mask.stride(1))
+                .u(mask == null ? 0 : mask.stride(-2))
+                .u(mask == null ? 0 : mask.stride(-1))
                 .u((mask != null ? 1 : 0) | (a.causal() ? 2 : 0))
                 .f(a.scale())
-                .u(o.base(y));
+                .u(o.base(y))
+                // [B, 1, Tq, Tk]: each batch element its own mask; [Tq, Tk]: one for all
+                .u(mask == null || mask.rank() == 2 || mask.dim(0) == 1 ? 0 : mask.stride(0));
         Grid g = Grid.of(rows, ctx);
         return new Dispatch(
                 Shader.ATTENTION,
@@ -218,20 +222,18 @@ final class SequenceKernels {
     }
 
     private static Dispatch keyMask(Tensor y, Op.KeyMask op, Operands o, VulkanContext ctx) {
+        Tensor lengths = y.input(0);
         Push p = new Push()
                 .u(y.elements())
-                .u(y.dim(0))
-                .u(y.dim(1))
-                .u(o.base(y.input(0)))
+                .u(y.dim(-2))
+                .u(y.dim(-1))
+                .u(o.base(lengths))
                 .u(o.base(y))
-                .u(op.causal() ? 1 : 0);
+                .u(op.causal() ? 1 : 0)
+                // one length per batch element: mask [B, 1, Tq, Tk]
+                .u(lengths.dim(0) == 1 ? 0 : lengths.stride(0));
         Grid g = Grid.covering(y.elements(), LOCAL, ctx);
         return new Dispatch(
-                Shader.KEY_MASK,
-                new int[] {LOCAL},
-                List.of(o.binding(y.input(0)), o.binding(y)),
-                p.words(),
-                g.x(),
-                g.y());
+                Shader.KEY_MASK, new int[] {LOCAL}, List.of(o.binding(lengths), o.binding(y)), p.words(), g.x(), g.y());
     }
 }
