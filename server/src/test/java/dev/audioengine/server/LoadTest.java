@@ -97,6 +97,96 @@ class LoadTest {
         }
     }
 
+    /**
+     * 64 clients at once on a server that batches ASR decoding (8 sequences a step): each client sends audio of its own
+     * (a pair of Debian recordings no other client sends, with a pause between), and each gets the transcript that the
+     * same audio gets alone, one request at a time. A batch that mixed slots up would hand a client another's words.
+     */
+    @Test
+    void sixtyFourClientsOfABatchingServerEachGetTheirOwnTranscript() throws Exception {
+        List<byte[]> bodies = new ArrayList<>();
+        java.nio.file.Path[] recordings;
+        try (var files =
+                java.nio.file.Files.list(java.nio.file.Path.of("/usr/share/pocketsphinx/test/data/librivox"))) {
+            recordings =
+                    files.filter(f -> f.toString().endsWith(".wav")).sorted().toArray(java.nio.file.Path[]::new);
+        }
+        try (var files = java.nio.file.Files.list(java.nio.file.Path.of("/usr/share/pocketsphinx/test/data/cards"))) {
+            recordings = java.util.stream.Stream.concat(
+                            java.util.Arrays.stream(recordings),
+                            files.filter(f -> f.toString().endsWith(".wav")).sorted())
+                    .toArray(java.nio.file.Path[]::new);
+        }
+        for (int a = 0; a < recordings.length && bodies.size() < 64; a++)
+            for (int b = 0; b < recordings.length && bodies.size() < 64; b++)
+                if (a != b) bodies.add(pair(recordings[a], recordings[b]));
+        assertThat(bodies).hasSize(64);
+        try (TestServer server = TestServer.start(c -> c.withConcurrency(64, 64, Duration.ofSeconds(300))
+                        .withBatching(new dev.audioengine.model.task.Batching(8, 0)));
+                HttpClient http = HttpClient.newHttpClient()) {
+            List<String> alone = new ArrayList<>();
+            for (byte[] body : bodies) alone.add(transcript(server, http, body));
+            assertThat(alone).doesNotHaveDuplicates();
+            long t0 = System.nanoTime();
+            List<String> together = Collections.synchronizedList(new ArrayList<>(Collections.nCopies(64, "")));
+            try (ExecutorService pool = Executors.newFixedThreadPool(64)) {
+                List<Future<?>> running = new ArrayList<>();
+                for (int c = 0; c < 64; c++) {
+                    int client = c;
+                    running.add(pool.submit(() -> {
+                        together.set(client, transcript(server, http, bodies.get(client)));
+                        return null;
+                    }));
+                }
+                for (Future<?> f : running) f.get(6, TimeUnit.MINUTES);
+            }
+            System.err.printf(
+                    Locale.ROOT, "LOAD 64 clients at once, batch of 8: %.1f s wall%n", (System.nanoTime() - t0) / 1e9);
+            for (int c = 0; c < 64; c++)
+                assertThat(together.get(c)).as("client %d", c).isEqualTo(alone.get(c));
+            String metrics = http.send(
+                            HttpRequest.newBuilder(server.uri(Routes.METRICS)).build(),
+                            HttpResponse.BodyHandlers.ofString())
+                    .body();
+            assertThat(metrics)
+                    .contains("audioengine_batch_slots{model=\"moonshine-tiny\"} 8")
+                    .contains("audioengine_batch_active{model=\"moonshine-tiny\"} 0");
+            double occupancy = Double.parseDouble(metrics.lines()
+                    .filter(l -> l.startsWith("audioengine_batch_occupancy{"))
+                    .findFirst()
+                    .orElseThrow()
+                    .replaceAll(".* ", ""));
+            assertThat(occupancy)
+                    .as("sequences per step (the sequential requests ran one at a time)")
+                    .isGreaterThan(1.2);
+        }
+    }
+
+    /** Two recordings with 0.8 s of silence between, as one 16 kHz WAV. */
+    private static byte[] pair(java.nio.file.Path a, java.nio.file.Path b) throws java.io.IOException {
+        short[] x = Wav.samples(java.nio.file.Files.readAllBytes(a), Integer.MAX_VALUE),
+                y = Wav.samples(java.nio.file.Files.readAllBytes(b), Integer.MAX_VALUE);
+        short[] both = new short[x.length + 12_800 + y.length];
+        System.arraycopy(x, 0, both, 0, x.length);
+        System.arraycopy(y, 0, both, x.length + 12_800, y.length);
+        return new Multipart()
+                .field("model", "moonshine-tiny")
+                .file("file", "pair.wav", Wav.pcm16(16000, 1, both.length * 2L, both))
+                .bytes();
+    }
+
+    private static String transcript(TestServer server, HttpClient http, byte[] body) throws Exception {
+        HttpResponse<String> r = http.send(
+                HttpRequest.newBuilder(server.uri(Routes.TRANSCRIPTIONS))
+                        .header("Content-Type", Multipart.contentType())
+                        .timeout(Duration.ofSeconds(300))
+                        .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        return r.body();
+    }
+
     private interface Request {
         Outcome send(HttpClient http) throws Exception;
     }

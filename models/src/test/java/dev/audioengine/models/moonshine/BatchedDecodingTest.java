@@ -46,7 +46,7 @@ class BatchedDecodingTest {
                 .backend("vulkan")
                 .fallback(FallbackPolicy.FAIL)
                 .build()) {
-            check(engine, windows().subList(0, 9), 4, 1);
+            check(engine, windows().subList(0, 6), 4, 1);
         }
     }
 

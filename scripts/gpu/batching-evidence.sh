@@ -1,0 +1,37 @@
+#!/bin/bash
+# Batched decoding on the H200 (docs/PERFORMANCE.md, issue 28), engine and peer in one device call, from the repository
+# root after scripts/gpu/batching-package, carrying .gpu and .gl; $OUT collects the raw output.
+#   1. audioengine serve --backend cuda, moonshine-tiny (real npm weights): --max-batch 1 (one window at a time, the
+#      decoder before batching) and the default (64); 64 clients at once, each its own audio, checked for cross-talk
+#      (scripts/gpu/asr-load.py), after one pass one request at a time (single-stream latency).
+#   2. the same server on Vulkan (the NVIDIA driver's), default batch.
+#   3. transformers generate() batched 8-64, fp32 and bf16, on the same pairs with the engine's token counts
+#      (scripts/peers/moonshine-transformers-batched.py).
+for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig
+export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+export LD_LIBRARY_PATH=/usr/local/cuda/targets/x86_64-linux/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+tar xJf .gpu/audioengine-image.tar.xz -C /tmp
+export AUDIOENGINE_CACHE=/tmp/ae-cache
+mkdir -p $AUDIOENGINE_CACHE
+cp .gpu/tiny/encoder_model.onnx $AUDIOENGINE_CACHE/moonshine-tiny-quantized-encoder_model.onnx
+cp .gpu/tiny/decoder_model_merged.onnx $AUDIOENGINE_CACHE/moonshine-tiny-quantized-decoder_model_merged.onnx
+cp .gpu/llama-tokenizer.js .gpu/silero_vad_v6.onnx $AUDIOENGINE_CACHE/
+AE=/tmp/audioengine/bin/audioengine
+CLIENTS=${CLIENTS:-64} ROUNDS=${ROUNDS:-3}
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee $OUT/device.txt
+serve() {  # label, backend options...
+  local label=$1; shift
+  $AE serve --port 8090 --models moonshine-tiny --preload --queue 256 "$@" > $OUT/serve-$label.log 2>&1 &
+  local pid=$!
+  for _ in $(seq 1 120); do curl -sf localhost:8090/ready >/dev/null 2>&1 && break; sleep 1; done
+  timeout 400 python3 scripts/gpu/asr-load.py http://localhost:8090 .gpu/audio $CLIENTS $ROUNDS /tmp/pairs $label | tee -a $OUT/engine.jsonl
+  curl -s localhost:8090/metrics | grep -E '^audioengine_batch|^audioengine_realtime' > $OUT/metrics-$label.txt
+  kill $pid; wait $pid 2>/dev/null
+}
+serve cuda-batch1 --backend cuda --max-batch 1 --max-concurrent $CLIENTS
+serve cuda-batch64 --backend cuda
+cat $OUT/metrics-cuda-batch64.txt
+serve cuda-batch1-again --backend cuda --max-batch 1 --max-concurrent $CLIENTS
+serve cuda-batch64-again --backend cuda
+serve vulkan-batch64 --backend vulkan --max-batch 64
+timeout 300 python3 scripts/peers/moonshine-transformers-batched.py /tmp/pairs tiny 3 2>&1 | grep -v Warning | tee $OUT/transformers.jsonl
