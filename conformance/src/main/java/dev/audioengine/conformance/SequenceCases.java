@@ -33,13 +33,16 @@ final class SequenceCases {
     /**
      * A batched decoder step: B sequences of one cache capacity, each masked by its own length ([B, 1, Tq, Tk]): a
      * sequence with nothing visible (zeros) beside full ones, lengths either side of a 64-key block, grouped kv heads,
-     * F16 caches, three causal query rows, and five cross-attention caches of 24.7 s of audio with ragged lengths.
+     * F16 caches, three and twenty causal query rows, and five cross-attention caches of 24.7 s of audio with ragged
+     * lengths.
      */
     private static void batchedMaskedSteps(List<ConformanceCase> out) {
         for (long dh : new long[] {36, 52})
             for (long hkv : new long[] {8, 2}) batchedStep(out, DType.F32, 1, hkv, 130, dh, false, 0, 65, 130, 1);
         batchedStep(out, DType.F16, 1, 2, 130, 36, false, 64, 0, 130);
         batchedStep(out, DType.F32, 3, 2, 130, 52, true, 3, 70, 130);
+        // 20 queries: past the split decode kernels' 4, so the tiled kernel (two query tiles) reads the per-batch mask
+        batchedStep(out, DType.F32, 20, 2, 130, 52, true, 0, 70, 130);
         batchedStep(out, DType.F32, 1, 8, 1030, 52, false, 1001, 1, 500, 1030, 64);
     }
 

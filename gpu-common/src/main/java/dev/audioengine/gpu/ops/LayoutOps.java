@@ -7,7 +7,8 @@ import dev.audioengine.api.tensor.DType;
 /**
  * pad, concat, contiguous, cast and write_slice: kernels/layout.cu. write_slice writes in place into a
  * persistent tensor at a position the kernel reads from device memory, so a captured graph replays for
- * every position.
+ * every position; with one start per batch element (a batched decoder step) each element's own, in the
+ * same single launch.
  */
 final class LayoutOps implements GpuOp {
     private static final String SRC = "layout";
@@ -151,7 +152,8 @@ final class LayoutOps implements GpuOp {
             }
             case Op.WriteSlice w -> {
                 Tensor src = node.input(1);
-                int axis = w.axis() + TensorDesc.RANK - node.rank();
+                int pad = TensorDesc.RANK - node.rank(), axis = w.axis() + pad;
+                boolean perBatch = perBatchStarts(node, w);
                 b.grid1d(
                         SRC,
                         "ae_write_slice",
@@ -160,6 +162,8 @@ final class LayoutOps implements GpuOp {
                                 .i64(src.elements())
                                 .i32(axis)
                                 .ptr(b.ptrOrNull(node, 2))
+                                .i32(perBatch ? pad : -1)
+                                .i64(perBatch ? node.input(2).stride(0) : 0)
                                 .ptr(y)
                                 .desc(TensorDesc.of(node))
                                 .ptr(b.ptr(src))
@@ -167,6 +171,18 @@ final class LayoutOps implements GpuOp {
             }
             default -> throw new IllegalArgumentException("not a layout op: " + node);
         }
+    }
+
+    /**
+     * Whether write_slice's start is one per batch element (I32 [B], B = dst's first dimension &gt; 1, axis &gt; 0:
+     * see {@link Op.WriteSlice}), read by the kernel at each element's index along the first axis. With B = 1 the one
+     * start keeps the single start's rule, as in the float64 reference: a negative start drops only the elements that
+     * land outside (docs/STATE.md, "Bounds"; scripts/gpu/StateBoundsProbe.java).
+     */
+    static boolean perBatchStarts(Tensor node, Op.WriteSlice w) {
+        if (node.inputs().size() < 3 || w.axis() == 0 || node.dim(0) < 2) return false;
+        Tensor start = node.input(2);
+        return start.rank() == 1 && start.dim(0) == node.dim(0);
     }
 
     /** Fills {@code n} elements of type {@code t} at {@code address} with seeded uniform values (benchmark inputs). */

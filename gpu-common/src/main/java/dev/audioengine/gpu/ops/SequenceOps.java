@@ -9,7 +9,9 @@ import dev.audioengine.gpu.runtime.GpuRuntime;
 /**
  * get_rows, rope, fused attention (flash-style: query tiles share K/V tiles in shared memory, online softmax;
  * FUSED_ATTENTION), key_mask and lstm: kernels/sequence.cu. key_mask reads the cache length from device memory,
- * so a captured graph replays for every length.
+ * so a captured graph replays for every length. A batched decoder step takes the same launches as one sequence:
+ * key_mask over B lengths writes [B, 1, Tq, Tk], and both attention kernels read batch element b's mask rows at
+ * b times the mask's first stride, which is 0 for a [Tq, Tk] mask shared by the batch.
  */
 public final class SequenceOps implements GpuOp {
     private static final String SRC = "sequence", SRC_LINEAR = "linear", SRC_LAYOUT = "layout";
@@ -170,9 +172,11 @@ public final class SequenceOps implements GpuOp {
                         node.elements(),
                         b.args()
                                 .i32(k.causal() ? 1 : 0)
-                                .i64(node.dim(0))
-                                .i64(node.dim(1))
+                                .i64(node.elements())
+                                .i64(node.dim(-2))
+                                .i64(node.dim(-1))
                                 .ptr(b.ptr(node.input(0)))
+                                .i64(node.input(0).stride(0))
                                 .ptr(y));
             default -> throw new IllegalArgumentException("not a sequence op: " + node);
         }

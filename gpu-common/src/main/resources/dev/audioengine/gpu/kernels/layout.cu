@@ -127,23 +127,25 @@ GC_KERNEL void ae_fill_uniform(int dt, i64 n, void* GC_RESTRICT y, u32 seed) {
  * In-place write into a persistent tensor: y (dims ty.n, strides ty.s) gets x (dims tx.n) at
  * position *start (0 when start is null) along axis `axis` (of the padded rank 4). Elements that
  * would land outside [0, ty.n[axis]) are dropped: a kernel cannot fail a run, and dropping keeps
- * every byte outside the tensor untouched.
+ * every byte outside the tensor untouched. With batchAxis >= 0 (the padded axis of the tensor's
+ * first dimension; a batched decoder step) start holds one position per batch element, element b's
+ * at start[b * startStride], and a negative one skips element b whole (an empty slot writes nothing).
  */
-GC_KERNEL void ae_write_slice(i64 n, int axis, const int* GC_RESTRICT start, float* y, TD ty, const float* GC_RESTRICT x, TD tx) {
-    i64 at = start ? (i64) start[0] : 0;
+GC_KERNEL void ae_write_slice(i64 n, int axis, const int* GC_RESTRICT start, int batchAxis, i64 startStride, float* y,
+                              TD ty, const float* GC_RESTRICT x, TD tx) {
+    i64 one = start ? (i64) start[0] : 0;
     for (i64 i = gc_global_id(); i < n; i += gc_global_stride()) {
-        i64 rem = i, dst = 0, src = 0;
-        bool inside = true;
+        i64 rem = i, dst = 0, src = 0, along = 0, cap = 0, step = 0, bi = 0;
         for (int a = 3; a >= 0; a--) {
             i64 idx = rem % tx.n[a];
             rem /= tx.n[a];
             src += idx * tx.s[a];
-            if (a == axis) {
-                idx += at;
-                if (idx < 0 || idx >= ty.n[a]) inside = false;
-            }
             dst += idx * ty.s[a];
+            if (a == axis) { along = idx; cap = ty.n[a]; step = ty.s[a]; }
+            if (a == batchAxis) bi = idx;
         }
-        if (inside) y[dst] = x[src];
+        i64 at = batchAxis >= 0 ? (i64) start[bi * startStride] : one;
+        i64 j = along + at;
+        if (j >= 0 && j < cap && (batchAxis < 0 || at >= 0)) y[dst + at * step] = x[src];
     }
 }

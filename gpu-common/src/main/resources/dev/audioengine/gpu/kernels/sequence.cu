@@ -42,7 +42,9 @@ GC_KERNEL void ae_rope(i64 n, float* GC_RESTRICT y, const float* GC_RESTRICT x, 
  * sum l, the accumulator rescaled by exp(m_old - m_new) when the max grows), so memory does not
  * grow with Tk. Dynamic shared memory, in floats: q and the accumulator (ATT_QT*D each), K (ATT_KT*(D+1),
  * padded against bank conflicts), V (ATT_KT*D), the score tile (ATT_QT*ATT_KT) and 3*ATT_QT per-query
- * values. k and v are F32, F16 or BF16 (kvt); query head h reads kv head h / (H / Hkv).
+ * values. k and v are F32, F16 or BF16 (kvt); query head h reads kv head h / (H / Hkv). The optional additive mask
+ * is [Tq, Tk] for every batch element (padded to rank 4 with stride 0) or [B, 1, Tq, Tk], batch element b's rows at
+ * b * tm.s[0] (a batched decoder step: sequences of different lengths), every head reading the same rows.
  */
 #define ATT_QT 16
 #define ATT_KT 64
@@ -75,6 +77,7 @@ GC_KERNEL void ae_attention(float* GC_RESTRICT y, const float* GC_RESTRICT q, TD
     i64 limit = causal ? iLast + (Tk - Tq) + 1 : Tk;
     if (limit > Tk) limit = Tk;
     i64 kBase = b * tk.s[0] + hk * tk.s[1], vBase = b * tv.s[0] + hk * tv.s[1];
+    const float* mb = mask ? mask + b * tm.s[0] : mask; // a [Tq, Tk] mask has s[0] == 0: every batch element's
     for (i64 j0 = 0; j0 < limit; j0 += ATT_KT) {
         i64 count = limit - j0 < ATT_KT ? limit - j0 : ATT_KT;
         gc_sync(); // the previous tile's K, V and scores are no longer read
@@ -93,7 +96,7 @@ GC_KERNEL void ae_attention(float* GC_RESTRICT y, const float* GC_RESTRICT q, TD
                 const float* qr = qs + qi * D;
                 const float* kr = ks + j * kd;
                 for (i64 d = 0; d < D; d++) dot += qr[d] * kr[d];
-                s = dot * scale + (mask ? mask[i * tm.s[2] + jj * tm.s[3]] : 0.0f);
+                s = dot * scale + (mb ? mb[i * tm.s[2] + jj * tm.s[3]] : 0.0f);
             }
             sc[e] = s;
         }
@@ -160,6 +163,7 @@ GC_KERNEL void ae_attention_split(const float* GC_RESTRICT q, TD tq, const void*
     for (i64 d = tid; d < D; d += nt) qs[d] = q[b * tq.s[0] + h * tq.s[1] + i * tq.s[2] + d * tq.s[3]];
     gc_sync();
     i64 kBase = b * tk.s[0] + hk * tk.s[1], vBase = b * tv.s[0] + hk * tv.s[1];
+    i64 mRow = b * tm.s[0] + i * tm.s[2]; // this query's mask row, as in ae_attention
     i64 j0 = split * ATT_SPLIT_KEYS, n = Tk - j0 < ATT_SPLIT_KEYS ? Tk - j0 : ATT_SPLIT_KEYS;
     i64 last = causal ? i + (Tk - Tq) : Tk - 1; // the last key this query may see
     for (i64 jj = warp; jj < ATT_SPLIT_KEYS; jj += warps) {
@@ -167,7 +171,7 @@ GC_KERNEL void ae_attention_split(const float* GC_RESTRICT q, TD tq, const void*
         float dot = 0;
         if (jj < n && j <= last) for (i64 d = lane; d < D; d += GC_WARP_SIZE) dot += qs[d] * ld_any(k, kvt, kBase + j * tk.s[2] + d * tk.s[3]);
         for (int m = GC_WARP_SIZE / 2; m > 0; m >>= 1) dot += gc_shfl_xor(dot, m);
-        if (lane == 0) sc[jj] = (jj < n && j <= last) ? dot * scale + (mask ? mask[i * tm.s[2] + j * tm.s[3]] : 0.0f) : -gc_inf();
+        if (lane == 0) sc[jj] = (jj < n && j <= last) ? dot * scale + (mask ? mask[mRow + j * tm.s[3]] : 0.0f) : -gc_inf();
     }
     gc_sync();
     float m = block_max(tid < ATT_SPLIT_KEYS ? sc[tid] : -gc_inf(), red);
@@ -307,11 +311,15 @@ GC_KERNEL void ae_lstm_seq(float* GC_RESTRICT y, const float* GC_RESTRICT xg, co
     }
 }
 
-/** The additive mask [tq, tk] of a cache holding *length keys: 0 where query q sees key j, -inf elsewhere (Op.KeyMask). */
-GC_KERNEL void ae_key_mask(int causal, i64 tq, i64 tk, const int* GC_RESTRICT length, float* GC_RESTRICT y) {
-    i64 len = (i64) length[0];
-    for (i64 i = gc_global_id(); i < tq * tk; i += gc_global_stride()) {
-        i64 q = i / tk, j = i % tk;
+/**
+ * The additive mask of caches holding length[b * lengthStride] keys: 0 where query q sees key j, -inf elsewhere
+ * (Op.KeyMask). n = B * tq * tk elements, [tq, tk] per batch element: [tq, tk] for one length, [B, 1, tq, tk] for B.
+ */
+GC_KERNEL void ae_key_mask(int causal, i64 n, i64 tq, i64 tk, const int* GC_RESTRICT length, i64 lengthStride,
+                           float* GC_RESTRICT y) {
+    for (i64 i = gc_global_id(); i < n; i += gc_global_stride()) {
+        i64 r = i / tk, j = i % tk, q = r % tq, b = r / tq;
+        i64 len = (i64) length[b * lengthStride];
         i64 visible = causal ? len - (tq - 1 - q) : len;
         y[i] = j < visible ? 0.0f : -gc_inf();
     }

@@ -103,9 +103,17 @@ public final class FakeRuntime implements GpuRuntime {
         return MemorySegment.ofAddress(0x10);
     }
 
+    /** Kernel names by the address function() gave them, and every launch as (kernel, its packed arguments). */
+    private final List<String> functions = new ArrayList<>();
+
+    public record Launch(String kernel, MemorySegment params) {}
+
+    public final List<Launch> launches = new ArrayList<>();
+
     @Override
     public MemorySegment function(MemorySegment module, String name) {
-        return MemorySegment.ofAddress(0x20);
+        if (!functions.contains(name)) functions.add(name);
+        return MemorySegment.ofAddress(0x20 + 0x10L * functions.indexOf(name));
     }
 
     @Override
@@ -129,6 +137,7 @@ public final class FakeRuntime implements GpuRuntime {
             MemorySegment stream,
             MemorySegment params) {
         calls.add("launch");
+        launches.add(new Launch(functions.get((int) ((f.address() - 0x20) / 0x10)), params));
     }
 
     @Override
