@@ -13,8 +13,8 @@ export LD_LIBRARY_PATH=/usr/local/cuda/targets/x86_64-linux/lib:/usr/local/cuda/
 tar xJf .gpu/audioengine-image.tar.xz -C /tmp
 export AUDIOENGINE_CACHE=/tmp/ae-cache
 mkdir -p $AUDIOENGINE_CACHE
-cp .gpu/tiny/encoder_model.onnx $AUDIOENGINE_CACHE/moonshine-tiny-quantized-encoder_model.onnx
-cp .gpu/tiny/decoder_model_merged.onnx $AUDIOENGINE_CACHE/moonshine-tiny-quantized-decoder_model_merged.onnx
+xz -dc .gpu/tiny/encoder_model.onnx.xz > $AUDIOENGINE_CACHE/moonshine-tiny-quantized-encoder_model.onnx
+xz -dc .gpu/tiny/decoder_model_merged.onnx.xz > $AUDIOENGINE_CACHE/moonshine-tiny-quantized-decoder_model_merged.onnx
 cp .gpu/llama-tokenizer.js .gpu/silero_vad_v6.onnx $AUDIOENGINE_CACHE/
 AE=/tmp/audioengine/bin/audioengine
 CLIENTS=${CLIENTS:-64} ROUNDS=${ROUNDS:-3}
