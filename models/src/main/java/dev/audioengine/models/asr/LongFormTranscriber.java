@@ -8,9 +8,15 @@ import dev.audioengine.model.task.Transcript;
 import dev.audioengine.model.task.TranscriptSegment;
 import dev.audioengine.model.task.VoiceActivityDetector;
 import java.io.IOException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
@@ -32,6 +38,11 @@ public final class LongFormTranscriber implements AutoCloseable {
     private final FloatRing audio = new FloatRing();
     private final FloatRing probabilities = new FloatRing(); // by chunk index, for the cuts of long segments
     private final RingWindowDecoder decoder;
+    /** Windows handed to decoder threads and not yet returned, in order; empty when windows are decoded inline. */
+    private final ArrayDeque<Future<TranscriptSegment>> inFlight = new ArrayDeque<>();
+
+    private final int windowsInFlight;
+    private ExecutorService decoding;
     private final SpeechWindows windows;
     private final UnreportedSpeechBound unreported;
     private long samples;
@@ -42,6 +53,21 @@ public final class LongFormTranscriber implements AutoCloseable {
      * @param chunkSize the detector's samples per probability
      */
     public LongFormTranscriber(OfflineVad vad, int chunkSize, WindowDecoder decoder, AsrOptions options) {
+        this(vad, chunkSize, decoder, options, 1);
+    }
+
+    /**
+     * As {@link #LongFormTranscriber(OfflineVad, int, WindowDecoder, AsrOptions)}, decoding up to
+     * {@code windowsInFlight} windows at once on threads of this transcriber's own while the detector reads on: a
+     * decoder that batches (Moonshine with {@code --max-batch}) then decodes a long recording's windows in shared
+     * steps. Segments still come out in order, each once every window before it is decoded; a window holds a copy of
+     * its audio while it waits. 1 decodes each window on the calling thread as it settles.
+     */
+    public LongFormTranscriber(
+            OfflineVad vad, int chunkSize, WindowDecoder decoder, AsrOptions options, int windowsInFlight) {
+        if (windowsInFlight < 1)
+            throw new IllegalArgumentException("windows in flight must be at least 1, got " + windowsInFlight);
+        this.windowsInFlight = windowsInFlight;
         if (vad.sampleRate() != WindowDecoder.SAMPLE_RATE) {
             throw new IllegalArgumentException("the VAD session runs at " + vad.sampleRate()
                     + " Hz; windows are decoded at " + WindowDecoder.SAMPLE_RATE + " Hz");
@@ -65,17 +91,34 @@ public final class LongFormTranscriber implements AutoCloseable {
 
     /** A transcriber on a new offline session of {@code vad}. */
     public static LongFormTranscriber open(VoiceActivityDetector vad, WindowDecoder decoder, AsrOptions options) {
+        return open(vad, decoder, options, 1);
+    }
+
+    /** A transcriber on a new offline session of {@code vad}, up to {@code windowsInFlight} windows decoded at once. */
+    public static LongFormTranscriber open(
+            VoiceActivityDetector vad, WindowDecoder decoder, AsrOptions options, int windowsInFlight) {
         return new LongFormTranscriber(
                 vad.offline(WindowDecoder.SAMPLE_RATE, options.vad()),
                 vad.chunkSize(WindowDecoder.SAMPLE_RATE),
                 decoder,
-                options);
+                options,
+                windowsInFlight);
     }
 
     /** Transcribes 16 kHz samples. */
     public static Transcript transcribe(
             VoiceActivityDetector vad, WindowDecoder decoder, AsrOptions options, float[] samples) {
-        try (LongFormTranscriber t = open(vad, decoder, options)) {
+        return transcribe(vad, decoder, options, samples, 1);
+    }
+
+    /** Transcribes 16 kHz samples, up to {@code windowsInFlight} windows decoded at once. */
+    public static Transcript transcribe(
+            VoiceActivityDetector vad,
+            WindowDecoder decoder,
+            AsrOptions options,
+            float[] samples,
+            int windowsInFlight) {
+        try (LongFormTranscriber t = open(vad, decoder, options, windowsInFlight)) {
             List<TranscriptSegment> out = new ArrayList<>(t.accept(samples, 0, samples.length));
             out.addAll(t.finish());
             return t.transcript(out);
@@ -96,8 +139,20 @@ public final class LongFormTranscriber implements AutoCloseable {
             AudioStream in,
             Consumer<TranscriptSegment> onSegment)
             throws IOException {
+        return transcribe(vad, decoder, options, in, onSegment, 1);
+    }
+
+    /** As above, up to {@code windowsInFlight} windows decoded at once (segments still handed over in order). */
+    public static Transcript transcribe(
+            VoiceActivityDetector vad,
+            WindowDecoder decoder,
+            AsrOptions options,
+            AudioStream in,
+            Consumer<TranscriptSegment> onSegment,
+            int windowsInFlight)
+            throws IOException {
         if (in.sampleRate() != WindowDecoder.SAMPLE_RATE) in.resampleTo(WindowDecoder.SAMPLE_RATE);
-        try (LongFormTranscriber t = open(vad, decoder, options)) {
+        try (LongFormTranscriber t = open(vad, decoder, options, windowsInFlight)) {
             List<TranscriptSegment> out = new ArrayList<>();
             float[] block = new float[1 << 16];
             for (int n; (n = in.read(block, 0, block.length)) >= 0; ) handOver(t.accept(block, 0, n), out, onSegment);
@@ -135,8 +190,9 @@ public final class LongFormTranscriber implements AutoCloseable {
         finished = true;
         List<TranscriptSegment> out = new ArrayList<>();
         take(vad.finish(), out);
-        for (SpeechSegment w : windows.finish()) out.add(decoder.decode(w.startSample(), w.endSample()));
+        for (SpeechSegment w : windows.finish()) decode(w, out);
         audio.discardBefore(samples);
+        while (!inFlight.isEmpty()) out.add(await(inFlight.poll()));
         return out;
     }
 
@@ -167,15 +223,51 @@ public final class LongFormTranscriber implements AutoCloseable {
                         + ") but the audio kept is [" + audio.start() + ", " + samples
                         + "): it does not segment by the rules its options name");
             }
-            for (SpeechSegment w : windows.add(s)) out.add(decoder.decode(w.startSample(), w.endSample()));
+            for (SpeechSegment w : windows.add(s)) decode(w, out);
             unreported.reported(s.endSample());
         }
         long nextStart = unreported.earliestStart();
-        for (SpeechSegment w : windows.settleBefore(nextStart)) out.add(decoder.decode(w.startSample(), w.endSample()));
+        for (SpeechSegment w : windows.settleBefore(nextStart)) decode(w, out);
         long pending = windows.pendingStart();
         long keepFrom = Math.min(pending >= 0 ? pending : Long.MAX_VALUE, nextStart);
         audio.discardBefore(keepFrom);
         probabilities.discardBefore(keepFrom / chunk);
+    }
+
+    /**
+     * Decodes a settled window: inline, or handed to a decoder thread with a copy of its audio (the ring may drop it
+     * before the thread reads it). Whatever windows have come back, in order, go to {@code out}; with the most windows
+     * in flight, the oldest is waited for.
+     */
+    private void decode(SpeechSegment w, List<TranscriptSegment> out) {
+        if (windowsInFlight == 1) {
+            out.add(decoder.decode(w.startSample(), w.endSample()));
+            return;
+        }
+        if (decoding == null) {
+            AtomicInteger n = new AtomicInteger();
+            decoding = Executors.newFixedThreadPool(windowsInFlight, r -> {
+                Thread t = new Thread(r, "audioengine-window-" + n.incrementAndGet());
+                t.setDaemon(true);
+                return t;
+            });
+        }
+        inFlight.add(decoding.submit(decoder.later(w.startSample(), w.endSample())));
+        while (!inFlight.isEmpty() && (inFlight.peek().isDone() || inFlight.size() >= windowsInFlight))
+            out.add(await(inFlight.poll()));
+    }
+
+    private static TranscriptSegment await(Future<TranscriptSegment> f) {
+        try {
+            return f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.util.concurrent.CancellationException("interrupted while a window was being decoded");
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) throw r;
+            if (e.getCause() instanceof Error err) throw err;
+            throw new IllegalStateException(e.getCause());
+        }
     }
 
     private void ensureOpen() {
@@ -187,6 +279,10 @@ public final class LongFormTranscriber implements AutoCloseable {
     public void close() {
         if (closed) return;
         closed = true;
+        if (decoding != null) {
+            inFlight.forEach(f -> f.cancel(false));
+            decoding.shutdown(); // a window already decoding finishes; its thread then ends
+        }
         vad.close();
     }
 }

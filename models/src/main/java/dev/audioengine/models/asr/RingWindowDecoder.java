@@ -18,12 +18,25 @@ final class RingWindowDecoder {
         this.decoder = decoder;
     }
 
+    /**
+     * The decoding of samples {@code [from, to)} on a copy of them, to run on another thread after the ring has moved
+     * on.
+     */
+    java.util.concurrent.Callable<TranscriptSegment> later(long from, long to) {
+        float[] window = new float[Math.toIntExact(to - from)];
+        audio.copy(from, to, window, 0);
+        return () -> checked(decoder.decode(window, 0, window.length, from), from, to);
+    }
+
     /** Decodes samples {@code [from, to)}, which the ring must still keep. */
     TranscriptSegment decode(long from, long to) {
         int length = Math.toIntExact(to - from);
         if (scratch.length < length) scratch = new float[length];
         audio.copy(from, to, scratch, 0);
-        TranscriptSegment s = decoder.decode(scratch, 0, length, from);
+        return checked(decoder.decode(scratch, 0, length, from), from, to);
+    }
+
+    private static TranscriptSegment checked(TranscriptSegment s, long from, long to) {
         if (s == null
                 || s.startSample() != from
                 || s.endSample() != to

@@ -95,14 +95,23 @@ public final class MoonshineRecognizer implements SpeechRecognizer {
 
     @Override
     public Transcript transcribe(float[] samples, AsrOptions options) {
-        return LongFormTranscriber.transcribe(vad, windows(options), options, samples);
+        return LongFormTranscriber.transcribe(vad, windows(options), options, samples, windowsInFlight());
     }
 
     @Override
     public Transcript transcribe(AudioStream in, AsrOptions options, Consumer<TranscriptSegment> onSegment)
             throws IOException {
         if (in.sampleRate() != sampleRate()) in.resampleTo(sampleRate());
-        return LongFormTranscriber.transcribe(vad, windows(options), options, in, onSegment);
+        return LongFormTranscriber.transcribe(vad, windows(options), options, in, onSegment, windowsInFlight());
+    }
+
+    /**
+     * Windows of one recording decoded at once: with batching, up to 8 (they share the batch's steps, so a long
+     * recording alone fills 8 slots; concurrent recordings fill the rest, without a server's 64 requests making 64
+     * threads each); one at a time otherwise.
+     */
+    private int windowsInFlight() {
+        return Math.min(8, model.batching().maxBatch());
     }
 
     @Override

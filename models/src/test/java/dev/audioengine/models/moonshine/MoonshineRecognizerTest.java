@@ -162,6 +162,30 @@ class MoonshineRecognizerTest {
                     .isGreaterThanOrEqualTo(finals.get(i - 1).endSample());
     }
 
+    /**
+     * A long recording's windows decoded 8 at a time in a batch (while the detector reads on) give the transcript that
+     * one window at a time gives: the same segments, times and text, in order.
+     */
+    @Test
+    void longAudioDecodedWindowsAtOnceInABatchGivesTheSameSegments() {
+        float[] audio = recording(new double[] {0.7, 2.5, 1.2}, new ArrayList<>(), 1);
+        try (MoonshineRecognizer alone =
+                        (MoonshineRecognizer) Models.load(engine, "moonshine-tiny", SpeechRecognizer.class);
+                MoonshineRecognizer batched =
+                        (MoonshineRecognizer) Models.load(engine, "moonshine-tiny", SpeechRecognizer.class)) {
+            batched.batching(new dev.audioengine.model.task.Batching(8, 0));
+            Transcript one = alone.transcribe(audio, AsrOptions.DEFAULTS);
+            Transcript many = batched.transcribe(audio, AsrOptions.DEFAULTS);
+            assertThat(one.segments()).hasSizeGreaterThan(3);
+            assertThat(many.segments()).isEqualTo(one.segments());
+            assertThat(batched.batchStats().occupancy())
+                    .as("windows shared steps: %s", batched.batchStats())
+                    .isGreaterThan(1.5);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     @Test
     void concurrentCallersGetWhatOneCallerGets() throws Exception {
         List<String> alone = set.stream()
