@@ -14,10 +14,19 @@ public final class EngineFactory {
      * cannot be served.
      */
     public static AudioEngine.Builder builder(GlobalOptions options, BackendRegistry registry) {
+        if (options.devices().size() > 1)
+            throw new UsageError("--device "
+                    + options.devices().stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(","))
+                    + ": only 'serve' spreads over several devices; give this command one");
+        return builder(options, registry, options.device());
+    }
+
+    /** As {@link #builder(GlobalOptions, BackendRegistry)} on {@code device}, one of the devices --device names. */
+    public static AudioEngine.Builder builder(GlobalOptions options, BackendRegistry registry, int device) {
         AudioEngine.Builder b = AudioEngine.builder()
                 .registry(registry)
                 .backend(options.backend())
-                .device(options.device())
+                .device(device)
                 .threads(options.threads())
                 .fallback(options.fallback())
                 .capability(options.capabilities().toArray(String[]::new));

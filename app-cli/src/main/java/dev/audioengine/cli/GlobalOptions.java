@@ -48,10 +48,12 @@ public final class GlobalOptions {
 
     @Option(
             names = "--device",
-            paramLabel = "N",
+            paramLabel = "N[,N...]",
+            split = ",",
             scope = ScopeType.INHERIT,
-            description = "Device ordinal within the chosen backend (see 'audioengine backends'). Default: 0.")
-    private int device = 0;
+            description = "Device ordinal within the chosen backend (see 'audioengine backends'). 'serve' takes a "
+                    + "list (0,1,...): a copy of each model per device, each request to the least loaded. Default: 0.")
+    private List<Integer> devices = new ArrayList<>(List.of(0));
 
     @Option(
             names = "--threads",
@@ -114,8 +116,14 @@ public final class GlobalOptions {
         return allBackends;
     }
 
+    /** The first device of --device (the only one, for every command but serve). */
     public int device() {
-        return device;
+        return devices.getFirst();
+    }
+
+    /** Every device --device names, in order. */
+    public List<Integer> devices() {
+        return List.copyOf(devices);
     }
 
     public int threads() {
@@ -141,7 +149,9 @@ public final class GlobalOptions {
 
     /** Range checks that the option types cannot express; reported as usage errors (exit 2). */
     void validate() {
-        if (device < 0) throw new IllegalArgumentException("--device must be >= 0, got " + device);
+        for (int d : devices) if (d < 0) throw new IllegalArgumentException("--device must be >= 0, got " + d);
+        if (new java.util.HashSet<>(devices).size() < devices.size())
+            throw new IllegalArgumentException("--device names a device twice: " + devices);
         if (threads < 0)
             throw new IllegalArgumentException("--threads must be >= 0 (0 = all processors), got " + threads);
         CapabilityOverrides.parse(capabilities); // rejects a capability switched both on and off

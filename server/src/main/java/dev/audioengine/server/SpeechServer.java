@@ -67,11 +67,12 @@ public final class SpeechServer implements AutoCloseable {
     private final CountDownLatch closed = new CountDownLatch(1);
     private volatile boolean preloaded;
 
-    private SpeechServer(ServerConfig config, AudioEngine engine, ModelLoader loader) throws IOException {
+    private SpeechServer(ServerConfig config, List<AudioEngine> engines, ModelLoader loader) throws IOException {
         this.config = config;
+        AudioEngine engine = engines.getFirst(); // its backend and memory speak for the replicas in /ready and /metrics
         Consumer<String> log = config.log();
         metrics = new Metrics();
-        models = new ServedModels(config, loader, engine);
+        models = new ServedModels(config, loader, engines);
         uploads = new UploadFolder();
         watchdog = new UploadWatchdog(config.uploadStall());
         ErrorResponder errors = new ErrorResponder(watchdog);
@@ -171,8 +172,20 @@ public final class SpeechServer implements AutoCloseable {
      * A model that fails to preload stops the server and is thrown.
      */
     public static SpeechServer start(ServerConfig config, AudioEngine engine, ModelLoader loader) throws IOException {
+        return start(config, List.of(engine), loader);
+    }
+
+    /**
+     * As {@link #start(ServerConfig, AudioEngine, ModelLoader)} on several devices (one engine each, which the server
+     * does not close): every model gets a replica per device, with its own workers and batch, and each request goes
+     * to the replica with the fewest requests running and waiting.
+     */
+    public static SpeechServer start(ServerConfig config, List<AudioEngine> engines, ModelLoader loader)
+            throws IOException {
+        if (engines.isEmpty()) throw new IllegalArgumentException("a server needs at least one engine");
+        AudioEngine engine = engines.getFirst();
         checkAddress(config.host(), config.port());
-        SpeechServer s = new SpeechServer(config, engine, loader);
+        SpeechServer s = new SpeechServer(config, engines, loader);
         s.web.start();
         if (!s.web.isRunning()) {
             // Helidon logs why (the port is taken, the address is not this machine's) and returns instead of throwing
@@ -188,7 +201,10 @@ public final class SpeechServer implements AutoCloseable {
                                 ", ",
                                 s.models.all().stream().map(ServedModel::id).toList()) + " on "
                         + engine.backend().registryName() + ", "
-                        + engine.device().name() + "; " + config.maxConcurrent() + " at once and "
+                        + String.join(
+                                " + ",
+                                engines.stream().map(e -> e.device().name()).toList())
+                        + "; " + config.workers() + " at once and "
                         + config.queue() + " queued per model; uploads up to " + config.maxUploadBytes()
                         + " bytes; up to "
                         + config.connections().maxConnections() + " connections"

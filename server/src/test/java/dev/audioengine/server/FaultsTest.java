@@ -125,7 +125,9 @@ class FaultsTest {
                     .as("spooled uploads")
                     .isEmpty();
             for (ServedModel m : server.server.models().all())
-                assertThat(m.pool().threads()).as(m.id() + " workers").isLessThanOrEqualTo(2);
+                assertThat(m.replicas().getFirst().pool().threads())
+                        .as(m.id() + " workers")
+                        .isLessThanOrEqualTo(2);
         }
     }
 

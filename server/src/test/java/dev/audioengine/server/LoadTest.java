@@ -162,6 +162,71 @@ class LoadTest {
         }
     }
 
+    /**
+     * A server on two devices (two CPU engines here, standing for --device 0,1): each model has a copy on each, and
+     * requests go to the less loaded one; 16 clients at once all get their own transcripts, and both copies served.
+     */
+    @Test
+    void aServerOnTwoDevicesSpreadsRequestsOverBoth() throws Exception {
+        List<byte[]> bodies = new ArrayList<>();
+        java.nio.file.Path dir = java.nio.file.Path.of("/usr/share/pocketsphinx/test/data/librivox");
+        java.nio.file.Path[] recordings;
+        try (var files = java.nio.file.Files.list(dir)) {
+            recordings =
+                    files.filter(f -> f.toString().endsWith(".wav")).sorted().toArray(java.nio.file.Path[]::new);
+        }
+        for (int a = 0; a < recordings.length; a++)
+            for (int b = 0; b < recordings.length && bodies.size() < 16; b++)
+                if (a != b) bodies.add(pair(recordings[a], recordings[b]));
+        ServerConfig config = ServerConfig.defaults(line -> System.err.println("[server] " + line))
+                .withModels(List.of("moonshine-tiny", "silero_vad"))
+                .withPort(0)
+                .withPreload(true)
+                .withConcurrency(4, 32, Duration.ofSeconds(300));
+        try (dev.audioengine.api.AudioEngine first =
+                        dev.audioengine.api.AudioEngine.builder().backend("cpu").build();
+                dev.audioengine.api.AudioEngine second =
+                        dev.audioengine.api.AudioEngine.builder().backend("cpu").build();
+                SpeechServer server = SpeechServer.start(
+                        config,
+                        List.of(first, second),
+                        dev.audioengine.model.ModelLoader.standard(m -> System.err.println("[model store] " + m)));
+                HttpClient http = HttpClient.newHttpClient()) {
+            java.net.URI uri = server.uri().resolve(Routes.TRANSCRIPTIONS);
+            List<String> alone = new ArrayList<>();
+            for (byte[] body : bodies) alone.add(transcript(uri, http, body));
+            List<String> together = Collections.synchronizedList(new ArrayList<>(Collections.nCopies(16, "")));
+            try (ExecutorService pool = Executors.newFixedThreadPool(16)) {
+                List<Future<?>> running = new ArrayList<>();
+                for (int c = 0; c < 16; c++) {
+                    int client = c;
+                    running.add(pool.submit(() -> {
+                        together.set(client, transcript(uri, http, bodies.get(client)));
+                        return null;
+                    }));
+                }
+                for (Future<?> f : running) f.get(6, TimeUnit.MINUTES);
+            }
+            assertThat(together).isEqualTo(alone);
+            String metrics = http.send(
+                            HttpRequest.newBuilder(server.uri().resolve(Routes.METRICS))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString())
+                    .body();
+            for (String replica : List.of("0", "1")) {
+                long sent = metrics.lines()
+                        .filter(l ->
+                                l.startsWith("audioengine_replica_requests_total{model=\"moonshine-tiny\",replica=\""
+                                        + replica + "\"}"))
+                        .mapToLong(l -> Long.parseLong(l.replaceAll(".* ", "")))
+                        .sum();
+                assertThat(sent)
+                        .as("requests sent to replica %s:%n%s", replica, metrics)
+                        .isGreaterThan(0);
+            }
+        }
+    }
+
     /** Two recordings with 0.8 s of silence between, as one 16 kHz WAV. */
     private static byte[] pair(java.nio.file.Path a, java.nio.file.Path b) throws java.io.IOException {
         short[] x = Wav.samples(java.nio.file.Files.readAllBytes(a), Integer.MAX_VALUE),
@@ -176,8 +241,12 @@ class LoadTest {
     }
 
     private static String transcript(TestServer server, HttpClient http, byte[] body) throws Exception {
+        return transcript(server.uri(Routes.TRANSCRIPTIONS), http, body);
+    }
+
+    private static String transcript(java.net.URI uri, HttpClient http, byte[] body) throws Exception {
         HttpResponse<String> r = http.send(
-                HttpRequest.newBuilder(server.uri(Routes.TRANSCRIPTIONS))
+                HttpRequest.newBuilder(uri)
                         .header("Content-Type", Multipart.contentType())
                         .timeout(Duration.ofSeconds(300))
                         .POST(HttpRequest.BodyPublishers.ofByteArray(body))

@@ -216,7 +216,13 @@ class SpeechTest {
                     .contains("RIFF");
             c.socket.setSoLinger(true, 0); // a reset, as a client killed mid-download sends
         }
-        ModelPool pool = server.server.models().find("kokoro").orElseThrow().pool();
+        ModelPool pool = server.server
+                .models()
+                .find("kokoro")
+                .orElseThrow()
+                .replicas()
+                .getFirst()
+                .pool();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while ((pool.running() > 0 || server.logLines().stream().noneMatch(l -> l.contains("client closed the stream")))
                 && System.nanoTime() < deadline) {
@@ -404,7 +410,14 @@ class SpeechTest {
                         .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(unknownVoices.statusCode()).isEqualTo(400);
-        assertThat(server.server.models().find("kokoro").orElseThrow().pool().running())
+        assertThat(server.server
+                        .models()
+                        .find("kokoro")
+                        .orElseThrow()
+                        .replicas()
+                        .getFirst()
+                        .pool()
+                        .running())
                 .isZero();
     }
 

@@ -211,7 +211,8 @@ public final class ServeCommand implements Callable<Integer> {
                 parent.families(), ModelStore.userCache(), m -> config.log().accept("model store: " + m));
         long budget = UsageError.of(() -> gpuMemoryBudget == null ? 0L : bytes("--gpu-memory-budget", gpuMemoryBudget));
         if (maxBatch != null) UsageError.of(() -> new Batching(maxBatch, budget));
-        AudioEngine engine = parent.engineBuilder().build();
+        List<AudioEngine> engines = engines();
+        AudioEngine engine = engines.getFirst();
         SpeechServer server;
         try {
             ServerConfig batched = config.withBatching(batching(engine, budget));
@@ -221,17 +222,18 @@ public final class ServeCommand implements Callable<Integer> {
                                 + batched.batching().maxBatch()
                                 + " sequences a step"
                                 + (budget > 0 ? ", caches within " + gpuMemoryBudget : "")
-                                + "; " + batched.workers() + " requests at once per model");
+                                + "; " + batched.workers() + " requests at once per model"
+                                + (engines.size() > 1 ? " and device" : ""));
             if (parent.globals().backend() == BackendType.BEST_AVAILABLE)
                 config.log().accept("--backend " + engine.selectionNote());
-            server = SpeechServer.start(batched, engine, loader);
+            server = SpeechServer.start(batched, engines, loader);
         } catch (SpeechServer.CannotListen e) {
-            engine.close();
+            engines.forEach(AudioEngine::close);
             err.println("error: " + e.getMessage()); // the reason and the option to change: nothing else to show
             err.flush();
             return ErrorReporter.EXIT_FAILURE;
         } catch (Exception | Error e) {
-            engine.close();
+            engines.forEach(AudioEngine::close);
             throw e;
         }
         Runtime.getRuntime()
@@ -240,12 +242,26 @@ public final class ServeCommand implements Callable<Integer> {
                             try {
                                 server.close();
                             } finally {
-                                engine.close();
+                                engines.forEach(AudioEngine::close);
                             }
                         },
                         "audioengine-serve-shutdown"));
         server.awaitClosed();
         return 0;
+    }
+
+    /** One engine per device of --device; a device that cannot be opened closes those already open. */
+    private List<AudioEngine> engines() {
+        List<AudioEngine> out = new java.util.ArrayList<>();
+        try {
+            for (int device : parent.globals().devices())
+                out.add(dev.audioengine.cli.EngineFactory.builder(parent.globals(), parent.registry(), device)
+                        .build());
+        } catch (RuntimeException | Error e) {
+            out.forEach(AudioEngine::close);
+            throw e;
+        }
+        return out;
     }
 
     /** --max-batch and --gpu-memory-budget, with the backend's default batch size. */

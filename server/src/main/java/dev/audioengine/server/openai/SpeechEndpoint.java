@@ -62,10 +62,11 @@ public final class SpeechEndpoint implements Endpoint.Body {
             res.header(TranscriptionEndpoint.IGNORED_HEADER, String.join(",", r.ignored()));
             note.note("accepted without effect: " + String.join(", ", r.ignored()));
         }
-        SpeechSynthesizer tts = model.get(SpeechSynthesizer.class);
+        ServedModel.Replica replica = model.replica();
+        SpeechSynthesizer tts = replica.get(SpeechSynthesizer.class);
         String voice = r.voice().map(v -> voice(v, tts, model, res, note)).orElse(null);
         SynthesisOptions options = new SynthesisOptions(voice, r.speed());
-        Synthesis s = Synthesis.start(model.pool(), tts, r.input(), options);
+        Synthesis s = Synthesis.start(replica.pool(), tts, r.input(), options);
         try {
             SpeechPiece first = s.next();
             if (first == null) throw ApiError.invalid("input", "the input has nothing to say: no speakable characters");

@@ -114,9 +114,10 @@ public final class TranscriptionEndpoint implements Endpoint.Body {
             Upload file,
             RequestNote note)
             throws Exception {
-        Future<Result> work = model.pool().start(() -> {
+        ServedModel.Replica replica = model.replica();
+        Future<Result> work = replica.pool().start(() -> {
             long t0 = System.nanoTime();
-            Transcript t = model.get(SpeechRecognizer.class).transcribe(in, AsrOptions.DEFAULTS);
+            Transcript t = replica.get(SpeechRecognizer.class).transcribe(in, AsrOptions.DEFAULTS);
             return new Result(t, (System.nanoTime() - t0) / 1e9);
         });
         Result result = outcome(work, file);
@@ -132,9 +133,10 @@ public final class TranscriptionEndpoint implements Endpoint.Body {
         // with stream=True too (OpenAI does not check it)
         BlockingQueue<TranscriptSegment> decoded = new LinkedBlockingQueue<>();
         AtomicBoolean stop = new AtomicBoolean();
-        Future<Result> work = model.pool().start(() -> {
+        ServedModel.Replica replica = model.replica();
+        Future<Result> work = replica.pool().start(() -> {
             long t0 = System.nanoTime();
-            Transcript t = model.get(SpeechRecognizer.class).transcribe(in, AsrOptions.DEFAULTS, segment -> {
+            Transcript t = replica.get(SpeechRecognizer.class).transcribe(in, AsrOptions.DEFAULTS, segment -> {
                 // the next window is not worth decoding for a client that has gone
                 if (stop.get()) throw new CancellationException("the client closed the connection");
                 decoded.add(segment);

@@ -65,8 +65,9 @@ public final class VadEndpoint implements Endpoint.Body {
             ServedModel model = vadModel(r);
             note.model(model.id());
             try (AudioStream in = UploadedAudio.open(file)) {
+                ServedModel.Replica replica = model.replica();
                 Future<Result> work =
-                        model.pool().start(() -> detect(model.get(VoiceActivityDetector.class), in, r.options()));
+                        replica.pool().start(() -> detect(replica.get(VoiceActivityDetector.class), in, r.options()));
                 Result result;
                 try {
                     result = ModelPool.result(work);

@@ -77,11 +77,22 @@ public final class Metrics {
         head(out, "audioengine_requests_in_flight", "gauge", "requests being answered now");
         line(out, "audioengine_requests_in_flight", "", inFlight.get());
         head(out, QUEUE_DEPTH, "gauge", "requests waiting for a model worker");
-        for (ServedModel m : models) line(out, QUEUE_DEPTH, model(m), m.pool().queued());
+        for (ServedModel m : models) line(out, QUEUE_DEPTH, model(m), m.queued());
         head(out, "audioengine_model_requests_running", "gauge", "requests a model works on now");
-        for (ServedModel m : models)
-            line(out, "audioengine_model_requests_running", model(m), m.pool().running());
+        for (ServedModel m : models) line(out, "audioengine_model_requests_running", model(m), m.running());
         batches(out, models);
+        head(
+                out,
+                "audioengine_replica_requests_total",
+                "counter",
+                "requests sent to each device's copy of a model (--device with several devices: to the least loaded)");
+        for (ServedModel m : models)
+            for (ServedModel.Replica r : m.replicas())
+                line(
+                        out,
+                        "audioengine_replica_requests_total",
+                        model(m) + ",replica=\"" + r.index() + "\"",
+                        r.requests());
         head(out, "audioengine_model_loaded", "gauge", "1 when the model is loaded");
         for (ServedModel m : models) line(out, "audioengine_model_loaded", model(m), m.isLoaded() ? 1 : 0);
         head(out, "audioengine_audio_seconds_total", "counter", "seconds of audio processed");

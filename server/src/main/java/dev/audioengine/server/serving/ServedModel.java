@@ -14,36 +14,86 @@ import dev.audioengine.model.task.SynthesisOptions;
 import dev.audioengine.server.http.ApiError;
 import java.io.IOException;
 import java.io.StringReader;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * One model the server serves: a named variant, loaded on first use (or at start with --preload) and then kept, with
- * its own {@link ModelPool}. A load that fails is not remembered as loaded: the next request tries again (a pull can
+ * one {@link Replica} per device, each with its own {@link ModelPool}. A load that fails is not remembered as loaded: the next request tries again (a pull can
  * fail for a moment), and {@link #state()} says what went wrong meanwhile.
  */
 public final class ServedModel implements AutoCloseable {
     private final ModelFamily family;
     private final ModelVariant variant;
     private final ModelLoader loader;
-    private final AudioEngine engine;
-    private final ModelPool pool;
     private final Batching batching;
-    private volatile TaskModel loaded;
-    private volatile String failure;
+    private final List<Replica> replicas;
     private boolean closed;
+
+    /**
+     * The model on one device: that device's engine, its own worker pool, and the model loaded there (on first use).
+     * A server on several devices (--device 0,1) has one per device and sends each request to the least loaded.
+     */
+    public final class Replica {
+        private final AudioEngine engine;
+        private final ModelPool pool;
+        private final int index;
+        private final LongAdder requests = new LongAdder();
+        private volatile TaskModel loaded;
+        private volatile String failure;
+
+        private Replica(AudioEngine engine, ModelPool pool, int index) {
+            this.engine = engine;
+            this.pool = pool;
+            this.index = index;
+        }
+
+        public ModelPool pool() {
+            return pool;
+        }
+
+        /** Its position in --device's list (0 for a server on one device). */
+        public int index() {
+            return index;
+        }
+
+        /** The device's name, as its backend reports it. */
+        public String device() {
+            return engine.device().name();
+        }
+
+        /** Requests sent to this replica so far. */
+        public long requests() {
+            return requests.sum();
+        }
+
+        /** The model as {@code type}, loading it first if this is the first use (pulling it into the cache if needed). */
+        public <T extends TaskModel> T get(Class<T> type) throws IOException {
+            TaskModel m = loaded;
+            if (m == null) m = load(this);
+            return type.cast(m);
+        }
+
+        BatchStats batchStats() {
+            return loaded instanceof SpeechRecognizer asr ? asr.batchStats() : BatchStats.NONE;
+        }
+    }
 
     ServedModel(
             ModelFamily family,
             ModelVariant variant,
             ModelLoader loader,
-            AudioEngine engine,
-            ModelPool pool,
+            List<AudioEngine> engines,
+            java.util.function.Supplier<ModelPool> pools,
             Batching batching) {
-        this.batching = batching;
         this.family = family;
         this.variant = variant;
         this.loader = loader;
-        this.engine = engine;
-        this.pool = pool;
+        this.batching = batching;
+        List<Replica> r = new ArrayList<>();
+        for (AudioEngine engine : engines) r.add(new Replica(engine, pools.get(), r.size()));
+        this.replicas = List.copyOf(r);
     }
 
     /** The canonical variant name: the id clients send and /v1/models lists. */
@@ -63,45 +113,69 @@ public final class ServedModel implements AutoCloseable {
         return variant.task();
     }
 
-    public ModelPool pool() {
-        return pool;
+    /** One per device, in --device's order. */
+    public List<Replica> replicas() {
+        return replicas;
     }
 
-    /** What the model's batched decoding has done ({@link BatchStats#NONE} when it is not loaded or does not batch). */
+    /**
+     * The replica a new request goes to: the one with the fewest requests running and waiting (the first of equals),
+     * counted as sent.
+     */
+    public Replica replica() {
+        Replica best = replicas.getFirst();
+        for (Replica r : replicas)
+            if (r.pool.running() + r.pool.queued() < best.pool.running() + best.pool.queued()) best = r;
+        best.requests.increment();
+        return best;
+    }
+
+    /** Requests waiting for a worker, over every device. */
+    public int queued() {
+        return replicas.stream().mapToInt(r -> r.pool.queued()).sum();
+    }
+
+    /** Requests being worked on, over every device. */
+    public int running() {
+        return replicas.stream().mapToInt(r -> r.pool.running()).sum();
+    }
+
+    /** What the model's batched decoding has done, summed over devices ({@link BatchStats#NONE} when it does not batch). */
     public BatchStats batchStats() {
-        return loaded instanceof SpeechRecognizer asr ? asr.batchStats() : BatchStats.NONE;
+        BatchStats sum = BatchStats.NONE;
+        for (Replica r : replicas) sum = sum.plus(r.batchStats());
+        return sum;
     }
 
+    /** Loaded on every device. */
     public boolean isLoaded() {
-        return loaded != null;
+        return replicas.stream().allMatch(r -> r.loaded != null);
     }
 
-    /** "loaded", "not loaded" or "failed: why". */
+    /** "loaded", "not loaded" or "failed: why" (the first device's failure). */
     String state() {
-        if (loaded != null) return "loaded";
-        String f = failure;
-        return f == null ? "not loaded" : "failed: " + f;
+        if (isLoaded()) return "loaded";
+        for (Replica r : replicas) if (r.loaded == null && r.failure != null) return "failed: " + r.failure;
+        return "not loaded";
     }
 
-    /** Whether a load was tried and failed, and none has succeeded since. */
+    /** Whether a load was tried and failed on some device, and none has succeeded there since. */
     boolean failed() {
-        return loaded == null && failure != null;
+        return replicas.stream().anyMatch(r -> r.loaded == null && r.failure != null);
     }
 
-    /** The model as {@code type}, loading it first if this is the first use (pulling it into the cache if needed). */
+    /** The model on the first device as {@code type}, loading it first if needed (voices, lists, preload). */
     public <T extends TaskModel> T get(Class<T> type) throws IOException {
-        TaskModel m = loaded;
-        if (m == null) m = load();
-        return type.cast(m);
+        return replicas.getFirst().get(type);
     }
 
-    private synchronized TaskModel load() throws IOException {
+    private synchronized TaskModel load(Replica r) throws IOException {
         if (closed)
             throw ApiError.unavailable("shutting_down", "the server is shutting down", ModelPool.RETRY_AFTER_SECONDS);
-        if (loaded != null) return loaded;
+        if (r.loaded != null) return r.loaded;
         try {
             ModelLoader.Choice choice = loader.choose(variant.task(), family.name(), variant.name());
-            TaskModel m = loader.load(engine, choice);
+            TaskModel m = loader.load(r.engine, choice);
             try {
                 if (m instanceof SpeechSynthesizer tts) checkFrontEnd(tts);
                 if (m instanceof SpeechRecognizer asr) asr.batching(batching);
@@ -109,11 +183,11 @@ public final class ServedModel implements AutoCloseable {
                 m.close();
                 throw e;
             }
-            failure = null;
-            loaded = m;
+            r.failure = null;
+            r.loaded = m;
             return m;
         } catch (IOException | RuntimeException e) {
-            failure = String.valueOf(e.getMessage());
+            r.failure = String.valueOf(e.getMessage());
             throw e;
         }
     }
@@ -133,9 +207,11 @@ public final class ServedModel implements AutoCloseable {
     @Override
     public synchronized void close() {
         closed = true;
-        pool.close();
-        TaskModel m = loaded;
-        loaded = null;
-        if (m != null) m.close();
+        for (Replica r : replicas) {
+            r.pool.close();
+            TaskModel m = r.loaded;
+            r.loaded = null;
+            if (m != null) m.close();
+        }
     }
 }

@@ -23,10 +23,22 @@ public final class ServedModels implements AutoCloseable {
     private final Map<String, ServedModel> byId = new LinkedHashMap<>();
 
     public ServedModels(ServerConfig config, ModelLoader loader, AudioEngine engine) {
+        this(config, loader, List.of(engine));
+    }
+
+    /** The models, each with a replica (a worker pool and, once loaded, the model) on each engine: one per device. */
+    public ServedModels(ServerConfig config, ModelLoader loader, List<AudioEngine> engines) {
         for (FamilyRegistry.Named named : resolve(loader.registry(), config.models())) {
             String id = named.variant().name();
-            ModelPool pool = new ModelPool(id, config.workers(), config.queue(), config.queueTimeout());
-            byId.put(id, new ServedModel(named.family(), named.variant(), loader, engine, pool, config.batching()));
+            byId.put(
+                    id,
+                    new ServedModel(
+                            named.family(),
+                            named.variant(),
+                            loader,
+                            engines,
+                            () -> new ModelPool(id, config.workers(), config.queue(), config.queueTimeout()),
+                            config.batching()));
         }
     }
 
@@ -124,7 +136,8 @@ public final class ServedModels implements AutoCloseable {
      * the server from starting.
      */
     public void preload() throws IOException {
-        for (ServedModel m : byId.values()) warm(m.get(dev.audioengine.model.TaskModel.class));
+        for (ServedModel m : byId.values())
+            for (ServedModel.Replica r : m.replicas()) warm(r.get(dev.audioengine.model.TaskModel.class));
     }
 
     /** One short run: 2 s of a quiet tone in noise for ASR and VAD, one word for TTS. */
@@ -155,7 +168,8 @@ public final class ServedModels implements AutoCloseable {
         long deadline = System.nanoTime() + timeout.toNanos();
         boolean all = true;
         for (ServedModel m : byId.values())
-            all &= m.pool().drain(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+            for (ServedModel.Replica r : m.replicas())
+                all &= r.pool().drain(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
         return all;
     }
 
