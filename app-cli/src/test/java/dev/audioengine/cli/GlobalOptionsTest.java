@@ -85,6 +85,16 @@ class GlobalOptionsTest {
                         "FUSED_ATTENTION switched both on and off"),
                 new Case(List.of("--threads", "-1", "backends"), "--threads must be >= 0"),
                 new Case(List.of("backends", "--device", "-2"), "--device must be >= 0"),
+                new Case(List.of("backends", "--device", "0,1,0"), "--device names a device twice"),
+                new Case(
+                        List.of(
+                                "--device",
+                                "0,1",
+                                "--task",
+                                "vad",
+                                "--audio",
+                                "/usr/share/pocketsphinx/test/data/cards/001.wav"),
+                        "only 'serve' spreads over several devices"),
                 new Case(List.of("--fallback", "gpu", "backends"), "valid: cpu, fail"),
                 new Case(List.of("--log", "verbose", "backends"), "valid: error, warn, info, debug"),
                 new Case(List.of("--option", "novalue", "backends"), "KEY=VALUE"),
