@@ -17,7 +17,7 @@ public final class EngineFactory {
         if (options.devices().size() > 1)
             throw new UsageError("--device "
                     + options.devices().stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(","))
-                    + ": only 'serve' spreads over several devices; give this command one");
+                    + ": only 'serve' and '--task asr' spread over several devices; give this command one");
         return builder(options, registry, options.device());
     }
 

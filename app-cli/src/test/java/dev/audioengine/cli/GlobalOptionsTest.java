@@ -94,7 +94,7 @@ class GlobalOptionsTest {
                                 "vad",
                                 "--audio",
                                 "/usr/share/pocketsphinx/test/data/cards/001.wav"),
-                        "only 'serve' spreads over several devices"),
+                        "spread over several devices"),
                 new Case(List.of("--fallback", "gpu", "backends"), "valid: cpu, fail"),
                 new Case(List.of("--log", "verbose", "backends"), "valid: error, warn, info, debug"),
                 new Case(List.of("--option", "novalue", "backends"), "KEY=VALUE"),

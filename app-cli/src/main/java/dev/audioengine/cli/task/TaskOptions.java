@@ -180,6 +180,10 @@ public final class TaskOptions {
         FamilyRegistry families = top.families();
         ModelLoader loader = new ModelLoader(families, ModelStore.userCache(), run.pullListener());
         ModelLoader.Choice choice = ModelChoice.choose(loader, t, family, model);
+        if (top.globals().devices().size() > 1 && t == Task.ASR) {
+            asrOnDevices(top, run, loader, choice, inputs);
+            return;
+        }
         try (AudioEngine engine = top.engineBuilder().build()) {
             if (top.globals().backend() == BackendType.BEST_AVAILABLE) run.note("--backend " + engine.selectionNote());
             try (TaskModel m = loader.load(engine, choice)) {
@@ -189,6 +193,35 @@ public final class TaskOptions {
                     case TTS -> tts.run(run, engine, (SpeechSynthesizer) m, top::stdout);
                 }
             }
+        }
+    }
+
+    /**
+     * --task asr on several devices (--device 0,1,...): the model loaded on each, pooled, so that the inputs spread
+     * over the devices (each input on the least busy) and, with --max-batch, batch on each.
+     */
+    private void asrOnDevices(
+            CliContext top, TaskRun run, ModelLoader loader, ModelLoader.Choice choice, List<Path> inputs)
+            throws IOException {
+        List<AudioEngine> engines = new java.util.ArrayList<>();
+        List<dev.audioengine.model.task.SpeechRecognizer> copies = new java.util.ArrayList<>();
+        try {
+            for (int device : top.globals().devices()) {
+                AudioEngine engine = dev.audioengine.cli.EngineFactory.builder(top.globals(), top.registry(), device)
+                        .build();
+                engines.add(engine);
+                copies.add((dev.audioengine.model.task.SpeechRecognizer) loader.load(engine, choice));
+            }
+            run.note("transcribing on " + engines.size() + " devices: "
+                    + String.join(
+                            ", ", engines.stream().map(e -> e.device().name()).toList()));
+            try (var pool = dev.audioengine.model.task.RecognizerPool.of(copies)) {
+                copies.clear(); // the pool owns them now
+                asr.run(run, engines.getFirst(), pool, inputs);
+            }
+        } finally {
+            copies.forEach(dev.audioengine.model.TaskModel::close);
+            engines.forEach(AudioEngine::close);
         }
     }
 }

@@ -94,10 +94,16 @@ public interface SpeechRecognizer extends TaskModel {
      */
     default List<CompletableFuture<Transcript>> transcribeEach(
             List<? extends AudioSource> sources, AsrOptions options) {
-        int threads = Math.max(1, Math.min(sources.size(), batching().maxBatch()));
-        AtomicInteger n = new AtomicInteger();
-        ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
-            Thread t = new Thread(r, "audioengine-transcribe-" + n.incrementAndGet());
+        return transcribeEach(this, sources, options, batching().maxBatch());
+    }
+
+    /** {@link #transcribeEach} of {@code asr} on up to {@code threads} threads. */
+    static List<CompletableFuture<Transcript>> transcribeEach(
+            SpeechRecognizer asr, List<? extends AudioSource> sources, AsrOptions options, int threads) {
+        int n = Math.max(1, Math.min(sources.size(), threads));
+        AtomicInteger count = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(n, r -> {
+            Thread t = new Thread(r, "audioengine-transcribe-" + count.incrementAndGet());
             t.setDaemon(true);
             return t;
         });
@@ -107,7 +113,7 @@ public interface SpeechRecognizer extends TaskModel {
                 out.add(CompletableFuture.supplyAsync(
                         () -> {
                             try (AudioStream in = source.open()) {
-                                return transcribe(in, options);
+                                return asr.transcribe(in, options);
                             } catch (IOException e) {
                                 throw new UncheckedIOException(e);
                             }

@@ -186,6 +186,36 @@ class MoonshineRecognizerTest {
         }
     }
 
+    /**
+     * A folder over two devices (two CPU engines standing for --device 0,1): the pool spreads the recordings over both
+     * copies, batching on each, and every transcript is the one a single recognizer gives it.
+     */
+    @Test
+    void aPoolOverTwoEnginesSpreadsRecordingsAndKeepsTheirTranscripts() throws Exception {
+        List<Path> files = new ArrayList<>();
+        for (String dir : List.of("librivox", "cards"))
+            try (var list = java.nio.file.Files.list(MoonshineFixtures.POCKETSPHINX.resolve(dir))) {
+                list.filter(f -> f.toString().endsWith(".wav")).sorted().forEach(files::add);
+            }
+        List<String> alone = new ArrayList<>();
+        for (Path f : files) alone.add(asr.transcribe(f, AsrOptions.DEFAULTS).text());
+        try (AudioEngine second =
+                        AudioEngine.builder().backend("cpu").threads(2).build();
+                var pool = dev.audioengine.model.task.RecognizerPool.of(List.of(
+                        Models.load(engine, "moonshine-tiny", SpeechRecognizer.class),
+                        Models.load(second, "moonshine-tiny", SpeechRecognizer.class)))) {
+            pool.batching(new dev.audioengine.model.task.Batching(4, 0));
+            List<String> pooled = new ArrayList<>();
+            for (var f : pool.transcribeAll(files, AsrOptions.DEFAULTS))
+                pooled.add(f.get(300, TimeUnit.SECONDS).text());
+            assertThat(pooled).isEqualTo(alone);
+            for (SpeechRecognizer copy : pool.copies())
+                assertThat(copy.batchStats().windows())
+                        .as("windows decoded by each copy")
+                        .isPositive();
+        }
+    }
+
     @Test
     void concurrentCallersGetWhatOneCallerGets() throws Exception {
         List<String> alone = set.stream()
