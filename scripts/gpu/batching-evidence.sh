@@ -19,13 +19,14 @@ cp .gpu/llama-tokenizer.js .gpu/silero_vad_v6.onnx $AUDIOENGINE_CACHE/
 AE=/tmp/audioengine/bin/audioengine
 CLIENTS=${CLIENTS:-64} ROUNDS=${ROUNDS:-3}
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee $OUT/device.txt
+get() { python3 -c "import sys,urllib.request; sys.stdout.write(urllib.request.urlopen('http://localhost:8090'+sys.argv[1], timeout=5).read().decode())" "$1"; }
 serve() {  # label, backend options...
   local label=$1; shift
   $AE serve --port 8090 --models moonshine-tiny --preload --queue 256 "$@" > $OUT/serve-$label.log 2>&1 &
   local pid=$!
-  for _ in $(seq 1 120); do curl -sf localhost:8090/ready >/dev/null 2>&1 && break; sleep 1; done
+  for _ in $(seq 1 180); do get /ready >/dev/null 2>&1 && break; sleep 1; done
   timeout 400 python3 scripts/gpu/asr-load.py http://localhost:8090 .gpu/audio $CLIENTS $ROUNDS /tmp/pairs $label | tee -a $OUT/engine.jsonl
-  curl -s localhost:8090/metrics | grep -E '^audioengine_batch|^audioengine_realtime' > $OUT/metrics-$label.txt
+  get /metrics | grep -E '^audioengine_batch|^audioengine_realtime' > $OUT/metrics-$label.txt
   kill $pid; wait $pid 2>/dev/null
 }
 serve cuda-batch1 --backend cuda --max-batch 1 --max-concurrent $CLIENTS
