@@ -91,7 +91,7 @@ class BatchedDecodingTest {
             assertThat(stats.windows()).isEqualTo(1 + (long) rounds * windows.size());
             assertThat(stats.active()).isZero();
             assertThat(stats.queued()).isZero();
-            assertThat(stats.occupancy()).as("windows shared steps: %s", stats).isGreaterThan(2);
+            assertThat(stats.occupancy()).as("windows shared steps: %s", stats).isGreaterThan(1.5);
         }
     }
 
