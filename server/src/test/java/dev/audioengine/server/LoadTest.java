@@ -104,22 +104,7 @@ class LoadTest {
      */
     @Test
     void sixtyFourClientsOfABatchingServerEachGetTheirOwnTranscript() throws Exception {
-        List<byte[]> bodies = new ArrayList<>();
-        java.nio.file.Path[] recordings;
-        try (var files =
-                java.nio.file.Files.list(java.nio.file.Path.of("/usr/share/pocketsphinx/test/data/librivox"))) {
-            recordings =
-                    files.filter(f -> f.toString().endsWith(".wav")).sorted().toArray(java.nio.file.Path[]::new);
-        }
-        try (var files = java.nio.file.Files.list(java.nio.file.Path.of("/usr/share/pocketsphinx/test/data/cards"))) {
-            recordings = java.util.stream.Stream.concat(
-                            java.util.Arrays.stream(recordings),
-                            files.filter(f -> f.toString().endsWith(".wav")).sorted())
-                    .toArray(java.nio.file.Path[]::new);
-        }
-        for (int a = 0; a < recordings.length && bodies.size() < 64; a++)
-            for (int b = 0; b < recordings.length && bodies.size() < 64; b++)
-                if (a != b) bodies.add(pair(recordings[a], recordings[b]));
+        List<byte[]> bodies = pairs(64);
         assertThat(bodies).hasSize(64);
         try (TestServer server = TestServer.start(c -> c.withConcurrency(64, 64, Duration.ofSeconds(300))
                         .withBatching(new dev.audioengine.model.task.Batching(8, 0)));
@@ -128,18 +113,7 @@ class LoadTest {
             for (byte[] body : bodies) alone.add(transcript(server, http, body));
             assertThat(alone).doesNotHaveDuplicates();
             long t0 = System.nanoTime();
-            List<String> together = Collections.synchronizedList(new ArrayList<>(Collections.nCopies(64, "")));
-            try (ExecutorService pool = Executors.newFixedThreadPool(64)) {
-                List<Future<?>> running = new ArrayList<>();
-                for (int c = 0; c < 64; c++) {
-                    int client = c;
-                    running.add(pool.submit(() -> {
-                        together.set(client, transcript(server, http, bodies.get(client)));
-                        return null;
-                    }));
-                }
-                for (Future<?> f : running) f.get(6, TimeUnit.MINUTES);
-            }
+            List<String> together = atOnce(bodies, body -> transcript(server, http, body));
             System.err.printf(
                     Locale.ROOT, "LOAD 64 clients at once, batch of 8: %.1f s wall%n", (System.nanoTime() - t0) / 1e9);
             for (int c = 0; c < 64; c++)
@@ -168,16 +142,7 @@ class LoadTest {
      */
     @Test
     void aServerOnTwoDevicesSpreadsRequestsOverBoth() throws Exception {
-        List<byte[]> bodies = new ArrayList<>();
-        java.nio.file.Path dir = java.nio.file.Path.of("/usr/share/pocketsphinx/test/data/librivox");
-        java.nio.file.Path[] recordings;
-        try (var files = java.nio.file.Files.list(dir)) {
-            recordings =
-                    files.filter(f -> f.toString().endsWith(".wav")).sorted().toArray(java.nio.file.Path[]::new);
-        }
-        for (int a = 0; a < recordings.length; a++)
-            for (int b = 0; b < recordings.length && bodies.size() < 16; b++)
-                if (a != b) bodies.add(pair(recordings[a], recordings[b]));
+        List<byte[]> bodies = pairs(16);
         ServerConfig config = ServerConfig.defaults(line -> System.err.println("[server] " + line))
                 .withModels(List.of("moonshine-tiny", "silero_vad"))
                 .withPort(0)
@@ -195,18 +160,7 @@ class LoadTest {
             java.net.URI uri = server.uri().resolve(Routes.TRANSCRIPTIONS);
             List<String> alone = new ArrayList<>();
             for (byte[] body : bodies) alone.add(transcript(uri, http, body));
-            List<String> together = Collections.synchronizedList(new ArrayList<>(Collections.nCopies(16, "")));
-            try (ExecutorService pool = Executors.newFixedThreadPool(16)) {
-                List<Future<?>> running = new ArrayList<>();
-                for (int c = 0; c < 16; c++) {
-                    int client = c;
-                    running.add(pool.submit(() -> {
-                        together.set(client, transcript(uri, http, bodies.get(client)));
-                        return null;
-                    }));
-                }
-                for (Future<?> f : running) f.get(6, TimeUnit.MINUTES);
-            }
+            List<String> together = atOnce(bodies, body -> transcript(uri, http, body));
             assertThat(together).isEqualTo(alone);
             String metrics = http.send(
                             HttpRequest.newBuilder(server.uri().resolve(Routes.METRICS))
@@ -224,6 +178,37 @@ class LoadTest {
                         .as("requests sent to replica %s:%n%s", replica, metrics)
                         .isGreaterThan(0);
             }
+        }
+    }
+
+    /** The first {@code n} ordered pairs (a, b), a != b, of the 10 Debian recordings: audio no other pair has. */
+    private static List<byte[]> pairs(int n) throws java.io.IOException {
+        List<java.nio.file.Path> recordings = new ArrayList<>();
+        for (String dir : List.of("librivox", "cards"))
+            try (var files =
+                    java.nio.file.Files.list(java.nio.file.Path.of("/usr/share/pocketsphinx/test/data", dir))) {
+                files.filter(f -> f.toString().endsWith(".wav")).sorted().forEach(recordings::add);
+            }
+        List<byte[]> bodies = new ArrayList<>();
+        for (int a = 0; a < recordings.size() && bodies.size() < n; a++)
+            for (int b = 0; b < recordings.size() && bodies.size() < n; b++)
+                if (a != b) bodies.add(pair(recordings.get(a), recordings.get(b)));
+        assertThat(bodies).hasSize(n);
+        return bodies;
+    }
+
+    private interface Call {
+        String send(byte[] body) throws Exception;
+    }
+
+    /** One client per body, all at once; their answers in the bodies' order. */
+    private static List<String> atOnce(List<byte[]> bodies, Call call) throws Exception {
+        try (ExecutorService pool = Executors.newFixedThreadPool(bodies.size())) {
+            List<Future<String>> running = new ArrayList<>();
+            for (byte[] body : bodies) running.add(pool.submit(() -> call.send(body)));
+            List<String> out = new ArrayList<>();
+            for (Future<String> f : running) out.add(f.get(6, TimeUnit.MINUTES));
+            return out;
         }
     }
 
