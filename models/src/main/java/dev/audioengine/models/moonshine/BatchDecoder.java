@@ -261,8 +261,8 @@ final class BatchDecoder implements AutoCloseable {
                 cache.all());
         HostTensor token = HostTensor.allocate(DType.I32, Shape.of(width, 1)),
                 position = HostTensor.allocate(DType.I32, Shape.of(width)),
-                selfLength = HostTensor.allocate(DType.I32, Shape.of(width)),
-                crossLength = HostTensor.allocate(DType.I32, Shape.of(width)),
+                selfLength = HostTensor.allocate(DType.I32, Shape.of(slots)), // 0 past the width: nothing visible
+                crossLength = HostTensor.allocate(DType.I32, Shape.of(slots)),
                 next = HostTensor.allocate(DType.I32, Shape.of(width, 1)),
                 writeAt = null;
         Map<String, HostTensor> inputs = new HashMap<>(Map.of(

@@ -40,8 +40,8 @@ import java.util.List;
  */
 public final class MoonshineNetwork {
     /**
-     * Input names of the step graph: token I32 [W, 1]; position, self and cross lengths I32 [W], one per sequence of
-     * the step; write_at I32 [slots] when the step spans fewer than all slots.
+     * Input names of the step graph: token I32 [W, 1] and position I32 [W], one per sequence of
+     * the step, lengths I32 [slots] (0 past the width); write_at I32 [slots] when the step spans fewer than all slots.
      */
     static final String TOKEN = "token",
             POSITION = "position",
@@ -255,7 +255,11 @@ public final class MoonshineNetwork {
      * <p>
      * With width &lt; slots (a batch that uses only its first slots) the new keys and values are padded to all slots
      * and written with per-slot starts {@code write_at} (I32 [slots], -1 for the slots past the width: nothing written),
-     * and attention reads the first width slots (a view). A step over one sequence in one slot is the plain cached step.
+     * and the queries are padded to all slots too: attention runs over the whole caches, the slots past the width with
+     * length 0 (the lengths are I32 [slots]; nothing visible, skipped), and the first width rows of its output go on.
+     * Padding the small queries rather than slicing the caches keeps the caches whole: a backend that copies a slice
+     * of a cache into a tensor of its own would copy every cross cache on every step (measured on the CPU: +20 % per
+     * lone request). A step over one sequence in one slot is the plain cached step.
      */
     static Graph step(
             MoonshineConfig c,
@@ -271,8 +275,8 @@ public final class MoonshineNetwork {
         Tensor token = g.input(TOKEN, DType.I32, Shape.of(width, 1));
         Tensor position = g.input(POSITION, DType.I32, Shape.of(width));
         Tensor writeAt = width == slots ? position : g.input(WRITE_AT, DType.I32, Shape.of(slots));
-        Tensor selfMask = g.keyMask(g.input(SELF_LENGTH, DType.I32, Shape.of(width)), 1, selfCapacity, false);
-        Tensor crossMask = g.keyMask(g.input(CROSS_LENGTH, DType.I32, Shape.of(width)), 1, crossCapacity, false);
+        Tensor selfMask = g.keyMask(g.input(SELF_LENGTH, DType.I32, Shape.of(slots)), 1, selfCapacity, false);
+        Tensor crossMask = g.keyMask(g.input(CROSS_LENGTH, DType.I32, Shape.of(slots)), 1, crossCapacity, false);
         Tensor h = g.getRows(g.constant(d.embedding()), token); // [W, 1, D]
         Shape selfShape = cacheShape(c, slots, selfCapacity), crossShape = cacheShape(c, slots, crossCapacity);
         for (int l = 0; l < c.decoderLayers(); l++) {
@@ -288,18 +292,14 @@ public final class MoonshineNetwork {
                     2,
                     writeAt);
             Tensor queries = width == 1 ? self.queries(g, x, position) : perSequence(g, self::queries, x, position);
-            Tensor attended =
-                    self.attend(g, queries, firstSlots(g, keys, width), firstSlots(g, values, width), selfMask);
-            h = g.add(h, self.output(g, attended));
+            Tensor attended = self.attend(g, toSlots(g, g.contiguous(queries), slots), keys, values, selfMask);
+            h = g.add(h, self.output(g, firstSlots(g, attended, width)));
 
             MultiHeadAttention cross = layer.cross();
-            Tensor ck = firstSlots(g, g.state(cacheName("cross_k", l), crossShape), width);
-            Tensor cv = firstSlots(g, g.state(cacheName("cross_v", l), crossShape), width);
-            h = g.add(
-                    h,
-                    cross.output(
-                            g,
-                            cross.attend(g, cross.queries(g, layer.crossNorm().apply(g, h), null), ck, cv, crossMask)));
+            Tensor ck = g.state(cacheName("cross_k", l), crossShape), cv = g.state(cacheName("cross_v", l), crossShape);
+            Tensor crossQueries =
+                    toSlots(g, g.contiguous(cross.queries(g, layer.crossNorm().apply(g, h), null)), slots);
+            h = g.add(h, cross.output(g, firstSlots(g, cross.attend(g, crossQueries, ck, cv, crossMask), width)));
             h = g.add(h, layer.ffn().apply(g, layer.ffnNorm().apply(g, h)));
         }
         Tensor logits = d.head().apply(g, d.norm().apply(g, h)).named("logits");
@@ -329,8 +329,8 @@ public final class MoonshineNetwork {
         return g.pad(t, PadMode.ZERO, none, after, 0f);
     }
 
-    /** The first {@code width} slots of a cache (a view; the whole cache when the step spans every slot). */
-    private static Tensor firstSlots(GraphBuilder g, Tensor cache, int width) {
-        return cache.dim(0) == width ? cache : g.slice(cache, 0, 0, width);
+    /** The first {@code width} rows of attention's [slots, H, 1, hd] output (all of it when the step spans every slot). */
+    private static Tensor firstSlots(GraphBuilder g, Tensor attended, int width) {
+        return attended.dim(0) == width ? attended : g.contiguous(g.slice(attended, 0, 0, width));
     }
 }
