@@ -1,6 +1,8 @@
 #!/bin/bash
 # Batched decoding on the H200 (docs/PERFORMANCE.md, issue 28), engine and peer in one device call, from the repository
 # root after scripts/gpu/batching-package, carrying .gpu and .gl; $OUT collects the raw output.
+#   0. audioengine check --backend cuda for the three ops the batched step generalised (write_slice, key_mask,
+#      attention), against the CPU backend.
 #   1. audioengine serve --backend cuda, moonshine-tiny (real npm weights): --max-batch 1 (one window at a time, the
 #      decoder before batching) and the default (64); 64 clients at once, each its own audio, checked for cross-talk
 #      (scripts/gpu/asr-load.py), after one pass one request at a time (single-stream latency).
@@ -19,6 +21,11 @@ cp .gpu/llama-tokenizer.js .gpu/silero_vad_v6.onnx $AUDIOENGINE_CACHE/
 AE=/tmp/audioengine/bin/audioengine
 CLIENTS=${CLIENTS:-64} ROUNDS=${ROUNDS:-3}
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee $OUT/device.txt
+# the batched step's ops on CUDA against the CPU backend first: a wrong kernel makes the figures below meaningless
+for op in write_slice key_mask attention; do
+  timeout 60 $AE check --backend cuda --op $op --seed 2026 > $OUT/check-cuda-$op.txt 2>&1
+  echo "check $op rc=$? $(tail -1 $OUT/check-cuda-$op.txt)"; grep -E ' FAIL|UNSUPP|threw' $OUT/check-cuda-$op.txt | head -5
+done
 get() { python3 -c "import sys,urllib.request; sys.stdout.write(urllib.request.urlopen('http://localhost:8090'+sys.argv[1], timeout=5).read().decode())" "$1"; }
 serve() {  # label, backend options...
   local label=$1; shift
