@@ -61,7 +61,12 @@ class ServeCommandTest {
             {"--models", "silero_vad,silero_vad_v6"},
             {"--header-timeout-s", "0"},
             {"--idle-timeout-s", "-1"},
-            {"--max-connections", "0"}
+            {"--max-connections", "0"},
+            {"--max-batch", "0"},
+            {"--max-batch", "5000"},
+            {"--gpu-memory-budget", "lots"},
+            {"--gpu-memory-budget", "0"},
+            {"--gpu-memory-budget", "-2G"}
         }) {
             String[] full = new String[args.length + 1];
             full[0] = "serve";
@@ -70,5 +75,17 @@ class ServeCommandTest {
             assertThat(r.exit()).as(String.join(" ", args) + "\n" + r).isEqualTo(2);
             assertThat(r.err()).contains(args[0]);
         }
+    }
+
+    @Test
+    void memoryBudgetsReadAsBinarySizes() {
+        assertThat(dev.audioengine.cli.command.ServeCommand.bytes("--gpu-memory-budget", "2G"))
+                .isEqualTo(2L << 30);
+        assertThat(dev.audioengine.cli.command.ServeCommand.bytes("--gpu-memory-budget", "512m"))
+                .isEqualTo(512L << 20);
+        assertThat(dev.audioengine.cli.command.ServeCommand.bytes("--gpu-memory-budget", "1.5GiB"))
+                .isEqualTo(3L << 29);
+        assertThat(dev.audioengine.cli.command.ServeCommand.bytes("--gpu-memory-budget", "1048576"))
+                .isEqualTo(1L << 20);
     }
 }

@@ -275,7 +275,7 @@ public final class ServeCommand implements Callable<Integer> {
     static final int DEFAULT_GPU_BATCH = 64;
 
     /** "2G", "512M", "1.5g", "1000000" (bytes) → bytes. */
-    static long bytes(String option, String value) {
+    public static long bytes(String option, String value) {
         java.util.regex.Matcher m = java.util.regex.Pattern.compile(
                         "(?i)\\s*([0-9]+(?:\\.[0-9]+)?)\\s*([kmgt]?)i?b?\\s*")
                 .matcher(value);

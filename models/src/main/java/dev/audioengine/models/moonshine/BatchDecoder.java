@@ -187,7 +187,9 @@ final class BatchDecoder implements AutoCloseable {
                     encoders.remove(eldest.getKey());
                 }
             }
-            float[] window = java.util.Arrays.copyOfRange(w.samples, w.from, w.from + w.length);
+            float[] window = w.from == 0 && w.length == w.samples.length
+                    ? w.samples
+                    : java.util.Arrays.copyOfRange(w.samples, w.from, w.from + w.length);
             try (HostTensor audio = HostTensor.ofFloats(Shape.of(1, 1, w.length), window)) {
                 slotInput.data().set(ValueLayout.JAVA_INT, 0, slot);
                 enc.run(Map.of(MoonshineNetwork.AUDIO, audio, MoonshineNetwork.SLOT, slotInput))
@@ -315,11 +317,6 @@ final class BatchDecoder implements AutoCloseable {
     /** What this batch has done so far, and what it holds now. */
     synchronized BatchStats stats() {
         return new BatchStats(bySlot.length, active, pending.size(), stepCount, sequenceSteps, windows);
-    }
-
-    /** Bytes of the caches on the device. */
-    long cacheBytes() {
-        return cache.bytes();
     }
 
     @Override

@@ -13,11 +13,10 @@ import java.util.List;
  * one compiled step graph for every position (docs/STATE.md); what lies past the current lengths is stale and masked.
  */
 final class DecoderCache implements AutoCloseable {
-    final int slots, selfCapacity, crossCapacity;
+    final int selfCapacity, crossCapacity;
     private final List<PersistentTensor> tensors = new ArrayList<>();
 
     DecoderCache(AudioEngine engine, MoonshineConfig c, int slots, int selfCapacity, int crossCapacity) {
-        this.slots = slots;
         this.selfCapacity = selfCapacity;
         this.crossCapacity = crossCapacity;
         try {

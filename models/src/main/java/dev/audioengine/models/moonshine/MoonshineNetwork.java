@@ -284,21 +284,17 @@ public final class MoonshineNetwork {
             MultiHeadAttention self = layer.self();
             Tensor x = layer.selfNorm().apply(g, h);
             Tensor newKeys = width == 1 ? self.keys(g, x, position) : perSequence(g, self::keys, x, position);
-            Tensor keys = g.writeSlice(
-                    g.state(cacheName("self_k", l), selfShape), toSlots(g, g.contiguous(newKeys), slots), 2, writeAt);
+            Tensor keys =
+                    g.writeSlice(g.state(cacheName("self_k", l), selfShape), written(g, newKeys, slots), 2, writeAt);
             Tensor values = g.writeSlice(
-                    g.state(cacheName("self_v", l), selfShape),
-                    toSlots(g, g.contiguous(self.values(g, x)), slots),
-                    2,
-                    writeAt);
+                    g.state(cacheName("self_v", l), selfShape), written(g, self.values(g, x), slots), 2, writeAt);
             Tensor queries = width == 1 ? self.queries(g, x, position) : perSequence(g, self::queries, x, position);
-            Tensor attended = self.attend(g, toSlots(g, g.contiguous(queries), slots), keys, values, selfMask);
+            Tensor attended = self.attend(g, toSlots(g, queries, slots), keys, values, selfMask);
             h = g.add(h, self.output(g, firstSlots(g, attended, width)));
 
             MultiHeadAttention cross = layer.cross();
             Tensor ck = g.state(cacheName("cross_k", l), crossShape), cv = g.state(cacheName("cross_v", l), crossShape);
-            Tensor crossQueries =
-                    toSlots(g, g.contiguous(cross.queries(g, layer.crossNorm().apply(g, h), null)), slots);
+            Tensor crossQueries = toSlots(g, cross.queries(g, layer.crossNorm().apply(g, h), null), slots);
             h = g.add(h, cross.output(g, firstSlots(g, cross.attend(g, crossQueries, ck, cv, crossMask), width)));
             h = g.add(h, layer.ffn().apply(g, layer.ffnNorm().apply(g, h)));
         }
@@ -321,12 +317,20 @@ public final class MoonshineNetwork {
         return g.permute(alongTime, 2, 1, 0, 3);
     }
 
-    /** [W, ...] padded with zeros to [slots, ...] (what a per-slot write_slice takes; the padded slots are not written). */
+    /** New keys or values as write_slice takes them: contiguous, padded to all slots. */
+    private static Tensor written(GraphBuilder g, Tensor t, int slots) {
+        return t.dim(0) == slots ? g.contiguous(t) : toSlots(g, t, slots);
+    }
+
+    /**
+     * [W, ...] padded with zeros to [slots, ...] (what a per-slot write_slice and an all-slot attention take); as it is
+     * when the step spans every slot, so that a one-slot step adds no copy to the single-stream path.
+     */
     private static Tensor toSlots(GraphBuilder g, Tensor t, int slots) {
         if (t.dim(0) == slots) return t;
         long[] none = new long[t.rank()], after = new long[t.rank()];
         after[0] = slots - t.dim(0);
-        return g.pad(t, PadMode.ZERO, none, after, 0f);
+        return g.pad(g.contiguous(t), PadMode.ZERO, none, after, 0f);
     }
 
     /** The first {@code width} rows of attention's [slots, H, 1, hd] output (all of it when the step spans every slot). */
