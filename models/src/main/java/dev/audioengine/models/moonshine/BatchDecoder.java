@@ -21,7 +21,8 @@ import java.util.concurrent.CancellationException;
  * flight. Each window takes the lowest free slot of the caches, is encoded into it, and then advances one token per
  * step beside the others; a sequence that ends (EOS, its token limit, a repetition loop) leaves its slot between two
  * steps and the next waiting window takes it. A step runs the smallest compiled width (1, 2, 4, ... slots) that covers
- * the highest slot in use, so a lone window costs a one-sequence step, not a full batch.
+ * the highest slot in use, so a lone window's projections and feed-forward run on one row, not a full batch (its
+ * attention still spans the slots, the empty ones at length 0: docs/PERFORMANCE.md measures what that costs).
  * <p>
  * No thread of its own: the threads that submitted windows take turns driving (one at a time, the others wait), and
  * a driver whose own window is done hands over to a waiting one. A step's failure fails every window in flight, with
