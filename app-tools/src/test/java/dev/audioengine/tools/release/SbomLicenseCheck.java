@@ -1,5 +1,8 @@
 package dev.audioengine.tools.release;
 
+import dev.audioengine.weights.json.JsonFormatException;
+import dev.audioengine.weights.json.StrictJson;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -16,9 +19,12 @@ import java.util.TreeSet;
  * name known to mean one) is allowed; an SPDX expression passes when one side of each OR, and both sides of each AND,
  * are allowed; a component with no licence at all fails.
  * <p>
- * Self-contained (JDK only, its own small JSON reader) so the release profile and scripts/release run it as a source
- * file: {@code java SbomLicenseCheck.java --allow=Apache-2.0,MIT,... [--list] BOM.json...}; exit 0 when every component
- * passes, 1 with one line per component that does not. Its unit test is {@code SbomLicenseCheckTest}.
+ * A single source file read with the engine's one JSON reader ({@link StrictJson}), so the release profile (once, in
+ * app-cli, on the distribution's SBOM) and scripts/release (on every published module's) run it as a source file
+ * with the distribution's weights and jackson-core jars on the class path: {@code java --class-path
+ * dist/lib/audioengine-weights.jar:dist/lib/jackson-core.jar SbomLicenseCheck.java --allow=Apache-2.0,MIT,...
+ * [--list] BOM.json...}; exit 0 when every component passes, 1 with one line per component that does not, 2 on a
+ * usage error or an SBOM that is not valid JSON. Its unit test is {@code SbomLicenseCheckTest}.
  */
 public final class SbomLicenseCheck {
     /** Licence names that POMs use, as SPDX ids (lower-cased names, punctuation kept). */
@@ -68,7 +74,14 @@ public final class SbomLicenseCheck {
                 problems.add(bom + ": no SBOM");
                 continue;
             }
-            Map<String, List<String>> components = components(Files.readString(bom));
+            Map<String, List<String>> components;
+            try {
+                components = components(Files.readString(bom));
+            } catch (JsonFormatException e) {
+                System.err.println(bom + ": not an SBOM this check can read: " + e.getMessage());
+                System.exit(2);
+                return;
+            }
             if (list) components.forEach((c, l) -> System.out.println(c + "  " + String.join(" | ", l)));
             for (String p : check(components, allowed)) problems.add(bom.getFileName() + ": " + p);
         }
@@ -82,8 +95,8 @@ public final class SbomLicenseCheck {
 
     /** Each component (group:name:version) and its licences as written: SPDX ids, names, or expressions. */
     @SuppressWarnings("unchecked")
-    public static Map<String, List<String>> components(String json) {
-        Object root = new Json(json).value();
+    public static Map<String, List<String>> components(String json) throws JsonFormatException {
+        Object root = StrictJson.parse(json.getBytes(StandardCharsets.UTF_8));
         Map<String, List<String>> out = new LinkedHashMap<>();
         if (root instanceof Map<?, ?> m && m.get("components") instanceof List<?> l) collect((List<Object>) l, out);
         return out;
@@ -140,124 +153,6 @@ public final class SbomLicenseCheck {
         if (allowed.contains(l)) return true;
         String spdx = NAMES.get(l.toLowerCase(Locale.ROOT));
         return spdx != null && allowed.contains(spdx);
-    }
-
-    /** A small JSON reader: objects as maps, arrays as lists, strings, numbers as doubles, booleans, null. */
-    static final class Json {
-        private final String s;
-        private int i;
-
-        Json(String s) {
-            this.s = s;
-        }
-
-        Object value() {
-            skip();
-            if (i >= s.length()) throw error("unexpected end");
-            char c = s.charAt(i);
-            switch (c) {
-                case '{' -> {
-                    i++;
-                    Map<String, Object> m = new LinkedHashMap<>();
-                    skip();
-                    if (peek('}')) return m;
-                    do {
-                        skip();
-                        String k = string();
-                        skip();
-                        expect(':');
-                        m.put(k, value());
-                        skip();
-                    } while (next(','));
-                    expect('}');
-                    return m;
-                }
-                case '[' -> {
-                    i++;
-                    List<Object> l = new ArrayList<>();
-                    skip();
-                    if (peek(']')) return l;
-                    do l.add(value());
-                    while (next(','));
-                    skip();
-                    expect(']');
-                    return l;
-                }
-                case '"' -> {
-                    return string();
-                }
-                default -> {
-                    int start = i;
-                    while (i < s.length() && ",}] \t\r\n".indexOf(s.charAt(i)) < 0) i++;
-                    String w = s.substring(start, i);
-                    return switch (w) {
-                        case "true" -> true;
-                        case "false" -> false;
-                        case "null" -> null;
-                        default -> {
-                            try {
-                                yield Double.parseDouble(w);
-                            } catch (NumberFormatException e) {
-                                throw error("bad token " + w);
-                            }
-                        }
-                    };
-                }
-            }
-        }
-
-        private String string() {
-            expect('"');
-            StringBuilder b = new StringBuilder();
-            while (i < s.length()) {
-                char c = s.charAt(i++);
-                if (c == '"') return b.toString();
-                if (c != '\\') {
-                    b.append(c);
-                    continue;
-                }
-                char e = s.charAt(i++);
-                switch (e) {
-                    case 'n' -> b.append('\n');
-                    case 't' -> b.append('\t');
-                    case 'r' -> b.append('\r');
-                    case 'b' -> b.append('\b');
-                    case 'f' -> b.append('\f');
-                    case 'u' -> {
-                        b.append((char) Integer.parseInt(s.substring(i, i + 4), 16));
-                        i += 4;
-                    }
-                    default -> b.append(e);
-                }
-            }
-            throw error("unterminated string");
-        }
-
-        private void skip() {
-            while (i < s.length() && Character.isWhitespace(s.charAt(i))) i++;
-        }
-
-        private boolean peek(char c) {
-            if (i < s.length() && s.charAt(i) == c) {
-                i++;
-                return true;
-            }
-            return false;
-        }
-
-        private boolean next(char c) {
-            skip();
-            return peek(c);
-        }
-
-        private void expect(char c) {
-            skip();
-            if (!peek(c)) throw error("expected '" + c + "'");
-        }
-
-        private IllegalArgumentException error(String what) {
-            return new IllegalArgumentException("SBOM JSON: " + what + " at offset " + i);
-        }
     }
 
     /** The SPDX ids named by {@code components}' licences, for reports. */

@@ -1,7 +1,9 @@
 package dev.audioengine.tools.release;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.audioengine.weights.json.JsonFormatException;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -28,7 +30,7 @@ class SbomLicenseCheckTest {
             """;
 
     @Test
-    void readsEveryComponentWithItsLicencesIncludingNestedOnes() {
+    void readsEveryComponentWithItsLicencesIncludingNestedOnes() throws Exception {
         Map<String, List<String>> c = SbomLicenseCheck.components(BOM);
         assertThat(c).containsEntry("io.helidon:helidon-webserver:4.5.0", List.of("Apache-2.0"));
         assertThat(c).containsEntry("g:nested:2", List.of());
@@ -37,13 +39,27 @@ class SbomLicenseCheckTest {
     }
 
     @Test
-    void onlyComponentsOutsideTheAllowListOrWithoutALicenceFail() {
+    void onlyComponentsOutsideTheAllowListOrWithoutALicenceFail() throws Exception {
         List<String> problems = SbomLicenseCheck.check(SbomLicenseCheck.components(BOM), ALLOWED);
         assertThat(problems)
                 .containsExactlyInAnyOrder(
                         "g:copyleft:1: licence not on the allow-list: GPL-3.0-only",
                         "g:nested:2: no licence recorded",
                         "g:both:1: licence not on the allow-list: (MIT AND GPL-3.0-only)");
+    }
+
+    @Test
+    void anSbomThatIsNotStrictJsonIsRefusedNotHalfRead() {
+        // a second "licenses" key would otherwise let the first (or last) one win unseen
+        String duplicate = """
+                {"components":[{"group":"g","name":"n","version":"1",
+                 "licenses":[{"license":{"id":"MIT"}}],"licenses":[{"license":{"id":"GPL-3.0-only"}}]}]}
+                """;
+        assertThatThrownBy(() -> SbomLicenseCheck.components(duplicate))
+                .isInstanceOf(JsonFormatException.class)
+                .hasMessageContaining("licenses");
+        assertThatThrownBy(() -> SbomLicenseCheck.components(BOM.substring(0, BOM.length() / 2)))
+                .isInstanceOf(JsonFormatException.class);
     }
 
     @Test
