@@ -111,7 +111,9 @@ class AsrTaskTest {
                 "--segments-out",
                 json.toString(),
                 "--max-window-s",
-                "10",
+                "12",
+                "--merge-gap-s",
+                "0.75",
                 "--vad-threshold",
                 "0.3");
         assertThat(r.exit()).as(r.toString()).isZero();
@@ -121,7 +123,8 @@ class AsrTaskTest {
                 .containsEntry("sample_rate", 16000.0)
                 .containsEntry("model", "fake-asr (scripted)")
                 .containsEntry("mode", "offline")
-                .containsEntry("max_window_s", 10.0)
+                .containsEntry("max_window_s", 12.0)
+                .containsEntry("merge_gap_s", 0.75)
                 .containsEntry("vad_threshold", 0.3)
                 .containsEntry("text", "hello world this is a test");
         List<Map<String, Object>> segs = (List<Map<String, Object>>) doc.get("segments");
@@ -133,7 +136,8 @@ class AsrTaskTest {
                 .containsEntry("end_sample", 56000.0)
                 .containsEntry("label", "speech")
                 .containsEntry("text", "this is a test");
-        assertThat(family.lastOptions.maxWindowSeconds()).isEqualTo(10);
+        assertThat(family.lastOptions.maxWindowSeconds()).isEqualTo(12);
+        assertThat(family.lastOptions.mergeGapSeconds()).isEqualTo(0.75);
         assertThat(family.lastOptions.vad().threshold()).isEqualTo(0.3);
     }
 
@@ -297,7 +301,7 @@ class AsrTaskTest {
                 new Case(
                         "vad option",
                         "--threshold is an option of --task vad, not of --task asr; its options: --mode, --segments-out, "
-                                + "--format, --max-window-s, --vad-threshold",
+                                + "--format, --max-window-s, --merge-gap-s, --vad-threshold",
                         "--task",
                         "asr",
                         "--model",
@@ -326,6 +330,17 @@ class AsrTaskTest {
                         wav,
                         "--max-window-s",
                         "5"),
+                new Case(
+                        "negative merge gap",
+                        "--merge-gap-s: merge-gap-s must not be negative, got -1",
+                        "--task",
+                        "asr",
+                        "--model",
+                        m,
+                        "--audio",
+                        wav,
+                        "--merge-gap-s",
+                        "-1"),
                 new Case(
                         "window too short",
                         "--max-window-s: max-window-s must be in [1, 60], got 0.5",
@@ -548,9 +563,12 @@ class AsrTaskTest {
         assertThat(help.exit()).isZero();
         String asr = help.out().substring(help.out().indexOf("Options of --task asr"));
         assertThat(asr)
-                .contains("--max-window-s=S", "--vad-threshold=P", "'FILE: text' with several inputs")
                 .contains(
-                        "Default:\n                              " + (int) AsrOptions.DEFAULTS.maxWindowSeconds() + ".")
+                        "--max-window-s=S", "--merge-gap-s=S", "--vad-threshold=P", "'FILE: text' with several inputs");
+        assertThat(asr.replaceAll("\\s+", " ")) // picocli wraps the descriptions
+                .contains("grow longer is cut at its longest pause, and one segment longer than it is split. Default: "
+                        + (int) AsrOptions.DEFAULTS.maxWindowSeconds() + ".")
+                .contains("share a window (0: never). Default: " + (int) AsrOptions.DEFAULTS.mergeGapSeconds() + ".")
                 .contains("Default: " + AsrOptions.DEFAULTS.vad().threshold() + ".");
         assertThat(help.out()).contains("Options of --task vad and --task asr:", "Options of --task vad (");
     }

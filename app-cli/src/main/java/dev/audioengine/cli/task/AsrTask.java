@@ -36,8 +36,17 @@ final class AsrTask {
             names = "--max-window-s",
             paramLabel = "S",
             description = "Speech is decoded in windows at most this long (1 to 60): "
-                    + "the voice activity detector's segments are joined up to it, longer ones split. Default: 20.")
+                    + "the voice activity detector's segments are joined up to it, across pauses shorter than "
+                    + "--merge-gap-s; a window that would grow longer is cut at its longest pause, and one segment "
+                    + "longer than it is split. Default: 10.")
     Double maxWindowS;
+
+    @Option(
+            names = "--merge-gap-s",
+            paramLabel = "S",
+            description =
+                    "Speech segments apart by a pause shorter than this share a window (0: never). " + "Default: 2.")
+    Double mergeGapS;
 
     @Option(
             names = "--vad-threshold",
@@ -86,6 +95,10 @@ final class AsrTask {
         if (maxWindowS != null) {
             AsrOptions before = o;
             o = checked("--max-window-s", () -> before.withMaxWindowSeconds(maxWindowS));
+        }
+        if (mergeGapS != null) {
+            AsrOptions before = o;
+            o = checked("--merge-gap-s", () -> before.withMergeGapSeconds(mergeGapS));
         }
         if (vadThreshold != null) {
             VadOptions v = o.vad();
@@ -350,6 +363,7 @@ final class AsrTask {
         properties.put("model", asr.describe());
         properties.put("mode", streaming ? "streaming" : "offline");
         properties.put("max_window_s", options.maxWindowSeconds());
+        properties.put("merge_gap_s", options.mergeGapSeconds());
         properties.put("vad_threshold", options.vad().threshold());
         properties.put("text", t.text());
         SegmentWriter.write(

@@ -5,7 +5,8 @@ package dev.audioengine.model.task;
  *
  * @param vad                 how speech is found in long audio (Silero's options; 0.5 threshold)
  * @param maxWindowSeconds    speech segments are joined into windows at most this long; a longer segment is split
- * @param mergeGapSeconds     segments closer than this are joined into one window (when the window stays short enough)
+ * @param mergeGapSeconds     segments closer than this are joined into one window (when the window stays short enough;
+ *                            a window that would grow too long is cut at its longest pause)
  * @param tokensPerSecond     the decoder stops after this many tokens per second of window (Moonshine's rule: 6)
  * @param partialEverySeconds in a live stream, the open segment is re-transcribed at most this often
  */
@@ -15,9 +16,13 @@ public record AsrOptions(
         double mergeGapSeconds,
         double tokensPerSecond,
         double partialEverySeconds) {
-    /** Windows of up to 20 s joined over gaps under 0.5 s, 6 tokens per second, partials every 0.5 s. */
+    /**
+     * Windows of up to 10 s joined over pauses under 2 s, 6 tokens per second, partials every 0.5 s. The window limit
+     * and merge gap are what docs/MOONSHINE.md's window study found best for Moonshine on long audio with pauses inside
+     * sentences and between them ({@code WindowLengthStudy}).
+     */
     public static final AsrOptions DEFAULTS =
-            new AsrOptions(new VadOptions(0.5, Double.NaN, 250, 300, 200, Double.POSITIVE_INFINITY), 20, 0.5, 6, 0.5);
+            new AsrOptions(new VadOptions(0.5, Double.NaN, 250, 300, 200, Double.POSITIVE_INFINITY), 10, 2, 6, 0.5);
 
     public AsrOptions {
         if (vad == null) throw new IllegalArgumentException("vad options are required");
@@ -33,6 +38,17 @@ public record AsrOptions(
 
     public AsrOptions withMaxWindowSeconds(double seconds) {
         return new AsrOptions(vad, seconds, mergeGapSeconds, tokensPerSecond, partialEverySeconds);
+    }
+
+    /**
+     * These options with another merge gap.
+     *
+     * @param seconds segments apart by a pause shorter than this may share a window; 0 never joins two segments
+     * @return the same options but the merge gap
+     * @throws IllegalArgumentException when {@code seconds} is negative or NaN
+     */
+    public AsrOptions withMergeGapSeconds(double seconds) {
+        return new AsrOptions(vad, maxWindowSeconds, seconds, tokensPerSecond, partialEverySeconds);
     }
 
     public AsrOptions withVad(VadOptions v) {

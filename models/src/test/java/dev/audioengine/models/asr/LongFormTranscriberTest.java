@@ -23,7 +23,9 @@ import org.junit.jupiter.api.io.TempDir;
 class LongFormTranscriberTest {
     private static final int RATE = WindowDecoder.SAMPLE_RATE, CHUNK = ScriptedOfflineVad.CHUNK;
     private static final AsrOptions OPTIONS =
-            AsrOptions.DEFAULTS; // 20 s windows, 0.5 s merge gap, Silero 250/300/200 ms
+            // the windowing mechanics with fixed options, not the defaults: 20 s windows, 0.5 s merge gap, Silero
+            // 250/300/200 ms
+            AsrOptions.DEFAULTS.withMaxWindowSeconds(20).withMergeGapSeconds(0.5);
 
     /** What one run gave. */
     private record Run(

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 class SpeechWindowsTest {
     private static final int RATE = 16_000;
     private static final AsrOptions OPTIONS =
-            AsrOptions.DEFAULTS.withMaxWindowSeconds(10); // merge gap 0.5 s = 8000 samples
+            AsrOptions.DEFAULTS.withMaxWindowSeconds(10).withMergeGapSeconds(0.5); // merge gap 8000 samples
     private static final long MAX = 10 * RATE;
 
     private static SpeechSegment seg(long start, long end) {
@@ -42,6 +42,34 @@ class SpeechWindowsTest {
                 .as(
                         "the second segment would make the window one sample too long; it starts a window of its own and the third joins it")
                 .containsExactly(seg(0, 100_000), seg(100_100, MAX + 50));
+    }
+
+    @Test
+    void aWindowThatGrowsTooLongIsCutAtItsLongestPauseNotBeforeTheNewSegment() {
+        AsrOptions o = new AsrOptions(OPTIONS.vad(), 10, 2, 6, 0.5);
+        // a sentence (0-5 s), a 1.2 s pause, a sentence with a 0.3 s pause inside (6.2-8 s and 8.3-12 s): cutting just
+        // before the third segment would split the second sentence at its 0.3 s pause
+        List<SpeechSegment> segments =
+                List.of(seg(0, 5 * RATE), seg(6_2 * RATE / 10, 8 * RATE), seg(83 * RATE / 10, 12 * RATE));
+        assertThat(SpeechWindows.plan(segments, o)).containsExactly(seg(0, 5 * RATE), seg(6_2 * RATE / 10, 12 * RATE));
+        // the same, decided early by settleBefore: a window that no later segment can join whole settles whole once
+        // the pause after it is at least its longest pause inside, and waits while a longer pause inside may be the cut
+        SpeechWindows planner = new SpeechWindows(o, RATE, ChunkProbabilities.NONE);
+        planner.add(seg(0, 4 * RATE));
+        planner.add(seg(55 * RATE / 10, 98 * RATE / 10)); // a 1.5 s pause inside
+        assertThat(planner.settleBefore(102 * RATE / 10))
+                .as("too long for a later segment, but a 0.4 s pause so far is shorter than the 1.5 s inside")
+                .isEmpty();
+        assertThat(planner.add(seg(103 * RATE / 10, 11 * RATE))).containsExactly(seg(0, 4 * RATE));
+        SpeechWindows early = new SpeechWindows(o, RATE, ChunkProbabilities.NONE);
+        early.add(seg(0, 4 * RATE));
+        early.add(seg(43 * RATE / 10, 9 * RATE)); // a 0.3 s pause inside
+        assertThat(early.settleBefore(1005 * RATE / 100))
+                .as("too long for a later segment and 1.05 s after it, more than the 0.3 s inside, under the merge gap")
+                .containsExactly(seg(0, 9 * RATE));
+        // equal pauses: the later cut, so the first window is as long as it may be
+        List<SpeechSegment> even = List.of(seg(0, 3 * RATE), seg(4 * RATE, 7 * RATE), seg(8 * RATE, 11 * RATE));
+        assertThat(SpeechWindows.plan(even, o)).containsExactly(seg(0, 7 * RATE), seg(8 * RATE, 11 * RATE));
     }
 
     @Test
@@ -248,7 +276,9 @@ class SpeechWindowsTest {
             }
             if (s.endSample() - s.startSample() > max) assertThat(alone).isFalse();
         }
-        // the merge rule, both ways: joined segments are close; a window that could have taken the next segment did
+        // the merge rule, both ways: joined segments are close; neighbouring windows are apart for a reason (a long
+        // pause, or together they would pass the limit: the cut went at the longest pause of a window that grew too
+        // long)
         for (int k = 1; k < segments.size(); k++) {
             SpeechSegment prev = segments.get(k - 1), s = segments.get(k);
             SpeechSegment wPrev = windowOf(windows, prev.endSample() - 1), w = windowOf(windows, s.startSample());
@@ -259,7 +289,8 @@ class SpeechWindowsTest {
                         .isLessThan((long) Math.ceil(gap));
             } else if (!prevSplit && s.endSample() - s.startSample() <= max) {
                 boolean gapTooLong = s.startSample() - prev.endSample() >= gap;
-                boolean tooLong = s.endSample() - wPrev.startSample() > max;
+                long lastEnd = segments.getLast().endSample();
+                boolean tooLong = lastEnd - wPrev.startSample() > max; // some later segment made the window too long
                 assertThat(gapTooLong || tooLong)
                         .as("%s: %s could have joined %s", what, s, wPrev)
                         .isTrue();
