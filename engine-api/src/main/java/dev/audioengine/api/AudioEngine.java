@@ -152,7 +152,7 @@ public final class AudioEngine implements AutoCloseable {
      * persistent tensors of this engine. Several graphs may share them (a decoder's prefill and
      * step graphs write the same caches); the compiled graph does not own them.
      *
-     * @param graph the graph
+     * @param graph the graph; each of its state leaves is bound to the tensor of its name
      * @param states one tensor from {@link #state} per state leaf of the graph, matched by name, dtype and shape; no
      *     extras
      * @return the compiled graph, owned by the caller, to be closed before the engine (the states stay open)

@@ -48,7 +48,7 @@ public final class FamilyRegistry {
      * Families in {@code layer} and its parents (a layer an application built over extra jars).
      *
      * @param layer the layer to search, with its parents
-     * @return the registry
+     * @return the registry; each family is constructed (cheap, no files read)
      * @throws IllegalStateException if two different families share a name
      */
     public static FamilyRegistry load(ModuleLayer layer) {
@@ -61,7 +61,7 @@ public final class FamilyRegistry {
      * A registry of exactly these families, without ServiceLoader (tests, applications that construct families).
      *
      * @param families the families; two instances of one class under one name count once
-     * @return the registry
+     * @return the registry, one family per name, sorted by name
      * @throws IllegalStateException if two different families share a name (ignoring case)
      */
     public static FamilyRegistry of(List<? extends ModelFamily> families) {
@@ -81,7 +81,7 @@ public final class FamilyRegistry {
      * The family named {@code name}; an unknown name fails listing the installed ones.
      *
      * @param name a family name, case and surrounding space ignored
-     * @return the family
+     * @return the installed family of that name
      * @throws IllegalArgumentException if no installed family has that name
      */
     public ModelFamily family(String name) {
@@ -94,7 +94,7 @@ public final class FamilyRegistry {
     /**
      * The families with a variant for a task.
      *
-     * @param task the task
+     * @param task the task to look up
      * @return those families, sorted by name; empty when none is installed
      */
     public List<ModelFamily> serving(Task task) {
@@ -104,7 +104,7 @@ public final class FamilyRegistry {
     /**
      * The family {@code --task} uses without {@code --family}: the one that says it is the default, else the only one.
      *
-     * @param task the task
+     * @param task the task {@code --task} names
      * @return the family that declares itself the default for it, else the first by name that serves it
      * @throws NoFamilyException if no installed family serves the task; the message lists what is installed
      */
@@ -159,7 +159,7 @@ public final class FamilyRegistry {
      * A variant with its family.
      *
      * @param family the family that declares the variant and loads it
-     * @param variant the variant
+     * @param variant the variant, one of {@code family.variants()}
      */
     public record Named(ModelFamily family, ModelVariant variant) {}
 

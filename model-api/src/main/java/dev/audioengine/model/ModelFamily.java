@@ -61,7 +61,7 @@ public interface ModelFamily {
     /**
      * Whether this family is the one {@code --task T} uses when {@code --family} is absent.
      *
-     * @param task a task
+     * @param task a task, possibly one this family does not serve
      * @return false by default; where several installed families serve a task and none says true, the first by name
      *     is used
      */

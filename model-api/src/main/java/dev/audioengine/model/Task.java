@@ -43,7 +43,7 @@ public enum Task {
      * The task named {@code name} (case-insensitive); unknown names fail listing the valid ones.
      *
      * @param name a {@link #cliName()}, surrounding space ignored
-     * @return the task
+     * @return the task of that {@link #cliName()}
      * @throws IllegalArgumentException if no task has that name
      */
     public static Task parse(String name) {

@@ -11,7 +11,7 @@ public interface TaskModel extends AutoCloseable {
     /**
      * The task this model serves; it implements that task's interface.
      *
-     * @return the task
+     * @return the task, matching the interface it implements ({@code ASR} for a SpeechRecognizer)
      */
     Task task();
 

@@ -30,7 +30,7 @@ public enum Capability {
      * ({@code fused-attention}).
      *
      * @param name a constant's name, without the {@code +}/{@code -} of a switch
-     * @return the capability
+     * @return the capability, for {@code +NAME}/{@code -NAME} switches and evidence lookups
      * @throws IllegalArgumentException if no capability has that name; the message lists the valid ones
      */
     public static Capability parse(String name) {

@@ -31,7 +31,7 @@ public final class Compiler {
     /**
      * Compiles a graph with its state leaves bound to {@code states} by name.
      *
-     * @param graph the graph
+     * @param graph the graph, with one state leaf per tensor in {@code states}
      * @param primary the backend nodes run on when it supports them; the states must live on it
      * @param cpuFallback the CPU backend for unsupported nodes, or null
      * @param policy whether unsupported nodes go to {@code cpuFallback} or fail the compile

@@ -83,7 +83,7 @@ public final class Graph {
      * The state leaf bound to the persistent tensor of this name.
      *
      * @param name the name given to {@link GraphBuilder#state}
-     * @return the leaf
+     * @return the state leaf, of the tensor's dtype and shape
      * @throws IllegalArgumentException if the graph has no such state; the message lists those it has
      */
     public Tensor state(String name) {

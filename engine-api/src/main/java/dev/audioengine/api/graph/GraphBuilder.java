@@ -245,7 +245,7 @@ public final class GraphBuilder {
     /**
      * Any {@link BinaryKind}, elementwise with NumPy broadcasting; {@link #add} and the others are shorthands.
      *
-     * @param kind the arithmetic
+     * @param kind the arithmetic; the op is named after it in run summaries
      * @param a F32, any shape
      * @param b F32, a shape that broadcasts with {@code a}'s
      * @return F32 of the broadcast shape
@@ -259,7 +259,7 @@ public final class GraphBuilder {
     /**
      * Any {@link UnaryKind}, elementwise, with alpha 1 (which only ELU reads).
      *
-     * @param kind the function
+     * @param kind the function; the op is named after it in run summaries
      * @param x F32, any shape
      * @return F32 of {@code x}'s shape
      * @throws IllegalArgumentException if {@code x} is not F32
@@ -271,7 +271,7 @@ public final class GraphBuilder {
     /**
      * Any {@link UnaryKind}, elementwise; {@link #relu} and the others are shorthands.
      *
-     * @param kind the function
+     * @param kind the function; the op is named after it in run summaries
      * @param x F32, any shape
      * @param alpha ELU's alpha; ignored by every other kind
      * @return F32 of {@code x}'s shape
@@ -398,7 +398,7 @@ public final class GraphBuilder {
      * x · scale, one op (cheaper than a {@link #mul} by a constant, which needs a tensor).
      *
      * @param x F32, any shape
-     * @param scale the factor
+     * @param scale the factor; -1 negates, 1/√D is attention's
      * @return F32 of {@code x}'s shape
      * @throws IllegalArgumentException if {@code x} is not F32
      */
@@ -410,7 +410,7 @@ public final class GraphBuilder {
      * x · scale + bias, one op.
      *
      * @param x F32, any shape
-     * @param scale the factor
+     * @param scale the factor, applied first
      * @param bias added after scaling
      * @return F32 of {@code x}'s shape
      * @throws IllegalArgumentException if {@code x} is not F32
@@ -573,7 +573,7 @@ public final class GraphBuilder {
      * Pads any axes; see {@link Op.Pad}.
      *
      * @param x F32, any shape
-     * @param mode how the new elements are filled
+     * @param mode how the new elements are filled; see {@link PadMode} for each mode's fill and limits
      * @param before elements to add before each axis, one entry per axis of x, each {@code >= 0} (for REFLECT, smaller
      *     than the axis)
      * @param after elements to add after each axis, likewise
@@ -890,7 +890,7 @@ public final class GraphBuilder {
      * @param x F32, any shape
      * @param axis the reduced axis; negative counts from the innermost
      * @param keepDim true to keep the axis with size 1 (the result then broadcasts against x), false to drop it
-     * @return F32
+     * @return F32, the axis dropped or kept as size 1
      * @throws IllegalArgumentException if x is not F32 or the axis is out of range
      */
     public Tensor sum(Tensor x, int axis, boolean keepDim) {
@@ -903,7 +903,7 @@ public final class GraphBuilder {
      * @param x F32, any shape
      * @param axis the reduced axis; negative counts from the innermost
      * @param keepDim true to keep the axis with size 1 (the result then broadcasts against x), false to drop it
-     * @return F32
+     * @return F32, the axis dropped or kept as size 1
      * @throws IllegalArgumentException if x is not F32 or the axis is out of range
      */
     public Tensor mean(Tensor x, int axis, boolean keepDim) {
@@ -916,7 +916,7 @@ public final class GraphBuilder {
      * @param x F32, any shape
      * @param axis the reduced axis, not empty; negative counts from the innermost
      * @param keepDim true to keep the axis with size 1, false to drop it
-     * @return F32
+     * @return F32, the axis dropped or kept as size 1
      * @throws IllegalArgumentException if x is not F32, or the axis is out of range or empty
      */
     public Tensor max(Tensor x, int axis, boolean keepDim) {
@@ -930,7 +930,7 @@ public final class GraphBuilder {
      * @param x F32, any shape
      * @param axis the reduced axis; negative counts from the innermost
      * @param keepDim true to keep the axis with size 1, false to drop it
-     * @return F32
+     * @return F32, the axis dropped or kept as size 1
      * @throws IllegalArgumentException if x is not F32, the axis is out of range, or MAX is asked of an empty axis
      */
     public Tensor reduce(ReduceKind kind, Tensor x, int axis, boolean keepDim) {

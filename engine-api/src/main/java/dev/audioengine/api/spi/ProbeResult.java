@@ -33,7 +33,7 @@ public record ProbeResult(boolean available, String reason, List<DeviceInfo> dev
      * @param devices the devices found, in the backend's index order; an empty list means usable but with nothing to
      *     open
      * @param note a note for listings (the runtime version, say), or null
-     * @return the result
+     * @return an available result with a copy of the devices
      */
     public static ProbeResult available(List<DeviceInfo> devices, String note) {
         return new ProbeResult(true, note, devices);

@@ -20,7 +20,7 @@ public final class BlockQuantization {
      * Quantizes {@code n} floats (a multiple of 32) from {@code src} into {@code dst} at byte offset.
      * Each block's scale is max|x| / 127; values round to the nearest int8.
      *
-     * @param src the values
+     * @param src the values; rows of a weight matrix, each a whole number of blocks
      * @param srcOff index of the first value in {@code src}
      * @param n how many values, a multiple of {@link #BLOCK}
      * @param dst where the blocks go; needs {@code n / 32 * 34} bytes from {@code dstOff}
@@ -46,7 +46,7 @@ public final class BlockQuantization {
      * Quantizes {@code n} floats (a multiple of 32) from {@code src} into Q4_0 blocks in {@code dst} at a byte offset.
      * Each block's scale is the value of largest magnitude divided by -8, as ggml's reference quantizer does.
      *
-     * @param src the values
+     * @param src the values; rows of a weight matrix, each a whole number of blocks
      * @param srcOff index of the first value in {@code src}
      * @param n how many values, a multiple of {@link #BLOCK}
      * @param dst where the blocks go; needs {@code n / 32 * 18} bytes from {@code dstOff}

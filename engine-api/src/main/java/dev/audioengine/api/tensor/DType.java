@@ -89,7 +89,7 @@ public enum DType {
      * The type with this name, ignoring case ({@code "f16"}, {@code "Q8_0"}), as command lines and files spell it.
      *
      * @param name a constant's name in any case
-     * @return the type
+     * @return the constant of that name
      * @throws IllegalArgumentException if no type has that name; the message lists the valid names
      */
     public static DType parse(String name) {

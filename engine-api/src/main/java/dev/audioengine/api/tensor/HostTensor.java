@@ -67,7 +67,7 @@ public final class HostTensor implements AutoCloseable {
     /**
      * A new F32 tensor holding these values (a model input, a test case).
      *
-     * @param shape the shape
+     * @param shape the shape; its element count must match the values
      * @param values row-major, exactly {@code shape.elements()} of them; copied
      * @return a new tensor that owns its memory; close it
      * @throws IllegalArgumentException if the count does not match the shape
@@ -84,7 +84,7 @@ public final class HostTensor implements AutoCloseable {
     /**
      * A new I32 tensor holding these values (token ids, lengths, positions).
      *
-     * @param shape the shape
+     * @param shape the shape; its element count must match the values
      * @param values row-major, exactly {@code shape.elements()} of them; copied
      * @return a new tensor that owns its memory; close it
      * @throws IllegalArgumentException if the count does not match the shape
@@ -146,7 +146,7 @@ public final class HostTensor implements AutoCloseable {
     /**
      * The logical shape; the data is row-major and contiguous.
      *
-     * @return the shape
+     * @return the shape, outermost dimension first
      */
     public Shape shape() {
         return shape;
@@ -184,7 +184,7 @@ public final class HostTensor implements AutoCloseable {
      * One value of an F32 tensor. The dtype is not checked: on another dtype this reads raw bytes as a float.
      *
      * @param index the row-major element index, {@code 0 <= index < elements()}
-     * @return the value
+     * @return the float stored at {@code index * 4} bytes
      * @throws IndexOutOfBoundsException if the index is outside the data
      * @throws IllegalStateException if the tensor's memory was closed
      */
@@ -196,7 +196,7 @@ public final class HostTensor implements AutoCloseable {
      * Sets one value of an F32 tensor. The dtype is not checked.
      *
      * @param index the row-major element index, {@code 0 <= index < elements()}
-     * @param v the value
+     * @param v the value, stored as 4 bytes at {@code index * 4}; any float, NaN included
      * @throws IndexOutOfBoundsException if the index is outside the data
      * @throws IllegalStateException if the tensor's memory was closed
      */
@@ -208,7 +208,7 @@ public final class HostTensor implements AutoCloseable {
      * One value of an I32 tensor. The dtype is not checked.
      *
      * @param index the row-major element index, {@code 0 <= index < elements()}
-     * @return the value
+     * @return the int stored at {@code index * 4} bytes
      * @throws IndexOutOfBoundsException if the index is outside the data
      * @throws IllegalStateException if the tensor's memory was closed
      */

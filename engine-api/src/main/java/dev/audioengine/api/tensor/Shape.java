@@ -34,7 +34,7 @@ public record Shape(long[] dims) {
      * spectrogram.
      *
      * @param dims 0 to {@link #MAX_RANK} sizes, each {@code >= 0}; copied
-     * @return the shape
+     * @return a new shape; equal to any other of the same dimensions
      * @throws IllegalArgumentException if the rank is above {@link #MAX_RANK} or a size is negative
      */
     public static Shape of(long... dims) {
@@ -45,7 +45,7 @@ public record Shape(long[] dims) {
      * {@link #of(long...)} for {@code int} sizes, so literals need no {@code L} suffix.
      *
      * @param dims 0 to {@link #MAX_RANK} sizes, each {@code >= 0}
-     * @return the shape
+     * @return a new shape, equal to {@code of(long...)} of the same sizes
      * @throws IllegalArgumentException if the rank is above {@link #MAX_RANK} or a size is negative
      */
     public static Shape of(int... dims) {

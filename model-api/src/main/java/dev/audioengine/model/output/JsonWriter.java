@@ -89,7 +89,7 @@ public final class JsonWriter {
     /**
      * Writes an integer value, exactly (readers that hold numbers as doubles lose precision above 2^53).
      *
-     * @param n the number
+     * @param n any long, written in decimal
      * @return this writer
      */
     public JsonWriter value(long n) {
@@ -118,7 +118,7 @@ public final class JsonWriter {
     /**
      * Writes {@code true} or {@code false}.
      *
-     * @param b the value
+     * @param b written as the literal {@code true} or {@code false}
      * @return this writer
      */
     public JsonWriter value(boolean b) {

@@ -48,7 +48,7 @@ public enum SegmentFormat {
      * By name, case-insensitive ("txt" and "labels" also name AUDACITY); unknown names fail listing the valid ones.
      *
      * @param name a {@link #cliName()} or one of the aliases
-     * @return the format
+     * @return the format of that name
      * @throws IllegalArgumentException if no format has that name
      */
     public static SegmentFormat named(String name) {
@@ -62,7 +62,7 @@ public enum SegmentFormat {
      * By the file's extension; an unknown or missing one fails naming the extensions and the way to pick a format.
      *
      * @param file the output file; only its name's extension is read, case-insensitive
-     * @return the format
+     * @return the format whose {@link #extension()} the file has
      * @throws IllegalArgumentException if the extension selects no format
      */
     public static SegmentFormat of(Path file) {
@@ -82,7 +82,7 @@ public enum SegmentFormat {
      *
      * @param file the output file, consulted only when {@code name} is null
      * @param name a format name, or null
-     * @return the format
+     * @return the named format, else the one the extension selects
      * @throws IllegalArgumentException if the name is unknown, or (without a name) the extension selects no format
      */
     public static SegmentFormat choose(Path file, String name) {

@@ -20,7 +20,7 @@ public final class SegmentWriter {
     /**
      * The file's text.
      *
-     * @param format the format
+     * @param format the file format; only JSON carries {@code properties}
      * @param recording what names the audio (a file name), for RTTM and JSON
      * @param properties extra JSON members (String, Number, Boolean or null values); ignored by the other formats
      * @param segments the segments, in the order to write them

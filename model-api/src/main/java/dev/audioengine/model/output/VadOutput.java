@@ -23,7 +23,7 @@ public final class VadOutput {
      * @param file the segments file (one input) or folder (several)
      * @param formatName a {@code --format} name, or null
      * @param inputs how many recordings are processed
-     * @return the format
+     * @return the format to write every segments file in
      * @throws IllegalArgumentException if the name is unknown, or one input's file extension selects no format
      */
     public static SegmentFormat segmentsFormat(Path file, String formatName, int inputs) {
@@ -71,7 +71,7 @@ public final class VadOutput {
      * Writes the segments, labelled "speech", in a format.
      *
      * @param file the output file, created or truncated
-     * @param format the format
+     * @param format the file format; JSON is the only one that records {@code properties}
      * @param audio what names the recording (its file name)
      * @param properties extra JSON members, usually {@link #properties}
      * @param segments the VAD's segments

@@ -116,7 +116,7 @@ public final class ModelStore {
     /**
      * Every file of the variant, fetched first where missing; by file name.
      *
-     * @param variant the variant
+     * @param variant the variant; only its missing or wrong files are fetched
      * @param listener hears what is fetched from where, and download progress
      * @return each file's verified path by file name, in the variant's order
      * @throws IOException if a file could be fetched from none of its sources (no network, no npm, a hash mismatch);
@@ -134,7 +134,7 @@ public final class ModelStore {
     /**
      * The cached file, fetched first when missing.
      *
-     * @param file the file
+     * @param file one file of a variant (several variants may share it)
      * @param listener hears what is fetched from where, and download progress
      * @return its verified path
      * @throws IOException if it could be fetched from none of its sources; the message says why and what to do

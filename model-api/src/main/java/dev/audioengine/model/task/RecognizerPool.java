@@ -38,7 +38,7 @@ public final class RecognizerPool implements SpeechRecognizer {
      * A pool over {@code copies} (the same model on different devices); one copy is the copy itself, pooled.
      *
      * @param copies at least one recognizer, all at one sample rate; the pool takes them over and closes them
-     * @return the pool
+     * @return the pool, a SpeechRecognizer itself, at the copies' sample rate
      * @throws IllegalArgumentException if the list is empty or the rates differ
      */
     public static RecognizerPool of(List<? extends SpeechRecognizer> copies) {

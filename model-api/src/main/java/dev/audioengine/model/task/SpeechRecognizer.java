@@ -73,7 +73,7 @@ public interface SpeechRecognizer extends TaskModel {
      * @param in an open stream, read to its end; the caller closes it. Unless it already delivers {@link
      *     #sampleRate()}, nothing may have been read from it yet, since it is resampled here
      * @param options segmentation and decoding settings
-     * @return the transcript
+     * @return the transcript; segment times are at {@link #sampleRate()}
      * @throws IOException if reading or decoding the stream fails (an {@link
      *     dev.audioengine.audio.AudioFormatException} for bad or non-finite audio)
      */
