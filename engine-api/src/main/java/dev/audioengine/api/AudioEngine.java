@@ -56,11 +56,21 @@ public final class AudioEngine implements AutoCloseable {
         this.selectionNote = note;
     }
 
+    /**
+     * Starts configuring an engine; every setting has a default, so {@code AudioEngine.builder().build()} opens the
+     * CPU backend with all processors.
+     *
+     * @return a new builder
+     */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** The primary backend. */
+    /**
+     * The primary backend.
+     *
+     * @return the opened backend, owned by this engine: do not close it
+     */
     public Backend backend() {
         return backend;
     }
@@ -69,35 +79,69 @@ public final class AudioEngine implements AutoCloseable {
      * Threads a model's own host-side arithmetic may use (work the graph API does not express, such as Kokoro's
      * harmonic source): the {@link Builder#threads} setting, else all available processors; so one thread asked
      * for is one thread used, on any backend.
+     *
+     * @return a thread count, {@code >= 1}
      */
     public int hostThreads() {
         return hostThreads;
     }
 
-    /** The selected device's free and total memory, where its backend reports them (GPUs; not the CPU). */
+    /**
+     * The selected device's free and total memory, where its backend reports them (GPUs; not the CPU).
+     *
+     * @return the figures as of this call, or empty
+     */
     public java.util.Optional<dev.audioengine.api.spi.DeviceMemory> deviceMemory() {
         return backend.memory();
     }
 
+    /**
+     * The device the primary backend runs on.
+     *
+     * @return its name, architecture, kind and memory as probed when the engine was built
+     */
     public DeviceInfo device() {
         return backend.device();
     }
 
-    /** How the backend was chosen ("requested cuda", "best: picked ..."). */
+    /**
+     * How the backend was chosen ("requested cuda", "best: picked ...").
+     *
+     * @return a short note for logs and {@code --verbose}
+     */
     public String selectionNote() {
         return selectionNote;
     }
 
+    /**
+     * The user's capability switches, as given to {@link Builder#capability}.
+     *
+     * @return the overrides; {@link CapabilityOverrides#NONE} when none were given
+     */
     public CapabilityOverrides overrides() {
         return overrides;
     }
 
-    /** What a model that can use {@code modelUses} may use here: verified ∩ uses, with the user's switches. */
+    /**
+     * What a model that can use {@code modelUses} may use here: verified ∩ uses, with the user's switches.
+     *
+     * @param modelUses the capabilities the model has code paths for
+     * @return a new set; a model takes the fast path of each capability in it, the plain path otherwise
+     */
     public Set<Capability> effectiveCapabilities(Set<Capability> modelUses) {
         return overrides.effective(backend.verifiedCapabilities(), modelUses);
     }
 
-    /** Plans and compiles a graph for this engine; close the result when the shape is no longer needed. */
+    /**
+     * Plans and compiles a graph for this engine; close the result when the shape is no longer needed.
+     *
+     * @param graph a graph without state leaves; its constants are uploaded once per engine and shared with other
+     *     graphs that use the same host tensors
+     * @return the compiled graph, owned by the caller, to be closed before the engine
+     * @throws IllegalStateException if the engine is closed
+     * @throws dev.audioengine.api.exec.UnsupportedOpException if a node cannot run on the backend and fallback is off
+     * @throws dev.audioengine.api.spi.OutOfDeviceMemoryException if the graph's memory does not fit on the device
+     */
     public CompiledGraph compile(Graph graph) {
         if (closed) throw new IllegalStateException("engine is closed");
         return Compiler.compile(graph, backend, cpuFallback, fallback, weights);
@@ -107,6 +151,16 @@ public final class AudioEngine implements AutoCloseable {
      * Compiles a graph whose {@code GraphBuilder.state} leaves are bound, by name, to these
      * persistent tensors of this engine. Several graphs may share them (a decoder's prefill and
      * step graphs write the same caches); the compiled graph does not own them.
+     *
+     * @param graph the graph; each of its state leaves is bound to the tensor of its name
+     * @param states one tensor from {@link #state} per state leaf of the graph, matched by name, dtype and shape; no
+     *     extras
+     * @return the compiled graph, owned by the caller, to be closed before the engine (the states stay open)
+     * @throws IllegalStateException if the engine is closed
+     * @throws IllegalArgumentException if a state leaf is unbound or mismatched, or a tensor is unused, duplicated or
+     *     from another engine
+     * @throws dev.audioengine.api.exec.UnsupportedOpException if a node cannot run on the backend and fallback is off
+     * @throws dev.audioengine.api.spi.OutOfDeviceMemoryException if the graph's memory does not fit on the device
      */
     public CompiledGraph compile(Graph graph, PersistentTensor... states) {
         if (closed) throw new IllegalStateException("engine is closed");
@@ -117,6 +171,14 @@ public final class AudioEngine implements AutoCloseable {
      * Allocates a persistent tensor in this engine's backend memory (its contents are zero):
      * state that graphs read and write across runs without a host round trip. The caller owns
      * it and closes it before the engine.
+     *
+     * @param name the name that graph state leaves bind by; not blank
+     * @param dtype a plain dtype; F32 in practice (writes take F32)
+     * @param shape the shape the state leaves must have
+     * @return the zeroed tensor, owned by the caller
+     * @throws IllegalStateException if the engine is closed
+     * @throws IllegalArgumentException if the name is blank or the dtype quantized
+     * @throws dev.audioengine.api.spi.OutOfDeviceMemoryException if the device has no room
      */
     public PersistentTensor state(String name, DType dtype, Shape shape) {
         if (closed) throw new IllegalStateException("engine is closed");
@@ -130,11 +192,19 @@ public final class AudioEngine implements AutoCloseable {
         return p;
     }
 
-    /** Bytes of weights uploaded to devices so far. */
+    /**
+     * Bytes of weights uploaded to devices so far.
+     *
+     * @return the total, counting each weight once per backend; weights the CPU reads in place count 0
+     */
     public long uploadedWeightBytes() {
         return weights.uploadedBytes();
     }
 
+    /**
+     * Frees the uploaded weights and closes the backends (idempotent). Close compiled graphs and persistent tensors
+     * first: their memory belongs to these backends.
+     */
     @Override
     public void close() {
         if (closed) return;
@@ -154,51 +224,116 @@ public final class AudioEngine implements AutoCloseable {
         private FallbackPolicy fallback = FallbackPolicy.CPU;
         private BackendRegistry registry;
 
+        /** A builder with every default: the CPU backend, device 0, all processors, CPU fallback. */
+        public Builder() {}
+
+        /**
+         * Which backend to open.
+         *
+         * @param type the backend, or {@link BackendType#BEST_AVAILABLE}; {@link BackendType#CPU} by default
+         * @return this builder
+         */
         public Builder backend(BackendType type) {
             this.type = type;
             return this;
         }
 
-        /** cpu, cuda, hip, rocm, vulkan, metal or best. */
+        /**
+         * cpu, cuda, hip, rocm, vulkan, metal or best.
+         *
+         * @param name one of {@link BackendType#VALID_NAMES}, in any case
+         * @return this builder
+         * @throws IllegalArgumentException if the name is unknown
+         */
         public Builder backend(String name) {
             this.type = BackendType.parse(name);
             return this;
         }
 
+        /**
+         * Which of the backend's devices to open.
+         *
+         * @param device 0-based index among that backend's devices (0 by default); with {@code best}, only 0 or
+         *     negative is accepted
+         * @return this builder
+         */
         public Builder device(int device) {
             this.device = device;
             return this;
         }
 
-        /** CPU worker threads; 0 (the default) means all available processors. */
+        /**
+         * CPU worker threads; 0 (the default) means all available processors.
+         *
+         * @param threads {@code >= 0}; also bounds {@link AudioEngine#hostThreads()} on GPU backends. A negative value
+         *     fails in {@link #build()}
+         * @return this builder
+         */
         public Builder threads(int threads) {
             this.threads = threads;
             return this;
         }
 
-        /** Capability switches such as "-FUSED_ATTENTION" or "+BF16_WEIGHTS". */
+        /**
+         * Capability switches such as "-FUSED_ATTENTION" or "+BF16_WEIGHTS".
+         *
+         * @param switches names with {@code +} (force on) or {@code -} (force off), a bare name meaning {@code +};
+         *     several may share one string, comma-separated. Added to earlier calls' switches; checked in {@link
+         *     #build()}
+         * @return this builder
+         */
         public Builder capability(String... switches) {
             capabilities.addAll(List.of(switches));
             return this;
         }
 
-        /** A backend option, e.g. {@code cuda.graphs=off}. */
+        /**
+         * A backend option, e.g. {@code cuda.graphs=off}.
+         *
+         * @param key the option key, prefixed with the backend's name; {@link #build()} refuses keys the chosen
+         *     backend does not read, listing those it does
+         * @param value the value, checked by the backend when it opens; a later call with the same key replaces it
+         * @return this builder
+         */
         public Builder option(String key, String value) {
             options.put(key, value);
             return this;
         }
 
+        /**
+         * What to do with nodes the backend cannot run.
+         *
+         * @param policy {@link FallbackPolicy#CPU} (the default) opens the CPU backend beside a GPU one for them;
+         *     {@link FallbackPolicy#FAIL} makes compiling such a graph an error
+         * @return this builder
+         */
         public Builder fallback(FallbackPolicy policy) {
             this.fallback = policy;
             return this;
         }
 
-        /** Use this registry instead of ServiceLoader discovery (tests, custom module layers). */
+        /**
+         * Use this registry instead of ServiceLoader discovery (tests, custom module layers).
+         *
+         * @param registry the registry to select from, or null for {@link BackendRegistry#load()} (the default)
+         * @return this builder
+         */
         public Builder registry(BackendRegistry registry) {
             this.registry = registry;
             return this;
         }
 
+        /**
+         * Selects and opens the backend (and the CPU backend for fallback, when the primary is a GPU and fallback is
+         * CPU).
+         *
+         * @return the engine, owned by the caller, who closes it
+         * @throws IllegalArgumentException if a capability switch is unknown or contradictory, or threads is negative
+         * @throws dev.audioengine.api.spi.UnknownOptionException if an option key is not one the backend reads
+         * @throws dev.audioengine.api.spi.InvalidOptionValueException if the backend cannot use an option's value
+         * @throws dev.audioengine.api.spi.BackendUnavailableException if the backend or device is missing or cannot
+         *     be opened; the message describes every backend found
+         */
         public AudioEngine build() {
             CapabilityOverrides overrides = CapabilityOverrides.parse(capabilities);
             BackendRegistry reg = registry != null ? registry : BackendRegistry.load();

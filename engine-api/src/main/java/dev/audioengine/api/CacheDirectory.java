@@ -11,12 +11,23 @@ import java.util.Map;
 public final class CacheDirectory {
     private CacheDirectory() {}
 
-    /** The cache folder for this process's environment. */
+    /**
+     * The cache folder for this process's environment.
+     *
+     * @return the path; it may not exist yet (callers create what they need under it)
+     * @throws IllegalStateException if neither AUDIOENGINE_CACHE, XDG_CACHE_HOME nor HOME is set
+     */
     public static Path resolve() {
         return resolve(System.getenv());
     }
 
-    /** The cache folder for {@code env}; a relative XDG_CACHE_HOME is ignored, as the XDG rule requires. */
+    /**
+     * The cache folder for {@code env}; a relative XDG_CACHE_HOME is ignored, as the XDG rule requires.
+     *
+     * @param env environment variables by name (a test's map, or {@link System#getenv()}); blank values count as unset
+     * @return the path, not created; relative only if AUDIOENGINE_CACHE is
+     * @throws IllegalStateException if none of the three variables gives a folder
+     */
     public static Path resolve(Map<String, String> env) {
         String own = env.get("AUDIOENGINE_CACHE");
         if (own != null && !own.isBlank()) return Path.of(own);

@@ -6,6 +6,11 @@ package dev.audioengine.model;
  * (exit 1 in the CLI); it is no bug in the engine, and retrying does not help.
  */
 public class MissingDependencyException extends RuntimeException {
+    /**
+     * A missing system dependency.
+     *
+     * @param message what was looked for and where, and what to install
+     */
     public MissingDependencyException(String message) {
         super(message);
     }

@@ -13,6 +13,16 @@ import java.util.Objects;
  * @param sources tried in order until one delivers the right bytes
  */
 public record ModelFile(String name, String sha256, long bytes, List<ModelSource> sources) {
+    /**
+     * Checks the name and hash and copies the sources.
+     *
+     * @param name one plain file name: not blank, no path separator, not starting with a dot
+     * @param sha256 exactly 64 lower-case hex digits
+     * @param bytes the size, {@code >= 0}; 0 when unknown (the size check on cached files is then skipped)
+     * @param sources at least one; copied
+     * @throws IllegalArgumentException if a rule above is broken; the message names the file
+     * @throws NullPointerException if name or sources is null
+     */
     public ModelFile {
         Objects.requireNonNull(name, "name");
         if (name.isBlank() || name.contains("/") || name.contains("\\") || name.startsWith(".")) {

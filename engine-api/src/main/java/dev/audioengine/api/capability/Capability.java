@@ -25,6 +25,14 @@ public enum Capability {
     /** Replaying a recorded plan as one captured device graph. */
     GRAPH_CAPTURE;
 
+    /**
+     * The capability with this name, as users type it: case and surrounding space ignored, dashes for underscores
+     * ({@code fused-attention}).
+     *
+     * @param name a constant's name, without the {@code +}/{@code -} of a switch
+     * @return the capability, for {@code +NAME}/{@code -NAME} switches and evidence lookups
+     * @throws IllegalArgumentException if no capability has that name; the message lists the valid ones
+     */
     public static Capability parse(String name) {
         String n = name.trim().toUpperCase(Locale.ROOT).replace('-', '_');
         for (Capability c : values()) if (c.name().equals(n)) return c;

@@ -162,20 +162,42 @@ public final class CompiledGraph implements AutoCloseable {
         };
     }
 
+    /**
+     * The graph this was compiled from.
+     *
+     * @return the graph, whose inputs name what {@link #run} needs
+     */
     public Graph graph() {
         return graph;
     }
 
+    /**
+     * What runs where: nodes per backend, CPU fallbacks and the copies they cost, arena sizes.
+     *
+     * @return the summary, fixed at compile time
+     */
     public RunSummary summary() {
         return summary;
     }
 
-    /** Wall time of the last {@link #run}, in nanoseconds. */
+    /**
+     * Wall time of the last {@link #run}, in nanoseconds.
+     *
+     * @return the time from the input checks to the last output downloaded, or 0 before the first run
+     */
     public long lastRunNanos() {
         return lastRunNanos;
     }
 
-    /** Runs with inputs by name; returns the outputs in the order the graph was built with. */
+    /**
+     * Runs with inputs by name; returns the outputs in the order the graph was built with.
+     *
+     * @param inputs one tensor per graph input, keyed by its name, of exactly its dtype and shape; read during the
+     *     call only, still owned by the caller
+     * @return new host tensors that the caller closes (or closes all at once through the result)
+     * @throws IllegalArgumentException if an input is missing, unknown, or of the wrong dtype or shape
+     * @throws IllegalStateException if this graph or a persistent tensor it uses is closed
+     */
     public synchronized Outputs run(Map<String, HostTensor> inputs) {
         List<HostTensor> outs = new ArrayList<>();
         Map<String, Integer> names = new HashMap<>();
@@ -195,6 +217,12 @@ public final class CompiledGraph implements AutoCloseable {
     /**
      * Runs and writes the outputs into tensors the caller owns (same order, dtypes and shapes as
      * the graph's outputs): the steady-state path of streaming models, which allocates nothing.
+     *
+     * @param inputs one tensor per graph input, keyed by its name, of exactly its dtype and shape
+     * @param outputs one tensor per graph output, in build order, of exactly its dtype and shape; overwritten
+     * @throws IllegalArgumentException if an input or output tensor is missing, unknown, or of the wrong dtype or
+     *     shape
+     * @throws IllegalStateException if this graph or a persistent tensor it uses is closed
      */
     public synchronized void runInto(Map<String, HostTensor> inputs, List<HostTensor> outputs) {
         if (closed) throw new IllegalStateException("compiled graph is closed");
@@ -275,6 +303,10 @@ public final class CompiledGraph implements AutoCloseable {
         }
     }
 
+    /**
+     * Frees the compiled steps and the activation arenas (idempotent). Weights stay in the engine's cache and
+     * persistent tensors stay open: both belong to others.
+     */
     @Override
     public synchronized void close() {
         if (closed) return;
@@ -284,12 +316,31 @@ public final class CompiledGraph implements AutoCloseable {
         staging.close();
     }
 
-    /** The outputs of one run; they own host memory, so close them (or each tensor) when done. */
+    /**
+     * The outputs of one run; they own host memory, so close them (or each tensor) when done.
+     *
+     * @param tensors the outputs in the order given to {@code GraphBuilder.build}
+     * @param byName the index in {@code tensors} of each output that has a name ({@link Tensor#named})
+     */
     public record Outputs(List<HostTensor> tensors, Map<String, Integer> byName) implements AutoCloseable {
+        /**
+         * One output by position.
+         *
+         * @param i its position among the graph's outputs
+         * @return the tensor, still owned by this result (closing the result closes it)
+         * @throws IndexOutOfBoundsException if there is no output {@code i}
+         */
         public HostTensor get(int i) {
             return tensors.get(i);
         }
 
+        /**
+         * One output by the name its node was given.
+         *
+         * @param name the output node's {@link Tensor#name()}
+         * @return the tensor, still owned by this result
+         * @throws IllegalArgumentException if no output has that name; the message lists the named outputs
+         */
         public HostTensor get(String name) {
             Integer i = byName.get(name);
             if (i == null)
@@ -297,10 +348,16 @@ public final class CompiledGraph implements AutoCloseable {
             return tensors.get(i);
         }
 
+        /**
+         * The number of outputs.
+         *
+         * @return as many as the graph was built with
+         */
         public int size() {
             return tensors.size();
         }
 
+        /** Closes every output tensor, freeing their host memory. */
         @Override
         public void close() {
             tensors.forEach(HostTensor::close);

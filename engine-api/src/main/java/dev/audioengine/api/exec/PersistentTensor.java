@@ -33,7 +33,18 @@ public final class PersistentTensor implements AutoCloseable {
         this.buffer = backend.allocate(Math.max(1, dtype.bytesFor(shape.elements())));
     }
 
-    /** Allocates a persistent tensor on {@code backend} (its contents start undefined: zero or upload it). */
+    /**
+     * Allocates a persistent tensor on {@code backend} (its contents start undefined: zero or upload it).
+     * {@code AudioEngine.state(...)} is the usual way, which zeroes it.
+     *
+     * @param backend the backend whose memory holds it; graphs that use it must be compiled for that backend
+     * @param name what graph state leaves bind to; not blank
+     * @param dtype a plain dtype (F32 in practice, since writes take F32)
+     * @param shape the shape; a state leaf binds only to an identical one
+     * @return the tensor, owned by the caller, who closes it before the backend
+     * @throws IllegalArgumentException if the name is blank or the dtype quantized
+     * @throws dev.audioengine.api.spi.OutOfDeviceMemoryException if the device has no room
+     */
     public static PersistentTensor allocate(Backend backend, String name, DType dtype, Shape shape) {
         if (name == null || name.isBlank()) throw new IllegalArgumentException("a persistent tensor needs a name");
         if (dtype.isQuantized())
@@ -41,28 +52,58 @@ public final class PersistentTensor implements AutoCloseable {
         return new PersistentTensor(backend, name, dtype, shape);
     }
 
+    /**
+     * The name graph state leaves bind by.
+     *
+     * @return the name given at allocation
+     */
     public String name() {
         return name;
     }
 
+    /**
+     * The element type.
+     *
+     * @return a plain (not quantized) dtype
+     */
     public DType dtype() {
         return dtype;
     }
 
+    /**
+     * The shape a state leaf must have to bind to this tensor.
+     *
+     * @return the shape given at allocation
+     */
     public Shape shape() {
         return shape;
     }
 
-    /** The backend whose memory holds it. */
+    /**
+     * The backend whose memory holds it.
+     *
+     * @return the backend given at allocation
+     */
     public Backend backend() {
         return backend;
     }
 
+    /**
+     * The size of the contents.
+     *
+     * @return bytes of device memory the contents take
+     */
     public long byteSize() {
         return dtype.bytesFor(shape.elements());
     }
 
-    /** Replaces the contents with {@code value} (same dtype and shape). */
+    /**
+     * Replaces the contents with {@code value} (same dtype and shape).
+     *
+     * @param value the new contents; copied, so the caller may close it afterwards
+     * @throws IllegalArgumentException if the dtype or shape differs
+     * @throws IllegalStateException if this tensor is closed
+     */
     public void upload(HostTensor value) {
         ensureOpen();
         if (value.dtype() != dtype || !value.shape().equals(shape)) {
@@ -72,7 +113,11 @@ public final class PersistentTensor implements AutoCloseable {
         backend.upload(buffer, 0, value.data());
     }
 
-    /** Sets every element to zero (all-zero bytes: 0.0 in every float type, 0 in I32). */
+    /**
+     * Sets every element to zero (all-zero bytes: 0.0 in every float type, 0 in I32).
+     *
+     * @throws IllegalStateException if this tensor is closed
+     */
     public void zero() {
         ensureOpen();
         try (HostTensor zeros = HostTensor.allocate(dtype, shape)) {
@@ -80,7 +125,12 @@ public final class PersistentTensor implements AutoCloseable {
         }
     }
 
-    /** A host copy of the contents; the caller closes it. */
+    /**
+     * A host copy of the contents; the caller closes it.
+     *
+     * @return a new host tensor of this dtype and shape, after all queued work on the backend has finished
+     * @throws IllegalStateException if this tensor is closed
+     */
     public HostTensor download() {
         HostTensor out = HostTensor.allocate(dtype, shape);
         try {
@@ -92,7 +142,13 @@ public final class PersistentTensor implements AutoCloseable {
         return out;
     }
 
-    /** Copies the contents into {@code dst} (same dtype and shape). */
+    /**
+     * Copies the contents into {@code dst} (same dtype and shape).
+     *
+     * @param dst a host tensor of this dtype and shape, overwritten; waits for queued work on the backend first
+     * @throws IllegalArgumentException if the dtype or shape differs
+     * @throws IllegalStateException if this tensor is closed
+     */
     public void download(HostTensor dst) {
         ensureOpen();
         if (dst.dtype() != dtype || !dst.shape().equals(shape)) {
@@ -116,6 +172,7 @@ public final class PersistentTensor implements AutoCloseable {
         if (closed) throw new IllegalStateException("persistent tensor '" + name + "' is closed");
     }
 
+    /** Frees the device memory (idempotent); a graph compiled with it can no longer run. */
     @Override
     public void close() {
         if (closed) return;

@@ -8,6 +8,16 @@ import java.util.Map;
  * the copies between backends that this costs, and the planned memory. {@code backendDetail} is
  * the primary backend's {@link dev.audioengine.api.spi.Backend#detail()} (its GEMM library,
  * graph capture), empty when it has nothing to add.
+ *
+ * @param backend the primary backend's registry name ("CUDA")
+ * @param backendDetail the primary's detail line, or empty
+ * @param nodesPerBackend compute nodes per backend registry name
+ * @param fallbackNodes a description of each node that runs on the CPU fallback; empty when everything runs on the
+ *     primary
+ * @param copiesPerRun transfers between backends each run makes because of the fallbacks
+ * @param copyBytesPerRun bytes those transfers move per run
+ * @param arenaBytes activation memory planned per backend registry name, in bytes (weights and persistent tensors
+ *     not included)
  */
 public record RunSummary(
         String backend,
@@ -18,6 +28,11 @@ public record RunSummary(
         long copyBytesPerRun,
         Map<String, Long> arenaBytes) {
 
+    /**
+     * One line for logs and {@code --verbose}: backend, nodes per backend, fallbacks and their cost, activation memory.
+     *
+     * @return e.g. {@code backend CUDA (GEMM: cuBLASLt ...), nodes {CUDA=412}, activation memory {CUDA=1048576}}
+     */
     public String describe() {
         StringBuilder sb = new StringBuilder();
         sb.append("backend ").append(backend);

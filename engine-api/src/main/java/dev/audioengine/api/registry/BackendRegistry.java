@@ -47,16 +47,32 @@ public final class BackendRegistry {
         this.providers = List.copyOf(sorted);
     }
 
-    /** Providers visible to this module's class loader and the boot layer. */
+    /**
+     * Providers visible to this module's class loader and the boot layer.
+     *
+     * @return a registry of the providers found, one per registry name (the first found wins); nothing is probed yet
+     */
     public static BackendRegistry load() {
         return of(dedupe(ServiceLoader.load(BackendProvider.class)));
     }
 
-    /** Providers in a given module layer (and its parents), for applications that build layers. */
+    /**
+     * Providers in a given module layer (and its parents), for applications that build layers.
+     *
+     * @param layer the layer to search, with its parents
+     * @return a registry of the providers found, one per registry name; nothing is probed yet
+     */
     public static BackendRegistry load(ModuleLayer layer) {
         return of(dedupe(ServiceLoader.load(layer, BackendProvider.class)));
     }
 
+    /**
+     * A registry of exactly these providers, without ServiceLoader: tests, and applications that construct providers
+     * themselves.
+     *
+     * @param providers the providers, in any order (the registry orders them by type); not de-duplicated
+     * @return the registry; nothing is probed yet
+     */
     public static BackendRegistry of(List<BackendProvider> providers) {
         return new BackendRegistry(providers);
     }
@@ -67,11 +83,22 @@ public final class BackendRegistry {
         return new ArrayList<>(byName.values());
     }
 
+    /**
+     * The providers, ordered by {@link BackendType} (CPU first).
+     *
+     * @return an unmodifiable list, including unavailable ones
+     */
     public List<BackendProvider> providers() {
         return providers;
     }
 
-    /** Maps a registry name ("ROCm") to its type (HIP); unknown names are an error. */
+    /**
+     * Maps a registry name ("ROCm") to its type (HIP); unknown names are an error.
+     *
+     * @param registryName a {@link BackendProvider#registryName()} of a backend this project ships, case-sensitive
+     * @return its type
+     * @throws IllegalArgumentException if the name is not one of them; the message lists the known names
+     */
     public static BackendType typeOf(String registryName) {
         BackendType t = KNOWN_NAMES.get(registryName);
         if (t == null)
@@ -80,6 +107,13 @@ public final class BackendRegistry {
         return t;
     }
 
+    /**
+     * A provider's probe, run the first time it is asked for and cached. A probe that throws (or a class missing
+     * because the JVM lacks a module) becomes an unavailable result saying so.
+     *
+     * @param p one of {@link #providers()}
+     * @return the result; never null, never thrown
+     */
     public synchronized ProbeResult probe(BackendProvider p) {
         return probes.computeIfAbsent(p, BackendRegistry::safeProbe);
     }
@@ -118,13 +152,27 @@ public final class BackendRegistry {
         return null;
     }
 
-    /** A chosen backend and device. */
+    /**
+     * A chosen backend and device.
+     *
+     * @param provider the provider to open
+     * @param device the device to open, as its probe described it
+     * @param why how it was chosen, for logs and {@code AudioEngine.selectionNote()}: "requested cuda", "best: picked
+     *     ..."
+     */
     public record Selection(BackendProvider provider, DeviceInfo device, String why) {}
 
     /**
      * Picks a backend and device. {@code BEST_AVAILABLE} takes discrete GPU over integrated GPU
      * over CPU and logs its choice (device must then be 0 or -1). Fails with the whole picture:
      * every backend, its devices, and why the unavailable ones are unavailable.
+     *
+     * @param type the backend wanted, or {@code BEST_AVAILABLE}
+     * @param device the device's index among that backend's devices; negative means 0
+     * @return the choice; nothing is opened yet
+     * @throws BackendUnavailableException if the backend is not installed or not available, the device does not
+     *     exist, {@code best} is combined with a device above 0, or no backend is available; the message includes
+     *     {@link #describe()}
      */
     public Selection select(BackendType type, int device) {
         if (type == BackendType.BEST_AVAILABLE) return best(device);
@@ -191,7 +239,11 @@ public final class BackendRegistry {
         return PREFERENCE.indexOf(p.type()) < PREFERENCE.indexOf(cur.provider().type());
     }
 
-    /** One line per backend with its devices or its reason: the body of every selection error. */
+    /**
+     * One line per backend with its devices or its reason: the body of every selection error.
+     *
+     * @return a multi-line text starting "Backends:", ending in a newline; probes every provider not yet probed
+     */
     public String describe() {
         StringBuilder sb = new StringBuilder("Backends:\n");
         if (providers.isEmpty()) sb.append("  (none found: is lib/ on the module path?)\n");

@@ -36,6 +36,12 @@ public final class NativeLibrary {
     /**
      * Tries every soname on the loader path, then in every folder; never throws. {@code anchorSymbol}
      * is any function the library exports: dladdr on it tells which file the loader picked.
+     *
+     * @param sonames the names to try, preferred first (e.g. {@code libcuda.so.1}, then {@code libcuda.so})
+     * @param folders extra folders to look in when the loader finds none (a toolkit's lib folder), in order; may be
+     *     empty
+     * @param anchorSymbol a function the library exports, to learn the loaded file's path
+     * @return the library, or (when {@link #found()} is false) the report of what was tried; never null
      */
     public static NativeLibrary find(List<String> sonames, List<Path> folders, String anchorSymbol) {
         List<String> unloadable = new ArrayList<>();
@@ -107,7 +113,7 @@ public final class NativeLibrary {
 
     private static final int RTLD_LAZY = 1;
 
-    /** Dl_info from dlfcn.h: four pointers, filled by dladdr. */
+    /** Dl_info from dlfcn.h: four pointers (file name, file base, symbol name, symbol address), filled by dladdr. */
     public static final StructLayout DL_INFO = MemoryLayout.structLayout(
             ValueLayout.ADDRESS.withName("dli_fname"), ValueLayout.ADDRESS.withName("dli_fbase"),
             ValueLayout.ADDRESS.withName("dli_sname"), ValueLayout.ADDRESS.withName("dli_saddr"));
@@ -137,20 +143,38 @@ public final class NativeLibrary {
         }
     }
 
+    /**
+     * Whether one of the names loaded.
+     *
+     * @return true when {@link #symbols()} can be used; false when {@link #searchReport()} says why not
+     */
     public boolean found() {
         return symbols != null;
     }
 
+    /**
+     * The loaded library's symbols, for binding downcalls. They stay valid for the life of the process.
+     *
+     * @return the lookup, or null when not {@link #found()}
+     */
     public SymbolLookup symbols() {
         return symbols;
     }
 
-    /** Where the library was loaded from: a file path, or the soname when the loader found it. */
+    /**
+     * Where the library was loaded from: a file path, or the soname when the loader found it.
+     *
+     * @return the real path of the loaded file where dladdr could tell it, else the name tried; null when not found
+     */
     public String location() {
         return location;
     }
 
-    /** Every soname and folder tried, for the unavailable reason; null when found. */
+    /**
+     * Every soname and folder tried, for the unavailable reason; null when found.
+     *
+     * @return one line, including dlerror's words for files that exist but would not load
+     */
     public String searchReport() {
         return searchReport;
     }

@@ -9,12 +9,24 @@ import java.lang.foreign.ValueLayout;
  * from a GGUF file mean the same numbers.
  */
 public final class BlockQuantization {
+    /** Values per block of both formats, each block sharing one f16 scale; rows must be a multiple of it. */
     public static final int BLOCK = 32;
+
     private static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED;
 
     private BlockQuantization() {}
 
-    /** Quantizes {@code n} floats (a multiple of 32) from {@code src} into {@code dst} at byte offset. */
+    /**
+     * Quantizes {@code n} floats (a multiple of 32) from {@code src} into {@code dst} at byte offset.
+     * Each block's scale is max|x| / 127; values round to the nearest int8.
+     *
+     * @param src the values; rows of a weight matrix, each a whole number of blocks
+     * @param srcOff index of the first value in {@code src}
+     * @param n how many values, a multiple of {@link #BLOCK}
+     * @param dst where the blocks go; needs {@code n / 32 * 34} bytes from {@code dstOff}
+     * @param dstOff byte offset of the first block in {@code dst}; no alignment needed
+     * @throws IllegalArgumentException if {@code n} is not a whole number of blocks
+     */
     public static void quantizeQ8_0(float[] src, int srcOff, int n, MemorySegment dst, long dstOff) {
         checkBlocks(n);
         for (int b = 0; b < n / BLOCK; b++) {
@@ -30,6 +42,17 @@ public final class BlockQuantization {
         }
     }
 
+    /**
+     * Quantizes {@code n} floats (a multiple of 32) from {@code src} into Q4_0 blocks in {@code dst} at a byte offset.
+     * Each block's scale is the value of largest magnitude divided by -8, as ggml's reference quantizer does.
+     *
+     * @param src the values; rows of a weight matrix, each a whole number of blocks
+     * @param srcOff index of the first value in {@code src}
+     * @param n how many values, a multiple of {@link #BLOCK}
+     * @param dst where the blocks go; needs {@code n / 32 * 18} bytes from {@code dstOff}
+     * @param dstOff byte offset of the first block in {@code dst}; no alignment needed
+     * @throws IllegalArgumentException if {@code n} is not a whole number of blocks
+     */
     public static void quantizeQ4_0(float[] src, int srcOff, int n, MemorySegment dst, long dstOff) {
         checkBlocks(n);
         for (int b = 0; b < n / BLOCK; b++) {
@@ -55,6 +78,16 @@ public final class BlockQuantization {
         }
     }
 
+    /**
+     * Expands Q8_0 blocks back to floats: value = int8 · scale.
+     *
+     * @param src the blocks; {@code n / 32 * 34} bytes from {@code srcOff} are read
+     * @param srcOff byte offset of the first block
+     * @param dst where the values go
+     * @param dstOff index in {@code dst} of the first value written
+     * @param n how many values, a multiple of {@link #BLOCK}
+     * @throws IllegalArgumentException if {@code n} is not a whole number of blocks
+     */
     public static void dequantizeQ8_0(MemorySegment src, long srcOff, float[] dst, int dstOff, int n) {
         checkBlocks(n);
         for (int b = 0; b < n / BLOCK; b++) {
@@ -66,6 +99,16 @@ public final class BlockQuantization {
         }
     }
 
+    /**
+     * Expands Q4_0 blocks back to floats: value = (nibble - 8) · scale, low nibbles first.
+     *
+     * @param src the blocks; {@code n / 32 * 18} bytes from {@code srcOff} are read
+     * @param srcOff byte offset of the first block
+     * @param dst where the values go
+     * @param dstOff index in {@code dst} of the first value written
+     * @param n how many values, a multiple of {@link #BLOCK}
+     * @throws IllegalArgumentException if {@code n} is not a whole number of blocks
+     */
     public static void dequantizeQ4_0(MemorySegment src, long srcOff, float[] dst, int dstOff, int n) {
         checkBlocks(n);
         for (int b = 0; b < n / BLOCK; b++) {

@@ -10,12 +10,19 @@ import java.util.Locale;
  * low nibbles holding elements 0..15 and high nibbles elements 16..31.
  */
 public enum DType {
+    /** IEEE 754 single precision, 4 bytes; the type graph arithmetic and host results use. */
     F32(4, 1),
+    /** IEEE 754 half precision, 2 bytes (range about ±65504); a storage type for weights and activations. */
     F16(2, 1),
+    /** bfloat16, 2 bytes: F32's exponent range with 8 bits of mantissa; a storage type for weights. */
     BF16(2, 1),
+    /** Signed 32-bit integer, 4 bytes: token ids, indices, lengths. */
     I32(4, 1),
+    /** Signed 8-bit integer, 1 byte. */
     I8(1, 1),
+    /** ggml's Q8_0 block: an f16 scale and 32 int8 values, 34 bytes per 32 values; weights only. */
     Q8_0(34, 32),
+    /** ggml's Q4_0 block: an f16 scale and 32 packed 4-bit values, 18 bytes per 32 values; weights only. */
     Q4_0(18, 32);
 
     private final int blockBytes;
@@ -26,25 +33,50 @@ public enum DType {
         this.blockSize = blockSize;
     }
 
-    /** Bytes of one block (one element for plain types). */
+    /**
+     * Bytes of one block (one element for plain types).
+     *
+     * @return 1, 2 or 4 for plain types; 34 for Q8_0, 18 for Q4_0
+     */
     public int blockBytes() {
         return blockBytes;
     }
 
-    /** Elements per block: 1 for plain types, 32 for Q8_0 and Q4_0. */
+    /**
+     * Elements per block: 1 for plain types, 32 for Q8_0 and Q4_0.
+     *
+     * @return the number of values one block of {@link #blockBytes()} bytes holds
+     */
     public int blockSize() {
         return blockSize;
     }
 
+    /**
+     * Whether values are stored in blocks that share a scale (Q8_0, Q4_0); such tensors need their innermost
+     * dimension to be a multiple of {@link #blockSize()}.
+     *
+     * @return true for the block-quantized types
+     */
     public boolean isQuantized() {
         return blockSize > 1;
     }
 
+    /**
+     * Whether this is a plain floating-point type.
+     *
+     * @return true for F32, F16 and BF16; false for the integer and the block-quantized types
+     */
     public boolean isFloat() {
         return this == F32 || this == F16 || this == BF16;
     }
 
-    /** Bytes needed for {@code elements} contiguous values; must be a whole number of blocks. */
+    /**
+     * Bytes needed for {@code elements} contiguous values; must be a whole number of blocks.
+     *
+     * @param elements a count of values, a multiple of {@link #blockSize()}
+     * @return the storage size in bytes
+     * @throws IllegalArgumentException if {@code elements} is not a whole number of blocks
+     */
     public long bytesFor(long elements) {
         if (elements % blockSize != 0) {
             throw new IllegalArgumentException(
@@ -53,6 +85,13 @@ public enum DType {
         return elements / blockSize * blockBytes;
     }
 
+    /**
+     * The type with this name, ignoring case ({@code "f16"}, {@code "Q8_0"}), as command lines and files spell it.
+     *
+     * @param name a constant's name in any case
+     * @return the constant of that name
+     * @throws IllegalArgumentException if no type has that name; the message lists the valid names
+     */
     public static DType parse(String name) {
         for (DType t : values()) {
             if (t.name().equalsIgnoreCase(name)) return t;

@@ -9,6 +9,14 @@ public final class JsonWriter {
     private final StringBuilder out = new StringBuilder();
     private boolean needComma;
 
+    /** An empty writer; {@link #toString()} gives what was written so far. */
+    public JsonWriter() {}
+
+    /**
+     * Opens an object: <code>&#123;</code>.
+     *
+     * @return this writer
+     */
     public JsonWriter beginObject() {
         separate();
         out.append('{');
@@ -16,12 +24,22 @@ public final class JsonWriter {
         return this;
     }
 
+    /**
+     * Closes the innermost object: <code>&#125;</code>. Not checked against the open calls.
+     *
+     * @return this writer
+     */
     public JsonWriter endObject() {
         out.append('}');
         needComma = true;
         return this;
     }
 
+    /**
+     * Opens an array: {@code [}.
+     *
+     * @return this writer
+     */
     public JsonWriter beginArray() {
         separate();
         out.append('[');
@@ -29,13 +47,23 @@ public final class JsonWriter {
         return this;
     }
 
+    /**
+     * Closes the innermost array: {@code ]}. Not checked against the open calls.
+     *
+     * @return this writer
+     */
     public JsonWriter endArray() {
         out.append(']');
         needComma = true;
         return this;
     }
 
-    /** Writes a member name; the next value call writes its value. */
+    /**
+     * Writes a member name; the next value call writes its value.
+     *
+     * @param name the member name, escaped as needed; duplicates are not detected
+     * @return this writer
+     */
     public JsonWriter name(String name) {
         separate();
         quote(name);
@@ -44,6 +72,12 @@ public final class JsonWriter {
         return this;
     }
 
+    /**
+     * Writes a string value, escaped per RFC 8259 (and U+2028/U+2029, so the output is valid JavaScript too).
+     *
+     * @param s the string, or null for JSON {@code null}
+     * @return this writer
+     */
     public JsonWriter value(String s) {
         separate();
         if (s == null) out.append("null");
@@ -52,6 +86,12 @@ public final class JsonWriter {
         return this;
     }
 
+    /**
+     * Writes an integer value, exactly (readers that hold numbers as doubles lose precision above 2^53).
+     *
+     * @param n any long, written in decimal
+     * @return this writer
+     */
     public JsonWriter value(long n) {
         separate();
         out.append(n);
@@ -59,7 +99,14 @@ public final class JsonWriter {
         return this;
     }
 
-    /** A finite number in its shortest round-trip form (NaN and infinities are not JSON). */
+    /**
+     * A finite number in its shortest round-trip form (NaN and infinities are not JSON).
+     *
+     * @param d a finite number; whole numbers below 1e15 are written without a fraction ({@code 3}, not {@code 3.0})
+     * @return this writer
+     * @throws IllegalArgumentException if {@code d} is NaN or infinite (write {@code value((String) null)} for a
+     *     missing number)
+     */
     public JsonWriter number(double d) {
         if (!Double.isFinite(d)) throw new IllegalArgumentException("JSON has no " + d);
         separate();
@@ -68,6 +115,12 @@ public final class JsonWriter {
         return this;
     }
 
+    /**
+     * Writes {@code true} or {@code false}.
+     *
+     * @param b written as the literal {@code true} or {@code false}
+     * @return this writer
+     */
     public JsonWriter value(boolean b) {
         separate();
         out.append(b);
@@ -75,6 +128,11 @@ public final class JsonWriter {
         return this;
     }
 
+    /**
+     * The JSON written so far, compact (no whitespace).
+     *
+     * @return the text; valid JSON once every begin has its end
+     */
     @Override
     public String toString() {
         return out.toString();

@@ -26,17 +26,31 @@ public enum SegmentFormat {
         this.extension = extension;
     }
 
-    /** The name {@link #named} takes. */
+    /**
+     * The name {@link #named} takes.
+     *
+     * @return the lower-case {@code --format} value, e.g. {@code "srt"}
+     */
     public String cliName() {
         return cliName;
     }
 
-    /** The file extension (without the dot) that selects this format. */
+    /**
+     * The file extension (without the dot) that selects this format.
+     *
+     * @return e.g. {@code "json"}; {@code "txt"} for Audacity labels
+     */
     public String extension() {
         return extension;
     }
 
-    /** By name, case-insensitive ("txt" and "labels" also name AUDACITY); unknown names fail listing the valid ones. */
+    /**
+     * By name, case-insensitive ("txt" and "labels" also name AUDACITY); unknown names fail listing the valid ones.
+     *
+     * @param name a {@link #cliName()} or one of the aliases
+     * @return the format of that name
+     * @throws IllegalArgumentException if no format has that name
+     */
     public static SegmentFormat named(String name) {
         String n = name.toLowerCase(Locale.ROOT);
         if (n.equals("txt") || n.equals("labels")) return AUDACITY;
@@ -44,7 +58,13 @@ public enum SegmentFormat {
         throw new IllegalArgumentException("unknown segment format '" + name + "'; formats: " + names());
     }
 
-    /** By the file's extension; an unknown or missing one fails naming the extensions and the way to pick a format. */
+    /**
+     * By the file's extension; an unknown or missing one fails naming the extensions and the way to pick a format.
+     *
+     * @param file the output file; only its name's extension is read, case-insensitive
+     * @return the format whose {@link #extension()} the file has
+     * @throws IllegalArgumentException if the extension selects no format
+     */
     public static SegmentFormat of(Path file) {
         String name = file.getFileName() == null ? "" : file.getFileName().toString();
         int dot = name.lastIndexOf('.');
@@ -57,7 +77,14 @@ public enum SegmentFormat {
                         + names() + ")");
     }
 
-    /** {@code name} when given, else by the file's extension. */
+    /**
+     * {@code name} when given, else by the file's extension.
+     *
+     * @param file the output file, consulted only when {@code name} is null
+     * @param name a format name, or null
+     * @return the named format, else the one the extension selects
+     * @throws IllegalArgumentException if the name is unknown, or (without a name) the extension selects no format
+     */
     public static SegmentFormat choose(Path file, String name) {
         return name != null ? named(name) : of(file);
     }

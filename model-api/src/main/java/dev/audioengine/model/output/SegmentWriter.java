@@ -17,6 +17,16 @@ import java.util.Map;
 public final class SegmentWriter {
     private SegmentWriter() {}
 
+    /**
+     * The file's text.
+     *
+     * @param format the file format; only JSON carries {@code properties}
+     * @param recording what names the audio (a file name), for RTTM and JSON
+     * @param properties extra JSON members (String, Number, Boolean or null values); ignored by the other formats
+     * @param segments the segments, in the order to write them
+     * @return the whole file's text, ending in a newline where the format wants one
+     * @throws IllegalArgumentException if a property value is of another type, or a number is not finite
+     */
     public static String render(
             SegmentFormat format, String recording, Map<String, ?> properties, List<Segment> segments) {
         return switch (format) {
@@ -29,6 +39,16 @@ public final class SegmentWriter {
         };
     }
 
+    /**
+     * Writes {@link #render} to a file, replacing it.
+     *
+     * @param file the output file, created or truncated
+     * @param format the format (see {@link SegmentFormat#choose} to pick it from the file name)
+     * @param recording what names the audio
+     * @param properties extra JSON members; ignored by the other formats
+     * @param segments the segments
+     * @throws IOException if the file cannot be written
+     */
     public static void write(
             Path file, SegmentFormat format, String recording, Map<String, ?> properties, List<Segment> segments)
             throws IOException {

@@ -10,6 +10,11 @@ public final class SpeechAudio {
     /**
      * The samples of {@code segments} (in order, not overlapping, as the VAD returns them) joined
      * end to end; empty when there are none.
+     *
+     * @param audio the whole recording, at the rate the segments count in
+     * @param segments the speech, in order and not overlapping, inside the audio
+     * @return a new array of the speech samples
+     * @throws IllegalArgumentException if a segment is out of order or reaches past the audio
      */
     public static float[] collect(float[] audio, List<SpeechSegment> segments) {
         long n = 0, last = 0;

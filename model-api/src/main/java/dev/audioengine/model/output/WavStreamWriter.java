@@ -34,7 +34,15 @@ public final class WavStreamWriter implements AutoCloseable {
         out.write(WavWriter.pcm16Header(sampleRate, UNKNOWN, UNKNOWN));
     }
 
-    /** Creates (or truncates) {@code path}; the sizes are filled in on close. */
+    /**
+     * Creates (or truncates) {@code path}; the sizes are filled in on close.
+     *
+     * @param path the WAV file
+     * @param sampleRate samples per second, {@code > 0}
+     * @return the writer, which owns the file and closes it
+     * @throws IOException if the file cannot be opened or the header written
+     * @throws IllegalArgumentException if the rate is not positive
+     */
     public static WavStreamWriter toFile(Path path, int sampleRate) throws IOException {
         FileChannel ch = FileChannel.open(
                 path, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
@@ -46,12 +54,26 @@ public final class WavStreamWriter implements AutoCloseable {
         }
     }
 
-    /** Writes to {@code out}, which is flushed after every piece and left open on close (it may be standard output). */
+    /**
+     * Writes to {@code out}, which is flushed after every piece and left open on close (it may be standard output).
+     *
+     * @param out the stream; the header is written to it at once; not buffered here, so wrap a raw stream
+     * @param sampleRate samples per second, {@code > 0}
+     * @return the writer; the sizes stay 0xFFFFFFFF
+     * @throws IOException if the header cannot be written
+     * @throws IllegalArgumentException if the rate is not positive
+     */
     public static WavStreamWriter toStream(OutputStream out, int sampleRate) throws IOException {
         return new WavStreamWriter(out, null, sampleRate);
     }
 
-    /** Appends {@code samples} (converted as {@link WavWriter#pcm16}) and flushes them to the stream. */
+    /**
+     * Appends {@code samples} (converted as {@link WavWriter#pcm16}) and flushes them to the stream.
+     *
+     * @param samples mono audio in [-1, 1] (clipped beyond) at the writer's rate
+     * @throws IOException if writing fails, or a file would outgrow WAV's 4 GiB
+     * @throws IllegalStateException if the writer is closed
+     */
     public void write(float[] samples) throws IOException {
         if (closed) throw new IllegalStateException("the WAV stream is closed");
         long after = dataBytes + 2L * samples.length;
@@ -63,11 +85,20 @@ public final class WavStreamWriter implements AutoCloseable {
         if (file == null) out.flush(); // a player on the pipe hears each piece as soon as it is made
     }
 
-    /** Samples written so far. */
+    /**
+     * Samples written so far.
+     *
+     * @return the count, in samples (not bytes)
+     */
     public long samples() {
         return dataBytes / 2;
     }
 
+    /**
+     * Ends the audio (idempotent): a file gets its true sizes and is closed; a stream is flushed and left open.
+     *
+     * @throws IOException if flushing or patching the header fails
+     */
     @Override
     public void close() throws IOException {
         if (closed) return;

@@ -21,7 +21,15 @@ public final class WavWriter {
 
     private WavWriter() {}
 
-    /** RIFF, a WAVE_FORMAT_IEEE_FLOAT fmt chunk, a fact chunk (required for non-PCM data), and the data. */
+    /**
+     * RIFF, a WAVE_FORMAT_IEEE_FLOAT fmt chunk, a fact chunk (required for non-PCM data), and the data.
+     *
+     * @param file the output file, created or truncated
+     * @param samples mono audio, written exactly (no clipping or conversion)
+     * @param sampleRate samples per second, {@code > 0}
+     * @throws IOException if the file cannot be written
+     * @throws IllegalArgumentException if the rate is not positive or the audio exceeds WAV's 4 GiB
+     */
     public static void writeFloat(Path file, float[] samples, int sampleRate) throws IOException {
         checkRate(sampleRate);
         long dataBytes = 4L * samples.length;
@@ -55,14 +63,30 @@ public final class WavWriter {
         }
     }
 
-    /** A 16-bit PCM WAV file of {@code samples}, converted as {@link #pcm16} does. */
+    /**
+     * A 16-bit PCM WAV file of {@code samples}, converted as {@link #pcm16} does.
+     *
+     * @param file the output file, created or truncated
+     * @param samples mono audio in [-1, 1]; clipped beyond
+     * @param sampleRate samples per second, {@code > 0}
+     * @throws IOException if the file cannot be written
+     * @throws IllegalArgumentException if the rate is not positive or the audio exceeds WAV's 4 GiB
+     */
     public static void writePcm16(Path file, float[] samples, int sampleRate) throws IOException {
         try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
             writePcm16(out, samples, sampleRate);
         }
     }
 
-    /** The same bytes to {@code out} (standard output, a socket), which is flushed but left open. */
+    /**
+     * The same bytes to {@code out} (standard output, a socket), which is flushed but left open.
+     *
+     * @param out the stream; the caller closes it
+     * @param samples mono audio in [-1, 1]; clipped beyond
+     * @param sampleRate samples per second, {@code > 0}
+     * @throws IOException if writing fails
+     * @throws IllegalArgumentException if the rate is not positive or the audio exceeds WAV's 4 GiB
+     */
     public static void writePcm16(OutputStream out, float[] samples, int sampleRate) throws IOException {
         checkRate(sampleRate);
         long dataBytes = 2L * samples.length;
@@ -107,6 +131,9 @@ public final class WavWriter {
      * One sample as a 16-bit integer: full scale is 32767 (libsndfile's and soundfile's scale: +1 and -1 map to
      * ±32767, symmetric, so a full-scale sine does not clip), rounded to the
      * nearest, clipped beyond [-1, 1]; NaN, which no player can show, becomes 0.
+     *
+     * @param s a sample, nominally in [-1, 1]
+     * @return the 16-bit value, in [-32767, 32767]
      */
     public static short pcm16(float s) {
         if (Float.isNaN(s)) return 0;

@@ -12,7 +12,13 @@ import java.util.HexFormat;
 public final class FileHash {
     private FileHash() {}
 
-    /** Lower-case hex sha256 of the file's bytes. */
+    /**
+     * Lower-case hex sha256 of the file's bytes.
+     *
+     * @param p a regular file; read whole, so this costs a pass over it (ModelStore remembers verified files)
+     * @return 64 lower-case hex digits, as {@link dev.audioengine.model.ModelFile#sha256()} spells them
+     * @throws IOException if the file cannot be read
+     */
     public static String sha256(Path p) throws IOException {
         MessageDigest md = newDigest();
         try (InputStream in = Files.newInputStream(p)) {

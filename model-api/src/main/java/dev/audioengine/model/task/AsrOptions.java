@@ -24,6 +24,16 @@ public record AsrOptions(
     public static final AsrOptions DEFAULTS =
             new AsrOptions(new VadOptions(0.5, Double.NaN, 250, 300, 200, Double.POSITIVE_INFINITY), 10, 2, 6, 0.5);
 
+    /**
+     * Checks every option's range, naming it as the command line does, so a caller can report a usage error.
+     *
+     * @param vad required
+     * @param maxWindowSeconds in [1, 60]
+     * @param mergeGapSeconds {@code >= 0}
+     * @param tokensPerSecond in (0, 50]
+     * @param partialEverySeconds {@code > 0}
+     * @throws IllegalArgumentException if vad is null or a value is out of range (NaN included)
+     */
     public AsrOptions {
         if (vad == null) throw new IllegalArgumentException("vad options are required");
         if (!(maxWindowSeconds >= 1 && maxWindowSeconds <= 60))
@@ -36,6 +46,13 @@ public record AsrOptions(
             throw new IllegalArgumentException("partial-every-s must be positive, got " + partialEverySeconds);
     }
 
+    /**
+     * These options with another window limit.
+     *
+     * @param seconds the longest window, in [1, 60]
+     * @return a new options record
+     * @throws IllegalArgumentException if the value is out of range
+     */
     public AsrOptions withMaxWindowSeconds(double seconds) {
         return new AsrOptions(vad, seconds, mergeGapSeconds, tokensPerSecond, partialEverySeconds);
     }
@@ -51,6 +68,13 @@ public record AsrOptions(
         return new AsrOptions(vad, maxWindowSeconds, seconds, tokensPerSecond, partialEverySeconds);
     }
 
+    /**
+     * These options with other voice activity settings.
+     *
+     * @param v the VAD options, not null
+     * @return a new options record
+     * @throws IllegalArgumentException if {@code v} is null
+     */
     public AsrOptions withVad(VadOptions v) {
         return new AsrOptions(v, maxWindowSeconds, mergeGapSeconds, tokensPerSecond, partialEverySeconds);
     }

@@ -13,14 +13,24 @@ package dev.audioengine.model.task;
  * @param windows       windows admitted
  */
 public record BatchStats(int slots, int active, int queued, long steps, long sequenceSteps, long windows) {
+    /** All zero: a recognizer that does not batch, or the start of a sum. */
     public static final BatchStats NONE = new BatchStats(0, 0, 0, 0, 0, 0);
 
-    /** Sequences per step on average; 0 before the first step. */
+    /**
+     * Sequences per step on average; 0 before the first step.
+     *
+     * @return {@code sequenceSteps / steps}, between 1 and {@code slots} once steps have run
+     */
     public double occupancy() {
         return steps == 0 ? 0 : sequenceSteps / (double) steps;
     }
 
-    /** The sum of two batches' figures (a model with several batches, or several devices). */
+    /**
+     * The sum of two batches' figures (a model with several batches, or several devices).
+     *
+     * @param o the other batch's figures
+     * @return a new record with every field summed
+     */
     public BatchStats plus(BatchStats o) {
         return new BatchStats(
                 slots + o.slots,

@@ -11,8 +11,16 @@ package dev.audioengine.model.task;
  * @param memoryBudgetBytes the most bytes the batch's caches may take on the device; 0 for no limit
  */
 public record Batching(int maxBatch, long memoryBudgetBytes) {
+    /** One sequence per decoder step and no budget: no batching. */
     public static final Batching NONE = new Batching(1, 0);
 
+    /**
+     * Checks the limits.
+     *
+     * @param maxBatch in [1, 1024]
+     * @param memoryBudgetBytes {@code >= 0}; 0 for no limit
+     * @throws IllegalArgumentException if a value is out of range; the message names {@code --max-batch}
+     */
     public Batching {
         if (maxBatch < 1 || maxBatch > 1024)
             throw new IllegalArgumentException("--max-batch must be in [1, 1024], got " + maxBatch);
@@ -21,7 +29,13 @@ public record Batching(int maxBatch, long memoryBudgetBytes) {
                     "the batch memory budget must not be negative, got " + memoryBudgetBytes);
     }
 
-    /** Sequences a batch holds when each costs {@code bytesPerSequence}: maxBatch, or what the budget pays for (at least one). */
+    /**
+     * Sequences a batch holds when each costs {@code bytesPerSequence}: maxBatch, or what the budget pays for (at least
+     * one).
+     *
+     * @param bytesPerSequence device bytes one sequence's key/value caches take; 0 or less ignores the budget
+     * @return a slot count in {@code [1, maxBatch]}
+     */
     public int slots(long bytesPerSequence) {
         if (memoryBudgetBytes == 0 || bytesPerSequence <= 0) return maxBatch;
         return (int) Math.max(1, Math.min(maxBatch, memoryBudgetBytes / bytesPerSequence));

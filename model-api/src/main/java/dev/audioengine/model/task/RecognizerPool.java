@@ -34,11 +34,22 @@ public final class RecognizerPool implements SpeechRecognizer {
         for (int i = 0; i < inFlight.length; i++) inFlight[i] = new AtomicInteger();
     }
 
-    /** A pool over {@code copies} (the same model on different devices); one copy is the copy itself, pooled. */
+    /**
+     * A pool over {@code copies} (the same model on different devices); one copy is the copy itself, pooled.
+     *
+     * @param copies at least one recognizer, all at one sample rate; the pool takes them over and closes them
+     * @return the pool, a SpeechRecognizer itself, at the copies' sample rate
+     * @throws IllegalArgumentException if the list is empty or the rates differ
+     */
     public static RecognizerPool of(List<? extends SpeechRecognizer> copies) {
         return new RecognizerPool(List.copyOf(copies));
     }
 
+    /**
+     * The pooled recognizers, in the order given.
+     *
+     * @return an unmodifiable list; closing the pool closes them
+     */
     public List<SpeechRecognizer> copies() {
         return copies;
     }

@@ -16,6 +16,7 @@ public record VadOptions(
     /** Silence that a split at max_speech may use (Silero's min_silence_at_max_speech, 98 ms). */
     public static final double MIN_SILENCE_AT_MAX_SPEECH_MS = 98;
 
+    /** Silero's own defaults: threshold 0.5, 250 ms minimum speech, 100 ms minimum silence, 30 ms padding. */
     public static final VadOptions DEFAULTS = new VadOptions(0.5, Double.NaN, 250, 100, 30, Double.POSITIVE_INFINITY);
 
     /**
@@ -42,7 +43,11 @@ public record VadOptions(
         if (ms < 0) throw new IllegalArgumentException(name + " must not be negative, got " + ms);
     }
 
-    /** The negative threshold in effect. */
+    /**
+     * The negative threshold in effect.
+     *
+     * @return {@code negThreshold}, or max(threshold − 0.15, 0.01) when it is NaN
+     */
     public double effectiveNegThreshold() {
         return Double.isNaN(negThreshold) ? Math.max(threshold - 0.15, 0.01) : negThreshold;
     }
