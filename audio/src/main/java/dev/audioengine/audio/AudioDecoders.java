@@ -135,12 +135,16 @@ final class AudioDecoders {
 
     /** The formats this reader takes here, and what installing a missing library would add. */
     static String accepted() {
+        return accepted(Libsndfile.available(), Ffmpeg.available());
+    }
+
+    static String accepted(boolean libsndfile, boolean ffmpeg) {
         String sndfile = "FLAC, Ogg Vorbis and Opus, MP3, AIFF, AU, CAF, W64";
         List<String> here = new ArrayList<>(List.of("WAV"));
         List<String> missing = new ArrayList<>();
-        if (Libsndfile.available()) here.add(sndfile + " (libsndfile)");
+        if (libsndfile) here.add(sndfile + " (libsndfile)");
         else missing.add("libsndfile (apt-get install " + Libsndfile.DEBIAN_PACKAGE + ") adds " + sndfile);
-        if (Ffmpeg.available()) here.add(Ffmpeg.ADDS + " (FFmpeg)");
+        if (ffmpeg) here.add(Ffmpeg.ADDS + " (FFmpeg)");
         else missing.add("FFmpeg's libraries (apt-get install " + Ffmpeg.DEBIAN_PACKAGES + ") add " + Ffmpeg.ADDS);
         return "Readable here: " + String.join("; ", here) + "."
                 + (missing.isEmpty() ? "" : " Installing " + String.join("; installing ", missing) + ".");

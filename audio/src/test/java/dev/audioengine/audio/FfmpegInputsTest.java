@@ -240,6 +240,24 @@ class FfmpegInputsTest {
                 .hasMessageContaining("apt-get install libavformat59 libavcodec59 libswresample4 libavutil57");
     }
 
+    /** The sentence the all-refused message (and so the server's 400) ends with, with each library there or not. */
+    @Test
+    void theAcceptedFormatsAreNamedAndWhatAMissingLibraryWouldAdd() {
+        assertThat(AudioDecoders.accepted(true, true))
+                .isEqualTo("Readable here: WAV; FLAC, Ogg Vorbis and Opus, MP3, AIFF, AU, CAF, W64 (libsndfile); WebM,"
+                        + " Matroska (MKV), MP4/M4A/MOV, AAC, AMR, WMA, Ogg with any codec and the sound of video files"
+                        + " (FFmpeg).");
+        assertThat(AudioDecoders.accepted(true, false))
+                .startsWith("Readable here: WAV; FLAC, Ogg Vorbis and Opus, MP3, AIFF, AU, CAF, W64 (libsndfile).")
+                .endsWith(" Installing FFmpeg's libraries (apt-get install libavformat59 libavcodec59 libswresample4"
+                        + " libavutil57) add WebM, Matroska (MKV), MP4/M4A/MOV, AAC, AMR, WMA, Ogg with any codec and"
+                        + " the sound of video files.");
+        assertThat(AudioDecoders.accepted(false, false))
+                .startsWith("Readable here: WAV.")
+                .contains("Installing libsndfile (apt-get install libsndfile1) adds FLAC")
+                .contains("installing FFmpeg's libraries");
+    }
+
     @Test
     void anotherMajorVersionIsRefusedRatherThanMisread() {
         NativeLibrary util = NativeLibrary.find(List.of("libavutil.so.57"), List.of(), "avutil_version");
