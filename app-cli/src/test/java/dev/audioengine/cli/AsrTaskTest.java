@@ -297,7 +297,7 @@ class AsrTaskTest {
                 new Case(
                         "vad option",
                         "--threshold is an option of --task vad, not of --task asr; its options: --mode, --segments-out, "
-                                + "--format, --max-window-s, --vad-threshold",
+                                + "--format, --audio-stream, --max-window-s, --vad-threshold",
                         "--task",
                         "asr",
                         "--model",
