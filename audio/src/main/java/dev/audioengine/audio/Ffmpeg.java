@@ -77,7 +77,7 @@ final class Ffmpeg {
             FMT_DURATION_ESTIMATION = 272,
             FMT_SIZE = 472;
     static final long IFORMAT_NAME = 0, IFORMAT_LONG_NAME = 8;
-    static final long STREAM_CODECPAR = 208;
+    static final long STREAM_TIME_BASE = 16, STREAM_DURATION = 32, STREAM_CODECPAR = 208;
     static final long PAR_CODEC_TYPE = 0, PAR_CODEC_ID = 4;
     static final long FRAME_EXTENDED_DATA = 96, FRAME_NB_SAMPLES = 112, FRAME_FORMAT = 116;
     static final long PACKET_STREAM_INDEX = 36;

@@ -175,13 +175,6 @@ final class FfmpegDecoder implements FrameDecoder {
         rc = (int) ff.findStreamInfo.invokeExact(format, MemorySegment.NULL);
         ioFailure();
         if (rc < 0) throw refused(container + ", but FFmpeg cannot read its streams: " + ff.error(rc));
-        long duration = format.get(ValueLayout.JAVA_LONG, Ffmpeg.FMT_DURATION);
-        int how = format.get(INT, Ffmpeg.FMT_DURATION_ESTIMATION);
-        // a duration estimated from the bit rate is a guess; one from the container or the timestamps is declared
-        if (duration > 0
-                && duration != Ffmpeg.AV_NOPTS_VALUE
-                && (how == Ffmpeg.AVFMT_DURATION_FROM_PTS || how == Ffmpeg.AVFMT_DURATION_FROM_STREAM))
-            declaredSeconds = duration / 1e6;
     }
 
     private void chooseStream(int wanted) throws Throwable {
@@ -207,6 +200,28 @@ final class FfmpegDecoder implements FrameDecoder {
         }
         audioStreamNumber = audio.indexOf(streamIndex);
         codecName = ff.codecName(parameters(streams, streamIndex).get(INT, Ffmpeg.PAR_CODEC_ID));
+        declaredSeconds = declaredSeconds(streams.getAtIndex(ADDRESS, streamIndex), n);
+    }
+
+    /**
+     * How long the chosen stream says it is, for the truncation warning, or -1: the stream's own duration, else the
+     * file's when the stream is its only one (a video's may be longer than its sound), never one FFmpeg estimated from
+     * the bit rate.
+     */
+    private double declaredSeconds(MemorySegment stream, int streams) {
+        stream = stream.reinterpret(Ffmpeg.STREAM_DURATION + 8);
+        long duration = stream.get(ValueLayout.JAVA_LONG, Ffmpeg.STREAM_DURATION);
+        int num = stream.get(INT, Ffmpeg.STREAM_TIME_BASE), den = stream.get(INT, Ffmpeg.STREAM_TIME_BASE + 4);
+        if (duration > 0 && duration != Ffmpeg.AV_NOPTS_VALUE && num > 0 && den > 0)
+            return duration * (double) num / den;
+        long whole = format.get(ValueLayout.JAVA_LONG, Ffmpeg.FMT_DURATION);
+        int how = format.get(INT, Ffmpeg.FMT_DURATION_ESTIMATION);
+        if (streams == 1
+                && whole > 0
+                && whole != Ffmpeg.AV_NOPTS_VALUE
+                && (how == Ffmpeg.AVFMT_DURATION_FROM_PTS || how == Ffmpeg.AVFMT_DURATION_FROM_STREAM))
+            return whole / 1e6;
+        return -1;
     }
 
     private String count() {

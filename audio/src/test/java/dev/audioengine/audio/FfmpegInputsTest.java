@@ -169,6 +169,43 @@ class FfmpegInputsTest {
                         ".*cut\\.webm: truncated: Matroska / WebM declares 2\\.5. s but only 1\\.[0-9]+ s could be decoded");
         float[] whole = engine(webm, AudioStream.BEST_AUDIO_STREAM, new ArrayList<>());
         assertThat(half).containsExactly(Arrays.copyOf(whole, half.length));
+
+        // an M4A with its index first (faststart): cut, the samples the index lists but the file lacks are missing,
+        // and the track's own duration says so
+        Path faststart = dir.resolve("cut-source-faststart.m4a");
+        FfmpegTool.ffmpeg("-i", m4a.toString(), "-c", "copy", "-movflags", "+faststart", faststart.toString());
+        warnings.clear();
+        float[] front = engine(cut(faststart, "cut-faststart.m4a"), AudioStream.BEST_AUDIO_STREAM, warnings);
+        assertThat(front.length).isBetween(48000 / 2, 48000 * 2);
+        // (the last packet, cut in its middle, is refused by the decoder, which is said too)
+        assertThat(warnings)
+                .anySatisfy(w -> assertThat(w)
+                        .contains("cut-faststart.m4a: truncated: QuickTime / MOV declares 2.50 s but only 1."));
+
+        // a video longer than its sound is not a truncated sound
+        Path longVideo = dir.resolve("long-video.mkv");
+        FfmpegTool.ffmpeg(
+                "-f",
+                "lavfi",
+                "-i",
+                "testsrc=duration=6:size=64x48:rate=5",
+                "-i",
+                source.toString(),
+                "-map",
+                "0:v",
+                "-map",
+                "1:a",
+                "-c:v",
+                "libx264",
+                "-preset",
+                "ultrafast",
+                "-c:a",
+                "libopus",
+                longVideo.toString());
+        warnings.clear();
+        assertThat(engine(longVideo, AudioStream.BEST_AUDIO_STREAM, warnings).length)
+                .isBetween(119_000, 121_000);
+        assertThat(warnings).isEmpty();
     }
 
     static Path cut(Path file, String name) throws IOException {
