@@ -208,6 +208,44 @@ class FfmpegInputsTest {
         assertThat(warnings).isEmpty();
     }
 
+    /**
+     * Two ADTS files end to end, 48 kHz stereo then 16 kHz mono (a broadcast that switches programmes): one stream
+     * whose format changes. Converted to the first format throughout, as the ffmpeg command converts it, with a warning.
+     */
+    @Test
+    void aStreamThatChangesFormatMidwayIsConvertedToTheFirst() throws Exception {
+        Path first = dir.resolve("first.aac"), second = dir.resolve("second.aac"), both = dir.resolve("both.aac");
+        FfmpegTool.ffmpeg("-i", source.toString(), "-t", "2", "-c:a", "aac", first.toString());
+        FfmpegTool.ffmpeg(
+                "-f",
+                "lavfi",
+                "-i",
+                "sine=frequency=1000:duration=2:sample_rate=16000",
+                "-c:a",
+                "aac",
+                second.toString());
+        Files.write(both, Files.readAllBytes(first));
+        Files.write(both, Files.readAllBytes(second), java.nio.file.StandardOpenOption.APPEND);
+        List<String> warnings = new ArrayList<>();
+        float[] got;
+        try (AudioStream in = AudioStream.open(both, AudioStream.BEST_AUDIO_STREAM, warnings::add)) {
+            assertThat(in.sourceRate()).isEqualTo(48000);
+            assertThat(in.channels()).isEqualTo(2);
+            got = in.readAll().samples();
+        }
+        assertThat(warnings)
+                .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+                .contains("both.aac: the audio changes midway (at 2.0")
+                .contains("from 48000 Hz stereo to 16000 Hz mono; converted to the first");
+        float[] expected = ffmpegMono(both, -1, 2);
+        assertThat(got.length).isEqualTo(expected.length);
+        double max = 0;
+        for (int i = 0; i < got.length; i++) max = Math.max(max, Math.abs(got[i] - (double) expected[i]));
+        System.out.printf("a format change midway: max |engine - ffmpeg| %.3g%n", max);
+        // the same conversion (libswresample with its defaults, reset at the change) gives the same bits
+        assertThat(max).isZero();
+    }
+
     static Path cut(Path file, String name) throws IOException {
         byte[] b = Files.readAllBytes(file);
         return Files.write(dir.resolve(name), Arrays.copyOf(b, b.length / 2));
