@@ -207,10 +207,13 @@ final class Ffmpeg {
         NativeLibrary codec = find(sonames.avcodec(), "avcodec_version", report);
         NativeLibrary format = find(sonames.avformat(), "avformat_version", report);
         if (!report.isEmpty()) return String.join("; ", report);
-        String versions = checkVersion(util, "avutil", AVUTIL_MAJOR, AVUTIL_MIN_MINOR)
-                + checkVersion(swr, "swresample", SWRESAMPLE_MAJOR, SWRESAMPLE_MIN_MINOR)
-                + checkVersion(codec, "avcodec", AVCODEC_MAJOR, AVCODEC_MIN_MINOR)
-                + checkVersion(format, "avformat", AVFORMAT_MAJOR, 0);
+        String versions = java.util.stream.Stream.of(
+                        checkVersion(util, "avutil", AVUTIL_MAJOR, AVUTIL_MIN_MINOR),
+                        checkVersion(swr, "swresample", SWRESAMPLE_MAJOR, SWRESAMPLE_MIN_MINOR),
+                        checkVersion(codec, "avcodec", AVCODEC_MAJOR, AVCODEC_MIN_MINOR),
+                        checkVersion(format, "avformat", AVFORMAT_MAJOR, 0))
+                .filter(v -> !v.isEmpty())
+                .collect(java.util.stream.Collectors.joining(","));
         if (!versions.isEmpty())
             return "found " + format.location() + " and its siblings, but" + versions
                     + "; this build reads the structures of FFmpeg 5.1 (libavformat 59, libavcodec 59, libavutil 57,"
