@@ -1,6 +1,7 @@
 /**
- * Audio codecs: files and streams decoded (WAV in pure Java, the other formats through libsndfile
- * over FFM), mixed to mono and resampled in a stream; FLAC encoded in pure Java. Needs native access for libsndfile.
+ * Audio codecs: files and streams decoded (WAV in pure Java, the other formats through libsndfile and then FFmpeg,
+ * both over FFM and optional), mixed to mono and resampled in a stream; FLAC encoded in pure Java. Needs native access
+ * for libsndfile and FFmpeg.
  */
 module dev.audioengine.audio {
     // NativeLibrary: how vendor libraries are found and reported when missing

@@ -301,7 +301,7 @@ class AsrTaskTest {
                 new Case(
                         "vad option",
                         "--threshold is an option of --task vad, not of --task asr; its options: --mode, --segments-out, "
-                                + "--format, --max-window-s, --merge-gap-s, --vad-threshold",
+                                + "--format, --audio-stream, --max-window-s, --merge-gap-s, --vad-threshold",
                         "--task",
                         "asr",
                         "--model",

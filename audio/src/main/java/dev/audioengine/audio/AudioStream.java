@@ -18,7 +18,10 @@ import java.util.function.Consumer;
  * Audio decoded, mixed to mono and resampled in a stream, block by block, so memory stays bounded
  * whatever the length. The format is recognized by content: WAV (integer PCM, float, A-law, µ-law)
  * in pure Java; FLAC, Ogg Vorbis, Opus, MP3, AIFF, AU/SND, W64, CAF and the rest through libsndfile
- * (Debian package libsndfile1).
+ * (Debian package libsndfile1); what libsndfile refuses through FFmpeg (Debian packages libavformat59,
+ * libavcodec59, libswresample4, libavutil57): WebM and Matroska, MP4/M4A/MOV, Ogg with any codec, AAC, AMR, WMA and
+ * the sound of video files. Both libraries are optional: without them their formats are refused with a message
+ * naming the packages. A file with several audio streams gives its best one (FFmpeg's choice), or the one asked for.
  *
  * <pre>{@code
  * try (AudioStream in = AudioStream.open(path, err::println).resampleTo(16000)) {
@@ -61,9 +64,22 @@ public final class AudioStream implements AutoCloseable {
         mono = decoder.channels() == 1 ? interleaved : new float[BLOCK_FRAMES];
     }
 
+    /** For {@code audioStream}: the input's best audio stream, as FFmpeg ranks them (WAV and libsndfile: the one). */
+    public static final int BEST_AUDIO_STREAM = -1;
+
     /** Opens a file; warnings (truncation, ...) go to {@code warnings} as they arise and to {@link #warnings()}. */
     public static AudioStream open(Path file, Consumer<String> warnings) throws IOException {
-        return open(file.toString(), warnings, w -> AudioDecoders.open(file, w));
+        return open(file, BEST_AUDIO_STREAM, warnings);
+    }
+
+    /**
+     * Opens one audio stream of a file: {@code audioStream} counts the audio streams only, from 0 (a video's second
+     * soundtrack is 1), or is {@link #BEST_AUDIO_STREAM}. A number the file does not have is an
+     * {@link AudioFormatException} that says how many audio streams it has.
+     */
+    public static AudioStream open(Path file, int audioStream, Consumer<String> warnings) throws IOException {
+        checkStream(audioStream);
+        return open(file.toString(), warnings, w -> AudioDecoders.open(file, audioStream, w));
     }
 
     /** Opens a file; warnings are kept for {@link #warnings()}. */
@@ -76,7 +92,22 @@ public final class AudioStream implements AutoCloseable {
      * can be read from a pipe (FLAC, AU, ...) stream; the others need a file.
      */
     public static AudioStream open(InputStream in, String name, Consumer<String> warnings) throws IOException {
-        return open(name, warnings, w -> AudioDecoders.open(in, name, w));
+        return open(in, name, BEST_AUDIO_STREAM, warnings);
+    }
+
+    /**
+     * One audio stream of a stream, as {@link #open(Path, int, Consumer)} chooses it. Read front to back: a container
+     * whose index follows its samples (an MP4 written without faststart) needs a file.
+     */
+    public static AudioStream open(InputStream in, String name, int audioStream, Consumer<String> warnings)
+            throws IOException {
+        checkStream(audioStream);
+        return open(name, warnings, w -> AudioDecoders.open(in, name, audioStream, w));
+    }
+
+    private static void checkStream(int audioStream) {
+        if (audioStream < BEST_AUDIO_STREAM)
+            throw new IllegalArgumentException("audio stream numbers start at 0: " + audioStream);
     }
 
     /** Reads standard input (the command line's {@code --audio -}). */
@@ -138,7 +169,10 @@ public final class AudioStream implements AutoCloseable {
         return decoder.channels();
     }
 
-    /** What was recognized: "WAV 16-bit integer PCM", "FLAC (Free Lossless Audio Codec), Signed 16 bit PCM (libsndfile 1.2.0)". */
+    /**
+     * What was recognized: "WAV 16-bit integer PCM", "FLAC (Free Lossless Audio Codec), Signed 16 bit PCM (libsndfile
+     * 1.2.0)", "Matroska / WebM, opus (FFmpeg 5.1.6; audio stream 0 of 1)".
+     */
     public String format() {
         return decoder.description();
     }

@@ -80,6 +80,11 @@ final class Libsndfile {
         static final Object LOADED = load(SONAMES);
     }
 
+    /** Whether the library loads (for messages that list what is readable). */
+    static boolean available() {
+        return Holder.LOADED instanceof Libsndfile;
+    }
+
     /** The library, or an exception whose message says what was tried and which package to install. */
     static Libsndfile get(String source, String what) throws AudioFormatException {
         return require(Holder.LOADED, source, what);
@@ -87,7 +92,7 @@ final class Libsndfile {
 
     static Libsndfile require(Object loaded, String source, String what) throws AudioFormatException {
         if (loaded instanceof Libsndfile l) return l;
-        throw new AudioFormatException(source + ": reading " + what
+        throw new DecoderRefusedException(source + ": reading " + what
                 + " needs libsndfile (WAV in PCM, float, A-law or µ-law" + " does not), which is not available ("
                 + loaded + "). Install it: apt-get install " + DEBIAN_PACKAGE + " (Debian/Ubuntu).");
     }

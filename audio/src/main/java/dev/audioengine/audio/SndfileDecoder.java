@@ -52,7 +52,7 @@ final class SndfileDecoder implements FrameDecoder {
             MemorySegment file = (MemorySegment)
                     sf.open.invokeExact(scratch.allocateFrom(path.toString()), Libsndfile.SFM_READ, info);
             if (file.equals(MemorySegment.NULL)) {
-                throw new AudioFormatException(source + ": "
+                throw new DecoderRefusedException(source + ": "
                         + (guess.startsWith("WAV")
                                 ? "a " + guess
                                         + ", which the WAV reader does not decode and libsndfile cannot read either (libsndfile: "
@@ -77,12 +77,13 @@ final class SndfileDecoder implements FrameDecoder {
             MemorySegment file = (MemorySegment)
                     sf.openVirtual.invokeExact(VirtualInput.callbacks(), Libsndfile.SFM_READ, info, stream.userData());
             if (file.equals(MemorySegment.NULL)) {
-                String why = stream.failure() != null
-                        ? "reading it failed: " + stream.failure().getMessage()
-                        : sf.error(MemorySegment.NULL);
-                throw new AudioFormatException(
-                        source + ": not a WAV stream, and libsndfile cannot read it from a stream (" + guess + "): "
-                                + why + "; formats that need seeking must be passed as a file");
+                if (stream.failure() != null) // the stream's fault, not the format's: no other decoder can do better
+                throw new AudioFormatException(source
+                        + ": not a WAV stream, and libsndfile cannot read it from a stream (" + guess
+                        + "): reading it failed: " + stream.failure().getMessage());
+                throw new DecoderRefusedException(source
+                        + ": not a WAV stream, and libsndfile cannot read it from a stream (" + guess + "): "
+                        + sf.error(MemorySegment.NULL) + "; formats that need seeking must be passed as a file");
             }
             return checked(new SndfileDecoder(sf, file, info, stream, source));
         } catch (IOException | RuntimeException e) {

@@ -261,8 +261,8 @@ final class AsrTask {
     }
 
     /** Opens the input at the rate the model hears, so that both modes resample the same way and say so. */
-    private static AudioStream open(Path input, SpeechRecognizer asr, TaskRun run) throws IOException {
-        AudioStream in = AudioInputs.open(input, w -> run.note("warning: " + w));
+    private AudioStream open(Path input, SpeechRecognizer asr, TaskRun run) throws IOException {
+        AudioStream in = AudioInputs.open(input, shared.audioStream(), w -> run.note("warning: " + w));
         if (in.sourceRate() != asr.sampleRate()) {
             run.note("resampling " + AudioInputs.describe(input) + " from " + in.sourceRate() + " Hz to "
                     + asr.sampleRate() + " Hz");

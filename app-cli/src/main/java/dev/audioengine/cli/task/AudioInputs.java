@@ -24,9 +24,10 @@ public final class AudioInputs {
     /** Standard input, as {@code -} names it. */
     public static final Path STDIN = Path.of("-");
 
-    /** Extensions a folder is searched for: WAV and what libsndfile decodes. */
+    /** Extensions a folder is searched for: WAV, what libsndfile decodes, and what FFmpeg adds (videos included). */
     static final Set<String> AUDIO_EXTENSIONS = Set.of(
-            "wav", "wave", "flac", "ogg", "oga", "opus", "mp3", "aiff", "aif", "aifc", "au", "snd", "w64", "caf");
+            "wav", "wave", "flac", "ogg", "oga", "opus", "mp3", "aiff", "aif", "aifc", "au", "snd", "w64", "caf",
+            "webm", "weba", "mkv", "mka", "mp4", "m4a", "m4b", "mov", "aac", "amr", "awb", "3gp", "wma", "spx", "ac3");
 
     private AudioInputs() {}
 
@@ -48,11 +49,11 @@ public final class AudioInputs {
         return files;
     }
 
-    /** Opens one expanded input for decoding, standard input included. */
-    static AudioStream open(Path input, Consumer<String> warnings) throws IOException {
+    /** Opens one expanded input for decoding, standard input included; {@code audioStream} as AudioStream takes it. */
+    static AudioStream open(Path input, int audioStream, Consumer<String> warnings) throws IOException {
         return input.equals(STDIN)
-                ? AudioStream.open(System.in, "standard input", warnings)
-                : AudioStream.open(input, warnings);
+                ? AudioStream.open(System.in, "standard input", audioStream, warnings)
+                : AudioStream.open(input, audioStream, warnings);
     }
 
     /** How messages name an input: its path, or "standard input". */

@@ -1,5 +1,6 @@
 package dev.audioengine.cli.task;
 
+import dev.audioengine.audio.AudioStream;
 import dev.audioengine.cli.UsageError;
 import dev.audioengine.model.output.SegmentFormat;
 import java.io.IOException;
@@ -29,6 +30,22 @@ final class AudioTaskOptions {
             description = "Format of --segments-out: json, csv, srt, vtt, rttm, audacity. "
                     + "Default: by the file's extension.")
     String format;
+
+    @Option(
+            names = "--audio-stream",
+            paramLabel = "N",
+            description = "Decode the N-th audio stream of each input, counting audio streams only, from 0 (a video's "
+                    + "second soundtrack is 1). Default: the best one, as FFmpeg ranks them (WAV and libsndfile's "
+                    + "formats hold one).")
+    Integer audioStream;
+
+    /** The stream to open, as AudioStream takes it; a negative --audio-stream is a usage error. */
+    int audioStream() {
+        if (audioStream == null) return AudioStream.BEST_AUDIO_STREAM;
+        if (audioStream < 0)
+            throw new UsageError("--audio-stream counts audio streams from 0 (the first), not " + audioStream);
+        return audioStream;
+    }
 
     boolean streaming() {
         return mode.streaming();

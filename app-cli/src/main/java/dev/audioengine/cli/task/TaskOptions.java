@@ -65,7 +65,7 @@ public final class TaskOptions {
             arity = "1..*",
             description =
                     "Input audio: files, folders (their audio files), "
-                            + "quoted globs ('clips/*.wav'), or - for standard input. WAV is read natively; FLAC, Ogg, Opus, MP3, AIFF, ... through libsndfile.")
+                            + "quoted globs ('clips/*.wav'), or - for standard input. WAV is read natively; FLAC, Ogg, Opus, MP3, AIFF, ... through libsndfile; WebM, MP4/M4A, MKV, AAC, AMR, WMA and the sound of videos through FFmpeg.")
     private List<String> audio;
 
     @Option(
@@ -163,6 +163,7 @@ public final class TaskOptions {
         List<Path> inputs = switch (t) {
             case VAD, ASR -> {
                 if (audio == null) throw new UsageError("--task " + t.cliName() + " needs --audio FILE");
+                audioTask.audioStream(); // a bad number before any input is looked at
                 yield AudioInputs.expand(audio);
             }
             case TTS -> {

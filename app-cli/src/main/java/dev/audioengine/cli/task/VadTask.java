@@ -223,8 +223,8 @@ final class VadTask {
     }
 
     /** Opens the input as a stream at a rate the detector runs at natively (8 and 16 kHz stay as they are for Silero). */
-    private static AudioStream open(Path input, VoiceActivityDetector vad, TaskRun run) throws IOException {
-        AudioStream in = AudioInputs.open(input, w -> run.note("warning: " + w));
+    private AudioStream open(Path input, VoiceActivityDetector vad, TaskRun run) throws IOException {
+        AudioStream in = AudioInputs.open(input, shared.audioStream(), w -> run.note("warning: " + w));
         if (!vad.sampleRates().contains(in.sourceRate())) {
             int to = vad.sampleRates().stream().max(Integer::compare).orElseThrow();
             run.note("resampling " + AudioInputs.describe(input) + " from " + in.sourceRate() + " Hz to " + to + " Hz");
