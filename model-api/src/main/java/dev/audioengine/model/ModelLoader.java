@@ -3,6 +3,7 @@ package dev.audioengine.model;
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.model.store.ModelStore;
 import dev.audioengine.model.store.PullListener;
+import dev.audioengine.model.task.KeywordSpotter;
 import dev.audioengine.model.task.SpeechRecognizer;
 import dev.audioengine.model.task.SpeechSynthesizer;
 import dev.audioengine.model.task.VoiceActivityDetector;
@@ -134,6 +135,7 @@ public final class ModelLoader {
         if (VoiceActivityDetector.class.isAssignableFrom(type)) return Task.VAD;
         if (SpeechRecognizer.class.isAssignableFrom(type)) return Task.ASR;
         if (SpeechSynthesizer.class.isAssignableFrom(type)) return Task.TTS;
+        if (KeywordSpotter.class.isAssignableFrom(type)) return Task.KWS;
         throw new IllegalArgumentException(type.getName() + " is not a task interface this engine knows");
     }
 

@@ -8,7 +8,8 @@ import java.util.stream.Collectors;
 public enum Task {
     VAD("vad", "voice activity detection"),
     ASR("asr", "speech recognition"),
-    TTS("tts", "speech synthesis");
+    TTS("tts", "speech synthesis"),
+    KWS("kws", "keyword spotting");
 
     private final String cliName;
     private final String description;
