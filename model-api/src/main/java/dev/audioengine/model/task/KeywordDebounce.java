@@ -6,7 +6,8 @@ import java.util.List;
 /**
  * Turns a stream of per-frame keyword scores into detections with {@link KeywordOptions}' semantics: a keyword is
  * detected at the first frame scoring at least the threshold, and is then not detected again until the refractory
- * period has passed and its score has dropped below the threshold. Keywords are debounced independently. A
+ * period has passed and its score has been below the threshold at some frame since. Keywords are debounced
+ * independently. A
  * {@link KeywordSpotter} family feeds it its frames in order; not thread-safe.
  */
 public final class KeywordDebounce {
@@ -14,7 +15,9 @@ public final class KeywordDebounce {
     private final double threshold, frameSeconds;
     private final long refractoryFrames;
     private final long[] lastDetection;
-    private final boolean[] armed;
+    /** Whether the keyword's score has been below the threshold since its last detection (or it never fired). */
+    private final boolean[] dipped;
+
     private long frame;
 
     /**
@@ -34,7 +37,7 @@ public final class KeywordDebounce {
         // a period that is a whole number of frames up to float noise is that many frames
         this.refractoryFrames = (long) Math.ceil(options.refractorySeconds() / frameSeconds - 1e-9);
         this.lastDetection = new long[this.keywords.size()];
-        this.armed = new boolean[this.keywords.size()];
+        this.dipped = new boolean[this.keywords.size()];
         reset();
     }
 
@@ -59,12 +62,14 @@ public final class KeywordDebounce {
             throw new IllegalArgumentException(scores.length + " scores for " + keywords.size() + " keywords");
         List<KeywordDetection> out = List.of();
         for (int k = 0; k < scores.length; k++) {
-            boolean above = scores[k] >= threshold;
-            if (!armed[k] && !above && frame - lastDetection[k] >= refractoryFrames) armed[k] = true;
-            if (armed[k] && above) {
+            if (!(scores[k] >= threshold)) { // below, or NaN: not a detection
+                dipped[k] = true;
+                continue;
+            }
+            if (dipped[k] && frame - lastDetection[k] >= refractoryFrames) {
                 if (out.isEmpty()) out = new ArrayList<>();
                 out.add(new KeywordDetection(keywords.get(k), frame, (frame + 1) * frameSeconds, scores[k]));
-                armed[k] = false;
+                dipped[k] = false;
                 lastDetection[k] = frame;
             }
         }
@@ -84,7 +89,7 @@ public final class KeywordDebounce {
     /** Forgets every detection and starts counting frames from 0 again. */
     public void reset() {
         frame = 0;
-        java.util.Arrays.fill(armed, true);
+        java.util.Arrays.fill(dipped, true);
         java.util.Arrays.fill(lastDetection, Long.MIN_VALUE / 2);
     }
 }

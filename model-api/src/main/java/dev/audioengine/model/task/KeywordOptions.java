@@ -8,8 +8,8 @@ import java.util.List;
  * <p>
  * A keyword is detected at the first frame whose score is at least {@code threshold}. One utterance is one detection:
  * after a detection the keyword is not detected again until {@code refractorySeconds} have passed <em>and</em> its
- * score has fallen below the threshold (so a score that stays high for longer than the refractory period does not
- * fire twice). Each keyword has its own refractory period: "hey jarvis, what's the weather" detects both
+ * score has been below the threshold at some frame since (so a score that stays high for longer than the refractory
+ * period does not fire twice). Each keyword has its own refractory period: "hey jarvis, what's the weather" detects both
  * {@code hey_jarvis} and {@code weather}.
  *
  * @param threshold         the score at or above which a frame detects a keyword, in (0, 1); default 0.5

@@ -5,7 +5,8 @@ import java.util.List;
 /**
  * Keyword spotting on audio as it arrives: {@link #accept} takes any number of samples at {@link #sampleRate()} and
  * reports the score frames they complete and the detections those frames make; {@link #finish} ends the audio. The
- * scores and detections do not depend on how the audio is cut into calls. Not thread-safe: one stream per audio
+ * scores do not depend on how the audio is cut into calls, up to float rounding (a model may run the frames of one
+ * call as a batch, which a backend may sum in another order than one frame). Not thread-safe: one stream per audio
  * source, fed from one thread at a time. Close it to free what it holds on the engine.
  */
 public interface KeywordStream extends AutoCloseable {
