@@ -122,13 +122,27 @@ public final class ModelLoader {
 
     private Choice named(Task task, ModelFamily family, ModelVariant v) throws IOException {
         if (!store.has(v))
-            listener.message(
-                    v.name() + " is not in the model cache yet; pulling it (audioengine models pull " + v.name() + ")");
+            listener.message(v.name() + " is not in the model cache yet; pulling it (audioengine models pull "
+                    + v.name() + ")" + licenceNote(v));
         Map<String, Path> files = store.pull(v, listener);
         return new Choice(
                 family,
                 new ModelLocation(task, v, files.get(v.files().getFirst().name()), files),
                 v.name() + " (" + v.description() + ")");
+    }
+
+    /**
+     * What a person pulling {@code v} should know of its licence: nothing for most, a sentence for weights that are
+     * not free to use for any purpose (an SPDX id with "-NC", non-commercial, such as openWakeWord's CC-BY-NC-SA-4.0).
+     *
+     * @param v the variant being pulled
+     * @return "" or "; its weights are licensed ..., not for commercial use"
+     */
+    public static String licenceNote(ModelVariant v) {
+        String l = v.licence() == null ? "" : v.licence();
+        return l.toUpperCase(java.util.Locale.ROOT).contains("-NC")
+                ? "; its weights are licensed " + l + ": not for commercial use"
+                : "";
     }
 
     static Task taskOf(Class<? extends TaskModel> type) {

@@ -228,6 +228,11 @@ public final class ModelsCommand implements Runnable {
             try {
                 for (ModelVariant v : wanted) {
                     boolean had = store.has(v);
+                    String note = dev.audioengine.model.ModelLoader.licenceNote(v);
+                    if (!had && !note.isEmpty()) {
+                        err.println("audioengine: pulling " + v.name() + note.replaceFirst("^;", ""));
+                        err.flush();
+                    }
                     var files = store.pull(v, msg -> {
                         err.println("audioengine: " + msg);
                         err.flush();
