@@ -53,9 +53,9 @@ public final class ServedModels implements AutoCloseable {
                     .orElseThrow(() -> new IllegalArgumentException("--models: no installed model is named '" + name
                             + "'; models: " + String.join(", ", registry.variantNames())));
             Task task = named.variant().task();
-            if (task != Task.ASR && task != Task.VAD && task != Task.TTS) {
+            if (task != Task.ASR && task != Task.VAD && task != Task.TTS && task != Task.KWS) {
                 throw new IllegalArgumentException("--models: " + name + " is a " + task.cliName()
-                        + " model; this server serves asr, tts and vad models");
+                        + " model; this server serves asr, tts, vad and kws models");
             }
             if (out.putIfAbsent(named.variant().name(), named) != null)
                 throw new IllegalArgumentException(
