@@ -119,11 +119,10 @@ public final class TaskOptions {
             validate = false,
             exclusive = false,
             order = 50,
-            heading =
-                    "%nOptions of --task kws (prints 'TIME KEYWORD SCORE' per detection as it is heard, TIME in seconds%n"
-                            + "at the end of the frame that heard it, 'FILE: ...' with several inputs; exit status 0 whether or%n"
-                            + "not a keyword was heard, 1 for a model or input that cannot be used, 2 for a bad option or an%n"
-                            + "unknown keyword):%n")
+            heading = "%nOptions of --task kws (prints 'TIME KEYWORD SCORE' per detection as heard,%n"
+                    + "TIME the end of its 80 ms frame in seconds; 'FILE: ...' with several inputs;%n"
+                    + "exit status 0 whether or not a keyword was heard, 1 for a model or input%n"
+                    + "that cannot be used, 2 for a bad option or an unknown keyword):%n")
     private KwsTask kws = new KwsTask();
 
     @Spec(Spec.Target.MIXEE)
