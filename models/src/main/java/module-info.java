@@ -8,10 +8,12 @@ module dev.audioengine.models {
     exports dev.audioengine.models.kokoro;
     exports dev.audioengine.models.kokoro.text;
     exports dev.audioengine.models.moonshine;
+    exports dev.audioengine.models.openwakeword;
     exports dev.audioengine.models.silero;
 
     provides dev.audioengine.model.ModelFamily with
             dev.audioengine.models.silero.SileroVadFamily,
             dev.audioengine.models.moonshine.MoonshineFamily,
-            dev.audioengine.models.kokoro.KokoroFamily;
+            dev.audioengine.models.kokoro.KokoroFamily,
+            dev.audioengine.models.openwakeword.OpenWakeWordFamily;
 }

@@ -300,7 +300,7 @@ class AsrTaskTest {
         for (Case c : List.of(
                 new Case(
                         "vad option",
-                        "--threshold is an option of --task vad, not of --task asr; its options: --mode, --segments-out, "
+                        "--threshold is an option of --task vad and --task kws, not of --task asr; its options: --mode, --segments-out, "
                                 + "--format, --audio-stream, --max-window-s, --merge-gap-s, --vad-threshold",
                         "--task",
                         "asr",

@@ -368,7 +368,7 @@ class TtsTaskTest {
                 new Case(
                         "audio",
                         2,
-                        "--task tts says text (--text or --text-file); --audio is for vad and asr",
+                        "--task tts says text (--text or --text-file); --audio is for vad, asr and kws",
                         "--text",
                         "hi",
                         "--out",
@@ -378,7 +378,7 @@ class TtsTaskTest {
                 new Case(
                         "vad option",
                         2,
-                        "--threshold is an option of --task vad, not of --task tts; its options: --mode, --text, --text-file, "
+                        "--threshold is an option of --task vad and --task kws, not of --task tts; its options: --mode, --text, --text-file, "
                                 + "--voice, --speed, --out",
                         "--text",
                         "hi",

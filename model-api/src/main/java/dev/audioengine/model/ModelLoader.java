@@ -3,6 +3,7 @@ package dev.audioengine.model;
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.model.store.ModelStore;
 import dev.audioengine.model.store.PullListener;
+import dev.audioengine.model.task.KeywordSpotter;
 import dev.audioengine.model.task.SpeechRecognizer;
 import dev.audioengine.model.task.SpeechSynthesizer;
 import dev.audioengine.model.task.VoiceActivityDetector;
@@ -189,8 +190,8 @@ public final class ModelLoader {
 
     private Choice named(Task task, ModelFamily family, ModelVariant v) throws IOException {
         if (!store.has(v))
-            listener.message(
-                    v.name() + " is not in the model cache yet; pulling it (audioengine models pull " + v.name() + ")");
+            listener.message(v.name() + " is not in the model cache yet; pulling it (audioengine models pull "
+                    + v.name() + ")" + licenceNote(v));
         Map<String, Path> files = store.pull(v, listener);
         return new Choice(
                 family,
@@ -198,10 +199,25 @@ public final class ModelLoader {
                 v.name() + " (" + v.description() + ")");
     }
 
+    /**
+     * What a person pulling {@code v} should know of its licence: nothing for most, a sentence for weights that are
+     * not free to use for any purpose (an SPDX id with "-NC", non-commercial, such as openWakeWord's CC-BY-NC-SA-4.0).
+     *
+     * @param v the variant being pulled
+     * @return "" or "; its weights are licensed ..., not for commercial use"
+     */
+    public static String licenceNote(ModelVariant v) {
+        String l = v.licence() == null ? "" : v.licence();
+        return l.toUpperCase(java.util.Locale.ROOT).contains("-NC")
+                ? "; its weights are licensed " + l + ": not for commercial use"
+                : "";
+    }
+
     static Task taskOf(Class<? extends TaskModel> type) {
         if (VoiceActivityDetector.class.isAssignableFrom(type)) return Task.VAD;
         if (SpeechRecognizer.class.isAssignableFrom(type)) return Task.ASR;
         if (SpeechSynthesizer.class.isAssignableFrom(type)) return Task.TTS;
+        if (KeywordSpotter.class.isAssignableFrom(type)) return Task.KWS;
         throw new IllegalArgumentException(type.getName() + " is not a task interface this engine knows");
     }
 

@@ -11,7 +11,9 @@ public enum Task {
     /** Speech recognition: audio to text; {@code SpeechRecognizer}. */
     ASR("asr", "speech recognition"),
     /** Speech synthesis: text to audio; {@code SpeechSynthesizer}. */
-    TTS("tts", "speech synthesis");
+    TTS("tts", "speech synthesis"),
+    /** Keyword spotting (wake words): when a keyword is said; {@code KeywordSpotter}. */
+    KWS("kws", "keyword spotting");
 
     private final String cliName;
     private final String description;

@@ -14,6 +14,7 @@ import dev.audioengine.server.http.Routes;
 import dev.audioengine.server.http.ShutdownGate;
 import dev.audioengine.server.http.UploadFolder;
 import dev.audioengine.server.http.UploadWatchdog;
+import dev.audioengine.server.openai.KeywordsEndpoint;
 import dev.audioengine.server.openai.ModelsEndpoint;
 import dev.audioengine.server.openai.SpeechEndpoint;
 import dev.audioengine.server.openai.TranscriptionEndpoint;
@@ -101,6 +102,12 @@ public final class SpeechServer implements AutoCloseable {
                         Routes.VAD,
                         new Endpoint(
                                 new VadEndpoint(models, uploads, config.maxUploadBytes(), metrics, watchdog),
+                                log,
+                                errors))
+                .post(
+                        Routes.KEYWORDS,
+                        new Endpoint(
+                                new KeywordsEndpoint(models, uploads, config.maxUploadBytes(), metrics, watchdog),
                                 log,
                                 errors))
                 .get(Routes.MODELS, new Endpoint(list::list, log, errors))

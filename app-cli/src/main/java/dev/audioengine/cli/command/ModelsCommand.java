@@ -77,7 +77,12 @@ public final class ModelsCommand implements Runnable {
         }
 
         private static void table(PrintWriter out, FamilyRegistry registry, ModelStore store) {
-            String fmt = "%-14s %-16s %-5s %9s  %-10s %-7s %s%n";
+            int licence = registry.families().stream() // wide enough for CC-BY-NC-SA-4.0 and the like
+                    .flatMap(f -> f.variants().stream())
+                    .mapToInt(v -> String.valueOf(v.licence()).length())
+                    .max()
+                    .orElse(0);
+            String fmt = "%-14s %-16s %-5s %9s  %-" + Math.max(10, licence) + "s %-7s %s%n";
             out.printf(Locale.ROOT, fmt, "FAMILY", "MODEL", "TASK", "SIZE", "LICENCE", "CACHED", "DESCRIPTION");
             for (ModelFamily f : registry.families()) {
                 for (ModelVariant v : f.variants()) {
@@ -228,6 +233,11 @@ public final class ModelsCommand implements Runnable {
             try {
                 for (ModelVariant v : wanted) {
                     boolean had = store.has(v);
+                    String note = dev.audioengine.model.ModelLoader.licenceNote(v);
+                    if (!had && !note.isEmpty()) {
+                        err.println("audioengine: pulling " + v.name() + note.replaceFirst("^;", ""));
+                        err.flush();
+                    }
                     var files = store.pull(v, msg -> {
                         err.println("audioengine: " + msg);
                         err.flush();

@@ -12,7 +12,7 @@ final class ModeOption {
             description =
                     "offline: the whole input at once (default); streaming: "
                             + "vad and asr are fed in 20 ms pieces through the streaming API, each segment printed as it closes (asr: partial text "
-                            + "shown on a terminal as it grows); tts writes each piece of audio to --out as soon as it is made and reports the "
+                            + "shown on a terminal as it grows); kws is fed in 80 ms pieces, JSON then one line per detection; tts writes each piece of audio to --out as soon as it is made and reports the "
                             + "time to first audio (offline, standard output gets the WAV once it is complete; memory is bounded either way).")
     String mode = "offline";
 

@@ -9,6 +9,7 @@ import dev.audioengine.model.ModelLoader;
 import dev.audioengine.model.Task;
 import dev.audioengine.model.TaskModel;
 import dev.audioengine.model.store.ModelStore;
+import dev.audioengine.model.task.KeywordSpotter;
 import dev.audioengine.model.task.SpeechRecognizer;
 import dev.audioengine.model.task.SpeechSynthesizer;
 import dev.audioengine.model.task.VoiceActivityDetector;
@@ -41,8 +42,9 @@ public final class TaskOptions {
             paramLabel = "TASK",
             order = 1,
             description =
-                    "Run a model task: vad (voice activity detection), asr (speech recognition), tts (speech synthesis); "
-                            + "asr and tts need a family that serves them (see 'audioengine models list').")
+                    "Run a model task: vad (voice activity detection), asr (speech recognition), tts (speech synthesis), "
+                            + "kws (keyword spotting: wake words); asr, tts and kws need a family that serves them (see "
+                            + "'audioengine models list').")
     private String task;
 
     @Option(
@@ -86,6 +88,9 @@ public final class TaskOptions {
     @ArgGroup(validate = false, exclusive = false, order = 10, heading = "%nOptions of --task vad and --task asr:%n")
     private AudioTaskOptions audioTask = new AudioTaskOptions();
 
+    @ArgGroup(validate = false, exclusive = false, order = 15, heading = "%nOptions of --task vad and --task kws:%n")
+    private ThresholdOption threshold = new ThresholdOption();
+
     @ArgGroup(
             validate = false,
             exclusive = false,
@@ -110,6 +115,16 @@ public final class TaskOptions {
                     + "a bad option or an unknown voice, 1 for text the model cannot say):%n")
     private TtsTask tts = new TtsTask();
 
+    @ArgGroup(
+            validate = false,
+            exclusive = false,
+            order = 50,
+            heading = "%nOptions of --task kws (prints 'TIME KEYWORD SCORE' per detection as heard,%n"
+                    + "TIME the end of its 80 ms frame in seconds; 'FILE: ...' with several inputs;%n"
+                    + "exit status 0 whether or not a keyword was heard, 1 for a model or input%n"
+                    + "that cannot be used, 2 for a bad option or an unknown keyword):%n")
+    private KwsTask kws = new KwsTask();
+
     @Spec(Spec.Target.MIXEE)
     private CommandSpec spec;
 
@@ -131,6 +146,8 @@ public final class TaskOptions {
         Class<?> type = group.typeInfo().getType();
         if (type == ModeOption.class) return EnumSet.allOf(Task.class);
         if (type == AudioTaskOptions.class) return EnumSet.of(Task.VAD, Task.ASR);
+        if (type == ThresholdOption.class) return EnumSet.of(Task.VAD, Task.KWS);
+        if (type == KwsTask.class) return EnumSet.of(Task.KWS);
         if (type == VadTask.class) return EnumSet.of(Task.VAD);
         if (type == AsrTask.class) return EnumSet.of(Task.ASR);
         if (type == TtsTask.class) return EnumSet.of(Task.TTS);
@@ -160,15 +177,18 @@ public final class TaskOptions {
         rejectOptionsOfOtherTasks(t);
         TaskRun run = new TaskRun(out, err, json, quiet);
         audioTask.mode = mode;
+        vad.threshold = threshold;
+        kws.threshold = threshold;
         List<Path> inputs = switch (t) {
-            case VAD, ASR -> {
+            case VAD, ASR, KWS -> {
                 if (audio == null) throw new UsageError("--task " + t.cliName() + " needs --audio FILE");
                 audioTask.audioStream(); // a bad number before any input is looked at
                 yield AudioInputs.expand(audio);
             }
             case TTS -> {
                 if (audio != null)
-                    throw new UsageError("--task tts says text (--text or --text-file); --audio is for vad and asr");
+                    throw new UsageError(
+                            "--task tts says text (--text or --text-file); --audio is for vad, asr and kws");
                 yield List.of();
             }
         };
@@ -176,6 +196,7 @@ public final class TaskOptions {
             case VAD -> vad.checkBeforeLoading(audioTask, inputs);
             case ASR -> asr.checkBeforeLoading(audioTask, inputs);
             case TTS -> tts.checkBeforeLoading(mode.streaming(), json, top::stdin);
+            case KWS -> kws.checkBeforeLoading(mode.streaming(), inputs);
         }
 
         FamilyRegistry families = top.families();
@@ -192,6 +213,7 @@ public final class TaskOptions {
                     case VAD -> vad.run(run, engine, (VoiceActivityDetector) m, inputs);
                     case ASR -> asr.run(run, engine, (SpeechRecognizer) m, inputs);
                     case TTS -> tts.run(run, engine, (SpeechSynthesizer) m, top::stdout);
+                    case KWS -> kws.run(run, engine, (KeywordSpotter) m, inputs);
                 }
             }
         }

@@ -46,8 +46,8 @@ final class VadTask {
                     + "(with several inputs: an existing folder, one FILE.probabilities.txt per input).")
     Path probabilitiesOut;
 
-    @Option(names = "--threshold", paramLabel = "P", description = "Speech threshold. Default: 0.5.")
-    double threshold = 0.5;
+    /** --threshold, shared with --task kws: set by TaskOptions before the task's checks. */
+    ThresholdOption threshold = new ThresholdOption();
 
     @Option(
             names = "--neg-threshold",
@@ -80,7 +80,7 @@ final class VadTask {
         this.shared = shared;
         streaming = shared.streaming();
         options = UsageError.of(() -> new VadOptions(
-                threshold,
+                threshold.threshold,
                 negThreshold == null ? Double.NaN : negThreshold,
                 minSpeechMs,
                 minSilenceMs,

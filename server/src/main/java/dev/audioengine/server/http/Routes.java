@@ -8,6 +8,7 @@ public final class Routes {
     public static final String SPEECH = "/v1/audio/speech";
     public static final String VOICES = "/v1/audio/voices";
     public static final String VAD = "/v1/audio/vad";
+    public static final String KEYWORDS = "/v1/audio/keywords";
     public static final String MODELS = "/v1/models";
     public static final String HEALTH = "/health";
     public static final String READY = "/ready";
@@ -17,7 +18,7 @@ public final class Routes {
     public static java.util.Optional<String> method(String path) {
         return java.util.Optional.ofNullable(
                 switch (path) {
-                    case TRANSCRIPTIONS, SPEECH, VAD -> "POST";
+                    case TRANSCRIPTIONS, SPEECH, VAD, KEYWORDS -> "POST";
                     case VOICES, MODELS, HEALTH, READY, METRICS -> "GET";
                     default ->
                         path.startsWith(MODELS + "/") && path.indexOf('/', MODELS.length() + 1) < 0 ? "GET" : null;

@@ -1,0 +1,146 @@
+package dev.audioengine.server.openai;
+
+import dev.audioengine.audio.AudioFormatException;
+import dev.audioengine.audio.AudioStream;
+import dev.audioengine.model.Task;
+import dev.audioengine.model.output.JsonWriter;
+import dev.audioengine.model.task.KeywordDetection;
+import dev.audioengine.model.task.KeywordOptions;
+import dev.audioengine.model.task.KeywordSpotter;
+import dev.audioengine.model.task.KeywordStream;
+import dev.audioengine.server.http.ApiError;
+import dev.audioengine.server.http.Endpoint;
+import dev.audioengine.server.http.MultipartForm;
+import dev.audioengine.server.http.RequestNote;
+import dev.audioengine.server.http.Upload;
+import dev.audioengine.server.http.UploadFolder;
+import dev.audioengine.server.http.UploadWatchdog;
+import dev.audioengine.server.http.UploadedAudio;
+import dev.audioengine.server.serving.Metrics;
+import dev.audioengine.server.serving.ModelPool;
+import dev.audioengine.server.serving.ServedModel;
+import dev.audioengine.server.serving.ServedModels;
+import io.helidon.http.HeaderNames;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Future;
+
+/**
+ * {@code POST /v1/audio/keywords} (this engine's, not OpenAI's): the wake words heard in the uploaded audio, as
+ * {@code audioengine --task kws --json} prints them: the model, the options, the keywords listened for, the audio's
+ * length and {@code detections: [{keyword, time, frame, score}]} (time: the end of the detecting frame, in seconds). The
+ * audio is decoded and scored block by block, resampled to the model's rate where it has another. An unknown keyword
+ * is a 400 naming the model's keywords.
+ */
+public final class KeywordsEndpoint implements Endpoint.Body {
+    private static final int BLOCK = 1 << 16;
+
+    private final ServedModels models;
+    private final UploadFolder uploads;
+    private final long maxUploadBytes;
+    private final Metrics metrics;
+    private final UploadWatchdog watchdog;
+
+    public KeywordsEndpoint(
+            ServedModels models, UploadFolder uploads, long maxUploadBytes, Metrics metrics, UploadWatchdog watchdog) {
+        this.models = models;
+        this.uploads = uploads;
+        this.maxUploadBytes = maxUploadBytes;
+        this.metrics = metrics;
+        this.watchdog = watchdog;
+    }
+
+    private record Result(
+            List<String> keywords, List<KeywordDetection> detections, double audioSeconds, double seconds) {}
+
+    @Override
+    public void handle(ServerRequest req, ServerResponse res) throws Exception {
+        RequestNote note = req.context().get(RequestNote.class).orElseThrow();
+        try (MultipartForm form = MultipartForm.read(req, res, uploads, maxUploadBytes, Set.of("file"), watchdog)) {
+            KeywordsRequest r = KeywordsRequest.of(form);
+            Upload file = UploadedAudio.required(form.file("file"));
+            ServedModel model = keywordModel(r);
+            note.model(model.id());
+            try (AudioStream in = UploadedAudio.open(file)) {
+                ServedModel.Replica replica = model.replica();
+                Future<Result> work =
+                        replica.pool().start(() -> detect(replica.get(KeywordSpotter.class), in, r.options()));
+                Result result;
+                try {
+                    result = ModelPool.result(work);
+                } catch (AudioFormatException e) {
+                    throw UploadedAudio.invalid(file, e);
+                } catch (IllegalArgumentException e) {
+                    if (String.valueOf(e.getMessage()).startsWith("unknown keyword"))
+                        throw ApiError.invalid("keywords", e.getMessage());
+                    throw e;
+                }
+                metrics.processed(model.id(), result.audioSeconds(), result.seconds());
+                note.audio(result.audioSeconds(), result.seconds());
+                res.header(HeaderNames.CONTENT_TYPE, "application/json");
+                res.send(json(model.id(), r.options(), result).toString());
+            }
+        }
+    }
+
+    private ServedModel keywordModel(KeywordsRequest r) {
+        if (r.model().isEmpty()) {
+            return models.first(Task.KWS)
+                    .orElseThrow(
+                            () -> ApiError.modelNotFound("this server serves no keyword spotting model (--models)"));
+        }
+        ServedModel m = models.require(r.model().get());
+        if (m.task() != Task.KWS)
+            throw ApiError.invalid(
+                    "model", m.id() + " is a " + m.task().cliName() + " model; /v1/audio/keywords needs a kws model");
+        return m;
+    }
+
+    private static Result detect(KeywordSpotter kws, AudioStream in, KeywordOptions options) throws Exception {
+        long t0 = System.nanoTime();
+        if (in.sourceRate() != kws.sampleRate()) in.resampleTo(kws.sampleRate());
+        List<KeywordDetection> found = new ArrayList<>();
+        List<String> keywords;
+        float[] block = new float[BLOCK];
+        try (KeywordStream s = kws.stream(options)) {
+            keywords = s.keywords();
+            for (int n; (n = in.read(block, 0, block.length)) >= 0; )
+                found.addAll(s.accept(block, 0, n).detections());
+            found.addAll(s.finish().detections());
+        }
+        return new Result(keywords, found, in.samplesRead() / (double) in.sampleRate(), (System.nanoTime() - t0) / 1e9);
+    }
+
+    private static JsonWriter json(String model, KeywordOptions options, Result r) {
+        JsonWriter w = new JsonWriter()
+                .beginObject()
+                .name("model")
+                .value(model)
+                .name("duration")
+                .number(r.audioSeconds())
+                .name("threshold")
+                .number(options.threshold())
+                .name("refractory_seconds")
+                .number(options.refractorySeconds())
+                .name("keywords")
+                .beginArray();
+        for (String k : r.keywords()) w.value(k);
+        w.endArray().name("detections").beginArray();
+        for (KeywordDetection d : r.detections()) {
+            w.beginObject()
+                    .name("keyword")
+                    .value(d.keyword())
+                    .name("time")
+                    .number(Math.round(d.seconds() * 1000) / 1000.0)
+                    .name("frame")
+                    .value(d.frame())
+                    .name("score")
+                    .number(Math.round(d.score() * 1e6) / 1e6)
+                    .endObject();
+        }
+        return w.endArray().endObject();
+    }
+}
