@@ -173,7 +173,7 @@ final class KwsTask {
 
     /** Opens the input as a stream at the model's rate. */
     private static AudioStream open(Path input, KeywordSpotter spotter, TaskRun run) throws IOException {
-        AudioStream in = AudioInputs.open(input, w -> run.note("warning: " + w));
+        AudioStream in = AudioInputs.open(input, AudioStream.BEST_AUDIO_STREAM, w -> run.note("warning: " + w));
         if (in.sourceRate() != spotter.sampleRate()) {
             run.note("resampling " + AudioInputs.describe(input) + " from " + in.sourceRate() + " Hz to "
                     + spotter.sampleRate() + " Hz");
