@@ -10,7 +10,8 @@ package dev.audioengine.model.task;
  * @param queued        windows waiting for a slot now
  * @param steps         decoder steps run
  * @param sequenceSteps tokens decoded over all steps (the sum of every step's sequences)
- * @param windows       windows admitted
+ * @param windows       windows decoded, including those that found the batch idle and were decoded alone (as without
+ *                      batching, so that a lone request costs nothing extra; they add no steps)
  */
 public record BatchStats(int slots, int active, int queued, long steps, long sequenceSteps, long windows) {
     /** All zero: a recognizer that does not batch, or the start of a sum. */

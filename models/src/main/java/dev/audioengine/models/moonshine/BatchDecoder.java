@@ -24,6 +24,9 @@ import java.util.concurrent.CancellationException;
  * the highest slot in use, so a lone window's projections and feed-forward run on one row, not a full batch (its
  * attention still spans the slots, the empty ones at length 0: docs/PERFORMANCE.md measures what that costs).
  * <p>
+ * A window that comes when the batch is idle may be decoded alone instead ({@link #tryLone}, MoonshineModel's session
+ * path), so that a lone request pays nothing for the batch.
+ * <p>
  * No thread of its own: the threads that submitted windows take turns driving (one at a time, the others wait), and
  * a driver whose own window is done hands over to a waiting one. A step's failure fails every window in flight, with
  * the same exception. The tokens of a window are the ones {@link DecodingSession#greedy} gives it alone, up to the
@@ -38,7 +41,7 @@ final class BatchDecoder implements AutoCloseable {
     private final HostTensor slotInput = HostTensor.allocate(DType.I32, Shape.of(1));
     private final Window[] bySlot;
     private final ArrayDeque<Window> pending = new ArrayDeque<>();
-    private boolean driving, closed;
+    private boolean driving, closed, lone;
     private long stepCount, sequenceSteps, windows;
     private int active;
 
@@ -87,6 +90,24 @@ final class BatchDecoder implements AutoCloseable {
 
     int slots() {
         return bySlot.length;
+    }
+
+    /**
+     * Claims the turn of a window decoded alone, outside the batch, when nothing is in flight or waiting and no other
+     * window holds that turn; {@link #endLone} gives it back. A lone request then costs what it did before batching
+     * (a step over all slots attends over every slot's cache, which made a lone request 60 % slower on an H100:
+     * docs/PERFORMANCE.md); windows that come while it decodes join the batch as usual.
+     */
+    synchronized boolean tryLone() {
+        // active is written by the driver, which hands over under this lock: with no driver, its last value is seen
+        if (closed || lone || driving || active > 0 || !pending.isEmpty()) return false;
+        lone = true;
+        windows++; // no driver now, and one can start only after this lock: no update of the count is lost
+        return true;
+    }
+
+    synchronized void endLone() {
+        lone = false;
     }
 
     /**

@@ -31,6 +31,7 @@ public final class MoonshineModel implements AutoCloseable {
     private final Map<Size, Deque<DecodingSession>> idle = new HashMap<>();
     private final Map<Size, BatchDecoder> batches = new HashMap<>();
     private volatile Batching batching = Batching.NONE;
+    private volatile boolean aloneWhenIdle = true;
     private volatile RunSummary summary;
     private boolean closed;
 
@@ -149,10 +150,22 @@ public final class MoonshineModel implements AutoCloseable {
                     "a window of " + length + " samples is longer than the " + maxWindowSamples + " allowed");
         if (MoonshineConfig.frames(length) < 1 || maxTokens < 1) return new Decoded(List.of(), "", 0);
         if (batching.maxBatch() > 1) {
-            List<Integer> tokens = batch(maxWindowSamples, Math.max(maxTokens, maxWindowTokens))
-                    .decode(samples, from, length, maxTokens);
-            return new Decoded(tokens, tokenizer.decode(tokens), (int) MoonshineConfig.frames(length));
+            BatchDecoder b = batch(maxWindowSamples, Math.max(maxTokens, maxWindowTokens));
+            if (!aloneWhenIdle || !b.tryLone()) {
+                List<Integer> tokens = b.decode(samples, from, length, maxTokens);
+                return new Decoded(tokens, tokenizer.decode(tokens), (int) MoonshineConfig.frames(length));
+            }
+            try {
+                return alone(samples, from, length, maxTokens, maxWindowSamples);
+            } finally {
+                b.endLone();
+            }
         }
+        return alone(samples, from, length, maxTokens, maxWindowSamples);
+    }
+
+    /** One window on a session of its own: encoded, then decoded greedily, one token per step. */
+    private Decoded alone(float[] samples, int from, int length, int maxTokens, int maxWindowSamples) {
         DecodingSession s = borrow(maxWindowSamples, maxTokens);
         try {
             List<Integer> tokens;
@@ -214,6 +227,14 @@ public final class MoonshineModel implements AutoCloseable {
      */
     public void batching(Batching batching) {
         this.batching = java.util.Objects.requireNonNull(batching, "batching");
+    }
+
+    /**
+     * Whether a window that finds the batch idle decodes alone, as without batching (the default), or through the
+     * batch's step graphs anyway (for tests of the batch's one-sequence step).
+     */
+    void aloneWhenIdle(boolean alone) {
+        this.aloneWhenIdle = alone;
     }
 
     public Batching batching() {

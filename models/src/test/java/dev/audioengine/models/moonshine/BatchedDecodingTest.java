@@ -72,8 +72,16 @@ class BatchedDecodingTest {
                     .isGreaterThan(windows.size() * 5);
 
             model.batching(new Batching(slots, 0));
+            // a window that finds the batch idle decodes alone, as without batching: no step of the batch
+            assertThat(decode(model, windows.get(1))).isEqualTo(alone.get(1));
+            assertThat(model.batchStats().steps())
+                    .as("a lone window skips the batch")
+                    .isZero();
             // a lone window through the batch: a width-1 step over the first of the slots
+            model.aloneWhenIdle(false);
             assertThat(decode(model, windows.get(0))).isEqualTo(alone.get(0));
+            assertThat(model.batchStats().steps()).isPositive();
+            model.aloneWhenIdle(true);
             ExecutorService pool = Executors.newFixedThreadPool(12);
             try {
                 List<Future<List<Integer>>> got = new ArrayList<>();
@@ -88,7 +96,7 @@ class BatchedDecodingTest {
             }
             BatchStats stats = model.batchStats();
             assertThat(stats.slots()).isEqualTo(slots);
-            assertThat(stats.windows()).isEqualTo(1 + (long) rounds * windows.size());
+            assertThat(stats.windows()).as("the lone ones included").isEqualTo(2 + (long) rounds * windows.size());
             assertThat(stats.active()).isZero();
             assertThat(stats.queued()).isZero();
             assertThat(stats.occupancy()).as("windows shared steps: %s", stats).isGreaterThan(1.5);
