@@ -39,10 +39,10 @@ serve() {  # label, backend options...
 serve cuda-batch1 --backend cuda --max-batch 1 --max-concurrent $CLIENTS
 serve cuda-batch64 --backend cuda
 cat $OUT/metrics-cuda-batch64.txt
-# REPEAT=0 / VULKAN=0 leave out the second alternating round and the Vulkan run (a short device budget)
+# REPEAT=0 / VULKAN=0 / PEER=0 leave out the second alternating round, the Vulkan run, transformers (a short budget)
 if [ "${REPEAT:-1}" = 1 ]; then
   serve cuda-batch1-again --backend cuda --max-batch 1 --max-concurrent $CLIENTS
   serve cuda-batch64-again --backend cuda
 fi
 [ "${VULKAN:-1}" = 1 ] && serve vulkan-batch64 --backend vulkan --max-batch 64
-timeout 300 python3 scripts/peers/moonshine-transformers-batched.py /tmp/pairs tiny 3 2>&1 | grep -v Warning | tee $OUT/transformers.jsonl
+[ "${PEER:-1}" = 1 ] && timeout 300 python3 scripts/peers/moonshine-transformers-batched.py /tmp/pairs tiny 3 2>&1 | grep -v Warning | tee $OUT/transformers.jsonl
