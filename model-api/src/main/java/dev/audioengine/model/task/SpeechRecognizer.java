@@ -17,14 +17,15 @@ import java.util.function.Consumer;
  * A loaded speech recognition model ({@code --task asr}). Thread-safe: one recognizer may serve concurrent callers,
  * each call decoding on state of its own; the {@link AsrStream}s it opens are not, one per audio source.
  * <p>
- * Long audio is transcribed the way the CLI does it: a voice activity detector finds the speech, close stretches are
- * joined into windows no longer than {@link AsrOptions#maxWindowSeconds()}, each window is decoded on its own, and each
- * {@link TranscriptSegment} carries its window's times. Audio with no speech gives an empty transcript.
+ * Long audio is transcribed the way the CLI does it: a voice activity detector finds the speech, stretches apart by
+ * pauses under {@link AsrOptions#mergeGapSeconds()} are joined into windows no longer than
+ * {@link AsrOptions#maxWindowSeconds()} (a window that would grow longer is cut at its longest pause), each window is
+ * decoded on its own, and each {@link TranscriptSegment} carries its window's times. Audio with no speech gives an empty transcript.
  */
 public interface SpeechRecognizer extends TaskModel {
     /**
-     * The rate the model hears (Moonshine: 16 kHz); other rates are resampled by the file forms, refused by the array
-     * forms.
+     * The rate the model hears (Moonshine: 16 kHz); the file and stream forms resample other rates, while the array
+     * forms take no rate and read their samples as being at this one (resample before calling them).
      *
      * @return samples per second
      */
