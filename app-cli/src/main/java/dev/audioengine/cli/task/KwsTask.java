@@ -4,6 +4,7 @@ import dev.audioengine.api.AudioEngine;
 import dev.audioengine.audio.AudioStream;
 import dev.audioengine.cli.UsageError;
 import dev.audioengine.model.output.JsonWriter;
+import dev.audioengine.model.output.KeywordOutput;
 import dev.audioengine.model.task.KeywordDetection;
 import dev.audioengine.model.task.KeywordOptions;
 import dev.audioengine.model.task.KeywordSpotter;
@@ -162,7 +163,7 @@ final class KwsTask {
             if (run.json) {
                 JsonWriter w = new JsonWriter().beginObject();
                 if (audioName != null) w.name("audio").value(audioName);
-                detectionJson(w, d);
+                KeywordOutput.detection(w, d);
                 run.out.println(w.endObject());
             } else {
                 run.out.println(prefix + line(d));
@@ -186,17 +187,6 @@ final class KwsTask {
         return String.format(Locale.ROOT, "%.2f %s %.3f", d.seconds(), d.keyword(), d.score());
     }
 
-    private static void detectionJson(JsonWriter w, KeywordDetection d) {
-        w.name("keyword")
-                .value(d.keyword())
-                .name("time")
-                .number(Math.round(d.seconds() * 1000) / 1000.0)
-                .name("frame")
-                .value(d.frame())
-                .name("score")
-                .number(Math.round(d.score() * 1e6) / 1e6);
-    }
-
     private void resultJson(
             JsonWriter w, Path input, Pass pass, KeywordSpotter spotter, AudioEngine engine, double wall) {
         w.beginObject()
@@ -209,21 +199,9 @@ final class KwsTask {
                 .name("audio_seconds")
                 .number(pass.seconds())
                 .name("realtime_factor")
-                .number(pass.seconds() / Math.max(wall, 1e-9))
-                .name("threshold")
-                .number(options.threshold())
-                .name("refractory_seconds")
-                .number(options.refractorySeconds())
-                .name("keywords")
-                .beginArray();
-        for (String k : pass.keywords()) w.value(k);
-        w.endArray().name("detections").beginArray();
-        for (KeywordDetection d : pass.detections()) {
-            w.beginObject();
-            detectionJson(w, d);
-            w.endObject();
-        }
-        w.endArray().endObject();
+                .number(pass.seconds() / Math.max(wall, 1e-9));
+        KeywordOutput.detections(w, options, pass.keywords(), pass.detections());
+        w.endObject();
     }
 
     /** One line for people on stderr, so stdout stays the detections alone. */

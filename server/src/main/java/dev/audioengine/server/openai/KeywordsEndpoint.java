@@ -4,6 +4,7 @@ import dev.audioengine.audio.AudioFormatException;
 import dev.audioengine.audio.AudioStream;
 import dev.audioengine.model.Task;
 import dev.audioengine.model.output.JsonWriter;
+import dev.audioengine.model.output.KeywordOutput;
 import dev.audioengine.model.task.KeywordDetection;
 import dev.audioengine.model.task.KeywordOptions;
 import dev.audioengine.model.task.KeywordSpotter;
@@ -120,27 +121,8 @@ public final class KeywordsEndpoint implements Endpoint.Body {
                 .name("model")
                 .value(model)
                 .name("duration")
-                .number(r.audioSeconds())
-                .name("threshold")
-                .number(options.threshold())
-                .name("refractory_seconds")
-                .number(options.refractorySeconds())
-                .name("keywords")
-                .beginArray();
-        for (String k : r.keywords()) w.value(k);
-        w.endArray().name("detections").beginArray();
-        for (KeywordDetection d : r.detections()) {
-            w.beginObject()
-                    .name("keyword")
-                    .value(d.keyword())
-                    .name("time")
-                    .number(Math.round(d.seconds() * 1000) / 1000.0)
-                    .name("frame")
-                    .value(d.frame())
-                    .name("score")
-                    .number(Math.round(d.score() * 1e6) / 1e6)
-                    .endObject();
-        }
-        return w.endArray().endObject();
+                .number(r.audioSeconds());
+        KeywordOutput.detections(w, options, r.keywords(), r.detections());
+        return w.endObject();
     }
 }
