@@ -63,6 +63,13 @@ def main(url, audio_dir, clients, rounds, out_dir, label):
         lat.append(time.perf_counter() - t0)
         alone.append(text)
         tokens.append(n)
+    os.makedirs(out_dir, exist_ok=True)
+    try:  # the batch's figures so far (the single-stream pass): the load's own are the difference with the end's
+        with urllib.request.urlopen(url + "/metrics", timeout=10) as r, \
+                open(os.path.join(out_dir, f"metrics-before-load-{label}.txt"), "w") as f:
+            f.write("".join(l for l in r.read().decode().splitlines(True) if l.startswith("audioengine_batch")))
+    except OSError as e:
+        print(f"asr-load: no /metrics before the load ({e})", file=sys.stderr)
     wrong, errors = [], []
 
     def client(c):

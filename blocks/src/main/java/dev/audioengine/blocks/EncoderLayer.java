@@ -25,4 +25,14 @@ public final class EncoderLayer {
         Tensor h = g.add(x, attention.self(g, attentionNorm.apply(g, x), positions, false));
         return g.add(h, ffn.apply(g, ffnNorm.apply(g, h)));
     }
+
+    /**
+     * As {@link #apply(GraphBuilder, Tensor, Tensor)} over a batch of sequences padded to one length: each attends
+     * only to its own keys, {@code mask} the additive key mask [B, 1, T, T] or [T, T] of {@link GraphBuilder#keyMask}.
+     * The padded positions are computed too (their values are of no use; their queries see the valid keys).
+     */
+    public Tensor apply(GraphBuilder g, Tensor x, Tensor positions, Tensor mask) {
+        Tensor h = g.add(x, attention.self(g, attentionNorm.apply(g, x), positions, mask));
+        return g.add(h, ffn.apply(g, ffnNorm.apply(g, h)));
+    }
 }

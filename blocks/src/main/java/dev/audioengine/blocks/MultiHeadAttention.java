@@ -116,6 +116,14 @@ public final class MultiHeadAttention {
         return output(g, attend(g, queries(g, x, pos), keys(g, x, pos), values(g, x), causal));
     }
 
+    /** As {@link #self(GraphBuilder, Tensor, Tensor, boolean)}, not causal, with an additive key mask [Tq, Tk] or [B, 1, Tq, Tk]. */
+    public Tensor self(GraphBuilder g, Tensor x, Tensor positions, Tensor mask) {
+        Tensor pos = rotary == null
+                ? null
+                : positions != null ? positions : g.constant(Positions.range(constants, Math.toIntExact(x.dim(1))));
+        return output(g, attend(g, queries(g, x, pos), keys(g, x, pos), values(g, x), mask));
+    }
+
     /** Cross-attention of x [B, Tq, D] over an encoder's output memory [B, Tk, Dm]; no rotary, no mask. */
     public Tensor cross(GraphBuilder g, Tensor x, Tensor memory) {
         return output(g, attend(g, queries(g, x, null), keys(g, memory, null), values(g, memory), false));

@@ -12,10 +12,46 @@ package dev.audioengine.model.task;
  * @param sequenceSteps tokens decoded over all steps (the sum of every step's sequences)
  * @param windows       windows decoded, including those that found the batch idle and were decoded alone (as without
  *                      batching, so that a lone request costs nothing extra; they add no steps)
+ * @param loneWindows   of {@code windows}, those decoded alone
+ * @param stages        where the batch's time went, in seconds of wall time summed over the threads that drove it
  */
-public record BatchStats(int slots, int active, int queued, long steps, long sequenceSteps, long windows) {
+public record BatchStats(
+        int slots,
+        int active,
+        int queued,
+        long steps,
+        long sequenceSteps,
+        long windows,
+        long loneWindows,
+        Stages stages) {
     /** All zero: a recognizer that does not batch, or the start of a sum. */
-    public static final BatchStats NONE = new BatchStats(0, 0, 0, 0, 0, 0);
+    public static final BatchStats NONE = new BatchStats(0, 0, 0, 0, 0, 0, 0, Stages.NONE);
+
+    /**
+     * Seconds spent in each stage of batched decoding (the server's {@code /metrics}, to find what keeps a batch from
+     * filling). A stage is timed on the thread that ran it, so stages that wait for one another add up to wall time.
+     *
+     * @param compile  compiling encoder graphs for window lengths not seen (or evicted), part of {@code encode}
+     * @param encode   encoding windows as they join the batch (their encoder graph compiled when needed, then run)
+     * @param step     running decoder steps, from the step's inputs to its tokens back on the host
+     * @param lockWait waiting for the engine (another model or a lone window using the same device) before a stage
+     * @param lone     decoding windows alone (the batch idle when they came): encode and every step
+     */
+    public record Stages(double compile, double encode, double step, double lockWait, double lone) {
+        /** All zero. */
+        public static final Stages NONE = new Stages(0, 0, 0, 0, 0);
+
+        /**
+         * The sum of two stage timings.
+         *
+         * @param o the other timing
+         * @return a new record with every stage summed
+         */
+        public Stages plus(Stages o) {
+            return new Stages(
+                    compile + o.compile, encode + o.encode, step + o.step, lockWait + o.lockWait, lone + o.lone);
+        }
+    }
 
     /**
      * Sequences per step on average; 0 before the first step.
@@ -39,6 +75,8 @@ public record BatchStats(int slots, int active, int queued, long steps, long seq
                 queued + o.queued,
                 steps + o.steps,
                 sequenceSteps + o.sequenceSteps,
-                windows + o.windows);
+                windows + o.windows,
+                loneWindows + o.loneWindows,
+                stages.plus(o.stages));
     }
 }

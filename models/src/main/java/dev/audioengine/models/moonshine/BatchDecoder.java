@@ -7,6 +7,7 @@ import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
 import dev.audioengine.model.task.BatchStats;
 import dev.audioengine.models.moonshine.MoonshineNetwork.MoonshineConfig;
+import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -18,8 +19,9 @@ import java.util.concurrent.CancellationException;
 
 /**
  * Continuous batching: windows from any number of threads decoded together, one step graph over every sequence in
- * flight. Each window takes the lowest free slot of the caches, is encoded into it, and then advances one token per
- * step beside the others; a sequence that ends (EOS, its token limit, a repetition loop) leaves its slot between two
+ * flight. Each window takes the lowest free slot of the caches, is encoded into it (the windows that join between two
+ * steps in one encoder run, {@link MoonshineNetwork#batchEncoder}), and then advances one token per step beside the
+ * others; a sequence that ends (EOS, its token limit, a repetition loop) leaves its slot between two
  * steps and the next waiting window takes it. A step runs the smallest compiled width (1, 2, 4, ... slots) that covers
  * the highest slot in use, so a lone window's projections and feed-forward run on one row, not a full batch (its
  * attention still spans the slots, the empty ones at length 0: docs/PERFORMANCE.md measures what that costs).
@@ -37,13 +39,29 @@ final class BatchDecoder implements AutoCloseable {
     private final MoonshineWeights weights;
     private final DecoderCache cache;
     private final Map<Integer, StepGraph> steps = new HashMap<>();
-    private final Map<Integer, CompiledGraph> encoders = new LinkedHashMap<>(16, 0.75f, true);
-    private final HostTensor slotInput = HostTensor.allocate(DType.I32, Shape.of(1));
+    private final Map<EncoderKey, CompiledGraph> encoders = new LinkedHashMap<>(16, 0.75f, true);
     private final Window[] bySlot;
     private final ArrayDeque<Window> pending = new ArrayDeque<>();
     private boolean driving, closed, lone;
-    private long stepCount, sequenceSteps, windows;
+    private long stepCount, sequenceSteps, windows, loneWindows;
+    // nanoseconds per stage (BatchStats.Stages); written by the driver, or by a lone window's thread under this lock
+    private long compileNanos, encodeNanos, stepNanos, lockWaitNanos, loneNanos;
     private int active;
+
+    /**
+     * Windows encoded in one run at most: a run's memory grows with it (the encoder's attention scores are
+     * windows × heads × frames², 64 MB for 16 windows of 10 s), and the windows that join together wait for it.
+     */
+    static final int ENCODE_BATCH = 16;
+
+    /** Windows encoded together are padded to a multiple of this many samples (1 s): few compiled encoder sizes. */
+    static final int ENCODE_BUCKET = 16_000;
+
+    /** Encoder graphs kept, least recently used out (each is compiled for one batch size and padded length). */
+    static final int ENCODERS_KEPT = 16;
+
+    /** A compiled batched encoder's size: windows per run and samples per window. */
+    private record EncoderKey(int windows, int samples) {}
 
     /** One window's decoding: its audio until encoded, then its position, tokens and limit. */
     private static final class Window {
@@ -106,8 +124,11 @@ final class BatchDecoder implements AutoCloseable {
         return true;
     }
 
-    synchronized void endLone() {
+    /** Gives back the turn {@link #tryLone} claimed, counting the lone window and the nanoseconds it took. */
+    synchronized void endLone(long nanos) {
         lone = false;
+        loneWindows++;
+        loneNanos += nanos;
     }
 
     /**
@@ -162,6 +183,7 @@ final class BatchDecoder implements AutoCloseable {
     }
 
     private void admit() {
+        List<Integer> joined = new ArrayList<>();
         for (int slot = 0; slot < bySlot.length; slot++) {
             if (bySlot[slot] != null) continue;
             Window w;
@@ -169,12 +191,16 @@ final class BatchDecoder implements AutoCloseable {
                 do w = pending.poll();
                 while (w != null && w.cancelled);
             }
-            if (w == null) return;
+            if (w == null) break;
             bySlot[slot] = w; // before encoding, so that a failure there fails it with the rest
             active++;
             windows++;
-            encode(w, slot);
+            joined.add(slot);
         }
+        // longest first, so that each run pads its windows to about their own length
+        joined.sort((a, b) -> Integer.compare(bySlot[b].length, bySlot[a].length));
+        for (int i = 0; i < joined.size(); i += ENCODE_BATCH)
+            encode(joined.subList(i, Math.min(joined.size(), i + ENCODE_BATCH)));
     }
 
     /** The step width that covers the highest slot in use: a power of two, or all slots; 0 when none is in use. */
@@ -188,37 +214,70 @@ final class BatchDecoder implements AutoCloseable {
         return n <= 1 ? 1 : Integer.highestOneBit(n - 1) << 1;
     }
 
-    private void encode(Window w, int slot) {
-        CompiledGraph enc;
+    /**
+     * Encodes the windows that just took {@code slots} in one run: padded to the longest one's length rounded up to
+     * {@link #ENCODE_BUCKET} samples, their count rounded up to a power of two, so that a few compiled encoders serve
+     * every window length and batch ({@link MoonshineNetwork#batchEncoder} says why padding does not change a window).
+     */
+    private void encode(List<Integer> slots) {
+        int longest = bySlot[slots.get(0)].length;
+        int samples = Math.min(
+                (longest + ENCODE_BUCKET - 1) / ENCODE_BUCKET * ENCODE_BUCKET,
+                MoonshineConfig.maxSamples(cache.crossCapacity));
+        int count = ceilPowerOfTwo(slots.size());
+        long asked = System.nanoTime();
         synchronized (engine) {
-            enc = encoders.get(w.length);
+            long got = System.nanoTime();
+            lockWaitNanos += got - asked;
+            EncoderKey key = new EncoderKey(count, samples);
+            CompiledGraph enc = encoders.get(key);
             if (enc == null) {
                 enc = engine.compile(
-                        MoonshineNetwork.encoder(
+                        MoonshineNetwork.batchEncoder(
                                 weights.config(),
                                 weights.encoder,
                                 weights.decoder,
-                                w.length,
+                                count,
+                                samples,
                                 bySlot.length,
                                 cache.crossCapacity),
                         cache.cross());
-                encoders.put(w.length, enc);
-                if (encoders.size() > DecodingSession.ENCODERS_KEPT) {
+                encoders.put(key, enc);
+                if (encoders.size() > ENCODERS_KEPT) {
                     var eldest = encoders.entrySet().iterator().next();
                     eldest.getValue().close();
                     encoders.remove(eldest.getKey());
                 }
+                compileNanos += System.nanoTime() - got;
             }
-            float[] window = w.from == 0 && w.length == w.samples.length
-                    ? w.samples
-                    : java.util.Arrays.copyOfRange(w.samples, w.from, w.from + w.length);
-            try (HostTensor audio = HostTensor.ofFloats(Shape.of(1, 1, w.length), window)) {
-                slotInput.data().set(ValueLayout.JAVA_INT, 0, slot);
-                enc.run(Map.of(MoonshineNetwork.AUDIO, audio, MoonshineNetwork.SLOT, slotInput))
-                        .close();
+            Map<String, HostTensor> inputs = new HashMap<>();
+            try {
+                HostTensor audio = HostTensor.allocate(DType.F32, Shape.of(count, 1, samples));
+                inputs.put(MoonshineNetwork.AUDIO, audio);
+                HostTensor stem = HostTensor.allocate(DType.I32, Shape.of(count));
+                inputs.put(MoonshineNetwork.STEM_LENGTH, stem);
+                HostTensor frames = HostTensor.allocate(DType.I32, Shape.of(count));
+                inputs.put(MoonshineNetwork.FRAME_LENGTH, frames);
+                for (int i = 0; i < count; i++) {
+                    // rounding the batch up: silent windows of the whole length, written to the first one's slot first
+                    Window w = i < slots.size() ? bySlot[slots.get(i)] : null;
+                    int length = w == null ? samples : w.length;
+                    if (w != null)
+                        MemorySegment.copy(
+                                w.samples, w.from, audio.data(), ValueLayout.JAVA_FLOAT, 4L * i * samples, length);
+                    stem.data().set(ValueLayout.JAVA_INT, 4L * i, (int) MoonshineNetwork.stemFrames(length));
+                    frames.data().set(ValueLayout.JAVA_INT, 4L * i, (int) MoonshineConfig.frames(length));
+                    inputs.put(
+                            MoonshineNetwork.SLOT + i,
+                            HostTensor.ofInts(Shape.of(1), w == null ? slots.get(0) : slots.get(i)));
+                }
+                enc.run(inputs).close();
+            } finally {
+                inputs.values().forEach(HostTensor::close);
             }
+            encodeNanos += System.nanoTime() - got;
         }
-        w.frames = Math.toIntExact(MoonshineConfig.frames(w.length));
+        for (int slot : slots) bySlot[slot].frames = Math.toIntExact(MoonshineConfig.frames(bySlot[slot].length));
     }
 
     private void step(int width) {
@@ -247,8 +306,12 @@ final class BatchDecoder implements AutoCloseable {
             if (s.writeAt != null) s.writeAt.data().set(ValueLayout.JAVA_INT, 4L * i, live ? w.position : 0);
         }
         if (running == 0) return;
+        long asked = System.nanoTime();
         synchronized (engine) {
+            long got = System.nanoTime();
             s.graph.runInto(s.inputs, List.of(s.next));
+            lockWaitNanos += got - asked;
+            stepNanos += System.nanoTime() - got;
         }
         stepCount++;
         sequenceSteps += running;
@@ -338,7 +401,16 @@ final class BatchDecoder implements AutoCloseable {
 
     /** What this batch has done so far, and what it holds now. */
     synchronized BatchStats stats() {
-        return new BatchStats(bySlot.length, active, pending.size(), stepCount, sequenceSteps, windows);
+        return new BatchStats(
+                bySlot.length,
+                active,
+                pending.size(),
+                stepCount,
+                sequenceSteps,
+                windows,
+                loneWindows,
+                new BatchStats.Stages(
+                        compileNanos / 1e9, encodeNanos / 1e9, stepNanos / 1e9, lockWaitNanos / 1e9, loneNanos / 1e9));
     }
 
     @Override
@@ -352,7 +424,6 @@ final class BatchDecoder implements AutoCloseable {
             encoders.values().forEach(CompiledGraph::close);
             encoders.clear();
             cache.close();
-            slotInput.close();
         }
     }
 }

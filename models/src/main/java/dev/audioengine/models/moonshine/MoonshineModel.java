@@ -117,6 +117,11 @@ public final class MoonshineModel implements AutoCloseable {
         return weights;
     }
 
+    /** The weights (package tests build graphs of their own on them). */
+    MoonshineWeights weights() {
+        return weights;
+    }
+
     public MoonshineConfig config() {
         return weights.config();
     }
@@ -155,10 +160,11 @@ public final class MoonshineModel implements AutoCloseable {
                 List<Integer> tokens = b.decode(samples, from, length, maxTokens);
                 return new Decoded(tokens, tokenizer.decode(tokens), (int) MoonshineConfig.frames(length));
             }
+            long start = System.nanoTime();
             try {
                 return alone(samples, from, length, maxTokens, maxWindowSamples);
             } finally {
-                b.endLone();
+                b.endLone(System.nanoTime() - start);
             }
         }
         return alone(samples, from, length, maxTokens, maxWindowSamples);

@@ -52,6 +52,12 @@ public final class MoonshineNetwork {
     /** Input names of the encoder graph: the window's samples, the cache slot (I32 [1]) its keys and values go to. */
     static final String AUDIO = "audio", SLOT = "slot";
 
+    /**
+     * Input names of the batched encoder graph: each window's conv-1 frames and encoder frames (I32 [W]); its cache
+     * slot is input {@code SLOT + w} (I32 [1]) for window w.
+     */
+    static final String STEM_LENGTH = "stem_length", FRAME_LENGTH = "frame_length";
+
     private MoonshineNetwork() {}
 
     /** The persistent tensor of one cache ({@code self_k}, {@code self_v}, {@code cross_k}, {@code cross_v}) of one decoder layer. */
@@ -216,9 +222,9 @@ public final class MoonshineNetwork {
      * Audio [1, 1, samples] → outputs: encoder states [1, T, D]; side effects: slot {@code slot} (I32 [1]) of the cross
      * caches holds this window's keys and values. With one slot they are written as the cache's first T rows (the rest
      * is masked). With several, they are padded to the capacity and written as the slot's whole [1, Hkv, capacity, hd]
-     * block (write_slice starts along one axis only; the padding is masked too). Encoders run one window at a time even
-     * in a batch: the stem's GroupNorm spans the whole window, so windows of different lengths cannot share one encoder
-     * graph, and on a GPU the decoder's steps, not the one encoder run per window, are where batching pays (issue 28).
+     * block (write_slice starts along one axis only; the padding is masked too). This is the encoder of a window decoded
+     * alone (compiled per length: its GroupNorm is the op's own); a batch encodes the windows that join it together
+     * with {@link #batchEncoder}.
      */
     static Graph encoder(
             MoonshineConfig c, Encoder encoder, Decoder decoder, int samples, int slots, int crossCapacity) {
@@ -242,6 +248,59 @@ public final class MoonshineNetwork {
                 long[] none = new long[4], tail = {0, 0, crossCapacity - frames, 0};
                 g.writeSlice(g.state(cacheName("cross_k", l), cache), g.pad(k, PadMode.ZERO, none, tail, 0f), 0, slot);
                 g.writeSlice(g.state(cacheName("cross_v", l), cache), g.pad(v, PadMode.ZERO, none, tail, 0f), 0, slot);
+            }
+        }
+        return g.build(memory);
+    }
+
+    /** Conv-1 frames of the stem over {@code samples} (its other convolutions and the frames follow from them). */
+    static long stemFrames(long samples) {
+        return samples < 127 ? 0 : (samples - 127) / 64 + 1;
+    }
+
+    /**
+     * {@code windows} windows padded to {@code samples} each, audio [W, 1, samples], encoded in one run, each into its
+     * own slot of the cross caches (as {@link #encoder} does for one). Each window normalizes and attends over its own
+     * frames only: the stem's GroupNorm takes its statistics over the window's conv-1 frames (STEM_LENGTH) and the
+     * encoder's attention sees the window's frames (FRAME_LENGTH); the convolutions have no padding, so a window's
+     * frames never read past its samples. A window's keys and values are then what it gets encoded alone, up to the
+     * rounding of the composed GroupNorm and of wider products, and the frames past its length are masked in the
+     * decoder by its cross length. Windows past the real ones (a batch rounded up to a compiled size) give the first
+     * window's slot: their writes come first and the first window's last, so they leave nothing behind.
+     */
+    static Graph batchEncoder(
+            MoonshineConfig c, Encoder e, Decoder decoder, int windows, int samples, int slots, int crossCapacity) {
+        long frames = MoonshineConfig.frames(samples);
+        if (windows < 1 || frames < 1 || frames > crossCapacity) {
+            throw new IllegalArgumentException(windows + " windows of " + samples + " samples give " + frames
+                    + " encoder frames; this batch holds 1 to " + crossCapacity);
+        }
+        GraphBuilder g = new GraphBuilder();
+        Tensor audio = g.input(AUDIO, Shape.of(windows, 1, samples));
+        Tensor stemLength = g.input(STEM_LENGTH, DType.I32, Shape.of(windows));
+        Tensor frameLength = g.input(FRAME_LENGTH, DType.I32, Shape.of(windows));
+        Tensor h = g.tanh(e.stem().conv1().apply(g, audio)); // [W, C, T1]
+        long t1 = h.dim(2);
+        Tensor stemMask = g.reshape(g.exp(g.keyMask(stemLength, 1, t1, false)), windows, 1, t1);
+        h = e.stem().norm().apply(g, h, stemMask);
+        h = g.gelu(e.stem().conv2().apply(g, h));
+        h = g.gelu(e.stem().conv3().apply(g, h));
+        h = g.contiguous(g.transpose(h, 1, 2)); // [W, T, D]
+        Tensor mask = g.keyMask(frameLength, frames, frames, false);
+        for (EncoderLayer layer : e.layers()) h = layer.apply(g, h, null, mask);
+        Tensor memory = e.norm().apply(g, h).named("encoder_states");
+        Shape cache = cacheShape(c, slots, crossCapacity);
+        long[] none = new long[4], tail = {0, 0, crossCapacity - frames, 0};
+        Tensor[] slot = new Tensor[windows];
+        for (int w = 0; w < windows; w++) slot[w] = g.input(SLOT + w, DType.I32, Shape.of(1));
+        for (int l = 0; l < c.decoderLayers(); l++) {
+            MultiHeadAttention cross = decoder.layers().get(l).cross();
+            Tensor k = g.pad(g.contiguous(cross.keys(g, memory, null)), PadMode.ZERO, none, tail, 0f);
+            Tensor v = g.pad(g.contiguous(cross.values(g, memory)), PadMode.ZERO, none, tail, 0f);
+            Tensor ck = g.state(cacheName("cross_k", l), cache), cv = g.state(cacheName("cross_v", l), cache);
+            for (int w = windows - 1; w >= 0; w--) {
+                ck = g.writeSlice(ck, g.contiguous(g.slice(k, 0, w, w + 1)), 0, slot[w]);
+                cv = g.writeSlice(cv, g.contiguous(g.slice(v, 0, w, w + 1)), 0, slot[w]);
             }
         }
         return g.build(memory);

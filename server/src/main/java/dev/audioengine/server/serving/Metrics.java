@@ -1,5 +1,6 @@
 package dev.audioengine.server.serving;
 
+import dev.audioengine.model.task.BatchStats;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -159,6 +160,42 @@ public final class Metrics {
         head(out, "audioengine_batch_occupancy", "gauge", "sequences per decoder step since start");
         for (ServedModel m : batching)
             line(out, "audioengine_batch_occupancy", model(m), m.batchStats().occupancy());
+        head(out, "audioengine_batch_windows_total", "counter", "windows decoded, in the batch or alone");
+        for (ServedModel m : batching)
+            line(
+                    out,
+                    "audioengine_batch_windows_total",
+                    model(m),
+                    m.batchStats().windows());
+        head(
+                out,
+                "audioengine_batch_lone_windows_total",
+                "counter",
+                "windows that found the batch idle and were decoded alone, as without batching");
+        for (ServedModel m : batching)
+            line(
+                    out,
+                    "audioengine_batch_lone_windows_total",
+                    model(m),
+                    m.batchStats().loneWindows());
+        head(
+                out,
+                "audioengine_batch_stage_seconds_total",
+                "counter",
+                "seconds in each stage of batched decoding: compile (encoders for new window lengths, part of encode),"
+                        + " encode, step, lock_wait (for the device), lone (windows decoded alone)");
+        for (ServedModel m : batching) {
+            BatchStats.Stages t = m.batchStats().stages();
+            line(out, "audioengine_batch_stage_seconds_total", stage(m, "compile"), t.compile());
+            line(out, "audioengine_batch_stage_seconds_total", stage(m, "encode"), t.encode());
+            line(out, "audioengine_batch_stage_seconds_total", stage(m, "step"), t.step());
+            line(out, "audioengine_batch_stage_seconds_total", stage(m, "lock_wait"), t.lockWait());
+            line(out, "audioengine_batch_stage_seconds_total", stage(m, "lone"), t.lone());
+        }
+    }
+
+    private static String stage(ServedModel m, String stage) {
+        return model(m) + ",stage=\"" + stage + "\"";
     }
 
     private static String model(ServedModel m) {

@@ -1,0 +1,30 @@
+#!/bin/bash
+# Where a batched server's time goes under 64 clients (issue 28), on the GPU machine, after scripts/gpu/batching-package
+# with an image that links jdk.jfr (the production image leaves it out; docs/PERFORMANCE.md says how the profiled image
+# was made). One `serve --backend cuda` with a flight recording; /metrics before and after the load (the stage seconds
+# of the load alone are the difference); $OUT gets the recording, both metrics and the load's JSON line.
+#   run: bash scripts/gpu/batching-profile.sh     carry: .gpu .gl      env: EXTRA="--max-batch 64 ..." for serve
+export LD_LIBRARY_PATH=/usr/local/cuda/targets/x86_64-linux/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+tar xJf .gpu/audioengine-image.tar.xz -C /tmp
+export AUDIOENGINE_CACHE=/tmp/ae-cache
+mkdir -p $AUDIOENGINE_CACHE
+xz -dc .gpu/tiny/encoder_model.onnx.xz > $AUDIOENGINE_CACHE/moonshine-tiny-quantized-encoder_model.onnx
+xz -dc .gpu/tiny/decoder_model_merged.onnx.xz > $AUDIOENGINE_CACHE/moonshine-tiny-quantized-decoder_model_merged.onnx
+cp .gpu/llama-tokenizer.js .gpu/silero_vad_v6.onnx $AUDIOENGINE_CACHE/
+AE=/tmp/audioengine/bin/audioengine
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee $OUT/device.txt
+get() { python3 -c "import sys,urllib.request; sys.stdout.write(urllib.request.urlopen('http://localhost:8090'+sys.argv[1], timeout=5).read().decode())" "$1"; }
+run() {  # label, serve options...
+  local label=$1; shift
+  AUDIOENGINE_JAVA_OPTS="${JFR:+-XX:StartFlightRecording=filename=$OUT/$label.jfr,settings=profile}" \
+    $AE serve --port 8090 --models moonshine-tiny --preload --queue 256 --backend cuda "$@" > $OUT/serve-$label.log 2>&1 &
+  local pid=$!
+  for _ in $(seq 1 180); do get /ready >/dev/null 2>&1 && break; sleep 1; done
+  timeout 300 python3 scripts/gpu/asr-load.py http://localhost:8090 .gpu/audio ${CLIENTS:-64} ${ROUNDS:-3} /tmp/pairs $label | tee -a $OUT/engine.jsonl
+  cp /tmp/pairs/metrics-before-load-$label.txt $OUT/ 2>/dev/null
+  get /metrics | grep -E '^audioengine_batch|^audioengine_realtime' > $OUT/metrics-$label.txt
+  kill $pid; wait $pid 2>/dev/null
+  grep stage $OUT/metrics-before-load-$label.txt $OUT/metrics-$label.txt
+}
+# RUNS: label:option,option ... (commas for spaces), e.g. RUNS="batch1:--max-batch,1,--max-concurrent,64 batch64:"
+for spec in ${RUNS:-"batch64:"}; do opts=${spec#*:}; run ${spec%%:*} ${opts//,/ }; done
