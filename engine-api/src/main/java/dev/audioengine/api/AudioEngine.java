@@ -39,6 +39,7 @@ public final class AudioEngine implements AutoCloseable {
     private final WeightCache weights = new WeightCache();
     private final String selectionNote;
     private final int hostThreads;
+    private final Builder settings; // what opened this engine, its backend and device resolved: sibling() reopens it
     private boolean closed;
 
     private AudioEngine(
@@ -47,7 +48,9 @@ public final class AudioEngine implements AutoCloseable {
             CapabilityOverrides overrides,
             FallbackPolicy fallback,
             String note,
-            int threads) {
+            int threads,
+            Builder settings) {
+        this.settings = settings;
         this.hostThreads = threads > 0 ? threads : Runtime.getRuntime().availableProcessors();
         this.backend = backend;
         this.cpuFallback = cpuFallback;
@@ -199,6 +202,22 @@ public final class AudioEngine implements AutoCloseable {
      */
     public long uploadedWeightBytes() {
         return weights.uploadedBytes();
+    }
+
+    /**
+     * Opens another engine on this one's backend and device with the same settings (threads, options, capability
+     * switches, fallback): its own weights and, on a GPU, its own stream. Work on a sibling does not take turns with
+     * this engine's runs (callers serialize runs per engine), so a small model beside a large one (a VAD beside a
+     * decoder's batched steps) runs while the other's work is queued, instead of after it.
+     *
+     * @return a new engine, owned by the caller, who closes it; closing this engine does not close it
+     * @throws dev.audioengine.api.spi.BackendUnavailableException if the device cannot be opened again (out of
+     *     memory, or gone)
+     * @throws IllegalStateException if this engine is closed
+     */
+    public AudioEngine sibling() {
+        if (closed) throw new IllegalStateException("this engine is closed");
+        return settings.build();
     }
 
     /**
@@ -366,7 +385,22 @@ public final class AudioEngine implements AutoCloseable {
                 primary.close();
                 throw e;
             }
-            return new AudioEngine(primary, cpu, overrides, fallback, sel.why(), threads);
+            Builder again = copy();
+            again.type = sel.provider().type();
+            again.device = sel.device().index();
+            return new AudioEngine(primary, cpu, overrides, fallback, sel.why(), threads, again);
+        }
+
+        private Builder copy() {
+            Builder b = new Builder();
+            b.type = type;
+            b.device = device;
+            b.threads = threads;
+            b.capabilities.addAll(capabilities);
+            b.options.putAll(options);
+            b.fallback = fallback;
+            b.registry = registry;
+            return b;
         }
     }
 }

@@ -2,6 +2,7 @@ package dev.audioengine.models.moonshine;
 
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.api.exec.RunSummary;
+import dev.audioengine.api.spi.DeviceKind;
 import dev.audioengine.audio.AudioStream;
 import dev.audioengine.model.Task;
 import dev.audioengine.model.task.AsrOptions;
@@ -30,11 +31,13 @@ import java.util.function.Consumer;
 public final class MoonshineRecognizer implements SpeechRecognizer {
     private final MoonshineModel model;
     private final SileroVad vad;
+    private final AudioEngine vadEngine; // the VAD's own engine on a GPU (closed with this recognizer), else null
     private final String description;
 
-    private MoonshineRecognizer(MoonshineModel model, SileroVad vad, String description) {
+    private MoonshineRecognizer(MoonshineModel model, SileroVad vad, AudioEngine vadEngine, String description) {
         this.model = model;
         this.vad = vad;
+        this.vadEngine = vadEngine;
         this.description = description;
     }
 
@@ -43,9 +46,17 @@ public final class MoonshineRecognizer implements SpeechRecognizer {
             AudioEngine engine, MoonshineCheckpoint checkpoint, Path tokenizer, Path vadFile, String what)
             throws IOException {
         MoonshineModel model = MoonshineModel.load(engine, checkpoint, tokenizer);
+        AudioEngine vadEngine = null;
         try {
-            return new MoonshineRecognizer(model, SileroVad.load(engine, vadFile), what);
+            // On a GPU the VAD gets an engine of its own, a stream of its own: each request's VAD then runs beside a
+            // batch's encoder and decoder steps instead of waiting for their turn on the one engine (under 64
+            // clients the batch's driver waited 0.7 s of 2.5 for the VAD: docs/PERFORMANCE.md). On the CPU both
+            // share the cores anyway, so one engine.
+            if (engine.device().kind() != DeviceKind.CPU) vadEngine = engine.sibling();
+            SileroVad vad = SileroVad.load(vadEngine != null ? vadEngine : engine, vadFile);
+            return new MoonshineRecognizer(model, vad, vadEngine, what);
         } catch (IOException | RuntimeException e) {
+            if (vadEngine != null) vadEngine.close();
             model.close();
             throw e;
         }
@@ -142,6 +153,7 @@ public final class MoonshineRecognizer implements SpeechRecognizer {
     @Override
     public void close() {
         vad.close();
+        if (vadEngine != null) vadEngine.close();
         model.close();
     }
 }
