@@ -11,16 +11,8 @@
 #      (scripts/peers/moonshine-transformers-batched.py).
 for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig
 export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-export LD_LIBRARY_PATH=/usr/local/cuda/targets/x86_64-linux/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-tar xJf .gpu/audioengine-image.tar.xz -C /tmp
-export AUDIOENGINE_CACHE=/tmp/ae-cache
-mkdir -p $AUDIOENGINE_CACHE
-xz -dc .gpu/tiny/encoder_model.onnx.xz > $AUDIOENGINE_CACHE/moonshine-tiny-quantized-encoder_model.onnx
-xz -dc .gpu/tiny/decoder_model_merged.onnx.xz > $AUDIOENGINE_CACHE/moonshine-tiny-quantized-decoder_model_merged.onnx
-cp .gpu/llama-tokenizer.js .gpu/silero_vad_v6.onnx $AUDIOENGINE_CACHE/
-AE=/tmp/audioengine/bin/audioengine
+. scripts/gpu/batching-setup.sh
 CLIENTS=${CLIENTS:-64} ROUNDS=${ROUNDS:-3}
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee $OUT/device.txt
 # the batched step's ops on CUDA against the CPU backend first: a wrong kernel makes the figures below meaningless
 for op in write_slice key_mask attention; do
   timeout 60 $AE check --backend cuda --op $op --seed 2026 > $OUT/check-cuda-$op.txt 2>&1

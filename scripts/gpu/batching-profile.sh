@@ -3,16 +3,8 @@
 # with an image that links jdk.jfr (the production image leaves it out; docs/PERFORMANCE.md says how the profiled image
 # was made). One `serve --backend cuda` with a flight recording; /metrics before and after the load (the stage seconds
 # of the load alone are the difference); $OUT gets the recording, both metrics and the load's JSON line.
-#   run: bash scripts/gpu/batching-profile.sh     carry: .gpu .gl      env: EXTRA="--max-batch 64 ..." for serve
-export LD_LIBRARY_PATH=/usr/local/cuda/targets/x86_64-linux/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-tar xJf .gpu/audioengine-image.tar.xz -C /tmp
-export AUDIOENGINE_CACHE=/tmp/ae-cache
-mkdir -p $AUDIOENGINE_CACHE
-xz -dc .gpu/tiny/encoder_model.onnx.xz > $AUDIOENGINE_CACHE/moonshine-tiny-quantized-encoder_model.onnx
-xz -dc .gpu/tiny/decoder_model_merged.onnx.xz > $AUDIOENGINE_CACHE/moonshine-tiny-quantized-decoder_model_merged.onnx
-cp .gpu/llama-tokenizer.js .gpu/silero_vad_v6.onnx $AUDIOENGINE_CACHE/
-AE=/tmp/audioengine/bin/audioengine
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee $OUT/device.txt
+#   run: bash scripts/gpu/batching-profile.sh     carry: .gpu .gl      env: RUNS (below), JFR=1, CLIENTS, ROUNDS
+. scripts/gpu/batching-setup.sh
 get() { python3 -c "import sys,urllib.request; sys.stdout.write(urllib.request.urlopen('http://localhost:8090'+sys.argv[1], timeout=5).read().decode())" "$1"; }
 run() {  # label, serve options...
   local label=$1; shift
