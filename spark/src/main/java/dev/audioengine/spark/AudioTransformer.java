@@ -43,6 +43,9 @@ public abstract class AudioTransformer<T extends AudioTransformer<T>> implements
      */
     static final String FAIL_FIRST_ATTEMPT_AFTER_ROWS = "audioengine.test.failFirstAttemptAfterRows";
 
+    private static final java.util.concurrent.atomic.AtomicInteger INJECTED =
+            new java.util.concurrent.atomic.AtomicInteger();
+
     private EngineSettings settings = EngineSettings.DEFAULTS;
     private boolean failOnError;
     private int chunkRows = 16;
@@ -220,6 +223,11 @@ public abstract class AudioTransformer<T extends AudioTransformer<T>> implements
         return new Outcome(values, 0, error);
     }
 
+    /** How many tasks {@link #FAIL_FIRST_ATTEMPT_AFTER_ROWS} has killed in this JVM (tests check it did). */
+    static int injectedFailures() {
+        return INJECTED.get();
+    }
+
     static Throwable unwrap(Throwable e) {
         while ((e instanceof java.util.concurrent.CompletionException
                         || e instanceof java.util.concurrent.ExecutionException
@@ -261,7 +269,7 @@ public abstract class AudioTransformer<T extends AudioTransformer<T>> implements
             @Override
             public Row next() {
                 if (!hasNext()) throw new NoSuchElementException();
-                if (handedOut == failAfter)
+                if (handedOut == failAfter && INJECTED.incrementAndGet() > 0)
                     throw new IllegalStateException("injected failure after " + failAfter + " rows ("
                             + FAIL_FIRST_ATTEMPT_AFTER_ROWS + ", first attempt only)");
                 handedOut++;
