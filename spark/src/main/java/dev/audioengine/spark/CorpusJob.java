@@ -23,7 +23,7 @@ import org.apache.spark.sql.functions;
  *   --model NAME|PATH           a variant name or a model path on every node; default: the task's default model
  *   --backend cpu|cuda|hip|vulkan|best   default cpu
  *   --device N                  the backend's device; default: the GPU Spark assigned to the task, else 0
- *   --threads N                 engine CPU threads per executor; default 0 (every core the executor sees)
+ *   --threads N                 engine CPU threads per task; default 0: spark.task.cpus (1 unless set)
  *   --max-batch N               asr: recordings decoded together; default 1 on the CPU, 64 on a GPU
  *   --model-cache DIR           the model cache on every node; default the executor user's ~/.cache/audioengine
  *   --format parquet|jsonl      default parquet

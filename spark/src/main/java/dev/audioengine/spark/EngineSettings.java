@@ -11,7 +11,8 @@ import java.io.Serializable;
  * @param backend cpu, cuda, hip, vulkan or best, as {@code --backend} takes it
  * @param device the backend's device index ({@code --device}); negative: the GPU Spark assigned to the task
  *     ({@code TaskContext.resources()}'s "gpu") when there is one, else 0
- * @param threads CPU worker threads of the engine ({@code --threads}); 0: every processor the executor JVM sees
+ * @param threads CPU worker threads of the engine ({@code --threads}); 0: {@code spark.task.cpus} (1 unless set) in a
+ *     task, so that concurrent tasks, not one call's ops, share the executor's cores; every processor outside one
  * @param maxBatch speech recognition: recordings decoded together ({@code --max-batch}); 0: the CLI's default (1 on
  *     the CPU, 64 on a GPU)
  * @param modelCache the folder named models are read from and pulled into, the same on every node (a shared path or a
@@ -19,7 +20,7 @@ import java.io.Serializable;
  */
 public record EngineSettings(String model, String backend, int device, int threads, int maxBatch, String modelCache)
         implements Serializable {
-    /** The task's default model on the CPU, every processor, the CLI's batching, the user's model cache. */
+    /** The task's default model on the CPU, spark.task.cpus threads, the CLI's batching, the user's model cache. */
     public static final EngineSettings DEFAULTS = new EngineSettings(null, "cpu", -1, 0, 0, null);
 
     /**

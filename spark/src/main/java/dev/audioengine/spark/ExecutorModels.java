@@ -68,10 +68,27 @@ public final class ExecutorModels {
      * rather than loading a second copy.
      */
     static synchronized Loaded get(EngineSettings settings, Class<? extends TaskModel> type) throws IOException {
+        TaskContext task = TaskContext.get();
+        if (settings.threads() == 0 && task != null) {
+            // Spark runs as many tasks at once as the executor has task slots, each given spark.task.cpus cores: each
+            // call then runs on that many threads, and the slots, not the ops, spread the work over the cores. An
+            // engine pool of every core under every concurrent task made the CPU ops hand off to workers that other
+            // tasks' ops hold (docs/PERFORMANCE.md, "Spark local mode")
+            settings = settings.withThreads(Math.max(1, task.cpus()));
+        }
         Key key = new Key(settings, type, device(settings));
         Loaded loaded = LOADED.get(key);
         if (loaded != null) return loaded;
+        long t0 = System.nanoTime();
         loaded = load(key);
+        System.err.printf(
+                java.util.Locale.ROOT,
+                "audioengine: loaded %s on %s device %d (%d threads) in %.1f s, once for this executor%n",
+                loaded.model().describe(),
+                loaded.backend(),
+                key.device(),
+                loaded.engine().hostThreads(),
+                (System.nanoTime() - t0) / 1e9);
         LOADED.put(key, loaded);
         LOADS.incrementAndGet();
         if (!hookAdded) {
@@ -126,10 +143,14 @@ public final class ExecutorModels {
      * ordinal as the discovery script reports it), else 0.
      */
     static int device(EngineSettings settings) {
-        if (settings.device() >= 0) return settings.device();
         TaskContext task = TaskContext.get();
-        if (task == null) return 0;
-        ResourceInformation gpu = task.resourcesJMap().get(GPU);
+        return device(settings, task == null ? Map.of() : task.resourcesJMap());
+    }
+
+    /** {@link #device(EngineSettings)} given the task's resources ({@code TaskContext.resourcesJMap()}). */
+    static int device(EngineSettings settings, Map<String, ResourceInformation> resources) {
+        if (settings.device() >= 0) return settings.device();
+        ResourceInformation gpu = resources.get(GPU);
         if (gpu == null || gpu.addresses().length == 0) return 0;
         String address = gpu.addresses()[0];
         try {
@@ -137,7 +158,7 @@ public final class ExecutorModels {
         } catch (NumberFormatException e) {
             throw new IllegalStateException("Spark assigned GPU address '" + address
                     + "', which is not a device ordinal; make the discovery script report ordinals (0, 1, ...) or set"
-                    + " the device explicitly");
+                    + " the device explicitly (--device)");
         }
     }
 

@@ -183,7 +183,7 @@ class SparkCorpusTest {
     void theModelIsLoadedOncePerExecutor() throws Exception {
         // settings no other test uses, so this test's loads are its own whatever ran before
         AsrTransformer asr = new AsrTransformer()
-                .setSettings(EngineSettings.DEFAULTS.withThreads(1))
+                .setSettings(EngineSettings.DEFAULTS.withThreads(2))
                 .setChunkRows(2);
         int before = ExecutorModels.loads();
         asr.transform(manifest().repartition(6)).collectAsList();
