@@ -71,9 +71,10 @@ public final class ExecutorModels {
         TaskContext task = TaskContext.get();
         if (settings.threads() == 0 && task != null) {
             // Spark runs as many tasks at once as the executor has task slots, each given spark.task.cpus cores: each
-            // call then runs on that many threads, and the slots, not the ops, spread the work over the cores. An
-            // engine pool of every core under every concurrent task made the CPU ops hand off to workers that other
-            // tasks' ops hold (docs/PERFORMANCE.md, "Spark local mode")
+            // call runs on that many threads and the slots spread the work over the cores, where a pool of every core
+            // under every concurrent task would hand kernels' work to workers other tasks keep busy
+            // (docs/PERFORMANCE.md,
+            // "Spark local mode against one CLI process")
             settings = settings.withThreads(Math.max(1, task.cpus()));
         }
         Key key = new Key(settings, type, device(settings));
