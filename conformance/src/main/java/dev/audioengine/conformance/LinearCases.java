@@ -32,7 +32,8 @@ final class LinearCases {
 
     /** Shapes with K a multiple of 32 so every weight dtype can hold them; N and M cross tile sizes. */
     private static void matmul(List<ConformanceCase> out, DType w) {
-        // {16, 1001, 416}: the most rows GPUs give their quantized mat-vec, a block of outputs left part-full
+        // {64, 257, 288}: the most rows GPUs give their quantized mat-vec, {65, 17, 1024} the first past it;
+        // {16, 1001, 416}: a block of outputs left part-full
         long[][] mnk = {
             {1, 3, 32},
             {1, 257, 64},

@@ -13,7 +13,7 @@ import java.util.List;
  * (cuBLASLt, hipBLASLt; FAST_PROJECTION, BF16_WEIGHTS), always accumulating in F32: F32 as it is
  * (TF32 only with P.tf32=on); F16/BF16 with x split into a rounded high part and the rounded remainder
  * (two GEMMs into the same result, so activations keep about F32 precision; P.matmul=fast uses the
- * high part alone). Q8_0/Q4_0 weights run ae_matvec_q for up to 16 rows of x (one scale per 32-value
+ * high part alone). Q8_0/Q4_0 weights run ae_matvec_q for up to 64 rows of x (one scale per 32-value
  * block) and otherwise, like layouts the library cannot express (a weight batch that is neither absent
  * nor one stride), every dtype when there is no library, and shapes it has no algorithm for, the tiled
  * kernel in linear.cu, which decodes F32, F16, BF16, Q8_0 and Q4_0 weights as it loads them.
@@ -27,8 +27,12 @@ import java.util.List;
 final class LinearOps implements GpuOp {
     private static final String SRC = "linear";
     private static final int TILE = 16;
-    /** Up to this many rows of x, quantized weights use the block-decoding mat-vec kernel (decode-style projections). */
-    static final long MATVEC_MAX_ROWS = 16;
+    /**
+     * Up to this many rows of x, quantized weights use the block-decoding mat-vec kernel (decode-style projections,
+     * and a batched decoder step of up to 64 sequences: on an H100 the tiled kernel took 95 µs a call for such steps,
+     * where the mat-vec reads the weights once per row from L2; docs/PERFORMANCE.md). Past it, the tiled kernel.
+     */
+    static final long MATVEC_MAX_ROWS = 64;
     /** ae_matvec_q: 8 outputs per block (MV_ROWS in linear.cu), one 32-wide warp each. */
     private static final int MATVEC_THREADS = 256, MATVEC_ROWS = 8;
 
