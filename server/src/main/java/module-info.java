@@ -12,6 +12,8 @@ module dev.audioengine.server {
     requires io.helidon.http.sse;
     requires io.helidon.webserver;
     requires io.helidon.webserver.sse;
+    requires io.helidon.webserver.websocket;
+    requires io.helidon.websocket;
     requires org.apache.commons.fileupload2.core;
 
     exports dev.audioengine.server;

@@ -16,6 +16,7 @@ import dev.audioengine.server.http.UploadFolder;
 import dev.audioengine.server.http.UploadWatchdog;
 import dev.audioengine.server.openai.KeywordsEndpoint;
 import dev.audioengine.server.openai.ModelsEndpoint;
+import dev.audioengine.server.openai.RealtimeEndpoint;
 import dev.audioengine.server.openai.SpeechEndpoint;
 import dev.audioengine.server.openai.TranscriptionEndpoint;
 import dev.audioengine.server.openai.VadEndpoint;
@@ -30,6 +31,7 @@ import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.DirectHandlers;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http1.Http1Config;
+import io.helidon.webserver.websocket.WsConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.BindException;
@@ -63,6 +65,7 @@ public final class SpeechServer implements AutoCloseable {
     private final HeaderTimeout headerTimeout;
     private final Metrics metrics;
     private final ShutdownGate gate;
+    private final RealtimeEndpoint realtime;
     private final WebServer web;
     private final AtomicBoolean closing = new AtomicBoolean();
     private final CountDownLatch closed = new CountDownLatch(1);
@@ -84,6 +87,9 @@ public final class SpeechServer implements AutoCloseable {
         HttpRouting.Builder routing =
                 HttpRouting.builder().addFilter(new RequestLog(metrics, log)).addFilter(gate);
         config.apiKey().ifPresent(key -> routing.addFilter(new BearerAuth(key, errors)));
+        // a session whose client sends nothing for as long as an idle connection may sit is closed
+        realtime = new RealtimeEndpoint(
+                models, metrics, config.apiKey(), config.connections().idleTimeout(), gate::draining, log);
         routing.post(
                         Routes.TRANSCRIPTIONS,
                         new Endpoint(
@@ -108,6 +114,18 @@ public final class SpeechServer implements AutoCloseable {
                         Routes.KEYWORDS,
                         new Endpoint(
                                 new KeywordsEndpoint(models, uploads, config.maxUploadBytes(), metrics, watchdog),
+                                log,
+                                errors))
+                .get(
+                        Routes.REALTIME,
+                        new Endpoint(
+                                (req, res) -> {
+                                    throw ApiError.invalid(
+                                            null,
+                                            "websocket_required",
+                                            Routes.REALTIME + " is a WebSocket: connect with ws://host:port"
+                                                    + Routes.REALTIME + "?intent=transcription (docs/SERVER.md)");
+                                },
                                 log,
                                 errors))
                 .get(Routes.MODELS, new Endpoint(list::list, log, errors))
@@ -136,13 +154,13 @@ public final class SpeechServer implements AutoCloseable {
                                 throw ApiError.methodNotAllowed(
                                         allow, method + " " + path + " is not served; " + path + " takes " + allow);
                             });
-                            throw ApiError.notFound(
-                                    "no endpoint " + req.prologue().method().text() + " "
-                                            + req.path().path() + "; this server has POST "
-                                            + Routes.TRANSCRIPTIONS + ", POST " + Routes.SPEECH + ", GET "
-                                            + Routes.VOICES + ", POST " + Routes.VAD + ", GET " + Routes.MODELS
-                                            + ", GET " + Routes.HEALTH + ", GET "
-                                            + Routes.READY + ", GET " + Routes.METRICS);
+                            throw ApiError.notFound("no endpoint "
+                                    + req.prologue().method().text() + " "
+                                    + req.path().path() + "; this server has POST "
+                                    + Routes.TRANSCRIPTIONS + ", POST " + Routes.SPEECH + ", GET "
+                                    + Routes.VOICES + ", POST " + Routes.VAD + ", GET " + Routes.MODELS
+                                    + ", GET " + Routes.REALTIME + " (WebSocket), GET " + Routes.HEALTH + ", GET "
+                                    + Routes.READY + ", GET " + Routes.METRICS);
                         },
                         log,
                         errors));
@@ -158,6 +176,10 @@ public final class SpeechServer implements AutoCloseable {
                 .protocolsDiscoverServices(false)
                 .addProtocol(
                         Http1Config.builder().addReceiveListener(headerTimeout).build())
+                // a realtime message is at most this long (an append of some 20 s of 24 kHz audio)
+                .addProtocol(WsConfig.builder()
+                        .maxFrameLength(RealtimeEndpoint.MAX_MESSAGE_BYTES)
+                        .build())
                 // Helidon's idle check: a connection with no request under way (not even a whole request line) is
                 // closed
                 // after the idle timeout; checked four times per timeout, so one is closed within 1.25 times it
@@ -167,6 +189,7 @@ public final class SpeechServer implements AutoCloseable {
                 .maxTcpConnections(config.connections().maxConnections())
                 .directHandlers(direct.build())
                 .routing(routing)
+                .addRouting(realtime.routing())
                 .build();
     }
 
@@ -300,6 +323,11 @@ public final class SpeechServer implements AutoCloseable {
         return models;
     }
 
+    /** Live transcription sessions open now. */
+    int realtimeSessions() {
+        return realtime.openSessions();
+    }
+
     /** Blocks until {@link #close} has finished. */
     public void awaitClosed() throws InterruptedException {
         closed.await();
@@ -318,6 +346,7 @@ public final class SpeechServer implements AutoCloseable {
         }
         try {
             gate.close();
+            realtime.close(); // a live session has no natural end to wait for
             long deadline = System.nanoTime() + config.drainTimeout().toNanos();
             int left;
             while ((left = metrics.inFlight()) > 0 && System.nanoTime() < deadline) Thread.sleep(20);
