@@ -25,6 +25,7 @@ import dev.audioengine.server.serving.Metrics;
 import dev.audioengine.server.serving.Probes;
 import dev.audioengine.server.serving.ServedModel;
 import dev.audioengine.server.serving.ServedModels;
+import dev.audioengine.server.ui.WebPage;
 import io.helidon.http.DirectHandler;
 import io.helidon.http.HeaderValues;
 import io.helidon.webserver.WebServer;
@@ -144,26 +145,27 @@ public final class SpeechServer implements AutoCloseable {
                                             engine.deviceMemory()));
                                 },
                                 log,
-                                errors))
-                .any(new Endpoint(
-                        (req, res) -> {
-                            String method = req.prologue().method().text(),
-                                    path = req.path().path();
-                            // a served path asked with another method: 405 and what it takes, as OpenAI answers
-                            Routes.method(path).ifPresent(allow -> {
-                                throw ApiError.methodNotAllowed(
-                                        allow, method + " " + path + " is not served; " + path + " takes " + allow);
-                            });
-                            throw ApiError.notFound("no endpoint "
-                                    + req.prologue().method().text() + " "
-                                    + req.path().path() + "; this server has POST "
-                                    + Routes.TRANSCRIPTIONS + ", POST " + Routes.SPEECH + ", GET "
-                                    + Routes.VOICES + ", POST " + Routes.VAD + ", GET " + Routes.MODELS
-                                    + ", GET " + Routes.REALTIME + " (WebSocket), GET " + Routes.HEALTH + ", GET "
-                                    + Routes.READY + ", GET " + Routes.METRICS);
-                        },
-                        log,
-                        errors));
+                                errors));
+        if (config.ui()) new WebPage().route(routing, log, errors); // without --ui, / stays a 404
+        routing.any(new Endpoint(
+                (req, res) -> {
+                    String method = req.prologue().method().text(),
+                            path = req.path().path();
+                    // a served path asked with another method: 405 and what it takes, as OpenAI answers
+                    Routes.method(path).ifPresent(allow -> {
+                        throw ApiError.methodNotAllowed(
+                                allow, method + " " + path + " is not served; " + path + " takes " + allow);
+                    });
+                    throw ApiError.notFound("no endpoint "
+                            + req.prologue().method().text() + " "
+                            + req.path().path() + "; this server has POST "
+                            + Routes.TRANSCRIPTIONS + ", POST " + Routes.SPEECH + ", GET "
+                            + Routes.VOICES + ", POST " + Routes.VAD + ", GET " + Routes.MODELS
+                            + ", GET " + Routes.REALTIME + " (WebSocket), GET " + Routes.HEALTH + ", GET "
+                            + Routes.READY + ", GET " + Routes.METRICS);
+                },
+                log,
+                errors));
         headerTimeout = new HeaderTimeout(config.connections().headerTimeout(), metrics, log);
         FramingErrors framing = new FramingErrors(metrics, log, config.maxUploadBytes(), headerTimeout);
         DirectHandlers.Builder direct = DirectHandlers.builder();

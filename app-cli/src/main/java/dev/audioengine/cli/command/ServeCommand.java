@@ -35,7 +35,8 @@ import picocli.CommandLine.Spec;
             "Serve speech models over HTTP, OpenAI-compatible: POST /v1/audio/transcriptions (json, text, srt, vtt, "
                     + "verbose_json, stream=true as Server-Sent Events), POST /v1/audio/speech (wav, pcm, flac; streamed as "
                     + "audio or Server-Sent Events), GET /v1/audio/voices, GET /v1/models, POST /v1/audio/vad (speech segments), "
-                    + "GET /health, /ready and /metrics (Prometheus). See docs/SERVER.md.",
+                    + "GET /v1/realtime?intent=transcription (live transcription over WebSocket, as OpenAI's Realtime), "
+                    + "GET /health, /ready and /metrics (Prometheus); with --ui a web page at /. See docs/SERVER.md.",
             "One log line per request on stderr. SIGTERM (or Ctrl-C) stops accepting, lets requests in flight finish, "
                     + "then exits.",
             ""
@@ -168,6 +169,14 @@ public final class ServeCommand implements Callable<Integer> {
     private int maxConnections = ServerConfig.Connections.DEFAULTS.maxConnections();
 
     @Option(
+            names = "--ui",
+            description = "Serve a web page at / to try the models in a browser: live transcription from the "
+                    + "microphone (over the WebSocket GET /v1/realtime), a file's transcript with timestamps, and "
+                    + "text read aloud with a voice picker. Static files in the server jar; nothing loaded from "
+                    + "elsewhere. Default: off (/ answers 404).")
+    private boolean ui;
+
+    @Option(
             names = "--drain-timeout-s",
             paramLabel = "S",
             description = "On SIGTERM, how long requests in flight may take to finish. " + "Default: 30.")
@@ -198,6 +207,7 @@ public final class ServeCommand implements Callable<Integer> {
                             seconds("--idle-timeout-s", idleTimeoutS),
                             maxConnections),
                     Batching.NONE, // set once the engine is up: its default depends on the backend
+                    ui,
                     line -> {
                         err.println(Instant.now().truncatedTo(ChronoUnit.MILLIS) + " " + line);
                         err.flush();
