@@ -360,6 +360,10 @@ class RealtimeTest {
                 HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).isEqualTo(400);
         assertThat(r.body()).contains("WebSocket");
+        // and without --ui, / is what it was: no page
+        assertThat(http.send(HttpRequest.newBuilder(server.uri("/")).build(), HttpResponse.BodyHandlers.ofString())
+                        .statusCode())
+                .isEqualTo(404);
         // a conversation (or no intent) is refused at the upgrade: this server transcribes only
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> Client.connect("?intent=conversation"))
                 .rootCause()

@@ -57,7 +57,8 @@ function onEvent(e) {
       break;
     }
     case 'error':
-      say($('mic-state'), e.error.message, true);
+      // Stop commits what is left; when no speech is left, the server says so, and that is no error here
+      if (e.error.code !== 'input_audio_buffer_commit_empty') say($('mic-state'), e.error.message, true);
       break;
   }
 }
