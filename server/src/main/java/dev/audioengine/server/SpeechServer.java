@@ -88,9 +88,9 @@ public final class SpeechServer implements AutoCloseable {
         HttpRouting.Builder routing =
                 HttpRouting.builder().addFilter(new RequestLog(metrics, log)).addFilter(gate);
         config.apiKey().ifPresent(key -> routing.addFilter(new BearerAuth(key, errors)));
-        // a session whose client sends nothing for as long as an idle connection may sit is closed
-        realtime = new RealtimeEndpoint(
-                models, metrics, config.apiKey(), config.connections().idleTimeout(), gate::draining, log);
+        // a live session is an upload that goes on: one whose client sends nothing for the upload stall time is closed
+        // (with a close code and reason, before Helidon's idle check, at --idle-timeout-s, would cut it without one)
+        realtime = new RealtimeEndpoint(models, metrics, config.apiKey(), config.uploadStall(), gate::draining, log);
         routing.post(
                         Routes.TRANSCRIPTIONS,
                         new Endpoint(
@@ -120,7 +120,18 @@ public final class SpeechServer implements AutoCloseable {
                 .get(
                         Routes.REALTIME,
                         new Endpoint(
+                                // a WebSocket upgrade the realtime endpoint refused comes here, as does a plain GET
                                 (req, res) -> {
+                                    if (req.headers()
+                                            .first(io.helidon.http.HeaderNames.UPGRADE)
+                                            .filter(u -> u.toLowerCase(java.util.Locale.ROOT)
+                                                    .contains("websocket"))
+                                            .isPresent())
+                                        throw ApiError.invalid(
+                                                "intent",
+                                                "invalid_intent",
+                                                Routes.REALTIME + " serves transcription sessions only: connect to "
+                                                        + Routes.REALTIME + "?intent=transcription");
                                     throw ApiError.invalid(
                                             null,
                                             "websocket_required",

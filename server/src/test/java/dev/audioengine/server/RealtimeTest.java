@@ -48,7 +48,7 @@ class RealtimeTest {
 
     @BeforeAll
     static void start() throws Exception {
-        server = TestServer.start(c -> c.withConnectionLimits(Duration.ofSeconds(10), IDLE, 64));
+        server = TestServer.start(c -> c.withUploadStall(IDLE));
         http = HttpClient.newHttpClient();
         float[] a = read(TestServer.RECORDING), b = read(TestServer.SHORT_RECORDING);
         float[] all = new float[a.length + b.length + 2 * 24_000];
@@ -284,6 +284,50 @@ class RealtimeTest {
         assertThat(server.server.realtimeSessions()).isLessThanOrEqualTo(1); // closing
     }
 
+    /**
+     * The latency docs/SERVER.md quotes: paced sessions, 1 then N at once, rounds alternating; the median over every
+     * item of the time from sending the append that held the end of the speech to receiving its completed event.
+     * Runs with {@code -Daudioengine.measure.realtime=N} only (it takes a minute or more).
+     */
+    @Test
+    void measureLatency() throws Exception {
+        int many = Integer.getInteger("audioengine.measure.realtime", 0);
+        org.junit.jupiter.api.Assumptions.assumeTrue(many > 0, "set -Daudioengine.measure.realtime=N to measure");
+        List<Item> expected = library(floats(speech));
+        List<Double> one = new ArrayList<>(), several = new ArrayList<>();
+        for (int round = 0; round < 3; round++) {
+            Run r = stream(speech, 16_000, 100, true);
+            assertThat(r.items()).isEqualTo(expected);
+            one.addAll(r.endToCompletedMs());
+            List<CompletableFuture<Run>> runs = new ArrayList<>();
+            for (int i = 0; i < many; i++)
+                runs.add(CompletableFuture.supplyAsync(
+                        () -> unchecked(() -> stream(speech, 16_000, 100, true)),
+                        java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()));
+            for (CompletableFuture<Run> f : runs) {
+                Run x = f.get(3, TimeUnit.MINUTES);
+                assertThat(x.items()).isEqualTo(expected);
+                several.addAll(x.endToCompletedMs());
+            }
+        }
+        System.err.printf(
+                "realtime latency, end of speech to completed (ms): 1 session median %.0f (max %.0f, n=%d); "
+                        + "%d sessions median %.0f (max %.0f, n=%d)%n",
+                median(one),
+                java.util.Collections.max(one),
+                one.size(),
+                many,
+                median(several),
+                java.util.Collections.max(several),
+                several.size());
+    }
+
+    private static double median(List<Double> x) {
+        List<Double> s = x.stream().sorted().toList();
+        int n = s.size();
+        return n % 2 == 1 ? s.get(n / 2) : (s.get(n / 2 - 1) + s.get(n / 2)) / 2;
+    }
+
     @Test
     void fasterThanRealTimeInOddPiecesAndTwoAtOnceGiveTheSame() throws Exception {
         List<Item> expected = library(floats(speech));
@@ -389,6 +433,18 @@ class RealtimeTest {
         // the stalled one sends nothing: closed after the idle timeout, with a policy code
         assertThat(stalled.closed.get(IDLE.toSeconds() * 3, TimeUnit.SECONDS)).isEqualTo(1008);
         awaitSessions(0);
+        // one that drops with nothing under way is noticed by the connection itself, not by the idle timeout
+        Client quiet = Client.connect("?intent=transcription");
+        @SuppressWarnings("unchecked")
+        String id = (String) ((Map<String, Object>) quiet.next().get("session")).get("id");
+        awaitSessions(1);
+        quiet.ws.abort();
+        awaitSessions(0);
+        assertThat(server.logLinesOnceOneMatches(l -> l.contains("realtime session " + id + " ended")))
+                .filteredOn(l -> l.contains("realtime session " + id + " ended"))
+                .singleElement()
+                .asString()
+                .doesNotContain("no message for");
     }
 
     private static void awaitSessions(int n) throws InterruptedException {

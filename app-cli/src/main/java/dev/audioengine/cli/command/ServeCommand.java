@@ -141,7 +141,9 @@ public final class ServeCommand implements Callable<Integer> {
             names = "--upload-stall-s",
             paramLabel = "S",
             description =
-                    "An upload that sends nothing for this long is answered " + "with 408 and ended. Default: 30.")
+                    "An upload that sends nothing for this long is answered with 408 and ended; a live "
+                            + "transcription session (/v1/realtime) whose client sends nothing for this long is "
+                            + "closed (code 1008). Default: 30.")
     private double uploadStallS = 30;
 
     @Option(

@@ -39,7 +39,9 @@ public final class RealtimeEndpoint implements AutoCloseable {
     /** The subprotocol OpenAI's browser clients offer beside the key; echoed, as a browser requires one to be. */
     static final String SUBPROTOCOL = "realtime";
 
-    private static final String KEY_PROTOCOL = "openai-insecure-api-key.";
+    private static final String KEY_PROTOCOL = dev.audioengine.server.http.BearerAuth.KEY_PROTOCOL;
+    /** A client quiet for this long is pinged at every idle check, to find one that has gone. */
+    private static final long PING_AFTER_NANOS = 500_000_000L;
 
     /** The longest message a session takes, and so the longest WebSocket frame the server reads. */
     public static final int MAX_MESSAGE_BYTES = RealtimeSession.MAX_MESSAGE_BYTES;
@@ -118,10 +120,15 @@ public final class RealtimeEndpoint implements AutoCloseable {
     private void closeIdle() {
         long now = System.nanoTime();
         for (RealtimeSession s : open) {
-            if (now - s.lastMessageNanos() > idleTimeout.toNanos()) {
+            long since = s.waitingSinceNanos();
+            if (since == Long.MAX_VALUE) continue; // processing a message: not idle
+            long quiet = now - since;
+            if (quiet > idleTimeout.toNanos()) {
                 s.close(
                         WsCloseCodes.VIOLATED_POLICY,
-                        "no message for " + idleTimeout.toSeconds() + " s (--idle-timeout-s); session closed");
+                        "no message for " + idleTimeout.toSeconds() + " s (--upload-stall-s); session closed");
+            } else if (quiet > PING_AFTER_NANOS) {
+                s.ping();
             }
         }
     }

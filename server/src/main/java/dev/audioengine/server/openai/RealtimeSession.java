@@ -55,10 +55,12 @@ final class RealtimeSession implements WsListener {
     private final String id = "sess_" + Long.toString(IDS.incrementAndGet(), 36);
     private final ByteArrayOutputStream fragments = new ByteArrayOutputStream();
     private volatile long lastMessageNanos = System.nanoTime();
+    private volatile boolean busy;
     private WsSession ws;
     private long events;
     private long items;
     private boolean released;
+    private volatile String closing; // why the server closes the session, once it does
 
     // the session's settings
     private ServedModel model;
@@ -93,9 +95,13 @@ final class RealtimeSession implements WsListener {
         return id;
     }
 
-    /** When the client last sent a message, by {@link System#nanoTime()}. */
-    long lastMessageNanos() {
-        return lastMessageNanos;
+    /**
+     * Since when the session has been waiting for its client, by {@link System#nanoTime()}: the end of the last message's
+     * processing; {@link Long#MAX_VALUE} while a message is being processed (a decode waiting for a busy model is the
+     * server's doing, not a stalled client's).
+     */
+    long waitingSinceNanos() {
+        return busy ? Long.MAX_VALUE : lastMessageNanos;
     }
 
     @Override
@@ -132,6 +138,7 @@ final class RealtimeSession implements WsListener {
         synchronized (this) {
             if (released) return;
             String eventId = null;
+            busy = true;
             try {
                 Map<String, Object> event = JsonBody.parse(message);
                 eventId = event.get("event_id") instanceof String s ? s : null;
@@ -141,6 +148,10 @@ final class RealtimeSession implements WsListener {
             } catch (RuntimeException e) {
                 endpoint.log("realtime session " + id + ": " + e);
                 error(ApiError.internal("internal error: " + e), eventId);
+            } finally {
+                // the stall time runs while the session waits for the client, not while it decodes
+                lastMessageNanos = System.nanoTime();
+                busy = false;
             }
         }
     }
@@ -162,7 +173,8 @@ final class RealtimeSession implements WsListener {
 
     @Override
     public void onClose(WsSession session, int status, String reason) {
-        release("closed by the client (" + status + ")");
+        String ours = closing;
+        release(ours != null ? ours : "closed by the client (" + status + ")");
     }
 
     @Override
@@ -653,8 +665,27 @@ final class RealtimeSession implements WsListener {
         }
     }
 
+    /**
+     * Pings the client (from the idle check, while the client is quiet): Helidon tells the listener nothing when a
+     * connection just drops, so a write that fails is how a client that vanished is found before the stall timeout.
+     */
+    void ping() {
+        WsSession s = ws;
+        if (s == null || released) return;
+        Thread.ofVirtual()
+                .start(
+                        () -> { // a client that reads nothing blocks the write, not the idle check
+                            try {
+                                s.ping(io.helidon.common.buffers.BufferData.empty());
+                            } catch (RuntimeException e) {
+                                release("the client did not take a ping: " + e);
+                            }
+                        });
+    }
+
     /** Closes the connection with {@code code} and {@code reason}, then releases the session (idle, shutdown). */
     void close(int code, String reason) {
+        closing = reason; // the client's answering close frame is then not told as its own doing
         Thread.ofVirtual().start(() -> {
             try {
                 WsSession s = ws;
