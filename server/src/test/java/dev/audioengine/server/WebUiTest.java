@@ -17,7 +17,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -135,14 +134,6 @@ class WebUiTest {
             }
     }
 
-    /** Lower case, letters, digits and single spaces: the words, whatever the punctuation. */
-    private static String words(String s) {
-        return s.toLowerCase(Locale.ROOT)
-                .replaceAll("[^a-z0-9 ]", " ")
-                .replaceAll(" +", " ")
-                .strip();
-    }
-
     @Test
     void thePageTranscribesTheMicrophoneAFileAndSpeaks() throws Exception {
         page.call(
@@ -158,7 +149,19 @@ class WebUiTest {
         page.waitFor("document.querySelectorAll('#live p.final').length > 0", Duration.ofSeconds(90));
         String live = page.eval("[...document.querySelectorAll('#live p.final')].map(p => p.textContent).join(' ')");
         System.err.println("the page's live transcript: " + live);
-        assertThat(words(live)).isEqualTo(words(TestServer.EXPECTED));
+        // not bit-exact: Chromium plays its fake microphone in real time through its own resampling (to the 24 kHz
+        // AudioContext, then the server's 16 kHz), and a loaded machine can make its capture skip; at most 2 of the 22
+        // words may differ ("brutally" for "prudently" was seen under the full suite). A wrong rate, byte order or
+        // block handling garbles the whole sentence.
+        dev.audioengine.evaluation.EnglishTextNormalizer normalizer =
+                new dev.audioengine.evaluation.EnglishTextNormalizer();
+        dev.audioengine.evaluation.WordErrorRate.Result wer = dev.audioengine.evaluation.WordErrorRate.score(
+                normalizer.normalize(TestServer.EXPECTED), normalizer.normalize(live));
+        System.err.println("the page's live transcript against the recording's: " + wer);
+        assertThat(wer.referenceWords()).isGreaterThan(20);
+        assertThat(wer.errors())
+                .as("words the page's live transcript has otherwise: " + live)
+                .isLessThanOrEqualTo(2);
         page.eval("document.getElementById('mic-stop').click(), 'stopped'");
 
         // a file: the same recording uploaded, its segments with times

@@ -140,10 +140,9 @@ public final class ServeCommand implements Callable<Integer> {
     @Option(
             names = "--upload-stall-s",
             paramLabel = "S",
-            description =
-                    "An upload that sends nothing for this long is answered with 408 and ended; a live "
-                            + "transcription session (/v1/realtime) whose client sends nothing for this long is "
-                            + "closed (code 1008). Default: 30.")
+            description = "An upload that sends nothing for this long is answered with 408 and ended; a live "
+                    + "transcription session (/v1/realtime) whose client sends nothing for this long is "
+                    + "closed (code 1008). Default: 30.")
     private double uploadStallS = 30;
 
     @Option(
