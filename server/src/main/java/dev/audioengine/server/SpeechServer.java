@@ -50,8 +50,8 @@ import java.util.function.Consumer;
 /**
  * {@code audioengine serve}: an OpenAI-compatible speech server on Helidon SE's WebServer (virtual thread per
  * request). Endpoints: {@code POST /v1/audio/transcriptions}, {@code POST /v1/audio/speech}, {@code GET /v1/audio/voices},
- * {@code GET /v1/models[/{id}]}, {@code POST /v1/audio/vad},
- * {@code GET /health}, {@code /ready}, {@code /metrics}. It serves the models of {@link ServerConfig#models()} on the
+ * {@code GET /v1/models[/{id}]}, {@code POST /v1/audio/vad}, the WebSocket {@code GET /v1/realtime?intent=transcription}
+ * (live transcription), with --ui the page at {@code /}, {@code GET /health}, {@code /ready}, {@code /metrics}. It serves the models of {@link ServerConfig#models()} on the
  * engine it is given (which it does not close), each with a bounded worker pool, and answers every error in OpenAI's
  * shape. Stateless: replicas behind a balancer need nothing shared.
  * <p>
