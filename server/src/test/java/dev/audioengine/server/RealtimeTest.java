@@ -348,6 +348,38 @@ class RealtimeTest {
         assertThat(run.items().getFirst().transcript()).isEqualTo(TestServer.EXPECTED);
     }
 
+    @Test
+    void withoutTurnDetectionTheClientsCommitMakesOneItemOfEverythingSaid() throws Exception {
+        String whole = String.join(
+                " ",
+                library(floats(speech)).stream()
+                        .map(Item::transcript)
+                        .filter(t -> !t.isEmpty())
+                        .toList());
+        Client c = Client.connect("?intent=transcription");
+        assertThat(c.next().get("type")).isEqualTo("transcription_session.created");
+        c.send("{\"type\":\"transcription_session.update\",\"session\":{\"input_audio_sample_rate\":16000,"
+                + "\"turn_detection\":null}}");
+        Map<String, Object> updated = c.next();
+        assertThat(((Map<?, ?>) updated.get("session")).get("turn_detection")).isEqualTo(JsonBody.NULL);
+        for (int i = 0; i < speech.length; i += 8000) c.append(speech, i, Math.min(speech.length, i + 8000), 16_000);
+        c.send("{\"type\":\"input_audio_buffer.commit\"}");
+        List<Map<String, Object>> events = c.until("conversation.item.input_audio_transcription.completed");
+        List<String> types = events.stream().map(e -> (String) e.get("type")).toList();
+        assertThat(types).doesNotContain("input_audio_buffer.speech_started", "error");
+        assertThat(types).contains("input_audio_buffer.committed");
+        assertThat(events.getLast().get("transcript")).isEqualTo(whole);
+        String deltas = events.stream()
+                .filter(e -> "conversation.item.input_audio_transcription.delta".equals(e.get("type")))
+                .map(e -> (String) e.get("delta"))
+                .reduce("", String::concat);
+        assertThat(deltas).isEqualTo(whole);
+        // one commit, one item: a second commit with nothing new is an error
+        c.send("{\"type\":\"input_audio_buffer.commit\"}");
+        assertThat(error(c).get("code")).isEqualTo("input_audio_buffer_commit_empty");
+        c.ws.sendClose(WebSocket.NORMAL_CLOSURE, "done").join();
+    }
+
     @SuppressWarnings("unchecked")
     private static Map<String, Object> error(Client c) throws InterruptedException {
         Map<String, Object> e = c.next();
