@@ -128,11 +128,14 @@ class RealtimeTest {
         final BlockingQueue<Map<String, Object>> events = new LinkedBlockingQueue<>();
         final CompletableFuture<Integer> closed = new CompletableFuture<>();
         private final StringBuilder part = new StringBuilder();
+        HttpClient http;
         WebSocket ws;
 
         static Client connect(String query) throws Exception {
             Client c = new Client();
-            c.ws = http.newWebSocketBuilder()
+            // a client of its own, as two users' browsers are (sessions sharing one JDK HttpClient were seen to stall)
+            c.http = HttpClient.newHttpClient();
+            c.ws = c.http.newWebSocketBuilder()
                     .buildAsync(
                             URI.create(server.server.uri().toString().replace("http:", "ws:") + "/v1/realtime" + query),
                             c)
