@@ -3,9 +3,10 @@ package dev.audioengine.audio;
 /**
  * {@link PolyphaseFilter} applied to a stream: input is pushed in blocks, output pulled as far as
  * the input allows, and the signal is taken as zero before its start and after {@link #finish()}.
- * Memory is one filter's width of history plus the latest block. Not thread-safe.
+ * Memory is one filter's width of history plus the latest block. Not thread-safe. Public for sources
+ * that arrive as pushed blocks rather than as a file (the server's live transcription over WebSocket).
  */
-final class StreamingResampler {
+public final class StreamingResampler {
     /** Whether the Vector API is there to use (it is an incubator module, resolved only when asked for). */
     private static final boolean VECTOR =
             ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
@@ -31,7 +32,8 @@ final class StreamingResampler {
     private long base; // input sample at or before the next output
     private int phase; // the next output's position after base, in 1/L input samples
 
-    StreamingResampler(int fromRate, int toRate) {
+    /** A converter from {@code fromRate} to {@code toRate} (both positive, in Hz). */
+    public StreamingResampler(int fromRate, int toRate) {
         this(fromRate, toRate, SCALAR_OUTPUTS);
     }
 
@@ -51,7 +53,8 @@ final class StreamingResampler {
         return filter.outputLength(inputLength);
     }
 
-    void push(float[] x, int off, int len) {
+    /** Appends {@code len} input samples from {@code x[off]}; they are copied. */
+    public void push(float[] x, int off, int len) {
         if (finished) throw new IllegalStateException("push after finish");
         append(len);
         System.arraycopy(x, off, buf, bufLen - len, len);
@@ -59,13 +62,13 @@ final class StreamingResampler {
     }
 
     /** No more input: the remaining outputs see zeros past the end. */
-    void finish() {
+    public void finish() {
         finished = true;
         total = filter.outputLength(pushed);
     }
 
     /** Up to {@code len} outputs into {@code out}; 0 when more input is needed, -1 once finished and drained. */
-    int pull(float[] out, int off, int len) {
+    public int pull(float[] out, int off, int len) {
         int stride = filter.stride, up = filter.up, halfWidth = filter.halfWidth;
         int n = 0;
         while (n < len) {

@@ -27,6 +27,7 @@ import java.util.function.Consumer;
  * @param connections    how long a connection may take to send its headers or sit idle, and how many may be open
  * @param batching       how ASR models batch decoding across concurrent requests (--max-batch, --gpu-memory-budget);
  *                       each model's workers are at least its batch size, so that a batch can fill
+ * @param ui             serve the web page (microphone, upload, speech) at {@code /} (--ui)
  * @param log            where the one line per request (and the server's own lines) go
  */
 public record ServerConfig(
@@ -44,6 +45,7 @@ public record ServerConfig(
         Duration drainTimeout,
         Connections connections,
         Batching batching,
+        boolean ui,
         Consumer<String> log) {
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 8080;
@@ -99,6 +101,7 @@ public record ServerConfig(
                 Duration.ofSeconds(30),
                 Connections.DEFAULTS,
                 Batching.NONE,
+                false,
                 log);
     }
 
@@ -118,6 +121,27 @@ public record ServerConfig(
                 drainTimeout,
                 connections,
                 b,
+                ui,
+                log);
+    }
+
+    public ServerConfig withUi(boolean u) {
+        return new ServerConfig(
+                host,
+                port,
+                models,
+                maxConcurrent,
+                queue,
+                queueTimeout,
+                maxUploadBytes,
+                maxInputChars,
+                apiKey,
+                preload,
+                uploadStall,
+                drainTimeout,
+                connections,
+                batching,
+                u,
                 log);
     }
 
@@ -142,6 +166,7 @@ public record ServerConfig(
                 drainTimeout,
                 connections,
                 batching,
+                ui,
                 log);
     }
 
@@ -161,6 +186,7 @@ public record ServerConfig(
                 drainTimeout,
                 connections,
                 batching,
+                ui,
                 log);
     }
 
@@ -180,6 +206,7 @@ public record ServerConfig(
                 drainTimeout,
                 connections,
                 batching,
+                ui,
                 log);
     }
 
@@ -199,6 +226,7 @@ public record ServerConfig(
                 drainTimeout,
                 connections,
                 batching,
+                ui,
                 log);
     }
 
@@ -218,6 +246,7 @@ public record ServerConfig(
                 drainTimeout,
                 connections,
                 batching,
+                ui,
                 log);
     }
 
@@ -237,6 +266,7 @@ public record ServerConfig(
                 drainTimeout,
                 connections,
                 batching,
+                ui,
                 log);
     }
 
@@ -256,6 +286,7 @@ public record ServerConfig(
                 drainTimeout,
                 connections,
                 batching,
+                ui,
                 log);
     }
 
@@ -275,6 +306,7 @@ public record ServerConfig(
                 drainTimeout,
                 connections,
                 batching,
+                ui,
                 log);
     }
 
@@ -294,6 +326,7 @@ public record ServerConfig(
                 drainTimeout,
                 connections,
                 batching,
+                ui,
                 log);
     }
 
@@ -313,6 +346,7 @@ public record ServerConfig(
                 drainTimeout,
                 new Connections(headerTimeout, idleTimeout, maxConnections),
                 batching,
+                ui,
                 log);
     }
 

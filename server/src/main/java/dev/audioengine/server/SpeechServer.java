@@ -16,6 +16,7 @@ import dev.audioengine.server.http.UploadFolder;
 import dev.audioengine.server.http.UploadWatchdog;
 import dev.audioengine.server.openai.KeywordsEndpoint;
 import dev.audioengine.server.openai.ModelsEndpoint;
+import dev.audioengine.server.openai.RealtimeEndpoint;
 import dev.audioengine.server.openai.SpeechEndpoint;
 import dev.audioengine.server.openai.TranscriptionEndpoint;
 import dev.audioengine.server.openai.VadEndpoint;
@@ -24,12 +25,14 @@ import dev.audioengine.server.serving.Metrics;
 import dev.audioengine.server.serving.Probes;
 import dev.audioengine.server.serving.ServedModel;
 import dev.audioengine.server.serving.ServedModels;
+import dev.audioengine.server.ui.WebPage;
 import io.helidon.http.DirectHandler;
 import io.helidon.http.HeaderValues;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.DirectHandlers;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http1.Http1Config;
+import io.helidon.webserver.websocket.WsConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.BindException;
@@ -47,8 +50,8 @@ import java.util.function.Consumer;
 /**
  * {@code audioengine serve}: an OpenAI-compatible speech server on Helidon SE's WebServer (virtual thread per
  * request). Endpoints: {@code POST /v1/audio/transcriptions}, {@code POST /v1/audio/speech}, {@code GET /v1/audio/voices},
- * {@code GET /v1/models[/{id}]}, {@code POST /v1/audio/vad},
- * {@code GET /health}, {@code /ready}, {@code /metrics}. It serves the models of {@link ServerConfig#models()} on the
+ * {@code GET /v1/models[/{id}]}, {@code POST /v1/audio/vad}, the WebSocket {@code GET /v1/realtime?intent=transcription}
+ * (live transcription), with --ui the page at {@code /}, {@code GET /health}, {@code /ready}, {@code /metrics}. It serves the models of {@link ServerConfig#models()} on the
  * engine it is given (which it does not close), each with a bounded worker pool, and answers every error in OpenAI's
  * shape. Stateless: replicas behind a balancer need nothing shared.
  * <p>
@@ -63,6 +66,7 @@ public final class SpeechServer implements AutoCloseable {
     private final HeaderTimeout headerTimeout;
     private final Metrics metrics;
     private final ShutdownGate gate;
+    private final RealtimeEndpoint realtime;
     private final WebServer web;
     private final AtomicBoolean closing = new AtomicBoolean();
     private final CountDownLatch closed = new CountDownLatch(1);
@@ -84,6 +88,9 @@ public final class SpeechServer implements AutoCloseable {
         HttpRouting.Builder routing =
                 HttpRouting.builder().addFilter(new RequestLog(metrics, log)).addFilter(gate);
         config.apiKey().ifPresent(key -> routing.addFilter(new BearerAuth(key, errors)));
+        // a live session is an upload that goes on: one whose client sends nothing for the upload stall time is closed
+        // (with a close code and reason, before Helidon's idle check, at --idle-timeout-s, would cut it without one)
+        realtime = new RealtimeEndpoint(models, metrics, config.apiKey(), config.uploadStall(), gate::draining, log);
         routing.post(
                         Routes.TRANSCRIPTIONS,
                         new Endpoint(
@@ -110,6 +117,29 @@ public final class SpeechServer implements AutoCloseable {
                                 new KeywordsEndpoint(models, uploads, config.maxUploadBytes(), metrics, watchdog),
                                 log,
                                 errors))
+                .get(
+                        Routes.REALTIME,
+                        new Endpoint(
+                                // a WebSocket upgrade the realtime endpoint refused comes here, as does a plain GET
+                                (req, res) -> {
+                                    if (req.headers()
+                                            .first(io.helidon.http.HeaderNames.UPGRADE)
+                                            .filter(u -> u.toLowerCase(java.util.Locale.ROOT)
+                                                    .contains("websocket"))
+                                            .isPresent())
+                                        throw ApiError.invalid(
+                                                "intent",
+                                                "invalid_intent",
+                                                Routes.REALTIME + " serves transcription sessions only: connect to "
+                                                        + Routes.REALTIME + "?intent=transcription");
+                                    throw ApiError.invalid(
+                                            null,
+                                            "websocket_required",
+                                            Routes.REALTIME + " is a WebSocket: connect with ws://host:port"
+                                                    + Routes.REALTIME + "?intent=transcription (docs/SERVER.md)");
+                                },
+                                log,
+                                errors))
                 .get(Routes.MODELS, new Endpoint(list::list, log, errors))
                 .get(Routes.MODELS + "/{id}", new Endpoint(list::one, log, errors))
                 .get(Routes.HEALTH, new Endpoint(probes::health, log, errors))
@@ -126,26 +156,27 @@ public final class SpeechServer implements AutoCloseable {
                                             engine.deviceMemory()));
                                 },
                                 log,
-                                errors))
-                .any(new Endpoint(
-                        (req, res) -> {
-                            String method = req.prologue().method().text(),
-                                    path = req.path().path();
-                            // a served path asked with another method: 405 and what it takes, as OpenAI answers
-                            Routes.method(path).ifPresent(allow -> {
-                                throw ApiError.methodNotAllowed(
-                                        allow, method + " " + path + " is not served; " + path + " takes " + allow);
-                            });
-                            throw ApiError.notFound(
-                                    "no endpoint " + req.prologue().method().text() + " "
-                                            + req.path().path() + "; this server has POST "
-                                            + Routes.TRANSCRIPTIONS + ", POST " + Routes.SPEECH + ", GET "
-                                            + Routes.VOICES + ", POST " + Routes.VAD + ", GET " + Routes.MODELS
-                                            + ", GET " + Routes.HEALTH + ", GET "
-                                            + Routes.READY + ", GET " + Routes.METRICS);
-                        },
-                        log,
-                        errors));
+                                errors));
+        if (config.ui()) new WebPage().route(routing, log, errors); // without --ui, / stays a 404
+        routing.any(new Endpoint(
+                (req, res) -> {
+                    String method = req.prologue().method().text(),
+                            path = req.path().path();
+                    // a served path asked with another method: 405 and what it takes, as OpenAI answers
+                    Routes.method(path).ifPresent(allow -> {
+                        throw ApiError.methodNotAllowed(
+                                allow, method + " " + path + " is not served; " + path + " takes " + allow);
+                    });
+                    throw ApiError.notFound("no endpoint "
+                            + req.prologue().method().text() + " "
+                            + req.path().path() + "; this server has POST "
+                            + Routes.TRANSCRIPTIONS + ", POST " + Routes.SPEECH + ", GET "
+                            + Routes.VOICES + ", POST " + Routes.VAD + ", GET " + Routes.MODELS
+                            + ", GET " + Routes.REALTIME + " (WebSocket), GET " + Routes.HEALTH + ", GET "
+                            + Routes.READY + ", GET " + Routes.METRICS);
+                },
+                log,
+                errors));
         headerTimeout = new HeaderTimeout(config.connections().headerTimeout(), metrics, log);
         FramingErrors framing = new FramingErrors(metrics, log, config.maxUploadBytes(), headerTimeout);
         DirectHandlers.Builder direct = DirectHandlers.builder();
@@ -158,6 +189,10 @@ public final class SpeechServer implements AutoCloseable {
                 .protocolsDiscoverServices(false)
                 .addProtocol(
                         Http1Config.builder().addReceiveListener(headerTimeout).build())
+                // a realtime message is at most this long (an append of some 20 s of 24 kHz audio)
+                .addProtocol(WsConfig.builder()
+                        .maxFrameLength(RealtimeEndpoint.MAX_MESSAGE_BYTES)
+                        .build())
                 // Helidon's idle check: a connection with no request under way (not even a whole request line) is
                 // closed
                 // after the idle timeout; checked four times per timeout, so one is closed within 1.25 times it
@@ -167,6 +202,7 @@ public final class SpeechServer implements AutoCloseable {
                 .maxTcpConnections(config.connections().maxConnections())
                 .directHandlers(direct.build())
                 .routing(routing)
+                .addRouting(realtime.routing())
                 .build();
     }
 
@@ -300,6 +336,11 @@ public final class SpeechServer implements AutoCloseable {
         return models;
     }
 
+    /** Live transcription sessions open now. */
+    int realtimeSessions() {
+        return realtime.openSessions();
+    }
+
     /** Blocks until {@link #close} has finished. */
     public void awaitClosed() throws InterruptedException {
         closed.await();
@@ -318,6 +359,7 @@ public final class SpeechServer implements AutoCloseable {
         }
         try {
             gate.close();
+            realtime.close(); // a live session has no natural end to wait for
             long deadline = System.nanoTime() + config.drainTimeout().toNanos();
             int left;
             while ((left = metrics.inFlight()) > 0 && System.nanoTime() < deadline) Thread.sleep(20);

@@ -550,4 +550,33 @@ class EdgeCasesTest {
             return len;
         }
     }
+
+    /** The realtime WebSocket's upgrade needs the key too: as a header, or as a browser sends it, a subprotocol. */
+    @Test
+    void theRealtimeUpgradeNeedsTheKey() throws Exception {
+        java.net.URI uri = java.net.URI.create(
+                server.server.uri().toString().replace("http:", "ws:") + Routes.REALTIME + "?intent=transcription");
+        java.net.http.WebSocket.Listener quiet = new java.net.http.WebSocket.Listener() {};
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> http.newWebSocketBuilder().buildAsync(uri, quiet).get(30, TimeUnit.SECONDS))
+                .rootCause()
+                .hasMessageContaining("401");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> http.newWebSocketBuilder()
+                        .header("Authorization", "Bearer " + KEY + "x")
+                        .buildAsync(uri, quiet)
+                        .get(30, TimeUnit.SECONDS))
+                .rootCause()
+                .hasMessageContaining("401");
+        java.net.http.WebSocket byHeader = http.newWebSocketBuilder()
+                .header("Authorization", "Bearer " + KEY)
+                .buildAsync(uri, quiet)
+                .get(30, TimeUnit.SECONDS);
+        byHeader.abort();
+        java.net.http.WebSocket byProtocol = http.newWebSocketBuilder()
+                .subprotocols("realtime", "openai-insecure-api-key." + KEY)
+                .buildAsync(uri, quiet)
+                .get(30, TimeUnit.SECONDS);
+        assertThat(byProtocol.getSubprotocol()).isEqualTo("realtime"); // a browser needs one of its offers echoed
+        byProtocol.abort();
+    }
 }

@@ -35,7 +35,8 @@ import picocli.CommandLine.Spec;
             "Serve speech models over HTTP, OpenAI-compatible: POST /v1/audio/transcriptions (json, text, srt, vtt, "
                     + "verbose_json, stream=true as Server-Sent Events), POST /v1/audio/speech (wav, pcm, flac; streamed as "
                     + "audio or Server-Sent Events), GET /v1/audio/voices, GET /v1/models, POST /v1/audio/vad (speech segments), "
-                    + "GET /health, /ready and /metrics (Prometheus). See docs/SERVER.md.",
+                    + "GET /v1/realtime?intent=transcription (live transcription over WebSocket, as OpenAI's Realtime), "
+                    + "GET /health, /ready and /metrics (Prometheus); with --ui a web page at /. See docs/SERVER.md.",
             "One log line per request on stderr. SIGTERM (or Ctrl-C) stops accepting, lets requests in flight finish, "
                     + "then exits.",
             ""
@@ -139,8 +140,9 @@ public final class ServeCommand implements Callable<Integer> {
     @Option(
             names = "--upload-stall-s",
             paramLabel = "S",
-            description =
-                    "An upload that sends nothing for this long is answered " + "with 408 and ended. Default: 30.")
+            description = "An upload that sends nothing for this long is answered with 408 and ended; a live "
+                    + "transcription session (/v1/realtime) whose client sends nothing for this long is "
+                    + "closed (code 1008). Default: 30.")
     private double uploadStallS = 30;
 
     @Option(
@@ -166,6 +168,14 @@ public final class ServeCommand implements Callable<Integer> {
             description = "Connections open at once; more wait in the kernel's "
                     + "accept queue until one closes. Default: 512.")
     private int maxConnections = ServerConfig.Connections.DEFAULTS.maxConnections();
+
+    @Option(
+            names = "--ui",
+            description = "Serve a web page at / to try the models in a browser: live transcription from the "
+                    + "microphone (over the WebSocket GET /v1/realtime), a file's transcript with timestamps, and "
+                    + "text read aloud with a voice picker. Static files in the server jar; nothing loaded from "
+                    + "elsewhere. Default: off (/ answers 404).")
+    private boolean ui;
 
     @Option(
             names = "--drain-timeout-s",
@@ -198,6 +208,7 @@ public final class ServeCommand implements Callable<Integer> {
                             seconds("--idle-timeout-s", idleTimeoutS),
                             maxConnections),
                     Batching.NONE, // set once the engine is up: its default depends on the backend
+                    ui,
                     line -> {
                         err.println(Instant.now().truncatedTo(ChronoUnit.MILLIS) + " " + line);
                         err.flush();

@@ -26,7 +26,9 @@ public final class BearerAuth implements Filter {
 
     @Override
     public void filter(FilterChain chain, RoutingRequest req, RoutingResponse res) {
-        if (!Routes.needsKey(req.path().path()) || authorized(req.headers().first(HeaderNames.AUTHORIZATION))) {
+        if (!Routes.needsKey(req.path().path())
+                || authorized(req.headers().first(HeaderNames.AUTHORIZATION))
+                || (req.path().path().equals(Routes.REALTIME) && authorizedBySubprotocol(req))) {
             chain.proceed();
             return;
         }
@@ -38,6 +40,23 @@ public final class BearerAuth implements Filter {
                         given ? "incorrect API key provided" : "no API key provided: send Authorization: Bearer KEY"),
                 false);
     }
+
+    /** The subprotocol "openai-insecure-api-key.KEY": how a browser's WebSocket, which cannot set headers, sends the key. */
+    private boolean authorizedBySubprotocol(RoutingRequest req) {
+        for (String p : req.headers()
+                .first(HeaderNames.create("Sec-WebSocket-Protocol"))
+                .orElse("")
+                .split(",")) {
+            String s = p.strip();
+            if (s.startsWith(KEY_PROTOCOL)
+                    && MessageDigest.isEqual(
+                            key, s.substring(KEY_PROTOCOL.length()).getBytes(StandardCharsets.UTF_8))) return true;
+        }
+        return false;
+    }
+
+    /** The prefix of OpenAI's subprotocol that carries the key. */
+    public static final String KEY_PROTOCOL = "openai-insecure-api-key.";
 
     private boolean authorized(Optional<String> header) {
         if (header.isEmpty() || !header.get().regionMatches(true, 0, SCHEME, 0, SCHEME.length())) return false;

@@ -85,8 +85,8 @@ public final class JsonBody {
         return parse(body);
     }
 
-    /** The members of {@code body}'s top-level object; anything else is a 400. */
-    static Map<String, Object> parse(byte[] body) {
+    /** The members of {@code body}'s top-level object; anything else is a 400 (also a realtime session's error event). */
+    public static Map<String, Object> parse(byte[] body) {
         if (body.length == 0) throw ApiError.invalid(null, "the request body is empty; send a JSON object");
         try (JsonParser p = JSON.createParser(body)) {
             if (p.nextToken() != JsonToken.START_OBJECT)

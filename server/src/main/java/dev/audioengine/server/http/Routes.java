@@ -10,6 +10,9 @@ public final class Routes {
     public static final String VAD = "/v1/audio/vad";
     public static final String KEYWORDS = "/v1/audio/keywords";
     public static final String MODELS = "/v1/models";
+    /** Live transcription over WebSocket ({@code ?intent=transcription}). */
+    public static final String REALTIME = "/v1/realtime";
+
     public static final String HEALTH = "/health";
     public static final String READY = "/ready";
     public static final String METRICS = "/metrics";
@@ -19,7 +22,7 @@ public final class Routes {
         return java.util.Optional.ofNullable(
                 switch (path) {
                     case TRANSCRIPTIONS, SPEECH, VAD, KEYWORDS -> "POST";
-                    case VOICES, MODELS, HEALTH, READY, METRICS -> "GET";
+                    case VOICES, MODELS, HEALTH, READY, METRICS, REALTIME -> "GET";
                     default ->
                         path.startsWith(MODELS + "/") && path.indexOf('/', MODELS.length() + 1) < 0 ? "GET" : null;
                 });

@@ -72,7 +72,7 @@ public final class TranscriptionEndpoint implements Endpoint.Body {
         try (MultipartForm form = MultipartForm.read(req, res, uploads, maxUploadBytes, Set.of("file"), watchdog)) {
             TranscriptionRequest r = TranscriptionRequest.of(form);
             Upload file = UploadedAudio.required(form.file("file"));
-            ServedModel model = asrModel(r.model(), note);
+            ServedModel model = asrModel(models, r.model(), note);
             note.model(model.id());
             if (!r.ignored().isEmpty()) {
                 res.header(IGNORED_HEADER, String.join(",", r.ignored()));
@@ -85,10 +85,13 @@ public final class TranscriptionEndpoint implements Endpoint.Body {
         }
     }
 
-    private ServedModel asrModel(String name, RequestNote note) {
+    /** The served recognizer {@code name} means (one of ours, or OpenAI's name for the default); else a 400 or 404. */
+    static ServedModel asrModel(ServedModels models, String name, RequestNote note) {
         Optional<ServedModel> openAi = models.openAiName(name, ServedModels.OPENAI_TRANSCRIPTION_MODELS, Task.ASR);
         if (openAi.isPresent()) {
-            note.note("OpenAI's model " + name.strip() + " is " + openAi.get().id());
+            if (note != null)
+                note.note(
+                        "OpenAI's model " + name.strip() + " is " + openAi.get().id());
             return openAi.get();
         }
         ServedModel m = models.require(name);

@@ -30,6 +30,17 @@ public final class Metrics {
     private final Map<String, DoubleAdder> audioSeconds = new ConcurrentHashMap<>(),
             modelSeconds = new ConcurrentHashMap<>();
     private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicInteger realtimeSessions = new AtomicInteger();
+
+    /** A live transcription session opened (+1) or ended (-1). */
+    public void realtimeSession(int change) {
+        realtimeSessions.addAndGet(change);
+    }
+
+    /** Live transcription sessions open now. */
+    public int realtimeSessions() {
+        return realtimeSessions.get();
+    }
 
     public void started() {
         inFlight.incrementAndGet();
@@ -77,6 +88,8 @@ public final class Metrics {
                 h.render(out, "audioengine_request_duration_seconds", "endpoint=\"" + endpoint + "\""));
         head(out, "audioengine_requests_in_flight", "gauge", "requests being answered now");
         line(out, "audioengine_requests_in_flight", "", inFlight.get());
+        head(out, "audioengine_realtime_sessions", "gauge", "live transcription sessions open (GET /v1/realtime)");
+        line(out, "audioengine_realtime_sessions", "", realtimeSessions.get());
         head(out, QUEUE_DEPTH, "gauge", "requests waiting for a model worker");
         for (ServedModel m : models) line(out, QUEUE_DEPTH, model(m), m.queued());
         head(out, "audioengine_model_requests_running", "gauge", "requests a model works on now");
