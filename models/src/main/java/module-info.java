@@ -10,6 +10,7 @@ module dev.audioengine.models {
     exports dev.audioengine.models.moonshine;
     exports dev.audioengine.models.openwakeword;
     exports dev.audioengine.models.silero;
+    exports dev.audioengine.models.whisper;
 
     provides dev.audioengine.model.ModelFamily with
             dev.audioengine.models.silero.SileroVadFamily,
