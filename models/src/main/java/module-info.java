@@ -16,5 +16,6 @@ module dev.audioengine.models {
             dev.audioengine.models.silero.SileroVadFamily,
             dev.audioengine.models.moonshine.MoonshineFamily,
             dev.audioengine.models.kokoro.KokoroFamily,
-            dev.audioengine.models.openwakeword.OpenWakeWordFamily;
+            dev.audioengine.models.openwakeword.OpenWakeWordFamily,
+            dev.audioengine.models.whisper.WhisperFamily;
 }

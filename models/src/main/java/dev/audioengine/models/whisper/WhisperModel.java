@@ -149,6 +149,11 @@ public final class WhisperModel implements AutoCloseable {
                 f.applyAsInt("num_mel_bins"));
     }
 
+    /** The decoder step's compile-time summary (what the backend fused and where it runs). */
+    public java.util.Optional<dev.audioengine.api.exec.RunSummary> runSummary() {
+        return java.util.Optional.of(session.stepSummary());
+    }
+
     public WhisperConfig config() {
         return weights.config;
     }

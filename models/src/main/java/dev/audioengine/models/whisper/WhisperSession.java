@@ -87,6 +87,10 @@ final class WhisperSession implements AutoCloseable {
         return logits.toFloatArray();
     }
 
+    dev.audioengine.api.exec.RunSummary stepSummary() {
+        return step.summary();
+    }
+
     @Override
     public void close() {
         encoder.close();

@@ -1,0 +1,115 @@
+package dev.audioengine.models.whisper;
+
+import dev.audioengine.api.AudioEngine;
+import dev.audioengine.api.capability.Capability;
+import dev.audioengine.model.ModelFamily;
+import dev.audioengine.model.ModelFormatException;
+import dev.audioengine.model.ModelLocation;
+import dev.audioengine.model.ModelVariant;
+import dev.audioengine.model.Task;
+import dev.audioengine.model.TaskModel;
+import dev.audioengine.model.store.ModelStore;
+import dev.audioengine.models.silero.SileroVadFamily;
+import dev.audioengine.models.whisper.WhisperNetwork.WhisperConfig;
+import dev.audioengine.weights.WeightFile;
+import dev.audioengine.weights.WeightFiles;
+import dev.audioengine.weights.WeightFormat;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The whisper family (OpenAI, MIT): speech recognition in 99 languages and translation into English, from a file the
+ * user has: whisper.cpp's {@code ggml-*.bin} (F32 or F16 tensors) or a Hugging Face folder ({@code config.json},
+ * {@code model.safetensors}, {@code tokenizer.json}), through {@code --model PATH}. No variant is pinned: Whisper's
+ * real weights are not reachable from the machines that verify this engine (docs/WHISPER.md says what was verified).
+ * Long audio is cut into windows of at most 30 s by Silero VAD (pinned, pulled once).
+ */
+public final class WhisperFamily implements ModelFamily {
+    @Override
+    public String name() {
+        return "whisper";
+    }
+
+    @Override
+    public String description() {
+        return "Whisper: speech recognition in 99 languages and translation to English (OpenAI), from a whisper.cpp"
+                + " ggml file or a Hugging Face folder (--model PATH)";
+    }
+
+    @Override
+    public Set<Task> tasks() {
+        return Set.of(Task.ASR);
+    }
+
+    @Override
+    public List<ModelVariant> variants() {
+        return List.of();
+    }
+
+    @Override
+    public ModelVariant defaultVariant(Task task) {
+        throw new IllegalArgumentException("whisper has no pinned weights: give --model PATH, a whisper.cpp"
+                + " ggml-*.bin file or a Hugging Face folder with config.json, model.safetensors and tokenizer.json");
+    }
+
+    @Override
+    public Set<Capability> uses() {
+        return WhisperModel.USES;
+    }
+
+    @Override
+    public String validate(Path path) throws IOException {
+        if (Files.isDirectory(path)) {
+            Path config = path.resolve("config.json");
+            if (!Files.isRegularFile(config) || !Files.readString(config).contains("\"whisper\""))
+                throw new ModelFormatException(path + " has no config.json of model_type \"whisper\"");
+            for (String f : List.of("model.safetensors", "tokenizer.json"))
+                if (!Files.isRegularFile(path.resolve(f)))
+                    throw new ModelFormatException(path + " is a Whisper folder without " + f);
+            WhisperConfig c = WhisperModel.hfConfig(config);
+            return "a Whisper checkpoint (transformers layout, " + describe(c) + "), " + path;
+        }
+        if (!ggml(path))
+            throw new ModelFormatException(path + " is neither a whisper.cpp ggml file (magic 0x67676d6c) nor a"
+                    + " Hugging Face Whisper folder");
+        try (WeightFile f = WeightFiles.open(path)) {
+            if (f.format() != WeightFormat.GGML_WHISPER)
+                throw new ModelFormatException(path + " is not a whisper.cpp file");
+            WhisperConfig c = WhisperModel.ggmlConfig(f.metadata());
+            return "a whisper.cpp model (ggml, " + describe(c) + "), " + path;
+        } catch (IllegalArgumentException e) {
+            throw new ModelFormatException(path + " is not a Whisper model: " + e.getMessage(), e);
+        }
+    }
+
+    private static String describe(WhisperConfig c) {
+        return c.audioState() + " wide, " + c.audioLayers() + "+" + c.textLayers() + " layers, "
+                + (c.vocabulary() == 51864 ? "English-only" : "multilingual") + ", " + c.mels() + " mels";
+    }
+
+    private static boolean ggml(Path path) throws IOException {
+        if (!Files.isRegularFile(path)) return false;
+        try (InputStream in = Files.newInputStream(path)) {
+            byte[] head = in.readNBytes(4);
+            return head.length == 4
+                    && ByteBuffer.wrap(head).order(ByteOrder.LITTLE_ENDIAN).getInt() == 0x67676d6c;
+        }
+    }
+
+    @Override
+    public TaskModel load(AudioEngine engine, ModelLocation location) throws IOException {
+        if (location.task() != Task.ASR)
+            throw new IllegalArgumentException(
+                    "whisper serves --task asr, not " + location.task().cliName());
+        if (location.namedVariant().isPresent() || location.path() == null)
+            throw new IllegalArgumentException("whisper has no pinned weights: give --model PATH");
+        Path vad = ModelStore.userCache().pull(SileroVadFamily.V6_FILE, m -> System.err.println(m));
+        return WhisperRecognizer.load(engine, location.path(), vad, "whisper " + location.path());
+    }
+}
