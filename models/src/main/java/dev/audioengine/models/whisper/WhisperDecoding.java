@@ -16,6 +16,14 @@ final class WhisperDecoding {
     /** whisper.cpp's and openai-whisper's max_initial_timestamp: 1 s, in 20 ms steps. */
     static final int MAX_INITIAL_TIMESTAMP = 50;
 
+    /** whisper.cpp's delta_min: a timestamp this close to the audio's end (10 ms frames) ends the window. */
+    static final int END_MARGIN_FRAMES = 10;
+
+    /** The audio's length in 10 ms mel frames as whisper.cpp counts it (n_len_org: frames that start in the audio). */
+    static int frames(int samples) {
+        return 1 + Math.floorDiv(samples + 200 - 400, 160);
+    }
+
     /** One token taken, with its probability after the rules. */
     record Token(int id, float probability) {}
 

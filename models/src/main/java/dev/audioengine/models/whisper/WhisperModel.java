@@ -176,11 +176,15 @@ public final class WhisperModel implements AutoCloseable {
         for (int i = 0; i < prompt.length; i++) logits = session.step(prompt[i], i);
         int limit = Math.min(options.maxTokens(), config().textCtx() - prompt.length);
         List<WhisperDecoding.Token> taken = new ArrayList<>();
+        int audioEnd = WhisperDecoding.frames(length), lastTimestamp = -1;
         for (int i = 0; i < limit; i++) {
             WhisperDecoding.shape(logits, taken, tokenizer, options.timestamps());
             WhisperDecoding.Token t = WhisperDecoding.pick(logits);
             if (t.id() == tokenizer.eot()) break;
             taken.add(t);
+            if (t.id() > tokenizer.timestampBegin()) lastTimestamp = t.id() - tokenizer.timestampBegin();
+            // whisper.cpp's end of a window: a timestamp within 100 ms of the audio's end (or past it) closes it
+            if (lastTimestamp > 0 && 2 * lastTimestamp + WhisperDecoding.END_MARGIN_FRAMES >= audioEnd) break;
             if (i + 1 < limit) logits = session.step(t.id(), prompt.length + i);
         }
         List<Integer> ids = taken.stream().map(WhisperDecoding.Token::id).toList();

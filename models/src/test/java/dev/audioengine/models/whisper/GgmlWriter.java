@@ -59,6 +59,21 @@ final class GgmlWriter {
             for (int i = 0; i < d; i++) pos[p * d + i] = (float) (table[eot * d + i] * 12 * Math.sqrt(d / norm));
     }
 
+    /**
+     * Scales the timestamp tokens' rows of the (tied) token table, so that random weights take timestamps: their
+     * summed probability then often beats the likeliest text token, as it does in a trained model.
+     */
+    GgmlWriter boostTimestamps(float factor) {
+        String name = "decoder.token_embedding.weight";
+        float[] table = values.get(name);
+        int d = config.textState(), beg = new WhisperTokenizer(new byte[0][], config.vocabulary()).timestampBegin();
+        for (int i = beg * d; i < table.length; i++) {
+            float v = table[i] * factor;
+            table[i] = half.get(name) ? Float.float16ToFloat(Float.floatToFloat16(v)) : v;
+        }
+        return this;
+    }
+
     private void block(String prefix, int d, boolean decoder) {
         attention(prefix + ".attn", d);
         norm(prefix + ".attn_ln", d);

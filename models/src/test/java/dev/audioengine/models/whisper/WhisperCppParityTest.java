@@ -1,6 +1,7 @@
 package dev.audioengine.models.whisper;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.models.json.ModelJson;
@@ -130,6 +131,92 @@ class WhisperCppParityTest {
                     .as("token probabilities vs whisper.cpp's p, seed " + seed)
                     .isLessThan(probabilityTolerance);
             assertThat(d.text()).isEqualTo(ours.tokenizer().decode(theirText));
+        }
+    }
+
+    /**
+     * With timestamps: whisper.cpp keeps a window's tokens up to its last timestamp and seeks there for the next pass
+     * (-mc 0: without the previous text as prompt); its first pass must be the engine's window decoding cut after its
+     * last timestamp, token for token, and the segments timed alike (whisper.cpp prints 10 ms steps).
+     */
+    @Test
+    void timestampedTokensMatchWhisperCppsFirstPass(@TempDir Path dir) throws Exception {
+        long seed = new SplittableRandom().nextLong();
+        System.err.println("WhisperCppParityTest timestamps seed " + seed);
+        // 3 decoder layers: whisper.cpp takes a 2-layer decoder of 51865 tokens for distil-whisper's first release
+        // and forces no timestamps on it
+        WhisperConfig c = new WhisperConfig(51865, 1500, 64, 4, 2, 448, 64, 4, 3, 80);
+        GgmlWriter model = new GgmlWriter(c, true, seed, 3 + 16).boostTimestamps(1.6f);
+        Path file = dir.resolve("ggml-random.bin");
+        model.write(file, Gpt2Vocabulary.bytes());
+        float[] audio = audio(seed, 28 * 16000 + 55); // long, so that timestamps fall inside it
+        Path wav = dir.resolve("audio.wav");
+        writeWav(wav, audio);
+        run(
+                dir,
+                List.of(
+                        cli.toString(),
+                        "-m",
+                        file.toString(),
+                        "-f",
+                        wav.toString(),
+                        "-l",
+                        "en",
+                        "-nf",
+                        "-bs",
+                        "1",
+                        "-bo",
+                        "1",
+                        "-nfa",
+                        "-mc",
+                        "0",
+                        "-t",
+                        "2",
+                        "-ojf",
+                        "-of",
+                        dir.resolve("out").toString()));
+        byte[] raw = new String(Files.readAllBytes(dir.resolve("out.json")), StandardCharsets.UTF_8)
+                .getBytes(StandardCharsets.UTF_8);
+        Map<?, ?> json = (Map<?, ?>) ModelJson.read(dir.resolve("out.json"), raw);
+        List<Integer> theirs = new ArrayList<>();
+        List<double[]> theirSegments = new ArrayList<>();
+        for (Object segment : (List<?>) json.get("transcription")) {
+            Map<?, ?> offsets = (Map<?, ?>) ((Map<?, ?>) segment).get("offsets");
+            theirSegments.add(new double[] {
+                ((Number) offsets.get("from")).doubleValue() / 1000, ((Number) offsets.get("to")).doubleValue() / 1000
+            });
+            for (Object token : (List<?>) ((Map<?, ?>) segment).get("tokens"))
+                theirs.add(((Number) ((Map<?, ?>) token).get("id")).intValue());
+        }
+        try (AudioEngine engine =
+                        AudioEngine.builder().backend("cpu").threads(2).build();
+                WhisperModel ours = WhisperModel.load(engine, file)) {
+            WhisperModel.Decoded d =
+                    ours.decode(audio, 0, audio.length, new WhisperModel.Options("en", false, true, 220));
+            int beg = ours.tokenizer().timestampBegin(), lastTimestamp = -1;
+            for (int i = 0; i < d.tokens().size(); i++) if (d.tokens().get(i) > beg) lastTimestamp = i;
+            System.err.println("engine " + d.tokens() + "\nwhisper.cpp " + theirs);
+            Assumptions.assumeTrue(lastTimestamp > 0, "this seed's window took no timestamp after 0.00");
+            List<Integer> firstPass = d.tokens().subList(0, lastTimestamp + 1);
+            // whisper.cpp lists the second timestamp of a pair in no segment (it only starts the next one)
+            List<Integer> listed = new ArrayList<>();
+            for (int i = 0; i < firstPass.size(); i++)
+                if (!(i > 0 && firstPass.get(i) >= beg && firstPass.get(i - 1) >= beg)) listed.add(firstPass.get(i));
+            assertThat(theirs.size()).isGreaterThanOrEqualTo(listed.size());
+            assertThat(theirs.subList(0, listed.size()))
+                    .as("first pass, seed " + seed)
+                    .isEqualTo(listed);
+            List<WhisperModel.Segment> segments =
+                    WhisperDecoding.segments(firstPass, ours.tokenizer(), audio.length / 16000.0);
+            assertThat(segments).isNotEmpty();
+            System.err.println("segments "
+                    + segments.stream().map(g -> g.start() + "-" + g.end()).toList());
+            for (int i = 0; i < segments.size(); i++) {
+                // the first segment's start is whisper.cpp's likeliest timestamp at its first token when that is text
+                if (i > 0 || firstPass.get(0) >= beg)
+                    assertThat(segments.get(i).start()).isCloseTo(theirSegments.get(i)[0], within(0.011));
+                assertThat(segments.get(i).end()).isCloseTo(theirSegments.get(i)[1], within(0.011));
+            }
         }
     }
 
