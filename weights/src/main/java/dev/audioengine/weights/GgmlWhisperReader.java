@@ -110,7 +110,7 @@ final class GgmlWhisperReader {
                 throw in.error(
                         typeAt,
                         "tensor '" + name + "' is ggml type " + type + " (" + GgmlType.nameOf(type)
-                                + "); the engine reads whisper.cpp files of F32, F16 and Q8_0 tensors");
+                                + "); the engine reads whisper.cpp files of F32, F16, BF16, Q8_0 and Q4_0 tensors");
             long bytes = TensorExtents.byteSize(file, infoAt, name, dtype, dims);
             found.add(new Found(name, dtype, dims, in.position(), bytes));
             in.skip(bytes, "data of tensor '" + name + "'");
