@@ -59,29 +59,41 @@ class WhisperCppParityTest {
 
     @Test
     void greedyTokensMatchWhisperCppF16(@TempDir Path dir) throws Exception {
-        greedy(dir, true, 3e-3);
+        greedy(dir, SMALL, "en", false);
     }
 
-    private void greedy(Path dir, boolean f16, double probabilityTolerance) throws Exception {
+    /** The language and task tokens: German speech translated (the prompt SOT, de, translate, no-timestamps). */
+    @Test
+    void translationFromGermanMatchesWhisperCpp(@TempDir Path dir) throws Exception {
+        greedy(dir, SMALL, "de", true);
+    }
+
+    /** English-only vocabulary (51864): no language or task tokens, every special one id lower. */
+    @Test
+    void englishOnlyVocabularyMatchesWhisperCpp(@TempDir Path dir) throws Exception {
+        greedy(dir, new WhisperConfig(51864, 1500, 64, 4, 2, 448, 64, 4, 1, 80), "en", false);
+    }
+
+    private void greedy(Path dir, WhisperConfig config, String language, boolean translate) throws Exception {
+        double probabilityTolerance = 3e-3;
         long seed = new SplittableRandom().nextLong();
-        System.err.println("WhisperCppParityTest seed " + seed + (f16 ? " (F16)" : " (F32)"));
-        GgmlWriter model = new GgmlWriter(SMALL, f16, seed, 4 + 14);
+        System.err.println("WhisperCppParityTest seed " + seed + " (F16, " + config.vocabulary() + " tokens, "
+                + language + (translate ? ", translate)" : ")"));
+        int prompt = config.vocabulary() == 51864 ? 2 : 4;
+        GgmlWriter model = new GgmlWriter(config, true, seed, prompt + 14);
         Path file = dir.resolve("ggml-random.bin");
         model.write(file, Gpt2Vocabulary.bytes());
         float[] audio = audio(seed, 5 * 16000 + 123);
         Path wav = dir.resolve("audio.wav");
         writeWav(wav, audio);
 
+        List<String> command = new ArrayList<>(List.of(cli.toString(), "-m", file.toString(), "-f", wav.toString()));
+        if (translate) command.add("-tr");
+        command.addAll(List.of("-l", language));
         run(
                 dir,
-                List.of(
-                        cli.toString(),
-                        "-m",
-                        file.toString(),
-                        "-f",
-                        wav.toString(),
-                        "-l",
-                        "en",
+                concat(
+                        command,
                         "-nt",
                         "-nf",
                         "-bs",
@@ -112,7 +124,7 @@ class WhisperCppParityTest {
                         AudioEngine.builder().backend("cpu").threads(2).build();
                 WhisperModel ours = WhisperModel.load(engine, file)) {
             WhisperModel.Decoded d =
-                    ours.decode(audio, 0, audio.length, new WhisperModel.Options("en", false, false, 220));
+                    ours.decode(audio, 0, audio.length, new WhisperModel.Options(language, translate, false, 220));
             List<Integer> ourIds = new ArrayList<>(d.tokens());
             int eot = ours.tokenizer().eot();
             // whisper.cpp lists the EOT that ended the window among the segment's tokens
@@ -288,6 +300,12 @@ class WhisperCppParityTest {
         b.put("data".getBytes(StandardCharsets.US_ASCII)).putInt(2 * samples.length);
         for (float s : samples) b.putShort((short) Math.round(s * 32768));
         Files.write(file, b.array());
+    }
+
+    private static List<String> concat(List<String> head, String... tail) {
+        List<String> all = new ArrayList<>(head);
+        all.addAll(List.of(tail));
+        return all;
     }
 
     private static String run(Path dir, List<String> command) throws Exception {
