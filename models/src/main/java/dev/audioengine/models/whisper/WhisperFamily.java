@@ -11,9 +11,6 @@ import dev.audioengine.model.TaskModel;
 import dev.audioengine.model.store.ModelStore;
 import dev.audioengine.models.silero.SileroVadFamily;
 import dev.audioengine.models.whisper.WhisperNetwork.WhisperConfig;
-import dev.audioengine.weights.WeightFile;
-import dev.audioengine.weights.WeightFiles;
-import dev.audioengine.weights.WeightFormat;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -75,14 +72,15 @@ public final class WhisperFamily implements ModelFamily {
             WhisperConfig c = WhisperModel.hfConfig(config);
             return "a Whisper checkpoint (transformers layout, " + describe(c) + "), " + path;
         }
-        if (!ggml(path))
+        int[] h = ggmlHeader(path);
+        if (h == null)
             throw new ModelFormatException(path + " is neither a whisper.cpp ggml file (magic 0x67676d6c) nor a"
                     + " Hugging Face Whisper folder");
-        try (WeightFile f = WeightFiles.open(path)) {
-            if (f.format() != WeightFormat.GGML_WHISPER)
-                throw new ModelFormatException(path + " is not a whisper.cpp file");
-            WhisperConfig c = WhisperModel.ggmlConfig(f.metadata());
-            return "a whisper.cpp model (ggml, " + describe(c) + "), " + path;
+        try {
+            // the hyperparameters only: opening the file would copy every tensor (gigabytes for large models)
+            WhisperConfig c = new WhisperConfig(h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7], h[8], h[9]);
+            return "a whisper.cpp model (ggml, " + describe(c) + (h[10] == 0 ? ", F32" : h[10] == 1 ? ", F16" : "")
+                    + "), " + path;
         } catch (IllegalArgumentException e) {
             throw new ModelFormatException(path + " is not a Whisper model: " + e.getMessage(), e);
         }
@@ -93,12 +91,18 @@ public final class WhisperFamily implements ModelFamily {
                 + (c.vocabulary() == 51864 ? "English-only" : "multilingual") + ", " + c.mels() + " mels";
     }
 
-    private static boolean ggml(Path path) throws IOException {
-        if (!Files.isRegularFile(path)) return false;
+    /** whisper.cpp's eleven hyperparameters after its magic, or null when the file does not start with that magic. */
+    private static int[] ggmlHeader(Path path) throws IOException {
+        if (!Files.isRegularFile(path)) return null;
         try (InputStream in = Files.newInputStream(path)) {
-            byte[] head = in.readNBytes(4);
-            return head.length == 4
-                    && ByteBuffer.wrap(head).order(ByteOrder.LITTLE_ENDIAN).getInt() == 0x67676d6c;
+            byte[] head = in.readNBytes(48);
+            ByteBuffer b = ByteBuffer.wrap(head).order(ByteOrder.LITTLE_ENDIAN);
+            if (head.length < 4 || b.getInt() != 0x67676d6c) return null;
+            if (head.length < 48)
+                throw new ModelFormatException(path + " is a whisper.cpp file cut short: " + head.length + " bytes");
+            int[] h = new int[11];
+            for (int i = 0; i < h.length; i++) h[i] = b.getInt();
+            return h;
         }
     }
 
