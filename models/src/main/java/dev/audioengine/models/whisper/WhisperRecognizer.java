@@ -14,13 +14,16 @@ import dev.audioengine.models.asr.WindowDecoder;
 import dev.audioengine.models.silero.SileroVad;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Consumer;
 
 /**
  * Whisper as a {@link SpeechRecognizer}: windows of speech (at most 30 s, Whisper's own window; the VAD driver joins
  * and cuts them as for Moonshine) decoded greedily with timestamps, in the language given or detected per window,
- * transcribed or translated into English. Long and live audio are segmented by the Silero VAD it owns. A window's
- * segment carries the window's times; the timestamps inside a window are in {@link WhisperModel.Decoded#segments()}.
+ * transcribed or translated into English. Long and live audio are segmented by the Silero VAD it owns. Offline, a
+ * window's segment is replaced by the segments its timestamp tokens delimit (on the recording's time line); a live
+ * stream's segments are its windows.
  * Calls take turns on the model.
  */
 public final class WhisperRecognizer implements SpeechRecognizer {
@@ -79,11 +82,48 @@ public final class WhisperRecognizer implements SpeechRecognizer {
 
     private TranscriptSegment decodeWindow(
             float[] samples, int from, int length, long startSample, AsrOptions options) {
+        return decodeWindow(samples, from, length, startSample, options, null);
+    }
+
+    /** One window; its timestamped segments, on the recording's time line, go to {@code timed} when given. */
+    private TranscriptSegment decodeWindow(
+            float[] samples,
+            int from,
+            int length,
+            long startSample,
+            AsrOptions options,
+            java.util.Map<Long, List<TranscriptSegment>> timed) {
         if (length > WhisperNetwork.WINDOW_SAMPLES)
             throw new IllegalArgumentException("a window of " + length / (double) sampleRate()
                     + " s is longer than Whisper's 30 s; transcribe() windows long audio");
         WhisperModel.Decoded d = model.decode(samples, from, length, decoding(options));
+        if (timed != null) {
+            List<TranscriptSegment> inside = new ArrayList<>();
+            long end = startSample + length;
+            for (WhisperModel.Segment s : d.segments()) {
+                long a = Math.min(end, startSample + Math.round(s.start() * sampleRate()));
+                long b = Math.max(a, Math.min(end, startSample + Math.round(s.end() * sampleRate())));
+                inside.add(new TranscriptSegment(a, b, sampleRate(), s.text(), s.tokens()));
+            }
+            timed.put(startSample, inside);
+        }
         return new TranscriptSegment(startSample, startSample + length, sampleRate(), d.text(), d.tokens());
+    }
+
+    /**
+     * A window's segment replaced by the segments its timestamps delimit (the window itself when it took none), so
+     * that offline transcripts carry Whisper's own segment times.
+     */
+    private static List<TranscriptSegment> timedSegments(
+            TranscriptSegment window, java.util.Map<Long, List<TranscriptSegment>> timed) {
+        List<TranscriptSegment> inside = timed.remove(window.startSample());
+        return inside == null || inside.isEmpty() ? List.of(window) : inside;
+    }
+
+    private static Transcript timed(Transcript t, java.util.Map<Long, List<TranscriptSegment>> timed) {
+        List<TranscriptSegment> out = new ArrayList<>();
+        for (TranscriptSegment w : t.segments()) out.addAll(timedSegments(w, timed));
+        return new Transcript(out, t.audioSeconds(), t.decodedTokens());
     }
 
     /** The window decoding under the request's options: its language ("auto" or none: detected), its task. */
@@ -105,10 +145,12 @@ public final class WhisperRecognizer implements SpeechRecognizer {
                 : options;
     }
 
+    /** Offline: the VAD's windows, each replaced by the segments its timestamp tokens delimit. */
     @Override
     public Transcript transcribe(float[] samples, AsrOptions options) {
         AsrOptions o = check(options);
-        return LongFormTranscriber.transcribe(vad, windows(o), o, samples);
+        var timed = new java.util.concurrent.ConcurrentHashMap<Long, List<TranscriptSegment>>();
+        return timed(LongFormTranscriber.transcribe(vad, timedWindows(o, timed), o, samples), timed);
     }
 
     @Override
@@ -116,7 +158,18 @@ public final class WhisperRecognizer implements SpeechRecognizer {
             throws IOException {
         AsrOptions o = check(options);
         if (in.sampleRate() != sampleRate()) in.resampleTo(sampleRate());
-        return LongFormTranscriber.transcribe(vad, windows(o), o, in, onSegment);
+        var timed = new java.util.concurrent.ConcurrentHashMap<Long, List<TranscriptSegment>>();
+        var handed = new java.util.concurrent.ConcurrentHashMap<Long, List<TranscriptSegment>>();
+        Transcript t = LongFormTranscriber.transcribe(vad, timedWindows(o, timed), o, in, window -> {
+            List<TranscriptSegment> inside = timedSegments(window, timed);
+            handed.put(window.startSample(), inside);
+            inside.forEach(onSegment);
+        });
+        return timed(t, handed);
+    }
+
+    private WindowDecoder timedWindows(AsrOptions options, java.util.Map<Long, List<TranscriptSegment>> timed) {
+        return (samples, from, length, startSample) -> decodeWindow(samples, from, length, startSample, options, timed);
     }
 
     @Override

@@ -60,9 +60,21 @@ class WhisperFamilyTest {
 
             assertThatThrownBy(() -> asr.transcribeWindow(audio, 0, AsrOptions.DEFAULTS.withLanguage("xx")))
                     .hasMessageContaining("no language \"xx\"");
-            // the VAD windows long audio (none of this chirp may count as speech: then no windows, no text)
+            // silence: no windows, no text
             Transcript t = asr.transcribe(new float[45 * 16000], AsrOptions.DEFAULTS.withMaxWindowSeconds(60));
             assertThat(t.segments()).isEmpty();
+            // the harmonic chirp is speech to the VAD: its windows' timestamped segments, in order, inside the audio
+            Transcript heard = asr.transcribe(audio, AsrOptions.DEFAULTS.withLanguage("en"));
+            assertThat(heard.segments()).isNotEmpty();
+            long previous = 0;
+            for (var s : heard.segments()) {
+                assertThat(s.startSample()).isGreaterThanOrEqualTo(previous);
+                assertThat(s.endSample())
+                        .isGreaterThanOrEqualTo(s.startSample())
+                        .isLessThanOrEqualTo(audio.length);
+                previous = s.startSample();
+            }
+            assertThat(heard.text()).isNotBlank();
         }
     }
 
