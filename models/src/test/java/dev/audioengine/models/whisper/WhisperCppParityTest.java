@@ -76,7 +76,7 @@ class WhisperCppParityTest {
 
     private void greedy(Path dir, WhisperConfig config, String language, boolean translate) throws Exception {
         double probabilityTolerance = 3e-3;
-        long seed = new SplittableRandom().nextLong();
+        long seed = Long.getLong("whisper.parity.seed", new SplittableRandom().nextLong()); // -D to replay a failure
         System.err.println("WhisperCppParityTest seed " + seed + " (F16, " + config.vocabulary() + " tokens, "
                 + language + (translate ? ", translate)" : ")"));
         int prompt = config.vocabulary() == 51864 ? 2 : 4;
@@ -126,23 +126,25 @@ class WhisperCppParityTest {
             WhisperModel.Decoded d =
                     ours.decode(audio, 0, audio.length, new WhisperModel.Options(language, translate, false, 220));
             List<Integer> ourIds = new ArrayList<>(d.tokens());
-            int eot = ours.tokenizer().eot();
-            // whisper.cpp lists the EOT that ended the window among the segment's tokens
-            List<Integer> theirText = theirIds.stream().filter(id -> id != eot).toList();
+            ourIds.add(ours.tokenizer().eot()); // whisper.cpp lists the EOT that ended the window among its tokens
+            // and merges a token whose bytes end mid-character with those that follow (its JSON writer)
+            List<Integer> kept = whisperCppJsonTokens(ourIds, ours.tokenizer());
+            List<Integer> listed = kept.stream().map(ourIds::get).toList();
             System.err.println("engine " + ourIds + "\nwhisper.cpp " + theirIds);
-            assertThat(ourIds).as("greedy tokens, seed " + seed).isEqualTo(theirText);
-            assertThat(ourIds).as("a window of text, not an empty one").hasSizeGreaterThan(4);
-            assertThat(new java.util.HashSet<>(ourIds).size())
+            assertThat(listed).as("greedy tokens, seed " + seed).isEqualTo(theirIds);
+            assertThat(d.tokens()).as("a window of text, not an empty one").hasSizeGreaterThan(4);
+            assertThat(new java.util.HashSet<>(d.tokens()).size())
                     .as("distinct tokens (a constant sequence would test little)")
                     .isGreaterThan(3);
             double worst = 0;
-            for (int i = 0; i < ourIds.size(); i++)
-                worst = Math.max(worst, Math.abs(d.probabilities()[i] - theirP.get(i)));
+            for (int k = 0; k < kept.size(); k++) {
+                int i = kept.get(k);
+                if (i < d.tokens().size()) worst = Math.max(worst, Math.abs(d.probabilities()[i] - theirP.get(k)));
+            }
             System.err.println("largest probability difference " + worst);
             assertThat(worst)
                     .as("token probabilities vs whisper.cpp's p, seed " + seed)
                     .isLessThan(probabilityTolerance);
-            assertThat(d.text()).isEqualTo(ours.tokenizer().decode(theirText));
         }
     }
 
@@ -153,7 +155,7 @@ class WhisperCppParityTest {
      */
     @Test
     void timestampedTokensMatchWhisperCppsFirstPass(@TempDir Path dir) throws Exception {
-        long seed = new SplittableRandom().nextLong();
+        long seed = Long.getLong("whisper.parity.seed", new SplittableRandom().nextLong()); // -D to replay a failure
         System.err.println("WhisperCppParityTest timestamps seed " + seed);
         // 3 decoder layers: whisper.cpp takes a 2-layer decoder of 51865 tokens for distil-whisper's first release
         // and forces no timestamps on it
@@ -211,9 +213,12 @@ class WhisperCppParityTest {
             Assumptions.assumeTrue(lastTimestamp > 0, "this seed's window took no timestamp after 0.00");
             List<Integer> firstPass = d.tokens().subList(0, lastTimestamp + 1);
             // whisper.cpp lists the second timestamp of a pair in no segment (it only starts the next one)
-            List<Integer> listed = new ArrayList<>();
+            List<Integer> pairless = new ArrayList<>();
             for (int i = 0; i < firstPass.size(); i++)
-                if (!(i > 0 && firstPass.get(i) >= beg && firstPass.get(i - 1) >= beg)) listed.add(firstPass.get(i));
+                if (!(i > 0 && firstPass.get(i) >= beg && firstPass.get(i - 1) >= beg)) pairless.add(firstPass.get(i));
+            List<Integer> listed = whisperCppJsonTokens(pairless, ours.tokenizer()).stream()
+                    .map(pairless::get)
+                    .toList();
             assertThat(theirs.size()).isGreaterThanOrEqualTo(listed.size());
             assertThat(theirs.subList(0, listed.size()))
                     .as("first pass, seed " + seed)
@@ -234,7 +239,7 @@ class WhisperCppParityTest {
 
     @Test
     void languageDetectionMatchesWhisperCpp(@TempDir Path dir) throws Exception {
-        long seed = new SplittableRandom().nextLong();
+        long seed = Long.getLong("whisper.parity.seed", new SplittableRandom().nextLong()); // -D to replay a failure
         System.err.println("WhisperCppParityTest language seed " + seed);
         // large-v3's vocabulary (100 languages): whisper.cpp softmaxes over all 100 of its language names whatever the
         // model, so with 99 languages its "yue" is the translate token; with 100 both sides mean the same tokens
@@ -300,6 +305,45 @@ class WhisperCppParityTest {
         b.put("data".getBytes(StandardCharsets.US_ASCII)).putInt(2 * samples.length);
         for (float s : samples) b.putShort((short) Math.round(s * 32768));
         Files.write(file, b.array());
+    }
+
+    /**
+     * Which of {@code ids} whisper-cli's full JSON lists: within a segment (split after each timestamp past 0.00) it
+     * merges a token whose bytes end mid-character with the tokens after it until the character is whole, listing
+     * the first one's id and probability (examples/cli/cli.cpp, utf8_trailing_bytes_needed). Special tokens count as
+     * their ASCII names. Returns the indices of the listed tokens.
+     */
+    static List<Integer> whisperCppJsonTokens(List<Integer> ids, WhisperTokenizer t) {
+        List<Integer> kept = new ArrayList<>();
+        java.io.ByteArrayOutputStream text = new java.io.ByteArrayOutputStream();
+        boolean merging = false;
+        for (int i = 0; i < ids.size(); i++) {
+            int id = ids.get(i);
+            byte[] bytes = id < t.eot() ? t.bytes(List.of(id)) : "[_SPECIAL_]".getBytes(StandardCharsets.US_ASCII);
+            if (!merging) {
+                kept.add(i);
+                text.reset();
+            }
+            text.writeBytes(bytes);
+            boolean segmentEnds = id > t.timestampBegin();
+            merging = !segmentEnds && trailingBytesNeeded(text.toByteArray()) > 0;
+        }
+        return kept;
+    }
+
+    /** examples/common-whisper.cpp's utf8_trailing_bytes_needed. */
+    static int trailingBytesNeeded(byte[] s) {
+        int i = s.length - 1;
+        while (i >= 0 && (s[i] & 0xC0) == 0x80) i--;
+        if (i < 0) return 0;
+        int c = s[i] & 0xff, expected;
+        if ((c & 0x80) == 0) expected = 1;
+        else if ((c & 0xE0) == 0xC0) expected = 2;
+        else if ((c & 0xF0) == 0xE0) expected = 3;
+        else if ((c & 0xF8) == 0xF0) expected = 4;
+        else return 0;
+        int have = s.length - i;
+        return have >= expected ? 0 : expected - have;
     }
 
     private static List<String> concat(List<String> head, String... tail) {
