@@ -131,7 +131,40 @@ class WhisperCppParityTest {
             List<Integer> kept = whisperCppJsonTokens(ourIds, ours.tokenizer());
             List<Integer> listed = kept.stream().map(ourIds::get).toList();
             System.err.println("engine " + ourIds + "\nwhisper.cpp " + theirIds);
-            assertThat(listed).as("greedy tokens, seed " + seed).isEqualTo(theirIds);
+            int agree = 0;
+            while (agree < Math.min(listed.size(), theirIds.size())
+                    && listed.get(agree).equals(theirIds.get(agree))) agree++;
+            if (agree < listed.size() || agree < theirIds.size()) {
+                // F16 against F32 arithmetic may part at a near tie: only a tie within the probability tolerance
+                // explains a parting, and it must come after enough tokens agreed
+                assertThat(agree)
+                        .as("tokens agreed before parting, seed " + seed + ": engine " + listed + ", whisper.cpp "
+                                + theirIds)
+                        .isGreaterThanOrEqualTo(6);
+                assertThat(agree).as("whisper.cpp ended early, seed " + seed).isLessThan(theirIds.size());
+                int i = kept.get(agree);
+                int[] promptIds = WhisperDecoding.prompt(ours.tokenizer(), language, translate, false);
+                int[] fed = java.util.stream.IntStream.concat(
+                                java.util.Arrays.stream(promptIds),
+                                ourIds.subList(0, i).stream().mapToInt(x -> x))
+                        .toArray();
+                int v = ours.config().vocabulary();
+                float[] all = ours.teacherForcedLogits(audio, fed);
+                float[] logits = java.util.Arrays.copyOfRange(all, (fed.length - 1) * v, fed.length * v);
+                List<WhisperDecoding.Token> before = new ArrayList<>();
+                for (int j = 0; j < i; j++) before.add(new WhisperDecoding.Token(ourIds.get(j), 1));
+                WhisperDecoding.shape(logits, before, ours.tokenizer(), false);
+                double[] lp = WhisperDecoding.logSoftmax(logits);
+                double pOurs = Math.exp(lp[ourIds.get(i)]), pTheirs = Math.exp(lp[theirIds.get(agree)]);
+                System.err.println("parted at token " + agree + " in a near tie: p " + pOurs + " (engine's) against "
+                        + pTheirs + " (whisper.cpp's)");
+                assertThat(Math.abs(pOurs - pTheirs))
+                        .as("a parting that is no near tie, seed " + seed + ": engine " + listed + ", whisper.cpp "
+                                + theirIds)
+                        .isLessThan(probabilityTolerance);
+                kept = kept.subList(0, agree);
+                theirP = theirP.subList(0, agree);
+            }
             assertThat(d.tokens()).as("a window of text, not an empty one").hasSizeGreaterThan(4);
             assertThat(new java.util.HashSet<>(d.tokens()).size())
                     .as("distinct tokens (a constant sequence would test little)")
