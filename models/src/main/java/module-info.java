@@ -10,10 +10,12 @@ module dev.audioengine.models {
     exports dev.audioengine.models.moonshine;
     exports dev.audioengine.models.openwakeword;
     exports dev.audioengine.models.silero;
+    exports dev.audioengine.models.whisper;
 
     provides dev.audioengine.model.ModelFamily with
             dev.audioengine.models.silero.SileroVadFamily,
             dev.audioengine.models.moonshine.MoonshineFamily,
             dev.audioengine.models.kokoro.KokoroFamily,
-            dev.audioengine.models.openwakeword.OpenWakeWordFamily;
+            dev.audioengine.models.openwakeword.OpenWakeWordFamily,
+            dev.audioengine.models.whisper.WhisperFamily;
 }

@@ -293,6 +293,25 @@ class AsrTaskTest {
     }
 
     /** Each task's options are its own: another task's option is a usage error naming it, found before any model loads. */
+    /** --language and --translate reach the recognizer's options (lower-cased); a malformed code is a usage error. */
+    @Test
+    void languageAndTranslateReachTheRecognizer() {
+        CliRun r = asr("--audio", speech.toString(), "--language", "DE", "--translate");
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(family.lastOptions.language()).isEqualTo("de");
+        assertThat(family.lastOptions.translate()).isTrue();
+        CliRun auto = asr("--audio", speech.toString(), "--language", "auto");
+        assertThat(auto.exit()).as(auto.toString()).isZero();
+        assertThat(family.lastOptions.language()).isEqualTo("auto");
+        assertThat(family.lastOptions.translate()).isFalse();
+        CliRun bad = asr("--audio", speech.toString(), "--language", "german!");
+        assertThat(bad.exit()).as(bad.toString()).isEqualTo(2);
+        assertThat(bad.err()).contains("--language: language must be a code such as en or de, or auto");
+        CliRun vad = CliRun.run(family.registry(), "--task", "vad", "--audio", speech.toString(), "--language", "de");
+        assertThat(vad.exit()).as(vad.toString()).isEqualTo(2);
+        assertThat(vad.err()).contains("--language is an option of --task asr, not of --task vad");
+    }
+
     @Test
     void usageErrorsExitTwoAndSayWhatToDo() {
         record Case(String why, String message, String... args) {}

@@ -14,7 +14,7 @@ public final class WeightFiles {
     private WeightFiles() {}
 
     /**
-     * Maps {@code path} read-only and reads its tensor directory. GGUF is recognised by its
+     * Maps {@code path} read-only and reads its tensor directory. whisper.cpp's ggml files by their 0x67676d6c magic; GGUF is recognised by its
      * "GGUF" magic (or a .gguf name), safetensors by a .safetensors name or, failing that, a
      * '{' at byte 8 where its JSON header starts.
      *
@@ -31,6 +31,7 @@ public final class WeightFiles {
                 WeightFile file = switch (detect(path, mapped)) {
                     case GGUF -> GgufReader.read(path, arena, mapped);
                     case SAFETENSORS -> SafetensorsReader.read(path, arena, mapped);
+                    case GGML_WHISPER -> GgmlWhisperReader.read(path, arena, mapped);
                 };
                 return file;
             } catch (IOException | RuntimeException | Error e) {
@@ -43,6 +44,8 @@ public final class WeightFiles {
     static WeightFormat detect(Path path, MemorySegment mapped) throws WeightFormatException {
         long size = mapped.byteSize();
         if (size >= 4 && mapped.get(ValueLayout.JAVA_INT_UNALIGNED, 0) == GgufReader.MAGIC) return WeightFormat.GGUF;
+        if (size >= 4 && mapped.get(ValueLayout.JAVA_INT_UNALIGNED, 0) == GgmlWhisperReader.MAGIC)
+            return WeightFormat.GGML_WHISPER;
         String name =
                 path.getFileName() == null ? "" : path.getFileName().toString().toLowerCase(Locale.ROOT);
         if (name.endsWith(".gguf")) return WeightFormat.GGUF;

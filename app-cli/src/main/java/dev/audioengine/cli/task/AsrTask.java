@@ -62,6 +62,21 @@ final class AsrTask {
                     + "Default: 64 on a GPU backend; 1 on the CPU, where batching does not pay (docs/PERFORMANCE.md).")
     Integer maxBatch;
 
+    @Option(
+            names = "--language",
+            paramLabel = "CODE",
+            description = "The language spoken, as a code (en, de, fr, ...), or auto to detect it in each window "
+                    + "(multilingual Whisper). Default: the model's own (Whisper detects; Moonshine hears English).")
+    String language;
+
+    // Whisper's own task (transcribe or translate) is a flag rather than a value: --task already picks the engine's
+    // task (asr, vad, tts, kws), and whisper.cpp spells it -tr/--translate too.
+    @Option(
+            names = "--translate",
+            description = "Translate the speech into English text instead of transcribing it (Whisper's translate "
+                    + "task; multilingual Whisper models only).")
+    boolean translate;
+
     /** The batch size on a GPU when --max-batch is not given: a step over 64 sequences costs little more than one. */
     static final int DEFAULT_GPU_BATCH = 64;
 
@@ -113,6 +128,11 @@ final class AsrTask {
                             v.speechPadMs(),
                             v.maxSpeechS())));
         }
+        if (language != null) {
+            AsrOptions before = o;
+            o = checked("--language", () -> before.withLanguage(language.toLowerCase(Locale.ROOT)));
+        }
+        if (translate) o = o.withTranslate(true);
         return o;
     }
 

@@ -9,13 +9,20 @@ package dev.audioengine.model.task;
  *                            a window that would grow too long is cut at its longest pause)
  * @param tokensPerSecond     the decoder stops after this many tokens per second of window (Moonshine's rule: 6)
  * @param partialEverySeconds in a live stream, the open segment is re-transcribed at most this often
+ * @param language            the language spoken, as a code ("en", "de"), "auto" to detect it per window, or null
+ *                            for the model's own default (multilingual Whisper detects; English-only models hear
+ *                            English); a model that cannot hear it refuses the request
+ * @param translate           translate the speech into English text rather than transcribe it (Whisper's translate
+ *                            task); a model that cannot refuses the request
  */
 public record AsrOptions(
         VadOptions vad,
         double maxWindowSeconds,
         double mergeGapSeconds,
         double tokensPerSecond,
-        double partialEverySeconds) {
+        double partialEverySeconds,
+        String language,
+        boolean translate) {
     /**
      * Windows of up to 10 s joined over pauses under 2 s, 6 tokens per second, partials every 0.5 s. The window limit
      * and merge gap are what docs/MOONSHINE.md's window study found best for Moonshine on long audio with pauses inside
@@ -25,6 +32,25 @@ public record AsrOptions(
             new AsrOptions(new VadOptions(0.5, Double.NaN, 250, 300, 200, Double.POSITIVE_INFINITY), 10, 2, 6, 0.5);
 
     /**
+     * Options in the model's own language, transcribing.
+     *
+     * @param vad                 required
+     * @param maxWindowSeconds    in [1, 60]
+     * @param mergeGapSeconds     {@code >= 0}
+     * @param tokensPerSecond     in (0, 50]
+     * @param partialEverySeconds {@code > 0}
+     * @throws IllegalArgumentException as the canonical constructor
+     */
+    public AsrOptions(
+            VadOptions vad,
+            double maxWindowSeconds,
+            double mergeGapSeconds,
+            double tokensPerSecond,
+            double partialEverySeconds) {
+        this(vad, maxWindowSeconds, mergeGapSeconds, tokensPerSecond, partialEverySeconds, null, false);
+    }
+
+    /**
      * Checks every option's range, naming it as the command line does, so a caller can report a usage error.
      *
      * @param vad required
@@ -32,9 +58,14 @@ public record AsrOptions(
      * @param mergeGapSeconds {@code >= 0}
      * @param tokensPerSecond in (0, 50]
      * @param partialEverySeconds {@code > 0}
+     * @param language null, "auto", or a language code of 2 or 3 lowercase letters
+     * @param translate whether to translate into English
      * @throws IllegalArgumentException if vad is null or a value is out of range (NaN included)
      */
     public AsrOptions {
+        if (language != null && !language.matches("auto|[a-z]{2,3}"))
+            throw new IllegalArgumentException(
+                    "language must be a code such as en or de, or auto, got \"" + language + "\"");
         if (vad == null) throw new IllegalArgumentException("vad options are required");
         if (!(maxWindowSeconds >= 1 && maxWindowSeconds <= 60))
             throw new IllegalArgumentException("max-window-s must be in [1, 60], got " + maxWindowSeconds);
@@ -54,7 +85,7 @@ public record AsrOptions(
      * @throws IllegalArgumentException if the value is out of range
      */
     public AsrOptions withMaxWindowSeconds(double seconds) {
-        return new AsrOptions(vad, seconds, mergeGapSeconds, tokensPerSecond, partialEverySeconds);
+        return new AsrOptions(vad, seconds, mergeGapSeconds, tokensPerSecond, partialEverySeconds, language, translate);
     }
 
     /**
@@ -65,7 +96,8 @@ public record AsrOptions(
      * @throws IllegalArgumentException when {@code seconds} is negative or NaN
      */
     public AsrOptions withMergeGapSeconds(double seconds) {
-        return new AsrOptions(vad, maxWindowSeconds, seconds, tokensPerSecond, partialEverySeconds);
+        return new AsrOptions(
+                vad, maxWindowSeconds, seconds, tokensPerSecond, partialEverySeconds, language, translate);
     }
 
     /**
@@ -76,6 +108,30 @@ public record AsrOptions(
      * @throws IllegalArgumentException if {@code v} is null
      */
     public AsrOptions withVad(VadOptions v) {
-        return new AsrOptions(v, maxWindowSeconds, mergeGapSeconds, tokensPerSecond, partialEverySeconds);
+        return new AsrOptions(
+                v, maxWindowSeconds, mergeGapSeconds, tokensPerSecond, partialEverySeconds, language, translate);
+    }
+
+    /**
+     * These options with another language.
+     *
+     * @param code a language code ("en", "de"), "auto" to detect per window, or null for the model's default
+     * @return the same options but the language
+     * @throws IllegalArgumentException if the code is not of that form
+     */
+    public AsrOptions withLanguage(String code) {
+        return new AsrOptions(
+                vad, maxWindowSeconds, mergeGapSeconds, tokensPerSecond, partialEverySeconds, code, translate);
+    }
+
+    /**
+     * These options translating into English, or transcribing.
+     *
+     * @param into whether to translate into English
+     * @return the same options but the task
+     */
+    public AsrOptions withTranslate(boolean into) {
+        return new AsrOptions(
+                vad, maxWindowSeconds, mergeGapSeconds, tokensPerSecond, partialEverySeconds, language, into);
     }
 }

@@ -93,6 +93,7 @@ public final class MoonshineRecognizer implements SpeechRecognizer {
 
     /** One window of {@code samples[from, from + length)}, which starts at {@code startSample} of the recording. */
     TranscriptSegment decodeWindow(float[] samples, int from, int length, long startSample, AsrOptions options) {
+        englishOnly(options);
         int maxSamples = (int) Math.round(options.maxWindowSeconds() * sampleRate());
         if (length > maxSamples) {
             throw new IllegalArgumentException("a window of " + length / (double) sampleRate()
@@ -104,14 +105,27 @@ public final class MoonshineRecognizer implements SpeechRecognizer {
         return new TranscriptSegment(startSample, startSample + length, sampleRate(), d.text(), d.tokens());
     }
 
+    /** Refuses a language other than English and translation: Moonshine's models hear English and write it. */
+    private static void englishOnly(AsrOptions options) {
+        if (options.translate()
+                || (options.language() != null
+                        && !options.language().equals("en")
+                        && !options.language().equals("auto")))
+            throw new IllegalArgumentException("Moonshine transcribes English only; it cannot "
+                    + (options.translate() ? "translate" : "hear language " + options.language())
+                    + " (the whisper family can)");
+    }
+
     @Override
     public Transcript transcribe(float[] samples, AsrOptions options) {
+        englishOnly(options);
         return LongFormTranscriber.transcribe(vad, windows(options), options, samples, windowsInFlight());
     }
 
     @Override
     public Transcript transcribe(AudioStream in, AsrOptions options, Consumer<TranscriptSegment> onSegment)
             throws IOException {
+        englishOnly(options);
         if (in.sampleRate() != sampleRate()) in.resampleTo(sampleRate());
         return LongFormTranscriber.transcribe(vad, windows(options), options, in, onSegment, windowsInFlight());
     }
@@ -127,6 +141,7 @@ public final class MoonshineRecognizer implements SpeechRecognizer {
 
     @Override
     public AsrStream stream(AsrOptions options) {
+        englishOnly(options);
         return LiveTranscription.open(vad, windows(options), options);
     }
 

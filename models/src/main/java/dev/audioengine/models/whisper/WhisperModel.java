@@ -1,0 +1,246 @@
+package dev.audioengine.models.whisper;
+
+import dev.audioengine.api.AudioEngine;
+import dev.audioengine.api.capability.Capability;
+import dev.audioengine.api.tensor.DType;
+import dev.audioengine.api.tensor.HostTensor;
+import dev.audioengine.blocks.weights.WeightStore;
+import dev.audioengine.model.ModelFormatException;
+import dev.audioengine.models.json.ModelJson;
+import dev.audioengine.models.whisper.WhisperNetwork.WhisperConfig;
+import dev.audioengine.weights.WeightFile;
+import dev.audioengine.weights.WeightFiles;
+import dev.audioengine.weights.WeightFormat;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Whisper on an engine: its weights, its vocabulary and one decoding session (calls take turns on it). Loads either
+ * layout users have: a whisper.cpp file ({@code ggml-*.bin}: F32 and F16 tensors; hyperparameters, mel filterbank
+ * and vocabulary inside) or a Hugging Face folder ({@code config.json}, {@code model.safetensors},
+ * {@code tokenizer.json}). One window (at most 30 s) per call; longer audio goes through a windowing driver.
+ */
+public final class WhisperModel implements AutoCloseable {
+    /** Text between two timestamps of a window, in seconds from the window's start, with its text tokens. */
+    public record Segment(double start, double end, String text, List<Integer> tokens) {}
+
+    /**
+     * What one window decoded to.
+     *
+     * @param language      the language spoken (given, or detected; "en" for English-only models)
+     * @param tokens        every token taken, timestamps included, EOT not
+     * @param probabilities each token's probability after the decoding rules (whisper.cpp's {@code p})
+     * @param text          the text tokens decoded
+     * @param segments      the text timed by its timestamp tokens (one untimed segment without timestamps)
+     */
+    public record Decoded(
+            String language, List<Integer> tokens, float[] probabilities, String text, List<Segment> segments) {}
+
+    /**
+     * How to decode a window.
+     *
+     * @param language   a language code ("en", "de", ...), or null to detect it
+     * @param translate  translate to English rather than transcribe
+     * @param timestamps predict timestamp tokens (segments), else one segment per window
+     * @param maxTokens  the most tokens to take (whisper.cpp's limit is textCtx / 2 − 4)
+     */
+    public record Options(String language, boolean translate, boolean timestamps, int maxTokens) {
+        public static final Options DEFAULT = new Options(null, false, true, 220);
+    }
+
+    /** The capabilities Whisper's graphs branch on: fused attention (else matmul-softmax-matmul). */
+    public static final Set<Capability> USES = Set.of(Capability.FUSED_ATTENTION);
+
+    private final WeightFile file;
+    private final WhisperWeights weights;
+    private final WhisperTokenizer tokenizer;
+    private final WhisperSession session;
+
+    private WhisperModel(AudioEngine engine, WeightFile file, WhisperWeights weights, WhisperTokenizer tokenizer) {
+        this.file = file;
+        this.weights = weights;
+        this.tokenizer = tokenizer;
+        this.session = new WhisperSession(engine, weights);
+    }
+
+    /** Loads a whisper.cpp ggml file or a Hugging Face folder (or its model.safetensors), projections in F32. */
+    public static WhisperModel load(AudioEngine engine, Path path) throws IOException {
+        return load(engine, path, DType.F32);
+    }
+
+    /** As {@link #load(AudioEngine, Path)} with the projections' weight type given (F32, F16, BF16 or Q8_0). */
+    public static WhisperModel load(AudioEngine engine, Path path, DType weightType) throws IOException {
+        Set<Capability> effective = engine.effectiveCapabilities(USES);
+        Path weightsFile = Files.isDirectory(path) ? path.resolve("model.safetensors") : path;
+        if (!Files.isRegularFile(weightsFile))
+            throw new ModelFormatException(path + " holds no Whisper model: expected a whisper.cpp ggml-*.bin file or"
+                    + " a Hugging Face folder with config.json, model.safetensors and tokenizer.json");
+        WeightFile file = WeightFiles.open(weightsFile);
+        WeightStore store = null;
+        WhisperWeights weights = null;
+        try {
+            store = WeightStore.of(file, weightType);
+            WhisperTokenizer tokenizer;
+            if (file.format() == WeightFormat.GGML_WHISPER) {
+                WhisperConfig config = ggmlConfig(file.metadata());
+                @SuppressWarnings("unchecked")
+                List<byte[]> vocab = (List<byte[]>) file.metadata().get("whisper.vocab");
+                tokenizer = WhisperTokenizer.fromGgml(vocab, config.vocabulary());
+                HostTensor filters = store.scope().tensor("whisper.mel_filters");
+                weights = WhisperWeights.read(config, WhisperWeights.Layout.OPENAI, store, filters, effective);
+            } else {
+                Path dir = weightsFile.toAbsolutePath().getParent();
+                WhisperConfig config = hfConfig(dir.resolve("config.json"));
+                tokenizer = WhisperTokenizer.fromTokenizerJson(dir.resolve("tokenizer.json"), config.vocabulary());
+                weights = WhisperWeights.read(config, WhisperWeights.Layout.TRANSFORMERS, store, null, effective);
+            }
+            return new WhisperModel(engine, file, weights, tokenizer);
+        } catch (IllegalArgumentException e) {
+            if (store != null) store.close();
+            file.close();
+            throw new ModelFormatException(path + " is not a Whisper model the engine can read: " + e.getMessage(), e);
+        } catch (IOException | RuntimeException e) {
+            if (store != null) store.close();
+            file.close();
+            throw e;
+        }
+    }
+
+    static WhisperConfig ggmlConfig(Map<String, Object> m) {
+        java.util.function.ToIntFunction<String> h = k -> (Integer) m.get("whisper." + k);
+        return new WhisperConfig(
+                h.applyAsInt("n_vocab"),
+                h.applyAsInt("n_audio_ctx"),
+                h.applyAsInt("n_audio_state"),
+                h.applyAsInt("n_audio_head"),
+                h.applyAsInt("n_audio_layer"),
+                h.applyAsInt("n_text_ctx"),
+                h.applyAsInt("n_text_state"),
+                h.applyAsInt("n_text_head"),
+                h.applyAsInt("n_text_layer"),
+                h.applyAsInt("n_mels"));
+    }
+
+    /** transformers' WhisperConfig fields from config.json. */
+    static WhisperConfig hfConfig(Path file) throws IOException {
+        if (!(ModelJson.read(file, Files.readAllBytes(file)) instanceof Map<?, ?> m))
+            throw new ModelFormatException(file + ": expected a JSON object");
+        java.util.function.ToIntFunction<String> f = k -> {
+            if (!(m.get(k) instanceof Number n))
+                throw new IllegalArgumentException(file + " has no number \"" + k + "\"");
+            return n.intValue();
+        };
+        int d = f.applyAsInt("d_model");
+        return new WhisperConfig(
+                f.applyAsInt("vocab_size"),
+                f.applyAsInt("max_source_positions"),
+                d,
+                f.applyAsInt("encoder_attention_heads"),
+                f.applyAsInt("encoder_layers"),
+                f.applyAsInt("max_target_positions"),
+                d,
+                f.applyAsInt("decoder_attention_heads"),
+                f.applyAsInt("decoder_layers"),
+                f.applyAsInt("num_mel_bins"));
+    }
+
+    /** The decoder step's compile-time summary (what the backend fused and where it runs). */
+    public java.util.Optional<dev.audioengine.api.exec.RunSummary> runSummary() {
+        return java.util.Optional.of(session.stepSummary());
+    }
+
+    public WhisperConfig config() {
+        return weights.config;
+    }
+
+    public WhisperTokenizer tokenizer() {
+        return tokenizer;
+    }
+
+    /**
+     * Decodes one window ({@code length} ≤ 480000 samples at 16 kHz from {@code from}) greedily: the language detected
+     * first when the options name none (multilingual models), then tokens until EOT or the limit.
+     */
+    public synchronized Decoded decode(float[] samples, int from, int length, Options options) {
+        session.encode(samples, from, length, false);
+        String language = options.language();
+        if (!tokenizer.multilingual()) language = "en";
+        else if (language == null) language = bestLanguage(detectEncoded());
+        int[] prompt = WhisperDecoding.prompt(tokenizer, language, options.translate(), options.timestamps());
+        float[] logits = null;
+        for (int i = 0; i < prompt.length; i++) logits = session.step(prompt[i], i);
+        int limit = Math.min(options.maxTokens(), config().textCtx() - prompt.length);
+        List<WhisperDecoding.Token> taken = new ArrayList<>();
+        int audioEnd = WhisperDecoding.frames(length), lastTimestamp = -1;
+        for (int i = 0; i < limit; i++) {
+            WhisperDecoding.shape(logits, taken, tokenizer, options.timestamps());
+            WhisperDecoding.Token t = WhisperDecoding.pick(logits);
+            if (t.id() == tokenizer.eot()) break;
+            taken.add(t);
+            if (t.id() > tokenizer.timestampBegin()) lastTimestamp = t.id() - tokenizer.timestampBegin();
+            // whisper.cpp's end of a window: a timestamp within 100 ms of the audio's end (or past it) closes it
+            if (lastTimestamp > 0 && 2 * lastTimestamp + WhisperDecoding.END_MARGIN_FRAMES >= audioEnd) break;
+            if (i + 1 < limit) logits = session.step(t.id(), prompt.length + i);
+        }
+        List<Integer> ids = taken.stream().map(WhisperDecoding.Token::id).toList();
+        float[] p = new float[taken.size()];
+        for (int i = 0; i < p.length; i++) p[i] = taken.get(i).probability();
+        double seconds = (double) length / WhisperNetwork.SAMPLE_RATE;
+        return new Decoded(language, ids, p, tokenizer.decode(ids), WhisperDecoding.segments(ids, tokenizer, seconds));
+    }
+
+    /**
+     * The language probabilities of a window (multilingual models): the decoder's logits after SOT over the language
+     * tokens only, softmaxed, by code in token order.
+     */
+    public synchronized Map<String, Double> detectLanguage(float[] samples, int from, int length) {
+        if (!tokenizer.multilingual()) throw new IllegalStateException("an English-only Whisper detects no language");
+        session.encode(samples, from, length, false);
+        return detectEncoded();
+    }
+
+    private Map<String, Double> detectEncoded() {
+        float[] logits = session.step(tokenizer.sot(), 0);
+        int n = tokenizer.languages(), first = tokenizer.sot() + 1;
+        double max = Double.NEGATIVE_INFINITY, sum = 0;
+        for (int i = 0; i < n; i++) max = Math.max(max, logits[first + i]);
+        double[] e = new double[n];
+        for (int i = 0; i < n; i++) sum += e[i] = Math.exp(logits[first + i] - max);
+        Map<String, Double> out = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < n; i++) out.put(WhisperTokenizer.LANGUAGES.get(i), e[i] / sum);
+        return out;
+    }
+
+    static String bestLanguage(Map<String, Double> probabilities) {
+        return probabilities.entrySet().stream()
+                .max(Map.Entry.comparingByValue())
+                .orElseThrow()
+                .getKey();
+    }
+
+    /** The encoder's states for a window [1, 1500, d] (parity checks); the caller closes the tensor. */
+    public synchronized HostTensor encoderStates(float[] samples) {
+        return session.encode(samples, 0, samples.length, true);
+    }
+
+    /** Teacher forcing over a window: the raw logits after each of {@code tokens} (SOT first), [tokens.length × V]. */
+    public synchronized float[] teacherForcedLogits(float[] samples, int[] tokens) {
+        session.encode(samples, 0, samples.length, false);
+        int v = config().vocabulary();
+        float[] all = new float[tokens.length * v];
+        for (int i = 0; i < tokens.length; i++) System.arraycopy(session.step(tokens[i], i), 0, all, i * v, v);
+        return all;
+    }
+
+    @Override
+    public synchronized void close() {
+        session.close();
+        weights.close();
+        file.close();
+    }
+}

@@ -1,0 +1,190 @@
+package dev.audioengine.models.whisper;
+
+import dev.audioengine.api.AudioEngine;
+import dev.audioengine.audio.AudioStream;
+import dev.audioengine.model.Task;
+import dev.audioengine.model.task.AsrOptions;
+import dev.audioengine.model.task.AsrStream;
+import dev.audioengine.model.task.SpeechRecognizer;
+import dev.audioengine.model.task.Transcript;
+import dev.audioengine.model.task.TranscriptSegment;
+import dev.audioengine.models.asr.LiveTranscription;
+import dev.audioengine.models.asr.LongFormTranscriber;
+import dev.audioengine.models.asr.WindowDecoder;
+import dev.audioengine.models.silero.SileroVad;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * Whisper as a {@link SpeechRecognizer}: windows of speech (at most 30 s, Whisper's own window; the VAD driver joins
+ * and cuts them as for Moonshine) decoded greedily with timestamps, in the language given or detected per window,
+ * transcribed or translated into English. Long and live audio are segmented by the Silero VAD it owns. Offline, a
+ * window's segment is replaced by the segments its timestamp tokens delimit (on the recording's time line); a live
+ * stream's segments are its windows.
+ * Calls take turns on the model.
+ */
+public final class WhisperRecognizer implements SpeechRecognizer {
+    /** Whisper's window: the longest a VAD window may be for this family. */
+    static final double MAX_WINDOW_SECONDS = 30;
+
+    private final WhisperModel model;
+    private final SileroVad vad;
+    private final String description;
+
+    private WhisperRecognizer(WhisperModel model, SileroVad vad, String description) {
+        this.model = model;
+        this.vad = vad;
+        this.description = description;
+    }
+
+    /** Loads a whisper.cpp file or a transformers folder, and the VAD, onto {@code engine}. */
+    public static WhisperRecognizer load(AudioEngine engine, Path model, Path vadFile, String what) throws IOException {
+        WhisperModel m = WhisperModel.load(engine, model);
+        try {
+            return new WhisperRecognizer(m, SileroVad.load(engine, vadFile), what);
+        } catch (IOException | RuntimeException e) {
+            m.close();
+            throw e;
+        }
+    }
+
+    public WhisperModel model() {
+        return model;
+    }
+
+    @Override
+    public Task task() {
+        return Task.ASR;
+    }
+
+    @Override
+    public String describe() {
+        return description;
+    }
+
+    @Override
+    public java.util.Optional<dev.audioengine.api.exec.RunSummary> runSummary() {
+        return model.runSummary();
+    }
+
+    @Override
+    public int sampleRate() {
+        return WhisperNetwork.SAMPLE_RATE;
+    }
+
+    @Override
+    public TranscriptSegment transcribeWindow(float[] samples, long startSample, AsrOptions options) {
+        return decodeWindow(samples, 0, samples.length, startSample, check(options));
+    }
+
+    private TranscriptSegment decodeWindow(
+            float[] samples, int from, int length, long startSample, AsrOptions options) {
+        return decodeWindow(samples, from, length, startSample, options, null);
+    }
+
+    /** One window; its timestamped segments, on the recording's time line, go to {@code timed} when given. */
+    private TranscriptSegment decodeWindow(
+            float[] samples,
+            int from,
+            int length,
+            long startSample,
+            AsrOptions options,
+            java.util.Map<Long, List<TranscriptSegment>> timed) {
+        if (length > WhisperNetwork.WINDOW_SAMPLES)
+            throw new IllegalArgumentException("a window of " + length / (double) sampleRate()
+                    + " s is longer than Whisper's 30 s; transcribe() windows long audio");
+        WhisperModel.Decoded d = model.decode(samples, from, length, decoding(options));
+        if (timed != null) {
+            List<TranscriptSegment> inside = new ArrayList<>();
+            long end = startSample + length;
+            for (WhisperModel.Segment s : d.segments()) {
+                long a = Math.min(end, startSample + Math.round(s.start() * sampleRate()));
+                long b = Math.max(a, Math.min(end, startSample + Math.round(s.end() * sampleRate())));
+                inside.add(new TranscriptSegment(a, b, sampleRate(), s.text(), s.tokens()));
+            }
+            timed.put(startSample, inside);
+        }
+        return new TranscriptSegment(startSample, startSample + length, sampleRate(), d.text(), d.tokens());
+    }
+
+    /**
+     * A window's segment replaced by the segments its timestamps delimit (the window itself when it took none), so
+     * that offline transcripts carry Whisper's own segment times.
+     */
+    private static List<TranscriptSegment> timedSegments(
+            TranscriptSegment window, java.util.Map<Long, List<TranscriptSegment>> timed) {
+        List<TranscriptSegment> inside = timed.remove(window.startSample());
+        return inside == null || inside.isEmpty() ? List.of(window) : inside;
+    }
+
+    private static Transcript timed(Transcript t, java.util.Map<Long, List<TranscriptSegment>> timed) {
+        List<TranscriptSegment> out = new ArrayList<>();
+        for (TranscriptSegment w : t.segments()) out.addAll(timedSegments(w, timed));
+        return new Transcript(out, t.audioSeconds(), t.decodedTokens());
+    }
+
+    /** The window decoding under the request's options: its language ("auto" or none: detected), its task. */
+    WhisperModel.Options decoding(AsrOptions options) {
+        String language = options.language() == null || options.language().equals("auto") ? null : options.language();
+        if (language != null) model.tokenizer().languageToken(language); // refuses an unknown code now
+        if (!model.tokenizer().multilingual() && (options.translate() || (language != null && !language.equals("en"))))
+            throw new IllegalArgumentException("this Whisper model is English-only: it cannot "
+                    + (options.translate() ? "translate" : "hear language " + language));
+        return new WhisperModel.Options(
+                language, options.translate(), true, model.config().textCtx() / 2 - 4);
+    }
+
+    /** The options with windows no longer than Whisper's 30 s; the language and task checked. */
+    private AsrOptions check(AsrOptions options) {
+        decoding(options);
+        return options.maxWindowSeconds() > MAX_WINDOW_SECONDS
+                ? options.withMaxWindowSeconds(MAX_WINDOW_SECONDS)
+                : options;
+    }
+
+    /** Offline: the VAD's windows, each replaced by the segments its timestamp tokens delimit. */
+    @Override
+    public Transcript transcribe(float[] samples, AsrOptions options) {
+        AsrOptions o = check(options);
+        var timed = new java.util.concurrent.ConcurrentHashMap<Long, List<TranscriptSegment>>();
+        return timed(LongFormTranscriber.transcribe(vad, timedWindows(o, timed), o, samples), timed);
+    }
+
+    @Override
+    public Transcript transcribe(AudioStream in, AsrOptions options, Consumer<TranscriptSegment> onSegment)
+            throws IOException {
+        AsrOptions o = check(options);
+        if (in.sampleRate() != sampleRate()) in.resampleTo(sampleRate());
+        var timed = new java.util.concurrent.ConcurrentHashMap<Long, List<TranscriptSegment>>();
+        var handed = new java.util.concurrent.ConcurrentHashMap<Long, List<TranscriptSegment>>();
+        Transcript t = LongFormTranscriber.transcribe(vad, timedWindows(o, timed), o, in, window -> {
+            List<TranscriptSegment> inside = timedSegments(window, timed);
+            handed.put(window.startSample(), inside);
+            inside.forEach(onSegment);
+        });
+        return timed(t, handed);
+    }
+
+    private WindowDecoder timedWindows(AsrOptions options, java.util.Map<Long, List<TranscriptSegment>> timed) {
+        return (samples, from, length, startSample) -> decodeWindow(samples, from, length, startSample, options, timed);
+    }
+
+    @Override
+    public AsrStream stream(AsrOptions options) {
+        AsrOptions o = check(options);
+        return LiveTranscription.open(vad, windows(o), o);
+    }
+
+    private WindowDecoder windows(AsrOptions options) {
+        return (samples, from, length, startSample) -> decodeWindow(samples, from, length, startSample, options);
+    }
+
+    @Override
+    public void close() {
+        vad.close();
+        model.close();
+    }
+}

@@ -1,0 +1,101 @@
+package dev.audioengine.models.whisper;
+
+import dev.audioengine.api.AudioEngine;
+import dev.audioengine.api.exec.CompiledGraph;
+import dev.audioengine.api.exec.PersistentTensor;
+import dev.audioengine.api.tensor.DType;
+import dev.audioengine.api.tensor.HostTensor;
+import dev.audioengine.api.tensor.Shape;
+import dev.audioengine.models.whisper.WhisperNetwork.WhisperConfig;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One decoder's mutable state: the key/value caches on the device (per layer self [1, H, textCtx, hd], written one
+ * position per step, and cross [1, H, 1500, hd], written once per window by the encoder graph), the two compiled
+ * graphs bound to them, and the small host tensors a step feeds. The caches have fixed capacities and a length mask,
+ * so one compiled step serves every position (docs/STATE.md), as Moonshine's sessions do. Not thread-safe.
+ */
+final class WhisperSession implements AutoCloseable {
+    private static final List<String> KINDS = List.of("self_k", "self_v", "cross_k", "cross_v");
+
+    private final WhisperConfig config;
+    private final List<PersistentTensor> caches = new ArrayList<>();
+    private final CompiledGraph encoder, step;
+    private final HostTensor token = HostTensor.allocate(DType.I32, Shape.of(1, 1));
+    private final HostTensor position = HostTensor.allocate(DType.I32, Shape.of(1));
+    private final HostTensor selfLength = HostTensor.allocate(DType.I32, Shape.of(1));
+    private final HostTensor logits;
+    private final Map<String, HostTensor> stepInputs;
+
+    WhisperSession(AudioEngine engine, WhisperWeights weights) {
+        this.config = weights.config;
+        WhisperConfig c = config;
+        CompiledGraph enc = null;
+        try {
+            for (int l = 0; l < c.textLayers(); l++) {
+                for (String kind : KINDS) {
+                    int capacity = kind.startsWith("self") ? c.textCtx() : c.audioCtx();
+                    caches.add(engine.state(
+                            WhisperNetwork.cacheName(kind, l), DType.F32, WhisperNetwork.cacheShape(c, capacity)));
+                }
+            }
+            PersistentTensor[] cross =
+                    caches.stream().filter(t -> t.name().contains(".cross_")).toArray(PersistentTensor[]::new);
+            enc = engine.compile(WhisperNetwork.encoder(c, weights.encoder), cross);
+            step = engine.compile(
+                    WhisperNetwork.step(c, weights.decoder, c.textCtx()), caches.toArray(PersistentTensor[]::new));
+            encoder = enc;
+        } catch (RuntimeException e) {
+            if (enc != null) enc.close();
+            caches.forEach(PersistentTensor::close);
+            throw e;
+        }
+        logits = HostTensor.allocate(DType.F32, Shape.of(1, 1, c.vocabulary()));
+        stepInputs = Map.of(
+                WhisperNetwork.TOKEN, token, WhisperNetwork.POSITION, position, WhisperNetwork.SELF_LENGTH, selfLength);
+    }
+
+    /**
+     * Encodes one window of at most 30 s ({@code length} samples from {@code from}, zero-padded) into the cross
+     * caches; returns the encoder states [1, 1500, d] when {@code keepStates} (the caller closes them), else null.
+     */
+    HostTensor encode(float[] samples, int from, int length, boolean keepStates) {
+        if (length > WhisperNetwork.WINDOW_SAMPLES)
+            throw new IllegalArgumentException("a Whisper window holds at most 30 s (" + WhisperNetwork.WINDOW_SAMPLES
+                    + " samples), not " + length);
+        float[] window = new float[WhisperNetwork.WINDOW_SAMPLES];
+        System.arraycopy(samples, from, window, 0, length);
+        try (HostTensor audio = HostTensor.ofFloats(Shape.of(1, WhisperNetwork.WINDOW_SAMPLES), window)) {
+            CompiledGraph.Outputs out = encoder.run(Map.of(WhisperNetwork.AUDIO, audio));
+            if (keepStates) return out.get(0);
+            out.close();
+            return null;
+        }
+    }
+
+    /** Feeds {@code tokenId} at position {@code pos} (all earlier positions fed since the last encode) → logits [V]. */
+    float[] step(int tokenId, int pos) {
+        if (pos >= config.textCtx())
+            throw new IllegalArgumentException("position " + pos + " is past the decoder's " + config.textCtx());
+        token.data().set(ValueLayout.JAVA_INT, 0, tokenId);
+        position.data().set(ValueLayout.JAVA_INT, 0, pos);
+        selfLength.data().set(ValueLayout.JAVA_INT, 0, pos + 1);
+        step.runInto(stepInputs, List.of(logits));
+        return logits.toFloatArray();
+    }
+
+    dev.audioengine.api.exec.RunSummary stepSummary() {
+        return step.summary();
+    }
+
+    @Override
+    public void close() {
+        encoder.close();
+        step.close();
+        caches.forEach(PersistentTensor::close);
+        for (HostTensor t : List.of(token, position, selfLength, logits)) t.close();
+    }
+}

@@ -1,0 +1,117 @@
+package dev.audioengine.models.whisper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The decoding rules on logits made to test each one, and the segments timestamp tokens delimit. The vocabulary is
+ * GPT-2's bytes under Whisper's multilingual specials (51865: EOT 50257, timestamps from 50364).
+ */
+class WhisperDecodingTest {
+    static final WhisperTokenizer T = WhisperTokenizer.fromGgml(Gpt2Vocabulary.bytes(), 51865);
+    static final int BEG = T.timestampBegin();
+
+    private static List<WhisperDecoding.Token> taken(int... ids) {
+        List<WhisperDecoding.Token> out = new ArrayList<>();
+        for (int id : ids) out.add(new WhisperDecoding.Token(id, 1));
+        return out;
+    }
+
+    private static float[] flat() {
+        float[] l = new float[T.size()];
+        Arrays.fill(l, -5);
+        return l;
+    }
+
+    @Test
+    void specialsAreTheOnesWhisperCppUses() {
+        assertThat(List.of(T.eot(), T.sot(), T.translate(), T.transcribe(), T.noTimestamps(), BEG))
+                .containsExactly(50257, 50258, 50358, 50359, 50363, 50364);
+        assertThat(T.languageToken("en")).isEqualTo(50259);
+        assertThat(T.languageToken("su")).isEqualTo(50259 + 98);
+        WhisperTokenizer v3 = new WhisperTokenizer(new byte[0][], 51866),
+                en = new WhisperTokenizer(new byte[0][], 51864);
+        assertThat(v3.languages()).isEqualTo(100);
+        assertThat(v3.timestampBegin()).isEqualTo(50365);
+        assertThat(en.languages()).isEqualTo(99);
+        assertThat(List.of(en.eot(), en.sot(), en.noTimestamps(), en.timestampBegin()))
+                .containsExactly(50256, 50257, 50362, 50363);
+        assertThat(T.space()).isEqualTo(220);
+        assertThat(WhisperDecoding.prompt(T, "de", true, false)).containsExactly(50258, 50261, 50358, 50363);
+        assertThat(WhisperDecoding.prompt(en, "en", false, true)).containsExactly(50257);
+    }
+
+    @Test
+    void firstTokenIsNoBlankNorEotAndAtMostOneSecondOfTimestamps() {
+        float[] l = flat();
+        l[T.eot()] = 9;
+        l[T.space()] = 8;
+        l[BEG + 51] = 7; // 1.02 s: too late for a first timestamp
+        l[1000] = 1;
+        WhisperDecoding.shape(l, List.of(), T, true);
+        assertThat(WhisperDecoding.pick(l).id()).isEqualTo(1000);
+        float[] later = flat();
+        later[BEG + 30] = 2;
+        later[1000] = 1;
+        WhisperDecoding.shape(later, List.of(), T, true);
+        assertThat(WhisperDecoding.pick(later).id()).isEqualTo(BEG + 30);
+    }
+
+    @Test
+    void timestampsPairUpNeverGoBackAndWinOnTheirSummedProbability() {
+        float[] l = flat();
+        l[1000] = 3;
+        l[BEG + 100] = 2;
+        WhisperDecoding.shape(l, taken(BEG, 500, BEG + 90), T, true); // a lone timestamp: another one or EOT
+        assertThat(WhisperDecoding.pick(l).id()).isEqualTo(BEG + 100);
+        float[] pair = flat();
+        pair[BEG + 120] = 3;
+        pair[1000] = 1;
+        WhisperDecoding.shape(pair, taken(BEG, 500, BEG + 90, BEG + 90), T, true); // after a pair: text
+        assertThat(WhisperDecoding.pick(pair).id()).isEqualTo(1000);
+        float[] back = flat();
+        back[BEG + 10] = 9;
+        back[BEG + 95] = 1;
+        WhisperDecoding.shape(back, taken(BEG, 500, BEG + 90, BEG + 90, 700), T, true); // never before 1.8 s
+        assertThat(WhisperDecoding.pick(back).id()).isEqualTo(BEG + 95);
+        float[] sum = flat(); // no one timestamp beats the text token, their sum does
+        sum[1000] = 0;
+        for (int i = BEG + 100; i < BEG + 200; i++) sum[i] = -1;
+        WhisperDecoding.shape(sum, taken(BEG, 500), T, true);
+        assertThat(WhisperDecoding.pick(sum).id()).isBetween(BEG + 100, BEG + 199);
+    }
+
+    @Test
+    void withoutTimestampsNoneIsTakenAndSpecialsNever() {
+        float[] l = flat();
+        l[BEG + 3] = 9;
+        l[T.translate()] = 8;
+        l[T.languageToken("fr")] = 7;
+        l[T.noSpeech()] = 6;
+        l[2000] = 1;
+        WhisperDecoding.shape(l, taken(100), T, false);
+        assertThat(WhisperDecoding.pick(l).id()).isEqualTo(2000);
+    }
+
+    @Test
+    void timestampTokensDelimitSegments() {
+        int hello = 31373, world = 995; // "hello", " world" in GPT-2's vocabulary
+        List<WhisperModel.Segment> s =
+                WhisperDecoding.segments(List.of(BEG, hello, BEG + 50, BEG + 60, world, BEG + 100), T, 5.0);
+        assertThat(s).hasSize(2);
+        assertThat(s.get(0).start()).isEqualTo(0.0);
+        assertThat(s.get(0).end()).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(s.get(0).text()).isEqualTo("hello");
+        assertThat(s.get(1).start()).isCloseTo(1.2, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(s.get(1).end()).isCloseTo(2.0, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(s.get(1).text()).isEqualTo(" world");
+        List<WhisperModel.Segment> untimed = WhisperDecoding.segments(List.of(hello, world), T, 4.5);
+        assertThat(untimed).hasSize(1);
+        assertThat(untimed.get(0).end()).isEqualTo(4.5);
+        assertThat(untimed.get(0).text()).isEqualTo("hello world");
+    }
+}

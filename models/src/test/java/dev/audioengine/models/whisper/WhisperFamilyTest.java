@@ -1,0 +1,88 @@
+package dev.audioengine.models.whisper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.audioengine.api.AudioEngine;
+import dev.audioengine.model.ModelLoader;
+import dev.audioengine.model.Task;
+import dev.audioengine.model.task.AsrOptions;
+import dev.audioengine.model.task.SpeechRecognizer;
+import dev.audioengine.model.task.Transcript;
+import dev.audioengine.models.whisper.WhisperNetwork.WhisperConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The whisper family as the command line reaches it: found by name in the registry, a whisper.cpp file and a
+ * transformers folder accepted by {@code --model PATH}, other files refused saying why; the recognizer decodes a
+ * window as the model does (language given, timestamps on), refuses languages it does not know and, English-only,
+ * translation; long audio goes through the VAD windows in windows of at most 30 s.
+ */
+class WhisperFamilyTest {
+    static final WhisperConfig C = new WhisperConfig(51865, 1500, 64, 4, 1, 448, 64, 4, 1, 80);
+
+    @Test
+    void loadsBothLayoutsThroughTheRegistryAndDecodesWindows(@TempDir Path dir) throws Exception {
+        long seed = new SplittableRandom().nextLong();
+        GgmlWriter w = new GgmlWriter(C, true, seed, 4 + 12);
+        Path ggml = dir.resolve("ggml-tiny-random.bin"), hf = dir.resolve("hf");
+        w.write(ggml, Gpt2Vocabulary.bytes());
+        TransformersLayout.write(w, hf, Gpt2Vocabulary.encoderJson());
+        ModelLoader loader = ModelLoader.standard(dev.audioengine.model.store.PullListener.SILENT);
+        assertThat(loader.choose(Task.ASR, "whisper", ggml.toString()).description())
+                .contains("whisper.cpp model");
+        assertThat(loader.choose(Task.ASR, "whisper", hf.toString()).description())
+                .contains("transformers layout");
+        Path notes = Files.writeString(dir.resolve("notes.bin"), "not a model");
+        assertThatThrownBy(() -> loader.choose(Task.ASR, "whisper", notes.toString()))
+                .hasMessageContaining("neither a whisper.cpp ggml file");
+
+        float[] audio = WhisperCppParityTest.audio(seed, 4 * 16000);
+        try (AudioEngine engine =
+                        AudioEngine.builder().backend("cpu").threads(2).build();
+                SpeechRecognizer asr =
+                        (SpeechRecognizer) loader.load(engine, loader.choose(Task.ASR, "whisper", ggml.toString()));
+                WhisperModel model = WhisperModel.load(engine, ggml)) {
+            AsrOptions german = AsrOptions.DEFAULTS.withLanguage("de");
+            var window = asr.transcribeWindow(audio, 16000, german);
+            var direct = model.decode(audio, 0, audio.length, new WhisperModel.Options("de", false, true, 220));
+            assertThat(window.tokens()).isEqualTo(direct.tokens()).isNotEmpty();
+            assertThat(window.text()).isEqualTo(direct.text().strip());
+            assertThat(window.startSample()).isEqualTo(16000);
+            assertThat(direct.language()).isEqualTo("de");
+            var auto = model.decode(audio, 0, audio.length, WhisperModel.Options.DEFAULT);
+            assertThat(auto.language())
+                    .isEqualTo(WhisperModel.bestLanguage(model.detectLanguage(audio, 0, audio.length)));
+
+            assertThatThrownBy(() -> asr.transcribeWindow(audio, 0, AsrOptions.DEFAULTS.withLanguage("xx")))
+                    .hasMessageContaining("no language \"xx\"");
+            // silence: no windows, no text
+            Transcript t = asr.transcribe(new float[45 * 16000], AsrOptions.DEFAULTS.withMaxWindowSeconds(60));
+            assertThat(t.segments()).isEmpty();
+            // the harmonic chirp is speech to the VAD: its windows' timestamped segments, in order, inside the audio
+            Transcript heard = asr.transcribe(audio, AsrOptions.DEFAULTS.withLanguage("en"));
+            assertThat(heard.segments()).isNotEmpty();
+            long previous = 0;
+            for (var s : heard.segments()) {
+                assertThat(s.startSample()).isGreaterThanOrEqualTo(previous);
+                assertThat(s.endSample())
+                        .isGreaterThanOrEqualTo(s.startSample())
+                        .isLessThanOrEqualTo(audio.length);
+                previous = s.startSample();
+            }
+            assertThat(heard.text()).isNotBlank();
+        }
+    }
+
+    @Test
+    void aModelFileOfAnotherKindIsRefusedAsAFormatError(@TempDir Path dir) throws Exception {
+        Path fake = dir.resolve("ggml-broken.bin");
+        Files.write(fake, new byte[] {0x6c, 0x6d, 0x67, 0x67, 1, 2, 3});
+        assertThatThrownBy(() -> new WhisperFamily().validate(fake)).isInstanceOf(java.io.IOException.class);
+        assertThatThrownBy(() -> new WhisperFamily().defaultVariant(Task.ASR)).hasMessageContaining("--model PATH");
+    }
+}
