@@ -5,6 +5,7 @@ module dev.audioengine.models {
     requires dev.audioengine.blocks;
 
     exports dev.audioengine.models.asr;
+    exports dev.audioengine.models.basicpitch;
     exports dev.audioengine.models.kokoro;
     exports dev.audioengine.models.kokoro.text;
     exports dev.audioengine.models.moonshine;
@@ -15,5 +16,6 @@ module dev.audioengine.models {
             dev.audioengine.models.silero.SileroVadFamily,
             dev.audioengine.models.moonshine.MoonshineFamily,
             dev.audioengine.models.kokoro.KokoroFamily,
-            dev.audioengine.models.openwakeword.OpenWakeWordFamily;
+            dev.audioengine.models.openwakeword.OpenWakeWordFamily,
+            dev.audioengine.models.basicpitch.BasicPitchFamily;
 }
