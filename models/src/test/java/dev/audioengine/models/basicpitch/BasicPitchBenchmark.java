@@ -32,11 +32,18 @@ class BasicPitchBenchmark {
         List<Double> engine = new ArrayList<>(), tfjs = new ArrayList<>();
         try (AudioEngine e = AudioEngine.builder().backend("cpu").threads(1).build();
                 BasicPitchTranscriber t = BasicPitchParityTest.load(e)) {
+            long c0 = System.nanoTime();
             t.transcribe(samples, 22050, NoteOptions.DEFAULTS); // compile and warm
+            System.err.printf(Locale.ROOT, "first run (compiles): %.3f s%n", (System.nanoTime() - c0) / 1e9);
             for (int r = 0; r < ROUNDS; r++) {
                 long t0 = System.nanoTime();
                 int notes = t.transcribe(samples, 22050, NoteOptions.DEFAULTS).size();
                 engine.add((System.nanoTime() - t0) / 1e9);
+                if (node.equals("none")) { // the engine alone (-Dbench.node=none)
+                    System.err.printf(Locale.ROOT, "round %d: engine %.3f s (%d notes)%n", r, engine.getLast(), notes);
+                    tfjs.add(Double.NaN);
+                    continue;
+                }
                 Process p = new ProcessBuilder("node", script.toString(), node, wav.toString(), "--time", "1")
                         .redirectError(ProcessBuilder.Redirect.DISCARD)
                         .start();
