@@ -3,7 +3,7 @@
 # on TensorFlow.js's pure-JS CPU backend (scripts/fixtures/basic-pitch-reference.mjs), in alternating rounds on the
 # same 10 s of sox-synthesized music at 22050 Hz; prints each round's wall seconds and peak RSS (KiB), then medians.
 #
-#   scripts/peers/basic-pitch-bench.sh [ROUNDS] [NODE_ROOT]
+#   scripts/peers/basic-pitch-bench.sh [ROUNDS] [NODE_ROOT]      (KEEP_WAV=FILE keeps the music; ROUNDS 0 makes only that)
 #
 # NODE_ROOT (default /tmp/bpref) holds @spotify/basic-pitch@1.0.1 and @tensorflow/tfjs@3.21.0 (see the .mjs header).
 # The warm (in-process) numbers come from models' BasicPitchBenchmark (docs/BASIC-PITCH.md).
@@ -19,7 +19,7 @@ notes=()
 i=0
 for p in 60 62 64 65 67 69 71 72 74 76 77 79 81 83 84 86 88 89; do
     f=$work/s$i.wav; i=$((i+1))
-    sox -n -r 22050 -b 16 -c 1 "$f" synth 0.45 pluck "%$((p-69))" pad "$(echo "0.1 + 0.5 * ($i - 1)" | bc -l)" 0 trim 0 10
+    sox -V1 -n -r 22050 -b 16 -c 1 "$f" synth 0.45 pluck "%$((p-69))" pad "$(echo "0.1 + 0.5 * ($i - 1)" | bc -l)" 0 trim 0 10
     notes+=("$f")
 done
 k=0
@@ -27,12 +27,15 @@ for t in "48 52 55" "53 57 60" "55 59 62" "45 48 52" "41 45 48"; do
     k=$((k+1))
     for p in $t; do
         f=$work/c$i.wav; i=$((i+1))
-        sox -n -r 22050 -b 16 -c 1 "$f" synth 1.6 pluck "%$((p-69))" pad "$(( (k - 1) * 2 )).2" 0 trim 0 10
+        sox -V1 -n -r 22050 -b 16 -c 1 "$f" synth 1.6 pluck "%$((p-69))" pad "$(( (k - 1) * 2 )).2" 0 trim 0 10
         notes+=("$f")
     done
 done
-sox -m "${notes[@]}" "$work/music.wav" norm -3 trim 0 10
+sox -V1 -m "${notes[@]}" "$work/music.wav" norm -3 trim 0 10
 soxi -D "$work/music.wav" >&2
+# KEEP_WAV=FILE keeps the music (BasicPitchBenchmark's -Dbench.wav); ROUNDS 0 stops here
+if [ -n "${KEEP_WAV:-}" ]; then cp "$work/music.wav" "$KEEP_WAV"; fi
+[ "$rounds" -gt 0 ] || exit 0
 
 engine=()
 peer=()

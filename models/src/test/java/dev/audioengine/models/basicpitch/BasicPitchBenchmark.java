@@ -21,7 +21,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  */
 @EnabledIfSystemProperty(named = "bench", matches = "true")
 class BasicPitchBenchmark {
-    private static final int ROUNDS = 5;
+    private static final int ROUNDS = Integer.getInteger("bench.rounds", 5);
 
     @Test
     void warmBesideTfjs() throws Exception {
