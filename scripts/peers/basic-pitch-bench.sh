@@ -19,7 +19,7 @@ notes=()
 i=0
 for p in 60 62 64 65 67 69 71 72 74 76 77 79 81 83 84 86 88 89; do
     f=$work/s$i.wav; i=$((i+1))
-    sox -V1 -n -r 22050 -b 16 -c 1 "$f" synth 0.45 pluck "%$((p-69))" pad "$(echo "0.1 + 0.5 * ($i - 1)" | bc -l)" 0 trim 0 10
+    sox -R -V1 -n -r 22050 -b 16 -c 1 "$f" synth 0.45 pluck "%$((p-69))" pad "$(echo "0.1 + 0.5 * ($i - 1)" | bc -l)" 0 trim 0 10
     notes+=("$f")
 done
 k=0
@@ -27,7 +27,7 @@ for t in "48 52 55" "53 57 60" "55 59 62" "45 48 52" "41 45 48"; do
     k=$((k+1))
     for p in $t; do
         f=$work/c$i.wav; i=$((i+1))
-        sox -V1 -n -r 22050 -b 16 -c 1 "$f" synth 1.6 pluck "%$((p-69))" pad "$(( (k - 1) * 2 )).2" 0 trim 0 10
+        sox -R -V1 -n -r 22050 -b 16 -c 1 "$f" synth 1.6 pluck "%$((p-69))" pad "$(( (k - 1) * 2 )).2" 0 trim 0 10
         notes+=("$f")
     done
 done

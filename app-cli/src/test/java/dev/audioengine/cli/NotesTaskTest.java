@@ -67,8 +67,11 @@ class NotesTaskTest {
         sox(mix.toArray(String[]::new));
     }
 
+    /** Runs sox with -R: its pluck is noise-excited, and -R makes the noise the same on every run. */
     static void sox(String... cmd) throws Exception {
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        List<String> args = new ArrayList<>(List.of(cmd));
+        args.add(1, "-R");
+        Process p = new ProcessBuilder(args).redirectErrorStream(true).start();
         p.getInputStream().readAllBytes();
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(p.exitValue()).as(String.join(" ", cmd)).isZero();

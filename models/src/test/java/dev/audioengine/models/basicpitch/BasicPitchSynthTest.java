@@ -93,8 +93,11 @@ class BasicPitchSynthTest {
         }
     }
 
+    /** Runs sox with -R: its pluck is noise-excited, and -R makes the noise the same on every run. */
     static void sox(String... cmd) throws Exception {
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        List<String> args = new ArrayList<>(List.of(cmd));
+        args.add(1, "-R");
+        Process p = new ProcessBuilder(args).redirectErrorStream(true).start();
         String log = new String(p.getInputStream().readAllBytes());
         if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0)
             throw new IOException("sox failed (Debian's sox package is needed): " + String.join(" ", cmd) + "\n" + log);
