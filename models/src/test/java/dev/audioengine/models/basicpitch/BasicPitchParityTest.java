@@ -190,6 +190,19 @@ class BasicPitchParityTest {
         assertThat(mine).isEqualTo(want);
     }
 
+    /** Silence takes the DivNoNan path (a window whose log spectrum is flat): finite outputs, no notes; no audio, no frames. */
+    @Test
+    void silenceAndNothing() {
+        NoteActivations a = transcriber.activations(new float[30000], 22050);
+        assertThat(a.frames()).isEqualTo(117); // floor(30000 · 86 / 22050)
+        for (float[][] m : new float[][][] {a.contours(), a.notes(), a.onsets()})
+            for (float[] row : m) for (float v : row) assertThat(v).isFinite().isBetween(0f, 1f);
+        assertThat(transcriber.notes(a, NoteOptions.DEFAULTS)).isEmpty();
+        NoteActivations none = transcriber.activations(new float[0], 22050);
+        assertThat(none.frames()).isZero();
+        assertThat(transcriber.notes(none, NoteOptions.DEFAULTS)).isEmpty();
+    }
+
     static double num(JsonObject o, String key) {
         return ((Number) o.get(key)).doubleValue();
     }
