@@ -135,7 +135,8 @@ class NotesTaskTest {
         assertThat(seq.getMicrosecondLength() / 1e6)
                 .isCloseTo(expected.getLast().endSeconds(), org.assertj.core.data.Offset.offset(0.01));
 
-        VadTaskTest.Run json = notes("--audio", melody.toString(), "--json", "--pitch-bends");
+        Path bent = dir.resolve("bent.mid");
+        VadTaskTest.Run json = notes("--audio", melody.toString(), "--json", "--pitch-bends", "--out", bent.toString());
         assertThat(json.exit()).as(json.err()).isZero();
         Map<String, Object> doc = (Map<String, Object>) AsrTaskTest.json(json.out());
         assertThat(doc.get("model")).isEqualTo("basic-pitch (Apache-2.0)");
@@ -151,6 +152,19 @@ class NotesTaskTest {
             assertThat((List<Object>) got.get(i).get("pitch_bends"))
                     .hasSize(expected.get(i).frames());
         }
+        // one bend event per frame of every note, and a reset to centre at each note's end, all of them parsed
+        Track bends = MidiSystem.getSequence(bent.toFile()).getTracks()[1];
+        int bendEvents = 0, centred = 0;
+        for (int i = 0; i < bends.size(); i++)
+            if (bends.get(i).getMessage() instanceof ShortMessage m && m.getCommand() == ShortMessage.PITCH_BEND) {
+                bendEvents++;
+                int value = m.getData1() | (m.getData2() << 7);
+                assertThat(value).isBetween(0, 16383);
+                if (value == 8192) centred++;
+            }
+        int frames = expected.stream().mapToInt(NoteEvent::frames).sum();
+        assertThat(bendEvents).isEqualTo(frames + expected.size());
+        assertThat(centred).isGreaterThanOrEqualTo(expected.size());
     }
 
     @Test
