@@ -38,6 +38,9 @@ final class BasicPitchNetwork {
     static final int WINDOW_HOP = WINDOW - OVERLAP_FRAMES * HOP;
 
     static final int OCTAVES = 9, KERNEL = 256, LOWPASS_PAD = 127;
+    /** The halving's matrix form: outputs per frame, and frame length (256 + 2·15 rounded up to whole hops of 32). */
+    static final int HALVING_OUTPUTS = 16, HALVING_FRAME = 288;
+
     static final int CQT_BINS = 309, CONTOUR_BINS = 264, NOTE_BINS = 88, HARMONICS = 8;
     static final String AUDIO = "audio", CONTOURS = "contours", NOTES = "notes", ONSETS = "onsets";
 
@@ -76,20 +79,37 @@ final class BasicPitchNetwork {
             // lowest octave first, as nnAudio concatenates them
             re[OCTAVES - 1 - k] = g.slice(c, 1, 0, 36);
             im[OCTAVES - 1 - k] = g.slice(c, 1, 36, 72);
-            if (k < OCTAVES - 1)
-                x = g.conv1d(
-                        x,
-                        g.constant("cqt.lowpass" + k, w.lowpass.get(k)),
-                        null,
-                        2,
-                        LOWPASS_PAD,
-                        1,
-                        1); // zero padding 127 each side, as the graph's Pad
+            if (k < OCTAVES - 1) x = halve(g, x, g.constant("cqt.lowpass" + k, w.lowpass.get(k)));
         }
         long all = 36L * OCTAVES;
         Tensor r = g.slice(g.concat(1, re), 1, all - CQT_BINS, all);
         Tensor i = g.slice(g.concat(1, im), 1, all - CQT_BINS, all);
         return g.concat(1, g.reshape(r, n, 1, CQT_BINS, FRAMES), g.reshape(i, n, 1, CQT_BINS, FRAMES));
+    }
+
+    /**
+     * The graph's halving: zero pad 127 each side, the 256-tap low-pass at stride 2 ([N, 1, L] → [N, 1, L']). Written
+     * as a matrix product over frames of 288 samples every 32, each giving 16 outputs through the banded filter
+     * matrix, rather than as a conv1d with one output channel, which the CPU backend runs as matrix-vector products
+     * over an implicit im2col: slower, and off from TF.js by up to 1e-4 in the outputs where this is 1e-6.
+     */
+    private static Tensor halve(GraphBuilder g, Tensor x, Tensor band) {
+        long n = x.dim(0), padded = x.dim(2) + 2L * LOWPASS_PAD, out = (padded - KERNEL) / 2 + 1;
+        int hop = 2 * HALVING_OUTPUTS, blocksPerFrame = HALVING_FRAME / hop;
+        long rows = (out + HALVING_OUTPUTS - 1) / HALVING_OUTPUTS, blocks = rows + blocksPerFrame - 1;
+        // zeros past the padding: whole blocks; the outputs that read them are cut off below
+        Tensor p = g.pad(
+                x,
+                PadMode.ZERO,
+                new long[] {0, 0, LOWPASS_PAD},
+                new long[] {0, 0, blocks * hop - x.dim(2) - LOWPASS_PAD},
+                0f);
+        Tensor b = g.reshape(p, n, blocks, hop);
+        Tensor[] parts = new Tensor[blocksPerFrame];
+        for (int j = 0; j < blocksPerFrame; j++) parts[j] = g.slice(b, 1, j, j + rows);
+        Tensor frames = g.concat(2, parts); // [N, rows, 288]: row r is samples 32r .. 32r + 287
+        Tensor y = g.reshape(g.matmul(frames, band), n, rows * HALVING_OUTPUTS); // w is [N, K]: x · wᵀ
+        return g.reshape(g.contiguous(g.slice(y, 1, 0, out)), n, 1, out);
     }
 
     /** Magnitude, NormalizedLog and the batch norm: [N, 2, 309, T] → [N, T, 309]. */

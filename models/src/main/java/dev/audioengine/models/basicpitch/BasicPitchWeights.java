@@ -25,7 +25,10 @@ final class BasicPitchWeights implements AutoCloseable {
 
     /** Per octave, top (hop 256) first: the real and imaginary kernels stacked, [72, 1, 256]. */
     final List<HostTensor> cqtKernels = new ArrayList<>();
-    /** Per halving (8 of them), the low-pass filter [1, 1, 256] applied with stride 2. */
+    /**
+     * Per halving (8 of them), the 256-tap low-pass applied at stride 2, as a banded matrix [16, 288]: row i is the
+     * filter shifted by 2i, so one frame of 288 samples gives 16 outputs.
+     */
     final List<HostTensor> lowpass = new ArrayList<>();
     /** sqrt of each CQT bin's kernel length, [309, 1] (nnAudio's "librosa" normalisation). */
     final HostTensor binScale;
@@ -76,10 +79,14 @@ final class BasicPitchWeights implements AutoCloseable {
                             0,
                             BasicPitchNetwork.LOWPASS_PAD,
                             BasicPitchNetwork.LOWPASS_PAD);
-                    lowpass.add(own(HostTensor.ofFloats(
-                            Shape.of(1, 1, BasicPitchNetwork.KERNEL),
-                            m.weight(conv1dName(down) + "/ExpandDims_1", 1, BasicPitchNetwork.KERNEL, 1, 1)
-                                    .requireFloats())));
+                    float[] h = m.weight(conv1dName(down) + "/ExpandDims_1", 1, BasicPitchNetwork.KERNEL, 1, 1)
+                            .requireFloats();
+                    // banded: output i of a row of HALVING_OUTPUTS reads the frame's samples 2i .. 2i + 255
+                    int outs = BasicPitchNetwork.HALVING_OUTPUTS, width = BasicPitchNetwork.HALVING_FRAME;
+                    float[] band = new float[outs * width];
+                    for (int i = 0; i < outs; i++)
+                        System.arraycopy(h, 0, band, i * width + 2 * i, BasicPitchNetwork.KERNEL);
+                    lowpass.add(own(HostTensor.ofFloats(Shape.of(outs, width), band)));
                 }
             }
             requireInts(m, CQT + "strided_slice_9/stack", 0, -BasicPitchNetwork.CQT_BINS, 0);
