@@ -34,13 +34,13 @@ import org.junit.jupiter.api.Test;
  */
 class BasicPitchParityTest {
     /**
-     * Activations (each in [0, 1]) within this of TF.js's, all but {@link #OUTLIERS} of them; none beyond
-     * {@link #MAX_TOLERANCE}; the mean difference below {@link #MEAN_TOLERANCE}. Not 1e-4 everywhere: the model is
-     * sensitive at float32's rounding (10·log10 of CQT bins near the 1e-10 floor, then 936-tap convolutions), so that
-     * nudging every 7th input sample by one ulp moves the engine's own outputs by up to 1.9e-4 (mean 3e-6), as much as
-     * the engine and TF.js differ (docs/BASIC-PITCH.md). A wrong step moves the mean by 1e-3 or more.
+     * Activations (each in [0, 1]) within {@link #TOLERANCE} of TF.js's, every one (measured: 1.1e-6), and the mean
+     * difference below {@link #MEAN_TOLERANCE} (measured: 4e-8). The model is sensitive at float32's rounding (10·log10
+     * of CQT bins near the 1e-10 floor, then 936-tap convolutions: nudging every 7th input sample by one ulp moves its
+     * outputs by up to 2e-4), so a step computed differently shows: the halvings as a one-output strided conv1d on the
+     * CPU backend were off by 1.5e-4 (mean 3e-6).
      */
-    static final double TOLERANCE = 1e-4, MAX_TOLERANCE = 5e-4, MEAN_TOLERANCE = 1e-5, OUTLIERS = 1e-3;
+    static final double TOLERANCE = 1e-4, MAX_TOLERANCE = 1e-4, MEAN_TOLERANCE = 1e-6, OUTLIERS = 1e-9;
 
     private static AudioEngine engine;
     private static BasicPitchTranscriber transcriber;
@@ -115,12 +115,16 @@ class BasicPitchParityTest {
     }
 
     static void check(String what, Diff d) {
+        check(what, d, MAX_TOLERANCE, MEAN_TOLERANCE, OUTLIERS);
+    }
+
+    static void check(String what, Diff d, double maxTolerance, double meanTolerance, double outliers) {
         System.err.printf(
                 "Basic Pitch vs TF.js, %s: max |diff| %.2e, mean %.2e, over 1e-4: %.3f%%%n",
                 what, d.max(), d.mean(), 100 * d.over());
-        assertThat(d.max()).as(what).isLessThan(MAX_TOLERANCE);
-        assertThat(d.mean()).as(what).isLessThan(MEAN_TOLERANCE);
-        assertThat(d.over()).as(what).isLessThan(OUTLIERS);
+        assertThat(d.max()).as(what).isLessThan(maxTolerance);
+        assertThat(d.mean()).as(what).isLessThan(meanTolerance);
+        assertThat(d.over()).as(what).isLessThan(outliers);
     }
 
     @Test
