@@ -5,6 +5,7 @@ module dev.audioengine.models {
     requires dev.audioengine.blocks;
 
     exports dev.audioengine.models.asr;
+    exports dev.audioengine.models.basicpitch;
     exports dev.audioengine.models.kokoro;
     exports dev.audioengine.models.kokoro.text;
     exports dev.audioengine.models.moonshine;
@@ -17,5 +18,6 @@ module dev.audioengine.models {
             dev.audioengine.models.moonshine.MoonshineFamily,
             dev.audioengine.models.kokoro.KokoroFamily,
             dev.audioengine.models.openwakeword.OpenWakeWordFamily,
-            dev.audioengine.models.whisper.WhisperFamily;
+            dev.audioengine.models.whisper.WhisperFamily,
+            dev.audioengine.models.basicpitch.BasicPitchFamily;
 }

@@ -368,7 +368,7 @@ class TtsTaskTest {
                 new Case(
                         "audio",
                         2,
-                        "--task tts says text (--text or --text-file); --audio is for vad, asr and kws",
+                        "--task tts says text (--text or --text-file); --audio is for vad, asr, kws and notes",
                         "--text",
                         "hi",
                         "--out",
@@ -378,8 +378,8 @@ class TtsTaskTest {
                 new Case(
                         "vad option",
                         2,
-                        "--threshold is an option of --task vad and --task kws, not of --task tts; its options: --mode, --text, --text-file, "
-                                + "--voice, --speed, --out",
+                        "--threshold is an option of --task vad and --task kws, not of --task tts; its options: --mode, --out, --text, "
+                                + "--text-file, --voice, --speed",
                         "--text",
                         "hi",
                         "--out",
@@ -656,7 +656,7 @@ class TtsTaskTest {
                         "--speed=X",
                         "--out=FILE.wav|-",
                         "0xFFFFFFFF",
-                        "Required: there is no default file");
+                        "Required: there is no default");
         assertThat(help.out()).contains("Options of every task:", "--mode=offline|streaming", "tts (speech synthesis)");
     }
 }

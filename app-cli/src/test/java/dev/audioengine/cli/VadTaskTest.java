@@ -307,7 +307,7 @@ class VadTaskTest {
                 new Case(
                         "family",
                         2,
-                        "unknown model family 'webrtc'; installed: kokoro, moonshine, openwakeword, silero_vad",
+                        "unknown model family 'webrtc'; installed: basic-pitch, kokoro, moonshine, openwakeword, silero_vad",
                         "--task",
                         "vad",
                         "--family",
@@ -318,7 +318,7 @@ class VadTaskTest {
                 new Case(
                         "pull",
                         2,
-                        "unknown model foo; models: kokoro-82m, moonshine-tiny, moonshine-base, openwakeword, silero_vad, silero_vad_v5",
+                        "unknown model foo; models: basic-pitch, kokoro-82m, moonshine-tiny, moonshine-base, openwakeword, silero_vad, silero_vad_v5",
                         "models",
                         "pull",
                         "foo"),

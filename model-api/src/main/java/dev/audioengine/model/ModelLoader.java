@@ -218,6 +218,7 @@ public final class ModelLoader {
         if (SpeechRecognizer.class.isAssignableFrom(type)) return Task.ASR;
         if (SpeechSynthesizer.class.isAssignableFrom(type)) return Task.TTS;
         if (KeywordSpotter.class.isAssignableFrom(type)) return Task.KWS;
+        if (dev.audioengine.model.task.NoteTranscriber.class.isAssignableFrom(type)) return Task.NOTES;
         throw new IllegalArgumentException(type.getName() + " is not a task interface this engine knows");
     }
 

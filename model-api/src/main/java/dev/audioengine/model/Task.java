@@ -13,7 +13,9 @@ public enum Task {
     /** Speech synthesis: text to audio; {@code SpeechSynthesizer}. */
     TTS("tts", "speech synthesis"),
     /** Keyword spotting (wake words): when a keyword is said; {@code KeywordSpotter}. */
-    KWS("kws", "keyword spotting");
+    KWS("kws", "keyword spotting"),
+    /** Audio to notes (music transcription): which pitches sound when, as MIDI; {@code NoteTranscriber}. */
+    NOTES("notes", "audio to notes");
 
     private final String cliName;
     private final String description;

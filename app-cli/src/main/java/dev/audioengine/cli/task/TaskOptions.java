@@ -10,6 +10,7 @@ import dev.audioengine.model.Task;
 import dev.audioengine.model.TaskModel;
 import dev.audioengine.model.store.ModelStore;
 import dev.audioengine.model.task.KeywordSpotter;
+import dev.audioengine.model.task.NoteTranscriber;
 import dev.audioengine.model.task.SpeechRecognizer;
 import dev.audioengine.model.task.SpeechSynthesizer;
 import dev.audioengine.model.task.VoiceActivityDetector;
@@ -43,7 +44,7 @@ public final class TaskOptions {
             order = 1,
             description =
                     "Run a model task: vad (voice activity detection), asr (speech recognition), tts (speech synthesis), "
-                            + "kws (keyword spotting: wake words); asr, tts and kws need a family that serves them (see "
+                            + "kws (keyword spotting: wake words), notes (audio to MIDI notes); asr, tts, kws and notes need a family that serves them (see "
                             + "'audioengine models list').")
     private String task;
 
@@ -91,6 +92,9 @@ public final class TaskOptions {
     @ArgGroup(validate = false, exclusive = false, order = 15, heading = "%nOptions of --task vad and --task kws:%n")
     private ThresholdOption threshold = new ThresholdOption();
 
+    @ArgGroup(validate = false, exclusive = false, order = 16, heading = "%nOptions of --task tts and --task notes:%n")
+    private OutOption output = new OutOption();
+
     @ArgGroup(
             validate = false,
             exclusive = false,
@@ -125,6 +129,15 @@ public final class TaskOptions {
                     + "that cannot be used, 2 for a bad option or an unknown keyword):%n")
     private KwsTask kws = new KwsTask();
 
+    @ArgGroup(
+            validate = false,
+            exclusive = false,
+            order = 60,
+            heading = "%nOptions of --task notes (prints 'START END PITCH VELOCITY' per note, seconds and MIDI%n"
+                    + "numbers, sorted by start; exit status 1 for a model or input that cannot be used,%n"
+                    + "2 for a bad option):%n")
+    private NotesTask notes = new NotesTask();
+
     @Spec(Spec.Target.MIXEE)
     private CommandSpec spec;
 
@@ -147,7 +160,9 @@ public final class TaskOptions {
         if (type == ModeOption.class) return EnumSet.allOf(Task.class);
         if (type == AudioTaskOptions.class) return EnumSet.of(Task.VAD, Task.ASR);
         if (type == ThresholdOption.class) return EnumSet.of(Task.VAD, Task.KWS);
+        if (type == OutOption.class) return EnumSet.of(Task.TTS, Task.NOTES);
         if (type == KwsTask.class) return EnumSet.of(Task.KWS);
+        if (type == NotesTask.class) return EnumSet.of(Task.NOTES);
         if (type == VadTask.class) return EnumSet.of(Task.VAD);
         if (type == AsrTask.class) return EnumSet.of(Task.ASR);
         if (type == TtsTask.class) return EnumSet.of(Task.TTS);
@@ -179,8 +194,10 @@ public final class TaskOptions {
         audioTask.mode = mode;
         vad.threshold = threshold;
         kws.threshold = threshold;
+        tts.out = output.out;
+        notes.midiOut = output.out;
         List<Path> inputs = switch (t) {
-            case VAD, ASR, KWS -> {
+            case VAD, ASR, KWS, NOTES -> {
                 if (audio == null) throw new UsageError("--task " + t.cliName() + " needs --audio FILE");
                 audioTask.audioStream(); // a bad number before any input is looked at
                 yield AudioInputs.expand(audio);
@@ -188,7 +205,7 @@ public final class TaskOptions {
             case TTS -> {
                 if (audio != null)
                     throw new UsageError(
-                            "--task tts says text (--text or --text-file); --audio is for vad, asr and kws");
+                            "--task tts says text (--text or --text-file); --audio is for vad, asr, kws and notes");
                 yield List.of();
             }
         };
@@ -197,6 +214,11 @@ public final class TaskOptions {
             case ASR -> asr.checkBeforeLoading(audioTask, inputs);
             case TTS -> tts.checkBeforeLoading(mode.streaming(), json, top::stdin);
             case KWS -> kws.checkBeforeLoading(mode.streaming(), inputs);
+            case NOTES -> {
+                if (mode.streaming())
+                    throw new UsageError("--task notes reads whole files; --mode streaming is not supported");
+                notes.checkBeforeLoading(inputs);
+            }
         }
 
         FamilyRegistry families = top.families();
@@ -214,6 +236,7 @@ public final class TaskOptions {
                     case ASR -> asr.run(run, engine, (SpeechRecognizer) m, inputs);
                     case TTS -> tts.run(run, engine, (SpeechSynthesizer) m, top::stdout);
                     case KWS -> kws.run(run, engine, (KeywordSpotter) m, inputs);
+                    case NOTES -> notes.run(run, engine, (NoteTranscriber) m, inputs);
                 }
             }
         }

@@ -58,14 +58,7 @@ public final class TtsTask {
             description = "Pace: 1 is the voice's own, 2 twice as fast; within [0.25, 4]. Default: 1.")
     Double speed;
 
-    @Option(
-            names = "--out",
-            paramLabel = "FILE.wav|-",
-            description = "Where the audio goes: a 16-bit PCM mono WAV file (what every "
-                    + "player plays), replaced only once the whole audio is written, or - for standard output (then nothing else is printed "
-                    + "there; with --mode streaming the WAV sizes are 0xFFFFFFFF, 'to the end of the stream', as ffmpeg writes to a pipe: "
-                    + "... --mode streaming --out - | ffplay -nodisp -). Required: there is no default file, so that a run never "
-                    + "overwrites a file you did not name.")
+    /** --out, shared with --task notes (picocli allows a name once per command): set by TaskOptions. */
     Path out;
 
     private SynthesisOptions options;
