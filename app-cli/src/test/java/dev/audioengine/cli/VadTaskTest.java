@@ -307,7 +307,7 @@ class VadTaskTest {
                 new Case(
                         "family",
                         2,
-                        "unknown model family 'webrtc'; installed: basic-pitch, kokoro, moonshine, openwakeword, silero_vad",
+                        "unknown model family 'webrtc'; installed: basic-pitch, kokoro, moonshine, openwakeword, silero_vad, whisper",
                         "--task",
                         "vad",
                         "--family",
