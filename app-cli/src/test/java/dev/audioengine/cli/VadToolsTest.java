@@ -39,7 +39,9 @@ class VadToolsTest {
         assertThat(json.exit()).as(json.err()).isZero();
         assertThat(json.out())
                 .contains(
-                        "\"families\":[{\"name\":\"kokoro\"",
+                        "\"families\":[{\"name\":\"basic-pitch\"",
+                        "{\"name\":\"kokoro\",\"description\"",
+                        "{\"name\":\"whisper\",\"description\"",
                         "{\"name\":\"moonshine\",\"description\"",
                         "{\"name\":\"silero_vad\",\"description\"",
                         "\"tasks\":[\"vad\"]",
