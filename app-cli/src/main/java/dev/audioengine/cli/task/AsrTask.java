@@ -173,12 +173,7 @@ final class AsrTask {
                             .value(message)
                             .endObject());
                 } else if (doc != null) {
-                    doc.beginObject()
-                            .name("audio")
-                            .value(input.toString())
-                            .name("error")
-                            .value(message)
-                            .endObject();
+                    run.failedInputJson(doc, input, message);
                 }
                 run.out.flush();
                 continue;

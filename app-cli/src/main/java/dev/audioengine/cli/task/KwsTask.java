@@ -89,16 +89,7 @@ final class KwsTask {
             } catch (IOException | UncheckedIOException | IllegalArgumentException e) {
                 if (inputs.size() == 1) throw e;
                 String message = run.inputFailed(input, e);
-                JsonWriter w = doc != null ? doc : run.json ? new JsonWriter() : null;
-                if (w != null) {
-                    w.beginObject()
-                            .name("audio")
-                            .value(input.toString())
-                            .name("error")
-                            .value(message)
-                            .endObject();
-                    if (doc == null) run.out.println(w);
-                }
+                run.failedInputJson(doc, input, message);
                 run.out.flush();
                 continue;
             }

@@ -111,16 +111,7 @@ final class NotesTask {
             } catch (IOException | UncheckedIOException | IllegalArgumentException e) {
                 if (inputs.size() == 1) throw e;
                 String message = run.inputFailed(input, e);
-                if (run.json) {
-                    JsonWriter w = doc != null ? doc : new JsonWriter();
-                    w.beginObject()
-                            .name("audio")
-                            .value(input.toString())
-                            .name("error")
-                            .value(message)
-                            .endObject();
-                    if (doc == null) run.out.println(w);
-                }
+                run.failedInputJson(doc, input, message);
                 continue;
             }
             double wall = (System.nanoTime() - t0) / 1e9;

@@ -3,6 +3,7 @@ package dev.audioengine.cli.task;
 import dev.audioengine.cli.ErrorReporter;
 import dev.audioengine.cli.InputsFailed;
 import dev.audioengine.model.TaskModel;
+import dev.audioengine.model.output.JsonWriter;
 import dev.audioengine.model.store.PullListener;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -117,6 +118,22 @@ final class TaskRun {
         LOG.log(System.Logger.Level.DEBUG, m, e);
         failed.add(input);
         return m;
+    }
+
+    /**
+     * The --json record of an input that failed, {@code {audio, error}}: an element of {@code doc} (the array of a run
+     * over several inputs), or with {@code doc} null under --json a line of its own; nothing without --json.
+     */
+    void failedInputJson(JsonWriter doc, Path input, String message) {
+        JsonWriter w = doc != null ? doc : json ? new JsonWriter() : null;
+        if (w == null) return;
+        w.beginObject()
+                .name("audio")
+                .value(input.toString())
+                .name("error")
+                .value(message)
+                .endObject();
+        if (doc == null) out.println(w);
     }
 
     /** Ends a run of several inputs with exit status 1 when any of them failed. */

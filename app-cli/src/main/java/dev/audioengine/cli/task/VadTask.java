@@ -111,22 +111,7 @@ final class VadTask {
                 // one file that cannot be decoded does not cost the others: reported, skipped, exit 1 at the end
                 if (inputs.size() == 1) throw e;
                 String message = run.inputFailed(input, e);
-                if (doc != null)
-                    doc.beginObject()
-                            .name("audio")
-                            .value(input.toString())
-                            .name("error")
-                            .value(message)
-                            .endObject();
-                else if (run.json && streaming) {
-                    run.out.println(new JsonWriter()
-                            .beginObject()
-                            .name("audio")
-                            .value(input.toString())
-                            .name("error")
-                            .value(message)
-                            .endObject());
-                }
+                run.failedInputJson(doc, input, message);
                 run.out.flush();
                 continue;
             }
