@@ -221,6 +221,23 @@ public final class AudioEngine implements AutoCloseable {
     }
 
     /**
+     * An engine for a small model whose runs should not wait behind this engine's (a VAD beside a decoder's batched
+     * steps): a {@link #sibling()} when the device runs queues of its own side by side (a GPU's streams), empty on a
+     * CPU device, whose cores the two would share anyway, so that one engine is the better choice there. Families ask
+     * this instead of looking at the device themselves.
+     *
+     * @return a new engine owned by the caller, who closes it; or empty: use this engine
+     * @throws dev.audioengine.api.spi.BackendUnavailableException if the device cannot be opened again
+     * @throws IllegalStateException if this engine is closed
+     */
+    public java.util.Optional<AudioEngine> sideEngine() {
+        if (closed) throw new IllegalStateException("this engine is closed");
+        return backend.device().kind() == dev.audioengine.api.spi.DeviceKind.CPU
+                ? java.util.Optional.empty()
+                : java.util.Optional.of(sibling());
+    }
+
+    /**
      * Frees the uploaded weights and closes the backends (idempotent). Close compiled graphs and persistent tensors
      * first: their memory belongs to these backends.
      */

@@ -46,6 +46,14 @@ class SiblingEngineTest {
     }
 
     @Test
+    void aCpuEngineHasNoSideEngineItsCoresWouldBeShared() {
+        try (AudioEngine engine =
+                AudioEngine.builder().backend("cpu").threads(1).build()) {
+            assertThat(engine.sideEngine()).isEmpty();
+        }
+    }
+
+    @Test
     void aClosedEngineHasNoSiblings() {
         AudioEngine engine = AudioEngine.builder().backend("cpu").threads(1).build();
         engine.close();

@@ -2,7 +2,6 @@ package dev.audioengine.models.moonshine;
 
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.api.exec.RunSummary;
-import dev.audioengine.api.spi.DeviceKind;
 import dev.audioengine.audio.AudioStream;
 import dev.audioengine.model.Task;
 import dev.audioengine.model.task.AsrOptions;
@@ -48,11 +47,10 @@ public final class MoonshineRecognizer implements SpeechRecognizer {
         MoonshineModel model = MoonshineModel.load(engine, checkpoint, tokenizer);
         AudioEngine vadEngine = null;
         try {
-            // On a GPU the VAD gets an engine of its own, a stream of its own: each request's VAD then runs beside a
-            // batch's encoder and decoder steps instead of waiting for their turn on the one engine (under 64
-            // clients the batch's driver waited 0.7 s of 2.5 for the VAD: docs/PERFORMANCE.md). On the CPU both
-            // share the cores anyway, so one engine.
-            if (engine.device().kind() != DeviceKind.CPU) vadEngine = engine.sibling();
+            // The VAD on an engine of its own where the device runs one beside another (a GPU's streams): each
+            // request's VAD then runs beside a batch's encoder and decoder steps instead of waiting for their turn
+            // (under 64 clients the batch's driver waited 0.7 s of 2.5 for it: docs/PERFORMANCE.md)
+            vadEngine = engine.sideEngine().orElse(null);
             SileroVad vad = SileroVad.load(vadEngine != null ? vadEngine : engine, vadFile);
             return new MoonshineRecognizer(model, vad, vadEngine, what);
         } catch (IOException | RuntimeException e) {
