@@ -133,6 +133,17 @@ class LoadTest {
             assertThat(occupancy)
                     .as("sequences per step (the sequential requests ran one at a time)")
                     .isGreaterThan(1.2);
+            // where the batch's time went: its windows were encoded and stepped, and a stage it never ran stays 0
+            for (String stage : List.of("encode", "step"))
+                assertThat(metricValue(
+                                metrics,
+                                "audioengine_batch_stage_seconds_total{model=\"moonshine-tiny\",stage=\"" + stage
+                                        + "\"}"))
+                        .as("seconds in stage %s", stage)
+                        .isPositive();
+            assertThat(metricValue(metrics, "audioengine_batch_windows_total{model=\"moonshine-tiny\"}"))
+                    .as("windows decoded")
+                    .isGreaterThanOrEqualTo(64);
         }
     }
 
@@ -315,5 +326,14 @@ class LoadTest {
 
     private static double percentile(List<Double> sorted, double p) {
         return sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(p * sorted.size()) - 1));
+    }
+
+    /** The value of the metric line that starts with {@code series} (name and labels). */
+    private static double metricValue(String metrics, String series) {
+        return Double.parseDouble(metrics.lines()
+                .filter(l -> l.startsWith(series + " "))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no " + series + " in /metrics"))
+                .substring(series.length() + 1));
     }
 }
