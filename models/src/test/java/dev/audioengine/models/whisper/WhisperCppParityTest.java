@@ -49,8 +49,16 @@ class WhisperCppParityTest {
                 .start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
         boolean ok = p.waitFor(30, TimeUnit.MINUTES) && p.exitValue() == 0;
-        if (!ok) System.err.println("WhisperCppParityTest: whisper.cpp could not be built by " + script + "; skipped");
-        Assumptions.assumeTrue(ok, "whisper.cpp could not be built (needs npm, cmake and a C++ compiler)");
+        // the peer is built wherever the suite runs (scripts/test-packages installs cmake and g++; npm fetches the
+        // source): a failed build fails the test, unless a machine without them says to skip it
+        if (!ok && Boolean.getBoolean("audioengine.test.skipWhisperCpp"))
+            Assumptions.abort("whisper.cpp could not be built; skipped as -Daudioengine.test.skipWhisperCpp=true asks");
+        assertThat(ok)
+                .as(
+                        "whisper.cpp built by %s (needs npm, cmake and a C++ compiler; -Daudioengine.test.skipWhisperCpp=true"
+                                + " skips this test where they are missing)",
+                        script)
+                .isTrue();
         cli = Path.of(out);
     }
 
