@@ -1,8 +1,10 @@
 #!/bin/bash
 # Where a batched server's time goes under 64 clients (issue 28), on the GPU machine, after scripts/gpu/batching-package
-# with an image that links jdk.jfr (the production image leaves it out; docs/PERFORMANCE.md says how the profiled image
-# was made). One `serve --backend cuda` with a flight recording; /metrics before and after the load (the stage seconds
-# of the load alone are the difference); $OUT gets the recording, both metrics and the load's JSON line.
+# (for JFR=1, an image that links jdk.jfr, which the production image leaves out: the jlink line of scripts/dist run
+# again by hand with --add-modules ALL-MODULE-PATH,jdk.jfr over app-cli/target/image-modules, stripped and packed
+# into .gpu/audioengine-image.tar.xz as scripts/gpu/moonshine-gpu-package does). `serve --backend cuda` per run,
+# /metrics before and after the load (the stage seconds of the load alone are the difference); $OUT gets the
+# recording, both metrics and the load's JSON line.
 #   run: bash scripts/gpu/batching-profile.sh     carry: .gpu .gl      env: RUNS (below), JFR=1, CLIENTS, ROUNDS
 . scripts/gpu/batching-setup.sh
 get() { python3 -c "import sys,urllib.request; sys.stdout.write(urllib.request.urlopen('http://localhost:8090'+sys.argv[1], timeout=5).read().decode())" "$1"; }
