@@ -94,6 +94,57 @@ class SmallBlocksTest {
         }
     }
 
+    /**
+     * The masked GroupNorm (items of different lengths padded to one) against the plain GroupNorm of each item cut to
+     * its own length: groups of 1 and 3, lengths 9 and 5 of 9, the padding filled with large values that would move
+     * the statistics if they were counted.
+     */
+    @Test
+    void maskedGroupNormIsEachItemsOwnGroupNorm() {
+        long seed = Seeds.fresh();
+        RandomTensors r = new RandomTensors(seed);
+        RandomCheckpoint ck =
+                new RandomCheckpoint(r).uniform("gn.weight", 0.5f, 1.5f, 12).uniform("gn.bias", -1, 1, 12);
+        int[] lengths = {9, 5};
+        int c = 12, t = 9;
+        try (WeightStore store = ck.open(dir, DType.F32);
+                HostTensor x = r.f32(Shape.of(2, c, t), -3, 5)) {
+            float[] padded = x.toFloatArray(), mask = new float[2 * t];
+            for (int b = 0; b < 2; b++)
+                for (int i = 0; i < t; i++) {
+                    mask[b * t + i] = i < lengths[b] ? 1 : 0;
+                    if (i >= lengths[b]) for (int ch = 0; ch < c; ch++) padded[(b * c + ch) * t + i] = 50;
+                }
+            for (int groups : new int[] {1, 3}) {
+                GroupNorm norm = GroupNorm.load(store.scope().child("gn"), groups, 1e-5f);
+                float[] masked;
+                try (HostTensor in = HostTensor.ofFloats(Shape.of(2, c, t), padded);
+                        HostTensor m = HostTensor.ofFloats(Shape.of(2, 1, t), mask)) {
+                    GraphBuilder g = new GraphBuilder();
+                    Tensor y = norm.apply(g, g.input("x", in.shape()), g.input("m", m.shape()));
+                    masked = BlockCheck.run(engine, "masked group norm", g.build(y), Map.of("x", in, "m", m), seed);
+                }
+                for (int b = 0; b < 2; b++) {
+                    int n = lengths[b];
+                    float[] item = new float[c * n];
+                    for (int ch = 0; ch < c; ch++) System.arraycopy(padded, (b * c + ch) * t, item, ch * n, n);
+                    try (HostTensor alone = HostTensor.ofFloats(Shape.of(1, c, n), item)) {
+                        float[] want = run("group norm of one item", alone, norm::apply, seed);
+                        float[] got = new float[c * n];
+                        for (int ch = 0; ch < c; ch++) System.arraycopy(masked, (b * c + ch) * t, got, ch * n, n);
+                        Closeness.assertNmse(
+                                groups + " groups, item " + b + " of length " + n + ": masked vs alone",
+                                Shape.of(1, c, n),
+                                seed,
+                                got,
+                                BlockCheck.widen(want),
+                                1e-9);
+                    }
+                }
+            }
+        }
+    }
+
     @Test
     void feedForwardForms() {
         long seed = Seeds.fresh();
