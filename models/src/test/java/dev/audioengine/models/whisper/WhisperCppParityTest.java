@@ -253,10 +253,12 @@ class WhisperCppParityTest {
             System.err.println("engine " + d.tokens() + "\nwhisper.cpp " + theirs);
             Assumptions.assumeTrue(lastTimestamp > 0, "this seed's window took no timestamp after 0.00");
             List<Integer> firstPass = d.tokens().subList(0, lastTimestamp + 1);
-            // whisper.cpp lists the second timestamp of a pair in no segment (it only starts the next one)
+            // whisper.cpp lists a timestamp that opens a segment in no segment's tokens (it only starts the segment):
+            // the second of a pair, and one that opens the window
             List<Integer> pairless = new ArrayList<>();
             for (int i = 0; i < firstPass.size(); i++)
-                if (!(i > 0 && firstPass.get(i) >= beg && firstPass.get(i - 1) >= beg)) pairless.add(firstPass.get(i));
+                if (!(firstPass.get(i) >= beg && (i == 0 || firstPass.get(i - 1) >= beg)))
+                    pairless.add(firstPass.get(i));
             List<Integer> listed = whisperCppJsonTokens(pairless, ours.tokenizer()).stream()
                     .map(pairless::get)
                     .toList();
