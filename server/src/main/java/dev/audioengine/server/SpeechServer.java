@@ -16,6 +16,7 @@ import dev.audioengine.server.http.UploadFolder;
 import dev.audioengine.server.http.UploadWatchdog;
 import dev.audioengine.server.openai.KeywordsEndpoint;
 import dev.audioengine.server.openai.ModelsEndpoint;
+import dev.audioengine.server.openai.NotesEndpoint;
 import dev.audioengine.server.openai.RealtimeEndpoint;
 import dev.audioengine.server.openai.SpeechEndpoint;
 import dev.audioengine.server.openai.TranscriptionEndpoint;
@@ -115,6 +116,12 @@ public final class SpeechServer implements AutoCloseable {
                         Routes.KEYWORDS,
                         new Endpoint(
                                 new KeywordsEndpoint(models, uploads, config.maxUploadBytes(), metrics, watchdog),
+                                log,
+                                errors))
+                .post(
+                        Routes.NOTES,
+                        new Endpoint(
+                                new NotesEndpoint(models, uploads, config.maxUploadBytes(), metrics, watchdog),
                                 log,
                                 errors))
                 .get(

@@ -9,6 +9,7 @@ public final class Routes {
     public static final String VOICES = "/v1/audio/voices";
     public static final String VAD = "/v1/audio/vad";
     public static final String KEYWORDS = "/v1/audio/keywords";
+    public static final String NOTES = "/v1/audio/notes";
     public static final String MODELS = "/v1/models";
     /** Live transcription over WebSocket ({@code ?intent=transcription}). */
     public static final String REALTIME = "/v1/realtime";
@@ -21,7 +22,7 @@ public final class Routes {
     public static java.util.Optional<String> method(String path) {
         return java.util.Optional.ofNullable(
                 switch (path) {
-                    case TRANSCRIPTIONS, SPEECH, VAD, KEYWORDS -> "POST";
+                    case TRANSCRIPTIONS, SPEECH, VAD, KEYWORDS, NOTES -> "POST";
                     case VOICES, MODELS, HEALTH, READY, METRICS, REALTIME -> "GET";
                     default ->
                         path.startsWith(MODELS + "/") && path.indexOf('/', MODELS.length() + 1) < 0 ? "GET" : null;

@@ -53,9 +53,9 @@ public final class ServedModels implements AutoCloseable {
                     .orElseThrow(() -> new IllegalArgumentException("--models: no installed model is named '" + name
                             + "'; models: " + String.join(", ", registry.variantNames())));
             Task task = named.variant().task();
-            if (task != Task.ASR && task != Task.VAD && task != Task.TTS && task != Task.KWS) {
+            if (task != Task.ASR && task != Task.VAD && task != Task.TTS && task != Task.KWS && task != Task.NOTES) {
                 throw new IllegalArgumentException("--models: " + name + " is a " + task.cliName()
-                        + " model; this server serves asr, tts, vad and kws models");
+                        + " model; this server serves asr, tts, vad, kws and notes models");
             }
             if (out.putIfAbsent(named.variant().name(), named) != null)
                 throw new IllegalArgumentException(
@@ -140,7 +140,7 @@ public final class ServedModels implements AutoCloseable {
             for (ServedModel.Replica r : m.replicas()) warm(r.get(dev.audioengine.model.TaskModel.class));
     }
 
-    /** One short run: 2 s of a quiet tone in noise for ASR, VAD and KWS, one word for TTS. */
+    /** One short run: 2 s of a quiet tone in noise for ASR, VAD, KWS and notes, one word for TTS. */
     public static void warm(dev.audioengine.model.TaskModel model) {
         switch (model) {
             case dev.audioengine.model.task.SpeechRecognizer asr ->
@@ -154,6 +154,9 @@ public final class ServedModels implements AutoCloseable {
             case dev.audioengine.model.task.KeywordSpotter kws -> // the one-frame and batched graphs a request uses
                 kws.scores(
                         tone(kws.sampleRate()), kws.sampleRate(), dev.audioengine.model.task.KeywordOptions.DEFAULTS);
+            case dev.audioengine.model.task.NoteTranscriber notes ->
+                notes.transcribe(
+                        tone(notes.sampleRate()), notes.sampleRate(), dev.audioengine.model.task.NoteOptions.DEFAULTS);
             default -> {}
         }
     }
