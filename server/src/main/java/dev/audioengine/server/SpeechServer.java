@@ -99,6 +99,13 @@ public final class SpeechServer implements AutoCloseable {
                                 log,
                                 errors))
                 .post(
+                        Routes.TRANSLATIONS,
+                        new Endpoint(
+                                new TranscriptionEndpoint(
+                                        models, uploads, config.maxUploadBytes(), metrics, watchdog, true),
+                                log,
+                                errors))
+                .post(
                         Routes.SPEECH,
                         new Endpoint(
                                 new SpeechEndpoint(
@@ -177,8 +184,9 @@ public final class SpeechServer implements AutoCloseable {
                     throw ApiError.notFound("no endpoint "
                             + req.prologue().method().text() + " "
                             + req.path().path() + "; this server has POST "
-                            + Routes.TRANSCRIPTIONS + ", POST " + Routes.SPEECH + ", GET "
-                            + Routes.VOICES + ", POST " + Routes.VAD + ", GET " + Routes.MODELS
+                            + Routes.TRANSCRIPTIONS + ", POST " + Routes.TRANSLATIONS + ", POST " + Routes.SPEECH
+                            + ", GET " + Routes.VOICES + ", POST " + Routes.VAD + ", POST " + Routes.KEYWORDS
+                            + ", POST " + Routes.NOTES + ", GET " + Routes.MODELS
                             + ", GET " + Routes.REALTIME + " (WebSocket), GET " + Routes.HEALTH + ", GET "
                             + Routes.READY + ", GET " + Routes.METRICS);
                 },

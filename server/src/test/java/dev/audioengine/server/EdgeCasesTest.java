@@ -332,7 +332,7 @@ class EdgeCasesTest {
     @Test
     void anUnknownPathIsA404InTheSameShape() throws Exception {
         assertThat(error(
-                                send(HttpRequest.newBuilder(server.uri("/v1/audio/translations"))
+                                send(HttpRequest.newBuilder(server.uri("/v1/audio/translate"))
                                         .POST(HttpRequest.BodyPublishers.noBody())),
                                 404)
                         .get("message")

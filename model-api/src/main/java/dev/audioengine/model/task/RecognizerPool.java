@@ -92,6 +92,12 @@ public final class RecognizerPool implements SpeechRecognizer {
         return unchecked(() -> onLeastBusy(r -> r.stream(options)));
     }
 
+    /** The copies are alike: the first speaks for all. */
+    @Override
+    public void requireSupported(AsrOptions options) {
+        copies.getFirst().requireSupported(options);
+    }
+
     /** Up to {@code maxBatch} recordings per copy at once, each on the copy least busy when it starts. */
     @Override
     public List<CompletableFuture<Transcript>> transcribeEach(List<? extends AudioSource> sources, AsrOptions options) {

@@ -107,6 +107,17 @@ public interface SpeechRecognizer extends TaskModel {
     AsrStream stream(AsrOptions options);
 
     /**
+     * Checks, before any audio is read, that this recognizer can do what {@code options} ask of the language and the
+     * task (a language it does not hear, translation where it cannot translate), so that a server can refuse the
+     * request at once instead of failing its work later.
+     *
+     * @param options the options a transcription would be given
+     * @throws IllegalArgumentException naming what it cannot do, as {@link #transcribe(float[], AsrOptions)} would
+     *     with the same options; the default accepts everything
+     */
+    default void requireSupported(AsrOptions options) {}
+
+    /**
      * Decodes the windows of concurrent callers together, up to {@code batching.maxBatch()} sequences per decoder step
      * (see {@link Batching}). Set it before the first call; a family that decodes one window at a time keeps
      * {@link Batching#NONE} and says so in {@link #batching()}.

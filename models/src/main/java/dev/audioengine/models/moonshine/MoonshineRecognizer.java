@@ -103,6 +103,11 @@ public final class MoonshineRecognizer implements SpeechRecognizer {
         return new TranscriptSegment(startSample, startSample + length, sampleRate(), d.text(), d.tokens());
     }
 
+    @Override
+    public void requireSupported(AsrOptions options) {
+        englishOnly(options);
+    }
+
     /** Refuses a language other than English and translation: Moonshine's models hear English and write it. */
     private static void englishOnly(AsrOptions options) {
         if (options.translate()

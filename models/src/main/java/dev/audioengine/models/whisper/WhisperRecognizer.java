@@ -137,6 +137,11 @@ public final class WhisperRecognizer implements SpeechRecognizer {
                 language, options.translate(), true, model.config().textCtx() / 2 - 4);
     }
 
+    @Override
+    public void requireSupported(AsrOptions options) {
+        decoding(options);
+    }
+
     /** The options with windows no longer than Whisper's 30 s; the language and task checked. */
     private AsrOptions check(AsrOptions options) {
         decoding(options);

@@ -5,6 +5,7 @@ public final class Routes {
     private Routes() {}
 
     public static final String TRANSCRIPTIONS = "/v1/audio/transcriptions";
+    public static final String TRANSLATIONS = "/v1/audio/translations";
     public static final String SPEECH = "/v1/audio/speech";
     public static final String VOICES = "/v1/audio/voices";
     public static final String VAD = "/v1/audio/vad";
@@ -22,7 +23,7 @@ public final class Routes {
     public static java.util.Optional<String> method(String path) {
         return java.util.Optional.ofNullable(
                 switch (path) {
-                    case TRANSCRIPTIONS, SPEECH, VAD, KEYWORDS, NOTES -> "POST";
+                    case TRANSCRIPTIONS, TRANSLATIONS, SPEECH, VAD, KEYWORDS, NOTES -> "POST";
                     case VOICES, MODELS, HEALTH, READY, METRICS, REALTIME -> "GET";
                     default ->
                         path.startsWith(MODELS + "/") && path.indexOf('/', MODELS.length() + 1) < 0 ? "GET" : null;

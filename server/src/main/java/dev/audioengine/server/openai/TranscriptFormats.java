@@ -26,6 +26,14 @@ final class TranscriptFormats {
     }
 
     static String render(TranscriptionRequest.Format f, Transcript t) {
+        return render(f, t, dev.audioengine.model.task.AsrOptions.DEFAULTS);
+    }
+
+    /**
+     * {@code options}: the request's, for verbose_json's {@code task} (transcribe or translate) and {@code language}
+     * (the code asked for; "english" when none was: the language a detecting model found is not reported yet).
+     */
+    static String render(TranscriptionRequest.Format f, Transcript t, dev.audioengine.model.task.AsrOptions options) {
         return switch (f) {
             case JSON ->
                 new JsonWriter()
@@ -44,17 +52,19 @@ final class TranscriptFormats {
             case TEXT -> t.text() + "\n";
             case SRT -> SegmentWriter.render(SegmentFormat.SRT, "", java.util.Map.of(), spoken(t));
             case VTT -> SegmentWriter.render(SegmentFormat.VTT, "", java.util.Map.of(), spoken(t));
-            case VERBOSE_JSON -> verbose(t);
+            case VERBOSE_JSON -> verbose(t, options);
         };
     }
 
-    private static String verbose(Transcript t) {
+    private static String verbose(Transcript t, dev.audioengine.model.task.AsrOptions options) {
+        String language =
+                options.language() == null || options.language().equals("auto") ? "english" : options.language();
         JsonWriter w = new JsonWriter()
                 .beginObject()
                 .name("task")
-                .value("transcribe")
+                .value(options.translate() ? "translate" : "transcribe")
                 .name("language")
-                .value("english")
+                .value(options.translate() ? "english" : language)
                 .name("duration")
                 .number(t.audioSeconds())
                 .name("text")

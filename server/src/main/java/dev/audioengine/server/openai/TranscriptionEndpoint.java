@@ -53,9 +53,25 @@ public final class TranscriptionEndpoint implements Endpoint.Body {
     private final long maxUploadBytes;
     private final Metrics metrics;
     private final UploadWatchdog watchdog;
+    private final boolean translation;
 
     public TranscriptionEndpoint(
             ServedModels models, UploadFolder uploads, long maxUploadBytes, Metrics metrics, UploadWatchdog watchdog) {
+        this(models, uploads, maxUploadBytes, metrics, watchdog, false);
+    }
+
+    /**
+     * {@code translation}: {@code POST /v1/audio/translations}, OpenAI's request for English text of speech in any
+     * language, on a recognizer that can translate (Whisper's translate task); its fields are that endpoint's.
+     */
+    public TranscriptionEndpoint(
+            ServedModels models,
+            UploadFolder uploads,
+            long maxUploadBytes,
+            Metrics metrics,
+            UploadWatchdog watchdog,
+            boolean translation) {
+        this.translation = translation;
         this.watchdog = watchdog;
         this.models = models;
         this.uploads = uploads;
@@ -70,18 +86,33 @@ public final class TranscriptionEndpoint implements Endpoint.Body {
     public void handle(ServerRequest req, ServerResponse res) throws Exception {
         RequestNote note = req.context().get(RequestNote.class).orElseThrow();
         try (MultipartForm form = MultipartForm.read(req, res, uploads, maxUploadBytes, Set.of("file"), watchdog)) {
-            TranscriptionRequest r = TranscriptionRequest.of(form);
+            TranscriptionRequest r = TranscriptionRequest.of(form, translation);
             Upload file = UploadedAudio.required(form.file("file"));
             ServedModel model = asrModel(models, r.model(), note);
             note.model(model.id());
+            requireSupported(model, r.options());
             if (!r.ignored().isEmpty()) {
                 res.header(IGNORED_HEADER, String.join(",", r.ignored()));
                 note.note("accepted without effect: " + String.join(", ", r.ignored()));
             }
             try (AudioStream in = UploadedAudio.open(file)) {
-                if (r.stream()) streamEvents(req, res, model, in, file, note);
+                if (r.stream()) streamEvents(req, res, model, in, file, note, r.options());
                 else answer(res, r, model, in, file, note);
             }
+        }
+    }
+
+    /**
+     * A language the model does not hear, or translation by one that cannot translate, is a 400 before any work is
+     * queued (loading the model first if this is its first request, as the work would).
+     */
+    private static void requireSupported(ServedModel model, AsrOptions options) throws IOException {
+        try {
+            model.get(SpeechRecognizer.class).requireSupported(options);
+        } catch (IllegalArgumentException e) {
+            throw options.translate()
+                    ? ApiError.invalid("model", "unsupported_task", model.id() + ": " + e.getMessage())
+                    : ApiError.invalid("language", "unsupported_language", model.id() + ": " + e.getMessage());
         }
     }
 
@@ -120,17 +151,23 @@ public final class TranscriptionEndpoint implements Endpoint.Body {
         ServedModel.Replica replica = model.replica();
         Future<Result> work = replica.pool().start(() -> {
             long t0 = System.nanoTime();
-            Transcript t = replica.get(SpeechRecognizer.class).transcribe(in, AsrOptions.DEFAULTS);
+            Transcript t = replica.get(SpeechRecognizer.class).transcribe(in, r.options());
             return new Result(t, (System.nanoTime() - t0) / 1e9);
         });
         Result result = outcome(work, file);
         account(model, result, note);
         res.header(HeaderNames.CONTENT_TYPE, TranscriptFormats.mediaType(r.format()));
-        res.send(TranscriptFormats.render(r.format(), result.transcript()));
+        res.send(TranscriptFormats.render(r.format(), result.transcript(), r.options()));
     }
 
     private void streamEvents(
-            ServerRequest req, ServerResponse res, ServedModel model, AudioStream in, Upload file, RequestNote note)
+            ServerRequest req,
+            ServerResponse res,
+            ServedModel model,
+            AudioStream in,
+            Upload file,
+            RequestNote note,
+            AsrOptions options)
             throws Exception {
         // no Accept check: the request asked for events by name, and OpenAI's Python SDK sends Accept: application/json
         // with stream=True too (OpenAI does not check it)
@@ -139,7 +176,7 @@ public final class TranscriptionEndpoint implements Endpoint.Body {
         ServedModel.Replica replica = model.replica();
         Future<Result> work = replica.pool().start(() -> {
             long t0 = System.nanoTime();
-            Transcript t = replica.get(SpeechRecognizer.class).transcribe(in, AsrOptions.DEFAULTS, segment -> {
+            Transcript t = replica.get(SpeechRecognizer.class).transcribe(in, options, segment -> {
                 // the next window is not worth decoding for a client that has gone
                 if (stop.get()) throw new CancellationException("the client closed the connection");
                 decoded.add(segment);

@@ -1,10 +1,12 @@
 package dev.audioengine.server.openai;
 
+import dev.audioengine.model.task.AsrOptions;
 import dev.audioengine.server.http.ApiError;
 import dev.audioengine.server.http.MultipartForm;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -13,7 +15,7 @@ import java.util.Set;
  * listed in {@link #ignored()}, which the response names in a header; fields it does not know are refused, as OpenAI
  * refuses them.
  */
-record TranscriptionRequest(String model, Format format, boolean stream, List<String> ignored) {
+record TranscriptionRequest(String model, Format format, boolean stream, List<String> ignored, AsrOptions options) {
     /** The response formats, by OpenAI's names. */
     enum Format {
         JSON("json"),
@@ -47,16 +49,25 @@ record TranscriptionRequest(String model, Format format, boolean stream, List<St
             "timestamp_granularities[]",
             "stream");
 
-    /** The one language the served families transcribe (Moonshine is English only; the task interface has no language yet). */
-    static final String LANGUAGE = "en";
+    /** Every field {@code POST /v1/audio/translations} takes (OpenAI's: no language, stream or granularities). */
+    static final Set<String> TRANSLATION_FIELDS = Set.of("file", "model", "prompt", "response_format", "temperature");
 
     static TranscriptionRequest of(MultipartForm form) {
+        return of(form, false);
+    }
+
+    /**
+     * The request's fields checked; {@code translation} for {@code /v1/audio/translations}: English text of speech in
+     * any language (the recognizer's translate task), with that endpoint's fields.
+     */
+    static TranscriptionRequest of(MultipartForm form, boolean translation) {
+        Set<String> fields = translation ? TRANSLATION_FIELDS : FIELDS;
         for (String name : form.fieldNames()) {
-            if (!FIELDS.contains(name)) {
+            if (!fields.contains(name)) {
                 throw ApiError.invalid(
                         name,
                         "unrecognized parameter " + name + "; this endpoint takes "
-                                + String.join(", ", FIELDS.stream().sorted().toList()));
+                                + String.join(", ", fields.stream().sorted().toList()));
             }
         }
         String model = form.field("model")
@@ -64,18 +75,18 @@ record TranscriptionRequest(String model, Format format, boolean stream, List<St
                 .filter(s -> !s.isEmpty())
                 .orElseThrow(
                         () -> ApiError.invalid("model", "you must provide a model parameter (see GET /v1/models)"));
-        form.field("language")
+        AsrOptions options = AsrOptions.DEFAULTS.withTranslate(translation);
+        Optional<String> language = form.field("language")
                 .map(l -> l.strip().toLowerCase(Locale.ROOT))
                 .filter(l -> !l.isEmpty())
-                .ifPresent(l -> {
-                    if (!l.equals(LANGUAGE) && !l.equals("english")) {
-                        throw ApiError.invalid(
-                                "language",
-                                "unsupported_language",
-                                "language '" + l
-                                        + "' is not supported: the served models transcribe English (en) only");
-                    }
-                });
+                .map(l -> l.equals("english") ? "en" : l);
+        if (language.isPresent()) {
+            try {
+                options = options.withLanguage(language.get());
+            } catch (IllegalArgumentException e) {
+                throw ApiError.invalid("language", "unsupported_language", e.getMessage());
+            }
+        }
         Format format = form.field("response_format").map(Format::parse).orElse(Format.JSON);
         for (String g : form.fields("timestamp_granularities[]")) {
             if (!g.strip().equals("segment")) {
@@ -99,7 +110,7 @@ record TranscriptionRequest(String model, Format format, boolean stream, List<St
                 throw ApiError.invalid("temperature", "temperature must be between 0 and 1, got " + t);
             if (v != 0) ignored.add("temperature");
         });
-        return new TranscriptionRequest(model, format, stream, List.copyOf(ignored));
+        return new TranscriptionRequest(model, format, stream, List.copyOf(ignored), options);
     }
 
     static boolean bool(String name, String s) {

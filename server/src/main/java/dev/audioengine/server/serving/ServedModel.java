@@ -3,7 +3,6 @@ package dev.audioengine.server.serving;
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.model.ModelFamily;
 import dev.audioengine.model.ModelLoader;
-import dev.audioengine.model.ModelVariant;
 import dev.audioengine.model.Task;
 import dev.audioengine.model.TaskModel;
 import dev.audioengine.model.task.BatchStats;
@@ -19,13 +18,12 @@ import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * One model the server serves: a named variant, loaded on first use (or at start with --preload) and then kept, with
+ * One model the server serves: a named variant or an operator's file ({@link ServedSource}), loaded on first use (or at start with --preload) and then kept, with
  * one {@link Replica} per device, each with its own {@link ModelPool}. A load that fails is not remembered as loaded: the next request tries again (a pull can
  * fail for a moment), and {@link #state()} says what went wrong meanwhile.
  */
 public final class ServedModel implements AutoCloseable {
-    private final ModelFamily family;
-    private final ModelVariant variant;
+    private final ServedSource source;
     private final ModelLoader loader;
     private final Batching batching;
     private final List<Replica> replicas;
@@ -81,14 +79,12 @@ public final class ServedModel implements AutoCloseable {
     }
 
     ServedModel(
-            ModelFamily family,
-            ModelVariant variant,
+            ServedSource source,
             ModelLoader loader,
             List<AudioEngine> engines,
             java.util.function.Supplier<ModelPool> pools,
             Batching batching) {
-        this.family = family;
-        this.variant = variant;
+        this.source = source;
         this.loader = loader;
         this.batching = batching;
         List<Replica> r = new ArrayList<>();
@@ -96,21 +92,21 @@ public final class ServedModel implements AutoCloseable {
         this.replicas = List.copyOf(r);
     }
 
-    /** The canonical variant name: the id clients send and /v1/models lists. */
+    /** The canonical variant name, or the name given to a path: the id clients send and /v1/models lists. */
     public String id() {
-        return variant.name();
+        return source.id();
     }
 
     public ModelFamily family() {
-        return family;
+        return source.family();
     }
 
-    ModelVariant variant() {
-        return variant;
+    ServedSource source() {
+        return source;
     }
 
     public Task task() {
-        return variant.task();
+        return source.task();
     }
 
     /** One per device, in --device's order. */
@@ -174,7 +170,8 @@ public final class ServedModel implements AutoCloseable {
             throw ApiError.unavailable("shutting_down", "the server is shutting down", ModelPool.RETRY_AFTER_SECONDS);
         if (r.loaded != null) return r.loaded;
         try {
-            ModelLoader.Choice choice = loader.choose(variant.task(), family.name(), variant.name());
+            ModelLoader.Choice choice =
+                    loader.choose(source.task(), source.family().name(), source.nameOrPath());
             TaskModel m = loader.load(r.engine, choice);
             try {
                 if (m instanceof SpeechSynthesizer tts) checkFrontEnd(tts);

@@ -2,11 +2,14 @@ package dev.audioengine.server.serving;
 
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.model.FamilyRegistry;
+import dev.audioengine.model.ModelFamily;
 import dev.audioengine.model.ModelLoader;
 import dev.audioengine.model.Task;
 import dev.audioengine.server.ServerConfig;
 import dev.audioengine.server.http.ApiError;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -28,13 +31,12 @@ public final class ServedModels implements AutoCloseable {
 
     /** The models, each with a replica (a worker pool and, once loaded, the model) on each engine: one per device. */
     public ServedModels(ServerConfig config, ModelLoader loader, List<AudioEngine> engines) {
-        for (FamilyRegistry.Named named : resolve(loader.registry(), config.models())) {
-            String id = named.variant().name();
+        for (ServedSource source : resolve(loader.registry(), config.models())) {
+            String id = source.id();
             byId.put(
                     id,
                     new ServedModel(
-                            named.family(),
-                            named.variant(),
+                            source,
                             loader,
                             engines,
                             () -> new ModelPool(id, config.workers(), config.queue(), config.queueTimeout()),
@@ -42,26 +44,68 @@ public final class ServedModels implements AutoCloseable {
         }
     }
 
+    /** The tasks this server has endpoints for, in the order a path is offered to their families. */
+    static final List<Task> SERVED_TASKS = List.of(Task.ASR, Task.TTS, Task.VAD, Task.KWS, Task.NOTES);
+
     /**
-     * The variants {@code names} stand for, in order; an unknown name, a task this server has no endpoint for, or one
-     * model named twice (perhaps by an alias) is an IllegalArgumentException saying so, before anything is loaded.
+     * What {@code names} stand for, in order: variant names (or aliases) of the cache, and {@code NAME=PATH} entries
+     * serving an operator's file or folder under NAME, loaded by the first installed family that accepts it. An
+     * unknown name, a path no family serving one of this server's tasks accepts, a task this server has no endpoint
+     * for, or one model named twice (perhaps by an alias) is an IllegalArgumentException saying so, before anything
+     * is loaded.
      */
-    public static List<FamilyRegistry.Named> resolve(FamilyRegistry registry, List<String> names) {
-        Map<String, FamilyRegistry.Named> out = new LinkedHashMap<>();
-        for (String name : names) {
-            FamilyRegistry.Named named = registry.variant(name.strip())
-                    .orElseThrow(() -> new IllegalArgumentException("--models: no installed model is named '" + name
-                            + "'; models: " + String.join(", ", registry.variantNames())));
-            Task task = named.variant().task();
-            if (task != Task.ASR && task != Task.VAD && task != Task.TTS && task != Task.KWS && task != Task.NOTES) {
-                throw new IllegalArgumentException("--models: " + name + " is a " + task.cliName()
-                        + " model; this server serves asr, tts, vad, kws and notes models");
+    public static List<ServedSource> resolve(FamilyRegistry registry, List<String> names) {
+        Map<String, ServedSource> out = new LinkedHashMap<>();
+        for (String entry : names) {
+            String name = entry.strip();
+            ServedSource source = name.contains("=") ? ofPath(registry, name) : ofVariant(registry, name);
+            if (!SERVED_TASKS.contains(source.task())) {
+                throw new IllegalArgumentException("--models: " + name + " is a "
+                        + source.task().cliName() + " model; this server serves asr, tts, vad, kws and notes models");
             }
-            if (out.putIfAbsent(named.variant().name(), named) != null)
-                throw new IllegalArgumentException(
-                        "--models names " + named.variant().name() + " twice");
+            boolean twice = out.values().stream().anyMatch(o -> source.answersTo(o.id()) || o.answersTo(source.id()));
+            if (twice) throw new IllegalArgumentException("--models names " + source.id() + " twice");
+            out.put(source.id(), source);
         }
         return List.copyOf(out.values());
+    }
+
+    private static ServedSource ofVariant(FamilyRegistry registry, String name) {
+        FamilyRegistry.Named named = registry.variant(name)
+                .orElseThrow(() -> new IllegalArgumentException("--models: no installed model is named '" + name
+                        + "'; models: " + String.join(", ", registry.variantNames())
+                        + " (or NAME=PATH to serve a file or folder of yours under NAME)"));
+        return ServedSource.of(named.family(), named.variant());
+    }
+
+    private static ServedSource ofPath(FamilyRegistry registry, String entry) {
+        int eq = entry.indexOf('=');
+        String id = entry.substring(0, eq).strip();
+        Path path = Path.of(entry.substring(eq + 1).strip());
+        if (!id.matches("[A-Za-z0-9][A-Za-z0-9._-]*"))
+            throw new IllegalArgumentException("--models " + entry + ": the name before '=' is what clients send as"
+                    + " model; use letters, digits, '.', '_' and '-'");
+        if (registry.variant(id).isPresent())
+            throw new IllegalArgumentException("--models " + entry + ": " + id
+                    + " is the name of an installed model; give your file another name");
+        if (!Files.exists(path))
+            throw new IllegalArgumentException("--models " + entry + ": no such file or folder " + path);
+        List<String> refusals = new ArrayList<>();
+        List<ModelFamily> tried = new ArrayList<>();
+        for (Task task : SERVED_TASKS) {
+            for (ModelFamily f : registry.serving(task)) {
+                if (tried.contains(f)) continue;
+                tried.add(f);
+                try {
+                    f.validate(path);
+                    return new ServedSource(id, f, task, null, path.toAbsolutePath());
+                } catch (IOException e) {
+                    refusals.add(f.name() + ": " + e.getMessage());
+                }
+            }
+        }
+        throw new IllegalArgumentException("--models " + entry + ": no installed family can serve " + path + " ("
+                + String.join("; ", refusals) + ")");
     }
 
     public List<ServedModel> all() {
@@ -71,7 +115,7 @@ public final class ServedModels implements AutoCloseable {
     /** The served model {@code name} answers to (its name or an alias, any case). */
     public Optional<ServedModel> find(String name) {
         return byId.values().stream()
-                .filter(m -> m.variant().answersTo(name.trim()))
+                .filter(m -> m.source().answersTo(name.trim()))
                 .findFirst();
     }
 
