@@ -415,6 +415,15 @@ class RealtimeTest {
         c.send("{\"type\":\"transcription_session.update\",\"session\":{\"input_audio_transcription\":"
                 + "{\"model\":\"kokoro-nope\"}}}");
         assertThat(error(c).get("code")).isEqualTo("model_not_found");
+        // the recognizer (Moonshine: English only) refuses a language it cannot hear when the session is updated
+        c.send("{\"type\":\"transcription_session.update\",\"session\":{\"input_audio_transcription\":"
+                + "{\"language\":\"fr-FR\"}}}");
+        Map<String, Object> language = error(c);
+        assertThat(language.get("code")).isEqualTo("unsupported_language");
+        assertThat((String) language.get("message")).contains("English only", "hear language fr");
+        c.send("{\"type\":\"transcription_session.update\",\"session\":{\"input_audio_transcription\":"
+                + "{\"language\":\"fr!\"}}}");
+        assertThat((String) error(c).get("message")).contains("a code such as en");
         c.send("{\"type\":\"input_audio_buffer.append\",\"audio\":\"A@@@\"}"); // not base64
         assertThat(error(c).get("param")).isEqualTo("audio");
         c.send("{\"type\":\"input_audio_buffer.append\",\"audio\":\"AAEC\"}"); // 3 bytes: half a sample left over

@@ -251,14 +251,13 @@ final class RealtimeSession implements WsListener {
                             }
                             case "language" -> {
                                 if (fv == JsonBody.NULL || "".equals(fv)) newLanguage = null;
-                                else if (fv instanceof String l
-                                        && l.toLowerCase(Locale.ROOT).matches("en(-.*)?")) newLanguage = "en";
+                                else if (fv instanceof String l && l.strip().matches("[A-Za-z]{2,3}(-.*)?"))
+                                    newLanguage = l.strip().split("-")[0].toLowerCase(Locale.ROOT); // en-US: en
                                 else
                                     throw ApiError.invalid(
                                             "session.input_audio_transcription.language",
                                             "unsupported_language",
-                                            "language " + fv + " is not supported: the served recognizers hear "
-                                                    + "English (en)");
+                                            "language must be a code such as en or de, got " + fv);
                             }
                             case "prompt" -> {
                                 // accepted: OpenAI's clients send it empty; the recognizers take no prompt
@@ -284,7 +283,23 @@ final class RealtimeSession implements WsListener {
                                     + "turn_detection");
             }
         }
-        boolean changed = newModel != model || newRate != rate || !java.util.Objects.equals(newVad, vad);
+        if (newLanguage != null) {
+            // the recognizer refuses what it cannot hear now, not at the first turn
+            try {
+                newModel.get(SpeechRecognizer.class).requireSupported(AsrOptions.DEFAULTS.withLanguage(newLanguage));
+            } catch (IllegalArgumentException e) {
+                throw ApiError.invalid(
+                        "session.input_audio_transcription.language",
+                        "unsupported_language",
+                        newModel.id() + ": " + e.getMessage());
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+        boolean changed = newModel != model
+                || newRate != rate
+                || !java.util.Objects.equals(newVad, vad)
+                || !java.util.Objects.equals(newLanguage, language);
         if (changed) {
             finishStream(false); // what was heard so far is transcribed with the old settings
             flushResampler();
@@ -476,7 +491,8 @@ final class RealtimeSession implements WsListener {
     private AsrOptions options() {
         // without turn detection the detector still finds the speech inside what the client commits, so a long
         // buffer is decoded in windows; the client's commit ends the item
-        return vad == null ? AsrOptions.DEFAULTS : AsrOptions.DEFAULTS.withVad(vad);
+        AsrOptions o = vad == null ? AsrOptions.DEFAULTS : AsrOptions.DEFAULTS.withVad(vad);
+        return language == null ? o : o.withLanguage(language);
     }
 
     private <T> T onPool(java.util.concurrent.Callable<T> work) {
