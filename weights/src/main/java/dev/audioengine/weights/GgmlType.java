@@ -55,6 +55,12 @@ enum GgmlType {
         return "unknown";
     }
 
+    /** The type of ggml id {@code id}, or null for ids ggml does not define. */
+    static GgmlType of(int id) {
+        for (GgmlType t : values()) if (t.id == id) return t;
+        return null;
+    }
+
     static DType engineType(int id) {
         for (GgmlType t : values()) if (t.id == id) return t.dtype;
         return null;

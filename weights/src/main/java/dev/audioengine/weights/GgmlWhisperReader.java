@@ -81,9 +81,10 @@ final class GgmlWhisperReader {
         }
         metadata.put(VOCAB, java.util.Collections.unmodifiableList(vocab));
 
-        record Found(String name, DType dtype, long[] dims, long at, long bytes) {}
+        // quantized: the ggml type dequantized to F32 at open (null when the bytes are copied as they are)
+        record Found(String name, DType dtype, long[] dims, long at, long bytes, GgmlType quantized) {}
         List<Found> found = new ArrayList<>();
-        found.add(new Found(MEL_FILTERS, DType.F32, new long[] {nMel, nFft}, filtersData, 4L * nMel * nFft));
+        found.add(new Found(MEL_FILTERS, DType.F32, new long[] {nMel, nFft}, filtersData, 4L * nMel * nFft, null));
         while (in.remaining() > 0) {
             long infoAt = in.position();
             int nDims = in.u32("tensor dimension count"), nameLength = in.u32("tensor name length");
@@ -106,13 +107,31 @@ final class GgmlWhisperReader {
                     java.nio.charset.StandardCharsets.UTF_8);
             in.skip(nameLength, "tensor name");
             DType dtype = GgmlType.engineType(type);
+            GgmlType blocks = GgmlType.of(type);
+            if (dtype == null && blocks != null && GgmlBlocks.blockValues(blocks) > 0) {
+                // a block type the engine has no type of its own for: dequantized to F32 below
+                long inner = dims[nDims - 1], elements = 1;
+                for (long n : dims) elements *= n;
+                int per = GgmlBlocks.blockValues(blocks);
+                if (inner % per != 0)
+                    throw in.error(
+                            infoAt,
+                            "tensor '" + name + "' is " + blocks + " with rows of " + inner + " values, not a multiple"
+                                    + " of its blocks of " + per);
+                long stored = elements / per * GgmlBlocks.blockBytes(blocks);
+                in.require(stored, "data of tensor '" + name + "'");
+                found.add(new Found(name, DType.F32, dims, in.position(), 4 * elements, blocks));
+                in.skip(stored, "data of tensor '" + name + "'");
+                continue;
+            }
             if (dtype == null)
                 throw in.error(
                         typeAt,
                         "tensor '" + name + "' is ggml type " + type + " (" + GgmlType.nameOf(type)
-                                + "); the engine reads whisper.cpp files of F32, F16, BF16, Q8_0 and Q4_0 tensors");
+                                + "); the engine reads whisper.cpp files of F32, F16, BF16 tensors and the quantized"
+                                + " types Q4_0, Q4_1, Q5_0, Q5_1, Q8_0, Q2_K, Q3_K, Q4_K, Q5_K and Q6_K");
             long bytes = TensorExtents.byteSize(file, infoAt, name, dtype, dims);
-            found.add(new Found(name, dtype, dims, in.position(), bytes));
+            found.add(new Found(name, dtype, dims, in.position(), bytes, null));
             in.skip(bytes, "data of tensor '" + name + "'");
         }
 
@@ -122,7 +141,10 @@ final class GgmlWhisperReader {
         Map<String, TensorInfo> tensors = new LinkedHashMap<>();
         long at = 0;
         for (Found f : found) {
-            MemorySegment.copy(mapped, f.at(), copy, at, f.bytes());
+            if (f.quantized() == null) MemorySegment.copy(mapped, f.at(), copy, at, f.bytes());
+            else
+                GgmlBlocks.dequantize(
+                        f.quantized(), mapped, f.at(), f.bytes() / 4 / GgmlBlocks.blockValues(f.quantized()), copy, at);
             if (tensors.putIfAbsent(f.name(), new TensorInfo(f.name(), f.dtype(), new Shape(f.dims()), at, f.bytes()))
                     != null) throw in.error(f.at(), "tensor '" + f.name() + "' appears twice");
             at += (f.bytes() + ALIGN - 1) / ALIGN * ALIGN;
