@@ -45,8 +45,10 @@ final class GgmlWriter {
         put("encoder.conv2.bias", uniform(d, 0.1f), false, d, 1);
         for (int l = 0; l < c.audioLayers(); l++) block("encoder.blocks." + l, d, false);
         norm("encoder.ln_post", d);
-        // positions as strong as tokens: with a tied table a token's own row would otherwise win the next step too
-        put("decoder.positional_embedding", normal(c.textCtx() * d, 1.5f), false, c.textCtx(), d);
+        // positions as strong as tokens: with a tied table a token's own row would otherwise win the next step too.
+        // That self-score grows as d, the others' spread as sqrt(d): the positions grow with sqrt(d) to keep up
+        float positionStd = (float) (1.5 * Math.sqrt(d / 64.0));
+        put("decoder.positional_embedding", normal(c.textCtx() * d, positionStd), false, c.textCtx(), d);
         put("decoder.token_embedding.weight", normal(c.vocabulary() * d, 0.5f), true, c.vocabulary(), d);
         for (int l = 0; l < c.textLayers(); l++) block("decoder.blocks." + l, d, true);
         norm("decoder.ln", d);

@@ -83,14 +83,39 @@ class WhisperCppParityTest {
     }
 
     private void greedy(Path dir, WhisperConfig config, String language, boolean translate) throws Exception {
-        double probabilityTolerance = 3e-3;
+        greedy(dir, config, language, translate, null, 3e-3);
+    }
+
+    /**
+     * {@code quantization}: null for the F16 file as written, else a type whisper.cpp's quantize tool writes ("q5_1",
+     * "q4_k", ...) from it, which both sides then run.
+     */
+    void greedy(
+            Path dir,
+            WhisperConfig config,
+            String language,
+            boolean translate,
+            String quantization,
+            double probabilityTolerance)
+            throws Exception {
         long seed = Long.getLong("whisper.parity.seed", new SplittableRandom().nextLong()); // -D to replay a failure
-        System.err.println("WhisperCppParityTest seed " + seed + " (F16, " + config.vocabulary() + " tokens, "
-                + language + (translate ? ", translate)" : ")"));
+        System.err.println("WhisperCppParityTest seed " + seed + " (" + (quantization == null ? "F16" : quantization)
+                + ", " + config.vocabulary() + " tokens, " + language + (translate ? ", translate)" : ")"));
         int prompt = config.vocabulary() == 51864 ? 2 : 4;
         GgmlWriter model = new GgmlWriter(config, true, seed, prompt + 14);
         Path file = dir.resolve("ggml-random.bin");
         model.write(file, Gpt2Vocabulary.bytes());
+        if (quantization != null) {
+            Path quantized = dir.resolve("ggml-random-" + quantization + ".bin");
+            run(
+                    dir,
+                    List.of(
+                            cli.resolveSibling("whisper-quantize").toString(),
+                            file.toString(),
+                            quantized.toString(),
+                            quantization));
+            file = quantized;
+        }
         float[] audio = audio(seed, 5 * 16000 + 123);
         Path wav = dir.resolve("audio.wav");
         writeWav(wav, audio);
@@ -145,10 +170,12 @@ class WhisperCppParityTest {
             if (agree < listed.size() || agree < theirIds.size()) {
                 // F16 against F32 arithmetic may part at a near tie: only a tie within the probability tolerance
                 // explains a parting, and it must come after enough tokens agreed
+                // quantized: whisper.cpp rounds the activations to 8 bits, so a near tie may come at any token; the
+                // near-tie check below still holds it (a misread block parts with no tie at the first token)
                 assertThat(agree)
                         .as("tokens agreed before parting, seed " + seed + ": engine " + listed + ", whisper.cpp "
                                 + theirIds)
-                        .isGreaterThanOrEqualTo(6);
+                        .isGreaterThanOrEqualTo(quantization == null ? 6 : 0);
                 assertThat(agree).as("whisper.cpp ended early, seed " + seed).isLessThan(theirIds.size());
                 int i = kept.get(agree);
                 int[] promptIds = WhisperDecoding.prompt(ours.tokenizer(), language, translate, false);
