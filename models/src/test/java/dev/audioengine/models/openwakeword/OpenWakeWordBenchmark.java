@@ -27,13 +27,13 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  *       Java (the same pipeline: mel, embedding and the six heads per frame), in alternating rounds; and the engine's
  *       offline cost per frame (64 frames per graph run).
  *   <li>Where a frame's time goes: each of the three graphs run alone on one frame's input (mel: 1760 samples,
- *       embedding: 76 feature rows, heads: the six heads on 34 embeddings), beside ONNX Runtime's mel and embedding
- *       models on the same inputs, in alternating rounds.
+ *       embedding: 8 new feature rows as a stream runs it, and a whole 76-row window; heads: the six heads on 34
+ *       embeddings), beside ONNX Runtime's mel and embedding models on the same inputs, in alternating rounds.
  * </ol>
  */
 @EnabledIfSystemProperty(named = "bench", matches = "true")
 class OpenWakeWordBenchmark {
-    private static final int ROUNDS = 5;
+    private static final int ROUNDS = 7;
 
     public static void main(String[] args) throws Exception {
         OpenWakeWordBenchmark b = new OpenWakeWordBenchmark();
@@ -257,9 +257,19 @@ class OpenWakeWordBenchmark {
             float[] embeddings = new float[set.window * OpenWakeWordNetwork.EMBEDDING_DIM];
             for (int i = 0; i < embeddings.length; i++) embeddings[i] = (float) Math.cos(i * 0.11);
             float[] scores = new float[set.outputs];
-            String[] what = {"engine mel", "engine embedding", "engine heads (6)", "ORT mel", "ORT embedding"};
+            float[][] caches = runner.seedCaches();
+            float[] strip = Arrays.copyOfRange(featureWindow, rows - OpenWakeWordNetwork.STEP * 32, rows);
+            String[] what = {
+                "engine mel",
+                "engine embedding, streaming",
+                "engine embedding, whole window",
+                "engine heads (6)",
+                "ORT mel",
+                "ORT embedding"
+            };
             List<Runnable> runs = List.of(
                     () -> runner.mel(window, 1, samples, features),
+                    () -> runner.embedStrip(strip, 1, caches, embedding),
                     () -> runner.embed(featureWindow, 1, embedding),
                     () -> runner.heads(set, embeddings, 1, scores),
                     () -> {
@@ -291,7 +301,7 @@ class OpenWakeWordBenchmark {
                 Arrays.sort(sorted);
                 System.out.printf(
                         Locale.ROOT,
-                        "  %-20s median %7.0f us (rounds %s)%n",
+                        "  %-32s median %7.0f us (rounds %s)%n",
                         what[k],
                         sorted[ROUNDS / 2],
                         Arrays.stream(us[k])
