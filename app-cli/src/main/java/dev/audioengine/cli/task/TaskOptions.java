@@ -235,7 +235,14 @@ public final class TaskOptions {
                     case VAD -> vad.run(run, engine, (VoiceActivityDetector) m, inputs);
                     case ASR -> asr.run(run, engine, (SpeechRecognizer) m, inputs);
                     case TTS -> tts.run(run, engine, (SpeechSynthesizer) m, top::stdout);
-                    case KWS -> kws.run(run, engine, (KeywordSpotter) m, inputs);
+                    case KWS -> {
+                        if (!kws.needsVad()) kws.run(run, engine, (KeywordSpotter) m, null, inputs);
+                        else // --vad-threshold: Silero VAD (the default vad model) beside the keyword model
+                            try (TaskModel vadModel =
+                                    loader.load(engine, ModelChoice.choose(loader, Task.VAD, null, null))) {
+                                kws.run(run, engine, (KeywordSpotter) m, (VoiceActivityDetector) vadModel, inputs);
+                            }
+                    }
                     case NOTES -> notes.run(run, engine, (NoteTranscriber) m, inputs);
                 }
             }
