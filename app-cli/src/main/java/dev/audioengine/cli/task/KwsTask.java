@@ -57,13 +57,8 @@ final class KwsTask {
                     + "(with several inputs: an existing folder, one FILE.scores.csv per input).")
     Path scoresOut;
 
-    @Option(
-            names = "--vad-threshold",
-            paramLabel = "P",
-            description = "Count a keyword's score only where Silero VAD heard speech (probability at least P, in "
-                    + "(0, 1)) 4 to 6 frames (320-480 ms) before it, as openWakeWord's vad_threshold; loads silero_vad "
-                    + "beside the keyword model. Default: off.")
-    Double vadThreshold;
+    /** --vad-threshold, shared with --task asr: set by TaskOptions before the checks. */
+    VadThresholdOption vadThreshold = new VadThresholdOption();
 
     /** --threshold, shared with --task vad: set by TaskOptions before the checks. */
     ThresholdOption threshold = new ThresholdOption();
@@ -81,15 +76,15 @@ final class KwsTask {
                 : keywords.stream().map(String::strip).filter(k -> !k.isEmpty()).toList();
         if (keywords != null && names.isEmpty()) throw new UsageError("--keywords names no keyword");
         options = UsageError.of(() -> new KeywordOptions(threshold.threshold, refractoryMs / 1000.0, names));
-        if (vadThreshold != null && !(vadThreshold > 0 && vadThreshold < 1))
-            throw new UsageError("--vad-threshold must be in (0, 1), got " + vadThreshold);
+        if (vadThreshold.value != null && !(vadThreshold.value > 0 && vadThreshold.value < 1))
+            throw new UsageError("--vad-threshold must be in (0, 1), got " + vadThreshold.value);
         OutputPaths.check("--scores-out", scoresOut, inputs.size());
         OutputPaths.refuseOverwriting(inputs, OutputPaths.outputs("--scores-out", scoresOut, inputs, ".scores.csv"));
     }
 
     /** Whether --vad-threshold asks for a voice activity detector beside the keyword model. */
     boolean needsVad() {
-        return vadThreshold != null;
+        return vadThreshold.value != null;
     }
 
     /**
@@ -144,8 +139,10 @@ final class KwsTask {
                 KeywordStream s = vad == null
                         ? spotter.stream(options)
                         : new VadGatedKeywordStream(
-                                spotter.stream(options), vad.stream(spotter.sampleRate(), VadOptions.DEFAULTS), options,
-                                vadThreshold)) {
+                                spotter.stream(options),
+                                vad.stream(spotter.sampleRate(), VadOptions.DEFAULTS),
+                                options,
+                                vadThreshold.value)) {
             int rate = in.sampleRate();
             double total = in.durationSeconds().orElse(0);
             String name = in.source();
