@@ -23,8 +23,9 @@ import java.util.Arrays;
  * </ul>
  * The embedding graph runs on each chunk's 8 new feature rows with what the chunk before computed (caches at each
  * level of the network), {@link OpenWakeWordNetwork#embeddingStrip}: an eighth of the work of a whole window.
- * Complete chunks are run in batches of up to {@code batch} per graph run (every row of a batch is computed as on
- * its own). Not thread-safe; the runner may be shared.
+ * Complete chunks are run in batches of up to {@code batch} per graph run (the mel and head rows of a batch are
+ * computed as on their own; the embeddings of a batch are one strip of 8·n rows, the same products as one chunk at a
+ * time). The caches belong to the stream and are reset with it. Not thread-safe; the runner may be shared.
  */
 final class ScoreStream {
     private final FeatureRunner runner;
