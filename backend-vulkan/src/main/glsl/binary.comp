@@ -4,7 +4,7 @@
 
 // y = a (op) b over F32 with broadcasting (stride 0 on broadcast axes); y is contiguous.
 // push: 0 n, 1-4 shape, 5 a offset, 6-9 a strides, 10 b offset, 11-14 b strides, 15 y offset
-layout(constant_id = 1) const uint KIND = 0u; // Op.BinaryKind ordinal; 5 = snake (b is alpha, broadcast over B and T)
+layout(constant_id = 1) const uint KIND = 0u; // Op.BinaryKind ordinal; 100 = snake (b is alpha, broadcast over B and T), 101 = magnitude
 
 layout(std430, binding = 0) readonly buffer A { uint a[]; };
 layout(std430, binding = 1) readonly buffer B { uint b[]; };
@@ -23,7 +23,8 @@ void main() {
         case 2u: r = u * v; break;
         case 3u: r = u / v; break;
         case 4u: r = pow(u, v); break;
-        case 5u: { float s = sin(v * u); r = u + s * s / (v + 1e-9); break; }
+        case 5u: r = isnan(u) || isnan(v) ? u + v : max(u, v); break; // Math.max: NaN if either is (GLSL's max is not)
+        case 100u: { float s = sin(v * u); r = u + s * s / (v + 1e-9); break; }
         default: {
             // hypot without overflow or underflow in the squares
             float big = max(abs(u), abs(v)), small = min(abs(u), abs(v));

@@ -47,6 +47,7 @@ float apply(float v) {
         case 12u: return v * v;
         case 13u: return sin(v);
         case 14u: return cos(v);
+        case 15u: return v > 0.0 ? v : pf(15u) * v;
         case 100u: return v * pf(16u) + pf(17u);
     }
     return v;

@@ -320,7 +320,8 @@ class AsrTaskTest {
                 new Case(
                         "vad option",
                         "--threshold is an option of --task vad and --task kws, not of --task asr; its options: --mode, --segments-out, "
-                                + "--format, --audio-stream, --max-window-s, --merge-gap-s, --vad-threshold",
+                                + "--format, --audio-stream, --max-window-s, --merge-gap-s, --max-batch, --language, "
+                                + "--translate, --vad-threshold",
                         "--task",
                         "asr",
                         "--model",

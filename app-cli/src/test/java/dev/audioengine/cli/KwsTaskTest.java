@@ -87,6 +87,11 @@ class KwsTaskTest {
                 .isCloseTo(expected.getFirst().seconds(), org.assertj.core.data.Offset.offset(1e-3));
         assertThat((Double) first.get("score")).isGreaterThanOrEqualTo(0.5);
 
+        // gated by Silero VAD (loaded beside the keyword model): the wake word is said, so it is still detected
+        VadTaskTest.Run gated = kws("--audio", jarvis.toString(), "--vad-threshold", "0.5");
+        assertThat(gated.exit()).as(gated.err()).isZero();
+        assertThat(gated.out()).contains(" hey_jarvis ");
+
         // streaming: the same detections, one JSON line each, with the input named when there are several
         VadTaskTest.Run lines2 = kws("--audio", jarvis.toString(), alexa.toString(), "--json", "--mode", "streaming");
         assertThat(lines2.exit()).as(lines2.err()).isZero();
@@ -145,6 +150,7 @@ class KwsTaskTest {
         for (Case c : List.of(
                 new Case("threshold must be in (0, 1), got 1.5", "--audio", wav, "--threshold", "1.5"),
                 new Case("--refractory-ms must not be negative", "--audio", wav, "--refractory-ms", "-1"),
+                new Case("--vad-threshold must be in (0, 1), got 1.5", "--audio", wav, "--vad-threshold", "1.5"),
                 new Case("--keywords names no keyword", "--audio", wav, "--keywords", ","),
                 new Case("a keyword is named twice", "--audio", wav, "--keywords", "alexa,alexa"),
                 new Case(

@@ -25,7 +25,8 @@ final class ElementwiseCases {
             UnaryKind.SQRT,
             UnaryKind.LOG,
             UnaryKind.SIN,
-            UnaryKind.COS);
+            UnaryKind.COS,
+            UnaryKind.LEAKY_RELU);
 
     static void addTo(List<ConformanceCase> out) {
         for (BinaryKind k : BinaryKind.values()) binary(out, k);
@@ -99,7 +100,12 @@ final class ElementwiseCases {
             EnumSet.of(UnaryKind.GELU_ERF, UnaryKind.GELU_TANH, UnaryKind.SILU, UnaryKind.SIGMOID, UnaryKind.ELU);
 
     private static void unary(List<ConformanceCase> out, UnaryKind k) {
-        float alpha = k == UnaryKind.ELU ? 0.7f : 1f; // not ELU's default, so a kernel ignoring alpha fails
+        // neither ELU's default nor a common leaky slope (0.01), so a kernel ignoring alpha or hard-coding one fails
+        float alpha = switch (k) {
+            case ELU -> 0.7f;
+            case LEAKY_RELU -> 0.3f;
+            default -> 1f;
+        };
         long[][] shapes = {{1}, {1025}, {2, 3, 33, 7}};
         for (long[] s : shapes) {
             CaseDraft d = new CaseDraft();

@@ -22,6 +22,7 @@ final class ElementwiseReference {
                 case MUL -> x * z;
                 case DIV -> x / z;
                 case POW -> Math.pow(x, z);
+                case MAX -> Math.max(x, z);
             };
         }
         return y;
@@ -53,6 +54,7 @@ final class ElementwiseReference {
             case SQR -> x * x;
             case SIN -> Math.sin(x);
             case COS -> Math.cos(x);
+            case LEAKY_RELU -> x > 0 ? x : alpha * x;
         };
     }
 

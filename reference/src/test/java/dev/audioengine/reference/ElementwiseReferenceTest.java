@@ -38,6 +38,10 @@ class ElementwiseReferenceTest {
         Tensor c = constant(h, Shape.of(2, 1), 2, 3);
         Tensor d = constant(h, Shape.of(1, 3), 0, 1, 2);
         assertValues(Eval.of(h, h.pow(c, d)), 0, 1, 2, 4, 1, 3, 9);
+        GraphBuilder k = new GraphBuilder();
+        Tensor e = constant(k, Shape.of(2, 3), -1, 5, Float.NaN, 4, -7, 0);
+        Tensor f = constant(k, Shape.of(3), 0, 2, 1);
+        assertValues(Eval.of(k, k.maximum(e, f)), 0, 0, 5, Double.NaN, 4, 2, 1);
     }
 
     @Test
@@ -50,6 +54,7 @@ class ElementwiseReferenceTest {
         assertValues(unary(UnaryKind.RELU, 1f, -3, 3, Float.NaN), 0, 0, 3, Double.NaN);
         assertValues(unary(UnaryKind.SQR, 1f, -3), 0, 9);
         assertValues(unary(UnaryKind.ABS, 1f, -3), 0, 3);
+        assertValues(unary(UnaryKind.LEAKY_RELU, 0.25f, -3, 3, 0, Float.NaN), 0, -0.75, 3, 0, Double.NaN);
     }
 
     /**

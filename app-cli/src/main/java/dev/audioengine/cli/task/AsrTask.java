@@ -48,11 +48,8 @@ final class AsrTask {
                     "Speech segments apart by a pause shorter than this share a window (0: never). " + "Default: 2.")
     Double mergeGapS;
 
-    @Option(
-            names = "--vad-threshold",
-            paramLabel = "P",
-            description = "Speech threshold of the voice activity detector that finds " + "the windows. Default: 0.5.")
-    Double vadThreshold;
+    /** --vad-threshold, shared with --task kws: set by TaskOptions before the checks. */
+    VadThresholdOption vadThreshold = new VadThresholdOption();
 
     @Option(
             names = "--max-batch",
@@ -115,13 +112,13 @@ final class AsrTask {
             AsrOptions before = o;
             o = checked("--merge-gap-s", () -> before.withMergeGapSeconds(mergeGapS));
         }
-        if (vadThreshold != null) {
+        if (vadThreshold.value != null) {
             VadOptions v = o.vad();
             AsrOptions before = o;
             o = checked(
                     "--vad-threshold",
                     () -> before.withVad(new VadOptions(
-                            vadThreshold,
+                            vadThreshold.value,
                             v.negThreshold(),
                             v.minSpeechMs(),
                             v.minSilenceMs(),

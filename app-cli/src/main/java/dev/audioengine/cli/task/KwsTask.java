@@ -9,6 +9,9 @@ import dev.audioengine.model.task.KeywordDetection;
 import dev.audioengine.model.task.KeywordOptions;
 import dev.audioengine.model.task.KeywordSpotter;
 import dev.audioengine.model.task.KeywordStream;
+import dev.audioengine.model.task.VadGatedKeywordStream;
+import dev.audioengine.model.task.VadOptions;
+import dev.audioengine.model.task.VoiceActivityDetector;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -54,11 +57,15 @@ final class KwsTask {
                     + "(with several inputs: an existing folder, one FILE.scores.csv per input).")
     Path scoresOut;
 
+    /** --vad-threshold, shared with --task asr: set by TaskOptions before the checks. */
+    VadThresholdOption vadThreshold = new VadThresholdOption();
+
     /** --threshold, shared with --task vad: set by TaskOptions before the checks. */
     ThresholdOption threshold = new ThresholdOption();
 
     private KeywordOptions options;
     private boolean streaming;
+    private VoiceActivityDetector vad;
 
     /** Everything that can be wrong with the request itself, checked before a model is pulled or loaded. */
     void checkBeforeLoading(boolean streaming, List<Path> inputs) throws IOException {
@@ -69,11 +76,24 @@ final class KwsTask {
                 : keywords.stream().map(String::strip).filter(k -> !k.isEmpty()).toList();
         if (keywords != null && names.isEmpty()) throw new UsageError("--keywords names no keyword");
         options = UsageError.of(() -> new KeywordOptions(threshold.threshold, refractoryMs / 1000.0, names));
+        if (vadThreshold.value != null && !(vadThreshold.value > 0 && vadThreshold.value < 1))
+            throw new UsageError("--vad-threshold must be in (0, 1), got " + vadThreshold.value);
         OutputPaths.check("--scores-out", scoresOut, inputs.size());
         OutputPaths.refuseOverwriting(inputs, OutputPaths.outputs("--scores-out", scoresOut, inputs, ".scores.csv"));
     }
 
-    void run(TaskRun run, AudioEngine engine, KeywordSpotter spotter, List<Path> inputs) throws IOException {
+    /** Whether --vad-threshold asks for a voice activity detector beside the keyword model. */
+    boolean needsVad() {
+        return vadThreshold.value != null;
+    }
+
+    /**
+     * Runs the inputs; {@code vad} gates the scores ({@link VadGatedKeywordStream}) when --vad-threshold is given, and
+     * is null otherwise.
+     */
+    void run(TaskRun run, AudioEngine engine, KeywordSpotter spotter, VoiceActivityDetector vad, List<Path> inputs)
+            throws IOException {
+        this.vad = vad;
         // an unknown keyword is the request's fault: a usage error naming the model's keywords, before any audio
         UsageError.of(() -> {
             spotter.stream(options).close();
@@ -116,7 +136,13 @@ final class KwsTask {
     private Pass detect(Path input, KeywordSpotter spotter, TaskRun run, String prefix, String audioName)
             throws IOException {
         try (AudioStream in = open(input, spotter, run);
-                KeywordStream s = spotter.stream(options)) {
+                KeywordStream s = vad == null
+                        ? spotter.stream(options)
+                        : new VadGatedKeywordStream(
+                                spotter.stream(options),
+                                vad.stream(spotter.sampleRate(), VadOptions.DEFAULTS),
+                                options,
+                                vadThreshold.value)) {
             int rate = in.sampleRate();
             double total = in.durationSeconds().orElse(0);
             String name = in.source();

@@ -111,6 +111,10 @@ public final class TaskOptions {
                     + "per segment as it settles):%n")
     private AsrTask asr = new AsrTask();
 
+    // after asr's own options, where --vad-threshold stood before kws took it too
+    @ArgGroup(validate = false, exclusive = false, order = 35, heading = "%nOptions of --task asr and --task kws:%n")
+    private VadThresholdOption vadThreshold = new VadThresholdOption();
+
     @ArgGroup(
             validate = false,
             exclusive = false,
@@ -160,6 +164,7 @@ public final class TaskOptions {
         if (type == ModeOption.class) return EnumSet.allOf(Task.class);
         if (type == AudioTaskOptions.class) return EnumSet.of(Task.VAD, Task.ASR);
         if (type == ThresholdOption.class) return EnumSet.of(Task.VAD, Task.KWS);
+        if (type == VadThresholdOption.class) return EnumSet.of(Task.ASR, Task.KWS);
         if (type == OutOption.class) return EnumSet.of(Task.TTS, Task.NOTES);
         if (type == KwsTask.class) return EnumSet.of(Task.KWS);
         if (type == NotesTask.class) return EnumSet.of(Task.NOTES);
@@ -194,6 +199,8 @@ public final class TaskOptions {
         audioTask.mode = mode;
         vad.threshold = threshold;
         kws.threshold = threshold;
+        asr.vadThreshold = vadThreshold;
+        kws.vadThreshold = vadThreshold;
         tts.out = output.out;
         notes.midiOut = output.out;
         List<Path> inputs = switch (t) {
@@ -235,7 +242,14 @@ public final class TaskOptions {
                     case VAD -> vad.run(run, engine, (VoiceActivityDetector) m, inputs);
                     case ASR -> asr.run(run, engine, (SpeechRecognizer) m, inputs);
                     case TTS -> tts.run(run, engine, (SpeechSynthesizer) m, top::stdout);
-                    case KWS -> kws.run(run, engine, (KeywordSpotter) m, inputs);
+                    case KWS -> {
+                        if (!kws.needsVad()) kws.run(run, engine, (KeywordSpotter) m, null, inputs);
+                        else // --vad-threshold: Silero VAD (the default vad model) beside the keyword model
+                        try (TaskModel vadModel =
+                                    loader.load(engine, ModelChoice.choose(loader, Task.VAD, null, null))) {
+                                kws.run(run, engine, (KeywordSpotter) m, (VoiceActivityDetector) vadModel, inputs);
+                            }
+                    }
                     case NOTES -> notes.run(run, engine, (NoteTranscriber) m, inputs);
                 }
             }

@@ -243,6 +243,19 @@ public final class GraphBuilder {
     }
 
     /**
+     * The larger of a and b (NaN if either is NaN), elementwise with NumPy broadcasting; with a one-element b, a
+     * clamp from below in one pass. Not to be confused with {@link #max(Tensor, int, boolean)}, the reduction.
+     *
+     * @param a F32, any shape
+     * @param b F32, a shape that broadcasts with {@code a}'s (a scalar, a per-channel vector ...)
+     * @return F32 of the broadcast shape
+     * @throws IllegalArgumentException if an operand is not F32 or the shapes do not broadcast
+     */
+    public Tensor maximum(Tensor a, Tensor b) {
+        return binary(BinaryKind.MAX, a, b);
+    }
+
+    /**
      * Any {@link BinaryKind}, elementwise with NumPy broadcasting; {@link #add} and the others are shorthands.
      *
      * @param kind the arithmetic; the op is named after it in run summaries
@@ -257,7 +270,7 @@ public final class GraphBuilder {
     }
 
     /**
-     * Any {@link UnaryKind}, elementwise, with alpha 1 (which only ELU reads).
+     * Any {@link UnaryKind}, elementwise, with alpha 1 (which only ELU and LEAKY_RELU read).
      *
      * @param kind the function; the op is named after it in run summaries
      * @param x F32, any shape
@@ -273,7 +286,7 @@ public final class GraphBuilder {
      *
      * @param kind the function; the op is named after it in run summaries
      * @param x F32, any shape
-     * @param alpha ELU's alpha; ignored by every other kind
+     * @param alpha ELU's alpha or LEAKY_RELU's slope; ignored by every other kind
      * @return F32 of {@code x}'s shape
      * @throws IllegalArgumentException if {@code x} is not F32
      */
@@ -358,6 +371,18 @@ public final class GraphBuilder {
      */
     public Tensor elu(Tensor x, float alpha) {
         return unary(UnaryKind.ELU, x, alpha);
+    }
+
+    /**
+     * Leaky ReLU: x for x &gt; 0, else slope · x.
+     *
+     * @param x F32, any shape
+     * @param slope the factor on negative values (ONNX's alpha, PyTorch's {@code negative_slope}, often 0.01 or 0.2)
+     * @return F32 of {@code x}'s shape
+     * @throws IllegalArgumentException if {@code x} is not F32
+     */
+    public Tensor leakyRelu(Tensor x, float slope) {
+        return unary(UnaryKind.LEAKY_RELU, x, slope);
     }
 
     /**

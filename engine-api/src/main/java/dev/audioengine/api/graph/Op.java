@@ -156,7 +156,12 @@ public sealed interface Op {
         /** a / b. */
         DIV,
         /** a raised to the power b, as {@link Math#pow}: a negative base with a fractional exponent gives NaN. */
-        POW
+        POW,
+        /**
+         * The larger of a and b, as {@link Math#max}: NaN if either is NaN (ONNX {@code Max}, {@code torch.maximum});
+         * with a one-element b, a clamp from below.
+         */
+        MAX
     }
 
     /**
@@ -184,7 +189,7 @@ public sealed interface Op {
         TANH,
         /** σ(x) = 1 / (1 + e^-x). */
         SIGMOID,
-        /** x for x &gt; 0, else alpha · (e^x - 1); the only kind that reads {@link Unary#alpha()}. */
+        /** x for x &gt; 0, else alpha · (e^x - 1); reads {@link Unary#alpha()} (as does {@link #LEAKY_RELU}). */
         ELU,
         /** e^x. */
         EXP,
@@ -201,14 +206,19 @@ public sealed interface Op {
         /** sin(x), x in radians. */
         SIN,
         /** cos(x), x in radians. */
-        COS
+        COS,
+        /**
+         * x for x &gt; 0, else alpha · x (ONNX {@code LeakyRelu}, PyTorch's {@code leaky_relu} with
+         * {@code negative_slope} alpha); reads {@link Unary#alpha()} as the slope.
+         */
+        LEAKY_RELU
     }
 
     /**
-     * Elementwise f(x); {@code alpha} is ELU's alpha and ignored by the others.
+     * Elementwise f(x); {@code alpha} is ELU's alpha or LEAKY_RELU's slope and ignored by the others.
      *
      * @param kind which function; {@link #opName()} is its name in lower case
-     * @param alpha ELU's alpha (1 is PyTorch's default); ignored by every other kind
+     * @param alpha ELU's alpha (1 is PyTorch's default) or LEAKY_RELU's negative slope; ignored by every other kind
      */
     record Unary(UnaryKind kind, float alpha) implements Op {
         public String opName() {

@@ -7,8 +7,8 @@ import dev.audioengine.api.tensor.DType;
 /** binary (broadcasting), unary activations, scale and snake: kernels/elementwise.cu. */
 final class ElementwiseOps implements GpuOp {
     private static final String SRC = "elementwise";
-    /** ae_unary_*'s kind for Op.Scale; the others are Op.UnaryKind ordinals. */
-    static final int UN_SCALE = 15;
+    /** ae_unary_*'s kind for Op.Scale (past the Op.UnaryKind ordinals, which are the others). */
+    static final int UN_SCALE = 100;
 
     @Override
     public Op.Family family() {

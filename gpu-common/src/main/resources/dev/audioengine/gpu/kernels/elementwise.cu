@@ -7,6 +7,7 @@
 #define BIN_MUL 2
 #define BIN_DIV 3
 #define BIN_POW 4
+#define BIN_MAX 5
 
 GC_DEVICE float binary_op(int kind, float a, float b) {
     switch (kind) {
@@ -15,6 +16,8 @@ GC_DEVICE float binary_op(int kind, float a, float b) {
         case BIN_MUL: return a * b;
         case BIN_DIV: return a / b;
         case BIN_POW: return powf(a, b);
+        // as Math.max: NaN if either is (fmaxf alone would return the other)
+        case BIN_MAX: return gc_isnan(a) || gc_isnan(b) ? a + b : fmaxf(a, b);
     }
     return gc_nan();
 }
@@ -35,7 +38,8 @@ GC_DEVICE float binary_op(int kind, float a, float b) {
 #define UN_SQR 12
 #define UN_SIN 13
 #define UN_COS 14
-#define UN_SCALE 15
+#define UN_LEAKY_RELU 15
+#define UN_SCALE 100
 
 GC_DEVICE float unary_op(int kind, float alpha, float scale, float bias, float x) {
     switch (kind) {
@@ -55,6 +59,7 @@ GC_DEVICE float unary_op(int kind, float alpha, float scale, float bias, float x
         case UN_SQR: return x * x;
         case UN_SIN: return sinf(x);
         case UN_COS: return cosf(x);
+        case UN_LEAKY_RELU: return x > 0 ? x : alpha * x;
         case UN_SCALE: return x * scale + bias;
     }
     return gc_nan();

@@ -7,6 +7,8 @@ import dev.audioengine.api.graph.Graph;
 import dev.audioengine.api.tensor.HostTensor;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,6 +46,17 @@ final class FeatureRunner implements AutoCloseable {
 
     private record Compiled(CompiledGraph graph, HostTensor in, Map<String, HostTensor> inputs, HostTensor out) {}
 
+    /** {@link OpenWakeWordNetwork#embeddingStrip}: rows and caches in, embeddings and next caches out. */
+    private record Strip(
+            CompiledGraph graph,
+            HostTensor rows,
+            HostTensor[] caches,
+            Map<String, HostTensor> inputs,
+            List<HostTensor> outputs) {}
+
+    private final Map<Integer, Strip> strips = new HashMap<>();
+    private float[][] seed;
+
     FeatureRunner(AudioEngine engine, OpenWakeWordWeights weights, Consumer<RunSummary> compiled) {
         this.engine = engine;
         this.weights = weights;
@@ -62,6 +75,67 @@ final class FeatureRunner implements AutoCloseable {
                 windows,
                 n * OpenWakeWordNetwork.EMBEDDING_WINDOW * OpenWakeWordNetwork.MEL_BINS,
                 embeddings);
+    }
+
+    /**
+     * Embeddings [k, 96] of k windows each {@link OpenWakeWordNetwork#STEP} rows after the one before, from the new
+     * rows [k·8, 32] and the caches the window before left, which this replaces with the last window's.
+     */
+    void embedStrip(float[] rows, int k, float[][] caches, float[] embeddings) {
+        synchronized (engine) {
+            Strip st = strips.computeIfAbsent(k, this::compileStrip);
+            MemorySegment.copy(rows, 0, st.rows.data(), ValueLayout.JAVA_FLOAT_UNALIGNED, 0, rows.length);
+            for (int i = 0; i < caches.length; i++)
+                MemorySegment.copy(
+                        caches[i], 0, st.caches[i].data(), ValueLayout.JAVA_FLOAT_UNALIGNED, 0, caches[i].length);
+            st.graph.runInto(st.inputs, st.outputs);
+            HostTensor e = st.outputs.getFirst();
+            MemorySegment.copy(e.data(), ValueLayout.JAVA_FLOAT_UNALIGNED, 0, embeddings, 0, (int) e.elements());
+            for (int i = 0; i < caches.length; i++)
+                MemorySegment.copy(
+                        st.outputs.get(i + 1).data(),
+                        ValueLayout.JAVA_FLOAT_UNALIGNED,
+                        0,
+                        caches[i],
+                        0,
+                        caches[i].length);
+        }
+    }
+
+    /**
+     * The caches of {@link #embedStrip} before a stream's first chunk: those of a window of 76 feature rows of ones
+     * (openWakeWord's initial buffer). Computed once on 128 rows of ones, more than any cache's receptive field, so
+     * the zeros they start from are gone; the caller gets a copy.
+     */
+    float[][] seedCaches() {
+        synchronized (engine) {
+            if (seed == null) {
+                int k = 16;
+                Strip st = strips.computeIfAbsent(k, this::compileStrip);
+                float[][] c = new float[st.caches.length][];
+                for (int i = 0; i < c.length; i++) c[i] = new float[(int) st.caches[i].elements()];
+                float[] ones = new float[k * OpenWakeWordNetwork.STEP * OpenWakeWordNetwork.MEL_BINS];
+                Arrays.fill(ones, 1f);
+                embedStrip(ones, k, c, new float[k * OpenWakeWordNetwork.EMBEDDING_DIM]);
+                seed = c;
+            }
+            float[][] copy = new float[seed.length][];
+            for (int i = 0; i < seed.length; i++) copy[i] = seed[i].clone();
+            return copy;
+        }
+    }
+
+    private Strip compileStrip(int k) {
+        Graph g = OpenWakeWordNetwork.embeddingStrip(weights, k);
+        CompiledGraph cg = engine.compile(g);
+        compiled.accept(cg.summary());
+        Map<String, HostTensor> inputs = new HashMap<>();
+        for (var t : g.inputs()) inputs.put(t.name(), HostTensor.allocate(t.dtype(), t.shape()));
+        HostTensor[] caches = new HostTensor[inputs.size() - 1];
+        for (int i = 0; i < caches.length; i++) caches[i] = inputs.get(OpenWakeWordNetwork.cache(i));
+        List<HostTensor> outs = new ArrayList<>();
+        for (var t : g.outputs()) outs.add(HostTensor.allocate(t.dtype(), t.shape()));
+        return new Strip(cg, inputs.get(OpenWakeWordNetwork.FEATURES), caches, inputs, outs);
     }
 
     /** Raw outputs [n, set.outputs] of a set of heads on n embedding windows [n, set.window, 96]. */
@@ -103,6 +177,12 @@ final class FeatureRunner implements AutoCloseable {
                 c.out.close();
             }
             graphs.clear();
+            for (Strip st : strips.values()) {
+                st.graph.close();
+                st.inputs.values().forEach(HostTensor::close);
+                st.outputs.forEach(HostTensor::close);
+            }
+            strips.clear();
         }
     }
 }

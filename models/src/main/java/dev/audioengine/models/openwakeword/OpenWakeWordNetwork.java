@@ -24,10 +24,9 @@ import java.util.List;
  *              → Flatten → (Gemm → [LayerNorm] → ReLU)* → Gemm → Sigmoid | ReLU+Softmax; a verifier beside it
  *                                                                             → scores [N, S]
  * </pre>
- * The leaky ReLU with its floor, max(leaky(x), m) with slope a, is {@code (1−a)·relu(x) + a·relu(x − m/a) + m}
- * (exact where the pieces are: x ≥ 0 gives x, m/a ≤ x < 0 gives a·x, below that m), because the engine has no
- * elementwise max; the max pools are reductions over a reshaped axis; clamps from below are
- * {@code relu(x − c) + c}.
+ * The leaky ReLU with its floor is the file's two ops, {@code maximum(leakyRelu(x, a), m)} (two passes; composed of
+ * ReLUs and scales it took six, half the embedding's time); the max pools are reductions over a reshaped axis; clamps
+ * from below are {@code maximum(x, c)}.
  * <p>
  * The streaming pipeline around these graphs (what openWakeWord's Python {@code AudioFeatures} does) is in
  * {@link ScoreStream}: per 80 ms chunk the mel graph sees that chunk and the 480 samples before it (8 new frames; 5 for
@@ -82,11 +81,11 @@ final class OpenWakeWordNetwork {
         Tensor re = g.slice(spec, 2, 0, bins), im = g.slice(spec, 2, bins, 2 * bins);
         Tensor power = g.add(g.mul(re, re), g.mul(im, im));
         Tensor mel = g.matmul(power, g.constant("mel.matrix", w.melMatrix)); // [N, F, 32]
-        mel = g.scale(g.relu(g.scale(mel, 1f, -AMIN)), 1f, AMIN); // Clip(mel, amin)
+        mel = g.maximum(mel, g.constant("amin", w.amin)); // Clip(mel, amin)
         Tensor db = g.div(g.scale(g.log(mel), 10f), g.constant("ln10", w.ln10)); // the file's Mul 10, Div ln 10
         Tensor peak = g.reshape(g.max(g.reshape(db, n, (long) f * MEL_BINS), 1, true), n, 1, 1);
         Tensor floor = g.scale(peak, 1f, -TOP_DB);
-        db = g.add(g.relu(g.sub(db, floor)), floor); // Clip(db, peak - top_db)
+        db = g.maximum(db, floor); // Clip(db, peak - top_db)
         return g.build(g.scale(g.div(db, g.constant("ten", w.ten)), 1f, 2f).named(FEATURES));
     }
 
@@ -95,18 +94,72 @@ final class OpenWakeWordNetwork {
         GraphBuilder g = new GraphBuilder();
         Tensor x = g.input(FEATURES, Shape.of(n, EMBEDDING_WINDOW, MEL_BINS));
         Tensor h = g.reshape(x, n, EMBEDDING_WINDOW, MEL_BINS, 1);
+        Tensor floor = g.constant("leaky.floor", w.leakyFloorValue);
         int i = 0;
         for (Object layer : w.embeddingLayers) {
             switch (layer) {
                 case OpenWakeWordWeights.Conv c -> {
                     h = conv2d(g, h, c, "embedding.conv" + i++);
-                    if (c.activated()) h = leakyReluFloored(g, h, w.leakySlope, w.leakyFloor);
+                    if (c.activated()) h = g.maximum(g.leakyRelu(h, w.leakySlope), floor);
                 }
                 case OpenWakeWordWeights.Pool p -> h = maxPool(g, h, p);
                 default -> throw new IllegalStateException("unknown layer " + layer);
             }
         }
         return g.build(g.reshape(h, n, EMBEDDING_DIM).named("embedding"));
+    }
+
+    /**
+     * Feature rows per chunk once a stream runs (8 mel frames per 80 ms), which is also the embedding's stride in time:
+     * its three 2×2 pools halve time three times and its convolutions are "valid" in time, so the window 8 rows later
+     * shares every activation with this one but the last 8/s rows at each level of time stride s.
+     */
+    static final int STEP = 8;
+
+    /** The name of cache {@code i} of {@link #embeddingStrip}, an input; its next contents are output {@code + ".next"}. */
+    static String cache(int i) {
+        return "cache" + i;
+    }
+
+    /**
+     * embedding_model.onnx on k consecutive windows, each {@link #STEP} feature rows after the one before, computing
+     * only what the previous window did not: "features" [k·8, 32] (the new rows) and, for each convolution with a
+     * kernel of 3 in time, {@link #cache}(i) [1, 2, W, C] (the last 2 rows of its input in the window before) →
+     * "embedding" [k, 96] and each cache's next contents, in that order. Each embedding equals {@link #embedding}'s of
+     * its 76-row window (the same products; a GEMM of other height may round otherwise in the last bit).
+     */
+    static Graph embeddingStrip(OpenWakeWordWeights w, int k) {
+        GraphBuilder g = new GraphBuilder();
+        Tensor h = g.reshape(g.input(FEATURES, Shape.of((long) k * STEP, MEL_BINS)), 1, (long) k * STEP, MEL_BINS, 1);
+        Tensor floor = g.constant("leaky.floor", w.leakyFloorValue);
+        List<Tensor> next = new ArrayList<>();
+        int i = 0, timeStride = 1;
+        for (Object layer : w.embeddingLayers) {
+            switch (layer) {
+                case OpenWakeWordWeights.Conv c -> {
+                    if (c.kh() > 1) {
+                        int keep = c.kh() - 1;
+                        Tensor cache = g.input(cache(next.size()), Shape.of(1, keep, h.dim(2), h.dim(3)));
+                        h = g.concat(1, cache, h);
+                        next.add(g.contiguous(g.slice(h, 1, h.dim(1) - keep, h.dim(1)))
+                                .named(cache(next.size()) + ".next"));
+                    }
+                    h = conv2d(g, h, c, "embedding.conv" + i++);
+                    if (c.activated()) h = g.maximum(g.leakyRelu(h, w.leakySlope), floor);
+                }
+                case OpenWakeWordWeights.Pool p -> {
+                    timeStride *= p.kh();
+                    h = maxPool(g, h, p);
+                }
+                default -> throw new IllegalStateException("unknown layer " + layer);
+            }
+        }
+        if (timeStride != STEP || h.dim(1) != k)
+            throw new IllegalStateException("the embedding's pools stride time by " + timeStride + ", not " + STEP);
+        List<Tensor> outs = new ArrayList<>();
+        outs.add(g.reshape(h, k, EMBEDDING_DIM).named("embedding"));
+        outs.addAll(next);
+        return g.build(outs.toArray(Tensor[]::new));
     }
 
     /**
@@ -161,13 +214,6 @@ final class OpenWakeWordNetwork {
         Tensor im2col = cols.length == 1 ? cols[0] : g.concat(3, cols);
         Tensor y = g.matmul(im2col, g.constant(name + ".weight", c.matrix()));
         return c.bias() == null ? y : g.add(y, g.constant(name + ".bias", c.bias()));
-    }
-
-    /** max(leaky_relu(x, a), m) for 0 < a < 1 and m ≤ 0, as (1−a)·relu(x) + a·relu(x − m/a) + m. */
-    private static Tensor leakyReluFloored(GraphBuilder g, Tensor x, float a, float m) {
-        Tensor pos = g.scale(g.relu(x), 1f - a);
-        Tensor neg = g.scale(g.relu(g.scale(x, 1f, -m / a)), a, m);
-        return g.add(pos, neg);
     }
 
     /** A non-overlapping kh × kw max pool on [N, H, W, C], as reductions over reshaped axes (rank stays ≤ 4). */

@@ -41,10 +41,14 @@ final class OpenWakeWordWeights implements AutoCloseable {
     /** The mel graph's scalar operands: ln 10 (its Div after ×10) and openWakeWord's divisor 10. */
     final HostTensor ln10 = own(HostTensor.ofFloats(Shape.of(new long[0]), LN10)),
             ten = own(HostTensor.ofFloats(Shape.of(new long[0]), 10f));
+    /** melspectrogram.onnx's first Clip minimum (amin, 1e-10) as a scalar operand of {@code maximum}. */
+    final HostTensor amin = own(HostTensor.ofFloats(Shape.of(new long[0]), OpenWakeWordNetwork.AMIN));
     /** The divisor melspectrogram.onnx uses for 10·log10: ln 10 as float32. */
     static final float LN10 = 2.3025851f;
     /** The leaky ReLU after each activated convolution: slope and the floor (ONNX {@code Max} with a constant). */
     final float leakySlope, leakyFloor;
+    /** {@link #leakyFloor} as a scalar operand of {@code maximum}. */
+    final HostTensor leakyFloorValue;
 
     private OpenWakeWordWeights(OnnxModel mel, String melSource, OnnxModel embedding, String embeddingSource) {
         try {
@@ -99,6 +103,7 @@ final class OpenWakeWordWeights implements AutoCloseable {
                                 + floor);
             leakySlope = slope;
             leakyFloor = floor;
+            leakyFloorValue = own(HostTensor.ofFloats(Shape.of(new long[0]), floor));
             embeddingLayers = List.copyOf(markActivations(layers, embeddingSource));
             checkEmbeddingShapes(embeddingSource);
         } catch (RuntimeException ex) {

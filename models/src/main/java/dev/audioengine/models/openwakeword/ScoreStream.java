@@ -21,13 +21,17 @@ import java.util.Arrays;
  *       embeddings of 4 s of random noise; a fixed start keeps scores reproducible. Each head reads the last of its
  *       window.
  * </ul>
- * Complete chunks are run in batches of up to {@code batch} per graph run (every row of a batch is computed as on
- * its own). Not thread-safe; the runner may be shared.
+ * The embedding graph runs on each chunk's 8 new feature rows with what the chunk before computed (caches at each
+ * level of the network), {@link OpenWakeWordNetwork#embeddingStrip}: an eighth of the work of a whole window.
+ * Complete chunks are run in batches of up to {@code batch} per graph run (the mel and head rows of a batch are
+ * computed as on their own; the embeddings of a batch are one strip of 8·n rows, the same products as one chunk at a
+ * time). The caches belong to the stream and are reset with it. Not thread-safe; the runner may be shared.
  */
 final class ScoreStream {
     private final FeatureRunner runner;
     private final FeatureRunner.HeadSet heads;
     private final float[] padEmbedding;
+    private final float[][] seedCaches, caches;
     private final int batch, window;
 
     /** Samples not yet run, after {@link #history} samples of history (0 before the first chunk, else 480). */
@@ -45,6 +49,8 @@ final class ScoreStream {
         this.batch = batch;
         this.window = heads.window;
         this.embeddings = new float[window * EMBEDDING_DIM];
+        this.seedCaches = runner.seedCaches();
+        this.caches = runner.seedCaches();
         reset();
     }
 
@@ -63,6 +69,7 @@ final class ScoreStream {
         have = history = 0;
         chunks = 0;
         Arrays.fill(features, 1f);
+        for (int i = 0; i < caches.length; i++) System.arraycopy(seedCaches[i], 0, caches[i], 0, caches[i].length);
         for (int i = 0; i < window; i++)
             System.arraycopy(padEmbedding, 0, embeddings, i * EMBEDDING_DIM, EMBEDDING_DIM);
     }
@@ -108,15 +115,18 @@ final class ScoreStream {
         float[] mel = new float[n * frames * frameSize];
         runner.mel(windows, n, len, mel);
 
-        float[] featureWindows = new float[n * features.length];
+        // each chunk's window is the last 76 rows, 8 rows after the window before (the first chunk's, 5 frames, is 8
+        // rows after a window of ones, whose caches the stream starts from): the embedding graph takes the last 8
+        int step = OpenWakeWordNetwork.STEP * MEL_BINS;
+        float[] rows = new float[n * step];
         for (int i = 0; i < n; i++) {
             int shift = frames * frameSize;
             System.arraycopy(features, shift, features, 0, features.length - shift);
             System.arraycopy(mel, i * shift, features, features.length - shift, shift);
-            System.arraycopy(features, 0, featureWindows, i * features.length, features.length);
+            System.arraycopy(features, features.length - step, rows, i * step, step);
         }
         float[] emb = new float[n * EMBEDDING_DIM];
-        runner.embed(featureWindows, n, emb);
+        runner.embedStrip(rows, n, caches, emb);
 
         float[] headWindows = new float[n * embeddings.length];
         for (int i = 0; i < n; i++) {

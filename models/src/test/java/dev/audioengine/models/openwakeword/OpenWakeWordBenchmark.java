@@ -26,16 +26,20 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  *   <li>Streaming cost per 80 ms frame, one thread each, the engine (a stream fed one frame per call) and ONNX Runtime
  *       Java (the same pipeline: mel, embedding and the six heads per frame), in alternating rounds; and the engine's
  *       offline cost per frame (64 frames per graph run).
+ *   <li>Where a frame's time goes: each of the three graphs run alone on one frame's input (mel: 1760 samples,
+ *       embedding: 8 new feature rows as a stream runs it, and a whole 76-row window; heads: the six heads on 34
+ *       embeddings), beside ONNX Runtime's mel and embedding models on the same inputs, in alternating rounds.
  * </ol>
  */
 @EnabledIfSystemProperty(named = "bench", matches = "true")
 class OpenWakeWordBenchmark {
-    private static final int ROUNDS = 5;
+    private static final int ROUNDS = 7;
 
     public static void main(String[] args) throws Exception {
         OpenWakeWordBenchmark b = new OpenWakeWordBenchmark();
         b.falseAccepts();
         b.streamingCostPerFrameBesideOnnxRuntime();
+        b.graphCostsPerFrame();
     }
 
     static float[] debianLooped(int loops) {
@@ -193,6 +197,119 @@ class OpenWakeWordBenchmark {
                                 .mapToObj(v -> String.format(Locale.ROOT, "%.0f", v))
                                 .toList());
             }
+        }
+    }
+
+    @Test
+    void graphCostsPerFrame() throws Exception {
+        float[] audio = debianLooped(1);
+        int samples = OpenWakeWordNetwork.CHUNK + OpenWakeWordNetwork.CONTEXT, reps = 200;
+        int rows = OpenWakeWordNetwork.EMBEDDING_WINDOW * OpenWakeWordNetwork.MEL_BINS;
+        java.util.Map<String, java.nio.file.Path> headFiles = OpenWakeWordFixtures.heads();
+        List<WakeWordHead> heads = new ArrayList<>();
+        try (AudioEngine engine =
+                        AudioEngine.builder().backend("cpu").threads(1).build();
+                dev.audioengine.weights.onnx.OnnxModel m =
+                        dev.audioengine.weights.onnx.OnnxModel.read(OpenWakeWordFixtures.mel());
+                dev.audioengine.weights.onnx.OnnxModel e =
+                        dev.audioengine.weights.onnx.OnnxModel.read(OpenWakeWordFixtures.embedding());
+                OpenWakeWordWeights w = OpenWakeWordWeights.fromOnnx(m, "mel", e, "embedding");
+                FeatureRunner runner = new FeatureRunner(engine, w, x -> {});
+                OrtOpenWakeWord ort =
+                        new OrtOpenWakeWord(OpenWakeWordFixtures.mel(), OpenWakeWordFixtures.embedding(), headFiles)) {
+            for (var h : headFiles.entrySet())
+                try (dev.audioengine.weights.onnx.OnnxModel hm =
+                        dev.audioengine.weights.onnx.OnnxModel.read(h.getValue())) {
+                    heads.add(WakeWordHead.fromOnnx(hm, h.getKey(), h.getValue().toString()));
+                }
+            FeatureRunner.HeadSet set = new FeatureRunner.HeadSet(heads);
+            long h = OpenWakeWordNetwork.EMBEDDING_WINDOW, wd = OpenWakeWordNetwork.MEL_BINS;
+            for (Object l : w.embeddingLayers) { // the embedding's shapes, and each convolution's GEMM
+                if (l instanceof OpenWakeWordWeights.Conv c) {
+                    h = h - c.kh() + 1;
+                    wd = wd + 2L * c.padW() - c.kw() + 1;
+                    System.out.printf(
+                            Locale.ROOT,
+                            "  conv %dx%d %d->%d: out %dx%dx%d, GEMM [%d, %d] x [%d, %d], %.2f MFLOP%n",
+                            c.kh(),
+                            c.kw(),
+                            c.cin(),
+                            c.cout(),
+                            h,
+                            wd,
+                            c.cout(),
+                            h * wd,
+                            (long) c.kh() * c.kw() * c.cin(),
+                            (long) c.kh() * c.kw() * c.cin(),
+                            c.cout(),
+                            2.0 * h * wd * c.kh() * c.kw() * c.cin() * c.cout() / 1e6);
+                } else if (l instanceof OpenWakeWordWeights.Pool p) {
+                    h /= p.kh();
+                    wd /= p.kw();
+                    System.out.printf(Locale.ROOT, "  pool %dx%d: out %dx%d%n", p.kh(), p.kw(), h, wd);
+                }
+            }
+            float[] window = Arrays.copyOfRange(audio, 16000, 16000 + samples);
+            float[] features = new float[OpenWakeWordNetwork.frames(samples) * OpenWakeWordNetwork.MEL_BINS];
+            float[] featureWindow = new float[rows];
+            for (int i = 0; i < rows; i++) featureWindow[i] = 1f + (float) Math.sin(i * 0.37);
+            float[] embedding = new float[OpenWakeWordNetwork.EMBEDDING_DIM];
+            float[] embeddings = new float[set.window * OpenWakeWordNetwork.EMBEDDING_DIM];
+            for (int i = 0; i < embeddings.length; i++) embeddings[i] = (float) Math.cos(i * 0.11);
+            float[] scores = new float[set.outputs];
+            float[][] caches = runner.seedCaches();
+            float[] strip = Arrays.copyOfRange(featureWindow, rows - OpenWakeWordNetwork.STEP * 32, rows);
+            String[] what = {
+                "engine mel",
+                "engine embedding, streaming",
+                "engine embedding, whole window",
+                "engine heads (6)",
+                "ORT mel",
+                "ORT embedding"
+            };
+            List<Runnable> runs = List.of(
+                    () -> runner.mel(window, 1, samples, features),
+                    () -> runner.embedStrip(strip, 1, caches, embedding),
+                    () -> runner.embed(featureWindow, 1, embedding),
+                    () -> runner.heads(set, embeddings, 1, scores),
+                    () -> {
+                        try {
+                            ort.features(window, 0, samples);
+                        } catch (Exception x) {
+                            throw new IllegalStateException(x);
+                        }
+                    },
+                    () -> {
+                        try {
+                            ort.embed(featureWindow);
+                        } catch (Exception x) {
+                            throw new IllegalStateException(x);
+                        }
+                    });
+            for (Runnable r : runs) for (int i = 0; i < reps; i++) r.run(); // warm up
+            double[][] us = new double[runs.size()][ROUNDS];
+            for (int round = 0; round < ROUNDS; round++)
+                for (int k = 0; k < runs.size(); k++) {
+                    long t0 = System.nanoTime();
+                    for (int i = 0; i < reps; i++) runs.get(k).run();
+                    us[k][round] = (System.nanoTime() - t0) / 1e3 / reps;
+                }
+            System.out.printf(
+                    Locale.ROOT, "one frame's graphs, %d runs per round, %d rounds, 1 thread%n", reps, ROUNDS);
+            for (int k = 0; k < runs.size(); k++) {
+                double[] sorted = us[k].clone();
+                Arrays.sort(sorted);
+                System.out.printf(
+                        Locale.ROOT,
+                        "  %-32s median %7.0f us (rounds %s)%n",
+                        what[k],
+                        sorted[ROUNDS / 2],
+                        Arrays.stream(us[k])
+                                .mapToObj(v -> String.format(Locale.ROOT, "%.0f", v))
+                                .toList());
+            }
+        } finally {
+            for (WakeWordHead h : heads) h.close();
         }
     }
 }

@@ -143,6 +143,49 @@ class OpenWakeWordParityTest {
         }
     }
 
+    /**
+     * The streaming embedding ({@link OpenWakeWordNetwork#embeddingStrip}: 8 new rows and the caches of the window
+     * before) equals ONNX Runtime's embedding of each whole window, as a stream meets them: a buffer of 76 rows of ones
+     * then speech features, windows 5, 13, 21, ... rows in, run one at a time and then in strips of 3 and 2.
+     */
+    @Test
+    void streamingEmbeddingsMatchWholeWindows() throws Exception {
+        float[] speech = OpenWakeWordFixtures.negatives().getLast().samples();
+        float[][] f = ort.features(speech, 16000, 16000 * 2);
+        List<float[]> buffer = new ArrayList<>();
+        for (int i = 0; i < 76; i++) {
+            float[] row = new float[32];
+            Arrays.fill(row, 1f);
+            buffer.add(row);
+        }
+        buffer.addAll(Arrays.asList(f));
+        int m = (buffer.size() - 81) / 8 + 1;
+        float[][] expected = new float[m][];
+        for (int j = 0; j < m; j++) expected[j] = ort.embed(OrtOpenWakeWord.window(buffer.subList(0, 81 + 8 * j)));
+        try (FeatureRunner runner = new FeatureRunner(engine, weights, s -> {})) {
+            double worst = 0;
+            for (int[] strips : new int[][] {{1}, {3, 2}}) {
+                float[][] caches = runner.seedCaches();
+                for (int j = 0, s = 0; j < m; s++) {
+                    int k = Math.min(strips[s % strips.length], m - j);
+                    float[] rows = new float[k * 8 * 32];
+                    for (int r = 0; r < k * 8; r++) System.arraycopy(buffer.get(73 + 8 * j + r), 0, rows, r * 32, 32);
+                    float[] got = new float[k * 96];
+                    runner.embedStrip(rows, k, caches, got);
+                    for (int i = 0; i < k; i++)
+                        worst = Math.max(worst, maxDiff(Arrays.copyOfRange(got, i * 96, i * 96 + 96), expected[j + i]));
+                    j += k;
+                }
+            }
+            report.add(String.format(
+                    Locale.ROOT,
+                    "streaming embeddings (%d windows, strips of 1 and of 3, 2): max|diff| %.2e",
+                    m,
+                    worst));
+            assertThat(worst).isLessThan(EMBEDDING_TOLERANCE);
+        }
+    }
+
     @Test
     void everyHeadMatchesIncludingBothVerifierBranches() throws Exception {
         // speech, then a positive: hey_jarvis' classifier passes 0.5 on some frames (its verifier decides) and not on

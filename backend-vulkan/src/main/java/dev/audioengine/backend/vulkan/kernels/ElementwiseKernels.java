@@ -12,7 +12,7 @@ import java.util.List;
 /** unary, scale, binary and snake: one thread per output element (the unary and binary shaders). */
 final class ElementwiseKernels {
     static final int LOCAL = 256;
-    static final int SCALE = 100, BIT_COPY = 101, SNAKE = 5, MAGNITUDE = 6;
+    static final int SCALE = 100, BIT_COPY = 101, SNAKE = 100, MAGNITUDE = 101;
 
     private ElementwiseKernels() {}
 

@@ -12,7 +12,7 @@ import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
- * add, sub, mul, div, pow with NumPy broadcasting. Rows along the last axis are the unit of
+ * add, sub, mul, div, pow, max with NumPy broadcasting. Rows along the last axis are the unit of
  * work: a vector loop when both inputs are unit-stride there (or b is a broadcast scalar),
  * a strided scalar loop otherwise.
  */
@@ -65,6 +65,8 @@ public final class BinaryKernel implements CpuKernel {
                     scalar ? mulScalar(as, ab, bs.get(CpuTensor.F32, bb), os, ob, n) : mul(as, ab, bs, bb, os, ob, n);
                 case DIV ->
                     scalar ? divScalar(as, ab, bs.get(CpuTensor.F32, bb), os, ob, n) : div(as, ab, bs, bb, os, ob, n);
+                case MAX ->
+                    scalar ? maxScalar(as, ab, bs.get(CpuTensor.F32, bb), os, ob, n) : max(as, ab, bs, bb, os, ob, n);
                 case POW -> 0;
             };
         }
@@ -76,6 +78,7 @@ public final class BinaryKernel implements CpuKernel {
                 case MUL -> x * y;
                 case DIV -> x / y;
                 case POW -> (float) Math.pow(x, y);
+                case MAX -> Math.max(x, y);
             };
             os.set(CpuTensor.F32, ob + i * 4L, r);
         }
@@ -120,6 +123,28 @@ public final class BinaryKernel implements CpuKernel {
         for (int upper = S.loopBound(n); i < upper; i += S.length()) {
             FloatVector.fromMemorySegment(S, as, ab + i * 4L, NATIVE)
                     .div(FloatVector.fromMemorySegment(S, bs, bb + i * 4L, NATIVE))
+                    .intoMemorySegment(os, ob + i * 4L, NATIVE);
+        }
+        return i;
+    }
+
+    // Vector MAX is Math.max lane by lane: NaN if either is NaN, as the scalar tail
+    private static int max(MemorySegment as, long ab, MemorySegment bs, long bb, MemorySegment os, long ob, int n) {
+        int i = 0;
+        for (int upper = S.loopBound(n); i < upper; i += S.length()) {
+            FloatVector.fromMemorySegment(S, as, ab + i * 4L, NATIVE)
+                    .max(FloatVector.fromMemorySegment(S, bs, bb + i * 4L, NATIVE))
+                    .intoMemorySegment(os, ob + i * 4L, NATIVE);
+        }
+        return i;
+    }
+
+    private static int maxScalar(MemorySegment as, long ab, float y, MemorySegment os, long ob, int n) {
+        FloatVector vb = FloatVector.broadcast(S, y);
+        int i = 0;
+        for (int upper = S.loopBound(n); i < upper; i += S.length()) {
+            FloatVector.fromMemorySegment(S, as, ab + i * 4L, NATIVE)
+                    .max(vb)
                     .intoMemorySegment(os, ob + i * 4L, NATIVE);
         }
         return i;

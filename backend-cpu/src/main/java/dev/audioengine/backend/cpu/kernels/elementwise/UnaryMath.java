@@ -63,6 +63,8 @@ final class UnaryMath {
             case SQR -> (s, sb, d, db, n) -> tail(kind, alpha, s, sb, d, db, n, sqr(s, sb, d, db, n));
             case SIN -> (s, sb, d, db, n) -> tail(kind, alpha, s, sb, d, db, n, sin(s, sb, d, db, n));
             case COS -> (s, sb, d, db, n) -> tail(kind, alpha, s, sb, d, db, n, cos(s, sb, d, db, n));
+            case LEAKY_RELU ->
+                (s, sb, d, db, n) -> tail(kind, alpha, s, sb, d, db, n, leakyRelu(alpha, s, sb, d, db, n));
         };
     }
 
@@ -159,6 +161,16 @@ final class UnaryMath {
         for (int upper = S.loopBound(n); i < upper; i += S.length()) {
             FloatVector x = FloatVector.fromMemorySegment(S, src, srcByte + 4L * i, NATIVE);
             FloatVector y = x.lanewise(VectorOperators.EXPM1).mul(alpha).blend(x, x.compare(VectorOperators.GT, 0f));
+            y.intoMemorySegment(dst, dstByte + 4L * i, NATIVE);
+        }
+        return i;
+    }
+
+    private static int leakyRelu(float alpha, MemorySegment src, long srcByte, MemorySegment dst, long dstByte, int n) {
+        int i = 0;
+        for (int upper = S.loopBound(n); i < upper; i += S.length()) {
+            FloatVector x = FloatVector.fromMemorySegment(S, src, srcByte + 4L * i, NATIVE);
+            FloatVector y = x.mul(alpha).blend(x, x.compare(VectorOperators.GT, 0f));
             y.intoMemorySegment(dst, dstByte + 4L * i, NATIVE);
         }
         return i;
@@ -267,6 +279,7 @@ final class UnaryMath {
             case SQR -> x * x;
             case SIN -> (float) Math.sin(x);
             case COS -> (float) Math.cos(x);
+            case LEAKY_RELU -> x > 0 ? x : alpha * x;
         };
     }
 
