@@ -19,10 +19,10 @@ import org.junit.jupiter.params.provider.CsvSource;
 class WhisperQuantizedTest {
     /**
      * Token probabilities within this of whisper.cpp's, for every type: its 8-bit activations, not the weights' type,
-     * set the size of the difference (q8_0 differs as much as q2_K: 0.02-0.04 seen, where the F16 file of the same
-     * shape differs by 1e-3); a misread block gives other tokens altogether.
+     * set the size of the difference (q8_0 differs as much as q2_K: 0.01-0.052 seen over 60 runs of fresh seeds,
+     * where the F16 file of the same shape differs by 1e-3); a misread block gives other tokens altogether.
      */
-    private static final double TOLERANCE = 0.06;
+    private static final double TOLERANCE = 0.1;
 
     private static final WhisperConfig CONFIG = new WhisperConfig(51865, 1500, 256, 4, 2, 448, 256, 4, 2, 80);
 
