@@ -85,6 +85,52 @@ class KeywordsEndpointTest {
         assertThat(new ObjectMapper().readTree(other.body()).get("detections")).isEmpty();
     }
 
+    /** vad_threshold: the served Silero gates the scores as the library's VadGatedKeywordStream does. */
+    @Test
+    void vadThresholdGatesWithTheServedDetector() throws Exception {
+        KeywordOptions options = KeywordOptions.DEFAULTS.withKeywords(List.of("hey_jarvis", "weather"));
+        List<KeywordDetection> expected = new java.util.ArrayList<>();
+        try (KeywordSpotter kws =
+                        ModelLoader.standard(m -> {}).load(server.engine, "openwakeword", KeywordSpotter.class);
+                dev.audioengine.model.task.VoiceActivityDetector vad = ModelLoader.standard(m -> {})
+                        .load(server.engine, "silero_vad", dev.audioengine.model.task.VoiceActivityDetector.class);
+                dev.audioengine.audio.AudioStream in = dev.audioengine.audio.AudioStream.open(jarvis)) {
+            if (in.sourceRate() != kws.sampleRate()) in.resampleTo(kws.sampleRate());
+            try (var s = new dev.audioengine.model.task.VadGatedKeywordStream(
+                    kws.stream(options),
+                    vad.stream(kws.sampleRate(), dev.audioengine.model.task.VadOptions.DEFAULTS),
+                    options,
+                    0.3)) {
+                float[] block = new float[4096];
+                for (int n; (n = in.read(block, 0, block.length)) >= 0; )
+                    expected.addAll(s.accept(block, 0, n).detections());
+                expected.addAll(s.finish().detections());
+            }
+        }
+        assertThat(expected).isNotEmpty();
+        HttpResponse<String> r = detect(new Multipart()
+                .field("keywords", "hey_jarvis,weather")
+                .field("vad_threshold", "0.3")
+                .file(jarvis));
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        JsonNode d = new ObjectMapper().readTree(r.body()).get("detections");
+        assertThat(d).hasSize(expected.size());
+        for (int i = 0; i < expected.size(); i++) {
+            assertThat(d.get(i).get("keyword").asText())
+                    .isEqualTo(expected.get(i).keyword());
+            assertThat(d.get(i).get("frame").asLong()).isEqualTo(expected.get(i).frame());
+        }
+        HttpResponse<String> bad =
+                detect(new Multipart().field("vad_threshold", "1").file(jarvis));
+        assertThat(bad.statusCode()).isEqualTo(400);
+        assertThat(new ObjectMapper()
+                        .readTree(bad.body())
+                        .get("error")
+                        .get("param")
+                        .asText())
+                .isEqualTo("vad_threshold");
+    }
+
     @Test
     void badFieldsAre400sNamingTheField() throws Exception {
         for (String[] c : new String[][] {

@@ -9,6 +9,9 @@ import dev.audioengine.model.task.KeywordDetection;
 import dev.audioengine.model.task.KeywordOptions;
 import dev.audioengine.model.task.KeywordSpotter;
 import dev.audioengine.model.task.KeywordStream;
+import dev.audioengine.model.task.VadGatedKeywordStream;
+import dev.audioengine.model.task.VadOptions;
+import dev.audioengine.model.task.VoiceActivityDetector;
 import dev.audioengine.server.http.ApiError;
 import dev.audioengine.server.http.Endpoint;
 import dev.audioengine.server.http.MultipartForm;
@@ -34,7 +37,8 @@ import java.util.concurrent.Future;
  * {@code audioengine --task kws --json} prints them: the model, the options, the keywords listened for, the audio's
  * length and {@code detections: [{keyword, time, frame, score}]} (time: the end of the detecting frame, in seconds). The
  * audio is decoded and scored block by block, resampled to the model's rate where it has another. An unknown keyword
- * is a 400 naming the model's keywords.
+ * is a 400 naming the model's keywords. {@code vad_threshold} gates the scores with the first served voice activity
+ * detector, as {@code --task kws --vad-threshold} does.
  */
 public final class KeywordsEndpoint implements Endpoint.Body {
     private static final int BLOCK = 1 << 16;
@@ -65,10 +69,10 @@ public final class KeywordsEndpoint implements Endpoint.Body {
             Upload file = UploadedAudio.required(form.file("file"));
             ServedModel model = keywordModel(r);
             note.model(model.id());
+            VoiceActivityDetector vad = r.vadThreshold().isEmpty() ? null : gate();
             try (AudioStream in = UploadedAudio.open(file)) {
                 ServedModel.Replica replica = model.replica();
-                Future<Result> work =
-                        replica.pool().start(() -> detect(replica.get(KeywordSpotter.class), in, r.options()));
+                Future<Result> work = replica.pool().start(() -> detect(replica.get(KeywordSpotter.class), vad, in, r));
                 Result result;
                 try {
                     result = ModelPool.result(work);
@@ -100,13 +104,31 @@ public final class KeywordsEndpoint implements Endpoint.Body {
         return m;
     }
 
-    private static Result detect(KeywordSpotter kws, AudioStream in, KeywordOptions options) throws Exception {
+    /** The detector that gates scores (vad_threshold): the first served vad model, loaded now if it is not yet. */
+    private VoiceActivityDetector gate() throws java.io.IOException {
+        ServedModel m = models.first(Task.VAD)
+                .orElseThrow(() -> ApiError.invalid(
+                        "vad_threshold",
+                        "vad_threshold gates detections with a voice activity detector, and this server serves none"
+                                + " (--models ...,silero_vad)"));
+        return m.get(VoiceActivityDetector.class);
+    }
+
+    private static Result detect(KeywordSpotter kws, VoiceActivityDetector vad, AudioStream in, KeywordsRequest r)
+            throws Exception {
         long t0 = System.nanoTime();
+        KeywordOptions options = r.options();
         if (in.sourceRate() != kws.sampleRate()) in.resampleTo(kws.sampleRate());
         List<KeywordDetection> found = new ArrayList<>();
         List<String> keywords;
         float[] block = new float[BLOCK];
-        try (KeywordStream s = kws.stream(options)) {
+        try (KeywordStream s = vad == null
+                ? kws.stream(options)
+                : new VadGatedKeywordStream(
+                        kws.stream(options),
+                        vad.stream(kws.sampleRate(), VadOptions.DEFAULTS),
+                        options,
+                        r.vadThreshold().get())) {
             keywords = s.keywords();
             for (int n; (n = in.read(block, 0, block.length)) >= 0; )
                 found.addAll(s.accept(block, 0, n).detections());

@@ -10,10 +10,11 @@ import java.util.Set;
 
 /**
  * The form fields of {@code POST /v1/audio/keywords}: the CLI's --task kws options under form names ({@code keywords}
- * comma-separated, {@code threshold}, {@code refractory_ms}) with the CLI's defaults.
+ * comma-separated, {@code threshold}, {@code refractory_ms}, {@code vad_threshold}) with the CLI's defaults.
  */
-record KeywordsRequest(Optional<String> model, KeywordOptions options) {
-    static final Set<String> FIELDS = Set.of("file", "model", "keywords", "threshold", "refractory_ms");
+record KeywordsRequest(Optional<String> model, KeywordOptions options, Optional<Double> vadThreshold) {
+    static final Set<String> FIELDS =
+            Set.of("file", "model", "keywords", "threshold", "refractory_ms", "vad_threshold");
 
     static KeywordsRequest of(MultipartForm form) {
         for (String name : form.fieldNames()) {
@@ -56,6 +57,9 @@ record KeywordsRequest(Optional<String> model, KeywordOptions options) {
                     m.startsWith("threshold") ? "threshold" : m.startsWith("refractory") ? "refractory_ms" : "keywords";
             throw ApiError.invalid(param, m);
         }
-        return new KeywordsRequest(form.field("model").map(String::strip).filter(s -> !s.isEmpty()), options);
+        Optional<Double> vad = form.field("vad_threshold").map(s -> TranscriptionRequest.number("vad_threshold", s));
+        if (vad.isPresent() && !(vad.get() > 0 && vad.get() < 1))
+            throw ApiError.invalid("vad_threshold", "vad_threshold must be in (0, 1), got " + vad.get());
+        return new KeywordsRequest(form.field("model").map(String::strip).filter(s -> !s.isEmpty()), options, vad);
     }
 }
