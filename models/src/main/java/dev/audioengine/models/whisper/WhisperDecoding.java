@@ -40,8 +40,12 @@ final class WhisperDecoding {
         return p.stream().mapToInt(Integer::intValue).toArray();
     }
 
-    /** Applies the rules to {@code logits} in place, given the tokens taken so far in this window. */
-    static void shape(float[] logits, List<Token> taken, WhisperTokenizer t, boolean timestamps) {
+    /**
+     * Applies the rules to {@code logits} in place, given the tokens taken so far in this window. Returns the
+     * log-probabilities whisper.cpp ranks beams by: the log-softmax of the shaped logits, except that when timestamps
+     * win, text tokens are set to −∞ after the softmax (whisper.cpp does not renormalize over the timestamps).
+     */
+    static double[] shape(float[] logits, List<Token> taken, WhisperTokenizer t, boolean timestamps) {
         int v = logits.length, beg = t.timestampBegin();
         float ninf = Float.NEGATIVE_INFINITY;
         boolean initial = taken.isEmpty();
@@ -55,7 +59,7 @@ final class WhisperDecoding {
             logits[id] = ninf;
         for (int i = 0; i < WhisperTokenizer.LANGUAGES.size() && t.sot() + 1 + i < v; i++)
             logits[t.sot() + 1 + i] = ninf;
-        if (!timestamps) return;
+        if (!timestamps) return logSoftmax(logits);
 
         int n = taken.size();
         boolean lastWasTimestamp = n > 0 && taken.get(n - 1).id() >= beg;
@@ -76,7 +80,11 @@ final class WhisperDecoding {
         double timestampLogprob = sum > 0 ? Math.log(sum) + maxTs : ninf;
         double maxText = ninf;
         for (int i = 0; i < beg; i++) maxText = Math.max(maxText, logprobs[i]);
-        if (timestampLogprob > maxText) Arrays.fill(logits, 0, beg, ninf);
+        if (timestampLogprob > maxText) {
+            Arrays.fill(logits, 0, beg, ninf);
+            Arrays.fill(logprobs, 0, beg, Double.NEGATIVE_INFINITY);
+        }
+        return logprobs;
     }
 
     /** The likeliest token of shaped logits and its softmax probability. */

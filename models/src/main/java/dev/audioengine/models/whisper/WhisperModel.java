@@ -48,10 +48,29 @@ public final class WhisperModel implements AutoCloseable {
      * @param translate  translate to English rather than transcribe
      * @param timestamps predict timestamp tokens (segments), else one segment per window
      * @param maxTokens  the most tokens to take (whisper.cpp's limit is textCtx / 2 − 4)
+     * @param beamSize   1: greedy; N &gt; 1: whisper.cpp's beam search with N decoders ({@code WhisperBeamSearch})
      */
-    public record Options(String language, boolean translate, boolean timestamps, int maxTokens) {
+    public record Options(String language, boolean translate, boolean timestamps, int maxTokens, int beamSize) {
         public static final Options DEFAULT = new Options(null, false, true, 220);
+
+        public Options {
+            if (beamSize < 1 || beamSize > MAX_BEAMS)
+                throw new IllegalArgumentException("beam size " + beamSize + " is outside 1.." + MAX_BEAMS);
+        }
+
+        /** Greedy decoding. */
+        public Options(String language, boolean translate, boolean timestamps, int maxTokens) {
+            this(language, translate, timestamps, maxTokens, 1);
+        }
+
+        /** These options with {@code n} beams (1: greedy). */
+        public Options withBeamSize(int n) {
+            return new Options(language, translate, timestamps, maxTokens, n);
+        }
     }
+
+    /** whisper.cpp's WHISPER_MAX_DECODERS: the most beams. */
+    public static final int MAX_BEAMS = 8;
 
     /** The capabilities Whisper's graphs branch on: fused attention (else matmul-softmax-matmul). */
     public static final Set<Capability> USES = Set.of(Capability.FUSED_ATTENTION);
@@ -163,8 +182,9 @@ public final class WhisperModel implements AutoCloseable {
     }
 
     /**
-     * Decodes one window ({@code length} ≤ 480000 samples at 16 kHz from {@code from}) greedily: the language detected
-     * first when the options name none (multilingual models), then tokens until EOT or the limit.
+     * Decodes one window ({@code length} ≤ 480000 samples at 16 kHz from {@code from}), greedily or by beam search:
+     * the language detected first when the options name none (multilingual models), then tokens until EOT or the
+     * limit.
      */
     public synchronized Decoded decode(float[] samples, int from, int length, Options options) {
         session.encode(samples, from, length, false);
@@ -177,6 +197,35 @@ public final class WhisperModel implements AutoCloseable {
         int limit = Math.min(options.maxTokens(), config().textCtx() - prompt.length);
         List<WhisperDecoding.Token> taken = new ArrayList<>();
         int audioEnd = WhisperDecoding.frames(length), lastTimestamp = -1;
+        if (options.beamSize() > 1) {
+            session.startBeams(options.beamSize());
+            try {
+                WhisperBeamSearch.Beams beams = new WhisperBeamSearch.Beams() {
+                    @Override
+                    public float[] step(int beam, int token, int position) {
+                        return session.step(beam, token, position);
+                    }
+
+                    @Override
+                    public void fork(int[] from) {
+                        session.forkBeams(from);
+                    }
+                };
+                var steps = WhisperBeamSearch.decode(
+                        beams,
+                        logits,
+                        prompt.length,
+                        tokenizer,
+                        options.timestamps(),
+                        audioEnd,
+                        options.beamSize(),
+                        limit);
+                for (WhisperBeamSearch.Step s : steps) taken.add(new WhisperDecoding.Token(s.id(), s.p()));
+            } finally {
+                session.endBeams();
+            }
+            return decoded(language, taken, length);
+        }
         for (int i = 0; i < limit; i++) {
             WhisperDecoding.shape(logits, taken, tokenizer, options.timestamps());
             WhisperDecoding.Token t = WhisperDecoding.pick(logits);
@@ -187,6 +236,10 @@ public final class WhisperModel implements AutoCloseable {
             if (lastTimestamp > 0 && 2 * lastTimestamp + WhisperDecoding.END_MARGIN_FRAMES >= audioEnd) break;
             if (i + 1 < limit) logits = session.step(t.id(), prompt.length + i);
         }
+        return decoded(language, taken, length);
+    }
+
+    private Decoded decoded(String language, List<WhisperDecoding.Token> taken, int length) {
         List<Integer> ids = taken.stream().map(WhisperDecoding.Token::id).toList();
         float[] p = new float[taken.size()];
         for (int i = 0; i < p.length; i++) p[i] = taken.get(i).probability();

@@ -114,4 +114,48 @@ class WhisperDecodingTest {
         assertThat(untimed.get(0).end()).isEqualTo(4.5);
         assertThat(untimed.get(0).text()).isEqualTo("hello world");
     }
+
+    /** std::mt19937's check value (the C++ standard: the 10000th output of a default-seeded engine is 4123659995). */
+    @Test
+    void mersenneTwisterIsStdMt19937() {
+        var r = new WhisperBeamSearch.Mt19937(5489);
+        long last = 0;
+        for (int i = 0; i < 10000; i++) last = r.next();
+        assertThat(last).isEqualTo(4123659995L);
+        // whisper.cpp seeds decoder j with j: std::mt19937(0)'s first outputs
+        var zero = new WhisperBeamSearch.Mt19937(0);
+        assertThat(List.of(zero.next(), zero.next())).containsExactly(2357136044L, 2546248239L);
+    }
+
+    /** libstdc++'s discrete_distribution: u in [0, 1) from two outputs, low word first; the first cumulative ≥ u. */
+    @Test
+    void drawsAreLibstdcxxDiscreteDistribution() {
+        var r = new WhisperBeamSearch.Mt19937(0);
+        double u = (2357136044L + 2546248239L * 4294967296.0) / 18446744073709551616.0;
+        assertThat(r.canonical()).isEqualTo(u);
+        double[] cp = WhisperBeamSearch.cumulative(new float[] {0, 1, 0, 3, 0});
+        assertThat(cp).containsExactly(0, 0.25, 0.25, 1, 1);
+        // u ≈ 0.593: past the first weight (0.25), inside the second (token 3); zero weights are never drawn
+        assertThat(WhisperBeamSearch.draw(cp, new WhisperBeamSearch.Mt19937(0))).isEqualTo(3);
+        var many = new WhisperBeamSearch.Mt19937(7);
+        int[] counts = new int[5];
+        for (int i = 0; i < 4000; i++) counts[WhisperBeamSearch.draw(cp, many)]++;
+        assertThat(counts[0] + counts[2] + counts[4]).isZero();
+        assertThat(counts[1]).isBetween(900, 1100);
+    }
+
+    /** The ranking: mean log-probability over the result; a result of over 32 tokens with low entropy is a loop. */
+    @Test
+    void beamsAreRankedByMeanLogProbabilityAndLoopsFail() {
+        List<WhisperBeamSearch.Step> s = new ArrayList<>();
+        for (int i = 0; i < 40; i++) s.add(new WhisperBeamSearch.Step(i % 3, 0.5f, -1f - i % 2));
+        assertThat(WhisperBeamSearch.score(s, 4)).isEqualTo(-1.5);
+        assertThat(WhisperBeamSearch.score(s, 0)).isEqualTo(Double.NEGATIVE_INFINITY);
+        assertThat(WhisperBeamSearch.entropy(s, 40)).isCloseTo(Math.log(3), org.assertj.core.data.Offset.offset(0.01));
+        assertThat(WhisperBeamSearch.entropy(s, 40)).isLessThan(WhisperBeamSearch.ENTROPY_THRESHOLD);
+        List<WhisperBeamSearch.Step> varied = new ArrayList<>();
+        for (int i = 0; i < 40; i++) varied.add(new WhisperBeamSearch.Step(i, 0.5f, -1f));
+        assertThat(WhisperBeamSearch.entropy(varied, 40))
+                .isCloseTo(Math.log(32), org.assertj.core.data.Offset.offset(1e-12));
+    }
 }
