@@ -77,6 +77,13 @@ final class AsrTask {
                     + "task; multilingual Whisper models only).")
     boolean translate;
 
+    @Option(
+            names = "--beam-size",
+            paramLabel = "N",
+            description = "Beam search with N beams, as whisper.cpp's -bs N (Whisper only; 1 to 8). Default: 1, "
+                    + "greedy (whisper-cli's default is 5: slower, see docs/WHISPER.md).")
+    Integer beamSize;
+
     /** The batch size on a GPU when --max-batch is not given: a step over 64 sequences costs little more than one. */
     static final int DEFAULT_GPU_BATCH = 64;
 
@@ -133,6 +140,10 @@ final class AsrTask {
             o = checked("--language", () -> before.withLanguage(language.toLowerCase(Locale.ROOT)));
         }
         if (translate) o = o.withTranslate(true);
+        if (beamSize != null) {
+            AsrOptions before = o;
+            o = checked("--beam-size", () -> before.withBeamSize(beamSize));
+        }
         return o;
     }
 
