@@ -41,6 +41,22 @@ final class WhisperDecoding {
     }
 
     /**
+     * The prompt after text the window continues ({@code previous}: whisper.cpp's initial prompt or earlier text): the
+     * previous-text token and the last of those tokens that fit in half the decoder's context, then {@link #prompt}.
+     */
+    static int[] prompt(
+            WhisperTokenizer t, String language, boolean translate, boolean timestamps, int[] previous, int textCtx) {
+        int[] init = prompt(t, language, translate, timestamps);
+        if (previous.length == 0) return init;
+        int take = Math.min(textCtx / 2 - 1, previous.length); // whisper.cpp's max_prompt_ctx, less the marker
+        int[] out = new int[1 + take + init.length];
+        out[0] = t.previous();
+        System.arraycopy(previous, previous.length - take, out, 1, take);
+        System.arraycopy(init, 0, out, 1 + take, init.length);
+        return out;
+    }
+
+    /**
      * Applies the rules to {@code logits} in place, given the tokens taken so far in this window. Returns the
      * log-probabilities whisper.cpp ranks beams by: the log-softmax of the shaped logits, except that when timestamps
      * win, text tokens are set to −∞ after the softmax (whisper.cpp does not renormalize over the timestamps).

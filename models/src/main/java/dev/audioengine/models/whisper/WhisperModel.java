@@ -49,8 +49,11 @@ public final class WhisperModel implements AutoCloseable {
      * @param timestamps predict timestamp tokens (segments), else one segment per window
      * @param maxTokens  the most tokens to take (whisper.cpp's limit is textCtx / 2 − 4)
      * @param beamSize   1: greedy; N &gt; 1: whisper.cpp's beam search with N decoders ({@code WhisperBeamSearch})
+     * @param prompt     text the window continues (whisper.cpp's {@code --prompt}: after the previous-text token,
+     *                   before SOT, tokenized as whisper.cpp does), or null
      */
-    public record Options(String language, boolean translate, boolean timestamps, int maxTokens, int beamSize) {
+    public record Options(
+            String language, boolean translate, boolean timestamps, int maxTokens, int beamSize, String prompt) {
         public static final Options DEFAULT = new Options(null, false, true, 220);
 
         public Options {
@@ -60,12 +63,17 @@ public final class WhisperModel implements AutoCloseable {
 
         /** Greedy decoding. */
         public Options(String language, boolean translate, boolean timestamps, int maxTokens) {
-            this(language, translate, timestamps, maxTokens, 1);
+            this(language, translate, timestamps, maxTokens, 1, null);
         }
 
         /** These options with {@code n} beams (1: greedy). */
         public Options withBeamSize(int n) {
-            return new Options(language, translate, timestamps, maxTokens, n);
+            return new Options(language, translate, timestamps, maxTokens, n, prompt);
+        }
+
+        /** These options with an initial prompt (null or empty: none). */
+        public Options withPrompt(String text) {
+            return new Options(language, translate, timestamps, maxTokens, beamSize, text);
         }
     }
 
@@ -191,7 +199,9 @@ public final class WhisperModel implements AutoCloseable {
         String language = options.language();
         if (!tokenizer.multilingual()) language = "en";
         else if (language == null) language = bestLanguage(detectEncoded());
-        int[] prompt = WhisperDecoding.prompt(tokenizer, language, options.translate(), options.timestamps());
+        int[] previous = options.prompt() == null ? new int[0] : tokenizer.encode(options.prompt());
+        int[] prompt = WhisperDecoding.prompt(
+                tokenizer, language, options.translate(), options.timestamps(), previous, config().textCtx());
         float[] logits = null;
         for (int i = 0; i < prompt.length; i++) logits = session.step(prompt[i], i);
         int limit = Math.min(options.maxTokens(), config().textCtx() - prompt.length);

@@ -88,30 +88,42 @@ class WhisperCppParityTest {
      */
     @Test
     void beamSearchMatchesWhisperCpp(@TempDir Path dir) throws Exception {
-        greedy(dir, SMALL, "en", false, 5);
+        greedy(dir, SMALL, "en", false, 5, null);
+    }
+
+    /**
+     * An initial prompt (whisper-cli --prompt): the previous-text token and the prompt's tokens before SOT, the text
+     * tokenized as whisper.cpp does (words by GPT-2's pattern, then the longest byte runs the vocabulary has):
+     * letters, digits, punctuation, a run of spaces, accents and a CJK character.
+     */
+    @Test
+    void initialPromptMatchesWhisperCpp(@TempDir Path dir) throws Exception {
+        greedy(dir, SMALL, "en", false, 1, "So,  the 42 cafés  in Zürich's old town — 東京? Yes!!");
     }
 
     private void greedy(Path dir, WhisperConfig config, String language, boolean translate) throws Exception {
-        greedy(dir, config, language, translate, 1);
+        greedy(dir, config, language, translate, 1, null);
     }
 
-    private void greedy(Path dir, WhisperConfig config, String language, boolean translate, int beams)
+    private void greedy(Path dir, WhisperConfig config, String language, boolean translate, int beams, String text)
             throws Exception {
-        greedy(
-                dir,
-                config,
-                language,
-                translate,
-                beams,
-                Long.getLong("whisper.parity.seed", new SplittableRandom().nextLong())); // -D to replay a failure
+        // -D to replay a failure
+        long seed = Long.getLong("whisper.parity.seed", new SplittableRandom().nextLong());
+        greedy(dir, config, language, translate, beams, text, seed);
     }
 
-    private void greedy(Path dir, WhisperConfig config, String language, boolean translate, int beams, long seed)
+    private void greedy(
+            Path dir, WhisperConfig config, String language, boolean translate, int beams, String text, long seed)
             throws Exception {
         double probabilityTolerance = 3e-3;
         System.err.println("WhisperCppParityTest seed " + seed + " (F16, " + config.vocabulary() + " tokens, "
                 + language + (translate ? ", translate" : "") + ", beams " + beams + ")");
         int prompt = config.vocabulary() == 51864 ? 2 : 4;
+        int[] promptText = text == null
+                ? new int[0]
+                : WhisperTokenizer.fromGgml(Gpt2Vocabulary.bytes(), config.vocabulary())
+                        .encode(text);
+        if (promptText.length > 0) prompt += 1 + promptText.length;
         GgmlWriter model = new GgmlWriter(config, true, seed, prompt + 14);
         Path file = dir.resolve("ggml-random.bin");
         model.write(file, Gpt2Vocabulary.bytes());
@@ -121,6 +133,7 @@ class WhisperCppParityTest {
 
         List<String> command = new ArrayList<>(List.of(cli.toString(), "-m", file.toString(), "-f", wav.toString()));
         if (translate) command.add("-tr");
+        if (text != null) command.addAll(List.of("--prompt", text));
         command.addAll(List.of("-l", language));
         run(
                 dir,
@@ -156,17 +169,20 @@ class WhisperCppParityTest {
                         AudioEngine.builder().backend("cpu").threads(2).build();
                 WhisperModel ours = WhisperModel.load(engine, file)) {
             WhisperModel.Decoded d = ours.decode(
-                    audio, 0, audio.length, new WhisperModel.Options(language, translate, false, 220, beams));
+                    audio, 0, audio.length, new WhisperModel.Options(language, translate, false, 220, beams, text));
+            if (text != null) {
+                System.err.println("prompt tokens " + java.util.Arrays.toString(promptText));
+                WhisperModel.Options plain = new WhisperModel.Options(language, translate, false, 220);
+                assertThat(ours.decode(audio, 0, audio.length, plain).tokens())
+                        .as("the prompt changes what is decoded (else this test could not see a wrong one)")
+                        .isNotEqualTo(d.tokens());
+            }
             List<Integer> ourIds = new ArrayList<>(d.tokens());
             ourIds.add(ours.tokenizer().eot()); // whisper.cpp lists the EOT that ended the window among its tokens
             // and merges a token whose bytes end mid-character with those that follow (its JSON writer)
             List<Integer> kept = whisperCppJsonTokens(ourIds, ours.tokenizer());
             List<Integer> listed = kept.stream().map(ourIds::get).toList();
             System.err.println("engine " + ourIds + "\nwhisper.cpp " + theirIds);
-            if (beams > 1)
-                System.err.println("LOOP greedy "
-                        + ours.decode(audio, 0, audio.length, new WhisperModel.Options(language, translate, false, 220))
-                                .tokens());
             int agree = 0;
             while (agree < Math.min(listed.size(), theirIds.size())
                     && listed.get(agree).equals(theirIds.get(agree))) agree++;
@@ -183,7 +199,7 @@ class WhisperCppParityTest {
                         .isGreaterThanOrEqualTo(6);
                 assertThat(agree).as("whisper.cpp ended early, seed " + seed).isLessThan(theirIds.size());
                 int i = kept.get(agree);
-                int[] promptIds = WhisperDecoding.prompt(ours.tokenizer(), language, translate, false);
+                int[] promptIds = WhisperDecoding.prompt(ours.tokenizer(), language, translate, false, promptText, 448);
                 int[] fed = java.util.stream.IntStream.concat(
                                 java.util.Arrays.stream(promptIds),
                                 ourIds.subList(0, i).stream().mapToInt(x -> x))

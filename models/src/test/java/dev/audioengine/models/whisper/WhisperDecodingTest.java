@@ -158,4 +158,32 @@ class WhisperDecodingTest {
         assertThat(WhisperBeamSearch.entropy(varied, 40))
                 .isCloseTo(Math.log(32), org.assertj.core.data.Offset.offset(1e-12));
     }
+
+    /** Prompt text as whisper.cpp tokenizes it: GPT-2's words, longest byte runs; the bytes come back whole. */
+    @Test
+    void promptTextIsTokenizedAsWhisperCppDoes() {
+        assertThat(T.encode("Hello world")).containsExactly(15496, 995);
+        assertThat(T.encode("")).isEmpty();
+        String s = "So,  the 42 cafés  in Zürich's old town — 東京? Yes!!\n";
+        int[] ids = T.encode(s);
+        assertThat(T.decode(Arrays.stream(ids).boxed().toList())).isEqualTo(s);
+        assertThat(Arrays.stream(ids).max().orElseThrow()).isLessThan(T.eot());
+        // the whitespace rule: of a run of spaces before a word, the last space goes with the word
+        assertThat(T.encode("a   b")).containsExactly(64, 220, 220, 275);
+    }
+
+    /** The previous-text token and at most the last textCtx / 2 − 1 prompt tokens come before SOT. */
+    @Test
+    void promptTokensGoBeforeSotAfterThePreviousTextToken() {
+        assertThat(WhisperDecoding.prompt(T, "en", false, false, new int[] {1, 2, 3}, 448))
+                .containsExactly(
+                        T.previous(), 1, 2, 3, T.sot(), T.languageToken("en"), T.transcribe(), T.noTimestamps());
+        int[] many = new int[300];
+        for (int i = 0; i < many.length; i++) many[i] = i;
+        int[] p = WhisperDecoding.prompt(T, "en", false, true, many, 448);
+        assertThat(p).hasSize(1 + 223 + 3);
+        assertThat(p[1]).isEqualTo(300 - 223);
+        assertThat(WhisperDecoding.prompt(T, "en", false, true, new int[0], 448))
+                .containsExactly(T.sot(), T.languageToken("en"), T.transcribe());
+    }
 }
