@@ -16,6 +16,8 @@ package dev.audioengine.model.task;
  *                            task); a model that cannot refuses the request
  * @param beamSize            1 decodes greedily; N &gt; 1 asks for beam search with N beams (Whisper: whisper.cpp's
  *                            beam search); a model without beam search refuses N &gt; 1
+ * @param prompt              text the speech continues (Whisper's initial prompt: names, spelling, style), given to
+ *                            every window; null for none; a model that takes no prompt refuses one
  */
 public record AsrOptions(
         VadOptions vad,
@@ -25,7 +27,8 @@ public record AsrOptions(
         double partialEverySeconds,
         String language,
         boolean translate,
-        int beamSize) {
+        int beamSize,
+        String prompt) {
     /**
      * Windows of up to 10 s joined over pauses under 2 s, 6 tokens per second, partials every 0.5 s. The window limit
      * and merge gap are what docs/MOONSHINE.md's window study found best for Moonshine on long audio with pauses inside
@@ -73,7 +76,16 @@ public record AsrOptions(
             double partialEverySeconds,
             String language,
             boolean translate) {
-        this(vad, maxWindowSeconds, mergeGapSeconds, tokensPerSecond, partialEverySeconds, language, translate, 1);
+        this(
+                vad,
+                maxWindowSeconds,
+                mergeGapSeconds,
+                tokensPerSecond,
+                partialEverySeconds,
+                language,
+                translate,
+                1,
+                null);
     }
 
     /**
@@ -87,6 +99,7 @@ public record AsrOptions(
      * @param language null, "auto", or a language code of 2 or 3 lowercase letters
      * @param translate whether to translate into English
      * @param beamSize in [1, 8]
+     * @param prompt any text, or null
      * @throws IllegalArgumentException if vad is null or a value is out of range (NaN included)
      */
     public AsrOptions {
@@ -115,7 +128,15 @@ public record AsrOptions(
      */
     public AsrOptions withMaxWindowSeconds(double seconds) {
         return new AsrOptions(
-                vad, seconds, mergeGapSeconds, tokensPerSecond, partialEverySeconds, language, translate, beamSize);
+                vad,
+                seconds,
+                mergeGapSeconds,
+                tokensPerSecond,
+                partialEverySeconds,
+                language,
+                translate,
+                beamSize,
+                prompt);
     }
 
     /**
@@ -127,7 +148,15 @@ public record AsrOptions(
      */
     public AsrOptions withMergeGapSeconds(double seconds) {
         return new AsrOptions(
-                vad, maxWindowSeconds, seconds, tokensPerSecond, partialEverySeconds, language, translate, beamSize);
+                vad,
+                maxWindowSeconds,
+                seconds,
+                tokensPerSecond,
+                partialEverySeconds,
+                language,
+                translate,
+                beamSize,
+                prompt);
     }
 
     /**
@@ -146,7 +175,8 @@ public record AsrOptions(
                 partialEverySeconds,
                 language,
                 translate,
-                beamSize);
+                beamSize,
+                prompt);
     }
 
     /**
@@ -165,7 +195,8 @@ public record AsrOptions(
                 partialEverySeconds,
                 code,
                 translate,
-                beamSize);
+                beamSize,
+                prompt);
     }
 
     /**
@@ -176,7 +207,15 @@ public record AsrOptions(
      */
     public AsrOptions withTranslate(boolean into) {
         return new AsrOptions(
-                vad, maxWindowSeconds, mergeGapSeconds, tokensPerSecond, partialEverySeconds, language, into, beamSize);
+                vad,
+                maxWindowSeconds,
+                mergeGapSeconds,
+                tokensPerSecond,
+                partialEverySeconds,
+                language,
+                into,
+                beamSize,
+                prompt);
     }
 
     /**
@@ -188,6 +227,33 @@ public record AsrOptions(
      */
     public AsrOptions withBeamSize(int n) {
         return new AsrOptions(
-                vad, maxWindowSeconds, mergeGapSeconds, tokensPerSecond, partialEverySeconds, language, translate, n);
+                vad,
+                maxWindowSeconds,
+                mergeGapSeconds,
+                tokensPerSecond,
+                partialEverySeconds,
+                language,
+                translate,
+                n,
+                prompt);
+    }
+
+    /**
+     * These options with an initial prompt.
+     *
+     * @param text the text the speech continues, or null for none
+     * @return the same options but the prompt
+     */
+    public AsrOptions withPrompt(String text) {
+        return new AsrOptions(
+                vad,
+                maxWindowSeconds,
+                mergeGapSeconds,
+                tokensPerSecond,
+                partialEverySeconds,
+                language,
+                translate,
+                beamSize,
+                text);
     }
 }
