@@ -46,6 +46,9 @@ final class WhisperBeamSearch {
     /** A token taken, with its probability and log-probability after the rules (whisper.cpp's p and plog). */
     record Step(int id, float p, float plog) {}
 
+    /** The best beam: its tokens up to its end (EOT excluded) and its mean log-probability (−∞ if all failed). */
+    record Result(List<Step> tokens, double averageLogProbability) {}
+
     private record Candidate(
             int decoder, int seekDelta, boolean hasTs, List<Step> tokens, int resultLength, double sum) {}
 
@@ -70,12 +73,12 @@ final class WhisperBeamSearch {
 
     /**
      * Decodes a window whose prompt has been fed (all beams' caches hold it; {@code promptLogits} are the logits after
-     * its last token). Returns the best beam's tokens up to its end, EOT excluded.
+     * its last token). Returns the best beam's tokens up to its end, EOT excluded, and its mean log-probability.
      *
      * @param audioEnd the audio's length in 10 ms frames ({@link WhisperDecoding#frames})
      * @param limit    the most tokens to take
      */
-    static List<Step> decode(
+    static Result decode(
             Beams beams,
             float[] promptLogits,
             int promptLength,
@@ -186,7 +189,8 @@ final class WhisperBeamSearch {
         }
         List<Step> out = d[best].tokens;
         if (!out.isEmpty() && out.getLast().id() == t.eot()) out = out.subList(0, out.size() - 1);
-        return List.copyOf(out);
+        // with the length penalty off the score is the mean log-probability
+        return new Result(List.copyOf(out), bestScore);
     }
 
     /** whisper.cpp's sequence score: the result's summed log-probability over its length; −∞ for an empty one. */

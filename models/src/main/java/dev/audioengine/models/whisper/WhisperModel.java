@@ -37,9 +37,26 @@ public final class WhisperModel implements AutoCloseable {
      * @param probabilities each token's probability after the decoding rules (whisper.cpp's {@code p})
      * @param text          the text tokens decoded
      * @param segments      the text timed by its timestamp tokens (one untimed segment without timestamps)
+     * @param noSpeechProbability   the no-speech token's probability right after SOT, over all tokens, before any
+     *                              rule (openai-whisper's {@code no_speech_prob}; whisper.cpp 1.8 means the same
+     *                              but reads a stale row of its logits buffer, see docs/WHISPER.md)
+     * @param averageLogProbability the mean log-probability of the result's tokens as whisper.cpp counts them (EOT
+     *                              included without timestamps; up to the last timestamp with them), −∞ when the
+     *                              window failed (whisper.cpp's {@code avg_logprobs})
      */
     public record Decoded(
-            String language, List<Integer> tokens, float[] probabilities, String text, List<Segment> segments) {}
+            String language,
+            List<Integer> tokens,
+            float[] probabilities,
+            String text,
+            List<Segment> segments,
+            double noSpeechProbability,
+            double averageLogProbability) {
+        /** whisper.cpp's hallucination guard at its default thresholds: the window heard no speech, drop its text. */
+        public boolean noSpeech() {
+            return WhisperDecoding.noSpeech(noSpeechProbability, averageLogProbability);
+        }
+    }
 
     /**
      * How to decode a window.
@@ -203,7 +220,13 @@ public final class WhisperModel implements AutoCloseable {
         int[] prompt = WhisperDecoding.prompt(
                 tokenizer, language, options.translate(), options.timestamps(), previous, config().textCtx());
         float[] logits = null;
-        for (int i = 0; i < prompt.length; i++) logits = session.step(prompt[i], i);
+        double noSpeech = Double.NaN;
+        for (int i = 0; i < prompt.length; i++) {
+            logits = session.step(prompt[i], i);
+            // openai-whisper's no_speech_prob: where the model was trained to say "no speech" instead of a language
+            if (prompt[i] == tokenizer.sot())
+                noSpeech = Math.exp(WhisperDecoding.logSoftmax(logits)[tokenizer.noSpeech()]);
+        }
         int limit = Math.min(options.maxTokens(), config().textCtx() - prompt.length);
         List<WhisperDecoding.Token> taken = new ArrayList<>();
         int audioEnd = WhisperDecoding.frames(length), lastTimestamp = -1;
@@ -221,7 +244,7 @@ public final class WhisperModel implements AutoCloseable {
                         session.forkBeams(from);
                     }
                 };
-                var steps = WhisperBeamSearch.decode(
+                var best = WhisperBeamSearch.decode(
                         beams,
                         logits,
                         prompt.length,
@@ -230,15 +253,17 @@ public final class WhisperModel implements AutoCloseable {
                         audioEnd,
                         options.beamSize(),
                         limit);
-                for (WhisperBeamSearch.Step s : steps) taken.add(new WhisperDecoding.Token(s.id(), s.p()));
+                for (WhisperBeamSearch.Step s : best.tokens()) taken.add(new WhisperDecoding.Token(s.id(), s.p()));
+                return decoded(language, taken, length, noSpeech, best.averageLogProbability());
             } finally {
                 session.endBeams();
             }
-            return decoded(language, taken, length);
         }
+        WhisperDecoding.Sequence sequence = new WhisperDecoding.Sequence(options.timestamps(), audioEnd, limit);
         for (int i = 0; i < limit; i++) {
-            WhisperDecoding.shape(logits, taken, tokenizer, options.timestamps());
+            double[] logprobs = WhisperDecoding.shape(logits, taken, tokenizer, options.timestamps());
             WhisperDecoding.Token t = WhisperDecoding.pick(logits);
+            sequence.take(i, t.id(), logprobs[t.id()], tokenizer);
             if (t.id() == tokenizer.eot()) break;
             taken.add(t);
             if (t.id() > tokenizer.timestampBegin()) lastTimestamp = t.id() - tokenizer.timestampBegin();
@@ -246,15 +271,23 @@ public final class WhisperModel implements AutoCloseable {
             if (lastTimestamp > 0 && 2 * lastTimestamp + WhisperDecoding.END_MARGIN_FRAMES >= audioEnd) break;
             if (i + 1 < limit) logits = session.step(t.id(), prompt.length + i);
         }
-        return decoded(language, taken, length);
+        return decoded(language, taken, length, noSpeech, sequence.averageLogProbability());
     }
 
-    private Decoded decoded(String language, List<WhisperDecoding.Token> taken, int length) {
+    private Decoded decoded(
+            String language, List<WhisperDecoding.Token> taken, int length, double noSpeech, double averageLogprob) {
         List<Integer> ids = taken.stream().map(WhisperDecoding.Token::id).toList();
         float[] p = new float[taken.size()];
         for (int i = 0; i < p.length; i++) p[i] = taken.get(i).probability();
         double seconds = (double) length / WhisperNetwork.SAMPLE_RATE;
-        return new Decoded(language, ids, p, tokenizer.decode(ids), WhisperDecoding.segments(ids, tokenizer, seconds));
+        return new Decoded(
+                language,
+                ids,
+                p,
+                tokenizer.decode(ids),
+                WhisperDecoding.segments(ids, tokenizer, seconds),
+                noSpeech,
+                averageLogprob);
     }
 
     /**

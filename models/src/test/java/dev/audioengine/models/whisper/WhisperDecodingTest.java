@@ -186,4 +186,52 @@ class WhisperDecodingTest {
         assertThat(WhisperDecoding.prompt(T, "en", false, true, new int[0], 448))
                 .containsExactly(T.sot(), T.languageToken("en"), T.transcribe());
     }
+
+    /** whisper.cpp's guard and fallback decisions at its default thresholds (no-speech 0.6, mean log-probability −1). */
+    @Test
+    void noSpeechGuardAndFallbackDecisions() {
+        assertThat(WhisperDecoding.noSpeech(0.7, -1.5)).isTrue();
+        assertThat(WhisperDecoding.noSpeech(0.7, -0.5))
+                .as("confident text is kept")
+                .isFalse();
+        assertThat(WhisperDecoding.noSpeech(0.5, -1.5))
+                .as("speech likely: kept")
+                .isFalse();
+        assertThat(WhisperDecoding.noSpeech(0.6, -1.5)).as("strictly above").isFalse();
+        assertThat(WhisperDecoding.fallback(false, -1.5, 0.5))
+                .as("doubtful text in speech")
+                .isTrue();
+        assertThat(WhisperDecoding.fallback(false, -1.5, 0.7))
+                .as("doubtful in silence: no-speech, not retried")
+                .isFalse();
+        assertThat(WhisperDecoding.fallback(false, -0.5, 0.1)).isFalse();
+        assertThat(WhisperDecoding.fallback(true, -0.1, 0.9))
+                .as("a failed decoder always")
+                .isTrue();
+    }
+
+    /** The result's length as whisper.cpp counts it, for the mean log-probability. */
+    @Test
+    void meanLogProbabilityCountsTheResultAsWhisperCppDoes() {
+        // no timestamps: every token, EOT included
+        var plain = new WhisperDecoding.Sequence(false, 500, 220);
+        plain.take(0, 100, -1, T);
+        plain.take(1, 200, -2, T);
+        plain.take(2, T.eot(), -0.0, T);
+        assertThat(plain.averageLogProbability()).isEqualTo(-1.0);
+        // timestamps: up to the last timestamp; text after it (and EOT) not counted
+        var timed = new WhisperDecoding.Sequence(true, 500, 220);
+        timed.take(0, BEG, -0.5, T);
+        timed.take(1, 100, -1, T);
+        timed.take(2, BEG + 40, -1.5, T);
+        timed.take(3, 200, -9, T);
+        timed.take(4, T.eot(), -9, T);
+        assertThat(timed.averageLogProbability()).isEqualTo(-1.0);
+        // stuck: no end by the limit fails
+        var stuck = new WhisperDecoding.Sequence(false, 500, 2);
+        stuck.take(0, 100, -1, T);
+        stuck.take(1, 100, -1, T);
+        assertThat(stuck.failed()).isTrue();
+        assertThat(stuck.averageLogProbability()).isEqualTo(Double.NEGATIVE_INFINITY);
+    }
 }
