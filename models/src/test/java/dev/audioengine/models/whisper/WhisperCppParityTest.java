@@ -337,8 +337,19 @@ class WhisperCppParityTest {
      */
     @Test
     void timestampedTokensMatchWhisperCppsFirstPass(@TempDir Path dir) throws Exception {
-        long seed = Long.getLong("whisper.parity.seed", new SplittableRandom().nextLong()); // -D to replay a failure
-        System.err.println("WhisperCppParityTest timestamps seed " + seed);
+        // -D to replay a failure
+        timestamped(dir, 1, Long.getLong("whisper.parity.seed", new SplittableRandom().nextLong()));
+    }
+
+    /** As above with beam search (-bs 5): its timestamp rules (result length, seek, failures) and ranking. */
+    @Test
+    void beamSearchWithTimestampsMatchesWhisperCppsFirstPass(@TempDir Path dir) throws Exception {
+        // -D to replay a failure
+        timestamped(dir, 5, Long.getLong("whisper.parity.seed", new SplittableRandom().nextLong()));
+    }
+
+    private void timestamped(Path dir, int beams, long seed) throws Exception {
+        System.err.println("WhisperCppParityTest timestamps seed " + seed + ", beams " + beams);
         // 3 decoder layers: whisper.cpp takes a 2-layer decoder of 51865 tokens for distil-whisper's first release
         // and forces no timestamps on it
         WhisperConfig c = new WhisperConfig(51865, 1500, 64, 4, 2, 448, 64, 4, 3, 80);
@@ -360,7 +371,7 @@ class WhisperCppParityTest {
                         "en",
                         "-nf",
                         "-bs",
-                        "1",
+                        Integer.toString(beams),
                         "-bo",
                         "1",
                         "-nfa",
@@ -388,7 +399,7 @@ class WhisperCppParityTest {
                         AudioEngine.builder().backend("cpu").threads(2).build();
                 WhisperModel ours = WhisperModel.load(engine, file)) {
             WhisperModel.Decoded d =
-                    ours.decode(audio, 0, audio.length, new WhisperModel.Options("en", false, true, 220));
+                    ours.decode(audio, 0, audio.length, new WhisperModel.Options("en", false, true, 220, beams, null));
             int beg = ours.tokenizer().timestampBegin(), lastTimestamp = -1;
             for (int i = 0; i < d.tokens().size(); i++) if (d.tokens().get(i) > beg) lastTimestamp = i;
             System.err.println("engine " + d.tokens() + "\nwhisper.cpp " + theirs);
