@@ -312,6 +312,27 @@ class AsrTaskTest {
         assertThat(vad.err()).contains("--language is an option of --task asr, not of --task vad");
     }
 
+    /**
+     * --beam-size and --prompt reach the recognizer's options (1, greedy, and none when not given); a beam size out of
+     * 1..8 is a usage error.
+     */
+    @Test
+    void beamSizeAndPromptReachTheRecognizer() {
+        CliRun r = asr("--audio", speech.toString(), "--beam-size", "5");
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(family.lastOptions.beamSize()).isEqualTo(5);
+        CliRun plain = asr("--audio", speech.toString());
+        assertThat(plain.exit()).as(plain.toString()).isZero();
+        assertThat(family.lastOptions.beamSize()).isEqualTo(1);
+        assertThat(family.lastOptions.prompt()).isNull();
+        CliRun prompted = asr("--audio", speech.toString(), "--prompt", "Zürich, Grüezi.");
+        assertThat(prompted.exit()).as(prompted.toString()).isZero();
+        assertThat(family.lastOptions.prompt()).isEqualTo("Zürich, Grüezi.");
+        CliRun bad = asr("--audio", speech.toString(), "--beam-size", "0");
+        assertThat(bad.exit()).as(bad.toString()).isEqualTo(2);
+        assertThat(bad.err()).contains("--beam-size: beam-size must be in [1, 8], got 0");
+    }
+
     @Test
     void usageErrorsExitTwoAndSayWhatToDo() {
         record Case(String why, String message, String... args) {}

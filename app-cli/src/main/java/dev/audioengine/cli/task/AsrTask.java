@@ -74,6 +74,20 @@ final class AsrTask {
                     + "task; multilingual Whisper models only).")
     boolean translate;
 
+    @Option(
+            names = "--beam-size",
+            paramLabel = "N",
+            description = "Beam search with N beams, as whisper.cpp's -bs N (Whisper only; 1 to 8). Default: 1, "
+                    + "greedy (whisper-cli's default is 5: slower, see docs/WHISPER.md).")
+    Integer beamSize;
+
+    @Option(
+            names = "--prompt",
+            paramLabel = "TEXT",
+            description = "Text the speech continues, given to every window before it is decoded (Whisper's initial "
+                    + "prompt, as whisper.cpp's --prompt: names, spellings, style). Whisper only.")
+    String prompt;
+
     /** The batch size on a GPU when --max-batch is not given: a step over 64 sequences costs little more than one. */
     static final int DEFAULT_GPU_BATCH = 64;
 
@@ -130,6 +144,11 @@ final class AsrTask {
             o = checked("--language", () -> before.withLanguage(language.toLowerCase(Locale.ROOT)));
         }
         if (translate) o = o.withTranslate(true);
+        if (prompt != null) o = o.withPrompt(prompt);
+        if (beamSize != null) {
+            AsrOptions before = o;
+            o = checked("--beam-size", () -> before.withBeamSize(beamSize));
+        }
         return o;
     }
 

@@ -14,6 +14,10 @@ package dev.audioengine.model.task;
  *                            English); a model that cannot hear it refuses the request
  * @param translate           translate the speech into English text rather than transcribe it (Whisper's translate
  *                            task); a model that cannot refuses the request
+ * @param beamSize            1 decodes greedily; N &gt; 1 asks for beam search with N beams (Whisper: whisper.cpp's
+ *                            beam search); a model without beam search refuses N &gt; 1
+ * @param prompt              text the speech continues (Whisper's initial prompt: names, spelling, style), given to
+ *                            every window; null for none; a model that takes no prompt refuses one
  */
 public record AsrOptions(
         VadOptions vad,
@@ -22,7 +26,9 @@ public record AsrOptions(
         double tokensPerSecond,
         double partialEverySeconds,
         String language,
-        boolean translate) {
+        boolean translate,
+        int beamSize,
+        String prompt) {
     /**
      * Windows of up to 10 s joined over pauses under 2 s, 6 tokens per second, partials every 0.5 s. The window limit
      * and merge gap are what docs/MOONSHINE.md's window study found best for Moonshine on long audio with pauses inside
@@ -51,6 +57,38 @@ public record AsrOptions(
     }
 
     /**
+     * Options decoding greedily.
+     *
+     * @param vad                 required
+     * @param maxWindowSeconds    in [1, 60]
+     * @param mergeGapSeconds     {@code >= 0}
+     * @param tokensPerSecond     in (0, 50]
+     * @param partialEverySeconds {@code > 0}
+     * @param language            null, "auto", or a language code
+     * @param translate           whether to translate into English
+     * @throws IllegalArgumentException as the canonical constructor
+     */
+    public AsrOptions(
+            VadOptions vad,
+            double maxWindowSeconds,
+            double mergeGapSeconds,
+            double tokensPerSecond,
+            double partialEverySeconds,
+            String language,
+            boolean translate) {
+        this(
+                vad,
+                maxWindowSeconds,
+                mergeGapSeconds,
+                tokensPerSecond,
+                partialEverySeconds,
+                language,
+                translate,
+                1,
+                null);
+    }
+
+    /**
      * Checks every option's range, naming it as the command line does, so a caller can report a usage error.
      *
      * @param vad required
@@ -60,9 +98,13 @@ public record AsrOptions(
      * @param partialEverySeconds {@code > 0}
      * @param language null, "auto", or a language code of 2 or 3 lowercase letters
      * @param translate whether to translate into English
+     * @param beamSize in [1, 8]
+     * @param prompt any text, or null
      * @throws IllegalArgumentException if vad is null or a value is out of range (NaN included)
      */
     public AsrOptions {
+        if (beamSize < 1 || beamSize > 8)
+            throw new IllegalArgumentException("beam-size must be in [1, 8], got " + beamSize);
         if (language != null && !language.matches("auto|[a-z]{2,3}"))
             throw new IllegalArgumentException(
                     "language must be a code such as en or de, or auto, got \"" + language + "\"");
@@ -85,7 +127,16 @@ public record AsrOptions(
      * @throws IllegalArgumentException if the value is out of range
      */
     public AsrOptions withMaxWindowSeconds(double seconds) {
-        return new AsrOptions(vad, seconds, mergeGapSeconds, tokensPerSecond, partialEverySeconds, language, translate);
+        return new AsrOptions(
+                vad,
+                seconds,
+                mergeGapSeconds,
+                tokensPerSecond,
+                partialEverySeconds,
+                language,
+                translate,
+                beamSize,
+                prompt);
     }
 
     /**
@@ -97,7 +148,15 @@ public record AsrOptions(
      */
     public AsrOptions withMergeGapSeconds(double seconds) {
         return new AsrOptions(
-                vad, maxWindowSeconds, seconds, tokensPerSecond, partialEverySeconds, language, translate);
+                vad,
+                maxWindowSeconds,
+                seconds,
+                tokensPerSecond,
+                partialEverySeconds,
+                language,
+                translate,
+                beamSize,
+                prompt);
     }
 
     /**
@@ -109,7 +168,15 @@ public record AsrOptions(
      */
     public AsrOptions withVad(VadOptions v) {
         return new AsrOptions(
-                v, maxWindowSeconds, mergeGapSeconds, tokensPerSecond, partialEverySeconds, language, translate);
+                v,
+                maxWindowSeconds,
+                mergeGapSeconds,
+                tokensPerSecond,
+                partialEverySeconds,
+                language,
+                translate,
+                beamSize,
+                prompt);
     }
 
     /**
@@ -121,7 +188,15 @@ public record AsrOptions(
      */
     public AsrOptions withLanguage(String code) {
         return new AsrOptions(
-                vad, maxWindowSeconds, mergeGapSeconds, tokensPerSecond, partialEverySeconds, code, translate);
+                vad,
+                maxWindowSeconds,
+                mergeGapSeconds,
+                tokensPerSecond,
+                partialEverySeconds,
+                code,
+                translate,
+                beamSize,
+                prompt);
     }
 
     /**
@@ -132,6 +207,53 @@ public record AsrOptions(
      */
     public AsrOptions withTranslate(boolean into) {
         return new AsrOptions(
-                vad, maxWindowSeconds, mergeGapSeconds, tokensPerSecond, partialEverySeconds, language, into);
+                vad,
+                maxWindowSeconds,
+                mergeGapSeconds,
+                tokensPerSecond,
+                partialEverySeconds,
+                language,
+                into,
+                beamSize,
+                prompt);
+    }
+
+    /**
+     * These options with another beam size.
+     *
+     * @param n 1 (greedy) to 8
+     * @return the same options but the beam size
+     * @throws IllegalArgumentException if {@code n} is out of range
+     */
+    public AsrOptions withBeamSize(int n) {
+        return new AsrOptions(
+                vad,
+                maxWindowSeconds,
+                mergeGapSeconds,
+                tokensPerSecond,
+                partialEverySeconds,
+                language,
+                translate,
+                n,
+                prompt);
+    }
+
+    /**
+     * These options with an initial prompt.
+     *
+     * @param text the text the speech continues, or null for none
+     * @return the same options but the prompt
+     */
+    public AsrOptions withPrompt(String text) {
+        return new AsrOptions(
+                vad,
+                maxWindowSeconds,
+                mergeGapSeconds,
+                tokensPerSecond,
+                partialEverySeconds,
+                language,
+                translate,
+                beamSize,
+                text);
     }
 }

@@ -110,6 +110,11 @@ public final class MoonshineRecognizer implements SpeechRecognizer {
 
     /** Refuses a language other than English and translation: Moonshine's models hear English and write it. */
     private static void englishOnly(AsrOptions options) {
+        if (options.prompt() != null)
+            throw new IllegalArgumentException("Moonshine takes no prompt (the whisper family does)");
+        if (options.beamSize() > 1)
+            throw new IllegalArgumentException(
+                    "Moonshine decodes greedily; it has no beam search (beam size " + options.beamSize() + ")");
         if (options.translate()
                 || (options.language() != null
                         && !options.language().equals("en")

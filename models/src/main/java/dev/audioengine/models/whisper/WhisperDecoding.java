@@ -19,6 +19,78 @@ final class WhisperDecoding {
     /** whisper.cpp's delta_min: a timestamp this close to the audio's end (10 ms frames) ends the window. */
     static final int END_MARGIN_FRAMES = 10;
 
+    /** whisper.cpp's (and openai-whisper's) logprob_thold: a result whose mean log-probability is below is doubtful. */
+    static final double LOGPROB_THRESHOLD = -1.0;
+
+    /** whisper.cpp's (and openai-whisper's) no_speech_thold. */
+    static final double NO_SPEECH_THRESHOLD = 0.6;
+
+    /**
+     * whisper.cpp's guard against text made up in silence: the no-speech token was likely after the prompt and the
+     * result is doubtful; whisper.cpp then outputs nothing for the window (nor takes its text as the next prompt).
+     */
+    static boolean noSpeech(double noSpeechProbability, double averageLogprob) {
+        return noSpeechProbability > NO_SPEECH_THRESHOLD && averageLogprob < LOGPROB_THRESHOLD;
+    }
+
+    /**
+     * whisper.cpp's decision to decode the window again at the next temperature (at any but the last): the decoder
+     * failed (a timestamp went back, no result, stuck at the limit, or a repetition loop by entropy), or its result is
+     * doubtful while the window does not look silent. openai-whisper also falls back on a gzip compression ratio
+     * above 2.4; whisper.cpp has no such test (its entropy guard stands in for it).
+     */
+    static boolean fallback(boolean failed, double averageLogprob, double noSpeechProbability) {
+        return failed || (averageLogprob < LOGPROB_THRESHOLD && noSpeechProbability < NO_SPEECH_THRESHOLD);
+    }
+
+    /**
+     * whisper.cpp's bookkeeping of one greedy decoder's sequence: its result's length (every token without
+     * timestamps, EOT included; up to the last timestamp with them), where the window would seek to, and failure.
+     */
+    static final class Sequence {
+        private final boolean timestamps;
+        private final int audioEnd, limit;
+        private final List<Double> logprobs = new ArrayList<>();
+        private int resultLength, seekDelta = 3000;
+        private boolean hasTs, failed;
+
+        Sequence(boolean timestamps, int audioEnd, int limit) {
+            this.timestamps = timestamps;
+            this.audioEnd = audioEnd;
+            this.limit = limit;
+        }
+
+        /** Token {@code id} taken at step {@code i} with log-probability {@code logprob}. */
+        void take(int i, int id, double logprob, WhisperTokenizer t) {
+            logprobs.add(logprob);
+            if (id > t.timestampBegin()) {
+                seekDelta = 2 * (id - t.timestampBegin());
+                resultLength = i + 1;
+                hasTs = true;
+            }
+            boolean audioDone = seekDelta + END_MARGIN_FRAMES >= audioEnd;
+            if (id == t.eot() || (hasTs && audioDone)) {
+                if (resultLength == 0 && timestamps) {
+                    if (audioDone) resultLength = i + 1;
+                    else failed = true;
+                }
+                if (!timestamps) resultLength = i + 1;
+            } else if (i == limit - 1 && (resultLength == 0 || seekDelta < 1500)) failed = true;
+        }
+
+        /** The result's mean log-probability; −∞ when the decoder failed or took nothing. */
+        double averageLogProbability() {
+            if (failed || resultLength == 0) return Double.NEGATIVE_INFINITY;
+            double sum = 0;
+            for (int i = 0; i < resultLength; i++) sum += logprobs.get(i);
+            return sum / resultLength;
+        }
+
+        boolean failed() {
+            return failed;
+        }
+    }
+
     /** The audio's length in 10 ms mel frames as whisper.cpp counts it (n_len_org: frames that start in the audio). */
     static int frames(int samples) {
         return 1 + Math.floorDiv(samples + 200 - 400, 160);
@@ -40,8 +112,28 @@ final class WhisperDecoding {
         return p.stream().mapToInt(Integer::intValue).toArray();
     }
 
-    /** Applies the rules to {@code logits} in place, given the tokens taken so far in this window. */
-    static void shape(float[] logits, List<Token> taken, WhisperTokenizer t, boolean timestamps) {
+    /**
+     * The prompt after text the window continues ({@code previous}: whisper.cpp's initial prompt or earlier text): the
+     * previous-text token and the last of those tokens that fit in half the decoder's context, then {@link #prompt}.
+     */
+    static int[] prompt(
+            WhisperTokenizer t, String language, boolean translate, boolean timestamps, int[] previous, int textCtx) {
+        int[] init = prompt(t, language, translate, timestamps);
+        if (previous.length == 0) return init;
+        int take = Math.min(textCtx / 2 - 1, previous.length); // whisper.cpp's max_prompt_ctx, less the marker
+        int[] out = new int[1 + take + init.length];
+        out[0] = t.previous();
+        System.arraycopy(previous, previous.length - take, out, 1, take);
+        System.arraycopy(init, 0, out, 1 + take, init.length);
+        return out;
+    }
+
+    /**
+     * Applies the rules to {@code logits} in place, given the tokens taken so far in this window. Returns the
+     * log-probabilities whisper.cpp ranks beams by: the log-softmax of the shaped logits, except that when timestamps
+     * win, text tokens are set to −∞ after the softmax (whisper.cpp does not renormalize over the timestamps).
+     */
+    static double[] shape(float[] logits, List<Token> taken, WhisperTokenizer t, boolean timestamps) {
         int v = logits.length, beg = t.timestampBegin();
         float ninf = Float.NEGATIVE_INFINITY;
         boolean initial = taken.isEmpty();
@@ -55,7 +147,7 @@ final class WhisperDecoding {
             logits[id] = ninf;
         for (int i = 0; i < WhisperTokenizer.LANGUAGES.size() && t.sot() + 1 + i < v; i++)
             logits[t.sot() + 1 + i] = ninf;
-        if (!timestamps) return;
+        if (!timestamps) return logSoftmax(logits);
 
         int n = taken.size();
         boolean lastWasTimestamp = n > 0 && taken.get(n - 1).id() >= beg;
@@ -76,7 +168,11 @@ final class WhisperDecoding {
         double timestampLogprob = sum > 0 ? Math.log(sum) + maxTs : ninf;
         double maxText = ninf;
         for (int i = 0; i < beg; i++) maxText = Math.max(maxText, logprobs[i]);
-        if (timestampLogprob > maxText) Arrays.fill(logits, 0, beg, ninf);
+        if (timestampLogprob > maxText) {
+            Arrays.fill(logits, 0, beg, ninf);
+            Arrays.fill(logprobs, 0, beg, Double.NEGATIVE_INFINITY);
+        }
+        return logprobs;
     }
 
     /** The likeliest token of shaped logits and its softmax probability. */

@@ -37,9 +37,26 @@ public final class WhisperModel implements AutoCloseable {
      * @param probabilities each token's probability after the decoding rules (whisper.cpp's {@code p})
      * @param text          the text tokens decoded
      * @param segments      the text timed by its timestamp tokens (one untimed segment without timestamps)
+     * @param noSpeechProbability   the no-speech token's probability right after SOT, over all tokens, before any
+     *                              rule (openai-whisper's {@code no_speech_prob}; whisper.cpp 1.8 means the same
+     *                              but reads a stale row of its logits buffer, see docs/WHISPER.md)
+     * @param averageLogProbability the mean log-probability of the result's tokens as whisper.cpp counts them (EOT
+     *                              included without timestamps; up to the last timestamp with them), −∞ when the
+     *                              window failed (whisper.cpp's {@code avg_logprobs})
      */
     public record Decoded(
-            String language, List<Integer> tokens, float[] probabilities, String text, List<Segment> segments) {}
+            String language,
+            List<Integer> tokens,
+            float[] probabilities,
+            String text,
+            List<Segment> segments,
+            double noSpeechProbability,
+            double averageLogProbability) {
+        /** whisper.cpp's hallucination guard at its default thresholds: the window heard no speech, drop its text. */
+        public boolean noSpeech() {
+            return WhisperDecoding.noSpeech(noSpeechProbability, averageLogProbability);
+        }
+    }
 
     /**
      * How to decode a window.
@@ -48,10 +65,37 @@ public final class WhisperModel implements AutoCloseable {
      * @param translate  translate to English rather than transcribe
      * @param timestamps predict timestamp tokens (segments), else one segment per window
      * @param maxTokens  the most tokens to take (whisper.cpp's limit is textCtx / 2 − 4)
+     * @param beamSize   1: greedy; N &gt; 1: whisper.cpp's beam search with N decoders ({@code WhisperBeamSearch})
+     * @param prompt     text the window continues (whisper.cpp's {@code --prompt}: after the previous-text token,
+     *                   before SOT, tokenized as whisper.cpp does), or null
      */
-    public record Options(String language, boolean translate, boolean timestamps, int maxTokens) {
+    public record Options(
+            String language, boolean translate, boolean timestamps, int maxTokens, int beamSize, String prompt) {
         public static final Options DEFAULT = new Options(null, false, true, 220);
+
+        public Options {
+            if (beamSize < 1 || beamSize > MAX_BEAMS)
+                throw new IllegalArgumentException("beam size " + beamSize + " is outside 1.." + MAX_BEAMS);
+        }
+
+        /** Greedy decoding. */
+        public Options(String language, boolean translate, boolean timestamps, int maxTokens) {
+            this(language, translate, timestamps, maxTokens, 1, null);
+        }
+
+        /** These options with {@code n} beams (1: greedy). */
+        public Options withBeamSize(int n) {
+            return new Options(language, translate, timestamps, maxTokens, n, prompt);
+        }
+
+        /** These options with an initial prompt (null or empty: none). */
+        public Options withPrompt(String text) {
+            return new Options(language, translate, timestamps, maxTokens, beamSize, text);
+        }
     }
+
+    /** whisper.cpp's WHISPER_MAX_DECODERS: the most beams. */
+    public static final int MAX_BEAMS = 8;
 
     /** The capabilities Whisper's graphs branch on: fused attention (else matmul-softmax-matmul). */
     public static final Set<Capability> USES = Set.of(Capability.FUSED_ATTENTION);
@@ -163,23 +207,63 @@ public final class WhisperModel implements AutoCloseable {
     }
 
     /**
-     * Decodes one window ({@code length} ≤ 480000 samples at 16 kHz from {@code from}) greedily: the language detected
-     * first when the options name none (multilingual models), then tokens until EOT or the limit.
+     * Decodes one window ({@code length} ≤ 480000 samples at 16 kHz from {@code from}), greedily or by beam search:
+     * the language detected first when the options name none (multilingual models), then tokens until EOT or the
+     * limit.
      */
     public synchronized Decoded decode(float[] samples, int from, int length, Options options) {
         session.encode(samples, from, length, false);
         String language = options.language();
         if (!tokenizer.multilingual()) language = "en";
         else if (language == null) language = bestLanguage(detectEncoded());
-        int[] prompt = WhisperDecoding.prompt(tokenizer, language, options.translate(), options.timestamps());
+        int[] previous = options.prompt() == null ? new int[0] : tokenizer.encode(options.prompt());
+        int[] prompt = WhisperDecoding.prompt(
+                tokenizer, language, options.translate(), options.timestamps(), previous, config().textCtx());
         float[] logits = null;
-        for (int i = 0; i < prompt.length; i++) logits = session.step(prompt[i], i);
+        double noSpeech = Double.NaN;
+        for (int i = 0; i < prompt.length; i++) {
+            logits = session.step(prompt[i], i);
+            // openai-whisper's no_speech_prob: where the model was trained to say "no speech" instead of a language
+            if (prompt[i] == tokenizer.sot())
+                noSpeech = Math.exp(WhisperDecoding.logSoftmax(logits)[tokenizer.noSpeech()]);
+        }
         int limit = Math.min(options.maxTokens(), config().textCtx() - prompt.length);
         List<WhisperDecoding.Token> taken = new ArrayList<>();
         int audioEnd = WhisperDecoding.frames(length), lastTimestamp = -1;
+        if (options.beamSize() > 1) {
+            session.startBeams(options.beamSize());
+            try {
+                WhisperBeamSearch.Beams beams = new WhisperBeamSearch.Beams() {
+                    @Override
+                    public float[] step(int beam, int token, int position) {
+                        return session.step(beam, token, position);
+                    }
+
+                    @Override
+                    public void fork(int[] from) {
+                        session.forkBeams(from);
+                    }
+                };
+                var best = WhisperBeamSearch.decode(
+                        beams,
+                        logits,
+                        prompt.length,
+                        tokenizer,
+                        options.timestamps(),
+                        audioEnd,
+                        options.beamSize(),
+                        limit);
+                for (WhisperBeamSearch.Step s : best.tokens()) taken.add(new WhisperDecoding.Token(s.id(), s.p()));
+                return decoded(language, taken, length, noSpeech, best.averageLogProbability());
+            } finally {
+                session.endBeams();
+            }
+        }
+        WhisperDecoding.Sequence sequence = new WhisperDecoding.Sequence(options.timestamps(), audioEnd, limit);
         for (int i = 0; i < limit; i++) {
-            WhisperDecoding.shape(logits, taken, tokenizer, options.timestamps());
+            double[] logprobs = WhisperDecoding.shape(logits, taken, tokenizer, options.timestamps());
             WhisperDecoding.Token t = WhisperDecoding.pick(logits);
+            sequence.take(i, t.id(), logprobs[t.id()], tokenizer);
             if (t.id() == tokenizer.eot()) break;
             taken.add(t);
             if (t.id() > tokenizer.timestampBegin()) lastTimestamp = t.id() - tokenizer.timestampBegin();
@@ -187,11 +271,23 @@ public final class WhisperModel implements AutoCloseable {
             if (lastTimestamp > 0 && 2 * lastTimestamp + WhisperDecoding.END_MARGIN_FRAMES >= audioEnd) break;
             if (i + 1 < limit) logits = session.step(t.id(), prompt.length + i);
         }
+        return decoded(language, taken, length, noSpeech, sequence.averageLogProbability());
+    }
+
+    private Decoded decoded(
+            String language, List<WhisperDecoding.Token> taken, int length, double noSpeech, double averageLogprob) {
         List<Integer> ids = taken.stream().map(WhisperDecoding.Token::id).toList();
         float[] p = new float[taken.size()];
         for (int i = 0; i < p.length; i++) p[i] = taken.get(i).probability();
         double seconds = (double) length / WhisperNetwork.SAMPLE_RATE;
-        return new Decoded(language, ids, p, tokenizer.decode(ids), WhisperDecoding.segments(ids, tokenizer, seconds));
+        return new Decoded(
+                language,
+                ids,
+                p,
+                tokenizer.decode(ids),
+                WhisperDecoding.segments(ids, tokenizer, seconds),
+                noSpeech,
+                averageLogprob);
     }
 
     /**

@@ -134,7 +134,12 @@ public final class WhisperRecognizer implements SpeechRecognizer {
             throw new IllegalArgumentException("this Whisper model is English-only: it cannot "
                     + (options.translate() ? "translate" : "hear language " + language));
         return new WhisperModel.Options(
-                language, options.translate(), true, model.config().textCtx() / 2 - 4);
+                language,
+                options.translate(),
+                true,
+                model.config().textCtx() / 2 - 4,
+                options.beamSize(),
+                options.prompt());
     }
 
     @Override

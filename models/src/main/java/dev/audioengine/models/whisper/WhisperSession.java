@@ -7,6 +7,7 @@ import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
 import dev.audioengine.models.whisper.WhisperNetwork.WhisperConfig;
+import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,6 +30,10 @@ final class WhisperSession implements AutoCloseable {
     private final HostTensor selfLength = HostTensor.allocate(DType.I32, Shape.of(1));
     private final HostTensor logits;
     private final Map<String, HostTensor> stepInputs;
+    private final List<PersistentTensor> selfCaches;
+    // beam search: each beam's self caches on the host ([beam][cache]), swapped through the device caches per step
+    private HostTensor[][] beams = new HostTensor[0][], spare = new HostTensor[0][];
+    private int resident = -1; // the beam whose caches the device holds, or -1
 
     WhisperSession(AudioEngine engine, WhisperWeights weights) {
         this.config = weights.config;
@@ -53,6 +58,7 @@ final class WhisperSession implements AutoCloseable {
             caches.forEach(PersistentTensor::close);
             throw e;
         }
+        selfCaches = caches.stream().filter(t -> t.name().contains(".self_")).toList();
         logits = HostTensor.allocate(DType.F32, Shape.of(1, 1, c.vocabulary()));
         stepInputs = Map.of(
                 WhisperNetwork.TOKEN, token, WhisperNetwork.POSITION, position, WhisperNetwork.SELF_LENGTH, selfLength);
@@ -87,6 +93,68 @@ final class WhisperSession implements AutoCloseable {
         return logits.toFloatArray();
     }
 
+    /**
+     * Beam search: makes room for {@code n} beams' self caches on the host, every beam's a copy of the caches the
+     * device holds now (the prompt fed). Each beam's cache is whole, so a beam forks by copying another's.
+     */
+    void startBeams(int n) {
+        endBeams();
+        beams = new HostTensor[n][];
+        spare = new HostTensor[n][];
+        for (int b = 0; b < n; b++) {
+            beams[b] = new HostTensor[selfCaches.size()];
+            spare[b] = new HostTensor[selfCaches.size()];
+            for (int i = 0; i < selfCaches.size(); i++) {
+                PersistentTensor c = selfCaches.get(i);
+                beams[b][i] = HostTensor.allocate(c.dtype(), c.shape());
+                spare[b][i] = HostTensor.allocate(c.dtype(), c.shape());
+                if (b == 0) c.download(beams[b][i]);
+                else
+                    MemorySegment.copy(
+                            beams[0][i].data(),
+                            0,
+                            beams[b][i].data(),
+                            0,
+                            beams[0][i].data().byteSize());
+            }
+        }
+        resident = 0;
+    }
+
+    /** As {@link #step(int, int)} on beam {@code beam}'s self caches (they take this step's keys and values). */
+    float[] step(int beam, int tokenId, int pos) {
+        if (resident != beam) {
+            for (int i = 0; i < selfCaches.size(); i++) selfCaches.get(i).upload(beams[beam][i]);
+            resident = beam;
+        }
+        float[] out = step(tokenId, pos);
+        for (int i = 0; i < selfCaches.size(); i++) selfCaches.get(i).download(beams[beam][i]);
+        return out;
+    }
+
+    /** Beam {@code b} continues beam {@code from[b]}'s sequence: the caches are copied, all at once. */
+    void forkBeams(int[] from) {
+        for (int b = 0; b < from.length; b++)
+            for (int i = 0; i < selfCaches.size(); i++)
+                MemorySegment.copy(
+                        beams[from[b]][i].data(),
+                        0,
+                        spare[b][i].data(),
+                        0,
+                        spare[b][i].data().byteSize());
+        HostTensor[][] t = beams;
+        beams = spare;
+        spare = t;
+        resident = -1;
+    }
+
+    /** Frees the beams' host caches (until the next beam search). */
+    void endBeams() {
+        for (HostTensor[][] set : List.of(beams, spare)) for (HostTensor[] b : set) for (HostTensor t : b) t.close();
+        beams = spare = new HostTensor[0][];
+        resident = -1;
+    }
+
     dev.audioengine.api.exec.RunSummary stepSummary() {
         return step.summary();
     }
@@ -96,6 +164,7 @@ final class WhisperSession implements AutoCloseable {
         encoder.close();
         step.close();
         caches.forEach(PersistentTensor::close);
+        endBeams();
         for (HostTensor t : List.of(token, position, selfLength, logits)) t.close();
     }
 }

@@ -120,6 +120,52 @@ public final class WhisperTokenizer {
         return new String(bytes(ids), StandardCharsets.UTF_8);
     }
 
+    /**
+     * whisper.cpp's own tokenizer ({@code whisper_tokenize}, what it runs on {@code --prompt}): the text's UTF-8 bytes
+     * split into words by GPT-2's pattern with ASCII letter, digit and space classes (std::regex in the C locale),
+     * then each word cut greedily into the longest byte runs the vocabulary has (a byte run the vocabulary lacks is
+     * skipped, as whisper.cpp logs "unknown token" and skips it). This is not GPT-2's BPE merge order: the same text
+     * may come out as other tokens than openai-whisper's; it is what whisper.cpp feeds, for ggml files and folders
+     * alike.
+     */
+    public int[] encode(String text) {
+        Map<String, Integer> ids = byteRuns();
+        // bytes as ISO-8859-1 chars: Java's default (ASCII) classes then see non-ASCII bytes as C's isalpha does
+        String s = new String(text.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
+        java.util.regex.Matcher m = WORDS.matcher(s);
+        java.util.List<Integer> out = new java.util.ArrayList<>();
+        while (m.find()) {
+            String word = m.group();
+            for (int i = 0; i < word.length(); ) {
+                int j = word.length();
+                while (j > i && !ids.containsKey(word.substring(i, j))) j--;
+                if (j == i) i++; // no token for this byte: whisper.cpp skips it too
+                else {
+                    out.add(ids.get(word.substring(i, j)));
+                    i = j;
+                }
+            }
+        }
+        return out.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    private static final java.util.regex.Pattern WORDS = java.util.regex.Pattern.compile(
+            "'s|'t|'re|'ve|'m|'ll|'d| ?[a-zA-Z]+| ?[0-9]+| ?[^\\sa-zA-Z0-9]+|\\s+(?!\\S)|\\s+");
+
+    private Map<String, Integer> byteRuns;
+
+    /** Every listed token's bytes (as ISO-8859-1 chars) → its id, a later id winning as in whisper.cpp's map. */
+    private synchronized Map<String, Integer> byteRuns() {
+        if (byteRuns == null) {
+            Map<String, Integer> m = new java.util.HashMap<>();
+            for (int i = 0; i < tokens.length; i++)
+                if (tokens[i] != null && tokens[i].length > 0)
+                    m.put(new String(tokens[i], StandardCharsets.ISO_8859_1), i);
+            byteRuns = m;
+        }
+        return byteRuns;
+    }
+
     /** The raw bytes of the text tokens among {@code ids}. */
     byte[] bytes(List<Integer> ids) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();

@@ -114,4 +114,124 @@ class WhisperDecodingTest {
         assertThat(untimed.get(0).end()).isEqualTo(4.5);
         assertThat(untimed.get(0).text()).isEqualTo("hello world");
     }
+
+    /** std::mt19937's check value (the C++ standard: the 10000th output of a default-seeded engine is 4123659995). */
+    @Test
+    void mersenneTwisterIsStdMt19937() {
+        var r = new WhisperBeamSearch.Mt19937(5489);
+        long last = 0;
+        for (int i = 0; i < 10000; i++) last = r.next();
+        assertThat(last).isEqualTo(4123659995L);
+        // whisper.cpp seeds decoder j with j: std::mt19937(0)'s first outputs
+        var zero = new WhisperBeamSearch.Mt19937(0);
+        assertThat(List.of(zero.next(), zero.next())).containsExactly(2357136044L, 2546248239L);
+    }
+
+    /** libstdc++'s discrete_distribution: u in [0, 1) from two outputs, low word first; the first cumulative ≥ u. */
+    @Test
+    void drawsAreLibstdcxxDiscreteDistribution() {
+        var r = new WhisperBeamSearch.Mt19937(0);
+        double u = (2357136044L + 2546248239L * 4294967296.0) / 18446744073709551616.0;
+        assertThat(r.canonical()).isEqualTo(u);
+        double[] cp = WhisperBeamSearch.cumulative(new float[] {0, 1, 0, 3, 0});
+        assertThat(cp).containsExactly(0, 0.25, 0.25, 1, 1);
+        // u ≈ 0.593: past the first weight (0.25), inside the second (token 3); zero weights are never drawn
+        assertThat(WhisperBeamSearch.draw(cp, new WhisperBeamSearch.Mt19937(0))).isEqualTo(3);
+        var many = new WhisperBeamSearch.Mt19937(7);
+        int[] counts = new int[5];
+        for (int i = 0; i < 4000; i++) counts[WhisperBeamSearch.draw(cp, many)]++;
+        assertThat(counts[0] + counts[2] + counts[4]).isZero();
+        assertThat(counts[1]).isBetween(900, 1100);
+    }
+
+    /** The ranking: mean log-probability over the result; a result of over 32 tokens with low entropy is a loop. */
+    @Test
+    void beamsAreRankedByMeanLogProbabilityAndLoopsFail() {
+        List<WhisperBeamSearch.Step> s = new ArrayList<>();
+        for (int i = 0; i < 40; i++) s.add(new WhisperBeamSearch.Step(i % 3, 0.5f, -1f - i % 2));
+        assertThat(WhisperBeamSearch.score(s, 4)).isEqualTo(-1.5);
+        assertThat(WhisperBeamSearch.score(s, 0)).isEqualTo(Double.NEGATIVE_INFINITY);
+        assertThat(WhisperBeamSearch.entropy(s, 40)).isCloseTo(Math.log(3), org.assertj.core.data.Offset.offset(0.01));
+        assertThat(WhisperBeamSearch.entropy(s, 40)).isLessThan(WhisperBeamSearch.ENTROPY_THRESHOLD);
+        List<WhisperBeamSearch.Step> varied = new ArrayList<>();
+        for (int i = 0; i < 40; i++) varied.add(new WhisperBeamSearch.Step(i, 0.5f, -1f));
+        assertThat(WhisperBeamSearch.entropy(varied, 40))
+                .isCloseTo(Math.log(32), org.assertj.core.data.Offset.offset(1e-12));
+    }
+
+    /** Prompt text as whisper.cpp tokenizes it: GPT-2's words, longest byte runs; the bytes come back whole. */
+    @Test
+    void promptTextIsTokenizedAsWhisperCppDoes() {
+        assertThat(T.encode("Hello world")).containsExactly(15496, 995);
+        assertThat(T.encode("")).isEmpty();
+        String s = "So,  the 42 cafés  in Zürich's old town — 東京? Yes!!\n";
+        int[] ids = T.encode(s);
+        assertThat(T.decode(Arrays.stream(ids).boxed().toList())).isEqualTo(s);
+        assertThat(Arrays.stream(ids).max().orElseThrow()).isLessThan(T.eot());
+        // the whitespace rule: of a run of spaces before a word, the last space goes with the word
+        assertThat(T.encode("a   b")).containsExactly(64, 220, 220, 275);
+    }
+
+    /** The previous-text token and at most the last textCtx / 2 − 1 prompt tokens come before SOT. */
+    @Test
+    void promptTokensGoBeforeSotAfterThePreviousTextToken() {
+        assertThat(WhisperDecoding.prompt(T, "en", false, false, new int[] {1, 2, 3}, 448))
+                .containsExactly(
+                        T.previous(), 1, 2, 3, T.sot(), T.languageToken("en"), T.transcribe(), T.noTimestamps());
+        int[] many = new int[300];
+        for (int i = 0; i < many.length; i++) many[i] = i;
+        int[] p = WhisperDecoding.prompt(T, "en", false, true, many, 448);
+        assertThat(p).hasSize(1 + 223 + 3);
+        assertThat(p[1]).isEqualTo(300 - 223);
+        assertThat(WhisperDecoding.prompt(T, "en", false, true, new int[0], 448))
+                .containsExactly(T.sot(), T.languageToken("en"), T.transcribe());
+    }
+
+    /** whisper.cpp's guard and fallback decisions at its default thresholds (no-speech 0.6, mean log-probability −1). */
+    @Test
+    void noSpeechGuardAndFallbackDecisions() {
+        assertThat(WhisperDecoding.noSpeech(0.7, -1.5)).isTrue();
+        assertThat(WhisperDecoding.noSpeech(0.7, -0.5))
+                .as("confident text is kept")
+                .isFalse();
+        assertThat(WhisperDecoding.noSpeech(0.5, -1.5))
+                .as("speech likely: kept")
+                .isFalse();
+        assertThat(WhisperDecoding.noSpeech(0.6, -1.5)).as("strictly above").isFalse();
+        assertThat(WhisperDecoding.fallback(false, -1.5, 0.5))
+                .as("doubtful text in speech")
+                .isTrue();
+        assertThat(WhisperDecoding.fallback(false, -1.5, 0.7))
+                .as("doubtful in silence: no-speech, not retried")
+                .isFalse();
+        assertThat(WhisperDecoding.fallback(false, -0.5, 0.1)).isFalse();
+        assertThat(WhisperDecoding.fallback(true, -0.1, 0.9))
+                .as("a failed decoder always")
+                .isTrue();
+    }
+
+    /** The result's length as whisper.cpp counts it, for the mean log-probability. */
+    @Test
+    void meanLogProbabilityCountsTheResultAsWhisperCppDoes() {
+        // no timestamps: every token, EOT included
+        var plain = new WhisperDecoding.Sequence(false, 500, 220);
+        plain.take(0, 100, -1, T);
+        plain.take(1, 200, -2, T);
+        plain.take(2, T.eot(), -0.0, T);
+        assertThat(plain.averageLogProbability()).isEqualTo(-1.0);
+        // timestamps: up to the last timestamp; text after it (and EOT) not counted
+        var timed = new WhisperDecoding.Sequence(true, 500, 220);
+        timed.take(0, BEG, -0.5, T);
+        timed.take(1, 100, -1, T);
+        timed.take(2, BEG + 40, -1.5, T);
+        timed.take(3, 200, -9, T);
+        timed.take(4, T.eot(), -9, T);
+        assertThat(timed.averageLogProbability()).isEqualTo(-1.0);
+        // stuck: no end by the limit fails
+        var stuck = new WhisperDecoding.Sequence(false, 500, 2);
+        stuck.take(0, 100, -1, T);
+        stuck.take(1, 100, -1, T);
+        assertThat(stuck.failed()).isTrue();
+        assertThat(stuck.averageLogProbability()).isEqualTo(Double.NEGATIVE_INFINITY);
+    }
 }

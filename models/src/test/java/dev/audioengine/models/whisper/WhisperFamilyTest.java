@@ -54,6 +54,11 @@ class WhisperFamilyTest {
             assertThat(window.text()).isEqualTo(direct.text().strip());
             assertThat(window.startSample()).isEqualTo(16000);
             assertThat(direct.language()).isEqualTo("de");
+            // beam size and prompt reach the window's decoding
+            var beamed = asr.transcribeWindow(audio, 0, german.withBeamSize(3).withPrompt("Guten Tag."));
+            var beamedDirect = model.decode(
+                    audio, 0, audio.length, new WhisperModel.Options("de", false, true, 220, 3, "Guten Tag."));
+            assertThat(beamed.tokens()).isEqualTo(beamedDirect.tokens()).isNotEmpty();
             var auto = model.decode(audio, 0, audio.length, WhisperModel.Options.DEFAULT);
             assertThat(auto.language())
                     .isEqualTo(WhisperModel.bestLanguage(model.detectLanguage(audio, 0, audio.length)));

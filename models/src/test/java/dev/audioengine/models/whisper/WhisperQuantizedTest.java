@@ -34,6 +34,6 @@ class WhisperQuantizedTest {
     @ParameterizedTest
     @CsvSource({"q8_0", "q6_k", "q5_1", "q5_0", "q5_k", "q4_1", "q4_0", "q4_k", "q3_k", "q2_k"})
     void greedyTokensMatchWhisperCpp(String type, @TempDir Path dir) throws Exception {
-        new WhisperCppParityTest().greedy(dir, CONFIG, "en", false, type, TOLERANCE);
+        new WhisperCppParityTest().quantized(dir, CONFIG, type, TOLERANCE);
     }
 }
