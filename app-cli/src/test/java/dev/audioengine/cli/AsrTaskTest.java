@@ -342,7 +342,7 @@ class AsrTaskTest {
                         "vad option",
                         "--threshold is an option of --task vad and --task kws, not of --task asr; its options: --mode, --segments-out, "
                                 + "--format, --audio-stream, --max-window-s, --merge-gap-s, --max-batch, --language, "
-                                + "--translate, --vad-threshold",
+                                + "--translate, --beam-size, --prompt, --vad-threshold",
                         "--task",
                         "asr",
                         "--model",
