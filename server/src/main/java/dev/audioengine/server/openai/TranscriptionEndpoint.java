@@ -27,6 +27,8 @@ import io.helidon.webserver.http.ServerResponse;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
@@ -90,14 +92,21 @@ public final class TranscriptionEndpoint implements Endpoint.Body {
             Upload file = UploadedAudio.required(form.file("file"));
             ServedModel model = asrModel(models, r.model(), note);
             note.model(model.id());
-            requireSupported(model, r.options());
-            if (!r.ignored().isEmpty()) {
-                res.header(IGNORED_HEADER, String.join(",", r.ignored()));
-                note.note("accepted without effect: " + String.join(", ", r.ignored()));
+            AsrOptions options = r.options();
+            List<String> ignored = new ArrayList<>(r.ignored());
+            if (options.prompt() != null && !supports(model, options) && supports(model, options.withPrompt(null))) {
+                // OpenAI's clients send a prompt to any model; one that takes none (Moonshine) answers without it
+                options = options.withPrompt(null);
+                ignored.add(0, "prompt");
+            }
+            requireSupported(model, options);
+            if (!ignored.isEmpty()) {
+                res.header(IGNORED_HEADER, String.join(",", ignored));
+                note.note("accepted without effect: " + String.join(", ", ignored));
             }
             try (AudioStream in = UploadedAudio.open(file)) {
-                if (r.stream()) streamEvents(req, res, model, in, file, note, r.options());
-                else answer(res, r, model, in, file, note);
+                if (r.stream()) streamEvents(req, res, model, in, file, note, options);
+                else answer(res, r.format(), options, model, in, file, note);
             }
         }
     }
@@ -113,6 +122,15 @@ public final class TranscriptionEndpoint implements Endpoint.Body {
             throw options.translate()
                     ? ApiError.invalid("model", "unsupported_task", model.id() + ": " + e.getMessage())
                     : ApiError.invalid("language", "unsupported_language", model.id() + ": " + e.getMessage());
+        }
+    }
+
+    private static boolean supports(ServedModel model, AsrOptions options) throws IOException {
+        try {
+            model.get(SpeechRecognizer.class).requireSupported(options);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
         }
     }
 
@@ -142,7 +160,8 @@ public final class TranscriptionEndpoint implements Endpoint.Body {
 
     private void answer(
             ServerResponse res,
-            TranscriptionRequest r,
+            TranscriptionRequest.Format format,
+            AsrOptions options,
             ServedModel model,
             AudioStream in,
             Upload file,
@@ -151,13 +170,13 @@ public final class TranscriptionEndpoint implements Endpoint.Body {
         ServedModel.Replica replica = model.replica();
         Future<Result> work = replica.pool().start(() -> {
             long t0 = System.nanoTime();
-            Transcript t = replica.get(SpeechRecognizer.class).transcribe(in, r.options());
+            Transcript t = replica.get(SpeechRecognizer.class).transcribe(in, options);
             return new Result(t, (System.nanoTime() - t0) / 1e9);
         });
         Result result = outcome(work, file);
         account(model, result, note);
-        res.header(HeaderNames.CONTENT_TYPE, TranscriptFormats.mediaType(r.format()));
-        res.send(TranscriptFormats.render(r.format(), result.transcript(), r.options()));
+        res.header(HeaderNames.CONTENT_TYPE, TranscriptFormats.mediaType(format));
+        res.send(TranscriptFormats.render(format, result.transcript(), options));
     }
 
     private void streamEvents(

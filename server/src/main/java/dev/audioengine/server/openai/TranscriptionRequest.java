@@ -11,9 +11,9 @@ import java.util.Set;
 
 /**
  * The form fields of {@code POST /v1/audio/transcriptions}, checked as OpenAI defines them. Fields this server
- * accepts but cannot act on (a prompt, a sampling temperature: Moonshine decodes greedily and takes no prompt) are
- * listed in {@link #ignored()}, which the response names in a header; fields it does not know are refused, as OpenAI
- * refuses them.
+ * accepts but cannot act on (a sampling temperature: the recognizers decode without sampling; a prompt for a model
+ * that takes none, found by the endpoint) are listed in {@link #ignored()}, which the response names in a header;
+ * fields it does not know are refused, as OpenAI refuses them.
  */
 record TranscriptionRequest(String model, Format format, boolean stream, List<String> ignored, AsrOptions options) {
     /** The response formats, by OpenAI's names. */
@@ -103,7 +103,8 @@ record TranscriptionRequest(String model, Format format, boolean stream, List<St
                             + format.wireName);
         }
         List<String> ignored = new ArrayList<>();
-        form.field("prompt").filter(p -> !p.isBlank()).ifPresent(p -> ignored.add("prompt"));
+        Optional<String> prompt = form.field("prompt").filter(p -> !p.isBlank());
+        if (prompt.isPresent()) options = options.withPrompt(prompt.get());
         form.field("temperature").ifPresent(t -> {
             double v = number("temperature", t);
             if (!(v >= 0 && v <= 1))
