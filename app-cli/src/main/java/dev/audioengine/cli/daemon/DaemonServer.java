@@ -60,7 +60,7 @@ public final class DaemonServer implements AutoCloseable {
     private DaemonServer(Path socket, Duration idle, FileChannel lockFile, FileLock lock) throws IOException {
         this.socket = socket;
         this.idle = idle;
-        this.home = socket.getParent();
+        this.home = Path.of("").toAbsolutePath(); // the client starts it in the socket's folder
         this.lockFile = lockFile;
         this.lock = lock;
         // nobody holds the lock, so nothing answers on a socket file that is there: a crashed process's, replaced
@@ -230,6 +230,7 @@ public final class DaemonServer implements AutoCloseable {
 
     static String describe(Duration d) {
         long s = d.toSeconds();
+        if (s < 1) return d.toMillis() + " ms";
         if (s < 120) return s + " s";
         if (s < 7200) return s / 60 + " min";
         return String.format(Locale.ROOT, "%.1f h", s / 3600.0);
@@ -302,7 +303,10 @@ public final class DaemonServer implements AutoCloseable {
         awaitStop();
     }
 
-    /** Where jobs return to between jobs: the socket's folder (never a job's, which may be removed). */
+    /**
+     * Where the process returns between jobs: its own start folder, the socket's folder (never a job's, which may be
+     * removed meanwhile).
+     */
     Path home() {
         return home;
     }
