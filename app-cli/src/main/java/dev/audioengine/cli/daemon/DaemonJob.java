@@ -31,7 +31,7 @@ final class DaemonJob {
     private final String columns;
     private final List<String> args;
     private final SynchronousQueue<byte[]> stdinChunks = new SynchronousQueue<>();
-    private volatile boolean clientGone, stdoutClosed;
+    private volatile boolean clientGone, stdoutClosed, finished;
     private volatile Thread runner;
 
     DaemonJob(SocketChannel channel, Frames frames, List<String> request) throws IOException {
@@ -99,6 +99,9 @@ final class DaemonJob {
                 DaemonServer.LOG.println("audioengine daemon: " + e.getMessage());
             }
         }
+        finished = true;
+        // a job whose client left may have been interrupted anywhere, a kept model's run included: load them afresh
+        if (clientGone) daemon.models.clear();
         try {
             frames.writeInt(Frames.EXIT, status);
         } catch (IOException e) {
@@ -131,14 +134,32 @@ final class DaemonJob {
                 else if (f.type() == Frames.STDOUT_CLOSED) stdoutClosed = true;
             }
         } catch (IOException | InterruptedException e) {
-            if (channel.isOpen() && !(e instanceof InterruptedException)) {
-                // the client went away mid-job (Ctrl-C, killed): stop the job where it listens
+            if (channel.isOpen() && !(e instanceof InterruptedException) && !finished) {
+                // The client went away mid-job (Ctrl-C, killed). A run of its own would end here; this one is told
+                // where it listens (an interrupt, stdin at its end, writes that fail as on a closed pipe) and given
+                // ABANDON_GRACE to stop. One that goes on (a loop over many inputs whose lines go to a PrintWriter,
+                // which swallows the failures) would hold every later job back: then the process exits, as the run of
+                // its own would have, and the next call starts a fresh one.
                 clientGone = true;
+                stdinChunks.offer(new byte[0]);
                 Thread r = runner;
                 if (r != null) r.interrupt();
+                try {
+                    Thread.sleep(ABANDON_GRACE);
+                } catch (InterruptedException stopped) {
+                    return;
+                }
+                if (!finished) {
+                    DaemonServer.LOG.println("audioengine daemon: the client of a job left " + ABANDON_GRACE.toSeconds()
+                            + " s ago and the job still runs; exiting, as that job's own process would have");
+                    System.exit(DaemonFiles.EXIT_DIED); // with the shutdown hooks, as Ctrl-C runs them (TTS keeps what it made)
+                }
             }
         }
     }
+
+    /** How long a job whose client left may take to notice before the process exits. */
+    static final java.time.Duration ABANDON_GRACE = java.time.Duration.ofSeconds(10);
 
     /** The job's stdout or stderr: frames to the client. A write after the client left fails, as on a closed pipe. */
     private final class Sink extends OutputStream {

@@ -64,10 +64,15 @@ final class ResidentModels implements ModelKeeper, AutoCloseable {
         return kept.size() + " models kept (" + String.join(", ", names) + ")";
     }
 
+    /** Closes every kept model; later leases load afresh. */
+    synchronized void clear() {
+        kept.values().forEach(ResidentModels::release);
+        kept.clear();
+    }
+
     @Override
     public synchronized void close() {
         closed = true;
-        kept.values().forEach(ResidentModels::release);
-        kept.clear();
+        clear();
     }
 }

@@ -203,6 +203,26 @@ class DaemonTest {
     }
 
     @Test
+    @org.junit.jupiter.api.Timeout(120)
+    void aClientThatLeavesDuringTheJobLeavesTheProcessServing() throws IOException {
+        SocketChannel c = DaemonClient.connect(socket);
+        Frames frames = new Frames(c);
+        frames.write(
+                Frames.RUN,
+                Frames.strings(new DaemonClient.Job(HERE, false, null, List.of("--task", "vad", "--audio", "-", "--threads", "1"))
+                        .encoded()));
+        while (frames.read().type() != Frames.STDIN_WANTED) {
+            // the job waits for its input: leave now, as a client stopped by Ctrl-C does
+        }
+        c.close();
+        // the abandoned job ends at its next read (standard input at its end), and the next one runs
+        String wav = EXAMPLES.resolve("speech.wav").toString();
+        Result next = viaDaemon(HERE, new byte[0], "--task", "vad", "--audio", wav, "--threads", "1", "-q");
+        assertThat(next.exit()).as(next.err()).isZero();
+        assertThat(next.out()).isEqualTo(direct(new byte[0], "--task", "vad", "--audio", wav, "--threads", "1", "-q").out());
+    }
+
+    @Test
     void aSecondProcessForTheSameSocketLeavesItToTheFirst() throws IOException {
         assertThat(DaemonServer.start(socket, Duration.ofMinutes(1), Duration.ofSeconds(2)))
                 .isNull();
