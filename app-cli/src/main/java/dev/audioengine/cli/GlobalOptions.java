@@ -152,8 +152,10 @@ public final class GlobalOptions {
      * backend options), as one string: a resident process keeps a model for the next job with the same.
      */
     public String engineKey() {
-        return "backend=" + backend() + " devices=" + devices + " threads=" + threads + " capabilities=" + capabilities
-                + " fallback=" + fallback + " options=" + new java.util.TreeMap<>(options);
+        // the fields, not backend(): this must not throw before the engine's own checks do
+        return "backend=" + (allBackends ? ALL : backend) + " devices=" + devices + " threads=" + threads
+                + " capabilities=" + capabilities + " fallback=" + fallback + " options="
+                + new java.util.TreeMap<>(options);
     }
 
     /** Range checks that the option types cannot express; reported as usage errors (exit 2). */

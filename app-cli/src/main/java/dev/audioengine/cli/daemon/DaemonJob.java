@@ -152,7 +152,9 @@ final class DaemonJob {
                 if (!finished) {
                     DaemonServer.LOG.println("audioengine daemon: the client of a job left " + ABANDON_GRACE.toSeconds()
                             + " s ago and the job still runs; exiting, as that job's own process would have");
-                    System.exit(DaemonFiles.EXIT_DIED); // with the shutdown hooks, as Ctrl-C runs them (TTS keeps what it made)
+                    System.exit(
+                            DaemonFiles.EXIT_DIED); // with the shutdown hooks, as Ctrl-C runs them (TTS keeps what it
+                    // made)
                 }
             }
         }

@@ -209,7 +209,8 @@ class DaemonTest {
         Frames frames = new Frames(c);
         frames.write(
                 Frames.RUN,
-                Frames.strings(new DaemonClient.Job(HERE, false, null, List.of("--task", "vad", "--audio", "-", "--threads", "1"))
+                Frames.strings(new DaemonClient.Job(
+                                HERE, false, null, List.of("--task", "vad", "--audio", "-", "--threads", "1"))
                         .encoded()));
         while (frames.read().type() != Frames.STDIN_WANTED) {
             // the job waits for its input: leave now, as a client stopped by Ctrl-C does
@@ -219,7 +220,9 @@ class DaemonTest {
         String wav = EXAMPLES.resolve("speech.wav").toString();
         Result next = viaDaemon(HERE, new byte[0], "--task", "vad", "--audio", wav, "--threads", "1", "-q");
         assertThat(next.exit()).as(next.err()).isZero();
-        assertThat(next.out()).isEqualTo(direct(new byte[0], "--task", "vad", "--audio", wav, "--threads", "1", "-q").out());
+        assertThat(next.out())
+                .isEqualTo(direct(new byte[0], "--task", "vad", "--audio", wav, "--threads", "1", "-q")
+                        .out());
     }
 
     @Test
