@@ -13,6 +13,8 @@ module dev.audioengine.cli {
     requires java.logging;
 
     exports dev.audioengine.cli.spi;
+    // the resident process (--daemon): its client's and server's main classes
+    exports dev.audioengine.cli.daemon;
     // the parent command, global options and usage errors the tools' subcommands share, and the task helpers
     // (inputs, model choice, text, voices) the benches reuse
     exports dev.audioengine.cli to

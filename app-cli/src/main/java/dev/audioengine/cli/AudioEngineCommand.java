@@ -55,6 +55,7 @@ public final class AudioEngineCommand implements Runnable, CliContext {
     private BackendRegistry registry;
     private FamilyRegistry families;
     private java.io.InputStream stdin = System.in;
+    private ModelKeeper models = ModelKeeper.NONE;
     /** Not System.out: a PrintStream swallows write errors, so a closed pipe would go on being fed a whole synthesis. */
     private java.io.OutputStream stdout = new java.io.FileOutputStream(java.io.FileDescriptor.out);
 
@@ -79,11 +80,25 @@ public final class AudioEngineCommand implements Runnable, CliContext {
         return globals;
     }
 
-    /** Standard input and output as bytes (the WAV of --task tts --out -); tests bring their own. */
-    AudioEngineCommand streams(java.io.InputStream in, java.io.OutputStream out) {
+    /**
+     * Standard input and output as bytes (the WAV of --task tts --out -); tests and the resident process's jobs bring
+     * their own.
+     */
+    public AudioEngineCommand streams(java.io.InputStream in, java.io.OutputStream out) {
         stdin = in;
         stdout = out;
         return this;
+    }
+
+    /** Where tasks get engines and models: a resident process hands its keeper in; by default each run opens its own. */
+    public AudioEngineCommand models(ModelKeeper keeper) {
+        models = keeper;
+        return this;
+    }
+
+    @Override
+    public ModelKeeper models() {
+        return models;
     }
 
     @Override

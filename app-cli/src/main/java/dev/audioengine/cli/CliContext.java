@@ -31,4 +31,9 @@ public interface CliContext {
 
     /** An engine builder configured from the global options. */
     AudioEngine.Builder engineBuilder();
+
+    /** Where tasks get engines and models: a run of its own opens and closes them; a resident process keeps them. */
+    default ModelKeeper models() {
+        return ModelKeeper.NONE;
+    }
 }

@@ -147,6 +147,17 @@ public final class GlobalOptions {
         return Map.copyOf(options);
     }
 
+    /**
+     * Everything here that decides the engine a command opens (backend, devices, threads, capability switches, fallback,
+     * backend options), as one string: a resident process keeps a model for the next job with the same.
+     */
+    public String engineKey() {
+        // the fields, not backend(): this must not throw before the engine's own checks do
+        return "backend=" + (allBackends ? ALL : backend) + " devices=" + devices + " threads=" + threads
+                + " capabilities=" + capabilities + " fallback=" + fallback + " options="
+                + new java.util.TreeMap<>(options);
+    }
+
     /** Range checks that the option types cannot express; reported as usage errors (exit 2). */
     void validate() {
         for (int d : devices) if (d < 0) throw new IllegalArgumentException("--device must be >= 0, got " + d);

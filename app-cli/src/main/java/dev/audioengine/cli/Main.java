@@ -13,14 +13,20 @@ public final class Main {
         if (System.getProperty("java.util.logging.SimpleFormatter.format") == null) {
             System.setProperty("java.util.logging.SimpleFormatter.format", "%4$s: %5$s%6$s%n");
         }
-        int status;
+        System.exit(execute(new AudioEngineCommand(), args));
+    }
+
+    /**
+     * Runs the command {@code top} with {@code args} as {@code main} does, minus the exit: its exit status (a resident
+     * process runs each job through here).
+     */
+    public static int execute(AudioEngineCommand top, String[] args) {
         try {
-            status = commandLine(new AudioEngineCommand()).execute(args);
+            return commandLine(top).execute(args);
         } catch (OutOfMemoryError e) {
             System.err.println(ErrorReporter.outOfMemory(e));
-            status = ErrorReporter.EXIT_FAILURE;
+            return ErrorReporter.EXIT_FAILURE;
         }
-        System.exit(status);
     }
 
     /**

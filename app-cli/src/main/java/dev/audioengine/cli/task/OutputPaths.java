@@ -1,6 +1,7 @@
 package dev.audioengine.cli.task;
 
 import dev.audioengine.cli.UsageError;
+import dev.audioengine.cli.daemon.WorkingDirectory;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
@@ -32,7 +33,7 @@ final class OutputPaths {
             return;
         }
         if (Files.isDirectory(path)) throw new IOException(option + " " + path + " is a folder; name a file");
-        Path parent = path.toAbsolutePath().getParent();
+        Path parent = WorkingDirectory.absolute(path).getParent();
         if (parent == null || !Files.isDirectory(parent))
             throw new NoSuchFileException(path.toString(), null, "the folder for " + option + " does not exist");
         if (!Files.isWritable(parent) || (Files.exists(path) && !Files.isWritable(path))) {
@@ -114,12 +115,12 @@ final class OutputPaths {
     private static Object key(Path p) throws IOException {
         if (Files.exists(p)) {
             Object k = Files.readAttributes(p, BasicFileAttributes.class).fileKey();
-            return k != null ? k : p.toRealPath();
+            return k != null ? k : WorkingDirectory.absolute(p).toRealPath();
         }
-        Path parent = p.toAbsolutePath().getParent();
+        Path parent = WorkingDirectory.absolute(p).getParent();
         return (parent != null && Files.isDirectory(parent)
                         ? parent.toRealPath()
-                        : p.toAbsolutePath().normalize().getParent())
+                        : WorkingDirectory.absolute(p).normalize().getParent())
                 .resolve(p.getFileName());
     }
 }

@@ -17,7 +17,7 @@ final class ReplacingFile implements AutoCloseable {
 
     ReplacingFile(Path target) {
         this.target = target;
-        Path dir = target.toAbsolutePath().getParent();
+        Path dir = dev.audioengine.cli.daemon.WorkingDirectory.absolute(target).getParent();
         // not Files.createTempFile: its 0600 would become the output's permissions; the writer creates it under the
         // umask
         this.temp = dir.resolve("." + target.getFileName() + "."

@@ -3,6 +3,7 @@ package dev.audioengine.cli.task;
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.api.BackendType;
 import dev.audioengine.cli.CliContext;
+import dev.audioengine.cli.ModelKeeper;
 import dev.audioengine.cli.UsageError;
 import dev.audioengine.model.FamilyRegistry;
 import dev.audioengine.model.ModelLoader;
@@ -235,23 +236,28 @@ public final class TaskOptions {
             asrOnDevices(top, run, loader, choice, inputs);
             return;
         }
-        try (AudioEngine engine = top.engineBuilder().build()) {
+        // a resident process keeps a model loaded by name for the next job that asks for it on the same engine
+        String key = choice.location().namedVariant().isPresent()
+                ? t + " " + choice.family().getClass().getName() + " " + choice.location() + " "
+                        + top.globals().engineKey()
+                : null;
+        try (ModelKeeper.Lease lease =
+                top.models().lease(key, () -> top.engineBuilder().build(), e -> loader.load(e, choice))) {
+            AudioEngine engine = lease.engine();
+            TaskModel m = lease.model();
             if (top.globals().backend() == BackendType.BEST_AVAILABLE) run.note("--backend " + engine.selectionNote());
-            try (TaskModel m = loader.load(engine, choice)) {
-                switch (t) {
-                    case VAD -> vad.run(run, engine, (VoiceActivityDetector) m, inputs);
-                    case ASR -> asr.run(run, engine, (SpeechRecognizer) m, inputs);
-                    case TTS -> tts.run(run, engine, (SpeechSynthesizer) m, top::stdout);
-                    case KWS -> {
-                        if (!kws.needsVad()) kws.run(run, engine, (KeywordSpotter) m, null, inputs);
-                        else // --vad-threshold: Silero VAD (the default vad model) beside the keyword model
-                        try (TaskModel vadModel =
-                                    loader.load(engine, ModelChoice.choose(loader, Task.VAD, null, null))) {
-                                kws.run(run, engine, (KeywordSpotter) m, (VoiceActivityDetector) vadModel, inputs);
-                            }
-                    }
-                    case NOTES -> notes.run(run, engine, (NoteTranscriber) m, inputs);
+            switch (t) {
+                case VAD -> vad.run(run, engine, (VoiceActivityDetector) m, inputs);
+                case ASR -> asr.run(run, engine, (SpeechRecognizer) m, inputs);
+                case TTS -> tts.run(run, engine, (SpeechSynthesizer) m, top::stdout);
+                case KWS -> {
+                    if (!kws.needsVad()) kws.run(run, engine, (KeywordSpotter) m, null, inputs);
+                    else // --vad-threshold: Silero VAD (the default vad model) beside the keyword model
+                    try (TaskModel vadModel = loader.load(engine, ModelChoice.choose(loader, Task.VAD, null, null))) {
+                            kws.run(run, engine, (KeywordSpotter) m, (VoiceActivityDetector) vadModel, inputs);
+                        }
                 }
+                case NOTES -> notes.run(run, engine, (NoteTranscriber) m, inputs);
             }
         }
     }

@@ -90,7 +90,9 @@ final class TaskRun {
     private static int terminalColumns() {
         try {
             int c = Integer.parseInt(
-                    System.getenv().getOrDefault("COLUMNS", "80").strip());
+                    // a resident process's job is told its client's $COLUMNS through the property
+                    System.getProperty("audioengine.columns", System.getenv().getOrDefault("COLUMNS", "80"))
+                            .strip());
             return c >= 20 ? c : 80;
         } catch (NumberFormatException e) {
             return 80;
