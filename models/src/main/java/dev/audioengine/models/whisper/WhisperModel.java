@@ -138,7 +138,9 @@ public final class WhisperModel implements AutoCloseable {
                 HostTensor filters = store.scope().tensor("whisper.mel_filters");
                 weights = WhisperWeights.read(config, WhisperWeights.Layout.OPENAI, store, filters, effective);
             } else {
-                Path dir = weightsFile.toAbsolutePath().getParent();
+                // not toAbsolutePath(): that resolves against the folder the JVM started in, and the resident process
+                // (--daemon) moves to each job's folder; a relative path opens against the process's folder
+                Path dir = weightsFile.getParent() != null ? weightsFile.getParent() : Path.of("");
                 WhisperConfig config = hfConfig(dir.resolve("config.json"));
                 tokenizer = WhisperTokenizer.fromTokenizerJson(dir.resolve("tokenizer.json"), config.vocabulary());
                 weights = WhisperWeights.read(config, WhisperWeights.Layout.TRANSFORMERS, store, null, effective);

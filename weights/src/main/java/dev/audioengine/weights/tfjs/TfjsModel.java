@@ -52,7 +52,8 @@ public final class TfjsModel {
 
     /** Reads {@code modelJson} and the shards its manifest names, from the same folder. */
     public static TfjsModel read(Path modelJson) throws IOException {
-        Path dir = modelJson.toAbsolutePath().getParent();
+        // not toAbsolutePath(): it resolves against the JVM's starting folder, which the resident CLI process leaves
+        Path dir = modelJson.getParent() != null ? modelJson.getParent() : Path.of("");
         return read(modelJson, dir::resolve);
     }
 
