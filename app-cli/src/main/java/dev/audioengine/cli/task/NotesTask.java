@@ -14,7 +14,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import picocli.CommandLine.Option;
@@ -173,13 +172,7 @@ final class NotesTask {
                         + model.sampleRate() + " Hz");
                 in = in.resampleTo(model.sampleRate());
             }
-            float[] all = new float[1 << 16];
-            int n = 0;
-            for (int r; (r = in.read(all, n, all.length - n)) >= 0; ) {
-                n += r;
-                if (n == all.length) all = Arrays.copyOf(all, all.length * 2);
-            }
-            return Arrays.copyOf(all, n);
+            return in.readAll().samples();
         }
     }
 

@@ -77,13 +77,7 @@ public interface NoteTranscriber extends TaskModel {
     static float[] readAudio(Path audioFile, int rate) throws IOException {
         try (AudioStream in = AudioStream.open(audioFile)) {
             if (in.sourceRate() != rate) in.resampleTo(rate);
-            float[] all = new float[1 << 16];
-            int n = 0;
-            for (int r; (r = in.read(all, n, all.length - n)) >= 0; ) {
-                n += r;
-                if (n == all.length) all = java.util.Arrays.copyOf(all, all.length * 2);
-            }
-            return java.util.Arrays.copyOf(all, n);
+            return in.readAll().samples();
         }
     }
 }

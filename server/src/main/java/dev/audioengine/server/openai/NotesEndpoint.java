@@ -23,7 +23,6 @@ import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Future;
@@ -109,14 +108,8 @@ public final class NotesEndpoint implements Endpoint.Body {
     private static Result transcribe(NoteTranscriber model, AudioStream in, NotesRequest r) throws Exception {
         long t0 = System.nanoTime();
         if (in.sourceRate() != model.sampleRate()) in.resampleTo(model.sampleRate());
-        float[] all = new float[1 << 16];
-        int n = 0;
-        for (int k; (k = in.read(all, n, all.length - n)) >= 0; ) {
-            n += k;
-            if (n == all.length) all = Arrays.copyOf(all, all.length * 2);
-        }
-        float[] samples = Arrays.copyOf(all, n);
+        float[] samples = in.readAll().samples();
         List<NoteEvent> notes = model.transcribe(samples, model.sampleRate(), r.options());
-        return new Result(notes, n / (double) model.sampleRate(), (System.nanoTime() - t0) / 1e9);
+        return new Result(notes, samples.length / (double) model.sampleRate(), (System.nanoTime() - t0) / 1e9);
     }
 }
