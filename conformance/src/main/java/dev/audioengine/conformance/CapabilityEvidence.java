@@ -25,7 +25,13 @@ public final class CapabilityEvidence {
             // the fused op against the float64/CPU fused result and against the composite matmul-softmax-matmul path
             case FUSED_ATTENTION -> k -> k.op().equals("attention");
             case BF16_WEIGHTS -> k -> k.op().equals("matmul") && k.dtype().equals("bf16");
-            case FAST_PROJECTION -> k -> k.op().equals("matmul") && k.dtype().equals("f32");
+            // F32 weights, and Q8_0/Q4_0 weights whose wide products a GPU sends through its GEMM library on a decoded
+            // copy
+            case FAST_PROJECTION ->
+                k -> k.op().equals("matmul")
+                        && (k.dtype().equals("f32")
+                                || k.dtype().equals("q8_0")
+                                || k.dtype().equals("q4_0"));
             case DEVICE_ISTFT -> k -> k.op().equals("istft");
             // no conformance cases exist yet, so no backend may declare these
             case TORCH_COMPATIBLE_RANDOM, GRAPH_CAPTURE -> k -> false;

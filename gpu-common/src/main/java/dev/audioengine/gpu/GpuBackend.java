@@ -159,7 +159,15 @@ public final class GpuBackend implements Backend {
         this.gemm = g.describe();
         this.graphs = useGraphs ? new GraphCache(runtime::destroyGraphExec, graphCache, p + "graph_cache") : null;
         this.profile = profiling ? new StepProfile() : null;
-        this.context = new BindContext(runtime, k, blas, tf32, fastMatmul, l, this::alloc);
+        this.context = new BindContext(
+                runtime,
+                k,
+                blas,
+                tf32,
+                fastMatmul,
+                vendor.verified().contains(Capability.FAST_PROJECTION),
+                l,
+                this::alloc);
         LOG.log(System.Logger.Level.INFO, this::openedMessage);
     }
 

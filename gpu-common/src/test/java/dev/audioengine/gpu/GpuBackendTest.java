@@ -214,6 +214,59 @@ class GpuBackendTest {
         }
     }
 
+    /** y = x·wᵀ with x [rows, 64] F32 and w [17, 64] Q8_0, profiled: which steps the product became. */
+    private String quantizedProduct(GpuVendor vendor, long rows) {
+        List<DeviceBuffer> held = new ArrayList<>();
+        try (GpuBackend b = new GpuBackend(
+                vendor,
+                DEVICE,
+                0,
+                runtime,
+                () -> compiler,
+                rt -> GemmChoice.required(new FakeBlas()),
+                new BackendConfig(0, Map.of("hip.kernel_cache", "off", "hip.profile", "on")))) {
+            GraphBuilder g = new GraphBuilder();
+            Tensor x = g.input("x", DType.F32, Shape.of(rows, 64)), w = g.input("w", DType.Q8_0, Shape.of(17, 64));
+            Graph graph = g.build(g.matmul(x, w));
+            Map<Tensor, DeviceBuffer> buffers = new IdentityHashMap<>();
+            for (Tensor t : graph.nodes()) buffers.computeIfAbsent(t.storage(), r -> b.allocate(r.storageBytes()));
+            held.addAll(buffers.values());
+            try (Executable e = b.compile(graph.computeNodes(), new TensorPlacement() {
+                @Override
+                public DeviceBuffer buffer(Tensor t) {
+                    return buffers.get(t.storage());
+                }
+
+                @Override
+                public long byteOffset(Tensor t) {
+                    return t.dtype().bytesFor(t.offset());
+                }
+            })) {
+                e.run();
+            }
+            return b.profileReport();
+        }
+    }
+
+    /**
+     * Quantized weights of a wide product go to the GEMM library on a decoded F32 copy only where the vendor has
+     * verified FAST_PROJECTION (the conformance cases of Q8_0 and Q4_0 matmul on that vendor are its evidence); a
+     * vendor without it, as HIP today, keeps the tiled kernel, and up to 64 rows keep the mat-vec kernel either way.
+     */
+    @Test
+    void wideQuantizedProductsUseTheLibraryOnlyWhereFastProjectionIsVerified() {
+        GpuVendor verified = new GpuVendor(
+                "ROCm", "hip", Set.of(Capability.CONV_TRANSPOSE1D_COL2IM, Capability.FAST_PROJECTION), false);
+        assertThat(quantizedProduct(verified, 65))
+                .contains("matmul ae_cast_to_f32")
+                .contains("matmul gemm")
+                .doesNotContain("ae_matmul");
+        assertThat(quantizedProduct(HIP, 65)).contains("matmul ae_matmul").doesNotContain("gemm");
+        assertThat(quantizedProduct(verified, 64))
+                .contains("matmul ae_matvec_q")
+                .doesNotContain("gemm");
+    }
+
     /** Each op's scratch is used only by its own steps, which run in order on one stream: one buffer serves them all. */
     @Test
     void opsOfOneSegmentShareOneScratchBuffer() {

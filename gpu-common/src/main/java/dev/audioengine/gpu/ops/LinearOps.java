@@ -14,7 +14,8 @@ import java.util.List;
  * (TF32 only with P.tf32=on); F16/BF16 with x split into a rounded high part and the rounded remainder
  * (two GEMMs into the same result, so activations keep about F32 precision; P.matmul=fast uses the
  * high part alone). Q8_0/Q4_0 weights run ae_matvec_q for up to 64 rows of x (one scale per 32-value
- * block) and otherwise, like layouts the library cannot express (a weight batch that is neither absent
+ * block); wider products of them, where the vendor has verified FAST_PROJECTION, go to the library on an F32 copy
+ * decoded into scratch each run; otherwise, like layouts the library cannot express (a weight batch that is neither absent
  * nor one stride), every dtype when there is no library, and shapes it has no algorithm for, the tiled
  * kernel in linear.cu, which decodes F32, F16, BF16, Q8_0 and Q4_0 weights as it loads them.
  * <p>
@@ -70,10 +71,38 @@ final class LinearOps implements GpuOp {
         TensorDesc xd = operand(x, out), wd = operand(w, out);
         long m = x.dim(-2), n = w.dim(-2), k = x.dim(-1);
         if (node.elements() == 0) return;
-        if (w.dtype().isFloat() && b.device.blas() != null && k > 0 && library(node, b, xd, wd, m, n, k)) return;
+        if (w.dtype().isFloat()
+                && b.device.blas() != null
+                && k > 0
+                && library(node, b, xd, wd, m, n, k, w.dtype(), b.ptr(w))) return;
         long rows = xd.n()[0] * xd.n()[1] * m;
         boolean wPlain = wd.s()[0] == 0 && wd.s()[1] == 0 && wd.s()[3] == 1 && (n == 1 || wd.s()[2] == k);
-        if (w.dtype().isQuantized() && rows <= MATVEC_MAX_ROWS && wPlain && xd.s()[3] == 1) {
+        boolean matvec = w.dtype().isQuantized() && rows <= MATVEC_MAX_ROWS && wPlain && xd.s()[3] == 1;
+        if (!matvec && w.dtype().isQuantized() && wPlain && k > 0 && b.device.fastProjection()) {
+            // Wide products (encoder frames, cross-attention keys, a batch of windows) of quantized weights: the
+            // tiled kernel decodes every block once per 16 rows of x and reaches a small part of what the GEMM
+            // library does. One F32 copy of the weight, decoded into the op's scratch on each run (n*k values, a
+            // small cost beside a product of more than 64 rows), goes to the library instead; exact, since a Q8_0 or
+            // Q4_0 value times its F16 scale is an F32 value.
+            long count = n * k;
+            long f32 = b.scratch(count * 4);
+            b.grid1d(
+                    SRC_LAYOUT,
+                    "ae_cast_to_f32",
+                    count,
+                    b.args()
+                            .i32(w.dtype().ordinal())
+                            .i64(count)
+                            .ptr(f32)
+                            .ptr(b.ptr(w))
+                            .desc(new TensorDesc(
+                                    new long[] {1, 1, n, k}, new long[] {0, 0, n == 1 ? k : wd.s()[2], 1})));
+            TensorDesc plain = new TensorDesc(wd.n().clone(), new long[] {0, 0, k, 1});
+            if (library(node, b, xd, plain, m, n, k, DType.F32, f32)) return;
+            // no algorithm for this shape: the tiled kernel below reads the quantized weight as before (the decoded
+            // copy is then unused, and costs one small kernel a run)
+        }
+        if (matvec) {
             b.launch(
                     SRC,
                     "ae_matvec_q",
@@ -120,8 +149,8 @@ final class LinearOps implements GpuOp {
     }
 
     /** Binds the library path; false when this layout needs the kernel instead. */
-    private static boolean library(Tensor node, Binding b, TensorDesc xd, TensorDesc wd, long m, long n, long k) {
-        DType wt = node.input(1).dtype();
+    private static boolean library(
+            Tensor node, Binding b, TensorDesc xd, TensorDesc wd, long m, long n, long k, DType wt, long wPtr) {
         long batches = xd.n()[0] * xd.n()[1];
         // weights: K-contiguous rows (transposed in column-major terms) or N-contiguous columns
         boolean transA;
@@ -194,7 +223,7 @@ final class LinearOps implements GpuOp {
         boolean single = !wBatched;
         int batch = single ? 1 : Math.toIntExact(batches);
         long rows = single ? batches * m : m;
-        long wPtr = b.ptr(node.input(1)), yPtr = b.ptr(node);
+        long yPtr = b.ptr(node);
         boolean fast = wt == DType.F32 && b.device.tf32();
         GpuBlas.Shape shape = new GpuBlas.Shape(
                 wt,
