@@ -2,7 +2,7 @@
 # Batched decoding on the H200 (docs/PERFORMANCE.md, issue 28), engine and peer in one device call, from the repository
 # root after scripts/gpu/batching-package, carrying .gpu and .gl; $OUT collects the raw output.
 #   0. audioengine check --backend cuda for the three ops the batched step generalised (write_slice, key_mask,
-#      attention), against the CPU backend.
+#      attention) and matmul (quantized weights of wide products through the GEMM library), against the CPU backend.
 #   1. audioengine serve --backend cuda, moonshine-tiny (real npm weights): --max-batch 1 (one window at a time, the
 #      decoder before batching) and the default (64); 64 clients at once, each its own audio, checked for cross-talk
 #      (scripts/gpu/asr-load.py), after one pass one request at a time (single-stream latency).
@@ -14,7 +14,7 @@ export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 . scripts/gpu/batching-setup.sh
 CLIENTS=${CLIENTS:-64} ROUNDS=${ROUNDS:-3}
 # the batched step's ops on CUDA against the CPU backend first: a wrong kernel makes the figures below meaningless
-for op in write_slice key_mask attention; do
+for op in ${CHECK_OPS:-write_slice key_mask attention matmul}; do
   timeout 60 $AE check --backend cuda --op $op --seed 2026 > $OUT/check-cuda-$op.txt 2>&1
   echo "check $op rc=$? $(tail -1 $OUT/check-cuda-$op.txt)"; grep -E ' FAIL|UNSUPP|threw' $OUT/check-cuda-$op.txt | head -5
 done
