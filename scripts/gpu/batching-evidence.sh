@@ -36,5 +36,7 @@ if [ "${REPEAT:-1}" = 1 ]; then
   serve cuda-batch1-again --backend cuda --max-batch 1 --max-concurrent $CLIENTS
   serve cuda-batch64-again --backend cuda
 fi
+# EXTRA: more CUDA servers, label:option,option ... (commas for spaces), e.g. EXTRA="mv16:--option,cuda.matvec_max_rows=16"
+for spec in ${EXTRA:-}; do opts=${spec#*:}; serve cuda-${spec%%:*} --backend cuda ${opts//,/ }; done
 [ "${VULKAN:-1}" = 1 ] && serve vulkan-batch64 --backend vulkan --max-batch 64
 [ "${PEER:-1}" = 1 ] && timeout 300 python3 scripts/peers/moonshine-transformers-batched.py /tmp/pairs tiny 3 2>&1 | grep -v Warning | tee $OUT/transformers.jsonl

@@ -48,6 +48,8 @@ import java.util.function.Supplier;
  * {@code P.kernel_cache=DIR|off} (compiled kernel cache; default ~/.cache/audioengine/P),
  * {@code P.prebuilt_kernels=on|off} (load the kernels the backend ships compiled ahead of time when they match the
  * sources; off compiles them at run time, for comparing; default on),
+ * {@code P.matvec_max_rows=N} (0-64: up to N rows of x, quantized weight constants take the mat-vec kernel, past
+ * it the GEMM library on an F32 copy kept on the device, where the vendor verified FAST_PROJECTION; default 64),
  * {@code P.pinned=on|off} (uploads through page-locked buffers; default on), {@code P.vmm=on|off} (device
  * memory from one reserved address range grown by mapping physical chunks, {@link VmmPool}, instead of
  * the vendor's stream-ordered pool; default off), {@code P.profile=on|off} (time every step apart, graphs
@@ -119,6 +121,16 @@ public final class GpuBackend implements Backend {
         boolean pinned = onOff(config, p + "pinned", true);
         boolean prebuilt = onOff(config, p + "prebuilt_kernels", true);
         boolean useVmm = onOff(config, p + "vmm", false);
+        String matvecValue = config.option(p + "matvec_max_rows", "64").trim();
+        int matvecRows;
+        try {
+            matvecRows = Integer.parseInt(matvecValue);
+        } catch (NumberFormatException e) {
+            matvecRows = -1;
+        }
+        if (matvecRows < 0 || matvecRows > 64)
+            throw new InvalidOptionValueException(
+                    p + "matvec_max_rows must be a whole number from 0 to 64, got '" + matvecValue + "'");
         VmmPool v = null;
         KernelCache k = null;
         GemmChoice g = null;
@@ -159,13 +171,14 @@ public final class GpuBackend implements Backend {
         this.gemm = g.describe();
         this.graphs = useGraphs ? new GraphCache(runtime::destroyGraphExec, graphCache, p + "graph_cache") : null;
         this.profile = profiling ? new StepProfile() : null;
-        this.context = new BindContext(
+        this.context = BindContext.open(
                 runtime,
                 k,
                 blas,
                 tf32,
                 fastMatmul,
                 vendor.verified().contains(Capability.FAST_PROJECTION),
+                matvecRows,
                 l,
                 this::alloc);
         LOG.log(System.Logger.Level.INFO, this::openedMessage);
@@ -189,6 +202,7 @@ public final class GpuBackend implements Backend {
         return java.util.Set.of(
                 prefix + ".tf32",
                 prefix + ".matmul",
+                prefix + ".matvec_max_rows",
                 prefix + ".graphs",
                 prefix + ".graph_cache",
                 prefix + ".kernel_cache",
@@ -364,11 +378,12 @@ public final class GpuBackend implements Backend {
         try {
             for (Tensor n : nodes) GpuOps.bind(n, b);
         } catch (RuntimeException | Error e) {
+            b.releaseDecoded();
             for (GpuBuffer s : b.scratchBuffers()) s.close();
             arena.close();
             throw e;
         }
-        return new GpuExecutable(this, b.steps(), arena, b.scratchBuffers());
+        return new GpuExecutable(this, b.steps(), arena, b.scratchBuffers(), b::releaseDecoded);
     }
 
     /** Fills {@code n} elements of type {@code t} at {@code address} with seeded uniform values (benchmark inputs). */
@@ -432,6 +447,16 @@ public final class GpuBackend implements Backend {
             graphs.put(owner, g);
         }
         api.launchGraph(g, stream);
+    }
+
+    /** Bytes held now by F32 copies of quantized weight constants ({@code P.matvec_max_rows}). */
+    synchronized long decodedBytes() {
+        return context.decodedBytes();
+    }
+
+    /** Runs a closing segment's hand-back of shared device state, unless the backend has already freed it all. */
+    synchronized void release(Runnable handBack) {
+        if (!closed) handBack.run();
     }
 
     synchronized void forgetGraph(Object owner) {

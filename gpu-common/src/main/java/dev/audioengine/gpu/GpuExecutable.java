@@ -17,11 +17,15 @@ final class GpuExecutable implements Executable {
     private final List<Step> steps;
     private final Arena arena;
     private final List<GpuBuffer> scratch;
+    /** Hands back the decoded weight copies the segment used (under the backend's lock). */
+    private final Runnable releaseDecoded;
+
     private boolean closed;
     private long runs;
 
-    GpuExecutable(GpuBackend backend, List<Step> steps, Arena arena, List<GpuBuffer> scratch) {
+    GpuExecutable(GpuBackend backend, List<Step> steps, Arena arena, List<GpuBuffer> scratch, Runnable releaseDecoded) {
         this.backend = backend;
+        this.releaseDecoded = releaseDecoded;
         this.steps = List.copyOf(steps);
         this.arena = arena;
         this.scratch = List.copyOf(scratch);
@@ -38,6 +42,7 @@ final class GpuExecutable implements Executable {
         if (closed) return;
         closed = true;
         backend.forgetGraph(this);
+        backend.release(releaseDecoded);
         for (GpuBuffer b : scratch) b.close();
         arena.close();
     }

@@ -12,9 +12,11 @@ import dev.audioengine.api.spi.DeviceBuffer;
 import dev.audioengine.api.spi.DeviceInfo;
 import dev.audioengine.api.spi.DeviceKind;
 import dev.audioengine.api.spi.Executable;
+import dev.audioengine.api.spi.InvalidOptionValueException;
 import dev.audioengine.api.spi.OutOfDeviceMemoryException;
 import dev.audioengine.api.spi.TensorPlacement;
 import dev.audioengine.api.tensor.DType;
+import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
 import dev.audioengine.gpu.compile.GpuKernelCompiler;
 import dev.audioengine.gpu.gemm.FakeBlas;
@@ -265,6 +267,81 @@ class GpuBackendTest {
         assertThat(quantizedProduct(verified, 64))
                 .contains("matmul ae_matvec_q")
                 .doesNotContain("gemm");
+    }
+
+    /**
+     * Weight constants keep one F32 copy on the device for the library, shared by every segment that uses it
+     * (a batched decoder's step per width) and decoded once, by the first run; past hip.matvec_max_rows rows only.
+     * The copy is freed when the last segment using it closes.
+     */
+    @Test
+    void quantizedConstantsShareOneDecodedCopyDecodedOnce() {
+        GpuVendor verified = new GpuVendor(
+                "ROCm", "hip", Set.of(Capability.CONV_TRANSPOSE1D_COL2IM, Capability.FAST_PROJECTION), false);
+        List<DeviceBuffer> held = new ArrayList<>();
+        try (GpuBackend b = new GpuBackend(
+                verified,
+                DEVICE,
+                0,
+                runtime,
+                () -> compiler,
+                rt -> GemmChoice.required(new FakeBlas()),
+                new BackendConfig(
+                        0, Map.of("hip.kernel_cache", "off", "hip.profile", "on", "hip.matvec_max_rows", "8")))) {
+            GraphBuilder g = new GraphBuilder(), g8 = new GraphBuilder();
+            Graph wide = g.build(g.matmul(
+                    g.input("x", DType.F32, Shape.of(9, 64)),
+                    g.constant("w", HostTensor.allocate(DType.Q8_0, Shape.of(17, 64)))));
+            Graph narrow = g8.build(g8.matmul(
+                    g8.input("x", DType.F32, Shape.of(8, 64)),
+                    g8.constant("w", HostTensor.allocate(DType.Q8_0, Shape.of(17, 64)))));
+            Map<Tensor, DeviceBuffer> buffers = new IdentityHashMap<>();
+            TensorPlacement placement = new TensorPlacement() {
+                @Override
+                public DeviceBuffer buffer(Tensor t) {
+                    return buffers.computeIfAbsent(t.storage(), r -> {
+                        DeviceBuffer d = b.allocate(r.storageBytes());
+                        held.add(d);
+                        return d;
+                    });
+                }
+
+                @Override
+                public long byteOffset(Tensor t) {
+                    return t.dtype().bytesFor(t.offset());
+                }
+            };
+            long before = b.decodedBytes();
+            try (Executable e1 = b.compile(wide.computeNodes(), placement);
+                    Executable e2 = b.compile(wide.computeNodes(), placement);
+                    Executable e3 = b.compile(narrow.computeNodes(), placement)) {
+                assertThat(b.decodedBytes() - before)
+                        .as("one F32 copy of the 17x64 constant for both wide segments")
+                        .isEqualTo(17 * 64 * 4);
+                e1.run();
+                e2.run();
+                e1.run();
+                e3.run();
+                assertThat(runtime.launches.stream().map(l -> l.kernel()))
+                        .as("decoded by the first run only; 8 rows keep the mat-vec kernel")
+                        .containsExactly("ae_cast_to_f32", "ae_matvec_q");
+                assertThat(b.profileReport()).containsPattern("\\n +[0-9.]+ +[0-9.]+% +3 +[0-9.]+  matmul gemm\\n");
+                e1.close();
+                assertThat(b.decodedBytes() - before)
+                        .as("still used by the second segment")
+                        .isEqualTo(17 * 64 * 4);
+            }
+            assertThat(b.decodedBytes())
+                    .as("freed with the last segment that used it")
+                    .isEqualTo(before);
+        }
+    }
+
+    @Test
+    void matvecMaxRowsIsCheckedWhenTheBackendOpens() {
+        assertThatThrownBy(() -> open(null, Map.of("hip.matvec_max_rows", "65")))
+                .isInstanceOf(InvalidOptionValueException.class)
+                .hasMessageContaining("hip.matvec_max_rows must be a whole number from 0 to 64, got '65'");
     }
 
     /** Each op's scratch is used only by its own steps, which run in order on one stream: one buffer serves them all. */

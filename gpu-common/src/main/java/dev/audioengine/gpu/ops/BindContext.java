@@ -20,8 +20,43 @@ public record BindContext(
         boolean tf32,
         boolean fastMatmul,
         boolean fastProjection,
+        int matvecMaxRows,
+        DecodedWeights decoded,
         DeviceLimits limits,
         LongFunction<GpuBuffer> scratch) {
+    /**
+     * A context whose decoded weight copies come from {@code allocate} ({@link DecodedWeights}); {@code matvecMaxRows}:
+     * up to this many rows of x, quantized constant weights take the mat-vec kernel, past it the library on a decoded
+     * copy (where {@code fastProjection}).
+     */
+    public static BindContext open(
+            GpuRuntime runtime,
+            KernelCache kernels,
+            GpuBlas blas,
+            boolean tf32,
+            boolean fastMatmul,
+            boolean fastProjection,
+            int matvecMaxRows,
+            DeviceLimits limits,
+            LongFunction<GpuBuffer> scratch) {
+        return new BindContext(
+                runtime,
+                kernels,
+                blas,
+                tf32,
+                fastMatmul,
+                fastProjection,
+                matvecMaxRows,
+                new DecodedWeights(scratch),
+                limits,
+                scratch);
+    }
+
+    /** Bytes held by decoded weight copies now. */
+    public long decodedBytes() {
+        return decoded.bytes();
+    }
+
     /** "CUDA", "HIP": names the backend in messages. */
     String vendorName() {
         return runtime.vendor();

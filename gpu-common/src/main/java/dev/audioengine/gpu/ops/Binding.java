@@ -32,6 +32,7 @@ public final class Binding {
     private final TensorPlacement placement;
     private final List<Step> steps = new ArrayList<>();
     private final List<GpuBuffer> scratch = new ArrayList<>();
+    private final List<DecodedWeights.Copy> decoded = new ArrayList<>();
     /** The op being bound, which labels its steps in a profile. */
     private String op = "-";
 
@@ -134,6 +135,58 @@ public final class Binding {
         long address = scratchBase + scratchTaken;
         scratchTaken += need;
         return address;
+    }
+
+    /**
+     * Device address of an F32 copy of the quantized constant {@code w} ([n, k], rows {@code rowStride} elements
+     * apart), shared with every open segment of the backend ({@link DecodedWeights}); this segment's first run
+     * decodes it when no segment has yet. Handed back when the segment closes ({@link #releaseDecoded()}).
+     */
+    long decodedWeight(Tensor w, long n, long k, long rowStride) {
+        DecodedWeights.Key key = new DecodedWeights.Key(ptr(w), w.dtype().ordinal(), n, k, rowStride);
+        DecodedWeights.Copy copy = device.decoded().acquire(key);
+        decoded.add(copy);
+        long count = n * k;
+        KernelLaunch decode = new KernelLaunch(
+                device.runtime(),
+                "ae_cast_to_f32",
+                device.kernels().function("layout", "ae_cast_to_f32"),
+                (int) Math.min(MAX_BLOCKS, (count + THREADS - 1) / THREADS),
+                1,
+                1,
+                THREADS,
+                1,
+                1,
+                0,
+                args().i32(key.dtype())
+                        .i64(count)
+                        .ptr(copy.address())
+                        .ptr(key.address())
+                        .desc(new TensorDesc(new long[] {1, 1, n, k}, new long[] {0, 0, rowStride, 1}))
+                        .pack(),
+                op);
+        // enqueued once per copy: by the first run of the first segment that runs, never captured into a graph (a
+        // segment's first runs go launch by launch), so replays read the filled copy
+        steps.add(new Step() {
+            @Override
+            public void enqueue(MemorySegment stream) {
+                if (copy.filled) return;
+                decode.enqueue(stream);
+                copy.filled = true;
+            }
+
+            @Override
+            public String label() {
+                return decode.label();
+            }
+        });
+        return copy.address();
+    }
+
+    /** Hands back the decoded weight copies this segment acquired; each is freed when no open segment uses it. */
+    public void releaseDecoded() {
+        for (DecodedWeights.Copy c : decoded) device.decoded().release(c);
+        decoded.clear();
     }
 
     public List<Step> steps() {

@@ -14,8 +14,9 @@ import java.util.List;
  * (TF32 only with P.tf32=on); F16/BF16 with x split into a rounded high part and the rounded remainder
  * (two GEMMs into the same result, so activations keep about F32 precision; P.matmul=fast uses the
  * high part alone). Q8_0/Q4_0 weights run ae_matvec_q for up to 64 rows of x (one scale per 32-value
- * block); wider products of them, where the vendor has verified FAST_PROJECTION, go to the library on an F32 copy
- * decoded into scratch each run; otherwise, like layouts the library cannot express (a weight batch that is neither absent
+ * block); where the vendor has verified FAST_PROJECTION, products of more rows (for weight constants, more than
+ * {@code P.matvec_max_rows}) go to the library on an F32 copy: kept on the device for a constant
+ * ({@link DecodedWeights}), decoded into scratch each run otherwise; otherwise, like layouts the library cannot express (a weight batch that is neither absent
  * nor one stride), every dtype when there is no library, and shapes it has no algorithm for, the tiled
  * kernel in linear.cu, which decodes F32, F16, BF16, Q8_0 and Q4_0 weights as it loads them.
  * <p>
@@ -77,13 +78,29 @@ final class LinearOps implements GpuOp {
                 && library(node, b, xd, wd, m, n, k, w.dtype(), b.ptr(w))) return;
         long rows = xd.n()[0] * xd.n()[1] * m;
         boolean wPlain = wd.s()[0] == 0 && wd.s()[1] == 0 && wd.s()[3] == 1 && (n == 1 || wd.s()[2] == k);
-        boolean matvec = w.dtype().isQuantized() && rows <= MATVEC_MAX_ROWS && wPlain && xd.s()[3] == 1;
-        if (!matvec && w.dtype().isQuantized() && wPlain && k > 0 && b.device.fastProjection()) {
-            // Wide products (encoder frames, cross-attention keys, a batch of windows) of quantized weights: the
-            // tiled kernel decodes every block once per 16 rows of x and reaches a small part of what the GEMM
-            // library does. One F32 copy of the weight, decoded into the op's scratch on each run (n*k values, a
-            // small cost beside a product of more than 64 rows), goes to the library instead; exact, since a Q8_0 or
-            // Q4_0 value times its F16 scale is an F32 value.
+        boolean quantized = w.dtype().isQuantized();
+        boolean matvecShape = quantized && wPlain && xd.s()[3] == 1;
+        boolean viaLibrary = quantized && wPlain && k > 0 && b.device.fastProjection() && b.device.blas() != null;
+        if (viaLibrary && w.storage().op() instanceof Op.Constant) {
+            // A weight constant (every model's projections): past matvecMaxRows rows (a wide batched decoder step,
+            // an encoder's frames) the mat-vec kernel reads the whole weight once per row and the tiled kernel
+            // decodes every block once per 16 rows, both far below the library; one F32 copy kept on the device,
+            // shared by every segment using it, goes to the library instead. Exact: a Q8_0 or Q4_0 value times its
+            // F16 scale is an F32 value.
+            if (!(matvecShape && rows <= b.device.matvecMaxRows())
+                    && library(
+                            node,
+                            b,
+                            xd,
+                            plainF32(wd, k),
+                            m,
+                            n,
+                            k,
+                            DType.F32,
+                            b.decodedWeight(w, n, k, rowStride(wd, n, k)))) return;
+        } else if (viaLibrary && !(matvecShape && rows <= MATVEC_MAX_ROWS)) {
+            // Weights computed in the graph: decoded into the op's scratch on each run (n*k values, a small cost
+            // beside a product of more than 64 rows)
             long count = n * k;
             long f32 = b.scratch(count * 4);
             b.grid1d(
@@ -95,13 +112,12 @@ final class LinearOps implements GpuOp {
                             .i64(count)
                             .ptr(f32)
                             .ptr(b.ptr(w))
-                            .desc(new TensorDesc(
-                                    new long[] {1, 1, n, k}, new long[] {0, 0, n == 1 ? k : wd.s()[2], 1})));
-            TensorDesc plain = new TensorDesc(wd.n().clone(), new long[] {0, 0, k, 1});
-            if (library(node, b, xd, plain, m, n, k, DType.F32, f32)) return;
-            // no algorithm for this shape: the tiled kernel below reads the quantized weight as before (the decoded
-            // copy is then unused, and costs one small kernel a run)
+                            .desc(new TensorDesc(new long[] {1, 1, n, k}, new long[] {0, 0, rowStride(wd, n, k), 1})));
+            if (library(node, b, xd, plainF32(wd, k), m, n, k, DType.F32, f32)) return;
+            // no algorithm for this shape: the kernels below read the quantized weight as before (the decoded copy is
+            // then unused, and costs one small kernel a run)
         }
+        boolean matvec = matvecShape && rows <= MATVEC_MAX_ROWS;
         if (matvec) {
             b.launch(
                     SRC,
@@ -146,6 +162,16 @@ final class LinearOps implements GpuOp {
                 1,
                 0,
                 a);
+    }
+
+    /** Elements between a plain weight's rows. */
+    private static long rowStride(TensorDesc wd, long n, long k) {
+        return n == 1 ? k : wd.s()[2];
+    }
+
+    /** A plain weight's description once decoded into a contiguous F32 [n, k] copy. */
+    private static TensorDesc plainF32(TensorDesc wd, long k) {
+        return new TensorDesc(wd.n().clone(), new long[] {0, 0, k, 1});
     }
 
     /** Binds the library path; false when this layout needs the kernel instead. */
