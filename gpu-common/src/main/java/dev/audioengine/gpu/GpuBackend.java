@@ -49,7 +49,7 @@ import java.util.function.Supplier;
  * {@code P.prebuilt_kernels=on|off} (load the kernels the backend ships compiled ahead of time when they match the
  * sources; off compiles them at run time, for comparing; default on),
  * {@code P.matvec_max_rows=N} (0-64: up to N rows of x, quantized weight constants take the mat-vec kernel, past
- * it the GEMM library on an F32 copy kept on the device, where the vendor verified FAST_PROJECTION; default 64),
+ * it the GEMM library on an F32 copy kept on the device, where the vendor verified FAST_PROJECTION; default 4),
  * {@code P.pinned=on|off} (uploads through page-locked buffers; default on), {@code P.vmm=on|off} (device
  * memory from one reserved address range grown by mapping physical chunks, {@link VmmPool}, instead of
  * the vendor's stream-ordered pool; default off), {@code P.profile=on|off} (time every step apart, graphs
@@ -121,7 +121,9 @@ public final class GpuBackend implements Backend {
         boolean pinned = onOff(config, p + "pinned", true);
         boolean prebuilt = onOff(config, p + "prebuilt_kernels", true);
         boolean useVmm = onOff(config, p + "vmm", false);
-        String matvecValue = config.option(p + "matvec_max_rows", "64").trim();
+        // 4: moonshine-tiny's server under 64 clients on an H100 gave 1399, 1540 and 1649 audio s/s at 64, 16 and 4 in
+        // one call (docs/PERFORMANCE.md); a lone stream (one row) keeps the mat-vec kernel either way
+        String matvecValue = config.option(p + "matvec_max_rows", "4").trim();
         int matvecRows;
         try {
             matvecRows = Integer.parseInt(matvecValue);
