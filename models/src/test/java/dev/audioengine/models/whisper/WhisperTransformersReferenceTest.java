@@ -26,11 +26,35 @@ class WhisperTransformersReferenceTest {
         String folderName = System.getProperty("whisper.transformers.reference");
         Assumptions.assumeTrue(folderName != null, "no -Dwhisper.transformers.reference folder");
         Path folder = Path.of(folderName);
+        compare(
+                folder,
+                Path.of(System.getProperty(
+                        "whisper.transformers.wav",
+                        folder.toAbsolutePath().getParent().resolve("audio.wav").toString())));
+    }
+
+    /**
+     * The reference transformers computed on the GPU machine (H100, 2026-12-06) for WhisperFixtureWriter's seed 11
+     * (d 64, 4 heads, 2+2 layers, the multilingual vocabulary), committed under whisper/transformers-seed11: the
+     * fixture is written again here from its seed, so CI checks the engine against transformers without torch.
+     */
+    @Test
+    void committedTransformersReferenceOfSeed11(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        WhisperFixtureWriter.main(new String[] {dir.toString(), "11"});
+        for (String name : List.of("reference.json", "reference-encoder.f32", "reference-logits.f32")) {
+            try (var in = WhisperTransformersReferenceTest.class.getResourceAsStream(
+                    "/whisper/transformers-seed11/" + name)) {
+                Files.copy(
+                        java.util.Objects.requireNonNull(in, name),
+                        dir.resolve("hf").resolve(name));
+            }
+        }
+        compare(dir.resolve("hf"), dir.resolve("audio.wav"));
+    }
+
+    private static void compare(Path folder, Path wav) throws Exception {
         Map<?, ?> meta = (Map<?, ?>)
                 ModelJson.read(folder.resolve("reference.json"), Files.readAllBytes(folder.resolve("reference.json")));
-        Path wav = Path.of(System.getProperty(
-                "whisper.transformers.wav",
-                folder.toAbsolutePath().getParent().resolve("audio.wav").toString()));
         float[] audio = readWav(wav);
         int[] ids = ((List<?>) meta.get("decoder_input_ids"))
                 .stream().mapToInt(o -> ((Number) o).intValue()).toArray();
