@@ -23,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Word timestamps ({@link WhisperAlignment}) against whisper.cpp's {@code -dtw} on the same seeded random weights
  * (written by {@link GgmlWriter}, F16): a model of tiny's decoder shape (4 layers of 6 heads, so whisper.cpp's
  * {@code -dtw tiny} preset applies; narrower, d = 96, to keep the test quick), greedy decoding without timestamps on
- * both sides, and every text token's DTW time must equal whisper-cli's {@code t_dtw} (its full JSON) within one DTW
+ * both sides (and, in another test, with them: whisper.cpp's first window), and every text token's DTW time must
+ * equal whisper-cli's {@code t_dtw} (its full JSON) within one DTW
  * step, 20 ms: the engine computes the attention in F32 against whisper.cpp's F16 keys and activations, so where two
  * paths cost nearly the same the warp may take the other one, one encoder position (20 ms) over. A wrong head, no
  * median filter, no normalization, a row off by one or the task token left in moves times by many steps (checked
@@ -54,41 +55,7 @@ class WhisperWordTimestampsTest {
         float[] audio = WhisperCppParityTest.audio(seed, 6 * 16000 + 321);
         Path wav = dir.resolve("audio.wav");
         WhisperCppParityTest.writeWav(wav, audio);
-        Process p = new ProcessBuilder(
-                        WhisperCppParityTest.cli.toString(),
-                        "-m",
-                        file.toString(),
-                        "-f",
-                        wav.toString(),
-                        "-l",
-                        "en",
-                        "-nt",
-                        "-nf",
-                        "-bs",
-                        "1",
-                        "-bo",
-                        "1",
-                        "-nfa",
-                        "-t",
-                        "2",
-                        "-dtw",
-                        "tiny",
-                        "-ojf",
-                        "-of",
-                        dir.resolve("out").toString())
-                .directory(dir.toFile())
-                .redirectErrorStream(true)
-                .start();
-        String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor())
-                .as("whisper-cli's exit status; its output:\n" + log)
-                .isZero();
-        // whisper.cpp writes each token's raw bytes: made valid UTF-8, and control bytes (a random model's tokens may
-        // be any byte) blanked, before parsing
-        byte[] raw = new String(Files.readAllBytes(dir.resolve("out.json")), StandardCharsets.UTF_8)
-                .replaceAll("[\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f]", " ")
-                .getBytes(StandardCharsets.UTF_8);
-        Map<?, ?> json = (Map<?, ?>) ModelJson.read(dir.resolve("out.json"), raw);
+        Map<?, ?> json = whisperCli(dir, file, wav, "-l", "en", "-nt");
         List<Integer> theirIds = new ArrayList<>();
         List<Integer> theirTimes = new ArrayList<>();
         for (Object segment : (List<?>) json.get("transcription"))
@@ -159,6 +126,113 @@ class WhisperWordTimestampsTest {
             assertThat(differing(unfiltered, theirs)).as("no median filter").isGreaterThan(ourMisses);
             assertThat(differing(shifted, theirs)).as("rows off by one").isGreaterThan(ourMisses);
         }
+    }
+
+    /**
+     * With timestamps (28 s of audio, whisper-cli -mc 0 without -nt): whisper.cpp aligns its first window's segments,
+     * the text up to the window's last timestamp, over the audio up to that timestamp (its seek_delta); the engine's
+     * times for that same text over the same frames must equal its {@code t_dtw}, and where the engine's window ends
+     * on that timestamp (no text after it) its own word timing takes that rule.
+     */
+    @Test
+    void timestampedFirstPassMatchesWhisperCppDtw(@TempDir Path dir) throws Exception {
+        // -D to replay a failure
+        long seed = Long.getLong("whisper.parity.seed", new SplittableRandom().nextLong());
+        System.err.println("WhisperWordTimestampsTest timestamps seed " + seed);
+        GgmlWriter model = new GgmlWriter(TINY_SHAPED, true, seed, 3 + 16).boostTimestamps(1.6f);
+        Path file = dir.resolve("ggml-random.bin");
+        model.write(file, Gpt2Vocabulary.bytes());
+        float[] audio = WhisperCppParityTest.audio(seed, 28 * 16000 + 55);
+        Path wav = dir.resolve("audio.wav");
+        WhisperCppParityTest.writeWav(wav, audio);
+        Map<?, ?> json = whisperCli(dir, file, wav, "-l", "en", "-mc", "0");
+        List<Integer> theirIds = new ArrayList<>(), theirTimes = new ArrayList<>();
+        for (Object segment : (List<?>) json.get("transcription"))
+            for (Object token : (List<?>) ((Map<?, ?>) segment).get("tokens")) {
+                theirIds.add(((Number) ((Map<?, ?>) token).get("id")).intValue());
+                theirTimes.add(((Number) ((Map<?, ?>) token).get("t_dtw")).intValue());
+            }
+        try (AudioEngine engine =
+                        AudioEngine.builder().backend("cpu").threads(2).build();
+                WhisperModel ours = WhisperModel.load(engine, file)) {
+            WhisperTokenizer tok = ours.tokenizer();
+            WhisperAlignment.Heads heads = WhisperAlignment.forShape(ours.config());
+            WhisperModel.Timed timed =
+                    ours.decodeTimed(audio, 0, audio.length, new WhisperModel.Options("en", false, true, 220), heads);
+            List<Integer> tokens = timed.decoded().tokens();
+            int beg = tok.timestampBegin(), last = -1;
+            for (int i = 0; i < tokens.size(); i++) if (tokens.get(i) > beg) last = i;
+            System.err.println("engine " + tokens + "\nwhisper.cpp " + theirIds);
+            Assumptions.assumeTrue(last > 0, "this seed's window took no timestamp after 0.00");
+            List<Integer> firstPass = tokens.subList(0, last + 1);
+            // whisper-cli lists no timestamp that opens a segment (WhisperCppParityTest.timestamped says why)
+            List<Integer> pairless = new ArrayList<>();
+            for (int i = 0; i < firstPass.size(); i++)
+                if (!(firstPass.get(i) >= beg && (i == 0 || firstPass.get(i - 1) >= beg)))
+                    pairless.add(firstPass.get(i));
+            List<Integer> kept = WhisperCppParityTest.whisperCppJsonTokens(pairless, tok);
+            List<Integer> listed = kept.stream().map(pairless::get).toList();
+            Assumptions.assumeTrue(
+                    theirIds.size() >= listed.size()
+                            && theirIds.subList(0, listed.size()).equals(listed),
+                    "the first passes parted at a near tie, seed " + seed);
+            List<Integer> text = firstPass.stream().filter(id -> id < tok.eot()).toList();
+            Assumptions.assumeTrue(text.size() > 1, "too little text in the first pass");
+            int frames =
+                    Math.min(Math.min(3000, WhisperDecoding.frames(audio.length)), 2 * (firstPass.get(last) - beg));
+            int[] times = WhisperAlignment.tokenTimes(
+                    ours.alignmentWeights(audio, WhisperAlignment.sequence(tok, "en", text), heads),
+                    WhisperAlignment.sotRows(tok),
+                    frames);
+            int[] textIndex = textIndex(pairless, tok);
+            int[] ourListed = new int[kept.size()];
+            for (int k = 0; k < kept.size(); k++)
+                ourListed[k] = textIndex[kept.get(k)] >= 0 ? times[textIndex[kept.get(k)]] : -1;
+            int[] theirs = theirTimes.subList(0, kept.size()).stream()
+                    .mapToInt(Integer::intValue)
+                    .toArray();
+            System.err.println("engine t_dtw " + Arrays.toString(ourListed) + "\nwhisper.cpp t_dtw "
+                    + Arrays.toString(theirs) + " (" + frames + " frames)");
+            assertThat(maxDifference(ourListed, theirs))
+                    .as("DTW times of the first pass vs whisper.cpp's t_dtw, seed " + seed)
+                    .isLessThanOrEqualTo(TOLERANCE);
+            if (last == tokens.size() - 1) assertThat(timed.tokenTimes()).isEqualTo(times);
+        }
+    }
+
+    /** Runs whisper-cli greedily with -dtw tiny and full JSON; returns the JSON. */
+    private static Map<?, ?> whisperCli(Path dir, Path model, Path wav, String... more) throws Exception {
+        List<String> command = new ArrayList<>(
+                List.of(WhisperCppParityTest.cli.toString(), "-m", model.toString(), "-f", wav.toString()));
+        command.addAll(List.of(more));
+        command.addAll(List.of(
+                "-nf",
+                "-bs",
+                "1",
+                "-bo",
+                "1",
+                "-nfa",
+                "-t",
+                "2",
+                "-dtw",
+                "tiny",
+                "-ojf",
+                "-of",
+                dir.resolve("out").toString()));
+        Process p = new ProcessBuilder(command)
+                .directory(dir.toFile())
+                .redirectErrorStream(true)
+                .start();
+        String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor())
+                .as("whisper-cli's exit status; its output:\n" + log)
+                .isZero();
+        // whisper.cpp writes each token's raw bytes: made valid UTF-8, and control bytes (a random model's tokens may
+        // be any byte) blanked, before parsing
+        byte[] raw = new String(Files.readAllBytes(dir.resolve("out.json")), StandardCharsets.UTF_8)
+                .replaceAll("[\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f]", " ")
+                .getBytes(StandardCharsets.UTF_8);
+        return (Map<?, ?>) ModelJson.read(dir.resolve("out.json"), raw);
     }
 
     /**
