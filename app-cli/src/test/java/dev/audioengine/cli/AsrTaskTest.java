@@ -84,6 +84,61 @@ class AsrTaskTest {
                         Map.of("start", 2.0, "end", 3.5, "text", "this is a test"));
     }
 
+    /** --word-timestamps: the request carries it (and --dtw-heads), --json lists each segment's timed words. */
+    @Test
+    @SuppressWarnings("unchecked")
+    void wordTimestampsGoIntoTheJson() {
+        CliRun r = asr("--audio", speech.toString(), "--json", "--word-timestamps");
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(family.lastOptions.wordTimestamps()).isTrue();
+        assertThat(family.lastOptions.alignmentHeads()).isNull();
+        Map<String, Object> doc = (Map<String, Object>) json(r.out().strip());
+        List<Map<String, Object>> segments = (List<Map<String, Object>>) doc.get("segments");
+        assertThat(segments.get(0))
+                .containsEntry("text", "hello world")
+                .containsEntry(
+                        "words",
+                        List.of(
+                                Map.of("word", " hello", "start", 0.5, "end", 1.0, "probability", 0.5),
+                                Map.of("word", " world", "start", 1.0, "end", 1.5, "probability", 0.5)));
+        assertThat((List<Object>) segments.get(1).get("words")).hasSize(4);
+
+        CliRun plain = asr("--audio", speech.toString(), "--json");
+        assertThat(((List<Map<String, Object>>)
+                                ((Map<String, Object>) json(plain.out().strip())).get("segments"))
+                        .get(0))
+                .doesNotContainKey("words");
+        assertThat(family.lastOptions.wordTimestamps()).isFalse();
+
+        assertThat(asr("--audio", speech.toString(), "--dtw-heads", "2:2,3:0").exit())
+                .isZero();
+        assertThat(family.lastOptions.wordTimestamps()).isTrue();
+        assertThat(family.lastOptions.alignmentHeads()).isEqualTo("2:2,3:0");
+    }
+
+    /** --word-timestamps with subtitles: one cue per word, its text without the leading space. */
+    @Test
+    void wordTimestampsGiveOneCuePerWord() throws Exception {
+        Path srt = dir.resolve("words.srt"), vtt = dir.resolve("words.vtt");
+        assertThat(asr("--audio", speech.toString(), "--word-timestamps", "--segments-out", srt.toString())
+                        .exit())
+                .isZero();
+        assertThat(Files.readString(srt))
+                .isEqualTo("1\n00:00:00,500 --> 00:00:01,000\nhello\n\n"
+                        + "2\n00:00:01,000 --> 00:00:01,500\nworld\n\n"
+                        + "3\n00:00:02,000 --> 00:00:02,375\nthis\n\n"
+                        + "4\n00:00:02,375 --> 00:00:02,750\nis\n\n"
+                        + "5\n00:00:02,750 --> 00:00:03,125\na\n\n"
+                        + "6\n00:00:03,125 --> 00:00:03,500\ntest\n\n");
+        assertThat(asr("--audio", speech.toString(), "--word-timestamps", "--segments-out", vtt.toString())
+                        .exit())
+                .isZero();
+        assertThat(Files.readString(vtt))
+                .startsWith(
+                        "WEBVTT\n\n00:00:00.500 --> 00:00:01.000\nhello\n\n00:00:01.000 --> 00:00:01.500\nworld\n\n")
+                .endsWith("00:00:03.125 --> 00:00:03.500\ntest\n\n");
+    }
+
     @Test
     void segmentsOutWritesSubtitlesWithTheText() throws Exception {
         Path srt = dir.resolve("out.srt"), vtt = dir.resolve("out.vtt");
@@ -342,7 +397,7 @@ class AsrTaskTest {
                         "vad option",
                         "--threshold is an option of --task vad and --task kws, not of --task asr; its options: --mode, --segments-out, "
                                 + "--format, --audio-stream, --max-window-s, --merge-gap-s, --max-batch, --language, "
-                                + "--translate, --beam-size, --prompt, --vad-threshold",
+                                + "--translate, --beam-size, --prompt, --word-timestamps, --dtw-heads, --vad-threshold",
                         "--task",
                         "asr",
                         "--model",

@@ -15,6 +15,7 @@ import dev.audioengine.model.task.SpeechRecognizer;
 import dev.audioengine.model.task.Transcript;
 import dev.audioengine.model.task.TranscriptEvent;
 import dev.audioengine.model.task.TranscriptSegment;
+import dev.audioengine.model.task.TranscriptWord;
 import dev.audioengine.model.task.VadOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -88,6 +89,21 @@ final class AsrTask {
                     + "prompt, as whisper.cpp's --prompt: names, spellings, style). Whisper only.")
     String prompt;
 
+    @Option(
+            names = "--word-timestamps",
+            description = "Time each word (Whisper only: cross-attention of the model's alignment heads aligned by "
+                    + "DTW, as whisper.cpp's -dtw and openai-whisper's word_timestamps): words in --json, and one cue "
+                    + "per word in --segments-out files (srt, vtt, ...).")
+    boolean wordTimestamps;
+
+    @Option(
+            names = "--dtw-heads",
+            paramLabel = "HEADS",
+            description = "The alignment heads for --word-timestamps (implies it): a preset (tiny, tiny.en, base, "
+                    + "base.en, small, small.en, medium, medium.en, large-v1, large-v2, large-v3, large-v3-turbo) or "
+                    + "pairs LAYER:HEAD,LAYER:HEAD counted from 0. Default: the preset of the model's shape.")
+    String dtwHeads;
+
     /** The batch size on a GPU when --max-batch is not given: a step over 64 sequences costs little more than one. */
     static final int DEFAULT_GPU_BATCH = 64;
 
@@ -149,6 +165,7 @@ final class AsrTask {
             AsrOptions before = o;
             o = checked("--beam-size", () -> before.withBeamSize(beamSize));
         }
+        if (wordTimestamps || dtwHeads != null) o = o.withWordTimestamps(true, dtwHeads);
         return o;
     }
 
@@ -341,8 +358,23 @@ final class AsrTask {
                     .name("end")
                     .number(millis(s.endSeconds()))
                     .name("text")
-                    .value(s.text())
-                    .endObject();
+                    .value(s.text());
+            if (!s.words().isEmpty()) {
+                w.name("words").beginArray();
+                for (TranscriptWord word : s.words())
+                    w.beginObject()
+                            .name("word")
+                            .value(word.text())
+                            .name("start")
+                            .number(millis(word.start()))
+                            .name("end")
+                            .number(millis(word.end()))
+                            .name("probability")
+                            .number(word.probability())
+                            .endObject();
+                w.endArray();
+            }
+            w.endObject();
         }
         w.endArray()
                 .name("model")
@@ -385,10 +417,12 @@ final class AsrTask {
         boolean captions = segmentsFormat == SegmentFormat.SRT
                 || segmentsFormat == SegmentFormat.VTT
                 || segmentsFormat == SegmentFormat.AUDACITY;
-        List<Segment> segments = t.segments().stream()
-                .filter(s -> !captions || !s.text().isEmpty())
-                .map(s -> new Segment(s.startSample(), s.endSample(), s.sampleRate(), "speech", s.text()))
-                .toList();
+        List<Segment> segments = options.wordTimestamps()
+                ? words(t)
+                : t.segments().stream()
+                        .filter(s -> !captions || !s.text().isEmpty())
+                        .map(s -> new Segment(s.startSample(), s.endSample(), s.sampleRate(), "speech", s.text()))
+                        .toList();
         Map<String, Object> properties = new LinkedHashMap<>();
         properties.put("sample_rate", asr.sampleRate());
         properties.put("model", asr.describe());
@@ -403,5 +437,16 @@ final class AsrTask {
                 input.toString(),
                 properties,
                 segments);
+    }
+
+    /** With --word-timestamps: one segment (cue) per word, its text without the leading space. */
+    private static List<Segment> words(Transcript t) {
+        List<Segment> out = new java.util.ArrayList<>();
+        for (TranscriptSegment s : t.segments())
+            for (TranscriptWord w : s.words()) {
+                long a = Math.round(w.start() * s.sampleRate()), b = Math.max(a, Math.round(w.end() * s.sampleRate()));
+                out.add(new Segment(a, b, s.sampleRate(), "word", w.text().strip()));
+            }
+        return out;
     }
 }

@@ -159,6 +159,8 @@ public final class FakeAsrFamily implements ModelFamily {
                     for (TranscriptEvent e : events) if (e instanceof TranscriptEvent.Final f) finals.add(f.segment());
                 }
             }
+            lastOptions = options;
+            if (options.wordTimestamps()) finals.replaceAll(FakeAsrFamily::withWords);
             return new Transcript(
                     finals,
                     samples.length / (double) RATE,
@@ -184,6 +186,20 @@ public final class FakeAsrFamily implements ModelFamily {
         public AsrStream stream(AsrOptions options) {
             return new Stream(options);
         }
+    }
+
+    /**
+     * Word timestamps as a scripted recognizer gives them: the segment's words spread evenly over it, each with its
+     * leading space and probability 0.5, in "en".
+     */
+    static TranscriptSegment withWords(TranscriptSegment s) {
+        String[] words = s.text().isEmpty() ? new String[0] : s.text().split(" ");
+        List<dev.audioengine.model.task.TranscriptWord> timed = new ArrayList<>();
+        double step = (s.endSeconds() - s.startSeconds()) / Math.max(1, words.length);
+        for (int i = 0; i < words.length; i++)
+            timed.add(new dev.audioengine.model.task.TranscriptWord(
+                    " " + words[i], s.startSeconds() + i * step, s.startSeconds() + (i + 1) * step, 0.5));
+        return new TranscriptSegment(s.startSample(), s.endSample(), s.sampleRate(), s.text(), s.tokens(), timed, "en");
     }
 
     /** The script's line {@code index}, its first {@code words} words. */

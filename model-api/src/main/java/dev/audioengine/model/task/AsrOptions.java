@@ -18,6 +18,10 @@ package dev.audioengine.model.task;
  *                            beam search); a model without beam search refuses N &gt; 1
  * @param prompt              text the speech continues (Whisper's initial prompt: names, spelling, style), given to
  *                            every window; null for none; a model that takes no prompt refuses one
+ * @param wordTimestamps      time each word ({@link TranscriptSegment#words()}); a model that cannot align words
+ *                            refuses the request
+ * @param alignmentHeads      which attention heads align words (Whisper: a preset name such as "tiny" or
+ *                            "large-v3-turbo", or pairs "layer:head,layer:head"); null or "auto" for the model's own
  */
 public record AsrOptions(
         VadOptions vad,
@@ -28,7 +32,9 @@ public record AsrOptions(
         String language,
         boolean translate,
         int beamSize,
-        String prompt) {
+        String prompt,
+        boolean wordTimestamps,
+        String alignmentHeads) {
     /**
      * Windows of up to 10 s joined over pauses under 2 s, 6 tokens per second, partials every 0.5 s. The window limit
      * and merge gap are what docs/MOONSHINE.md's window study found best for Moonshine on long audio with pauses inside
@@ -85,6 +91,46 @@ public record AsrOptions(
                 language,
                 translate,
                 1,
+                null,
+                false,
+                null);
+    }
+
+    /**
+     * Options without word timestamps.
+     *
+     * @param vad                 required
+     * @param maxWindowSeconds    in [1, 60]
+     * @param mergeGapSeconds     {@code >= 0}
+     * @param tokensPerSecond     in (0, 50]
+     * @param partialEverySeconds {@code > 0}
+     * @param language            null, "auto", or a language code
+     * @param translate           whether to translate into English
+     * @param beamSize            in [1, 8]
+     * @param prompt              any text, or null
+     * @throws IllegalArgumentException as the canonical constructor
+     */
+    public AsrOptions(
+            VadOptions vad,
+            double maxWindowSeconds,
+            double mergeGapSeconds,
+            double tokensPerSecond,
+            double partialEverySeconds,
+            String language,
+            boolean translate,
+            int beamSize,
+            String prompt) {
+        this(
+                vad,
+                maxWindowSeconds,
+                mergeGapSeconds,
+                tokensPerSecond,
+                partialEverySeconds,
+                language,
+                translate,
+                beamSize,
+                prompt,
+                false,
                 null);
     }
 
@@ -100,6 +146,8 @@ public record AsrOptions(
      * @param translate whether to translate into English
      * @param beamSize in [1, 8]
      * @param prompt any text, or null
+     * @param wordTimestamps whether to time each word
+     * @param alignmentHeads null, "auto", a preset name or layer:head pairs (checked by the model)
      * @throws IllegalArgumentException if vad is null or a value is out of range (NaN included)
      */
     public AsrOptions {
@@ -136,7 +184,9 @@ public record AsrOptions(
                 language,
                 translate,
                 beamSize,
-                prompt);
+                prompt,
+                wordTimestamps,
+                alignmentHeads);
     }
 
     /**
@@ -156,7 +206,9 @@ public record AsrOptions(
                 language,
                 translate,
                 beamSize,
-                prompt);
+                prompt,
+                wordTimestamps,
+                alignmentHeads);
     }
 
     /**
@@ -176,7 +228,9 @@ public record AsrOptions(
                 language,
                 translate,
                 beamSize,
-                prompt);
+                prompt,
+                wordTimestamps,
+                alignmentHeads);
     }
 
     /**
@@ -196,7 +250,9 @@ public record AsrOptions(
                 code,
                 translate,
                 beamSize,
-                prompt);
+                prompt,
+                wordTimestamps,
+                alignmentHeads);
     }
 
     /**
@@ -215,7 +271,9 @@ public record AsrOptions(
                 language,
                 into,
                 beamSize,
-                prompt);
+                prompt,
+                wordTimestamps,
+                alignmentHeads);
     }
 
     /**
@@ -235,7 +293,9 @@ public record AsrOptions(
                 language,
                 translate,
                 n,
-                prompt);
+                prompt,
+                wordTimestamps,
+                alignmentHeads);
     }
 
     /**
@@ -254,6 +314,30 @@ public record AsrOptions(
                 language,
                 translate,
                 beamSize,
-                text);
+                text,
+                wordTimestamps,
+                alignmentHeads);
+    }
+
+    /**
+     * These options with word timestamps on or off.
+     *
+     * @param on whether to time each word
+     * @param heads the alignment heads (a preset name or layer:head pairs), or null for the model's own
+     * @return the same options but the word timestamps
+     */
+    public AsrOptions withWordTimestamps(boolean on, String heads) {
+        return new AsrOptions(
+                vad,
+                maxWindowSeconds,
+                mergeGapSeconds,
+                tokensPerSecond,
+                partialEverySeconds,
+                language,
+                translate,
+                beamSize,
+                prompt,
+                on,
+                heads);
     }
 }

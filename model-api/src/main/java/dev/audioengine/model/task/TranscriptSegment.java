@@ -10,10 +10,42 @@ import java.util.List;
  * @param sampleRate the recognizer's rate, to turn samples into seconds
  * @param text what was said, stripped of surrounding space; empty when the decoder heard no words
  * @param tokens the token ids the decoder produced (without the start and end tokens)
+ * @param words the segment's words with their times when word timestamps were asked for and the recognizer aligns
+ *     words ({@link AsrOptions#wordTimestamps()}); empty otherwise
+ * @param language the language the segment was decoded in (a code such as "en"; the one detected when the request
+ *     said "auto"), or null when the recognizer does not say
  */
-public record TranscriptSegment(long startSample, long endSample, int sampleRate, String text, List<Integer> tokens) {
+public record TranscriptSegment(
+        long startSample,
+        long endSample,
+        int sampleRate,
+        String text,
+        List<Integer> tokens,
+        List<TranscriptWord> words,
+        String language) {
     /**
-     * Checks the range, strips the text and copies the tokens.
+     * Checks the range, strips the text and copies the tokens and words.
+     *
+     * @param startSample {@code >= 0}
+     * @param endSample {@code >= startSample}
+     * @param sampleRate the recognizer's rate
+     * @param text the decoded text; stripped
+     * @param tokens the token ids; copied
+     * @param words the timed words; copied
+     * @param language the language code, or null
+     * @throws IllegalArgumentException if the range is negative or reversed
+     * @throws NullPointerException if text, tokens or words is null
+     */
+    public TranscriptSegment {
+        if (endSample < startSample || startSample < 0)
+            throw new IllegalArgumentException("segment [" + startSample + ", " + endSample + ")");
+        text = text.strip();
+        tokens = List.copyOf(tokens);
+        words = List.copyOf(words);
+    }
+
+    /**
+     * A segment without words or language.
      *
      * @param startSample {@code >= 0}
      * @param endSample {@code >= startSample}
@@ -23,11 +55,8 @@ public record TranscriptSegment(long startSample, long endSample, int sampleRate
      * @throws IllegalArgumentException if the range is negative or reversed
      * @throws NullPointerException if text or tokens is null
      */
-    public TranscriptSegment {
-        if (endSample < startSample || startSample < 0)
-            throw new IllegalArgumentException("segment [" + startSample + ", " + endSample + ")");
-        text = text.strip();
-        tokens = List.copyOf(tokens);
+    public TranscriptSegment(long startSample, long endSample, int sampleRate, String text, List<Integer> tokens) {
+        this(startSample, endSample, sampleRate, text, tokens, List.of(), null);
     }
 
     /**

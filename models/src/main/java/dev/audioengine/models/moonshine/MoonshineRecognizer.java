@@ -112,6 +112,8 @@ public final class MoonshineRecognizer implements SpeechRecognizer {
     private static void englishOnly(AsrOptions options) {
         if (options.prompt() != null)
             throw new IllegalArgumentException("Moonshine takes no prompt (the whisper family does)");
+        if (options.wordTimestamps())
+            throw new IllegalArgumentException("Moonshine has no word timestamps (the whisper family has)");
         if (options.beamSize() > 1)
             throw new IllegalArgumentException(
                     "Moonshine decodes greedily; it has no beam search (beam size " + options.beamSize() + ")");

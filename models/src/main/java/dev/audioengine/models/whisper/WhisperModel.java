@@ -293,6 +293,62 @@ public final class WhisperModel implements AutoCloseable {
     }
 
     /**
+     * A window decoded with word timestamps.
+     *
+     * @param decoded    what {@link #decode} gives
+     * @param text       the window's text tokens (below EOT), in order
+     * @param tokenTimes each text token's time by DTW, in 10 ms units from the window's start (whisper.cpp's
+     *                   {@code t_dtw})
+     * @param words      the text tokens joined into timed words (seconds from the window's start)
+     */
+    public record Timed(Decoded decoded, List<Integer> text, int[] tokenTimes, List<WhisperAlignment.Word> words) {}
+
+    /**
+     * As {@link #decode}, then the text's tokens and words timed by DTW over the cross-attention of {@code heads}
+     * ({@link WhisperAlignment}): one more decoder pass over the text, through a step graph that also outputs those
+     * heads' weights (compiled on first use; plain decoding never runs it).
+     */
+    public synchronized Timed decodeTimed(
+            float[] samples, int from, int length, Options options, WhisperAlignment.Heads heads) {
+        Decoded d = decode(samples, from, length, options);
+        List<Integer> text = new ArrayList<>();
+        List<Float> p = new ArrayList<>();
+        int beg = tokenizer.timestampBegin(), lastTimestamp = -1, afterLastTimestamp = 0;
+        for (int i = 0; i < d.tokens().size(); i++) {
+            int id = d.tokens().get(i);
+            if (id < tokenizer.eot()) {
+                text.add(id);
+                p.add(d.probabilities()[i]);
+                afterLastTimestamp++;
+            } else if (id > beg) {
+                lastTimestamp = id - beg;
+                afterLastTimestamp = 0;
+            }
+        }
+        if (text.isEmpty()) return new Timed(d, List.of(), new int[0], List.of());
+        // whisper.cpp's n_frames: the audio, up to where the window seeks next (its last timestamp) when no text
+        // follows that timestamp (whisper.cpp would not keep such text in this window)
+        int frames = Math.min(WhisperNetwork.MEL_FRAMES, WhisperDecoding.frames(length));
+        if (lastTimestamp > 0 && afterLastTimestamp == 0) frames = Math.min(frames, 2 * lastTimestamp);
+        int[] sequence = WhisperAlignment.sequence(tokenizer, d.language(), text);
+        float[][][] weights = session.alignmentWeights(sequence, heads.checkedFor(config()));
+        int[] times = WhisperAlignment.tokenTimes(weights, WhisperAlignment.sotRows(tokenizer), frames);
+        float[] probabilities = new float[p.size()];
+        for (int i = 0; i < probabilities.length; i++) probabilities[i] = p.get(i);
+        return new Timed(
+                d,
+                List.copyOf(text),
+                times,
+                WhisperAlignment.words(tokenizer, d.language(), text, probabilities, times));
+    }
+
+    /** The cross-attention weights of {@code heads} for {@code tokens} fed from position 0 (tests): [token][head][1500]. */
+    synchronized float[][][] alignmentWeights(float[] samples, int[] tokens, WhisperAlignment.Heads heads) {
+        session.encode(samples, 0, samples.length, false);
+        return session.alignmentWeights(tokens, heads.checkedFor(config()));
+    }
+
+    /**
      * The language probabilities of a window (multilingual models): the decoder's logits after SOT over the language
      * tokens only, softmaxed, by code in token order.
      */

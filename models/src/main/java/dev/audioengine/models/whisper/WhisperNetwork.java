@@ -172,7 +172,18 @@ public final class WhisperNetwork {
      * take this step's keys and values at {@code position}; the mask shows the first {@code self_length} of them.
      */
     static Graph step(WhisperConfig c, Decoder d, int selfCapacity) {
+        return step(c, d, selfCapacity, null);
+    }
+
+    /**
+     * As {@link #step(WhisperConfig, Decoder, int)}, also outputting the cross-attention weights of the alignment
+     * heads (word timestamps): softmax(q·kᵀ / √hd) of each listed head over the 1500 encoder positions, [heads, 1500]
+     * in the heads' order. A graph of its own, compiled only when word timestamps are asked for: the plain step
+     * (fused attention) pays nothing for it.
+     */
+    static Graph step(WhisperConfig c, Decoder d, int selfCapacity, WhisperAlignment.Heads alignment) {
         GraphBuilder g = new GraphBuilder();
+        Tensor[] alignmentWeights = alignment == null ? null : new Tensor[alignment.count()];
         Tensor token = g.input(TOKEN, DType.I32, Shape.of(1, 1));
         Tensor position = g.input(POSITION, DType.I32, Shape.of(1));
         Tensor selfMask = g.keyMask(g.input(SELF_LENGTH, DType.I32, Shape.of(1)), 1, selfCapacity, false);
@@ -193,9 +204,24 @@ public final class WhisperNetwork {
             MultiHeadAttention cross = layer.cross();
             Tensor ck = g.state(cacheName("cross_k", l), crossShape), cv = g.state(cacheName("cross_v", l), crossShape);
             Tensor q = cross.queries(g, layer.crossNorm().apply(g, h), null);
+            if (alignment != null) alignmentWeights(g, alignment, l, q, ck, c.headDim(), alignmentWeights);
             h = g.add(h, cross.output(g, cross.attend(g, q, ck, cv, false)));
             h = g.add(h, layer.ffn().apply(g, layer.ffnNorm().apply(g, h)));
         }
-        return g.build(d.head().apply(g, d.norm().apply(g, h)).named("logits"));
+        Tensor logits = d.head().apply(g, d.norm().apply(g, h)).named("logits");
+        if (alignment == null) return g.build(logits);
+        Tensor weights = g.reshape(g.concat(1, alignmentWeights), alignment.count(), c.audioCtx());
+        return g.build(logits, weights.named("alignment"));
+    }
+
+    /** Layer {@code l}'s alignment heads: q [1, H, 1, hd] against the cross keys [1, H, 1500, hd] → [1, 1, 1, 1500]. */
+    private static void alignmentWeights(
+            GraphBuilder g, WhisperAlignment.Heads heads, int l, Tensor q, Tensor keys, int headDim, Tensor[] out) {
+        for (int i = 0; i < heads.count(); i++) {
+            if (heads.layers()[i] != l) continue;
+            int h = heads.heads()[i];
+            Tensor qh = g.contiguous(g.slice(q, 1, h, h + 1)), kh = g.contiguous(g.slice(keys, 1, h, h + 1));
+            out[i] = g.softmax(g.matmul(qh, kh), null, (float) (1 / Math.sqrt(headDim)));
+        }
     }
 }

@@ -96,6 +96,7 @@ public final class WhisperRecognizer implements SpeechRecognizer {
         if (length > WhisperNetwork.WINDOW_SAMPLES)
             throw new IllegalArgumentException("a window of " + length / (double) sampleRate()
                     + " s is longer than Whisper's 30 s; transcribe() windows long audio");
+        if (options.wordTimestamps()) return decodeWindowWords(samples, from, length, startSample, options, timed);
         WhisperModel.Decoded d = model.decode(samples, from, length, decoding(options));
         if (timed != null) {
             List<TranscriptSegment> inside = new ArrayList<>();
@@ -103,11 +104,60 @@ public final class WhisperRecognizer implements SpeechRecognizer {
             for (WhisperModel.Segment s : d.segments()) {
                 long a = Math.min(end, startSample + Math.round(s.start() * sampleRate()));
                 long b = Math.max(a, Math.min(end, startSample + Math.round(s.end() * sampleRate())));
-                inside.add(new TranscriptSegment(a, b, sampleRate(), s.text(), s.tokens()));
+                inside.add(new TranscriptSegment(a, b, sampleRate(), s.text(), s.tokens(), List.of(), d.language()));
             }
             timed.put(startSample, inside);
         }
-        return new TranscriptSegment(startSample, startSample + length, sampleRate(), d.text(), d.tokens());
+        return new TranscriptSegment(
+                startSample, startSample + length, sampleRate(), d.text(), d.tokens(), List.of(), d.language());
+    }
+
+    /**
+     * As {@link #decodeWindow} with word timestamps ({@link WhisperModel#decodeTimed}): each segment carries the
+     * words whose tokens it holds, timed on the recording's time line (clamped to the window).
+     */
+    private TranscriptSegment decodeWindowWords(
+            float[] samples,
+            int from,
+            int length,
+            long startSample,
+            AsrOptions options,
+            java.util.Map<Long, List<TranscriptSegment>> timed) {
+        WhisperModel.Timed t =
+                model.decodeTimed(samples, from, length, decoding(options), alignmentHeads(options.alignmentHeads()));
+        WhisperModel.Decoded d = t.decoded();
+        double offset = startSample / (double) sampleRate(), windowEnd = offset + length / (double) sampleRate();
+        List<dev.audioengine.model.task.TranscriptWord> all = new ArrayList<>();
+        List<Integer> firstTokens = new ArrayList<>();
+        for (WhisperAlignment.Word w : t.words()) {
+            double a = Math.min(windowEnd, offset + w.start()), b = Math.max(a, Math.min(windowEnd, offset + w.end()));
+            all.add(new dev.audioengine.model.task.TranscriptWord(w.text(), a, b, w.probability()));
+            firstTokens.add(w.firstToken());
+        }
+        if (timed != null) {
+            List<TranscriptSegment> inside = new ArrayList<>();
+            long end = startSample + length;
+            int textSoFar = 0;
+            for (WhisperModel.Segment s : d.segments()) {
+                long a = Math.min(end, startSample + Math.round(s.start() * sampleRate()));
+                long b = Math.max(a, Math.min(end, startSample + Math.round(s.end() * sampleRate())));
+                // a segment's words: those whose first token is among its text tokens
+                List<dev.audioengine.model.task.TranscriptWord> words = new ArrayList<>();
+                for (int i = 0; i < all.size(); i++)
+                    if (firstTokens.get(i) >= textSoFar
+                            && firstTokens.get(i) < textSoFar + s.tokens().size()) words.add(all.get(i));
+                textSoFar += s.tokens().size();
+                inside.add(new TranscriptSegment(a, b, sampleRate(), s.text(), s.tokens(), words, d.language()));
+            }
+            timed.put(startSample, inside);
+        }
+        return new TranscriptSegment(
+                startSample, startSample + length, sampleRate(), d.text(), d.tokens(), all, d.language());
+    }
+
+    /** The alignment heads a request names (null or "auto": the preset of this model's shape). */
+    WhisperAlignment.Heads alignmentHeads(String spec) {
+        return WhisperAlignment.parse(spec, model.config());
     }
 
     /**
@@ -145,11 +195,12 @@ public final class WhisperRecognizer implements SpeechRecognizer {
     @Override
     public void requireSupported(AsrOptions options) {
         decoding(options);
+        if (options.wordTimestamps()) alignmentHeads(options.alignmentHeads());
     }
 
     /** The options with windows no longer than Whisper's 30 s; the language and task checked. */
     private AsrOptions check(AsrOptions options) {
-        decoding(options);
+        requireSupported(options);
         return options.maxWindowSeconds() > MAX_WINDOW_SECONDS
                 ? options.withMaxWindowSeconds(MAX_WINDOW_SECONDS)
                 : options;

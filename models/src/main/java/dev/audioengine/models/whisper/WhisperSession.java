@@ -37,6 +37,8 @@ final class WhisperSession implements AutoCloseable {
 
     WhisperSession(AudioEngine engine, WhisperWeights weights) {
         this.config = weights.config;
+        this.engine = engine;
+        this.weights = weights;
         WhisperConfig c = config;
         CompiledGraph enc = null;
         try {
@@ -155,6 +157,49 @@ final class WhisperSession implements AutoCloseable {
         resident = -1;
     }
 
+    /**
+     * Word timestamps: the step graph that also outputs the alignment heads' cross-attention weights, compiled on
+     * first use for these heads (and again only when other heads are asked for).
+     */
+    private CompiledGraph alignmentStep;
+
+    private WhisperAlignment.Heads alignmentHeads;
+    private HostTensor alignmentWeights;
+    private AudioEngine engine;
+    private WhisperWeights weights;
+
+    /**
+     * Feeds {@code tokens} from position 0 over the encoded window and returns each one's alignment-head weights,
+     * [token][head][1500]. The self caches are overwritten (the window's decoding is over).
+     */
+    float[][][] alignmentWeights(int[] tokens, WhisperAlignment.Heads heads) {
+        if (tokens.length > config.textCtx())
+            throw new IllegalArgumentException(tokens.length + " tokens do not fit the decoder's " + config.textCtx());
+        if (alignmentStep == null || !heads.toString().equals(alignmentHeads.toString())) {
+            if (alignmentStep != null) {
+                alignmentStep.close();
+                alignmentWeights.close();
+                alignmentStep = null;
+            }
+            alignmentStep = engine.compile(
+                    WhisperNetwork.step(config, weights.decoder, config.textCtx(), heads),
+                    caches.toArray(PersistentTensor[]::new));
+            alignmentHeads = heads;
+            alignmentWeights = HostTensor.allocate(DType.F32, Shape.of(heads.count(), config.audioCtx()));
+        }
+        float[][][] out = new float[tokens.length][heads.count()][];
+        for (int i = 0; i < tokens.length; i++) {
+            token.data().set(ValueLayout.JAVA_INT, 0, tokens[i]);
+            position.data().set(ValueLayout.JAVA_INT, 0, i);
+            selfLength.data().set(ValueLayout.JAVA_INT, 0, i + 1);
+            alignmentStep.runInto(stepInputs, List.of(logits, alignmentWeights));
+            float[] all = alignmentWeights.toFloatArray();
+            for (int h = 0; h < heads.count(); h++)
+                out[i][h] = java.util.Arrays.copyOfRange(all, h * config.audioCtx(), (h + 1) * config.audioCtx());
+        }
+        return out;
+    }
+
     dev.audioengine.api.exec.RunSummary stepSummary() {
         return step.summary();
     }
@@ -163,6 +208,10 @@ final class WhisperSession implements AutoCloseable {
     public void close() {
         encoder.close();
         step.close();
+        if (alignmentStep != null) {
+            alignmentStep.close();
+            alignmentWeights.close();
+        }
         caches.forEach(PersistentTensor::close);
         endBeams();
         for (HostTensor t : List.of(token, position, selfLength, logits)) t.close();

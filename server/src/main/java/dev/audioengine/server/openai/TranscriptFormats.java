@@ -30,8 +30,9 @@ final class TranscriptFormats {
     }
 
     /**
-     * {@code options}: the request's, for verbose_json's {@code task} (transcribe or translate) and {@code language}
-     * (the code asked for; "english" when none was: the language a detecting model found is not reported yet).
+     * {@code options}: the request's, for verbose_json's {@code task} (transcribe or translate), {@code language}
+     * (the code asked for; when none was, the code the model detected, "english" when it does not say) and
+     * {@code words} (with timestamp_granularities[]=word).
      */
     static String render(TranscriptionRequest.Format f, Transcript t, dev.audioengine.model.task.AsrOptions options) {
         return switch (f) {
@@ -57,8 +58,15 @@ final class TranscriptFormats {
     }
 
     private static String verbose(Transcript t, dev.audioengine.model.task.AsrOptions options) {
+        // the language asked for; when none was (or auto), the one the recognizer detected in the first window that
+        // has text (the code, as a request gives it); "english" when the recognizer does not say
+        String detected = t.segments().stream()
+                .filter(s -> !s.text().isEmpty() && s.language() != null)
+                .map(TranscriptSegment::language)
+                .findFirst()
+                .orElse("english");
         String language =
-                options.language() == null || options.language().equals("auto") ? "english" : options.language();
+                options.language() == null || options.language().equals("auto") ? detected : options.language();
         JsonWriter w = new JsonWriter()
                 .beginObject()
                 .name("task")
@@ -90,8 +98,23 @@ final class TranscriptFormats {
             for (int token : s.tokens()) w.value(token);
             w.endArray().name("temperature").number(0).endObject();
         }
-        return w.endArray()
-                .name("usage")
+        w.endArray();
+        if (options.wordTimestamps()) {
+            // OpenAI's words: text without the leading space, start and end in seconds
+            w.name("words").beginArray();
+            for (TranscriptSegment s : segments)
+                for (dev.audioengine.model.task.TranscriptWord word : s.words())
+                    w.beginObject()
+                            .name("word")
+                            .value(word.text().strip())
+                            .name("start")
+                            .number(word.start())
+                            .name("end")
+                            .number(word.end())
+                            .endObject();
+            w.endArray();
+        }
+        return w.name("usage")
                 .beginObject()
                 .name("type")
                 .value("duration")

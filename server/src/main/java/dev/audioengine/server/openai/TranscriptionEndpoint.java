@@ -116,12 +116,28 @@ public final class TranscriptionEndpoint implements Endpoint.Body {
      * queued (loading the model first if this is its first request, as the work would).
      */
     private static void requireSupported(ServedModel model, AsrOptions options) throws IOException {
+        if (options.wordTimestamps()
+                && !supports(model, options)
+                && supports(model, options.withWordTimestamps(false, null)))
+            throw ApiError.invalid(
+                    "timestamp_granularities[]",
+                    "unsupported_value",
+                    model.id() + " gives no word times (whisper models do): " + message(model, options));
         try {
             model.get(SpeechRecognizer.class).requireSupported(options);
         } catch (IllegalArgumentException e) {
             throw options.translate()
                     ? ApiError.invalid("model", "unsupported_task", model.id() + ": " + e.getMessage())
                     : ApiError.invalid("language", "unsupported_language", model.id() + ": " + e.getMessage());
+        }
+    }
+
+    private static String message(ServedModel model, AsrOptions options) throws IOException {
+        try {
+            model.get(SpeechRecognizer.class).requireSupported(options);
+            return "";
+        } catch (IllegalArgumentException e) {
+            return e.getMessage();
         }
     }
 

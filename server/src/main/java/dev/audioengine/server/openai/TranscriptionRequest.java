@@ -89,10 +89,19 @@ record TranscriptionRequest(String model, Format format, boolean stream, List<St
         }
         Format format = form.field("response_format").map(Format::parse).orElse(Format.JSON);
         for (String g : form.fields("timestamp_granularities[]")) {
-            if (!g.strip().equals("segment")) {
+            String granularity = g.strip();
+            if (granularity.equals("word")) {
+                // OpenAI's rule: word times come in verbose_json only
+                if (format != Format.VERBOSE_JSON)
+                    throw ApiError.invalid(
+                            "timestamp_granularities[]",
+                            "timestamp_granularities[]=word needs response_format verbose_json, not "
+                                    + format.wireName);
+                options = options.withWordTimestamps(true, null);
+            } else if (!granularity.equals("segment")) {
                 throw ApiError.invalid(
                         "timestamp_granularities[]",
-                        "timestamp granularity '" + g + "' is not supported; this server gives segment times only");
+                        "timestamp granularity '" + g + "' is not supported; this server gives segment and word times");
             }
         }
         boolean stream = form.field("stream").map(s -> bool("stream", s)).orElse(false);
