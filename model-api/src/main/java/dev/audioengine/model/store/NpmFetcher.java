@@ -29,14 +29,24 @@ final class NpmFetcher {
                 .directory(dir.toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile());
+        // The hook is in place before npm starts: registered after, a SIGTERM in between (the first lambda of a cold
+        // JVM takes tens of milliseconds to link) would leave npm running on its own.
+        var started = new java.util.concurrent.atomic.AtomicReference<Process>();
+        Thread reaper = new Thread(
+                () -> {
+                    Process q = started.get();
+                    if (q != null) destroyTree(q);
+                },
+                "npm-reaper");
+        Runtime.getRuntime().addShutdownHook(reaper);
         Process p;
         try {
             p = pb.start();
+            started.set(p);
         } catch (IOException e) {
+            removeHook(reaper);
             throw new IOException("npm could not be started (" + e.getMessage() + ")", e);
         }
-        Thread reaper = new Thread(() -> destroyTree(p), "npm-reaper");
-        Runtime.getRuntime().addShutdownHook(reaper);
         try {
             if (!p.waitFor(TIMEOUT_S, TimeUnit.SECONDS)) {
                 destroyTree(p);
@@ -47,11 +57,7 @@ final class NpmFetcher {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while npm pack " + spec + " ran", e);
         } finally {
-            try {
-                Runtime.getRuntime().removeShutdownHook(reaper);
-            } catch (IllegalStateException shuttingDown) {
-                // the hook is running or about to: it ends npm
-            }
+            removeHook(reaper);
         }
         String output = Files.readString(log, StandardCharsets.UTF_8).strip();
         if (p.exitValue() != 0) {
@@ -62,6 +68,14 @@ final class NpmFetcher {
                     .findFirst()
                     .orElseThrow(
                             () -> new IOException("npm pack " + spec + " wrote no .tgz; it said: " + tail(output)));
+        }
+    }
+
+    private static void removeHook(Thread reaper) {
+        try {
+            Runtime.getRuntime().removeShutdownHook(reaper);
+        } catch (IllegalStateException shuttingDown) {
+            // the hook is running or about to: it ends npm
         }
     }
 
