@@ -192,8 +192,10 @@ class RealtimeKeywordsTest {
         expected.forEach(d -> heard.add(d.get("keyword").asText()));
         assertThat(heard).containsExactly("hey_jarvis", "weather");
 
+        double modelSeconds = modelSeconds();
         Client c = Client.connect("?intent=keywords");
         Map<String, Object> created = c.session("session.created");
+        assertThat(server.server.realtimeSessions()).isEqualTo(1);
         assertThat(created.get("object")).isEqualTo("realtime.keywords_session");
         assertThat(created.get("model")).isEqualTo("openwakeword");
         assertThat((List<Object>) created.get("keywords")).contains("hey_jarvis", "weather", "alexa");
@@ -223,7 +225,26 @@ class RealtimeKeywordsTest {
         c.send("{\"type\":\"session.update\",\"session\":{\"keywords\":[\"alexa\"]}}");
         c.session("session.updated");
         assertThat(c.stream(speech, 1600)).isEmpty();
+        // the scoring counts as the model's time, and the session is released when the client closes
+        assertThat(modelSeconds()).isGreaterThan(modelSeconds);
         c.close();
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        while (server.server.realtimeSessions() != 0 && System.nanoTime() < deadline) Thread.sleep(20);
+        assertThat(server.server.realtimeSessions()).isZero();
+    }
+
+    /** openwakeword's audioengine_model_seconds_total in /metrics. */
+    private static double modelSeconds() throws Exception {
+        String metrics = http.send(
+                        java.net.http.HttpRequest.newBuilder(server.uri("/metrics"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .body();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+                        "(?m)^audioengine_model_seconds_total\\{model=\"openwakeword\"[^}]*} (\\S+)$")
+                .matcher(metrics);
+        assertThat(m.find()).as(metrics).isTrue();
+        return Double.parseDouble(m.group(1));
     }
 
     /** 24 kHz resampled as the audio module resamples, and vad_threshold gating with the served Silero. */
