@@ -144,8 +144,10 @@ public final class SpeechServer implements AutoCloseable {
                                         throw ApiError.invalid(
                                                 "intent",
                                                 "invalid_intent",
-                                                Routes.REALTIME + " serves transcription sessions only: connect to "
-                                                        + Routes.REALTIME + "?intent=transcription");
+                                                Routes.REALTIME + " serves transcription and keyword sessions: "
+                                                        + "connect to " + Routes.REALTIME
+                                                        + "?intent=transcription, or ?intent=keywords where a kws "
+                                                        + "model is served");
                                     throw ApiError.invalid(
                                             null,
                                             "websocket_required",

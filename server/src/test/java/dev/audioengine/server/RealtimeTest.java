@@ -458,6 +458,10 @@ class RealtimeTest {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> Client.connect("?intent=conversation"))
                 .rootCause()
                 .hasMessageContaining("400");
+        // wake words need a kws model, and this server serves none
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Client.connect("?intent=keywords"))
+                .rootCause()
+                .hasMessageContaining("400");
     }
 
     @Test

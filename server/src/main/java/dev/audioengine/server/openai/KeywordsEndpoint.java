@@ -16,6 +16,7 @@ import dev.audioengine.server.http.ApiError;
 import dev.audioengine.server.http.Endpoint;
 import dev.audioengine.server.http.MultipartForm;
 import dev.audioengine.server.http.RequestNote;
+import dev.audioengine.server.http.Routes;
 import dev.audioengine.server.http.Upload;
 import dev.audioengine.server.http.UploadFolder;
 import dev.audioengine.server.http.UploadWatchdog;
@@ -29,6 +30,7 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Future;
 
@@ -67,9 +69,9 @@ public final class KeywordsEndpoint implements Endpoint.Body {
         try (MultipartForm form = MultipartForm.read(req, res, uploads, maxUploadBytes, Set.of("file"), watchdog)) {
             KeywordsRequest r = KeywordsRequest.of(form);
             Upload file = UploadedAudio.required(form.file("file"));
-            ServedModel model = keywordModel(r);
+            ServedModel model = keywordModel(models, r.model(), "model", Routes.KEYWORDS);
             note.model(model.id());
-            VoiceActivityDetector vad = r.vadThreshold().isEmpty() ? null : gate();
+            VoiceActivityDetector vad = r.vadThreshold().isEmpty() ? null : gate(models, "vad_threshold");
             try (AudioStream in = UploadedAudio.open(file)) {
                 ServedModel.Replica replica = model.replica();
                 Future<Result> work = replica.pool().start(() -> detect(replica.get(KeywordSpotter.class), vad, in, r));
@@ -91,24 +93,25 @@ public final class KeywordsEndpoint implements Endpoint.Body {
         }
     }
 
-    private ServedModel keywordModel(KeywordsRequest r) {
-        if (r.model().isEmpty()) {
+    /** The served kws model {@code name} names, else the first; {@code param} and {@code where} for the errors. */
+    static ServedModel keywordModel(ServedModels models, Optional<String> name, String param, String where) {
+        if (name.isEmpty()) {
             return models.first(Task.KWS)
                     .orElseThrow(
                             () -> ApiError.modelNotFound("this server serves no keyword spotting model (--models)"));
         }
-        ServedModel m = models.require(r.model().get());
+        ServedModel m = models.require(name.get());
         if (m.task() != Task.KWS)
             throw ApiError.invalid(
-                    "model", m.id() + " is a " + m.task().cliName() + " model; /v1/audio/keywords needs a kws model");
+                    param, m.id() + " is a " + m.task().cliName() + " model; " + where + " needs a kws model");
         return m;
     }
 
     /** The detector that gates scores (vad_threshold): the first served vad model, loaded now if it is not yet. */
-    private VoiceActivityDetector gate() throws java.io.IOException {
+    static VoiceActivityDetector gate(ServedModels models, String param) throws java.io.IOException {
         ServedModel m = models.first(Task.VAD)
                 .orElseThrow(() -> ApiError.invalid(
-                        "vad_threshold",
+                        param,
                         "vad_threshold gates detections with a voice activity detector, and this server serves none"
                                 + " (--models ...,silero_vad)"));
         return m.get(VoiceActivityDetector.class);

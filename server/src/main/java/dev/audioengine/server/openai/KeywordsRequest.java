@@ -48,18 +48,22 @@ record KeywordsRequest(Optional<String> model, KeywordOptions options, Optional<
                 .orElse(List.of());
         if (form.field("keywords").isPresent() && keywords.isEmpty())
             throw ApiError.invalid("keywords", "keywords names no keyword");
-        KeywordOptions options;
-        try {
-            options = new KeywordOptions(threshold, refractory, keywords);
-        } catch (IllegalArgumentException e) {
-            String m = e.getMessage();
-            String param =
-                    m.startsWith("threshold") ? "threshold" : m.startsWith("refractory") ? "refractory_ms" : "keywords";
-            throw ApiError.invalid(param, m);
-        }
+        KeywordOptions options = options(threshold, refractory, keywords, "");
         Optional<Double> vad = form.field("vad_threshold").map(s -> TranscriptionRequest.number("vad_threshold", s));
         if (vad.isPresent() && !(vad.get() > 0 && vad.get() < 1))
             throw ApiError.invalid("vad_threshold", "vad_threshold must be in (0, 1), got " + vad.get());
         return new KeywordsRequest(form.field("model").map(String::strip).filter(s -> !s.isEmpty()), options, vad);
+    }
+
+    /** The options, their errors naming {@code prefix} + the parameter (threshold, refractory_ms, keywords). */
+    static KeywordOptions options(double threshold, double refractorySeconds, List<String> keywords, String prefix) {
+        try {
+            return new KeywordOptions(threshold, refractorySeconds, keywords);
+        } catch (IllegalArgumentException e) {
+            String m = e.getMessage();
+            String param =
+                    m.startsWith("threshold") ? "threshold" : m.startsWith("refractory") ? "refractory_ms" : "keywords";
+            throw ApiError.invalid(prefix + param, m);
+        }
     }
 }

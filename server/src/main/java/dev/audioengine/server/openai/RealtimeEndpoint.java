@@ -29,7 +29,8 @@ import java.util.function.Consumer;
 
 /**
  * {@code GET /v1/realtime?intent=transcription}: live transcription over WebSocket, as OpenAI's Realtime transcription
- * sessions (one {@link RealtimeSession} per connection). Keeps the open sessions, so that {@code /metrics} can count
+ * sessions (one {@link RealtimeSession} per connection); {@code ?intent=keywords}, this server's: wake words as they are
+ * heard (one {@link KeywordSession} per connection). Keeps the open sessions, so that {@code /metrics} can count
  * them, a session whose client sends nothing for the idle timeout is closed (a stalled client, or one that vanished
  * without a TCP close), and shutdown closes them all. Upgrades are checked here, before a session exists: the
  * intent, the API key (the {@code Authorization} header, or for browsers, which cannot set headers on a WebSocket,
@@ -52,7 +53,7 @@ public final class RealtimeEndpoint implements AutoCloseable {
     private final Duration idleTimeout;
     private final BooleanSupplier draining;
     private final Consumer<String> log;
-    private final Set<RealtimeSession> open = ConcurrentHashMap.newKeySet();
+    private final Set<LiveSession> open = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService reaper;
 
     public RealtimeEndpoint(
@@ -79,7 +80,7 @@ public final class RealtimeEndpoint implements AutoCloseable {
 
     /** The WebSocket route, for the server's listener. */
     public WsRouting.Builder routing() {
-        return WsRouting.builder().endpoint(Routes.REALTIME, () -> new Upgrade(new RealtimeSession(this)));
+        return WsRouting.builder().endpoint(Routes.REALTIME, Upgrade::new);
     }
 
     /** Sessions open now. */
@@ -96,13 +97,13 @@ public final class RealtimeEndpoint implements AutoCloseable {
         return models.first(Task.ASR).orElse(null);
     }
 
-    void opened(RealtimeSession s) {
+    void opened(LiveSession s) {
         open.add(s);
         metrics.realtimeSession(+1);
         log.accept("realtime session " + s.id() + " opened (" + open.size() + " open)");
     }
 
-    void released(RealtimeSession s, String why) {
+    void released(LiveSession s, String why) {
         if (open.remove(s)) {
             metrics.realtimeSession(-1);
             log.accept("realtime session " + s.id() + " ended: " + why + " (" + open.size() + " open)");
@@ -119,7 +120,7 @@ public final class RealtimeEndpoint implements AutoCloseable {
 
     private void closeIdle() {
         long now = System.nanoTime();
-        for (RealtimeSession s : open) {
+        for (LiveSession s : open) {
             long since = s.waitingSinceNanos();
             if (since == Long.MAX_VALUE) continue; // processing a message: not idle
             long quiet = now - since;
@@ -137,25 +138,27 @@ public final class RealtimeEndpoint implements AutoCloseable {
     @Override
     public void close() {
         reaper.shutdownNow();
-        for (RealtimeSession s : open) s.close(WsCloseCodes.GOING_AWAY, "the server is shutting down");
+        for (LiveSession s : open) s.close(WsCloseCodes.GOING_AWAY, "the server is shutting down");
     }
 
-    /** The upgrade's checks, then the session. */
+    /** The upgrade's checks, then the session its intent names. */
     private final class Upgrade implements WsListener {
-        private final RealtimeSession session;
-
-        Upgrade(RealtimeSession session) {
-            this.session = session;
-        }
+        private LiveSession session;
 
         @Override
         public Optional<Headers> onHttpUpgrade(HttpPrologue prologue, Headers headers) throws WsUpgradeException {
             if (draining.getAsBoolean()) throw new WsUpgradeException("the server is shutting down");
             List<String> intent = prologue.query().all("intent", List::of);
-            if (!intent.equals(List.of("transcription")))
+            if (intent.equals(List.of("transcription"))) session = new RealtimeSession(RealtimeEndpoint.this);
+            else if (intent.equals(List.of("keywords"))) {
+                if (models.first(Task.KWS).isEmpty())
+                    throw new WsUpgradeException("intent=keywords needs a served kws model, and this server serves "
+                            + "none (--models ...,openwakeword)");
+                session = new KeywordSession(RealtimeEndpoint.this);
+            } else
                 throw new WsUpgradeException(Routes.REALTIME
-                        + " serves transcription sessions only: connect to " + Routes.REALTIME
-                        + "?intent=transcription");
+                        + " serves transcription and keyword sessions only: connect to " + Routes.REALTIME
+                        + "?intent=transcription or ?intent=keywords");
             List<String> offered = headers.first(HeaderNames.create("Sec-WebSocket-Protocol"))
                     .map(v -> List.of(v.split("\\s*,\\s*")))
                     .orElse(List.of());

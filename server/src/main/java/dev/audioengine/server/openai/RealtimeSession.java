@@ -13,17 +13,14 @@ import dev.audioengine.server.http.JsonBody;
 import dev.audioengine.server.serving.ModelPool;
 import dev.audioengine.server.serving.ServedModel;
 import io.helidon.common.buffers.BufferData;
-import io.helidon.websocket.WsListener;
 import io.helidon.websocket.WsSession;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -39,13 +36,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * Every method that touches the stream holds this object's lock; {@link #release} (the client closed or vanished,
  * the session idled out, the server stops) takes it too, so the stream is never closed under a decode.
  */
-final class RealtimeSession implements WsListener {
+final class RealtimeSession implements LiveSession {
     /** The rate the recognizer hears; 24 kHz input is resampled to it. */
     static final int RATE = 16_000;
     /** Audio goes to the live transcription in pieces of 100 ms, so its partials come at the same points however the client splits its appends. */
     static final int PIECE = RATE / 10;
-    /** OpenAI's pcm16 is 24 kHz; 16 kHz is taken too (session.input_audio_sample_rate, this server's addition). */
-    static final Set<Integer> RATES = Set.of(16_000, 24_000);
     /** The longest text message taken (an append of about 20 s of 24 kHz audio); longer ones are an error event. */
     static final int MAX_MESSAGE_BYTES = 1 << 20;
 
@@ -91,7 +86,8 @@ final class RealtimeSession implements WsListener {
         this.vad = AsrOptions.DEFAULTS.vad();
     }
 
-    String id() {
+    @Override
+    public String id() {
         return id;
     }
 
@@ -100,7 +96,8 @@ final class RealtimeSession implements WsListener {
      * processing; {@link Long#MAX_VALUE} while a message is being processed (a decode waiting for a busy model is the
      * server's doing, not a stalled client's).
      */
-    long waitingSinceNanos() {
+    @Override
+    public long waitingSinceNanos() {
         return busy ? Long.MAX_VALUE : lastMessageNanos;
     }
 
@@ -215,22 +212,8 @@ final class RealtimeSession implements WsListener {
             String name = (String) e.getKey();
             Object v = e.getValue();
             switch (name) {
-                case "input_audio_format" -> {
-                    if (!"pcm16".equals(v))
-                        throw ApiError.invalid(
-                                "session.input_audio_format",
-                                "invalid_value",
-                                "input_audio_format " + v + " is not supported; this server takes pcm16 (16-bit "
-                                        + "little-endian mono, 24 kHz as OpenAI's, or 16 kHz with input_audio_sample_rate)");
-                }
-                case "input_audio_sample_rate" -> {
-                    if (!(v instanceof Double d) || !RATES.contains((int) (double) d) || d != Math.rint(d))
-                        throw ApiError.invalid(
-                                "session.input_audio_sample_rate",
-                                "invalid_value",
-                                "input_audio_sample_rate must be 16000 or 24000, got " + v);
-                    newRate = (int) (double) d;
-                }
+                case "input_audio_format" -> Pcm16Input.format(v);
+                case "input_audio_sample_rate" -> newRate = Pcm16Input.rate(v);
                 case "input_audio_transcription" -> {
                     if (v == JsonBody.NULL) break;
                     if (!(v instanceof Map<?, ?> tr))
@@ -365,22 +348,7 @@ final class RealtimeSession implements WsListener {
     // ---- input_audio_buffer.append / commit / clear
 
     private void append(Map<String, Object> event) {
-        if (!(event.get("audio") instanceof String b64))
-            throw ApiError.invalid("audio", "invalid_value", "input_audio_buffer.append needs \"audio\": base64 PCM16");
-        byte[] pcm;
-        try {
-            pcm = Base64.getDecoder().decode(b64);
-        } catch (IllegalArgumentException e) {
-            throw ApiError.invalid("audio", "invalid_value", "audio is not valid base64: " + e.getMessage());
-        }
-        if (pcm.length % 2 != 0)
-            throw ApiError.invalid(
-                    "audio",
-                    "invalid_value",
-                    "audio has " + pcm.length + " bytes, an odd number: pcm16 takes 2 bytes a sample, so an append "
-                            + "holds whole samples");
-        float[] x = new float[pcm.length / 2];
-        for (int i = 0; i < x.length; i++) x[i] = (short) ((pcm[2 * i] & 0xff) | (pcm[2 * i + 1] << 8)) / 32768f;
+        float[] x = Pcm16Input.samples(event);
         if (rate == RATE) {
             add(x, x.length);
         } else {
@@ -685,7 +653,8 @@ final class RealtimeSession implements WsListener {
      * Pings the client (from the idle check, while the client is quiet): Helidon tells the listener nothing when a
      * connection just drops, so a write that fails is how a client that vanished is found before the stall timeout.
      */
-    void ping() {
+    @Override
+    public void ping() {
         WsSession s = ws;
         if (s == null || released) return;
         Thread.ofVirtual()
@@ -700,7 +669,8 @@ final class RealtimeSession implements WsListener {
     }
 
     /** Closes the connection with {@code code} and {@code reason}, then releases the session (idle, shutdown). */
-    void close(int code, String reason) {
+    @Override
+    public void close(int code, String reason) {
         closing = reason; // the client's answering close frame is then not told as its own doing
         Thread.ofVirtual().start(() -> {
             try {
