@@ -18,6 +18,8 @@ package dev.audioengine.model.task;
  *                            beam search); a model without beam search refuses N &gt; 1
  * @param prompt              text the speech continues (Whisper's initial prompt: names, spelling, style), given to
  *                            every window; null for none; a model that takes no prompt refuses one
+ * @param longForm            how a fixed-window model (Whisper) walks long audio and falls back on failed windows
+ *                            ({@link LongFormOptions}; whisper.cpp's defaults); models without it ignore it
  */
 public record AsrOptions(
         VadOptions vad,
@@ -28,7 +30,8 @@ public record AsrOptions(
         String language,
         boolean translate,
         int beamSize,
-        String prompt) {
+        String prompt,
+        LongFormOptions longForm) {
     /**
      * Windows of up to 10 s joined over pauses under 2 s, 6 tokens per second, partials every 0.5 s. The window limit
      * and merge gap are what docs/MOONSHINE.md's window study found best for Moonshine on long audio with pauses inside
@@ -85,7 +88,8 @@ public record AsrOptions(
                 language,
                 translate,
                 1,
-                null);
+                null,
+                LongFormOptions.DEFAULTS);
     }
 
     /**
@@ -100,9 +104,11 @@ public record AsrOptions(
      * @param translate whether to translate into English
      * @param beamSize in [1, 8]
      * @param prompt any text, or null
-     * @throws IllegalArgumentException if vad is null or a value is out of range (NaN included)
+     * @param longForm required
+     * @throws IllegalArgumentException if vad or longForm is null or a value is out of range (NaN included)
      */
     public AsrOptions {
+        if (longForm == null) throw new IllegalArgumentException("long-form options are required");
         if (beamSize < 1 || beamSize > 8)
             throw new IllegalArgumentException("beam-size must be in [1, 8], got " + beamSize);
         if (language != null && !language.matches("auto|[a-z]{2,3}"))
@@ -117,6 +123,64 @@ public record AsrOptions(
             throw new IllegalArgumentException("tokens-per-second must be in (0, 50], got " + tokensPerSecond);
         if (!(partialEverySeconds > 0))
             throw new IllegalArgumentException("partial-every-s must be positive, got " + partialEverySeconds);
+    }
+
+    /**
+     * Options with whisper.cpp's long-form defaults ({@link LongFormOptions#DEFAULTS}).
+     *
+     * @param vad                 required
+     * @param maxWindowSeconds    in [1, 60]
+     * @param mergeGapSeconds     {@code >= 0}
+     * @param tokensPerSecond     in (0, 50]
+     * @param partialEverySeconds {@code > 0}
+     * @param language            null, "auto", or a language code
+     * @param translate           whether to translate into English
+     * @param beamSize            in [1, 8]
+     * @param prompt              any text, or null
+     * @throws IllegalArgumentException as the canonical constructor
+     */
+    public AsrOptions(
+            VadOptions vad,
+            double maxWindowSeconds,
+            double mergeGapSeconds,
+            double tokensPerSecond,
+            double partialEverySeconds,
+            String language,
+            boolean translate,
+            int beamSize,
+            String prompt) {
+        this(
+                vad,
+                maxWindowSeconds,
+                mergeGapSeconds,
+                tokensPerSecond,
+                partialEverySeconds,
+                language,
+                translate,
+                beamSize,
+                prompt,
+                LongFormOptions.DEFAULTS);
+    }
+
+    /**
+     * These options with other long-form settings (segmenter, temperature fallback, thresholds, conditioning).
+     *
+     * @param l the long-form options, not null
+     * @return the same options but the long-form settings
+     * @throws IllegalArgumentException if {@code l} is null
+     */
+    public AsrOptions withLongForm(LongFormOptions l) {
+        return new AsrOptions(
+                vad,
+                maxWindowSeconds,
+                mergeGapSeconds,
+                tokensPerSecond,
+                partialEverySeconds,
+                language,
+                translate,
+                beamSize,
+                prompt,
+                l);
     }
 
     /**
@@ -136,7 +200,8 @@ public record AsrOptions(
                 language,
                 translate,
                 beamSize,
-                prompt);
+                prompt,
+                longForm);
     }
 
     /**
@@ -156,7 +221,8 @@ public record AsrOptions(
                 language,
                 translate,
                 beamSize,
-                prompt);
+                prompt,
+                longForm);
     }
 
     /**
@@ -176,7 +242,8 @@ public record AsrOptions(
                 language,
                 translate,
                 beamSize,
-                prompt);
+                prompt,
+                longForm);
     }
 
     /**
@@ -196,7 +263,8 @@ public record AsrOptions(
                 code,
                 translate,
                 beamSize,
-                prompt);
+                prompt,
+                longForm);
     }
 
     /**
@@ -215,7 +283,8 @@ public record AsrOptions(
                 language,
                 into,
                 beamSize,
-                prompt);
+                prompt,
+                longForm);
     }
 
     /**
@@ -235,7 +304,8 @@ public record AsrOptions(
                 language,
                 translate,
                 n,
-                prompt);
+                prompt,
+                longForm);
     }
 
     /**
@@ -254,6 +324,7 @@ public record AsrOptions(
                 language,
                 translate,
                 beamSize,
-                text);
+                text,
+                longForm);
     }
 }
