@@ -5,7 +5,6 @@ import dev.audioengine.models.whisper.WhisperBeamSearch.Mt19937;
 import dev.audioengine.models.whisper.WhisperBeamSearch.Step;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -427,9 +426,5 @@ final class WhisperLongForm {
             out.add(new WhisperModel.Segment(
                     t0 / 100.0, (seek + seekDelta) / 100.0, t.decode(text), List.copyOf(text)));
         return out;
-    }
-
-    static String describe(int[] tokens) {
-        return Arrays.toString(tokens);
     }
 }
