@@ -368,6 +368,56 @@ class AsrTaskTest {
     }
 
     /**
+     * Whisper's long-form options reach the recognizer's options (whisper.cpp's defaults when not given: the model's
+     * own segmenter, 0 + 0.2, best of 5, -1, 0.6, 2.4, no compression test, conditioning); out of range is a usage
+     * error naming the option.
+     */
+    @Test
+    void longFormOptionsReachTheRecognizer() {
+        CliRun plain = asr("--audio", speech.toString());
+        assertThat(plain.exit()).as(plain.toString()).isZero();
+        assertThat(family.lastOptions.longForm()).isEqualTo(dev.audioengine.model.task.LongFormOptions.DEFAULTS);
+        CliRun r = asr(
+                "--audio",
+                speech.toString(),
+                "--segmenter",
+                "vad",
+                "--temperature",
+                "0.1",
+                "--temperature-increment",
+                "0.3",
+                "--best-of",
+                "3",
+                "--logprob-threshold",
+                "-0.5",
+                "--no-speech-threshold",
+                "0.4",
+                "--entropy-threshold",
+                "2",
+                "--compression-ratio-threshold",
+                "2.4",
+                "--no-condition");
+        assertThat(r.exit()).as(r.toString()).isZero();
+        var l = family.lastOptions.longForm();
+        assertThat(l.segmenter()).isEqualTo(dev.audioengine.model.task.LongFormOptions.Segmenter.VAD);
+        assertThat(l.temperatures()).containsExactly(0.1f, 0.4f, 0.70000005f, 1.0f);
+        assertThat(l.bestOf()).isEqualTo(3);
+        assertThat(new double[] {l.logprobThreshold(), l.noSpeechThreshold(), l.entropyThreshold()})
+                .containsExactly(-0.5, 0.4, 2.0);
+        assertThat(l.compressionRatioThreshold()).isEqualTo(2.4);
+        assertThat(l.conditionOnPrevious()).isFalse();
+        CliRun once = asr("--audio", speech.toString(), "--no-fallback");
+        assertThat(once.exit()).as(once.toString()).isZero();
+        assertThat(family.lastOptions.longForm().temperatures()).containsExactly(0f);
+        CliRun bad = asr("--audio", speech.toString(), "--segmenter", "silence");
+        assertThat(bad.exit()).as(bad.toString()).isEqualTo(2);
+        assertThat(bad.err()).contains("--segmenter: segmenter must be whisper or vad, got \"silence\"");
+        CliRun hot = asr("--audio", speech.toString(), "--temperature", "1.5");
+        assertThat(hot.exit()).as(hot.toString()).isEqualTo(2);
+        assertThat(hot.err()).contains("--temperature: temperature must be in [0, 1], got 1.5");
+    }
+
+    /**
      * --beam-size and --prompt reach the recognizer's options (1, greedy, and none when not given); a beam size out of
      * 1..8 is a usage error.
      */
@@ -397,7 +447,10 @@ class AsrTaskTest {
                         "vad option",
                         "--threshold is an option of --task vad and --task kws, not of --task asr; its options: --mode, --segments-out, "
                                 + "--format, --audio-stream, --max-window-s, --merge-gap-s, --max-batch, --language, "
-                                + "--translate, --beam-size, --prompt, --word-timestamps, --dtw-heads, --vad-threshold",
+                                + "--translate, --beam-size, --prompt, --word-timestamps, --dtw-heads, --segmenter, "
+                                + "--temperature, --temperature-increment, --no-fallback, --best-of, --logprob-threshold, "
+                                + "--no-speech-threshold, --entropy-threshold, --compression-ratio-threshold, "
+                                + "--no-condition, --vad-threshold",
                         "--task",
                         "asr",
                         "--model",

@@ -11,6 +11,8 @@ import dev.audioengine.model.output.SegmentWriter;
 import dev.audioengine.model.task.AsrOptions;
 import dev.audioengine.model.task.AsrStream;
 import dev.audioengine.model.task.Batching;
+import dev.audioengine.model.task.LongFormOptions;
+import dev.audioengine.model.task.LongFormOptions.Segmenter;
 import dev.audioengine.model.task.SpeechRecognizer;
 import dev.audioengine.model.task.Transcript;
 import dev.audioengine.model.task.TranscriptEvent;
@@ -104,6 +106,79 @@ final class AsrTask {
                     + "pairs LAYER:HEAD,LAYER:HEAD counted from 0. Default: the preset of the model's shape.")
     String dtwHeads;
 
+    // Whisper's long-form decoding (whisper.cpp's whisper_full options, its defaults): LongFormOptions says each
+    @Option(
+            names = "--segmenter",
+            paramLabel = "whisper|vad",
+            description = "How long audio is cut into windows (Whisper only): whisper, Whisper's own sequential 30 s "
+                    + "windows, each starting where the previous one's timestamps end (whisper.cpp's and "
+                    + "openai-whisper's way); vad, the voice activity detector's speech windows (skips silence, batches "
+                    + "several inputs). Default: whisper offline; live streams (--mode streaming) always use vad.")
+    String segmenter;
+
+    @Option(
+            names = "--temperature",
+            paramLabel = "T",
+            description = "The first decoding's temperature (0 to 1; 0: greedy or beam search, above: sampling). "
+                    + "Whisper only. Default: 0.")
+    Double temperature;
+
+    @Option(
+            names = "--temperature-increment",
+            paramLabel = "T",
+            description = "A window whose decoding fails (repetition loop, no result) or is doubtful (mean "
+                    + "log-probability under --logprob-threshold) is decoded again this much hotter, up to 1, "
+                    + "sampling --best-of candidates (Whisper's temperature fallback; 0: none). Default: 0.2.")
+    Double temperatureIncrement;
+
+    @Option(
+            names = "--no-fallback",
+            description =
+                    "Decode each window once, at --temperature (as --temperature-increment 0; whisper.cpp's -nf).")
+    boolean noFallback;
+
+    @Option(
+            names = "--best-of",
+            paramLabel = "N",
+            description = "Sampled decodings per window at a temperature above 0, the likeliest kept (1 to 8). "
+                    + "Whisper only. Default: 5.")
+    Integer bestOf;
+
+    @Option(
+            names = "--logprob-threshold",
+            paramLabel = "X",
+            description = "A window's decoding with mean token log-probability below X is decoded again, or, when its "
+                    + "no-speech probability is above --no-speech-threshold, dropped as silence. Default: -1.")
+    Double logprobThreshold;
+
+    @Option(
+            names = "--no-speech-threshold",
+            paramLabel = "P",
+            description = "A window whose no-speech probability is above P (0 to 1) and whose mean log-probability is "
+                    + "below --logprob-threshold gives no text (Whisper's guard against text made up in silence). "
+                    + "Default: 0.6.")
+    Double noSpeechThreshold;
+
+    @Option(
+            names = "--entropy-threshold",
+            paramLabel = "X",
+            description = "A decoding of more than 32 tokens whose last 32 tokens' entropy (nats) is below X is a "
+                    + "repetition loop and fails (whisper.cpp's -et). Default: 2.4.")
+    Double entropyThreshold;
+
+    @Option(
+            names = "--compression-ratio-threshold",
+            paramLabel = "X",
+            description = "Also decode again a window whose text's zlib compression ratio is above X "
+                    + "(openai-whisper's test, 2.4 there; whisper.cpp has none). Default: off.")
+    Double compressionRatioThreshold;
+
+    @Option(
+            names = "--no-condition",
+            description = "Do not prompt each window with the text of the windows before it (Whisper conditions by "
+                    + "default; --prompt then reaches the first window only).")
+    boolean noCondition;
+
     /** The batch size on a GPU when --max-batch is not given: a step over 64 sequences costs little more than one. */
     static final int DEFAULT_GPU_BATCH = 64;
 
@@ -166,7 +241,43 @@ final class AsrTask {
             o = checked("--beam-size", () -> before.withBeamSize(beamSize));
         }
         if (wordTimestamps || dtwHeads != null) o = o.withWordTimestamps(true, dtwHeads);
-        return o;
+        return o.withLongForm(longForm(o.longForm()));
+    }
+
+    /** Whisper's long-form options from the defaults and the options given; LongFormOptions checks the ranges. */
+    private LongFormOptions longForm(LongFormOptions l) {
+        if (segmenter != null) l = checkedLongForm("--segmenter", l, x -> x.withSegmenter(Segmenter.of(segmenter)));
+        if (temperature != null || temperatureIncrement != null || noFallback) {
+            double first = temperature != null ? temperature : l.temperature();
+            double inc =
+                    noFallback ? 0 : temperatureIncrement != null ? temperatureIncrement : l.temperatureIncrement();
+            l = checkedLongForm(
+                    temperature != null ? "--temperature" : "--temperature-increment",
+                    l,
+                    x -> x.withTemperatures(first, inc));
+        }
+        if (bestOf != null) l = checkedLongForm("--best-of", l, x -> x.withBestOf(bestOf));
+        if (logprobThreshold != null
+                || noSpeechThreshold != null
+                || entropyThreshold != null
+                || compressionRatioThreshold != null) {
+            double lp = logprobThreshold != null ? logprobThreshold : l.logprobThreshold();
+            double ns = noSpeechThreshold != null ? noSpeechThreshold : l.noSpeechThreshold();
+            double en = entropyThreshold != null ? entropyThreshold : l.entropyThreshold();
+            double cr = compressionRatioThreshold != null ? compressionRatioThreshold : l.compressionRatioThreshold();
+            l = checkedLongForm("a threshold", l, x -> x.withThresholds(lp, ns, en, cr));
+        }
+        if (noCondition) l = l.withConditionOnPrevious(false);
+        return l;
+    }
+
+    private static LongFormOptions checkedLongForm(
+            String option, LongFormOptions l, java.util.function.UnaryOperator<LongFormOptions> change) {
+        try {
+            return change.apply(l);
+        } catch (IllegalArgumentException e) {
+            throw new UsageError(option + ": " + e.getMessage(), e);
+        }
     }
 
     private static AsrOptions checked(String option, java.util.function.Supplier<AsrOptions> make) {

@@ -22,6 +22,8 @@ package dev.audioengine.model.task;
  *                            refuses the request
  * @param alignmentHeads      which attention heads align words (Whisper: a preset name such as "tiny" or
  *                            "large-v3-turbo", or pairs "layer:head,layer:head"); null or "auto" for the model's own
+ * @param longForm            how a fixed-window model (Whisper) walks long audio and falls back on failed windows
+ *                            ({@link LongFormOptions}; whisper.cpp's defaults); models without it ignore it
  */
 public record AsrOptions(
         VadOptions vad,
@@ -34,7 +36,8 @@ public record AsrOptions(
         int beamSize,
         String prompt,
         boolean wordTimestamps,
-        String alignmentHeads) {
+        String alignmentHeads,
+        LongFormOptions longForm) {
     /**
      * Windows of up to 10 s joined over pauses under 2 s, 6 tokens per second, partials every 0.5 s. The window limit
      * and merge gap are what docs/MOONSHINE.md's window study found best for Moonshine on long audio with pauses inside
@@ -93,11 +96,12 @@ public record AsrOptions(
                 1,
                 null,
                 false,
-                null);
+                null,
+                LongFormOptions.DEFAULTS);
     }
 
     /**
-     * Options without word timestamps.
+     * Options without word timestamps and with whisper.cpp's long-form defaults ({@link LongFormOptions#DEFAULTS}).
      *
      * @param vad                 required
      * @param maxWindowSeconds    in [1, 60]
@@ -131,7 +135,8 @@ public record AsrOptions(
                 beamSize,
                 prompt,
                 false,
-                null);
+                null,
+                LongFormOptions.DEFAULTS);
     }
 
     /**
@@ -148,9 +153,11 @@ public record AsrOptions(
      * @param prompt any text, or null
      * @param wordTimestamps whether to time each word
      * @param alignmentHeads null, "auto", a preset name or layer:head pairs (checked by the model)
-     * @throws IllegalArgumentException if vad is null or a value is out of range (NaN included)
+     * @param longForm required
+     * @throws IllegalArgumentException if vad or longForm is null or a value is out of range (NaN included)
      */
     public AsrOptions {
+        if (longForm == null) throw new IllegalArgumentException("long-form options are required");
         if (beamSize < 1 || beamSize > 8)
             throw new IllegalArgumentException("beam-size must be in [1, 8], got " + beamSize);
         if (language != null && !language.matches("auto|[a-z]{2,3}"))
@@ -165,6 +172,29 @@ public record AsrOptions(
             throw new IllegalArgumentException("tokens-per-second must be in (0, 50], got " + tokensPerSecond);
         if (!(partialEverySeconds > 0))
             throw new IllegalArgumentException("partial-every-s must be positive, got " + partialEverySeconds);
+    }
+
+    /**
+     * These options with other long-form settings (segmenter, temperature fallback, thresholds, conditioning).
+     *
+     * @param l the long-form options, not null
+     * @return the same options but the long-form settings
+     * @throws IllegalArgumentException if {@code l} is null
+     */
+    public AsrOptions withLongForm(LongFormOptions l) {
+        return new AsrOptions(
+                vad,
+                maxWindowSeconds,
+                mergeGapSeconds,
+                tokensPerSecond,
+                partialEverySeconds,
+                language,
+                translate,
+                beamSize,
+                prompt,
+                wordTimestamps,
+                alignmentHeads,
+                l);
     }
 
     /**
@@ -186,7 +216,8 @@ public record AsrOptions(
                 beamSize,
                 prompt,
                 wordTimestamps,
-                alignmentHeads);
+                alignmentHeads,
+                longForm);
     }
 
     /**
@@ -208,7 +239,8 @@ public record AsrOptions(
                 beamSize,
                 prompt,
                 wordTimestamps,
-                alignmentHeads);
+                alignmentHeads,
+                longForm);
     }
 
     /**
@@ -230,7 +262,8 @@ public record AsrOptions(
                 beamSize,
                 prompt,
                 wordTimestamps,
-                alignmentHeads);
+                alignmentHeads,
+                longForm);
     }
 
     /**
@@ -252,7 +285,8 @@ public record AsrOptions(
                 beamSize,
                 prompt,
                 wordTimestamps,
-                alignmentHeads);
+                alignmentHeads,
+                longForm);
     }
 
     /**
@@ -273,7 +307,8 @@ public record AsrOptions(
                 beamSize,
                 prompt,
                 wordTimestamps,
-                alignmentHeads);
+                alignmentHeads,
+                longForm);
     }
 
     /**
@@ -295,7 +330,8 @@ public record AsrOptions(
                 n,
                 prompt,
                 wordTimestamps,
-                alignmentHeads);
+                alignmentHeads,
+                longForm);
     }
 
     /**
@@ -316,7 +352,8 @@ public record AsrOptions(
                 beamSize,
                 text,
                 wordTimestamps,
-                alignmentHeads);
+                alignmentHeads,
+                longForm);
     }
 
     /**
@@ -338,6 +375,7 @@ public record AsrOptions(
                 beamSize,
                 prompt,
                 on,
-                heads);
+                heads,
+                longForm);
     }
 }

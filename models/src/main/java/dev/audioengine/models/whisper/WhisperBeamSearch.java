@@ -60,8 +60,8 @@ final class WhisperBeamSearch {
         boolean hasTs, completed, failed;
         float[] probs, logprobs;
 
-        Decoder(int index) {
-            random = new Mt19937(index);
+        Decoder(Mt19937 random) {
+            this.random = random;
         }
 
         boolean active() {
@@ -87,8 +87,41 @@ final class WhisperBeamSearch {
             int audioEnd,
             int beamSize,
             int limit) {
+        Mt19937[] random = new Mt19937[beamSize];
+        for (int j = 0; j < beamSize; j++) random[j] = new Mt19937(j);
+        Outcome best = search(
+                beams, promptLogits, promptLength, t, timestamps, audioEnd, beamSize, limit, random, ENTROPY_THRESHOLD);
+        List<Step> out = best.tokens();
+        if (!out.isEmpty() && out.getLast().id() == t.eot()) out = out.subList(0, out.size() - 1);
+        // with the length penalty off the score is the mean log-probability
+        return new Result(List.copyOf(out), best.score());
+    }
+
+    /**
+     * The best beam as whisper.cpp leaves it for its long-form loop: every token it took (its result is the first
+     * {@code resultLength}; EOT included where taken), result length, seek delta (10 ms frames), whether it failed, and its score
+     * (the result's mean log-probability; −∞ when every beam failed).
+     */
+    record Outcome(List<Step> tokens, int resultLength, int seekDelta, boolean failed, double score) {}
+
+    /**
+     * As {@link #decode}, drawing from {@code random} (one generator per beam, continued from earlier windows as
+     * whisper.cpp's {@code whisper_full} continues them over a file), a result of more than 32 tokens whose last 32
+     * have entropy below {@code entropyThreshold} nats failing.
+     */
+    static Outcome search(
+            Beams beams,
+            float[] promptLogits,
+            int promptLength,
+            WhisperTokenizer t,
+            boolean timestamps,
+            int audioEnd,
+            int beamSize,
+            int limit,
+            Mt19937[] random,
+            double entropyThreshold) {
         Decoder[] d = new Decoder[beamSize];
-        for (int j = 0; j < beamSize; j++) d[j] = new Decoder(j);
+        for (int j = 0; j < beamSize; j++) d[j] = new Decoder(random[j]);
         process(d[0], promptLogits, t, timestamps);
         for (int j = 1; j < beamSize; j++) {
             d[j].probs = d[0].probs;
@@ -181,16 +214,17 @@ final class WhisperBeamSearch {
             Decoder k = d[j];
             if (k.failed) continue;
             double score = score(k.tokens, k.resultLength);
-            if (k.resultLength > 32 && entropy(k.tokens, k.resultLength) < ENTROPY_THRESHOLD) continue;
+            if (k.resultLength > 32 && entropy(k.tokens, k.resultLength) < entropyThreshold) {
+                k.failed = true; // a repetition loop
+                continue;
+            }
             if (bestScore < score) {
                 bestScore = score;
                 best = j;
             }
         }
-        List<Step> out = d[best].tokens;
-        if (!out.isEmpty() && out.getLast().id() == t.eot()) out = out.subList(0, out.size() - 1);
-        // with the length penalty off the score is the mean log-probability
-        return new Result(List.copyOf(out), bestScore);
+        Decoder b = d[best];
+        return new Outcome(List.copyOf(b.tokens), b.resultLength, b.seekDelta, b.failed, bestScore);
     }
 
     /** whisper.cpp's sequence score: the result's summed log-probability over its length; −∞ for an empty one. */

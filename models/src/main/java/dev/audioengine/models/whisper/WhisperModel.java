@@ -276,6 +276,32 @@ public final class WhisperModel implements AutoCloseable {
         return decoded(language, taken, length, noSpeech, sequence.averageLogProbability());
     }
 
+    /**
+     * A whole recording (16 kHz) in Whisper's own sequential 30 s windows with timestamp seeking, temperature
+     * fallback, the no-speech guard and conditioning on earlier text, as whisper.cpp's {@code whisper_full}
+     * ({@link WhisperLongForm}). The language, when the options name none (multilingual models), is detected once on
+     * the first 30 s, as whisper.cpp does; {@code options.maxTokens} is whisper.cpp's own limit here.
+     */
+    synchronized WhisperLongForm.Result transcribeSequentially(
+            float[] samples, Options options, dev.audioengine.model.task.LongFormOptions longForm) {
+        String language = options.language();
+        if (!tokenizer.multilingual()) language = "en";
+        else if (language == null) {
+            session.encode(samples, 0, Math.min(samples.length, WhisperNetwork.WINDOW_SAMPLES), false);
+            language = bestLanguage(detectEncoded());
+        }
+        int[] prompt = options.prompt() == null ? new int[0] : tokenizer.encode(options.prompt());
+        return new WhisperLongForm(session, tokenizer, config().textCtx())
+                .transcribe(
+                        samples,
+                        language,
+                        options.translate(),
+                        options.timestamps(),
+                        options.beamSize(),
+                        prompt,
+                        longForm);
+    }
+
     private Decoded decoded(
             String language, List<WhisperDecoding.Token> taken, int length, double noSpeech, double averageLogprob) {
         List<Integer> ids = taken.stream().map(WhisperDecoding.Token::id).toList();

@@ -5,6 +5,7 @@ import dev.audioengine.audio.AudioStream;
 import dev.audioengine.model.Task;
 import dev.audioengine.model.task.AsrOptions;
 import dev.audioengine.model.task.AsrStream;
+import dev.audioengine.model.task.LongFormOptions;
 import dev.audioengine.model.task.SpeechRecognizer;
 import dev.audioengine.model.task.Transcript;
 import dev.audioengine.model.task.TranscriptSegment;
@@ -19,11 +20,13 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * Whisper as a {@link SpeechRecognizer}: windows of speech (at most 30 s, Whisper's own window; the VAD driver joins
- * and cuts them as for Moonshine) decoded greedily with timestamps, in the language given or detected per window,
- * transcribed or translated into English. Long and live audio are segmented by the Silero VAD it owns. Offline, a
- * window's segment is replaced by the segments its timestamp tokens delimit (on the recording's time line); a live
- * stream's segments are its windows.
+ * Whisper as a {@link SpeechRecognizer}: offline, by default, Whisper's own long-form decoding (sequential 30 s
+ * windows moved on by their timestamps, temperature fallback, the no-speech guard, conditioning on earlier text:
+ * whisper.cpp's {@code whisper_full}, {@link WhisperLongForm}); on request ({@code LongFormOptions.Segmenter.VAD}),
+ * and always for live streams, windows of speech found by the Silero VAD it owns (at most 30 s; the VAD driver joins
+ * and cuts them as for Moonshine), each decoded once with timestamps, in the language given or detected per window.
+ * Offline, a VAD window's segment is replaced by the segments its timestamp tokens delimit (on the recording's time
+ * line); a live stream's segments are its windows.
  * Calls take turns on the model.
  */
 public final class WhisperRecognizer implements SpeechRecognizer {
@@ -195,7 +198,13 @@ public final class WhisperRecognizer implements SpeechRecognizer {
     @Override
     public void requireSupported(AsrOptions options) {
         decoding(options);
-        if (options.wordTimestamps()) alignmentHeads(options.alignmentHeads());
+        if (options.wordTimestamps()) {
+            alignmentHeads(options.alignmentHeads());
+            if (options.longForm().segmenter() == LongFormOptions.Segmenter.WHISPER)
+                throw new IllegalArgumentException("word timestamps are timed on the VAD's windows: Whisper's own"
+                        + " sequential windows do not align words yet (leave the segmenter to the model, or ask for the"
+                        + " vad segmenter)");
+        }
     }
 
     /** The options with windows no longer than Whisper's 30 s; the language and task checked. */
@@ -206,10 +215,14 @@ public final class WhisperRecognizer implements SpeechRecognizer {
                 : options;
     }
 
-    /** Offline: the VAD's windows, each replaced by the segments its timestamp tokens delimit. */
+    /**
+     * Offline: Whisper's sequential windows ({@link #transcribeSequentially}) unless the options ask for the VAD's
+     * windows, each then replaced by the segments its timestamp tokens delimit.
+     */
     @Override
     public Transcript transcribe(float[] samples, AsrOptions options) {
         AsrOptions o = check(options);
+        if (sequential(o)) return transcribeSequentially(samples, o);
         var timed = new java.util.concurrent.ConcurrentHashMap<Long, List<TranscriptSegment>>();
         return timed(LongFormTranscriber.transcribe(vad, timedWindows(o, timed), o, samples), timed);
     }
@@ -219,6 +232,12 @@ public final class WhisperRecognizer implements SpeechRecognizer {
             throws IOException {
         AsrOptions o = check(options);
         if (in.sampleRate() != sampleRate()) in.resampleTo(sampleRate());
+        if (sequential(o)) {
+            // Whisper's windows need the audio after each one (its seek moves by what the window decoded)
+            Transcript t = transcribeSequentially(in.readAll().samples(), o);
+            t.segments().forEach(onSegment);
+            return t;
+        }
         var timed = new java.util.concurrent.ConcurrentHashMap<Long, List<TranscriptSegment>>();
         var handed = new java.util.concurrent.ConcurrentHashMap<Long, List<TranscriptSegment>>();
         Transcript t = LongFormTranscriber.transcribe(vad, timedWindows(o, timed), o, in, window -> {
@@ -236,7 +255,40 @@ public final class WhisperRecognizer implements SpeechRecognizer {
     @Override
     public AsrStream stream(AsrOptions options) {
         AsrOptions o = check(options);
+        if (o.longForm().segmenter() == LongFormOptions.Segmenter.WHISPER)
+            throw new IllegalArgumentException("a live stream is cut into windows by the VAD: Whisper's own segmenter"
+                    + " seeks through a whole recording (transcribe it offline, or leave the segmenter to the model)");
         return LiveTranscription.open(vad, windows(o), o);
+    }
+
+    /**
+     * Whether offline audio goes through Whisper's own windows: asked for, or left to the model (its default) unless
+     * words are to be timed, which the VAD's windows do ({@link #decodeWindowWords}; the sequential windows do not
+     * align words yet, and {@link #requireSupported} refuses the two together).
+     */
+    static boolean sequential(AsrOptions o) {
+        LongFormOptions.Segmenter s = o.longForm().segmenter();
+        return s == LongFormOptions.Segmenter.WHISPER || (s == null && !o.wordTimestamps());
+    }
+
+    /**
+     * Whisper's own long-form decoding (whisper.cpp's {@code whisper_full}): sequential 30 s windows moved on by
+     * their timestamps, temperature fallback, the no-speech guard, conditioning on earlier text; the windows'
+     * timestamped segments on the recording's time line (a window taken for silence gives none).
+     */
+    Transcript transcribeSequentially(float[] samples, AsrOptions options) {
+        WhisperLongForm.Result r = model.transcribeSequentially(samples, decoding(options), options.longForm());
+        List<TranscriptSegment> out = new ArrayList<>();
+        long tokens = 0;
+        for (WhisperLongForm.Window w : r.windows()) {
+            tokens += w.tokens().size();
+            for (WhisperModel.Segment s : w.segments()) {
+                long a = Math.min(samples.length, Math.round(s.start() * sampleRate()));
+                long b = Math.max(a, Math.min(samples.length, Math.round(s.end() * sampleRate())));
+                out.add(new TranscriptSegment(a, b, sampleRate(), s.text(), s.tokens()));
+            }
+        }
+        return new Transcript(out, samples.length / (double) sampleRate(), tokens);
     }
 
     private WindowDecoder windows(AsrOptions options) {

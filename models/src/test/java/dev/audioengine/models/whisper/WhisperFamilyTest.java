@@ -7,6 +7,8 @@ import dev.audioengine.api.AudioEngine;
 import dev.audioengine.model.ModelLoader;
 import dev.audioengine.model.Task;
 import dev.audioengine.model.task.AsrOptions;
+import dev.audioengine.model.task.LongFormOptions;
+import dev.audioengine.model.task.LongFormOptions.Segmenter;
 import dev.audioengine.model.task.SpeechRecognizer;
 import dev.audioengine.model.task.Transcript;
 import dev.audioengine.models.whisper.WhisperNetwork.WhisperConfig;
@@ -20,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The whisper family as the command line reaches it: found by name in the registry, a whisper.cpp file and a
  * transformers folder accepted by {@code --model PATH}, other files refused saying why; the recognizer decodes a
  * window as the model does (language given, timestamps on), refuses languages it does not know and, English-only,
- * translation; long audio goes through the VAD windows in windows of at most 30 s.
+ * translation; long audio goes through Whisper's own windows by default, through the VAD's on request (windows of at
+ * most 30 s).
  */
 class WhisperFamilyTest {
     static final WhisperConfig C = new WhisperConfig(51865, 1500, 64, 4, 1, 448, 64, 4, 1, 80);
@@ -65,11 +68,28 @@ class WhisperFamilyTest {
 
             assertThatThrownBy(() -> asr.transcribeWindow(audio, 0, AsrOptions.DEFAULTS.withLanguage("xx")))
                     .hasMessageContaining("no language \"xx\"");
-            // silence: no windows, no text
-            Transcript t = asr.transcribe(new float[45 * 16000], AsrOptions.DEFAULTS.withMaxWindowSeconds(60));
+            AsrOptions vad = AsrOptions.DEFAULTS.withLongForm(LongFormOptions.DEFAULTS.withSegmenter(Segmenter.VAD));
+            // silence, through the VAD: no windows, no text
+            Transcript t = asr.transcribe(new float[45 * 16000], vad.withMaxWindowSeconds(60));
             assertThat(t.segments()).isEmpty();
+            // offline by default: Whisper's own windows, the segments of the model's long-form decoding
+            float[] longer = WhisperCppParityTest.audio(seed, 40 * 16000 + 5);
+            Transcript whole = asr.transcribe(longer, AsrOptions.DEFAULTS.withLanguage("en"));
+            var windows = model.transcribeSequentially(
+                    longer, new WhisperModel.Options("en", false, true, 220), LongFormOptions.DEFAULTS);
+            assertThat(windows.windows()).hasSizeGreaterThan(1);
+            assertThat(whole.segments().stream().map(x -> x.tokens()).toList())
+                    .isEqualTo(windows.windows().stream()
+                            .flatMap(x -> x.segments().stream())
+                            .map(x -> x.tokens())
+                            .toList());
+            assertThat(whole.decodedTokens()).isPositive();
+            // a live stream cannot seek: asking for Whisper's windows there is refused, saying what to do
+            assertThatThrownBy(() -> asr.stream(AsrOptions.DEFAULTS.withLongForm(
+                            LongFormOptions.DEFAULTS.withSegmenter(Segmenter.WHISPER))))
+                    .hasMessageContaining("transcribe it offline");
             // the harmonic chirp is speech to the VAD: its windows' timestamped segments, in order, inside the audio
-            Transcript heard = asr.transcribe(audio, AsrOptions.DEFAULTS.withLanguage("en"));
+            Transcript heard = asr.transcribe(audio, vad.withLanguage("en"));
             assertThat(heard.segments()).isNotEmpty();
             long previous = 0;
             for (var s : heard.segments()) {
