@@ -24,6 +24,7 @@ import dev.audioengine.model.task.Transcript;
 import dev.audioengine.model.task.TranscriptSegment;
 import dev.audioengine.model.task.TranscriptWord;
 import dev.audioengine.server.http.Routes;
+import dev.audioengine.server.openai.TranscriptionEndpoint;
 import java.io.IOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
@@ -117,6 +118,26 @@ class WordTimestampsEndpointTest {
         JsonNode doc = JSON.readTree(r.body());
         assertThat(doc.has("words")).isFalse();
         assertThat(doc.get("language").asText()).isEqualTo("fr");
+    }
+
+    /**
+     * OpenAI's temperature is the first of Whisper's fallback temperatures for a recognizer that samples (this one
+     * takes any options), and accepted without effect by one that refuses it (Moonshine, EdgeCasesTest).
+     */
+    @Test
+    void aTemperatureReachesARecognizerThatSamples() throws Exception {
+        HttpResponse<String> r = transcribe(new Multipart()
+                .field("model", "worded")
+                .field("temperature", "0.4")
+                .field("response_format", "json")
+                .file(TestServer.SHORT_RECORDING));
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        assertThat(lastOptions.longForm().temperature()).isEqualTo(0.4);
+        assertThat(lastOptions.longForm().temperatureIncrement())
+                .isEqualTo(AsrOptions.DEFAULTS.longForm().temperatureIncrement());
+        assertThat(r.headers().firstValue(TranscriptionEndpoint.IGNORED_HEADER)).isEmpty();
+        transcribe(new Multipart().field("model", "worded").file(TestServer.SHORT_RECORDING));
+        assertThat(lastOptions.longForm().temperature()).as("OpenAI's default, 0").isEqualTo(0);
     }
 
     @Test

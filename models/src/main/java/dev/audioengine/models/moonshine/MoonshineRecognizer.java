@@ -108,8 +108,11 @@ public final class MoonshineRecognizer implements SpeechRecognizer {
         englishOnly(options);
     }
 
-    /** Refuses a language other than English and translation: Moonshine's models hear English and write it. */
-    private static void englishOnly(AsrOptions options) {
+    /**
+     * Refuses what Moonshine does not do, rather than ignoring it: a language other than English and translation (its
+     * models hear English and write it), a prompt, word timestamps, beam search and Whisper's long-form settings.
+     */
+    static void englishOnly(AsrOptions options) {
         if (options.prompt() != null)
             throw new IllegalArgumentException("Moonshine takes no prompt (the whisper family does)");
         if (options.wordTimestamps())
@@ -117,6 +120,14 @@ public final class MoonshineRecognizer implements SpeechRecognizer {
         if (options.beamSize() > 1)
             throw new IllegalArgumentException(
                     "Moonshine decodes greedily; it has no beam search (beam size " + options.beamSize() + ")");
+        // Whisper's long-form settings (its own windows, sampling, fallback thresholds) mean nothing here: refused
+        // rather than ignored, so that a user asking for them learns it; the VAD's windows are Moonshine's own
+        dev.audioengine.model.task.LongFormOptions lf = options.longForm();
+        if (lf.segmenter() == dev.audioengine.model.task.LongFormOptions.Segmenter.WHISPER
+                || !lf.withSegmenter(null).equals(dev.audioengine.model.task.LongFormOptions.DEFAULTS))
+            throw new IllegalArgumentException("Moonshine decodes each VAD window once, greedily: Whisper's long-form"
+                    + " settings (its own segmenter, temperature, fallback thresholds, conditioning) are the whisper"
+                    + " family's");
         if (options.translate()
                 || (options.language() != null
                         && !options.language().equals("en")

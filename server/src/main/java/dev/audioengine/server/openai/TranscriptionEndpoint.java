@@ -99,6 +99,13 @@ public final class TranscriptionEndpoint implements Endpoint.Body {
                 options = options.withPrompt(null);
                 ignored.add(0, "prompt");
             }
+            AsrOptions firstTemperature = options.withLongForm(options.longForm()
+                    .withTemperatures(AsrOptions.DEFAULTS.longForm().temperature(), options.longForm().temperatureIncrement()));
+            if (!options.equals(firstTemperature) && !supports(model, options) && supports(model, firstTemperature)) {
+                // a sampling temperature for a model that does not sample (Moonshine) is accepted without effect
+                options = firstTemperature;
+                ignored.add("temperature");
+            }
             requireSupported(model, options);
             if (!ignored.isEmpty()) {
                 res.header(IGNORED_HEADER, String.join(",", ignored));

@@ -11,8 +11,8 @@ import java.util.Set;
 
 /**
  * The form fields of {@code POST /v1/audio/transcriptions}, checked as OpenAI defines them. Fields this server
- * accepts but cannot act on (a sampling temperature: the recognizers decode without sampling; a prompt for a model
- * that takes none, found by the endpoint) are listed in {@link #ignored()}, which the response names in a header;
+ * accepts but cannot act on (a sampling temperature or a prompt for a model that takes none, found by the endpoint)
+ * are listed in {@link #ignored()}, which the response names in a header;
  * fields it does not know are refused, as OpenAI refuses them.
  */
 record TranscriptionRequest(String model, Format format, boolean stream, List<String> ignored, AsrOptions options) {
@@ -114,12 +114,17 @@ record TranscriptionRequest(String model, Format format, boolean stream, List<St
         List<String> ignored = new ArrayList<>();
         Optional<String> prompt = form.field("prompt").filter(p -> !p.isBlank());
         if (prompt.isPresent()) options = options.withPrompt(prompt.get());
-        form.field("temperature").ifPresent(t -> {
-            double v = number("temperature", t);
+        Optional<String> temperature = form.field("temperature");
+        if (temperature.isPresent()) {
+            double v = number("temperature", temperature.get());
             if (!(v >= 0 && v <= 1))
-                throw ApiError.invalid("temperature", "temperature must be between 0 and 1, got " + t);
-            if (v != 0) ignored.add("temperature");
-        });
+                throw ApiError.invalid("temperature", "temperature must be between 0 and 1, got " + temperature.get());
+            // OpenAI: 0 (the default) lets the model raise it on doubtful output, as Whisper's fallback does; another
+            // value is the first temperature (Whisper's long-form decoding; a model that does not sample ignores it)
+            if (v != 0)
+                options = options.withLongForm(options.longForm()
+                        .withTemperatures(v, options.longForm().temperatureIncrement()));
+        }
         return new TranscriptionRequest(model, format, stream, List.copyOf(ignored), options);
     }
 
