@@ -94,16 +94,22 @@ public final class TranscriptionEndpoint implements Endpoint.Body {
             note.model(model.id());
             AsrOptions options = r.options();
             List<String> ignored = new ArrayList<>(r.ignored());
-            if (options.prompt() != null && !supports(model, options) && supports(model, options.withPrompt(null))) {
-                // OpenAI's clients send a prompt to any model; one that takes none (Moonshine) answers without it
+            // OpenAI's clients send a prompt and a temperature to any model: one that takes no prompt or does not
+            // sample (Moonshine) answers without them, each judged with the other left out
+            AsrOptions sansPrompt = options.withPrompt(null), sansTemperature = firstTemperatureDefault(options);
+            AsrOptions neither = firstTemperatureDefault(sansPrompt);
+            boolean dropPrompt = options.prompt() != null
+                    && !supports(model, sansTemperature)
+                    && supports(model, neither);
+            boolean dropTemperature = !sansTemperature.equals(options)
+                    && !supports(model, sansPrompt)
+                    && supports(model, neither);
+            if (dropPrompt) {
                 options = options.withPrompt(null);
                 ignored.add(0, "prompt");
             }
-            AsrOptions firstTemperature = options.withLongForm(options.longForm()
-                    .withTemperatures(AsrOptions.DEFAULTS.longForm().temperature(), options.longForm().temperatureIncrement()));
-            if (!options.equals(firstTemperature) && !supports(model, options) && supports(model, firstTemperature)) {
-                // a sampling temperature for a model that does not sample (Moonshine) is accepted without effect
-                options = firstTemperature;
+            if (dropTemperature) {
+                options = firstTemperatureDefault(options);
                 ignored.add("temperature");
             }
             requireSupported(model, options);
@@ -146,6 +152,12 @@ public final class TranscriptionEndpoint implements Endpoint.Body {
         } catch (IllegalArgumentException e) {
             return e.getMessage();
         }
+    }
+
+    /** {@code o} with OpenAI's default temperature, 0: Whisper's fallback from greedy decoding. */
+    private static AsrOptions firstTemperatureDefault(AsrOptions o) {
+        return o.withLongForm(o.longForm()
+                .withTemperatures(AsrOptions.DEFAULTS.longForm().temperature(), o.longForm().temperatureIncrement()));
     }
 
     private static boolean supports(ServedModel model, AsrOptions options) throws IOException {
