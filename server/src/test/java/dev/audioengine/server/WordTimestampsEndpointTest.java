@@ -137,7 +137,9 @@ class WordTimestampsEndpointTest {
                 .isEqualTo(AsrOptions.DEFAULTS.longForm().temperatureIncrement());
         assertThat(r.headers().firstValue(TranscriptionEndpoint.IGNORED_HEADER)).isEmpty();
         transcribe(new Multipart().field("model", "worded").file(TestServer.SHORT_RECORDING));
-        assertThat(lastOptions.longForm().temperature()).as("OpenAI's default, 0").isEqualTo(0);
+        assertThat(lastOptions.longForm().temperature())
+                .as("OpenAI's default, 0")
+                .isEqualTo(0);
     }
 
     @Test

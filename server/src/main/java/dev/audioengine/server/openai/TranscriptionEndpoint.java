@@ -98,12 +98,10 @@ public final class TranscriptionEndpoint implements Endpoint.Body {
             // sample (Moonshine) answers without them, each judged with the other left out
             AsrOptions sansPrompt = options.withPrompt(null), sansTemperature = firstTemperatureDefault(options);
             AsrOptions neither = firstTemperatureDefault(sansPrompt);
-            boolean dropPrompt = options.prompt() != null
-                    && !supports(model, sansTemperature)
-                    && supports(model, neither);
-            boolean dropTemperature = !sansTemperature.equals(options)
-                    && !supports(model, sansPrompt)
-                    && supports(model, neither);
+            boolean dropPrompt =
+                    options.prompt() != null && !supports(model, sansTemperature) && supports(model, neither);
+            boolean dropTemperature =
+                    !sansTemperature.equals(options) && !supports(model, sansPrompt) && supports(model, neither);
             if (dropPrompt) {
                 options = options.withPrompt(null);
                 ignored.add(0, "prompt");
@@ -157,7 +155,9 @@ public final class TranscriptionEndpoint implements Endpoint.Body {
     /** {@code o} with OpenAI's default temperature, 0: Whisper's fallback from greedy decoding. */
     private static AsrOptions firstTemperatureDefault(AsrOptions o) {
         return o.withLongForm(o.longForm()
-                .withTemperatures(AsrOptions.DEFAULTS.longForm().temperature(), o.longForm().temperatureIncrement()));
+                .withTemperatures(
+                        AsrOptions.DEFAULTS.longForm().temperature(),
+                        o.longForm().temperatureIncrement()));
     }
 
     private static boolean supports(ServedModel model, AsrOptions options) throws IOException {
