@@ -28,8 +28,10 @@ class WhisperVariantsCliTest {
         assertThat(json.out())
                 .contains("{\"name\":\"ggml-base-q5_1\",\"aliases\":[],\"task\":\"asr\"")
                 .contains("\"sha256\":null,\"pinned_by_hub\":true,\"bytes\":0,\"sources\":[\"Hugging Face"
-                        + " ggerganov/whisper.cpp@main, ggml-base-q5_1.bin\"]")
-                .contains("\"sources\":[\"Hugging Face openai/whisper-small.en@main, tokenizer.json\"]")
+                        + " ggerganov/whisper.cpp@main, ggml-base-q5_1.bin"
+                        + " (https://huggingface.co/ggerganov/whisper.cpp/resolve/main/ggml-base-q5_1.bin)\"]")
+                .contains("\"sources\":[\"Hugging Face openai/whisper-small.en@main, tokenizer.json"
+                        + " (https://huggingface.co/openai/whisper-small.en/resolve/main/tokenizer.json)\"]")
                 .contains("\"sha256\":\"1a153a22f4509e292a94e67d6f9b85e8deb25b4988682b7e174c65279d8788e3\","
                         + "\"pinned_by_hub\":false");
     }

@@ -109,7 +109,9 @@ public sealed interface ModelSource {
 
         @Override
         public String describe() {
-            return "Hugging Face " + repo + "@" + revision + ", " + path;
+            // the public hub's URL, so that a person without the engine's network can fetch the file by hand
+            return "Hugging Face " + repo + "@" + revision + ", " + path + " (https://huggingface.co/" + repo
+                    + "/resolve/" + revision + "/" + path + ")";
         }
     }
 }
