@@ -37,6 +37,13 @@ class WhisperVariantsCliTest {
     }
 
     @Test
+    void pullingTheWholeFamilyIsRefusedNamingTheModels() {
+        CliRun r = CliRun.run("models", "pull", "whisper");
+        assertThat(r.exit()).as(r.toString()).isEqualTo(2);
+        assertThat(r.err()).contains("whisper has ", "models fetched from the Hugging Face hub", "ggml-base-q5_1");
+    }
+
+    @Test
     void aWrongWhisperNameListsTheNamesThereAre(@TempDir Path dir) throws Exception {
         Path speech = FakeAsrFamily.wav(dir.resolve("speech.wav"), 0.5, 1.0, 0.5);
         CliRun r = CliRun.run(

@@ -253,11 +253,24 @@ public final class ModelsCommand implements Runnable {
                     wanted.add(named.get().variant());
                     continue;
                 }
+                ModelFamily family;
                 try {
-                    wanted.addAll(registry.family(name).variants());
+                    family = registry.family(name);
                 } catch (IllegalArgumentException e) {
                     unknown.add(name);
+                    continue;
                 }
+                // a family of hub-fetched sizes (whisper: tiny to large, each in two layouts) is tens of GB in all
+                if (family.variants().stream().anyMatch(v -> v.files().stream().anyMatch(ModelFile::pinnedByHub)))
+                    throw new UsageError(
+                            family.name() + " has " + family.variants().size() + " models fetched from the"
+                                    + " Hugging Face hub, tens of GB together; name the ones to pull: "
+                                    + String.join(
+                                            ", ",
+                                            family.variants().stream()
+                                                    .map(ModelVariant::name)
+                                                    .toList()));
+                wanted.addAll(family.variants());
             }
             if (!unknown.isEmpty()) {
                 throw new UsageError("unknown model " + String.join(", ", unknown) + "; models: "
