@@ -173,6 +173,15 @@ class HubFetchTest {
     }
 
     @Test
+    void aRedirectOffHttpsIsNotFollowed(@TempDir Path dir) {
+        hub.cdnHost = "example.org"; // plain http to a host that is not loopback
+        assertThatThrownBy(() -> store(dir).pull(weightsFile(), PullListener.SILENT))
+                .hasMessageContaining("redirected to http://example.org")
+                .hasMessageContaining("not https");
+        assertThat(hub.requests).noneMatch(r -> r.startsWith("GET /cdn/"));
+    }
+
+    @Test
     void onlyAHubFileMayLeaveItsHashToTheHub() {
         assertThatThrownBy(() -> new ModelFile(
                         "a.bin", null, 0, List.of(new ModelSource.Https(URI.create("https://example.org/a.bin")))))
