@@ -231,7 +231,8 @@ final class HuggingFaceHub {
             String t = s.substring(start, i);
             if (t.isEmpty()) throw error("unexpected character '" + s.charAt(start) + "'");
             try {
-                return t.matches("-?\\d+") ? (Object) Long.parseLong(t) : (Object) Double.parseDouble(t);
+                if (t.matches("-?\\d{1,18}")) return Long.parseLong(t);
+                return Double.parseDouble(t); // fractions, exponents, and integers too long for a long
             } catch (NumberFormatException e) {
                 throw error("bad number " + t);
             }
