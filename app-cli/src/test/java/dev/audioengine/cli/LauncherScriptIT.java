@@ -334,6 +334,22 @@ class LauncherScriptIT {
                 "--task",
                 "asr");
         assertThat(off.out()).doesNotContain("AOT");
+        Dist.Result own = launch(
+                Map.of(
+                        "JAVA_HOME",
+                        jdk,
+                        "AUDIOENGINE_CACHE",
+                        cache.toString(),
+                        "AUDIOENGINE_AOT",
+                        "auto",
+                        "AUDIOENGINE_JAVA_OPTS",
+                        "-XX:AOTCache=/elsewhere.aot"),
+                "--task",
+                "asr");
+        assertThat(own.out().lines())
+                .as("the caller's own AOT options win")
+                .contains("-XX:AOTCache=/elsewhere.aot")
+                .doesNotContain("-XX:AOTMode=record", "-XX:+VerifySharedSpaces", "-XX:AOTCache=" + built);
         Dist.Result server = launch(env, "serve");
         assertThat(server.out()).as("a server is not a one-shot job").doesNotContain("AOT");
         Dist.Result noTask = launch(env, "models", "list");
