@@ -4,11 +4,15 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.functions;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
 
 /**
  * The {@code spark-submit} entry point: one task over a corpus, written as Parquet or JSON Lines.
@@ -107,13 +111,14 @@ public final class CorpusJob {
             default -> throw new IllegalArgumentException("--task " + args.task());
         };
         transformer.setSettings(args.settings()).setFailOnError(args.failOnError());
-        Dataset<Row> input = read(spark, args);
         String key = args.task().equals("tts") ? "text" : "path";
         int partitions =
                 args.partitions() > 0 ? args.partitions() : spark.sparkContext().defaultParallelism() * 4;
         // ranges of the sorted key: the same rows in the same partition on every run and retry, and small partitions
         // so that executors finishing early take more (the model is loaded once per JVM, not per partition)
-        input = input.repartitionByRange(partitions, functions.col(key));
+        Dataset<Row> input = isListing(args)
+                ? listed(spark, args.input(), partitions)
+                : read(spark, args).repartitionByRange(partitions, functions.col(key));
         Dataset<Row> out = transformer.transform(input);
         if (Arrays.asList(out.columns()).contains("content")) out = out.drop("content");
         var writer = out.write().mode(args.mode());
@@ -123,6 +128,40 @@ public final class CorpusJob {
                 transformer.rowsDone().value(),
                 transformer.rowsFailed().value(),
                 transformer.audioSeconds().value());
+    }
+
+    /** Whether the input is a folder or glob of audio files rather than a manifest. */
+    static boolean isListing(Args args) {
+        String lower = args.input().toLowerCase(Locale.ROOT);
+        return !args.task().equals("tts")
+                && !lower.endsWith(".parquet")
+                && !lower.endsWith(".json")
+                && !lower.endsWith(".jsonl")
+                && !lower.endsWith(".txt");
+    }
+
+    /**
+     * A folder or glob as rows of paths, in {@code partitions} ranges of the sorted paths. Spark lists it on the
+     * driver (the {@code binaryFile} source's listing and rules: its glob, its hidden files left out, its path
+     * strings), as it would for the source itself; cutting the sorted list here gives the same deterministic ranges
+     * as {@code repartitionByRange} without the job that samples the keys and the shuffle that moves them: part of
+     * Spark's fixed cost in a local run (docs/PERFORMANCE.md, "Spark local mode against one CLI process"). The driver
+     * holds the listing either way; the paths travel in the tasks.
+     */
+    static Dataset<Row> listed(SparkSession spark, String in, int partitions) {
+        String[] uris = spark.read().format("binaryFile").load(in).inputFiles();
+        // inputFiles gives URIs (file:///a%20b.wav); the source's path column, Hadoop's Path.toString (file:/a b.wav)
+        String[] files = new String[uris.length];
+        for (int i = 0; i < uris.length; i++)
+            files[i] = new org.apache.hadoop.fs.Path(java.net.URI.create(uris[i])).toString();
+        Arrays.sort(files);
+        List<Row> rows = new ArrayList<>(files.length);
+        for (String f : files) rows.add(RowFactory.create(f));
+        StructType schema = new StructType().add("path", DataTypes.StringType, false);
+        // parallelize cuts a list into contiguous slices by position: ranges of the sorted paths
+        var rdd = JavaSparkContext.fromSparkContext(spark.sparkContext())
+                .parallelize(rows, Math.max(1, Math.min(partitions, files.length)));
+        return spark.createDataFrame(rdd, schema);
     }
 
     /** The input as rows with a path column (audio) or a text column (tts). */
