@@ -1,5 +1,6 @@
 package dev.audioengine.backend.cpu.kernels.linear;
 
+import dev.audioengine.api.tensor.BlockQuantization;
 import dev.audioengine.api.tensor.DType;
 import dev.audioengine.backend.cpu.kernels.CpuTensor;
 import java.lang.foreign.MemorySegment;
@@ -15,7 +16,8 @@ import jdk.incubator.vector.VectorShape;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
- * A matrix inside a kernel tensor: F32, F16 and BF16 through any element strides; Q8_0 and Q4_0
+ * A matrix inside a kernel tensor: F32, F16 and BF16 through any element strides; the block types (Q8_0, Q4_0,
+ * Q5_0, Q5_1, Q4_1)
  * as contiguous rows decoded block by block (no dequantized copy of the whole weight exists).
  * Unit-stride rows decode with vector widening conversions where the float vector has at least
  * 8 lanes (so the matching byte and short vectors exist); elsewhere scalar loops do the same.
@@ -77,6 +79,7 @@ public final class TensorMatrix implements MatrixSource {
             case BF16 -> readBf16(r, k0, len, dst, off);
             case Q8_0 -> readQ8(r, k0, len, dst, off);
             case Q4_0 -> readQ4(r, k0, len, dst, off);
+            case Q5_0, Q5_1, Q4_1 -> readBlocks(r, k0, len, dst, off);
             default -> throw new IllegalStateException("no float matrix view of " + dtype);
         }
     }
@@ -156,6 +159,23 @@ public final class TensorMatrix implements MatrixSource {
                 if (i < n) dst[off + b + i] = ((q & 0x0f) - 8) * d;
                 if (i + 16 < n) dst[off + b + i + 16] = ((q >>> 4) - 8) * d;
             }
+        }
+    }
+
+    /**
+     * Q5_0, Q5_1 and Q4_1 rows decoded block by block with {@link BlockQuantization}'s scalar decode (the same
+     * arithmetic as every other reader of these blocks); a part block at the end of {@code len} goes through a block
+     * of scratch. Only the slice asked for is decoded: the kernels call this per row tile.
+     */
+    private void readBlocks(int r, int k0, int len, float[] dst, int off) {
+        int bytes = dtype.blockBytes();
+        long at = base + ((long) r * (cols / 32) + k0 / 32) * bytes;
+        int whole = len / 32 * 32;
+        BlockQuantization.dequantize(dtype, seg, at, dst, off, whole);
+        if (whole < len) {
+            float[] block = new float[32];
+            BlockQuantization.dequantize(dtype, seg, at + (long) (whole / 32) * bytes, block, 0, 32);
+            System.arraycopy(block, 0, dst, off + whole, len - whole);
         }
     }
 
