@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -34,6 +35,7 @@ public final class WeightStore implements AutoCloseable {
     private final String location;
     private WeightSource source; // opened on the first lookup the prepared copy cannot answer
     private final DType weightType;
+    private Set<DType> kept = Set.of(); // stored types matmul weights keep as they are (see of(file, type, kept))
     private final Path sourcePath; // the file behind a prepared copy, or null
     private final PreparedWeights prepared; // where prepared copies live, or null
     private PreparedWeights.Loaded loaded; // the mapped prepared copy, or null
@@ -143,6 +145,17 @@ public final class WeightStore implements AutoCloseable {
         return new WeightStore(new FileWeightSource(file, false), weightType);
     }
 
+    /**
+     * As {@link #of(WeightFile, DType)}, with matmul weights stored in one of {@code kept} left in that type instead of
+     * converted to {@code weightType}: the block types the engine's backend multiplies directly, which a model picks
+     * from its effective capabilities (so a backend without a type's kernels gets F32, dequantized once at load).
+     */
+    public static WeightStore of(WeightFile file, DType weightType, Set<DType> kept) {
+        WeightStore store = new WeightStore(new FileWeightSource(file, false), weightType);
+        store.kept = Set.copyOf(kept);
+        return store;
+    }
+
     public DType weightType() {
         return weightType;
     }
@@ -191,7 +204,7 @@ public final class WeightStore implements AutoCloseable {
         t = fromPrepared(PreparedWeights.Kind.WEIGHT, name);
         if (t == null) {
             HostTensor base = f32.containsKey(name) ? f32.get(name) : raw(name, true);
-            t = own(WeightConversion.converted(base, weightType), base);
+            t = own(WeightConversion.converted(base, weightType, kept), base);
             record(PreparedWeights.Kind.WEIGHT, name, t);
         }
         converted.put(name, t);
