@@ -162,21 +162,54 @@ public final class TensorMatrix implements MatrixSource {
         }
     }
 
+    /** 0..31: lane shifts that pick element j's fifth bit out of a block's u32 (see readBlocks). */
+    private static final int[] FIFTH_BIT =
+            java.util.stream.IntStream.range(0, 32).toArray();
+
     /**
-     * Q5_0, Q5_1 and Q4_1 rows decoded block by block with {@link BlockQuantization}'s scalar decode (the same
-     * arithmetic as every other reader of these blocks); a part block at the end of {@code len} goes through a block
-     * of scratch. Only the slice asked for is decoded: the kernels call this per row tile.
+     * Q5_0, Q5_1 and Q4_1 rows decoded block by block, only the slice asked for (the kernels call this per row tile):
+     * value = q · d + m, with m the block's minimum (Q5_1, Q4_1) or -16 · d (Q5_0, where (q - 16) · d is exact in one
+     * fused rounding). Whole blocks decode with vectors: the nibbles as Q4_0's, the fifth bits (bit j of the block's
+     * little-endian u32 for element j) shifted out of a broadcast word lane by lane. A part block at the end of
+     * {@code len}, and narrow vectors, take {@link BlockQuantization}'s scalar decode.
      */
     private void readBlocks(int r, int k0, int len, float[] dst, int off) {
         int bytes = dtype.blockBytes();
+        boolean withMin = dtype != DType.Q5_0, five = dtype != DType.Q4_1;
         long at = base + ((long) r * (cols / 32) + k0 / 32) * bytes;
-        int whole = len / 32 * 32;
-        BlockQuantization.dequantize(dtype, seg, at, dst, off, whole);
-        if (whole < len) {
-            float[] block = new float[32];
-            BlockQuantization.dequantize(dtype, seg, at + (long) (whole / 32) * bytes, block, 0, 32);
-            System.arraycopy(block, 0, dst, off + whole, len - whole);
+        long nibbles = (withMin ? 4 : 2) + (five ? 4 : 0);
+        for (int b = 0; b < len; b += 32, at += bytes) {
+            if (!WIDE || len - b < 32) {
+                float[] block = new float[32];
+                BlockQuantization.dequantize(dtype, seg, at, block, 0, 32);
+                System.arraycopy(block, 0, dst, off + b, Math.min(32, len - b));
+                continue;
+            }
+            float d = Float.float16ToFloat(seg.get(CpuTensor.I16, at));
+            float m = withMin ? Float.float16ToFloat(seg.get(CpuTensor.I16, at + 2)) : -16 * d;
+            int qh = five ? seg.get(CpuTensor.I32, at + (withMin ? 4 : 2)) : 0;
+            for (int i = 0; i < 16; i += L) { // low nibbles are elements 0..15, high nibbles 16..31
+                ByteVector q = ByteVector.fromMemorySegment(B, seg, at + nibbles + i, NATIVE);
+                FloatVector lo = (FloatVector) q.and((byte) 0x0f).convertShape(VectorOperators.B2F, F, 0);
+                FloatVector hi = (FloatVector)
+                        q.lanewise(VectorOperators.LSHR, 4).and((byte) 0x0f).convertShape(VectorOperators.B2F, F, 0);
+                if (five) {
+                    lo = lo.add(fifthBits(qh, i));
+                    hi = hi.add(fifthBits(qh, 16 + i));
+                }
+                lo.fma(d, m).intoArray(dst, off + b + i);
+                hi.fma(d, m).intoArray(dst, off + b + 16 + i);
+            }
         }
+    }
+
+    /** 16 · bit j of {@code qh} for the L elements j = j0, j0 + 1, ... as floats. */
+    private static FloatVector fifthBits(int qh, int j0) {
+        return ((FloatVector) IntVector.broadcast(I, qh)
+                        .lanewise(VectorOperators.LSHR, IntVector.fromArray(I, FIFTH_BIT, j0))
+                        .and(1)
+                        .convert(VectorOperators.I2F, 0))
+                .mul(16f);
     }
 
     /** True when {@link #dotQuantized} applies: Q8_0 or Q4_0 rows and vectors wide enough to decode a block in one or two steps. */
