@@ -35,7 +35,7 @@ public final class WeightStore implements AutoCloseable {
     private final String location;
     private WeightSource source; // opened on the first lookup the prepared copy cannot answer
     private final DType weightType;
-    private Set<DType> kept = Set.of(); // stored types matmul weights keep as they are (see of(file, type, kept))
+    private final Set<DType> kept; // stored types matmul weights keep as they are (see of(file, type, kept))
     private final Path sourcePath; // the file behind a prepared copy, or null
     private final PreparedWeights prepared; // where prepared copies live, or null
     private PreparedWeights.Loaded loaded; // the mapped prepared copy, or null
@@ -50,7 +50,11 @@ public final class WeightStore implements AutoCloseable {
     private boolean closed;
 
     private WeightStore(WeightSource source, DType weightType) {
-        this(() -> source, source.location(), weightType, null, null);
+        this(source, weightType, Set.of());
+    }
+
+    private WeightStore(WeightSource source, DType weightType, Set<DType> kept) {
+        this(() -> source, source.location(), weightType, null, null, kept);
         this.source = source;
     }
 
@@ -60,6 +64,17 @@ public final class WeightStore implements AutoCloseable {
             DType weightType,
             Path sourcePath,
             PreparedWeights prepared) {
+        this(opener, location, weightType, sourcePath, prepared, Set.of());
+    }
+
+    private WeightStore(
+            Supplier<WeightSource> opener,
+            String location,
+            DType weightType,
+            Path sourcePath,
+            PreparedWeights prepared,
+            Set<DType> kept) {
+        this.kept = Set.copyOf(kept);
         WeightConversion.resultType(
                 DType.F32, dev.audioengine.api.tensor.Shape.of(32), weightType); // rejects a non-weight type now
         this.opener = opener;
@@ -151,9 +166,7 @@ public final class WeightStore implements AutoCloseable {
      * from its effective capabilities (so a backend without a type's kernels gets F32, dequantized once at load).
      */
     public static WeightStore of(WeightFile file, DType weightType, Set<DType> kept) {
-        WeightStore store = new WeightStore(new FileWeightSource(file, false), weightType);
-        store.kept = Set.copyOf(kept);
-        return store;
+        return new WeightStore(new FileWeightSource(file, false), weightType, kept);
     }
 
     public DType weightType() {
