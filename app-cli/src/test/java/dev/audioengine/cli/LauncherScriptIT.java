@@ -29,8 +29,9 @@ class LauncherScriptIT {
         List<String> cmd =
                 new ArrayList<>(List.of(Dist.repoRoot().resolve("audioengine").toString()));
         cmd.addAll(List.of(args));
+        // AUDIOENGINE_AOT=off: tests that do not ask for the AOT cache leave the user's cache folder alone
         Map<String, String> env = new java.util.HashMap<>(
-                Map.of("AUDIOENGINE_NO_BUILD", "1", "JAVA_HOME", Dist.javaHome().toString()));
+                Map.of("AUDIOENGINE_NO_BUILD", "1", "JAVA_HOME", Dist.javaHome().toString(), "AUDIOENGINE_AOT", "off"));
         env.putAll(extraEnv);
         return Dist.run(cmd, elsewhere, env);
     }
@@ -270,7 +271,12 @@ class LauncherScriptIT {
 
         Dist.Result oneShot = launch(Map.of("JAVA_HOME", jdk), "--task", "asr", "--audio", "x.wav");
         assertThat(oneShot.exit()).as(oneShot.toString()).isZero();
-        assertThat(oneShot.out().lines()).contains(scaling, waiting);
+        assertThat(oneShot.out().lines()).contains(scaling, waiting, "-XX:-UseOnStackReplacement");
+        Dist.Result tts = launch(Map.of("JAVA_HOME", jdk), "--task=tts", "--text", "x");
+        assertThat(tts.out().lines())
+                .as("on-stack replacement stays on where it was not measured to pay")
+                .contains(scaling, waiting)
+                .doesNotContain("-XX:-UseOnStackReplacement");
 
         Dist.Result server = launch(Map.of("JAVA_HOME", jdk), "serve");
         assertThat(server.out()).as("a server keeps the JVM's thresholds").doesNotContain("CompileCommand");
@@ -285,6 +291,114 @@ class LauncherScriptIT {
                 .contains("AUDIOENGINE_KERNEL_JIT=fast")
                 .contains("early")
                 .contains("default");
+    }
+
+    @Test
+    void oneShotTaskJobsRecordAnAotCacheOnceAndThenUseIt(@TempDir Path work) throws Exception {
+        String jdk = argumentsJdk(work.resolve("jdk")).toString();
+        Path cache = work.resolve("cache");
+        Map<String, String> env =
+                Map.of("JAVA_HOME", jdk, "AUDIOENGINE_CACHE", cache.toString(), "AUDIOENGINE_AOT", "auto");
+
+        Dist.Result first = launch(env, "--task", "asr", "--audio", "x.wav");
+        assertThat(first.exit()).as(first.toString()).isZero();
+        String record = first.out()
+                .lines()
+                .filter(l -> l.startsWith("-XX:AOTConfiguration="))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no record options: " + first))
+                .substring("-XX:AOTConfiguration=".length());
+        assertThat(first.out().lines()).contains("-XX:AOTMode=record");
+        assertThat(Path.of(record).getParent()).isEqualTo(cache.resolve("aot"));
+        assertThat(Path.of(record))
+                .as("a record the JVM did not write leaves nothing behind")
+                .doesNotExist();
+
+        // the cache that record would have become (name: the key, then the launcher's pid)
+        String name = Path.of(record).getFileName().toString();
+        Path built = cache.resolve("aot").resolve(name.substring(0, name.indexOf('.')) + ".aot");
+        Files.writeString(built, "stands in for a cache");
+        Dist.Result second = launch(env, "--task", "asr", "--audio", "y.wav");
+        assertThat(second.out().lines())
+                .as("the next job of the task maps the cache, checksums verified")
+                .contains("-XX:AOTCache=" + built, "-XX:+VerifySharedSpaces")
+                .doesNotContain("-XX:AOTMode=record");
+
+        Dist.Result otherTask = launch(env, "--task", "vad", "--audio", "x.wav");
+        assertThat(otherTask.out())
+                .as("one cache per task")
+                .doesNotContain("-XX:AOTCache=")
+                .contains("-XX:AOTMode=record");
+        Dist.Result off = launch(
+                Map.of("JAVA_HOME", jdk, "AUDIOENGINE_CACHE", cache.toString(), "AUDIOENGINE_AOT", "off"),
+                "--task",
+                "asr");
+        assertThat(off.out()).doesNotContain("AOT");
+        Dist.Result own = launch(
+                Map.of(
+                        "JAVA_HOME",
+                        jdk,
+                        "AUDIOENGINE_CACHE",
+                        cache.toString(),
+                        "AUDIOENGINE_AOT",
+                        "auto",
+                        "AUDIOENGINE_JAVA_OPTS",
+                        "-XX:AOTCache=/elsewhere.aot"),
+                "--task",
+                "asr");
+        assertThat(own.out().lines())
+                .as("the caller's own AOT options win")
+                .contains("-XX:AOTCache=/elsewhere.aot")
+                .doesNotContain("-XX:AOTMode=record", "-XX:+VerifySharedSpaces", "-XX:AOTCache=" + built);
+        Dist.Result server = launch(env, "serve");
+        assertThat(server.out()).as("a server is not a one-shot job").doesNotContain("AOT");
+        Dist.Result noTask = launch(env, "models", "list");
+        assertThat(noTask.out()).as("only --task jobs").doesNotContain("AOT");
+        Dist.Result bad = launch(Map.of("JAVA_HOME", jdk, "AUDIOENGINE_AOT", "maybe"), "--task", "asr");
+        assertThat(bad.exit()).isEqualTo(2);
+        assertThat(bad.err()).contains("AUDIOENGINE_AOT=maybe").contains("auto").contains("off");
+    }
+
+    /**
+     * With the real JVM: the first job builds a cache in the background, the next uses it with the same output, and
+     * a damaged cache (a good header over a broken body, which crashed the JVM without checksums) is ignored.
+     */
+    @Test
+    void aDamagedAotCacheIsIgnoredNotRun(@TempDir Path work) throws Exception {
+        Path cache = work.resolve("cache");
+        Map<String, String> env = Map.of("AUDIOENGINE_CACHE", cache.toString(), "AUDIOENGINE_AOT", "auto");
+        Dist.Result first = launch(env, "--task", "asr", "--help");
+        assertThat(first.exit()).as(first.toString()).isZero();
+        assertThat(first.err()).doesNotContain("AOTConfiguration");
+        Path built = null;
+        for (long deadline = System.nanoTime() + 120_000_000_000L; built == null && System.nanoTime() < deadline; ) {
+            try (var files = Files.list(cache.resolve("aot"))) {
+                built = files.filter(f -> f.toString().endsWith(".aot"))
+                        .findFirst()
+                        .orElse(null);
+            }
+            if (built == null) Thread.sleep(200);
+        }
+        assertThat(built)
+                .as("the cache the launcher builds after the first job")
+                .isNotNull();
+
+        Dist.Result mapped = launch(env, "--task", "asr", "--help");
+        assertThat(mapped.exit()).as(mapped.toString()).isZero();
+        assertThat(mapped.out()).isEqualTo(first.out());
+
+        byte[] bytes = Files.readAllBytes(built);
+        java.util.Arrays.fill(bytes, bytes.length / 3, bytes.length / 3 + 4096, (byte) 0x5a);
+        Files.write(built, bytes);
+        Dist.Result damaged = launch(env, "--task", "asr", "--help");
+        assertThat(damaged.exit()).as(damaged.toString()).isZero();
+        assertThat(damaged.out()).isEqualTo(first.out());
+        assertThat(damaged.err()).doesNotContain("fatal error");
+
+        Files.write(built, java.util.Arrays.copyOf(bytes, bytes.length / 2));
+        Dist.Result truncated = launch(env, "--task", "asr", "--help");
+        assertThat(truncated.exit()).as(truncated.toString()).isZero();
+        assertThat(truncated.out()).isEqualTo(first.out());
     }
 
     @Test

@@ -144,6 +144,12 @@ class LoadTest {
             assertThat(metricValue(metrics, "audioengine_batch_windows_total{model=\"moonshine-tiny\"}"))
                     .as("windows decoded")
                     .isGreaterThanOrEqualTo(64);
+            double windows = metricValue(metrics, "audioengine_batch_windows_total{model=\"moonshine-tiny\"}"),
+                    lone = metricValue(metrics, "audioengine_batch_lone_windows_total{model=\"moonshine-tiny\"}"),
+                    runs = metricValue(metrics, "audioengine_batch_encoder_runs_total{model=\"moonshine-tiny\"}");
+            assertThat(runs)
+                    .as("encoder runs: at least one, at most one per window that joined the batch")
+                    .isBetween(1.0, windows - lone);
         }
     }
 

@@ -82,7 +82,12 @@ public final class ModelsCommand implements Runnable {
                     .mapToInt(v -> String.valueOf(v.licence()).length())
                     .max()
                     .orElse(0);
-            String fmt = "%-14s %-16s %-5s %9s  %-" + Math.max(10, licence) + "s %-7s %s%n";
+            int model = registry.families().stream() // wide enough for ggml-large-v3-turbo-q5_0
+                    .flatMap(f -> f.variants().stream())
+                    .mapToInt(v -> v.name().length() + 1)
+                    .max()
+                    .orElse(0);
+            String fmt = "%-14s %-" + Math.max(16, model) + "s %-5s %9s  %-" + Math.max(10, licence) + "s %-7s %s%n";
             out.printf(Locale.ROOT, fmt, "FAMILY", "MODEL", "TASK", "SIZE", "LICENCE", "CACHED", "DESCRIPTION");
             for (ModelFamily f : registry.families()) {
                 for (ModelVariant v : f.variants()) {
@@ -93,7 +98,7 @@ public final class ModelsCommand implements Runnable {
                             f.name(),
                             name,
                             v.task().cliName(),
-                            megabytes(v.bytes()),
+                            size(store, v),
                             v.licence(),
                             cached(store, v) ? "yes" : "no",
                             v.description());
@@ -101,6 +106,12 @@ public final class ModelsCommand implements Runnable {
             }
             out.println();
             out.println("* the default model of its task. Cache: " + store.directory());
+            if (registry.families().stream()
+                    .flatMap(f -> f.variants().stream())
+                    .anyMatch(v -> v.files().stream().anyMatch(ModelFile::pinnedByHub)))
+                out.println("SIZE hub: fetched from the Hugging Face hub"
+                        + store.hubEndpoint().map(u -> " (" + u + ")").orElse("")
+                        + ", which reports its size and sha256 at the pull.");
             if (registry.families().isEmpty())
                 out.println("No model family is installed: a family jar belongs next to the backend jars.");
         }
@@ -147,7 +158,9 @@ public final class ModelsCommand implements Runnable {
                                 .name("name")
                                 .value(file.name())
                                 .name("sha256")
-                                .value(file.sha256())
+                                .value(store.expectedSha256(file).orElse(null))
+                                .name("pinned_by_hub")
+                                .value(file.pinnedByHub())
                                 .name("bytes")
                                 .value(file.bytes())
                                 .name("sources")
@@ -162,17 +175,43 @@ public final class ModelsCommand implements Runnable {
             return w.endArray().endObject().toString();
         }
 
-        /** Present with the pinned size; the hash is checked when the model is loaded or pulled. */
+        /**
+         * Present with the pinned size (for a file pinned by the hub, with the pin of its pull); the hash is checked
+         * when the model is loaded or pulled.
+         */
         private static boolean cached(ModelStore store, ModelVariant v) {
             try {
                 for (ModelFile f : v.files()) {
                     var p = store.path(f);
-                    if (!Files.isRegularFile(p) || (f.bytes() > 0 && Files.size(p) != f.bytes())) return false;
+                    long bytes = f.bytes();
+                    if (f.pinnedByHub()) {
+                        var pin = store.hubPin(f);
+                        if (pin.isEmpty()) return false;
+                        bytes = pin.get().bytes();
+                    }
+                    if (!Files.isRegularFile(p) || (bytes > 0 && Files.size(p) != bytes)) return false;
                 }
                 return true;
             } catch (IOException e) {
                 return false;
             }
+        }
+
+        /**
+         * The variant's size; for files pinned by the hub, the size the hub reported at their pull, and "hub" (the
+         * size is asked of the Hugging Face hub at the pull) before it.
+         */
+        private static String size(ModelStore store, ModelVariant v) {
+            long bytes = 0;
+            for (ModelFile f : v.files()) {
+                if (!f.pinnedByHub()) bytes += f.bytes();
+                else {
+                    var pin = store.hubPin(f);
+                    if (pin.isEmpty()) return "hub";
+                    bytes += pin.get().bytes();
+                }
+            }
+            return megabytes(bytes);
         }
 
         private static String megabytes(long bytes) {
@@ -214,11 +253,24 @@ public final class ModelsCommand implements Runnable {
                     wanted.add(named.get().variant());
                     continue;
                 }
+                ModelFamily family;
                 try {
-                    wanted.addAll(registry.family(name).variants());
+                    family = registry.family(name);
                 } catch (IllegalArgumentException e) {
                     unknown.add(name);
+                    continue;
                 }
+                // a family of hub-fetched sizes (whisper: tiny to large, each in two layouts) is tens of GB in all
+                if (family.variants().stream().anyMatch(v -> v.files().stream().anyMatch(ModelFile::pinnedByHub)))
+                    throw new UsageError(
+                            family.name() + " has " + family.variants().size() + " models fetched from the"
+                                    + " Hugging Face hub, tens of GB together; name the ones to pull: "
+                                    + String.join(
+                                            ", ",
+                                            family.variants().stream()
+                                                    .map(ModelVariant::name)
+                                                    .toList()));
+                wanted.addAll(family.variants());
             }
             if (!unknown.isEmpty()) {
                 throw new UsageError("unknown model " + String.join(", ", unknown) + "; models: "
@@ -243,8 +295,11 @@ public final class ModelsCommand implements Runnable {
                         err.flush();
                     });
                     for (ModelFile f : v.files()) {
+                        var pin = store.hubPin(f);
                         out.println((had ? "cached   " : "pulled   ") + v.name() + "  " + files.get(f.name())
-                                + "  sha256 " + f.sha256());
+                                + "  sha256 " + store.expectedSha256(f).orElse("?")
+                                + pin.map(p -> "  (as the hub reports it: " + p.repo() + " at " + p.commit() + ")")
+                                        .orElse(""));
                     }
                 }
                 out.flush();

@@ -69,7 +69,7 @@ public final class ServeCommand implements Callable<Integer> {
             split = ",",
             description = "Models to serve, by the names of 'audioengine models list' (asr, tts, vad, kws and notes "
                     + "models), or NAME=PATH to serve a file or folder of yours under NAME (e.g. "
-                    + "whisper-base=ggml-base.bin); a request names one by its name or alias. Default: "
+                    + "my-whisper=ggml-base.bin); a request names one by its name or alias. Default: "
                     + "moonshine-tiny,kokoro,silero_vad.")
     private List<String> models = ServerConfig.DEFAULT_MODELS;
 

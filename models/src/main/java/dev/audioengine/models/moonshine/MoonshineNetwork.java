@@ -267,9 +267,20 @@ public final class MoonshineNetwork {
      * rounding of the composed GroupNorm and of wider products, and the frames past its length are masked in the
      * decoder by its cross length. Windows past the real ones (a batch rounded up to a compiled size) give the first
      * window's slot: their writes come first and the first window's last, so they leave nothing behind.
+     * <p>
+     * With {@code statesOut} the run returns the encoder states [W, T, D]; without, it returns FRAME_LENGTH (its own
+     * input, read on the host) and the states stay on the device: a batch only needs the caches, and fetching the
+     * states cost a device-to-host copy of W x T x D floats (7.7 MB for 16 windows of 10 s) on every run.
      */
     static Graph batchEncoder(
-            MoonshineConfig c, Encoder e, Decoder decoder, int windows, int samples, int slots, int crossCapacity) {
+            MoonshineConfig c,
+            Encoder e,
+            Decoder decoder,
+            int windows,
+            int samples,
+            int slots,
+            int crossCapacity,
+            boolean statesOut) {
         long frames = MoonshineConfig.frames(samples);
         if (windows < 1 || frames < 1 || frames > crossCapacity) {
             throw new IllegalArgumentException(windows + " windows of " + samples + " samples give " + frames
@@ -303,7 +314,7 @@ public final class MoonshineNetwork {
                 cv = g.writeSlice(cv, g.contiguous(g.slice(v, 0, w, w + 1)), 0, slot[w]);
             }
         }
-        return g.build(memory);
+        return g.build(statesOut ? memory : frameLength);
     }
 
     /**

@@ -123,11 +123,26 @@ public final class WhisperModel implements AutoCloseable {
 
     /** As {@link #load(AudioEngine, Path)} with the projections' weight type given (F32, F16, BF16 or Q8_0). */
     public static WhisperModel load(AudioEngine engine, Path path, DType weightType) throws IOException {
-        Set<Capability> effective = engine.effectiveCapabilities(USES);
         Path weightsFile = Files.isDirectory(path) ? path.resolve("model.safetensors") : path;
         if (!Files.isRegularFile(weightsFile))
             throw new ModelFormatException(path + " holds no Whisper model: expected a whisper.cpp ggml-*.bin file or"
                     + " a Hugging Face folder with config.json, model.safetensors and tokenizer.json");
+        // not toAbsolutePath(): that resolves against the folder the JVM started in, and the resident process
+        // (--daemon) moves to each job's folder; a relative path opens against the process's folder
+        Path dir = weightsFile.getParent() != null ? weightsFile.getParent() : Path.of("");
+        return load(engine, weightsFile, dir.resolve("config.json"), dir.resolve("tokenizer.json"), weightType);
+    }
+
+    /**
+     * Loads a whisper.cpp ggml file ({@code config} and {@code tokenizer} unused: the file holds both) or a
+     * safetensors file with the transformers config and tokenizer given apart (a named variant's cached files, which
+     * the model store keeps under their own names rather than in a folder).
+     */
+    public static WhisperModel load(
+            AudioEngine engine, Path weightsFile, Path configFile, Path tokenizerFile, DType weightType)
+            throws IOException {
+        Set<Capability> effective = engine.effectiveCapabilities(USES);
+        Path path = weightsFile;
         WeightFile file = WeightFiles.open(weightsFile);
         WeightStore store = null;
         WhisperWeights weights = null;
@@ -142,11 +157,8 @@ public final class WhisperModel implements AutoCloseable {
                 HostTensor filters = store.scope().tensor("whisper.mel_filters");
                 weights = WhisperWeights.read(config, WhisperWeights.Layout.OPENAI, store, filters, effective);
             } else {
-                // not toAbsolutePath(): that resolves against the folder the JVM started in, and the resident process
-                // (--daemon) moves to each job's folder; a relative path opens against the process's folder
-                Path dir = weightsFile.getParent() != null ? weightsFile.getParent() : Path.of("");
-                WhisperConfig config = hfConfig(dir.resolve("config.json"));
-                tokenizer = WhisperTokenizer.fromTokenizerJson(dir.resolve("tokenizer.json"), config.vocabulary());
+                WhisperConfig config = hfConfig(configFile);
+                tokenizer = WhisperTokenizer.fromTokenizerJson(tokenizerFile, config.vocabulary());
                 weights = WhisperWeights.read(config, WhisperWeights.Layout.TRANSFORMERS, store, null, effective);
             }
             return new WhisperModel(engine, file, weights, tokenizer);

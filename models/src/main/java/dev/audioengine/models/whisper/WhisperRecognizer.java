@@ -45,7 +45,11 @@ public final class WhisperRecognizer implements SpeechRecognizer {
 
     /** Loads a whisper.cpp file or a transformers folder, and the VAD, onto {@code engine}. */
     public static WhisperRecognizer load(AudioEngine engine, Path model, Path vadFile, String what) throws IOException {
-        WhisperModel m = WhisperModel.load(engine, model);
+        return of(engine, WhisperModel.load(engine, model), vadFile, what);
+    }
+
+    /** Wraps a loaded model with the VAD loaded from {@code vadFile}; closes the model if the VAD fails to load. */
+    static WhisperRecognizer of(AudioEngine engine, WhisperModel m, Path vadFile, String what) throws IOException {
         try {
             return new WhisperRecognizer(m, SileroVad.load(engine, vadFile), what);
         } catch (IOException | RuntimeException e) {

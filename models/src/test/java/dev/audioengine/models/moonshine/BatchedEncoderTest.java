@@ -40,7 +40,7 @@ class BatchedEncoderTest {
             try (DecoderCache cache = new DecoderCache(engine, c, 4, 8, capacity);
                     CompiledGraph g = engine.compile(
                             MoonshineNetwork.batchEncoder(
-                                    c, model.weights().encoder, model.weights().decoder, 4, PADDED, 4, capacity),
+                                    c, model.weights().encoder, model.weights().decoder, 4, PADDED, 4, capacity, true),
                             cache.cross())) {
                 Map<String, HostTensor> in = new HashMap<>();
                 float[] audio = new float[4 * PADDED];

@@ -193,6 +193,17 @@ public final class Metrics {
                     m.batchStats().loneWindows());
         head(
                 out,
+                "audioengine_batch_encoder_runs_total",
+                "counter",
+                "runs of the batched encoder (the windows that joined between two steps, encoded together)");
+        for (ServedModel m : batching)
+            line(
+                    out,
+                    "audioengine_batch_encoder_runs_total",
+                    model(m),
+                    m.batchStats().encoderRuns());
+        head(
+                out,
                 "audioengine_batch_stage_seconds_total",
                 "counter",
                 "seconds in each stage of batched decoding: compile (encoders for new window lengths, part of encode),"

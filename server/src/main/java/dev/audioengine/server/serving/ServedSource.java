@@ -8,8 +8,8 @@ import java.util.Locale;
 
 /**
  * What one {@code --models} entry stands for: a named variant of the model cache ({@code moonshine-tiny}), or a file
- * or folder of the operator's under a name clients send ({@code whisper-base=/models/ggml-base.bin}: the way to serve
- * weights no variant pins, such as Whisper's). Requests only ever name an entry; none sends a path.
+ * or folder of the operator's under a name clients send ({@code my-whisper=/models/ggml-base.bin}: the way to serve
+ * weights no variant pins, such as a fine-tuned Whisper). Requests only ever name an entry; none sends a path.
  *
  * @param id      the name clients send and /v1/models lists
  * @param family  the family that loads it
