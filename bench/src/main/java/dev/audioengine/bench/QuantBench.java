@@ -15,7 +15,7 @@ import java.util.Map;
 import java.util.function.IntConsumer;
 
 /**
- * Quantized-weight matmul (Q8_0, Q4_0 weights, F32 activations) through the engine, against the
+ * Quantized-weight matmul (Q8_0, Q4_0, Q5_0, Q5_1, Q4_1 weights, F32 activations) through the engine, against the
  * same product in F32 on OpenBLAS. Besides GFLOP/s it reports GB/s of weight read (quantized
  * bytes for ours, F32 bytes for the peer) and, for the same thread count in the same run, the
  * streaming-read bound that a mat-vec can at best reach, its passes taking turns with the two
@@ -26,7 +26,7 @@ public final class QuantBench {
     static final int[][] CASES = {{1, 4096, 4096}, {1500, 1536, 384}};
 
     static final int[][] SMOKE = {{1, 9, 64}, {7, 33, 32}};
-    static final DType[] TYPES = {DType.Q8_0, DType.Q4_0};
+    static final DType[] TYPES = {DType.Q8_0, DType.Q4_0, DType.Q5_0, DType.Q5_1, DType.Q4_1};
     static final long STREAM_BYTES = 256L << 20, SMOKE_STREAM_BYTES = 1L << 20;
 
     private QuantBench() {}

@@ -66,6 +66,14 @@ public record Bound(double nmse, String why) {
     public static final Bound CAST_Q4_0 =
             new Bound(1e-4, "one Q4_0 step (amax/8 = 0.31 sigma) on 1 element in 1000: 1e-4");
 
+    /** One Q5_0 or Q5_1 step (amax/16 or range/31, about 0.16σ) on 1 element in 1000: 1e-3·0.026 = 3e-5. */
+    public static final Bound CAST_Q5 =
+            new Bound(3e-5, "one Q5_0/Q5_1 step (amax/16 or range/31 = 0.16 sigma) on 1 element in 1000: 3e-5");
+
+    /** One Q4_1 step (range/15 ≈ 0.35σ) on 1 element in 1000: 1e-3·0.12 = 1.2e-4. */
+    public static final Bound CAST_Q4_1 =
+            new Bound(1.2e-4, "one Q4_1 step (range/15 = 0.35 sigma) on 1 element in 1000: 1.2e-4");
+
     public Bound {
         if (!(nmse >= 0)) throw new IllegalArgumentException("bound must be >= 0: " + nmse);
         if (why == null || why.isBlank()) throw new IllegalArgumentException("a bound says where it comes from");

@@ -33,6 +33,10 @@ public final class CapabilityEvidence {
                                 || k.dtype().equals("q8_0")
                                 || k.dtype().equals("q4_0"));
             case DEVICE_ISTFT -> k -> k.op().equals("istft");
+            // every matmul, get_rows and cast case of the type: the ops a model's weights of that type meet
+            case Q5_0_WEIGHTS -> k -> k.dtype().equals("q5_0");
+            case Q5_1_WEIGHTS -> k -> k.dtype().equals("q5_1");
+            case Q4_1_WEIGHTS -> k -> k.dtype().equals("q4_1");
             // no conformance cases exist yet, so no backend may declare these
             case TORCH_COMPATIBLE_RANDOM, GRAPH_CAPTURE -> k -> false;
         };

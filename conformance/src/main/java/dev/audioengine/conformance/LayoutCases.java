@@ -132,7 +132,8 @@ final class LayoutCases {
 
     /** Casts from F32 to every other dtype and back; narrowing bounds allow only rare one-step disagreements. */
     private static void cast(List<ConformanceCase> out) {
-        List<DType> others = List.of(DType.F16, DType.BF16, DType.Q8_0, DType.Q4_0, DType.I32);
+        List<DType> others =
+                List.of(DType.F16, DType.BF16, DType.Q8_0, DType.Q4_0, DType.Q5_0, DType.Q5_1, DType.Q4_1, DType.I32);
         long[][] shapes = {{32}, {3, 1024}, {1, 7, 64}};
         for (DType to : others) {
             Bound b = switch (to) {
@@ -140,6 +141,8 @@ final class LayoutCases {
                 case BF16 -> Bound.CAST_BF16;
                 case Q8_0 -> Bound.CAST_Q8_0;
                 case Q4_0 -> Bound.CAST_Q4_0;
+                case Q5_0, Q5_1 -> Bound.CAST_Q5;
+                case Q4_1 -> Bound.CAST_Q4_1;
                 default -> Bound.EXACT;
             };
             // I32 casts round to nearest: draw from a wide range so exact .5 ties do not occur

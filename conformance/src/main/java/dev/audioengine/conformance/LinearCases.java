@@ -11,7 +11,8 @@ import java.util.List;
 final class LinearCases {
     private LinearCases() {}
 
-    static final List<DType> WEIGHT_TYPES = List.of(DType.F32, DType.F16, DType.BF16, DType.Q8_0, DType.Q4_0);
+    static final List<DType> WEIGHT_TYPES =
+            List.of(DType.F32, DType.F16, DType.BF16, DType.Q8_0, DType.Q4_0, DType.Q5_0, DType.Q5_1, DType.Q4_1);
 
     static void addTo(List<ConformanceCase> out) {
         for (DType w : WEIGHT_TYPES) matmul(out, w);

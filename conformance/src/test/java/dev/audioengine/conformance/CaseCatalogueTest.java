@@ -65,9 +65,9 @@ class CaseCatalogueTest {
 
     @Test
     void coversTheDtypesEachOpTakes() {
-        assertThat(dtypes("matmul")).contains("f32", "f16", "bf16", "q8_0", "q4_0");
-        assertThat(dtypes("get_rows")).contains("f32", "f16", "bf16", "q8_0", "q4_0");
-        assertThat(dtypes("cast")).contains("f16", "bf16", "q8_0", "q4_0", "i32");
+        assertThat(dtypes("matmul")).contains("f32", "f16", "bf16", "q8_0", "q4_0", "q5_0", "q5_1", "q4_1");
+        assertThat(dtypes("get_rows")).contains("f32", "f16", "bf16", "q8_0", "q4_0", "q5_0", "q5_1", "q4_1");
+        assertThat(dtypes("cast")).contains("f16", "bf16", "q8_0", "q4_0", "q5_0", "q5_1", "q4_1", "i32");
         assertThat(dtypes("attention")).contains("f32", "f16", "bf16");
     }
 
@@ -97,7 +97,7 @@ class CaseCatalogueTest {
     @Test
     void unknownFilterNamesFailWithTheValidOnes() {
         assertThatThrownBy(() -> CaseCatalogue.select("matmull", null)).hasMessageContaining("matmul");
-        assertThatThrownBy(() -> CaseCatalogue.select(null, "q5_1")).hasMessageContaining("q8_0");
+        assertThatThrownBy(() -> CaseCatalogue.select(null, "q6_k")).hasMessageContaining("q8_0");
     }
 
     @Test

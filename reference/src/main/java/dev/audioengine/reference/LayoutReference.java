@@ -68,7 +68,7 @@ final class LayoutReference {
     /**
      * What a correct cast stores, read back as numbers: F16/BF16 round to nearest even, I32
      * rounds half up like {@link Math#round(float)} (NaN becomes 0, out-of-range values
-     * saturate), Q8_0/Q4_0 quantize each 32-value block with ggml's rules. Casting to F32 is exact.
+     * saturate), the block types quantize each 32-value block with ggml's rules. Casting to F32 is exact.
      */
     static double[] cast(DType to, double[] x) {
         double[] y = new double[x.length];
@@ -83,19 +83,14 @@ final class LayoutReference {
             case I32 -> {
                 for (int i = 0; i < x.length; i++) y[i] = Math.round((float) x[i]);
             }
-            case Q8_0, Q4_0 -> {
+            case Q8_0, Q4_0, Q5_0, Q5_1, Q4_1 -> {
                 float[] f = new float[x.length];
                 for (int i = 0; i < x.length; i++) f[i] = (float) x[i];
                 float[] back = new float[x.length];
                 try (Arena arena = Arena.ofConfined()) {
                     MemorySegment blocks = arena.allocate(Math.max(1, to.bytesFor(x.length)));
-                    if (to == DType.Q8_0) {
-                        BlockQuantization.quantizeQ8_0(f, 0, f.length, blocks, 0);
-                        BlockQuantization.dequantizeQ8_0(blocks, 0, back, 0, back.length);
-                    } else {
-                        BlockQuantization.quantizeQ4_0(f, 0, f.length, blocks, 0);
-                        BlockQuantization.dequantizeQ4_0(blocks, 0, back, 0, back.length);
-                    }
+                    BlockQuantization.quantize(to, f, 0, f.length, blocks, 0);
+                    BlockQuantization.dequantize(to, blocks, 0, back, 0, back.length);
                 }
                 for (int i = 0; i < x.length; i++) y[i] = back[i];
             }

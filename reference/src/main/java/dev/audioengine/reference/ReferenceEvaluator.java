@@ -12,7 +12,7 @@ import java.util.Map;
  * no code with any backend. Backends, the conformance suite and model tests compare against it.
  * <p>
  * Every node's value is its elements in row-major order of its logical shape. Leaves give their
- * stored values as numbers (F16/BF16 widened, Q8_0/Q4_0 dequantized); views are read through
+ * stored values as numbers (F16/BF16 widened, block types dequantized); views are read through
  * their strides and offset from their storage root; I32 results (argmax) are exact integers.
  * Ops compute in double from those values, so the only rounding a backend is allowed beyond
  * float32 arithmetic is the one its output dtype demands (casts).

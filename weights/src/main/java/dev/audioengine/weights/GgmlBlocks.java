@@ -1,12 +1,14 @@
 package dev.audioengine.weights;
 
+import dev.audioengine.api.tensor.BlockQuantization;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * ggml's block-quantized types that the engine has no type of its own for (q4_1, q5_0, q5_1 and the k-quants q2_K to
- * q6_K), dequantized to F32 when a file is opened: the fallback that lets a user's quantized whisper.cpp file load and
- * run at F32's cost in memory (the engine's own Q8_0 and Q4_0 share ggml's layout and are read as they are). Written
+ * ggml's block-quantized types that the engine has no type of its own for (the k-quants q2_K to q6_K), dequantized to
+ * F32 when a file is opened: the fallback that lets a user's quantized whisper.cpp file load and run at F32's cost in
+ * memory (the engine's own Q8_0, Q4_0, Q5_0, Q5_1 and Q4_1 share ggml's layout and are read as they are; their
+ * dequantization here is {@link BlockQuantization}'s, so that this class's test against ggml covers it too). Written
  * from the block layouts of ggml's {@code ggml-common.h} and the arithmetic of its {@code dequantize_row_*}: each
  * block holds F16 scales (and minimums) and packed small integers; k-quant super-blocks of 256 values carry 6- or
  * 8-bit sub-block scales.
@@ -30,9 +32,7 @@ final class GgmlBlocks {
     /** Bytes per block of a ggml type this class dequantizes. */
     static int blockBytes(GgmlType t) {
         return switch (t) {
-            case Q4_1 -> 20; // d, m, 16 bytes of nibbles
-            case Q5_0 -> 22; // d, 4 bytes of fifth bits, 16 bytes of nibbles
-            case Q5_1 -> 24; // d, m, fifth bits, nibbles
+            case Q4_1, Q5_0, Q5_1 -> t.dtype.blockBytes();
             case Q2_K -> 84; // 16 scale/min bytes, 64 bytes of 2-bit values, d, dmin
             case Q3_K -> 110; // 32 bytes of high bits, 64 of 2-bit values, 12 of 6-bit scales, d
             case Q4_K -> 144; // d, dmin, 12 bytes of 6-bit scales and minimums, 128 bytes of nibbles
@@ -60,9 +60,7 @@ final class GgmlBlocks {
         for (long b = 0; b < blocks; b++) {
             long x = from + b * bytes;
             switch (t) {
-                case Q4_1 -> q4_1(src, x, y);
-                case Q5_0 -> q5(src, x, y, false);
-                case Q5_1 -> q5(src, x, y, true);
+                case Q4_1, Q5_0, Q5_1 -> BlockQuantization.dequantize(t.dtype, src, x, y, 0, values);
                 case Q2_K -> q2K(src, x, y);
                 case Q3_K -> q3K(src, x, y);
                 case Q4_K -> q45K(src, x, y, false);
@@ -71,30 +69,6 @@ final class GgmlBlocks {
                 default -> throw new IllegalArgumentException(t + " is not dequantized here");
             }
             MemorySegment.copy(y, 0, dst, F32, to + b * values * 4L, values);
-        }
-    }
-
-    private static void q4_1(MemorySegment s, long x, float[] y) {
-        float d = h(s, x), m = h(s, x + 2);
-        for (int j = 0; j < 16; j++) {
-            int q = u8(s, x + 4 + j);
-            y[j] = (q & 0xF) * d + m;
-            y[j + 16] = (q >> 4) * d + m;
-        }
-    }
-
-    /** q5_0 (values 0..31 less 16, times d) and q5_1 (values times d plus m): the fifth bits are in a 32-bit word. */
-    private static void q5(MemorySegment s, long x, float[] y, boolean withMin) {
-        float d = h(s, x), m = withMin ? h(s, x + 2) : 0;
-        long hAt = x + (withMin ? 4 : 2);
-        int qh = s.get(I32, hAt);
-        long qs = hAt + 4;
-        int offset = withMin ? 0 : 16;
-        for (int j = 0; j < 16; j++) {
-            int q = u8(s, qs + j);
-            int hi0 = ((qh >>> j) << 4) & 0x10, hi1 = (qh >>> (j + 12)) & 0x10;
-            y[j] = (((q & 0xF) | hi0) - offset) * d + m;
-            y[j + 16] = (((q >> 4) | hi1) - offset) * d + m;
         }
     }
 

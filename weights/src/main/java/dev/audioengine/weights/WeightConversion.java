@@ -25,6 +25,21 @@ public final class WeightConversion {
 
     private WeightConversion() {}
 
+    /**
+     * As {@link #resultType(DType, Shape, DType)}, except that a tensor stored in one of {@code kept} stays as it is:
+     * block-quantized weights a model keeps because the backend multiplies by their blocks (a whisper.cpp file's
+     * q5_1 tensors on a backend with Q5_1_WEIGHTS), where the target alone would dequantize them.
+     */
+    public static DType resultType(DType source, Shape shape, DType target, java.util.Set<DType> kept) {
+        DType plain = resultType(source, shape, target);
+        return kept.contains(source) ? source : plain;
+    }
+
+    /** {@link #converted(HostTensor, DType)} under {@link #resultType(DType, Shape, DType, java.util.Set)}'s rule. */
+    public static HostTensor converted(HostTensor t, DType target, java.util.Set<DType> kept) {
+        return kept.contains(t.dtype()) ? t : converted(t, target);
+    }
+
     /** The dtype {@link #converted} produces for a tensor of {@code source} dtype and {@code shape}. */
     public static DType resultType(DType source, Shape shape, DType target) {
         if (target != DType.F32 && target != DType.F16 && target != DType.BF16 && target != DType.Q8_0) {

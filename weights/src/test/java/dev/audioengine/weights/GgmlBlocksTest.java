@@ -91,6 +91,35 @@ class GgmlBlocksTest {
         assertThat(Math.sqrt(err / norm)).as("quantization error of " + type).isBetween(1e-4, 0.6);
     }
 
+    /**
+     * The engine's own Q4_1, Q5_0 and Q5_1 quantizers (engine-api's BlockQuantization, which conversions and the
+     * reference use) write ggml's {@code quantize_row_*_ref} bytes for the same values: the same scales, minimums,
+     * fifth bits and nibbles, on the same awkward rows.
+     */
+    @ParameterizedTest
+    @EnumSource(names = {"Q4_1", "Q5_0", "Q5_1"})
+    void quantizesAsGgmlDoes(GgmlType type, @TempDir Path dir) throws Exception {
+        long seed = new SplittableRandom().nextLong();
+        int per = GgmlBlocks.blockValues(type);
+        int row = per * 3, rows = 7;
+        float[] x = values(seed, row, rows, per);
+        Path blocks = dir.resolve("blocks.bin");
+        ggml(type, row, x, blocks);
+        byte[] theirs = Files.readAllBytes(blocks);
+        byte[] ours;
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment dst = arena.allocate(type.dtype.bytesFor(x.length));
+            dev.audioengine.api.tensor.BlockQuantization.quantize(type.dtype, x, 0, x.length, dst, 0);
+            ours = dst.toArray(ValueLayout.JAVA_BYTE);
+        }
+        for (int i = 0; i < theirs.length; i++)
+            assertThat(ours[i])
+                    .as(
+                            "%s byte %d (block %d, byte %d of it), seed %d",
+                            type, i, i / type.dtype.blockBytes(), i % type.dtype.blockBytes(), seed)
+                    .isEqualTo(theirs[i]);
+    }
+
     /** Rows of {@code row} values: Gaussian at a scale per row, with the cases that trip a block format up. */
     static float[] values(long seed, int row, int rows, int per) {
         SplittableRandom r = new SplittableRandom(seed);

@@ -26,7 +26,10 @@ public final class CpuBackendProvider implements BackendProvider {
             Capability.FUSED_ATTENTION,
             Capability.BF16_WEIGHTS,
             Capability.FAST_PROJECTION,
-            Capability.DEVICE_ISTFT));
+            Capability.DEVICE_ISTFT,
+            Capability.Q5_0_WEIGHTS,
+            Capability.Q5_1_WEIGHTS,
+            Capability.Q4_1_WEIGHTS));
 
     @Override
     public String registryName() {

@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -34,6 +35,7 @@ public final class WeightStore implements AutoCloseable {
     private final String location;
     private WeightSource source; // opened on the first lookup the prepared copy cannot answer
     private final DType weightType;
+    private final Set<DType> kept; // stored types matmul weights keep as they are (see of(file, type, kept))
     private final Path sourcePath; // the file behind a prepared copy, or null
     private final PreparedWeights prepared; // where prepared copies live, or null
     private PreparedWeights.Loaded loaded; // the mapped prepared copy, or null
@@ -48,7 +50,11 @@ public final class WeightStore implements AutoCloseable {
     private boolean closed;
 
     private WeightStore(WeightSource source, DType weightType) {
-        this(() -> source, source.location(), weightType, null, null);
+        this(source, weightType, Set.of());
+    }
+
+    private WeightStore(WeightSource source, DType weightType, Set<DType> kept) {
+        this(() -> source, source.location(), weightType, null, null, kept);
         this.source = source;
     }
 
@@ -58,6 +64,17 @@ public final class WeightStore implements AutoCloseable {
             DType weightType,
             Path sourcePath,
             PreparedWeights prepared) {
+        this(opener, location, weightType, sourcePath, prepared, Set.of());
+    }
+
+    private WeightStore(
+            Supplier<WeightSource> opener,
+            String location,
+            DType weightType,
+            Path sourcePath,
+            PreparedWeights prepared,
+            Set<DType> kept) {
+        this.kept = Set.copyOf(kept);
         WeightConversion.resultType(
                 DType.F32, dev.audioengine.api.tensor.Shape.of(32), weightType); // rejects a non-weight type now
         this.opener = opener;
@@ -143,6 +160,15 @@ public final class WeightStore implements AutoCloseable {
         return new WeightStore(new FileWeightSource(file, false), weightType);
     }
 
+    /**
+     * As {@link #of(WeightFile, DType)}, with matmul weights stored in one of {@code kept} left in that type instead of
+     * converted to {@code weightType}: the block types the engine's backend multiplies directly, which a model picks
+     * from its effective capabilities (so a backend without a type's kernels gets F32, dequantized once at load).
+     */
+    public static WeightStore of(WeightFile file, DType weightType, Set<DType> kept) {
+        return new WeightStore(new FileWeightSource(file, false), weightType, kept);
+    }
+
     public DType weightType() {
         return weightType;
     }
@@ -191,7 +217,7 @@ public final class WeightStore implements AutoCloseable {
         t = fromPrepared(PreparedWeights.Kind.WEIGHT, name);
         if (t == null) {
             HostTensor base = f32.containsKey(name) ? f32.get(name) : raw(name, true);
-            t = own(WeightConversion.converted(base, weightType), base);
+            t = own(WeightConversion.converted(base, weightType, kept), base);
             record(PreparedWeights.Kind.WEIGHT, name, t);
         }
         converted.put(name, t);

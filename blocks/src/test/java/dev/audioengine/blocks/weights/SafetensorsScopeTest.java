@@ -68,21 +68,59 @@ class SafetensorsScopeTest {
     }
 
     /** GGUF v3 with no metadata and one F32 tensor [rows, cols] (ggml order: cols, rows), data at 32-byte alignment. */
+    /**
+     * A block type the model keeps (the backend multiplies by its blocks) stays as stored for matmul weights, the same
+     * bytes, while F32 reads dequantize; without it the weight is dequantized to the session's F32.
+     */
+    @Test
+    void keptBlockTypesStayAsStored(@TempDir Path dir) throws Exception {
+        java.util.SplittableRandom r = new java.util.SplittableRandom();
+        float[] w = new float[3 * 64];
+        for (int i = 0; i < w.length; i++) w[i] = (float) (r.nextDouble() * 4 - 1);
+        byte[] blocks;
+        float[] dequantized;
+        try (var q = dev.audioengine.api.tensor.HostTensor.convert(DType.Q5_1, Shape.of(3, 64), w)) {
+            blocks = q.data().toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+            dequantized = q.toFloatArray();
+        }
+        Path file = dir.resolve("m.gguf");
+        Files.write(file, gguf("enc.q.weight", 3, 64, 7, blocks)); // ggml type 7: Q5_1
+        try (var f = dev.audioengine.weights.WeightFiles.open(file);
+                WeightStore kept = WeightStore.of(f, DType.F32, java.util.Set.of(DType.Q5_1));
+                WeightStore plain = WeightStore.of(f, DType.F32)) {
+            var ours = kept.scope().weight("enc.q.weight");
+            assertThat(ours.dtype()).isEqualTo(DType.Q5_1);
+            assertThat(ours.data().toArray(java.lang.foreign.ValueLayout.JAVA_BYTE))
+                    .isEqualTo(blocks);
+            assertThat(kept.scope().tensor("enc.q.weight").toFloatArray()).isEqualTo(dequantized);
+            var f32 = plain.scope().weight("enc.q.weight");
+            assertThat(f32.dtype()).isEqualTo(DType.F32);
+            assertThat(f32.toFloatArray()).isEqualTo(dequantized);
+        }
+    }
+
     private static byte[] ggufF32(String name, int rows, int cols, float[] v) {
+        ByteBuffer d = ByteBuffer.allocate(4 * v.length).order(ByteOrder.LITTLE_ENDIAN);
+        for (float f : v) d.putFloat(f);
+        return gguf(name, rows, cols, 0, d.array());
+    }
+
+    /** A GGUF v3 file of one [rows, cols] tensor of ggml type {@code type} holding {@code data}. */
+    private static byte[] gguf(String name, int rows, int cols, int type, byte[] data) {
         byte[] n = name.getBytes(StandardCharsets.UTF_8);
         int header = 4 + 4 + 8 + 8 + 8 + n.length + 4 + 16 + 4 + 8;
-        int data = (header + 31) / 32 * 32;
-        ByteBuffer b = ByteBuffer.allocate(data + 4 * v.length).order(ByteOrder.LITTLE_ENDIAN);
+        int dataAt = (header + 31) / 32 * 32;
+        ByteBuffer b = ByteBuffer.allocate(dataAt + data.length).order(ByteOrder.LITTLE_ENDIAN);
         b.put("GGUF".getBytes(StandardCharsets.US_ASCII)).putInt(3).putLong(1).putLong(0);
         b.putLong(n.length)
                 .put(n)
                 .putInt(2)
                 .putLong(cols)
                 .putLong(rows)
-                .putInt(0)
+                .putInt(type)
                 .putLong(0);
-        b.position(data);
-        for (float f : v) b.putFloat(f);
+        b.position(dataAt);
+        b.put(data);
         return b.array();
     }
 

@@ -23,7 +23,31 @@ public enum Capability {
     /** Random numbers that match PyTorch's generator bit for bit. */
     TORCH_COMPATIBLE_RANDOM,
     /** Replaying a recorded plan as one captured device graph. */
-    GRAPH_CAPTURE;
+    GRAPH_CAPTURE,
+    /** Matmul, get_rows and cast reading Q5_0 blocks directly; without it a model loads Q5_0 weights as F32. */
+    Q5_0_WEIGHTS,
+    /** Matmul, get_rows and cast reading Q5_1 blocks directly; without it a model loads Q5_1 weights as F32. */
+    Q5_1_WEIGHTS,
+    /** Matmul, get_rows and cast reading Q4_1 blocks directly; without it a model loads Q4_1 weights as F32. */
+    Q4_1_WEIGHTS;
+
+    /**
+     * The capability a backend needs before a model may keep weights of {@code type} as they are stored, for the
+     * types not every backend multiplies: {@link #BF16_WEIGHTS} for BF16, {@link #Q5_0_WEIGHTS} for Q5_0 and so on.
+     *
+     * @param type a weight's element type
+     * @return that capability, or empty for types every backend reads (F32, F16, Q8_0, Q4_0, the integer types)
+     */
+    public static java.util.Optional<Capability> weights(dev.audioengine.api.tensor.DType type) {
+        return java.util.Optional.ofNullable(
+                switch (type) {
+                    case BF16 -> BF16_WEIGHTS;
+                    case Q5_0 -> Q5_0_WEIGHTS;
+                    case Q5_1 -> Q5_1_WEIGHTS;
+                    case Q4_1 -> Q4_1_WEIGHTS;
+                    default -> null;
+                });
+    }
 
     /**
      * The capability with this name, as users type it: case and surrounding space ignored, dashes for underscores

@@ -250,7 +250,7 @@ public sealed interface Op {
     /**
      * y[..., m, n] = Σ_k x[..., m, k] · w[..., n, k] (PyTorch's {@code x @ w.T}: weights are stored
      * [out, in] so quantized rows run along k). Batch dimensions broadcast. x is F32; w is F32,
-     * F16, BF16, Q8_0 or Q4_0.
+     * F16, BF16 or a block type (Q8_0, Q4_0, Q5_0, Q5_1, Q4_1).
      */
     record MatMul() implements Op {
         public String opName() {
@@ -430,7 +430,7 @@ public sealed interface Op {
     }
 
     /**
-     * Converts between F32 and F16, BF16, Q8_0, Q4_0, I32 (round to nearest; I32 halves round up, NaN to 0,
+     * Converts between F32 and F16, BF16, the block types, I32 (round to nearest; I32 halves round up, NaN to 0,
      * saturating, like Math.round).
      *
      * @param to the output dtype; one of input and output is F32, and neither is I8

@@ -4,9 +4,10 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * Quantize and dequantize rows in ggml's Q8_0 and Q4_0 block layouts (see {@link DType}).
- * The rounding follows ggml's reference quantizers so that blocks made here and blocks read
- * from a GGUF file mean the same numbers.
+ * Quantize and dequantize rows in ggml's Q8_0, Q4_0, Q5_0, Q5_1 and Q4_1 block layouts (see {@link DType}).
+ * The rounding follows ggml's reference quantizers ({@code quantize_row_*_ref}) so that blocks made here and blocks
+ * read from a GGUF or whisper.cpp file mean the same numbers; the 5-bit and Q4_1 quantizers give ggml's bytes exactly
+ * (weights' GgmlBlocksTest checks them against ggml itself).
  */
 public final class BlockQuantization {
     /** Values per block of both formats, each block sharing one f16 scale; rows must be a multiple of it. */
@@ -119,6 +120,187 @@ public final class BlockQuantization {
                 dst[dstOff + b * BLOCK + i] = ((q & 0x0f) - 8) * d;
                 dst[dstOff + b * BLOCK + i + BLOCK / 2] = ((q >>> 4) - 8) * d;
             }
+        }
+    }
+
+    /**
+     * Quantizes {@code n} floats into blocks of {@code type}, as the type's own quantizer here does.
+     *
+     * @param type a block type ({@link DType#isQuantized()})
+     * @param src the values; rows of a weight matrix, each a whole number of blocks
+     * @param srcOff index of the first value in {@code src}
+     * @param n how many values, a multiple of {@link #BLOCK}
+     * @param dst where the blocks go; needs {@code type.bytesFor(n)} bytes from {@code dstOff}
+     * @param dstOff byte offset of the first block in {@code dst}; no alignment needed
+     * @throws IllegalArgumentException if {@code type} is not a block type or {@code n} is not a whole number of blocks
+     */
+    public static void quantize(DType type, float[] src, int srcOff, int n, MemorySegment dst, long dstOff) {
+        switch (type) {
+            case Q8_0 -> quantizeQ8_0(src, srcOff, n, dst, dstOff);
+            case Q4_0 -> quantizeQ4_0(src, srcOff, n, dst, dstOff);
+            case Q5_0 -> quantizeQ5_0(src, srcOff, n, dst, dstOff);
+            case Q5_1 -> quantizeQ5_1(src, srcOff, n, dst, dstOff);
+            case Q4_1 -> quantizeQ4_1(src, srcOff, n, dst, dstOff);
+            default -> throw new IllegalArgumentException(type + " is not a block-quantized type");
+        }
+    }
+
+    /**
+     * Expands {@code n} values of blocks of {@code type} to floats.
+     *
+     * @param type a block type ({@link DType#isQuantized()})
+     * @param src the blocks; {@code type.bytesFor(n)} bytes from {@code srcOff} are read
+     * @param srcOff byte offset of the first block; no alignment needed
+     * @param dst where the values go
+     * @param dstOff index in {@code dst} of the first value written
+     * @param n how many values, a multiple of {@link #BLOCK}
+     * @throws IllegalArgumentException if {@code type} is not a block type or {@code n} is not a whole number of blocks
+     */
+    public static void dequantize(DType type, MemorySegment src, long srcOff, float[] dst, int dstOff, int n) {
+        switch (type) {
+            case Q8_0 -> dequantizeQ8_0(src, srcOff, dst, dstOff, n);
+            case Q4_0 -> dequantizeQ4_0(src, srcOff, dst, dstOff, n);
+            case Q5_0, Q5_1, Q4_1 -> {
+                checkBlocks(n);
+                for (int b = 0; b < n / BLOCK; b++)
+                    dequantizeBlock(type, src, srcOff + (long) b * type.blockBytes(), dst, dstOff + b * BLOCK);
+            }
+            default -> throw new IllegalArgumentException(type + " is not a block-quantized type");
+        }
+    }
+
+    /**
+     * Quantizes to Q5_0 as ggml's {@code quantize_row_q5_0_ref}: d is the value of largest magnitude divided by -16,
+     * q = min(31, trunc(x / d + 16.5)), the low four bits in the nibbles, the fifth in the u32.
+     *
+     * @param src the values; rows of a weight matrix, each a whole number of blocks
+     * @param srcOff index of the first value in {@code src}
+     * @param n how many values, a multiple of {@link #BLOCK}
+     * @param dst where the blocks go; needs {@code n / 32 * 22} bytes from {@code dstOff}
+     * @param dstOff byte offset of the first block in {@code dst}; no alignment needed
+     * @throws IllegalArgumentException if {@code n} is not a whole number of blocks
+     */
+    public static void quantizeQ5_0(float[] src, int srcOff, int n, MemorySegment dst, long dstOff) {
+        checkBlocks(n);
+        for (int b = 0; b < n / BLOCK; b++) {
+            int from = srcOff + b * BLOCK;
+            float amax = 0, max = 0;
+            for (int i = 0; i < BLOCK; i++) {
+                float v = src[from + i];
+                if (Math.abs(v) > amax) {
+                    amax = Math.abs(v);
+                    max = v;
+                }
+            }
+            float d = max / -16f;
+            float id = d != 0 ? 1f / d : 0f;
+            long base = dstOff + (long) b * DType.Q5_0.blockBytes();
+            dst.set(SHORT, base, HalfFloats.floatToF16(d));
+            int[] q = new int[BLOCK];
+            for (int i = 0; i < BLOCK; i++) q[i] = Math.min(31, (int) (src[from + i] * id + 16.5f));
+            packFive(q, dst, base + 2);
+        }
+    }
+
+    /**
+     * Quantizes to Q5_1 as ggml's {@code quantize_row_q5_1_ref}: m is the block's minimum, d = (max - min) / 31,
+     * q = trunc((x - m) / d + 0.5).
+     *
+     * @param src the values; rows of a weight matrix, each a whole number of blocks
+     * @param srcOff index of the first value in {@code src}
+     * @param n how many values, a multiple of {@link #BLOCK}
+     * @param dst where the blocks go; needs {@code n / 32 * 24} bytes from {@code dstOff}
+     * @param dstOff byte offset of the first block in {@code dst}; no alignment needed
+     * @throws IllegalArgumentException if {@code n} is not a whole number of blocks
+     */
+    public static void quantizeQ5_1(float[] src, int srcOff, int n, MemorySegment dst, long dstOff) {
+        checkBlocks(n);
+        for (int b = 0; b < n / BLOCK; b++) {
+            int from = srcOff + b * BLOCK;
+            long base = dstOff + (long) b * DType.Q5_1.blockBytes();
+            float id = minScale(src, from, 31, dst, base);
+            float min = minimum(src, from);
+            int[] q = new int[BLOCK];
+            for (int i = 0; i < BLOCK; i++) q[i] = (int) ((src[from + i] - min) * id + 0.5f);
+            packFive(q, dst, base + 4);
+        }
+    }
+
+    /**
+     * Quantizes to Q4_1 as ggml's {@code quantize_row_q4_1_ref}: m is the block's minimum, d = (max - min) / 15,
+     * q = min(15, trunc((x - m) / d + 0.5)).
+     *
+     * @param src the values; rows of a weight matrix, each a whole number of blocks
+     * @param srcOff index of the first value in {@code src}
+     * @param n how many values, a multiple of {@link #BLOCK}
+     * @param dst where the blocks go; needs {@code n / 32 * 20} bytes from {@code dstOff}
+     * @param dstOff byte offset of the first block in {@code dst}; no alignment needed
+     * @throws IllegalArgumentException if {@code n} is not a whole number of blocks
+     */
+    public static void quantizeQ4_1(float[] src, int srcOff, int n, MemorySegment dst, long dstOff) {
+        checkBlocks(n);
+        for (int b = 0; b < n / BLOCK; b++) {
+            int from = srcOff + b * BLOCK;
+            long base = dstOff + (long) b * DType.Q4_1.blockBytes();
+            float id = minScale(src, from, 15, dst, base);
+            float min = minimum(src, from);
+            for (int i = 0; i < BLOCK / 2; i++) {
+                int q0 = Math.min(15, (int) ((src[from + i] - min) * id + 0.5f));
+                int q1 = Math.min(15, (int) ((src[from + i + BLOCK / 2] - min) * id + 0.5f));
+                dst.set(ValueLayout.JAVA_BYTE, base + 4 + i, (byte) (q0 | (q1 << 4)));
+            }
+        }
+    }
+
+    /** The block's minimum as ggml finds it (strict comparisons, so the first of -0 and 0 stays). */
+    private static float minimum(float[] src, int from) {
+        float min = Float.MAX_VALUE;
+        for (int i = 0; i < BLOCK; i++) if (src[from + i] < min) min = src[from + i];
+        return min;
+    }
+
+    /** Writes the block's f16 d = (max - min) / levels and f16 m = min at {@code base}; returns 1 / d (0 for d 0). */
+    private static float minScale(float[] src, int from, int levels, MemorySegment dst, long base) {
+        float min = minimum(src, from), max = -Float.MAX_VALUE;
+        for (int i = 0; i < BLOCK; i++) if (src[from + i] > max) max = src[from + i];
+        float d = (max - min) / levels;
+        dst.set(SHORT, base, HalfFloats.floatToF16(d));
+        dst.set(SHORT, base + 2, HalfFloats.floatToF16(min));
+        return d != 0 ? 1f / d : 0f;
+    }
+
+    /** 32 five-bit values as ggml packs them at {@code at}: the u32 of fifth bits, then nibbles as Q4_0's. */
+    private static void packFive(int[] q, MemorySegment dst, long at) {
+        int qh = 0;
+        for (int i = 0; i < BLOCK; i++) qh |= ((q[i] >>> 4) & 1) << i;
+        dst.set(ValueLayout.JAVA_INT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN), at, qh);
+        for (int i = 0; i < BLOCK / 2; i++)
+            dst.set(ValueLayout.JAVA_BYTE, at + 4 + i, (byte) ((q[i] & 0x0f) | ((q[i + BLOCK / 2] & 0x0f) << 4)));
+    }
+
+    /**
+     * One block of Q5_0, Q5_1 or Q4_1 at byte {@code at} into 32 floats from {@code dst[off]}, as ggml's
+     * {@code dequantize_row_*}: Q5_0 (q - 16) · d; Q5_1 and Q4_1 q · d + m.
+     */
+    private static void dequantizeBlock(DType type, MemorySegment s, long at, float[] dst, int off) {
+        float d = HalfFloats.f16ToFloat(s.get(SHORT, at));
+        float m = type == DType.Q5_0 ? 0 : HalfFloats.f16ToFloat(s.get(SHORT, at + 2));
+        if (type == DType.Q4_1) {
+            for (int j = 0; j < BLOCK / 2; j++) {
+                int q = s.get(ValueLayout.JAVA_BYTE, at + 4 + j) & 0xff;
+                dst[off + j] = (q & 0x0f) * d + m;
+                dst[off + j + BLOCK / 2] = (q >>> 4) * d + m;
+            }
+            return;
+        }
+        long hAt = at + (type == DType.Q5_0 ? 2 : 4);
+        int qh = s.get(ValueLayout.JAVA_INT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN), hAt);
+        int offset = type == DType.Q5_0 ? 16 : 0;
+        for (int j = 0; j < BLOCK / 2; j++) {
+            int q = s.get(ValueLayout.JAVA_BYTE, hAt + 4 + j) & 0xff;
+            int hi0 = ((qh >>> j) << 4) & 0x10, hi1 = (qh >>> (j + 12)) & 0x10;
+            dst[off + j] = (((q & 0x0f) | hi0) - offset) * d + m;
+            dst[off + j + BLOCK / 2] = (((q >>> 4) | hi1) - offset) * d + m;
         }
     }
 

@@ -4,10 +4,13 @@ import java.util.Arrays;
 import java.util.Locale;
 
 /**
- * Element types. Block types (Q8_0, Q4_0) use ggml's byte layout so GGUF weights can be used
- * as they are: Q8_0 is {f16 scale, 32 x int8}, 34 bytes per 32 values; Q4_0 is
+ * Element types. Block types (Q8_0, Q4_0, Q5_0, Q5_1, Q4_1) use ggml's byte layout so GGUF and whisper.cpp weights
+ * can be used as they are: Q8_0 is {f16 scale, 32 x int8}, 34 bytes per 32 values; Q4_0 is
  * {f16 scale, 16 bytes of packed nibbles}, 18 bytes per 32 values, value = (nibble - 8) * scale,
- * low nibbles holding elements 0..15 and high nibbles elements 16..31.
+ * low nibbles holding elements 0..15 and high nibbles elements 16..31. Q5_0 is {f16 scale d, u32 of fifth bits,
+ * 16 bytes of nibbles}, 22 bytes, value = (q - 16) * d; Q5_1 is {f16 d, f16 minimum m, u32 fifth bits, nibbles},
+ * 24 bytes, value = q * d + m; Q4_1 is {f16 d, f16 m, nibbles}, 20 bytes, value = q * d + m. In the 5-bit types
+ * bit j of the little-endian u32 is the fifth bit of element j; nibbles are laid out as in Q4_0.
  */
 public enum DType {
     /** IEEE 754 single precision, 4 bytes; the type graph arithmetic and host results use. */
@@ -23,7 +26,13 @@ public enum DType {
     /** ggml's Q8_0 block: an f16 scale and 32 int8 values, 34 bytes per 32 values; weights only. */
     Q8_0(34, 32),
     /** ggml's Q4_0 block: an f16 scale and 32 packed 4-bit values, 18 bytes per 32 values; weights only. */
-    Q4_0(18, 32);
+    Q4_0(18, 32),
+    /** ggml's Q5_0 block: an f16 scale, 32 fifth bits and 32 nibbles, 22 bytes per 32 values; weights only. */
+    Q5_0(22, 32),
+    /** ggml's Q5_1 block: an f16 scale, an f16 minimum, 32 fifth bits and 32 nibbles, 24 bytes per 32; weights only. */
+    Q5_1(24, 32),
+    /** ggml's Q4_1 block: an f16 scale, an f16 minimum and 32 nibbles, 20 bytes per 32 values; weights only. */
+    Q4_1(20, 32);
 
     private final int blockBytes;
     private final int blockSize;
@@ -36,14 +45,14 @@ public enum DType {
     /**
      * Bytes of one block (one element for plain types).
      *
-     * @return 1, 2 or 4 for plain types; 34 for Q8_0, 18 for Q4_0
+     * @return 1, 2 or 4 for plain types; 34 for Q8_0, 18 for Q4_0, 22 for Q5_0, 24 for Q5_1, 20 for Q4_1
      */
     public int blockBytes() {
         return blockBytes;
     }
 
     /**
-     * Elements per block: 1 for plain types, 32 for Q8_0 and Q4_0.
+     * Elements per block: 1 for plain types, 32 for every block type.
      *
      * @return the number of values one block of {@link #blockBytes()} bytes holds
      */
@@ -52,7 +61,7 @@ public enum DType {
     }
 
     /**
-     * Whether values are stored in blocks that share a scale (Q8_0, Q4_0); such tensors need their innermost
+     * Whether values are stored in blocks that share a scale (Q8_0, Q4_0, Q5_0, Q5_1, Q4_1); such tensors need their innermost
      * dimension to be a multiple of {@link #blockSize()}.
      *
      * @return true for the block-quantized types

@@ -128,8 +128,7 @@ public final class HostTensor implements AutoCloseable {
                 for (int i = 0; i < values.length; i++)
                     t.data.set(ValueLayout.JAVA_BYTE, i, (byte) Math.max(-128, Math.min(127, Math.round(values[i]))));
             }
-            case Q8_0 -> BlockQuantization.quantizeQ8_0(values, 0, values.length, t.data, 0);
-            case Q4_0 -> BlockQuantization.quantizeQ4_0(values, 0, values.length, t.data, 0);
+            case Q8_0, Q4_0, Q5_0, Q5_1, Q4_1 -> BlockQuantization.quantize(dtype, values, 0, values.length, t.data, 0);
         }
         return t;
     }
@@ -239,8 +238,7 @@ public final class HostTensor implements AutoCloseable {
             case I8 -> {
                 for (int i = 0; i < n; i++) out[i] = data.get(ValueLayout.JAVA_BYTE, i);
             }
-            case Q8_0 -> BlockQuantization.dequantizeQ8_0(data, 0, out, 0, n);
-            case Q4_0 -> BlockQuantization.dequantizeQ4_0(data, 0, out, 0, n);
+            case Q8_0, Q4_0, Q5_0, Q5_1, Q4_1 -> BlockQuantization.dequantize(dtype, data, 0, out, 0, n);
         }
         return out;
     }

@@ -56,6 +56,61 @@ class BlockQuantizationTest {
         }
     }
 
+    /**
+     * Q5_0, Q5_1 and Q4_1 on fresh values at a random scale, odd block count: each value comes back within half a step
+     * (plus the f16 rounding of d and m), and the bytes decode, read here bit by bit from ggml's layout (element j's
+     * fifth bit is bit j of the little-endian u32, its low four bits the low nibble of byte j, element 16 + j the high
+     * nibble), to what dequantize gives. A wrong shift or scale index moves values by whole steps.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.EnumSource(names = {"Q5_0", "Q5_1", "Q4_1"})
+    void minimumAndFiveBitTypesRoundTrip(DType type) {
+        Random r = new Random(seed);
+        int blocks = 5;
+        float[] x = new float[blocks * 32];
+        double scale = Math.pow(10, -2 + 4 * r.nextDouble());
+        for (int i = 0; i < x.length; i++) x[i] = (float) (r.nextGaussian() * scale + (i < 32 ? 0 : scale * 0.5));
+        for (int i = 64; i < 96; i++) x[i] = Math.abs(x[i]); // a one-signed block
+        try (HostTensor q = HostTensor.convert(type, Shape.of(blocks * 32), x)) {
+            assertThat(q.byteSize()).isEqualTo((long) blocks * type.blockBytes());
+            float[] back = q.toFloatArray();
+            boolean withMin = type != DType.Q5_0;
+            int bits = type == DType.Q4_1 ? 4 : 5;
+            for (int b = 0; b < blocks; b++) {
+                long at = (long) b * type.blockBytes();
+                float d = HalfFloats.f16ToFloat(q.data().get(ValueLayout.JAVA_SHORT_UNALIGNED, at));
+                float m = withMin ? HalfFloats.f16ToFloat(q.data().get(ValueLayout.JAVA_SHORT_UNALIGNED, at + 2)) : 0;
+                long nibbles = at + (withMin ? 4 : 2) + (bits == 5 ? 4 : 0);
+                long fifth = at + (withMin ? 4 : 2);
+                float lo = Float.MAX_VALUE, hi = -Float.MAX_VALUE;
+                for (int i = 0; i < 32; i++) {
+                    lo = Math.min(lo, x[b * 32 + i]);
+                    hi = Math.max(hi, x[b * 32 + i]);
+                }
+                float amax = Math.max(Math.abs(lo), Math.abs(hi));
+                for (int i = 0; i < 32; i++) {
+                    int nib = q.data().get(ValueLayout.JAVA_BYTE, nibbles + (i % 16)) & 0xff;
+                    int qv = i < 16 ? nib & 15 : nib >>> 4;
+                    if (bits == 5) {
+                        int byteOfBit = q.data().get(ValueLayout.JAVA_BYTE, fifth + i / 8) & 0xff;
+                        qv |= ((byteOfBit >>> (i % 8)) & 1) << 4;
+                    }
+                    float want = withMin ? qv * d + m : (qv - 16) * d;
+                    assertThat(back[b * 32 + i])
+                            .as("%s block %d value %d, seed %d", type, b, i, seed)
+                            .isEqualTo(want);
+                    // half a step, plus the f16 rounding of d (times up to 31 steps) and of m; Q5_0's scale maps the
+                    // largest magnitude to -16, so values of the other sign beyond 15.5 steps clip to 15 steps
+                    float step = Math.abs(d), err = Math.abs(back[b * 32 + i] - x[b * 32 + i]);
+                    float clip = withMin ? 0 : Math.abs(x[b * 32 + i]) - 15 * step;
+                    assertThat(err)
+                            .as("%s block %d value %d error, seed %d", type, b, i, seed)
+                            .isLessThanOrEqualTo(Math.max(step * 0.5f, clip) + amax * 2e-3f);
+                }
+            }
+        }
+    }
+
     @Test
     void rowsMustBeWholeBlocks() {
         assertThatThrownBy(() -> HostTensor.allocate(DType.Q8_0, Shape.of(2, 33)))

@@ -25,11 +25,17 @@ final class LayoutOps implements GpuOp {
             case Op.Concat c ->
                 node.inputs().stream()
                         .allMatch(t -> t.dtype() == node.dtype() && !t.dtype().isQuantized());
-            case Op.Contiguous c -> !node.dtype().isQuantized() || blockView(node.input(0)) != null;
+            case Op.Contiguous c ->
+                !node.dtype().isQuantized() || (BlockTypes.decoded(node.dtype()) && blockView(node.input(0)) != null);
             case Op.Cast c -> {
                 DType from = node.input(0).dtype(), to = c.to();
                 boolean quantizedReadable = !from.isQuantized() || node.input(0).stride(-1) == 1;
-                yield (from == DType.F32 || to == DType.F32) && from != DType.I8 && to != DType.I8 && quantizedReadable;
+                yield (from == DType.F32 || to == DType.F32)
+                        && from != DType.I8
+                        && to != DType.I8
+                        && quantizedReadable
+                        && BlockTypes.decoded(from)
+                        && BlockTypes.decoded(to);
             }
             case Op.WriteSlice w ->
                 node.dtype() == DType.F32 && node.input(1).dtype() == DType.F32 && node.rank() <= TensorDesc.RANK;

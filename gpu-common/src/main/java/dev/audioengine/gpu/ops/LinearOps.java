@@ -41,7 +41,7 @@ final class LinearOps implements GpuOp {
     private static boolean supportsMatmul(Tensor node) {
         Tensor w = node.input(1);
         return node.input(0).dtype() == DType.F32
-                && (w.dtype().isFloat() || w.dtype().isQuantized())
+                && (w.dtype().isFloat() || (w.dtype().isQuantized() && BlockTypes.decoded(w.dtype())))
                 && node.rank() <= 4
                 && (!w.dtype().isQuantized() || w.stride(-1) == 1);
     }

@@ -39,7 +39,9 @@ public final class SequenceOps implements GpuOp {
     public boolean supports(Tensor node, DeviceLimits limits) {
         return switch (node.op()) {
             case Op.GetRows g ->
-                !node.input(0).dtype().isQuantized() || node.input(0).stride(-1) == 1;
+                BlockTypes.decoded(node.input(0).dtype())
+                        && (!node.input(0).dtype().isQuantized()
+                                || node.input(0).stride(-1) == 1);
             case Op.Rope r -> node.input(0).dtype() == DType.F32;
             case Op.Attention a ->
                 node.input(1).dtype().isFloat()

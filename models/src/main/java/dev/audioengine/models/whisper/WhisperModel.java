@@ -97,8 +97,12 @@ public final class WhisperModel implements AutoCloseable {
     /** whisper.cpp's WHISPER_MAX_DECODERS: the most beams. */
     public static final int MAX_BEAMS = 8;
 
-    /** The capabilities Whisper's graphs branch on: fused attention (else matmul-softmax-matmul). */
-    public static final Set<Capability> USES = Set.of(Capability.FUSED_ATTENTION);
+    /**
+     * The capabilities Whisper's graphs branch on: fused attention (else matmul-softmax-matmul), and the block types
+     * of whisper.cpp's quantized files that the backend multiplies directly (else those weights load as F32).
+     */
+    public static final Set<Capability> USES = Set.of(
+            Capability.FUSED_ATTENTION, Capability.Q5_0_WEIGHTS, Capability.Q5_1_WEIGHTS, Capability.Q4_1_WEIGHTS);
 
     private final WeightFile file;
     private final WhisperWeights weights;
@@ -143,7 +147,7 @@ public final class WhisperModel implements AutoCloseable {
         WeightStore store = null;
         WhisperWeights weights = null;
         try {
-            store = WeightStore.of(file, weightType);
+            store = WeightStore.of(file, weightType, storedTypesKept(effective));
             WhisperTokenizer tokenizer;
             if (file.format() == WeightFormat.GGML_WHISPER) {
                 WhisperConfig config = ggmlConfig(file.metadata());
@@ -167,6 +171,19 @@ public final class WhisperModel implements AutoCloseable {
             file.close();
             throw e;
         }
+    }
+
+    /**
+     * The block types a file's projection weights stay in: Q8_0 and Q4_0, which every backend multiplies, and each of
+     * Q5_0, Q5_1 and Q4_1 whose weight capability is in {@code effective}. Others (a backend without the type's
+     * kernels, or the user's {@code -Q5_1_WEIGHTS}) are dequantized to F32 once at load. k-quants are already F32
+     * (the reader dequantizes them at open).
+     */
+    static Set<DType> storedTypesKept(Set<Capability> effective) {
+        Set<DType> kept = java.util.EnumSet.of(DType.Q8_0, DType.Q4_0);
+        for (DType t : List.of(DType.Q5_0, DType.Q5_1, DType.Q4_1))
+            if (effective.contains(Capability.weights(t).orElseThrow())) kept.add(t);
+        return kept;
     }
 
     static WhisperConfig ggmlConfig(Map<String, Object> m) {

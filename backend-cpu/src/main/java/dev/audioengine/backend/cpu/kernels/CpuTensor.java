@@ -79,7 +79,7 @@ public record CpuTensor(MemorySegment segment, long base, DType dtype, int rank,
             case BF16 -> HalfFloats.bf16ToFloat(segment.get(I16, base + off * 2));
             case I32 -> segment.get(I32, base + off * 4);
             case I8 -> segment.get(ValueLayout.JAVA_BYTE, base + off);
-            case Q8_0, Q4_0 ->
+            case Q8_0, Q4_0, Q5_0, Q5_1, Q4_1 ->
                 throw new IllegalStateException("element access into " + dtype + " blocks; dequantize rows instead");
         };
     }
@@ -107,8 +107,7 @@ public record CpuTensor(MemorySegment segment, long base, DType dtype, int rank,
             for (int r = 0; r < n / Math.max(1, row); r++) {
                 long a = r / (dims[1] * dims[2]), b = (r / dims[2]) % dims[1], c = r % dims[2];
                 long byteOff = base + dtype.bytesFor(offset(a, b, c, 0));
-                if (dtype == DType.Q8_0) BlockQuantization.dequantizeQ8_0(segment, byteOff, out, r * row, row);
-                else BlockQuantization.dequantizeQ4_0(segment, byteOff, out, r * row, row);
+                BlockQuantization.dequantize(dtype, segment, byteOff, out, r * row, row);
             }
         } else {
             for (int i = 0; i < n; i++) out[i] = getFloat(offsetOfLinear(i));

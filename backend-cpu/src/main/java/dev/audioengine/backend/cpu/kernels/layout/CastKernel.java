@@ -12,7 +12,7 @@ import dev.audioengine.backend.cpu.kernels.Rows;
 import java.lang.foreign.MemorySegment;
 
 /**
- * F32 to and from F16, BF16, Q8_0, Q4_0 and I32, row by row. F16/BF16 round to nearest even,
+ * F32 to and from F16, BF16, the block types (Q8_0, Q4_0, Q5_0, Q5_1, Q4_1) and I32, row by row. F16/BF16 round to nearest even,
  * I32 rounds like {@link Math#round(float)}, block types use ggml's quantizer (shared with the
  * weight loader, so a cast and a converted weight hold the same bytes).
  */
@@ -38,8 +38,7 @@ public final class CastKernel implements CpuKernel {
                 long dstByte = out.base() + to.bytesFor((long) r * n);
                 if (from.isQuantized()) {
                     long srcByte = x.base() + from.bytesFor(srcOff);
-                    if (from == DType.Q8_0) BlockQuantization.dequantizeQ8_0(x.segment(), srcByte, row, 0, n);
-                    else BlockQuantization.dequantizeQ4_0(x.segment(), srcByte, row, 0, n);
+                    BlockQuantization.dequantize(from, x.segment(), srcByte, row, 0, n);
                 } else {
                     for (int i = 0; i < n; i++) row[i] = x.getFloat(srcOff + i * s);
                 }
@@ -56,8 +55,7 @@ public final class CastKernel implements CpuKernel {
                     case I32 -> {
                         for (int i = 0; i < n; i++) dst.set(CpuTensor.I32, dstByte + 4L * i, Math.round(row[i]));
                     }
-                    case Q8_0 -> BlockQuantization.quantizeQ8_0(row, 0, n, dst, dstByte);
-                    case Q4_0 -> BlockQuantization.quantizeQ4_0(row, 0, n, dst, dstByte);
+                    case Q8_0, Q4_0, Q5_0, Q5_1, Q4_1 -> BlockQuantization.quantize(to, row, 0, n, dst, dstByte);
                     case I8 -> throw new IllegalStateException("cast to I8 is rejected by supports()");
                 }
             }

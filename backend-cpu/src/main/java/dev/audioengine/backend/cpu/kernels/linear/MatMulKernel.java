@@ -8,7 +8,7 @@ import dev.audioengine.backend.cpu.kernels.KernelContext;
 
 /**
  * y[..., m, n] = Σ_k x[..., m, k] · w[..., n, k] with broadcast batch axes, through {@link Gemm}.
- * x is F32 with any strides; w is F32, F16, BF16 (any strides) or Q8_0, Q4_0 (contiguous rows,
+ * x is F32 with any strides; w is F32, F16, BF16 (any strides) or a block type (contiguous rows,
  * decoded block by block while packing or streaming). When w is shared by every batch and x's
  * batches are evenly spaced rows, the batches fold into one taller product. A constant weight
  * used by products of few rows is packed once here, at compile time ({@link PackedPanels}); a constant

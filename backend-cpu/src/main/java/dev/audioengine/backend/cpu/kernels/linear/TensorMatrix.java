@@ -1,5 +1,6 @@
 package dev.audioengine.backend.cpu.kernels.linear;
 
+import dev.audioengine.api.tensor.BlockQuantization;
 import dev.audioengine.api.tensor.DType;
 import dev.audioengine.backend.cpu.kernels.CpuTensor;
 import java.lang.foreign.MemorySegment;
@@ -15,7 +16,8 @@ import jdk.incubator.vector.VectorShape;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
- * A matrix inside a kernel tensor: F32, F16 and BF16 through any element strides; Q8_0 and Q4_0
+ * A matrix inside a kernel tensor: F32, F16 and BF16 through any element strides; the block types (Q8_0, Q4_0,
+ * Q5_0, Q5_1, Q4_1)
  * as contiguous rows decoded block by block (no dequantized copy of the whole weight exists).
  * Unit-stride rows decode with vector widening conversions where the float vector has at least
  * 8 lanes (so the matching byte and short vectors exist); elsewhere scalar loops do the same.
@@ -77,6 +79,7 @@ public final class TensorMatrix implements MatrixSource {
             case BF16 -> readBf16(r, k0, len, dst, off);
             case Q8_0 -> readQ8(r, k0, len, dst, off);
             case Q4_0 -> readQ4(r, k0, len, dst, off);
+            case Q5_0, Q5_1, Q4_1 -> readBlocks(r, k0, len, dst, off);
             default -> throw new IllegalStateException("no float matrix view of " + dtype);
         }
     }
@@ -159,9 +162,59 @@ public final class TensorMatrix implements MatrixSource {
         }
     }
 
-    /** True when {@link #dotQuantized} applies: Q8_0 or Q4_0 rows and vectors wide enough to decode a block in one or two steps. */
+    /** 0..31: lane shifts that pick element j's fifth bit out of a block's u32 (see readBlocks). */
+    private static final int[] FIFTH_BIT =
+            java.util.stream.IntStream.range(0, 32).toArray();
+
+    /**
+     * Q5_0, Q5_1 and Q4_1 rows decoded block by block, only the slice asked for (the kernels call this per row tile):
+     * value = q · d + m, with m the block's minimum (Q5_1, Q4_1) or -16 · d (Q5_0, where (q - 16) · d is exact in one
+     * fused rounding). Whole blocks decode with vectors: the nibbles as Q4_0's, the fifth bits (bit j of the block's
+     * little-endian u32 for element j) shifted out of a broadcast word lane by lane. A part block at the end of
+     * {@code len}, and narrow vectors, take {@link BlockQuantization}'s scalar decode.
+     */
+    private void readBlocks(int r, int k0, int len, float[] dst, int off) {
+        int bytes = dtype.blockBytes();
+        boolean withMin = dtype != DType.Q5_0, five = dtype != DType.Q4_1;
+        long at = base + ((long) r * (cols / 32) + k0 / 32) * bytes;
+        long nibbles = (withMin ? 4 : 2) + (five ? 4 : 0);
+        for (int b = 0; b < len; b += 32, at += bytes) {
+            if (!WIDE || len - b < 32) {
+                float[] block = new float[32];
+                BlockQuantization.dequantize(dtype, seg, at, block, 0, 32);
+                System.arraycopy(block, 0, dst, off + b, Math.min(32, len - b));
+                continue;
+            }
+            float d = Float.float16ToFloat(seg.get(CpuTensor.I16, at));
+            float m = withMin ? Float.float16ToFloat(seg.get(CpuTensor.I16, at + 2)) : -16 * d;
+            int qh = five ? seg.get(CpuTensor.I32, at + (withMin ? 4 : 2)) : 0;
+            for (int i = 0; i < 16; i += L) { // low nibbles are elements 0..15, high nibbles 16..31
+                ByteVector q = ByteVector.fromMemorySegment(B, seg, at + nibbles + i, NATIVE);
+                FloatVector lo = (FloatVector) q.and((byte) 0x0f).convertShape(VectorOperators.B2F, F, 0);
+                FloatVector hi = (FloatVector)
+                        q.lanewise(VectorOperators.LSHR, 4).and((byte) 0x0f).convertShape(VectorOperators.B2F, F, 0);
+                if (five) {
+                    lo = lo.add(fifthBits(qh, i));
+                    hi = hi.add(fifthBits(qh, 16 + i));
+                }
+                lo.fma(d, m).intoArray(dst, off + b + i);
+                hi.fma(d, m).intoArray(dst, off + b + 16 + i);
+            }
+        }
+    }
+
+    /** 16 · bit j of {@code qh} for the L elements j = j0, j0 + 1, ... as floats. */
+    private static FloatVector fifthBits(int qh, int j0) {
+        return ((FloatVector) IntVector.broadcast(I, qh)
+                        .lanewise(VectorOperators.LSHR, IntVector.fromArray(I, FIFTH_BIT, j0))
+                        .and(1)
+                        .convert(VectorOperators.I2F, 0))
+                .mul(16f);
+    }
+
+    /** True when {@link #dotQuantized} applies: block rows and vectors wide enough to decode a block in one or two steps. */
     boolean fusedQuantizedDot() {
-        return WIDE && (dtype == DType.Q8_0 || dtype == DType.Q4_0);
+        return WIDE && dtype.isQuantized();
     }
 
     boolean isQ8() {
@@ -176,8 +229,62 @@ public final class TensorMatrix implements MatrixSource {
      * {@code lanes} is the caller's scratch of at least 4·L floats (no allocation per row).
      */
     void dotQuantized(int r, float[] a, int ao, int m, int k, float[] out, int j, int ld, float[] lanes) {
-        if (dtype == DType.Q8_0) dotQ8(r, a, ao, m, k, out, j, ld, lanes);
-        else dotQ4(r, a, ao, m, k, out, j, ld, lanes);
+        switch (dtype) {
+            case Q8_0 -> dotQ8(r, a, ao, m, k, out, j, ld, lanes);
+            case Q4_0 -> dotQ4(r, a, ao, m, k, out, j, ld, lanes);
+            default -> dotBlocks(r, a, ao, m, k, out, j, ld, lanes);
+        }
+    }
+
+    /**
+     * {@link #dotQuantized} for Q5_0, Q5_1 and Q4_1: each block decoded in registers as {@link #readBlocks} decodes it
+     * (q · d + m, fifth bits from the broadcast u32) and multiplied into the running sums at once, so no decoded row
+     * goes through memory; the minimum of Q5_1/Q4_1 makes folding the scale per block (as dotQ4 does) cost a second
+     * sum per block, so the decode's fma is kept instead.
+     */
+    private void dotBlocks(int r, float[] a, int ao, int m, int k, float[] out, int j, int ld, float[] lanes) {
+        int bytes = dtype.blockBytes();
+        boolean withMin = dtype != DType.Q5_0, five = dtype != DType.Q4_1;
+        long at = base + (long) r * (cols / 32) * bytes;
+        long nibbles = (withMin ? 4 : 2) + (five ? 4 : 0);
+        FloatVector s0 = FloatVector.zero(F), s1 = s0, s2 = s0, s3 = s0;
+        for (int b = 0; b < k; b += 32, at += bytes) {
+            float d = Float.float16ToFloat(seg.get(CpuTensor.I16, at));
+            float min = withMin ? Float.float16ToFloat(seg.get(CpuTensor.I16, at + 2)) : -16 * d;
+            int qh = five ? seg.get(CpuTensor.I32, at + (withMin ? 4 : 2)) : 0;
+            for (int i = 0; i < 16; i += L) { // low nibbles are elements 0..15, high nibbles 16..31
+                ByteVector q = ByteVector.fromMemorySegment(B, seg, at + nibbles + i, NATIVE);
+                FloatVector lo = (FloatVector) q.and((byte) 0x0f).convertShape(VectorOperators.B2F, F, 0);
+                FloatVector hi = (FloatVector)
+                        q.lanewise(VectorOperators.LSHR, 4).and((byte) 0x0f).convertShape(VectorOperators.B2F, F, 0);
+                if (five) {
+                    lo = lo.add(fifthBits(qh, i));
+                    hi = hi.add(fifthBits(qh, 16 + i));
+                }
+                lo = lo.fma(d, min);
+                hi = hi.fma(d, min);
+                s0 = hi.fma(
+                        FloatVector.fromArray(F, a, ao + b + 16 + i),
+                        lo.fma(FloatVector.fromArray(F, a, ao + b + i), s0));
+                if (m > 1)
+                    s1 = hi.fma(
+                            FloatVector.fromArray(F, a, ao + k + b + 16 + i),
+                            lo.fma(FloatVector.fromArray(F, a, ao + k + b + i), s1));
+                if (m > 2)
+                    s2 = hi.fma(
+                            FloatVector.fromArray(F, a, ao + 2 * k + b + 16 + i),
+                            lo.fma(FloatVector.fromArray(F, a, ao + 2 * k + b + i), s2));
+                if (m > 3)
+                    s3 = hi.fma(
+                            FloatVector.fromArray(F, a, ao + 3 * k + b + 16 + i),
+                            lo.fma(FloatVector.fromArray(F, a, ao + 3 * k + b + i), s3));
+            }
+        }
+        s0.intoArray(lanes, 0);
+        s1.intoArray(lanes, L);
+        s2.intoArray(lanes, 2 * L);
+        s3.intoArray(lanes, 3 * L);
+        storeSums(lanes, m, out, j, ld);
     }
 
     private void dotQ8(int r, float[] a, int ao, int m, int k, float[] out, int j, int ld, float[] lanes) {

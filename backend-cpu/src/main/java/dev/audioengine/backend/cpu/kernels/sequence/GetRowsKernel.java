@@ -10,7 +10,7 @@ import dev.audioengine.backend.cpu.kernels.Rows;
 import java.lang.foreign.MemorySegment;
 
 /**
- * Embedding lookup: out[p, :] = table[ids[p], :] as F32, dequantizing Q8_0/Q4_0 rows and widening
+ * Embedding lookup: out[p, :] = table[ids[p], :] as F32, dequantizing block-quantized rows and widening
  * F16/BF16. An id outside the table fails the run with the id and its position.
  */
 public final class GetRowsKernel implements CpuKernel {
@@ -65,8 +65,7 @@ public final class GetRowsKernel implements CpuKernel {
                 MemorySegment.copy(table.segment(), table.base() + 4 * rowOff, dst, o, 4L * d);
             } else if (dt.isQuantized()) {
                 long srcByte = table.base() + dt.bytesFor(rowOff);
-                if (dt == DType.Q8_0) BlockQuantization.dequantizeQ8_0(table.segment(), srcByte, scratch, 0, d);
-                else BlockQuantization.dequantizeQ4_0(table.segment(), srcByte, scratch, 0, d);
+                BlockQuantization.dequantize(dt, table.segment(), srcByte, scratch, 0, d);
                 MemorySegment.copy(scratch, 0, dst, CpuTensor.F32, o, d);
             } else {
                 for (int i = 0; i < d; i++) dst.set(CpuTensor.F32, o + 4L * i, table.getFloat(rowOff + i * colStride));
