@@ -273,10 +273,7 @@ class WhisperCppParityTest {
                         "-ojf",
                         "-of",
                         dir.resolve("out").toString()));
-        // whisper.cpp writes each token's raw bytes, which may be part of a UTF-8 sequence: made valid before parsing
-        byte[] raw = new String(Files.readAllBytes(dir.resolve("out.json")), StandardCharsets.UTF_8)
-                .getBytes(StandardCharsets.UTF_8);
-        Map<?, ?> json = (Map<?, ?>) ModelJson.read(dir.resolve("out.json"), raw);
+        Map<?, ?> json = WhisperCliJson.read(dir.resolve("out.json"));
         List<Integer> theirIds = new ArrayList<>();
         List<Double> theirP = new ArrayList<>();
         for (Object segment : (List<?>) json.get("transcription")) {
@@ -413,9 +410,7 @@ class WhisperCppParityTest {
                         "-ojf",
                         "-of",
                         dir.resolve("out").toString()));
-        byte[] raw = new String(Files.readAllBytes(dir.resolve("out.json")), StandardCharsets.UTF_8)
-                .getBytes(StandardCharsets.UTF_8);
-        Map<?, ?> json = (Map<?, ?>) ModelJson.read(dir.resolve("out.json"), raw);
+        Map<?, ?> json = WhisperCliJson.read(dir.resolve("out.json"));
         List<Integer> theirs = new ArrayList<>();
         List<double[]> theirSegments = new ArrayList<>();
         for (Object segment : (List<?>) json.get("transcription")) {

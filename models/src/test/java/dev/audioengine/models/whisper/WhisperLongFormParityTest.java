@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.model.task.LongFormOptions;
-import dev.audioengine.models.json.ModelJson;
 import dev.audioengine.models.whisper.WhisperNetwork.WhisperConfig;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -142,12 +141,7 @@ class WhisperLongFormParityTest {
             if (!c.timestamps()) command.add("-nt");
             if (!c.condition()) command.addAll(List.of("-mc", "0"));
             exec(dir, command);
-            // whisper-cli writes each token's raw bytes into its JSON strings: made valid UTF-8, control bytes
-            // (GPT-2 has tokens for them) replaced, before parsing (only ids and offsets are read)
-            byte[] raw = new String(Files.readAllBytes(dir.resolve("out.json")), StandardCharsets.UTF_8)
-                    .replaceAll("[\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f]", "?")
-                    .getBytes(StandardCharsets.UTF_8);
-            Map<?, ?> json = (Map<?, ?>) ModelJson.read(dir.resolve("out.json"), raw);
+            Map<?, ?> json = WhisperCliJson.read(dir.resolve("out.json"));
             List<Integer> theirs = new ArrayList<>();
             List<int[]> theirOffsets = new ArrayList<>();
             for (Object segment : (List<?>) json.get("transcription")) {

@@ -4,10 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.audioengine.api.AudioEngine;
-import dev.audioengine.models.json.ModelJson;
 import dev.audioengine.models.whisper.WhisperNetwork.WhisperConfig;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -227,12 +225,7 @@ class WhisperWordTimestampsTest {
         assertThat(p.waitFor())
                 .as("whisper-cli's exit status; its output:\n" + log)
                 .isZero();
-        // whisper.cpp writes each token's raw bytes: made valid UTF-8, and control bytes (a random model's tokens may
-        // be any byte) blanked, before parsing
-        byte[] raw = new String(Files.readAllBytes(dir.resolve("out.json")), StandardCharsets.UTF_8)
-                .replaceAll("[\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f]", " ")
-                .getBytes(StandardCharsets.UTF_8);
-        return (Map<?, ?>) ModelJson.read(dir.resolve("out.json"), raw);
+        return WhisperCliJson.read(dir.resolve("out.json"));
     }
 
     /**
