@@ -7,6 +7,7 @@ import dev.audioengine.model.ModelFile;
 import dev.audioengine.model.ModelSource;
 import dev.audioengine.model.ModelVariant;
 import dev.audioengine.model.Task;
+import dev.audioengine.model.testkit.FakeHub;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;

@@ -12,6 +12,7 @@ import dev.audioengine.model.store.ModelStore;
 import dev.audioengine.model.store.PullListener;
 import dev.audioengine.model.task.AsrOptions;
 import dev.audioengine.model.task.SpeechRecognizer;
+import dev.audioengine.model.testkit.FakeHub;
 import dev.audioengine.models.whisper.WhisperNetwork.WhisperConfig;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;

@@ -1,4 +1,4 @@
-package dev.audioengine.models.whisper;
+package dev.audioengine.model.testkit;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -17,39 +17,40 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * (A copy of model-api's test FakeHub: test classes are not shared between modules.) A Hugging Face hub on the loopback address, as far as the store uses one: the model API's revision answer (commit,
+ * A Hugging Face hub on the loopback address, as far as the store uses one: the model API's revision answer (commit,
  * siblings with size, blobId and, for "LFS" files, lfs.sha256 and lfs.size) and {@code /REPO/resolve/COMMIT/PATH},
  * which redirects to a second path ({@code /cdn/...}) as the real hub redirects to its CDN. Files are listed with the
- * hashes of their true bytes; {@link #corrupt} serves other bytes under the same listing.
+ * hashes of their true bytes; {@link #corrupt} serves other bytes under the same listing. Shared with the modules
+ * whose tests pull by name (model-api's test jar).
  */
-final class FakeHub implements AutoCloseable {
-    final HttpServer server;
-    final String commit = "0123456789abcdef0123456789abcdef01234567";
+public final class FakeHub implements AutoCloseable {
+    public final HttpServer server;
+    public final String commit = "0123456789abcdef0123456789abcdef01234567";
     /** repo → path → bytes. */
-    final Map<String, Map<String, byte[]>> repos = new ConcurrentHashMap<>();
+    public final Map<String, Map<String, byte[]>> repos = new ConcurrentHashMap<>();
     /** Paths served with other bytes than the API lists. */
-    final Map<String, byte[]> corrupt = new ConcurrentHashMap<>();
+    public final Map<String, byte[]> corrupt = new ConcurrentHashMap<>();
     /** When set, the resolve redirect goes to this host name (another host than 127.0.0.1, as the hub's CDN is). */
-    volatile String cdnHost;
+    public volatile String cdnHost;
     /** Every request: method, path, and whether it carried an Authorization header. */
-    final List<String> requests = new CopyOnWriteArrayList<>();
+    public final List<String> requests = new CopyOnWriteArrayList<>();
 
-    FakeHub() throws IOException {
+    public FakeHub() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.createContext("/", this::serve);
         server.start();
     }
 
-    URI endpoint() {
+    public URI endpoint() {
         return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
     }
 
-    FakeHub put(String repo, String path, byte[] bytes) {
+    public FakeHub put(String repo, String path, byte[] bytes) {
         repos.computeIfAbsent(repo, r -> new LinkedHashMap<>()).put(path, bytes);
         return this;
     }
 
-    long count(String pathPart) {
+    public long count(String pathPart) {
         return requests.stream().filter(r -> r.contains(pathPart)).count();
     }
 
@@ -119,7 +120,7 @@ final class FakeHub implements AutoCloseable {
     }
 
     /** Files named *.bin or *.safetensors are "LFS" files (listed with lfs.sha256); others are plain git blobs. */
-    static boolean lfs(String path) {
+    public static boolean lfs(String path) {
         return path.endsWith(".bin") || path.endsWith(".safetensors");
     }
 
@@ -131,7 +132,7 @@ final class FakeHub implements AutoCloseable {
             }
     }
 
-    static String hex(String algorithm, byte[] bytes) {
+    public static String hex(String algorithm, byte[] bytes) {
         try {
             return HexFormat.of().formatHex(MessageDigest.getInstance(algorithm).digest(bytes));
         } catch (java.security.NoSuchAlgorithmException e) {
