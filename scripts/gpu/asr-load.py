@@ -36,9 +36,12 @@ def wav_bytes(frames):
     return b.getvalue()
 
 
+MODEL = os.environ.get("ASR_MODEL", "moonshine-tiny")  # the server's model name, as --models gave it
+
+
 def post(url, body):
     boundary = uuid.uuid4().hex
-    data = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"model\"\r\n\r\nmoonshine-tiny\r\n"
+    data = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"model\"\r\n\r\n{MODEL}\r\n"
             f"--{boundary}\r\nContent-Disposition: form-data; name=\"response_format\"\r\n\r\nverbose_json\r\n"
             f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"pair.wav\"\r\n"
             f"Content-Type: audio/wav\r\n\r\n").encode() + body + f"\r\n--{boundary}--\r\n".encode()

@@ -7,6 +7,11 @@ export AUDIOENGINE_CACHE=/tmp/ae-cache
 mkdir -p $AUDIOENGINE_CACHE
 xz -dc .gpu/tiny/encoder_model.onnx.xz > $AUDIOENGINE_CACHE/moonshine-tiny-quantized-encoder_model.onnx
 xz -dc .gpu/tiny/decoder_model_merged.onnx.xz > $AUDIOENGINE_CACHE/moonshine-tiny-quantized-decoder_model_merged.onnx
+# moonshine-base rides in a second call on the same warm machine (.gpub: 45 MB of xz'd ONNX, too large beside .gpu)
+if [ -d .gpub ]; then
+  xz -dc .gpub/moonshine-base-quantized-encoder_model.onnx.xz > $AUDIOENGINE_CACHE/moonshine-base-quantized-encoder_model.onnx
+  xz -dc .gpub/moonshine-base-quantized-decoder_model_merged.onnx.xz > $AUDIOENGINE_CACHE/moonshine-base-quantized-decoder_model_merged.onnx
+fi
 cp .gpu/llama-tokenizer.js .gpu/silero_vad_v6.onnx $AUDIOENGINE_CACHE/
 AE=/tmp/audioengine/bin/audioengine
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee $OUT/device.txt
