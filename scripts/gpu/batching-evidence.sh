@@ -33,6 +33,8 @@ serve() {  # label, backend options...
 serve cuda-batch1 --backend cuda --max-batch 1 --max-concurrent $CLIENTS
 serve cuda-batch64 --backend cuda
 cat $OUT/metrics-cuda-batch64$T.txt
+# the peer before the repeats and Vulkan: if the call runs out of time, the same-call ratio is what must survive
+[ "${PEER:-1}" = 1 ] && timeout 300 python3 scripts/peers/moonshine-transformers-batched.py /tmp/pairs$T $MODEL 3 2>&1 | grep -v Warning | tee $OUT/transformers$T.jsonl
 # REPEAT=0 / VULKAN=0 / PEER=0 leave out the second alternating round, the Vulkan run, transformers (a short budget)
 if [ "${REPEAT:-1}" = 1 ]; then
   serve cuda-batch1-again --backend cuda --max-batch 1 --max-concurrent $CLIENTS
@@ -41,4 +43,3 @@ fi
 # EXTRA: more CUDA servers, label:option,option ... (commas for spaces), e.g. EXTRA="mv16:--option,cuda.matvec_max_rows=16"
 for spec in ${EXTRA:-}; do opts=${spec#*:}; serve cuda-${spec%%:*} --backend cuda ${opts//,/ }; done
 [ "${VULKAN:-1}" = 1 ] && serve vulkan-batch64 --backend vulkan --max-batch 64
-[ "${PEER:-1}" = 1 ] && timeout 300 python3 scripts/peers/moonshine-transformers-batched.py /tmp/pairs$T $MODEL 3 2>&1 | grep -v Warning | tee $OUT/transformers$T.jsonl
