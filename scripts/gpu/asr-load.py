@@ -66,17 +66,10 @@ def main(url, audio_dir, clients, rounds, out_dir, label):
         lat.append(time.perf_counter() - t0)
         alone.append(text)
         tokens.append(n)
-    os.makedirs(out_dir, exist_ok=True)
-    try:  # the batch's figures so far (the single-stream pass): the load's own are the difference with the end's
-        with urllib.request.urlopen(url + "/metrics", timeout=10) as r, \
-                open(os.path.join(out_dir, f"metrics-before-load-{label}.txt"), "w") as f:
-            f.write("".join(l for l in r.read().decode().splitlines(True) if l.startswith("audioengine_batch")))
-    except OSError as e:
-        print(f"asr-load: no /metrics before the load ({e})", file=sys.stderr)
     wrong, errors = [], []
 
-    def client(c):
-        for _ in range(rounds):
+    def client(c, n):
+        for _ in range(n):
             try:
                 text, _ = post(url, bodies[c])
                 if text != alone[c]:
@@ -84,13 +77,25 @@ def main(url, audio_dir, clients, rounds, out_dir, label):
             except Exception as e:  # noqa: BLE001 - counted and reported
                 errors.append(repr(e))
 
-    threads = [threading.Thread(target=client, args=(c,)) for c in range(clients)]
-    t0 = time.perf_counter()
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    wall = time.perf_counter() - t0
+    def load(n):
+        threads = [threading.Thread(target=client, args=(c, n)) for c in range(clients)]
+        t0 = time.perf_counter()
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        return time.perf_counter() - t0
+
+    warm = int(os.environ.get("WARM", "0"))
+    warm_wall = load(warm) if warm > 0 else 0.0
+    os.makedirs(out_dir, exist_ok=True)
+    try:  # the batch's figures so far (the single-stream pass, the warm rounds): the load's own are the difference with the end's
+        with urllib.request.urlopen(url + "/metrics", timeout=10) as r, \
+                open(os.path.join(out_dir, f"metrics-before-load-{label}.txt"), "w") as f:
+            f.write("".join(l for l in r.read().decode().splitlines(True) if l.startswith("audioengine_batch")))
+    except OSError as e:
+        print(f"asr-load: no /metrics before the load ({e})", file=sys.stderr)
+    wall = load(rounds)
     audio = sum(seconds) * rounds
     os.makedirs(out_dir, exist_ok=True)
     with open(os.path.join(out_dir, "pairs.json"), "w") as f:
@@ -99,7 +104,7 @@ def main(url, audio_dir, clients, rounds, out_dir, label):
         with open(os.path.join(out_dir, f"pair{i:02d}.wav"), "wb") as f:
             f.write(b)
     print(json.dumps({
-        "label": label, "clients": clients, "rounds": rounds, "requests": clients * rounds,
+        "label": label, "clients": clients, "warm_rounds": warm, "warm_wall_s": round(warm_wall, 2), "rounds": rounds, "requests": clients * rounds,
         "audio_s": round(audio, 1), "wall_s": round(wall, 2), "audio_s_per_s": round(audio / wall, 1),
         "single_stream_median_ms": round(1000 * statistics.median(lat), 1),
         "single_stream_audio_s_per_s": round(sum(seconds) / sum(lat), 1),

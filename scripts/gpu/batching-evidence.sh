@@ -27,17 +27,19 @@ serve() {  # label, backend options...
   local pid=$!
   for _ in $(seq 1 180); do get /ready >/dev/null 2>&1 && break; sleep 1; done
   timeout 400 python3 scripts/gpu/asr-load.py http://localhost:8090 .gpu/audio $CLIENTS $ROUNDS /tmp/pairs$T $label$T | tee -a $OUT/engine.jsonl
+  cp /tmp/pairs$T/metrics-before-load-$label$T.txt $OUT/ 2>/dev/null
   get /metrics | grep -E '^audioengine_batch|^audioengine_realtime' > $OUT/metrics-$label$T.txt
   kill $pid; wait $pid 2>/dev/null
 }
-serve cuda-batch1 --backend cuda --max-batch 1 --max-concurrent $CLIENTS
+# BATCH1=0 leaves out the --max-batch 1 servers (single-stream latency already measured)
+[ "${BATCH1:-1}" = 0 ] || serve cuda-batch1 --backend cuda --max-batch 1 --max-concurrent $CLIENTS
 serve cuda-batch64 --backend cuda
 cat $OUT/metrics-cuda-batch64$T.txt
 # the peer before the repeats and Vulkan: if the call runs out of time, the same-call ratio is what must survive
 [ "${PEER:-1}" = 1 ] && timeout 300 python3 scripts/peers/moonshine-transformers-batched.py /tmp/pairs$T $MODEL 3 2>&1 | grep -v Warning | tee $OUT/transformers$T.jsonl
 # REPEAT=0 / VULKAN=0 / PEER=0 leave out the second alternating round, the Vulkan run, transformers (a short budget)
 if [ "${REPEAT:-1}" = 1 ]; then
-  serve cuda-batch1-again --backend cuda --max-batch 1 --max-concurrent $CLIENTS
+  [ "${BATCH1:-1}" = 0 ] || serve cuda-batch1-again --backend cuda --max-batch 1 --max-concurrent $CLIENTS
   serve cuda-batch64-again --backend cuda
 fi
 # EXTRA: more CUDA servers, label:option,option ... (commas for spaces), e.g. EXTRA="mv16:--option,cuda.matvec_max_rows=16"
