@@ -57,6 +57,7 @@ GC_KERNEL void ae_attention(float* GC_RESTRICT y, const float* GC_RESTRICT q, TD
     i64 blk = gc_block(), qt = blk % qTiles, h = (blk / qTiles) % H, b = blk / (qTiles * H);
     i64 hk = h / (H / Hkv), i0 = qt * ATT_QT;
     i64 kd = D + 1;
+    GC_SHARED int tileSeen;              // some query of the block sees some key of the tile
     float* qs = smem;                    // [ATT_QT][D]
     float* acc = qs + ATT_QT * D;        // [ATT_QT][D]
     float* ks = acc + ATT_QT * D;        // [ATT_KT][D + 1]
@@ -81,6 +82,19 @@ GC_KERNEL void ae_attention(float* GC_RESTRICT y, const float* GC_RESTRICT q, TD
     for (i64 j0 = 0; j0 < limit; j0 += ATT_KT) {
         i64 count = limit - j0 < ATT_KT ? limit - j0 : ATT_KT;
         gc_sync(); // the previous tile's K, V and scores are no longer read
+        if (mb) {
+            // a tile the mask hides from every query of the block leaves m, l and acc as they are (its weights are
+            // exp(-inf) = 0 and its rescale 1), so its keys and values are not read: a batched encoder's windows
+            // padded to the longest one hide the padding's keys (docs/PERFORMANCE.md)
+            if (tid == 0) tileSeen = 0;
+            gc_sync();
+            for (i64 e = tid; e < ATT_QT * count; e += nt) {
+                i64 i = i0 + e / count, jj = j0 + e % count;
+                if (i < Tq && mb[i * tm.s[2] + jj * tm.s[3]] != -gc_inf()) tileSeen = 1;
+            }
+            gc_sync();
+            if (!tileSeen) continue;
+        }
         for (i64 e = tid; e < ATT_KT * D; e += nt) {
             i64 j = e / D, d = e % D;
             bool in = j < count;
@@ -146,6 +160,11 @@ GC_KERNEL void ae_attention(float* GC_RESTRICT y, const float* GC_RESTRICT q, TD
  * unnormalized output o = sum exp(score - m) v, and writes [m, l, o] to part[(row * S + s) * (D + 2)].
  * ae_attention_merge then rescales the splits to their common max and divides. Same masking, causal rule, zero
  * rows and NaN propagation as ae_attention. Needs D <= the block's threads.
+ * <p>
+ * Keys the mask hides with -inf add exp(-inf) = 0 to every sum, so their keys and values are not read, and a split
+ * with no visible key writes its empty part at once: a batched step's caches are mostly hidden capacity (a window's
+ * cross keys past its frames, the self cache past each position, slots at length 0), and reading them all made this
+ * kernel the largest of a 64-sequence step (docs/PERFORMANCE.md).
  */
 #define ATT_DECODE_MAX_TQ 4
 #define ATT_SPLIT_KEYS 32
@@ -153,6 +172,8 @@ GC_KERNEL void ae_attention_split(const float* GC_RESTRICT q, TD tq, const void*
                                   const void* GC_RESTRICT v, TD tv, int kvt, const float* GC_RESTRICT mask, TD tm, float scale,
                                   int causal, float* GC_RESTRICT part, i64 S) {
     extern GC_SHARED float smem[];
+    GC_SHARED int seen[ATT_SPLIT_KEYS]; // key jj of the split is visible: in range, causal, not hidden by -inf
+    GC_SHARED int anySeen;
     i64 H = tq.n[1], Tq = tq.n[2], D = tq.n[3], Hkv = tk.n[1], Tk = tk.n[2];
     i64 blk = gc_block(), split = blk % S, row = blk / S;
     i64 i = row % Tq, h = (row / Tq) % H, b = row / (Tq * H), hk = h / (H / Hkv);
@@ -160,18 +181,33 @@ GC_KERNEL void ae_attention_split(const float* GC_RESTRICT q, TD tq, const void*
     float* qs = smem;                // [D]
     float* sc = qs + D;              // [ATT_SPLIT_KEYS]
     float* red = sc + ATT_SPLIT_KEYS; // [nt]: the warps' reductions, then the value parts
-    for (i64 d = tid; d < D; d += nt) qs[d] = q[b * tq.s[0] + h * tq.s[1] + i * tq.s[2] + d * tq.s[3]];
-    gc_sync();
     i64 kBase = b * tk.s[0] + hk * tk.s[1], vBase = b * tv.s[0] + hk * tv.s[1];
     i64 mRow = b * tm.s[0] + i * tm.s[2]; // this query's mask row, as in ae_attention
     i64 j0 = split * ATT_SPLIT_KEYS, n = Tk - j0 < ATT_SPLIT_KEYS ? Tk - j0 : ATT_SPLIT_KEYS;
     i64 last = causal ? i + (Tk - Tq) : Tk - 1; // the last key this query may see
+    if (tid == 0) anySeen = 0;
+    gc_sync();
+    if (tid < ATT_SPLIT_KEYS) {
+        i64 j = j0 + tid;
+        int visible = tid < n && j <= last && !(mask && mask[mRow + j * tm.s[3]] == -gc_inf());
+        seen[tid] = visible;
+        if (visible) anySeen = 1;
+    }
+    gc_sync();
+    if (!anySeen) { // what the sums below give when every score is -inf: m = -inf, l = 0, o = 0
+        float* out = part + (row * S + split) * (D + 2);
+        if (tid == 0) { out[0] = -gc_inf(); out[1] = 0.0f; }
+        for (i64 e = tid; e < D; e += nt) out[2 + e] = 0.0f;
+        return;
+    }
+    for (i64 d = tid; d < D; d += nt) qs[d] = q[b * tq.s[0] + h * tq.s[1] + i * tq.s[2] + d * tq.s[3]];
+    gc_sync();
     for (i64 jj = warp; jj < ATT_SPLIT_KEYS; jj += warps) {
         i64 j = j0 + jj;
         float dot = 0;
-        if (jj < n && j <= last) for (i64 d = lane; d < D; d += GC_WARP_SIZE) dot += qs[d] * ld_any(k, kvt, kBase + j * tk.s[2] + d * tk.s[3]);
+        if (seen[jj]) for (i64 d = lane; d < D; d += GC_WARP_SIZE) dot += qs[d] * ld_any(k, kvt, kBase + j * tk.s[2] + d * tk.s[3]);
         for (int m = GC_WARP_SIZE / 2; m > 0; m >>= 1) dot += gc_shfl_xor(dot, m);
-        if (lane == 0) sc[jj] = (jj < n && j <= last) ? dot * scale + (mask ? mask[mRow + j * tm.s[3]] : 0.0f) : -gc_inf();
+        if (lane == 0) sc[jj] = seen[jj] ? dot * scale + (mask ? mask[mRow + j * tm.s[3]] : 0.0f) : -gc_inf();
     }
     gc_sync();
     float m = block_max(tid < ATT_SPLIT_KEYS ? sc[tid] : -gc_inf(), red);
@@ -183,7 +219,7 @@ GC_KERNEL void ae_attention_split(const float* GC_RESTRICT q, TD tq, const void*
     float l = block_sum(p, red); // its barriers also publish sc
     i64 parts = nt / D, d = tid % D, piece = tid / D;
     float o = 0;
-    if (piece < parts) for (i64 jj = piece; jj < n; jj += parts) o += sc[jj] * ld_any(v, kvt, vBase + (j0 + jj) * tv.s[2] + d * tv.s[3]);
+    if (piece < parts) for (i64 jj = piece; jj < n; jj += parts) if (seen[jj]) o += sc[jj] * ld_any(v, kvt, vBase + (j0 + jj) * tv.s[2] + d * tv.s[3]);
     red[tid] = o;
     gc_sync();
     float* out = part + (row * S + split) * (D + 2);
