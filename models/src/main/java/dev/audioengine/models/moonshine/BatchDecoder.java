@@ -46,6 +46,8 @@ final class BatchDecoder implements AutoCloseable {
     private long stepCount, sequenceSteps, windows, loneWindows, encoderRuns;
     // nanoseconds per stage (BatchStats.Stages); written by the driver, or by a lone window's thread under this lock
     private long compileNanos, encodeNanos, stepNanos, lockWaitNanos, loneNanos;
+    private long encoderBytes; // the arenas of the encoders kept
+    private final long encoderBytesKept;
     private int active;
 
     /**
@@ -57,8 +59,21 @@ final class BatchDecoder implements AutoCloseable {
     /** Windows encoded together are padded to a multiple of this many samples (1 s): few compiled encoder sizes. */
     static final int ENCODE_BUCKET = 16_000;
 
-    /** Encoder graphs kept, least recently used out (each is compiled for one batch size and padded length). */
-    static final int ENCODERS_KEPT = 16;
+    /**
+     * Encoder graphs kept at most, least recently used out (each is compiled for one batch size and padded length).
+     * A server meets about five batch sizes times as many 1 s lengths as its windows span; with 16 kept, a warm server
+     * under 64 clients, after a first round of the same load, still spent 0.10-0.15 s of a 0.9-1.2 s load compiling
+     * encoders (sizes evicted or first met; H100, docs/PERFORMANCE.md). {@link #ENCODERS_KEPT_BYTES} bounds their
+     * memory instead.
+     */
+    static final int ENCODERS_KEPT = 128;
+
+    /**
+     * Activation memory of the encoder graphs kept (their arenas on the device, as {@link dev.audioengine.api.exec.RunSummary#arenaBytes}
+     * reports them), least recently used out past it: the small sizes cost little and most sizes are small; the
+     * largest (16 windows of 10 s: moonshine-tiny's attention scores alone are 64 MB) always fits, alone if need be.
+     */
+    static final long ENCODERS_KEPT_BYTES = 1L << 30;
 
     /** A compiled batched encoder's size: windows per run and samples per window. */
     private record EncoderKey(int windows, int samples) {}
@@ -75,7 +90,8 @@ final class BatchDecoder implements AutoCloseable {
             HostTensor frames,
             HostTensor[] slots,
             Map<String, HostTensor> inputs,
-            HostTensor out)
+            HostTensor out,
+            long bytes)
             implements AutoCloseable {
         static EncoderGraph of(CompiledGraph graph, int windows, int samples) {
             Map<String, HostTensor> inputs = new HashMap<>();
@@ -94,7 +110,10 @@ final class BatchDecoder implements AutoCloseable {
                 graph.close();
                 throw e;
             }
-            return new EncoderGraph(graph, audio, stem, frames, slots, Map.copyOf(inputs), out);
+            long bytes = graph.summary().arenaBytes().values().stream()
+                    .mapToLong(Long::longValue)
+                    .sum();
+            return new EncoderGraph(graph, audio, stem, frames, slots, Map.copyOf(inputs), out, bytes);
         }
 
         private static HostTensor put(Map<String, HostTensor> inputs, String name, HostTensor t) {
@@ -147,6 +166,18 @@ final class BatchDecoder implements AutoCloseable {
     }
 
     BatchDecoder(AudioEngine engine, MoonshineWeights weights, int slots, int selfCapacity, int crossCapacity) {
+        this(engine, weights, slots, selfCapacity, crossCapacity, ENCODERS_KEPT_BYTES);
+    }
+
+    /** As above, keeping compiled encoders up to {@code encoderBytes} of arenas (tests evict with a small one). */
+    BatchDecoder(
+            AudioEngine engine,
+            MoonshineWeights weights,
+            int slots,
+            int selfCapacity,
+            int crossCapacity,
+            long encoderBytes) {
+        this.encoderBytesKept = encoderBytes;
         this.engine = engine;
         this.weights = weights;
         this.cache = new DecoderCache(engine, weights.config(), slots, selfCapacity, crossCapacity);
@@ -155,6 +186,13 @@ final class BatchDecoder implements AutoCloseable {
 
     int slots() {
         return bySlot.length;
+    }
+
+    /** Compiled encoders kept now, and the bytes of their arenas: {count, bytes}. */
+    long[] encodersKept() {
+        synchronized (engine) {
+            return new long[] {encoders.size(), encoderBytes};
+        }
     }
 
     /**
@@ -294,9 +332,11 @@ final class BatchDecoder implements AutoCloseable {
                         count,
                         samples);
                 encoders.put(key, enc);
-                if (encoders.size() > ENCODERS_KEPT) {
+                encoderBytes += enc.bytes;
+                while (encoders.size() > 1 && (encoders.size() > ENCODERS_KEPT || encoderBytes > encoderBytesKept)) {
                     var eldest = encoders.entrySet().iterator().next();
                     eldest.getValue().close();
+                    encoderBytes -= eldest.getValue().bytes;
                     encoders.remove(eldest.getKey());
                 }
                 compileNanos += System.nanoTime() - got;
@@ -465,6 +505,7 @@ final class BatchDecoder implements AutoCloseable {
             steps.clear();
             encoders.values().forEach(EncoderGraph::close);
             encoders.clear();
+            encoderBytes = 0;
             cache.close();
         }
     }
