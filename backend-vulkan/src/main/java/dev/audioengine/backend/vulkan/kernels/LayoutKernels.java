@@ -28,24 +28,13 @@ final class LayoutKernels {
                 x.dtype() != DType.I8
                         && n.dtype() != DType.I8
                         && (x.dtype() == DType.F32 || n.dtype() == DType.F32)
-                        && (!x.dtype().isQuantized() || blockRows(x))
-                        && shadersDecode(x.dtype())
-                        && shadersDecode(n.dtype());
-            case Op.Contiguous c ->
-                x.dtype() != DType.I8 && (!x.dtype().isQuantized() || blockRows(x)) && shadersDecode(x.dtype());
+                        && (!x.dtype().isQuantized() || blockRows(x));
+            case Op.Contiguous c -> x.dtype() != DType.I8 && (!x.dtype().isQuantized() || blockRows(x));
             case Op.Pad p -> x.dtype() == DType.F32 && n.dtype() == DType.F32;
             case Op.Concat c -> ElementwiseKernels.allF32(n);
             case Op.WriteSlice w -> n.dtype() == DType.F32 && n.input(1).dtype() == DType.F32 && n.rank() <= 4;
             default -> false;
         };
-    }
-
-    /**
-     * Plain types, and the block types the shaders decode (Q8_0, Q4_0); Q5_0, Q5_1 and Q4_1 have no shader yet, so
-     * this backend does not declare their weight capabilities and models load them as F32.
-     */
-    private static boolean shadersDecode(DType t) {
-        return !t.isQuantized() || t == DType.Q8_0 || t == DType.Q4_0;
     }
 
     /** Block formats are read by whole blocks: the last axis contiguous in whole blocks. */
