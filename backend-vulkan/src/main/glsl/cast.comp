@@ -49,24 +49,50 @@ uint half_out(uint i) {
     return DST == DT_F16 ? to_f16(f) : to_bf16(f);
 }
 
-// Block formats: the byte at offset b of the output, with the block's scale cached across calls.
-const uint BB = DST == DT_Q8_0 ? 34u : 18u;
+// Block formats: the byte at offset b of the output, with the block's scale (and minimum) cached across calls.
+// The quantizers are ggml's reference ones, as engine-api's BlockQuantization writes them: Q8_0 d = amax / 127;
+// Q4_0 and Q5_0 d = (value of largest magnitude) / -8 or -16; Q5_1 and Q4_1 d = (max - min) / 31 or 15, m = min.
+const uint BB = DST == DT_Q8_0 ? 34u : DST == DT_Q4_0 ? 18u : DST == DT_Q5_0 ? 22u : DST == DT_Q5_1 ? 24u : 20u;
+const bool WITH_MIN = DST == DT_Q5_1 || DST == DT_Q4_1;
+// bytes before the fifth bits (5-bit types) and before the nibbles (4- and 5-bit types)
+const uint HIGH_AT = WITH_MIN ? 4u : 2u;
+const uint NIBBLES_AT = DST == DT_Q5_0 || DST == DT_Q5_1 ? HIGH_AT + 4u : HIGH_AT;
 uint cached_block = 0xFFFFFFFFu;
-float cached_d = 0.0, cached_id = 0.0;
+float cached_d = 0.0, cached_id = 0.0, cached_m = 0.0;
 
 void block_scale(uint blk) {
     if (blk == cached_block) return;
     cached_block = blk;
-    float amax = 0.0, mx = 0.0;
-    for (uint t = 0u; t < 32u; t++) {
-        float v = value(blk * 32u + t);
-        if (abs(v) > amax) { amax = abs(v); mx = v; }
+    if (WITH_MIN) {
+        // strict comparisons from +-FLT_MAX, as ggml: the first of equal extremes stays
+        float lo = 3.402823466e38, hi = -3.402823466e38;
+        for (uint t = 0u; t < 32u; t++) {
+            float v = value(blk * 32u + t);
+            if (v < lo) lo = v;
+            if (v > hi) hi = v;
+        }
+        cached_d = (hi - lo) / (DST == DT_Q5_1 ? 31.0 : 15.0);
+        cached_m = lo;
+    } else {
+        float amax = 0.0, mx = 0.0;
+        for (uint t = 0u; t < 32u; t++) {
+            float v = value(blk * 32u + t);
+            if (abs(v) > amax) { amax = abs(v); mx = v; }
+        }
+        cached_d = DST == DT_Q8_0 ? amax / 127.0 : DST == DT_Q4_0 ? mx / -8.0 : mx / -16.0;
     }
-    cached_d = DST == DT_Q8_0 ? amax / 127.0 : mx / -8.0;
     cached_id = cached_d != 0.0 ? 1.0 / cached_d : 0.0;
 }
 
-uint q4(float v) { return uint(min(15, int(v * cached_id + 8.5))); }
+// The code of element t of the cached block: Q4_0 min(15, trunc(v/d + 8.5)), Q5_0 min(31, trunc(v/d + 16.5)),
+// Q4_1 min(15, trunc((v - m)/d + 0.5)), Q5_1 trunc((v - m)/d + 0.5) (ggml clamps none there; only 5 bits are kept).
+uint code(uint blk, uint t) {
+    float v = value(blk * 32u + t);
+    if (DST == DT_Q4_0) return uint(min(15, int(v * cached_id + 8.5)));
+    if (DST == DT_Q5_0) return uint(min(31, int(v * cached_id + 16.5)));
+    if (DST == DT_Q4_1) return uint(min(15, int((v - cached_m) * cached_id + 0.5)));
+    return uint(int((v - cached_m) * cached_id + 0.5));
+}
 
 uint block_byte(uint b) {
     uint blk = b / BB, j = b % BB;
@@ -81,8 +107,14 @@ uint block_byte(uint b) {
         float v = value(blk * 32u + j - 2u) * cached_id;
         return uint(int(floor(v + 0.5))) & 0xFFu;
     }
-    uint t = j - 2u;
-    return q4(value(blk * 32u + t)) | (q4(value(blk * 32u + t + 16u)) << 4);
+    if (WITH_MIN && j < 4u) return (to_f16(cached_m) >> (8u * (j - 2u))) & 0xFFu;
+    if (j < NIBBLES_AT) { // a byte of the fifth bits: bit k of byte h is element 8h + k's
+        uint h = j - HIGH_AT, r = 0u;
+        for (uint k = 0u; k < 8u; k++) r |= ((code(blk, 8u * h + k) >> 4) & 1u) << k;
+        return r;
+    }
+    uint t = j - NIBBLES_AT;
+    return (code(blk, t) & 15u) | ((code(blk, t + 16u) & 15u) << 4);
 }
 
 void main() {

@@ -51,7 +51,10 @@ public final class VulkanBackendProvider implements BackendProvider {
             Capability.FUSED_ATTENTION,
             Capability.BF16_WEIGHTS,
             Capability.FAST_PROJECTION,
-            Capability.DEVICE_ISTFT));
+            Capability.DEVICE_ISTFT,
+            Capability.Q5_0_WEIGHTS,
+            Capability.Q5_1_WEIGHTS,
+            Capability.Q4_1_WEIGHTS));
 
     public VulkanBackendProvider() {
         this(VulkanLibrary.SONAMES, VulkanLibrary.FOLDERS);

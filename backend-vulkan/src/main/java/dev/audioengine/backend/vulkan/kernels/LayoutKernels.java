@@ -41,11 +41,14 @@ final class LayoutKernels {
     }
 
     /**
-     * Plain types, and the block types the shaders decode (Q8_0, Q4_0); Q5_0, Q5_1 and Q4_1 have no shader yet, so
-     * this backend does not declare their weight capabilities and models load them as F32.
+     * Plain types, and the block types common.glsl decodes and cast.comp encodes (Q8_0, Q4_0, Q5_0, Q5_1, Q4_1); a
+     * block type added to DType stays unsupported here until the shaders know its layout.
      */
     private static boolean shadersDecode(DType t) {
-        return !t.isQuantized() || t == DType.Q8_0 || t == DType.Q4_0;
+        return switch (t) {
+            case Q8_0, Q4_0, Q5_0, Q5_1, Q4_1 -> true;
+            default -> !t.isQuantized();
+        };
     }
 
     /** Block formats are read by whole blocks: the last axis contiguous in whole blocks. */

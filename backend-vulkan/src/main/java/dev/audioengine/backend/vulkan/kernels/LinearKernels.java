@@ -51,7 +51,7 @@ public final class LinearKernels {
     private static boolean weightReadable(Tensor w) {
         return switch (w.dtype()) {
             case F32, F16, BF16 -> true;
-            case Q8_0, Q4_0 ->
+            case Q8_0, Q4_0, Q5_0, Q5_1, Q4_1 ->
                 w.stride(-1) == 1 && w.dim(-1) % 32 == 0 && w.stride(-2) == w.dim(-1) && w.offset() % 32 == 0;
             default -> false;
         };
