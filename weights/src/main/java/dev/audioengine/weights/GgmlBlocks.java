@@ -5,10 +5,10 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * ggml's block-quantized types that the engine has no type of its own for (the k-quants q2_K to q6_K), dequantized to
+ * ggml's block-quantized types that the engine has no type of its own for (the k-quants q2_K and q3_K), dequantized to
  * F32 when a file is opened: the fallback that lets a user's quantized whisper.cpp file load and run at F32's cost in
- * memory (the engine's own Q8_0, Q4_0, Q5_0, Q5_1 and Q4_1 share ggml's layout and are read as they are; their
- * dequantization here is {@link BlockQuantization}'s, so that this class's test against ggml covers it too). Written
+ * memory (the engine's own Q8_0, Q4_0, Q5_0, Q5_1, Q4_1, Q6_K, Q4_K and Q5_K share ggml's layout and are read as they
+ * are; their dequantization here is {@link BlockQuantization}'s, so that this class's test against ggml covers it too). Written
  * from the block layouts of ggml's {@code ggml-common.h} and the arithmetic of its {@code dequantize_row_*}: each
  * block holds F16 scales (and minimums) and packed small integers; k-quant super-blocks of 256 values carry 6- or
  * 8-bit sub-block scales.
@@ -32,12 +32,9 @@ final class GgmlBlocks {
     /** Bytes per block of a ggml type this class dequantizes. */
     static int blockBytes(GgmlType t) {
         return switch (t) {
-            case Q4_1, Q5_0, Q5_1 -> t.dtype.blockBytes();
+            case Q4_1, Q5_0, Q5_1, Q4_K, Q5_K, Q6_K -> t.dtype.blockBytes();
             case Q2_K -> 84; // 16 scale/min bytes, 64 bytes of 2-bit values, d, dmin
             case Q3_K -> 110; // 32 bytes of high bits, 64 of 2-bit values, 12 of 6-bit scales, d
-            case Q4_K -> 144; // d, dmin, 12 bytes of 6-bit scales and minimums, 128 bytes of nibbles
-            case Q5_K -> 176; // d, dmin, 12 scale bytes, 32 bytes of fifth bits, 128 of nibbles
-            case Q6_K -> 210; // 128 bytes of low nibbles, 64 of high 2 bits, 16 signed 8-bit scales, d
             default -> throw new IllegalArgumentException(t + " is not dequantized here");
         };
     }
@@ -60,12 +57,9 @@ final class GgmlBlocks {
         for (long b = 0; b < blocks; b++) {
             long x = from + b * bytes;
             switch (t) {
-                case Q4_1, Q5_0, Q5_1 -> BlockQuantization.dequantize(t.dtype, src, x, y, 0, values);
+                case Q4_1, Q5_0, Q5_1, Q4_K, Q5_K, Q6_K -> BlockQuantization.dequantize(t.dtype, src, x, y, 0, values);
                 case Q2_K -> q2K(src, x, y);
                 case Q3_K -> q3K(src, x, y);
-                case Q4_K -> q45K(src, x, y, false);
-                case Q5_K -> q45K(src, x, y, true);
-                case Q6_K -> q6K(src, x, y);
                 default -> throw new IllegalArgumentException(t + " is not dequantized here");
             }
             MemorySegment.copy(y, 0, dst, F32, to + b * values * 4L, values);
@@ -112,50 +106,6 @@ final class GgmlBlocks {
                         y[k++] = dl * (q - ((u8(s, hmask + i) & m) != 0 ? 0 : 4));
                     }
                 }
-            }
-        }
-    }
-
-    /** The 6-bit scale and minimum of sub-block {@code j} (0..7) of a q4_K or q5_K super-block. */
-    private static int scaleK4(MemorySegment s, long q, int j, boolean min) {
-        if (j < 4) return u8(s, q + j + (min ? 4 : 0)) & 63;
-        return min
-                ? (u8(s, q + j + 4) >> 4) | ((u8(s, q + j) >> 6) << 4)
-                : (u8(s, q + j + 4) & 0xF) | ((u8(s, q + j - 4) >> 6) << 4);
-    }
-
-    private static void q45K(MemorySegment s, long x, float[] y, boolean fifth) {
-        float d = h(s, x), min = h(s, x + 2);
-        long scales = x + 4, qh = x + 16, ql = fifth ? x + 48 : x + 16;
-        int k = 0, is = 0, u1 = 1, u2 = 2;
-        for (int j = 0; j < 256; j += 64, ql += 32, is += 2, u1 <<= 2, u2 <<= 2) {
-            float d1 = d * scaleK4(s, scales, is, false), m1 = min * scaleK4(s, scales, is, true);
-            float d2 = d * scaleK4(s, scales, is + 1, false), m2 = min * scaleK4(s, scales, is + 1, true);
-            for (int l = 0; l < 32; l++) {
-                int hi = fifth && (u8(s, qh + l) & u1) != 0 ? 16 : 0;
-                y[k++] = d1 * ((u8(s, ql + l) & 0xF) + hi) - m1;
-            }
-            for (int l = 0; l < 32; l++) {
-                int hi = fifth && (u8(s, qh + l) & u2) != 0 ? 16 : 0;
-                y[k++] = d2 * ((u8(s, ql + l) >> 4) + hi) - m2;
-            }
-        }
-    }
-
-    private static void q6K(MemorySegment s, long x, float[] y) {
-        long ql = x, qh = x + 128, sc = x + 192;
-        float d = h(s, x + 208);
-        for (int n = 0; n < 256; n += 128, ql += 64, qh += 32, sc += 8) {
-            for (int l = 0; l < 32; l++) {
-                int is = l / 16, h = u8(s, qh + l);
-                int q1 = ((u8(s, ql + l) & 0xF) | ((h & 3) << 4)) - 32;
-                int q2 = ((u8(s, ql + l + 32) & 0xF) | (((h >> 2) & 3) << 4)) - 32;
-                int q3 = ((u8(s, ql + l) >> 4) | (((h >> 4) & 3) << 4)) - 32;
-                int q4 = ((u8(s, ql + l + 32) >> 4) | (((h >> 6) & 3) << 4)) - 32;
-                y[n + l] = d * s.get(ValueLayout.JAVA_BYTE, sc + is) * q1;
-                y[n + l + 32] = d * s.get(ValueLayout.JAVA_BYTE, sc + is + 2) * q2;
-                y[n + l + 64] = d * s.get(ValueLayout.JAVA_BYTE, sc + is + 4) * q3;
-                y[n + l + 96] = d * s.get(ValueLayout.JAVA_BYTE, sc + is + 6) * q4;
             }
         }
     }

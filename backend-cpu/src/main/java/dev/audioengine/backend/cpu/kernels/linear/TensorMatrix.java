@@ -17,7 +17,7 @@ import jdk.incubator.vector.VectorSpecies;
 
 /**
  * A matrix inside a kernel tensor: F32, F16 and BF16 through any element strides; the block types (Q8_0, Q4_0,
- * Q5_0, Q5_1, Q4_1)
+ * Q5_0, Q5_1, Q4_1, and the k-quants Q6_K, Q4_K, Q5_K in super-blocks of 256)
  * as contiguous rows decoded block by block (no dequantized copy of the whole weight exists).
  * Unit-stride rows decode with vector widening conversions where the float vector has at least
  * 8 lanes (so the matching byte and short vectors exist); elsewhere scalar loops do the same.
@@ -47,10 +47,11 @@ public final class TensorMatrix implements MatrixSource {
         this.rowStride = rowStride;
         this.colStride = colStride;
         if (dtype.isQuantized()) {
-            if (cols % 32 != 0
+            int block = dtype.blockSize();
+            if (cols % block != 0
                     || (cols > 1 && colStride != 1)
                     || (rows > 1 && rowStride != cols)
-                    || elementOffset % 32 != 0) {
+                    || elementOffset % block != 0) {
                 throw new IllegalArgumentException(dtype + " matrix rows must be contiguous whole blocks: cols " + cols
                         + ", strides " + rowStride + "/" + colStride + ", offset " + elementOffset);
             }
@@ -80,6 +81,7 @@ public final class TensorMatrix implements MatrixSource {
             case Q8_0 -> readQ8(r, k0, len, dst, off);
             case Q4_0 -> readQ4(r, k0, len, dst, off);
             case Q5_0, Q5_1, Q4_1 -> readBlocks(r, k0, len, dst, off);
+            case Q6_K, Q4_K, Q5_K -> readSuperBlocks(r, k0, len, dst, off);
             default -> throw new IllegalStateException("no float matrix view of " + dtype);
         }
     }
@@ -203,6 +205,138 @@ public final class TensorMatrix implements MatrixSource {
         }
     }
 
+    /**
+     * Q6_K, Q4_K and Q5_K rows decoded super-block by super-block with vectors (the kernel's own decode, as
+     * {@link #dotQ6K} and {@link #dotQ45K} do it in registers), only the slice asked for; k0 and len are whole
+     * super-blocks (K is a multiple of 256 and the kernels' slices are multiples of 1024). Narrow vectors, and a part
+     * super-block should one be asked for, take {@link BlockQuantization}'s scalar decode.
+     */
+    private void readSuperBlocks(int r, int k0, int len, float[] dst, int off) {
+        int bytes = dtype.blockBytes();
+        long at = base + ((long) r * (cols / 256) + k0 / 256) * bytes;
+        for (int b = 0; b < len; b += 256, at += bytes) {
+            if (!WIDE || len - b < 256) {
+                float[] block = new float[256];
+                BlockQuantization.dequantize(dtype, seg, at, block, 0, 256);
+                System.arraycopy(block, 0, dst, off + b, Math.min(256, len - b));
+            } else if (dtype == DType.Q6_K) {
+                float d = Float.float16ToFloat(seg.get(CpuTensor.I16, at + 208));
+                for (int h = 0; h < 2; h++)
+                    for (int l = 0; l < 32; l += L)
+                        for (int c = 0; c < 4; c++) q6(at, d, h, c, l).intoArray(dst, off + b + 128 * h + 32 * c + l);
+            } else {
+                boolean five = dtype == DType.Q5_K;
+                float d = Float.float16ToFloat(seg.get(CpuTensor.I16, at));
+                float dmin = Float.float16ToFloat(seg.get(CpuTensor.I16, at + 2));
+                for (int j = 0; j < 8; j++) {
+                    float scale = d * BlockQuantization.scaleK4(seg, at + 4, j, false);
+                    float min = -dmin * BlockQuantization.scaleK4(seg, at + 4, j, true);
+                    for (int l = 0; l < 32; l += L)
+                        q45(at, five, j, l, scale, min).intoArray(dst, off + b + 32 * j + l);
+                }
+            }
+        }
+    }
+
+    /**
+     * L weights of a Q6_K super-block at {@code at}: elements 128h + 32c + l.. (l a multiple of L, L at most 16 so
+     * they share one scale), (q - 32) · d · scales[8h + 2c + l / 16], q's low nibble from {@code ql[64h + 32 (c % 2)
+     * + l]} (high nibble for c >= 2) and its high two bits from bits 2c, 2c + 1 of {@code qh[32h + l]}.
+     */
+    private FloatVector q6(long at, float d, int h, int c, int l) {
+        ByteVector ql = ByteVector.fromMemorySegment(B, seg, at + 64 * h + 32 * (c & 1) + l, NATIVE);
+        ByteVector qh = ByteVector.fromMemorySegment(B, seg, at + 128 + 32 * h + l, NATIVE);
+        ByteVector low = c < 2
+                ? ql.and((byte) 0x0f)
+                : ql.lanewise(VectorOperators.LSHR, 4).and((byte) 0x0f);
+        ByteVector q = low.or(
+                        qh.lanewise(VectorOperators.LSHR, 2 * c).and((byte) 3).lanewise(VectorOperators.LSHL, 4))
+                .sub((byte) 32);
+        float scale = d * seg.get(ValueLayout.JAVA_BYTE, at + 192 + 8 * h + 2 * c + l / 16);
+        return ((FloatVector) q.convertShape(VectorOperators.B2F, F, 0)).mul(scale);
+    }
+
+    /**
+     * L weights of a Q4_K or Q5_K super-block at {@code at}: elements 32j + l.., q · scale + min (min is -dmin · the
+     * sub-block's minimum), q the low nibbles of {@code qs[32 (j / 2) + l]} for even j, the high ones for odd j, plus
+     * 16 · bit j of {@code qh[l]} in Q5_K.
+     */
+    private FloatVector q45(long at, boolean five, int j, int l, float scale, float min) {
+        long qs = at + (five ? 48 : 16) + 32 * (j >> 1) + l;
+        ByteVector raw = ByteVector.fromMemorySegment(B, seg, qs, NATIVE);
+        ByteVector q = (j & 1) == 0
+                ? raw.and((byte) 0x0f)
+                : raw.lanewise(VectorOperators.LSHR, 4).and((byte) 0x0f);
+        if (five) {
+            ByteVector qh = ByteVector.fromMemorySegment(B, seg, at + 16 + l, NATIVE);
+            q = q.or(qh.lanewise(VectorOperators.LSHR, j).and((byte) 1).lanewise(VectorOperators.LSHL, 4));
+        }
+        return ((FloatVector) q.convertShape(VectorOperators.B2F, F, 0)).fma(scale, min);
+    }
+
+    /**
+     * {@link #dotQuantized} for Q6_K: each super-block decoded in registers, L weights at a time, as
+     * {@link #readSuperBlocks} decodes it (the sub-block's scale folded into the weights), and multiplied into the
+     * running sums at once; no decoded row goes through memory.
+     */
+    private void dotQ6K(int r, float[] a, int ao, int m, int k, float[] out, int j, int ld, float[] lanes) {
+        long at = base + (long) r * (cols / 256) * 210;
+        FloatVector s0 = FloatVector.zero(F), s1 = s0, s2 = s0, s3 = s0;
+        for (int b = 0; b < k; b += 256, at += 210) {
+            float d = Float.float16ToFloat(seg.get(CpuTensor.I16, at + 208));
+            for (int h = 0; h < 2; h++) {
+                for (int l = 0; l < 32; l += L) {
+                    for (int c = 0; c < 4; c++) {
+                        FloatVector w = q6(at, d, h, c, l);
+                        int x = ao + b + 128 * h + 32 * c + l;
+                        s0 = w.fma(FloatVector.fromArray(F, a, x), s0);
+                        if (m > 1) s1 = w.fma(FloatVector.fromArray(F, a, x + k), s1);
+                        if (m > 2) s2 = w.fma(FloatVector.fromArray(F, a, x + 2 * k), s2);
+                        if (m > 3) s3 = w.fma(FloatVector.fromArray(F, a, x + 3 * k), s3);
+                    }
+                }
+            }
+        }
+        s0.intoArray(lanes, 0);
+        s1.intoArray(lanes, L);
+        s2.intoArray(lanes, 2 * L);
+        s3.intoArray(lanes, 3 * L);
+        storeSums(lanes, m, out, j, ld);
+    }
+
+    /**
+     * {@link #dotQuantized} for Q4_K and Q5_K: each sub-block of 32 decoded in registers (q · d · scale - dmin ·
+     * minimum, the fifth bits of Q5_K from {@code qh}) as {@link #readSuperBlocks} decodes it, and multiplied into the
+     * running sums at once.
+     */
+    private void dotQ45K(int r, float[] a, int ao, int m, int k, float[] out, int j, int ld, float[] lanes) {
+        boolean five = dtype == DType.Q5_K;
+        int bytes = dtype.blockBytes();
+        long at = base + (long) r * (cols / 256) * bytes;
+        FloatVector s0 = FloatVector.zero(F), s1 = s0, s2 = s0, s3 = s0;
+        for (int b = 0; b < k; b += 256, at += bytes) {
+            float d = Float.float16ToFloat(seg.get(CpuTensor.I16, at));
+            float dmin = Float.float16ToFloat(seg.get(CpuTensor.I16, at + 2));
+            for (int sub = 0; sub < 8; sub++) {
+                float scale = d * BlockQuantization.scaleK4(seg, at + 4, sub, false);
+                float min = -dmin * BlockQuantization.scaleK4(seg, at + 4, sub, true);
+                for (int l = 0; l < 32; l += L) {
+                    FloatVector w = q45(at, five, sub, l, scale, min);
+                    int x = ao + b + 32 * sub + l;
+                    s0 = w.fma(FloatVector.fromArray(F, a, x), s0);
+                    if (m > 1) s1 = w.fma(FloatVector.fromArray(F, a, x + k), s1);
+                    if (m > 2) s2 = w.fma(FloatVector.fromArray(F, a, x + 2 * k), s2);
+                    if (m > 3) s3 = w.fma(FloatVector.fromArray(F, a, x + 3 * k), s3);
+                }
+            }
+        }
+        s0.intoArray(lanes, 0);
+        s1.intoArray(lanes, L);
+        s2.intoArray(lanes, 2 * L);
+        s3.intoArray(lanes, 3 * L);
+        storeSums(lanes, m, out, j, ld);
+    }
+
     /** 16 · bit j of {@code qh} for the L elements j = j0, j0 + 1, ... as floats. */
     private static FloatVector fifthBits(int qh, int j0) {
         return ((FloatVector) IntVector.broadcast(I, qh)
@@ -232,6 +366,8 @@ public final class TensorMatrix implements MatrixSource {
         switch (dtype) {
             case Q8_0 -> dotQ8(r, a, ao, m, k, out, j, ld, lanes);
             case Q4_0 -> dotQ4(r, a, ao, m, k, out, j, ld, lanes);
+            case Q6_K -> dotQ6K(r, a, ao, m, k, out, j, ld, lanes);
+            case Q4_K, Q5_K -> dotQ45K(r, a, ao, m, k, out, j, ld, lanes);
             default -> dotBlocks(r, a, ao, m, k, out, j, ld, lanes);
         }
     }
