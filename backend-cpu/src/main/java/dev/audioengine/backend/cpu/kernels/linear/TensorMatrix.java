@@ -206,135 +206,192 @@ public final class TensorMatrix implements MatrixSource {
     }
 
     /**
-     * Q6_K, Q4_K and Q5_K rows decoded super-block by super-block with vectors (the kernel's own decode, as
-     * {@link #dotQ6K} and {@link #dotQ45K} do it in registers), only the slice asked for; k0 and len are whole
+     * Q6_K, Q4_K and Q5_K rows decoded super-block by super-block with vectors (the kernel's own decode, the same as
+     * {@link #dotQ6K} and {@link #dotQ45K} do in registers), only the slice asked for; k0 and len are whole
      * super-blocks (K is a multiple of 256 and the kernels' slices are multiples of 1024). Narrow vectors, and a part
      * super-block should one be asked for, take {@link BlockQuantization}'s scalar decode.
      */
     private void readSuperBlocks(int r, int k0, int len, float[] dst, int off) {
         int bytes = dtype.blockBytes();
+        boolean five = dtype == DType.Q5_K;
         long at = base + ((long) r * (cols / 256) + k0 / 256) * bytes;
         for (int b = 0; b < len; b += 256, at += bytes) {
+            int o = off + b;
             if (!WIDE || len - b < 256) {
                 float[] block = new float[256];
                 BlockQuantization.dequantize(dtype, seg, at, block, 0, 256);
-                System.arraycopy(block, 0, dst, off + b, Math.min(256, len - b));
+                System.arraycopy(block, 0, dst, o, Math.min(256, len - b));
             } else if (dtype == DType.Q6_K) {
                 float d = Float.float16ToFloat(seg.get(CpuTensor.I16, at + 208));
-                for (int h = 0; h < 2; h++)
-                    for (int l = 0; l < 32; l += L)
-                        for (int c = 0; c < 4; c++) q6(at, d, h, c, l).intoArray(dst, off + b + 128 * h + 32 * c + l);
+                for (int h = 0; h < 2; h++) {
+                    for (int l = 0; l < 32; l += L) {
+                        ByteVector qa = bytes(at + 64 * h + l), qb = bytes(at + 64 * h + 32 + l);
+                        ByteVector qh = bytes(at + 128 + 32 * h + l);
+                        long sc = at + 192 + 8 * h + l / 16;
+                        int x = o + 128 * h + l;
+                        q6(qa.and((byte) 0x0f), qh.and((byte) 0x03).lanewise(VectorOperators.LSHL, 4), d, sc)
+                                .intoArray(dst, x);
+                        q6(qb.and((byte) 0x0f), qh.and((byte) 0x0c).lanewise(VectorOperators.LSHL, 2), d, sc + 2)
+                                .intoArray(dst, x + 32);
+                        q6(high(qa), qh.and((byte) 0x30), d, sc + 4).intoArray(dst, x + 64);
+                        q6(high(qb), qh.lanewise(VectorOperators.LSHR, 2).and((byte) 0x30), d, sc + 6)
+                                .intoArray(dst, x + 96);
+                    }
+                }
             } else {
-                boolean five = dtype == DType.Q5_K;
                 float d = Float.float16ToFloat(seg.get(CpuTensor.I16, at));
                 float dmin = Float.float16ToFloat(seg.get(CpuTensor.I16, at + 2));
-                for (int j = 0; j < 8; j++) {
-                    float scale = d * BlockQuantization.scaleK4(seg, at + 4, j, false);
-                    float min = -dmin * BlockQuantization.scaleK4(seg, at + 4, j, true);
-                    for (int l = 0; l < 32; l += L)
-                        q45(at, five, j, l, scale, min).intoArray(dst, off + b + 32 * j + l);
-                }
-            }
-        }
-    }
-
-    /**
-     * L weights of a Q6_K super-block at {@code at}: elements 128h + 32c + l.. (l a multiple of L, L at most 16 so
-     * they share one scale), (q - 32) · d · scales[8h + 2c + l / 16], q's low nibble from {@code ql[64h + 32 (c % 2)
-     * + l]} (high nibble for c >= 2) and its high two bits from bits 2c, 2c + 1 of {@code qh[32h + l]}.
-     */
-    private FloatVector q6(long at, float d, int h, int c, int l) {
-        ByteVector ql = ByteVector.fromMemorySegment(B, seg, at + 64 * h + 32 * (c & 1) + l, NATIVE);
-        ByteVector qh = ByteVector.fromMemorySegment(B, seg, at + 128 + 32 * h + l, NATIVE);
-        ByteVector low = c < 2
-                ? ql.and((byte) 0x0f)
-                : ql.lanewise(VectorOperators.LSHR, 4).and((byte) 0x0f);
-        ByteVector q = low.or(
-                        qh.lanewise(VectorOperators.LSHR, 2 * c).and((byte) 3).lanewise(VectorOperators.LSHL, 4))
-                .sub((byte) 32);
-        float scale = d * seg.get(ValueLayout.JAVA_BYTE, at + 192 + 8 * h + 2 * c + l / 16);
-        return ((FloatVector) q.convertShape(VectorOperators.B2F, F, 0)).mul(scale);
-    }
-
-    /**
-     * L weights of a Q4_K or Q5_K super-block at {@code at}: elements 32j + l.., q · scale + min (min is -dmin · the
-     * sub-block's minimum), q the low nibbles of {@code qs[32 (j / 2) + l]} for even j, the high ones for odd j, plus
-     * 16 · bit j of {@code qh[l]} in Q5_K.
-     */
-    private FloatVector q45(long at, boolean five, int j, int l, float scale, float min) {
-        long qs = at + (five ? 48 : 16) + 32 * (j >> 1) + l;
-        ByteVector raw = ByteVector.fromMemorySegment(B, seg, qs, NATIVE);
-        ByteVector q = (j & 1) == 0
-                ? raw.and((byte) 0x0f)
-                : raw.lanewise(VectorOperators.LSHR, 4).and((byte) 0x0f);
-        if (five) {
-            ByteVector qh = ByteVector.fromMemorySegment(B, seg, at + 16 + l, NATIVE);
-            q = q.or(qh.lanewise(VectorOperators.LSHR, j).and((byte) 1).lanewise(VectorOperators.LSHL, 4));
-        }
-        return ((FloatVector) q.convertShape(VectorOperators.B2F, F, 0)).fma(scale, min);
-    }
-
-    /**
-     * {@link #dotQuantized} for Q6_K: each super-block decoded in registers, L weights at a time, as
-     * {@link #readSuperBlocks} decodes it (the sub-block's scale folded into the weights), and multiplied into the
-     * running sums at once; no decoded row goes through memory.
-     */
-    private void dotQ6K(int r, float[] a, int ao, int m, int k, float[] out, int j, int ld, float[] lanes) {
-        long at = base + (long) r * (cols / 256) * 210;
-        FloatVector s0 = FloatVector.zero(F), s1 = s0, s2 = s0, s3 = s0;
-        for (int b = 0; b < k; b += 256, at += 210) {
-            float d = Float.float16ToFloat(seg.get(CpuTensor.I16, at + 208));
-            for (int h = 0; h < 2; h++) {
-                for (int l = 0; l < 32; l += L) {
-                    for (int c = 0; c < 4; c++) {
-                        FloatVector w = q6(at, d, h, c, l);
-                        int x = ao + b + 128 * h + 32 * c + l;
-                        s0 = w.fma(FloatVector.fromArray(F, a, x), s0);
-                        if (m > 1) s1 = w.fma(FloatVector.fromArray(F, a, x + k), s1);
-                        if (m > 2) s2 = w.fma(FloatVector.fromArray(F, a, x + 2 * k), s2);
-                        if (m > 3) s3 = w.fma(FloatVector.fromArray(F, a, x + 3 * k), s3);
+                for (int p = 0; p < 4; p++) {
+                    float s1 = d * BlockQuantization.scaleK4(seg, at + 4, 2 * p, false);
+                    float m1 = -dmin * BlockQuantization.scaleK4(seg, at + 4, 2 * p, true);
+                    float s2 = d * BlockQuantization.scaleK4(seg, at + 4, 2 * p + 1, false);
+                    float m2 = -dmin * BlockQuantization.scaleK4(seg, at + 4, 2 * p + 1, true);
+                    for (int l = 0; l < 32; l += L) {
+                        ByteVector raw = bytes(at + (five ? 48 : 16) + 32 * p + l);
+                        ByteVector lo = raw.and((byte) 0x0f), hi = high(raw);
+                        if (five) {
+                            ByteVector qh = bytes(at + 16 + l);
+                            lo = fifth(lo, qh, 1 << (2 * p));
+                            hi = fifth(hi, qh, 2 << (2 * p));
+                        }
+                        q45(lo, s1, m1).intoArray(dst, o + 64 * p + l);
+                        q45(hi, s2, m2).intoArray(dst, o + 64 * p + 32 + l);
                     }
                 }
             }
         }
-        s0.intoArray(lanes, 0);
-        s1.intoArray(lanes, L);
-        s2.intoArray(lanes, 2 * L);
-        s3.intoArray(lanes, 3 * L);
-        storeSums(lanes, m, out, j, ld);
+    }
+
+    private ByteVector bytes(long at) {
+        return ByteVector.fromMemorySegment(B, seg, at, NATIVE);
+    }
+
+    /** The high nibbles of {@code v}'s bytes. */
+    private static ByteVector high(ByteVector v) {
+        return v.lanewise(VectorOperators.LSHR, 4).and((byte) 0x0f);
     }
 
     /**
-     * {@link #dotQuantized} for Q4_K and Q5_K: each sub-block of 32 decoded in registers (q · d · scale - dmin ·
-     * minimum, the fifth bits of Q5_K from {@code qh}) as {@link #readSuperBlocks} decodes it, and multiplied into the
-     * running sums at once.
+     * Q6_K weights from the four low bits and the two high bits already at bits 4-5: (q - 32) · d · the int8 scale at
+     * byte {@code scaleAt} (L at most 16, so the L elements share one sub-block of 16).
      */
-    private void dotQ45K(int r, float[] a, int ao, int m, int k, float[] out, int j, int ld, float[] lanes) {
-        boolean five = dtype == DType.Q5_K;
-        int bytes = dtype.blockBytes();
-        long at = base + (long) r * (cols / 256) * bytes;
-        FloatVector s0 = FloatVector.zero(F), s1 = s0, s2 = s0, s3 = s0;
-        for (int b = 0; b < k; b += 256, at += bytes) {
-            float d = Float.float16ToFloat(seg.get(CpuTensor.I16, at));
-            float dmin = Float.float16ToFloat(seg.get(CpuTensor.I16, at + 2));
-            for (int sub = 0; sub < 8; sub++) {
-                float scale = d * BlockQuantization.scaleK4(seg, at + 4, sub, false);
-                float min = -dmin * BlockQuantization.scaleK4(seg, at + 4, sub, true);
+    private FloatVector q6(ByteVector low, ByteVector high, float d, long scaleAt) {
+        float scale = d * seg.get(ValueLayout.JAVA_BYTE, scaleAt);
+        return ((FloatVector) low.or(high).sub((byte) 32).convertShape(VectorOperators.B2F, F, 0)).mul(scale);
+    }
+
+    /** Q5_K: 16 added to the bytes of {@code q} whose {@code qh} byte has {@code bit} set (a compare, no shift). */
+    private static ByteVector fifth(ByteVector q, ByteVector qh, int bit) {
+        return q.add((byte) 16, qh.and((byte) bit).compare(VectorOperators.NE, (byte) 0));
+    }
+
+    /** Q4_K and Q5_K weights q · scale + min (min being -dmin · the sub-block's minimum). */
+    private static FloatVector q45(ByteVector q, float scale, float min) {
+        return ((FloatVector) q.convertShape(VectorOperators.B2F, F, 0)).fma(scale, min);
+    }
+
+    /**
+     * {@link #dotQuantized} for Q6_K: each super-block decoded in registers, L weights of each of the four quarters of
+     * a half at a time, as {@link #readSuperBlocks} decodes it (the sub-block's scale folded into the weights; the two
+     * high bits moved to bits 4-5 by constant shifts), and multiplied into the running sums at once; no decoded row
+     * goes through memory.
+     */
+    private void dotQ6K(int r, float[] a, int ao, int m, int k, float[] out, int j, int ld, float[] lanes) {
+        for (int i = 0; i < m; i++) out[j + i * ld] = dotQ6K(r, a, ao + i * k, k, lanes);
+    }
+
+    /**
+     * One activation row's dot with row r: one accumulator, and the decode written out here rather than through the
+     * helpers {@link #readSuperBlocks} uses (a helper taking vectors that C2 does not inline boxes them, which ran this
+     * at a quarter of the speed).
+     */
+    private float dotQ6K(int r, float[] a, int ao, int k, float[] lanes) {
+        long at = base + (long) r * (cols / 256) * 210;
+        FloatVector s = FloatVector.zero(F);
+        for (int b = 0; b < k; b += 256, at += 210) {
+            float d = Float.float16ToFloat(seg.get(CpuTensor.I16, at + 208));
+            for (int h = 0; h < 2; h++) {
+                long sc = at + 192 + 8 * h;
                 for (int l = 0; l < 32; l += L) {
-                    FloatVector w = q45(at, five, sub, l, scale, min);
-                    int x = ao + b + 32 * sub + l;
-                    s0 = w.fma(FloatVector.fromArray(F, a, x), s0);
-                    if (m > 1) s1 = w.fma(FloatVector.fromArray(F, a, x + k), s1);
-                    if (m > 2) s2 = w.fma(FloatVector.fromArray(F, a, x + 2 * k), s2);
-                    if (m > 3) s3 = w.fma(FloatVector.fromArray(F, a, x + 3 * k), s3);
+                    ByteVector qa = ByteVector.fromMemorySegment(B, seg, at + 64 * h + l, NATIVE);
+                    ByteVector qb = ByteVector.fromMemorySegment(B, seg, at + 64 * h + 32 + l, NATIVE);
+                    ByteVector qh = ByteVector.fromMemorySegment(B, seg, at + 128 + 32 * h + l, NATIVE);
+                    int x = ao + b + 128 * h + l, g = l / 16;
+                    FloatVector w = (FloatVector) qa.and((byte) 0x0f)
+                            .or(qh.and((byte) 0x03).lanewise(VectorOperators.LSHL, 4))
+                            .sub((byte) 32)
+                            .convertShape(VectorOperators.B2F, F, 0);
+                    s = w.mul(d * seg.get(ValueLayout.JAVA_BYTE, sc + g)).fma(FloatVector.fromArray(F, a, x), s);
+                    w = (FloatVector) qb.and((byte) 0x0f)
+                            .or(qh.and((byte) 0x0c).lanewise(VectorOperators.LSHL, 2))
+                            .sub((byte) 32)
+                            .convertShape(VectorOperators.B2F, F, 0);
+                    s = w.mul(d * seg.get(ValueLayout.JAVA_BYTE, sc + 2 + g))
+                            .fma(FloatVector.fromArray(F, a, x + 32), s);
+                    w = (FloatVector) qa.lanewise(VectorOperators.LSHR, 4)
+                            .and((byte) 0x0f)
+                            .or(qh.and((byte) 0x30))
+                            .sub((byte) 32)
+                            .convertShape(VectorOperators.B2F, F, 0);
+                    s = w.mul(d * seg.get(ValueLayout.JAVA_BYTE, sc + 4 + g))
+                            .fma(FloatVector.fromArray(F, a, x + 64), s);
+                    w = (FloatVector) qb.lanewise(VectorOperators.LSHR, 4)
+                            .and((byte) 0x0f)
+                            .or(qh.lanewise(VectorOperators.LSHR, 2).and((byte) 0x30))
+                            .sub((byte) 32)
+                            .convertShape(VectorOperators.B2F, F, 0);
+                    s = w.mul(d * seg.get(ValueLayout.JAVA_BYTE, sc + 6 + g))
+                            .fma(FloatVector.fromArray(F, a, x + 96), s);
                 }
             }
         }
-        s0.intoArray(lanes, 0);
-        s1.intoArray(lanes, L);
-        s2.intoArray(lanes, 2 * L);
-        s3.intoArray(lanes, 3 * L);
-        storeSums(lanes, m, out, j, ld);
+        s.intoArray(lanes, 0);
+        return LaneSum.of(lanes, 0);
+    }
+
+    /**
+     * {@link #dotQuantized} for Q4_K and Q5_K: each pair of sub-blocks (the low and high nibbles of 32 bytes) decoded in
+     * registers, q · d · scale - dmin · minimum, the fifth bits of Q5_K added where a compare against {@code qh} finds
+     * them, as {@link #readSuperBlocks} decodes it, and multiplied into the running sums at once.
+     */
+    private void dotQ45K(int r, float[] a, int ao, int m, int k, float[] out, int j, int ld, float[] lanes) {
+        for (int i = 0; i < m; i++) out[j + i * ld] = dotQ45K(r, a, ao + i * k, k, lanes);
+    }
+
+    /** One activation row's dot with row r (one accumulator, the decode written out, as in the Q6_K dot). */
+    private float dotQ45K(int r, float[] a, int ao, int k, float[] lanes) {
+        boolean five = dtype == DType.Q5_K;
+        int bytes = dtype.blockBytes();
+        long at = base + (long) r * (cols / 256) * bytes;
+        FloatVector s = FloatVector.zero(F);
+        for (int b = 0; b < k; b += 256, at += bytes) {
+            float d = Float.float16ToFloat(seg.get(CpuTensor.I16, at));
+            float dmin = Float.float16ToFloat(seg.get(CpuTensor.I16, at + 2));
+            for (int p = 0; p < 4; p++) {
+                float sc1 = d * BlockQuantization.scaleK4(seg, at + 4, 2 * p, false);
+                float mn1 = -dmin * BlockQuantization.scaleK4(seg, at + 4, 2 * p, true);
+                float sc2 = d * BlockQuantization.scaleK4(seg, at + 4, 2 * p + 1, false);
+                float mn2 = -dmin * BlockQuantization.scaleK4(seg, at + 4, 2 * p + 1, true);
+                byte bit1 = (byte) (1 << (2 * p)), bit2 = (byte) (2 << (2 * p));
+                for (int l = 0; l < 32; l += L) {
+                    ByteVector raw = ByteVector.fromMemorySegment(B, seg, at + (five ? 48 : 16) + 32 * p + l, NATIVE);
+                    ByteVector lo = raw.and((byte) 0x0f),
+                            hi = raw.lanewise(VectorOperators.LSHR, 4).and((byte) 0x0f);
+                    if (five) {
+                        ByteVector qh = ByteVector.fromMemorySegment(B, seg, at + 16 + l, NATIVE);
+                        lo = lo.add((byte) 16, qh.and(bit1).compare(VectorOperators.NE, (byte) 0));
+                        hi = hi.add((byte) 16, qh.and(bit2).compare(VectorOperators.NE, (byte) 0));
+                    }
+                    int x = ao + b + 64 * p + l;
+                    FloatVector w = ((FloatVector) lo.convertShape(VectorOperators.B2F, F, 0)).fma(sc1, mn1);
+                    s = w.fma(FloatVector.fromArray(F, a, x), s);
+                    w = ((FloatVector) hi.convertShape(VectorOperators.B2F, F, 0)).fma(sc2, mn2);
+                    s = w.fma(FloatVector.fromArray(F, a, x + 32), s);
+                }
+            }
+        }
+        s.intoArray(lanes, 0);
+        return LaneSum.of(lanes, 0);
     }
 
     /** 16 · bit j of {@code qh} for the L elements j = j0, j0 + 1, ... as floats. */
