@@ -15,7 +15,7 @@ import java.util.Map;
 import java.util.function.IntConsumer;
 
 /**
- * Quantized-weight matmul (Q8_0, Q4_0, Q5_0, Q5_1, Q4_1 weights, and the k-quants Q6_K, Q4_K, Q5_K where K is whole
+ * Quantized-weight matmul (Q8_0, Q4_0, Q5_0, Q5_1, Q4_1 weights, and the k-quants Q6_K, Q4_K, Q5_K, Q3_K, Q2_K where K is whole
  * 256-value super-blocks; F32 activations) through the engine, against the
  * same product in F32 on OpenBLAS. Besides GFLOP/s it reports GB/s of weight read (quantized
  * bytes for ours, F32 bytes for the peer) and, for the same thread count in the same run, the
@@ -28,7 +28,16 @@ public final class QuantBench {
 
     static final int[][] SMOKE = {{1, 9, 64}, {7, 33, 32}, {1, 9, 256}};
     static final DType[] TYPES = {
-        DType.Q8_0, DType.Q4_0, DType.Q5_0, DType.Q5_1, DType.Q4_1, DType.Q6_K, DType.Q4_K, DType.Q5_K
+        DType.Q8_0,
+        DType.Q4_0,
+        DType.Q5_0,
+        DType.Q5_1,
+        DType.Q4_1,
+        DType.Q6_K,
+        DType.Q4_K,
+        DType.Q5_K,
+        DType.Q3_K,
+        DType.Q2_K
     };
     static final long STREAM_BYTES = 256L << 20, SMOKE_STREAM_BYTES = 1L << 20;
 

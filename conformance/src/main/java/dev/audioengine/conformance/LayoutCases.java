@@ -166,6 +166,8 @@ final class LayoutCases {
             Bound b = switch (k) {
                 case Q6_K -> Bound.CAST_Q6_K;
                 case Q4_K -> Bound.CAST_Q4_K;
+                case Q3_K -> Bound.CAST_Q3_K;
+                case Q2_K -> Bound.CAST_Q2_K;
                 default -> Bound.CAST_Q5_K;
             };
             for (long[] s : new long[][] {{256}, {3, 1024}, {1, 7, 512}}) {

@@ -15,7 +15,7 @@ final class LinearCases {
             List.of(DType.F32, DType.F16, DType.BF16, DType.Q8_0, DType.Q4_0, DType.Q5_0, DType.Q5_1, DType.Q4_1);
 
     /** ggml's k-quants: rows of whole 256-value super-blocks, so they have cases of their own shapes. */
-    static final List<DType> SUPER_BLOCK_TYPES = List.of(DType.Q6_K, DType.Q4_K, DType.Q5_K);
+    static final List<DType> SUPER_BLOCK_TYPES = List.of(DType.Q6_K, DType.Q4_K, DType.Q5_K, DType.Q3_K, DType.Q2_K);
 
     static void addTo(List<ConformanceCase> out) {
         for (DType w : WEIGHT_TYPES) matmul(out, w);

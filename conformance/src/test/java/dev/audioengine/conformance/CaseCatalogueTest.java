@@ -66,11 +66,17 @@ class CaseCatalogueTest {
     @Test
     void coversTheDtypesEachOpTakes() {
         assertThat(dtypes("matmul"))
-                .contains("f32", "f16", "bf16", "q8_0", "q4_0", "q5_0", "q5_1", "q4_1", "q6_k", "q4_k", "q5_k");
+                .contains(
+                        "f32", "f16", "bf16", "q8_0", "q4_0", "q5_0", "q5_1", "q4_1", "q6_k", "q4_k", "q5_k", "q3_k",
+                        "q2_k");
         assertThat(dtypes("get_rows"))
-                .contains("f32", "f16", "bf16", "q8_0", "q4_0", "q5_0", "q5_1", "q4_1", "q6_k", "q4_k", "q5_k");
+                .contains(
+                        "f32", "f16", "bf16", "q8_0", "q4_0", "q5_0", "q5_1", "q4_1", "q6_k", "q4_k", "q5_k", "q3_k",
+                        "q2_k");
         assertThat(dtypes("cast"))
-                .contains("f16", "bf16", "q8_0", "q4_0", "q5_0", "q5_1", "q4_1", "q6_k", "q4_k", "q5_k", "i32");
+                .contains(
+                        "f16", "bf16", "q8_0", "q4_0", "q5_0", "q5_1", "q4_1", "q6_k", "q4_k", "q5_k", "q3_k", "q2_k",
+                        "i32");
         assertThat(dtypes("attention")).contains("f32", "f16", "bf16");
     }
 
@@ -80,7 +86,7 @@ class CaseCatalogueTest {
      */
     @Test
     void kQuantsHaveTheirCasesAndEvidence() {
-        for (String t : new String[] {"q6_k", "q4_k", "q5_k"}) {
+        for (String t : new String[] {"q6_k", "q4_k", "q5_k", "q3_k", "q2_k"}) {
             assertThat(CaseCatalogue.select("matmul", t)).as(t).hasSize(12);
             assertThat(CaseCatalogue.select("get_rows", t)).as(t).hasSize(4);
             assertThat(CaseCatalogue.select("cast", t)).as(t).hasSize(7);
@@ -121,7 +127,7 @@ class CaseCatalogueTest {
     @Test
     void unknownFilterNamesFailWithTheValidOnes() {
         assertThatThrownBy(() -> CaseCatalogue.select("matmull", null)).hasMessageContaining("matmul");
-        assertThatThrownBy(() -> CaseCatalogue.select(null, "q3_k")).hasMessageContaining("q8_0");
+        assertThatThrownBy(() -> CaseCatalogue.select(null, "iq4_nl")).hasMessageContaining("q8_0");
     }
 
     @Test

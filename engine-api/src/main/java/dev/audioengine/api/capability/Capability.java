@@ -35,7 +35,11 @@ public enum Capability {
     /** Matmul, get_rows and cast reading Q4_K super-blocks directly; without it a model loads Q4_K weights as F32. */
     Q4_K_WEIGHTS,
     /** Matmul, get_rows and cast reading Q5_K super-blocks directly; without it a model loads Q5_K weights as F32. */
-    Q5_K_WEIGHTS;
+    Q5_K_WEIGHTS,
+    /** Matmul, get_rows and cast reading Q3_K super-blocks directly; without it a model loads Q3_K weights as F32. */
+    Q3_K_WEIGHTS,
+    /** Matmul, get_rows and cast reading Q2_K super-blocks directly; without it a model loads Q2_K weights as F32. */
+    Q2_K_WEIGHTS;
 
     /**
      * The capability a backend needs before a model may keep weights of {@code type} as they are stored, for the
@@ -54,6 +58,8 @@ public enum Capability {
                     case Q6_K -> Q6_K_WEIGHTS;
                     case Q4_K -> Q4_K_WEIGHTS;
                     case Q5_K -> Q5_K_WEIGHTS;
+                    case Q3_K -> Q3_K_WEIGHTS;
+                    case Q2_K -> Q2_K_WEIGHTS;
                     default -> null;
                 });
     }

@@ -5,7 +5,7 @@ import java.lang.foreign.ValueLayout;
 
 /**
  * Quantize and dequantize rows in ggml's Q8_0, Q4_0, Q5_0, Q5_1 and Q4_1 block layouts and its k-quant
- * super-blocks Q6_K, Q4_K and Q5_K (see {@link DType}).
+ * super-blocks Q6_K, Q4_K, Q5_K, Q3_K and Q2_K (see {@link DType}).
  * The rounding follows ggml's reference quantizers ({@code quantize_row_*_ref}) so that blocks made here and blocks
  * read from a GGUF or whisper.cpp file mean the same numbers; the 5-bit and Q4_1 quantizers give ggml's bytes exactly
  * (weights' GgmlBlocksTest checks them against ggml itself). The k-quants decode as ggml's {@code dequantize_row_q*_K}
@@ -139,7 +139,7 @@ public final class BlockQuantization {
      */
     public static void quantize(DType type, float[] src, int srcOff, int n, MemorySegment dst, long dstOff) {
         switch (type) {
-            case Q6_K, Q4_K, Q5_K -> {
+            case Q6_K, Q4_K, Q5_K, Q3_K, Q2_K -> {
                 checkSuperBlocks(type, n);
                 for (int b = 0; b < n / KQuants.SUPER; b++)
                     KQuants.quantize(type, src, srcOff + b * KQuants.SUPER, dst, dstOff + (long) b * type.blockBytes());
@@ -166,7 +166,7 @@ public final class BlockQuantization {
      */
     public static void dequantize(DType type, MemorySegment src, long srcOff, float[] dst, int dstOff, int n) {
         switch (type) {
-            case Q6_K, Q4_K, Q5_K -> {
+            case Q6_K, Q4_K, Q5_K, Q3_K, Q2_K -> {
                 checkSuperBlocks(type, n);
                 for (int b = 0; b < n / KQuants.SUPER; b++)
                     KQuants.dequantize(

@@ -23,6 +23,13 @@ import java.util.Locale;
  * sub-block j holds 32 values, value = d * scale_j * q - dmin * min_j, q 0..15 in the low nibbles of
  * {@code qs[32 (j / 2) + l]} for even j and the high nibbles for odd j. Q5_K, 176 bytes: as Q4_K with {@code qh[32]}
  * between the scales and {@code qs}: bit j of {@code qh[l]} is the fifth bit (16) of element 32j + l, q 0..31.
+ * Q3_K, 110 bytes: {@code hmask[32]}, {@code qs[64]}, 12 bytes of sixteen 6-bit scales, f16 d; element e has low two
+ * bits {@code (qs[32 (e / 128) + e % 32] >> 2 ((e % 128) / 32)) & 3}, q = those bits, less 4 unless bit e / 32 of
+ * {@code hmask[e % 32]} is set, and value d * (scale_{e / 16} - 32) * q; scale j's low four bits are the low nibble of
+ * byte j (j &lt; 8) or the high nibble of byte j - 8, its high two bits bits 2 (j / 4), 2 (j / 4) + 1 of byte
+ * 8 + j % 4. Q2_K, 84 bytes: 16 bytes of scales (low nibble) and minimums (high nibble) per 16 values, {@code qs[64]},
+ * f16 d, f16 dmin; element e has q {@code (qs[32 (e / 128) + e % 32] >> 2 ((e % 128) / 32)) & 3} and value
+ * {@code d * (scales[e / 16] & 15) * q - dmin * (scales[e / 16] >> 4)}.
  */
 public enum DType {
     /** IEEE 754 single precision, 4 bytes; the type graph arithmetic and host results use. */
@@ -50,7 +57,11 @@ public enum DType {
     /** ggml's Q4_K super-block: 256 4-bit values in 8 sub-blocks with 6-bit scales and minimums, 144 bytes. */
     Q4_K(144, 256),
     /** ggml's Q5_K super-block: 256 5-bit values in 8 sub-blocks with 6-bit scales and minimums, 176 bytes. */
-    Q5_K(176, 256);
+    Q5_K(176, 256),
+    /** ggml's Q3_K super-block: 256 3-bit values in 16 sub-blocks with 6-bit scales and an f16 d, 110 bytes. */
+    Q3_K(110, 256),
+    /** ggml's Q2_K super-block: 256 2-bit values in 16 sub-blocks with 4-bit scales and minimums, 84 bytes. */
+    Q2_K(84, 256);
 
     private final int blockBytes;
     private final int blockSize;
@@ -64,7 +75,7 @@ public enum DType {
      * Bytes of one block (one element for plain types).
      *
      * @return 1, 2 or 4 for plain types; 34 for Q8_0, 18 for Q4_0, 22 for Q5_0, 24 for Q5_1, 20 for Q4_1, 210 for
-     *     Q6_K, 144 for Q4_K, 176 for Q5_K
+     *     Q6_K, 144 for Q4_K, 176 for Q5_K, 110 for Q3_K, 84 for Q2_K
      */
     public int blockBytes() {
         return blockBytes;

@@ -128,7 +128,7 @@ public final class HostTensor implements AutoCloseable {
                 for (int i = 0; i < values.length; i++)
                     t.data.set(ValueLayout.JAVA_BYTE, i, (byte) Math.max(-128, Math.min(127, Math.round(values[i]))));
             }
-            case Q8_0, Q4_0, Q5_0, Q5_1, Q4_1, Q6_K, Q4_K, Q5_K ->
+            case Q8_0, Q4_0, Q5_0, Q5_1, Q4_1, Q6_K, Q4_K, Q5_K, Q3_K, Q2_K ->
                 BlockQuantization.quantize(dtype, values, 0, values.length, t.data, 0);
         }
         return t;
@@ -239,7 +239,7 @@ public final class HostTensor implements AutoCloseable {
             case I8 -> {
                 for (int i = 0; i < n; i++) out[i] = data.get(ValueLayout.JAVA_BYTE, i);
             }
-            case Q8_0, Q4_0, Q5_0, Q5_1, Q4_1, Q6_K, Q4_K, Q5_K ->
+            case Q8_0, Q4_0, Q5_0, Q5_1, Q4_1, Q6_K, Q4_K, Q5_K, Q3_K, Q2_K ->
                 BlockQuantization.dequantize(dtype, data, 0, out, 0, n);
         }
         return out;

@@ -4,7 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * ggml's k-quant super-blocks (Q6_K, Q4_K, Q5_K; layouts in {@link DType}), one super-block of 256 values at a time,
+ * ggml's k-quant super-blocks (Q6_K, Q4_K, Q5_K, Q3_K, Q2_K; layouts in {@link DType}), one super-block of 256 values at a time,
  * for {@link BlockQuantization}. The decode is the arithmetic of ggml's {@code dequantize_row_q*_K} (moved here from
  * weights' GgmlBlocks, whose test checks it value for value against ggml itself), so every reader of these blocks
  * shares it. The quantizers are simple ones of our own, for casts and tests: they fill the same layout with the same
@@ -16,6 +16,8 @@ final class KQuants {
 
     static final int SUPER = 256;
     private static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED;
+    private static final ValueLayout.OfInt I32 =
+            ValueLayout.JAVA_INT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
 
     private static float h(MemorySegment s, long at) {
         return HalfFloats.f16ToFloat(s.get(SHORT, at));
@@ -31,6 +33,8 @@ final class KQuants {
             case Q6_K -> q6K(s, at, y, off);
             case Q4_K -> q45K(s, at, y, off, false);
             case Q5_K -> q45K(s, at, y, off, true);
+            case Q3_K -> q3K(s, at, y, off);
+            case Q2_K -> q2K(s, at, y, off);
             default -> throw new IllegalArgumentException(type + " is not a k-quant");
         }
     }
@@ -41,6 +45,8 @@ final class KQuants {
             case Q6_K -> quantizeQ6K(x, from, s, at);
             case Q4_K -> quantizeQ45K(x, from, s, at, false);
             case Q5_K -> quantizeQ45K(x, from, s, at, true);
+            case Q3_K -> quantizeQ3K(x, from, s, at);
+            case Q2_K -> quantizeQ2K(x, from, s, at);
             default -> throw new IllegalArgumentException(type + " is not a k-quant");
         }
     }
@@ -201,6 +207,149 @@ final class KQuants {
                 if (fifth) orByte(s, qh + l, ((a >> 4) << (2 * p)) | ((b >> 4) << (2 * p + 1)));
             }
         }
+    }
+
+    private static void q2K(MemorySegment s, long x, float[] y, int off) {
+        long scales = x, qs = x + 16;
+        float d = h(s, x + 80), min = h(s, x + 82);
+        int k = off, is = 0;
+        for (int n = 0; n < SUPER; n += 128, qs += 32) {
+            for (int shift = 0; shift < 8; shift += 2) {
+                for (int half = 0; half < 2; half++) {
+                    int sc = u8(s, scales + is++);
+                    float dl = d * (sc & 0xF), ml = min * (sc >> 4);
+                    for (int l = 0; l < 16; l++) y[k++] = dl * ((u8(s, qs + half * 16 + l) >> shift) & 3) - ml;
+                }
+            }
+        }
+    }
+
+    /** The 6-bit scale (0..63, 32 meaning 0) of sub-block {@code j} (0..15) of a Q3_K super-block's 12 scale bytes. */
+    static int scaleQ3K(MemorySegment s, long sc, int j) {
+        int low = j < 8 ? u8(s, sc + j) & 0xF : u8(s, sc + j - 8) >> 4;
+        return low | (((u8(s, sc + 8 + j % 4) >> (2 * (j / 4))) & 3) << 4);
+    }
+
+    private static void q3K(MemorySegment s, long x, float[] y, int off) {
+        long hmask = x, qs = x + 32, sc = x + 96;
+        float dAll = h(s, x + 108);
+        // twelve bytes hold sixteen 6-bit scales: low nibbles in bytes 0-7, high 2 bits in bytes 8-11
+        int a0 = s.get(I32, sc), a1 = s.get(I32, sc + 4), tmp = s.get(I32, sc + 8);
+        int k1 = 0x03030303, k2 = 0x0f0f0f0f;
+        int[] aux = {
+            (a0 & k2) | (((tmp) & k1) << 4),
+            (a1 & k2) | (((tmp >>> 2) & k1) << 4),
+            ((a0 >>> 4) & k2) | (((tmp >>> 4) & k1) << 4),
+            ((a1 >>> 4) & k2) | (((tmp >>> 6) & k1) << 4)
+        };
+        int k = off, is = 0, m = 1;
+        for (int n = 0; n < SUPER; n += 128, qs += 32) {
+            for (int shift = 0; shift < 8; shift += 2, m <<= 1) {
+                for (int half = 0; half < 2; half++) {
+                    int scale = ((aux[is >> 2] >>> (8 * (is & 3))) & 0xFF) - 32;
+                    is++;
+                    float dl = dAll * scale;
+                    for (int l = 0; l < 16; l++) {
+                        int i = half * 16 + l;
+                        int q = (u8(s, qs + i) >> shift) & 3;
+                        y[k++] = dl * (q - ((u8(s, hmask + i) & m) != 0 ? 0 : 4));
+                    }
+                }
+            }
+        }
+    }
+
+    /** Where element e's two low bits sit: byte {@code 32 (e / 128) + e % 32} of qs, shifted by 2 ((e % 128) / 32). */
+    private static void setTwoBits(MemorySegment s, long qs, int e, int q) {
+        orByte(s, qs + 32 * (e / 128) + e % 32, (q & 3) << (2 * ((e % 128) / 32)));
+    }
+
+    /**
+     * Q3_K: each sub-block of 16 takes the scale that maps its value of largest magnitude to -4; d is the largest of
+     * those magnitudes over 31 (f16) and each 6-bit signed scale the multiple of d at or beyond it in magnitude (so
+     * nothing clips at -4), each value the nearest step in -4..3.
+     */
+    private static void quantizeQ3K(float[] x, int from, MemorySegment s, long at) {
+        float[] scale = new float[16];
+        float amaxScale = 0;
+        for (int j = 0; j < 16; j++) {
+            float amax = 0, max = 0;
+            for (int i = 0; i < 16; i++) {
+                float v = x[from + 16 * j + i];
+                if (Math.abs(v) > amax) {
+                    amax = Math.abs(v);
+                    max = v;
+                }
+            }
+            scale[j] = max / -4f;
+            amaxScale = Math.max(amaxScale, Math.abs(scale[j]));
+        }
+        short dBits = HalfFloats.floatToF16(amaxScale / 31f);
+        float d = HalfFloats.f16ToFloat(dBits);
+        for (int i = 0; i < 110; i++) s.set(ValueLayout.JAVA_BYTE, at + i, (byte) 0);
+        long hmask = at, qs = at + 32, sc = at + 96;
+        for (int j = 0; j < 16; j++) {
+            int mag = d == 0 ? 0 : (int) Math.ceil(Math.abs(scale[j]) / d);
+            int l = scale[j] < 0 ? -Math.min(32, mag) : Math.min(31, mag);
+            int stored = l + 32;
+            // ggml's packing: low nibbles in bytes 0-7 (sub-blocks 8-15 in the high halves), high two bits in 8-11
+            orByte(s, sc + j % 8, j < 8 ? stored & 0xF : (stored & 0xF) << 4);
+            orByte(s, sc + 8 + j % 4, (stored >> 4) << (2 * (j / 4)));
+            float step = d * l;
+            for (int i = 0; i < 16; i++) {
+                int e = 16 * j + i;
+                int q = step == 0 ? 0 : Math.max(-4, Math.min(3, Math.round(x[from + e] / step))) + 4;
+                setTwoBits(s, qs, e, q);
+                if (q >= 4) orByte(s, hmask + e % 32, 1 << (e / 32));
+            }
+        }
+        s.set(SHORT, at + 108, dBits);
+    }
+
+    /**
+     * Q2_K: each sub-block of 16 spans [min(0, lowest), highest]; dmin is the largest -min over 15 (f16) and each 4-bit
+     * minimum the multiple of it at or below the lowest value, then d the largest step over 15 and each 4-bit scale the
+     * multiple of d at or above the step that reaches the highest value in 3 steps; each value the nearest step in 0..3.
+     */
+    private static void quantizeQ2K(float[] x, int from, MemorySegment s, long at) {
+        float[] his = new float[16], mins = new float[16];
+        float maxMin = 0;
+        for (int j = 0; j < 16; j++) {
+            float lo = 0, hi = -Float.MAX_VALUE;
+            for (int i = 0; i < 16; i++) {
+                float v = x[from + 16 * j + i];
+                lo = Math.min(lo, v);
+                hi = Math.max(hi, v);
+            }
+            his[j] = hi;
+            mins[j] = -lo;
+            maxMin = Math.max(maxMin, mins[j]);
+        }
+        short mBits = HalfFloats.floatToF16(maxMin / 15f);
+        float dmin = HalfFloats.f16ToFloat(mBits);
+        int[] lms = new int[16];
+        float[] steps = new float[16];
+        float maxStep = 0;
+        for (int j = 0; j < 16; j++) {
+            lms[j] = dmin == 0 ? 0 : (int) Math.min(15, Math.ceil(mins[j] / dmin));
+            steps[j] = (his[j] + dmin * lms[j]) / 3;
+            maxStep = Math.max(maxStep, steps[j]);
+        }
+        short dBits = HalfFloats.floatToF16(maxStep / 15f);
+        float d = HalfFloats.f16ToFloat(dBits);
+        for (int i = 0; i < 84; i++) s.set(ValueLayout.JAVA_BYTE, at + i, (byte) 0);
+        for (int j = 0; j < 16; j++) {
+            int ls = d == 0 ? 0 : (int) Math.min(15, Math.ceil(steps[j] / d)), lm = lms[j];
+            s.set(ValueLayout.JAVA_BYTE, at + j, (byte) (ls | (lm << 4)));
+            float step = d * ls, min = dmin * lm;
+            for (int i = 0; i < 16; i++) {
+                int e = 16 * j + i;
+                int q = step == 0 ? 0 : Math.max(0, Math.min(3, Math.round((x[from + e] + min) / step)));
+                setTwoBits(s, at + 16, e, q);
+            }
+        }
+        s.set(SHORT, at + 80, dBits);
+        s.set(SHORT, at + 82, mBits);
     }
 
     private static void orByte(MemorySegment s, long at, int bits) {

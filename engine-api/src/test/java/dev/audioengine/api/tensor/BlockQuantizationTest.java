@@ -119,7 +119,7 @@ class BlockQuantizationTest {
      * values by a sizeable part of that magnitude.
      */
     @org.junit.jupiter.params.ParameterizedTest
-    @org.junit.jupiter.params.provider.EnumSource(names = {"Q6_K", "Q4_K", "Q5_K"})
+    @org.junit.jupiter.params.provider.EnumSource(names = {"Q6_K", "Q4_K", "Q5_K", "Q3_K", "Q2_K"})
     void kQuantsRoundTrip(DType type) {
         Random r = new Random(seed);
         int supers = 3;
@@ -140,6 +140,17 @@ class BlockQuantizationTest {
                     if (type == DType.Q6_K) {
                         float d = HalfFloats.f16ToFloat(q.data().get(ValueLayout.JAVA_SHORT_UNALIGNED, at + 208));
                         step = Math.abs(d * q.data().get(ValueLayout.JAVA_BYTE, at + 192 + i / 16));
+                    } else if (type == DType.Q3_K) {
+                        // sub-block j's 6-bit scale: low nibble of byte j (high nibble of byte j - 8 from j = 8),
+                        // high two bits at 2 (j / 4) of byte 8 + j % 4, less 32
+                        int j = i / 16;
+                        int lo = (q.data().get(ValueLayout.JAVA_BYTE, at + 96 + j % 8) & 0xff) >> (j < 8 ? 0 : 4);
+                        int hi = (q.data().get(ValueLayout.JAVA_BYTE, at + 96 + 8 + j % 4) & 0xff) >> (2 * (j / 4));
+                        float d = HalfFloats.f16ToFloat(q.data().get(ValueLayout.JAVA_SHORT_UNALIGNED, at + 108));
+                        step = Math.abs(d * (((lo & 15) | ((hi & 3) << 4)) - 32));
+                    } else if (type == DType.Q2_K) {
+                        float d = HalfFloats.f16ToFloat(q.data().get(ValueLayout.JAVA_SHORT_UNALIGNED, at + 80));
+                        step = d * (q.data().get(ValueLayout.JAVA_BYTE, at + i / 16) & 15);
                     } else {
                         float d = HalfFloats.f16ToFloat(q.data().get(ValueLayout.JAVA_SHORT_UNALIGNED, at));
                         step = d * BlockQuantization.scaleK4(q.data(), at + 4, i / 32, false);

@@ -20,7 +20,7 @@ class BlockTypesTest {
     @ParameterizedTest
     @EnumSource(
             value = DType.class,
-            names = {"Q8_0", "Q4_0", "Q5_0", "Q5_1", "Q4_1", "Q6_K", "Q4_K", "Q5_K"})
+            names = {"Q8_0", "Q4_0", "Q5_0", "Q5_1", "Q4_1", "Q6_K", "Q4_K", "Q5_K", "Q3_K", "Q2_K"})
     void opsReadingABlockTypeAreSupportedOnlyWhereTheKernelsDecodeIt(DType t) {
         boolean decoded = t == DType.Q8_0 || t == DType.Q4_0;
         assertThat(BlockTypes.decoded(t)).as(t.name()).isEqualTo(decoded);

@@ -15,9 +15,9 @@ import org.junit.jupiter.params.provider.CsvSource;
  * whisper.cpp's quantized files: the seeded random model written in F16, quantized by whisper.cpp's own tool to each
  * type it writes, then greedy decoding by whisper-cli and by the engine on that file must take the same tokens with
  * the same probabilities, as the F16 parity test requires (a parting only at a near tie, here at any token).
- * The engine reads q8_0, q4_0, q5_0, q5_1, q4_1, q6_K, q4_K and q5_K in its own types (the CPU multiplies by their
- * blocks) and dequantizes q3_K and q2_K to F32 at load (the dequantization of all of them is checked value for value
- * against ggml's in the weights module's GgmlBlocksTest); whisper.cpp multiplies by the
+ * The engine reads every one of them in its own types (the CPU multiplies by their blocks; the dequantization of all
+ * of them is checked value for value against ggml's in the weights module's GgmlBlocksTest); whisper.cpp multiplies by
+ * the
  * quantized blocks with activations rounded to 8 bits, hence a wider tolerance than F16's. d = 256: the
  * k-quants' 256-value super-blocks need rows of that length.
  */
@@ -38,7 +38,7 @@ class WhisperQuantizedTest {
 
     /**
      * Which stored block types a file's projections keep: those every backend multiplies, and each of Q5_0, Q5_1, Q4_1,
-     * Q6_K, Q4_K, Q5_K only where its capability is effective (the CPU declares them; a user's switch takes one away,
+     * and the k-quants only where its capability is effective (the CPU declares them; a user's switch takes one away,
      * and those weights then load as F32).
      */
     @org.junit.jupiter.api.Test
@@ -59,9 +59,19 @@ class WhisperQuantizedTest {
                             DType.Q4_1,
                             DType.Q6_K,
                             DType.Q4_K,
-                            DType.Q5_K);
+                            DType.Q5_K,
+                            DType.Q3_K,
+                            DType.Q2_K);
             assertThat(WhisperModel.storedTypesKept(without.effectiveCapabilities(WhisperModel.USES)))
-                    .containsExactlyInAnyOrder(DType.Q8_0, DType.Q4_0, DType.Q5_0, DType.Q4_1, DType.Q4_K, DType.Q5_K);
+                    .containsExactlyInAnyOrder(
+                            DType.Q8_0,
+                            DType.Q4_0,
+                            DType.Q5_0,
+                            DType.Q4_1,
+                            DType.Q4_K,
+                            DType.Q5_K,
+                            DType.Q3_K,
+                            DType.Q2_K);
             assertThat(WhisperModel.storedTypesKept(java.util.Set.of()))
                     .containsExactlyInAnyOrder(DType.Q8_0, DType.Q4_0);
         }

@@ -42,7 +42,7 @@ final class LayoutKernels {
 
     /**
      * Plain types, and the block types the shaders decode (Q8_0, Q4_0); Q5_0, Q5_1, Q4_1 and the k-quants (Q6_K, Q4_K,
-     * Q5_K) have no shader yet, so
+     * Q5_K, Q3_K, Q2_K) have no shader yet, so
      * this backend does not declare their weight capabilities and models load them as F32.
      */
     private static boolean shadersDecode(DType t) {

@@ -17,7 +17,7 @@ import jdk.incubator.vector.VectorSpecies;
 
 /**
  * A matrix inside a kernel tensor: F32, F16 and BF16 through any element strides; the block types (Q8_0, Q4_0,
- * Q5_0, Q5_1, Q4_1, and the k-quants Q6_K, Q4_K, Q5_K in super-blocks of 256)
+ * Q5_0, Q5_1, Q4_1, and the k-quants Q6_K, Q4_K, Q5_K, Q3_K, Q2_K in super-blocks of 256)
  * as contiguous rows decoded block by block (no dequantized copy of the whole weight exists).
  * Unit-stride rows decode with vector widening conversions where the float vector has at least
  * 8 lanes (so the matching byte and short vectors exist); elsewhere scalar loops do the same.
@@ -81,7 +81,7 @@ public final class TensorMatrix implements MatrixSource {
             case Q8_0 -> readQ8(r, k0, len, dst, off);
             case Q4_0 -> readQ4(r, k0, len, dst, off);
             case Q5_0, Q5_1, Q4_1 -> readBlocks(r, k0, len, dst, off);
-            case Q6_K, Q4_K, Q5_K -> readSuperBlocks(r, k0, len, dst, off);
+            case Q6_K, Q4_K, Q5_K, Q3_K, Q2_K -> readSuperBlocks(r, k0, len, dst, off);
             default -> throw new IllegalStateException("no float matrix view of " + dtype);
         }
     }
@@ -208,8 +208,9 @@ public final class TensorMatrix implements MatrixSource {
     /**
      * Q6_K, Q4_K and Q5_K rows decoded super-block by super-block with vectors (the kernel's own decode, the same as
      * {@link #dotQ6K} and {@link #dotQ45K} do in registers), only the slice asked for; k0 and len are whole
-     * super-blocks (K is a multiple of 256 and the kernels' slices are multiples of 1024). Narrow vectors, and a part
-     * super-block should one be asked for, take {@link BlockQuantization}'s scalar decode.
+     * super-blocks (K is a multiple of 256 and the kernels' slices are multiples of 1024). Narrow vectors, Q3_K and
+     * Q2_K (no vector decode of their own yet), and a part super-block should one be asked for, take
+     * {@link BlockQuantization}'s scalar decode.
      */
     private void readSuperBlocks(int r, int k0, int len, float[] dst, int off) {
         int bytes = dtype.blockBytes();
@@ -217,7 +218,8 @@ public final class TensorMatrix implements MatrixSource {
         long at = base + ((long) r * (cols / 256) + k0 / 256) * bytes;
         for (int b = 0; b < len; b += 256, at += bytes) {
             int o = off + b;
-            if (!WIDE || len - b < 256) {
+            if (!WIDE || len - b < 256 || dtype == DType.Q3_K || dtype == DType.Q2_K) {
+                // Q3_K and Q2_K have no vector decode yet: the shared scalar one, into scratch
                 float[] block = new float[256];
                 BlockQuantization.dequantize(dtype, seg, at, block, 0, 256);
                 System.arraycopy(block, 0, dst, o, Math.min(256, len - b));
@@ -405,7 +407,8 @@ public final class TensorMatrix implements MatrixSource {
 
     /** True when {@link #dotQuantized} applies: block rows and vectors wide enough to decode a block in one or two steps. */
     boolean fusedQuantizedDot() {
-        return WIDE && dtype.isQuantized();
+        // Q3_K and Q2_K have no in-register dot yet: their products decode row slices (readRow) and multiply those
+        return WIDE && dtype.isQuantized() && dtype != DType.Q3_K && dtype != DType.Q2_K;
     }
 
     boolean isQ8() {
