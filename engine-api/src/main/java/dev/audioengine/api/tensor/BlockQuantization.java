@@ -338,6 +338,19 @@ public final class BlockQuantization {
         return KQuants.scaleK4(s, scales, j, min);
     }
 
+    /**
+     * The 6-bit scale (0..63; the multiplier is this less 32) of sub-block {@code j} of a Q3_K super-block, as ggml
+     * unpacks it; for kernels that multiply these blocks in place.
+     *
+     * @param s the memory holding the super-block
+     * @param scales byte offset of its 12 scale bytes (96 bytes after the super-block's start)
+     * @param j the sub-block, 0..15 (16 values each)
+     * @return 0..63
+     */
+    public static int scaleQ3K(MemorySegment s, long scales, int j) {
+        return KQuants.scaleQ3K(s, scales, j);
+    }
+
     private static void checkBlocks(int n) {
         if (n % BLOCK != 0) throw new IllegalArgumentException(n + " values is not a whole number of 32-value blocks");
     }

@@ -219,7 +219,8 @@ public final class TensorMatrix implements MatrixSource {
         for (int b = 0; b < len; b += 256, at += bytes) {
             int o = off + b;
             if (!WIDE || len - b < 256 || dtype == DType.Q3_K || dtype == DType.Q2_K) {
-                // Q3_K and Q2_K have no vector decode yet: the shared scalar one, into scratch
+                // Q3_K and Q2_K rows (tall products only; their mat-vecs decode in registers): the shared scalar
+                // decode, into scratch
                 float[] block = new float[256];
                 BlockQuantization.dequantize(dtype, seg, at, block, 0, 256);
                 System.arraycopy(block, 0, dst, o, Math.min(256, len - b));
@@ -396,6 +397,96 @@ public final class TensorMatrix implements MatrixSource {
         return LaneSum.of(lanes, 0);
     }
 
+    /**
+     * One activation row's dot with Q2_K row r, decoded in registers: for each 32-byte run of {@code qs} (128 values),
+     * L bytes at a time, the four 2-bit fields by constant shifts, each the L values of one 16-value sub-block, value
+     * q · d · scale - dmin · minimum.
+     */
+    private float dotQ2K(int r, float[] a, int ao, int k, float[] lanes) {
+        long at = base + (long) r * (cols / 256) * 84;
+        FloatVector s = FloatVector.zero(F);
+        for (int b = 0; b < k; b += 256, at += 84) {
+            float d = Float.float16ToFloat(seg.get(CpuTensor.I16, at + 80));
+            float dmin = Float.float16ToFloat(seg.get(CpuTensor.I16, at + 82));
+            for (int n = 0; n < 2; n++) {
+                for (int l = 0; l < 32; l += L) {
+                    ByteVector raw = ByteVector.fromMemorySegment(B, seg, at + 16 + 32 * n + l, NATIVE);
+                    long sc = at + 8 * n + l / 16;
+                    int x = ao + b + 128 * n + l;
+                    int sm = seg.get(ValueLayout.JAVA_BYTE, sc) & 0xff;
+                    FloatVector w = ((FloatVector) raw.and((byte) 3).convertShape(VectorOperators.B2F, F, 0))
+                            .fma(d * (sm & 15), -dmin * (sm >> 4));
+                    s = w.fma(FloatVector.fromArray(F, a, x), s);
+                    sm = seg.get(ValueLayout.JAVA_BYTE, sc + 2) & 0xff;
+                    w = ((FloatVector) raw.lanewise(VectorOperators.LSHR, 2)
+                                    .and((byte) 3)
+                                    .convertShape(VectorOperators.B2F, F, 0))
+                            .fma(d * (sm & 15), -dmin * (sm >> 4));
+                    s = w.fma(FloatVector.fromArray(F, a, x + 32), s);
+                    sm = seg.get(ValueLayout.JAVA_BYTE, sc + 4) & 0xff;
+                    w = ((FloatVector) raw.lanewise(VectorOperators.LSHR, 4)
+                                    .and((byte) 3)
+                                    .convertShape(VectorOperators.B2F, F, 0))
+                            .fma(d * (sm & 15), -dmin * (sm >> 4));
+                    s = w.fma(FloatVector.fromArray(F, a, x + 64), s);
+                    sm = seg.get(ValueLayout.JAVA_BYTE, sc + 6) & 0xff;
+                    w = ((FloatVector) raw.lanewise(VectorOperators.LSHR, 6)
+                                    .and((byte) 3)
+                                    .convertShape(VectorOperators.B2F, F, 0))
+                            .fma(d * (sm & 15), -dmin * (sm >> 4));
+                    s = w.fma(FloatVector.fromArray(F, a, x + 96), s);
+                }
+            }
+        }
+        s.intoArray(lanes, 0);
+        return LaneSum.of(lanes, 0);
+    }
+
+    /**
+     * One activation row's dot with Q3_K row r, decoded in registers as Q2_K's (constant shifts for the 2-bit fields),
+     * 4 taken off where a compare against {@code hmask} (bit 4 · half + field) finds the high bit clear, the sub-block's
+     * 6-bit scale less 32 times d folded in.
+     */
+    private float dotQ3K(int r, float[] a, int ao, int k, float[] lanes) {
+        long at = base + (long) r * (cols / 256) * 110;
+        FloatVector s = FloatVector.zero(F);
+        for (int b = 0; b < k; b += 256, at += 110) {
+            float d = Float.float16ToFloat(seg.get(CpuTensor.I16, at + 108));
+            for (int n = 0; n < 2; n++) {
+                for (int l = 0; l < 32; l += L) {
+                    ByteVector raw = ByteVector.fromMemorySegment(B, seg, at + 32 + 32 * n + l, NATIVE);
+                    ByteVector hm = ByteVector.fromMemorySegment(B, seg, at + l, NATIVE);
+                    int j = 8 * n + l / 16, x = ao + b + 128 * n + l;
+                    FloatVector w = (FloatVector) raw.and((byte) 3)
+                            .sub((byte) 4, hm.and((byte) (1 << (4 * n))).compare(VectorOperators.EQ, (byte) 0))
+                            .convertShape(VectorOperators.B2F, F, 0);
+                    s = w.mul(d * (BlockQuantization.scaleQ3K(seg, at + 96, j) - 32))
+                            .fma(FloatVector.fromArray(F, a, x), s);
+                    w = (FloatVector) raw.lanewise(VectorOperators.LSHR, 2)
+                            .and((byte) 3)
+                            .sub((byte) 4, hm.and((byte) (2 << (4 * n))).compare(VectorOperators.EQ, (byte) 0))
+                            .convertShape(VectorOperators.B2F, F, 0);
+                    s = w.mul(d * (BlockQuantization.scaleQ3K(seg, at + 96, j + 2) - 32))
+                            .fma(FloatVector.fromArray(F, a, x + 32), s);
+                    w = (FloatVector) raw.lanewise(VectorOperators.LSHR, 4)
+                            .and((byte) 3)
+                            .sub((byte) 4, hm.and((byte) (4 << (4 * n))).compare(VectorOperators.EQ, (byte) 0))
+                            .convertShape(VectorOperators.B2F, F, 0);
+                    s = w.mul(d * (BlockQuantization.scaleQ3K(seg, at + 96, j + 4) - 32))
+                            .fma(FloatVector.fromArray(F, a, x + 64), s);
+                    w = (FloatVector) raw.lanewise(VectorOperators.LSHR, 6)
+                            .and((byte) 3)
+                            .sub((byte) 4, hm.and((byte) (8 << (4 * n))).compare(VectorOperators.EQ, (byte) 0))
+                            .convertShape(VectorOperators.B2F, F, 0);
+                    s = w.mul(d * (BlockQuantization.scaleQ3K(seg, at + 96, j + 6) - 32))
+                            .fma(FloatVector.fromArray(F, a, x + 96), s);
+                }
+            }
+        }
+        s.intoArray(lanes, 0);
+        return LaneSum.of(lanes, 0);
+    }
+
     /** 16 · bit j of {@code qh} for the L elements j = j0, j0 + 1, ... as floats. */
     private static FloatVector fifthBits(int qh, int j0) {
         return ((FloatVector) IntVector.broadcast(I, qh)
@@ -407,8 +498,7 @@ public final class TensorMatrix implements MatrixSource {
 
     /** True when {@link #dotQuantized} applies: block rows and vectors wide enough to decode a block in one or two steps. */
     boolean fusedQuantizedDot() {
-        // Q3_K and Q2_K have no in-register dot yet: their products decode row slices (readRow) and multiply those
-        return WIDE && dtype.isQuantized() && dtype != DType.Q3_K && dtype != DType.Q2_K;
+        return WIDE && dtype.isQuantized();
     }
 
     boolean isQ8() {
@@ -428,6 +518,12 @@ public final class TensorMatrix implements MatrixSource {
             case Q4_0 -> dotQ4(r, a, ao, m, k, out, j, ld, lanes);
             case Q6_K -> dotQ6K(r, a, ao, m, k, out, j, ld, lanes);
             case Q4_K, Q5_K -> dotQ45K(r, a, ao, m, k, out, j, ld, lanes);
+            case Q3_K, Q2_K -> {
+                for (int i = 0; i < m; i++)
+                    out[j + i * ld] = dtype == DType.Q3_K
+                            ? dotQ3K(r, a, ao + i * k, k, lanes)
+                            : dotQ2K(r, a, ao + i * k, k, lanes);
+            }
             default -> dotBlocks(r, a, ao, m, k, out, j, ld, lanes);
         }
     }
