@@ -15,7 +15,8 @@ import java.util.Map;
 import java.util.function.IntConsumer;
 
 /**
- * Quantized-weight matmul (Q8_0, Q4_0, Q5_0, Q5_1, Q4_1 weights, F32 activations) through the engine, against the
+ * Quantized-weight matmul (Q8_0, Q4_0, Q5_0, Q5_1, Q4_1 weights, and the k-quants Q6_K, Q4_K, Q5_K, Q3_K, Q2_K where K is whole
+ * 256-value super-blocks; F32 activations) through the engine, against the
  * same product in F32 on OpenBLAS. Besides GFLOP/s it reports GB/s of weight read (quantized
  * bytes for ours, F32 bytes for the peer) and, for the same thread count in the same run, the
  * streaming-read bound that a mat-vec can at best reach, its passes taking turns with the two
@@ -25,8 +26,19 @@ public final class QuantBench {
     /** {M, N, K}: a 4096 mat-vec (decoder step) and an audio-encoder-sized product. */
     static final int[][] CASES = {{1, 4096, 4096}, {1500, 1536, 384}};
 
-    static final int[][] SMOKE = {{1, 9, 64}, {7, 33, 32}};
-    static final DType[] TYPES = {DType.Q8_0, DType.Q4_0, DType.Q5_0, DType.Q5_1, DType.Q4_1};
+    static final int[][] SMOKE = {{1, 9, 64}, {7, 33, 32}, {1, 9, 256}};
+    static final DType[] TYPES = {
+        DType.Q8_0,
+        DType.Q4_0,
+        DType.Q5_0,
+        DType.Q5_1,
+        DType.Q4_1,
+        DType.Q6_K,
+        DType.Q4_K,
+        DType.Q5_K,
+        DType.Q3_K,
+        DType.Q2_K
+    };
     static final long STREAM_BYTES = 256L << 20, SMOKE_STREAM_BYTES = 1L << 20;
 
     private QuantBench() {}
@@ -38,6 +50,7 @@ public final class QuantBench {
                     StreamRead stream = new StreamRead(s.smoke() ? SMOKE_STREAM_BYTES : STREAM_BYTES, threads)) {
                 for (int[] c : s.smoke() ? SMOKE : CASES) {
                     for (DType t : TYPES) {
+                        if (c[2] % t.blockSize() != 0) continue; // k-quants: only K of whole super-blocks
                         if (s.selected(c[0] + "x" + c[1] + "x" + c[2]) || s.selected(t.name()))
                             out.add(one(s, backend, stream, threads, t, c[0], c[1], c[2]));
                     }

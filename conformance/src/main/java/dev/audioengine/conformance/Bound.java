@@ -74,6 +74,26 @@ public record Bound(double nmse, String why) {
     public static final Bound CAST_Q4_1 =
             new Bound(1.2e-4, "one Q4_1 step (range/15 = 0.35 sigma) on 1 element in 1000: 1.2e-4");
 
+    /** One Q6_K step (a 16-value sub-block's amax/32, about 0.06σ) on 1 element in 1000: 1e-3·0.0036 = 4e-6. */
+    public static final Bound CAST_Q6_K =
+            new Bound(4e-6, "one Q6_K step (sub-block amax/32 = 0.06 sigma) on 1 element in 1000: 4e-6");
+
+    /** One Q4_K step (a 32-value sub-block's range/15, about 0.3σ) on 1 element in 1000: 1e-3·0.1 = 1e-4. */
+    public static final Bound CAST_Q4_K =
+            new Bound(1.2e-4, "one Q4_K step (sub-block range/15 = 0.3 sigma) on 1 element in 1000: 1.2e-4");
+
+    /** One Q5_K step (a 32-value sub-block's range/31, about 0.15σ) on 1 element in 1000: 1e-3·0.026 = 3e-5. */
+    public static final Bound CAST_Q5_K =
+            new Bound(3e-5, "one Q5_K step (sub-block range/31 = 0.15 sigma) on 1 element in 1000: 3e-5");
+
+    /** One Q3_K step (a 16-value sub-block's amax/4, about 0.45σ) on 1 element in 1000: 1e-3·0.2 = 2e-4. */
+    public static final Bound CAST_Q3_K =
+            new Bound(2e-4, "one Q3_K step (sub-block amax/4 = 0.45 sigma) on 1 element in 1000: 2e-4");
+
+    /** One Q2_K step (a 16-value sub-block's range/3, about 1.2σ) on 1 element in 1000: 1e-3·1.4 = 1.4e-3. */
+    public static final Bound CAST_Q2_K =
+            new Bound(1.4e-3, "one Q2_K step (sub-block range/3 = 1.2 sigma) on 1 element in 1000: 1.4e-3");
+
     public Bound {
         if (!(nmse >= 0)) throw new IllegalArgumentException("bound must be >= 0: " + nmse);
         if (why == null || why.isBlank()) throw new IllegalArgumentException("a bound says where it comes from");

@@ -37,6 +37,11 @@ public final class CapabilityEvidence {
             case Q5_0_WEIGHTS -> k -> k.dtype().equals("q5_0");
             case Q5_1_WEIGHTS -> k -> k.dtype().equals("q5_1");
             case Q4_1_WEIGHTS -> k -> k.dtype().equals("q4_1");
+            case Q6_K_WEIGHTS -> k -> k.dtype().equals("q6_k");
+            case Q4_K_WEIGHTS -> k -> k.dtype().equals("q4_k");
+            case Q5_K_WEIGHTS -> k -> k.dtype().equals("q5_k");
+            case Q3_K_WEIGHTS -> k -> k.dtype().equals("q3_k");
+            case Q2_K_WEIGHTS -> k -> k.dtype().equals("q2_k");
             // no conformance cases exist yet, so no backend may declare these
             case TORCH_COMPATIBLE_RANDOM, GRAPH_CAPTURE -> k -> false;
         };

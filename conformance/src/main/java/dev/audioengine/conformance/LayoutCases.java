@@ -161,6 +161,38 @@ final class LayoutCases {
                     "f32->" + lower(to) + (to.isQuantized() ? " rows [6,64][1:6:2]" : " x[3,65] transposed view"),
                     b));
         }
+        // the k-quants: rows of one to four super-blocks, and every other row of a [6, 512] (a strided view)
+        for (DType k : LinearCases.SUPER_BLOCK_TYPES) {
+            Bound b = switch (k) {
+                case Q6_K -> Bound.CAST_Q6_K;
+                case Q4_K -> Bound.CAST_Q4_K;
+                case Q3_K -> Bound.CAST_Q3_K;
+                case Q2_K -> Bound.CAST_Q2_K;
+                default -> Bound.CAST_Q5_K;
+            };
+            for (long[] s : new long[][] {{256}, {3, 1024}, {1, 7, 512}}) {
+                CaseDraft d = new CaseDraft();
+                out.add(d.done(
+                        d.g.cast(d.f32("x", new Values.Normal(2), s), k),
+                        lower(k),
+                        "f32->" + lower(k) + " x" + dims(s),
+                        b));
+            }
+            CaseDraft d = new CaseDraft();
+            out.add(d.done(
+                    d.g.cast(d.g.slice(d.f32("x", new Values.Normal(2), 6, 512), 0, 1, 6, 2), k),
+                    lower(k),
+                    "f32->" + lower(k) + " rows [6,512][1:6:2]",
+                    b));
+            for (long[] s : new long[][] {{256}, {3, 1024}, {5, 768}}) {
+                d = new CaseDraft();
+                out.add(d.done(
+                        d.g.cast(d.input("x", k, new Values.Normal(2), s), DType.F32),
+                        lower(k),
+                        lower(k) + "->f32 x" + dims(s),
+                        Bound.EXACT));
+            }
+        }
         for (DType from : others) {
             Values v = from == DType.I32 ? Values.ints(-100000, 100000) : new Values.Normal(2);
             for (long[] s : new long[][] {{32}, {3, 1024}, {5, 64}}) {

@@ -14,8 +14,12 @@ final class LinearCases {
     static final List<DType> WEIGHT_TYPES =
             List.of(DType.F32, DType.F16, DType.BF16, DType.Q8_0, DType.Q4_0, DType.Q5_0, DType.Q5_1, DType.Q4_1);
 
+    /** ggml's k-quants: rows of whole 256-value super-blocks, so they have cases of their own shapes. */
+    static final List<DType> SUPER_BLOCK_TYPES = List.of(DType.Q6_K, DType.Q4_K, DType.Q5_K, DType.Q3_K, DType.Q2_K);
+
     static void addTo(List<ConformanceCase> out) {
         for (DType w : WEIGHT_TYPES) matmul(out, w);
+        for (DType w : SUPER_BLOCK_TYPES) matmulSuperBlocks(out, w);
         for (DType w : WEIGHT_TYPES) matmulConstantWeights(out, w);
         matmulF32Only(out);
         conv1d(out);
@@ -97,6 +101,47 @@ final class LinearCases {
         x = d.f32("x", 3, 40, 96);
         wt = d.g.constant("w", Values.normal().draw(w, dev.audioengine.api.tensor.Shape.of(65, 96), rnd));
         out.add(d.done(d.g.matmul(x, wt), lower(w), "x[3,40,96] w[65,96] constant", matmulBound(w)));
+    }
+
+    /**
+     * The k-quants at K of 1 to 5 super-blocks (256, 512, 768, 1280: two k slices of the CPU's 1024): mat-vecs and
+     * products of 2 to 7 rows (decoded in registers, four rows a pass), taller ones (decoded rows, packed panels), N
+     * not a multiple of any tile, a broadcast batch, a transposed activation view and constant weights.
+     */
+    private static void matmulSuperBlocks(List<ConformanceCase> out, DType w) {
+        long[][] mnk = {
+            {1, 3, 256}, {1, 257, 512}, {7, 33, 768}, {5, 65, 256}, {33, 65, 512}, {1, 129, 1280}, {65, 17, 1280}
+        };
+        for (long[] s : mnk) {
+            CaseDraft d = new CaseDraft();
+            Tensor x = d.f32("x", s[0], s[2]), wt = d.input("w", w, Values.normal(), s[1], s[2]);
+            out.add(d.done(
+                    d.g.matmul(x, wt),
+                    lower(w),
+                    "x[" + s[0] + "," + s[2] + "] w[" + s[1] + "," + s[2] + "]",
+                    matmulBound(w)));
+        }
+        CaseDraft d = new CaseDraft();
+        Tensor x = d.f32("x", 2, 3, 5, 256), wt = d.input("w", w, Values.normal(), 3, 17, 256);
+        out.add(d.done(d.g.matmul(x, wt), lower(w), "x[2,3,5,256] w[3,17,256] batch broadcast", matmulBound(w)));
+
+        d = new CaseDraft();
+        x = d.transposed("x", 17, 512);
+        wt = d.input("w", w, Values.normal(), 33, 512);
+        out.add(d.done(d.g.matmul(x, wt), lower(w), "x[17,512] transposed view w[33,512]", matmulBound(w)));
+
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(0xC0FFEE ^ w.ordinal());
+        long[][] constant = {{3, 65, 768}, {97, 33, 512}, {300, 70, 1280}};
+        for (long[] s : constant) {
+            d = new CaseDraft();
+            x = d.f32("x", s[0], s[2]);
+            wt = d.g.constant("w", Values.normal().draw(w, dev.audioengine.api.tensor.Shape.of(s[1], s[2]), rnd));
+            out.add(d.done(
+                    d.g.matmul(x, wt),
+                    lower(w),
+                    "x[" + s[0] + "," + s[2] + "] w[" + s[1] + "," + s[2] + "] constant",
+                    matmulBound(w)));
+        }
     }
 
     /** K not a multiple of 32 and strided weights exist only for plain float weights. */

@@ -19,6 +19,7 @@ final class SequenceCases {
 
     static void addTo(List<ConformanceCase> out) {
         for (DType t : LinearCases.WEIGHT_TYPES) getRows(out, t);
+        for (DType t : LinearCases.SUPER_BLOCK_TYPES) getSuperBlockRows(out, t);
         getRowsOfIntegers(out);
         rope(out);
         for (DType kv : KV_TYPES) attention(out, kv);
@@ -95,6 +96,21 @@ final class SequenceCases {
             ids = d.input("ids", DType.I32, Values.ints(0, 49), 9);
             out.add(d.done(d.g.getRows(tab, ids), lower(table), "table[50,33] transposed view ids[9]", Bound.F32));
         }
+    }
+
+    /** Embedding rows of k-quant super-blocks: one, two and three per row, ids repeated and in a transposed view. */
+    private static void getSuperBlockRows(List<ConformanceCase> out, DType table) {
+        long[][][] specs = {{{1, 256}, {1}}, {{50, 512}, {7}}, {{257, 768}, {3, 5}}};
+        for (long[][] s : specs) {
+            CaseDraft d = new CaseDraft();
+            Tensor tab = d.input("table", table, Values.normal(), s[0]);
+            Tensor ids = d.input("ids", DType.I32, Values.ints(0, (int) s[0][0] - 1), s[1]);
+            out.add(d.done(d.g.getRows(tab, ids), lower(table), "table" + dims(s[0]) + " ids" + dims(s[1]), Bound.F32));
+        }
+        CaseDraft d = new CaseDraft();
+        Tensor tab = d.input("table", table, Values.normal(), 40, 256);
+        Tensor ids = d.transposed("ids", DType.I32, Values.ints(0, 39), 4, 5);
+        out.add(d.done(d.g.getRows(tab, ids), lower(table), "table[40,256] ids[4,5] transposed view", Bound.F32));
     }
 
     /** An I32 table (token ids to codebook indices, say) comes out as exact F32 integers. */

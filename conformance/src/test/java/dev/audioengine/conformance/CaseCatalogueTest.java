@@ -65,10 +65,40 @@ class CaseCatalogueTest {
 
     @Test
     void coversTheDtypesEachOpTakes() {
-        assertThat(dtypes("matmul")).contains("f32", "f16", "bf16", "q8_0", "q4_0", "q5_0", "q5_1", "q4_1");
-        assertThat(dtypes("get_rows")).contains("f32", "f16", "bf16", "q8_0", "q4_0", "q5_0", "q5_1", "q4_1");
-        assertThat(dtypes("cast")).contains("f16", "bf16", "q8_0", "q4_0", "q5_0", "q5_1", "q4_1", "i32");
+        assertThat(dtypes("matmul"))
+                .contains(
+                        "f32", "f16", "bf16", "q8_0", "q4_0", "q5_0", "q5_1", "q4_1", "q6_k", "q4_k", "q5_k", "q3_k",
+                        "q2_k");
+        assertThat(dtypes("get_rows"))
+                .contains(
+                        "f32", "f16", "bf16", "q8_0", "q4_0", "q5_0", "q5_1", "q4_1", "q6_k", "q4_k", "q5_k", "q3_k",
+                        "q2_k");
+        assertThat(dtypes("cast"))
+                .contains(
+                        "f16", "bf16", "q8_0", "q4_0", "q5_0", "q5_1", "q4_1", "q6_k", "q4_k", "q5_k", "q3_k", "q2_k",
+                        "i32");
         assertThat(dtypes("attention")).contains("f32", "f16", "bf16");
+    }
+
+    /**
+     * Each k-quant has 12 matmul cases (K of 256 to 1280, several super-blocks a row), 4 get_rows and 7 cast cases, all
+     * on rows of whole super-blocks, and they are the evidence of its weight capability.
+     */
+    @Test
+    void kQuantsHaveTheirCasesAndEvidence() {
+        for (String t : new String[] {"q6_k", "q4_k", "q5_k", "q3_k", "q2_k"}) {
+            assertThat(CaseCatalogue.select("matmul", t)).as(t).hasSize(12);
+            assertThat(CaseCatalogue.select("get_rows", t)).as(t).hasSize(4);
+            assertThat(CaseCatalogue.select("cast", t)).as(t).hasSize(7);
+            dev.audioengine.api.capability.Capability c = dev.audioengine.api.capability.Capability.weights(
+                            DType.parse(t))
+                    .orElseThrow();
+            assertThat(CapabilityEvidence.cases(c)).as(t).hasSize(23);
+        }
+        assertThat(CaseCatalogue.select("matmul", "q6_k").stream().map(ConformanceCase::shape))
+                .anyMatch(s -> s.contains(",256]"))
+                .anyMatch(s -> s.contains(",512]"))
+                .anyMatch(s -> s.contains(",768]"));
     }
 
     @Test
@@ -97,7 +127,7 @@ class CaseCatalogueTest {
     @Test
     void unknownFilterNamesFailWithTheValidOnes() {
         assertThatThrownBy(() -> CaseCatalogue.select("matmull", null)).hasMessageContaining("matmul");
-        assertThatThrownBy(() -> CaseCatalogue.select(null, "q6_k")).hasMessageContaining("q8_0");
+        assertThatThrownBy(() -> CaseCatalogue.select(null, "iq4_nl")).hasMessageContaining("q8_0");
     }
 
     @Test

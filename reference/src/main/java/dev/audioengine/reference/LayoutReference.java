@@ -83,7 +83,7 @@ final class LayoutReference {
             case I32 -> {
                 for (int i = 0; i < x.length; i++) y[i] = Math.round((float) x[i]);
             }
-            case Q8_0, Q4_0, Q5_0, Q5_1, Q4_1 -> {
+            case Q8_0, Q4_0, Q5_0, Q5_1, Q4_1, Q6_K, Q4_K, Q5_K, Q3_K, Q2_K -> {
                 float[] f = new float[x.length];
                 for (int i = 0; i < x.length; i++) f[i] = (float) x[i];
                 float[] back = new float[x.length];

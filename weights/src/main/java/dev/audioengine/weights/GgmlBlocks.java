@@ -5,19 +5,14 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * ggml's block-quantized types that the engine has no type of its own for (the k-quants q2_K to q6_K), dequantized to
- * F32 when a file is opened: the fallback that lets a user's quantized whisper.cpp file load and run at F32's cost in
- * memory (the engine's own Q8_0, Q4_0, Q5_0, Q5_1 and Q4_1 share ggml's layout and are read as they are; their
- * dequantization here is {@link BlockQuantization}'s, so that this class's test against ggml covers it too). Written
- * from the block layouts of ggml's {@code ggml-common.h} and the arithmetic of its {@code dequantize_row_*}: each
- * block holds F16 scales (and minimums) and packed small integers; k-quant super-blocks of 256 values carry 6- or
- * 8-bit sub-block scales.
+ * ggml's block-quantized types other than Q8_0 and Q4_0 (q4_1, q5_0, q5_1 and the k-quants q2_K to q6_K), dequantized
+ * to F32 by block for this module's test against ggml itself: the engine has its own type of each and reads their
+ * blocks as they are, so the dequantization here is {@link BlockQuantization}'s (one decode), and that test covers
+ * it. Layouts from ggml's {@code ggml-common.h}, arithmetic from its {@code dequantize_row_*}.
  */
 final class GgmlBlocks {
     private GgmlBlocks() {}
 
-    private static final ValueLayout.OfShort F16 = ValueLayout.JAVA_SHORT_UNALIGNED;
-    private static final ValueLayout.OfInt I32 = ValueLayout.JAVA_INT_UNALIGNED;
     private static final ValueLayout.OfFloat F32 = ValueLayout.JAVA_FLOAT_UNALIGNED;
 
     /** Values per block of a ggml type this class dequantizes, or 0 for any other type. */
@@ -32,22 +27,9 @@ final class GgmlBlocks {
     /** Bytes per block of a ggml type this class dequantizes. */
     static int blockBytes(GgmlType t) {
         return switch (t) {
-            case Q4_1, Q5_0, Q5_1 -> t.dtype.blockBytes();
-            case Q2_K -> 84; // 16 scale/min bytes, 64 bytes of 2-bit values, d, dmin
-            case Q3_K -> 110; // 32 bytes of high bits, 64 of 2-bit values, 12 of 6-bit scales, d
-            case Q4_K -> 144; // d, dmin, 12 bytes of 6-bit scales and minimums, 128 bytes of nibbles
-            case Q5_K -> 176; // d, dmin, 12 scale bytes, 32 bytes of fifth bits, 128 of nibbles
-            case Q6_K -> 210; // 128 bytes of low nibbles, 64 of high 2 bits, 16 signed 8-bit scales, d
+            case Q4_1, Q5_0, Q5_1, Q4_K, Q5_K, Q6_K, Q2_K, Q3_K -> t.dtype.blockBytes();
             default -> throw new IllegalArgumentException(t + " is not dequantized here");
         };
-    }
-
-    private static float h(MemorySegment s, long at) {
-        return Float.float16ToFloat(s.get(F16, at));
-    }
-
-    private static int u8(MemorySegment s, long at) {
-        return s.get(ValueLayout.JAVA_BYTE, at) & 0xFF;
     }
 
     /**
@@ -60,103 +42,11 @@ final class GgmlBlocks {
         for (long b = 0; b < blocks; b++) {
             long x = from + b * bytes;
             switch (t) {
-                case Q4_1, Q5_0, Q5_1 -> BlockQuantization.dequantize(t.dtype, src, x, y, 0, values);
-                case Q2_K -> q2K(src, x, y);
-                case Q3_K -> q3K(src, x, y);
-                case Q4_K -> q45K(src, x, y, false);
-                case Q5_K -> q45K(src, x, y, true);
-                case Q6_K -> q6K(src, x, y);
+                case Q4_1, Q5_0, Q5_1, Q4_K, Q5_K, Q6_K, Q2_K, Q3_K ->
+                    BlockQuantization.dequantize(t.dtype, src, x, y, 0, values);
                 default -> throw new IllegalArgumentException(t + " is not dequantized here");
             }
             MemorySegment.copy(y, 0, dst, F32, to + b * values * 4L, values);
-        }
-    }
-
-    private static void q2K(MemorySegment s, long x, float[] y) {
-        long scales = x, qs = x + 16;
-        float d = h(s, x + 80), min = h(s, x + 82);
-        int k = 0, is = 0;
-        for (int n = 0; n < 256; n += 128, qs += 32) {
-            for (int shift = 0; shift < 8; shift += 2) {
-                for (int half = 0; half < 2; half++) {
-                    int sc = u8(s, scales + is++);
-                    float dl = d * (sc & 0xF), ml = min * (sc >> 4);
-                    for (int l = 0; l < 16; l++) y[k++] = dl * ((u8(s, qs + half * 16 + l) >> shift) & 3) - ml;
-                }
-            }
-        }
-    }
-
-    private static void q3K(MemorySegment s, long x, float[] y) {
-        long hmask = x, qs = x + 32, sc = x + 96;
-        float dAll = h(s, x + 108);
-        // twelve bytes hold sixteen 6-bit scales: low nibbles in bytes 0-7, high 2 bits in bytes 8-11
-        int a0 = s.get(I32, sc), a1 = s.get(I32, sc + 4), tmp = s.get(I32, sc + 8);
-        int k1 = 0x03030303, k2 = 0x0f0f0f0f;
-        int[] aux = {
-            (a0 & k2) | (((tmp) & k1) << 4),
-            (a1 & k2) | (((tmp >>> 2) & k1) << 4),
-            ((a0 >>> 4) & k2) | (((tmp >>> 4) & k1) << 4),
-            ((a1 >>> 4) & k2) | (((tmp >>> 6) & k1) << 4)
-        };
-        int k = 0, is = 0, m = 1;
-        for (int n = 0; n < 256; n += 128, qs += 32) {
-            for (int shift = 0; shift < 8; shift += 2, m <<= 1) {
-                for (int half = 0; half < 2; half++) {
-                    int scale = ((aux[is >> 2] >>> (8 * (is & 3))) & 0xFF) - 32;
-                    is++;
-                    float dl = dAll * scale;
-                    for (int l = 0; l < 16; l++) {
-                        int i = half * 16 + l;
-                        int q = (u8(s, qs + i) >> shift) & 3;
-                        y[k++] = dl * (q - ((u8(s, hmask + i) & m) != 0 ? 0 : 4));
-                    }
-                }
-            }
-        }
-    }
-
-    /** The 6-bit scale and minimum of sub-block {@code j} (0..7) of a q4_K or q5_K super-block. */
-    private static int scaleK4(MemorySegment s, long q, int j, boolean min) {
-        if (j < 4) return u8(s, q + j + (min ? 4 : 0)) & 63;
-        return min
-                ? (u8(s, q + j + 4) >> 4) | ((u8(s, q + j) >> 6) << 4)
-                : (u8(s, q + j + 4) & 0xF) | ((u8(s, q + j - 4) >> 6) << 4);
-    }
-
-    private static void q45K(MemorySegment s, long x, float[] y, boolean fifth) {
-        float d = h(s, x), min = h(s, x + 2);
-        long scales = x + 4, qh = x + 16, ql = fifth ? x + 48 : x + 16;
-        int k = 0, is = 0, u1 = 1, u2 = 2;
-        for (int j = 0; j < 256; j += 64, ql += 32, is += 2, u1 <<= 2, u2 <<= 2) {
-            float d1 = d * scaleK4(s, scales, is, false), m1 = min * scaleK4(s, scales, is, true);
-            float d2 = d * scaleK4(s, scales, is + 1, false), m2 = min * scaleK4(s, scales, is + 1, true);
-            for (int l = 0; l < 32; l++) {
-                int hi = fifth && (u8(s, qh + l) & u1) != 0 ? 16 : 0;
-                y[k++] = d1 * ((u8(s, ql + l) & 0xF) + hi) - m1;
-            }
-            for (int l = 0; l < 32; l++) {
-                int hi = fifth && (u8(s, qh + l) & u2) != 0 ? 16 : 0;
-                y[k++] = d2 * ((u8(s, ql + l) >> 4) + hi) - m2;
-            }
-        }
-    }
-
-    private static void q6K(MemorySegment s, long x, float[] y) {
-        long ql = x, qh = x + 128, sc = x + 192;
-        float d = h(s, x + 208);
-        for (int n = 0; n < 256; n += 128, ql += 64, qh += 32, sc += 8) {
-            for (int l = 0; l < 32; l++) {
-                int is = l / 16, h = u8(s, qh + l);
-                int q1 = ((u8(s, ql + l) & 0xF) | ((h & 3) << 4)) - 32;
-                int q2 = ((u8(s, ql + l + 32) & 0xF) | (((h >> 2) & 3) << 4)) - 32;
-                int q3 = ((u8(s, ql + l) >> 4) | (((h >> 4) & 3) << 4)) - 32;
-                int q4 = ((u8(s, ql + l + 32) >> 4) | (((h >> 6) & 3) << 4)) - 32;
-                y[n + l] = d * s.get(ValueLayout.JAVA_BYTE, sc + is) * q1;
-                y[n + l + 32] = d * s.get(ValueLayout.JAVA_BYTE, sc + is + 2) * q2;
-                y[n + l + 64] = d * s.get(ValueLayout.JAVA_BYTE, sc + is + 4) * q3;
-                y[n + l + 96] = d * s.get(ValueLayout.JAVA_BYTE, sc + is + 6) * q4;
-            }
         }
     }
 }

@@ -109,7 +109,7 @@ final class GgufReader {
                         typeAt,
                         "unsupported ggml type " + Integer.toUnsignedString(ggmlType) + " (" + GgmlType.nameOf(ggmlType)
                                 + ") for tensor '" + name
-                                + "'; the engine reads F32, F16, BF16, Q8_0, Q4_0, Q5_0, Q5_1, Q4_1, I8 and I32");
+                                + "'; the engine reads F32, F16, BF16, Q8_0, Q4_0, Q5_0, Q5_1, Q4_1, Q6_K, Q4_K, Q5_K, Q3_K, Q2_K, I8 and I32");
             }
             long[] dims = new long[nDims]; // ggml lists the innermost dimension first; the engine the outermost
             for (int d = 0; d < nDims; d++) dims[d] = ne[nDims - 1 - d];

@@ -112,7 +112,7 @@ class GgmlWhisperReadTest {
             assertThatThrownBy(() -> WeightFiles.open(p)).as("cut at " + cut).isInstanceOf(WeightFormatException.class);
         }
         Path q = dir.resolve("q4k.bin");
-        Files.write(q, file(values(6), values(6), values(5), 12)); // Q4_K: not read yet
+        Files.write(q, file(values(6), values(6), values(5), 12)); // Q4_K rows of 6 values: not whole super-blocks
         assertThatThrownBy(() -> WeightFiles.open(q))
                 .isInstanceOf(WeightFormatException.class)
                 .hasMessageContaining("tensor 'x'")

@@ -194,9 +194,9 @@ class GgufReadTest {
     void unsupportedGgmlTypesNameTypeAndTensor() throws IOException {
         assertRejected(
                 new GgufTestWriter(3)
-                        .tensor("blk.0.w", 12, new long[] {256}, new byte[144])
+                        .tensor("blk.0.w", 16, new long[] {256}, new byte[66])
                         .toBytes(),
-                "unsupported ggml type 12 (Q4_K) for tensor 'blk.0.w'");
+                "unsupported ggml type 16 (IQ2_XXS) for tensor 'blk.0.w'");
         assertRejected(
                 new GgufTestWriter(3)
                         .tensor("w", 99, new long[] {1}, new byte[4])

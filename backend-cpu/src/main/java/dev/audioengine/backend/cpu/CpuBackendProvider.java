@@ -29,7 +29,12 @@ public final class CpuBackendProvider implements BackendProvider {
             Capability.DEVICE_ISTFT,
             Capability.Q5_0_WEIGHTS,
             Capability.Q5_1_WEIGHTS,
-            Capability.Q4_1_WEIGHTS));
+            Capability.Q4_1_WEIGHTS,
+            Capability.Q6_K_WEIGHTS,
+            Capability.Q4_K_WEIGHTS,
+            Capability.Q5_K_WEIGHTS,
+            Capability.Q3_K_WEIGHTS,
+            Capability.Q2_K_WEIGHTS));
 
     @Override
     public String registryName() {

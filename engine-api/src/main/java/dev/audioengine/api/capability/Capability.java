@@ -29,7 +29,17 @@ public enum Capability {
     /** Matmul, get_rows and cast reading Q5_1 blocks directly; without it a model loads Q5_1 weights as F32. */
     Q5_1_WEIGHTS,
     /** Matmul, get_rows and cast reading Q4_1 blocks directly; without it a model loads Q4_1 weights as F32. */
-    Q4_1_WEIGHTS;
+    Q4_1_WEIGHTS,
+    /** Matmul, get_rows and cast reading Q6_K super-blocks directly; without it a model loads Q6_K weights as F32. */
+    Q6_K_WEIGHTS,
+    /** Matmul, get_rows and cast reading Q4_K super-blocks directly; without it a model loads Q4_K weights as F32. */
+    Q4_K_WEIGHTS,
+    /** Matmul, get_rows and cast reading Q5_K super-blocks directly; without it a model loads Q5_K weights as F32. */
+    Q5_K_WEIGHTS,
+    /** Matmul, get_rows and cast reading Q3_K super-blocks directly; without it a model loads Q3_K weights as F32. */
+    Q3_K_WEIGHTS,
+    /** Matmul, get_rows and cast reading Q2_K super-blocks directly; without it a model loads Q2_K weights as F32. */
+    Q2_K_WEIGHTS;
 
     /**
      * The capability a backend needs before a model may keep weights of {@code type} as they are stored, for the
@@ -45,6 +55,11 @@ public enum Capability {
                     case Q5_0 -> Q5_0_WEIGHTS;
                     case Q5_1 -> Q5_1_WEIGHTS;
                     case Q4_1 -> Q4_1_WEIGHTS;
+                    case Q6_K -> Q6_K_WEIGHTS;
+                    case Q4_K -> Q4_K_WEIGHTS;
+                    case Q5_K -> Q5_K_WEIGHTS;
+                    case Q3_K -> Q3_K_WEIGHTS;
+                    case Q2_K -> Q2_K_WEIGHTS;
                     default -> null;
                 });
     }

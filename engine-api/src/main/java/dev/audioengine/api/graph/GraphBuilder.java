@@ -468,7 +468,7 @@ public final class GraphBuilder {
      * x [..., M, K] · w[..., N, K]ᵀ → [..., M, N]; see {@link Op.MatMul}.
      *
      * @param x F32 [..., M, K], rank 2 to 4; may be a view
-     * @param w [..., N, K] in F32, F16, BF16 or a block type (Q8_0, Q4_0, Q5_0, Q5_1, Q4_1; weights as PyTorch stores
+     * @param w [..., N, K] in F32, F16, BF16 or a block type (Q8_0, Q4_0, Q5_0, Q5_1, Q4_1, Q6_K, Q4_K, Q5_K, Q3_K, Q2_K; weights as PyTorch stores
      *     them, [out, in]); a quantized
      *     w must be contiguous. To multiply by a matrix stored [K, N], pass {@link #transpose} of it
      * @return F32 [..., M, N], the batch dimensions broadcast

@@ -250,7 +250,7 @@ public sealed interface Op {
     /**
      * y[..., m, n] = Σ_k x[..., m, k] · w[..., n, k] (PyTorch's {@code x @ w.T}: weights are stored
      * [out, in] so quantized rows run along k). Batch dimensions broadcast. x is F32; w is F32,
-     * F16, BF16 or a block type (Q8_0, Q4_0, Q5_0, Q5_1, Q4_1).
+     * F16, BF16 or a block type (Q8_0, Q4_0, Q5_0, Q5_1, Q4_1, Q6_K, Q4_K, Q5_K, Q3_K, Q2_K).
      */
     record MatMul() implements Op {
         public String opName() {

@@ -4,13 +4,16 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * Quantize and dequantize rows in ggml's Q8_0, Q4_0, Q5_0, Q5_1 and Q4_1 block layouts (see {@link DType}).
+ * Quantize and dequantize rows in ggml's Q8_0, Q4_0, Q5_0, Q5_1 and Q4_1 block layouts and its k-quant
+ * super-blocks Q6_K, Q4_K, Q5_K, Q3_K and Q2_K (see {@link DType}).
  * The rounding follows ggml's reference quantizers ({@code quantize_row_*_ref}) so that blocks made here and blocks
  * read from a GGUF or whisper.cpp file mean the same numbers; the 5-bit and Q4_1 quantizers give ggml's bytes exactly
- * (weights' GgmlBlocksTest checks them against ggml itself).
+ * (weights' GgmlBlocksTest checks them against ggml itself). The k-quants decode as ggml's {@code dequantize_row_q*_K}
+ * (checked against ggml there too); their quantizers are simpler than ggml's (no search for the best scales), so a
+ * k-quant block made here means what it says but is not the block ggml would make from the same values.
  */
 public final class BlockQuantization {
-    /** Values per block of both formats, each block sharing one f16 scale; rows must be a multiple of it. */
+    /** Values per block of the 32-value formats, each block sharing one f16 scale (the k-quants hold 256). */
     public static final int BLOCK = 32;
 
     private static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED;
@@ -129,13 +132,18 @@ public final class BlockQuantization {
      * @param type a block type ({@link DType#isQuantized()})
      * @param src the values; rows of a weight matrix, each a whole number of blocks
      * @param srcOff index of the first value in {@code src}
-     * @param n how many values, a multiple of {@link #BLOCK}
+     * @param n how many values, a multiple of {@code type.blockSize()} (32, or 256 for the k-quants)
      * @param dst where the blocks go; needs {@code type.bytesFor(n)} bytes from {@code dstOff}
      * @param dstOff byte offset of the first block in {@code dst}; no alignment needed
      * @throws IllegalArgumentException if {@code type} is not a block type or {@code n} is not a whole number of blocks
      */
     public static void quantize(DType type, float[] src, int srcOff, int n, MemorySegment dst, long dstOff) {
         switch (type) {
+            case Q6_K, Q4_K, Q5_K, Q3_K, Q2_K -> {
+                checkSuperBlocks(type, n);
+                for (int b = 0; b < n / KQuants.SUPER; b++)
+                    KQuants.quantize(type, src, srcOff + b * KQuants.SUPER, dst, dstOff + (long) b * type.blockBytes());
+            }
             case Q8_0 -> quantizeQ8_0(src, srcOff, n, dst, dstOff);
             case Q4_0 -> quantizeQ4_0(src, srcOff, n, dst, dstOff);
             case Q5_0 -> quantizeQ5_0(src, srcOff, n, dst, dstOff);
@@ -153,11 +161,17 @@ public final class BlockQuantization {
      * @param srcOff byte offset of the first block; no alignment needed
      * @param dst where the values go
      * @param dstOff index in {@code dst} of the first value written
-     * @param n how many values, a multiple of {@link #BLOCK}
+     * @param n how many values, a multiple of {@code type.blockSize()} (32, or 256 for the k-quants)
      * @throws IllegalArgumentException if {@code type} is not a block type or {@code n} is not a whole number of blocks
      */
     public static void dequantize(DType type, MemorySegment src, long srcOff, float[] dst, int dstOff, int n) {
         switch (type) {
+            case Q6_K, Q4_K, Q5_K, Q3_K, Q2_K -> {
+                checkSuperBlocks(type, n);
+                for (int b = 0; b < n / KQuants.SUPER; b++)
+                    KQuants.dequantize(
+                            type, src, srcOff + (long) b * type.blockBytes(), dst, dstOff + b * KQuants.SUPER);
+            }
             case Q8_0 -> dequantizeQ8_0(src, srcOff, dst, dstOff, n);
             case Q4_0 -> dequantizeQ4_0(src, srcOff, dst, dstOff, n);
             case Q5_0, Q5_1, Q4_1 -> {
@@ -302,6 +316,39 @@ public final class BlockQuantization {
             dst[off + j] = (((q & 0x0f) | hi0) - offset) * d + m;
             dst[off + j + BLOCK / 2] = (((q >>> 4) | hi1) - offset) * d + m;
         }
+    }
+
+    private static void checkSuperBlocks(DType type, int n) {
+        if (n % KQuants.SUPER != 0)
+            throw new IllegalArgumentException(
+                    n + " values is not a whole number of 256-value " + type + " super-blocks");
+    }
+
+    /**
+     * The 6-bit scale, or with {@code min} the 6-bit minimum, of sub-block {@code j} of a Q4_K or Q5_K super-block, as
+     * ggml's {@code get_scale_min_k4} unpacks them; for kernels that multiply these blocks in place.
+     *
+     * @param s the memory holding the super-block
+     * @param scales byte offset of its 12 scale bytes (4 bytes after the super-block's start)
+     * @param j the sub-block, 0..7 (32 values each)
+     * @param min true for the minimum, false for the scale
+     * @return 0..63
+     */
+    public static int scaleK4(MemorySegment s, long scales, int j, boolean min) {
+        return KQuants.scaleK4(s, scales, j, min);
+    }
+
+    /**
+     * The 6-bit scale (0..63; the multiplier is this less 32) of sub-block {@code j} of a Q3_K super-block, as ggml
+     * unpacks it; for kernels that multiply these blocks in place.
+     *
+     * @param s the memory holding the super-block
+     * @param scales byte offset of its 12 scale bytes (96 bytes after the super-block's start)
+     * @param j the sub-block, 0..15 (16 values each)
+     * @return 0..63
+     */
+    public static int scaleQ3K(MemorySegment s, long scales, int j) {
+        return KQuants.scaleQ3K(s, scales, j);
     }
 
     private static void checkBlocks(int n) {

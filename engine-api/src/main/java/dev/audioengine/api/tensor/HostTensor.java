@@ -103,7 +103,7 @@ public final class HostTensor implements AutoCloseable {
      * Integer types round half up; I8 saturates to [-128, 127].
      *
      * @param dtype the stored type
-     * @param shape the shape; for a quantized dtype its last dimension must be a multiple of 32
+     * @param shape the shape; for a quantized dtype its last dimension must be a multiple of its block size (32, or 256 for the k-quants)
      * @param values row-major, exactly {@code shape.elements()} of them
      * @return a new tensor that owns its memory; close it
      * @throws IllegalArgumentException if the count does not match the shape, or quantized rows are not whole blocks
@@ -128,7 +128,8 @@ public final class HostTensor implements AutoCloseable {
                 for (int i = 0; i < values.length; i++)
                     t.data.set(ValueLayout.JAVA_BYTE, i, (byte) Math.max(-128, Math.min(127, Math.round(values[i]))));
             }
-            case Q8_0, Q4_0, Q5_0, Q5_1, Q4_1 -> BlockQuantization.quantize(dtype, values, 0, values.length, t.data, 0);
+            case Q8_0, Q4_0, Q5_0, Q5_1, Q4_1, Q6_K, Q4_K, Q5_K, Q3_K, Q2_K ->
+                BlockQuantization.quantize(dtype, values, 0, values.length, t.data, 0);
         }
         return t;
     }
@@ -238,7 +239,8 @@ public final class HostTensor implements AutoCloseable {
             case I8 -> {
                 for (int i = 0; i < n; i++) out[i] = data.get(ValueLayout.JAVA_BYTE, i);
             }
-            case Q8_0, Q4_0, Q5_0, Q5_1, Q4_1 -> BlockQuantization.dequantize(dtype, data, 0, out, 0, n);
+            case Q8_0, Q4_0, Q5_0, Q5_1, Q4_1, Q6_K, Q4_K, Q5_K, Q3_K, Q2_K ->
+                BlockQuantization.dequantize(dtype, data, 0, out, 0, n);
         }
         return out;
     }

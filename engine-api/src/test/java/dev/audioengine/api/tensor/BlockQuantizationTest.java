@@ -111,6 +111,66 @@ class BlockQuantizationTest {
         }
     }
 
+    /**
+     * The k-quants on fresh values at a random scale over three super-blocks (one of them one-signed, one with a quiet
+     * sub-block): every value comes back within one step of its sub-block (read from the layout: Q6_K's int8 scale of
+     * values 16i..16i+15 times d, Q4_K/Q5_K's 6-bit scale of values 32j.. times d) plus 2 % of the super-block's largest
+     * magnitude (the rounding of sub-block scales to multiples of d). A scale or nibble read from the wrong place moves
+     * values by a sizeable part of that magnitude.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.EnumSource(names = {"Q6_K", "Q4_K", "Q5_K", "Q3_K", "Q2_K"})
+    void kQuantsRoundTrip(DType type) {
+        Random r = new Random(seed);
+        int supers = 3;
+        float[] x = new float[supers * 256];
+        double scale = Math.pow(10, -2 + 4 * r.nextDouble());
+        for (int i = 0; i < x.length; i++) x[i] = (float) (r.nextGaussian() * scale);
+        for (int i = 256; i < 512; i++) x[i] = Math.abs(x[i]) + (float) scale; // one-signed, away from 0
+        for (int i = 512; i < 544; i++) x[i] *= 0.01f; // a quiet sub-block beside loud ones
+        try (HostTensor q = HostTensor.convert(type, Shape.of(supers * 256), x)) {
+            assertThat(q.byteSize()).isEqualTo((long) supers * type.blockBytes());
+            float[] back = q.toFloatArray();
+            for (int b = 0; b < supers; b++) {
+                long at = (long) b * type.blockBytes();
+                float amax = 0;
+                for (int i = 0; i < 256; i++) amax = Math.max(amax, Math.abs(x[b * 256 + i]));
+                for (int i = 0; i < 256; i++) {
+                    float step;
+                    if (type == DType.Q6_K) {
+                        float d = HalfFloats.f16ToFloat(q.data().get(ValueLayout.JAVA_SHORT_UNALIGNED, at + 208));
+                        step = Math.abs(d * q.data().get(ValueLayout.JAVA_BYTE, at + 192 + i / 16));
+                    } else if (type == DType.Q3_K) {
+                        // sub-block j's 6-bit scale: low nibble of byte j (high nibble of byte j - 8 from j = 8),
+                        // high two bits at 2 (j / 4) of byte 8 + j % 4, less 32
+                        int j = i / 16;
+                        int lo = (q.data().get(ValueLayout.JAVA_BYTE, at + 96 + j % 8) & 0xff) >> (j < 8 ? 0 : 4);
+                        int hi = (q.data().get(ValueLayout.JAVA_BYTE, at + 96 + 8 + j % 4) & 0xff) >> (2 * (j / 4));
+                        float d = HalfFloats.f16ToFloat(q.data().get(ValueLayout.JAVA_SHORT_UNALIGNED, at + 108));
+                        step = Math.abs(d * (((lo & 15) | ((hi & 3) << 4)) - 32));
+                    } else if (type == DType.Q2_K) {
+                        float d = HalfFloats.f16ToFloat(q.data().get(ValueLayout.JAVA_SHORT_UNALIGNED, at + 80));
+                        step = d * (q.data().get(ValueLayout.JAVA_BYTE, at + i / 16) & 15);
+                    } else {
+                        float d = HalfFloats.f16ToFloat(q.data().get(ValueLayout.JAVA_SHORT_UNALIGNED, at));
+                        step = d * BlockQuantization.scaleK4(q.data(), at + 4, i / 32, false);
+                    }
+                    float err = Math.abs(back[b * 256 + i] - x[b * 256 + i]);
+                    assertThat(err)
+                            .as("%s super-block %d value %d, seed %d", type, b, i, seed)
+                            .isLessThanOrEqualTo(step + 0.02f * amax);
+                }
+            }
+        }
+    }
+
+    @Test
+    void kQuantRowsMustBeWholeSuperBlocks() {
+        assertThatThrownBy(() -> HostTensor.allocate(DType.Q6_K, Shape.of(2, 96)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("256");
+    }
+
     @Test
     void rowsMustBeWholeBlocks() {
         assertThatThrownBy(() -> HostTensor.allocate(DType.Q8_0, Shape.of(2, 33)))

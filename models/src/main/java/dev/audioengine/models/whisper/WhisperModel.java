@@ -102,7 +102,15 @@ public final class WhisperModel implements AutoCloseable {
      * of whisper.cpp's quantized files that the backend multiplies directly (else those weights load as F32).
      */
     public static final Set<Capability> USES = Set.of(
-            Capability.FUSED_ATTENTION, Capability.Q5_0_WEIGHTS, Capability.Q5_1_WEIGHTS, Capability.Q4_1_WEIGHTS);
+            Capability.FUSED_ATTENTION,
+            Capability.Q5_0_WEIGHTS,
+            Capability.Q5_1_WEIGHTS,
+            Capability.Q4_1_WEIGHTS,
+            Capability.Q6_K_WEIGHTS,
+            Capability.Q4_K_WEIGHTS,
+            Capability.Q5_K_WEIGHTS,
+            Capability.Q3_K_WEIGHTS,
+            Capability.Q2_K_WEIGHTS);
 
     private final WeightFile file;
     private final WhisperWeights weights;
@@ -175,13 +183,14 @@ public final class WhisperModel implements AutoCloseable {
 
     /**
      * The block types a file's projection weights stay in: Q8_0 and Q4_0, which every backend multiplies, and each of
-     * Q5_0, Q5_1 and Q4_1 whose weight capability is in {@code effective}. Others (a backend without the type's
-     * kernels, or the user's {@code -Q5_1_WEIGHTS}) are dequantized to F32 once at load. k-quants are already F32
-     * (the reader dequantizes them at open).
+     * Q5_0, Q5_1, Q4_1 and the k-quants Q6_K, Q4_K, Q5_K, Q3_K, Q2_K whose weight capability is in {@code effective}.
+     * Others (a backend without the type's kernels, or the user's {@code -Q6_K_WEIGHTS}) are dequantized to F32 once
+     * at load.
      */
     static Set<DType> storedTypesKept(Set<Capability> effective) {
         Set<DType> kept = java.util.EnumSet.of(DType.Q8_0, DType.Q4_0);
-        for (DType t : List.of(DType.Q5_0, DType.Q5_1, DType.Q4_1))
+        for (DType t :
+                List.of(DType.Q5_0, DType.Q5_1, DType.Q4_1, DType.Q6_K, DType.Q4_K, DType.Q5_K, DType.Q3_K, DType.Q2_K))
             if (effective.contains(Capability.weights(t).orElseThrow())) kept.add(t);
         return kept;
     }

@@ -15,9 +15,9 @@ import org.junit.jupiter.params.provider.CsvSource;
  * whisper.cpp's quantized files: the seeded random model written in F16, quantized by whisper.cpp's own tool to each
  * type it writes, then greedy decoding by whisper-cli and by the engine on that file must take the same tokens with
  * the same probabilities, as the F16 parity test requires (a parting only at a near tie, here at any token).
- * The engine reads q8_0, q4_0, q5_0, q5_1 and q4_1 in its own types (the CPU multiplies by their blocks) and
- * dequantizes the k-quants to F32 at load (their dequantization is checked value for value against ggml's in the
- * weights module's GgmlBlocksTest); whisper.cpp multiplies by the
+ * The engine reads every one of them in its own types (the CPU multiplies by their blocks; the dequantization of all
+ * of them is checked value for value against ggml's in the weights module's GgmlBlocksTest); whisper.cpp multiplies by
+ * the
  * quantized blocks with activations rounded to 8 bits, hence a wider tolerance than F16's. d = 256: the
  * k-quants' 256-value super-blocks need rows of that length.
  */
@@ -37,9 +37,9 @@ class WhisperQuantizedTest {
     }
 
     /**
-     * Which stored block types a file's projections keep: those every backend multiplies, and each of Q5_0, Q5_1, Q4_1
-     * only where its capability is effective (the CPU declares them; a user's switch takes one away, and those weights
-     * then load as F32).
+     * Which stored block types a file's projections keep: those every backend multiplies, and each of Q5_0, Q5_1, Q4_1,
+     * and the k-quants only where its capability is effective (the CPU declares them; a user's switch takes one away,
+     * and those weights then load as F32).
      */
     @org.junit.jupiter.api.Test
     void storedTypesKeptFollowTheEffectiveCapabilities() {
@@ -48,11 +48,30 @@ class WhisperQuantizedTest {
                         .backend("cpu")
                         .threads(1)
                         .capability("-Q5_1_WEIGHTS")
+                        .capability("-Q6_K_WEIGHTS")
                         .build()) {
             assertThat(WhisperModel.storedTypesKept(cpu.effectiveCapabilities(WhisperModel.USES)))
-                    .containsExactlyInAnyOrder(DType.Q8_0, DType.Q4_0, DType.Q5_0, DType.Q5_1, DType.Q4_1);
+                    .containsExactlyInAnyOrder(
+                            DType.Q8_0,
+                            DType.Q4_0,
+                            DType.Q5_0,
+                            DType.Q5_1,
+                            DType.Q4_1,
+                            DType.Q6_K,
+                            DType.Q4_K,
+                            DType.Q5_K,
+                            DType.Q3_K,
+                            DType.Q2_K);
             assertThat(WhisperModel.storedTypesKept(without.effectiveCapabilities(WhisperModel.USES)))
-                    .containsExactlyInAnyOrder(DType.Q8_0, DType.Q4_0, DType.Q5_0, DType.Q4_1);
+                    .containsExactlyInAnyOrder(
+                            DType.Q8_0,
+                            DType.Q4_0,
+                            DType.Q5_0,
+                            DType.Q4_1,
+                            DType.Q4_K,
+                            DType.Q5_K,
+                            DType.Q3_K,
+                            DType.Q2_K);
             assertThat(WhisperModel.storedTypesKept(java.util.Set.of()))
                     .containsExactlyInAnyOrder(DType.Q8_0, DType.Q4_0);
         }

@@ -79,7 +79,7 @@ public record CpuTensor(MemorySegment segment, long base, DType dtype, int rank,
             case BF16 -> HalfFloats.bf16ToFloat(segment.get(I16, base + off * 2));
             case I32 -> segment.get(I32, base + off * 4);
             case I8 -> segment.get(ValueLayout.JAVA_BYTE, base + off);
-            case Q8_0, Q4_0, Q5_0, Q5_1, Q4_1 ->
+            case Q8_0, Q4_0, Q5_0, Q5_1, Q4_1, Q6_K, Q4_K, Q5_K, Q3_K, Q2_K ->
                 throw new IllegalStateException("element access into " + dtype + " blocks; dequantize rows instead");
         };
     }

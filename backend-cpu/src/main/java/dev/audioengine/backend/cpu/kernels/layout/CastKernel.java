@@ -12,9 +12,10 @@ import dev.audioengine.backend.cpu.kernels.Rows;
 import java.lang.foreign.MemorySegment;
 
 /**
- * F32 to and from F16, BF16, the block types (Q8_0, Q4_0, Q5_0, Q5_1, Q4_1) and I32, row by row. F16/BF16 round to nearest even,
- * I32 rounds like {@link Math#round(float)}, block types use ggml's quantizer (shared with the
- * weight loader, so a cast and a converted weight hold the same bytes).
+ * F32 to and from F16, BF16, the block types (Q8_0, Q4_0, Q5_0, Q5_1, Q4_1, Q6_K, Q4_K, Q5_K, Q3_K, Q2_K) and I32, row by row.
+ * F16/BF16 round to nearest even, I32 rounds like {@link Math#round(float)}, block types use
+ * {@link BlockQuantization}'s quantizers (ggml's for the 32-value types, simpler ones of our own for the k-quants;
+ * shared with the weight loader, so a cast and a converted weight hold the same bytes).
  */
 public final class CastKernel implements CpuKernel {
     @Override
@@ -55,7 +56,8 @@ public final class CastKernel implements CpuKernel {
                     case I32 -> {
                         for (int i = 0; i < n; i++) dst.set(CpuTensor.I32, dstByte + 4L * i, Math.round(row[i]));
                     }
-                    case Q8_0, Q4_0, Q5_0, Q5_1, Q4_1 -> BlockQuantization.quantize(to, row, 0, n, dst, dstByte);
+                    case Q8_0, Q4_0, Q5_0, Q5_1, Q4_1, Q6_K, Q4_K, Q5_K, Q3_K, Q2_K ->
+                        BlockQuantization.quantize(to, row, 0, n, dst, dstByte);
                     case I8 -> throw new IllegalStateException("cast to I8 is rejected by supports()");
                 }
             }

@@ -17,7 +17,7 @@ import jdk.incubator.vector.VectorSpecies;
 
 /**
  * A matrix inside a kernel tensor: F32, F16 and BF16 through any element strides; the block types (Q8_0, Q4_0,
- * Q5_0, Q5_1, Q4_1)
+ * Q5_0, Q5_1, Q4_1, and the k-quants Q6_K, Q4_K, Q5_K, Q3_K, Q2_K in super-blocks of 256)
  * as contiguous rows decoded block by block (no dequantized copy of the whole weight exists).
  * Unit-stride rows decode with vector widening conversions where the float vector has at least
  * 8 lanes (so the matching byte and short vectors exist); elsewhere scalar loops do the same.
@@ -47,10 +47,11 @@ public final class TensorMatrix implements MatrixSource {
         this.rowStride = rowStride;
         this.colStride = colStride;
         if (dtype.isQuantized()) {
-            if (cols % 32 != 0
+            int block = dtype.blockSize();
+            if (cols % block != 0
                     || (cols > 1 && colStride != 1)
                     || (rows > 1 && rowStride != cols)
-                    || elementOffset % 32 != 0) {
+                    || elementOffset % block != 0) {
                 throw new IllegalArgumentException(dtype + " matrix rows must be contiguous whole blocks: cols " + cols
                         + ", strides " + rowStride + "/" + colStride + ", offset " + elementOffset);
             }
@@ -80,6 +81,7 @@ public final class TensorMatrix implements MatrixSource {
             case Q8_0 -> readQ8(r, k0, len, dst, off);
             case Q4_0 -> readQ4(r, k0, len, dst, off);
             case Q5_0, Q5_1, Q4_1 -> readBlocks(r, k0, len, dst, off);
+            case Q6_K, Q4_K, Q5_K, Q3_K, Q2_K -> readSuperBlocks(r, k0, len, dst, off);
             default -> throw new IllegalStateException("no float matrix view of " + dtype);
         }
     }
@@ -203,6 +205,288 @@ public final class TensorMatrix implements MatrixSource {
         }
     }
 
+    /**
+     * Q6_K, Q4_K and Q5_K rows decoded super-block by super-block with vectors (the kernel's own decode, the same as
+     * {@link #dotQ6K} and {@link #dotQ45K} do in registers), only the slice asked for; k0 and len are whole
+     * super-blocks (K is a multiple of 256 and the kernels' slices are multiples of 1024). Narrow vectors, Q3_K and
+     * Q2_K (no vector decode of their own yet), and a part super-block should one be asked for, take
+     * {@link BlockQuantization}'s scalar decode.
+     */
+    private void readSuperBlocks(int r, int k0, int len, float[] dst, int off) {
+        int bytes = dtype.blockBytes();
+        boolean five = dtype == DType.Q5_K;
+        long at = base + ((long) r * (cols / 256) + k0 / 256) * bytes;
+        for (int b = 0; b < len; b += 256, at += bytes) {
+            int o = off + b;
+            if (!WIDE || len - b < 256 || dtype == DType.Q3_K || dtype == DType.Q2_K) {
+                // Q3_K and Q2_K rows (tall products only; their mat-vecs decode in registers): the shared scalar
+                // decode, into scratch
+                float[] block = new float[256];
+                BlockQuantization.dequantize(dtype, seg, at, block, 0, 256);
+                System.arraycopy(block, 0, dst, o, Math.min(256, len - b));
+            } else if (dtype == DType.Q6_K) {
+                float d = Float.float16ToFloat(seg.get(CpuTensor.I16, at + 208));
+                for (int h = 0; h < 2; h++) {
+                    for (int l = 0; l < 32; l += L) {
+                        ByteVector qa = bytes(at + 64 * h + l), qb = bytes(at + 64 * h + 32 + l);
+                        ByteVector qh = bytes(at + 128 + 32 * h + l);
+                        long sc = at + 192 + 8 * h + l / 16;
+                        int x = o + 128 * h + l;
+                        q6(qa.and((byte) 0x0f), qh.and((byte) 0x03).lanewise(VectorOperators.LSHL, 4), d, sc)
+                                .intoArray(dst, x);
+                        q6(qb.and((byte) 0x0f), qh.and((byte) 0x0c).lanewise(VectorOperators.LSHL, 2), d, sc + 2)
+                                .intoArray(dst, x + 32);
+                        q6(high(qa), qh.and((byte) 0x30), d, sc + 4).intoArray(dst, x + 64);
+                        q6(high(qb), qh.lanewise(VectorOperators.LSHR, 2).and((byte) 0x30), d, sc + 6)
+                                .intoArray(dst, x + 96);
+                    }
+                }
+            } else {
+                float d = Float.float16ToFloat(seg.get(CpuTensor.I16, at));
+                float dmin = Float.float16ToFloat(seg.get(CpuTensor.I16, at + 2));
+                for (int p = 0; p < 4; p++) {
+                    float s1 = d * BlockQuantization.scaleK4(seg, at + 4, 2 * p, false);
+                    float m1 = -dmin * BlockQuantization.scaleK4(seg, at + 4, 2 * p, true);
+                    float s2 = d * BlockQuantization.scaleK4(seg, at + 4, 2 * p + 1, false);
+                    float m2 = -dmin * BlockQuantization.scaleK4(seg, at + 4, 2 * p + 1, true);
+                    for (int l = 0; l < 32; l += L) {
+                        ByteVector raw = bytes(at + (five ? 48 : 16) + 32 * p + l);
+                        ByteVector lo = raw.and((byte) 0x0f), hi = high(raw);
+                        if (five) {
+                            ByteVector qh = bytes(at + 16 + l);
+                            lo = fifth(lo, qh, 1 << (2 * p));
+                            hi = fifth(hi, qh, 2 << (2 * p));
+                        }
+                        q45(lo, s1, m1).intoArray(dst, o + 64 * p + l);
+                        q45(hi, s2, m2).intoArray(dst, o + 64 * p + 32 + l);
+                    }
+                }
+            }
+        }
+    }
+
+    private ByteVector bytes(long at) {
+        return ByteVector.fromMemorySegment(B, seg, at, NATIVE);
+    }
+
+    /** The high nibbles of {@code v}'s bytes. */
+    private static ByteVector high(ByteVector v) {
+        return v.lanewise(VectorOperators.LSHR, 4).and((byte) 0x0f);
+    }
+
+    /**
+     * Q6_K weights from the four low bits and the two high bits already at bits 4-5: (q - 32) · d · the int8 scale at
+     * byte {@code scaleAt} (L at most 16, so the L elements share one sub-block of 16).
+     */
+    private FloatVector q6(ByteVector low, ByteVector high, float d, long scaleAt) {
+        float scale = d * seg.get(ValueLayout.JAVA_BYTE, scaleAt);
+        return ((FloatVector) low.or(high).sub((byte) 32).convertShape(VectorOperators.B2F, F, 0)).mul(scale);
+    }
+
+    /** Q5_K: 16 added to the bytes of {@code q} whose {@code qh} byte has {@code bit} set (a compare, no shift). */
+    private static ByteVector fifth(ByteVector q, ByteVector qh, int bit) {
+        return q.add((byte) 16, qh.and((byte) bit).compare(VectorOperators.NE, (byte) 0));
+    }
+
+    /** Q4_K and Q5_K weights q · scale + min (min being -dmin · the sub-block's minimum). */
+    private static FloatVector q45(ByteVector q, float scale, float min) {
+        return ((FloatVector) q.convertShape(VectorOperators.B2F, F, 0)).fma(scale, min);
+    }
+
+    /**
+     * {@link #dotQuantized} for Q6_K: each super-block decoded in registers, L weights of each of the four quarters of
+     * a half at a time, as {@link #readSuperBlocks} decodes it (the sub-block's scale folded into the weights; the two
+     * high bits moved to bits 4-5 by constant shifts), and multiplied into the running sums at once; no decoded row
+     * goes through memory.
+     */
+    private void dotQ6K(int r, float[] a, int ao, int m, int k, float[] out, int j, int ld, float[] lanes) {
+        for (int i = 0; i < m; i++) out[j + i * ld] = dotQ6K(r, a, ao + i * k, k, lanes);
+    }
+
+    /**
+     * One activation row's dot with row r: one accumulator, and the decode written out here rather than through the
+     * helpers {@link #readSuperBlocks} uses (a helper taking vectors that C2 does not inline boxes them, which ran this
+     * at a quarter of the speed).
+     */
+    private float dotQ6K(int r, float[] a, int ao, int k, float[] lanes) {
+        long at = base + (long) r * (cols / 256) * 210;
+        FloatVector s = FloatVector.zero(F);
+        for (int b = 0; b < k; b += 256, at += 210) {
+            float d = Float.float16ToFloat(seg.get(CpuTensor.I16, at + 208));
+            for (int h = 0; h < 2; h++) {
+                long sc = at + 192 + 8 * h;
+                for (int l = 0; l < 32; l += L) {
+                    ByteVector qa = ByteVector.fromMemorySegment(B, seg, at + 64 * h + l, NATIVE);
+                    ByteVector qb = ByteVector.fromMemorySegment(B, seg, at + 64 * h + 32 + l, NATIVE);
+                    ByteVector qh = ByteVector.fromMemorySegment(B, seg, at + 128 + 32 * h + l, NATIVE);
+                    int x = ao + b + 128 * h + l, g = l / 16;
+                    FloatVector w = (FloatVector) qa.and((byte) 0x0f)
+                            .or(qh.and((byte) 0x03).lanewise(VectorOperators.LSHL, 4))
+                            .sub((byte) 32)
+                            .convertShape(VectorOperators.B2F, F, 0);
+                    s = w.mul(d * seg.get(ValueLayout.JAVA_BYTE, sc + g)).fma(FloatVector.fromArray(F, a, x), s);
+                    w = (FloatVector) qb.and((byte) 0x0f)
+                            .or(qh.and((byte) 0x0c).lanewise(VectorOperators.LSHL, 2))
+                            .sub((byte) 32)
+                            .convertShape(VectorOperators.B2F, F, 0);
+                    s = w.mul(d * seg.get(ValueLayout.JAVA_BYTE, sc + 2 + g))
+                            .fma(FloatVector.fromArray(F, a, x + 32), s);
+                    w = (FloatVector) qa.lanewise(VectorOperators.LSHR, 4)
+                            .and((byte) 0x0f)
+                            .or(qh.and((byte) 0x30))
+                            .sub((byte) 32)
+                            .convertShape(VectorOperators.B2F, F, 0);
+                    s = w.mul(d * seg.get(ValueLayout.JAVA_BYTE, sc + 4 + g))
+                            .fma(FloatVector.fromArray(F, a, x + 64), s);
+                    w = (FloatVector) qb.lanewise(VectorOperators.LSHR, 4)
+                            .and((byte) 0x0f)
+                            .or(qh.lanewise(VectorOperators.LSHR, 2).and((byte) 0x30))
+                            .sub((byte) 32)
+                            .convertShape(VectorOperators.B2F, F, 0);
+                    s = w.mul(d * seg.get(ValueLayout.JAVA_BYTE, sc + 6 + g))
+                            .fma(FloatVector.fromArray(F, a, x + 96), s);
+                }
+            }
+        }
+        s.intoArray(lanes, 0);
+        return LaneSum.of(lanes, 0);
+    }
+
+    /**
+     * {@link #dotQuantized} for Q4_K and Q5_K: each pair of sub-blocks (the low and high nibbles of 32 bytes) decoded in
+     * registers, q · d · scale - dmin · minimum, the fifth bits of Q5_K added where a compare against {@code qh} finds
+     * them, as {@link #readSuperBlocks} decodes it, and multiplied into the running sums at once.
+     */
+    private void dotQ45K(int r, float[] a, int ao, int m, int k, float[] out, int j, int ld, float[] lanes) {
+        for (int i = 0; i < m; i++) out[j + i * ld] = dotQ45K(r, a, ao + i * k, k, lanes);
+    }
+
+    /** One activation row's dot with row r (one accumulator, the decode written out, as in the Q6_K dot). */
+    private float dotQ45K(int r, float[] a, int ao, int k, float[] lanes) {
+        boolean five = dtype == DType.Q5_K;
+        int bytes = dtype.blockBytes();
+        long at = base + (long) r * (cols / 256) * bytes;
+        FloatVector s = FloatVector.zero(F);
+        for (int b = 0; b < k; b += 256, at += bytes) {
+            float d = Float.float16ToFloat(seg.get(CpuTensor.I16, at));
+            float dmin = Float.float16ToFloat(seg.get(CpuTensor.I16, at + 2));
+            for (int p = 0; p < 4; p++) {
+                float sc1 = d * BlockQuantization.scaleK4(seg, at + 4, 2 * p, false);
+                float mn1 = -dmin * BlockQuantization.scaleK4(seg, at + 4, 2 * p, true);
+                float sc2 = d * BlockQuantization.scaleK4(seg, at + 4, 2 * p + 1, false);
+                float mn2 = -dmin * BlockQuantization.scaleK4(seg, at + 4, 2 * p + 1, true);
+                byte bit1 = (byte) (1 << (2 * p)), bit2 = (byte) (2 << (2 * p));
+                for (int l = 0; l < 32; l += L) {
+                    ByteVector raw = ByteVector.fromMemorySegment(B, seg, at + (five ? 48 : 16) + 32 * p + l, NATIVE);
+                    ByteVector lo = raw.and((byte) 0x0f),
+                            hi = raw.lanewise(VectorOperators.LSHR, 4).and((byte) 0x0f);
+                    if (five) {
+                        ByteVector qh = ByteVector.fromMemorySegment(B, seg, at + 16 + l, NATIVE);
+                        lo = lo.add((byte) 16, qh.and(bit1).compare(VectorOperators.NE, (byte) 0));
+                        hi = hi.add((byte) 16, qh.and(bit2).compare(VectorOperators.NE, (byte) 0));
+                    }
+                    int x = ao + b + 64 * p + l;
+                    FloatVector w = ((FloatVector) lo.convertShape(VectorOperators.B2F, F, 0)).fma(sc1, mn1);
+                    s = w.fma(FloatVector.fromArray(F, a, x), s);
+                    w = ((FloatVector) hi.convertShape(VectorOperators.B2F, F, 0)).fma(sc2, mn2);
+                    s = w.fma(FloatVector.fromArray(F, a, x + 32), s);
+                }
+            }
+        }
+        s.intoArray(lanes, 0);
+        return LaneSum.of(lanes, 0);
+    }
+
+    /**
+     * One activation row's dot with Q2_K row r, decoded in registers: for each 32-byte run of {@code qs} (128 values),
+     * L bytes at a time, the four 2-bit fields by constant shifts, each the L values of one 16-value sub-block, value
+     * q · d · scale - dmin · minimum.
+     */
+    private float dotQ2K(int r, float[] a, int ao, int k, float[] lanes) {
+        long at = base + (long) r * (cols / 256) * 84;
+        FloatVector s = FloatVector.zero(F);
+        for (int b = 0; b < k; b += 256, at += 84) {
+            float d = Float.float16ToFloat(seg.get(CpuTensor.I16, at + 80));
+            float dmin = Float.float16ToFloat(seg.get(CpuTensor.I16, at + 82));
+            for (int n = 0; n < 2; n++) {
+                for (int l = 0; l < 32; l += L) {
+                    ByteVector raw = ByteVector.fromMemorySegment(B, seg, at + 16 + 32 * n + l, NATIVE);
+                    long sc = at + 8 * n + l / 16;
+                    int x = ao + b + 128 * n + l;
+                    int sm = seg.get(ValueLayout.JAVA_BYTE, sc) & 0xff;
+                    FloatVector w = ((FloatVector) raw.and((byte) 3).convertShape(VectorOperators.B2F, F, 0))
+                            .fma(d * (sm & 15), -dmin * (sm >> 4));
+                    s = w.fma(FloatVector.fromArray(F, a, x), s);
+                    sm = seg.get(ValueLayout.JAVA_BYTE, sc + 2) & 0xff;
+                    w = ((FloatVector) raw.lanewise(VectorOperators.LSHR, 2)
+                                    .and((byte) 3)
+                                    .convertShape(VectorOperators.B2F, F, 0))
+                            .fma(d * (sm & 15), -dmin * (sm >> 4));
+                    s = w.fma(FloatVector.fromArray(F, a, x + 32), s);
+                    sm = seg.get(ValueLayout.JAVA_BYTE, sc + 4) & 0xff;
+                    w = ((FloatVector) raw.lanewise(VectorOperators.LSHR, 4)
+                                    .and((byte) 3)
+                                    .convertShape(VectorOperators.B2F, F, 0))
+                            .fma(d * (sm & 15), -dmin * (sm >> 4));
+                    s = w.fma(FloatVector.fromArray(F, a, x + 64), s);
+                    sm = seg.get(ValueLayout.JAVA_BYTE, sc + 6) & 0xff;
+                    w = ((FloatVector) raw.lanewise(VectorOperators.LSHR, 6)
+                                    .and((byte) 3)
+                                    .convertShape(VectorOperators.B2F, F, 0))
+                            .fma(d * (sm & 15), -dmin * (sm >> 4));
+                    s = w.fma(FloatVector.fromArray(F, a, x + 96), s);
+                }
+            }
+        }
+        s.intoArray(lanes, 0);
+        return LaneSum.of(lanes, 0);
+    }
+
+    /**
+     * One activation row's dot with Q3_K row r, decoded in registers as Q2_K's (constant shifts for the 2-bit fields),
+     * 4 taken off where a compare against {@code hmask} (bit 4 · half + field) finds the high bit clear, the sub-block's
+     * 6-bit scale less 32 times d folded in.
+     */
+    private float dotQ3K(int r, float[] a, int ao, int k, float[] lanes) {
+        long at = base + (long) r * (cols / 256) * 110;
+        FloatVector s = FloatVector.zero(F);
+        for (int b = 0; b < k; b += 256, at += 110) {
+            float d = Float.float16ToFloat(seg.get(CpuTensor.I16, at + 108));
+            for (int n = 0; n < 2; n++) {
+                for (int l = 0; l < 32; l += L) {
+                    ByteVector raw = ByteVector.fromMemorySegment(B, seg, at + 32 + 32 * n + l, NATIVE);
+                    ByteVector hm = ByteVector.fromMemorySegment(B, seg, at + l, NATIVE);
+                    int j = 8 * n + l / 16, x = ao + b + 128 * n + l;
+                    FloatVector w = (FloatVector) raw.and((byte) 3)
+                            .sub((byte) 4, hm.and((byte) (1 << (4 * n))).compare(VectorOperators.EQ, (byte) 0))
+                            .convertShape(VectorOperators.B2F, F, 0);
+                    s = w.mul(d * (BlockQuantization.scaleQ3K(seg, at + 96, j) - 32))
+                            .fma(FloatVector.fromArray(F, a, x), s);
+                    w = (FloatVector) raw.lanewise(VectorOperators.LSHR, 2)
+                            .and((byte) 3)
+                            .sub((byte) 4, hm.and((byte) (2 << (4 * n))).compare(VectorOperators.EQ, (byte) 0))
+                            .convertShape(VectorOperators.B2F, F, 0);
+                    s = w.mul(d * (BlockQuantization.scaleQ3K(seg, at + 96, j + 2) - 32))
+                            .fma(FloatVector.fromArray(F, a, x + 32), s);
+                    w = (FloatVector) raw.lanewise(VectorOperators.LSHR, 4)
+                            .and((byte) 3)
+                            .sub((byte) 4, hm.and((byte) (4 << (4 * n))).compare(VectorOperators.EQ, (byte) 0))
+                            .convertShape(VectorOperators.B2F, F, 0);
+                    s = w.mul(d * (BlockQuantization.scaleQ3K(seg, at + 96, j + 4) - 32))
+                            .fma(FloatVector.fromArray(F, a, x + 64), s);
+                    w = (FloatVector) raw.lanewise(VectorOperators.LSHR, 6)
+                            .and((byte) 3)
+                            .sub((byte) 4, hm.and((byte) (8 << (4 * n))).compare(VectorOperators.EQ, (byte) 0))
+                            .convertShape(VectorOperators.B2F, F, 0);
+                    s = w.mul(d * (BlockQuantization.scaleQ3K(seg, at + 96, j + 6) - 32))
+                            .fma(FloatVector.fromArray(F, a, x + 96), s);
+                }
+            }
+        }
+        s.intoArray(lanes, 0);
+        return LaneSum.of(lanes, 0);
+    }
+
     /** 16 · bit j of {@code qh} for the L elements j = j0, j0 + 1, ... as floats. */
     private static FloatVector fifthBits(int qh, int j0) {
         return ((FloatVector) IntVector.broadcast(I, qh)
@@ -232,6 +516,14 @@ public final class TensorMatrix implements MatrixSource {
         switch (dtype) {
             case Q8_0 -> dotQ8(r, a, ao, m, k, out, j, ld, lanes);
             case Q4_0 -> dotQ4(r, a, ao, m, k, out, j, ld, lanes);
+            case Q6_K -> dotQ6K(r, a, ao, m, k, out, j, ld, lanes);
+            case Q4_K, Q5_K -> dotQ45K(r, a, ao, m, k, out, j, ld, lanes);
+            case Q3_K, Q2_K -> {
+                for (int i = 0; i < m; i++)
+                    out[j + i * ld] = dtype == DType.Q3_K
+                            ? dotQ3K(r, a, ao + i * k, k, lanes)
+                            : dotQ2K(r, a, ao + i * k, k, lanes);
+            }
             default -> dotBlocks(r, a, ao, m, k, out, j, ld, lanes);
         }
     }
