@@ -85,6 +85,10 @@ class VulkanMatmulTilesTest {
             check(backend, seed + 3, 64, 256, 130, 64, DType.F16, false, 1e-6); // 64 x 2 x 2 = 256
             check(backend, seed + 4, 1, 2048, 2176, 64, DType.Q8_0, false, 5e-4); // 16 x 17 = 272
             check(backend, seed + 5, 128, 200, 129, 32, DType.Q4_0, false, 5e-4); // 128 x 2 x 2 = 512
+            // the 5-bit and minimum block types through the large tiles too (their fifth bits and m as in gemv)
+            check(backend, seed + 6, 64, 256, 130, 64, DType.Q5_0, false, 5e-4); // 256
+            check(backend, seed + 7, 1, 2048, 2176, 32, DType.Q5_1, false, 5e-4); // 272
+            check(backend, seed + 8, 128, 200, 129, 32, DType.Q4_1, false, 5e-4); // 512
             assertThat(backend.validationMessages()).isEmpty();
         }
     }

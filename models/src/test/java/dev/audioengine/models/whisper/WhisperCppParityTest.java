@@ -214,6 +214,23 @@ class WhisperCppParityTest {
         greedy(dir, config, "en", false, 1, null, seed, quantization, tolerance);
     }
 
+    /** As {@link #quantized(Path, WhisperConfig, String, double)} with the engine on {@code backend}, no CPU fallback. */
+    void quantized(Path dir, WhisperConfig config, String quantization, double tolerance, String backend)
+            throws Exception {
+        this.backend = backend;
+        quantized(dir, config, quantization, tolerance);
+    }
+
+    /** The engine's backend in the greedy comparisons ("cpu" unless a test names another; others without fallback). */
+    private String backend = "cpu";
+
+    private AudioEngine engine() {
+        AudioEngine.Builder b = AudioEngine.builder().backend(backend).threads(2);
+        return backend.equals("cpu")
+                ? b.build()
+                : b.fallback(dev.audioengine.api.exec.FallbackPolicy.FAIL).build();
+    }
+
     /** {@code quantization}: null for the F16 file as written, else a whisper.cpp quantize type both sides run. */
     private void greedy(
             Path dir,
@@ -284,8 +301,7 @@ class WhisperCppParityTest {
             }
         }
 
-        try (AudioEngine engine =
-                        AudioEngine.builder().backend("cpu").threads(2).build();
+        try (AudioEngine engine = engine();
                 WhisperModel ours = WhisperModel.load(engine, file)) {
             WhisperModel.Decoded d = ours.decode(
                     audio, 0, audio.length, new WhisperModel.Options(language, translate, false, 220, beams, text));
