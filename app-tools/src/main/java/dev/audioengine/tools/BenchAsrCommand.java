@@ -77,9 +77,24 @@ final class BenchAsrCommand implements Runnable {
             description = "Timed rounds over all files, after one warm-up round. Default: 5.")
     private int runs = 5;
 
+    // the decoding options a comparison with another engine has to pin (whisper.cpp's -l en -nf); as --task asr's
+    @Option(
+            names = "--language",
+            paramLabel = "CODE",
+            description = "The language spoken, as a code (en, de, ...), or auto, as --task asr's --language. "
+                    + "Default: the model's own (Whisper detects).")
+    private String language;
+
+    @Option(
+            names = "--no-fallback",
+            description = "Decode each window once, as --task asr's --no-fallback (Whisper's temperature fallback "
+                    + "off, whisper.cpp's -nf).")
+    private boolean noFallback;
+
     @Override
     public void run() {
         if (runs < 1) throw new UsageError("--runs must be >= 1, got " + runs);
+        AsrOptions options = options();
         PrintWriter out = spec.commandLine().getOut(), err = spec.commandLine().getErr();
         try {
             List<Path> files = audio != null ? AudioInputs.expand(audio) : defaultAudio(TESTDATA);
@@ -95,12 +110,17 @@ final class BenchAsrCommand implements Runnable {
                 List<float[]> clips = new ArrayList<>();
                 for (Path f : files) clips.add(read(f, asr.sampleRate()));
                 double audioSeconds = clips.stream().mapToLong(c -> c.length).sum() / (double) asr.sampleRate();
-                round(asr, clips); // warm-up: the JIT, the kernels' first compilation, the caches
+                try { // a language the model cannot hear: refused before the rounds, as --task asr refuses it
+                    asr.requireSupported(options);
+                } catch (IllegalArgumentException e) {
+                    throw new UsageError(e.getMessage(), e);
+                }
+                round(asr, clips, options); // warm-up: the JIT, the kernels' first compilation, the caches
                 long[] nanos = new long[runs];
                 long tokens = 0;
                 for (int i = 0; i < runs; i++) {
                     long t0 = System.nanoTime();
-                    tokens = round(asr, clips);
+                    tokens = round(asr, clips, options);
                     nanos[i] = System.nanoTime() - t0;
                 }
                 Arrays.sort(nanos);
@@ -158,10 +178,23 @@ final class BenchAsrCommand implements Runnable {
         }
     }
 
+    /** The offline defaults with the options given; a value out of range is a usage error. */
+    private AsrOptions options() {
+        AsrOptions o = AsrOptions.DEFAULTS;
+        try {
+            if (language != null) o = o.withLanguage(language.toLowerCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new UsageError("--language: " + e.getMessage(), e);
+        }
+        if (noFallback)
+            o = o.withLongForm(o.longForm().withTemperatures(o.longForm().temperature(), 0));
+        return o;
+    }
+
     /** One round over every file; the tokens decoded. */
-    private static long round(SpeechRecognizer asr, List<float[]> clips) {
+    private static long round(SpeechRecognizer asr, List<float[]> clips, AsrOptions options) {
         long tokens = 0;
-        for (float[] c : clips) tokens += asr.transcribe(c, AsrOptions.DEFAULTS).decodedTokens();
+        for (float[] c : clips) tokens += asr.transcribe(c, options).decodedTokens();
         return tokens;
     }
 

@@ -87,6 +87,43 @@ class BenchAsrCommandTest {
     }
 
     @Test
+    void languageAndNoFallbackReachTheRecognizer() throws Exception {
+        FakeAsrFamily family = new FakeAsrFamily("hello world");
+        Path a = FakeAsrFamily.wav(dir.resolve("a.wav"), 0.5, 1.0, 0.5);
+        String model = FakeAsrFamily.modelFile(dir).toString();
+        CliRun plain =
+                CliRun.run(family.registry(), "bench", "asr", "--runs", "1", "--model", model, "--audio", a.toString());
+        assertThat(plain.exit()).as(plain.toString()).isZero();
+        assertThat(family.lastOptions.language())
+                .as("the model's own language by default")
+                .isNull();
+        assertThat(family.lastOptions.longForm().temperatureIncrement()).isEqualTo(0.2);
+
+        CliRun pinned = CliRun.run(
+                family.registry(),
+                "bench",
+                "asr",
+                "--runs",
+                "1",
+                "--model",
+                model,
+                "--audio",
+                a.toString(),
+                "--language",
+                "EN",
+                "--no-fallback");
+        assertThat(pinned.exit()).as(pinned.toString()).isZero();
+        assertThat(family.lastOptions.language()).isEqualTo("en");
+        assertThat(family.lastOptions.longForm().temperatureIncrement()).isZero();
+        assertThat(family.lastOptions.longForm().temperature()).isZero();
+
+        CliRun bad = CliRun.run(
+                family.registry(), "bench", "asr", "--model", model, "--audio", a.toString(), "--language", "e1");
+        assertThat(bad.exit()).isEqualTo(2);
+        assertThat(bad.err()).contains("--language: language must be a code such as en or de");
+    }
+
+    @Test
     void badRequestsAreUsageErrors() throws Exception {
         FakeAsrFamily family = new FakeAsrFamily("x");
         CliRun runs = CliRun.run(family.registry(), "bench", "asr", "--runs", "0");
