@@ -244,6 +244,27 @@ class WhisperLongFormParityTest {
                 + runs.stream().map(Run::seed).toList());
     }
 
+    /**
+     * A run of {@link #compare} whose seed also exercises what the test is about ({@code covers}: a fallback, a prompt
+     * from earlier text, a seek to a timestamp): a seed that agrees with whisper.cpp without it is replaced, at most 8
+     * times, so that a fresh seed never passes a test by not reaching its subject. The parity checks of
+     * {@link #compare} hold for every seed drawn.
+     */
+    Run covering(Path dir, Case c, java.util.function.Predicate<Run> covers) throws Exception {
+        Run r = null;
+        for (int attempt = 0; attempt < 8; attempt++) {
+            r = compare(Files.createDirectories(dir.resolve("attempt" + attempt)), c)
+                    .getLast();
+            if (covers.test(r) || Long.getLong("whisper.parity.seed") != null) return r;
+            System.err.println("seed " + r.seed() + " agreed without reaching the case's subject; another is drawn");
+        }
+        return r;
+    }
+
+    private static boolean sought(Run r) {
+        return r.ours().windows().stream().anyMatch(w -> w.seekDelta() != 3000 && w.seek() + w.seekDelta() < 4500);
+    }
+
     private static boolean fellBack(Run r) {
         return r.ours().windows().stream().anyMatch(w -> w.temperature() > 0);
     }
@@ -260,13 +281,14 @@ class WhisperLongFormParityTest {
     @Test
     void seekingWithFallbackAndConditioningMatchesWhisperCpp(@TempDir Path dir) throws Exception {
         Case c = new Case(true, true, 0.6, 3 + 16, 1.6f, 45, 0.4, 3);
-        Run r = compare(dir, c).getLast();
+        int previous = new WhisperTokenizer(new byte[0][], CONFIG.vocabulary()).previous();
+        Run r = covering(dir, c, x -> fellBack(x) && conditioned(x, previous) && sought(x));
         assertThat(fellBack(r)).as("a window decoded again hotter").isTrue();
-        assertThat(conditioned(r, new WhisperTokenizer(new byte[0][], CONFIG.vocabulary()).previous()))
+        assertThat(conditioned(r, previous))
                 .as("a window prompted with earlier text")
                 .isTrue();
         assertThat(r.ours().windows()).hasSizeGreaterThan(1);
-        assertThat(r.ours().windows().stream().anyMatch(w -> w.seekDelta() != 3000 && w.seek() + w.seekDelta() < 4500))
+        assertThat(sought(r))
                 .as("a window that sought to its last timestamp rather than skipping 30 s")
                 .isTrue();
     }
@@ -275,7 +297,7 @@ class WhisperLongFormParityTest {
     @Test
     void seekingWithoutConditioningMatchesWhisperCpp(@TempDir Path dir) throws Exception {
         Case c = new Case(true, false, 0.6, 3 + 16, 1.6f, 45, 0.4, 3);
-        Run r = compare(dir, c).getLast();
+        Run r = covering(dir, c, WhisperLongFormParityTest::fellBack);
         assertThat(fellBack(r)).isTrue();
         assertThat(r.ours().windows()).allMatch(w -> w.prompt().length == 3);
     }
@@ -287,10 +309,10 @@ class WhisperLongFormParityTest {
     @Test
     void windowsWithoutTimestampsMatchWhisperCpp(@TempDir Path dir) throws Exception {
         Case c = new Case(false, true, 0.6, 4 + 14, 1, 70, 0.2, 5);
-        Run r = compare(dir, c).getLast();
+        int previous = new WhisperTokenizer(new byte[0][], CONFIG.vocabulary()).previous();
+        Run r = covering(dir, c, x -> fellBack(x) && conditioned(x, previous));
         assertThat(fellBack(r)).isTrue();
-        assertThat(conditioned(r, new WhisperTokenizer(new byte[0][], CONFIG.vocabulary()).previous()))
-                .isTrue();
+        assertThat(conditioned(r, previous)).isTrue();
     }
 
     /**
