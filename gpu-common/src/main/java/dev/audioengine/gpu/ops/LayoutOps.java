@@ -201,18 +201,18 @@ final class LayoutOps implements GpuOp {
     }
 
     /**
-     * A quantized view as a view of whole blocks (32 values each): its last axis must be unit-stride
-     * and every other stride a whole number of blocks; null when it is not.
+     * A quantized view as a view of whole blocks (32 values each, 256 for the k-quants): its last axis must be
+     * unit-stride and every other stride a whole number of blocks; null when it is not.
      */
     static TensorDesc blockView(Tensor x) {
-        int r = x.rank();
-        if (r == 0 || x.stride(-1) != 1 || x.dim(-1) % 32 != 0 || x.offset() % 32 != 0) return null;
+        int r = x.rank(), block = x.dtype().blockSize();
+        if (r == 0 || x.stride(-1) != 1 || x.dim(-1) % block != 0 || x.offset() % block != 0) return null;
         long[] d = x.shape().dims(), s = x.strides();
         for (int i = 0; i < r - 1; i++) {
-            if (s[i] % 32 != 0) return null;
-            s[i] /= 32;
+            if (s[i] % block != 0) return null;
+            s[i] /= block;
         }
-        d[r - 1] /= 32;
+        d[r - 1] /= block;
         return TensorDesc.padded(d, s);
     }
 

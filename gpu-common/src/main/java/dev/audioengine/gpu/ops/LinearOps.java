@@ -13,12 +13,12 @@ import java.util.List;
  * (cuBLASLt, hipBLASLt; FAST_PROJECTION, BF16_WEIGHTS), always accumulating in F32: F32 as it is
  * (TF32 only with P.tf32=on); F16/BF16 with x split into a rounded high part and the rounded remainder
  * (two GEMMs into the same result, so activations keep about F32 precision; P.matmul=fast uses the
- * high part alone). Q8_0/Q4_0 weights run ae_matvec_q for up to 64 rows of x (one scale per 32-value
- * block); where the vendor has verified FAST_PROJECTION, products of more rows (for weight constants, more than
+ * high part alone). Block-quantized weights ({@link BlockTypes}) run ae_matvec_q for up to 64 rows of x (the
+ * blocks multiplied where they lie); where the vendor has verified FAST_PROJECTION, products of more rows (for weight constants, more than
  * {@code P.matvec_max_rows}) go to the library on an F32 copy: kept on the device for a constant
  * ({@link DecodedWeights}), decoded into scratch each run otherwise; otherwise, like layouts the library cannot express (a weight batch that is neither absent
  * nor one stride), every dtype when there is no library, and shapes it has no algorithm for, the tiled
- * kernel in linear.cu, which decodes F32, F16, BF16, Q8_0 and Q4_0 weights as it loads them.
+ * kernel in linear.cu, which decodes F32, F16, BF16 and the block types' weights as it loads them.
  * <p>
  * conv1d (a dedicated depthwise kernel when groups == in == out channels, else im2col + a library
  * GEMM batched over groups accumulating onto the bias, or a direct kernel when the column buffer
@@ -85,8 +85,8 @@ final class LinearOps implements GpuOp {
             // A weight constant (every model's projections): past matvecMaxRows rows (a wide batched decoder step,
             // an encoder's frames) the mat-vec kernel reads the whole weight once per row and the tiled kernel
             // decodes every block once per 16 rows, both far below the library; one F32 copy kept on the device,
-            // shared by every segment using it, goes to the library instead. Exact: a Q8_0 or Q4_0 value times its
-            // F16 scale is an F32 value.
+            // shared by every segment using it, goes to the library instead. The copy holds the values the CPU decodes
+            // (ae_tensor.h's ld_any, BlockQuantization's arithmetic), each an F32 value.
             if (!(matvecShape && rows <= b.device.matvecMaxRows())
                     && library(
                             node,

@@ -1,7 +1,7 @@
 // Strided copies (contiguous, concat pieces), pad and casts.
 #include "ae_tensor.h"
 
-/** y[ty(i)] = x[tx(i)] for elements of elemBytes bytes (a block counts as one element for Q8_0/Q4_0). */
+/** y[ty(i)] = x[tx(i)] for elements of elemBytes bytes (a block of a block type counts as one element). */
 GC_KERNEL void ae_copy(int elemBytes, i64 n, void* GC_RESTRICT y, TD ty, const void* GC_RESTRICT x, TD tx) {
     for (i64 i = gc_global_id(); i < n; i += gc_global_stride()) {
         i64 d = td_off(ty, i), s = td_off(tx, i);
@@ -57,34 +57,202 @@ GC_KERNEL void ae_cast_from_f32(int to, i64 n, void* GC_RESTRICT y, const float*
     }
 }
 
-/** F32 -> Q8_0 or Q4_0 with ggml's reference rules (as BlockQuantization); one thread per 32-value block. */
-GC_KERNEL void ae_quantize(int to, i64 blocks, u8* GC_RESTRICT y, const float* GC_RESTRICT x, TD tx) {
-    for (i64 b = gc_global_id(); b < blocks; b += gc_global_stride()) {
-        float v[32];
-        for (int i = 0; i < 32; i++) v[i] = x[td_off(tx, b * 32 + i)];
-        if (to == DT_Q8_0) {
-            float amax = 0;
-            for (int i = 0; i < 32; i++) amax = fmaxf(amax, fabsf(v[i]));
-            float d = amax / 127.0f, id = d != 0 ? 1.0f / d : 0.0f;
-            u8* o = y + b * 34;
-            u16 h = gc_f32_to_f16(d);
-            o[0] = (u8) (h & 0xff);
-            o[1] = (u8) (h >> 8);
-            for (int i = 0; i < 32; i++) o[2 + i] = (u8) (signed char) (int) floor((double) gc_mul_rn(v[i], id) + 0.5);
-        } else {
-            float amax = 0, max = 0;
-            for (int i = 0; i < 32; i++) if (fabsf(v[i]) > amax) { amax = fabsf(v[i]); max = v[i]; }
-            float d = max / -8.0f, id = d != 0 ? 1.0f / d : 0.0f;
-            u8* o = y + b * 18;
-            u16 h = gc_f32_to_f16(d);
-            o[0] = (u8) (h & 0xff);
-            o[1] = (u8) (h >> 8);
+GC_DEVICE void st_half_at(u8* o, float v) {
+    u16 h = gc_f32_to_f16(v);
+    o[0] = (u8) (h & 0xff);
+    o[1] = (u8) (h >> 8);
+}
+
+/** The value of largest magnitude (the first of equal magnitudes), as ggml's reference quantizers pick it. */
+GC_DEVICE float signed_amax(const float* v, int n) {
+    float amax = 0, max = 0;
+    for (int i = 0; i < n; i++) if (fabsf(v[i]) > amax) { amax = fabsf(v[i]); max = v[i]; }
+    return max;
+}
+
+/**
+ * 32 values into one block of type `to` at o, as BlockQuantization (ggml's quantize_row_*_ref) does, byte for byte:
+ * every product and sum separately rounded (gc_mul_rn, gc_add_rn), as Java rounds them.
+ */
+GC_DEVICE void quantize_block32(int to, const float* v, u8* o) {
+    if (to == DT_Q8_0) {
+        float amax = 0;
+        for (int i = 0; i < 32; i++) amax = fmaxf(amax, fabsf(v[i]));
+        float d = amax / 127.0f, id = d != 0 ? 1.0f / d : 0.0f;
+        st_half_at(o, d);
+        for (int i = 0; i < 32; i++) o[2 + i] = (u8) (signed char) (int) floor((double) gc_mul_rn(v[i], id) + 0.5);
+        return;
+    }
+    int q[32];
+    int nibbles;
+    if (to == DT_Q4_0 || to == DT_Q5_0) { // d = (value of largest magnitude) / -8 or -16; q = min(15 or 31, trunc(x/d + 8.5 or 16.5))
+        bool five = to == DT_Q5_0;
+        float d = signed_amax(v, 32) / (five ? -16.0f : -8.0f), id = d != 0 ? 1.0f / d : 0.0f;
+        st_half_at(o, d);
+        for (int i = 0; i < 32; i++) q[i] = min(five ? 31 : 15, (int) gc_add_rn(gc_mul_rn(v[i], id), five ? 16.5f : 8.5f));
+        nibbles = five ? 6 : 2;
+    } else { // Q5_1, Q4_1: m = min (strict comparisons from +-FLT_MAX), d = (max - min) / 31 or 15, q = trunc((x - m)/d + 0.5)
+        bool five = to == DT_Q5_1;
+        float lo = 3.402823466e38f, hi = -3.402823466e38f;
+        for (int i = 0; i < 32; i++) if (v[i] < lo) lo = v[i];
+        for (int i = 0; i < 32; i++) if (v[i] > hi) hi = v[i];
+        float d = (hi - lo) / (five ? 31.0f : 15.0f), id = d != 0 ? 1.0f / d : 0.0f;
+        st_half_at(o, d);
+        st_half_at(o + 2, lo);
+        for (int i = 0; i < 32; i++) {
+            int c = (int) gc_add_rn(gc_mul_rn(v[i] - lo, id), 0.5f);
+            q[i] = five ? c : min(15, c); // ggml clamps Q4_1 only; Q5_1 keeps the low five bits
+        }
+        nibbles = five ? 8 : 4;
+    }
+    if (to == DT_Q5_0 || to == DT_Q5_1) { // the fifth bits: bit i of the little-endian u32 before the nibbles
+        u32 qh = 0;
+        for (int i = 0; i < 32; i++) qh |= (u32) ((q[i] >> 4) & 1) << i;
+        for (int k = 0; k < 4; k++) o[nibbles - 4 + k] = (u8) (qh >> (8 * k));
+    }
+    for (int i = 0; i < 16; i++) o[nibbles + i] = (u8) ((q[i] & 15) | ((q[i + 16] & 15) << 4));
+}
+
+/** Java's Math.round(float): floor(x + 1/2), NaN to 0, saturating. */
+GC_DEVICE int java_round(float x) {
+    double f = floor((double) x + 0.5);
+    return gc_isnan(x) ? 0 : (f >= 2147483647.0 ? 2147483647 : (f <= -2147483648.0 ? (int) 0x80000000 : (int) f));
+}
+
+GC_DEVICE int clamp_i(int v, int lo, int hi) { return v < lo ? lo : (v > hi ? hi : v); }
+
+/** A float through f16 and back: the scale a block stores, as the quantizer then uses it. */
+GC_DEVICE float f16_round(float v) { return gc_f16_to_f32(gc_f32_to_f16(v)); }
+
+/** KQuants.setTwoBits: element e's two low bits at byte 32 (e / 128) + e % 32 of qs, shifted by 2 ((e % 128) / 32). */
+GC_DEVICE void set_two_bits(u8* qs, int e, int q) { qs[32 * (e / 128) + e % 32] |= (u8) ((q & 3) << (2 * ((e % 128) / 32))); }
+
+/**
+ * 256 values into one k-quant super-block at o with engine-api KQuants' quantizers (not ggml's: no scale search),
+ * step for step, so the bytes are the CPU's: the comments there say what each one does. Products and sums are
+ * separately rounded (gc_mul_rn, gc_add_rn) where Java rounds each.
+ */
+GC_DEVICE void quantize_kquant(int to, const float* x, u8* o) {
+    for (int i = 0; i < blk_bytes(to); i++) o[i] = 0;
+    if (to == DT_Q6_K || to == DT_Q3_K) { // a signed scale per 16 values mapping the value of largest magnitude to -32 or -4
+        bool six = to == DT_Q6_K;
+        float scale[16], amaxScale = 0;
+        for (int j = 0; j < 16; j++) {
+            scale[j] = signed_amax(x + 16 * j, 16) / (six ? -32.0f : -4.0f);
+            amaxScale = fmaxf(amaxScale, fabsf(scale[j]));
+        }
+        float d = f16_round(amaxScale / (six ? 127.0f : 31.0f));
+        int q[256];
+        for (int j = 0; j < 16; j++) {
+            int sc;
+            if (six) {
+                sc = d == 0 ? 0 : clamp_i(java_round(scale[j] / d), -127, 127);
+                o[192 + j] = (u8) sc;
+            } else {
+                int mag = d == 0 ? 0 : (int) ceilf(fabsf(scale[j]) / d);
+                sc = scale[j] < 0 ? -min(32, mag) : min(31, mag);
+                int stored = sc + 32;
+                o[96 + j % 8] |= (u8) (j < 8 ? stored & 15 : (stored & 15) << 4);
+                o[96 + 8 + j % 4] |= (u8) ((stored >> 4) << (2 * (j / 4)));
+            }
+            float step = gc_mul_rn(d, (float) sc);
             for (int i = 0; i < 16; i++) {
-                int q0 = min(15, (int) gc_add_rn(gc_mul_rn(v[i], id), 8.5f));
-                int q1 = min(15, (int) gc_add_rn(gc_mul_rn(v[i + 16], id), 8.5f));
-                o[2 + i] = (u8) (q0 | (q1 << 4));
+                int e = 16 * j + i;
+                if (six) q[e] = (step == 0 ? 0 : clamp_i(java_round(x[e] / step), -32, 31)) + 32;
+                else q[e] = step == 0 ? 0 : clamp_i(java_round(x[e] / step), -4, 3) + 4;
             }
         }
+        if (six) {
+            for (int n = 0; n < 256; n += 128) {
+                u8 *ql = o + n / 2, *qh = o + 128 + n / 4;
+                for (int l = 0; l < 32; l++) {
+                    int q1 = q[n + l], q2 = q[n + l + 32], q3 = q[n + l + 64], q4 = q[n + l + 96];
+                    ql[l] = (u8) ((q1 & 15) | ((q3 & 15) << 4));
+                    ql[l + 32] = (u8) ((q2 & 15) | ((q4 & 15) << 4));
+                    qh[l] = (u8) ((q1 >> 4) | ((q2 >> 4) << 2) | ((q3 >> 4) << 4) | ((q4 >> 4) << 6));
+                }
+            }
+            st_half_at(o + 208, d);
+        } else {
+            for (int e = 0; e < 256; e++) {
+                set_two_bits(o + 32, e, q[e]);
+                if (q[e] >= 4) o[e % 32] |= (u8) (1 << (e / 32));
+            }
+            st_half_at(o + 108, d);
+        }
+        return;
+    }
+    // Q4_K, Q5_K (sub-blocks of 32, 6-bit scales and minimums) and Q2_K (sub-blocks of 16, 4-bit): each sub-block spans
+    // [min(0, lowest), highest]; the minimum is rounded up to a multiple of dmin, the step up to a multiple of d
+    bool two = to == DT_Q2_K, fifth = to == DT_Q5_K;
+    int subs = two ? 16 : 8, per = two ? 16 : 32, levels = two ? 3 : (fifth ? 31 : 15), top = two ? 15 : 63;
+    float his[16], mins[16], steps[16], maxMin = 0, maxStep = 0;
+    int lms[16];
+    for (int j = 0; j < subs; j++) {
+        float lo = 0, hi = -3.402823466e38f;
+        for (int i = 0; i < per; i++) {
+            float v = x[per * j + i];
+            lo = v < lo ? v : lo;
+            hi = v > hi ? v : hi;
+        }
+        his[j] = hi;
+        mins[j] = -lo;
+        maxMin = fmaxf(maxMin, mins[j]);
+    }
+    float dmin = f16_round(maxMin / (float) top);
+    for (int j = 0; j < subs; j++) {
+        lms[j] = dmin == 0 ? 0 : (int) fminf((float) top, ceilf(mins[j] / dmin));
+        steps[j] = gc_add_rn(his[j], gc_mul_rn(dmin, (float) lms[j])) / (float) levels;
+        maxStep = fmaxf(maxStep, steps[j]);
+    }
+    float d = f16_round(maxStep / (float) top);
+    u8* qs = o + (two ? 16 : (fifth ? 48 : 16));
+    int q[256];
+    for (int j = 0; j < subs; j++) {
+        int ls = d == 0 ? 0 : (int) fminf((float) top, ceilf(steps[j] / d)), lm = lms[j];
+        if (two) o[j] = (u8) (ls | (lm << 4));
+        else if (j < 4) { // ggml's packing: the first four in bytes 0-7, the last four in 8-11 and the top bits of 0-7
+            o[4 + j] |= (u8) ls;
+            o[4 + j + 4] |= (u8) lm;
+        } else {
+            o[4 + j + 4] |= (u8) ((ls & 15) | ((lm & 15) << 4));
+            o[4 + j - 4] |= (u8) ((ls >> 4) << 6);
+            o[4 + j] |= (u8) ((lm >> 4) << 6);
+        }
+        float step = gc_mul_rn(d, (float) ls), mn = gc_mul_rn(dmin, (float) lm);
+        for (int i = 0; i < per; i++) {
+            int e = per * j + i;
+            q[e] = step == 0 ? 0 : clamp_i(java_round(gc_add_rn(x[e], mn) / step), 0, levels);
+        }
+    }
+    if (two) {
+        for (int e = 0; e < 256; e++) set_two_bits(qs, e, q[e]);
+        st_half_at(o + 80, d);
+        st_half_at(o + 82, dmin);
+        return;
+    }
+    for (int p = 0; p < 4; p++) {
+        for (int l = 0; l < 32; l++) {
+            int a = q[64 * p + l], b = q[64 * p + 32 + l];
+            qs[32 * p + l] = (u8) ((a & 15) | ((b & 15) << 4));
+            if (fifth) o[16 + l] |= (u8) (((a >> 4) << (2 * p)) | ((b >> 4) << (2 * p + 1)));
+        }
+    }
+    st_half_at(o, d);
+    st_half_at(o + 2, dmin);
+}
+
+/**
+ * F32 -> a block type with the rules of BlockQuantization: ggml's reference quantizers for the 32-value types (one
+ * thread per block) and KQuants' own for the k-quants (one thread per 256-value super-block).
+ */
+GC_KERNEL void ae_quantize(int to, i64 blocks, u8* GC_RESTRICT y, const float* GC_RESTRICT x, TD tx) {
+    int values = is_kquant(to) ? 256 : 32, bb = blk_bytes(to);
+    for (i64 b = gc_global_id(); b < blocks; b += gc_global_stride()) {
+        float v[256];
+        for (int i = 0; i < values; i++) v[i] = x[td_off(tx, b * values + i)];
+        if (values == 32) quantize_block32(to, v, y + b * bb);
+        else quantize_kquant(to, v, y + b * bb);
     }
 }
 

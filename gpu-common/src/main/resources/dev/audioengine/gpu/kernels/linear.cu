@@ -103,36 +103,112 @@ GC_KERNEL void ae_conv_transpose1d(float* GC_RESTRICT y, const float* GC_RESTRIC
 }
 
 /**
- * Quantized mat-vec for few rows: y[r, n] = sum_k x[r, k] w[n, k] with w Q8_0/Q4_0, contiguous [N, K]
- * (K a multiple of 32), unit-stride x (tx padded [B0, B1, M, K], row r over the first three axes). One warp per
- * output n (a block takes MV_ROWS consecutive n; grid y is r): eight lanes read one 32-value block together, four
- * values each, so the quants are read coalesced, the scale is one broadcast load, and a warp has four blocks in
- * flight (eight on wave64). The warp's sum is a shuffle reduction, no shared memory. (It was one block per n with a
- * thread per whole block: K = 416 kept 13 of 128 threads busy.)
+ * Four values e0..e0+3 (e0 a multiple of 4) of the 32-value block blk of type wt, dotted with xb[0..3]: the block's
+ * scale d times the sum of codes times x, plus its minimum times the sum of x for Q5_1 and Q4_1.
+ */
+GC_DEVICE float q32_dot4(const u8* blk, int wt, int e0, const float* xb) {
+    float d = ld_half_at(blk), s = 0;
+    if (wt == DT_Q8_0) {
+        for (int j = 0; j < 4; j++) s += (float) (signed char) blk[2 + e0 + j] * xb[j];
+        return d * s;
+    }
+    // values 0-15 are the low nibbles of bytes 0-15, values 16-31 their high nibbles; the 5-bit types add bit e of
+    // the u32 before the nibbles as the code's 16
+    int shift = e0 >= 16 ? 4 : 0, at = e0 % 16;
+    int nibbles = wt == DT_Q4_0 ? 2 : wt == DT_Q5_0 ? 6 : wt == DT_Q4_1 ? 4 : 8;
+    int bias = wt == DT_Q4_0 ? 8 : wt == DT_Q5_0 ? 16 : 0;
+    bool five = wt == DT_Q5_0 || wt == DT_Q5_1;
+    int high = five ? ((blk[nibbles - 4 + (e0 >> 3)] >> (e0 & 7)) & 15) << 4 : 0; // this lane's four fifth bits, at 16
+    float sx = 0;
+    for (int j = 0; j < 4; j++) {
+        int q = (((blk[nibbles + at + j] >> shift) & 15) | ((high >> j) & 16)) - bias;
+        s += (float) q * xb[j];
+        sx += xb[j];
+    }
+    return wt == DT_Q5_1 || wt == DT_Q4_1 ? d * s + ld_half_at(blk + 2) * sx : d * s;
+}
+
+/**
+ * Eight values i0..i0+7 (i0 a multiple of 8) of the k-quant super-block blk of type wt, dotted with xb[0..7]. The
+ * eight share one sub-block (16 or 32 values), so its scale (and minimum) is unpacked once, as kq_value does it.
+ */
+GC_DEVICE float kq_dot8(const u8* blk, int wt, int i0, const float* xb) {
+    float s = 0, sx = 0;
+    int l0 = i0 & 31, quarter = (i0 >> 5) & 3, half = i0 >> 7;
+    switch (wt) {
+        case DT_Q6_K: {
+            const u8* ql = blk + 64 * half + 32 * (quarter & 1);
+            const u8* qh = blk + 128 + 32 * half;
+            int lowShift = quarter < 2 ? 0 : 4, highShift = 2 * quarter;
+            for (int j = 0; j < 8; j++) {
+                int q = (((ql[l0 + j] >> lowShift) & 15) | (((qh[l0 + j] >> highShift) & 3) << 4)) - 32;
+                s += (float) q * xb[j];
+            }
+            return ld_half_at(blk + 208) * (float) (signed char) blk[192 + 8 * half + (l0 >> 4) + 2 * quarter] * s;
+        }
+        case DT_Q4_K:
+        case DT_Q5_K: {
+            bool fifth = wt == DT_Q5_K;
+            int j = i0 >> 5;
+            const u8* ql = blk + (fifth ? 48 : 16) + 32 * (j >> 1);
+            for (int t = 0; t < 8; t++) {
+                int q = (ql[l0 + t] >> (4 * (j & 1))) & 15;
+                if (fifth) q |= ((blk[16 + l0 + t] >> j) & 1) << 4;
+                s += (float) q * xb[t];
+                sx += xb[t];
+            }
+            float d1 = ld_half_at(blk) * (float) scale_k4(blk + 4, j, false);
+            float m1 = ld_half_at(blk + 2) * (float) scale_k4(blk + 4, j, true);
+            return d1 * s - m1 * sx;
+        }
+        case DT_Q3_K: {
+            const u8* qs = blk + 32 + 32 * half;
+            int shift = 2 * quarter, bit = i0 >> 5;
+            for (int t = 0; t < 8; t++) {
+                int q = ((qs[l0 + t] >> shift) & 3) - (((blk[l0 + t] >> bit) & 1) ? 0 : 4);
+                s += (float) q * xb[t];
+            }
+            return ld_half_at(blk + 108) * (float) (scale_q3k(blk + 96, i0 >> 4) - 32) * s;
+        }
+        case DT_Q2_K: {
+            const u8* qs = blk + 16 + 32 * half;
+            int shift = 2 * quarter, sc = blk[i0 >> 4];
+            for (int t = 0; t < 8; t++) {
+                s += (float) ((qs[l0 + t] >> shift) & 3) * xb[t];
+                sx += xb[t];
+            }
+            return ld_half_at(blk + 80) * (float) (sc & 15) * s - ld_half_at(blk + 82) * (float) (sc >> 4) * sx;
+        }
+    }
+    return gc_nan();
+}
+
+/**
+ * Quantized mat-vec for few rows: y[r, n] = sum_k x[r, k] w[n, k] with w of a block type (Q8_0, Q4_0, Q5_0, Q5_1,
+ * Q4_1, or a k-quant), contiguous [N, K] (K a multiple of the block's 32 or 256 values), unit-stride x (tx padded
+ * [B0, B1, M, K], row r over the first three axes). One warp per output n (a block takes MV_ROWS consecutive n; grid y
+ * is r). For the 32-value types eight lanes read one block together, four values each, so the quants are read
+ * coalesced, the scale is one broadcast load, and a warp has four blocks in flight (eight on wave64); for the k-quants
+ * a whole warp reads one 256-value super-block, eight values a lane (two super-blocks at once on wave64). The warp's
+ * sum is a shuffle reduction, no shared memory. (It was one block per n with a thread per whole block: K = 416 kept
+ * 13 of 128 threads busy.)
  */
 #define MV_ROWS 8 /* outputs n per block: LinearOps.MATVEC_ROWS; 32-wide warps take one each, wave64 ones stride over them */
 GC_KERNEL void ae_matvec_q(float* GC_RESTRICT y, const float* GC_RESTRICT x, TD tx, const u8* GC_RESTRICT w, int wt, i64 N, i64 K) {
     int lane = gc_tid() % GC_WARP_SIZE, warp = gc_tid() / GC_WARP_SIZE, warps = gc_block_dim() / GC_WARP_SIZE;
     i64 r = gc_block_y(), first = gc_block() * MV_ROWS, end = first + MV_ROWS < N ? first + MV_ROWS : N;
     const float* xr = x + td_row(tx, r);
-    i64 nb = K / 32, bb = wt == DT_Q8_0 ? 34 : 18;
-    // eight lanes per 32-value block, four values each: a warp has four blocks (eight on wave64) in flight at once
-    int e0 = (lane % 8) * 4, blocksAtOnce = GC_WARP_SIZE / 8;
+    bool kq = is_kquant(wt);
+    int lanesPerBlock = kq ? 32 : 8, perLane = kq ? 8 : 4, values = kq ? 256 : 32;
+    i64 nb = K / values, bb = blk_bytes(wt);
+    int e0 = (lane % lanesPerBlock) * perLane, blocksAtOnce = GC_WARP_SIZE / lanesPerBlock;
     for (i64 n = first + warp; n < end; n += warps) { // the same n for a whole warp: its shuffles see full warps
         const u8* wr = w + n * nb * bb;
         float acc = 0;
-        for (i64 b = lane / 8; b < nb; b += blocksAtOnce) {
+        for (i64 b = lane / lanesPerBlock; b < nb; b += blocksAtOnce) {
             const u8* blk = wr + b * bb;
-            float d = gc_f16_to_f32((u16) (blk[0] | (blk[1] << 8)));
-            const float* xb = xr + b * 32 + e0;
-            float s = 0;
-            if (wt == DT_Q8_0) {
-                for (int j = 0; j < 4; j++) s += (float) (signed char) blk[2 + e0 + j] * xb[j];
-            } else { // values 0-15 are the low nibbles of bytes 0-15, values 16-31 their high nibbles
-                int shift = e0 >= 16 ? 4 : 0, at = e0 % 16;
-                for (int j = 0; j < 4; j++) s += (float) (((blk[2 + at + j] >> shift) & 15) - 8) * xb[j];
-            }
-            acc += d * s;
+            const float* xb = xr + b * values + e0;
+            acc += kq ? kq_dot8(blk, wt, e0, xb) : q32_dot4(blk, wt, e0, xb);
         }
         for (int m = GC_WARP_SIZE / 2; m > 0; m >>= 1) acc += gc_shfl_xor(acc, m);
         if (lane == 0) y[r * N + n] = acc;
