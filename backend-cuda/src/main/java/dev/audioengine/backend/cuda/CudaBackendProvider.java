@@ -27,10 +27,11 @@ import java.util.stream.Collectors;
 public final class CudaBackendProvider implements BackendProvider {
     /**
      * The capabilities whose conformance cases all passed on an NVIDIA H200 (sm_90) with
-     * scripts/gpu/cuda-evidence.sh; see docs/PERFORMANCE-cuda.md for the run. Q5_0_WEIGHTS, Q5_1_WEIGHTS and
-     * Q4_1_WEIGHTS come with gpu-common's kernels for those blocks (whose arithmetic BlockDecodeHostTest checks on the
-     * host against engine-api's); their conformance cases ({@code check --backend cuda --op matmul}, {@code get_rows},
-     * {@code cast}) are not yet run on a GPU, and CapabilityEvidenceTest holds them to it on any machine with one.
+     * scripts/gpu/cuda-evidence.sh; see docs/PERFORMANCE-cuda.md for the run. The block types' capabilities
+     * (Q5_0_WEIGHTS ... Q4_1_WEIGHTS, Q6_K_WEIGHTS ... Q2_K_WEIGHTS) come with gpu-common's kernels for those blocks
+     * (whose arithmetic BlockDecodeHostTest checks on the host against engine-api's); their conformance cases
+     * ({@code check --backend cuda --dtype q5_0} and so on: matmul, get_rows, cast) are not yet run on a GPU, and
+     * CapabilityEvidenceTest holds them to it on any machine with one.
      */
     static final Set<Capability> VERIFIED = Set.of(
             Capability.DEPTHWISE_CONV1D_FAST,
@@ -41,7 +42,12 @@ public final class CudaBackendProvider implements BackendProvider {
             Capability.DEVICE_ISTFT,
             Capability.Q5_0_WEIGHTS,
             Capability.Q5_1_WEIGHTS,
-            Capability.Q4_1_WEIGHTS);
+            Capability.Q4_1_WEIGHTS,
+            Capability.Q6_K_WEIGHTS,
+            Capability.Q4_K_WEIGHTS,
+            Capability.Q5_K_WEIGHTS,
+            Capability.Q3_K_WEIGHTS,
+            Capability.Q2_K_WEIGHTS);
 
     /** CUDA graphs are on unless cuda.graphs=off. */
     static final GpuVendor VENDOR = new GpuVendor("CUDA", "cuda", VERIFIED, true);

@@ -102,6 +102,9 @@ class BindingLayoutTest {
                 .isEqualTo(new TensorDesc(new long[] {1, 1, 3, 2}, new long[] {0, 0, 4, 1}));
         assertThat(LayoutOps.blockView(g.slice(g.input("q2", DType.Q4_0, Shape.of(4, 96)), 0, 1, 4)))
                 .isEqualTo(new TensorDesc(new long[] {1, 1, 3, 3}, new long[] {0, 0, 3, 1}));
+        // k-quants: whole 256-value super-blocks
+        assertThat(LayoutOps.blockView(g.slice(g.input("k", DType.Q6_K, Shape.of(4, 512)), 0, 1, 4)))
+                .isEqualTo(new TensorDesc(new long[] {1, 1, 3, 2}, new long[] {0, 0, 2, 1}));
     }
 
     @Test
