@@ -324,7 +324,7 @@ class GpuBackendTest {
                 e3.run();
                 assertThat(runtime.launches.stream().map(l -> l.kernel()))
                         .as("decoded by the first run only; 8 rows keep the mat-vec kernel")
-                        .containsExactly("ae_cast_to_f32", "ae_matvec_q");
+                        .containsExactly("ae_cast_to_f32", "ae_matvec_q8_0");
                 assertThat(b.profileReport()).containsPattern("\\n +[0-9.]+ +[0-9.]+% +3 +[0-9.]+  matmul gemm\\n");
                 e1.close();
                 assertThat(b.decodedBytes() - before)

@@ -13,7 +13,7 @@ import java.util.List;
  * (cuBLASLt, hipBLASLt; FAST_PROJECTION, BF16_WEIGHTS), always accumulating in F32: F32 as it is
  * (TF32 only with P.tf32=on); F16/BF16 with x split into a rounded high part and the rounded remainder
  * (two GEMMs into the same result, so activations keep about F32 precision; P.matmul=fast uses the
- * high part alone). Block-quantized weights ({@link BlockTypes}) run ae_matvec_q for up to 64 rows of x (the
+ * high part alone). Block-quantized weights ({@link BlockTypes}) run ae_matvec_&lt;type&gt; for up to 64 rows of x (the
  * blocks multiplied where they lie); where the vendor has verified FAST_PROJECTION, products of more rows (for weight constants, more than
  * {@code P.matvec_max_rows}) go to the library on an F32 copy: kept on the device for a constant
  * ({@link DecodedWeights}), decoded into scratch each run otherwise; otherwise, like layouts the library cannot express (a weight batch that is neither absent
@@ -35,7 +35,7 @@ final class LinearOps implements GpuOp {
      * where the mat-vec reads the weights once per row from L2; docs/PERFORMANCE.md). Past it, the tiled kernel.
      */
     static final long MATVEC_MAX_ROWS = 64;
-    /** ae_matvec_q: 8 outputs per block (MV_ROWS in linear.cu), one 32-wide warp each. */
+    /** ae_matvec_&lt;type&gt;: 8 outputs per block (MV_ROWS in linear.cu), one 32-wide warp each. */
     private static final int MATVEC_THREADS = 256, MATVEC_ROWS = 8;
 
     private static boolean supportsMatmul(Tensor node) {
@@ -121,7 +121,7 @@ final class LinearOps implements GpuOp {
         if (matvec) {
             b.launch(
                     SRC,
-                    "ae_matvec_q",
+                    matvecKernel(w.dtype()),
                     Math.toIntExact((n + MATVEC_ROWS - 1) / MATVEC_ROWS),
                     Math.toIntExact(rows),
                     1,
@@ -134,7 +134,6 @@ final class LinearOps implements GpuOp {
                             .ptr(b.ptr(x))
                             .desc(xd)
                             .ptr(b.ptr(w))
-                            .i32(w.dtype().ordinal())
                             .i64(n)
                             .i64(k));
             return;
@@ -153,7 +152,7 @@ final class LinearOps implements GpuOp {
                 .i64(xd.n()[1]);
         b.launch(
                 SRC,
-                "ae_matmul",
+                basicWeight(w.dtype()) ? "ae_matmul" : "ae_matmul_blocks",
                 Math.toIntExact((n + TILE - 1) / TILE),
                 Math.toIntExact((m + TILE - 1) / TILE),
                 Math.toIntExact(batches),
@@ -162,6 +161,18 @@ final class LinearOps implements GpuOp {
                 1,
                 0,
                 a);
+    }
+
+    /** Weights ae_matmul reads (plain types, Q8_0, Q4_0); the other block types take ae_matmul_blocks. */
+    static boolean basicWeight(DType t) {
+        return !t.isQuantized() || t == DType.Q8_0 || t == DType.Q4_0;
+    }
+
+    /** linear.cu's mat-vec kernel for weights of block type {@code t}: one per type, each holding only its decode. */
+    static String matvecKernel(DType t) {
+        if (!t.isQuantized() || !BlockTypes.decoded(t))
+            throw new IllegalArgumentException("no mat-vec kernel for " + t);
+        return "ae_matvec_" + t.name().toLowerCase(java.util.Locale.ROOT);
     }
 
     /** Elements between a plain weight's rows. */

@@ -158,6 +158,36 @@ GC_DEVICE float ld_any(const void* p, int dt, i64 e) {
     return gc_nan();
 }
 
+/**
+ * Element e of the basic types (the plain ones, Q8_0 and Q4_0) as a float: ld_any as it was before the other block
+ * types, kept for the kernels that read nothing else (attention's caches; the tiled matmul's ae_matmul, whose other
+ * weights go to ae_matmul_blocks), so they compile as they did. Through today's ld_any nvcc gave ae_attention 72
+ * registers instead of 64 and ae_matmul 38 instead of 32 (sm_90); a loader of the float types alone moved
+ * ae_attention_split from 54 to 64 (its loops unrolled differently).
+ */
+GC_DEVICE float ld_basic(const void* p, int dt, i64 e) {
+    switch (dt) {
+        case DT_F32: return ((const float*) p)[e];
+        case DT_F16: return gc_f16_to_f32(((const u16*) p)[e]);
+        case DT_BF16: return gc_bf16_to_f32(((const u16*) p)[e]);
+        case DT_I32: return (float) ((const int*) p)[e];
+        case DT_I8: return (float) ((const signed char*) p)[e];
+        case DT_Q8_0: {
+            const u8* b = (const u8*) p + (e >> 5) * 34;
+            float d = gc_f16_to_f32((u16) (b[0] | (b[1] << 8)));
+            return d * (float) (signed char) b[2 + (e & 31)];
+        }
+        case DT_Q4_0: {
+            const u8* b = (const u8*) p + (e >> 5) * 18;
+            float d = gc_f16_to_f32((u16) (b[0] | (b[1] << 8)));
+            int i = (int) (e & 31);
+            int q = i < 16 ? (b[2 + i] & 15) : (b[2 + i - 16] >> 4);
+            return (float) (q - 8) * d;
+        }
+    }
+    return gc_nan();
+}
+
 /** max that propagates NaN (as Math.max and torch.max do). */
 GC_DEVICE float nan_max(float a, float b) { return (gc_isnan(a) || a > b) ? a : (gc_isnan(b) ? b : (b > a ? b : a)); }
 

@@ -7,10 +7,13 @@
 /**
  * y[b, m, n] = sum_k x[b, m, k] * w[b, n, k]. y is contiguous [B0, B1, M, N]; tx and tw are padded
  * to [B0, B1, M|N, K] with stride 0 on broadcast batch axes. Block (16, 16), grid (N/16, M/16, B0*B1).
- * Quantized weights are contiguous along k, so an element offset is also a block position.
+ * Quantized weights are contiguous along k, so an element offset is also a block position. ANY_BLOCK: every block
+ * type (ld_any; ae_matmul_blocks), else the plain types, Q8_0 and Q4_0 (ld_basic; ae_matmul, as it was before the
+ * other block types, with 32 registers where ld_any takes 38).
  */
-GC_KERNEL void ae_matmul(float* GC_RESTRICT y, const float* GC_RESTRICT x, TD tx, const void* GC_RESTRICT w, int wt, TD tw,
-                         i64 M, i64 N, i64 K, i64 B1) {
+template <bool ANY_BLOCK>
+GC_DEVICE void matmul_tiled(float* GC_RESTRICT y, const float* GC_RESTRICT x, TD tx, const void* GC_RESTRICT w, int wt, TD tw,
+                            i64 M, i64 N, i64 K, i64 B1) {
     GC_SHARED float xs[MM_TILE][MM_TILE + 1];
     GC_SHARED float ws[MM_TILE][MM_TILE + 1];
     int tx_ = gc_tid(), ty_ = gc_tid_y();
@@ -22,12 +25,25 @@ GC_KERNEL void ae_matmul(float* GC_RESTRICT y, const float* GC_RESTRICT x, TD tx
     for (i64 k0 = 0; k0 < K; k0 += MM_TILE) {
         i64 k = k0 + tx_;
         xs[ty_][tx_] = (m < M && k < K) ? x[xBase + m * tx.s[2] + k * tx.s[3]] : 0.0f;
-        ws[ty_][tx_] = (nLoad < N && k < K) ? ld_any(w, wt, wBase + nLoad * tw.s[2] + k * tw.s[3]) : 0.0f;
+        i64 we = wBase + nLoad * tw.s[2] + k * tw.s[3];
+        ws[ty_][tx_] = (nLoad < N && k < K) ? (ANY_BLOCK ? ld_any(w, wt, we) : ld_basic(w, wt, we)) : 0.0f;
         gc_sync();
         for (int kk = 0; kk < MM_TILE; kk++) acc += xs[ty_][kk] * ws[tx_][kk];
         gc_sync();
     }
     if (m < M && n < N) y[(z * M + m) * N + n] = acc;
+}
+
+/** The tiled matmul for F32, F16, BF16, Q8_0 and Q4_0 weights. */
+GC_KERNEL void ae_matmul(float* GC_RESTRICT y, const float* GC_RESTRICT x, TD tx, const void* GC_RESTRICT w, int wt, TD tw,
+                         i64 M, i64 N, i64 K, i64 B1) {
+    matmul_tiled<false>(y, x, tx, w, wt, tw, M, N, K, B1);
+}
+
+/** The tiled matmul for the other block types (Q5_0, Q5_1, Q4_1, the k-quants). */
+GC_KERNEL void ae_matmul_blocks(float* GC_RESTRICT y, const float* GC_RESTRICT x, TD tx, const void* GC_RESTRICT w, int wt,
+                                TD tw, i64 M, i64 N, i64 K, i64 B1) {
+    matmul_tiled<true>(y, x, tx, w, wt, tw, M, N, K, B1);
 }
 
 /**
@@ -184,23 +200,25 @@ GC_DEVICE float kq_dot8(const u8* blk, int wt, int i0, const float* xb) {
 }
 
 /**
- * Quantized mat-vec for few rows: y[r, n] = sum_k x[r, k] w[n, k] with w of a block type (Q8_0, Q4_0, Q5_0, Q5_1,
+ * Quantized mat-vec for few rows: y[r, n] = sum_k x[r, k] w[n, k] with w of block type WT (Q8_0, Q4_0, Q5_0, Q5_1,
  * Q4_1, or a k-quant), contiguous [N, K] (K a multiple of the block's 32 or 256 values), unit-stride x (tx padded
  * [B0, B1, M, K], row r over the first three axes). One warp per output n (a block takes MV_ROWS consecutive n; grid y
  * is r). For the 32-value types eight lanes read one block together, four values each, so the quants are read
  * coalesced, the scale is one broadcast load, and a warp has four blocks in flight (eight on wave64); for the k-quants
  * a whole warp reads one 256-value super-block, eight values a lane (two super-blocks at once on wave64). The warp's
  * sum is a shuffle reduction, no shared memory. (It was one block per n with a thread per whole block: K = 416 kept
- * 13 of 128 threads busy.)
+ * 13 of 128 threads busy.) One kernel per type (below), so each holds only its own decode: a kernel switching over
+ * all ten took 62 registers where Q8_0's alone takes 40.
  */
 #define MV_ROWS 8 /* outputs n per block: LinearOps.MATVEC_ROWS; 32-wide warps take one each, wave64 ones stride over them */
-GC_KERNEL void ae_matvec_q(float* GC_RESTRICT y, const float* GC_RESTRICT x, TD tx, const u8* GC_RESTRICT w, int wt, i64 N, i64 K) {
+template <int WT>
+GC_DEVICE void matvec_q(float* GC_RESTRICT y, const float* GC_RESTRICT x, TD tx, const u8* GC_RESTRICT w, i64 N, i64 K) {
     int lane = gc_tid() % GC_WARP_SIZE, warp = gc_tid() / GC_WARP_SIZE, warps = gc_block_dim() / GC_WARP_SIZE;
     i64 r = gc_block_y(), first = gc_block() * MV_ROWS, end = first + MV_ROWS < N ? first + MV_ROWS : N;
     const float* xr = x + td_row(tx, r);
-    bool kq = is_kquant(wt);
-    int lanesPerBlock = kq ? 32 : 8, perLane = kq ? 8 : 4, values = kq ? 256 : 32;
-    i64 nb = K / values, bb = blk_bytes(wt);
+    const bool kq = is_kquant(WT);
+    const int lanesPerBlock = kq ? 32 : 8, perLane = kq ? 8 : 4, values = kq ? 256 : 32;
+    i64 nb = K / values, bb = blk_bytes(WT);
     int e0 = (lane % lanesPerBlock) * perLane, blocksAtOnce = GC_WARP_SIZE / lanesPerBlock;
     for (i64 n = first + warp; n < end; n += warps) { // the same n for a whole warp: its shuffles see full warps
         const u8* wr = w + n * nb * bb;
@@ -208,12 +226,24 @@ GC_KERNEL void ae_matvec_q(float* GC_RESTRICT y, const float* GC_RESTRICT x, TD 
         for (i64 b = lane / lanesPerBlock; b < nb; b += blocksAtOnce) {
             const u8* blk = wr + b * bb;
             const float* xb = xr + b * values + e0;
-            acc += kq ? kq_dot8(blk, wt, e0, xb) : q32_dot4(blk, wt, e0, xb);
+            acc += kq ? kq_dot8(blk, WT, e0, xb) : q32_dot4(blk, WT, e0, xb);
         }
         for (int m = GC_WARP_SIZE / 2; m > 0; m >>= 1) acc += gc_shfl_xor(acc, m);
         if (lane == 0) y[r * N + n] = acc;
     }
 }
+
+// ae_matvec_<type>: LinearOps.matvecKernel names them
+GC_KERNEL void ae_matvec_q8_0(float* GC_RESTRICT y, const float* GC_RESTRICT x, TD tx, const u8* GC_RESTRICT w, i64 N, i64 K) { matvec_q<DT_Q8_0>(y, x, tx, w, N, K); }
+GC_KERNEL void ae_matvec_q4_0(float* GC_RESTRICT y, const float* GC_RESTRICT x, TD tx, const u8* GC_RESTRICT w, i64 N, i64 K) { matvec_q<DT_Q4_0>(y, x, tx, w, N, K); }
+GC_KERNEL void ae_matvec_q5_0(float* GC_RESTRICT y, const float* GC_RESTRICT x, TD tx, const u8* GC_RESTRICT w, i64 N, i64 K) { matvec_q<DT_Q5_0>(y, x, tx, w, N, K); }
+GC_KERNEL void ae_matvec_q5_1(float* GC_RESTRICT y, const float* GC_RESTRICT x, TD tx, const u8* GC_RESTRICT w, i64 N, i64 K) { matvec_q<DT_Q5_1>(y, x, tx, w, N, K); }
+GC_KERNEL void ae_matvec_q4_1(float* GC_RESTRICT y, const float* GC_RESTRICT x, TD tx, const u8* GC_RESTRICT w, i64 N, i64 K) { matvec_q<DT_Q4_1>(y, x, tx, w, N, K); }
+GC_KERNEL void ae_matvec_q6_k(float* GC_RESTRICT y, const float* GC_RESTRICT x, TD tx, const u8* GC_RESTRICT w, i64 N, i64 K) { matvec_q<DT_Q6_K>(y, x, tx, w, N, K); }
+GC_KERNEL void ae_matvec_q4_k(float* GC_RESTRICT y, const float* GC_RESTRICT x, TD tx, const u8* GC_RESTRICT w, i64 N, i64 K) { matvec_q<DT_Q4_K>(y, x, tx, w, N, K); }
+GC_KERNEL void ae_matvec_q5_k(float* GC_RESTRICT y, const float* GC_RESTRICT x, TD tx, const u8* GC_RESTRICT w, i64 N, i64 K) { matvec_q<DT_Q5_K>(y, x, tx, w, N, K); }
+GC_KERNEL void ae_matvec_q3_k(float* GC_RESTRICT y, const float* GC_RESTRICT x, TD tx, const u8* GC_RESTRICT w, i64 N, i64 K) { matvec_q<DT_Q3_K>(y, x, tx, w, N, K); }
+GC_KERNEL void ae_matvec_q2_k(float* GC_RESTRICT y, const float* GC_RESTRICT x, TD tx, const u8* GC_RESTRICT w, i64 N, i64 K) { matvec_q<DT_Q2_K>(y, x, tx, w, N, K); }
 
 /**
  * col2im for conv_transpose1d after the GEMM: cols [B, groups, coutPer*K, T] holds w^T x per group;

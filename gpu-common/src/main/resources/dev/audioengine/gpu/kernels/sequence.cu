@@ -98,8 +98,8 @@ GC_KERNEL void ae_attention(float* GC_RESTRICT y, const float* GC_RESTRICT q, TD
         for (i64 e = tid; e < ATT_KT * D; e += nt) {
             i64 j = e / D, d = e % D;
             bool in = j < count;
-            ks[j * kd + d] = in ? ld_any(k, kvt, kBase + (j0 + j) * tk.s[2] + d * tk.s[3]) : 0.0f;
-            vs[j * D + d] = in ? ld_any(v, kvt, vBase + (j0 + j) * tv.s[2] + d * tv.s[3]) : 0.0f;
+            ks[j * kd + d] = in ? ld_basic(k, kvt, kBase + (j0 + j) * tk.s[2] + d * tk.s[3]) : 0.0f;
+            vs[j * D + d] = in ? ld_basic(v, kvt, vBase + (j0 + j) * tv.s[2] + d * tv.s[3]) : 0.0f;
         }
         gc_sync();
         for (i64 e = tid; e < ATT_QT * ATT_KT; e += nt) {
@@ -205,7 +205,7 @@ GC_KERNEL void ae_attention_split(const float* GC_RESTRICT q, TD tq, const void*
     for (i64 jj = warp; jj < ATT_SPLIT_KEYS; jj += warps) {
         i64 j = j0 + jj;
         float dot = 0;
-        if (seen[jj]) for (i64 d = lane; d < D; d += GC_WARP_SIZE) dot += qs[d] * ld_any(k, kvt, kBase + j * tk.s[2] + d * tk.s[3]);
+        if (seen[jj]) for (i64 d = lane; d < D; d += GC_WARP_SIZE) dot += qs[d] * ld_basic(k, kvt, kBase + j * tk.s[2] + d * tk.s[3]);
         for (int m = GC_WARP_SIZE / 2; m > 0; m >>= 1) dot += gc_shfl_xor(dot, m);
         if (lane == 0) sc[jj] = seen[jj] ? dot * scale + (mask ? mask[mRow + j * tm.s[3]] : 0.0f) : -gc_inf();
     }
@@ -219,7 +219,7 @@ GC_KERNEL void ae_attention_split(const float* GC_RESTRICT q, TD tq, const void*
     float l = block_sum(p, red); // its barriers also publish sc
     i64 parts = nt / D, d = tid % D, piece = tid / D;
     float o = 0;
-    if (piece < parts) for (i64 jj = piece; jj < n; jj += parts) if (seen[jj]) o += sc[jj] * ld_any(v, kvt, vBase + (j0 + jj) * tv.s[2] + d * tv.s[3]);
+    if (piece < parts) for (i64 jj = piece; jj < n; jj += parts) if (seen[jj]) o += sc[jj] * ld_basic(v, kvt, vBase + (j0 + jj) * tv.s[2] + d * tv.s[3]);
     red[tid] = o;
     gc_sync();
     float* out = part + (row * S + split) * (D + 2);

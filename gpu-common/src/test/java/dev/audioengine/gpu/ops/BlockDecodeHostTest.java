@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * kernels_on_host.cpp builds the real layout.cu and linear.cu (with gpu_compat.h and ae_tensor.h) as host code with
  * g++ and runs their kernels, one host thread per GPU thread. For every block type {@link BlockTypes#decoded} claims:
  * ae_cast_to_f32 (the decode get_rows, the tiled matmul's loader and the decoded weight copies share) equals the Java
- * decode bit for bit on blocks of random bytes; ae_quantize gives BlockQuantization's bytes exactly; ae_matvec_q (32-
+ * decode bit for bit on blocks of random bytes; ae_quantize gives BlockQuantization's bytes exactly; ae_matvec_<type> (32-
  * and 64-lane warps) and ae_matmul agree with a float64 product of the Java-decoded weights. Skipped, with a message,
  * where g++ is absent. The seed is fresh each run and printed on failure; -Dblocks.seed repeats one.
  */

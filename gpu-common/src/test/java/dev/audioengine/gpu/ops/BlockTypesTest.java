@@ -40,4 +40,17 @@ class BlockTypesTest {
                     .as(t + " has kernels (or is plain)")
                     .isTrue();
     }
+
+    /** The kernels LinearOps names by type (not literals its launches hold, which KernelSourcesCompileTest reads). */
+    @org.junit.jupiter.api.Test
+    void everyBlockTypesKernelsAreDefined() {
+        String linear = dev.audioengine.gpu.compile.KernelSources.text("linear.cu");
+        for (DType t : DType.values()) {
+            if (t.isQuantized())
+                assertThat(linear).as(t + " mat-vec").contains("GC_KERNEL void " + LinearOps.matvecKernel(t) + "(");
+            assertThat(linear)
+                    .as(t + " tiled matmul")
+                    .contains("GC_KERNEL void " + (LinearOps.basicWeight(t) ? "ae_matmul(" : "ae_matmul_blocks("));
+        }
+    }
 }

@@ -6,8 +6,8 @@
 //
 //   kernels_on_host decode   DT N            BLOCKS OUT   ae_cast_to_f32 of N values of type DT (its ordinal)
 //   kernels_on_host quantize DT N            F32    OUT   ae_quantize of N values into blocks of DT
-//   kernels_on_host matvec   DT ROWS N K     W X    OUT   ae_matvec_q: y [ROWS, N] = x [ROWS, K] w [N, K]^T
-//   kernels_on_host matmul   DT M N K        W X    OUT   ae_matmul (the tiled kernel), same product
+//   kernels_on_host matvec   DT ROWS N K     W X    OUT   ae_matvec_<type>: y [ROWS, N] = x [ROWS, K] w [N, K]^T
+//   kernels_on_host matmul   DT M N K        W X    OUT   ae_matmul or ae_matmul_blocks (tiled), same product
 // Files are raw little-endian arrays (floats, blocks). sequence.cu's get_rows reads a table element with the same
 // ld_any as the cast (its extern shared arrays do not build as host code).
 #include <algorithm>
@@ -23,6 +23,7 @@
 
 #define __device__
 #define __forceinline__ inline
+#define __noinline__ __attribute__((noinline))
 #define __global__
 #define __shared__ static
 #define __restrict__ __restrict
@@ -86,6 +87,23 @@ using std::min;
 
 #include "layout.cu"
 #include "linear.cu"
+
+/** The mat-vec kernel of block type dt, as LinearOps.matvecKernel names it. */
+static void matvec(int dt, float* y, const float* x, TD tx, const u8* w, i64 n, i64 k) {
+    switch (dt) {
+        case DT_Q8_0: ae_matvec_q8_0(y, x, tx, w, n, k); break;
+        case DT_Q4_0: ae_matvec_q4_0(y, x, tx, w, n, k); break;
+        case DT_Q5_0: ae_matvec_q5_0(y, x, tx, w, n, k); break;
+        case DT_Q5_1: ae_matvec_q5_1(y, x, tx, w, n, k); break;
+        case DT_Q4_1: ae_matvec_q4_1(y, x, tx, w, n, k); break;
+        case DT_Q6_K: ae_matvec_q6_k(y, x, tx, w, n, k); break;
+        case DT_Q4_K: ae_matvec_q4_k(y, x, tx, w, n, k); break;
+        case DT_Q5_K: ae_matvec_q5_k(y, x, tx, w, n, k); break;
+        case DT_Q3_K: ae_matvec_q3_k(y, x, tx, w, n, k); break;
+        case DT_Q2_K: ae_matvec_q2_k(y, x, tx, w, n, k); break;
+        default: std::fprintf(stderr, "no mat-vec kernel for dtype %d\n", dt); std::exit(2);
+    }
+}
 
 /** Runs kernel() for every thread of every block of grid x block, one host thread per GPU thread. */
 template <class F>
@@ -157,10 +175,14 @@ int main(int argc, char** argv) {
         const float* xp = (const float*) x.data();
         if (mode == "matvec")
             launch(dim3{(unsigned) ((n + MV_ROWS - 1) / MV_ROWS), (unsigned) m}, dim3{256},
-                   [&] { ae_matvec_q(y.data(), xp, rows(m, k), (const u8*) w.data(), dt, n, k); });
+                   [&] { matvec(dt, y.data(), xp, rows(m, k), (const u8*) w.data(), n, k); });
         else
             launch(dim3{(unsigned) ((n + MM_TILE - 1) / MM_TILE), (unsigned) ((m + MM_TILE - 1) / MM_TILE)},
-                   dim3{MM_TILE, MM_TILE}, [&] { ae_matmul(y.data(), xp, rows(m, k), w.data(), dt, rows(n, k), m, n, k, 1); });
+                   dim3{MM_TILE, MM_TILE}, [&] {
+                       // as LinearOps.basicWeight picks the kernel
+                       if (dt == DT_Q8_0 || dt == DT_Q4_0) ae_matmul(y.data(), xp, rows(m, k), w.data(), dt, rows(n, k), m, n, k, 1);
+                       else ae_matmul_blocks(y.data(), xp, rows(m, k), w.data(), dt, rows(n, k), m, n, k, 1);
+                   });
         spit(argv[8], y.data(), 4 * y.size());
     } else {
         std::fprintf(stderr, "unknown mode %s\n", mode.c_str());
