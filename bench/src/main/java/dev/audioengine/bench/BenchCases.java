@@ -152,6 +152,20 @@ public final class BenchCases {
                     v = d.input("v", kv, Values.normal(), 1, 8, 512, 64);
             out.add(d.done(d.g.attention(q, k, v, null, 0.125f, true), lower(kv), "q,k,v[1,8,512,64] causal", b));
         }
+        // the batched Moonshine encoder's attention (a server's joining windows): four windows padded to 416 frames,
+        // each hiding the keys past its own length; head size 52 as in moonshine-base
+        d = new CaseDraft();
+        out.add(d.done(
+                d.g.attention(
+                        d.f32("q", 4, 8, 416, 52),
+                        d.f32("k", 4, 8, 416, 52),
+                        d.f32("v", 4, 8, 416, 52),
+                        d.f32("mask", new Values.KeyPrefixes(new int[] {416, 300, 208, 120}), 4, 1, 416, 416),
+                        (float) (1 / Math.sqrt(52)),
+                        false),
+                "f32",
+                "q,k,v[4,8,416,52] key mask per window",
+                b));
         d = new CaseDraft();
         Values w = new Values.Normal(0.1);
         out.add(d.done(

@@ -48,15 +48,23 @@ GC_KERNEL void ae_rope(i64 n, float* GC_RESTRICT y, const float* GC_RESTRICT x, 
  */
 #define ATT_QT 16
 #define ATT_KT 64
+// Launched with 256 threads (Binding.THREADS): each thread scores one key of the tile for ATT_QT * ATT_KT / 256 = 4
+// queries (one K row read from shared memory serves four dots), and 16 threads share each query's softmax row.
+#define ATT_THREADS 256
+#define ATT_QPT (ATT_QT * ATT_KT / ATT_THREADS)
+#define ATT_SOFTMAX_LANES (ATT_THREADS / ATT_QT)
 GC_KERNEL void ae_attention(float* GC_RESTRICT y, const float* GC_RESTRICT q, TD tq, const void* GC_RESTRICT k, TD tk,
                             const void* GC_RESTRICT v, TD tv, int kvt, const float* GC_RESTRICT mask, TD tm, float scale,
                             int causal) {
     extern GC_SHARED float smem[];
-    i64 H = tq.n[1], Tq = tq.n[2], D = tq.n[3], Hkv = tk.n[1], Tk = tk.n[2];
+    i64 H = tq.n[1], Tq = tq.n[2], Hkv = tk.n[1], Tk = tk.n[2];
+    // the head size and the tile indices fit an int: 32-bit index arithmetic (a 64-bit division per element cost more
+    // than the element's work)
+    int D = (int) tq.n[3];
     i64 qTiles = (Tq + ATT_QT - 1) / ATT_QT;
     i64 blk = gc_block(), qt = blk % qTiles, h = (blk / qTiles) % H, b = blk / (qTiles * H);
     i64 hk = h / (H / Hkv), i0 = qt * ATT_QT;
-    i64 kd = D + 1;
+    int kd = D + 1;
     GC_SHARED int tileSeen;              // some query of the block sees some key of the tile
     float* qs = smem;                    // [ATT_QT][D]
     float* acc = qs + ATT_QT * D;        // [ATT_QT][D]
@@ -66,11 +74,13 @@ GC_KERNEL void ae_attention(float* GC_RESTRICT y, const float* GC_RESTRICT q, TD
     float* mrow = sc + ATT_QT * ATT_KT;  // running max per query
     float* lrow = mrow + ATT_QT;         // running sum per query
     float* arow = lrow + ATT_QT;         // this tile's rescale factor per query
-    int tid = gc_tid(), nt = gc_block_dim();
-    for (i64 e = tid; e < ATT_QT * D; e += nt) {
-        i64 qi = e / D, d = e % D, i = i0 + qi;
-        qs[e] = i < Tq ? q[b * tq.s[0] + h * tq.s[1] + i * tq.s[2] + d * tq.s[3]] : 0.0f;
-        acc[e] = 0.0f;
+    int tid = gc_tid(), lane = tid % GC_WARP_SIZE, warp = tid / GC_WARP_SIZE, warps = ATT_THREADS / GC_WARP_SIZE;
+    for (int qi = warp; qi < ATT_QT; qi += warps) {
+        i64 i = i0 + qi;
+        for (int d = lane; d < D; d += GC_WARP_SIZE) {
+            qs[qi * D + d] = i < Tq ? q[b * tq.s[0] + h * tq.s[1] + i * tq.s[2] + d * tq.s[3]] : 0.0f;
+            acc[qi * D + d] = 0.0f;
+        }
     }
     if (tid < ATT_QT) { mrow[tid] = -gc_inf(); lrow[tid] = 0.0f; }
     i64 iLast = (i0 + ATT_QT < Tq ? i0 + ATT_QT : Tq) - 1;
@@ -79,8 +89,10 @@ GC_KERNEL void ae_attention(float* GC_RESTRICT y, const float* GC_RESTRICT q, TD
     if (limit > Tk) limit = Tk;
     i64 kBase = b * tk.s[0] + hk * tk.s[1], vBase = b * tv.s[0] + hk * tv.s[1];
     const float* mb = mask ? mask + b * tm.s[0] : mask; // a [Tq, Tk] mask has s[0] == 0: every batch element's
+    int jt = tid % ATT_KT, qb = tid / ATT_KT;            // the score this thread computes: key jt, queries qb + 4 r
+    int sq = tid / ATT_SOFTMAX_LANES, sl = tid % ATT_SOFTMAX_LANES; // the softmax row this thread shares, its lane
     for (i64 j0 = 0; j0 < limit; j0 += ATT_KT) {
-        i64 count = limit - j0 < ATT_KT ? limit - j0 : ATT_KT;
+        int count = (int) (limit - j0 < ATT_KT ? limit - j0 : ATT_KT);
         gc_sync(); // the previous tile's K, V and scores are no longer read
         if (mb) {
             // a tile the mask hides from every query of the block leaves m, l and acc as they are (its weights are
@@ -88,66 +100,93 @@ GC_KERNEL void ae_attention(float* GC_RESTRICT y, const float* GC_RESTRICT q, TD
             // padded to the longest one hide the padding's keys (docs/PERFORMANCE.md)
             if (tid == 0) tileSeen = 0;
             gc_sync();
-            for (i64 e = tid; e < ATT_QT * count; e += nt) {
-                i64 i = i0 + e / count, jj = j0 + e % count;
-                if (i < Tq && mb[i * tm.s[2] + jj * tm.s[3]] != -gc_inf()) tileSeen = 1;
+            for (int r = 0; r < ATT_QPT; r++) {
+                i64 i = i0 + qb + r * (ATT_THREADS / ATT_KT);
+                if (jt < count && i < Tq && mb[i * tm.s[2] + (j0 + jt) * tm.s[3]] != -gc_inf()) tileSeen = 1;
             }
             gc_sync();
             if (!tileSeen) continue;
         }
-        for (i64 e = tid; e < ATT_KT * D; e += nt) {
-            i64 j = e / D, d = e % D;
+        for (int j = warp; j < ATT_KT; j += warps) {
             bool in = j < count;
-            ks[j * kd + d] = in ? ld_basic(k, kvt, kBase + (j0 + j) * tk.s[2] + d * tk.s[3]) : 0.0f;
-            vs[j * D + d] = in ? ld_basic(v, kvt, vBase + (j0 + j) * tv.s[2] + d * tv.s[3]) : 0.0f;
-        }
-        gc_sync();
-        for (i64 e = tid; e < ATT_QT * ATT_KT; e += nt) {
-            i64 qi = e / ATT_KT, j = e % ATT_KT, i = i0 + qi, jj = j0 + j;
-            float s = -gc_inf();
-            if (i < Tq && j < count && !(causal && jj > i + (Tk - Tq))) {
-                float dot = 0;
-                const float* qr = qs + qi * D;
-                const float* kr = ks + j * kd;
-                for (i64 d = 0; d < D; d++) dot += qr[d] * kr[d];
-                s = dot * scale + (mb ? mb[i * tm.s[2] + jj * tm.s[3]] : 0.0f);
+            i64 kr = kBase + (j0 + j) * tk.s[2], vr = vBase + (j0 + j) * tv.s[2];
+            for (int d = lane; d < D; d += GC_WARP_SIZE) {
+                ks[j * kd + d] = in ? ld_basic(k, kvt, kr + d * tk.s[3]) : 0.0f;
+                vs[j * D + d] = in ? ld_basic(v, kvt, vr + d * tv.s[3]) : 0.0f;
             }
-            sc[e] = s;
         }
         gc_sync();
-        if (tid < ATT_QT) {
-            float* row = sc + tid * ATT_KT;
+        {
+            float dot[ATT_QPT];
+            for (int r = 0; r < ATT_QPT; r++) dot[r] = 0.0f;
+            const float* kr = ks + jt * kd;
+            for (int d = 0; d < D; d++) {
+                float kv = kr[d];
+                for (int r = 0; r < ATT_QPT; r++) dot[r] += qs[(qb + r * (ATT_THREADS / ATT_KT)) * D + d] * kv;
+            }
+            i64 jj = j0 + jt;
+            for (int r = 0; r < ATT_QPT; r++) {
+                int qi = qb + r * (ATT_THREADS / ATT_KT);
+                i64 i = i0 + qi;
+                float s = -gc_inf();
+                if (i < Tq && jt < count && !(causal && jj > i + (Tk - Tq)))
+                    s = dot[r] * scale + (mb ? mb[i * tm.s[2] + jj * tm.s[3]] : 0.0f);
+                sc[qi * ATT_KT + jt] = s;
+            }
+        }
+        gc_sync();
+        {
+            // query sq's row: its 16 lanes take keys sl, sl + 16, ...; max and sum across the lanes by shuffles (a
+            // 16-lane group never crosses a warp of 32 or 64 lanes, and every lane of the block takes part)
+            float* row = sc + sq * ATT_KT;
             float mt = -gc_inf();
-            for (int j = 0; j < ATT_KT; j++) mt = nan_max(mt, row[j]);
-            float mOld = mrow[tid], mNew = nan_max(mOld, mt);
+            for (int j = sl; j < ATT_KT; j += ATT_SOFTMAX_LANES) mt = nan_max(mt, row[j]);
+            for (int m = ATT_SOFTMAX_LANES / 2; m > 0; m >>= 1) mt = nan_max(mt, gc_shfl_xor(mt, m));
+            float mOld = mrow[sq], mNew = nan_max(mOld, mt);
+            float sum = 0;
             if (mNew == -gc_inf()) { // nothing visible yet for this query
-                for (int j = 0; j < ATT_KT; j++) row[j] = 0.0f;
-                arow[tid] = 1.0f;
+                for (int j = sl; j < ATT_KT; j += ATT_SOFTMAX_LANES) row[j] = 0.0f;
             } else {
-                float sum = 0;
-                for (int j = 0; j < ATT_KT; j++) { float p = expf(row[j] - mNew); row[j] = p; sum += p; }
-                float a = expf(mOld - mNew);
-                arow[tid] = a;
-                lrow[tid] = lrow[tid] * a + sum;
-                mrow[tid] = mNew;
+                for (int j = sl; j < ATT_KT; j += ATT_SOFTMAX_LANES) { float p = expf(row[j] - mNew); row[j] = p; sum += p; }
+            }
+            for (int m = ATT_SOFTMAX_LANES / 2; m > 0; m >>= 1) sum += gc_shfl_xor(sum, m);
+            if (sl == 0) {
+                if (mNew == -gc_inf()) {
+                    arow[sq] = 1.0f;
+                } else {
+                    float a = expf(mOld - mNew);
+                    arow[sq] = a;
+                    lrow[sq] = lrow[sq] * a + sum;
+                    mrow[sq] = mNew;
+                }
             }
         }
         gc_sync();
-        for (i64 e = tid; e < ATT_QT * D; e += nt) {
-            i64 qi = e / D, d = e % D;
-            const float* p = sc + qi * ATT_KT;
-            float o = 0;
-            for (i64 j = 0; j < count; j++) o += p[j] * vs[j * D + d];
-            acc[e] = acc[e] * arow[qi] + o;
+        // two queries per warp pass share each V element read from shared memory
+        for (int qi = warp; qi < ATT_QT; qi += 2 * warps) {
+            int q2 = qi + warps;
+            const float* p1 = sc + qi * ATT_KT;
+            const float* p2 = sc + q2 * ATT_KT;
+            for (int d = lane; d < D; d += GC_WARP_SIZE) {
+                float o1 = 0, o2 = 0;
+                for (int j = 0; j < count; j++) {
+                    float vv = vs[j * D + d];
+                    o1 += p1[j] * vv;
+                    o2 += p2[j] * vv;
+                }
+                acc[qi * D + d] = acc[qi * D + d] * arow[qi] + o1;
+                acc[q2 * D + d] = acc[q2 * D + d] * arow[q2] + o2;
+            }
         }
     }
     gc_sync();
-    for (i64 e = tid; e < ATT_QT * D; e += nt) {
-        i64 qi = e / D, d = e % D, i = i0 + qi;
+    for (int qi = warp; qi < ATT_QT; qi += warps) {
+        i64 i = i0 + qi;
         if (i >= Tq) continue;
         float l = lrow[qi];
         // l == 0: this query sees no key, its output is zeros; NaN scores propagate through acc and l
-        y[((b * H + h) * Tq + i) * D + d] = l > 0 ? acc[e] / l : (gc_isnan(l) ? gc_nan() : 0.0f);
+        for (int d = lane; d < D; d += GC_WARP_SIZE)
+            y[((b * H + h) * Tq + i) * D + d] = l > 0 ? acc[qi * D + d] / l : (gc_isnan(l) ? gc_nan() : 0.0f);
     }
 }
 
