@@ -15,6 +15,13 @@
 #define GC_SHARED __shared__
 #define GC_RESTRICT __restrict__
 #define GC_ALIGN(n) __align__(n)
+// At most `threads` threads a block, and (CUDA) registers capped so that `blocks` blocks fit on one multiprocessor;
+// HIP's second argument means waves per execution unit, so only the first is given there.
+#ifdef GC_HIP
+#define GC_BOUNDS(threads, blocks) __launch_bounds__(threads)
+#else
+#define GC_BOUNDS(threads, blocks) __launch_bounds__(threads, blocks)
+#endif
 
 typedef long long i64;
 typedef unsigned long long u64;

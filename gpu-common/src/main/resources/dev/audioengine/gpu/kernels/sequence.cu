@@ -53,7 +53,9 @@ GC_KERNEL void ae_rope(i64 n, float* GC_RESTRICT y, const float* GC_RESTRICT x, 
 #define ATT_THREADS 256
 #define ATT_QPT (ATT_QT * ATT_KT / ATT_THREADS)
 #define ATT_SOFTMAX_LANES (ATT_THREADS / ATT_QT)
-GC_KERNEL void ae_attention(float* GC_RESTRICT y, const float* GC_RESTRICT q, TD tq, const void* GC_RESTRICT k, TD tk,
+// four blocks a multiprocessor (64 registers a thread): at 72 the compiler's choice, three fit, and a batched
+// encoder's 500-odd blocks took two waves on an H100's 132 multiprocessors instead of one
+GC_KERNEL void GC_BOUNDS(ATT_THREADS, 4) ae_attention(float* GC_RESTRICT y, const float* GC_RESTRICT q, TD tq, const void* GC_RESTRICT k, TD tk,
                             const void* GC_RESTRICT v, TD tv, int kvt, const float* GC_RESTRICT mask, TD tm, float scale,
                             int causal) {
     extern GC_SHARED float smem[];
