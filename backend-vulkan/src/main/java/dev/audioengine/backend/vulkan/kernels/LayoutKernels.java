@@ -41,14 +41,13 @@ final class LayoutKernels {
     }
 
     /**
-     * Plain types, and the block types common.glsl decodes and cast.comp encodes: Q8_0, Q4_0, Q5_0, Q5_1, Q4_1 and the
-     * k-quants Q6_K, Q4_K, Q5_K (Q3_K and Q2_K wait for their conformance run). A block type stays unsupported here
-     * until the shaders know its layout, so this backend does not declare its weight capability and models load it as
-     * F32.
+     * Plain types, and every block type: common.glsl decodes and cast.comp encodes Q8_0, Q4_0, Q5_0, Q5_1, Q4_1 and
+     * the k-quants Q6_K, Q4_K, Q5_K, Q3_K, Q2_K. A block type added to DType stays unsupported here until the shaders
+     * know its layout, so this backend does not declare its weight capability and models load it as F32.
      */
     private static boolean shadersDecode(DType t) {
         return switch (t) {
-            case Q8_0, Q4_0, Q5_0, Q5_1, Q4_1, Q6_K, Q4_K, Q5_K -> true;
+            case Q8_0, Q4_0, Q5_0, Q5_1, Q4_1, Q6_K, Q4_K, Q5_K, Q3_K, Q2_K -> true;
             default -> !t.isQuantized();
         };
     }

@@ -51,7 +51,7 @@ public final class LinearKernels {
     private static boolean weightReadable(Tensor w) {
         return switch (w.dtype()) {
             case F32, F16, BF16 -> true;
-            case Q8_0, Q4_0, Q5_0, Q5_1, Q4_1, Q6_K, Q4_K, Q5_K ->
+            case Q8_0, Q4_0, Q5_0, Q5_1, Q4_1, Q6_K, Q4_K, Q5_K, Q3_K, Q2_K ->
                 w.stride(-1) == 1
                         && w.dim(-1) % w.dtype().blockSize() == 0
                         && w.stride(-2) == w.dim(-1)
