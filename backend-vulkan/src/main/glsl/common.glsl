@@ -7,7 +7,8 @@ layout(local_size_x_id = 0) in; // workgroup size, specialization constant 0
 
 // dtype codes: dev.audioengine.api.tensor.DType ordinals
 const uint DT_F32 = 0u, DT_F16 = 1u, DT_BF16 = 2u, DT_I32 = 3u, DT_I8 = 4u, DT_Q8_0 = 5u, DT_Q4_0 = 6u,
-           DT_Q5_0 = 7u, DT_Q5_1 = 8u, DT_Q4_1 = 9u;
+           DT_Q5_0 = 7u, DT_Q5_1 = 8u, DT_Q4_1 = 9u, DT_Q6_K = 10u, DT_Q4_K = 11u, DT_Q5_K = 12u, DT_Q3_K = 13u,
+           DT_Q2_K = 14u;
 
 // Push constants are 32 plain words (no vector alignment rules to get wrong); each shader
 // names its fields by position.
@@ -50,6 +51,48 @@ uint at(uint off, uvec4 strides, uvec4 c) { return off + c.x * strides.x + c.y *
     (HALF_AT(buf, bb) * float(NIBBLE(buf, (bb) + 8u, e) | FIFTH(buf, (bb) + 4u, e)) + HALF_AT(buf, (bb) + 2u))
 #define Q4_1_AT(buf, e, bb) (HALF_AT(buf, bb) * float(NIBBLE(buf, (bb) + 4u, e)) + HALF_AT(buf, (bb) + 2u))
 
+
+// ggml's k-quants, 256 values a super-block, as engine-api's KQuants decodes them (layouts in DType's javadoc);
+// e is the element, bb its super-block's first byte, and each product is taken in KQuants' order so the decode is
+// bit for bit the CPU's. Super-blocks of 210, 110 and 84 bytes are not whole words, so every field is read by byte.
+#define KI(e) ((e) & 255u)
+#define SBYTE(buf, b) float(int(BYTE_OF(buf, b) << 24) >> 24)
+// Q6_K (210 bytes): ql[128], qh[64], int8 scales[16], f16 d; q in 0..63, value d * scale * (q - 32).
+#define Q6_K_Q(buf, e, bb) \
+    (((BYTE_OF(buf, (bb) + 64u * (KI(e) >> 7) + (KI(e) & 31u) + 32u * ((KI(e) >> 5) & 1u)) >> (4u * ((KI(e) >> 6) & 1u))) \
+      & 15u) | (((BYTE_OF(buf, (bb) + 128u + 32u * (KI(e) >> 7) + (KI(e) & 31u)) >> (2u * ((KI(e) >> 5) & 3u))) & 3u) << 4))
+#define Q6_K_AT(buf, e, bb) \
+    (HALF_AT(buf, (bb) + 208u) * SBYTE(buf, (bb) + 192u + (KI(e) >> 4)) * float(int(Q6_K_Q(buf, e, bb)) - 32))
+// Q4_K (144 bytes) and Q5_K (176): f16 d, f16 dmin, 12 bytes of 6-bit scales and minimums (ggml's get_scale_min_k4),
+// Q5_K's qh[32], then qs[128]; sub-block j = i / 32 has value d * scale_j * q - dmin * min_j.
+#define K4_SCALE(buf, q, j) ((j) < 4u ? BYTE_OF(buf, (q) + (j)) & 63u \
+    : (BYTE_OF(buf, (q) + (j) + 4u) & 15u) | ((BYTE_OF(buf, (q) + (j) - 4u) >> 6) << 4))
+#define K4_MIN(buf, q, j) ((j) < 4u ? BYTE_OF(buf, (q) + (j) + 4u) & 63u \
+    : (BYTE_OF(buf, (q) + (j) + 4u) >> 4) | ((BYTE_OF(buf, (q) + (j)) >> 6) << 4))
+#define K4_NIBBLE(buf, qs, e) ((BYTE_OF(buf, (qs) + 32u * (KI(e) >> 6) + (KI(e) & 31u)) >> (4u * ((KI(e) >> 5) & 1u))) & 15u)
+#define Q4_K_AT(buf, e, bb) \
+    ((HALF_AT(buf, bb) * float(K4_SCALE(buf, (bb) + 4u, KI(e) >> 5))) * float(K4_NIBBLE(buf, (bb) + 16u, e)) \
+     - HALF_AT(buf, (bb) + 2u) * float(K4_MIN(buf, (bb) + 4u, KI(e) >> 5)))
+#define Q5_K_AT(buf, e, bb) \
+    ((HALF_AT(buf, bb) * float(K4_SCALE(buf, (bb) + 4u, KI(e) >> 5))) \
+     * float(K4_NIBBLE(buf, (bb) + 48u, e) | (((BYTE_OF(buf, (bb) + 16u + (KI(e) & 31u)) >> (KI(e) >> 5)) & 1u) << 4)) \
+     - HALF_AT(buf, (bb) + 2u) * float(K4_MIN(buf, (bb) + 4u, KI(e) >> 5)))
+// Element e's two low bits in Q3_K's and Q2_K's qs (starting at byte qs).
+#define K2_BITS(buf, qs, e) ((BYTE_OF(buf, (qs) + 32u * (KI(e) >> 7) + (KI(e) & 31u)) >> (2u * ((KI(e) >> 5) & 3u))) & 3u)
+// Q3_K (110 bytes): hmask[32], qs[64], 12 bytes of sixteen 6-bit scales (stored + 32), f16 d; q = the two bits,
+// less 4 unless bit i / 32 of hmask[i % 32] is set; value d * (scale - 32) * q.
+#define Q3_K_SCALE(buf, sc, j) \
+    (int(((j) < 8u ? BYTE_OF(buf, (sc) + (j)) & 15u : BYTE_OF(buf, (sc) + (j) - 8u) >> 4) \
+         | (((BYTE_OF(buf, (sc) + 8u + ((j) & 3u)) >> (2u * ((j) >> 2))) & 3u) << 4)) - 32)
+#define Q3_K_AT(buf, e, bb) \
+    ((HALF_AT(buf, (bb) + 108u) * float(Q3_K_SCALE(buf, (bb) + 96u, KI(e) >> 4))) \
+     * float(int(K2_BITS(buf, (bb) + 32u, e)) - (((BYTE_OF(buf, (bb) + (KI(e) & 31u)) >> (KI(e) >> 5)) & 1u) != 0u ? 0 : 4)))
+// Q2_K (84 bytes): scales[16] (scale low nibble, minimum high), qs[64], f16 d, f16 dmin;
+// value d * scale * q - dmin * min.
+#define Q2_K_AT(buf, e, bb) \
+    ((HALF_AT(buf, (bb) + 80u) * float(BYTE_OF(buf, (bb) + (KI(e) >> 4)) & 15u)) * float(K2_BITS(buf, (bb) + 16u, e)) \
+     - HALF_AT(buf, (bb) + 82u) * float(BYTE_OF(buf, (bb) + (KI(e) >> 4)) >> 4))
+
 float half_bits(uint h) { return unpackHalf2x16(h).x; }
 float bf16_bits(uint h) { return uintBitsToFloat(h << 16); }
 
@@ -66,6 +109,11 @@ float bf16_bits(uint h) { return uintBitsToFloat(h << 16); }
     (dtype) == DT_Q5_0 ? Q5_0_AT(buf, e, ((e) >> 5) * 22u) : \
     (dtype) == DT_Q5_1 ? Q5_1_AT(buf, e, ((e) >> 5) * 24u) : \
     (dtype) == DT_Q4_1 ? Q4_1_AT(buf, e, ((e) >> 5) * 20u) : \
+    (dtype) == DT_Q6_K ? Q6_K_AT(buf, e, ((e) >> 8) * 210u) : \
+    (dtype) == DT_Q4_K ? Q4_K_AT(buf, e, ((e) >> 8) * 144u) : \
+    (dtype) == DT_Q5_K ? Q5_K_AT(buf, e, ((e) >> 8) * 176u) : \
+    (dtype) == DT_Q3_K ? Q3_K_AT(buf, e, ((e) >> 8) * 110u) : \
+    (dtype) == DT_Q2_K ? Q2_K_AT(buf, e, ((e) >> 8) * 84u) : \
     0.0)
 
 float nan_f() { return uintBitsToFloat(0x7FC00000u); }

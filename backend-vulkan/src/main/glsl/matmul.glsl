@@ -2,7 +2,8 @@
 // y[b, m, n] = sum_k x[b, m, k] * w[b, n, k]: (16T)x(16T) output tiles through shared memory, K in
 // steps of 16, 256 threads with a TxT block of outputs each (rows and columns 16 apart, so shared
 // reads are conflict-free broadcasts). x is F32; w is any dtype LOAD reads
-// (F32, F16, BF16 strided; Q8_0, Q4_0, Q5_0, Q5_1 and Q4_1 with contiguous rows). Workgroup z is the batch.
+// (F32, F16, BF16 strided; Q8_0, Q4_0, Q5_0, Q5_1, Q4_1 and the k-quants with contiguous rows). Workgroup z is
+// the batch.
 // push: 0 M, 1 N, 2 K, 3 inner batch count, 4 x offset, 5-6 x batch strides, 7 x row stride,
 //       8 x k stride, 9 w offset, 10-11 w batch strides, 12 w row stride, 13 w k stride, 14 y offset
 layout(constant_id = 1) const uint WTYPE = 0u;

@@ -54,7 +54,12 @@ public final class VulkanBackendProvider implements BackendProvider {
             Capability.DEVICE_ISTFT,
             Capability.Q5_0_WEIGHTS,
             Capability.Q5_1_WEIGHTS,
-            Capability.Q4_1_WEIGHTS));
+            Capability.Q4_1_WEIGHTS,
+            Capability.Q6_K_WEIGHTS,
+            Capability.Q4_K_WEIGHTS,
+            Capability.Q5_K_WEIGHTS,
+            Capability.Q3_K_WEIGHTS,
+            Capability.Q2_K_WEIGHTS));
 
     public VulkanBackendProvider() {
         this(VulkanLibrary.SONAMES, VulkanLibrary.FOLDERS);

@@ -89,6 +89,12 @@ class VulkanMatmulTilesTest {
             check(backend, seed + 6, 64, 256, 130, 64, DType.Q5_0, false, 5e-4); // 256
             check(backend, seed + 7, 1, 2048, 2176, 32, DType.Q5_1, false, 5e-4); // 272
             check(backend, seed + 8, 128, 200, 129, 32, DType.Q4_1, false, 5e-4); // 512
+            // the k-quants: rows of 256-value super-blocks (210, 110 and 84 bytes leave rows off word boundaries)
+            check(backend, seed + 9, 1, 2048, 2176, 256, DType.Q6_K, false, 5e-4); // 272
+            check(backend, seed + 10, 64, 256, 130, 512, DType.Q4_K, false, 5e-4); // 256
+            check(backend, seed + 11, 128, 200, 129, 256, DType.Q5_K, false, 5e-4); // 512
+            check(backend, seed + 12, 64, 256, 130, 256, DType.Q3_K, false, 5e-4); // 256
+            check(backend, seed + 13, 1, 2048, 2176, 512, DType.Q2_K, false, 5e-4); // 272
             assertThat(backend.validationMessages()).isEmpty();
         }
     }

@@ -85,13 +85,14 @@ class WhisperQuantizedTest {
 
     /**
      * The same on Vulkan (lavapipe in CI), CPU fallback off, for the types its shaders decode since it declares
-     * Q5_0_WEIGHTS, Q5_1_WEIGHTS and Q4_1_WEIGHTS: the projections stay in their blocks there (storedTypesKept) and
-     * the matmuls, gemvs and get_rows read them on the device. q5_0 only, the type of whisper.cpp's released large
-     * files: each type costs about 80 s on lavapipe, and the conformance cases already check every type's decode on
-     * Vulkan; q5_1 and q4_1 passed here too when listed (2026-12-06).
+     * Q5_0_WEIGHTS, Q5_1_WEIGHTS, Q4_1_WEIGHTS and the k-quants' capabilities: the projections stay in their blocks
+     * there (storedTypesKept) and the matmuls, gemvs and get_rows read them on the device. q5_0, the type of
+     * whisper.cpp's released large files, and q4_K for the k-quants: each type costs about 85 s on lavapipe, and
+     * the conformance cases already check every type's decode on Vulkan; q5_1 and q4_1 passed here too when listed,
+     * and so did q6_K, q5_K, q3_K and q2_K (largest probability differences 0.021-0.062; 2026-12-06).
      */
     @ParameterizedTest
-    @CsvSource({"q5_0"})
+    @CsvSource({"q5_0", "q4_k"})
     void greedyTokensMatchWhisperCppOnVulkan(String type, @TempDir Path dir) throws Exception {
         org.junit.jupiter.api.Assumptions.assumeTrue(
                 dev.audioengine.api.registry.BackendRegistry.load().providers().stream()

@@ -41,20 +41,21 @@ final class LayoutKernels {
     }
 
     /**
-     * Plain types, and the block types common.glsl decodes and cast.comp encodes (Q8_0, Q4_0, Q5_0, Q5_1, Q4_1); a
-     * block type added to DType (the k-quants Q6_K, Q4_K, Q5_K, Q3_K, Q2_K so far) stays unsupported here until the
-     * shaders know its layout, so this backend does not declare its weight capability and models load it as F32.
+     * Plain types, and every block type: common.glsl decodes and cast.comp encodes Q8_0, Q4_0, Q5_0, Q5_1, Q4_1 and
+     * the k-quants Q6_K, Q4_K, Q5_K, Q3_K, Q2_K. A block type added to DType stays unsupported here until the shaders
+     * know its layout, so this backend does not declare its weight capability and models load it as F32.
      */
     private static boolean shadersDecode(DType t) {
         return switch (t) {
-            case Q8_0, Q4_0, Q5_0, Q5_1, Q4_1 -> true;
+            case Q8_0, Q4_0, Q5_0, Q5_1, Q4_1, Q6_K, Q4_K, Q5_K, Q3_K, Q2_K -> true;
             default -> !t.isQuantized();
         };
     }
 
-    /** Block formats are read by whole blocks: the last axis contiguous in whole blocks. */
+    /** Block formats are read by whole blocks (32 values, or a k-quant's 256): the last axis contiguous in them. */
     private static boolean blockRows(Tensor x) {
-        return x.stride(-1) == 1 && x.dim(-1) % 32 == 0 && x.offset() % 32 == 0;
+        int block = x.dtype().blockSize();
+        return x.stride(-1) == 1 && x.dim(-1) % block == 0 && x.offset() % block == 0;
     }
 
     static List<Dispatch> plan(Tensor n, Operands o, VulkanContext ctx) {
@@ -97,7 +98,7 @@ final class LayoutKernels {
         long[] shape = Push.dims4(x.shape().dims());
         long yOffset = o.base(y), items, outBytes = 0;
         if (to.isQuantized()) {
-            yOffset = yOffset / 32 * to.blockBytes();
+            yOffset = yOffset / to.blockSize() * to.blockBytes();
             outBytes = to.bytesFor(n);
             items = (outBytes + 3) / 4;
             if (yOffset % 4 != 0)

@@ -47,12 +47,15 @@ public final class LinearKernels {
         return n.rank() == 3 && n.dtype() == DType.F32 && n.inputs().stream().allMatch(t -> t.dtype() == DType.F32);
     }
 
-    /** Float weights in any layout; block formats only with rows of whole contiguous blocks. */
+    /** Float weights in any layout; block formats (k-quants too) only with rows of whole contiguous blocks. */
     private static boolean weightReadable(Tensor w) {
         return switch (w.dtype()) {
             case F32, F16, BF16 -> true;
-            case Q8_0, Q4_0, Q5_0, Q5_1, Q4_1 ->
-                w.stride(-1) == 1 && w.dim(-1) % 32 == 0 && w.stride(-2) == w.dim(-1) && w.offset() % 32 == 0;
+            case Q8_0, Q4_0, Q5_0, Q5_1, Q4_1, Q6_K, Q4_K, Q5_K, Q3_K, Q2_K ->
+                w.stride(-1) == 1
+                        && w.dim(-1) % w.dtype().blockSize() == 0
+                        && w.stride(-2) == w.dim(-1)
+                        && w.offset() % w.dtype().blockSize() == 0;
             default -> false;
         };
     }

@@ -63,7 +63,10 @@ final class SequenceKernels {
     private static boolean tableReadable(Tensor t) {
         return switch (t.dtype()) {
             case F32, F16, BF16, I32 -> true;
-            case Q8_0, Q4_0, Q5_0, Q5_1, Q4_1 -> t.stride(1) == 1 && t.stride(0) == t.dim(1) && t.offset() % 32 == 0;
+            case Q8_0, Q4_0, Q5_0, Q5_1, Q4_1, Q6_K, Q4_K, Q5_K, Q3_K, Q2_K ->
+                t.stride(1) == 1
+                        && t.stride(0) == t.dim(1)
+                        && t.offset() % t.dtype().blockSize() == 0;
             default -> false;
         };
     }
