@@ -1,22 +1,109 @@
 #!/bin/bash
-# Whisper's speed on the GPU machine (issue 30), after scripts/gpu/whisper-package, carrying .gpu-whisper and .gl:
-# seeded random weights at the released tiny and large-v3-turbo geometries made there
-# (scripts/gpu/whisper-transformers-reference.py --random), the README's 7.1 s example clip; the engine warm
-# (`bench asr --backend cuda`, one warm-up, median of 5; VAD, log-mel, encoder and greedy decoding) and
-# transformers' generate() at batch 1 forced to the engine's token count (scripts/peers/whisper-transformers-generate.py).
-# $OUT gets one JSON line per run in whisper-speed.jsonl. SIZES overrides the geometries.
-for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig
+# Whisper's speed on the GPU machine (issue 30): the engine, transformers and whisper.cpp's CUDA build on the same
+# seeded random weights, decoding the same 220 tokens, at the released tiny and large-v3-turbo geometries.
+#
+# Here (no device time): scripts/gpu/whisper-speed-package   (the image, whisper-cli's CUDA build, tokenizer, VAD
+# into .gpu-wspeed/; it prints the exact run lines below with the package's size). Then, through the device tool,
+# ONE call when the package is under ~45 MB:
+#     run: bash scripts/gpu/whisper-speed.sh                      carry: .gpu-wspeed .gl
+# or, when whisper-speed-package had to split it (it says so), two calls on the same warm machine (/tmp persists):
+#     run: bash scripts/gpu/whisper-speed.sh --unpack-only        carry: .gpu-wspeed-image
+#     run: bash scripts/gpu/whisper-speed.sh                      carry: .gpu-wspeed .gl
+#
+# Per size (SIZES overrides "tiny large-v3-turbo"), each stage timed on stdout ("[T s] ..."), each failing one saying
+# why while the rest go on:
+#   1. random weights made here with transformers' own initialisation, seed 1 (whisper-transformers-reference.py
+#      --random SIZE 1 ... --mute): every token from EOT on made unpickable (scripts/gpu/whisper_ggml.py's doc), so
+#      all three decoders decode text until their per-window limit: 220 tokens (whisper.cpp's n_text_ctx/2 - 4, the
+#      engine's the same; transformers forced to the engine's count with min_new_tokens = max_new_tokens)
+#   2. that folder converted to whisper.cpp's ggml F16 file (whisper_ggml.py convert; numpy)
+#   3. the engine warm: `bench asr --backend cuda --fallback fail --language en --no-fallback`, one warm-up round,
+#      median of 5, on the transformers folder (F32) as is, with `--option cuda.tf32=on`, and on the ggml F16 file
+#   4. transformers generate() at batch 1, fp32 (TF32 off) and fp16, sdpa, one warm-up, median of 5
+#      (scripts/peers/whisper-transformers-generate.py)
+#   5. whisper-cli's CUDA build (scripts/peers/whisper-cpp-cuda-build: sm_90, ggml's defaults) on the ggml file,
+#      greedy and no fallback as the engine (-l en -bs 1 -bo 1 -nf -t 4), flash attention on (its default) and off
+#      (-nfa): one process transcribing the file once, one transcribing it 6 times (one load); its printed timings of
+#      both, and the warm per-file time from their difference (scripts/gpu/whisper_speed_lines.py's doc)
+# Everything goes to $OUT/whisper-speed.jsonl (one JSON object per measurement, each with "size" and "side"), the
+# raw logs beside it.
+set -u
+T0=$(date +%s)
+stage() { echo "[$(( $(date +%s) - T0 )) s] $*"; }
+late() { [ $(( $(date +%s) - T0 )) -gt ${BUDGET_S:-540} ] && { echo "[$(( $(date +%s) - T0 )) s] skipped, past ${BUDGET_S:-540} s: $*"; return 0; }; return 1; }
+PKG=.gpu-wspeed
+OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 export LD_LIBRARY_PATH=/usr/local/cuda/targets/x86_64-linux/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-[ -x /tmp/audioengine/bin/audioengine ] || tar xJf .gpu-whisper/audioengine-image.tar.xz -C /tmp
-export AUDIOENGINE_CACHE=/tmp/ae-cache; mkdir -p $AUDIOENGINE_CACHE; cp .gpu-whisper/silero_vad_v6.onnx $AUDIOENGINE_CACHE/
-AE=/tmp/audioengine/bin/audioengine; WAV=docs/examples/dashwood.wav
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee $OUT/device.txt
+
+if [ ! -x /tmp/audioengine/bin/audioengine ]; then
+  img=$(ls $PKG/audioengine-image.tar.xz .gpu-wspeed-image/audioengine-image.tar.xz 2>/dev/null | head -1)
+  [ -n "$img" ] || { echo "no jlinked image: carry .gpu-wspeed (or .gpu-wspeed-image), made by scripts/gpu/whisper-speed-package"; exit 1; }
+  tar xJf "$img" -C /tmp || { echo "could not unpack $img"; exit 1; }
+fi
+stage "engine image in /tmp/audioengine"
+[ "${1:-}" = --unpack-only ] && exit 0
+
+for f in .gl/*.deb; do [ -f "$f" ] && dpkg -x "$f" /; done; ldconfig
+[ -d $PKG ] || { echo "carry .gpu-wspeed (scripts/gpu/whisper-speed-package)"; exit 1; }
+export AUDIOENGINE_CACHE=/tmp/ae-cache; mkdir -p $AUDIOENGINE_CACHE; cp $PKG/silero_vad_v6.onnx $AUDIOENGINE_CACHE/ 2>/dev/null
+AE=/tmp/audioengine/bin/audioengine; WAV=docs/examples/dashwood.wav; W=/tmp/w; mkdir -p $W
+CLI=/tmp/whisper-cli-cuda
+if xz -dc $PKG/whisper-cli-cuda.xz > $CLI 2>/dev/null && chmod +x $CLI; then
+  missing=$(ldd $CLI | grep "not found")
+  [ -z "$missing" ] || { echo "whisper-cli cannot run here, libraries missing: $missing"; CLI=; }
+else
+  echo "no whisper-cli in $PKG: whisper.cpp is left out"; CLI=
+fi
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee $OUT/device.txt
+python3 -c "import torch, transformers; print('torch', torch.__version__, 'transformers', transformers.__version__)" | tee -a $OUT/device.txt
+J=$OUT/whisper-speed.jsonl
+tag() { python3 scripts/gpu/whisper_speed_lines.py tag "$@" | tee -a $J; }
+
 for size in ${SIZES:-tiny large-v3-turbo}; do
-  python3 scripts/gpu/whisper-transformers-reference.py --random $size 1 /tmp/w $WAV .gpu-whisper/hf/tokenizer.json > /dev/null 2>&1 \
-    || { echo "$size: the random model could not be made"; continue; }
-  $AE --backend cuda --fallback fail bench asr --json --model /tmp/w/hf-$size --audio $WAV --runs 5 > /tmp/bench-$size.json 2> /tmp/bench-$size.err \
-    || { echo "$size: engine failed: $(tail -3 /tmp/bench-$size.err)"; continue; }
-  cat /tmp/bench-$size.json | tee -a $OUT/whisper-speed.jsonl; echo
-  tokens=$(python3 -c "import json,sys; d=json.load(open('/tmp/bench-$size.json')); print(d.get('tokens') or d.get('tokens_per_round') or 0)")
-  python3 scripts/peers/whisper-transformers-generate.py /tmp/w/hf-$size $WAV ${tokens:-32} 5 2>&1 | grep '^{' | tee -a $OUT/whisper-speed.jsonl
+  late "$size" && continue
+  stage "$size: random weights (transformers' initialisation, seed 1), specials muted"
+  rm -rf $W/hf-$size $W/ggml-$size-f16.bin
+  python3 scripts/gpu/whisper-transformers-reference.py --random $size 1 $W $WAV $PKG/tokenizer.json --mute \
+      > $OUT/make-$size.log 2>&1 || { echo "$size: the random model could not be made: $(tail -3 $OUT/make-$size.log)"; continue; }
+  grep muted $OUT/make-$size.log
+  stage "$size: ggml F16 file"
+  python3 scripts/gpu/whisper_ggml.py convert $W/hf-$size $W/ggml-$size-f16.bin > $OUT/convert-$size.log 2>&1 \
+      || echo "$size: conversion failed: $(tail -3 $OUT/convert-$size.log)"
+  tokens=220
+  for variant in f32 tf32 ggml-f16; do
+    late "$size engine $variant" && continue
+    stage "$size: engine CUDA, $variant"
+    model=$W/hf-$size; opt=()
+    [ $variant = tf32 ] && opt=(--option cuda.tf32=on)
+    [ $variant = ggml-f16 ] && model=$W/ggml-$size-f16.bin
+    [ -e "$model" ] || { echo "$size: no $model"; continue; }
+    if $AE --backend cuda --fallback fail "${opt[@]}" bench asr --json --model $model --audio $WAV --runs 5 \
+        --language en --no-fallback > $OUT/engine-$size-$variant.json 2> $OUT/engine-$size-$variant.err; then
+      tag size=$size side=engine variant=$variant < $OUT/engine-$size-$variant.json
+      [ $variant = f32 ] && tokens=$(python3 -c "import json; print(json.load(open('$OUT/engine-$size-f32.json'))['tokens'])")
+    else
+      echo "$size: engine ($variant) failed: $(tail -3 $OUT/engine-$size-$variant.err)"
+    fi
+  done
+  if ! late "$size transformers"; then
+    stage "$size: transformers fp32 and fp16, $tokens new tokens"
+    python3 scripts/peers/whisper-transformers-generate.py $W/hf-$size $WAV $tokens 5 > $OUT/transformers-$size.log 2>&1 \
+        || echo "$size: transformers failed: $(tail -3 $OUT/transformers-$size.log)"
+    tag size=$size side=transformers < $OUT/transformers-$size.log
+  fi
+  if [ -n "$CLI" ] && [ -f $W/ggml-$size-f16.bin ]; then
+    for fa in fa nfa; do
+      late "$size whisper.cpp $fa" && continue
+      stage "$size: whisper.cpp CUDA ($fa): 1 file, then 6 files in one process"
+      flags=(-m $W/ggml-$size-f16.bin -l en -bs 1 -bo 1 -nf -t 4); [ $fa = nfa ] && flags+=(-nfa)
+      $CLI "${flags[@]}" -f $WAV -ojf -of $OUT/cpp-$size-$fa > $OUT/cpp-$size-$fa-1.out 2> $OUT/cpp-$size-$fa-1.log \
+          || { echo "$size: whisper-cli failed: $(tail -3 $OUT/cpp-$size-$fa-1.log)"; continue; }
+      $CLI "${flags[@]}" -f $WAV -f $WAV -f $WAV -f $WAV -f $WAV -f $WAV > $OUT/cpp-$size-$fa-6.out 2> $OUT/cpp-$size-$fa-6.log \
+          || { echo "$size: whisper-cli (6 files) failed: $(tail -3 $OUT/cpp-$size-$fa-6.log)"; continue; }
+      python3 scripts/gpu/whisper_speed_lines.py cpp $OUT/cpp-$size-$fa-1.log $OUT/cpp-$size-$fa-6.log 6 \
+          $OUT/cpp-$size-$fa.json size=$size side=whisper.cpp variant=$fa | tee -a $J
+    done
+  fi
+  rm -f $W/ggml-$size-f16.bin  # disk: the next size's files are larger
 done
+stage "done: $J"
