@@ -33,7 +33,7 @@ stage() { echo "[$(( $(date +%s) - T0 )) s] $*"; }
 late() { [ $(( $(date +%s) - T0 )) -gt ${BUDGET_S:-540} ] && { echo "[$(( $(date +%s) - T0 )) s] skipped, past ${BUDGET_S:-540} s: $*"; return 0; }; return 1; }
 PKG=.gpu-wspeed
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
-export LD_LIBRARY_PATH=/usr/local/cuda/targets/x86_64-linux/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export LD_LIBRARY_PATH=/usr/local/cuda/targets/x86_64-linux/lib:/usr/local/cuda/lib64:/usr/local/nvidia/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 
 if [ ! -x /tmp/audioengine/bin/audioengine ]; then
   img=$(ls $PKG/audioengine-image.tar.xz .gpu-wspeed-image/audioengine-image.tar.xz 2>/dev/null | head -1)
@@ -49,8 +49,14 @@ export AUDIOENGINE_CACHE=/tmp/ae-cache; mkdir -p $AUDIOENGINE_CACHE; cp $PKG/sil
 AE=/tmp/audioengine/bin/audioengine; WAV=docs/examples/dashwood.wav; W=/tmp/w; mkdir -p $W
 CLI=/tmp/whisper-cli-cuda
 if xz -dc $PKG/whisper-cli-cuda.xz > $CLI 2>/dev/null && chmod +x $CLI; then
+  # libcudart.so.13 and libcublas.so.13 from the CUDA toolkit, else from PyTorch's CUDA wheels (nvidia/*/lib)
+  for lib in $(ldd $CLI | awk '/not found/ {print $1}'); do
+    dir=$(find /usr/local/cuda*/ $(python3 -c "import site; print(*site.getsitepackages())") -name "$lib" 2>/dev/null | head -1)
+    [ -n "$dir" ] && export LD_LIBRARY_PATH=$(dirname "$dir"):$LD_LIBRARY_PATH
+  done
   missing=$(ldd $CLI | grep "not found")
   [ -z "$missing" ] || { echo "whisper-cli cannot run here, libraries missing: $missing"; CLI=; }
+  ldd $CLI | grep -E "cublas|cudart|libcuda" | tee $OUT/whisper-cli-libs.txt
 else
   echo "no whisper-cli in $PKG: whisper.cpp is left out"; CLI=
 fi
