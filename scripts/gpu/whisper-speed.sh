@@ -25,6 +25,8 @@
 #      greedy and no fallback as the engine (-l en -bs 1 -bo 1 -nf -t 4), flash attention on (its default) and off
 #      (-nfa): one process transcribing the file once, one transcribing it 6 times (one load); its printed timings of
 #      both, and the warm per-file time from their difference (scripts/gpu/whisper_speed_lines.py's doc)
+# Run in the order 3 (F32, TF32), 4, 5 (flash attention on), 3 (ggml F16), 5 (off): past BUDGET_S (540 s) a stage
+# is skipped, so a slow machine loses the extras first.
 # Everything goes to $OUT/whisper-speed.jsonl (one JSON object per measurement, each with "size" and "side"), the
 # raw logs beside it.
 set -u
@@ -65,6 +67,42 @@ python3 -c "import torch, transformers; print('torch', torch.__version__, 'trans
 J=$OUT/whisper-speed.jsonl
 tag() { python3 scripts/gpu/whisper_speed_lines.py tag "$@" | tee -a $J; }
 
+engine() { # variant: f32 (the transformers folder), tf32 (the same, cuda.tf32=on), ggml-f16 (whisper.cpp's file)
+  local variant=$1 model=$W/hf-$size opt=()
+  late "$size engine $variant" && return
+  stage "$size: engine CUDA, $variant"
+  [ $variant = tf32 ] && opt=(--option cuda.tf32=on)
+  [ $variant = ggml-f16 ] && model=$W/ggml-$size-f16.bin
+  [ -e "$model" ] || { echo "$size: no $model"; return; }
+  if $AE --backend cuda --fallback fail ${opt[@]+"${opt[@]}"} bench asr --json --model $model --audio $WAV --runs 5 \
+      --language en --no-fallback > $OUT/engine-$size-$variant.json 2> $OUT/engine-$size-$variant.err; then
+    tag size=$size side=engine variant=$variant < $OUT/engine-$size-$variant.json
+    [ $variant = f32 ] && tokens=$(python3 -c "import json; print(json.load(open('$OUT/engine-$size-f32.json'))['tokens'])")
+  else
+    echo "$size: engine ($variant) failed: $(tail -3 $OUT/engine-$size-$variant.err)"
+  fi
+}
+transformers() {
+  late "$size transformers" && return
+  stage "$size: transformers fp32 and fp16, $tokens new tokens"
+  python3 scripts/peers/whisper-transformers-generate.py $W/hf-$size $WAV $tokens 5 > $OUT/transformers-$size.log 2>&1 \
+      || echo "$size: transformers failed: $(tail -3 $OUT/transformers-$size.log)"
+  tag size=$size side=transformers < $OUT/transformers-$size.log
+}
+cpp() { # fa: flash attention on (whisper-cli's default), nfa: off
+  local fa=$1 flags
+  [ -n "$CLI" ] && [ -f $W/ggml-$size-f16.bin ] || return
+  late "$size whisper.cpp $fa" && return
+  stage "$size: whisper.cpp CUDA ($fa): 1 file, then 6 files in one process"
+  flags=(-m $W/ggml-$size-f16.bin -l en -bs 1 -bo 1 -nf -t 4); [ $fa = nfa ] && flags+=(-nfa)
+  $CLI "${flags[@]}" -f $WAV -ojf -of $OUT/cpp-$size-$fa > $OUT/cpp-$size-$fa-1.out 2> $OUT/cpp-$size-$fa-1.log \
+      || { echo "$size: whisper-cli failed: $(tail -3 $OUT/cpp-$size-$fa-1.log)"; return; }
+  $CLI "${flags[@]}" -f $WAV -f $WAV -f $WAV -f $WAV -f $WAV -f $WAV > $OUT/cpp-$size-$fa-6.out 2> $OUT/cpp-$size-$fa-6.log \
+      || { echo "$size: whisper-cli (6 files) failed: $(tail -3 $OUT/cpp-$size-$fa-6.log)"; return; }
+  python3 scripts/gpu/whisper_speed_lines.py cpp $OUT/cpp-$size-$fa-1.log $OUT/cpp-$size-$fa-6.log 6 \
+      $OUT/cpp-$size-$fa.json size=$size side=whisper.cpp variant=$fa | tee -a $J
+}
+
 for size in ${SIZES:-tiny large-v3-turbo}; do
   late "$size" && continue
   stage "$size: random weights (transformers' initialisation, seed 1), specials muted"
@@ -76,40 +114,9 @@ for size in ${SIZES:-tiny large-v3-turbo}; do
   python3 scripts/gpu/whisper_ggml.py convert $W/hf-$size $W/ggml-$size-f16.bin > $OUT/convert-$size.log 2>&1 \
       || echo "$size: conversion failed: $(tail -3 $OUT/convert-$size.log)"
   tokens=220
-  for variant in f32 tf32 ggml-f16; do
-    late "$size engine $variant" && continue
-    stage "$size: engine CUDA, $variant"
-    model=$W/hf-$size; opt=()
-    [ $variant = tf32 ] && opt=(--option cuda.tf32=on)
-    [ $variant = ggml-f16 ] && model=$W/ggml-$size-f16.bin
-    [ -e "$model" ] || { echo "$size: no $model"; continue; }
-    if $AE --backend cuda --fallback fail "${opt[@]}" bench asr --json --model $model --audio $WAV --runs 5 \
-        --language en --no-fallback > $OUT/engine-$size-$variant.json 2> $OUT/engine-$size-$variant.err; then
-      tag size=$size side=engine variant=$variant < $OUT/engine-$size-$variant.json
-      [ $variant = f32 ] && tokens=$(python3 -c "import json; print(json.load(open('$OUT/engine-$size-f32.json'))['tokens'])")
-    else
-      echo "$size: engine ($variant) failed: $(tail -3 $OUT/engine-$size-$variant.err)"
-    fi
-  done
-  if ! late "$size transformers"; then
-    stage "$size: transformers fp32 and fp16, $tokens new tokens"
-    python3 scripts/peers/whisper-transformers-generate.py $W/hf-$size $WAV $tokens 5 > $OUT/transformers-$size.log 2>&1 \
-        || echo "$size: transformers failed: $(tail -3 $OUT/transformers-$size.log)"
-    tag size=$size side=transformers < $OUT/transformers-$size.log
-  fi
-  if [ -n "$CLI" ] && [ -f $W/ggml-$size-f16.bin ]; then
-    for fa in fa nfa; do
-      late "$size whisper.cpp $fa" && continue
-      stage "$size: whisper.cpp CUDA ($fa): 1 file, then 6 files in one process"
-      flags=(-m $W/ggml-$size-f16.bin -l en -bs 1 -bo 1 -nf -t 4); [ $fa = nfa ] && flags+=(-nfa)
-      $CLI "${flags[@]}" -f $WAV -ojf -of $OUT/cpp-$size-$fa > $OUT/cpp-$size-$fa-1.out 2> $OUT/cpp-$size-$fa-1.log \
-          || { echo "$size: whisper-cli failed: $(tail -3 $OUT/cpp-$size-$fa-1.log)"; continue; }
-      $CLI "${flags[@]}" -f $WAV -f $WAV -f $WAV -f $WAV -f $WAV -f $WAV > $OUT/cpp-$size-$fa-6.out 2> $OUT/cpp-$size-$fa-6.log \
-          || { echo "$size: whisper-cli (6 files) failed: $(tail -3 $OUT/cpp-$size-$fa-6.log)"; continue; }
-      python3 scripts/gpu/whisper_speed_lines.py cpp $OUT/cpp-$size-$fa-1.log $OUT/cpp-$size-$fa-6.log 6 \
-          $OUT/cpp-$size-$fa.json size=$size side=whisper.cpp variant=$fa | tee -a $J
-    done
-  fi
+  # the bars' figures first (engine F32 and TF32, transformers, whisper.cpp as it runs by default), then the extras,
+  # so that a slow machine drops the extras when past the budget
+  engine f32; engine tf32; transformers; cpp fa; engine ggml-f16; cpp nfa
   rm -f $W/ggml-$size-f16.bin  # disk: the next size's files are larger
 done
 stage "done: $J"
