@@ -6,9 +6,12 @@
 # into .gpu-wspeed/; it prints the exact run lines below with the package's size). Then, through the device tool,
 # ONE call when the package is under ~45 MB:
 #     run: bash scripts/gpu/whisper-speed.sh                      carry: .gpu-wspeed .gl
-# or, when whisper-speed-package had to split it (it says so), two calls on the same warm machine (/tmp persists):
-#     run: bash scripts/gpu/whisper-speed.sh --unpack-only        carry: .gpu-wspeed-image
-#     run: bash scripts/gpu/whisper-speed.sh                      carry: .gpu-wspeed .gl
+# or, when whisper-speed-package had to split it (it says so: whisper-cli's CUDA build alone is 41.5 MB xz'd, so in
+# practice always), two calls on the same warm machine (/tmp persists between them):
+#     run: bash scripts/gpu/whisper-speed.sh --prepare            carry: .gpu-wspeed-image    (image, tokenizer, VAD)
+#     run: bash scripts/gpu/whisper-speed.sh                      carry: .gpu-wspeed .gl      (whisper-cli)
+# The first unpacks the image and makes both sizes' muted models and ggml files in /tmp/w (about 2 minutes); the
+# second finds them there (else makes them itself) and measures.
 #
 # Per size (SIZES overrides "tiny large-v3-turbo"), each stage timed on stdout ("[T s] ..."), each failing one saying
 # why while the rest go on:
@@ -34,23 +37,31 @@ T0=$(date +%s)
 stage() { echo "[$(( $(date +%s) - T0 )) s] $*"; }
 late() { [ $(( $(date +%s) - T0 )) -gt ${BUDGET_S:-540} ] && { echo "[$(( $(date +%s) - T0 )) s] skipped, past ${BUDGET_S:-540} s: $*"; return 0; }; return 1; }
 PKG=.gpu-wspeed
+PREP=; case "${1:-}" in --prepare|--unpack-only) PREP=1;; esac  # the first of two calls: unpack and make the models
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 export LD_LIBRARY_PATH=/usr/local/cuda/targets/x86_64-linux/lib:/usr/local/cuda/lib64:/usr/local/nvidia/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 
+# the image, tokenizer.json and the VAD come in .gpu-wspeed/ or, split off, in .gpu-wspeed-image/; kept in /tmp
+# (the image unpacked, the rest in /tmp/wspeed-assets) for a second call on the same warm machine
+A=/tmp/wspeed-assets; mkdir -p $A
+for d in $PKG .gpu-wspeed-image; do
+  for f in tokenizer.json silero_vad_v6.onnx; do [ -f $d/$f ] && cp $d/$f $A/; done
+done
 if [ ! -x /tmp/audioengine/bin/audioengine ]; then
   img=$(ls $PKG/audioengine-image.tar.xz .gpu-wspeed-image/audioengine-image.tar.xz 2>/dev/null | head -1)
   [ -n "$img" ] || { echo "no jlinked image: carry .gpu-wspeed (or .gpu-wspeed-image), made by scripts/gpu/whisper-speed-package"; exit 1; }
   tar xJf "$img" -C /tmp || { echo "could not unpack $img"; exit 1; }
 fi
-stage "engine image in /tmp/audioengine"
-[ "${1:-}" = --unpack-only ] && exit 0
+stage "engine image in /tmp/audioengine; $(ls $A | tr '\n' ' ')"
 
 for f in .gl/*.deb; do [ -f "$f" ] && dpkg -x "$f" /; done; ldconfig
-[ -d $PKG ] || { echo "carry .gpu-wspeed (scripts/gpu/whisper-speed-package)"; exit 1; }
-export AUDIOENGINE_CACHE=/tmp/ae-cache; mkdir -p $AUDIOENGINE_CACHE; cp $PKG/silero_vad_v6.onnx $AUDIOENGINE_CACHE/ 2>/dev/null
+[ -f $A/tokenizer.json ] && [ -f $A/silero_vad_v6.onnx ] || { echo "no tokenizer.json or VAD: carry .gpu-wspeed-image (scripts/gpu/whisper-speed-package)"; exit 1; }
+export AUDIOENGINE_CACHE=/tmp/ae-cache; mkdir -p $AUDIOENGINE_CACHE; cp $A/silero_vad_v6.onnx $AUDIOENGINE_CACHE/
 AE=/tmp/audioengine/bin/audioengine; WAV=docs/examples/dashwood.wav; W=/tmp/w; mkdir -p $W
 CLI=/tmp/whisper-cli-cuda
-if xz -dc $PKG/whisper-cli-cuda.xz > $CLI 2>/dev/null && chmod +x $CLI; then
+if [ -n "$PREP" ]; then
+  CLI=
+elif xz -dc $PKG/whisper-cli-cuda.xz > $CLI 2>/dev/null && chmod +x $CLI; then
   # libcudart.so.13 and libcublas.so.13 from the CUDA toolkit, else from PyTorch's CUDA wheels (nvidia/*/lib)
   for lib in $(ldd $CLI | awk '/not found/ {print $1}'); do
     dir=$(find /usr/local/cuda*/ $(python3 -c "import site; print(*site.getsitepackages())") -name "$lib" 2>/dev/null | head -1)
@@ -103,20 +114,29 @@ cpp() { # fa: flash attention on (whisper-cli's default), nfa: off
       $OUT/cpp-$size-$fa.json size=$size side=whisper.cpp variant=$fa | tee -a $J
 }
 
-for size in ${SIZES:-tiny large-v3-turbo}; do
-  late "$size" && continue
+make_models() { # the muted random folder and its ggml file of $size, unless an earlier call on this machine made them
+  if [ -f $W/hf-$size/muted-seed-1 ] && [ -f $W/ggml-$size-f16.bin ]; then stage "$size: models made by an earlier call"; return 0; fi
   stage "$size: random weights (transformers' initialisation, seed 1), specials muted"
   rm -rf $W/hf-$size $W/ggml-$size-f16.bin
-  python3 scripts/gpu/whisper-transformers-reference.py --random $size 1 $W $WAV $PKG/tokenizer.json --mute \
-      > $OUT/make-$size.log 2>&1 || { echo "$size: the random model could not be made: $(tail -3 $OUT/make-$size.log)"; continue; }
+  python3 scripts/gpu/whisper-transformers-reference.py --random $size 1 $W $WAV $A/tokenizer.json --mute \
+      > $OUT/make-$size.log 2>&1 || { echo "$size: the random model could not be made: $(tail -3 $OUT/make-$size.log)"; return 1; }
   grep muted $OUT/make-$size.log
   stage "$size: ggml F16 file"
   python3 scripts/gpu/whisper_ggml.py convert $W/hf-$size $W/ggml-$size-f16.bin > $OUT/convert-$size.log 2>&1 \
       || echo "$size: conversion failed: $(tail -3 $OUT/convert-$size.log)"
+  touch $W/hf-$size/muted-seed-1
+}
+
+if [ -n "$PREP" ]; then
+  for size in ${SIZES:-tiny large-v3-turbo}; do make_models; done
+  stage "prepared: the second call (carry .gpu-wspeed .gl) measures"; exit 0
+fi
+for size in ${SIZES:-tiny large-v3-turbo}; do
+  late "$size" && continue
+  make_models || continue
   tokens=220
   # the bars' figures first (engine F32 and TF32, transformers, whisper.cpp as it runs by default), then the extras,
   # so that a slow machine drops the extras when past the budget
   engine f32; engine tf32; transformers; cpp fa; engine ggml-f16; cpp nfa
-  rm -f $W/ggml-$size-f16.bin  # disk: the next size's files are larger
 done
 stage "done: $J"
