@@ -60,7 +60,8 @@ def cpp(log1, logn, n, json1, extra):
         line["decode_runs_n"] = many["decode"][1]
         line["decode_ms_per_token"] = round(many["decode"][0] / many["decode"][1], 3)
     try:
-        d = json.load(open(json1))
+        # whisper-cli writes random tokens' bytes as they are: control characters, broken UTF-8
+        d = json.loads(open(json1, errors="replace").read(), strict=False)
         line["tokens"] = sum(len(s.get("tokens", [])) for s in d["transcription"])
         line["text_tokens"] = sum(1 for s in d["transcription"] for t in s.get("tokens", []) if t["id"] < 50257)
     except (OSError, ValueError, KeyError) as e:
