@@ -7,10 +7,13 @@ Two ways to get the same weights on both sides:
         FOLDER is a transformers-layout Whisper the engine wrote (WhisperFixtureWriter's hf/: config.json,
         model.safetensors, tokenizer.json); the reference files are written into FOLDER.
 
-    python3 scripts/gpu/whisper-transformers-reference.py --random SIZE SEED OUT_DIR WAV TOKENIZER_JSON
+    python3 scripts/gpu/whisper-transformers-reference.py --random SIZE SEED OUT_DIR WAV TOKENIZER_JSON [--mute]
         SIZE is tiny, base, small or large-v3-turbo (the released geometries); seeded random weights are made here,
         saved with save_pretrained into OUT_DIR/hf-SIZE (with TOKENIZER_JSON copied beside, e.g. WhisperFixtureWriter's
-        hf/tokenizer.json, so the engine can load the folder), and the reference files written there.
+        hf/tokenizer.json, so the engine can load the folder), and the reference files written there. --mute first
+        makes every token from EOT on unpickable (scripts/gpu/whisper_ggml.py's mute_specials: the final decoder norm's
+        channel 0 constant, those rows' channel 0 far negative), so that every decoder runs to its per-window limit
+        (the GPU speed comparison, scripts/gpu/whisper-speed.sh).
 
 Reference files, beside the model: reference-encoder.f32 (encoder last_hidden_state [1, 1500, d], little-endian
 float32), reference-logits.f32 (logits [T, V] for the decoder input ids), reference.json (device, dtype, the decoder
@@ -67,6 +70,14 @@ def main():
                             decoder_ffn_dim=4 * SIZES[size]["d_model"], max_source_positions=1500,
                             max_target_positions=448)
         model = WhisperForConditionalGeneration(cfg)
+        if "--mute" in args[6:]:
+            sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+            from whisper_ggml import mute_specials
+            dec = model.model.decoder
+            with torch.no_grad():  # numpy views of the CPU tensors: changed in place (proj_out is tied to the table)
+                k = mute_specials(dec.embed_tokens.weight.data.numpy(), dec.layer_norm.weight.data.numpy(),
+                                  dec.layer_norm.bias.data.numpy())
+            print(json.dumps(dict(muted=size, logit_offset=-k)), file=sys.stderr)
         folder = os.path.join(out, "hf-" + size)
         model.save_pretrained(folder, safe_serialization=True)
         shutil.copy(tokenizer, os.path.join(folder, "tokenizer.json"))
