@@ -41,7 +41,8 @@ class BlockDecodeHostTest {
 
     private static Path harness32, harness64;
 
-    private static Path gpp() {
+    /** g++ on PATH, null when there is none. */
+    static Path gpp() {
         for (String d : System.getenv().getOrDefault("PATH", "").split(":")) {
             Path p = Path.of(d, "g++");
             if (!d.isEmpty() && Files.isExecutable(p)) return p;
@@ -56,15 +57,24 @@ class BlockDecodeHostTest {
         for (String h : KernelSources.HEADERS) Files.writeString(dir.resolve(h), KernelSources.text(h));
         for (String s : List.of("layout", "linear"))
             Files.writeString(dir.resolve(s + ".cu"), KernelSources.text(s + ".cu"));
-        try (InputStream in =
-                BlockDecodeHostTest.class.getResourceAsStream("/dev/audioengine/gpu/host/kernels_on_host.cpp")) {
-            Files.write(dir.resolve("kernels_on_host.cpp"), in.readAllBytes());
+        for (String f : List.of("gpu_on_host.h", "kernels_on_host.cpp")) {
+            try (InputStream in = BlockDecodeHostTest.class.getResourceAsStream("/dev/audioengine/gpu/host/" + f)) {
+                Files.write(dir.resolve(f), in.readAllBytes());
+            }
         }
-        harness32 = compile(gpp, "koh32");
-        harness64 = compile(gpp, "koh64", "-DHOST_WARP=64", "-D__HIP__", "-D__AMDGCN_WAVEFRONT_SIZE=64");
+        harness32 = compile(gpp, dir, "kernels_on_host.cpp", "koh32");
+        harness64 = compile(
+                gpp,
+                dir,
+                "kernels_on_host.cpp",
+                "koh64",
+                "-DHOST_WARP=64",
+                "-D__HIP__",
+                "-D__AMDGCN_WAVEFRONT_SIZE=64");
     }
 
-    private static Path compile(Path gpp, String name, String... defines) throws Exception {
+    /** Builds {@code source} in {@code dir} (with the kernel sources and headers written there) into {@code name}. */
+    static Path compile(Path gpp, Path dir, String source, String name, String... defines) throws Exception {
         List<String> cmd = new ArrayList<>(
                 List.of(gpp.toString(), "-std=c++20", "-O1", "-ffp-contract=off", "-pthread", "-Wno-unknown-pragmas"));
         cmd.addAll(Arrays.asList(defines));
@@ -73,7 +83,7 @@ class BlockDecodeHostTest {
                 dir.toString(),
                 "-o",
                 dir.resolve(name).toString(),
-                dir.resolve("kernels_on_host.cpp").toString()));
+                dir.resolve(source).toString()));
         run(cmd);
         return dir.resolve(name);
     }
