@@ -34,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * ae_attention_merge, as SequenceOps binds them (256 threads a block, its grids, its dynamic shared bytes, TensorDesc's
  * descriptors of graph tensors). Cases: sizes off every tile (Tq off 16, Tk off 64 and 32, odd D), grouped heads,
  * causal with Tq < Tk, a [Tq, Tk] additive mask with -inf and a hidden row, a [B, 1, Tq, Tk] key-prefix mask hiding
- * a whole batch element and a whole 64-key tile, F16 and BF16 caches, and a NaN score whose row alone turns NaN.
+ * a whole batch element, all but the first key of a tile and a whole 64-key tile, F16 and BF16 caches, and a NaN score whose row alone turns NaN.
  * Built with AddressSanitizer, so a read or write past any buffer (shared memory included) fails too. Skipped, with a
  * message, where g++ or its AddressSanitizer is absent. The seed is fresh each run and printed on failure; -Dattention.seed
  * repeats one.
@@ -130,8 +130,9 @@ class AttentionHostTest {
                 new Case(2, 4, 2, 21, 130, 52, DType.F32, MaskKind.NONE, true, false),
                 // an additive mask with -inf and a hidden row, F16 cache, two query tiles
                 new Case(1, 2, 1, 33, 70, 64, DType.F16, MaskKind.SHARED, false, false),
-                // key prefixes 150, 0 (every row zeros) and 50 (keys 64-127: a whole tile hidden), BF16 cache
-                new Case(3, 2, 2, 17, 150, 37, DType.BF16, MaskKind.PREFIX, false, false),
+                // key prefixes 200, 0 (every row zeros) and 65 (key 64 alone seen in its tile, keys 128-191 a whole
+                // tile hidden), BF16 cache
+                new Case(3, 2, 2, 17, 200, 37, DType.BF16, MaskKind.PREFIX, false, false),
                 new Case(2, 2, 1, 18, 150, 64, DType.F32, MaskKind.PREFIX, true, false),
                 // one NaN score: its row NaN, every other row finite
                 new Case(1, 2, 2, 18, 90, 52, DType.F32, MaskKind.SHARED, true, true),
@@ -304,10 +305,11 @@ class AttentionHostTest {
                 yield m;
             }
             case PREFIX -> {
-                // lengths Tk, 0, 50, ...: a batch element with no key, and (Tk >= 128) keys 64-127 a hidden tile
+                // lengths Tk, 0, 65, ...: a batch element with no key, a tile (and a split) whose first key alone is
+                // seen, and (Tk >= 192) keys 128-191 a hidden tile
                 float[] m = new float[c.b * c.tq * c.tk];
                 for (int bi = 0; bi < c.b; bi++) {
-                    int length = bi == 0 ? c.tk : bi == 1 ? 0 : Math.min(50, c.tk);
+                    int length = bi == 0 ? c.tk : bi == 1 ? 0 : Math.min(65, c.tk);
                     for (int i = 0; i < c.tq; i++)
                         for (int j = 0; j < c.tk; j++)
                             m[(bi * c.tq + i) * c.tk + j] = j < length ? 0 : Float.NEGATIVE_INFINITY;
