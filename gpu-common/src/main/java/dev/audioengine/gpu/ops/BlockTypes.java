@@ -13,8 +13,7 @@ import dev.audioengine.api.tensor.DType;
  * on) rather than reading its bytes as another type's.
  * <p>
  * Decoding a type is not declaring its weight capability: a backend declares Q5_0_WEIGHTS and the like only once
- * their conformance cases passed on its hardware (neither has yet: no device run since the kernels came; HIP has had no
- * AMD GPU at all); without it a model
+ * their conformance cases passed on its hardware (CUDA does; HIP has had no AMD GPU to run them on); without it a model
  * loads such weights as F32 (the dequantize-on-load path the capability decides), while graphs that hold the blocks
  * still run on these kernels.
  */
