@@ -27,11 +27,11 @@ import java.util.stream.Collectors;
 public final class CudaBackendProvider implements BackendProvider {
     /**
      * The capabilities whose conformance cases all passed on an NVIDIA H200 (sm_90) with
-     * scripts/gpu/cuda-evidence.sh; see docs/PERFORMANCE-cuda.md for the run. gpu-common's kernels also decode
-     * Q5_0, Q5_1, Q4_1 and the k-quants (BlockDecodeHostTest checks them on the host against engine-api's
-     * arithmetic), but their capabilities (Q5_0_WEIGHTS ... Q2_K_WEIGHTS) join this set only once their conformance
-     * cases have passed on a GPU ({@code check --backend cuda --dtype q5_0} and so on: matmul, get_rows, cast); no
-     * device machine could be started when they were written. Until then a model dequantizes such weights at load.
+     * scripts/gpu/cuda-evidence.sh; see docs/PERFORMANCE-cuda.md for the run. The block types' capabilities
+     * (Q5_0_WEIGHTS ... Q4_1_WEIGHTS, Q6_K_WEIGHTS ... Q2_K_WEIGHTS) come with gpu-common's kernels for those blocks
+     * (whose arithmetic BlockDecodeHostTest checks on the host against engine-api's); their conformance cases
+     * ({@code check --backend cuda --dtype q5_0} and so on: matmul, get_rows, cast) are not yet run on a GPU, and
+     * CapabilityEvidenceTest holds them to it on any machine with one.
      */
     static final Set<Capability> VERIFIED = Set.of(
             Capability.DEPTHWISE_CONV1D_FAST,
@@ -39,7 +39,15 @@ public final class CudaBackendProvider implements BackendProvider {
             Capability.FUSED_ATTENTION,
             Capability.BF16_WEIGHTS,
             Capability.FAST_PROJECTION,
-            Capability.DEVICE_ISTFT);
+            Capability.DEVICE_ISTFT,
+            Capability.Q5_0_WEIGHTS,
+            Capability.Q5_1_WEIGHTS,
+            Capability.Q4_1_WEIGHTS,
+            Capability.Q6_K_WEIGHTS,
+            Capability.Q4_K_WEIGHTS,
+            Capability.Q5_K_WEIGHTS,
+            Capability.Q3_K_WEIGHTS,
+            Capability.Q2_K_WEIGHTS);
 
     /** CUDA graphs are on unless cuda.graphs=off. */
     static final GpuVendor VENDOR = new GpuVendor("CUDA", "cuda", VERIFIED, true);
