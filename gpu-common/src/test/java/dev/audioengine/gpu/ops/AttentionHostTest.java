@@ -203,10 +203,10 @@ class AttentionHostTest {
             }
             Path argFile = Files.writeString(
                     dir.resolve("args"), args.stream().map(String::valueOf).collect(Collectors.joining(" ")));
-            Path qp = Files.write(dir.resolve("q"), floatBytes(qf));
+            Path qp = Files.write(dir.resolve("q"), BlockDecodeHostTest.floatBytes(qf));
             Path kp = Files.write(dir.resolve("k"), elementBytes(c.kvt, kf));
             Path vp = Files.write(dir.resolve("v"), elementBytes(c.kvt, vf));
-            Path mp = Files.write(dir.resolve("mask"), mf == null ? new byte[0] : floatBytes(mf));
+            Path mp = Files.write(dir.resolve("mask"), mf == null ? new byte[0] : BlockDecodeHostTest.floatBytes(mf));
             double[] want = reference(c, qf, kf, vf, mf, scale);
             for (Path harness : List.of(harness32, harness64)) {
                 Path out = dir.resolve("y");
@@ -219,7 +219,7 @@ class AttentionHostTest {
                         vp.toString(),
                         mp.toString(),
                         out.toString()));
-                float[] got = readFloats(out);
+                float[] got = BlockDecodeHostTest.readFloats(out);
                 assertThat(got).hasSize(want.length);
                 compare(c, mode + (harness == harness64 ? " (wave64)" : ""), got, want, vf);
             }
@@ -336,23 +336,10 @@ class AttentionHostTest {
     }
 
     private static byte[] elementBytes(DType t, float[] x) {
-        if (t == DType.F32) return floatBytes(x);
+        if (t == DType.F32) return BlockDecodeHostTest.floatBytes(x);
         ByteBuffer b = ByteBuffer.allocate(2 * x.length).order(ByteOrder.LITTLE_ENDIAN);
         for (float f : x) b.putShort(t == DType.F16 ? HalfFloats.floatToF16(f) : HalfFloats.floatToBf16(f));
         return b.array();
-    }
-
-    private static byte[] floatBytes(float[] v) {
-        ByteBuffer b = ByteBuffer.allocate(4 * v.length).order(ByteOrder.LITTLE_ENDIAN);
-        for (float f : v) b.putFloat(f);
-        return b.array();
-    }
-
-    private static float[] readFloats(Path p) throws Exception {
-        ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(p)).order(ByteOrder.LITTLE_ENDIAN);
-        float[] v = new float[b.remaining() / 4];
-        for (int i = 0; i < v.length; i++) v[i] = b.getFloat();
-        return v;
     }
 
     private static void addDesc(List<Long> args, TensorDesc d) {

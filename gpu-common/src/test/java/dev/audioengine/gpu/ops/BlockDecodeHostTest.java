@@ -132,13 +132,14 @@ class BlockDecodeHostTest {
         return y;
     }
 
-    private static byte[] floatBytes(float[] v) {
+    /** Little-endian floats, the host harnesses' file format (AttentionHostTest too). */
+    static byte[] floatBytes(float[] v) {
         ByteBuffer b = ByteBuffer.allocate(4 * v.length).order(ByteOrder.LITTLE_ENDIAN);
         for (float f : v) b.putFloat(f);
         return b.array();
     }
 
-    private static float[] readFloats(Path p) throws IOException {
+    static float[] readFloats(Path p) throws IOException {
         ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(p)).order(ByteOrder.LITTLE_ENDIAN);
         float[] v = new float[b.remaining() / 4];
         for (int i = 0; i < v.length; i++) v[i] = b.getFloat();
