@@ -5,6 +5,8 @@ depend on their values). Each batch is forced to the engine's own token count fo
 (min_new_tokens = max_new_tokens = the largest count in the batch, read from pairs.json): what generate() costs when
 its longest sequence decodes that many tokens, as with real weights. Audio is padded to the batch's longest with an
 attention mask. Prints one JSON line per configuration: audio seconds per second over all pairs, median of ROUNDS.
+BATCHES (default 8,16,32,64) and DTYPES (default float32,bfloat16) narrow the sweep, for the alternating rounds of
+scripts/gpu/batching-alternating.sh; LABEL is copied into each line.
 
     python3 scripts/peers/moonshine-transformers-batched.py PAIRS_DIR SIZE ROUNDS
 """
@@ -40,10 +42,13 @@ def main(pairs_dir, size, rounds):
     cfg = MoonshineConfig(vocab_size=32768, **SIZES[size], decoder_start_token_id=1, bos_token_id=1, eos_token_id=2,
                           pad_token_id=0)
     base = MoonshineForConditionalGeneration(cfg).eval()
-    for dtype in (torch.float32, torch.bfloat16):
+    batch_sizes = [int(b) for b in os.environ.get("BATCHES", "8,16,32,64").split(",")]
+    dtypes = [getattr(torch, d) for d in os.environ.get("DTYPES", "float32,bfloat16").split(",")]
+    label = os.environ.get("LABEL")
+    for dtype in dtypes:
         m = base.to("cuda", dtype).eval() if dtype == torch.float32 else base.to("cuda", dtype)
         m.config._attn_implementation = "sdpa"
-        for b in (8, 16, 32, 64):
+        for b in batch_sizes:
             batches = []
             for i in range(0, len(audios), b):
                 chunk = audios[i:i + b]
@@ -71,7 +76,7 @@ def main(pairs_dir, size, rounds):
                 torch.cuda.synchronize()
                 times.append(time.perf_counter() - t0)
             t = statistics.median(times)
-            print(json.dumps({"peer": "transformers", "size": size, "dtype": str(dtype).replace("torch.", ""),
+            print(json.dumps({**({"label": label} if label else {}), "peer": "transformers", "size": size, "dtype": str(dtype).replace("torch.", ""),
                               "attn": "sdpa", "batch": b, "clips": len(audios), "audio_s": round(total_audio, 1),
                               "wall_s": round(t, 3), "audio_s_per_s": round(total_audio / t, 1)}), flush=True)
 
