@@ -27,6 +27,11 @@ import java.util.Locale;
  *     target's (the CPU) and the log-mel cosine against its audio.</li>
  * <li>speed: per target, the sentences synthesized one at a time through the library's {@code synthesize} (front end
  *     included, model loaded once), one warm-up round, then the median of ROUNDS: seconds, audio seconds, × real time.</li>
+ * <li>with KOKORO_PROBE_CONCURRENT=1,2,4 (GPU targets): the same 8 sentences' networks on that many engines of the
+ *     device at once, each its own stream and copy of the model, sentence i on engine i mod N: how much a GPU that runs
+ *     one piece at a time leaves idle, the most that batching a request's pieces could recover (issue 28). Wall time
+ *     per round, median of ROUNDS after three warm rounds (graphs compiled and captured), and the largest difference
+ *     of any sample from the one-engine audio.</li>
  * </ul>
  */
 public final class KokoroProbe {
@@ -113,6 +118,8 @@ public final class KokoroProbe {
                 }
                 speed(e, target, model, tokenizer, dir, rounds);
             }
+            String concurrent = System.getenv("KOKORO_PROBE_CONCURRENT");
+            if (concurrent != null && !target.startsWith("cpu")) concurrent(target, model, vocab, ids, styles, rounds, concurrent);
         }
         System.out.println(ok ? "PARITY PASS" : "PARITY FAIL");
     }
@@ -217,6 +224,61 @@ public final class KokoroProbe {
             }
             System.out.printf(Locale.ROOT, "[%s] compile share: each sentence %.3f s the first time, %.3f s said again (graphs reused): %.1f x real time then%n",
                     target, first, again, audio / again);
+        }
+    }
+
+    static void concurrent(String target, Path model, KokoroVocabulary vocab, List<long[]> ids, List<float[]> styles,
+            int rounds, String counts) throws Exception {
+        float[][] alone = null;
+        double one = 0;
+        for (String c : counts.split(",")) {
+            int n = Integer.parseInt(c.trim());
+            List<AudioEngine> engines = new ArrayList<>();
+            List<KokoroModel> models = new ArrayList<>();
+            try {
+                for (int k = 0; k < n; k++) {
+                    engines.add(engine(target));
+                    models.add(KokoroModel.load(engines.getLast(), model, vocab));
+                }
+                float[][] audio = new float[ids.size()][];
+                double[] seconds = new double[rounds];
+                for (int r = -3; r < rounds; r++) {
+                    long t = System.nanoTime();
+                    List<Thread> threads = new ArrayList<>();
+                    java.util.concurrent.atomic.AtomicReference<Throwable> failed = new java.util.concurrent.atomic.AtomicReference<>();
+                    for (int k = 0; k < n; k++) {
+                        int first = k;
+                        KokoroModel m = models.get(k);
+                        threads.add(Thread.ofPlatform().start(() -> {
+                            try {
+                                for (int i = first; i < ids.size(); i += n) audio[i] = m.waveform(ids.get(i), styles.get(i), 1f);
+                            } catch (Throwable ex) {
+                                failed.compareAndSet(null, ex);
+                            }
+                        }));
+                    }
+                    for (Thread th : threads) th.join();
+                    if (failed.get() != null) throw new IllegalStateException("engine failed", failed.get());
+                    if (r >= 0) seconds[r] = (System.nanoTime() - t) / 1e9;
+                }
+                Arrays.sort(seconds);
+                double median = seconds[rounds / 2];
+                double worst = 0;
+                if (alone == null) {
+                    alone = audio;
+                    one = median;
+                } else {
+                    for (int i = 0; i < audio.length; i++) {
+                        if (audio[i].length != alone[i].length) worst = Double.POSITIVE_INFINITY;
+                        else for (int j = 0; j < audio[i].length; j++) worst = Math.max(worst, Math.abs(audio[i][j] - alone[i][j]));
+                    }
+                }
+                System.out.printf(Locale.ROOT, "[%s] %d engine(s) at once: the %d sentences' networks in %.3f s (median of %d, min %.3f), %.2fx one engine's throughput; largest sample difference from one engine's audio %.3g%n",
+                        target, n, ids.size(), median, rounds, seconds[0], one / median, worst);
+            } finally {
+                for (KokoroModel m : models) m.close();
+                for (AudioEngine e : engines) e.close();
+            }
         }
     }
 
