@@ -66,7 +66,9 @@ class ServeCommandTest {
             {"--max-batch", "5000"},
             {"--gpu-memory-budget", "lots"},
             {"--gpu-memory-budget", "0"},
-            {"--gpu-memory-budget", "-2G"}
+            {"--gpu-memory-budget", "-2G"},
+            {"--tts-replicas", "0"},
+            {"--tts-replicas", "17"}
         }) {
             String[] full = new String[args.length + 1];
             full[0] = "serve";

@@ -73,12 +73,14 @@ public final class SpeechServer implements AutoCloseable {
     private final CountDownLatch closed = new CountDownLatch(1);
     private volatile boolean preloaded;
 
-    private SpeechServer(ServerConfig config, List<AudioEngine> engines, ModelLoader loader) throws IOException {
+    private SpeechServer(
+            ServerConfig config, List<AudioEngine> engines, List<AudioEngine> ttsEngines, ModelLoader loader)
+            throws IOException {
         this.config = config;
         AudioEngine engine = engines.getFirst(); // its backend and memory speak for the replicas in /ready and /metrics
         Consumer<String> log = config.log();
         metrics = new Metrics();
-        models = new ServedModels(config, loader, engines);
+        models = new ServedModels(config, loader, engines, ttsEngines);
         uploads = new UploadFolder();
         watchdog = new UploadWatchdog(config.uploadStall());
         ErrorResponder errors = new ErrorResponder(watchdog);
@@ -242,10 +244,24 @@ public final class SpeechServer implements AutoCloseable {
      */
     public static SpeechServer start(ServerConfig config, List<AudioEngine> engines, ModelLoader loader)
             throws IOException {
-        if (engines.isEmpty()) throw new IllegalArgumentException("a server needs at least one engine");
+        return start(config, engines, engines, loader);
+    }
+
+    /**
+     * As {@link #start(ServerConfig, List, ModelLoader)}, with speech synthesis models on {@code ttsEngines} instead
+     * (serve --tts-replicas: several engines per device, each its own stream and copy of the model). A synthesizer
+     * runs one piece at a time on its engine, and on a GPU one piece leaves the device partly idle; replicas on engines
+     * of their own let concurrent requests overlap there (docs/PERFORMANCE.md, "Kokoro on the GPU"). Recognition
+     * models stay on {@code engines}: they batch concurrent requests in one engine instead.
+     */
+    public static SpeechServer start(
+            ServerConfig config, List<AudioEngine> engines, List<AudioEngine> ttsEngines, ModelLoader loader)
+            throws IOException {
+        if (engines.isEmpty() || ttsEngines.isEmpty())
+            throw new IllegalArgumentException("a server needs at least one engine");
         AudioEngine engine = engines.getFirst();
         checkAddress(config.host(), config.port());
-        SpeechServer s = new SpeechServer(config, engines, loader);
+        SpeechServer s = new SpeechServer(config, engines, ttsEngines, loader);
         s.web.start();
         if (!s.web.isRunning()) {
             // Helidon logs why (the port is taken, the address is not this machine's) and returns instead of throwing

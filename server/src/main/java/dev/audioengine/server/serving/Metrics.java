@@ -99,7 +99,7 @@ public final class Metrics {
                 out,
                 "audioengine_replica_requests_total",
                 "counter",
-                "requests sent to each device's copy of a model (--device with several devices: to the least loaded)");
+                "requests sent to each copy of a model (--device with several devices, --tts-replicas: to the least loaded)");
         for (ServedModel m : models)
             for (ServedModel.Replica r : m.replicas())
                 line(

@@ -31,7 +31,8 @@ public final class ServedModel implements AutoCloseable {
 
     /**
      * The model on one device: that device's engine, its own worker pool, and the model loaded there (on first use).
-     * A server on several devices (--device 0,1) has one per device and sends each request to the least loaded.
+     * A server on several devices (--device 0,1) has one per device and sends each request to the least loaded; a
+     * speech synthesis model with --tts-replicas N has N per device, each on an engine of its own.
      */
     public final class Replica {
         private final AudioEngine engine;
@@ -51,7 +52,10 @@ public final class ServedModel implements AutoCloseable {
             return pool;
         }
 
-        /** Its position in --device's list (0 for a server on one device). */
+        /**
+         * Its position among the model's engines: --device's order (0 for a server on one device); for a speech
+         * synthesis model with --tts-replicas N, the devices' first engines come first, then their second, and so on.
+         */
         public int index() {
             return index;
         }

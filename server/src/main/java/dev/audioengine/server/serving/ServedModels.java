@@ -26,11 +26,15 @@ public final class ServedModels implements AutoCloseable {
     private final Map<String, ServedModel> byId = new LinkedHashMap<>();
 
     public ServedModels(ServerConfig config, ModelLoader loader, AudioEngine engine) {
-        this(config, loader, List.of(engine));
+        this(config, loader, List.of(engine), List.of(engine));
     }
 
-    /** The models, each with a replica (a worker pool and, once loaded, the model) on each engine: one per device. */
-    public ServedModels(ServerConfig config, ModelLoader loader, List<AudioEngine> engines) {
+    /**
+     * The models, each with a replica (a worker pool and, once loaded, the model) on each engine: one per device, and
+     * for speech synthesis models one per engine of {@code ttsEngines} (serve --tts-replicas).
+     */
+    public ServedModels(
+            ServerConfig config, ModelLoader loader, List<AudioEngine> engines, List<AudioEngine> ttsEngines) {
         for (ServedSource source : resolve(loader.registry(), config.models())) {
             String id = source.id();
             byId.put(
@@ -38,7 +42,7 @@ public final class ServedModels implements AutoCloseable {
                     new ServedModel(
                             source,
                             loader,
-                            engines,
+                            source.task() == Task.TTS ? ttsEngines : engines,
                             () -> new ModelPool(id, config.workers(), config.queue(), config.queueTimeout()),
                             config.batching()));
         }
