@@ -100,9 +100,9 @@ final class WhisperBeamSearch {
     /**
      * The best beam as whisper.cpp leaves it for its long-form loop: every token it took (its result is the first
      * {@code resultLength}; EOT included where taken), result length, seek delta (10 ms frames), whether it failed, and its score
-     * (the result's mean log-probability; −∞ when every beam failed).
+     * (the result's mean log-probability; −∞ when every beam failed), and its index among the decoders.
      */
-    record Outcome(List<Step> tokens, int resultLength, int seekDelta, boolean failed, double score) {}
+    record Outcome(List<Step> tokens, int resultLength, int seekDelta, boolean failed, double score, int best) {}
 
     /**
      * As {@link #decode}, drawing from {@code random} (one generator per beam, continued from earlier windows as
@@ -120,21 +120,58 @@ final class WhisperBeamSearch {
             int limit,
             Mt19937[] random,
             double entropyThreshold) {
-        Decoder[] d = new Decoder[beamSize];
-        for (int j = 0; j < beamSize; j++) d[j] = new Decoder(random[j]);
-        process(d[0], promptLogits, t, timestamps);
-        for (int j = 1; j < beamSize; j++) {
+        return search(
+                beams,
+                promptLogits,
+                promptLength,
+                t,
+                timestamps,
+                audioEnd,
+                beamSize,
+                beamSize,
+                0,
+                limit,
+                random,
+                entropyThreshold,
+                0);
+    }
+
+    /**
+     * The same search with {@code decoders} beams each offering {@code candidates} draws a step from its distribution
+     * of logits divided by {@code temperature} (above 0). With beam search chosen, whisper.cpp's fallback passes above
+     * temperature 0 run this very loop with best-of decoders and the beam size's draws each ({@code whisper-cli -bs N
+     * -bo M}: {@code n_decoders_cur} = M, {@code whisper_sample_token_topk} with k = N), not plain sampling.
+     * {@code previousBest} is the best when every decoder fails (whisper.cpp keeps its index across temperatures).
+     */
+    static Outcome search(
+            Beams beams,
+            float[] promptLogits,
+            int promptLength,
+            WhisperTokenizer t,
+            boolean timestamps,
+            int audioEnd,
+            int decoders,
+            int candidatesPerDecoder,
+            float temperature,
+            int limit,
+            Mt19937[] random,
+            double entropyThreshold,
+            int previousBest) {
+        Decoder[] d = new Decoder[decoders];
+        for (int j = 0; j < decoders; j++) d[j] = new Decoder(random[j]);
+        process(d[0], promptLogits.clone(), temperature, t, timestamps);
+        for (int j = 1; j < decoders; j++) {
             d[j].probs = d[0].probs;
             d[j].logprobs = d[0].logprobs;
         }
         int beg = t.timestampBegin();
         for (int i = 0; i < limit; i++) {
             List<Candidate> candidates = new ArrayList<>();
-            for (int j = 0; j < beamSize; j++) {
+            for (int j = 0; j < decoders; j++) {
                 Decoder k = d[j];
                 if (!k.active()) continue;
                 double[] cumulative = cumulative(k.probs);
-                for (int n = 0; n < beamSize; n++) {
+                for (int n = 0; n < candidatesPerDecoder; n++) {
                     int id = draw(cumulative, k.random);
                     Step s = new Step(id, k.probs[id], k.logprobs[id]);
                     List<Step> tokens = new ArrayList<>(k.tokens);
@@ -144,9 +181,9 @@ final class WhisperBeamSearch {
             }
             candidates.sort(
                     Comparator.comparingDouble((Candidate c) -> -c.sum()).thenComparingInt(Candidate::decoder));
-            int[] from = new int[beamSize];
+            int[] from = new int[decoders];
             int next = 0;
-            for (int j = 0; j < beamSize; j++) {
+            for (int j = 0; j < decoders; j++) {
                 from[j] = j;
                 Decoder k = d[j];
                 if (!k.active()) continue;
@@ -201,16 +238,16 @@ final class WhisperBeamSearch {
                 all = false;
             }
             if (all) break;
-            for (int j = 0; j < beamSize; j++) {
+            for (int j = 0; j < decoders; j++) {
                 Decoder k = d[j];
                 if (!k.active()) continue;
                 float[] logits = beams.step(j, k.tokens.getLast().id(), promptLength + i);
-                process(k, logits, t, timestamps);
+                process(k, logits, temperature, t, timestamps);
             }
         }
-        int best = 0;
+        int best = previousBest < decoders ? previousBest : 0;
         double bestScore = Double.NEGATIVE_INFINITY;
-        for (int j = 0; j < beamSize; j++) {
+        for (int j = 0; j < decoders; j++) {
             Decoder k = d[j];
             if (k.failed) continue;
             double score = score(k.tokens, k.resultLength);
@@ -224,7 +261,7 @@ final class WhisperBeamSearch {
             }
         }
         Decoder b = d[best];
-        return new Outcome(List.copyOf(b.tokens), b.resultLength, b.seekDelta, b.failed, bestScore);
+        return new Outcome(List.copyOf(b.tokens), b.resultLength, b.seekDelta, b.failed, bestScore, best);
     }
 
     /** whisper.cpp's sequence score: the result's summed log-probability over its length; −∞ for an empty one. */
@@ -254,8 +291,12 @@ final class WhisperBeamSearch {
         return true;
     }
 
-    /** The rules on a decoder's logits; its probabilities (0 where a rule forbids) and log-probabilities. */
-    private static void process(Decoder k, float[] logits, WhisperTokenizer t, boolean timestamps) {
+    /**
+     * The rules on a decoder's logits, divided by the temperature first (above 0, as whisper.cpp's
+     * {@code whisper_process_logits}); its probabilities (0 where a rule forbids) and log-probabilities.
+     */
+    private static void process(Decoder k, float[] logits, float temperature, WhisperTokenizer t, boolean timestamps) {
+        if (temperature > 0) for (int i = 0; i < logits.length; i++) logits[i] /= temperature;
         List<WhisperDecoding.Token> taken = new ArrayList<>(k.tokens.size());
         for (Step s : k.tokens) taken.add(new WhisperDecoding.Token(s.id(), s.p()));
         double[] lp = WhisperDecoding.shape(logits, taken, t, timestamps);

@@ -20,7 +20,9 @@ import java.util.List;
  *       probability is below its threshold), the last temperature taken as it is. At temperature 0 greedy (or beam
  *       search); above, {@code bestOf} decoders sample from the shaped distribution of logits divided by the
  *       temperature, each with its own {@code std::mt19937} seeded with its index once per recording (the
- *       generators beam search draws from too), and the best mean log-probability wins.
+ *       generators beam search draws from too), and the best mean log-probability wins. With beam search chosen
+ *       the passes above 0 are beam searches too, as whisper.cpp runs them: {@code bestOf} beams drawing the beam
+ *       size's candidates a step from the divided logits.
  *   <li><b>No speech.</b> A window whose no-speech probability is above its threshold and whose mean log-probability
  *       is below its threshold gives no text, and its tokens do not become context.
  *   <li><b>Conditioning.</b> Below temperature 0.5 the window's prompt starts with the previous-text token and the
@@ -236,8 +238,10 @@ final class WhisperLongForm {
         Decoder first = new Decoder();
         process(first, logits.clone(), temperature, timestamps);
         int firstTid = likeliestTimestamp(first.probs);
-        if (temperature == 0 && beamSize > 1) {
-            session.startBeams(beamSize);
+        if (beamSize > 1) {
+            // beam search chosen: whisper.cpp's fallback passes run its beam loop too, with best-of decoders
+            int decoders = temperature > 0 ? o.bestOf() : beamSize;
+            session.startBeams(decoders);
             try {
                 WhisperBeamSearch.Beams beams = new WhisperBeamSearch.Beams() {
                     @Override
@@ -257,17 +261,24 @@ final class WhisperLongForm {
                         t,
                         timestamps,
                         audioEnd,
+                        decoders,
                         beamSize,
+                        temperature,
                         limit,
                         random,
-                        o.entropyThreshold());
+                        o.entropyThreshold(),
+                        previousBest);
                 Decoder d = new Decoder();
                 d.tokens.addAll(r.tokens());
                 d.resultLength = r.resultLength();
                 d.seekDelta = r.seekDelta();
                 d.failed = r.failed();
                 d.average = r.score();
-                return new Pass(prompt, temperature, new Decoder[] {d}, 0, noSpeech, firstTid);
+                // only the best beam's state is kept; its index carries to the next temperature, as whisper.cpp's
+                // best_decoder_id does
+                Decoder[] ranked = new Decoder[r.best() + 1];
+                ranked[r.best()] = d;
+                return new Pass(prompt, temperature, ranked, r.best(), noSpeech, firstTid);
             } finally {
                 session.endBeams();
             }
