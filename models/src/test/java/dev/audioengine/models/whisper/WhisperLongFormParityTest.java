@@ -335,6 +335,15 @@ class WhisperLongFormParityTest {
         assertThat(r.ours().windows()).hasSizeGreaterThan(1);
     }
 
+    /** Beam search in the loop without timestamps (-nt), at whisper-cli's defaults otherwise (-bs 5 -bo 5 -tpi 0.2). */
+    @Test
+    void beamSearchWithoutTimestampsMatchesWhisperCpp(@TempDir Path dir) throws Exception {
+        Case c = new Case(false, true, 0.6, 4 + 14, 1, 70, 0.2, 5, 5);
+        Run r = covering(dir, c, x -> fellBack(x) && keptBeams(x));
+        assertThat(fellBack(r)).isTrue();
+        assertThat(keptBeams(r)).isTrue();
+    }
+
     /**
      * A seed on which the engine, before it ran the fallback passes as beam searches, parted from whisper.cpp at the
      * first token of its first fallback window (the test above caught that in about half its runs, since its rule lets
