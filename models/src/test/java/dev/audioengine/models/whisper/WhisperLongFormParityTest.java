@@ -397,6 +397,15 @@ class WhisperLongFormParityTest {
         assertThat(r.ours().windows().stream().anyMatch(w -> !w.noSpeech())).isTrue();
     }
 
+    /** The no-speech guard with beam search in the loop (-bs 5): windows taken for silence after their beams. */
+    @Test
+    void beamSearchWindowsTakenForSilenceMatchWhisperCpp(@TempDir Path dir) throws Exception {
+        Case c = new Case(true, true, 0, 3 + 16, 1.6f, 45, 0.4, 3, 5);
+        Run r = compare(dir, c).getLast();
+        assertThat(r.ours().windows().stream().anyMatch(w -> w.noSpeech())).isTrue();
+        assertThat(r.ours().windows().stream().anyMatch(w -> !w.noSpeech())).isTrue();
+    }
+
     private static String exec(Path dir, List<String> command) throws Exception {
         Process p = new ProcessBuilder(command)
                 .directory(dir.toFile())
