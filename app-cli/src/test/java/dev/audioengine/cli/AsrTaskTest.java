@@ -100,7 +100,12 @@ class AsrTaskTest {
                         "words",
                         List.of(
                                 Map.of("word", " hello", "start", 0.5, "end", 1.0, "probability", 0.5),
-                                Map.of("word", " world", "start", 1.0, "end", 1.5, "probability", 0.5)));
+                                Map.of("word", " world", "start", 1.0, "end", 1.5, "probability", 0.5)))
+                // a sampling recognizer's statistics, named as in OpenAI's verbose_json
+                .containsEntry("temperature", 0.2)
+                .containsEntry("avg_logprob", -0.5)
+                .containsEntry("compression_ratio", 1.25)
+                .containsEntry("no_speech_prob", 0.03125);
         assertThat((List<Object>) segments.get(1).get("words")).hasSize(4);
 
         CliRun plain = asr("--audio", speech.toString(), "--json");

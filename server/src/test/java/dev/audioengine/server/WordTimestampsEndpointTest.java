@@ -42,8 +42,9 @@ import org.junit.jupiter.api.io.TempDir;
  * OpenAI's {@code timestamp_granularities[]=word} and verbose_json's {@code language} through the whole server, on a
  * scripted recognizer served from a path (so the server's part is tested without a model; the words' times themselves
  * are the whisper family's, checked against whisper.cpp in the models module): the request turns word timestamps on,
- * verbose_json lists the words (text without the leading space, start, end), and a request without a language gets
- * the one the recognizer detected.
+ * verbose_json lists the words (text without the leading space, start, end) and the segments' decoding statistics
+ * (temperature, avg_logprob, compression_ratio, no_speech_prob), and a request without a language gets the one the
+ * recognizer detected.
  */
 class WordTimestampsEndpointTest {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -104,6 +105,12 @@ class WordTimestampsEndpointTest {
         assertThat(words.get(1).get("start").asDouble()).isEqualTo(0.75);
         assertThat(words.get(1).get("end").asDouble()).isEqualTo(1.5);
         assertThat(doc.get("segments")).hasSize(1);
+        // a sampling recognizer's statistics, as OpenAI's verbose_json names them
+        JsonNode segment = doc.get("segments").get(0);
+        assertThat(segment.get("temperature").asDouble()).isEqualTo(0.4);
+        assertThat(segment.get("avg_logprob").asDouble()).isEqualTo(-0.25);
+        assertThat(segment.get("compression_ratio").asDouble()).isEqualTo(1.5);
+        assertThat(segment.get("no_speech_prob").asDouble()).isEqualTo(0.0125);
     }
 
     @Test
@@ -226,7 +233,15 @@ class WordTimestampsEndpointTest {
                     ? List.of(
                             new TranscriptWord(" Hallo,", 0.25, 0.75, 0.9), new TranscriptWord(" Welt", 0.75, 1.5, 0.8))
                     : List.of();
-            return new TranscriptSegment(4000, 24000, 16000, "Hallo, Welt", List.of(1, 2, 3), words, "de");
+            return new TranscriptSegment(
+                    4000,
+                    24000,
+                    16000,
+                    "Hallo, Welt",
+                    List.of(1, 2, 3),
+                    words,
+                    "de",
+                    new dev.audioengine.model.task.DecodingStats(0.4, -0.25, 1.5, 0.0125));
         }
 
         @Override

@@ -470,6 +470,16 @@ final class AsrTask {
                     .number(millis(s.endSeconds()))
                     .name("text")
                     .value(s.text());
+            if (s.decoding() != null)
+                // Whisper's: the kept pass's temperature and statistics, named as in OpenAI's verbose_json
+                w.name("temperature")
+                        .number(s.decoding().temperature())
+                        .name("avg_logprob")
+                        .numberOrNull(s.decoding().averageLogProbability())
+                        .name("compression_ratio")
+                        .numberOrNull(s.decoding().compressionRatio())
+                        .name("no_speech_prob")
+                        .numberOrNull(s.decoding().noSpeechProbability());
             if (!s.words().isEmpty()) {
                 w.name("words").beginArray();
                 for (TranscriptWord word : s.words())

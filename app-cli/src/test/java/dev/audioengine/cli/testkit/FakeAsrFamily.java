@@ -199,7 +199,17 @@ public final class FakeAsrFamily implements ModelFamily {
         for (int i = 0; i < words.length; i++)
             timed.add(new dev.audioengine.model.task.TranscriptWord(
                     " " + words[i], s.startSeconds() + i * step, s.startSeconds() + (i + 1) * step, 0.5));
-        return new TranscriptSegment(s.startSample(), s.endSample(), s.sampleRate(), s.text(), s.tokens(), timed, "en");
+        // as Whisper's: word timestamps come with a sampling decoder's statistics (an empty window's mean is -Infinity)
+        return new TranscriptSegment(
+                s.startSample(),
+                s.endSample(),
+                s.sampleRate(),
+                s.text(),
+                s.tokens(),
+                timed,
+                "en",
+                new dev.audioengine.model.task.DecodingStats(
+                        0.2, words.length == 0 ? Double.NEGATIVE_INFINITY : -0.5, 1.25, 0.03125));
     }
 
     /** The script's line {@code index}, its first {@code words} words. */

@@ -116,6 +116,17 @@ public final class JsonWriter {
     }
 
     /**
+     * Writes a number, or {@code null} where it is not finite (JSON has no infinities: an empty result's mean
+     * log-probability, say).
+     *
+     * @param d any double
+     * @return this writer
+     */
+    public JsonWriter numberOrNull(double d) {
+        return Double.isFinite(d) ? number(d) : value((String) null);
+    }
+
+    /**
      * Writes {@code true} or {@code false}.
      *
      * @param b written as the literal {@code true} or {@code false}

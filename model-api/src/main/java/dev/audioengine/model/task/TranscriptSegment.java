@@ -14,6 +14,8 @@ import java.util.List;
  *     words ({@link AsrOptions#wordTimestamps()}); empty otherwise
  * @param language the language the segment was decoded in (a code such as "en"; the one detected when the request
  *     said "auto"), or null when the recognizer does not say
+ * @param decoding how the window's text was decoded (temperature, mean log-probability, compression ratio, no-speech
+ *     probability), or null when the recognizer does not sample (Moonshine decodes greedily, with no fallback)
  */
 public record TranscriptSegment(
         long startSample,
@@ -22,9 +24,32 @@ public record TranscriptSegment(
         String text,
         List<Integer> tokens,
         List<TranscriptWord> words,
-        String language) {
+        String language,
+        DecodingStats decoding) {
     /**
      * Checks the range, strips the text and copies the tokens and words.
+     *
+     * @param startSample {@code >= 0}
+     * @param endSample {@code >= startSample}
+     * @param sampleRate the recognizer's rate
+     * @param text the decoded text; stripped
+     * @param tokens the token ids; copied
+     * @param words the timed words; copied
+     * @param language the language code, or null
+     * @param decoding the decoder's statistics, or null
+     * @throws IllegalArgumentException if the range is negative or reversed
+     * @throws NullPointerException if text, tokens or words is null
+     */
+    public TranscriptSegment {
+        if (endSample < startSample || startSample < 0)
+            throw new IllegalArgumentException("segment [" + startSample + ", " + endSample + ")");
+        text = text.strip();
+        tokens = List.copyOf(tokens);
+        words = List.copyOf(words);
+    }
+
+    /**
+     * A segment without decoding statistics.
      *
      * @param startSample {@code >= 0}
      * @param endSample {@code >= startSample}
@@ -36,12 +61,15 @@ public record TranscriptSegment(
      * @throws IllegalArgumentException if the range is negative or reversed
      * @throws NullPointerException if text, tokens or words is null
      */
-    public TranscriptSegment {
-        if (endSample < startSample || startSample < 0)
-            throw new IllegalArgumentException("segment [" + startSample + ", " + endSample + ")");
-        text = text.strip();
-        tokens = List.copyOf(tokens);
-        words = List.copyOf(words);
+    public TranscriptSegment(
+            long startSample,
+            long endSample,
+            int sampleRate,
+            String text,
+            List<Integer> tokens,
+            List<TranscriptWord> words,
+            String language) {
+        this(startSample, endSample, sampleRate, text, tokens, words, language, null);
     }
 
     /**
@@ -56,7 +84,7 @@ public record TranscriptSegment(
      * @throws NullPointerException if text or tokens is null
      */
     public TranscriptSegment(long startSample, long endSample, int sampleRate, String text, List<Integer> tokens) {
-        this(startSample, endSample, sampleRate, text, tokens, List.of(), null);
+        this(startSample, endSample, sampleRate, text, tokens, List.of(), null, null);
     }
 
     /**

@@ -56,4 +56,18 @@ class JsonWriterTest {
         assertThat(new JsonWriter().value(Long.MAX_VALUE).toString()).isEqualTo("9223372036854775807");
         assertThat(new JsonWriter().value(-1L).toString()).isEqualTo("-1");
     }
+
+    @Test
+    void nonFiniteNumbersAreNullOnlyWhereAsked() {
+        assertThat(new JsonWriter()
+                        .beginArray()
+                        .numberOrNull(Double.NEGATIVE_INFINITY)
+                        .numberOrNull(Double.NaN)
+                        .numberOrNull(-0.25)
+                        .endArray()
+                        .toString())
+                .isEqualTo("[null,null,-0.25]");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new JsonWriter().number(Double.NEGATIVE_INFINITY))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
 }

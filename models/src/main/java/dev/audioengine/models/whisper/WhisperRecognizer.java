@@ -5,6 +5,7 @@ import dev.audioengine.audio.AudioStream;
 import dev.audioengine.model.Task;
 import dev.audioengine.model.task.AsrOptions;
 import dev.audioengine.model.task.AsrStream;
+import dev.audioengine.model.task.DecodingStats;
 import dev.audioengine.model.task.LongFormOptions;
 import dev.audioengine.model.task.SpeechRecognizer;
 import dev.audioengine.model.task.Transcript;
@@ -105,18 +106,20 @@ public final class WhisperRecognizer implements SpeechRecognizer {
                     + " s is longer than Whisper's 30 s; transcribe() windows long audio");
         if (options.wordTimestamps()) return decodeWindowWords(samples, from, length, startSample, options, timed);
         WhisperModel.Decoded d = model.decode(samples, from, length, decoding(options));
+        DecodingStats stats = stats(d);
         if (timed != null) {
             List<TranscriptSegment> inside = new ArrayList<>();
             long end = startSample + length;
             for (WhisperModel.Segment s : d.segments()) {
                 long a = Math.min(end, startSample + Math.round(s.start() * sampleRate()));
                 long b = Math.max(a, Math.min(end, startSample + Math.round(s.end() * sampleRate())));
-                inside.add(new TranscriptSegment(a, b, sampleRate(), s.text(), s.tokens(), List.of(), d.language()));
+                inside.add(new TranscriptSegment(
+                        a, b, sampleRate(), s.text(), s.tokens(), List.of(), d.language(), stats));
             }
             timed.put(startSample, inside);
         }
         return new TranscriptSegment(
-                startSample, startSample + length, sampleRate(), d.text(), d.tokens(), List.of(), d.language());
+                startSample, startSample + length, sampleRate(), d.text(), d.tokens(), List.of(), d.language(), stats);
     }
 
     /**
@@ -154,12 +157,22 @@ public final class WhisperRecognizer implements SpeechRecognizer {
                     if (firstTokens.get(i) >= textSoFar
                             && firstTokens.get(i) < textSoFar + s.tokens().size()) words.add(all.get(i));
                 textSoFar += s.tokens().size();
-                inside.add(new TranscriptSegment(a, b, sampleRate(), s.text(), s.tokens(), words, d.language()));
+                inside.add(
+                        new TranscriptSegment(a, b, sampleRate(), s.text(), s.tokens(), words, d.language(), stats(d)));
             }
             timed.put(startSample, inside);
         }
         return new TranscriptSegment(
-                startSample, startSample + length, sampleRate(), d.text(), d.tokens(), all, d.language());
+                startSample, startSample + length, sampleRate(), d.text(), d.tokens(), all, d.language(), stats(d));
+    }
+
+    /**
+     * A VAD window's statistics: decoded once at temperature 0 (greedy or beam search; the VAD's windows have no
+     * fallback), its mean log-probability, its text's compression ratio and its no-speech probability.
+     */
+    private static DecodingStats stats(WhisperModel.Decoded d) {
+        return new DecodingStats(
+                0, d.averageLogProbability(), WhisperLongForm.compressionRatio(d.text()), d.noSpeechProbability());
     }
 
     /** The alignment heads a request names (null or "auto": the preset of this model's shape). */
@@ -286,10 +299,21 @@ public final class WhisperRecognizer implements SpeechRecognizer {
         long tokens = 0;
         for (WhisperLongForm.Window w : r.windows()) {
             tokens += w.tokens().size();
+            // the window's kept pass: its temperature after any fallback, its statistics over the window's whole text
+            String text = model.tokenizer()
+                    .decode(w.tokens().stream()
+                            .filter(id -> id < model.tokenizer().eot())
+                            .toList());
+            DecodingStats stats = new DecodingStats(
+                    w.temperature(),
+                    w.averageLogProbability(),
+                    WhisperLongForm.compressionRatio(text),
+                    w.noSpeechProbability());
             for (WhisperModel.Segment s : w.segments()) {
                 long a = Math.min(samples.length, Math.round(s.start() * sampleRate()));
                 long b = Math.max(a, Math.min(samples.length, Math.round(s.end() * sampleRate())));
-                out.add(new TranscriptSegment(a, b, sampleRate(), s.text(), s.tokens()));
+                out.add(new TranscriptSegment(
+                        a, b, sampleRate(), s.text(), s.tokens(), List.of(), r.language(), stats));
             }
         }
         return new Transcript(out, samples.length / (double) sampleRate(), tokens);

@@ -84,6 +84,36 @@ class WhisperFamilyTest {
                             .map(x -> x.tokens())
                             .toList());
             assertThat(whole.decodedTokens()).isPositive();
+            // each segment carries its window's kept pass: temperature, mean log-probability, the window text's
+            // compression ratio, no-speech probability (verbose_json's per-segment figures); and the language
+            java.util.List<dev.audioengine.model.task.DecodingStats> expected = new java.util.ArrayList<>();
+            for (var x : windows.windows()) {
+                String text = model.tokenizer()
+                        .decode(x.tokens().stream()
+                                .filter(id -> id < model.tokenizer().eot())
+                                .toList());
+                for (int i = 0; i < x.segments().size(); i++)
+                    expected.add(new dev.audioengine.model.task.DecodingStats(
+                            x.temperature(),
+                            x.averageLogProbability(),
+                            WhisperLongForm.compressionRatio(text),
+                            x.noSpeechProbability()));
+            }
+            // (the registry's recognizer and this model are two loads: the same tokens, probabilities within float
+            // rounding)
+            assertThat(whole.segments()).hasSameSizeAs(expected);
+            for (int i = 0; i < expected.size(); i++) {
+                var got = whole.segments().get(i).decoding();
+                var want = expected.get(i);
+                assertThat(got.temperature()).isEqualTo(want.temperature());
+                assertThat(got.compressionRatio()).isEqualTo(want.compressionRatio());
+                assertThat(got.averageLogProbability())
+                        .isCloseTo(want.averageLogProbability(), org.assertj.core.data.Offset.offset(1e-4));
+                assertThat(got.noSpeechProbability())
+                        .isCloseTo(want.noSpeechProbability(), org.assertj.core.data.Percentage.withPercentage(0.1));
+            }
+            assertThat(expected).allMatch(x -> x.compressionRatio() > 0 && x.noSpeechProbability() > 0);
+            assertThat(whole.segments()).allMatch(x -> "en".equals(x.language()));
             // a live stream cannot seek: asking for Whisper's windows there is refused, saying what to do
             assertThatThrownBy(() -> asr.stream(AsrOptions.DEFAULTS.withLongForm(
                             LongFormOptions.DEFAULTS.withSegmenter(Segmenter.WHISPER))))
@@ -100,6 +130,12 @@ class WhisperFamilyTest {
                 previous = s.startSample();
             }
             assertThat(heard.text()).isNotBlank();
+            // the VAD's windows decode once, at temperature 0
+            assertThat(heard.segments())
+                    .allMatch(x -> x.decoding() != null
+                            && x.decoding().temperature() == 0
+                            && x.decoding().noSpeechProbability() > 0
+                            && x.decoding().compressionRatio() > 0);
         }
     }
 

@@ -10,9 +10,10 @@ import java.util.List;
 
 /**
  * A transcript in OpenAI's response formats. verbose_json's segments carry what this engine knows (id, seek in
- * 10 ms frames as Whisper counts, start, end, text, tokens, temperature 0: greedy); Whisper's sampler statistics
- * (avg_logprob, compression_ratio, no_speech_prob) are left out rather than made up. srt and vtt leave out windows
- * that decoded to nothing, as the CLI's subtitle files do.
+ * 10 ms frames as Whisper counts, start, end, text, tokens, temperature) and, from a recognizer that samples with
+ * fallback (Whisper), its statistics as OpenAI gives them (avg_logprob, compression_ratio, no_speech_prob; the
+ * temperature of the pass that was kept); Moonshine's greedy segments say temperature 0 and leave the statistics out
+ * rather than make them up. srt and vtt leave out windows that decoded to nothing, as the CLI's subtitle files do.
  */
 final class TranscriptFormats {
     private TranscriptFormats() {}
@@ -96,7 +97,17 @@ final class TranscriptFormats {
                     .name("tokens")
                     .beginArray();
             for (int token : s.tokens()) w.value(token);
-            w.endArray().name("temperature").number(0).endObject();
+            w.endArray();
+            dev.audioengine.model.task.DecodingStats d = s.decoding();
+            w.name("temperature").number(d == null ? 0 : d.temperature());
+            if (d != null)
+                w.name("avg_logprob")
+                        .numberOrNull(d.averageLogProbability())
+                        .name("compression_ratio")
+                        .numberOrNull(d.compressionRatio())
+                        .name("no_speech_prob")
+                        .numberOrNull(d.noSpeechProbability());
+            w.endObject();
         }
         w.endArray();
         if (options.wordTimestamps()) {
