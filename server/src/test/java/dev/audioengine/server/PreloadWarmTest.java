@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.audioengine.model.task.SpeechRecognizer;
 import dev.audioengine.model.task.SpeechSynthesizer;
 import dev.audioengine.model.task.VoiceActivityDetector;
-import dev.audioengine.server.serving.ServedModels;
+import dev.audioengine.model.task.WarmUp;
 import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,9 +30,9 @@ class PreloadWarmTest {
 
     @Test
     void eachTaskRunsOnceOnAShortInput() {
-        ServedModels.warm(recording(SpeechRecognizer.class));
-        ServedModels.warm(recording(VoiceActivityDetector.class));
-        ServedModels.warm(recording(SpeechSynthesizer.class));
+        WarmUp.run(recording(SpeechRecognizer.class));
+        WarmUp.run(recording(VoiceActivityDetector.class));
+        WarmUp.run(recording(SpeechSynthesizer.class));
         assertThat(calls)
                 .containsExactly("transcribeWindow 32000", "sampleRates", "probabilities 16000", "synthesize Hello.");
     }

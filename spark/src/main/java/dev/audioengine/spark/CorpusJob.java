@@ -71,6 +71,14 @@ public final class CorpusJob {
             System.exit(2);
             return;
         }
+        // local mode: the driver is the executor, so its model can load and warm up while Spark starts
+        // (AUDIOENGINE_SPARK_PRELOAD=0 leaves it to the first task)
+        String master = args.master() != null ? args.master() : System.getProperty("spark.master", "");
+        if (master.startsWith("local") && !"0".equals(System.getenv("AUDIOENGINE_SPARK_PRELOAD")))
+            ExecutorModels.preloadInBackground(
+                    args.settings(),
+                    transformer(args.task()).modelType(),
+                    Integer.parseInt(System.getProperty("spark.task.cpus", "1").strip()));
         SparkSession.Builder builder =
                 SparkSession.builder().appName("audioengine " + args.task() + " " + args.input());
         if (args.master() != null) builder.master(args.master());
@@ -104,12 +112,7 @@ public final class CorpusJob {
 
     /** Reads, transforms and writes; the session stays open. */
     static Summary run(SparkSession spark, Args args) {
-        AudioTransformer<?> transformer = switch (args.task()) {
-            case "asr" -> new AsrTransformer();
-            case "vad" -> new VadTransformer();
-            case "tts" -> new TtsTransformer();
-            default -> throw new IllegalArgumentException("--task " + args.task());
-        };
+        AudioTransformer<?> transformer = transformer(args.task());
         transformer.setSettings(args.settings()).setFailOnError(args.failOnError());
         String key = args.task().equals("tts") ? "text" : "path";
         int partitions =
@@ -128,6 +131,16 @@ public final class CorpusJob {
                 transformer.rowsDone().value(),
                 transformer.rowsFailed().value(),
                 transformer.audioSeconds().value());
+    }
+
+    /** The transformer of a task (asr, vad, tts). */
+    static AudioTransformer<?> transformer(String task) {
+        return switch (task) {
+            case "asr" -> new AsrTransformer();
+            case "vad" -> new VadTransformer();
+            case "tts" -> new TtsTransformer();
+            default -> throw new IllegalArgumentException("--task " + task);
+        };
     }
 
     /** Whether the input is a folder or glob of audio files rather than a manifest. */

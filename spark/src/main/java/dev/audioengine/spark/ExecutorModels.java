@@ -12,6 +12,7 @@ import dev.audioengine.model.store.ModelStore;
 import dev.audioengine.model.store.PullListener;
 import dev.audioengine.model.task.Batching;
 import dev.audioengine.model.task.SpeechRecognizer;
+import dev.audioengine.model.task.WarmUp;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -99,6 +100,36 @@ public final class ExecutorModels {
             hookAdded = true;
         }
         return loaded;
+    }
+
+    /**
+     * Loads the model that tasks of {@code settings} and {@code type} will ask for, and runs it once on a made-up input
+     * ({@link WarmUp}), on a daemon thread of its own: a local-mode job (driver and executor in one JVM) starts it
+     * before Spark, so that loading the model and compiling its kernels overlap Spark's own start instead of following
+     * it. The key is the tasks' own (threads left to Spark resolved to {@code taskCpus}, the device from the settings
+     * or 0), so the tasks find the model loaded, or wait for the load under this class's lock. A failure is printed and
+     * otherwise left to the first task, which loads again and fails the job saying why.
+     *
+     * @param settings the job's engine settings
+     * @param type the task interface its transformer asks for
+     * @param taskCpus spark.task.cpus (what a task's threads resolve to)
+     * @return the started thread
+     */
+    static Thread preloadInBackground(EngineSettings settings, Class<? extends TaskModel> type, int taskCpus) {
+        EngineSettings s = settings.threads() == 0 ? settings.withThreads(Math.max(1, taskCpus)) : settings;
+        return Thread.ofPlatform().daemon().name("audioengine-preload").start(() -> {
+            try {
+                long t0 = System.nanoTime();
+                WarmUp.run(get(s, type).model());
+                System.err.printf(
+                        java.util.Locale.ROOT,
+                        "audioengine: loaded and warmed while Spark started, %.1f s%n",
+                        (System.nanoTime() - t0) / 1e9);
+            } catch (IOException | RuntimeException e) {
+                System.err.println("audioengine: preloading " + s.model() + " failed (" + e.getMessage()
+                        + "); the first task loads it again");
+            }
+        });
     }
 
     /**

@@ -209,6 +209,26 @@ class SparkCorpusTest {
                 .isEqualTo(1);
     }
 
+    /**
+     * A local-mode job's preload (CorpusJob starts it before Spark) loads the very model its tasks ask for: threads
+     * left to Spark resolve to spark.task.cpus as a task resolves them, so the tasks find it loaded and load nothing.
+     */
+    @Test
+    void aPreloadedModelIsTheOneTheTasksUse() throws Exception {
+        // settings no other test uses (the model cache given explicitly), threads left to Spark: 1 task cpu
+        EngineSettings settings = EngineSettings.DEFAULTS.withModelCache(
+                dev.audioengine.model.store.ModelStore.userCache().directory().toString());
+        int before = ExecutorModels.loads();
+        ExecutorModels.preloadInBackground(settings, SpeechRecognizer.class, 1).join();
+        assertThat(ExecutorModels.loads() - before).as("the preload's load").isEqualTo(1);
+        AsrTransformer asr = new AsrTransformer().setSettings(settings).setChunkRows(2);
+        List<Row> rows = asr.transform(manifest().repartition(4)).collectAsList();
+        assertThat(rows).isNotEmpty();
+        assertThat(ExecutorModels.loads() - before)
+                .as("loads after the preload and a job of 4 tasks")
+                .isEqualTo(1);
+    }
+
     @Test
     void failOnErrorFailsTheJob() {
         AsrTransformer asr = new AsrTransformer().setFailOnError(true);

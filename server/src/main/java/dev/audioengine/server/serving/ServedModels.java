@@ -185,36 +185,8 @@ public final class ServedModels implements AutoCloseable {
      */
     public void preload() throws IOException {
         for (ServedModel m : byId.values())
-            for (ServedModel.Replica r : m.replicas()) warm(r.get(dev.audioengine.model.TaskModel.class));
-    }
-
-    /** One short run: 2 s of a quiet tone in noise for ASR, VAD, KWS and notes, one word for TTS. */
-    public static void warm(dev.audioengine.model.TaskModel model) {
-        switch (model) {
-            case dev.audioengine.model.task.SpeechRecognizer asr ->
-                asr.transcribeWindow(tone(16000), 0, dev.audioengine.model.task.AsrOptions.DEFAULTS);
-            case dev.audioengine.model.task.VoiceActivityDetector vad -> {
-                int rate = vad.sampleRates().getFirst();
-                vad.probabilities(tone(rate), rate);
-            }
-            case dev.audioengine.model.task.SpeechSynthesizer tts ->
-                tts.synthesize("Hello.", dev.audioengine.model.task.SynthesisOptions.DEFAULTS);
-            case dev.audioengine.model.task.KeywordSpotter kws -> // the one-frame and batched graphs a request uses
-                kws.scores(
-                        tone(kws.sampleRate()), kws.sampleRate(), dev.audioengine.model.task.KeywordOptions.DEFAULTS);
-            case dev.audioengine.model.task.NoteTranscriber notes ->
-                notes.transcribe(
-                        tone(notes.sampleRate()), notes.sampleRate(), dev.audioengine.model.task.NoteOptions.DEFAULTS);
-            default -> {}
-        }
-    }
-
-    private static float[] tone(int rate) {
-        float[] x = new float[2 * rate];
-        java.util.Random r = new java.util.Random(26);
-        for (int i = 0; i < x.length; i++)
-            x[i] = (float) (0.05 * Math.sin(2 * Math.PI * 220 * i / rate) + 0.005 * r.nextGaussian());
-        return x;
+            for (ServedModel.Replica r : m.replicas())
+                dev.audioengine.model.task.WarmUp.run(r.get(dev.audioengine.model.TaskModel.class));
     }
 
     /** No new work on any model; waits for the work in flight, at most {@code timeout} in all. */
