@@ -121,7 +121,12 @@ class WhisperWordTimestampsTest {
                     + differing(broken, theirs) + ", no median filter " + differing(unfiltered, theirs)
                     + ", rows off by one " + differing(shifted, theirs) + ", of " + theirs.length);
             assertThat(differing(broken, theirs)).as("wrong heads").isGreaterThan(ourMisses);
-            assertThat(differing(unfiltered, theirs)).as("no median filter").isGreaterThan(ourMisses);
+            // on some seeds the filter moves no listed token (seed -4577212404096480666: 18 tokens, the same times
+            // either way): there this break cannot show, and the check would fail a correct engine
+            if (!Arrays.equals(unfiltered, ourListed))
+                assertThat(differing(unfiltered, theirs)).as("no median filter").isGreaterThan(ourMisses);
+            else
+                System.err.println("the median filter moves no listed token on this seed: its check says nothing here");
             assertThat(differing(shifted, theirs)).as("rows off by one").isGreaterThan(ourMisses);
         }
     }
