@@ -90,7 +90,19 @@ final class WhisperBeamSearch {
         Mt19937[] random = new Mt19937[beamSize];
         for (int j = 0; j < beamSize; j++) random[j] = new Mt19937(j);
         Outcome best = search(
-                beams, promptLogits, promptLength, t, timestamps, audioEnd, beamSize, limit, random, ENTROPY_THRESHOLD);
+                beams,
+                promptLogits,
+                promptLength,
+                t,
+                timestamps,
+                audioEnd,
+                beamSize,
+                beamSize,
+                0,
+                limit,
+                random,
+                ENTROPY_THRESHOLD,
+                0);
         List<Step> out = best.tokens();
         if (!out.isEmpty() && out.getLast().id() == t.eot()) out = out.subList(0, out.size() - 1);
         // with the length penalty off the score is the mean log-probability
@@ -107,38 +119,9 @@ final class WhisperBeamSearch {
     /**
      * As {@link #decode}, drawing from {@code random} (one generator per beam, continued from earlier windows as
      * whisper.cpp's {@code whisper_full} continues them over a file), a result of more than 32 tokens whose last 32
-     * have entropy below {@code entropyThreshold} nats failing.
-     */
-    static Outcome search(
-            Beams beams,
-            float[] promptLogits,
-            int promptLength,
-            WhisperTokenizer t,
-            boolean timestamps,
-            int audioEnd,
-            int beamSize,
-            int limit,
-            Mt19937[] random,
-            double entropyThreshold) {
-        return search(
-                beams,
-                promptLogits,
-                promptLength,
-                t,
-                timestamps,
-                audioEnd,
-                beamSize,
-                beamSize,
-                0,
-                limit,
-                random,
-                entropyThreshold,
-                0);
-    }
-
-    /**
-     * The same search with {@code decoders} beams each offering {@code candidates} draws a step from its distribution
-     * of logits divided by {@code temperature} (above 0). With beam search chosen, whisper.cpp's fallback passes above
+     * have entropy below {@code entropyThreshold} nats failing; {@code decoders} beams each offer
+     * {@code candidatesPerDecoder} draws a step from its distribution of logits divided by {@code temperature} (above
+     * 0; at 0 both are the beam size). With beam search chosen, whisper.cpp's fallback passes above
      * temperature 0 run this very loop with best-of decoders and the beam size's draws each ({@code whisper-cli -bs N
      * -bo M}: {@code n_decoders_cur} = M, {@code whisper_sample_token_topk} with k = N), not plain sampling.
      * {@code previousBest} is the best when every decoder fails (whisper.cpp keeps its index across temperatures).
