@@ -10,7 +10,7 @@ export LD_LIBRARY_PATH=/usr/local/cuda/targets/x86_64-linux/lib:/usr/local/cuda/
 mkdir -p /tmp/kk && cat .kk/a/model.gz.0 .kk/b/model.gz.1 | gunzip > /tmp/kk/kokoro-82m-quantized.onnx
 cp .kk/b/kokoro-tokenizer.json .kk/b/kokoro-voice-af_heart.bin /tmp/kk/
 sha256sum /tmp/kk/* | tee $OUT/kokoro-files.txt
-tar xzf .kk/a/audioengine-image.tar.gz -C /tmp
+tar xJf .kk/a/audioengine-image.tar.xz -C /tmp
 AE=/tmp/audioengine/bin/audioengine
 J="/tmp/audioengine/bin/java --add-modules ALL-SYSTEM -cp .kk/a/probe KokoroProbe"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee $OUT/gpu.txt
