@@ -29,7 +29,7 @@ import java.util.Locale;
  *     included, model loaded once), one warm-up round, then the median of ROUNDS: seconds, audio seconds, × real time.</li>
  * <li>with KOKORO_PROBE_CONCURRENT=1,2,4 (GPU targets): the same 8 sentences' networks on that many engines of the
  *     device at once, each its own stream and copy of the model, sentence i on engine i mod N: how much a GPU that runs
- *     one piece at a time leaves idle, the most that batching a request's pieces could recover (issue 28). Wall time
+ *     one piece at a time leaves idle (issue 28; batching would also share the launches, which this does not). Wall time
  *     per round, median of ROUNDS after three warm rounds (graphs compiled and captured), and the largest difference
  *     of any sample from the one-engine audio.</li>
  * </ul>

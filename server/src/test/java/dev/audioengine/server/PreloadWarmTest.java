@@ -34,11 +34,6 @@ class PreloadWarmTest {
         WarmUp.run(recording(VoiceActivityDetector.class));
         WarmUp.run(recording(SpeechSynthesizer.class));
         assertThat(calls)
-                .containsExactly(
-                        "transcribeWindow 32000",
-                        "transcribe 32000",
-                        "sampleRates",
-                        "probabilities 16000",
-                        "synthesize Hello.");
+                .containsExactly("transcribeWindow 32000", "sampleRates", "probabilities 16000", "synthesize Hello.");
     }
 }

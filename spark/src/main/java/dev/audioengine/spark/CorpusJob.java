@@ -74,11 +74,11 @@ public final class CorpusJob {
         // local mode: the driver is the executor, so its model can load and warm up while Spark starts
         // (AUDIOENGINE_SPARK_PRELOAD=0 leaves it to the first task)
         String master = args.master() != null ? args.master() : System.getProperty("spark.master", "");
-        if (master.startsWith("local") && !"0".equals(System.getenv("AUDIOENGINE_SPARK_PRELOAD")))
+        Integer taskCpus = taskCpus(System.getProperty("spark.task.cpus", "1"));
+        // a spark.task.cpus that is not a number: no preload, and Spark's own start says what is wrong with it
+        if (master.startsWith("local") && taskCpus != null && !"0".equals(System.getenv("AUDIOENGINE_SPARK_PRELOAD")))
             ExecutorModels.preloadInBackground(
-                    args.settings(),
-                    transformer(args.task()).modelType(),
-                    Integer.parseInt(System.getProperty("spark.task.cpus", "1").strip()));
+                    args.settings(), transformer(args.task()).modelType(), taskCpus);
         SparkSession.Builder builder =
                 SparkSession.builder().appName("audioengine " + args.task() + " " + args.input());
         if (args.master() != null) builder.master(args.master());
@@ -131,6 +131,15 @@ public final class CorpusJob {
                 transformer.rowsDone().value(),
                 transformer.rowsFailed().value(),
                 transformer.audioSeconds().value());
+    }
+
+    /** spark.task.cpus as a number, or null when it is none. */
+    static Integer taskCpus(String value) {
+        try {
+            return Integer.valueOf(value.strip());
+        } catch (NumberFormatException e) {
+            return null;
+        }
     }
 
     /** The transformer of a task (asr, vad, tts). */

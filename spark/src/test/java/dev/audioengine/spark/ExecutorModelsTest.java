@@ -58,4 +58,13 @@ class ExecutorModelsTest {
                 .hasMessageContaining("parquet or jsonl");
         assertThatThrownBy(() -> CorpusJob.parse(new String[] {"in"})).hasMessageContaining("INPUT and OUTPUT");
     }
+
+    /** The local-mode preload takes spark.task.cpus as a number; anything else skips it (Spark then says why). */
+    @Test
+    void taskCpusIsANumberOrNoPreload() {
+        assertThat(CorpusJob.taskCpus(" 2 ")).isEqualTo(2);
+        assertThat(CorpusJob.taskCpus("1")).isEqualTo(1);
+        assertThat(CorpusJob.taskCpus("two")).isNull();
+        assertThat(CorpusJob.taskCpus("")).isNull();
+    }
 }

@@ -6,7 +6,7 @@ import dev.audioengine.model.TaskModel;
  * One short run of a loaded model on a made-up input, so that the graphs and kernels its first real request uses are
  * compiled (and the JIT has compiled the engine's kernels) before that request comes: the server's {@code --preload}
  * and the Spark job's local-mode start use it. 2 s of a quiet tone in noise for ASR (one window straight to the
- * network, then the same through the VAD), VAD, wake words and notes; one word for TTS. The results are thrown away.
+ * network), VAD, wake words and notes; one word for TTS. The results are thrown away.
  */
 public final class WarmUp {
     private WarmUp() {}
@@ -18,12 +18,9 @@ public final class WarmUp {
      */
     public static void run(TaskModel model) {
         switch (model) {
-            case SpeechRecognizer asr -> {
-                // one window straight to the network, then the whole path a request takes (the VAD first): a tone
-                // the VAD may not call speech still compiles the VAD's kernels
-                asr.transcribeWindow(tone(16000), 0, AsrOptions.DEFAULTS);
-                asr.transcribe(tone(16000), AsrOptions.DEFAULTS);
-            }
+            // one window straight to the network, not through the VAD: a second pass through the VAD measured no gain
+            // on the Spark job (docs/PERFORMANCE.md) and would run a large Whisper's 30 s encoder twice
+            case SpeechRecognizer asr -> asr.transcribeWindow(tone(16000), 0, AsrOptions.DEFAULTS);
             case VoiceActivityDetector vad -> {
                 int rate = vad.sampleRates().getFirst();
                 vad.probabilities(tone(rate), rate);

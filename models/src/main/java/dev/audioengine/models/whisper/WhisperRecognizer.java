@@ -136,6 +136,7 @@ public final class WhisperRecognizer implements SpeechRecognizer {
         WhisperModel.Timed t =
                 model.decodeTimed(samples, from, length, decoding(options), alignmentHeads(options.alignmentHeads()));
         WhisperModel.Decoded d = t.decoded();
+        DecodingStats stats = stats(d);
         double offset = startSample / (double) sampleRate(), windowEnd = offset + length / (double) sampleRate();
         List<dev.audioengine.model.task.TranscriptWord> all = new ArrayList<>();
         List<Integer> firstTokens = new ArrayList<>();
@@ -157,13 +158,12 @@ public final class WhisperRecognizer implements SpeechRecognizer {
                     if (firstTokens.get(i) >= textSoFar
                             && firstTokens.get(i) < textSoFar + s.tokens().size()) words.add(all.get(i));
                 textSoFar += s.tokens().size();
-                inside.add(
-                        new TranscriptSegment(a, b, sampleRate(), s.text(), s.tokens(), words, d.language(), stats(d)));
+                inside.add(new TranscriptSegment(a, b, sampleRate(), s.text(), s.tokens(), words, d.language(), stats));
             }
             timed.put(startSample, inside);
         }
         return new TranscriptSegment(
-                startSample, startSample + length, sampleRate(), d.text(), d.tokens(), all, d.language(), stats(d));
+                startSample, startSample + length, sampleRate(), d.text(), d.tokens(), all, d.language(), stats);
     }
 
     /**
