@@ -98,11 +98,13 @@ public final class WhisperModel implements AutoCloseable {
     public static final int MAX_BEAMS = 8;
 
     /**
-     * The capabilities Whisper's graphs branch on: fused attention (else matmul-softmax-matmul), and the block types
-     * of whisper.cpp's quantized files that the backend multiplies directly (else those weights load as F32).
+     * The capabilities Whisper's graphs branch on: fused attention (else matmul-softmax-matmul), BF16 weights and the
+     * block types of whisper.cpp's quantized files that the backend multiplies directly (else those weights load as
+     * F32).
      */
     public static final Set<Capability> USES = Set.of(
             Capability.FUSED_ATTENTION,
+            Capability.BF16_WEIGHTS,
             Capability.Q5_0_WEIGHTS,
             Capability.Q5_1_WEIGHTS,
             Capability.Q4_1_WEIGHTS,
@@ -182,13 +184,19 @@ public final class WhisperModel implements AutoCloseable {
     }
 
     /**
-     * The block types a file's projection weights stay in: Q8_0 and Q4_0, which every backend multiplies, and each of
-     * Q5_0, Q5_1, Q4_1 and the k-quants Q6_K, Q4_K, Q5_K, Q3_K, Q2_K whose weight capability is in {@code effective}.
-     * Others (a backend without the type's kernels, or the user's {@code -Q6_K_WEIGHTS}) are dequantized to F32 once
-     * at load.
+     * The types a file's projection weights stay in: F16, Q8_0 and Q4_0, which every backend multiplies, BF16 where
+     * BF16_WEIGHTS is effective, and each of Q5_0, Q5_1, Q4_1 and the k-quants Q6_K, Q4_K, Q5_K, Q3_K, Q2_K whose
+     * weight capability is in {@code effective}. Others (a backend without the type's kernels, or the user's
+     * {@code -Q6_K_WEIGHTS}) are widened or dequantized to F32 once at load.
+     * <p>
+     * F16 stays F16 (whisper.cpp's usual files and the larger hub checkpoints are F16): widening it is exact, so
+     * keeping it changes no weight, halves what the weights take on a GPU and what a decoder step reads, and sends the
+     * products to the GEMM library's half-precision path (its activations split in two halves, so about F32's
+     * precision: gpu-common's LinearOps). The CPU decodes them into F32 panels for its products either way.
      */
     static Set<DType> storedTypesKept(Set<Capability> effective) {
-        Set<DType> kept = java.util.EnumSet.of(DType.Q8_0, DType.Q4_0);
+        Set<DType> kept = java.util.EnumSet.of(DType.F16, DType.Q8_0, DType.Q4_0);
+        if (effective.contains(Capability.BF16_WEIGHTS)) kept.add(DType.BF16);
         for (DType t :
                 List.of(DType.Q5_0, DType.Q5_1, DType.Q4_1, DType.Q6_K, DType.Q4_K, DType.Q5_K, DType.Q3_K, DType.Q2_K))
             if (effective.contains(Capability.weights(t).orElseThrow())) kept.add(t);

@@ -37,9 +37,9 @@ class WhisperQuantizedTest {
     }
 
     /**
-     * Which stored block types a file's projections keep: those every backend multiplies, and each of Q5_0, Q5_1, Q4_1,
-     * and the k-quants only where its capability is effective (the CPU declares them; a user's switch takes one away,
-     * and those weights then load as F32).
+     * Which stored types a file's projections keep: those every backend multiplies (F16, Q8_0, Q4_0), and BF16, Q5_0,
+     * Q5_1, Q4_1 and the k-quants only where its capability is effective (the CPU declares them; a user's switch takes
+     * one away, and those weights then load as F32).
      */
     @org.junit.jupiter.api.Test
     void storedTypesKeptFollowTheEffectiveCapabilities() {
@@ -49,9 +49,12 @@ class WhisperQuantizedTest {
                         .threads(1)
                         .capability("-Q5_1_WEIGHTS")
                         .capability("-Q6_K_WEIGHTS")
+                        .capability("-BF16_WEIGHTS")
                         .build()) {
             assertThat(WhisperModel.storedTypesKept(cpu.effectiveCapabilities(WhisperModel.USES)))
                     .containsExactlyInAnyOrder(
+                            DType.F16,
+                            DType.BF16,
                             DType.Q8_0,
                             DType.Q4_0,
                             DType.Q5_0,
@@ -64,6 +67,7 @@ class WhisperQuantizedTest {
                             DType.Q2_K);
             assertThat(WhisperModel.storedTypesKept(without.effectiveCapabilities(WhisperModel.USES)))
                     .containsExactlyInAnyOrder(
+                            DType.F16,
                             DType.Q8_0,
                             DType.Q4_0,
                             DType.Q5_0,
@@ -73,7 +77,7 @@ class WhisperQuantizedTest {
                             DType.Q3_K,
                             DType.Q2_K);
             assertThat(WhisperModel.storedTypesKept(java.util.Set.of()))
-                    .containsExactlyInAnyOrder(DType.Q8_0, DType.Q4_0);
+                    .containsExactlyInAnyOrder(DType.F16, DType.Q8_0, DType.Q4_0);
         }
     }
 
@@ -104,5 +108,20 @@ class WhisperQuantizedTest {
                     .contains(DType.valueOf(type.toUpperCase(java.util.Locale.ROOT)));
         }
         new WhisperCppParityTest().quantized(dir, CONFIG, type, TOLERANCE, "vulkan");
+    }
+
+    /**
+     * An F16 file's projections stay F16 on Vulkan too (every backend multiplies F16 weights; storedTypesKept), so the
+     * matmuls and the tied head read the file's halves on the device; the tokens and probabilities must still be
+     * whisper.cpp's within the F16 tolerance of {@link WhisperCppParityTest}.
+     */
+    @org.junit.jupiter.api.Test
+    void f16ProjectionsStayF16AndMatchWhisperCppOnVulkan(@TempDir Path dir) throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(
+                dev.audioengine.api.registry.BackendRegistry.load().providers().stream()
+                        .anyMatch(p -> p.type() == dev.audioengine.api.BackendType.VULKAN
+                                && p.probe().available()),
+                "no Vulkan device here (CI installs libvulkan1 and mesa-vulkan-drivers)");
+        new WhisperCppParityTest().quantized(dir, CONFIG, null, 3e-3, "vulkan");
     }
 }
