@@ -114,7 +114,7 @@ public final class Gemm {
 
     /** How a product with B as it is stored (not packed ahead of time) runs; see {@link #path}. */
     enum Path {
-        /** One A row against B rows read as {@link #Q8_STREAMS} parallel streams (unit-stride F32 with 16-lane vectors, Q8_0). */
+        /** One A row against B rows read as {@link #Q8_STREAMS} parallel streams (unit-stride F32 or F16 with 16-lane vectors, Q8_0). */
         ROW_STREAMS,
         /** 2..{@link #SMALL_M} A rows against four B rows at a time (F32 read in place, F16/BF16/strided decoded). */
         ROW_TILES,
@@ -129,7 +129,8 @@ public final class Gemm {
         if (m > SMALL_M) return Path.BLOCKED;
         TensorMatrix tm = b instanceof TensorMatrix t ? t : null;
         boolean quantized = tm != null && tm.fusedQuantizedDot();
-        if (m == 1 && tm != null && (quantized ? tm.isQ8() : tm.denseF32() && Q8_STREAMS == 8)) return Path.ROW_STREAMS;
+        if (m == 1 && tm != null && (quantized ? tm.isQ8() : (tm.denseF32() || tm.denseF16()) && Q8_STREAMS == 8))
+            return Path.ROW_STREAMS;
         return m > 1 && !quantized ? Path.ROW_TILES : Path.ROWS;
     }
 
@@ -748,7 +749,22 @@ public final class Gemm {
     private void rowStreams(TensorMatrix b, MatrixSink c, int k, int from, int to, float[] out) {
         // one loop per row type, so each compiled loop inlines only its own dot product
         if (b.isQ8()) q8Streams(b, c, k, from, to, out);
+        else if (b.denseF16()) f16Streams(b, c, k, from, to, out);
         else f32Streams(b, c, k, from, to, out);
+    }
+
+    private void f16Streams(TensorMatrix b, MatrixSink c, int k, int from, int to, float[] out) {
+        float[] lanes = new float[L];
+        int part = (to - from) / 8, width = STREAM_ROWS;
+        for (int i0 = 0; i0 < part; i0 += width) {
+            int cnt = Math.min(width, part - i0);
+            b.dotF16Oct(from + i0, cnt, part, aPack, k, out, width);
+            storeStreams(c, 8, from, part, i0, cnt, width, out);
+        }
+        for (int r = from + 8 * part; r < to; r++) {
+            out[0] = b.dotF16Row(r, aPack, k, lanes);
+            c.store(0, r, 1, 1, out, NCHUNK, false);
+        }
     }
 
     private void q8Streams(TensorMatrix b, MatrixSink c, int k, int from, int to, float[] out) {

@@ -804,6 +804,70 @@ public final class TensorMatrix implements MatrixSource {
         }
     }
 
+    /**
+     * {@link #dotF32Oct} for unit-stride F16 rows: each 16 halves widened in registers ({@link #halves}) and multiplied
+     * at once, eight rows a loop. Without it a one-row product over F16 weights (a Whisper decoder step over an F16
+     * file) decoded each weight row into an array first and then read it again.
+     */
+    void dotF16Oct(int r, int cnt, int dr, float[] a, int k, float[] out, int ld) {
+        f16Oct(seg, base + r * rowStride * 2, rowStride * 2, dr * rowStride * 2, cnt, a, k, out, ld);
+    }
+
+    private static void f16Oct(
+            MemorySegment seg, long start, long rowBytes, long step, int cnt, float[] a, int k, float[] out, int ld) {
+        if (L != 16)
+            throw new IllegalStateException("the eight-stream F16 kernel needs 16-lane float vectors, not " + L);
+        float[] lanes = new float[8 * L];
+        for (int j = 0; j < cnt; j++) {
+            long at0 = start + j * rowBytes;
+            FloatVector s0 = FloatVector.zero(F), s1 = s0, s2 = s0, s3 = s0, s4 = s0, s5 = s0, s6 = s0, s7 = s0;
+            int kk = 0;
+            for (int upper = F.loopBound(k); kk < upper; kk += L) {
+                FloatVector x = FloatVector.fromArray(F, a, kk);
+                long at = at0 + kk * 2L;
+                s0 = halves(seg, at).fma(x, s0);
+                s1 = halves(seg, at + step).fma(x, s1);
+                s2 = halves(seg, at + 2 * step).fma(x, s2);
+                s3 = halves(seg, at + 3 * step).fma(x, s3);
+                s4 = halves(seg, at + 4 * step).fma(x, s4);
+                s5 = halves(seg, at + 5 * step).fma(x, s5);
+                s6 = halves(seg, at + 6 * step).fma(x, s6);
+                s7 = halves(seg, at + 7 * step).fma(x, s7);
+            }
+            s0.intoArray(lanes, 0);
+            s1.intoArray(lanes, L);
+            s2.intoArray(lanes, 2 * L);
+            s3.intoArray(lanes, 3 * L); // as in q8Oct
+            s4.intoArray(lanes, 4 * L);
+            s5.intoArray(lanes, 5 * L);
+            s6.intoArray(lanes, 6 * L);
+            s7.intoArray(lanes, 7 * L);
+            LaneSum.ofEightSixteens(lanes, out, j, ld);
+            for (int q = 0; q < 8 && kk < k; q++) {
+                float t = out[j + q * ld];
+                for (int i = kk; i < k; i++)
+                    t += a[i] * Float.float16ToFloat(seg.get(CpuTensor.I16, at0 + q * step + i * 2L));
+                out[j + q * ld] = t;
+            }
+        }
+    }
+
+    /**
+     * a · F16 row {@code r} over k values, for the rows {@link #dotF16Oct}'s eight streams leave over, summed in the
+     * same order (lanes, {@link LaneSum}'s tree, the k tail) so that a row's result does not depend on its path.
+     */
+    float dotF16Row(int r, float[] a, int k, float[] lanes) {
+        long at = base + r * rowStride * 2;
+        FloatVector s = FloatVector.zero(F);
+        int kk = 0;
+        for (int upper = F.loopBound(k); kk < upper; kk += L)
+            s = halves(seg, at + kk * 2L).fma(FloatVector.fromArray(F, a, kk), s);
+        s.intoArray(lanes, 0);
+        float t = LaneSum.of(lanes, 0);
+        for (; kk < k; kk++) t += a[kk] * Float.float16ToFloat(seg.get(CpuTensor.I16, at + kk * 2L));
+        return t;
+    }
+
     private void dotQ4(int r, float[] a, int ao, int m, int k, float[] out, int j, int ld, float[] lanes) {
         long at = base + (long) r * (cols / 32) * 18;
         FloatVector s0 = FloatVector.zero(F), s1 = s0, s2 = s0, s3 = s0;
@@ -898,7 +962,13 @@ public final class TensorMatrix implements MatrixSource {
 
     /** L half floats at byte offset {@code at}, widened exactly (subnormals, infinities and NaN included). */
     private FloatVector f16Vector(long at) {
-        IntVector h = widen(at);
+        return halves(seg, at);
+    }
+
+    /** {@link #f16Vector} of any segment: static, for the kernels that take their segment as an argument. */
+    private static FloatVector halves(MemorySegment seg, long at) {
+        IntVector h =
+                (IntVector) ShortVector.fromMemorySegment(H, seg, at, NATIVE).convertShape(VectorOperators.S2I, I, 0);
         // exponent and mantissa moved into float position: off by 2^112 for finite values (also subnormals)
         FloatVector magnitude = h.and(0x7fff)
                 .lanewise(VectorOperators.LSHL, 13)
@@ -919,6 +989,11 @@ public final class TensorMatrix implements MatrixSource {
     /** True when rows are unit-stride F32, so a caller may read them straight from {@link #segment()}. */
     boolean denseF32() {
         return dtype == DType.F32 && colStride == 1;
+    }
+
+    /** True when rows are unit-stride F16 ({@link #dotF16Oct}). */
+    boolean denseF16() {
+        return dtype == DType.F16 && colStride == 1;
     }
 
     MemorySegment segment() {
