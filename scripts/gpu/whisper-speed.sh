@@ -28,7 +28,7 @@
 #      greedy and no fallback as the engine (-l en -bs 1 -bo 1 -nf -t 4), flash attention on (its default) and off
 #      (-nfa): one process transcribing the file once, one transcribing it 6 times (one load); its printed timings of
 #      both, and the warm per-file time from their difference (scripts/gpu/whisper_speed_lines.py's doc)
-# Run in the order 3 (F32, TF32), 4, 5 (flash attention on), 3 (ggml F16), 5 (off): past BUDGET_S (540 s) a stage
+# Run in the order 3 (ggml F16, F32), 4, 5 (flash attention on), 3 (TF32), 5 (off): past BUDGET_S (540 s) a stage
 # is skipped, so a slow machine loses the extras first.
 # Everything goes to $OUT/whisper-speed.jsonl (one JSON object per measurement, each with "size" and "side"), the
 # raw logs beside it.
@@ -88,7 +88,7 @@ engine() { # variant: f32 (the transformers folder), tf32 (the same, cuda.tf32=o
   if $AE --backend cuda --fallback fail ${opt[@]+"${opt[@]}"} bench asr --json --model $model --audio $WAV --runs 5 \
       --language en --no-fallback > $OUT/engine-$size-$variant.json 2> $OUT/engine-$size-$variant.err; then
     tag size=$size side=engine variant=$variant < $OUT/engine-$size-$variant.json
-    [ $variant = f32 ] && tokens=$(python3 -c "import json; print(json.load(open('$OUT/engine-$size-f32.json'))['tokens'])")
+    tokens=$(python3 -c "import json; print(json.load(open('$OUT/engine-$size-$variant.json'))['tokens'])")
   else
     echo "$size: engine ($variant) failed: $(tail -3 $OUT/engine-$size-$variant.err)"
   fi
@@ -135,8 +135,9 @@ for size in ${SIZES:-tiny large-v3-turbo}; do
   late "$size" && continue
   make_models || continue
   tokens=220
-  # the bars' figures first (engine F32 and TF32, transformers, whisper.cpp as it runs by default), then the extras,
-  # so that a slow machine drops the extras when past the budget
-  engine f32; engine tf32; transformers; cpp fa; engine ggml-f16; cpp nfa
+  # the bars' figures first (the engine on the ggml F16 file, whose projections stay F16 since 20d3274, and on the
+  # F32 folder; transformers; whisper.cpp as it runs by default), then the extras, so that a slow machine drops the
+  # extras when past the budget
+  engine ggml-f16; engine f32; transformers; cpp fa; engine tf32; cpp nfa
 done
 stage "done: $J"
