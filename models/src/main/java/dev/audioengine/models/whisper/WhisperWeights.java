@@ -1,6 +1,7 @@
 package dev.audioengine.models.whisper;
 
 import dev.audioengine.api.capability.Capability;
+import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
 import dev.audioengine.blocks.Conv1d;
@@ -85,12 +86,18 @@ final class WhisperWeights implements AutoCloseable {
                     mlp(s, openai)));
         }
         String table = openai ? "token_embedding.weight" : "embed_tokens.weight";
+        // the token table is also the head's weight (every decoder step reads all of it: large-v3-turbo's 51866 x 1280
+        // is 265 MB in F32, more than its four layers in F16). Stored F16, it stays F16 for both: every backend reads
+        // F16 in get_rows and matmul. Otherwise both read one F32 copy, as before: the weight itself when it came as
+        // F32 (stored so, or widened), else (kept in its blocks, or BF16) the F32 table get_rows reads.
+        HostTensor kept = dec.weight(table);
+        HostTensor tokens = kept.dtype() == DType.F16 || kept.dtype() == DType.F32 ? kept : dec.tensor(table);
         Decoder decoder = new Decoder(
-                dec.tensor(table),
+                tokens,
                 dec.tensor(openai ? "positional_embedding" : "embed_positions.weight"),
                 decLayers,
                 LayerNorm.load(dec.child(openai ? "ln" : "layer_norm"), eps),
-                new Linear(dec.weight(table), null));
+                new Linear(tokens, null));
         HostTensor zero = store.derived("whisper zero", () -> HostTensor.ofInts(Shape.of(1), 0));
         Encoder encoder = new Encoder(
                 zero,
