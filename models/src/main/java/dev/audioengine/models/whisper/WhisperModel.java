@@ -192,7 +192,8 @@ public final class WhisperModel implements AutoCloseable {
      * F16 stays F16 (whisper.cpp's usual files and the larger hub checkpoints are F16): widening it is exact, so
      * keeping it changes no weight, halves what the weights take on a GPU and what a decoder step reads, and sends the
      * products to the GEMM library's half-precision path (its activations split in two halves, so about F32's
-     * precision: gpu-common's LinearOps). The CPU decodes them into F32 panels for its products either way.
+     * precision: gpu-common's LinearOps). The CPU decodes them into F32 panels for its taller products and streams
+     * them as they are in its one-row products (TensorMatrix.dotF16Oct).
      */
     static Set<DType> storedTypesKept(Set<Capability> effective) {
         Set<DType> kept = java.util.EnumSet.of(DType.F16, DType.Q8_0, DType.Q4_0);
