@@ -36,6 +36,11 @@ public final class Linear {
         return new Linear(scope.weight("weight"), null);
     }
 
+    /** The element type the product reads its weight in (F32, F16, BF16 or a block type). */
+    public dev.audioengine.api.tensor.DType weightType() {
+        return weight.dtype();
+    }
+
     public long inFeatures() {
         return weight.shape().dim(1);
     }

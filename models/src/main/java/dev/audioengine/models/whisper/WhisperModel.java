@@ -119,6 +119,11 @@ public final class WhisperModel implements AutoCloseable {
     private final WhisperTokenizer tokenizer;
     private final WhisperSession session;
 
+    /** The weights as loaded, for tests that check which type each is kept in. */
+    WhisperWeights weights() {
+        return weights;
+    }
+
     private WhisperModel(AudioEngine engine, WeightFile file, WhisperWeights weights, WhisperTokenizer tokenizer) {
         this.file = file;
         this.weights = weights;

@@ -122,9 +122,9 @@ public final class WhisperNetwork {
             FeedForward ffn) {}
 
     /**
-     * @param embedding token table [V, d] (F32, for the row lookup)
+     * @param embedding token table [V, d] for the row lookup: F16 when the file stores it so, else F32
      * @param positions learned positions [textCtx, d]
-     * @param head      the same table as the output projection [V, d], in the session's weight type
+     * @param head      the same table as the output projection [V, d], the same tensor (WhisperWeights)
      */
     record Decoder(
             HostTensor embedding, HostTensor positions, List<DecoderLayer> layers, LayerNorm norm, Linear head) {}

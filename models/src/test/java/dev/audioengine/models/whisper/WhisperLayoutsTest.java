@@ -3,12 +3,14 @@ package dev.audioengine.models.whisper;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.audioengine.api.AudioEngine;
+import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.models.whisper.WhisperNetwork.WhisperConfig;
 import java.nio.file.Path;
 import java.util.SplittableRandom;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The two layouts a user may have, loaded from the same seeded weights: a whisper.cpp F32 file and a transformers
@@ -17,11 +19,17 @@ import org.junit.jupiter.api.io.TempDir;
  * (d = 96 over 3 heads, 3 + 1 layers) so that a transposed or mis-split tensor cannot pass.
  */
 class WhisperLayoutsTest {
-    @Test
-    void ggmlAndTransformersFoldersAgree(@TempDir Path dir) throws Exception {
+    /**
+     * {@code f16}: the ggml file stores its projections and token table in F16 (the values rounded to F16 first, so
+     * the F32 folder holds the same ones); the engine keeps them F16 (WhisperModel.storedTypesKept, the table for the
+     * head and the row lookup alike) and must still give the F32 folder's states, logits and tokens.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void ggmlAndTransformersFoldersAgree(boolean f16, @TempDir Path dir) throws Exception {
         long seed = new SplittableRandom().nextLong();
         WhisperConfig c = new WhisperConfig(51865, 1500, 96, 3, 3, 448, 96, 3, 1, 80);
-        GgmlWriter w = new GgmlWriter(c, false, seed, 4 + 10);
+        GgmlWriter w = new GgmlWriter(c, f16, seed, 4 + 10);
         Path ggml = dir.resolve("ggml-random.bin"), hf = dir.resolve("hf");
         w.write(ggml, Gpt2Vocabulary.bytes());
         TransformersLayout.write(w, hf, Gpt2Vocabulary.encoderJson());
@@ -32,6 +40,16 @@ class WhisperLayoutsTest {
                 WhisperModel a = WhisperModel.load(engine, ggml);
                 WhisperModel b = WhisperModel.load(engine, hf)) {
             assertThat(a.config()).isEqualTo(c).isEqualTo(b.config());
+            DType stored = f16 ? DType.F16 : DType.F32;
+            assertThat(a.weights().decoder.embedding().dtype())
+                    .as("the ggml file's token table")
+                    .isEqualTo(stored);
+            assertThat(a.weights().decoder.head().weightType())
+                    .as("the ggml file's head")
+                    .isEqualTo(stored);
+            assertThat(b.weights().decoder.head().weightType())
+                    .as("the F32 folder's head")
+                    .isEqualTo(DType.F32);
             try (HostTensor sa = a.encoderStates(audio);
                     HostTensor sb = b.encoderStates(audio)) {
                 assertThat(sa.shape()).isEqualTo(dev.audioengine.api.tensor.Shape.of(1, 1500, 96));
