@@ -339,17 +339,52 @@ public final class WhisperAlignment {
 
     /**
      * The window's text tokens joined into words (openai-whisper's {@code split_to_word_tokens} and {@code
-     * merge_punctuations}): tokens are grouped until their bytes make whole characters; a group that starts with a
-     * space, is punctuation, or comes first starts a word, else it continues the previous word; an opening
-     * punctuation mark after a space joins the next word and a closing one joins the word before. Times from {@code
-     * tokenTimes} (10 ms units): a word ends at its last token's time and starts where the word before ended.
+     * merge_punctuations}) within each segment: tokens are grouped until their bytes make whole characters; a group
+     * that starts with a space, is punctuation, or comes first in its segment starts a word, else it continues the
+     * previous word; an opening punctuation mark after a space joins the next word and a closing one joins the word
+     * before. Times from {@code tokenTimes} (10 ms units): a word ends at its last token's time and starts where the
+     * word before ended.
+     *
+     * <p>openai-whisper joins the whole window's tokens, so a word that a timestamp token cuts in two ("Distance" |
+     * "uture") ends up on the first segment whole and the second segment's words no longer spell its text. Here a
+     * segment's start always starts a word, so every segment's words spell exactly its text (its tokens decoded).
      *
      * @param text          the window's text tokens (below EOT)
      * @param probabilities each text token's probability
      * @param tokenTimes    each text token's time in 10 ms units ({@link #tokenTimes})
+     * @param segmentStarts where each segment's text tokens begin, ascending (empty or {@code {0}}: one segment)
      */
     static List<Word> words(
-            WhisperTokenizer t, String language, List<Integer> text, float[] probabilities, int[] tokenTimes) {
+            WhisperTokenizer t,
+            String language,
+            List<Integer> text,
+            float[] probabilities,
+            int[] tokenTimes,
+            int[] segmentStarts) {
+        List<Word> out = new ArrayList<>();
+        int from = 0;
+        for (int k = 0; k <= segmentStarts.length; k++) {
+            int to = k < segmentStarts.length ? segmentStarts[k] : text.size();
+            if (to < from || to > text.size())
+                throw new IllegalArgumentException("segment starts " + java.util.Arrays.toString(segmentStarts)
+                        + " are not ascending within the window's " + text.size() + " text tokens");
+            if (to > from) segmentWords(t, language, text, from, to, probabilities, tokenTimes, out);
+            from = to;
+        }
+        return out;
+    }
+
+    /** {@link #words} of the text tokens {@code [from, to)}, one segment's, added to {@code out}. */
+    private static void segmentWords(
+            WhisperTokenizer t,
+            String language,
+            List<Integer> window,
+            int from,
+            int to,
+            float[] probabilities,
+            int[] tokenTimes,
+            List<Word> out) {
+        List<Integer> text = window.subList(from, to);
         // split_tokens_on_unicode: a group closes when its text has no U+FFFD, or when that U+FFFD is one the whole
         // text has too (bytes that never make a character)
         String full = t.decode(text);
@@ -387,9 +422,9 @@ public final class WhisperAlignment {
         double[] starts = new double[n], ends = new double[n], p = new double[n];
         for (int w = 0; w < n; w++) {
             int first = ranges.get(w)[0], end = ranges.get(w)[1];
-            starts[w] = first == 0 ? 0 : tokenTimes[first - 1] / 100.0;
-            ends[w] = tokenTimes[end - 1] / 100.0;
-            for (int k = first; k < end; k++) p[w] += probabilities[k];
+            starts[w] = from + first == 0 ? 0 : tokenTimes[from + first - 1] / 100.0;
+            ends[w] = tokenTimes[from + end - 1] / 100.0;
+            for (int k = first; k < end; k++) p[w] += probabilities[from + k];
             p[w] /= end - first;
         }
         // merge_punctuations: a mark joins a word, which keeps its own times and probability (as openai-whisper's)
@@ -414,10 +449,9 @@ public final class WhisperAlignment {
                 r[j][1] = r[j][0];
             } else i = j;
         }
-        List<Word> out = new ArrayList<>();
         for (int w = 0; w < n; w++)
-            if (!word[w].isEmpty()) out.add(new Word(word[w], r[w][0], r[w][1], starts[w], ends[w], p[w]));
-        return out;
+            if (!word[w].isEmpty())
+                out.add(new Word(word[w], from + r[w][0], from + r[w][1], starts[w], ends[w], p[w]));
     }
 
     /** Python's string.punctuation. */

@@ -377,7 +377,8 @@ public final class WhisperModel implements AutoCloseable {
      * @param text       the window's text tokens (below EOT), in order
      * @param tokenTimes each text token's time by DTW, in 10 ms units from the window's start (whisper.cpp's
      *                   {@code t_dtw})
-     * @param words      the text tokens joined into timed words (seconds from the window's start)
+     * @param words      the text tokens joined into timed words (seconds from the window's start), none crossing
+     *                   into the next segment
      */
     public record Timed(Decoded decoded, List<Integer> text, int[] tokenTimes, List<WhisperAlignment.Word> words) {}
 
@@ -413,11 +414,16 @@ public final class WhisperModel implements AutoCloseable {
         int[] times = WhisperAlignment.tokenTimes(weights, WhisperAlignment.sotRows(tokenizer), frames);
         float[] probabilities = new float[p.size()];
         for (int i = 0; i < probabilities.length; i++) probabilities[i] = p.get(i);
+        // the segments partition the text tokens in order; a word never crosses from one into the next
+        int[] segmentStarts = new int[d.segments().size()];
+        for (int k = 1; k < segmentStarts.length; k++)
+            segmentStarts[k] =
+                    segmentStarts[k - 1] + d.segments().get(k - 1).tokens().size();
         return new Timed(
                 d,
                 List.copyOf(text),
                 times,
-                WhisperAlignment.words(tokenizer, d.language(), text, probabilities, times));
+                WhisperAlignment.words(tokenizer, d.language(), text, probabilities, times, segmentStarts));
     }
 
     /** The cross-attention weights of {@code heads} for {@code tokens} fed from position 0 (tests): [token][head][1500]. */

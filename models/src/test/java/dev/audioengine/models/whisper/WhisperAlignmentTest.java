@@ -90,7 +90,7 @@ class WhisperAlignmentTest {
             times[i] = 10 * (i + 1);
             p[i] = 0.1f * (i % 5 + 1);
         }
-        List<WhisperAlignment.Word> words = WhisperAlignment.words(t, "en", ids, p, times);
+        List<WhisperAlignment.Word> words = WhisperAlignment.words(t, "en", ids, p, times, new int[0]);
         assertThat(words)
                 .extracting(WhisperAlignment.Word::text)
                 .containsExactly(" Hello,", " world!", " \"Yes\"", " (no).");
@@ -123,11 +123,81 @@ class WhisperAlignmentTest {
         float[] p = new float[ids.size()];
         Arrays.fill(p, 1);
         for (int i = 0; i < times.length; i++) times[i] = i;
-        List<WhisperAlignment.Word> en = WhisperAlignment.words(t, "en", ids, p, times);
+        List<WhisperAlignment.Word> en = WhisperAlignment.words(t, "en", ids, p, times, new int[0]);
         assertThat(en).extracting(WhisperAlignment.Word::text).containsExactly(" 東京", " café🙂");
-        List<WhisperAlignment.Word> ja = WhisperAlignment.words(t, "ja", ids, p, times);
+        List<WhisperAlignment.Word> ja = WhisperAlignment.words(t, "ja", ids, p, times, new int[0]);
         assertThat(String.join("|", ja.stream().map(WhisperAlignment.Word::text).toList()))
                 .doesNotContain("\uFFFD")
                 .contains("東|京");
+    }
+
+    /**
+     * A timestamp that cuts a word in two (random and real models both do it: " Distance" | "uture") starts a new word:
+     * each segment's words spell exactly its own tokens' text, and the piece after the cut keeps the window's times.
+     */
+    @Test
+    void aSegmentStartAlwaysStartsAWord() {
+        WhisperTokenizer t = WhisperTokenizer.fromGgml(Gpt2Vocabulary.bytes(), 51865);
+        List<Integer> ids = Arrays.stream(t.encode(" Hello, unbelievably sesquipedalian words, (truly)."))
+                .boxed()
+                .toList();
+        int cut = java.util.stream.IntStream.range(1, ids.size())
+                .filter(i -> {
+                    String piece = t.decode(ids.subList(i, i + 1));
+                    return !piece.startsWith(" ") && Character.isLetter(piece.charAt(0));
+                })
+                .findFirst()
+                .orElse(-1);
+        assertThat(cut).as("a word of several tokens in " + ids).isPositive();
+        int[] times = new int[ids.size()];
+        float[] p = new float[ids.size()];
+        for (int i = 0; i < times.length; i++) {
+            times[i] = 7 * (i + 1);
+            p[i] = 0.05f * (i + 1);
+        }
+        List<WhisperAlignment.Word> whole = WhisperAlignment.words(t, "en", ids, p, times, new int[0]);
+        List<WhisperAlignment.Word> split = WhisperAlignment.words(t, "en", ids, p, times, new int[] {0, cut});
+        assertThat(whole).noneMatch(w -> w.firstToken() == cut);
+        assertThat(split).hasSize(whole.size() + 1);
+        String before = t.decode(ids.subList(0, cut)), after = t.decode(ids.subList(cut, ids.size()));
+        assertThat(String.join(
+                        "",
+                        split.stream()
+                                .filter(w -> w.firstToken() < cut)
+                                .map(WhisperAlignment.Word::text)
+                                .toList()))
+                .isEqualTo(before);
+        assertThat(String.join(
+                        "",
+                        split.stream()
+                                .filter(w -> w.firstToken() >= cut)
+                                .map(WhisperAlignment.Word::text)
+                                .toList()))
+                .isEqualTo(after);
+        WhisperAlignment.Word piece =
+                split.stream().filter(w -> w.firstToken() == cut).findFirst().orElseThrow();
+        assertThat(piece.start()).isEqualTo(times[cut - 1] / 100.0);
+        assertThat(piece.end()).isEqualTo(times[piece.endToken() - 1] / 100.0);
+        double mean = 0;
+        for (int i = cut; i < piece.endToken(); i++) mean += p[i] / (piece.endToken() - cut);
+        assertThat(piece.probability()).isCloseTo(mean, org.assertj.core.data.Offset.offset(1e-6));
+        // words away from the cut are the same words, with the same times
+        assertThat(split.getLast()).isEqualTo(whole.getLast());
+        assertThat(split.getFirst()).isEqualTo(whole.getFirst());
+
+        // a closing mark first in its segment stays there instead of joining the word before the cut
+        int comma = ids.indexOf(t.encode(",")[0]);
+        List<WhisperAlignment.Word> atComma = WhisperAlignment.words(t, "en", ids, p, times, new int[] {comma});
+        assertThat(atComma.stream()
+                        .filter(w -> w.firstToken() == comma)
+                        .findFirst()
+                        .orElseThrow()
+                        .text())
+                .isEqualTo(",");
+        assertThat(atComma.getFirst().text()).isEqualTo(" Hello");
+
+        assertThatThrownBy(() -> WhisperAlignment.words(t, "en", ids, p, times, new int[] {cut, 1}))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("not ascending");
     }
 }
