@@ -272,6 +272,8 @@ class LauncherScriptIT {
         Dist.Result oneShot = launch(Map.of("JAVA_HOME", jdk), "--task", "asr", "--audio", "x.wav");
         assertThat(oneShot.exit()).as(oneShot.toString()).isZero();
         assertThat(oneShot.out().lines()).contains(scaling, waiting, "-XX:-UseOnStackReplacement");
+        Dist.Result vad = launch(Map.of("JAVA_HOME", jdk), "--task=vad", "--audio", "x.wav");
+        assertThat(vad.out().lines()).contains(scaling, waiting, "-XX:-UseOnStackReplacement");
         Dist.Result tts = launch(Map.of("JAVA_HOME", jdk), "--task=tts", "--text", "x");
         assertThat(tts.out().lines())
                 .as("on-stack replacement stays on where it was not measured to pay")
