@@ -37,22 +37,27 @@ public final class LaneSum {
      * per sum) cost about a third of the kernel's time.
      */
     static void ofEightSixteens(float[] lanes, float[] out, int j, int ld) {
+        ofEightSixteens(lanes, 0, out, j, ld);
+    }
+
+    /** {@link #ofEightSixteens(float[], float[], int, int)} for the eight vectors at lanes[off, off + 128). */
+    public static void ofEightSixteens(float[] lanes, int off, float[] out, int j, int ld) {
         if (L != 16) throw new IllegalStateException("the eight-sum tree needs 16-lane float vectors, not " + L);
-        for (int q = 0; q < 128; q += 16) {
+        for (int q = off; q < off + 128; q += 16) {
             FloatVector.fromArray(HALF, lanes, q)
                     .add(FloatVector.fromArray(HALF, lanes, q + 8))
                     .intoArray(lanes, q);
         }
-        for (int q = 0; q < 128; q += 16) {
+        for (int q = off; q < off + 128; q += 16) {
             FloatVector.fromArray(QUARTER, lanes, q)
                     .add(FloatVector.fromArray(QUARTER, lanes, q + 4))
                     .intoArray(lanes, q);
         }
-        for (int q = 0; q < 128; q += 16) {
+        for (int q = off; q < off + 128; q += 16) {
             FloatVector.fromArray(EIGHTH, lanes, q)
                     .add(FloatVector.fromArray(EIGHTH, lanes, q + 2))
                     .intoArray(lanes, q);
         }
-        for (int q = 0; q < 8; q++) out[j + q * ld] = lanes[16 * q] + lanes[16 * q + 1];
+        for (int q = 0; q < 8; q++) out[j + q * ld] = lanes[off + 16 * q] + lanes[off + 16 * q + 1];
     }
 }

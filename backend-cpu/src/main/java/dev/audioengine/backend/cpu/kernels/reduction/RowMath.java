@@ -1,16 +1,24 @@
 package dev.audioengine.backend.cpu.kernels.reduction;
 
 import dev.audioengine.backend.cpu.kernels.CpuTensor;
+import dev.audioengine.backend.cpu.kernels.FloatMath;
 import dev.audioengine.backend.cpu.kernels.Rows;
+import dev.audioengine.backend.cpu.kernels.linear.LaneSum;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
 import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
  * Vector loops over one contiguous span of F32 values in a segment: the reductions and in-place
  * updates that norms, softmax and reductions share. Spans are given as (segment, byte offset, n).
+ * <p>
+ * Sums add their lanes in {@link LaneSum}'s fixed order and softmax's exponential is {@link FloatMath#exp} written
+ * out: {@code reduceLanes(ADD)} and {@code lanewise(EXP)} give other bits before C2 has compiled a loop than after,
+ * so a cold process and a warm one disagreed (CrossTierDeterminismTest). The vector is stored and the array summed:
+ * no vector crosses a call.
  */
 final class RowMath {
     private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
@@ -34,7 +42,9 @@ final class RowMath {
         FloatVector acc = FloatVector.zero(S);
         int i = 0;
         for (int upper = S.loopBound(n); i < upper; i += S.length()) acc = acc.add(load(seg, off, i));
-        float s = acc.reduceLanes(VectorOperators.ADD);
+        float[] lanes = new float[S.length()];
+        acc.intoArray(lanes, 0);
+        float s = LaneSum.of(lanes, 0);
         for (; i < n; i++) s += get(seg, off, i);
         return s;
     }
@@ -61,7 +71,9 @@ final class RowMath {
         int i = 0;
         for (int upper = S.loopBound(n); i < upper; i += S.length())
             acc = acc.add(load(seg, off, i).sub(c));
-        float s = acc.reduceLanes(VectorOperators.ADD);
+        float[] lanes = new float[S.length()];
+        acc.intoArray(lanes, 0);
+        float s = LaneSum.of(lanes, 0);
         for (; i < n; i++) s += get(seg, off, i) - center;
         return s;
     }
@@ -74,7 +86,9 @@ final class RowMath {
             FloatVector d = load(seg, off, i).sub(c);
             acc = d.fma(d, acc);
         }
-        float s = acc.reduceLanes(VectorOperators.ADD);
+        float[] lanes = new float[S.length()];
+        acc.intoArray(lanes, 0);
+        float s = LaneSum.of(lanes, 0);
         for (; i < n; i++) {
             float d = get(seg, off, i) - center;
             s += d * d;
@@ -140,13 +154,31 @@ final class RowMath {
         FloatVector m = FloatVector.broadcast(S, max), acc = FloatVector.zero(S);
         int i = 0;
         for (int upper = S.loopBound(n); i < upper; i += S.length()) {
-            FloatVector e = load(seg, off, i).sub(m).lanewise(VectorOperators.EXP);
+            // e^(x − max) as FloatMath.exp, written out (the Vector API's EXP differs between JIT tiers)
+            FloatVector xc = load(seg, off, i).sub(m).max(FloatMath.EXP_LO).min(FloatMath.EXP_HI);
+            FloatVector t = xc.fma(FloatMath.LOG2E, FloatMath.ROUND);
+            FloatVector k = t.sub(FloatMath.ROUND);
+            FloatVector r = k.fma(FloatVector.broadcast(S, -FloatMath.LN2_HI), xc);
+            r = k.fma(FloatVector.broadcast(S, -FloatMath.LN2_LO), r);
+            FloatVector p = r.fma(FloatMath.E7, FloatMath.E6);
+            p = p.fma(r, FloatVector.broadcast(S, FloatMath.E5));
+            p = p.fma(r, FloatVector.broadcast(S, FloatMath.E4));
+            p = p.fma(r, FloatVector.broadcast(S, FloatMath.E3));
+            p = p.fma(r, FloatVector.broadcast(S, FloatMath.E2));
+            p = p.fma(r, FloatVector.broadcast(S, 1f));
+            p = p.fma(r, FloatVector.broadcast(S, 1f));
+            IntVector en = ((IntVector) t.reinterpretAsInts()).sub(FloatMath.ROUND_BITS);
+            IntVector n1 = en.lanewise(VectorOperators.ASHR, 1), n2 = en.sub(n1);
+            FloatVector e = p.mul(n1.add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats())
+                    .mul(n2.add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats());
             e.intoMemorySegment(seg, off + 4L * i, NATIVE);
             acc = acc.add(e);
         }
-        float s = acc.reduceLanes(VectorOperators.ADD);
+        float[] lanes = new float[S.length()];
+        acc.intoArray(lanes, 0);
+        float s = LaneSum.of(lanes, 0);
         for (; i < n; i++) {
-            float e = (float) Math.exp(get(seg, off, i) - max);
+            float e = FloatMath.exp(get(seg, off, i) - max);
             set(seg, off, i, e);
             s += e;
         }

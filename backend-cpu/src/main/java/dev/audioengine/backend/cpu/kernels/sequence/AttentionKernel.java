@@ -6,6 +6,7 @@ import dev.audioengine.api.tensor.DType;
 import dev.audioengine.backend.cpu.kernels.CpuKernel;
 import dev.audioengine.backend.cpu.kernels.CpuTensor;
 import dev.audioengine.backend.cpu.kernels.KernelContext;
+import dev.audioengine.backend.cpu.kernels.linear.LaneSum;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
 import java.util.Arrays;
@@ -40,6 +41,9 @@ import jdk.incubator.vector.VectorSpecies;
 public final class AttentionKernel implements CpuKernel {
     private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
     private static final int L = S.length();
+    /** Whether dot products' lane sums go eight at a time through LaneSum's vector tree (16-lane vectors). */
+    private static final boolean EIGHT_SUMS = L == 16;
+
     private static final int QB = 32, KB = 64;
     /**
      * Most scratch per thread and node for one kv head's converted keys and values: T=1250 at
@@ -100,6 +104,8 @@ public final class AttentionKernel implements CpuKernel {
      */
     private static final class Scratch {
         final float[] q, kt, v, s, o, max, sum, alpha, row;
+        /** Dot products' lanes before their sums: eight keys of up to three query rows (or one vector). */
+        final float[] lanes = new float[Math.max(3 * 8 * 16, L)];
         /** loaded[i]: slot i holds key block i of kv head {@code head} (b · Hkv + hk; −1: none). */
         final boolean[] loaded;
 
@@ -357,6 +363,7 @@ public final class AttentionKernel implements CpuKernel {
         VectorMask<Float> tail = S.indexInRange(full, d);
         FloatVector zero = FloatVector.zero(S);
         long blendable = seg.byteSize() - S.vectorByteSize() - full * 4L; // row starts whose tail chunk loads whole
+        float[] lanes = s.lanes;
         for (int j = 0; j < n; j++, at += stride) {
             FloatVector a0 = FloatVector.zero(S), a1 = a0, a2 = a0;
             for (int e = 0; e < dp; e += L) { // only the last chunk may be partial
@@ -368,10 +375,40 @@ public final class AttentionKernel implements CpuKernel {
                 if (g > 1) a1 = kv.fma(FloatVector.fromArray(S, q, dp + e), a1);
                 if (g > 2) a2 = kv.fma(FloatVector.fromArray(S, q, 2 * dp + e), a2);
             }
-            out[j] = a0.reduceLanes(VectorOperators.ADD);
-            if (g > 1) out[KB + j] = a1.reduceLanes(VectorOperators.ADD);
-            if (g > 2) out[2 * KB + j] = a2.reduceLanes(VectorOperators.ADD);
+            // each dot product's lanes summed in LaneSum's fixed tree: reduceLanes(ADD) adds them in another order
+            // before C2 has compiled this loop than after (CrossTierDeterminismTest). With 16 lanes, eight keys'
+            // vectors at a time through the vector form of the tree; a tree of lane swaps per key, or a store and a
+            // scalar tree per key, made decoding steps' attention 50-70 % slower (AttentionSpeed).
+            if (EIGHT_SUMS) {
+                int slot = (j & 7) * 16;
+                a0.intoArray(lanes, slot);
+                if (g > 1) a1.intoArray(lanes, 128 + slot);
+                if (g > 2) a2.intoArray(lanes, 256 + slot);
+                if ((j & 7) == 7) {
+                    LaneSum.ofEightSixteens(lanes, 0, out, j - 7, 1);
+                    if (g > 1) LaneSum.ofEightSixteens(lanes, 128, out, KB + j - 7, 1);
+                    if (g > 2) LaneSum.ofEightSixteens(lanes, 256, out, 2 * KB + j - 7, 1);
+                }
+            } else {
+                a0.intoArray(lanes, 0);
+                out[j] = LaneSum.of(lanes, 0);
+                if (g > 1) {
+                    a1.intoArray(lanes, 0);
+                    out[KB + j] = LaneSum.of(lanes, 0);
+                }
+                if (g > 2) {
+                    a2.intoArray(lanes, 0);
+                    out[2 * KB + j] = LaneSum.of(lanes, 0);
+                }
+            }
         }
+        if (EIGHT_SUMS)
+            for (int j = n & ~7; j < n; j++) { // the last n % 8 keys, still in their slots
+                int slot = (j & 7) * 16;
+                out[j] = LaneSum.of(lanes, slot);
+                if (g > 1) out[KB + j] = LaneSum.of(lanes, 128 + slot);
+                if (g > 2) out[2 * KB + j] = LaneSum.of(lanes, 256 + slot);
+            }
     }
 
     /**
@@ -481,7 +518,7 @@ public final class AttentionKernel implements CpuKernel {
             return;
         }
         float alpha = old == Float.NEGATIVE_INFINITY ? 0f : ExpMath.softmaxTerm(old - max); // the terms' own exp
-        float sum = ExpMath.softmaxTerms(p, row, n, max);
+        float sum = ExpMath.softmaxTerms(p, row, n, max, s.lanes);
         s.max[r] = max;
         s.sum[r] = s.sum[r] * alpha + sum;
         s.alpha[gi] = alpha;

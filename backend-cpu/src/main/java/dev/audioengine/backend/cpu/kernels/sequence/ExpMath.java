@@ -1,5 +1,6 @@
 package dev.audioengine.backend.cpu.kernels.sequence;
 
+import dev.audioengine.backend.cpu.kernels.linear.LaneSum;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
@@ -82,6 +83,11 @@ final class ExpMath {
      * The vector loop is written out (the polynomial repeats {@link #activate}'s): no vector crosses a call.
      */
     static float softmaxTerms(float[] p, int from, int n, float max) {
+        return softmaxTerms(p, from, n, max, new float[S.length()]);
+    }
+
+    /** {@link #softmaxTerms(float[], int, int, float)} with {@code lanes} (at least a vector's length) as scratch. */
+    static float softmaxTerms(float[] p, int from, int n, float max, float[] lanes) {
         FloatVector mv = FloatVector.broadcast(S, max), vsum = FloatVector.zero(S), zero = vsum;
         int j = 0;
         for (int upper = S.loopBound(n); j < upper; j += S.length()) {
@@ -106,7 +112,8 @@ final class ExpMath {
             vsum = vsum.add(e);
             e.intoArray(p, from + j);
         }
-        float sum = vsum.reduceLanes(VectorOperators.ADD);
+        vsum.intoArray(lanes, 0); // summed in LaneSum's fixed order: the same bits in every JIT tier
+        float sum = LaneSum.of(lanes, 0);
         for (; j < n; j++) {
             float e = softmaxTerm(p[from + j] - max);
             sum += e;
