@@ -362,6 +362,72 @@ class LauncherScriptIT {
     }
 
     /**
+     * A cache built for a new key (rebuilt jars, another JDK or option set) removes the task's caches beyond its three
+     * most recently used, which a use marks by touching; other tasks' caches stay. A fake JDK writes the record and the
+     * cache as the real one would.
+     */
+    @Test
+    void aNewAotCacheKeepsOnlyTheTasksThreeMostRecentlyUsed(@TempDir Path work) throws Exception {
+        Path jdk = Files.createDirectories(work.resolve("jdk/bin"));
+        Files.writeString(work.resolve("jdk/release"), "JAVA_VERSION=\"25.0.1\"\n");
+        Path fakeJava = jdk.resolve("java");
+        Files.writeString(fakeJava, """
+                #!/bin/bash
+                for a in "$@"; do
+                    case $a in
+                        -XX:AOTMode=*) mode=${a#*=} ;;
+                        -XX:AOTConfiguration=*) conf=${a#*=} ;;
+                        -XX:AOTCache=*) cache=${a#*=} ;;
+                    esac
+                done
+                [ "$mode" != record ] || echo recorded >"$conf"
+                [ "$mode" != create ] || echo built >"$cache"
+                exit 0
+                """);
+        Files.setPosixFilePermissions(fakeJava, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path aot = Files.createDirectories(work.resolve("cache/aot"));
+        long hourAgo = System.currentTimeMillis() - 3_600_000;
+        for (int i = 1; i <= 4; i++) {
+            Path old = Files.writeString(aot.resolve("asr-" + i + ".aot"), "old");
+            Files.setLastModifiedTime(old, java.nio.file.attribute.FileTime.fromMillis(hourAgo + i * 60_000L));
+        }
+        Path otherTask = Files.writeString(aot.resolve("vad-9.aot"), "old");
+        Files.setLastModifiedTime(otherTask, java.nio.file.attribute.FileTime.fromMillis(hourAgo));
+        Map<String, String> env = Map.of(
+                "JAVA_HOME", work.resolve("jdk").toString(),
+                "AUDIOENGINE_CACHE", work.resolve("cache").toString(),
+                "AUDIOENGINE_AOT", "auto");
+
+        Dist.Result job = launch(env, "--task", "asr", "--audio", "x.wav");
+        assertThat(job.exit()).as(job.toString()).isZero();
+        java.util.List<String> left = java.util.List.of();
+        for (long deadline = System.nanoTime() + 30_000_000_000L; System.nanoTime() < deadline; Thread.sleep(100)) {
+            try (var files = Files.list(aot)) {
+                left = files.map(p -> p.getFileName().toString()).sorted().toList();
+            }
+            if (left.stream().filter(n -> n.startsWith("asr-")).count() == 3 && !left.contains("asr-2.aot")) break;
+        }
+        assertThat(left)
+                .as("the new cache, the two most recently used old ones, the other task's")
+                .contains("asr-3.aot", "asr-4.aot", "vad-9.aot")
+                .doesNotContain("asr-1.aot", "asr-2.aot")
+                .filteredOn(n -> n.startsWith("asr-") && n.endsWith(".aot"))
+                .hasSize(3);
+        String built = left.stream()
+                .filter(n -> n.startsWith("asr-") && !n.equals("asr-3.aot") && !n.equals("asr-4.aot"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(aot.resolve(built)).hasContent("built");
+
+        Files.setLastModifiedTime(aot.resolve(built), java.nio.file.attribute.FileTime.fromMillis(hourAgo));
+        Dist.Result next = launch(env, "--task", "asr", "--audio", "y.wav");
+        assertThat(next.exit()).as(next.toString()).isZero();
+        assertThat(Files.getLastModifiedTime(aot.resolve(built)).toMillis())
+                .as("a use marks the cache as recently used")
+                .isGreaterThan(hourAgo + 10 * 60_000L);
+    }
+
+    /**
      * With the real JVM: the first job builds a cache in the background, the next uses it with the same output, and
      * a damaged cache (a good header over a broken body, which crashed the JVM without checksums) is ignored.
      */
