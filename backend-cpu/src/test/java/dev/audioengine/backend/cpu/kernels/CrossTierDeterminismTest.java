@@ -18,6 +18,8 @@ import org.junit.jupiter.api.Test;
  * compiled). Kokoro's audio differed between any two cold runs until the kernels stopped using either.
  */
 class CrossTierDeterminismTest {
+    private static final List<String> NOT_BY_CONSTRUCTION = List.of("unary.ELU", "unary.LOG");
+
     @Test
     void interpretedAndCompiledKernelsGiveTheSameBits() throws Exception {
         List<String> cold = probe(List.of("-Xint"), 0);
@@ -29,8 +31,15 @@ class CrossTierDeterminismTest {
                 300);
         assertThat(cold).hasSizeGreaterThan(20);
         List<String> differ = new ArrayList<>();
-        for (int i = 0; i < cold.size(); i++)
-            if (!cold.get(i).equals(warm.get(i))) differ.add(cold.get(i).split(" ")[0]);
+        for (int i = 0; i < cold.size(); i++) {
+            String op = cold.get(i).split(" ")[0];
+            // ELU (EXPM1) and LOG still use the Vector API's functions: the same bits in both forms on the machines
+            // measured, but not by construction, so another CPU's vector library may differ (printed, not asserted)
+            if (cold.get(i).equals(warm.get(i))) continue;
+            if (NOT_BY_CONSTRUCTION.contains(op))
+                System.err.println("CrossTierDeterminismTest: " + op + " differs between the tiers on this machine");
+            else differ.add(op);
+        }
         assertThat(differ)
                 .as(
                         "ops whose interpreted and compiled forms give other bits (interpreted %s, compiled %s)",
