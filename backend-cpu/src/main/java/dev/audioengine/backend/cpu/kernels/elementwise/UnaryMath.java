@@ -415,7 +415,7 @@ final class UnaryMath {
             y.intoMemorySegment(dst, dstByte + 4L * i, NATIVE);
             if (x.abs().compare(VectorOperators.GT, FloatMath.TRIG_EXACT_LIMIT).anyTrue())
                 for (int j = 0; j < S.length(); j++) {
-                    float v = src.get(CpuTensor.F32, srcByte + 4L * (i + j));
+                    float v = x.lane(j); // not src: in place, the vector above has overwritten it
                     if (Math.abs(v) > FloatMath.TRIG_EXACT_LIMIT)
                         dst.set(CpuTensor.F32, dstByte + 4L * (i + j), FloatMath.sin(v));
                 }
@@ -448,7 +448,7 @@ final class UnaryMath {
             y.intoMemorySegment(dst, dstByte + 4L * i, NATIVE);
             if (x.abs().compare(VectorOperators.GT, FloatMath.TRIG_EXACT_LIMIT).anyTrue())
                 for (int j = 0; j < S.length(); j++) {
-                    float v = src.get(CpuTensor.F32, srcByte + 4L * (i + j));
+                    float v = x.lane(j); // not src: in place, the vector above has overwritten it
                     if (Math.abs(v) > FloatMath.TRIG_EXACT_LIMIT)
                         dst.set(CpuTensor.F32, dstByte + 4L * (i + j), FloatMath.cos(v));
                 }
