@@ -60,36 +60,30 @@ public final class FloatMath {
     /** sin x. */
     public static float sin(float x) {
         if (Math.abs(x) > TRIG_EXACT_LIMIT) return (float) Math.sin(x);
-        float t = Math.fma(x, TWO_OVER_PI, ROUND);
-        float k = t - ROUND;
-        float r = Math.fma(k, -PIO2_1, x);
-        r = Math.fma(k, -PIO2_2, r);
-        r = Math.fma(k, -PIO2_3, r);
-        int q = Float.floatToRawIntBits(t) & 3;
-        float s = sinPoly(r), c = cosPoly(r);
-        return switch (q) {
-            case 0 -> s;
-            case 1 -> c;
-            case 2 -> -s;
-            default -> -c;
-        };
+        return quadrant(x, 0);
     }
 
     /** cos x. */
     public static float cos(float x) {
         if (Math.abs(x) > TRIG_EXACT_LIMIT) return (float) Math.cos(x);
+        return quadrant(x, 1);
+    }
+
+    /**
+     * sin x (shift 0) or cos x = sin(x + π/2) (shift 1): x reduced by n·π/2, then the polynomial and sign that
+     * (n + shift) mod 4 picks.
+     */
+    private static float quadrant(float x, int shift) {
         float t = Math.fma(x, TWO_OVER_PI, ROUND);
         float k = t - ROUND;
         float r = Math.fma(k, -PIO2_1, x);
         r = Math.fma(k, -PIO2_2, r);
         r = Math.fma(k, -PIO2_3, r);
-        int q = Float.floatToRawIntBits(t) & 3;
-        float s = sinPoly(r), c = cosPoly(r);
-        return switch (q) {
-            case 0 -> c;
-            case 1 -> -s;
-            case 2 -> -c;
-            default -> s;
+        return switch ((Float.floatToRawIntBits(t) + shift) & 3) {
+            case 0 -> sinPoly(r);
+            case 1 -> cosPoly(r);
+            case 2 -> -sinPoly(r);
+            default -> -cosPoly(r);
         };
     }
 
