@@ -27,6 +27,9 @@ public final class ServedModel implements AutoCloseable {
     private final ModelLoader loader;
     private final Batching batching;
     private final List<Replica> replicas;
+    /** Held while a request's replica is chosen; not this (a load holds that for seconds). */
+    private final Object choosing = new Object();
+
     private boolean closed;
 
     /**
@@ -119,13 +122,27 @@ public final class ServedModel implements AutoCloseable {
     }
 
     /**
-     * The replica a new request goes to: the one with the fewest requests running and waiting (the first of equals),
-     * counted as sent.
+     * The replica a new request goes to: the one with the fewest requests running and waiting, and of equals the one
+     * sent the fewest so far; counted as sent. A request is in its pool's counts only once it has reached the pool,
+     * so a burst of requests chosen before any reached one sees every replica idle: the second rule, with the choice
+     * and its count made as one step, deals such a burst out in turn instead of sending all of it to the first.
      */
     public Replica replica() {
+        synchronized (choosing) {
+            return choose();
+        }
+    }
+
+    private Replica choose() {
         Replica best = replicas.getFirst();
-        for (Replica r : replicas)
-            if (r.pool.running() + r.pool.queued() < best.pool.running() + best.pool.queued()) best = r;
+        int bestLoad = best.pool.running() + best.pool.queued();
+        for (Replica r : replicas) {
+            int load = r.pool.running() + r.pool.queued();
+            if (load < bestLoad || (load == bestLoad && r.requests() < best.requests())) {
+                best = r;
+                bestLoad = load;
+            }
+        }
         best.requests.increment();
         return best;
     }
