@@ -2,10 +2,6 @@ package dev.audioengine.cli;
 
 import dev.audioengine.api.AudioEngine;
 import dev.audioengine.api.registry.BackendRegistry;
-import dev.audioengine.cli.command.BackendsCommand;
-import dev.audioengine.cli.command.ModelsCommand;
-import dev.audioengine.cli.command.ServeCommand;
-import dev.audioengine.cli.command.VoicesCommand;
 import dev.audioengine.cli.task.TaskOptions;
 import dev.audioengine.model.FamilyRegistry;
 import java.util.function.Supplier;
@@ -32,8 +28,8 @@ import picocli.CommandLine.Spec;
             "Backends are drop-in modules: a backend jar on the module path adds that backend.",
             ""
         },
-        // bench, check and kernels come from the tools jar through ServiceLoader (ToolCommands)
-        subcommands = {BackendsCommand.class, ModelsCommand.class, VoicesCommand.class, ServeCommand.class},
+        // the subcommands are added by Main (built only when the arguments may need them); bench, check and kernels
+        // come from the tools jar through ServiceLoader (ToolCommands)
         footer = {
             "",
             "Exit status: 0 success, 1 the request could not be served (e.g. backend unavailable), 2 usage error.",

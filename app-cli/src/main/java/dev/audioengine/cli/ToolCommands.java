@@ -21,12 +21,28 @@ final class ToolCommands {
     static final List<String> DIAGNOSTICS = List.of("bench", "check", "kernels");
 
     static void install(CommandLine cmd) {
-        for (CliTool tool : ServiceLoader.load(CliTool.class)) {
-            for (Object sub : tool.subcommands()) cmd.addSubcommand(sub);
-        }
+        for (Object sub : subcommands()) cmd.addSubcommand(sub);
         for (String name : DIAGNOSTICS) {
             if (!cmd.getSubcommands().containsKey(name)) cmd.addSubcommand(name, new NotInstalled());
         }
+    }
+
+    private static List<Object> subcommands() {
+        List<Object> out = new java.util.ArrayList<>();
+        for (CliTool tool : ServiceLoader.load(CliTool.class)) out.addAll(tool.subcommands());
+        return out;
+    }
+
+    /** The names and aliases of the tools' subcommands, and the diagnostics' names, from their annotations. */
+    static java.util.Set<String> names() {
+        java.util.Set<String> names = new java.util.HashSet<>(DIAGNOSTICS);
+        for (Object sub : subcommands()) {
+            Command c = sub.getClass().getAnnotation(Command.class);
+            if (c == null) continue; // a CommandLine or CommandSpec: picocli names it; it is found when parsing fails
+            names.add(c.name());
+            names.addAll(List.of(c.aliases()));
+        }
+        return names;
     }
 
     /** A diagnostic whose jar is absent: any use of it is a usage error (exit 2) that says how to get it. */

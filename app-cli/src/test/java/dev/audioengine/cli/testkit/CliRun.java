@@ -26,8 +26,17 @@ public record CliRun(int exit, String out, String err, AudioEngineCommand top) {
     }
 
     public static CliRun run(Supplier<BackendRegistry> registry, Supplier<FamilyRegistry> families, String... args) {
+        return run(true, registry, families, args);
+    }
+
+    /**
+     * As {@code Main} runs {@code args} when {@code asMain} (a command line with only the subcommands the arguments may
+     * need), or on the command line with every subcommand.
+     */
+    public static CliRun run(
+            boolean asMain, Supplier<BackendRegistry> registry, Supplier<FamilyRegistry> families, String... args) {
         AudioEngineCommand top = new AudioEngineCommand(registry, families);
-        CommandLine cmd = Main.commandLine(top);
+        CommandLine cmd = asMain ? Main.commandLine(top, args) : Main.commandLine(top);
         StringWriter out = new StringWriter(), err = new StringWriter();
         cmd.setOut(new PrintWriter(out, true));
         cmd.setErr(new PrintWriter(err, true));
