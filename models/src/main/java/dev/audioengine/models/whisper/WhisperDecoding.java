@@ -196,7 +196,10 @@ final class WhisperDecoding {
 
     /**
      * Segments of a window from its tokens: text between timestamp tokens, timed by them (seconds from the window's
-     * start); without timestamps, or for text after the last one, the text runs to {@code windowSeconds}.
+     * start); without timestamps, or for text after the last one, the text runs to {@code windowSeconds}. As in
+     * whisper.cpp (whisper_full, and {@link WhisperLongForm}'s windows), 0.00 delimits nothing: a window may open with
+     * text (its decoding does not force a timestamp first), and then "text 0.00 0.00 more" is one segment, where a
+     * split at 0.00 would make one that ends where it starts.
      */
     static List<WhisperModel.Segment> segments(List<Integer> tokens, WhisperTokenizer t, double windowSeconds) {
         List<WhisperModel.Segment> out = new ArrayList<>();
@@ -205,7 +208,7 @@ final class WhisperDecoding {
         boolean open = false;
         List<Integer> text = new ArrayList<>();
         for (int id : tokens) {
-            if (id >= beg) {
+            if (id > beg) {
                 double at = (id - beg) * WhisperTokenizer.TIMESTAMP_SECONDS;
                 if (!text.isEmpty()) {
                     out.add(new WhisperModel.Segment(start, at, t.decode(text), List.copyOf(text)));

@@ -109,6 +109,12 @@ class WhisperDecodingTest {
         assertThat(s.get(1).start()).isCloseTo(1.2, org.assertj.core.data.Offset.offset(1e-9));
         assertThat(s.get(1).end()).isCloseTo(2.0, org.assertj.core.data.Offset.offset(1e-9));
         assertThat(s.get(1).text()).isEqualTo(" world");
+        // 0.00 after text delimits nothing (whisper.cpp): one segment to the next timestamp
+        List<WhisperModel.Segment> zero = WhisperDecoding.segments(List.of(hello, BEG, BEG, world, BEG + 31), T, 5.0);
+        assertThat(zero).hasSize(1);
+        assertThat(zero.get(0).text()).isEqualTo("hello world");
+        assertThat(zero.get(0).start()).isEqualTo(0.0);
+        assertThat(zero.get(0).end()).isCloseTo(0.62, org.assertj.core.data.Offset.offset(1e-9));
         List<WhisperModel.Segment> untimed = WhisperDecoding.segments(List.of(hello, world), T, 4.5);
         assertThat(untimed).hasSize(1);
         assertThat(untimed.get(0).end()).isEqualTo(4.5);

@@ -189,7 +189,7 @@ class WhisperLongFormParityTest {
                 if (w.temperature() > 0 && agreed < 0) agreed = listed.size();
                 if (w.noSpeech() || w.tokens().isEmpty()) continue;
                 List<Integer> ids = w.tokens();
-                List<Integer> segmented = whisperCppSegmentTokens(ids, t);
+                List<Integer> segmented = WhisperCppParityTest.whisperCppSegmentTokens(ids, t);
                 for (int i : WhisperCppParityTest.whisperCppJsonTokens(segmented, t)) listed.add(segmented.get(i));
                 for (int i = 0; i < w.segments().size(); i++) {
                     WhisperModel.Segment s = w.segments().get(i);
@@ -202,31 +202,6 @@ class WhisperLongFormParityTest {
             System.err.println("engine      " + listed + "\nwhisper.cpp " + theirs);
             return new Run(seed, r, listed, theirs, agreed < 0 ? listed.size() : agreed, ourOffsets, theirOffsets);
         }
-    }
-
-    /**
-     * The tokens of a window that whisper.cpp's segments hold (whisper_full): a timestamp after 0.00 closes a segment,
-     * itself included, and the timestamps right after it are skipped; a segment without text (only special tokens)
-     * is dropped with its tokens; 0.00 is no boundary, so a 0.00 pair after text stays in the segment, both tokens
-     * listed (a seed of CI's drew one: an earlier rule here, which took any timestamp after a timestamp for a
-     * segment opening, dropped the second).
-     */
-    static List<Integer> whisperCppSegmentTokens(List<Integer> ids, WhisperTokenizer t) {
-        int beg = t.timestampBegin();
-        List<Integer> out = new ArrayList<>();
-        boolean text = false;
-        int i0 = 0;
-        for (int i = 0; i < ids.size(); i++) {
-            if (ids.get(i) < t.eot()) text = true;
-            if (ids.get(i) > beg) {
-                if (text) out.addAll(ids.subList(i0, i + 1));
-                text = false;
-                while (i + 1 < ids.size() && ids.get(i + 1) > beg) i++;
-                i0 = i + 1;
-            }
-        }
-        if (text) out.addAll(ids.subList(i0, ids.size()));
-        return out;
     }
 
     /** Harmonic chirps of 10 s, each from its own seed: windows that differ from each other. */

@@ -168,11 +168,8 @@ class WhisperWordTimestampsTest {
             System.err.println("engine " + tokens + "\nwhisper.cpp " + theirIds);
             Assumptions.assumeTrue(last > 0, "this seed's window took no timestamp after 0.00");
             List<Integer> firstPass = tokens.subList(0, last + 1);
-            // whisper-cli lists no timestamp that opens a segment (WhisperCppParityTest.timestamped says why)
-            List<Integer> pairless = new ArrayList<>();
-            for (int i = 0; i < firstPass.size(); i++)
-                if (!(firstPass.get(i) >= beg && (i == 0 || firstPass.get(i - 1) >= beg)))
-                    pairless.add(firstPass.get(i));
+            // whisper-cli lists no timestamp that opens a segment (WhisperCppParityTest.whisperCppSegmentTokens)
+            List<Integer> pairless = WhisperCppParityTest.whisperCppSegmentTokens(firstPass, tok);
             List<Integer> kept = WhisperCppParityTest.whisperCppJsonTokens(pairless, tok);
             List<Integer> listed = kept.stream().map(pairless::get).toList();
             Assumptions.assumeTrue(
