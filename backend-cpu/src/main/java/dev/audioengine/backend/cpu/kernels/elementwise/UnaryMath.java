@@ -122,7 +122,17 @@ final class UnaryMath {
         };
     }
 
-    /** The values from {@code done} on (fewer than a vector) by the scalar form of the same formula. */
+    /**
+     * Elements of {@link #tail}'s scalar form per call of {@link #scalar}. A one-shot job runs without on-stack
+     * replacement (the launcher's -XX:-UseOnStackReplacement for asr and vad), so a loop runs to its end in the tier it
+     * started in: the whole span of a cold call (every element of a GELU over an encoder's activations, a few hundred
+     * thousand) ran in the interpreter, with a MemorySegment access per element. In chunks, the short method that
+     * computes them is compiled after a few calls (C1, then C2 at the kernel package's early thresholds) and the rest
+     * of the span runs compiled; the segment is read and written by bulk copies.
+     */
+    private static final int SCALAR_CHUNK = 512;
+
+    /** The values from {@code done} on by the scalar form of the same formula (the vector loop's remainder, or all). */
     private static void tail(
             UnaryKind kind,
             float alpha,
@@ -132,8 +142,19 @@ final class UnaryMath {
             long dstByte,
             int n,
             int done) {
-        for (int i = done; i < n; i++)
-            dst.set(CpuTensor.F32, dstByte + 4L * i, apply(kind, alpha, src.get(CpuTensor.F32, srcByte + 4L * i)));
+        if (done >= n) return;
+        float[] x = new float[Math.min(SCALAR_CHUNK, n - done)];
+        for (int i = done; i < n; i += x.length) {
+            int m = Math.min(x.length, n - i);
+            MemorySegment.copy(src, CpuTensor.F32, srcByte + 4L * i, x, 0, m);
+            scalar(kind, alpha, x, m);
+            MemorySegment.copy(x, 0, dst, CpuTensor.F32, dstByte + 4L * i, m);
+        }
+    }
+
+    /** x[0, m) = f(x[0, m)) by {@link #apply}. */
+    private static void scalar(UnaryKind kind, float alpha, float[] x, int m) {
+        for (int i = 0; i < m; i++) x[i] = apply(kind, alpha, x[i]);
     }
 
     // One loop per kind, each returning where its scalar tail starts; the load is written out in each (no helper
