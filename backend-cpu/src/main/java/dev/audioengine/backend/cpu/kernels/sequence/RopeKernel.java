@@ -69,36 +69,69 @@ public final class RopeKernel implements CpuKernel {
                 }
             });
             ctx.pool().parallelRanges(rows, (from, to) -> {
-                for (int r = from; r < to; r++) {
-                    long o = out.base() + 4L * r * d;
-                    Rows.gather(x, Rows.offset(x, r), d, dst, o);
-                    int table = (r % t) * half;
-                    if (neox) {
-                        for (int i = 0; i < vectorPairs; i += L) {
-                            FloatVector xa = FloatVector.fromMemorySegment(S, dst, o + 4L * i, NATIVE);
-                            FloatVector xb = FloatVector.fromMemorySegment(S, dst, o + 4L * (i + half), NATIVE);
-                            FloatVector c = FloatVector.fromArray(S, cos, table + i),
-                                    sn = FloatVector.fromArray(S, sin, table + i);
-                            xa.mul(c).sub(xb.mul(sn)).intoMemorySegment(dst, o + 4L * i, NATIVE);
-                            xa.mul(sn).add(xb.mul(c)).intoMemorySegment(dst, o + 4L * (i + half), NATIVE);
-                        }
-                    } else {
-                        for (int i = 0; i < 2 * vectorPairs; i += L) {
-                            FloatVector xv = FloatVector.fromMemorySegment(S, dst, o + 4L * i, NATIVE);
-                            FloatVector c = FloatVector.fromArray(S, cosWide, 2 * table + i),
-                                    sn = FloatVector.fromArray(S, sinWide, 2 * table + i);
-                            xv.mul(c).add(xv.rearrange(SWAP_PAIRS).mul(sn)).intoMemorySegment(dst, o + 4L * i, NATIVE);
-                        }
-                    }
-                    for (int i = vectorPairs; i < half; i++) {
-                        long a = o + 4L * (neox ? i : 2 * i), b = o + 4L * (neox ? i + half : 2 * i + 1);
-                        float xa = dst.get(CpuTensor.F32, a), xb = dst.get(CpuTensor.F32, b);
-                        float c = cos[table + i], s = sin[table + i];
-                        dst.set(CpuTensor.F32, a, xa * c - xb * s);
-                        dst.set(CpuTensor.F32, b, xa * s + xb * c);
-                    }
-                }
+                for (int r = from; r < to; r++)
+                    rotate(
+                            x,
+                            r,
+                            d,
+                            dst,
+                            out.base() + 4L * r * d,
+                            (r % t) * half,
+                            neox,
+                            half,
+                            vectorPairs,
+                            cos,
+                            sin,
+                            cosWide,
+                            sinWide);
             });
         };
+    }
+
+    /**
+     * One row: gathered into place, then rotated. A method of its own rather than the loop's body: a one-shot job runs
+     * without on-stack replacement (the launcher's -XX:-UseOnStackReplacement), so a loop runs to its end in the tier
+     * it started in, and the first runs of the encoder's query and key rotations (thousands of rows each) ran whole in
+     * the interpreter's form of the Vector API, about 5 % of a cold transcription; called per row, this is compiled
+     * after a few rows.
+     */
+    private static void rotate(
+            CpuTensor x,
+            int r,
+            int d,
+            MemorySegment dst,
+            long o,
+            int table,
+            boolean neox,
+            int half,
+            int vectorPairs,
+            float[] cos,
+            float[] sin,
+            float[] cosWide,
+            float[] sinWide) {
+        Rows.gather(x, Rows.offset(x, r), d, dst, o);
+        if (neox) {
+            for (int i = 0; i < vectorPairs; i += L) {
+                FloatVector xa = FloatVector.fromMemorySegment(S, dst, o + 4L * i, NATIVE);
+                FloatVector xb = FloatVector.fromMemorySegment(S, dst, o + 4L * (i + half), NATIVE);
+                FloatVector c = FloatVector.fromArray(S, cos, table + i), sn = FloatVector.fromArray(S, sin, table + i);
+                xa.mul(c).sub(xb.mul(sn)).intoMemorySegment(dst, o + 4L * i, NATIVE);
+                xa.mul(sn).add(xb.mul(c)).intoMemorySegment(dst, o + 4L * (i + half), NATIVE);
+            }
+        } else {
+            for (int i = 0; i < 2 * vectorPairs; i += L) {
+                FloatVector xv = FloatVector.fromMemorySegment(S, dst, o + 4L * i, NATIVE);
+                FloatVector c = FloatVector.fromArray(S, cosWide, 2 * table + i),
+                        sn = FloatVector.fromArray(S, sinWide, 2 * table + i);
+                xv.mul(c).add(xv.rearrange(SWAP_PAIRS).mul(sn)).intoMemorySegment(dst, o + 4L * i, NATIVE);
+            }
+        }
+        for (int i = vectorPairs; i < half; i++) {
+            long a = o + 4L * (neox ? i : 2 * i), b = o + 4L * (neox ? i + half : 2 * i + 1);
+            float xa = dst.get(CpuTensor.F32, a), xb = dst.get(CpuTensor.F32, b);
+            float c = cos[table + i], s = sin[table + i];
+            dst.set(CpuTensor.F32, a, xa * c - xb * s);
+            dst.set(CpuTensor.F32, b, xa * s + xb * c);
+        }
     }
 }
