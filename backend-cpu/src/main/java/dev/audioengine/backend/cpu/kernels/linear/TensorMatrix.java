@@ -926,14 +926,22 @@ public final class TensorMatrix implements MatrixSource {
     private void packRowMajorF32(int r0, int rows, int k0, int kc, float[] dst, int off, int width, float[] scratch) {
         for (int r = 0; r < rows; r++)
             MemorySegment.copy(seg, CpuTensor.F32, base + ((r0 + r) * rowStride + k0) * 4, scratch, r * kc, kc);
+        gather(scratch, rows, kc, dst, off, width);
+    }
+
+    /**
+     * dst[off + kk · width + r] = rowsOfK[r · kc + kk] for r < rows, 0 up to width, by one masked gather per k (see
+     * {@link #packRowMajorF32}); nothing past the panel is written.
+     */
+    static void gather(float[] rowsOfK, int rows, int kc, float[] dst, int off, int width) {
         int[] rowStarts = new int[L];
         for (int r = 0; r < rows; r++) rowStarts[r] = r * kc;
         VectorMask<Float> live = VectorMask.fromLong(F, (1L << rows) - 1),
                 panel = VectorMask.fromLong(F, (1L << width) - 1);
         int kk = 0;
         for (int at = off; kk < kc - 1; kk++, at += width)
-            FloatVector.fromArray(F, scratch, kk, rowStarts, 0, live).intoArray(dst, at);
-        FloatVector.fromArray(F, scratch, kk, rowStarts, 0, live).intoArray(dst, off + kk * width, panel);
+            FloatVector.fromArray(F, rowsOfK, kk, rowStarts, 0, live).intoArray(dst, at);
+        FloatVector.fromArray(F, rowsOfK, kk, rowStarts, 0, live).intoArray(dst, off + kk * width, panel);
     }
 
     /** Column-major F32 (unit stride down a column) copies each column's run of rows in one go. */

@@ -76,4 +76,35 @@ class TensorMatrixTest {
                 new CpuTensor(h.data(), 0, h.dtype(), 2, new long[] {1, 1, rows, cols}, new long[] {0, 0, cols, 1});
         return new TensorMatrix(t, 0, rows, cols, cols, 1);
     }
+
+    /**
+     * The A panel of row-major F32 activations by the masked gathers: each k's rows in place, zeros past the rows up
+     * to the panel's width, nothing written past the panel (the gathers spill into the next k's slot); odd row counts,
+     * widths and depths.
+     */
+    @Test
+    void gatheredPanelsHoldTheRowsAndNothingElse() {
+        long seed = Seeds.fresh();
+        java.util.SplittableRandom r = new java.util.SplittableRandom(seed);
+        int lanes = jdk.incubator.vector.FloatVector.SPECIES_PREFERRED.length();
+        for (int round = 0; round < 300; round++) {
+            int width = r.nextInt((lanes + 1) / 2, lanes + 1), rows = r.nextInt(2, width + 1);
+            int kc = r.nextInt(2, 300), off = r.nextInt(0, 40);
+            float[] rowsOfK = new float[rows * kc];
+            for (int i = 0; i < rowsOfK.length; i++) rowsOfK[i] = (float) r.nextGaussian();
+            int size = off + kc * width + 2 * lanes;
+            float[] a = new float[size];
+            java.util.Arrays.fill(a, Float.NaN);
+            TensorMatrix.gather(rowsOfK, rows, kc, a, off, width);
+            String what = String.format("rows %d, width %d, kc %d, off %d (seed %d)", rows, width, kc, off, seed);
+            for (int kk = 0; kk < kc; kk++)
+                for (int i = 0; i < width; i++)
+                    assertThat(a[off + kk * width + i])
+                            .as("%s: k %d, lane %d", what, kk, i)
+                            .isEqualTo(i < rows ? rowsOfK[i * kc + kk] : 0f);
+            for (int i = 0; i < size; i++)
+                if (i < off || i >= off + kc * width)
+                    assertThat(a[i]).as("%s: outside the panel, %d", what, i).isNaN();
+        }
+    }
 }
