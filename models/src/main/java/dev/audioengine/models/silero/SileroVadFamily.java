@@ -102,7 +102,7 @@ public final class SileroVadFamily implements ModelFamily {
 
     /** "v5", "v6", or "unknown" for a file of the right shape with another hash. */
     static String version(Path onnx) throws IOException {
-        String hash = FileHash.sha256(onnx);
+        String hash = FileHash.sha256(onnx, V6_FILE.sha256(), V5_FILE.sha256());
         return hash.equals(V5_FILE.sha256()) ? "v5" : hash.equals(V6_FILE.sha256()) ? "v6" : "unknown";
     }
 
