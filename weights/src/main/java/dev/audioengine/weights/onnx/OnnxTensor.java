@@ -63,6 +63,10 @@ public record OnnxTensor(String name, int dataType, long[] dims, MemorySegment b
     public float[] toFloatArray() {
         int n = count();
         float[] out = new float[n];
+        if (dataType == FLOAT) { // in bulk: a cold load ran this loop in the interpreter, element by element
+            MemorySegment.copy(bytes, F, 0, out, 0, n);
+            return out;
+        }
         for (int i = 0; i < n; i++) {
             out[i] = switch (dataType) {
                 case FLOAT -> bytes.get(F, 4L * i);
