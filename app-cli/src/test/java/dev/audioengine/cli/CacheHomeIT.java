@@ -57,7 +57,7 @@ class CacheHomeIT {
 
     /**
      * Issue 26: the first one-shot run keeps moonshine-tiny's prepared weights under the cache, the second maps them and
-     * prints the same transcript, and {@code models clean} removes them (the model files stay).
+     * prints the same transcript, and {@code models clean} removes them and the AOT caches (the model files stay).
      */
     @Test
     void aOneShotRunKeepsPreparedWeightsTheNextReadsThemAndModelsCleanRemovesThem(@TempDir Path dir) throws Exception {
@@ -88,10 +88,20 @@ class CacheHomeIT {
         assertThat(second.exit()).as(second.toString()).isZero();
         assertThat(second.out()).isEqualTo(first.out()).contains("John Dashwood");
 
+        // the JVM's AOT caches are derived too (the launcher's and spark-local's; planted here, since the launcher
+        // builds its own in the background and may still be writing it)
+        Path aot =
+                Files.writeString(Files.createDirectories(cache.resolve("aot")).resolve("asr-1.aot"), "x");
+        Path sparkAot = Files.writeString(
+                Files.createDirectories(cache.resolve("spark-aot/0123456789abcdef"))
+                        .resolve("k.aot"),
+                "x");
         Run clean = launch(home, "models", "clean");
         assertThat(clean.exit()).as(clean.toString()).isZero();
-        assertThat(clean.out()).contains("removed").contains("the model files stay");
+        assertThat(clean.out()).contains("removed").contains("AOT caches").contains("the model files stay");
         assertThat(cache.resolve("prepared")).doesNotExist();
+        assertThat(aot).doesNotExist();
+        assertThat(sparkAot).doesNotExist();
         assertThat(cache.resolve("moonshine-tiny-quantized-encoder_model.onnx")).exists();
     }
 

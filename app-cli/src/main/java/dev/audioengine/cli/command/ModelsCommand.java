@@ -310,17 +310,19 @@ public final class ModelsCommand implements Runnable {
     }
 
     /**
-     * Removes what the engine derived from the model files: the prepared weights ({@code prepared/}, rebuilt on the
-     * next load) and the stamps of verified files ({@code .verified/}, the next check hashes again). The model files
-     * themselves stay unless {@code --all}.
+     * Removes what the engine derived from the model files and its own jars: the prepared weights ({@code prepared/},
+     * rebuilt on the next load), the stamps of verified files ({@code .verified/}, the next check hashes again) and
+     * the JVM's AOT caches of one-shot jobs and Spark's start ({@code aot/}, {@code spark-aot/}: 20-180 MB each, one
+     * per build, made again by the next run). The model files themselves stay unless {@code --all}.
      */
     @Command(
             name = "clean",
             mixinStandardHelpOptions = true,
             description = {
-                "Remove the prepared weights (the converted copies one-shot runs map instead of converting again) and "
-                        + "the verification stamps; they are rebuilt on the next load. --all empties the whole cache: model files and "
-                        + "compiled GPU kernels too.",
+                "Remove the prepared weights (the converted copies one-shot runs map instead of converting again), "
+                        + "the JVM's AOT caches of one-shot jobs and Spark runs, and the verification stamps; they are "
+                        + "rebuilt on the next run. --all empties the whole cache: model files and compiled GPU kernels "
+                        + "too.",
                 ""
             })
     static final class Clean implements Runnable {
@@ -340,8 +342,11 @@ public final class ModelsCommand implements Runnable {
             try {
                 long freed = 0;
                 int files = 0;
-                List<java.nio.file.Path> targets =
-                        new ArrayList<>(List.of(cache.resolve("prepared"), cache.resolve(".verified")));
+                List<java.nio.file.Path> targets = new ArrayList<>(List.of(
+                        cache.resolve("prepared"),
+                        cache.resolve(".verified"),
+                        cache.resolve("aot"),
+                        cache.resolve("spark-aot")));
                 if (all && Files.isDirectory(cache)) {
                     try (var entries = Files.list(cache)) {
                         for (java.nio.file.Path p : entries.toList()) if (!targets.contains(p)) targets.add(p);
@@ -366,7 +371,7 @@ public final class ModelsCommand implements Runnable {
                         files,
                         freed / 1e6,
                         cache,
-                        all ? "" : " (prepared weights and verification stamps; the model files stay)");
+                        all ? "" : " (prepared weights, AOT caches and verification stamps; the model files stay)");
                 out.flush();
             } catch (IOException e) {
                 throw new UncheckedIOException("could not clean " + cache + ": " + e.getMessage(), e);
