@@ -37,22 +37,41 @@ public final class PadKernel implements CpuKernel {
         MemorySegment dst = out.segment(), src = x.segment();
         return () -> ctx.pool().parallelRanges(rows, (from, to) -> {
             for (int r = from; r < to; r++) {
-                long o = out.base() + 4L * r * n;
                 int i0 = source[0][(int) (r / (d[1] * d[2]))],
                         i1 = source[1][(int) ((r / d[2]) % d[1])],
                         i2 = source[2][(int) (r % d[2])];
-                if (i0 < 0 || i1 < 0 || i2 < 0) {
-                    for (int j = 0; j < n; j++) dst.set(CpuTensor.F32, o + 4L * j, value);
-                    continue;
-                }
-                long rowOff = i0 * s[0] + i1 * s[1] + i2 * s[2];
-                for (int j = 0; j < middleStart; j++)
-                    dst.set(CpuTensor.F32, o + 4L * j, edge(x, rowOff, source[3][j], value));
-                Rows.gather(x, rowOff, inner, dst, o + 4L * middleStart);
-                for (int j = middleStart + inner; j < n; j++)
-                    dst.set(CpuTensor.F32, o + 4L * j, edge(x, rowOff, source[3][j], value));
+                row(x, source[3], i0, i1, i2, s, dst, out.base() + 4L * r * n, n, middleStart, inner, value);
             }
         });
+    }
+
+    /**
+     * One output row. A method of its own, not the loop's body: a one-shot job runs without on-stack replacement, so
+     * a loop runs to its end in the tier its call started in, and a pad over thousands of rows ran whole in the
+     * interpreter; called per row, this is compiled after a few.
+     */
+    private static void row(
+            CpuTensor x,
+            int[] columns,
+            int i0,
+            int i1,
+            int i2,
+            long[] s,
+            MemorySegment dst,
+            long o,
+            int n,
+            int middleStart,
+            int inner,
+            float value) {
+        if (i0 < 0 || i1 < 0 || i2 < 0) {
+            for (int j = 0; j < n; j++) dst.set(CpuTensor.F32, o + 4L * j, value);
+            return;
+        }
+        long rowOff = i0 * s[0] + i1 * s[1] + i2 * s[2];
+        for (int j = 0; j < middleStart; j++) dst.set(CpuTensor.F32, o + 4L * j, edge(x, rowOff, columns[j], value));
+        Rows.gather(x, rowOff, inner, dst, o + 4L * middleStart);
+        for (int j = middleStart + inner; j < n; j++)
+            dst.set(CpuTensor.F32, o + 4L * j, edge(x, rowOff, columns[j], value));
     }
 
     private static float edge(CpuTensor x, long rowOff, int j, float value) {

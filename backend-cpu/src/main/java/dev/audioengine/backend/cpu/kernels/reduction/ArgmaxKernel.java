@@ -29,18 +29,45 @@ public final class ArgmaxKernel implements CpuKernel {
                         i2 = (e / od[3]) % od[2],
                         i1 = (e / (od[3] * od[2])) % od[1],
                         i0 = e / (od[3] * od[2] * od[1]);
-                long first = x.offset(i0, i1, i2, i3);
-                int best = 0;
-                float bestV = x.getFloat(first);
-                for (int j = 1; j < n && !Float.isNaN(bestV); j++) {
-                    float v = x.getFloat(first + j * stride);
-                    if (v > bestV || Float.isNaN(v)) {
-                        best = j;
-                        bestV = v;
-                    }
-                }
-                dst.set(CpuTensor.I32, out.base() + 4L * e, best);
+                dst.set(CpuTensor.I32, out.base() + 4L * e, firstLargest(x, x.offset(i0, i1, i2, i3), stride, n));
             }
         });
+    }
+
+    /**
+     * Values of a row per call of {@link #firstLargestIn}: a one-shot job runs without on-stack replacement, so one
+     * loop over a decoder's 32,768 logits ran in the interpreter for as many steps as the method took to be compiled
+     * by calls; in chunks it is compiled after a few.
+     */
+    static final int CHUNK = 512;
+
+    /** The index of the first largest of n values from element {@code first}, {@code stride} apart (a NaN wins). */
+    static int firstLargest(CpuTensor x, long first, long stride, int n) {
+        int best = 0;
+        float bestV = x.getFloat(first);
+        for (int j = 1; j < n && !Float.isNaN(bestV); j += CHUNK) {
+            int b = firstLargestIn(x, first, stride, j, Math.min(n, j + CHUNK));
+            float v = x.getFloat(first + b * stride);
+            // strictly larger: an equal value later is not the first largest
+            if (v > bestV || Float.isNaN(v)) {
+                best = b;
+                bestV = v;
+            }
+        }
+        return best;
+    }
+
+    /** The index of the first largest value (the first NaN, if any) among indices [from, to). */
+    private static int firstLargestIn(CpuTensor x, long first, long stride, int from, int to) {
+        int best = from;
+        float bestV = x.getFloat(first + from * stride);
+        for (int j = from + 1; j < to && !Float.isNaN(bestV); j++) {
+            float v = x.getFloat(first + j * stride);
+            if (v > bestV || Float.isNaN(v)) {
+                best = j;
+                bestV = v;
+            }
+        }
+        return best;
     }
 }
