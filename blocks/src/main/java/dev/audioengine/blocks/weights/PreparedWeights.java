@@ -43,7 +43,8 @@ import java.util.zip.CRC32C;
  *   <li>the code: the format number below and the build that wrote it ({@code build.properties}: the project version
  *       and a sha256 over the main sources of engine-api, weights and blocks, so an engine whose conversion code
  *       changed never reads what the older code wrote, while two builds of one commit, being byte-identical, share
- *       a cache);</li>
+ *       a cache); each build has a file of its own (a tag of the build in the name), and the two most recently used
+ *       builds' files of a source are kept, so two installed versions sharing a cache do not rebuild each other's;</li>
  *   <li>the session's weight type, which is part of the file's name;</li>
  *   <li>its own bytes: a CRC-32C over header and data, checked on every load. A file that fails any check is deleted
  *       and rebuilt from the source, never used.</li>
@@ -104,14 +105,66 @@ public final class PreparedWeights {
         return dir;
     }
 
-    /** The prepared file of {@code source} for weight type {@code type}: its name, type and a hash of its real path. */
+    /**
+     * The prepared file of {@code source} for weight type {@code type}: its name, type, a hash of its real path and one
+     * of the build. Each build has a file of its own, so two builds sharing a cache (two installed versions, or a
+     * checkout rebuilt and an older image) do not rebuild each other's copy on every run: with one name per source
+     * and type, alternating two builds rewrote the copy every time (7.5-8.2 s and 641 MB a run of the README job
+     * instead of 2.5-2.9 s and 252 MB, docs/PERFORMANCE.md). {@link #write} keeps the {@link #BUILDS_KEPT} most
+     * recently used builds' copies of a source.
+     */
     Path fileFor(Path source, DType type) throws IOException {
+        return dir.resolve(prefix(source, type) + buildTag() + ".prepared");
+    }
+
+    /** What every build's file of this source and type starts with: name, type and the hash of its real path. */
+    private String prefix(Path source, DType type) throws IOException {
         Path real = source.toRealPath();
         String id = HexFormat.of()
                 .formatHex(sha256().digest(real.toString().getBytes(StandardCharsets.UTF_8)))
                 .substring(0, 16);
-        return dir.resolve(
-                real.getFileName() + "." + type.name().toLowerCase(java.util.Locale.ROOT) + "." + id + ".prepared");
+        return real.getFileName() + "." + type.name().toLowerCase(java.util.Locale.ROOT) + "." + id + ".";
+    }
+
+    private String buildTag() {
+        return HexFormat.of()
+                .formatHex(sha256().digest(build.getBytes(StandardCharsets.UTF_8)))
+                .substring(0, 8);
+    }
+
+    /** Builds whose copies of one source and type are kept: this one and the one used before it. */
+    static final int BUILDS_KEPT = 2;
+
+    /**
+     * Deletes the copies of {@code source} and {@code type} beyond the {@link #BUILDS_KEPT} most recently used (a load
+     * touches its file), this build's included; best effort. Copies named before files had a build's tag count as
+     * another build's.
+     */
+    private void prune(Path source, DType type) {
+        try (var files = Files.list(dir)) {
+            String prefix = prefix(source, type);
+            List<Path> copies = new ArrayList<>(files.filter(p -> {
+                        String n = p.getFileName().toString();
+                        return n.startsWith(prefix) && n.endsWith(".prepared");
+                    })
+                    .toList());
+            copies.sort(java.util.Comparator.comparing((Path p) -> {
+                        try {
+                            return Files.getLastModifiedTime(p);
+                        } catch (IOException e) {
+                            return java.nio.file.attribute.FileTime.fromMillis(0);
+                        }
+                    })
+                    .reversed());
+            for (Path old : copies.subList(Math.min(BUILDS_KEPT, copies.size()), copies.size())) {
+                LOG.log(
+                        System.Logger.Level.INFO,
+                        "prepared weights " + old + " are another build's, used least recently; removed");
+                Files.deleteIfExists(old);
+            }
+        } catch (IOException | RuntimeException e) {
+            // the next write prunes again
+        }
     }
 
     /** A mapped prepared file and the lookups it answers; closing it unmaps them. */
@@ -169,6 +222,12 @@ public final class PreparedWeights {
                         ? HostTensor.wrap(r.dtype, r.shape, all.asSlice(r.offset, r.dtype.bytesFor(r.shape.elements())))
                         : null;
                 entries.computeIfAbsent(r.kind, k -> new LinkedHashMap<>()).put(r.name, new Entry(r.kind, r.name, t));
+            }
+            try {
+                Files.setLastModifiedTime(
+                        file, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis()));
+            } catch (IOException e) {
+                // its time says when it was last used (see prune); a read-only cache only prunes less well
             }
             return new Loaded(arena, entries, !h.stampMatches(source));
         } catch (IOException | RuntimeException e) {
@@ -239,6 +298,7 @@ public final class PreparedWeights {
                 Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
             }
             tmp = null;
+            prune(source, type);
         } catch (IOException | RuntimeException e) {
             LOG.log(
                     System.Logger.Level.WARNING,

@@ -141,6 +141,41 @@ class PreparedWeightsTest {
         }
     }
 
+    /**
+     * Two builds sharing one cache each keep their own copy, so alternating them serves both from their copies (one
+     * name for all builds made every switch rebuild the copy); a third build's copy removes the least recently used.
+     */
+    @Test
+    void buildsSharingACacheKeepTheirOwnCopiesAndTheLeastRecentlyUsedGoes(@TempDir Path dir) throws Exception {
+        Path file = source(dir, 4);
+        Path folder = dir.resolve("prepared");
+        PreparedWeights older = new PreparedWeights(folder, "0.1.0 code aaaa"),
+                newer = new PreparedWeights(folder, "0.2.0 code bbbb"),
+                third = new PreparedWeights(folder, "0.3.0 code cccc");
+        keep(file, older, DType.Q8_0);
+        keep(file, newer, DType.Q8_0);
+        assertThat(older.fileFor(file, DType.Q8_0)).isNotEqualTo(newer.fileFor(file, DType.Q8_0));
+        for (int round = 0; round < 2; round++)
+            for (PreparedWeights build : List.of(older, newer))
+                try (WeightStore store = WeightStore.open(file, DType.Q8_0, build)) {
+                    assertSame(read(store), fresh(file));
+                    assertThat(store.servedFromPrepared()).as("round %d", round).isTrue();
+                }
+        // newer was used last; older before it: a third build keeps newer and itself
+        Thread.sleep(20);
+        keep(file, third, DType.Q8_0);
+        assertThat(older.fileFor(file, DType.Q8_0)).doesNotExist();
+        assertThat(newer.fileFor(file, DType.Q8_0)).exists();
+        assertThat(third.fileFor(file, DType.Q8_0)).exists();
+        try (WeightStore store = WeightStore.open(file, DType.Q8_0, newer)) {
+            assertThat(store.servedFromPrepared()).isTrue();
+        }
+        // another weight type's copy is another file, never pruned with these
+        keep(file, older, DType.F32);
+        assertThat(older.fileFor(file, DType.F32)).exists();
+        assertThat(newer.fileFor(file, DType.Q8_0)).exists();
+    }
+
     @Test
     void aDamagedOrTruncatedCopyIsDetectedAndReplacedNeverUsed(@TempDir Path dir) throws Exception {
         Path file = source(dir, 5);
