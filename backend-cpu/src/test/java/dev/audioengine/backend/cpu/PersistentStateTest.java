@@ -111,6 +111,28 @@ class PersistentStateTest {
         }
     }
 
+    /** zero() over a state larger than the chunk of zeros it uploads at a time (odd size: a short last chunk). */
+    @Test
+    void zeroClearsAStateLargerThanOneChunkOfZeros() {
+        long seed = Seeds.fresh();
+        SplittableRandom rnd = new SplittableRandom(seed);
+        Shape shape = Shape.of(3, 101_117); // 1.2 MB of F32
+        try (AudioEngine engine =
+                        AudioEngine.builder().backend("cpu").threads(1).build();
+                PersistentTensor state = engine.state("s", DType.F32, shape);
+                HostTensor noise = random(rnd, shape)) {
+            assertThat(state.byteSize()).isGreaterThan(1 << 20);
+            state.upload(noise);
+            try (HostTensor now = state.download()) {
+                assertThat(now.toFloatArray()).as(Seeds.describe(seed)).doesNotContain(0f);
+            }
+            state.zero();
+            try (HostTensor now = state.download()) {
+                assertThat(now.toFloatArray()).containsOnly(0f);
+            }
+        }
+    }
+
     @Test
     void aWritePastTheCapacityFailsTheRunWithTheNumbers() {
         try (AudioEngine engine =

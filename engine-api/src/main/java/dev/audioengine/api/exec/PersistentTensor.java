@@ -120,10 +120,18 @@ public final class PersistentTensor implements AutoCloseable {
      */
     public void zero() {
         ensureOpen();
-        try (HostTensor zeros = HostTensor.allocate(dtype, shape)) {
-            backend.upload(buffer, 0, zeros.data());
+        // a chunk of zeros uploaded as often as it takes, not a zeroed host copy of the whole tensor: a decoder's KV
+        // cache is megabytes, and a one-shot job zeroed (and faulted in) that much host memory once more per cache
+        long bytes = byteSize();
+        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            java.lang.foreign.MemorySegment zeros = arena.allocate(Math.max(1, Math.min(bytes, ZERO_CHUNK)));
+            for (long at = 0; at < bytes; at += zeros.byteSize())
+                backend.upload(buffer, at, zeros.asSlice(0, Math.min(zeros.byteSize(), bytes - at)));
         }
     }
+
+    /** Bytes of zeros {@link #zero} uploads at a time. */
+    static final long ZERO_CHUNK = 1 << 20;
 
     /**
      * A host copy of the contents; the caller closes it.
