@@ -77,13 +77,15 @@ final class UnaryMath {
     }
 
     /**
-     * Span calls of each kind that run the scalar form only, before the vector loop takes over
+     * Span calls of each transcendental kind that run the scalar form only, before the vector loop takes over
      * ({@code -Daudioengine.cpu.scalar-first-calls=N}; tests set 0). The transcendental kinds' vector loops are long
      * (an exp is about twenty vector operations, written out so that every JIT tier gives the same bits), and until C2
      * has compiled them they run the Vector API's Java fallback, many times slower than scalar code in C1: the cold
-     * README transcription took 0.4 s longer with them from the first call. Scalar and vector forms give the same
-     * bits (UnaryMathTest), so where the switch falls changes no result; the count is per kind, shared by every
-     * engine of the process, and its races only move the switch by a call or two.
+     * README transcription took 0.4 s longer with them from the first call. The cheap kinds (ReLU, abs, ...) taking
+     * the scalar form first as well measured no different on a cold VAD run (1.22 s against 1.24 s, 9 rounds), so
+     * they start with their vector loops. Scalar and vector forms give the same bits (UnaryMathTest), so where the
+     * switch falls changes no result; the count is per kind, shared by every engine of the process, and its races
+     * only move the switch by a call or two.
      */
     static final int SCALAR_FIRST_CALLS = Integer.getInteger("audioengine.cpu.scalar-first-calls", 2048);
 

@@ -17,10 +17,16 @@ import org.junit.jupiter.params.provider.EnumSource;
  * times so that the vector loop is also checked once C2 has compiled it, into other memory and in place.
  */
 class UnaryMathTest {
+    /** LEAKY_RELU's slope (1 would make it the identity). */
+    private static final float ALPHA = 0.0731f;
+
     @ParameterizedTest
     @EnumSource(
             value = UnaryKind.class,
-            names = {"GELU_ERF", "GELU_TANH", "SILU", "TANH", "SIGMOID", "EXP", "SIN", "COS"})
+            names = {"ELU", "LOG"},
+            mode =
+                    EnumSource.Mode
+                            .EXCLUDE) // their vector loops use the Vector API's functions and take no scalar form first
     void vectorLoopGivesTheScalarFormsBits(UnaryKind kind) {
         long seed = System.nanoTime();
         SplittableRandom r = new SplittableRandom(seed);
@@ -56,11 +62,11 @@ class UnaryMathTest {
                 // every other round in place (src and dst one memory), as a graph may run a unary op
                 boolean inPlace = round % 2 == 1;
                 MemorySegment out = inPlace ? copy.copyFrom(src) : dst;
-                int done = UnaryMath.vectorPart(kind, 1f, inPlace ? out : src, 0, out, 0, n);
+                int done = UnaryMath.vectorPart(kind, ALPHA, inPlace ? out : src, 0, out, 0, n);
                 assertThat(done).isEqualTo(n);
                 for (int i = 0; i < n; i++) {
                     float x = src.getAtIndex(ValueLayout.JAVA_FLOAT, i);
-                    float want = UnaryMath.apply(kind, 1f, x), got = out.getAtIndex(ValueLayout.JAVA_FLOAT, i);
+                    float want = UnaryMath.apply(kind, ALPHA, x), got = out.getAtIndex(ValueLayout.JAVA_FLOAT, i);
                     assertThat(Float.floatToIntBits(got))
                             .as(
                                     "%s(%s) = %s by the vector loop (in place: %s), %s by the scalar form (round %d, seed %d)",
