@@ -253,9 +253,9 @@ class WhisperLongFormParityTest {
             if (parted < r.agreedPrefix()) {
                 // greedy F16 against F32 takes either side of a near tie: seed 8107390312228682253 parted between two
                 // timestamps whose log-probabilities in the engine are -1.26154 and -1.26240 (9e-4 apart, the
-                // tolerance 3e-3), seed 8789078362552864967 between two text tokens, at session 25's code as at
-                // this; another seed is tried, and one of three must still agree entirely, so a rule the engine gets
-                // wrong, which parts every seed, still fails
+                // tolerance 3e-3), seed 8789078362552864967 between two text tokens; another seed is tried, and one
+                // of three must still agree entirely, so a rule the engine gets wrong, which parts every seed, still
+                // fails
                 System.err.println(
                         "seed " + seed + " parted from whisper.cpp before its sampled windows, at listed token "
                                 + parted + " (engine " + r.listed().get(parted) + ", whisper.cpp "
