@@ -20,6 +20,7 @@ import java.util.Set;
  */
 public final class MultiHeadAttention {
     private final Linear q, k, v, o;
+    private final Linear qkv; // q, k and v stacked: the self form's three products as one; null when not stacked
     private final int heads, kvHeads, headDim;
     private final Rotary rotary;
     private final Set<Capability> effective;
@@ -35,6 +36,20 @@ public final class MultiHeadAttention {
             Linear k,
             Linear v,
             Linear o,
+            int heads,
+            int kvHeads,
+            Rotary rotary,
+            Set<Capability> effective,
+            WeightStore constants) {
+        this(q, k, v, o, null, heads, kvHeads, rotary, effective, constants);
+    }
+
+    private MultiHeadAttention(
+            Linear q,
+            Linear k,
+            Linear v,
+            Linear o,
+            Linear qkv,
             int heads,
             int kvHeads,
             Rotary rotary,
@@ -59,6 +74,7 @@ public final class MultiHeadAttention {
         this.k = k;
         this.v = v;
         this.o = o;
+        this.qkv = qkv;
         this.heads = heads;
         this.kvHeads = kvHeads;
         this.rotary = rotary;
@@ -93,6 +109,41 @@ public final class MultiHeadAttention {
                 scope.store());
     }
 
+    /**
+     * This attention with its query, key and value weights stacked into one (a copy owned by the weight store, made
+     * under {@code key}), so that {@link #project} and the self form take one product where they took three: on a GPU
+     * a decoder step's products are paid per launch at a few sequences' width, and this is two fewer a layer. The
+     * cross form and the single pieces ({@link #queries}, {@link #keys}, {@link #values}) keep their own weights.
+     *
+     * @param key names the stacked copy in the store (the layer's weight names)
+     * @return the stacked attention; this one, as it is, when the three weights differ in type or input width (a file
+     *     may quantize them differently), where the three products stay apart
+     */
+    public MultiHeadAttention withStackedProjections(String key) {
+        if (q.weightType() != k.weightType() || k.weightType() != v.weightType() || q.inFeatures() != k.inFeatures())
+            return this;
+        return new MultiHeadAttention(
+                q, k, v, o, Linear.stacked(constants, key, q, k, v), heads, kvHeads, rotary, effective, constants);
+    }
+
+    /** Queries [B, H, T, hd], keys and values [B, Hkv, T, hd] of one sequence batch, as {@link #project} gives them. */
+    public record Projections(Tensor queries, Tensor keys, Tensor values) {}
+
+    /**
+     * Queries, keys and values of x [B, T, D], the first two rotated when positions are given and the block has a
+     * rotary: one product when the weights are stacked ({@link #withStackedProjections}), the three views taken from
+     * its heads; three products otherwise.
+     */
+    public Projections project(GraphBuilder g, Tensor x, Tensor positions) {
+        if (qkv == null) return new Projections(queries(g, x, positions), keys(g, x, positions), values(g, x));
+        if (x.rank() != 3) throw new IllegalArgumentException("attention wants [B, T, D] sequences, got " + x.shape());
+        Tensor all = g.reshape(qkv.apply(g, x), x.dim(0), x.dim(1), heads + 2L * kvHeads, headDim);
+        Tensor qh = g.permute(g.slice(all, 2, 0, heads), 0, 2, 1, 3);
+        Tensor kh = g.permute(g.slice(all, 2, heads, heads + kvHeads), 0, 2, 1, 3);
+        Tensor vh = g.permute(g.slice(all, 2, heads + kvHeads, heads + 2L * kvHeads), 0, 2, 1, 3);
+        return new Projections(rotate(g, qh, positions), rotate(g, kh, positions), vh);
+    }
+
     public int heads() {
         return heads;
     }
@@ -113,7 +164,8 @@ public final class MultiHeadAttention {
         Tensor pos = rotary == null
                 ? null
                 : positions != null ? positions : g.constant(Positions.range(constants, Math.toIntExact(x.dim(1))));
-        return output(g, attend(g, queries(g, x, pos), keys(g, x, pos), values(g, x), causal));
+        Projections p = project(g, x, pos);
+        return output(g, attend(g, p.queries(), p.keys(), p.values(), causal));
     }
 
     /** As {@link #self(GraphBuilder, Tensor, Tensor, boolean)}, not causal, with an additive key mask [Tq, Tk] or [B, 1, Tq, Tk]. */
@@ -121,7 +173,8 @@ public final class MultiHeadAttention {
         Tensor pos = rotary == null
                 ? null
                 : positions != null ? positions : g.constant(Positions.range(constants, Math.toIntExact(x.dim(1))));
-        return output(g, attend(g, queries(g, x, pos), keys(g, x, pos), values(g, x), mask));
+        Projections p = project(g, x, pos);
+        return output(g, attend(g, p.queries(), p.keys(), p.values(), mask));
     }
 
     /** Cross-attention of x [B, Tq, D] over an encoder's output memory [B, Tk, Dm]; no rotary, no mask. */

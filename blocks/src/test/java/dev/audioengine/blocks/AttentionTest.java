@@ -82,8 +82,9 @@ class AttentionTest {
                     x,
                     mem,
                     in,
-                    seed);
-            outComposite = run(store.scope(), Set.of(), form, heads, kvHeads, rotary, x, mem, in, seed);
+                    seed,
+                    false);
+            outComposite = run(store.scope(), Set.of(), form, heads, kvHeads, rotary, x, mem, in, seed, false);
             Shape shape = Shape.of(b, tq, d);
             Closeness.assertNmse(
                     "fused vs composite lowering", shape, seed, outComposite, BlockCheck.widen(outFused), 1e-10);
@@ -127,6 +128,85 @@ class AttentionTest {
                     d);
             Closeness.assertNmse("attention block vs independent float64", shape, seed, outComposite, expect, 1e-9);
             Closeness.assertNmse("attention block vs independent float64", shape, seed, outFused, expect, 1e-9);
+            if (!cross) {
+                // q, k and v in one product (the keys have no bias, the values do: the stacked bias is zero there)
+                float[] outStacked = run(
+                        store.scope(),
+                        EnumSet.of(Capability.FUSED_ATTENTION),
+                        form,
+                        heads,
+                        kvHeads,
+                        rotary,
+                        x,
+                        mem,
+                        in,
+                        seed,
+                        true);
+                Closeness.assertNmse(
+                        "stacked projections vs independent float64", shape, seed, outStacked, expect, 1e-9);
+            }
+        }
+    }
+
+    /**
+     * Stacked projections are the three products: queries, keys and values from one stacked weight equal those from
+     * the three weights bit for bit on the CPU (each output is the same dot product over the same inputs), for float
+     * and block weight types (a stacked quantized weight is the parts' blocks row after row), one row (a decoder
+     * step), a few and many (an encoder's GEMM), grouped heads, a partial rotary at scattered positions and a bias on
+     * some parts only.
+     */
+    @ParameterizedTest(name = "{0}, {1} rows")
+    @CsvSource({"F32,1", "F32,67", "F16,1", "F16,5", "F16,67", "Q8_0,1", "Q8_0,5", "Q8_0,67"})
+    void stackedProjectionsGiveTheThreeProducts(DType weightType, int t) {
+        long seed = Seeds.fresh();
+        RandomTensors r = new RandomTensors(seed);
+        int d = 96, heads = 6, kvHeads = 2, headDim = 16, b = 2;
+        RandomCheckpoint ck = new RandomCheckpoint(r)
+                .weight("q.weight", (long) heads * headDim, d)
+                .weight("q.bias", (long) heads * headDim)
+                .weight("k.weight", (long) kvHeads * headDim, d)
+                .weight("v.weight", (long) kvHeads * headDim, d)
+                .weight("v.bias", (long) kvHeads * headDim)
+                .weight("o.weight", d, (long) heads * headDim);
+        Rotary rotary = Rotary.partial(headDim, 0.5, 10000, false);
+        int[] at = java.util.stream.IntStream.range(0, t)
+                .map(i -> (i * 37 + 7) % 401)
+                .toArray();
+        try (WeightStore store = ck.open(dir, weightType);
+                HostTensor x = r.f32(Shape.of(b, t, d));
+                HostTensor positions = HostTensor.ofInts(Shape.of(t), at)) {
+            MultiHeadAttention three =
+                    MultiHeadAttention.load(store.scope(), "q", "k", "v", "o", heads, kvHeads, rotary, Set.of());
+            MultiHeadAttention one = three.withStackedProjections("q,k,v");
+            float[][] apart = projections(three, x, positions, false);
+            float[][] stacked = projections(one, x, positions, true);
+            String[] names = {"queries", "keys", "values"};
+            for (int i = 0; i < 3; i++) {
+                Closeness.assertMaxAbs(
+                        weightType + " " + names[i] + ", " + t + " rows: stacked vs three products",
+                        Shape.of(apart[i].length),
+                        seed,
+                        stacked[i],
+                        BlockCheck.widen(apart[i]),
+                        0);
+            }
+        }
+    }
+
+    private static float[][] projections(MultiHeadAttention att, HostTensor x, HostTensor positions, boolean stacked) {
+        GraphBuilder g = new GraphBuilder();
+        MultiHeadAttention.Projections p =
+                att.project(g, g.input("x", x.shape()), g.input("positions", DType.I32, positions.shape()));
+        var graph = g.build(g.contiguous(p.queries()), g.contiguous(p.keys()), g.contiguous(p.values()));
+        long products = graph.nodes().stream()
+                .filter(n -> n.op() instanceof dev.audioengine.api.graph.Op.MatMul)
+                .count();
+        if (products != (stacked ? 1 : 3)) throw new AssertionError(products + " products, stacked " + stacked);
+        try (var compiled = engine.compile(graph);
+                var out = compiled.run(Map.of("x", x, "positions", positions))) {
+            return new float[][] {
+                out.get(0).toFloatArray(), out.get(1).toFloatArray(), out.get(2).toFloatArray()
+            };
         }
     }
 
@@ -140,8 +220,10 @@ class AttentionTest {
             HostTensor x,
             HostTensor mem,
             Map<String, HostTensor> in,
-            long seed) {
+            long seed,
+            boolean stacked) {
         MultiHeadAttention att = MultiHeadAttention.load(scope, "q", "k", "v", "o", heads, kvHeads, rotary, effective);
+        if (stacked) att = att.withStackedProjections("q,k,v");
         GraphBuilder g = new GraphBuilder();
         Tensor xs = g.input("x", x.shape());
         Tensor y = switch (form) {
