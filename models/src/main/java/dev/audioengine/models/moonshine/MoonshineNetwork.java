@@ -353,13 +353,13 @@ public final class MoonshineNetwork {
             DecoderLayer layer = d.layers().get(l);
             MultiHeadAttention self = layer.self();
             Tensor x = layer.selfNorm().apply(g, h);
-            Tensor newKeys = width == 1 ? self.keys(g, x, position) : perSequence(g, self::keys, x, position);
+            MultiHeadAttention.Projections p =
+                    width == 1 ? self.project(g, x, position) : perSequence(g, self, x, position);
             Tensor keys =
-                    g.writeSlice(g.state(cacheName("self_k", l), selfShape), written(g, newKeys, slots), 2, writeAt);
-            Tensor values = g.writeSlice(
-                    g.state(cacheName("self_v", l), selfShape), written(g, self.values(g, x), slots), 2, writeAt);
-            Tensor queries = width == 1 ? self.queries(g, x, position) : perSequence(g, self::queries, x, position);
-            Tensor attended = self.attend(g, toSlots(g, queries, slots), keys, values, selfMask);
+                    g.writeSlice(g.state(cacheName("self_k", l), selfShape), written(g, p.keys(), slots), 2, writeAt);
+            Tensor values =
+                    g.writeSlice(g.state(cacheName("self_v", l), selfShape), written(g, p.values(), slots), 2, writeAt);
+            Tensor attended = self.attend(g, toSlots(g, p.queries(), slots), keys, values, selfMask);
             h = g.add(h, self.output(g, firstSlots(g, attended, width)));
 
             MultiHeadAttention cross = layer.cross();
@@ -373,38 +373,46 @@ public final class MoonshineNetwork {
         return withLogits ? g.build(next, logits) : g.build(next);
     }
 
-    private interface Projection {
-        Tensor apply(GraphBuilder g, Tensor x, Tensor positions);
+    /**
+     * Queries [W, H, 1, hd], keys and values [W, Hkv, 1, hd] of one new token per sequence, each rotated by its own
+     * sequence's position. rope takes one position per time step, so the W tokens are laid along time ([1, W, D] →
+     * [1, n, W, hd]), projected and rotated, and turned back into W sequences of one step.
+     */
+    private static MultiHeadAttention.Projections perSequence(
+            GraphBuilder g, MultiHeadAttention self, Tensor x, Tensor positions) {
+        MultiHeadAttention.Projections alongTime = self.project(g, g.reshape(x, 1, x.dim(0), x.dim(2)), positions);
+        return new MultiHeadAttention.Projections(
+                g.permute(alongTime.queries(), 2, 1, 0, 3),
+                g.permute(alongTime.keys(), 2, 1, 0, 3),
+                g.permute(alongTime.values(), 2, 1, 0, 3));
     }
 
     /**
-     * Queries or keys [W, n, 1, hd] of one new token per sequence, each rotated by its own sequence's position. rope
-     * takes one position per time step, so the W tokens are laid along time ([1, W, D] → [1, n, W, hd]), rotated, and
-     * turned back into W sequences of one step.
+     * New keys or values as write_slice takes them: padded to all slots. write_slice and pad read strided views on
+     * every backend (conformance: strided sources), so the projections' head views go in as they are.
      */
-    private static Tensor perSequence(GraphBuilder g, Projection p, Tensor x, Tensor positions) {
-        Tensor alongTime = p.apply(g, g.reshape(x, 1, x.dim(0), x.dim(2)), positions); // [1, n, W, hd]
-        return g.permute(alongTime, 2, 1, 0, 3);
-    }
-
-    /** New keys or values as write_slice takes them: contiguous, padded to all slots. */
     private static Tensor written(GraphBuilder g, Tensor t, int slots) {
-        return t.dim(0) == slots ? g.contiguous(t) : toSlots(g, t, slots);
+        return toSlots(g, t, slots);
     }
 
     /**
      * [W, ...] padded with zeros to [slots, ...] (what a per-slot write_slice and an all-slot attention take); as it is
-     * when the step spans every slot, so that a one-slot step adds no copy to the single-stream path.
+     * when the step spans every slot, so that a one-slot step adds no copy to the single-stream path. The pad reads a
+     * view directly: a copy first would be one more kernel per use, four a layer, in a step that is bound by its
+     * kernels' count on a GPU.
      */
     private static Tensor toSlots(GraphBuilder g, Tensor t, int slots) {
         if (t.dim(0) == slots) return t;
         long[] none = new long[t.rank()], after = new long[t.rank()];
         after[0] = slots - t.dim(0);
-        return g.pad(g.contiguous(t), PadMode.ZERO, none, after, 0f);
+        return g.pad(t, PadMode.ZERO, none, after, 0f);
     }
 
-    /** The first {@code width} rows of attention's [slots, H, 1, hd] output (all of it when the step spans every slot). */
+    /**
+     * The first {@code width} rows of attention's [slots, H, 1, hd] output (all of it when the step spans every slot):
+     * a leading slice of a contiguous tensor is itself contiguous, so the output projection reads it without a copy.
+     */
     private static Tensor firstSlots(GraphBuilder g, Tensor attended, int width) {
-        return attended.dim(0) == width ? attended : g.contiguous(g.slice(attended, 0, 0, width));
+        return attended.dim(0) == width ? attended : g.slice(attended, 0, 0, width);
     }
 }

@@ -79,7 +79,14 @@ public final class MoonshineWeights implements AutoCloseable {
         for (int l = 0; l < c.encoderLayers(); l++) {
             WeightScope s = enc.child("layers", l);
             MultiHeadAttention attn = attention(
-                    s.child("self_attn"), layout, c.encoderHeads(), c.encoderHeads(), c.encoderRotary(), effective, d);
+                            s.child("self_attn"),
+                            layout,
+                            c.encoderHeads(),
+                            c.encoderHeads(),
+                            c.encoderRotary(),
+                            effective,
+                            d)
+                    .withStackedProjections(s.full("self_attn") + " q,k,v");
             Linear fc1 = Linear.load(s.child("mlp.fc1")), fc2 = Linear.load(s.child("mlp.fc2"));
             requireShape(s.full("mlp.fc1"), fc1, c.intermediate(), d);
             requireShape(s.full("mlp.fc2"), fc2, d, c.intermediate());
@@ -110,13 +117,14 @@ public final class MoonshineWeights implements AutoCloseable {
             decoderLayers.add(new DecoderLayer(
                     norm(s, "input_layernorm", d),
                     attention(
-                            s.child("self_attn"),
-                            layout,
-                            c.decoderHeads(),
-                            c.decoderKvHeads(),
-                            c.decoderRotary(),
-                            effective,
-                            d),
+                                    s.child("self_attn"),
+                                    layout,
+                                    c.decoderHeads(),
+                                    c.decoderKvHeads(),
+                                    c.decoderRotary(),
+                                    effective,
+                                    d)
+                            .withStackedProjections(s.full("self_attn") + " q,k,v"),
                     norm(s, "post_attention_layernorm", d),
                     attention(
                             s.child("encoder_attn"), layout, c.decoderHeads(), c.decoderKvHeads(), null, effective, d),
