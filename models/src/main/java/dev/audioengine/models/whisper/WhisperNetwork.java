@@ -195,11 +195,11 @@ public final class WhisperNetwork {
             DecoderLayer layer = d.layers().get(l);
             MultiHeadAttention self = layer.self();
             Tensor x = layer.selfNorm().apply(g, h);
-            Tensor keys = g.writeSlice(
-                    g.state(cacheName("self_k", l), selfShape), g.contiguous(self.keys(g, x, null)), 2, position);
-            Tensor values = g.writeSlice(
-                    g.state(cacheName("self_v", l), selfShape), g.contiguous(self.values(g, x)), 2, position);
-            h = g.add(h, self.output(g, self.attend(g, self.queries(g, x, null), keys, values, selfMask)));
+            // one product for q, k and v; write_slice reads the head views as they are (one token: no copy needed)
+            MultiHeadAttention.Projections p = self.project(g, x, null);
+            Tensor keys = g.writeSlice(g.state(cacheName("self_k", l), selfShape), p.keys(), 2, position);
+            Tensor values = g.writeSlice(g.state(cacheName("self_v", l), selfShape), p.values(), 2, position);
+            h = g.add(h, self.output(g, self.attend(g, p.queries(), keys, values, selfMask)));
 
             MultiHeadAttention cross = layer.cross();
             Tensor ck = g.state(cacheName("cross_k", l), crossShape), cv = g.state(cacheName("cross_v", l), crossShape);

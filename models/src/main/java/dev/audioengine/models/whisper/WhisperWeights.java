@@ -64,7 +64,7 @@ final class WhisperWeights implements AutoCloseable {
             WeightScope s = enc.child(openai ? "blocks" : "layers", l);
             encLayers.add(new EncoderLayer(
                     LayerNorm.load(s.child(openai ? "attn_ln" : "self_attn_layer_norm"), eps),
-                    attention(s.child(openai ? "attn" : "self_attn"), openai, c.audioHeads(), effective),
+                    selfAttention(s.child(openai ? "attn" : "self_attn"), openai, c.audioHeads(), effective),
                     LayerNorm.load(s.child(openai ? "mlp_ln" : "final_layer_norm"), eps),
                     mlp(s, openai)));
         }
@@ -79,7 +79,7 @@ final class WhisperWeights implements AutoCloseable {
             cross.add(crossAttention);
             decLayers.add(new DecoderLayer(
                     LayerNorm.load(s.child(openai ? "attn_ln" : "self_attn_layer_norm"), eps),
-                    attention(s.child(openai ? "attn" : "self_attn"), openai, c.textHeads(), effective),
+                    selfAttention(s.child(openai ? "attn" : "self_attn"), openai, c.textHeads(), effective),
                     LayerNorm.load(s.child(openai ? "cross_attn_ln" : "encoder_attn_layer_norm"), eps),
                     crossAttention,
                     LayerNorm.load(s.child(openai ? "mlp_ln" : "final_layer_norm"), eps),
@@ -140,6 +140,15 @@ final class WhisperWeights implements AutoCloseable {
                 v = Linear.load(s.child(openai ? "value" : "v_proj")),
                 o = Linear.load(s.child(openai ? "out" : "out_proj"));
         return new MultiHeadAttention(q, k, v, o, heads, heads, null, effective, s.store());
+    }
+
+    /**
+     * A self-attention, its query, key and value weights stacked into one product (the key's missing bias is zero
+     * there): a decoder step is a chain of small products, each paid per launch on a GPU.
+     */
+    private static MultiHeadAttention selfAttention(
+            WeightScope s, boolean openai, int heads, Set<Capability> effective) {
+        return attention(s, openai, heads, effective).withStackedProjections(s.prefix() + " q,k,v");
     }
 
     private static FeedForward mlp(WeightScope s, boolean openai) {
