@@ -48,7 +48,7 @@ public final class Linear {
      * pays for per launch, not per row, and a row of any weight type (whole blocks for a quantized one) is the same
      * bytes in the stacked weight, so each output is the same dot product as the part's own.
      *
-     * @param store owns the stacked copy (made once under {@code key})
+     * @param store owns the stacked copy (made once under {@code key}, and kept with the store's prepared copy)
      * @param key   names the copy in the store; the caller's weights' names, so that two stacks never share one
      * @param parts one weight type, one input width; where some have a bias, the others' part of the stacked bias is
      *     zero (Whisper's keys have none, its queries and values do)
@@ -68,7 +68,7 @@ public final class Linear {
             anyBias |= p.hasBias();
         }
         long total = rows;
-        HostTensor weight = store.derived(key + " weight", () -> {
+        HostTensor weight = store.derivedWeight(key + " weight", () -> {
             HostTensor t = HostTensor.allocate(first.weight.dtype(), Shape.of(total, first.inFeatures()));
             long at = 0;
             for (Linear p : parts) {
@@ -79,7 +79,7 @@ public final class Linear {
         });
         HostTensor bias = !anyBias
                 ? null
-                : store.derived(key + " bias", () -> {
+                : store.derivedWeight(key + " bias", () -> {
                     HostTensor t = HostTensor.allocate(DType.F32, Shape.of(total)); // zeros where a part has none
                     long at = 0;
                     for (Linear p : parts) {

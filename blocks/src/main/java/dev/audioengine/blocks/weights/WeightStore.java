@@ -264,6 +264,27 @@ public final class WeightStore implements AutoCloseable {
         return t;
     }
 
+    /**
+     * A weight made from the file's weights (a stacked projection), kept in the prepared copy under {@code key} like
+     * the file's own: a session served from the prepared copy maps it with the rest. Made in memory of its own, it
+     * would be the one weight a kernel reads from another kind of segment than the mapped file's, and a CPU mat-vec
+     * loop that meets two segment classes is compiled for both: measured on Moonshine tiny's decoder, every step 30 %
+     * slower (docs/PERFORMANCE.md).
+     */
+    public synchronized HostTensor derivedWeight(String key, Supplier<HostTensor> make) {
+        check();
+        HostTensor t = converted.get(key);
+        if (t != null) return t;
+        t = fromPrepared(PreparedWeights.Kind.WEIGHT, key);
+        if (t == null) {
+            t = make.get();
+            owned.add(t);
+            record(PreparedWeights.Kind.WEIGHT, key, t);
+        }
+        converted.put(key, t);
+        return t;
+    }
+
     private final Map<String, HostTensor> rawCache = new LinkedHashMap<>();
 
     /** The tensor as the file gives it (any dtype); computed tensors are owned from here on. */
