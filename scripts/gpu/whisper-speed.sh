@@ -28,7 +28,7 @@
 #      greedy and no fallback as the engine (-l en -bs 1 -bo 1 -nf -t 4), flash attention on (its default) and off
 #      (-nfa): one process transcribing the file once, one transcribing it 6 times (one load); its printed timings of
 #      both, and the warm per-file time from their difference (scripts/gpu/whisper_speed_lines.py's doc)
-# Run in the order 3 (ggml F16, F32), 4, 5 (flash attention on), 3 (TF32), 5 (off): past BUDGET_S (540 s) a stage
+# Run in the order 3 (ggml F16, ggml F16 with cuda.half_matvec_rows=16, F32), 4, 5 (flash attention on), 3 (TF32), 5 (off): past BUDGET_S (540 s) a stage
 # is skipped, so a slow machine loses the extras first.
 # Everything goes to $OUT/whisper-speed.jsonl (one JSON object per measurement, each with "size" and "side"), the
 # raw logs beside it.
@@ -78,12 +78,14 @@ python3 -c "import torch, transformers; print('torch', torch.__version__, 'trans
 J=$OUT/whisper-speed.jsonl
 tag() { python3 scripts/gpu/whisper_speed_lines.py tag "$@" | tee -a $J; }
 
-engine() { # variant: f32 (the transformers folder), tf32 (the same, cuda.tf32=on), ggml-f16 (whisper.cpp's file)
+engine() { # variant: f32 (the transformers folder), tf32 (the same, cuda.tf32=on), ggml-f16 (whisper.cpp's file),
+           # ggml-f16-mv (the same with cuda.half_matvec_rows=16: the half mat-vec kernel for the decoder's products)
   local variant=$1 model=$W/hf-$size opt=()
   late "$size engine $variant" && return
   stage "$size: engine CUDA, $variant"
   [ $variant = tf32 ] && opt=(--option cuda.tf32=on)
-  [ $variant = ggml-f16 ] && model=$W/ggml-$size-f16.bin
+  [ $variant = ggml-f16-mv ] && opt=(--option cuda.half_matvec_rows=16)
+  [ ${variant%-mv} = ggml-f16 ] && model=$W/ggml-$size-f16.bin
   [ -e "$model" ] || { echo "$size: no $model"; return; }
   if $AE --backend cuda --fallback fail ${opt[@]+"${opt[@]}"} bench asr --json --model $model --audio $WAV --runs 5 \
       --language en --no-fallback > $OUT/engine-$size-$variant.json 2> $OUT/engine-$size-$variant.err; then
@@ -138,6 +140,8 @@ for size in ${SIZES:-tiny large-v3-turbo}; do
   # the bars' figures first (the engine on the ggml F16 file, whose projections stay F16 since 20d3274, and on the
   # F32 folder; transformers; whisper.cpp as it runs by default), then the extras, so that a slow machine drops the
   # extras when past the budget
-  engine ggml-f16; engine f32; transformers; cpp fa; engine tf32; cpp nfa
+  engine ggml-f16; engine ggml-f16-mv; engine f32; transformers; cpp fa; engine tf32; cpp nfa
 done
 stage "done: $J"
+# the device tool brings back only a few files of $OUT: everything in one archive as well
+tar czf /tmp/whisper-speed-all.tgz -C $OUT . && mv /tmp/whisper-speed-all.tgz $OUT/

@@ -50,6 +50,9 @@ import java.util.function.Supplier;
  * sources; off compiles them at run time, for comparing; default on),
  * {@code P.matvec_max_rows=N} (0-64: up to N rows of x, quantized weight constants take the mat-vec kernel, past
  * it the GEMM library on an F32 copy kept on the device, where the vendor verified FAST_PROJECTION; default 4),
+ * {@code P.half_matvec_rows=N} (0-64: up to N rows of x, F16 and BF16 weights take a mat-vec kernel, one launch
+ * with the activations as they are, instead of the library's narrowing kernel and GEMMs; default 0, off, until it is
+ * measured on a GPU),
  * {@code P.pinned=on|off} (uploads through page-locked buffers; default on), {@code P.vmm=on|off} (device
  * memory from one reserved address range grown by mapping physical chunks, {@link VmmPool}, instead of
  * the vendor's stream-ordered pool; default off), {@code P.profile=on|off} (time every step apart, graphs
@@ -133,6 +136,18 @@ public final class GpuBackend implements Backend {
         if (matvecRows < 0 || matvecRows > 64)
             throw new InvalidOptionValueException(
                     p + "matvec_max_rows must be a whole number from 0 to 64, got '" + matvecValue + "'");
+        // 0 (off) until measured on a GPU: the kernel is checked on the host only (BlockDecodeHostTest, both warp
+        // widths); docs/WHISPER.md says what is left to run
+        String halfValue = config.option(p + "half_matvec_rows", "0").trim();
+        int halfRows;
+        try {
+            halfRows = Integer.parseInt(halfValue);
+        } catch (NumberFormatException e) {
+            halfRows = -1;
+        }
+        if (halfRows < 0 || halfRows > 64)
+            throw new InvalidOptionValueException(
+                    p + "half_matvec_rows must be a whole number from 0 to 64, got '" + halfValue + "'");
         VmmPool v = null;
         KernelCache k = null;
         GemmChoice g = null;
@@ -181,6 +196,7 @@ public final class GpuBackend implements Backend {
                 fastMatmul,
                 vendor.verified().contains(Capability.FAST_PROJECTION),
                 matvecRows,
+                halfRows,
                 l,
                 this::alloc);
         LOG.log(System.Logger.Level.INFO, this::openedMessage);

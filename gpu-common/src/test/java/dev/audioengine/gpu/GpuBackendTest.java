@@ -218,6 +218,14 @@ class GpuBackendTest {
 
     /** y = x·wᵀ with x [rows, 64] F32 and w [17, 64] Q8_0, profiled: which steps the product became. */
     private String quantizedProduct(GpuVendor vendor, long rows) {
+        return product(vendor, rows, DType.Q8_0, Map.of());
+    }
+
+    /** y = x·wᵀ with x [rows, 64] F32 and w [17, 64] of {@code type}, profiled under the options. */
+    private String product(GpuVendor vendor, long rows, DType type, Map<String, String> options) {
+        Map<String, String> all = new java.util.HashMap<>(options);
+        all.put("hip.kernel_cache", "off");
+        all.put("hip.profile", "on");
         List<DeviceBuffer> held = new ArrayList<>();
         try (GpuBackend b = new GpuBackend(
                 vendor,
@@ -226,9 +234,9 @@ class GpuBackendTest {
                 runtime,
                 () -> compiler,
                 rt -> GemmChoice.required(new FakeBlas()),
-                new BackendConfig(0, Map.of("hip.kernel_cache", "off", "hip.profile", "on")))) {
+                new BackendConfig(0, all))) {
             GraphBuilder g = new GraphBuilder();
-            Tensor x = g.input("x", DType.F32, Shape.of(rows, 64)), w = g.input("w", DType.Q8_0, Shape.of(17, 64));
+            Tensor x = g.input("x", DType.F32, Shape.of(rows, 64)), w = g.input("w", type, Shape.of(17, 64));
             Graph graph = g.build(g.matmul(x, w));
             Map<Tensor, DeviceBuffer> buffers = new IdentityHashMap<>();
             for (Tensor t : graph.nodes()) buffers.computeIfAbsent(t.storage(), r -> b.allocate(r.storageBytes()));
@@ -335,6 +343,29 @@ class GpuBackendTest {
                     .as("freed with the last segment that used it")
                     .isEqualTo(before);
         }
+    }
+
+    /**
+     * Half-float weights of a product of at most hip.half_matvec_rows rows take ae_matvec_f16 (or _bf16), one launch;
+     * past it, and by default (0: off until measured on a GPU), the library's half path as before.
+     */
+    @Test
+    void halfWeightsOfFewRowsTakeTheHalfMatvecWhenAsked() {
+        Map<String, String> four = Map.of("hip.half_matvec_rows", "4");
+        assertThat(product(HIP, 1, DType.F16, four))
+                .contains("matmul ae_matvec_f16")
+                .doesNotContain("gemm");
+        assertThat(product(HIP, 4, DType.BF16, four))
+                .contains("matmul ae_matvec_bf16")
+                .doesNotContain("gemm");
+        assertThat(product(HIP, 5, DType.F16, four)).contains("matmul gemm").doesNotContain("ae_matvec");
+        assertThat(product(HIP, 1, DType.F16, Map.of()))
+                .as("off by default")
+                .contains("matmul gemm")
+                .doesNotContain("ae_matvec");
+        assertThatThrownBy(() -> open(null, Map.of("hip.half_matvec_rows", "x")))
+                .isInstanceOf(InvalidOptionValueException.class)
+                .hasMessageContaining("hip.half_matvec_rows must be a whole number from 0 to 64, got 'x'");
     }
 
     @Test

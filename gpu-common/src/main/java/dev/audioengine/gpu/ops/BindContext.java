@@ -21,13 +21,15 @@ public record BindContext(
         boolean fastMatmul,
         boolean fastProjection,
         int matvecMaxRows,
+        int halfMatvecRows,
         DecodedWeights decoded,
         DeviceLimits limits,
         LongFunction<GpuBuffer> scratch) {
     /**
      * A context whose decoded weight copies come from {@code allocate} ({@link DecodedWeights}); {@code matvecMaxRows}:
      * up to this many rows of x, quantized constant weights take the mat-vec kernel, past it the library on a decoded
-     * copy (where {@code fastProjection}).
+     * copy (where {@code fastProjection}); {@code halfMatvecRows}: up to this many rows, F16 and BF16 weights take the
+     * half mat-vec kernel instead of the library (0: never).
      */
     public static BindContext open(
             GpuRuntime runtime,
@@ -37,6 +39,7 @@ public record BindContext(
             boolean fastMatmul,
             boolean fastProjection,
             int matvecMaxRows,
+            int halfMatvecRows,
             DeviceLimits limits,
             LongFunction<GpuBuffer> scratch) {
         return new BindContext(
@@ -47,6 +50,7 @@ public record BindContext(
                 fastMatmul,
                 fastProjection,
                 matvecMaxRows,
+                halfMatvecRows,
                 new DecodedWeights(scratch),
                 limits,
                 scratch);

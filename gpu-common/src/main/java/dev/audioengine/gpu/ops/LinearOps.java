@@ -72,12 +72,22 @@ final class LinearOps implements GpuOp {
         TensorDesc xd = operand(x, out), wd = operand(w, out);
         long m = x.dim(-2), n = w.dim(-2), k = x.dim(-1);
         if (node.elements() == 0) return;
+        long rows = xd.n()[0] * xd.n()[1] * m;
+        boolean wPlain = wd.s()[0] == 0 && wd.s()[1] == 0 && wd.s()[3] == 1 && (n == 1 || wd.s()[2] == k);
+        if ((w.dtype() == DType.F16 || w.dtype() == DType.BF16)
+                && wPlain
+                && xd.s()[3] == 1
+                && k > 0
+                && rows <= b.device.halfMatvecRows()) {
+            // a decoder step's half-float projection: one launch (ae_matvec_f16/bf16) where the library's half path
+            // narrows the activations and runs two GEMMs
+            launchMatvec(node, b, xd, w, rows, n, k);
+            return;
+        }
         if (w.dtype().isFloat()
                 && b.device.blas() != null
                 && k > 0
                 && library(node, b, xd, wd, m, n, k, w.dtype(), b.ptr(w))) return;
-        long rows = xd.n()[0] * xd.n()[1] * m;
-        boolean wPlain = wd.s()[0] == 0 && wd.s()[1] == 0 && wd.s()[3] == 1 && (n == 1 || wd.s()[2] == k);
         boolean quantized = w.dtype().isQuantized();
         boolean matvecShape = quantized && wPlain && xd.s()[3] == 1;
         boolean viaLibrary = quantized && wPlain && k > 0 && b.device.fastProjection() && b.device.blas() != null;
@@ -119,23 +129,7 @@ final class LinearOps implements GpuOp {
         }
         boolean matvec = matvecShape && rows <= MATVEC_MAX_ROWS;
         if (matvec) {
-            b.launch(
-                    SRC,
-                    matvecKernel(w.dtype()),
-                    Math.toIntExact((n + MATVEC_ROWS - 1) / MATVEC_ROWS),
-                    Math.toIntExact(rows),
-                    1,
-                    MATVEC_THREADS,
-                    1,
-                    1,
-                    0,
-                    b.args()
-                            .ptr(b.ptr(node))
-                            .ptr(b.ptr(x))
-                            .desc(xd)
-                            .ptr(b.ptr(w))
-                            .i64(n)
-                            .i64(k));
+            launchMatvec(node, b, xd, w, rows, n, k);
             return;
         }
         long batches = xd.n()[0] * xd.n()[1];
@@ -163,6 +157,27 @@ final class LinearOps implements GpuOp {
                 a);
     }
 
+    /** ae_matvec_&lt;type&gt; over {@code rows} rows of x: MATVEC_ROWS outputs a block, a block row per row of x. */
+    private static void launchMatvec(Tensor node, Binding b, TensorDesc xd, Tensor w, long rows, long n, long k) {
+        b.launch(
+                SRC,
+                matvecKernel(w.dtype()),
+                Math.toIntExact((n + MATVEC_ROWS - 1) / MATVEC_ROWS),
+                Math.toIntExact(rows),
+                1,
+                MATVEC_THREADS,
+                1,
+                1,
+                0,
+                b.args()
+                        .ptr(b.ptr(node))
+                        .ptr(b.ptr(node.input(0)))
+                        .desc(xd)
+                        .ptr(b.ptr(w))
+                        .i64(n)
+                        .i64(k));
+    }
+
     /** Weights ae_matmul reads (plain types, Q8_0, Q4_0); the other block types take ae_matmul_blocks. */
     static boolean basicWeight(DType t) {
         return !t.isQuantized() || t == DType.Q8_0 || t == DType.Q4_0;
@@ -170,7 +185,7 @@ final class LinearOps implements GpuOp {
 
     /** linear.cu's mat-vec kernel for weights of block type {@code t}: one per type, each holding only its decode. */
     static String matvecKernel(DType t) {
-        if (!t.isQuantized() || !BlockTypes.decoded(t))
+        if (t != DType.F16 && t != DType.BF16 && (!t.isQuantized() || !BlockTypes.decoded(t)))
             throw new IllegalArgumentException("no mat-vec kernel for " + t);
         return "ae_matvec_" + t.name().toLowerCase(java.util.Locale.ROOT);
     }

@@ -233,7 +233,37 @@ GC_DEVICE void matvec_q(float* GC_RESTRICT y, const float* GC_RESTRICT x, TD tx,
     }
 }
 
+/**
+ * Half-float mat-vec for few rows: y[r, n] = sum_k x[r, k] w[n, k] with w F16 or BF16 (WT), contiguous [N, K] rows
+ * (any K), unit-stride x as matvec_q takes it. Each weight value widens exactly to F32 and multiplies the F32
+ * activation, accumulated in F32: no rounding of the activations (the GEMM library's half path rounds them into a high
+ * and a low half, two GEMMs after a narrowing kernel: three launches where this is one). One warp per output n, lane l
+ * takes k = 2l, 2l+1, 2l+64, ... (two halves a lane per read, 128 bytes a warp), a shuffle reduction at the end.
+ */
+template <int WT>
+GC_DEVICE void matvec_h(float* GC_RESTRICT y, const float* GC_RESTRICT x, TD tx, const u16* GC_RESTRICT w, i64 N, i64 K) {
+    int lane = gc_tid() % GC_WARP_SIZE, warp = gc_tid() / GC_WARP_SIZE, warps = gc_block_dim() / GC_WARP_SIZE;
+    i64 r = gc_block_y(), first = gc_block() * MV_ROWS, end = first + MV_ROWS < N ? first + MV_ROWS : N;
+    const float* xr = x + td_row(tx, r);
+    for (i64 n = first + warp; n < end; n += warps) { // the same n for a whole warp: its shuffles see full warps
+        const u16* wr = w + n * K;
+        float acc = 0;
+        for (i64 k = 2 * lane; k < K; k += 2 * GC_WARP_SIZE) {
+            float w0 = WT == DT_F16 ? gc_f16_to_f32(wr[k]) : gc_bf16_to_f32(wr[k]);
+            acc += w0 * xr[k];
+            if (k + 1 < K) {
+                float w1 = WT == DT_F16 ? gc_f16_to_f32(wr[k + 1]) : gc_bf16_to_f32(wr[k + 1]);
+                acc += w1 * xr[k + 1];
+            }
+        }
+        for (int m = GC_WARP_SIZE / 2; m > 0; m >>= 1) acc += gc_shfl_xor(acc, m);
+        if (lane == 0) y[r * N + n] = acc;
+    }
+}
+
 // ae_matvec_<type>: LinearOps.matvecKernel names them
+GC_KERNEL void ae_matvec_f16(float* GC_RESTRICT y, const float* GC_RESTRICT x, TD tx, const u16* GC_RESTRICT w, i64 N, i64 K) { matvec_h<DT_F16>(y, x, tx, w, N, K); }
+GC_KERNEL void ae_matvec_bf16(float* GC_RESTRICT y, const float* GC_RESTRICT x, TD tx, const u16* GC_RESTRICT w, i64 N, i64 K) { matvec_h<DT_BF16>(y, x, tx, w, N, K); }
 GC_KERNEL void ae_matvec_q8_0(float* GC_RESTRICT y, const float* GC_RESTRICT x, TD tx, const u8* GC_RESTRICT w, i64 N, i64 K) { matvec_q<DT_Q8_0>(y, x, tx, w, N, K); }
 GC_KERNEL void ae_matvec_q4_0(float* GC_RESTRICT y, const float* GC_RESTRICT x, TD tx, const u8* GC_RESTRICT w, i64 N, i64 K) { matvec_q<DT_Q4_0>(y, x, tx, w, N, K); }
 GC_KERNEL void ae_matvec_q5_0(float* GC_RESTRICT y, const float* GC_RESTRICT x, TD tx, const u8* GC_RESTRICT w, i64 N, i64 K) { matvec_q<DT_Q5_0>(y, x, tx, w, N, K); }

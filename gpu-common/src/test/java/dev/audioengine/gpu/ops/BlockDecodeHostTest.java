@@ -276,6 +276,67 @@ class BlockDecodeHostTest {
         }
     }
 
+    /**
+     * ae_matvec_f16 and ae_matvec_bf16 (32- and 64-lane warps): half-float weights widened exactly, F32 activations
+     * as they are, against a float64 product; K odd (a lane's second value past the end), shorter than a warp's two
+     * values a lane, and several reads long; N not a multiple of the 8 outputs a block takes; 1, 3 and 17 rows. The
+     * bound is F32 accumulation's alone: a kernel that rounded the activations to half (as the library's one-GEMM
+     * path does) fails it.
+     */
+    @Test
+    void halfMatvecMatchesAFloat64ProductOfTheWidenedWeights() throws Exception {
+        SplittableRandom rnd = new SplittableRandom(SEED ^ 0xF16);
+        for (DType t : List.of(DType.F16, DType.BF16)) {
+            for (int k : new int[] {37, 389, 1024}) {
+                int n = 19;
+                float[] wf = new float[n * k];
+                ByteBuffer wb = ByteBuffer.allocate(2 * n * k).order(ByteOrder.LITTLE_ENDIAN);
+                for (int i = 0; i < wf.length; i++) {
+                    float v = (float) rnd.nextGaussian();
+                    short h = t == DType.F16 ? HalfFloats.floatToF16(v) : HalfFloats.floatToBf16(v);
+                    wb.putShort(h);
+                    wf[i] = t == DType.F16 ? HalfFloats.f16ToFloat(h) : HalfFloats.bf16ToFloat(h);
+                }
+                for (int m : new int[] {1, 3, 17}) {
+                    float[] x = new float[m * k];
+                    for (int i = 0; i < x.length; i++) x[i] = (float) rnd.nextGaussian() * (1 + 1e-3f * i);
+                    Path wp = write("w", wb.array()), xp = write("x", floatBytes(x));
+                    for (Path harness : List.of(harness32, harness64)) {
+                        Path out = dir.resolve("y");
+                        run(List.of(
+                                harness.toString(),
+                                "matvec",
+                                "" + t.ordinal(),
+                                "" + m,
+                                "" + n,
+                                "" + k,
+                                wp.toString(),
+                                xp.toString(),
+                                out.toString()));
+                        float[] y = readFloats(out);
+                        assertThat(y).hasSize(m * n);
+                        for (int row = 0; row < m; row++) {
+                            for (int col = 0; col < n; col++) {
+                                double sum = 0, mag = 0;
+                                for (int i = 0; i < k; i++) {
+                                    double p = (double) wf[col * k + i] * x[row * k + i];
+                                    sum += p;
+                                    mag += Math.abs(p);
+                                }
+                                double tol = 8 * k * 0x1p-24 * mag + 1e-30;
+                                double got = y[row * n + col];
+                                if (!(Math.abs(got - sum) <= tol))
+                                    throw new AssertionError(t + " matvec" + (harness == harness64 ? " (wave64)" : "")
+                                            + " x[" + m + "," + k + "] y[" + row + "," + col + "]: kernel " + got
+                                            + ", float64 " + sum + " (tolerance " + tol + ", seed " + SEED + ")");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     @Test
     void theTypesUnderTestAreTheOnesTheOpsClaim() {
         assertThat(decodedBlockTypes()).contains(DType.Q8_0, DType.Q4_0, DType.Q5_0, DType.Q5_1, DType.Q4_1);

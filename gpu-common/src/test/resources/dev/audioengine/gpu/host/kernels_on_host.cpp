@@ -5,6 +5,7 @@
 //   kernels_on_host decode   DT N            BLOCKS OUT   ae_cast_to_f32 of N values of type DT (its ordinal)
 //   kernels_on_host quantize DT N            F32    OUT   ae_quantize of N values into blocks of DT
 //   kernels_on_host matvec   DT ROWS N K     W X    OUT   ae_matvec_<type>: y [ROWS, N] = x [ROWS, K] w [N, K]^T
+//                                                         (a block type, or F16 and BF16: ae_matvec_f16, _bf16)
 //   kernels_on_host matmul   DT M N K        W X    OUT   ae_matmul or ae_matmul_blocks (tiled), same product
 // Files are raw little-endian arrays (floats, blocks). sequence.cu's get_rows reads a table element with the same
 // ld_any as the cast; sequence.cu's attention kernels run on the host in attention_on_host.cpp.
@@ -26,6 +27,8 @@ static void matvec(int dt, float* y, const float* x, TD tx, const u8* w, i64 n, 
         case DT_Q5_K: ae_matvec_q5_k(y, x, tx, w, n, k); break;
         case DT_Q3_K: ae_matvec_q3_k(y, x, tx, w, n, k); break;
         case DT_Q2_K: ae_matvec_q2_k(y, x, tx, w, n, k); break;
+        case DT_F16: ae_matvec_f16(y, x, tx, (const u16*) w, n, k); break;
+        case DT_BF16: ae_matvec_bf16(y, x, tx, (const u16*) w, n, k); break;
         default: std::fprintf(stderr, "no mat-vec kernel for dtype %d\n", dt); std::exit(2);
     }
 }
@@ -36,7 +39,7 @@ int main(int argc, char** argv) {
     if (argc < 3) { std::fprintf(stderr, "usage: see the header of kernels_on_host.cpp\n"); return 2; }
     std::string mode = argv[1];
     int dt = std::atoi(argv[2]);
-    int values = is_kquant(dt) ? 256 : 32, bb = blk_bytes(dt);
+    int values = is_kquant(dt) ? 256 : 32, bb = dt == DT_F16 || dt == DT_BF16 ? 2 : blk_bytes(dt);
     if (mode == "decode") {
         i64 n = std::atoll(argv[3]);
         std::vector<char> w = slurp(argv[4]);
