@@ -126,28 +126,10 @@ public final class GpuBackend implements Backend {
         boolean useVmm = onOff(config, p + "vmm", false);
         // 4: moonshine-tiny's server under 64 clients on an H100 gave 1399, 1540 and 1649 audio s/s at 64, 16 and 4 in
         // one call (docs/PERFORMANCE.md); a lone stream (one row) keeps the mat-vec kernel either way
-        String matvecValue = config.option(p + "matvec_max_rows", "4").trim();
-        int matvecRows;
-        try {
-            matvecRows = Integer.parseInt(matvecValue);
-        } catch (NumberFormatException e) {
-            matvecRows = -1;
-        }
-        if (matvecRows < 0 || matvecRows > 64)
-            throw new InvalidOptionValueException(
-                    p + "matvec_max_rows must be a whole number from 0 to 64, got '" + matvecValue + "'");
+        int matvecRows = rows(config, p + "matvec_max_rows", 4);
         // 0 (off) until measured on a GPU: the kernel is checked on the host only (BlockDecodeHostTest, both warp
         // widths); docs/WHISPER.md says what is left to run
-        String halfValue = config.option(p + "half_matvec_rows", "0").trim();
-        int halfRows;
-        try {
-            halfRows = Integer.parseInt(halfValue);
-        } catch (NumberFormatException e) {
-            halfRows = -1;
-        }
-        if (halfRows < 0 || halfRows > 64)
-            throw new InvalidOptionValueException(
-                    p + "half_matvec_rows must be a whole number from 0 to 64, got '" + halfValue + "'");
+        int halfRows = rows(config, p + "half_matvec_rows", 0);
         VmmPool v = null;
         KernelCache k = null;
         GemmChoice g = null;
@@ -228,6 +210,20 @@ public final class GpuBackend implements Backend {
                 prefix + ".pinned",
                 prefix + ".vmm",
                 prefix + ".profile");
+    }
+
+    /** A row count option: a whole number from 0 to 64 (the mat-vec kernels' reach), or the message that says so. */
+    static int rows(BackendConfig config, String key, int fallback) {
+        String v = config.option(key, Integer.toString(fallback)).trim();
+        int n;
+        try {
+            n = Integer.parseInt(v);
+        } catch (NumberFormatException e) {
+            n = -1;
+        }
+        if (n < 0 || n > 64)
+            throw new InvalidOptionValueException(key + " must be a whole number from 0 to 64, got '" + v + "'");
+        return n;
     }
 
     static boolean onOff(BackendConfig config, String key, boolean fallback) {

@@ -252,25 +252,8 @@ class BlockDecodeHostTest {
                             wp.toString(),
                             xp.toString(),
                             out.toString()));
-                    float[] y = readFloats(out);
-                    assertThat(y).hasSize(m * n);
-                    for (int row = 0; row < m; row++) {
-                        for (int col = 0; col < n; col++) {
-                            double sum = 0, mag = 0;
-                            for (int i = 0; i < k; i++) {
-                                double p = (double) wf[col * k + i] * x[row * k + i];
-                                sum += p;
-                                mag += Math.abs(p);
-                            }
-                            // float32 accumulation of k products: a few units of 2^-24 times the magnitudes' sum
-                            double tol = 8 * k * 0x1p-24 * mag + 1e-30;
-                            double got = y[row * n + col];
-                            if (!(Math.abs(got - sum) <= tol))
-                                throw new AssertionError(t + " " + r[1] + (r[0].endsWith("64") ? " (wave64)" : "")
-                                        + " x[" + m + "," + k + "] y[" + row + "," + col + "]: kernel " + got
-                                        + ", float64 " + sum + " (tolerance " + tol + ", seed " + SEED + ")");
-                        }
-                    }
+                    assertFloat64Product(
+                            t + " " + r[1] + (r[0].endsWith("64") ? " (wave64)" : ""), readFloats(out), wf, x, m, n, k);
                 }
             }
         }
@@ -313,26 +296,39 @@ class BlockDecodeHostTest {
                                 wp.toString(),
                                 xp.toString(),
                                 out.toString()));
-                        float[] y = readFloats(out);
-                        assertThat(y).hasSize(m * n);
-                        for (int row = 0; row < m; row++) {
-                            for (int col = 0; col < n; col++) {
-                                double sum = 0, mag = 0;
-                                for (int i = 0; i < k; i++) {
-                                    double p = (double) wf[col * k + i] * x[row * k + i];
-                                    sum += p;
-                                    mag += Math.abs(p);
-                                }
-                                double tol = 8 * k * 0x1p-24 * mag + 1e-30;
-                                double got = y[row * n + col];
-                                if (!(Math.abs(got - sum) <= tol))
-                                    throw new AssertionError(t + " matvec" + (harness == harness64 ? " (wave64)" : "")
-                                            + " x[" + m + "," + k + "] y[" + row + "," + col + "]: kernel " + got
-                                            + ", float64 " + sum + " (tolerance " + tol + ", seed " + SEED + ")");
-                            }
-                        }
+                        assertFloat64Product(
+                                t + " matvec" + (harness == harness64 ? " (wave64)" : ""),
+                                readFloats(out),
+                                wf,
+                                x,
+                                m,
+                                n,
+                                k);
                     }
                 }
+            }
+        }
+    }
+
+    /**
+     * y [m, n] is x [m, k] times w [n, k] transposed within F32 accumulation's bound: a few units of 2^-24 times the
+     * sum of the products' magnitudes.
+     */
+    private static void assertFloat64Product(String what, float[] y, float[] w, float[] x, int m, int n, int k) {
+        assertThat(y).hasSize(m * n);
+        for (int row = 0; row < m; row++) {
+            for (int col = 0; col < n; col++) {
+                double sum = 0, mag = 0;
+                for (int i = 0; i < k; i++) {
+                    double p = (double) w[col * k + i] * x[row * k + i];
+                    sum += p;
+                    mag += Math.abs(p);
+                }
+                double tol = 8 * k * 0x1p-24 * mag + 1e-30;
+                double got = y[row * n + col];
+                if (!(Math.abs(got - sum) <= tol))
+                    throw new AssertionError(what + " x[" + m + "," + k + "] y[" + row + "," + col + "]: kernel " + got
+                            + ", float64 " + sum + " (tolerance " + tol + ", seed " + SEED + ")");
             }
         }
     }
