@@ -14,7 +14,7 @@ set -u
 . scripts/gpu/batching-setup.sh
 CLIENTS=${CLIENTS:-64} ROUNDS=${ROUNDS:-3} ALT_ROUNDS=${ALT_ROUNDS:-3}
 MODEL=${MODEL:-tiny}; export ASR_MODEL=moonshine-$MODEL
-AUDIO=.gpu/audio; [ -d $AUDIO ] || AUDIO=.gpub/audio
+AUDIO=.gpu/audio; [ -d $AUDIO ] || AUDIO=.gpub/audio; [ -d $AUDIO ] || AUDIO=.gpub-dec/audio
 get() { python3 -c "import sys,urllib.request; sys.stdout.write(urllib.request.urlopen('http://localhost:8090'+sys.argv[1], timeout=5).read().decode())" "$1"; }
 $AE serve --port 8090 --models $ASR_MODEL --preload --queue 256 --backend cuda ${ENGINE_OPTS:-} > $OUT/serve-$MODEL.log 2>&1 &
 pid=$!

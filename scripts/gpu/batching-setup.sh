@@ -12,9 +12,14 @@ if [ -d .gpu ]; then
   cp .gpu/llama-tokenizer.js .gpu/silero_vad_v6.onnx $AUDIOENGINE_CACHE/
 fi
 # moonshine-base rides in a second call on the same warm machine (.gpub: 45 MB of xz'd ONNX, too large beside .gpu)
-if [ -d .gpub ]; then
-  xz -dc .gpub/moonshine-base-quantized-encoder_model.onnx.xz > $AUDIOENGINE_CACHE/moonshine-base-quantized-encoder_model.onnx
-  xz -dc .gpub/moonshine-base-quantized-decoder_model_merged.onnx.xz > $AUDIOENGINE_CACHE/moonshine-base-quantized-decoder_model_merged.onnx
-fi
+# (or, where the image rides beside it, in pieces over two calls: each file that came is unpacked, none overwritten
+# by one that did not; see scripts/gpu/base-split-package)
+for d in .gpub .gpub-enc .gpub-dec; do
+  for f in encoder_model decoder_model_merged; do
+    [ -f $d/moonshine-base-quantized-$f.onnx.xz ] \
+      && xz -dc $d/moonshine-base-quantized-$f.onnx.xz > $AUDIOENGINE_CACHE/moonshine-base-quantized-$f.onnx
+  done
+  [ -f $d/llama-tokenizer.js ] && cp $d/llama-tokenizer.js $AUDIOENGINE_CACHE/
+done
 AE=/tmp/audioengine/bin/audioengine
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee $OUT/device.txt
