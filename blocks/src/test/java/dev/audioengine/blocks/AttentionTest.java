@@ -72,19 +72,10 @@ class AttentionTest {
                 HostTensor x = r.f32(Shape.of(b, tq, d));
                 HostTensor mem = r.f32(Shape.of(b, tk, dm))) {
             Map<String, HostTensor> in = cross ? Map.of("x", x, "mem", mem) : Map.of("x", x);
-            outFused = run(
-                    store.scope(),
-                    EnumSet.of(Capability.FUSED_ATTENTION),
-                    form,
-                    heads,
-                    kvHeads,
-                    rotary,
-                    x,
-                    mem,
-                    in,
-                    seed,
-                    false);
-            outComposite = run(store.scope(), Set.of(), form, heads, kvHeads, rotary, x, mem, in, seed, false);
+            java.util.function.BiFunction<Set<Capability>, Boolean, float[]> block = (effective, stacked) ->
+                    run(store.scope(), effective, form, heads, kvHeads, rotary, x, mem, in, seed, stacked);
+            outFused = block.apply(EnumSet.of(Capability.FUSED_ATTENTION), false);
+            outComposite = block.apply(Set.of(), false);
             Shape shape = Shape.of(b, tq, d);
             Closeness.assertNmse(
                     "fused vs composite lowering", shape, seed, outComposite, BlockCheck.widen(outFused), 1e-10);
@@ -130,18 +121,7 @@ class AttentionTest {
             Closeness.assertNmse("attention block vs independent float64", shape, seed, outFused, expect, 1e-9);
             if (!cross) {
                 // q, k and v in one product (the keys have no bias, the values do: the stacked bias is zero there)
-                float[] outStacked = run(
-                        store.scope(),
-                        EnumSet.of(Capability.FUSED_ATTENTION),
-                        form,
-                        heads,
-                        kvHeads,
-                        rotary,
-                        x,
-                        mem,
-                        in,
-                        seed,
-                        true);
+                float[] outStacked = block.apply(EnumSet.of(Capability.FUSED_ATTENTION), true);
                 Closeness.assertNmse(
                         "stacked projections vs independent float64", shape, seed, outStacked, expect, 1e-9);
             }

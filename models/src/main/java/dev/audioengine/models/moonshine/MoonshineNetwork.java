@@ -356,9 +356,9 @@ public final class MoonshineNetwork {
             MultiHeadAttention.Projections p =
                     width == 1 ? self.project(g, x, position) : perSequence(g, self, x, position);
             Tensor keys =
-                    g.writeSlice(g.state(cacheName("self_k", l), selfShape), written(g, p.keys(), slots), 2, writeAt);
+                    g.writeSlice(g.state(cacheName("self_k", l), selfShape), toSlots(g, p.keys(), slots), 2, writeAt);
             Tensor values =
-                    g.writeSlice(g.state(cacheName("self_v", l), selfShape), written(g, p.values(), slots), 2, writeAt);
+                    g.writeSlice(g.state(cacheName("self_v", l), selfShape), toSlots(g, p.values(), slots), 2, writeAt);
             Tensor attended = self.attend(g, toSlots(g, p.queries(), slots), keys, values, selfMask);
             h = g.add(h, self.output(g, firstSlots(g, attended, width)));
 
@@ -388,18 +388,11 @@ public final class MoonshineNetwork {
     }
 
     /**
-     * New keys or values as write_slice takes them: padded to all slots. write_slice and pad read strided views on
-     * every backend (conformance: strided sources), so the projections' head views go in as they are.
-     */
-    private static Tensor written(GraphBuilder g, Tensor t, int slots) {
-        return toSlots(g, t, slots);
-    }
-
-    /**
      * [W, ...] padded with zeros to [slots, ...] (what a per-slot write_slice and an all-slot attention take); as it is
-     * when the step spans every slot, so that a one-slot step adds no copy to the single-stream path. The pad reads a
-     * view directly: a copy first would be one more kernel per use, four a layer, in a step that is bound by its
-     * kernels' count on a GPU.
+     * when the step spans every slot, so that a one-slot step adds no copy to the single-stream path. The pad (and
+     * write_slice, where nothing is padded) reads a view directly, as every backend does (conformance: strided
+     * sources): a copy first would be one more kernel per use, four a layer, in a step bound by its kernels' count on a
+     * GPU.
      */
     private static Tensor toSlots(GraphBuilder g, Tensor t, int slots) {
         if (t.dim(0) == slots) return t;

@@ -79,14 +79,7 @@ public final class MoonshineWeights implements AutoCloseable {
         for (int l = 0; l < c.encoderLayers(); l++) {
             WeightScope s = enc.child("layers", l);
             MultiHeadAttention attn = attention(
-                            s.child("self_attn"),
-                            layout,
-                            c.encoderHeads(),
-                            c.encoderHeads(),
-                            c.encoderRotary(),
-                            effective,
-                            d)
-                    .withStackedProjections(s.full("self_attn") + " q,k,v");
+                    s.child("self_attn"), layout, c.encoderHeads(), c.encoderHeads(), c.encoderRotary(), effective, d);
             Linear fc1 = Linear.load(s.child("mlp.fc1")), fc2 = Linear.load(s.child("mlp.fc2"));
             requireShape(s.full("mlp.fc1"), fc1, c.intermediate(), d);
             requireShape(s.full("mlp.fc2"), fc2, d, c.intermediate());
@@ -124,6 +117,8 @@ public final class MoonshineWeights implements AutoCloseable {
                                     c.decoderRotary(),
                                     effective,
                                     d)
+                            // one product for q, k and v: a decoder step is a chain of small products, each paid
+                            // per launch on a GPU (the encoder's are few and wide, and a stacked copy costs memory)
                             .withStackedProjections(s.full("self_attn") + " q,k,v"),
                     norm(s, "post_attention_layernorm", d),
                     attention(
