@@ -134,6 +134,26 @@ final class WhisperDecoding {
      * win, text tokens are set to −∞ after the softmax (whisper.cpp does not renormalize over the timestamps).
      */
     static double[] shape(float[] logits, List<Token> taken, WhisperTokenizer t, boolean timestamps) {
+        rules(logits, taken, t, timestamps);
+        double[] logprobs = logSoftmax(logits);
+        if (!timestamps) return logprobs;
+        int v = logits.length, beg = t.timestampBegin();
+        float ninf = Float.NEGATIVE_INFINITY;
+        double maxTs = ninf, sum = 0;
+        for (int i = beg; i < v; i++) maxTs = Math.max(maxTs, logprobs[i]);
+        for (int i = beg; i < v; i++) if (logprobs[i] > ninf) sum += Math.exp(logprobs[i] - maxTs);
+        double timestampLogprob = sum > 0 ? Math.log(sum) + maxTs : ninf;
+        double maxText = ninf;
+        for (int i = 0; i < beg; i++) maxText = Math.max(maxText, logprobs[i]);
+        if (timestampLogprob > maxText) {
+            Arrays.fill(logits, 0, beg, ninf);
+            Arrays.fill(logprobs, 0, beg, Double.NEGATIVE_INFINITY);
+        }
+        return logprobs;
+    }
+
+    /** The rules of {@link #shape} that forbid tokens: each sets its tokens' logits to −∞, in place. */
+    private static void rules(float[] logits, List<Token> taken, WhisperTokenizer t, boolean timestamps) {
         int v = logits.length, beg = t.timestampBegin();
         float ninf = Float.NEGATIVE_INFINITY;
         boolean initial = taken.isEmpty();
@@ -147,7 +167,7 @@ final class WhisperDecoding {
             logits[id] = ninf;
         for (int i = 0; i < WhisperTokenizer.LANGUAGES.size() && t.sot() + 1 + i < v; i++)
             logits[t.sot() + 1 + i] = ninf;
-        if (!timestamps) return logSoftmax(logits);
+        if (!timestamps) return;
 
         int n = taken.size();
         boolean lastWasTimestamp = n > 0 && taken.get(n - 1).id() >= beg;
@@ -160,19 +180,70 @@ final class WhisperDecoding {
         int last = -1; // the latest timestamp after 0.00 (whisper.cpp moves its window on those only)
         for (Token k : taken) if (k.id() > beg) last = k.id() - beg;
         if (last > 0) Arrays.fill(logits, beg, beg + last, ninf);
+    }
 
-        double[] logprobs = logSoftmax(logits);
-        double maxTs = ninf, sum = 0;
-        for (int i = beg; i < v; i++) maxTs = Math.max(maxTs, logprobs[i]);
-        for (int i = beg; i < v; i++) if (logprobs[i] > ninf) sum += Math.exp(logprobs[i] - maxTs);
-        double timestampLogprob = sum > 0 ? Math.log(sum) + maxTs : ninf;
-        double maxText = ninf;
-        for (int i = 0; i < beg; i++) maxText = Math.max(maxText, logprobs[i]);
-        if (timestampLogprob > maxText) {
-            Arrays.fill(logits, 0, beg, ninf);
-            Arrays.fill(logprobs, 0, beg, Double.NEGATIVE_INFINITY);
+    /**
+     * What greedy decoding at temperature 0 takes from a step (whisper.cpp's {@code whisper_sample_token} with
+     * {@code best}): the token of the largest probability after {@link #shape} (the first of equal floats), that
+     * probability and its log-probability as floats, and the likeliest timestamp token (whisper.cpp's {@code tid}; 0
+     * when none is possible).
+     */
+    record Greedy(int id, float probability, float logprob, int likeliestTimestamp) {}
+
+    /**
+     * {@link #shape} followed by whisper.cpp's greedy pick, without the full distribution: the same bits as taking the
+     * argmax of {@code (float) exp(shape(...)[i])} (0 where forbidden), but one pass of {@code exp} over the
+     * vocabulary where that takes two, plus three arrays of its size a step. A 220-token window on a GPU spent about a
+     * fifth of its time on this host work (docs/WHISPER.md). Applies the rules to {@code logits} in place.
+     */
+    static Greedy greedy(float[] logits, List<Token> taken, WhisperTokenizer t, boolean timestamps) {
+        rules(logits, taken, t, timestamps);
+        int v = logits.length, beg = t.timestampBegin();
+        double ninf = Double.NEGATIVE_INFINITY;
+        // logSoftmax's sums exactly: its max over widened floats, its order of additions
+        double max = ninf, maxText = ninf, maxTs = ninf;
+        for (int i = 0; i < beg; i++) maxText = Math.max(maxText, logits[i]);
+        for (int i = beg; i < v; i++) maxTs = Math.max(maxTs, logits[i]);
+        max = Math.max(maxText, maxTs);
+        double sum = 0;
+        for (float l : logits) if (l > Float.NEGATIVE_INFINITY) sum += Math.exp(l - max);
+        double lse = Math.log(sum) + max;
+        boolean timestampsWin = false;
+        if (timestamps && maxTs > ninf) {
+            // shape's test on its log-probabilities, each formed as it forms them (l − lse, then the differences)
+            double maxTsLogprob = maxTs - lse, tsSum = 0;
+            for (int i = beg; i < v; i++)
+                if (logits[i] > Float.NEGATIVE_INFINITY) tsSum += Math.exp((logits[i] - lse) - maxTsLogprob);
+            double timestampLogprob = tsSum > 0 ? Math.log(tsSum) + maxTsLogprob : ninf;
+            timestampsWin = timestampLogprob > maxText - lse;
         }
-        return logprobs;
+        int from = timestampsWin ? beg : 0;
+        int id = firstOfLargestProbability(logits, from, v, timestampsWin ? maxTs : max, lse);
+        int tid = firstOfLargestProbability(logits, beg, v, maxTs, lse);
+        if (timestampsWin) Arrays.fill(logits, 0, beg, Float.NEGATIVE_INFINITY);
+        if (id < 0)
+            return new Greedy(
+                    0,
+                    0f,
+                    logits[0] == Float.NEGATIVE_INFINITY ? Float.NEGATIVE_INFINITY : (float) (logits[0] - lse),
+                    Math.max(tid, 0));
+        return new Greedy(id, (float) Math.exp(logits[id] - lse), (float) (logits[id] - lse), Math.max(tid, 0));
+    }
+
+    /**
+     * The first index in {@code [from, to)} whose probability {@code (float) exp(l − lse)} is the largest there (−1
+     * when every one is 0). {@code exp} and the narrowing are monotonic, so the largest is that of {@code top} (the
+     * largest logit there), and only logits within float rounding of it can equal it: those alone are exponentiated.
+     */
+    private static int firstOfLargestProbability(float[] logits, int from, int to, double top, double lse) {
+        if (top == Double.NEGATIVE_INFINITY) return -1;
+        float best = (float) Math.exp(top - lse);
+        if (best == 0f) return -1;
+        // a normal float equal to best needs l within about 2.4e-7 of top; a subnormal one (a timestamp far below the
+        // text) has coarser steps, and then every logit is tried
+        double near = best >= Float.MIN_NORMAL ? top - 1e-3 : Double.NEGATIVE_INFINITY;
+        for (int i = from; i < to; i++) if (logits[i] >= near && (float) Math.exp(logits[i] - lse) == best) return i;
+        throw new AssertionError("no logit reaches the largest probability");
     }
 
     /** The likeliest token of shaped logits and its softmax probability. */

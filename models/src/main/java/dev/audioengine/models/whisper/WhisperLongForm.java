@@ -81,7 +81,8 @@ final class WhisperLongForm {
         int resultLength, seekDelta = WINDOW_FRAMES;
         boolean hasTs, completed, failed;
         double average = Double.NEGATIVE_INFINITY, score = Double.NEGATIVE_INFINITY;
-        float[] probs, logprobs;
+        float[] probs, logprobs; // at a temperature above 0: the distribution drawn from
+        WhisperDecoding.Greedy greedy; // at temperature 0: the token taken
 
         boolean active() {
             return !completed && !failed;
@@ -237,7 +238,7 @@ final class WhisperLongForm {
         int limit = Math.min(textCtx / 2 - 4, textCtx - prompt.length);
         Decoder first = new Decoder();
         process(first, logits.clone(), temperature, timestamps);
-        int firstTid = likeliestTimestamp(first.probs);
+        int firstTid = temperature == 0 ? first.greedy.likeliestTimestamp() : likeliestTimestamp(first.probs);
         if (beamSize > 1) {
             // beam search chosen: whisper.cpp's fallback passes run its beam loop too, with best-of decoders
             int decoders = temperature > 0 ? o.bestOf() : beamSize;
@@ -289,6 +290,7 @@ final class WhisperLongForm {
             d[j] = new Decoder();
             d[j].probs = first.probs;
             d[j].logprobs = first.logprobs;
+            d[j].greedy = first.greedy;
         }
         if (n > 1) session.startBeams(n);
         try {
@@ -297,17 +299,12 @@ final class WhisperLongForm {
                 for (int j = 0; j < n; j++) {
                     Decoder k = d[j];
                     if (!k.active()) continue;
-                    int id;
                     if (temperature == 0) {
-                        id = 0;
-                        float p = 0;
-                        for (int v = 0; v < k.probs.length; v++)
-                            if (p < k.probs[v]) {
-                                p = k.probs[v];
-                                id = v;
-                            }
-                    } else id = WhisperBeamSearch.draw(WhisperBeamSearch.cumulative(k.probs), random[j]);
-                    k.tokens.add(new Step(id, k.probs[id], k.logprobs[id]));
+                        k.tokens.add(new Step(k.greedy.id(), k.greedy.probability(), k.greedy.logprob()));
+                    } else {
+                        int id = WhisperBeamSearch.draw(WhisperBeamSearch.cumulative(k.probs), random[j]);
+                        k.tokens.add(new Step(id, k.probs[id], k.logprobs[id]));
+                    }
                 }
                 boolean all = true;
                 for (Decoder k : d) {
@@ -380,12 +377,18 @@ final class WhisperLongForm {
 
     /**
      * whisper.cpp's {@code whisper_process_logits}: the logits divided by the temperature (above 0), the rules
-     * applied; the decoder's probabilities (0 where a rule forbids) and log-probabilities.
+     * applied; the decoder's probabilities (0 where a rule forbids) and log-probabilities, or at temperature 0 only
+     * the token greedy decoding takes from them ({@link WhisperDecoding#greedy}: the same token, in a fraction of the
+     * time).
      */
     private void process(Decoder k, float[] logits, float temperature, boolean timestamps) {
-        if (temperature > 0) for (int i = 0; i < logits.length; i++) logits[i] /= temperature;
         List<WhisperDecoding.Token> taken = new ArrayList<>(k.tokens.size());
         for (Step s : k.tokens) taken.add(new WhisperDecoding.Token(s.id(), s.p()));
+        if (temperature == 0) {
+            k.greedy = WhisperDecoding.greedy(logits, taken, t, timestamps);
+            return;
+        }
+        for (int i = 0; i < logits.length; i++) logits[i] /= temperature;
         double[] lp = WhisperDecoding.shape(logits, taken, t, timestamps);
         float[] probs = new float[logits.length], logprobs = new float[logits.length];
         for (int i = 0; i < logits.length; i++) {

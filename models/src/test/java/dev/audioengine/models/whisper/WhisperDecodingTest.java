@@ -85,6 +85,89 @@ class WhisperDecodingTest {
         assertThat(WhisperDecoding.pick(sum).id()).isBetween(BEG + 100, BEG + 199);
     }
 
+    /**
+     * {@link WhisperDecoding#greedy} against what the long-form decoder did before it (and whisper.cpp does): the whole
+     * shaped distribution as floats, its argmax (the first of equals), that token's float probability and
+     * log-probability, and the first likeliest timestamp. Bit for bit, on fresh logits of every kind the rules meet:
+     * text winning, timestamps winning on their sum, exact ties and neighbours one float step apart at the top, and
+     * timestamps so unlikely that their probabilities are subnormal floats (coarse steps: many tie).
+     */
+    @Test
+    void greedyTakesWhatTheWholeDistributionsArgmaxTakes() {
+        java.util.Random r = new java.util.Random(System.nanoTime());
+        long seed = r.nextLong();
+        r = new java.util.Random(seed);
+        int tsWins = 0, textWins = 0, ties = 0, subnormal = 0;
+        for (int c = 0; c < 400; c++) {
+            float[] l = new float[T.size()];
+            float scale = 0.5f + 8 * r.nextFloat();
+            for (int i = 0; i < l.length; i++) l[i] = (float) (r.nextGaussian() * scale);
+            int kind = c % 5;
+            if (kind == 1) for (int i = BEG; i < l.length; i++) l[i] += 3 * scale; // timestamps likely
+            if (kind == 2) { // timestamp probabilities about e^-100: subnormal floats 2 % apart, so many are equal
+                double sum = 0;
+                for (int i = 0; i < BEG; i++) sum += Math.exp(l[i]);
+                float lse = (float) Math.log(sum);
+                for (int i = BEG; i < l.length; i++) l[i] = lse - 100 + 0.1f * r.nextFloat();
+            }
+            if (kind == 3 || kind == 4) {
+                // the top reached more than once, and one float step below it: near 0.5 a step of the logit is half a
+                // step of the probability, so the two can round to the same probability
+                float top = -Float.MAX_VALUE;
+                for (float x : l) top = Math.max(top, x);
+                for (int i = 0; i < l.length; i++) l[i] -= top - 0.25f;
+                top = 0.5f;
+                int from = kind == 3 || r.nextBoolean() ? 0 : BEG;
+                for (int k = 0; k < 4; k++) {
+                    int at = from + r.nextInt(l.length - from);
+                    l[at] = k % 2 == 0 ? top : Math.nextDown(top);
+                }
+                ties++;
+            }
+            List<WhisperDecoding.Token> taken = new ArrayList<>();
+            int n = r.nextInt(4);
+            for (int k = 0; k < n; k++)
+                taken.add(new WhisperDecoding.Token(r.nextBoolean() ? BEG + 1 + r.nextInt(40) : r.nextInt(T.eot()), 1));
+            boolean timestamps = c % 7 != 6;
+
+            float[] whole = l.clone();
+            double[] lp = WhisperDecoding.shape(whole, taken, T, timestamps);
+            float[] probs = new float[l.length];
+            for (int i = 0; i < l.length; i++)
+                probs[i] = whole[i] == Float.NEGATIVE_INFINITY ? 0 : (float) Math.exp(lp[i]);
+            int id = 0;
+            float p = 0;
+            for (int i = 0; i < probs.length; i++)
+                if (p < probs[i]) {
+                    p = probs[i];
+                    id = i;
+                }
+            int tid = 0;
+            float pt = 0;
+            for (int i = BEG; i < probs.length; i++)
+                if (pt < probs[i]) {
+                    pt = probs[i];
+                    tid = i;
+                }
+            WhisperDecoding.Greedy g = WhisperDecoding.greedy(l, taken, T, timestamps);
+            String at = "case " + c + " of seed " + seed;
+            assertThat(g.id()).as(at).isEqualTo(id);
+            assertThat(g.probability()).as(at).isEqualTo(p);
+            assertThat(g.logprob()).as(at).isEqualTo((float) lp[id]);
+            assertThat(g.likeliestTimestamp()).as(at).isEqualTo(tid);
+            assertThat(l)
+                    .as(at + ": the rules applied in place as shape applies them")
+                    .containsExactly(whole);
+            if (pt > 0 && pt < Float.MIN_NORMAL) subnormal++;
+            if (id >= BEG) tsWins++;
+            else textWins++;
+        }
+        assertThat(tsWins).as("timestamps taken in some cases").isGreaterThan(20);
+        assertThat(textWins).as("text taken in some cases").isGreaterThan(20);
+        assertThat(ties).isGreaterThan(100);
+        assertThat(subnormal).as("subnormal likeliest timestamps").isGreaterThan(20);
+    }
+
     @Test
     void withoutTimestampsNoneIsTakenAndSpecialsNever() {
         float[] l = flat();
