@@ -137,7 +137,7 @@ final class GgmlWhisperReader {
 
         long total = 0;
         for (Found f : found) total += (f.bytes() + ALIGN - 1) / ALIGN * ALIGN;
-        MemorySegment copy = arena.allocate(Math.max(total, 1), ALIGN);
+        MemorySegment copy = dev.audioengine.api.tensor.NativeMemory.zeroed(arena, Math.max(total, 1), ALIGN);
         Map<String, TensorInfo> tensors = new LinkedHashMap<>();
         long at = 0;
         for (Found f : found) {

@@ -13,7 +13,7 @@ final class CpuBuffer implements DeviceBuffer {
 
     CpuBuffer(long bytes, java.util.function.Consumer<CpuBuffer> onClose) {
         this.arena = Arena.ofShared();
-        this.segment = arena.allocate(Math.max(1, bytes), 64);
+        this.segment = dev.audioengine.api.tensor.NativeMemory.zeroed(arena, Math.max(1, bytes), 64);
         this.onClose = onClose;
     }
 

@@ -124,7 +124,8 @@ public final class PersistentTensor implements AutoCloseable {
         // cache is megabytes, and a one-shot job zeroed (and faulted in) that much host memory once more per cache
         long bytes = byteSize();
         try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
-            java.lang.foreign.MemorySegment zeros = arena.allocate(Math.max(1, Math.min(bytes, ZERO_CHUNK)));
+            java.lang.foreign.MemorySegment zeros =
+                    dev.audioengine.api.tensor.NativeMemory.zeroed(arena, Math.max(1, Math.min(bytes, ZERO_CHUNK)), 8);
             for (long at = 0; at < bytes; at += zeros.byteSize())
                 backend.upload(buffer, at, zeros.asSlice(0, Math.min(zeros.byteSize(), bytes - at)));
         }

@@ -46,7 +46,7 @@ public final class HostTensor implements AutoCloseable {
      */
     public static HostTensor allocate(DType dtype, Shape shape) {
         Arena arena = Arena.ofShared();
-        MemorySegment seg = arena.allocate(Math.max(1, dtype.bytesFor(shape.elements())), 64);
+        MemorySegment seg = NativeMemory.zeroed(arena, Math.max(1, dtype.bytesFor(shape.elements())), 64);
         return new HostTensor(dtype, shape, seg, arena);
     }
 

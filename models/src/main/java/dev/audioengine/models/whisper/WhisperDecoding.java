@@ -200,20 +200,22 @@ final class WhisperDecoding {
         rules(logits, taken, t, timestamps);
         int v = logits.length, beg = t.timestampBegin();
         double ninf = Double.NEGATIVE_INFINITY;
-        // logSoftmax's sums exactly: its max over widened floats, its order of additions
-        double max = ninf, maxText = ninf, maxTs = ninf;
-        for (int i = 0; i < beg; i++) maxText = Math.max(maxText, logits[i]);
-        for (int i = beg; i < v; i++) maxTs = Math.max(maxTs, logits[i]);
-        max = Math.max(maxText, maxTs);
-        double sum = 0;
-        for (float l : logits) if (l > Float.NEGATIVE_INFINITY) sum += Math.exp(l - max);
+        // logSoftmax's sums exactly: its max over widened floats, its order of additions (a running sum through the
+        // chunks). The passes go by chunks, each a call: a one-shot job runs without on-stack replacement, so a loop
+        // over the whole vocabulary would run in the interpreter in every one of a short window's few calls, while a
+        // chunk's method is compiled after a few tokens
+        double maxText = ninf, maxTs = ninf;
+        for (int c = 0; c < beg; c += CHUNK) maxText = max(logits, c, Math.min(beg, c + CHUNK), maxText);
+        for (int c = beg; c < v; c += CHUNK) maxTs = max(logits, c, Math.min(v, c + CHUNK), maxTs);
+        double max = Math.max(maxText, maxTs), sum = 0;
+        for (int c = 0; c < v; c += CHUNK) sum = expSum(logits, c, Math.min(v, c + CHUNK), max, sum);
         double lse = Math.log(sum) + max;
         boolean timestampsWin = false;
         if (timestamps && maxTs > ninf) {
             // shape's test on its log-probabilities, each formed as it forms them (l − lse, then the differences)
             double maxTsLogprob = maxTs - lse, tsSum = 0;
-            for (int i = beg; i < v; i++)
-                if (logits[i] > Float.NEGATIVE_INFINITY) tsSum += Math.exp((logits[i] - lse) - maxTsLogprob);
+            for (int c = beg; c < v; c += CHUNK)
+                tsSum = timestampSum(logits, c, Math.min(v, c + CHUNK), lse, maxTsLogprob, tsSum);
             double timestampLogprob = tsSum > 0 ? Math.log(tsSum) + maxTsLogprob : ninf;
             timestampsWin = timestampLogprob > maxText - lse;
         }
@@ -242,8 +244,35 @@ final class WhisperDecoding {
         // a normal float equal to best needs l within about 2.4e-7 of top; a subnormal one (a timestamp far below the
         // text) has coarser steps, and then every logit is tried
         double near = best >= Float.MIN_NORMAL ? top - 1e-3 : Double.NEGATIVE_INFINITY;
-        for (int i = from; i < to; i++) if (logits[i] >= near && (float) Math.exp(logits[i] - lse) == best) return i;
+        for (int c = from; c < to; c += CHUNK) {
+            int at = first(logits, c, Math.min(to, c + CHUNK), near, lse, best);
+            if (at >= 0) return at;
+        }
         throw new AssertionError("no logit reaches the largest probability");
+    }
+
+    /** Elements of a chunk of {@link #greedy}'s passes: a call each, so the JIT takes them over early. */
+    private static final int CHUNK = 2048;
+
+    private static double max(float[] logits, int from, int to, double max) {
+        for (int i = from; i < to; i++) max = Math.max(max, logits[i]);
+        return max;
+    }
+
+    private static double expSum(float[] logits, int from, int to, double max, double sum) {
+        for (int i = from; i < to; i++) if (logits[i] > Float.NEGATIVE_INFINITY) sum += Math.exp(logits[i] - max);
+        return sum;
+    }
+
+    private static double timestampSum(float[] logits, int from, int to, double lse, double maxLogprob, double sum) {
+        for (int i = from; i < to; i++)
+            if (logits[i] > Float.NEGATIVE_INFINITY) sum += Math.exp((logits[i] - lse) - maxLogprob);
+        return sum;
+    }
+
+    private static int first(float[] logits, int from, int to, double near, double lse, float best) {
+        for (int i = from; i < to; i++) if (logits[i] >= near && (float) Math.exp(logits[i] - lse) == best) return i;
+        return -1;
     }
 
     /** The likeliest token of shaped logits and its softmax probability. */
