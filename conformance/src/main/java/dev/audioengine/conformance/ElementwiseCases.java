@@ -73,6 +73,17 @@ final class ElementwiseCases {
         b = d.g.slice(d.f32("b", rhs(k), 2, 64), 1, 1, 64, 2);
         out.add(d.done(d.g.binary(k, a, b), "f32", "a[3,2,32] b=[2,64][:,1::2]", Bound.F32));
 
+        // a last axis of one element: log-mel's real and imaginary parts of [.., frames, 2], and a column broadcast
+        d = new CaseDraft();
+        Tensor pairs = d.f32("a", lhs(k), 2, 5, 9, 2), other = d.f32("b", rhs(k), 2, 5, 9, 2);
+        a = d.g.slice(pairs, 3, 0, 1);
+        b = d.g.slice(other, 3, 1, 2);
+        out.add(d.done(d.g.binary(k, a, b), "f32", "a=[2,5,9,2][...,0:1] b=[2,5,9,2][...,1:2]", Bound.F32));
+        d = new CaseDraft();
+        a = d.f32("a", lhs(k), 3, 37, 1);
+        b = d.f32("b", rhs(k), 3, 1, 1);
+        out.add(d.done(d.g.binary(k, a, b), "f32", "a[3,37,1] b[3,1,1]", Bound.F32));
+
         d = new CaseDraft();
         a = d.g.slice(d.f32("a", lhs(k), 6, 33), 0, 1, 6);
         b = d.g.reshape(d.f32("b", rhs(k), 165), 5, 33);

@@ -203,6 +203,7 @@ public final class GpuBackend implements Backend {
                 prefix + ".tf32",
                 prefix + ".matmul",
                 prefix + ".matvec_max_rows",
+                prefix + ".half_matvec_rows",
                 prefix + ".graphs",
                 prefix + ".graph_cache",
                 prefix + ".kernel_cache",

@@ -366,6 +366,9 @@ class GpuBackendTest {
         assertThatThrownBy(() -> open(null, Map.of("hip.half_matvec_rows", "x")))
                 .isInstanceOf(InvalidOptionValueException.class)
                 .hasMessageContaining("hip.half_matvec_rows must be a whole number from 0 to 64, got 'x'");
+        // the engine refuses an option its backend's provider does not list: this one was missing, and only a device
+        // run through the CLI found it out
+        assertThat(GpuBackend.optionKeys("cuda")).contains("cuda.half_matvec_rows");
     }
 
     @Test

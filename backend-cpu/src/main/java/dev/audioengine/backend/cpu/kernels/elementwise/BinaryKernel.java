@@ -29,12 +29,20 @@ public final class BinaryKernel implements CpuKernel {
         Op.BinaryKind kind = ((Op.Binary) node.op()).kind();
         CpuTensor a = broadcastTo(in[0], out), b = broadcastTo(in[1], out);
         long[] d = out.dims();
-        int rows = Math.toIntExact(d[0] * d[1] * d[2]);
-        int n = (int) d[3];
+        // A last axis of one element (the real part of complex pairs: Whisper's log-mel squares 603,000 of them) made
+        // every element a row of its own; such rows run along the axis before it instead, strided. The loop over rows
+        // is a lambda called once per op and thread, which one-shot jobs run in the interpreter (no OSR): it now turns
+        // hundreds of times, not hundreds of thousands, and the row method it calls is compiled after a few.
+        boolean along2 = d[3] == 1 && d[2] > 1 && out.strides()[2] == 1;
+        long inner = along2 ? 1 : d[2];
+        int rows = Math.toIntExact(d[0] * d[1] * inner);
+        int n = (int) (along2 ? d[2] : d[3]);
+        int axis = along2 ? 2 : 3;
+        long sa = a.strides()[axis], sb = b.strides()[axis];
         return () -> ctx.pool().parallelRanges(rows, (from, to) -> {
             for (int r = from; r < to; r++) {
-                long i0 = r / (d[1] * d[2]), i1 = (r / d[2]) % d[1], i2 = r % d[2];
-                row(kind, a, a.offset(i0, i1, i2, 0), b, b.offset(i0, i1, i2, 0), out, (long) r * n, n);
+                long i0 = r / (d[1] * inner), i1 = (r / inner) % d[1], i2 = r % inner;
+                row(kind, a, a.offset(i0, i1, i2, 0), sa, b, b.offset(i0, i1, i2, 0), sb, out, (long) r * n, n);
             }
         });
     }
@@ -46,11 +54,20 @@ public final class BinaryKernel implements CpuKernel {
         return new CpuTensor(t.segment(), t.base(), t.dtype(), out.rank(), out.dims(), s);
     }
 
+    /** One row of {@code n} outputs; {@code sa} and {@code sb} are the inputs' element strides along it. */
     private static void row(
-            Op.BinaryKind kind, CpuTensor a, long ao, CpuTensor b, long bo, CpuTensor out, long oo, int n) {
+            Op.BinaryKind kind,
+            CpuTensor a,
+            long ao,
+            long sa,
+            CpuTensor b,
+            long bo,
+            long sb,
+            CpuTensor out,
+            long oo,
+            int n) {
         MemorySegment as = a.segment(), bs = b.segment(), os = out.segment();
         long ab = a.base() + ao * 4, bb = b.base() + bo * 4, ob = out.base() + oo * 4;
-        long sa = a.strides()[3], sb = b.strides()[3];
         int i = 0;
         if (sa == 1 && (sb == 1 || sb == 0) && kind != Op.BinaryKind.POW) {
             // one loop per kind (and per operand form): a vector loop shared by several kinds through a switch was not
