@@ -42,10 +42,7 @@ public final class StftKernel implements CpuKernel {
         return () -> {
             for (int j = 0; j < n; j++) window[j] = win.getFloat(win.offset(0, 0, 0, j));
             for (int b = 0; b < batch; b++) {
-                // by chunks, each a call, as the frames below: this lambda runs once per STFT, and a one-shot job
-                // (no OSR) would interpret a loop over the whole signal (Whisper's 30 s window: 480,000 samples)
-                for (int i0 = 0; i0 < t; i0 += COPY_CHUNK)
-                    copyIn(x, b, i0, Math.min(t, i0 + COPY_CHUNK), signal, b * padded + pad);
+                for (int i = 0; i < t; i++) signal[b * padded + pad + i] = x.getFloat(x.offset(0, 0, b, i));
                 for (int i = 1; i <= pad; i++) { // reflect: the edge sample is not repeated
                     signal[b * padded + pad - i] = signal[b * padded + pad + i];
                     signal[b * padded + pad + t - 1 + i] = signal[b * padded + pad + t - 1 - i];
@@ -56,50 +53,20 @@ public final class StftKernel implements CpuKernel {
                 double[] fr = frame[c], r = re[c], i = im[c];
                 for (int u = units * c / chunks, end = units * (c + 1) / chunks; u < end; u++) {
                     int b = u / blocks, f0 = u % blocks * FB, count = Math.min(FB, frames - f0);
-                    block(signal, b * padded + f0 * hop, hop, window, fr, r, i, ffts[c], count);
-                    write(os, out.base() + (((long) b * bins * frames + f0) * 2) * 4, r, i, bins, count, frames);
+                    for (int f = 0; f < count; f++) {
+                        int at = b * padded + (f0 + f) * hop;
+                        for (int j = 0; j < n; j++) fr[j] = signal[at + j] * window[j];
+                        ffts[c].forward(fr, r, i, f * bins);
+                    }
+                    for (int k = 0; k < bins; k++) { // per bin, the block's frames are adjacent in the output
+                        long o = out.base() + ((((long) b * bins + k) * frames + f0) * 2) * 4;
+                        for (int f = 0; f < count; f++, o += 8) {
+                            os.set(CpuTensor.F32, o, (float) r[f * bins + k]);
+                            os.set(CpuTensor.F32, o + 4, (float) i[f * bins + k]);
+                        }
+                    }
                 }
             });
         };
-    }
-
-    /** Samples copied into the padded signal per call. */
-    private static final int COPY_CHUNK = 4096;
-
-    private static void copyIn(CpuTensor x, int b, int from, int to, float[] signal, int at) {
-        for (int i = from; i < to; i++) signal[at + i] = x.getFloat(x.offset(0, 0, b, i));
-    }
-
-    /** The FFTs of {@code count} frames from {@code start}, {@code hop} apart, into {@code r} and {@code im}. */
-    private static void block(
-            float[] signal,
-            int start,
-            int hop,
-            double[] window,
-            double[] fr,
-            double[] r,
-            double[] im,
-            RealFft fft,
-            int count) {
-        int n = window.length, bins = n / 2 + 1;
-        for (int f = 0; f < count; f++) {
-            int at = start + f * hop;
-            for (int j = 0; j < n; j++) fr[j] = signal[at + j] * window[j];
-            fft.forward(fr, r, im, f * bins);
-        }
-    }
-
-    /**
-     * A block's {@code count} frames into the output [.., bins, frames, 2] at {@code base} (its first frame of bin 0):
-     * per bin, the block's frames are adjacent.
-     */
-    private static void write(MemorySegment os, long base, double[] r, double[] im, int bins, int count, int frames) {
-        for (int k = 0; k < bins; k++) {
-            long o = base + ((long) k * frames * 2) * 4;
-            for (int f = 0; f < count; f++, o += 8) {
-                os.set(CpuTensor.F32, o, (float) r[f * bins + k]);
-                os.set(CpuTensor.F32, o + 4, (float) im[f * bins + k]);
-            }
-        }
     }
 }
