@@ -51,8 +51,8 @@ import java.util.function.Supplier;
  * {@code P.matvec_max_rows=N} (0-64: up to N rows of x, quantized weight constants take the mat-vec kernel, past
  * it the GEMM library on an F32 copy kept on the device, where the vendor verified FAST_PROJECTION; default 4),
  * {@code P.half_matvec_rows=N} (0-64: up to N rows of x, F16 and BF16 weights take a mat-vec kernel, one launch
- * with the activations as they are, instead of the library's narrowing kernel and GEMMs; default 0, off, until it is
- * measured on a GPU),
+ * with the activations as they are, instead of the library's narrowing kernel and GEMMs; default 0, off: on an H100
+ * it passed the matmul check and gave Whisper tiny no speed, CUDA graphs making the library's three launches cheap),
  * {@code P.pinned=on|off} (uploads through page-locked buffers; default on), {@code P.vmm=on|off} (device
  * memory from one reserved address range grown by mapping physical chunks, {@link VmmPool}, instead of
  * the vendor's stream-ordered pool; default off), {@code P.profile=on|off} (time every step apart, graphs
@@ -127,8 +127,8 @@ public final class GpuBackend implements Backend {
         // 4: moonshine-tiny's server under 64 clients on an H100 gave 1399, 1540 and 1649 audio s/s at 64, 16 and 4 in
         // one call (docs/PERFORMANCE.md); a lone stream (one row) keeps the mat-vec kernel either way
         int matvecRows = rows(config, p + "matvec_max_rows", 4);
-        // 0 (off) until measured on a GPU: the kernel is checked on the host only (BlockDecodeHostTest, both warp
-        // widths); docs/WHISPER.md says what is left to run
+        // 0 (off): correct on an H100 (check --op matmul) and no faster there for Whisper tiny (docs/WHISPER.md, "The
+        // second run"); kept as an option for devices or graphs-off runs where launches cost more
         int halfRows = rows(config, p + "half_matvec_rows", 0);
         VmmPool v = null;
         KernelCache k = null;

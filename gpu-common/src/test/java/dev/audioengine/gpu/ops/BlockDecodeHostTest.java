@@ -88,6 +88,23 @@ class BlockDecodeHostTest {
         return dir.resolve(name);
     }
 
+    /** The harness's {@code mode} ("matvec" or "matmul") product of the weights at {@code wp} and x at {@code xp}. */
+    private static float[] product(Path harness, String mode, DType t, int m, int n, int k, Path wp, Path xp)
+            throws Exception {
+        Path out = dir.resolve("y");
+        run(List.of(
+                harness.toString(),
+                mode,
+                "" + t.ordinal(),
+                "" + m,
+                "" + n,
+                "" + k,
+                wp.toString(),
+                xp.toString(),
+                out.toString()));
+        return readFloats(out);
+    }
+
     private static void run(List<String> cmd) throws Exception {
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -240,21 +257,15 @@ class BlockDecodeHostTest {
                 runs.add(new String[] {harness32.toString(), "matvec"});
                 runs.add(new String[] {harness64.toString(), "matvec"});
                 runs.add(new String[] {harness32.toString(), "matmul"});
-                for (String[] r : runs) {
-                    Path out = dir.resolve("y");
-                    run(List.of(
-                            r[0],
-                            r[1],
-                            "" + t.ordinal(),
-                            "" + m,
-                            "" + n,
-                            "" + k,
-                            wp.toString(),
-                            xp.toString(),
-                            out.toString()));
+                for (String[] r : runs)
                     assertFloat64Product(
-                            t + " " + r[1] + (r[0].endsWith("64") ? " (wave64)" : ""), readFloats(out), wf, x, m, n, k);
-                }
+                            t + " " + r[1] + (r[0].endsWith("64") ? " (wave64)" : ""),
+                            product(Path.of(r[0]), r[1], t, m, n, k, wp, xp),
+                            wf,
+                            x,
+                            m,
+                            n,
+                            k);
             }
         }
     }
@@ -284,27 +295,15 @@ class BlockDecodeHostTest {
                     float[] x = new float[m * k];
                     for (int i = 0; i < x.length; i++) x[i] = (float) rnd.nextGaussian() * (1 + 1e-3f * i);
                     Path wp = write("w", wb.array()), xp = write("x", floatBytes(x));
-                    for (Path harness : List.of(harness32, harness64)) {
-                        Path out = dir.resolve("y");
-                        run(List.of(
-                                harness.toString(),
-                                "matvec",
-                                "" + t.ordinal(),
-                                "" + m,
-                                "" + n,
-                                "" + k,
-                                wp.toString(),
-                                xp.toString(),
-                                out.toString()));
+                    for (Path harness : List.of(harness32, harness64))
                         assertFloat64Product(
                                 t + " matvec" + (harness == harness64 ? " (wave64)" : ""),
-                                readFloats(out),
+                                product(harness, "matvec", t, m, n, k, wp, xp),
                                 wf,
                                 x,
                                 m,
                                 n,
                                 k);
-                    }
                 }
             }
         }
