@@ -40,6 +40,7 @@ public final class AudioEngine implements AutoCloseable {
     private final String selectionNote;
     private final int hostThreads;
     private final Builder settings; // what opened this engine, its backend and device resolved: sibling() reopens it
+    private final boolean concurrentRuns;
     private boolean closed;
 
     private AudioEngine(
@@ -57,6 +58,8 @@ public final class AudioEngine implements AutoCloseable {
         this.overrides = overrides;
         this.fallback = fallback;
         this.selectionNote = note;
+        // a GPU's graphs may hand nodes to the CPU fallback mid-run: one lock for both, as before
+        this.concurrentRuns = settings.concurrentRuns && cpuFallback == null && backend.runsConcurrently();
     }
 
     /**
@@ -87,6 +90,29 @@ public final class AudioEngine implements AutoCloseable {
      */
     public int hostThreads() {
         return hostThreads;
+    }
+
+    /**
+     * What a model holds while it runs the graphs of {@code own}, state no other caller shares (a decoding session, a
+     * detector's runner): the engine itself, so that runs on this engine take turns as the backend SPI asks, unless the
+     * engine was opened with {@link Builder#concurrentRuns} on a backend that {@linkplain Backend#runsConcurrently runs
+     * graphs concurrently}; then {@code own}, and callers on other state run at the same time. Allocating and
+     * compiling still hold the engine.
+     *
+     * @param own the caller's own state, never shared between threads at once
+     * @return the monitor to synchronize the runs on
+     */
+    public Object runLock(Object own) {
+        return concurrentRuns ? own : this;
+    }
+
+    /**
+     * Whether {@link #runLock} lets runs of different callers overlap on this engine.
+     *
+     * @return true when opened with {@link Builder#concurrentRuns} on a backend that runs graphs concurrently
+     */
+    public boolean concurrentRuns() {
+        return concurrentRuns;
     }
 
     /**
@@ -259,6 +285,7 @@ public final class AudioEngine implements AutoCloseable {
         private final Map<String, String> options = new LinkedHashMap<>();
         private FallbackPolicy fallback = FallbackPolicy.CPU;
         private BackendRegistry registry;
+        private boolean concurrentRuns;
 
         /** A builder with every default: the CPU backend, device 0, all processors, CPU fallback. */
         public Builder() {}
@@ -349,6 +376,20 @@ public final class AudioEngine implements AutoCloseable {
         }
 
         /**
+         * Lets calls on different state run at once where the backend allows it ({@link AudioEngine#runLock}): for
+         * hosts whose own threads are the parallelism, such as Spark's task slots, each calling on an engine of one
+         * thread, where taking turns would leave all but one core idle. Off by default: a run then has the engine's
+         * worker threads to itself, which is what a multi-threaded engine wants.
+         *
+         * @param on true to let runs overlap on backends that run graphs concurrently (the CPU); ignored elsewhere
+         * @return this builder
+         */
+        public Builder concurrentRuns(boolean on) {
+            this.concurrentRuns = on;
+            return this;
+        }
+
+        /**
          * Use this registry instead of ServiceLoader discovery (tests, custom module layers).
          *
          * @param registry the registry to select from, or null for {@link BackendRegistry#load()} (the default)
@@ -417,6 +458,7 @@ public final class AudioEngine implements AutoCloseable {
             b.options.putAll(options);
             b.fallback = fallback;
             b.registry = registry;
+            b.concurrentRuns = concurrentRuns;
             return b;
         }
     }

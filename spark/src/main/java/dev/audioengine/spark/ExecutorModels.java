@@ -210,6 +210,10 @@ public final class ExecutorModels {
                 .backend(s.backend())
                 .device(key.device())
                 .threads(s.threads())
+                // the task slots are the parallelism: each task's calls on one thread (spark.task.cpus), on a model
+                // the tasks share; on the CPU their runs overlap, one per session, where taking turns on the engine
+                // left one core of two idle (docs/PERFORMANCE.md, "Spark local mode against one CLI process")
+                .concurrentRuns(true)
                 .build();
         try {
             ModelStore store =

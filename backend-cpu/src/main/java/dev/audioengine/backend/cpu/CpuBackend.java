@@ -131,6 +131,16 @@ final class CpuBackend implements Backend {
         };
     }
 
+    /**
+     * Runs of distinct executables are independent: each keeps its kernels' scratch ({@link RunScratch}) to itself,
+     * the weight panel cache is synchronized, and a split that finds the worker pool busy with another run's split
+     * runs its chunks on its own thread, the same chunks, so the same bits.
+     */
+    @Override
+    public boolean runsConcurrently() {
+        return true;
+    }
+
     private static CpuTensor view(Tensor t, TensorPlacement placement) {
         MemorySegment seg = cpu(placement.buffer(t)).segment();
         return CpuTensor.of(t, seg, placement.byteOffset(t));

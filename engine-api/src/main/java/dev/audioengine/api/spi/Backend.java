@@ -9,7 +9,7 @@ import java.util.Set;
 /**
  * An opened device: ggml's backend interface in Java. The engine plans memory and calls
  * {@link #compile} once per graph shape; a GPU backend may record a command buffer or capture
- * a device graph there. Not thread-safe: one run at a time.
+ * a device graph there. Not thread-safe: one run at a time, unless {@link #runsConcurrently()} says otherwise.
  */
 public interface Backend extends AutoCloseable {
     /**
@@ -123,6 +123,18 @@ public interface Backend extends AutoCloseable {
      * may return once work is queued (downloads wait for it); timing code must call this.
      */
     default void synchronize() {}
+
+    /**
+     * Whether the executables of distinct compiled graphs may run on several threads at once (each executable on one
+     * thread at a time). Allocation, compilation and constant uploads take turns all the same. False unless a backend
+     * has made its runs independent: the CPU's kernels keep their scratch per compiled graph and its worker pool runs
+     * a second caller's split on that caller's own thread. {@link dev.audioengine.api.AudioEngine#runLock} reads it.
+     *
+     * @return true where concurrent runs of distinct executables are safe
+     */
+    default boolean runsConcurrently() {
+        return false;
+    }
 
     /** Frees everything this backend allocated. */
     @Override

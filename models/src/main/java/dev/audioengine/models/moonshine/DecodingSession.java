@@ -71,16 +71,18 @@ final class DecodingSession implements AutoCloseable {
     HostTensor encode(float[] samples, int from, int length, boolean keepStates) {
         CompiledGraph enc = encoders.get(length);
         if (enc == null) {
-            enc = engine.compile(
-                    MoonshineNetwork.encoder(
-                            weights.config(), weights.encoder, weights.decoder, length, 1, cache.crossCapacity),
-                    cache.cross());
-            compiledEncoders++;
-            encoders.put(length, enc);
-            if (encoders.size() > ENCODERS_KEPT) {
-                var eldest = encoders.entrySet().iterator().next();
-                eldest.getValue().close();
-                encoders.remove(eldest.getKey());
+            synchronized (engine) { // compiling takes its turn even where runs overlap (AudioEngine.runLock)
+                enc = engine.compile(
+                        MoonshineNetwork.encoder(
+                                weights.config(), weights.encoder, weights.decoder, length, 1, cache.crossCapacity),
+                        cache.cross());
+                compiledEncoders++;
+                encoders.put(length, enc);
+                if (encoders.size() > ENCODERS_KEPT) {
+                    var eldest = encoders.entrySet().iterator().next();
+                    eldest.getValue().close();
+                    encoders.remove(eldest.getKey());
+                }
             }
         }
         float[] window = from == 0 && length == samples.length
@@ -130,10 +132,12 @@ final class DecodingSession implements AutoCloseable {
         if (tokens.length > cache.selfCapacity)
             throw new IllegalArgumentException(tokens.length + " tokens exceed the cache of " + cache.selfCapacity);
         if (stepWithLogits == null) {
-            stepWithLogits = engine.compile(
-                    MoonshineNetwork.step(
-                            weights.config(), weights.decoder, 1, 1, cache.selfCapacity, cache.crossCapacity, true),
-                    cache.all());
+            synchronized (engine) { // compiling takes its turn even where runs overlap
+                stepWithLogits = engine.compile(
+                        MoonshineNetwork.step(
+                                weights.config(), weights.decoder, 1, 1, cache.selfCapacity, cache.crossCapacity, true),
+                        cache.all());
+            }
         }
         int v = weights.config().vocabulary();
         float[] all = new float[tokens.length * v];

@@ -17,7 +17,7 @@ import java.util.Optional;
  * Moonshine on an engine: the weights, the tokenizer, and a pool of decoding sessions (each with its own caches and
  * compiled graphs) lent out one per call, so concurrent callers never share mutable state. Sessions are sized by the
  * longest window they must hear; a pool is kept per size. Runs take turns on the engine (the backend runs one graph
- * at a time).
+ * at a time), or overlap, one per session, on an engine opened for concurrent runs ({@link AudioEngine#runLock}).
  */
 public final class MoonshineModel implements AutoCloseable {
     /** What one window decoded to. */
@@ -175,7 +175,7 @@ public final class MoonshineModel implements AutoCloseable {
         DecodingSession s = borrow(maxWindowSamples, maxTokens);
         try {
             List<Integer> tokens;
-            synchronized (engine) {
+            synchronized (engine.runLock(s)) { // the engine, or the session where runs overlap
                 s.encode(samples, from, length, false);
                 tokens = s.greedy(maxTokens);
             }
@@ -193,7 +193,7 @@ public final class MoonshineModel implements AutoCloseable {
     public List<Integer> decodeExactly(float[] samples, int tokens) {
         DecodingSession s = borrow(samples.length, tokens);
         try {
-            synchronized (engine) {
+            synchronized (engine.runLock(s)) {
                 s.encode(samples, 0, samples.length, false);
                 return s.greedy(tokens, false);
             }
@@ -206,7 +206,7 @@ public final class MoonshineModel implements AutoCloseable {
     public HostTensor encoderStates(float[] samples) {
         DecodingSession s = borrow(samples.length, 8);
         try {
-            synchronized (engine) {
+            synchronized (engine.runLock(s)) {
                 return s.encode(samples, 0, samples.length, true);
             }
         } finally {
@@ -218,7 +218,7 @@ public final class MoonshineModel implements AutoCloseable {
     public float[] teacherForcedLogits(float[] samples, int[] tokens) {
         DecodingSession s = borrow(samples.length, tokens.length);
         try {
-            synchronized (engine) {
+            synchronized (engine.runLock(s)) {
                 s.encode(samples, 0, samples.length, false);
                 return s.logits(tokens);
             }

@@ -46,7 +46,7 @@ final class ChunkRunner implements AutoCloseable {
 
     /** Zeroes the state; an upload to the device, so it takes its turn with the runs of other runners on this engine. */
     void resetState() {
-        synchronized (engine) {
+        synchronized (engine.runLock(this)) {
             state.zero();
         }
     }
@@ -56,13 +56,20 @@ final class ChunkRunner implements AutoCloseable {
      * {@code offset}, carrying the state; writes n probabilities to {@code probs} at {@code at}.
      */
     void run(float[] windows, int offset, int n, float[] probs, int at) {
-        synchronized (engine) { // the Backend SPI runs one graph at a time: runners sharing an engine take turns
-            runLocked(windows, offset, n, probs, at);
+        Compiled cg = graphs.get(n);
+        if (cg == null) {
+            synchronized (engine) { // compiling takes its turn on the engine even where runs overlap
+                cg = graphs.computeIfAbsent(n, this::compile);
+            }
+        }
+        // the Backend SPI runs one graph at a time: runners sharing an engine take turns, unless it was opened for
+        // concurrent runs (AudioEngine.runLock), where this runner's own graphs and state are its alone
+        synchronized (engine.runLock(this)) {
+            runLocked(cg, windows, offset, n, probs, at);
         }
     }
 
-    private void runLocked(float[] windows, int offset, int n, float[] probs, int at) {
-        Compiled cg = graphs.computeIfAbsent(n, this::compile);
+    private void runLocked(Compiled cg, float[] windows, int offset, int n, float[] probs, int at) {
         int len = weights.context + weights.chunk;
         MemorySegment.copy(windows, offset, cg.window.data(), ValueLayout.JAVA_FLOAT_UNALIGNED, 0, n * len);
         cg.graph.runInto(cg.inputs, List.of(cg.out));

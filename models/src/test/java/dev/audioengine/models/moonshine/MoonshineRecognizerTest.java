@@ -237,6 +237,39 @@ class MoonshineRecognizerTest {
         }
     }
 
+    /**
+     * On an engine opened for concurrent runs (as Spark's executors open theirs) the callers' windows run at once,
+     * each on a session of its own, and each caller gets what one caller gets.
+     */
+    @Test
+    void concurrentRunsGetWhatOneCallerGets() throws Exception {
+        List<String> alone = set.stream()
+                .map(u -> asr.transcribeWindow(u.samples(), 0, AsrOptions.DEFAULTS)
+                        .text())
+                .toList();
+        try (AudioEngine overlapping = AudioEngine.builder()
+                        .backend("cpu")
+                        .threads(1)
+                        .concurrentRuns(true)
+                        .build();
+                SpeechRecognizer shared = Models.load(overlapping, "moonshine-tiny", SpeechRecognizer.class)) {
+            assertThat(overlapping.concurrentRuns()).isTrue();
+            ExecutorService pool = Executors.newFixedThreadPool(3);
+            try {
+                List<Future<String>> got = new ArrayList<>();
+                for (int round = 0; round < 2; round++) {
+                    for (MoonshineFixtures.Utterance u : set)
+                        got.add(pool.submit(() -> shared.transcribeWindow(u.samples(), 0, AsrOptions.DEFAULTS)
+                                .text()));
+                }
+                for (int i = 0; i < got.size(); i++)
+                    assertThat(got.get(i).get(120, TimeUnit.SECONDS)).isEqualTo(alone.get(i % set.size()));
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+    }
+
     @Test
     void windowsLongerThanTheLimitAndBadOptionsAreRefused() {
         float[] tooLong = new float[11 * 16000];

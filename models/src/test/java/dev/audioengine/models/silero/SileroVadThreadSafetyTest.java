@@ -33,6 +33,21 @@ class SileroVadThreadSafetyTest {
         }
     }
 
+    /** On an engine opened for concurrent runs the callers' runners run at once, each its own graphs and state. */
+    @Test
+    void concurrentRunsOnTheCpuGetTheSingleThreadedResults() throws Exception {
+        for (int threads : new int[] {1, 2}) {
+            try (AudioEngine engine = AudioEngine.builder()
+                    .backend("cpu")
+                    .threads(threads)
+                    .concurrentRuns(true)
+                    .build()) {
+                assertThat(engine.concurrentRuns()).isTrue();
+                check(engine, 4, new int[] {700, 1500, 9000, 20000}, true);
+            }
+        }
+    }
+
     @Test
     void concurrentCallersOnVulkanGetTheSingleThreadedResults() throws Exception {
         assumeVulkan();
