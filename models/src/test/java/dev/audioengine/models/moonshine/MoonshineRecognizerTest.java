@@ -218,23 +218,7 @@ class MoonshineRecognizerTest {
 
     @Test
     void concurrentCallersGetWhatOneCallerGets() throws Exception {
-        List<String> alone = set.stream()
-                .map(u -> asr.transcribeWindow(u.samples(), 0, AsrOptions.DEFAULTS)
-                        .text())
-                .toList();
-        ExecutorService pool = Executors.newFixedThreadPool(4);
-        try {
-            List<Future<String>> got = new ArrayList<>();
-            for (int round = 0; round < 3; round++) {
-                for (MoonshineFixtures.Utterance u : set)
-                    got.add(pool.submit(() -> asr.transcribeWindow(u.samples(), 0, AsrOptions.DEFAULTS)
-                            .text()));
-            }
-            for (int i = 0; i < got.size(); i++)
-                assertThat(got.get(i).get(120, TimeUnit.SECONDS)).isEqualTo(alone.get(i % set.size()));
-        } finally {
-            pool.shutdownNow();
-        }
+        callersAtOnceGetWhatOneCallerGets(asr, 4, 3);
     }
 
     /**
@@ -243,10 +227,6 @@ class MoonshineRecognizerTest {
      */
     @Test
     void concurrentRunsGetWhatOneCallerGets() throws Exception {
-        List<String> alone = set.stream()
-                .map(u -> asr.transcribeWindow(u.samples(), 0, AsrOptions.DEFAULTS)
-                        .text())
-                .toList();
         try (AudioEngine overlapping = AudioEngine.builder()
                         .backend("cpu")
                         .threads(1)
@@ -254,19 +234,29 @@ class MoonshineRecognizerTest {
                         .build();
                 SpeechRecognizer shared = Models.load(overlapping, "moonshine-tiny", SpeechRecognizer.class)) {
             assertThat(overlapping.concurrentRuns()).isTrue();
-            ExecutorService pool = Executors.newFixedThreadPool(3);
-            try {
-                List<Future<String>> got = new ArrayList<>();
-                for (int round = 0; round < 2; round++) {
-                    for (MoonshineFixtures.Utterance u : set)
-                        got.add(pool.submit(() -> shared.transcribeWindow(u.samples(), 0, AsrOptions.DEFAULTS)
-                                .text()));
-                }
-                for (int i = 0; i < got.size(); i++)
-                    assertThat(got.get(i).get(120, TimeUnit.SECONDS)).isEqualTo(alone.get(i % set.size()));
-            } finally {
-                pool.shutdownNow();
+            callersAtOnceGetWhatOneCallerGets(shared, 3, 2);
+        }
+    }
+
+    /** Every recording {@code rounds} times from {@code threads} callers at once: each text what one caller got alone. */
+    private static void callersAtOnceGetWhatOneCallerGets(SpeechRecognizer r, int threads, int rounds)
+            throws Exception {
+        List<String> alone = set.stream()
+                .map(u -> asr.transcribeWindow(u.samples(), 0, AsrOptions.DEFAULTS)
+                        .text())
+                .toList();
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<String>> got = new ArrayList<>();
+            for (int round = 0; round < rounds; round++) {
+                for (MoonshineFixtures.Utterance u : set)
+                    got.add(pool.submit(() -> r.transcribeWindow(u.samples(), 0, AsrOptions.DEFAULTS)
+                            .text()));
             }
+            for (int i = 0; i < got.size(); i++)
+                assertThat(got.get(i).get(120, TimeUnit.SECONDS)).isEqualTo(alone.get(i % set.size()));
+        } finally {
+            pool.shutdownNow();
         }
     }
 
