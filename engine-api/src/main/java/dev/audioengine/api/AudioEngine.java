@@ -59,7 +59,7 @@ public final class AudioEngine implements AutoCloseable {
         this.fallback = fallback;
         this.selectionNote = note;
         // a GPU's graphs may hand nodes to the CPU fallback mid-run: one lock for both, as before
-        this.concurrentRuns = settings.concurrentRuns && cpuFallback == null && backend.runsConcurrently();
+        this.concurrentRuns = settings.concurrentRuns && cpuFallback == null && backend.supportsConcurrentRuns();
     }
 
     /**
@@ -95,7 +95,7 @@ public final class AudioEngine implements AutoCloseable {
     /**
      * What a model holds while it runs the graphs of {@code own}, state no other caller shares (a decoding session, a
      * detector's runner): the engine itself, so that runs on this engine take turns as the backend SPI asks, unless the
-     * engine was opened with {@link Builder#concurrentRuns} on a backend that {@linkplain Backend#runsConcurrently runs
+     * engine was opened with {@link Builder#concurrentRuns} on a backend that {@linkplain Backend#supportsConcurrentRuns runs
      * graphs concurrently}; then {@code own}, and callers on other state run at the same time. Allocating and
      * compiling still hold the engine.
      *

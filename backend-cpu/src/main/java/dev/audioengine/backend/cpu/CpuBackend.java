@@ -137,7 +137,7 @@ final class CpuBackend implements Backend {
      * runs its chunks on its own thread, the same chunks, so the same bits.
      */
     @Override
-    public boolean runsConcurrently() {
+    public boolean supportsConcurrentRuns() {
         return true;
     }
 

@@ -43,7 +43,7 @@ class ConcurrentRunsTest {
                         .concurrentRuns(true)
                         .build();
                 AudioEngine sibling = engine.sibling()) {
-            assertThat(engine.backend().runsConcurrently()).isTrue();
+            assertThat(engine.backend().supportsConcurrentRuns()).isTrue();
             assertThat(engine.concurrentRuns()).isTrue();
             assertThat(engine.runLock(own)).isSameAs(own);
             assertThat(sibling.concurrentRuns())

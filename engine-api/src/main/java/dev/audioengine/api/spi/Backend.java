@@ -9,7 +9,7 @@ import java.util.Set;
 /**
  * An opened device: ggml's backend interface in Java. The engine plans memory and calls
  * {@link #compile} once per graph shape; a GPU backend may record a command buffer or capture
- * a device graph there. Not thread-safe: one run at a time, unless {@link #runsConcurrently()} says otherwise.
+ * a device graph there. Not thread-safe: one run at a time, unless {@link #supportsConcurrentRuns()} says otherwise.
  */
 public interface Backend extends AutoCloseable {
     /**
@@ -132,7 +132,7 @@ public interface Backend extends AutoCloseable {
      *
      * @return true where concurrent runs of distinct executables are safe
      */
-    default boolean runsConcurrently() {
+    default boolean supportsConcurrentRuns() {
         return false;
     }
 
