@@ -8,9 +8,9 @@ import java.util.concurrent.Future;
 import java.util.stream.IntStream;
 
 /**
- * Index ranges split over the engine's host threads ({@code AudioEngine.hostThreads()}), for a model's work that
- * runs on the host between graphs, which a GPU waits for: Kokoro's harmonic source and its spectrum (on one core they
- * took longer than the device's whole synthesis, docs/KOKORO.md), Whisper's greedy pass over the vocabulary.
+ * Index ranges split over the engine's host threads ({@code AudioEngine.hostThreads()}), for the synthesis work
+ * that runs on the host between graphs. On a GPU that work is what remains of a sentence's time: on one core the
+ * harmonic source and its spectrum took longer than the device's whole synthesis (docs/KOKORO.md).
  * Every index is computed exactly as in a plain loop, so results do not depend on the thread count.
  */
 public final class HostLoops implements AutoCloseable {
