@@ -8,7 +8,6 @@ import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
 import dev.audioengine.blocks.weights.WeightStore;
-import dev.audioengine.models.host.HostLoops;
 import dev.audioengine.models.kokoro.KokoroNetwork.HarmonicSource;
 import dev.audioengine.models.kokoro.KokoroNetwork.KokoroConfig;
 import dev.audioengine.models.kokoro.text.KokoroVocabulary;

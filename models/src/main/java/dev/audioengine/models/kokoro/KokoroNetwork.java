@@ -18,7 +18,6 @@ import dev.audioengine.blocks.MultiHeadAttention;
 import dev.audioengine.blocks.Positions;
 import dev.audioengine.blocks.weights.WeightScope;
 import dev.audioengine.blocks.weights.WeightStore;
-import dev.audioengine.models.host.HostLoops;
 import java.util.Set;
 
 /**

@@ -1,6 +1,5 @@
 package dev.audioengine.models.whisper;
 
-import dev.audioengine.models.host.HostLoops;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -198,28 +197,19 @@ final class WhisperDecoding {
      * fifth of its time on this host work (docs/WHISPER.md). Applies the rules to {@code logits} in place.
      */
     static Greedy greedy(float[] logits, List<Token> taken, WhisperTokenizer t, boolean timestamps) {
-        return greedy(logits, taken, t, timestamps, null);
-    }
-
-    /**
-     * {@link #greedy(float[], List, WhisperTokenizer, boolean)} with the vocabulary's {@code exp} pass split over the
-     * host threads ({@code host}; null for the caller alone): the same bits on any number of threads, since the sum
-     * goes by chunks in a fixed order ({@link #expSum(float[], double, HostLoops)}). That pass is most of the step's
-     * host work, and a GPU waits for it between tokens.
-     */
-    static Greedy greedy(float[] logits, List<Token> taken, WhisperTokenizer t, boolean timestamps, HostLoops host) {
         rules(logits, taken, t, timestamps);
         int v = logits.length, beg = t.timestampBegin();
         double ninf = Double.NEGATIVE_INFINITY;
-        // logSoftmax's sums exactly: its max over widened floats, its order of additions (expSum's chunks). The
-        // passes go by chunks, each a call: a one-shot job runs without on-stack replacement, so a loop over the
-        // whole vocabulary would run in the interpreter in every one of a short window's few calls, while a chunk's
-        // method is compiled after a few tokens
+        // logSoftmax's sums exactly: its max over widened floats, its order of additions (a running sum through the
+        // chunks). The passes go by chunks, each a call: a one-shot job runs without on-stack replacement, so a loop
+        // over the whole vocabulary would run in the interpreter in every one of a short window's few calls, while a
+        // chunk's method is compiled after a few tokens
         double maxText = ninf, maxTs = ninf;
         for (int c = 0; c < beg; c += CHUNK) maxText = max(logits, c, Math.min(beg, c + CHUNK), maxText);
         for (int c = beg; c < v; c += CHUNK) maxTs = max(logits, c, Math.min(v, c + CHUNK), maxTs);
-        double max = Math.max(maxText, maxTs);
-        double lse = Math.log(expSum(logits, max, host)) + max;
+        double max = Math.max(maxText, maxTs), sum = 0;
+        for (int c = 0; c < v; c += CHUNK) sum = expSum(logits, c, Math.min(v, c + CHUNK), max, sum);
+        double lse = Math.log(sum) + max;
         boolean timestampsWin = false;
         if (timestamps && maxTs > ninf) {
             // shape's test on its log-probabilities, each formed as it forms them (l − lse, then the differences)
@@ -264,28 +254,6 @@ final class WhisperDecoding {
     /** Elements of a chunk of {@link #greedy}'s passes: a call each, so the JIT takes them over early. */
     private static final int CHUNK = 2048;
 
-    /** Chunks of {@link #expSum(float[], double, HostLoops)} a host thread takes at least: about 40 µs of work. */
-    private static final int CHUNKS_PER_PIECE = 4;
-
-    /**
-     * The sum of {@code exp(l − max)} over the logits that are not −∞, in a fixed order whatever the threads: each
-     * chunk of {@link #CHUNK} its own running sum, then the chunks' sums in order. {@code host} splits the chunks
-     * over its threads (null: the caller alone). {@link #logSoftmax} and {@link #greedy} both sum this way, so the
-     * greedy pick stays the argmax of the distribution beam search and the fallback's statistics see.
-     */
-    static double expSum(float[] logits, double max, HostLoops host) {
-        int v = logits.length, chunks = (v + CHUNK - 1) / CHUNK;
-        double[] sums = new double[chunks];
-        HostLoops.Body body = (from, to) -> {
-            for (int c = from; c < to; c++) sums[c] = expSum(logits, c * CHUNK, Math.min(v, (c + 1) * CHUNK), max, 0);
-        };
-        if (host == null) body.run(0, chunks);
-        else host.forRange(chunks, CHUNKS_PER_PIECE, body);
-        double sum = 0;
-        for (double c : sums) sum += c;
-        return sum;
-    }
-
     private static double max(float[] logits, int from, int to, double max) {
         for (int i = from; i < to; i++) max = Math.max(max, logits[i]);
         return max;
@@ -317,9 +285,10 @@ final class WhisperDecoding {
     }
 
     static double[] logSoftmax(float[] logits) {
-        double max = Double.NEGATIVE_INFINITY;
+        double max = Double.NEGATIVE_INFINITY, sum = 0;
         for (float l : logits) max = Math.max(max, l);
-        double lse = Math.log(expSum(logits, max, null)) + max;
+        for (float l : logits) if (l > Float.NEGATIVE_INFINITY) sum += Math.exp(l - max);
+        double lse = Math.log(sum) + max;
         double[] out = new double[logits.length];
         for (int i = 0; i < logits.length; i++) out[i] = logits[i] - lse;
         return out;

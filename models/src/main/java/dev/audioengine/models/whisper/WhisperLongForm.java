@@ -1,7 +1,6 @@
 package dev.audioengine.models.whisper;
 
 import dev.audioengine.model.task.LongFormOptions;
-import dev.audioengine.models.host.HostLoops;
 import dev.audioengine.models.whisper.WhisperBeamSearch.Mt19937;
 import dev.audioengine.models.whisper.WhisperBeamSearch.Step;
 import java.nio.charset.StandardCharsets;
@@ -93,13 +92,11 @@ final class WhisperLongForm {
     private final WhisperSession session;
     private final WhisperTokenizer t;
     private final int textCtx;
-    private final HostLoops host;
 
-    WhisperLongForm(WhisperSession session, WhisperTokenizer tokenizer, int textCtx, HostLoops host) {
+    WhisperLongForm(WhisperSession session, WhisperTokenizer tokenizer, int textCtx) {
         this.session = session;
         this.t = tokenizer;
         this.textCtx = textCtx;
-        this.host = host;
     }
 
     /**
@@ -388,7 +385,7 @@ final class WhisperLongForm {
         List<WhisperDecoding.Token> taken = new ArrayList<>(k.tokens.size());
         for (Step s : k.tokens) taken.add(new WhisperDecoding.Token(s.id(), s.p()));
         if (temperature == 0) {
-            k.greedy = WhisperDecoding.greedy(logits, taken, t, timestamps, host);
+            k.greedy = WhisperDecoding.greedy(logits, taken, t, timestamps);
             return;
         }
         for (int i = 0; i < logits.length; i++) logits[i] /= temperature;

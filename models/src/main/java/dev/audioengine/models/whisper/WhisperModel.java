@@ -6,7 +6,6 @@ import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.blocks.weights.WeightStore;
 import dev.audioengine.model.ModelFormatException;
-import dev.audioengine.models.host.HostLoops;
 import dev.audioengine.models.json.ModelJson;
 import dev.audioengine.models.whisper.WhisperNetwork.WhisperConfig;
 import dev.audioengine.weights.WeightFile;
@@ -119,7 +118,6 @@ public final class WhisperModel implements AutoCloseable {
     private final WhisperWeights weights;
     private final WhisperTokenizer tokenizer;
     private final WhisperSession session;
-    private final HostLoops host; // the greedy step's pass over the vocabulary, between decoder steps
 
     /** The weights as loaded, for tests that check which type each is kept in. */
     WhisperWeights weights() {
@@ -131,7 +129,6 @@ public final class WhisperModel implements AutoCloseable {
         this.weights = weights;
         this.tokenizer = tokenizer;
         this.session = new WhisperSession(engine, weights);
-        this.host = new HostLoops(engine.hostThreads());
     }
 
     /** Loads a whisper.cpp ggml file or a Hugging Face folder (or its model.safetensors), projections in F32. */
@@ -346,7 +343,7 @@ public final class WhisperModel implements AutoCloseable {
             language = bestLanguage(detectEncoded());
         }
         int[] prompt = options.prompt() == null ? new int[0] : tokenizer.encode(options.prompt());
-        return new WhisperLongForm(session, tokenizer, config().textCtx(), host)
+        return new WhisperLongForm(session, tokenizer, config().textCtx())
                 .transcribe(
                         samples,
                         language,
@@ -480,7 +477,6 @@ public final class WhisperModel implements AutoCloseable {
 
     @Override
     public synchronized void close() {
-        host.close();
         session.close();
         weights.close();
         file.close();

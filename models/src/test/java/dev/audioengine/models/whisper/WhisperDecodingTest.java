@@ -2,7 +2,6 @@ package dev.audioengine.models.whisper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.audioengine.models.host.HostLoops;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -99,118 +98,74 @@ class WhisperDecodingTest {
         long seed = r.nextLong();
         r = new java.util.Random(seed);
         int tsWins = 0, textWins = 0, ties = 0, subnormal = 0;
-        try (HostLoops host = new HostLoops(3)) {
-            for (int c = 0; c < 400; c++) {
-                float[] l = new float[T.size()];
-                float scale = 0.5f + 8 * r.nextFloat();
-                for (int i = 0; i < l.length; i++) l[i] = (float) (r.nextGaussian() * scale);
-                int kind = c % 5;
-                if (kind == 1) for (int i = BEG; i < l.length; i++) l[i] += 3 * scale; // timestamps likely
-                if (kind == 2) { // timestamp probabilities about e^-100: subnormal floats 2 % apart, so many are equal
-                    double sum = 0;
-                    for (int i = 0; i < BEG; i++) sum += Math.exp(l[i]);
-                    float lse = (float) Math.log(sum);
-                    for (int i = BEG; i < l.length; i++) l[i] = lse - 100 + 0.1f * r.nextFloat();
-                }
-                if (kind == 3 || kind == 4) {
-                    // the top reached more than once, and one float step below it: near 0.5 a step of the logit is half
-                    // a
-                    // step of the probability, so the two can round to the same probability
-                    float top = -Float.MAX_VALUE;
-                    for (float x : l) top = Math.max(top, x);
-                    for (int i = 0; i < l.length; i++) l[i] -= top - 0.25f;
-                    top = 0.5f;
-                    int from = kind == 3 || r.nextBoolean() ? 0 : BEG;
-                    for (int k = 0; k < 4; k++) {
-                        int at = from + r.nextInt(l.length - from);
-                        l[at] = k % 2 == 0 ? top : Math.nextDown(top);
-                    }
-                    ties++;
-                }
-                List<WhisperDecoding.Token> taken = new ArrayList<>();
-                int n = r.nextInt(4);
-                for (int k = 0; k < n; k++)
-                    taken.add(new WhisperDecoding.Token(
-                            r.nextBoolean() ? BEG + 1 + r.nextInt(40) : r.nextInt(T.eot()), 1));
-                boolean timestamps = c % 7 != 6;
-
-                float[] whole = l.clone();
-                double[] lp = WhisperDecoding.shape(whole, taken, T, timestamps);
-                float[] probs = new float[l.length];
-                for (int i = 0; i < l.length; i++)
-                    probs[i] = whole[i] == Float.NEGATIVE_INFINITY ? 0 : (float) Math.exp(lp[i]);
-                int id = 0;
-                float p = 0;
-                for (int i = 0; i < probs.length; i++)
-                    if (p < probs[i]) {
-                        p = probs[i];
-                        id = i;
-                    }
-                int tid = 0;
-                float pt = 0;
-                for (int i = BEG; i < probs.length; i++)
-                    if (pt < probs[i]) {
-                        pt = probs[i];
-                        tid = i;
-                    }
-                float[] threaded = l.clone();
-                WhisperDecoding.Greedy g = WhisperDecoding.greedy(l, taken, T, timestamps);
-                String at = "case " + c + " of seed " + seed;
-                assertThat(WhisperDecoding.greedy(threaded, taken, T, timestamps, host))
-                        .as(at + ": the same pick with the vocabulary's pass split over 3 threads")
-                        .isEqualTo(g);
-                assertThat(g.id()).as(at).isEqualTo(id);
-                assertThat(g.probability()).as(at).isEqualTo(p);
-                assertThat(g.logprob()).as(at).isEqualTo((float) lp[id]);
-                assertThat(g.likeliestTimestamp()).as(at).isEqualTo(tid);
-                assertThat(l)
-                        .as(at + ": the rules applied in place as shape applies them")
-                        .containsExactly(whole);
-                if (pt > 0 && pt < Float.MIN_NORMAL) subnormal++;
-                if (id >= BEG) tsWins++;
-                else textWins++;
+        for (int c = 0; c < 400; c++) {
+            float[] l = new float[T.size()];
+            float scale = 0.5f + 8 * r.nextFloat();
+            for (int i = 0; i < l.length; i++) l[i] = (float) (r.nextGaussian() * scale);
+            int kind = c % 5;
+            if (kind == 1) for (int i = BEG; i < l.length; i++) l[i] += 3 * scale; // timestamps likely
+            if (kind == 2) { // timestamp probabilities about e^-100: subnormal floats 2 % apart, so many are equal
+                double sum = 0;
+                for (int i = 0; i < BEG; i++) sum += Math.exp(l[i]);
+                float lse = (float) Math.log(sum);
+                for (int i = BEG; i < l.length; i++) l[i] = lse - 100 + 0.1f * r.nextFloat();
             }
+            if (kind == 3 || kind == 4) {
+                // the top reached more than once, and one float step below it: near 0.5 a step of the logit is half a
+                // step of the probability, so the two can round to the same probability
+                float top = -Float.MAX_VALUE;
+                for (float x : l) top = Math.max(top, x);
+                for (int i = 0; i < l.length; i++) l[i] -= top - 0.25f;
+                top = 0.5f;
+                int from = kind == 3 || r.nextBoolean() ? 0 : BEG;
+                for (int k = 0; k < 4; k++) {
+                    int at = from + r.nextInt(l.length - from);
+                    l[at] = k % 2 == 0 ? top : Math.nextDown(top);
+                }
+                ties++;
+            }
+            List<WhisperDecoding.Token> taken = new ArrayList<>();
+            int n = r.nextInt(4);
+            for (int k = 0; k < n; k++)
+                taken.add(new WhisperDecoding.Token(r.nextBoolean() ? BEG + 1 + r.nextInt(40) : r.nextInt(T.eot()), 1));
+            boolean timestamps = c % 7 != 6;
+
+            float[] whole = l.clone();
+            double[] lp = WhisperDecoding.shape(whole, taken, T, timestamps);
+            float[] probs = new float[l.length];
+            for (int i = 0; i < l.length; i++)
+                probs[i] = whole[i] == Float.NEGATIVE_INFINITY ? 0 : (float) Math.exp(lp[i]);
+            int id = 0;
+            float p = 0;
+            for (int i = 0; i < probs.length; i++)
+                if (p < probs[i]) {
+                    p = probs[i];
+                    id = i;
+                }
+            int tid = 0;
+            float pt = 0;
+            for (int i = BEG; i < probs.length; i++)
+                if (pt < probs[i]) {
+                    pt = probs[i];
+                    tid = i;
+                }
+            WhisperDecoding.Greedy g = WhisperDecoding.greedy(l, taken, T, timestamps);
+            String at = "case " + c + " of seed " + seed;
+            assertThat(g.id()).as(at).isEqualTo(id);
+            assertThat(g.probability()).as(at).isEqualTo(p);
+            assertThat(g.logprob()).as(at).isEqualTo((float) lp[id]);
+            assertThat(g.likeliestTimestamp()).as(at).isEqualTo(tid);
+            assertThat(l)
+                    .as(at + ": the rules applied in place as shape applies them")
+                    .containsExactly(whole);
+            if (pt > 0 && pt < Float.MIN_NORMAL) subnormal++;
+            if (id >= BEG) tsWins++;
+            else textWins++;
         }
         assertThat(tsWins).as("timestamps taken in some cases").isGreaterThan(20);
         assertThat(textWins).as("text taken in some cases").isGreaterThan(20);
         assertThat(ties).isGreaterThan(100);
         assertThat(subnormal).as("subnormal likeliest timestamps").isGreaterThan(20);
-    }
-
-    /**
-     * The vocabulary's sum of {@code exp(l − max)}: the same bits on one thread and on several, for every length
-     * around the chunk size, −∞ skipped, and within a few ulps of an exact sum (a chunk left out or counted twice is
-     * off by far more).
-     */
-    @Test
-    void theExpSumIsExactEnoughAndTheSameOnAnyNumberOfThreads() {
-        java.util.Random r = new java.util.Random(41);
-        try (HostLoops two = new HostLoops(2);
-                HostLoops five = new HostLoops(5)) {
-            for (int n : new int[] {1, 2047, 2048, 2049, 8191, 8193, 30_001, 51_865, 51_866}) {
-                float[] l = new float[n];
-                for (int i = 0; i < n; i++)
-                    l[i] = i % 97 == 5 ? Float.NEGATIVE_INFINITY : (float) (3 * r.nextGaussian());
-                double max = Double.NEGATIVE_INFINITY;
-                for (float x : l) max = Math.max(max, x);
-                double one = WhisperDecoding.expSum(l, max, null);
-                assertThat(WhisperDecoding.expSum(l, max, two))
-                        .as("n %d, 2 threads", n)
-                        .isEqualTo(one);
-                assertThat(WhisperDecoding.expSum(l, max, five))
-                        .as("n %d, 5 threads", n)
-                        .isEqualTo(one);
-                java.math.BigDecimal exact = java.math.BigDecimal.ZERO;
-                for (float x : l)
-                    if (x > Float.NEGATIVE_INFINITY) exact = exact.add(new java.math.BigDecimal(Math.exp(x - max)));
-                assertThat(one)
-                        .as("n %d", n)
-                        .isCloseTo(
-                                exact.doubleValue(),
-                                org.assertj.core.api.Assertions.within(
-                                        8 * Math.ulp(exact.doubleValue()) + n * Math.ulp(exact.doubleValue()) / 64));
-            }
-        }
     }
 
     @Test

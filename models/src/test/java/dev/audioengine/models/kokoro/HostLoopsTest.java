@@ -1,14 +1,34 @@
 package dev.audioengine.models.kokoro;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.audioengine.models.host.HostLoops;
 import dev.audioengine.models.kokoro.KokoroNetwork.HarmonicSource;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.junit.jupiter.api.Test;
 
-/** The harmonic source and its spectrum, split over the host threads, do not depend on the thread count. */
-class HarmonicSourceThreadsTest {
+/** Host loops split over threads cover every index once, and the harmonic source does not depend on the thread count. */
+class HostLoopsTest {
+    @Test
+    void everyIndexOnceForAnySizeAndThreadCount() {
+        for (int threads : new int[] {1, 2, 3, 7}) {
+            try (HostLoops loops = new HostLoops(threads)) {
+                for (int n : new int[] {0, 1, 5, 1023, 4097, 100_003}) {
+                    AtomicIntegerArray seen = new AtomicIntegerArray(Math.max(n, 1));
+                    loops.forRange(n, 7, (from, to) -> {
+                        for (int i = from; i < to; i++) seen.incrementAndGet(i);
+                    });
+                    for (int i = 0; i < n; i++)
+                        assertThat(seen.get(i))
+                                .as("index %d of %d on %d threads", i, n, threads)
+                                .isEqualTo(1);
+                }
+            }
+        }
+        assertThatThrownBy(() -> new HostLoops(0)).isInstanceOf(IllegalArgumentException.class);
+    }
+
     @Test
     void theHarmonicSourceAndItsSpectrumAreTheSameOnOneThreadAndOnSeveral() {
         Random r = new Random(7);

@@ -1,4 +1,4 @@
-package dev.audioengine.models.host;
+package dev.audioengine.models.kokoro;
 
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
@@ -13,23 +13,23 @@ import java.util.stream.IntStream;
  * harmonic source and its spectrum took longer than the device's whole synthesis (docs/KOKORO.md).
  * Every index is computed exactly as in a plain loop, so results do not depend on the thread count.
  */
-public final class HostLoops implements AutoCloseable {
+final class HostLoops implements AutoCloseable {
     /** A range body: indices [from, to). */
-    public interface Body {
+    interface Body {
         void run(int from, int to);
     }
 
     private final int threads;
     private final ForkJoinPool pool; // null with one thread: everything runs on the caller
 
-    public HostLoops(int threads) {
+    HostLoops(int threads) {
         if (threads < 1) throw new IllegalArgumentException(threads + " threads");
         this.threads = threads;
         this.pool = threads > 1 ? new ForkJoinPool(threads) : null;
     }
 
     /** {@code body} over [0, n) in pieces of at least {@code grain} indices, on up to the engine's threads; returns when all are done. */
-    public void forRange(int n, int grain, Body body) {
+    void forRange(int n, int grain, Body body) {
         int pieces = (int) Math.min((long) threads * 4, Math.max(1, ((long) n + grain - 1) / grain));
         if (pool == null || pieces <= 1) {
             body.run(0, n);
@@ -45,7 +45,7 @@ public final class HostLoops implements AutoCloseable {
      * {@code work} on the host threads while the caller goes on (the caller's own work must not use the engine's
      * objects that {@code work} uses); with one thread it runs here, before this returns.
      */
-    public <T> Future<T> submit(Callable<T> work) {
+    <T> Future<T> submit(Callable<T> work) {
         if (pool != null) return pool.submit(work);
         try {
             return CompletableFuture.completedFuture(work.call());
@@ -55,7 +55,7 @@ public final class HostLoops implements AutoCloseable {
     }
 
     /** The result of {@link #submit}, its failure rethrown as it was (unchecked) or wrapped. */
-    public static <T> T join(Future<T> f) {
+    static <T> T join(Future<T> f) {
         try {
             return f.get();
         } catch (InterruptedException e) {
