@@ -28,10 +28,9 @@
 #      greedy and no fallback as the engine (-l en -bs 1 -bo 1 -nf -t 4), flash attention on (its default) and off
 #      (-nfa): one process transcribing the file once, one transcribing it 6 times (one load); its printed timings of
 #      both, and the warm per-file time from their difference (scripts/gpu/whisper_speed_lines.py's doc)
-# Run in the order 3 (ggml F16, F32), 4, 5 (flash attention on), 3 (ggml F16 on one host thread, --threads 1: the
-# greedy pass over the vocabulary unsplit; TF32), 5 (off), and with HALF_MATVEC=1 3 (ggml F16 with
-# cuda.half_matvec_rows=16, no faster on an H100): past BUDGET_S (540 s) a stage is skipped, so a slow machine loses
-# the extras first.
+# Run in the order 3 (ggml F16, F32), 4, 5 (flash attention on), 3 (TF32), 5 (off), and with HALF_MATVEC=1 3 (ggml
+# F16 with cuda.half_matvec_rows=16, no faster on an H100): past BUDGET_S (540 s) a stage is skipped, so a slow machine
+# loses the extras first.
 # Everything goes to $OUT/whisper-speed.jsonl (one JSON object per measurement, each with "size" and "side"), the
 # raw logs beside it.
 set -u
@@ -87,8 +86,6 @@ engine() { # variant: f32 (the transformers folder), tf32 (the same, cuda.tf32=o
   stage "$size: engine CUDA, $variant"
   [ $variant = tf32 ] && opt=(--option cuda.tf32=on)
   [ $variant = ggml-f16-mv ] && opt=(--option cuda.half_matvec_rows=16)
-  # one host thread: the greedy step's pass over the vocabulary unsplit, as before 74b7ef8
-  [ $variant = ggml-f16-t1 ] && opt=(--threads 1)
   case $variant in ggml-f16*) model=$W/ggml-$size-f16.bin ;; esac
   [ -e "$model" ] || { echo "$size: no $model"; return; }
   if $AE --backend cuda --fallback fail ${opt[@]+"${opt[@]}"} bench asr --json --model $model --audio $WAV --runs 5 \
@@ -144,7 +141,7 @@ for size in ${SIZES:-tiny large-v3-turbo}; do
   # the bars' figures first (the engine on the ggml F16 file, whose projections stay F16 since 20d3274, and on the
   # F32 folder; transformers; whisper.cpp as it runs by default), then the extras, so that a slow machine drops the
   # extras when past the budget
-  engine ggml-f16; engine f32; transformers; cpp fa; engine ggml-f16-t1; engine tf32; cpp nfa
+  engine ggml-f16; engine f32; transformers; cpp fa; engine tf32; cpp nfa
   [ "${HALF_MATVEC:-0}" = 1 ] && engine ggml-f16-mv
 done
 stage "done: $J"
