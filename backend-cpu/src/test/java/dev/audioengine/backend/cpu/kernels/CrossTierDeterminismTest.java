@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
  * compiled). Kokoro's audio differed between any two cold runs until the kernels stopped using either.
  */
 class CrossTierDeterminismTest {
-    private static final List<String> NOT_BY_CONSTRUCTION = List.of("unary.ELU", "unary.LOG");
+    private static final List<String> NOT_BY_CONSTRUCTION = List.of("unary.ELU");
 
     @Test
     void interpretedAndCompiledKernelsGiveTheSameBits() throws Exception {
@@ -33,8 +33,9 @@ class CrossTierDeterminismTest {
         List<String> differ = new ArrayList<>();
         for (int i = 0; i < cold.size(); i++) {
             String op = cold.get(i).split(" ")[0];
-            // ELU (EXPM1) and LOG still use the Vector API's functions: the same bits in both forms on the machines
-            // measured, but not by construction, so another CPU's vector library may differ (printed, not asserted)
+            // ELU (EXPM1) still uses the Vector API's function: the same bits in both forms on the machines measured,
+            // but not by construction, so another CPU's vector library may differ (printed, not asserted). LOG did
+            // too until Whisper's log-mel showed it differing (66 inputs in a million): FloatMath.log now
             if (cold.get(i).equals(warm.get(i))) continue;
             if (NOT_BY_CONSTRUCTION.contains(op))
                 System.err.println("CrossTierDeterminismTest: " + op + " differs between the tiers on this machine");

@@ -64,7 +64,7 @@ final class UnaryMath {
                 (s, sb, d, db, n) -> tail(kind, alpha, s, sb, d, db, n, cold(kind) ? 0 : sigmoid(s, sb, d, db, n));
             case ELU -> (s, sb, d, db, n) -> tail(kind, alpha, s, sb, d, db, n, elu(alpha, s, sb, d, db, n));
             case EXP -> (s, sb, d, db, n) -> tail(kind, alpha, s, sb, d, db, n, cold(kind) ? 0 : exp(s, sb, d, db, n));
-            case LOG -> (s, sb, d, db, n) -> tail(kind, alpha, s, sb, d, db, n, log(s, sb, d, db, n));
+            case LOG -> (s, sb, d, db, n) -> tail(kind, alpha, s, sb, d, db, n, cold(kind) ? 0 : log(s, sb, d, db, n));
             case SQRT -> (s, sb, d, db, n) -> tail(kind, alpha, s, sb, d, db, n, sqrt(s, sb, d, db, n));
             case NEG -> (s, sb, d, db, n) -> tail(kind, alpha, s, sb, d, db, n, neg(s, sb, d, db, n));
             case ABS -> (s, sb, d, db, n) -> tail(kind, alpha, s, sb, d, db, n, abs(s, sb, d, db, n));
@@ -363,12 +363,38 @@ final class UnaryMath {
         return i;
     }
 
+    /** FloatMath.log's steps lane by lane (not lanewise(LOG): its compiled form gives other bits than its fallback). */
     private static int log(MemorySegment src, long srcByte, MemorySegment dst, long dstByte, int n) {
         int i = 0;
         for (int upper = S.loopBound(n); i < upper; i += S.length()) {
             FloatVector x = FloatVector.fromMemorySegment(S, src, srcByte + 4L * i, NATIVE);
-            FloatVector y = x.lanewise(VectorOperators.LOG);
-            y.intoMemorySegment(dst, dstByte + 4L * i, NATIVE);
+            VectorMask<Float> subnormal = x.compare(VectorOperators.LT, Float.MIN_NORMAL);
+            FloatVector xs = x.blend(x.mul(FloatMath.TWO_25), subnormal);
+            IntVector bits = (IntVector) xs.reinterpretAsInts();
+            FloatVector m = bits.and(0x007fffff).or(0x3f000000).reinterpretAsFloats();
+            VectorMask<Float> low = m.compare(VectorOperators.LT, FloatMath.SQRT_HALF);
+            FloatVector f = m.blend(m.add(m), low).sub(1f);
+            FloatVector k = ((FloatVector)
+                            bits.lanewise(VectorOperators.LSHR, 23).sub(126).convert(VectorOperators.I2F, 0))
+                    .sub(FloatVector.zero(S).blend(25f, subnormal))
+                    .sub(FloatVector.zero(S).blend(1f, low));
+            FloatVector z = f.mul(f);
+            FloatVector p = FloatVector.broadcast(S, FloatMath.L1).fma(f, FloatVector.broadcast(S, FloatMath.L2));
+            p = p.fma(f, FloatVector.broadcast(S, FloatMath.L3));
+            p = p.fma(f, FloatVector.broadcast(S, FloatMath.L4));
+            p = p.fma(f, FloatVector.broadcast(S, FloatMath.L5));
+            p = p.fma(f, FloatVector.broadcast(S, FloatMath.L6));
+            p = p.fma(f, FloatVector.broadcast(S, FloatMath.L7));
+            p = p.fma(f, FloatVector.broadcast(S, FloatMath.L8));
+            p = p.fma(f, FloatVector.broadcast(S, FloatMath.L9));
+            FloatVector y = p.mul(f).mul(z);
+            y = k.fma(FloatVector.broadcast(S, FloatMath.LN2_LO), y);
+            y = z.fma(FloatVector.broadcast(S, -0.5f), y);
+            FloatVector r = k.fma(FloatVector.broadcast(S, FloatMath.LN2_HI), f.add(y));
+            r = r.blend(Float.NaN, x.compare(VectorOperators.GT, 0f).not());
+            r = r.blend(Float.NEGATIVE_INFINITY, x.compare(VectorOperators.EQ, 0f));
+            r = r.blend(Float.POSITIVE_INFINITY, x.compare(VectorOperators.EQ, Float.POSITIVE_INFINITY));
+            r.intoMemorySegment(dst, dstByte + 4L * i, NATIVE);
         }
         return i;
     }
@@ -496,7 +522,7 @@ final class UnaryMath {
             case SIGMOID -> 1f / (1f + FloatMath.exp(-x));
             case ELU -> x > 0 ? x : alpha * (float) Math.expm1(x);
             case EXP -> FloatMath.exp(x);
-            case LOG -> (float) Math.log(x);
+            case LOG -> FloatMath.log(x);
             case SQRT -> (float) Math.sqrt(x);
             case NEG -> -x;
             case ABS -> Math.abs(x);
