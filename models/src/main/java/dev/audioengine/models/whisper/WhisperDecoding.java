@@ -251,6 +251,40 @@ final class WhisperDecoding {
         throw new AssertionError("no logit reaches the largest probability");
     }
 
+    /**
+     * A cheap guess at {@link #greedy}'s token, so that the next decoder step can run while greedy's sums are formed
+     * (docs/WHISPER.md, "The step ahead"): the largest logit the rules leave (the first of equals), one pass of
+     * comparisons where greedy's takes an {@code exp} per token. Greedy takes another only when the timestamps'
+     * summed probability beats that token, or when a logit just below it rounds to the same probability and comes
+     * first. Applies the rules to {@code logits} in place (greedy applies them again: they only forbid).
+     *
+     * @return the token, or -1 when the rules forbid every one
+     */
+    static int likeliest(float[] logits, List<Token> taken, WhisperTokenizer t, boolean timestamps) {
+        rules(logits, taken, t, timestamps);
+        int best = -1;
+        float top = Float.NEGATIVE_INFINITY;
+        for (int c = 0; c < logits.length; c += CHUNK) {
+            int at = argmax(logits, c, Math.min(logits.length, c + CHUNK), top);
+            if (at >= 0) {
+                best = at;
+                top = logits[at];
+            }
+        }
+        return best;
+    }
+
+    /** The first index of {@code [from, to)} whose logit is above {@code above}, and the largest there; else -1. */
+    private static int argmax(float[] logits, int from, int to, float above) {
+        int best = -1;
+        for (int i = from; i < to; i++)
+            if (logits[i] > above) {
+                above = logits[i];
+                best = i;
+            }
+        return best;
+    }
+
     /** Elements of a chunk of {@link #greedy}'s passes: a call each, so the JIT takes them over early. */
     private static final int CHUNK = 2048;
 

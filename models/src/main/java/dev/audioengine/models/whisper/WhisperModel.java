@@ -118,17 +118,44 @@ public final class WhisperModel implements AutoCloseable {
     private final WhisperWeights weights;
     private final WhisperTokenizer tokenizer;
     private final WhisperSession session;
+    private final boolean stepAhead;
 
     /** The weights as loaded, for tests that check which type each is kept in. */
     WhisperWeights weights() {
         return weights;
     }
 
+    /** The decoding session, for tests that drive {@link WhisperLongForm} themselves. */
+    WhisperSession session() {
+        return session;
+    }
+
     private WhisperModel(AudioEngine engine, WeightFile file, WhisperWeights weights, WhisperTokenizer tokenizer) {
         this.file = file;
         this.weights = weights;
         this.tokenizer = tokenizer;
+        this.stepAhead = stepAhead(
+                System.getProperty(STEP_AHEAD, "auto"), engine.device().kind());
         this.session = new WhisperSession(engine, weights);
+    }
+
+    /**
+     * The system property that decides whether greedy decoding runs each decoder step ahead, on a guess of its token,
+     * while the host forms the last step's sums ({@link WhisperLongForm}): {@code auto} (the default: where the device
+     * is not the host, whose cores the sums would take from the step), {@code on} or {@code off}. The tokens and
+     * their probabilities are the same either way; the switch is there to measure it.
+     */
+    public static final String STEP_AHEAD = "audioengine.whisper.step-ahead";
+
+    static boolean stepAhead(String setting, dev.audioengine.api.spi.DeviceKind device) {
+        return switch (setting) {
+            case "auto" -> device != dev.audioengine.api.spi.DeviceKind.CPU;
+            case "on" -> true;
+            case "off" -> false;
+            default ->
+                throw new IllegalArgumentException(
+                        "-D" + STEP_AHEAD + "=" + setting + " is not one of auto (the default), on, off");
+        };
     }
 
     /** Loads a whisper.cpp ggml file or a Hugging Face folder (or its model.safetensors), projections in F32. */
@@ -343,7 +370,7 @@ public final class WhisperModel implements AutoCloseable {
             language = bestLanguage(detectEncoded());
         }
         int[] prompt = options.prompt() == null ? new int[0] : tokenizer.encode(options.prompt());
-        return new WhisperLongForm(session, tokenizer, config().textCtx())
+        return new WhisperLongForm(session, tokenizer, config().textCtx(), stepAhead)
                 .transcribe(
                         samples,
                         language,

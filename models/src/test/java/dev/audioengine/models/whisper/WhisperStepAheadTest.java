@@ -1,0 +1,96 @@
+package dev.audioengine.models.whisper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.audioengine.api.AudioEngine;
+import dev.audioengine.api.spi.DeviceKind;
+import dev.audioengine.model.task.LongFormOptions;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The step ahead ({@link WhisperLongForm}'s {@code stepAhead}): greedy decoding that feeds each position its likeliest
+ * token while another thread forms greedy's sums must decode what the plain loop decodes, window for window and bit
+ * for bit, whether its guesses are taken or the position is fed again. Random weights whose timestamp rows are
+ * boosted, so that the timestamps' summed probability often beats the likeliest token and guesses are missed; with
+ * the temperature fallback on, so that passes hotter than 0 (which never step ahead) come between them.
+ */
+class WhisperStepAheadTest {
+    @Test
+    void theStepAheadDecodesWhatThePlainLoopDecodes(@TempDir Path dir) throws Exception {
+        int taken = 0, redone = 0, windows = 0;
+        for (long seed : new long[] {11, 12}) {
+            GgmlWriter writer = new GgmlWriter(WhisperLongFormParityTest.CONFIG, true, seed, 3 + 16);
+            writer.boostTimestamps(1.6f);
+            Path file = dir.resolve("ggml-" + seed + ".bin");
+            writer.write(file, Gpt2Vocabulary.bytes());
+            float[] audio = WhisperLongFormParityTest.varied(seed, 45 * 16000 + 77);
+            try (AudioEngine engine =
+                            AudioEngine.builder().backend("cpu").threads(2).build();
+                    WhisperModel model = WhisperModel.load(engine, file)) {
+                int textCtx = model.config().textCtx();
+                for (boolean timestamps : new boolean[] {true, false}) {
+                    LongFormOptions o = LongFormOptions.DEFAULTS.withTemperatures(0, 0.4);
+                    WhisperLongForm plain = new WhisperLongForm(model.session(), model.tokenizer(), textCtx, false);
+                    WhisperLongForm ahead = new WhisperLongForm(model.session(), model.tokenizer(), textCtx, true);
+                    WhisperLongForm.Result expected =
+                            plain.transcribe(audio, "en", false, timestamps, 1, new int[0], o);
+                    if (Boolean.getBoolean("diag"))
+                        assertSame(
+                                plain.transcribe(audio, "en", false, timestamps, 1, new int[0], o), expected, "again");
+                    WhisperLongForm.Result actual = ahead.transcribe(audio, "en", false, timestamps, 1, new int[0], o);
+                    assertThat(plain.aheadTaken + plain.aheadRedone).isZero();
+                    assertSame(actual, expected, "seed " + seed + (timestamps ? ", timestamps" : ", no timestamps"));
+                    taken += ahead.aheadTaken;
+                    redone += ahead.aheadRedone;
+                    windows += expected.windows().size();
+                }
+            }
+        }
+        System.err.printf("step ahead: %d taken, %d fed again, %d windows%n", taken, redone, windows);
+        assertThat(taken).as("steps ahead whose guess greedy took").isGreaterThan(0);
+        assertThat(redone)
+                .as("steps ahead fed again: greedy took another token")
+                .isGreaterThan(0);
+    }
+
+    private static void assertSame(WhisperLongForm.Result actual, WhisperLongForm.Result expected, String what) {
+        assertThat(actual.windows()).as(what).hasSameSizeAs(expected.windows());
+        for (int i = 0; i < expected.windows().size(); i++) {
+            WhisperLongForm.Window a = actual.windows().get(i),
+                    e = expected.windows().get(i);
+            String at = what + ", window " + i;
+            assertThat(a.seek()).as(at).isEqualTo(e.seek());
+            assertThat(a.seekDelta()).as(at).isEqualTo(e.seekDelta());
+            assertThat(a.temperature()).as(at).isEqualTo(e.temperature());
+            assertThat(a.prompt()).as(at).isEqualTo(e.prompt());
+            assertThat(a.tokens()).as(at).isEqualTo(e.tokens());
+            assertThat(bits(a.probabilities())).as(at + " probabilities").isEqualTo(bits(e.probabilities()));
+            assertThat(Double.doubleToRawLongBits(a.averageLogProbability()))
+                    .as(at + " mean log-probability")
+                    .isEqualTo(Double.doubleToRawLongBits(e.averageLogProbability()));
+            assertThat(a.noSpeechProbability()).as(at).isEqualTo(e.noSpeechProbability());
+            assertThat(a.segments()).as(at).isEqualTo(e.segments());
+        }
+    }
+
+    private static List<Integer> bits(float[] values) {
+        return java.util.stream.IntStream.range(0, values.length)
+                .mapToObj(i -> Float.floatToRawIntBits(values[i]))
+                .toList();
+    }
+
+    @Test
+    void theStepAheadIsOnWhereTheDeviceIsNotTheHost() {
+        assertThat(WhisperModel.stepAhead("auto", DeviceKind.DISCRETE_GPU)).isTrue();
+        assertThat(WhisperModel.stepAhead("auto", DeviceKind.CPU)).isFalse();
+        assertThat(WhisperModel.stepAhead("on", DeviceKind.CPU)).isTrue();
+        assertThat(WhisperModel.stepAhead("off", DeviceKind.DISCRETE_GPU)).isFalse();
+        assertThatThrownBy(() -> WhisperModel.stepAhead("yes", DeviceKind.CPU))
+                .hasMessageContaining(WhisperModel.STEP_AHEAD)
+                .hasMessageContaining("auto (the default), on, off");
+    }
+}
