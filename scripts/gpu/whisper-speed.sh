@@ -28,9 +28,10 @@
 #      greedy and no fallback as the engine (-l en -bs 1 -bo 1 -nf -t 4), flash attention on (its default) and off
 #      (-nfa): one process transcribing the file once, one transcribing it 6 times (one load); its printed timings of
 #      both, and the warm per-file time from their difference (scripts/gpu/whisper_speed_lines.py's doc)
-# Run in the order 3 (ggml F16, F32), 4, 5 (flash attention on), 3 (TF32), 5 (off), and with HALF_MATVEC=1 3 (ggml
-# F16 with cuda.half_matvec_rows=16, no faster on an H100): past BUDGET_S (540 s) a stage is skipped, so a slow machine
-# loses the extras first.
+# Run in the order 3 (ggml F16, F32), 4, 5 (flash attention on), 3 (TF32), 5 (off), with HALF_MATVEC=1 3 (ggml
+# F16 with cuda.half_matvec_rows=16, no faster on an H100), then AHEAD_ROUNDS (3) alternating pairs of 3 on the ggml F16
+# file with Whisper's step ahead off and on: past BUDGET_S (540 s) a stage is skipped, so a slow machine loses the
+# extras first.
 # Everything goes to $OUT/whisper-speed.jsonl (one JSON object per measurement, each with "size" and "side"), the
 # raw logs beside it.
 set -u
@@ -80,20 +81,24 @@ J=$OUT/whisper-speed.jsonl
 tag() { python3 scripts/gpu/whisper_speed_lines.py tag "$@" | tee -a $J; }
 
 engine() { # variant: f32 (the transformers folder), tf32 (the same, cuda.tf32=on), ggml-f16 (whisper.cpp's file),
-           # ggml-f16-mv (the same with cuda.half_matvec_rows=16: the half mat-vec kernel for the decoder's products)
-  local variant=$1 model=$W/hf-$size opt=()
+           # ggml-f16-mv (the same with cuda.half_matvec_rows=16: the half mat-vec kernel for the decoder's products),
+           # ggml-f16-plain (the same with the greedy loop's step ahead off: -Daudioengine.whisper.step-ahead=off);
+           # $2, when given, is the round of an alternating pair (in the file names and the tags)
+  local variant=$1 round=${2:-} model=$W/hf-$size opt=() jopts=${AUDIOENGINE_JAVA_OPTS:-} name
+  name=$size-$variant${round:+-r$round}
   late "$size engine $variant" && return
-  stage "$size: engine CUDA, $variant"
+  stage "$size: engine CUDA, $variant${round:+, round $round}"
   [ $variant = tf32 ] && opt=(--option cuda.tf32=on)
   [ $variant = ggml-f16-mv ] && opt=(--option cuda.half_matvec_rows=16)
+  [ $variant = ggml-f16-plain ] && jopts="$jopts -Daudioengine.whisper.step-ahead=off"
   case $variant in ggml-f16*) model=$W/ggml-$size-f16.bin ;; esac
   [ -e "$model" ] || { echo "$size: no $model"; return; }
-  if $AE --backend cuda --fallback fail ${opt[@]+"${opt[@]}"} bench asr --json --model $model --audio $WAV --runs 5 \
-      --language en --no-fallback > $OUT/engine-$size-$variant.json 2> $OUT/engine-$size-$variant.err; then
-    tag size=$size side=engine variant=$variant < $OUT/engine-$size-$variant.json
-    tokens=$(python3 -c "import json; print(json.load(open('$OUT/engine-$size-$variant.json'))['tokens'])")
+  if AUDIOENGINE_JAVA_OPTS="$jopts" $AE --backend cuda --fallback fail ${opt[@]+"${opt[@]}"} bench asr --json \
+      --model $model --audio $WAV --runs 5 --language en --no-fallback > $OUT/engine-$name.json 2> $OUT/engine-$name.err; then
+    tag size=$size side=engine variant=$variant ${round:+round=$round} < $OUT/engine-$name.json
+    tokens=$(python3 -c "import json; print(json.load(open('$OUT/engine-$name.json'))['tokens'])")
   else
-    echo "$size: engine ($variant) failed: $(tail -3 $OUT/engine-$size-$variant.err)"
+    echo "$size: engine ($variant) failed: $(tail -3 $OUT/engine-$name.err)"
   fi
 }
 transformers() {
@@ -143,6 +148,8 @@ for size in ${SIZES:-tiny large-v3-turbo}; do
   # extras when past the budget
   engine ggml-f16; engine f32; transformers; cpp fa; engine tf32; cpp nfa
   [ "${HALF_MATVEC:-0}" = 1 ] && engine ggml-f16-mv
+  # the step ahead against the plain greedy loop, alternating (AHEAD_ROUNDS pairs, default 3; 0: none)
+  for r in $(seq 1 ${AHEAD_ROUNDS:-3}); do engine ggml-f16-plain $r; engine ggml-f16 $r; done
 done
 stage "done: $J"
 # the device tool brings back only a few files of $OUT: everything in one archive as well
