@@ -6,10 +6,6 @@ import dev.audioengine.models.whisper.WhisperBeamSearch.Step;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 /**
  * Whisper's own long-form decoding, rule for rule as whisper.cpp 1.8's {@code whisper_full_with_state} (the copy npm's
@@ -87,8 +83,6 @@ final class WhisperLongForm {
         double average = Double.NEGATIVE_INFINITY, score = Double.NEGATIVE_INFINITY;
         float[] probs, logprobs; // at a temperature above 0: the distribution drawn from
         WhisperDecoding.Greedy greedy; // at temperature 0: the token taken
-        int aheadToken = -1; // the token the step ahead was fed (-1: none ran)
-        float[] ahead; // its logits, for the next position
 
         boolean active() {
             return !completed && !failed;
@@ -98,22 +92,20 @@ final class WhisperLongForm {
     private final WhisperSession session;
     private final WhisperTokenizer t;
     private final int textCtx;
-    private final boolean stepAhead;
-    /** Greedy's sums while the step ahead runs; only while {@link #transcribe} runs with the step ahead on. */
-    private ExecutorService sums;
-    /** Steps ahead whose token greedy took, and those it did not (run again): for tests and docs. */
+    private final java.util.concurrent.Executor sums;
+    /** Steps ahead whose token greedy took, and those it did not (fed again), over every pass: for tests and docs. */
     int aheadTaken, aheadRedone;
 
     /**
-     * @param stepAhead at temperature 0 with one decoder, run each step on a guess of its token while greedy's sums
-     *     over the vocabulary are formed on another thread ({@link WhisperDecoding#likeliest}): the same tokens and
-     *     bits, the host's share of a step hidden behind a GPU's; worth it only where the device is not the host
+     * @param sums where greedy's sums run while the next step runs ahead at temperature 0 with one decoder
+     *     ({@link WhisperStepAhead}), or null for the plain loop
      */
-    WhisperLongForm(WhisperSession session, WhisperTokenizer tokenizer, int textCtx, boolean stepAhead) {
+    WhisperLongForm(
+            WhisperSession session, WhisperTokenizer tokenizer, int textCtx, java.util.concurrent.Executor sums) {
         this.session = session;
         this.t = tokenizer;
         this.textCtx = textCtx;
-        this.stepAhead = stepAhead;
+        this.sums = sums;
     }
 
     /**
@@ -131,31 +123,8 @@ final class WhisperLongForm {
             int[] prompt,
             LongFormOptions o) {
         int seekEnd = WhisperDecoding.frames(samples.length);
-        if (seekEnd < DELTA_MIN) return new Result(language, new ArrayList<>());
-        if (!stepAhead) return windows(samples, language, translate, timestamps, beamSize, prompt, o, seekEnd);
-        sums = Executors.newSingleThreadExecutor(r -> {
-            Thread thread = new Thread(r, "whisper-greedy-sums");
-            thread.setDaemon(true);
-            return thread;
-        });
-        try {
-            return windows(samples, language, translate, timestamps, beamSize, prompt, o, seekEnd);
-        } finally {
-            sums.close();
-            sums = null;
-        }
-    }
-
-    private Result windows(
-            float[] samples,
-            String language,
-            boolean translate,
-            boolean timestamps,
-            int beamSize,
-            int[] prompt,
-            LongFormOptions o,
-            int seekEnd) {
         List<Window> out = new ArrayList<>();
+        if (seekEnd < DELTA_MIN) return new Result(language, out);
         float[] temperatures = o.temperatures();
         Mt19937[] random = new Mt19937[WhisperModel.MAX_BEAMS];
         for (int j = 0; j < random.length; j++) random[j] = new Mt19937(j);
@@ -325,6 +294,7 @@ final class WhisperLongForm {
             }
         }
         int n = temperature > 0 ? o.bestOf() : 1;
+        WhisperStepAhead ahead = new WhisperStepAhead(session, t, temperature == 0 ? sums : null);
         Decoder[] d = new Decoder[n];
         for (int j = 0; j < n; j++) {
             d[j] = new Decoder();
@@ -387,23 +357,18 @@ final class WhisperLongForm {
                     Decoder k = d[j];
                     if (!k.active()) continue;
                     int token = k.tokens.getLast().id(), position = prompt.length + i;
-                    float[] next;
-                    if (k.aheadToken == token) {
-                        next = k.ahead; // the step ahead guessed right: its position is fed
-                        aheadTaken++;
-                    } else {
-                        if (k.aheadToken >= 0) aheadRedone++; // the position is fed again: its cache rows rewritten
-                        next = n > 1 ? session.step(j, token, position) : session.step(token, position);
-                    }
-                    k.aheadToken = -1;
-                    k.ahead = null;
-                    if (stepAhead && n == 1 && temperature == 0 && i + 1 < limit)
-                        processAhead(k, next, timestamps, position + 1);
-                    else process(k, next, temperature, timestamps);
+                    float[] next = n > 1 ? session.step(j, token, position) : ahead.step(token, position);
+                    if (n == 1 && temperature == 0) {
+                        List<WhisperDecoding.Token> taken = new ArrayList<>(k.tokens.size());
+                        for (Step s : k.tokens) taken.add(new WhisperDecoding.Token(s.id(), s.p()));
+                        k.greedy = ahead.greedy(next, taken, timestamps, i + 1 < limit ? position + 1 : -1);
+                    } else process(k, next, temperature, timestamps);
                 }
             }
         } finally {
             if (n > 1) session.endBeams();
+            aheadTaken += ahead.taken;
+            aheadRedone += ahead.redone;
         }
         int best = previousBest < n ? previousBest : 0;
         double bestScore = Double.NEGATIVE_INFINITY;
@@ -448,37 +413,6 @@ final class WhisperLongForm {
         }
         k.probs = probs;
         k.logprobs = logprobs;
-    }
-
-    /**
-     * {@link #process} at temperature 0 with the next step run meanwhile: the likeliest token left by the rules is
-     * fed at {@code position} while another thread forms greedy's sums; greedy's token is then known, and the loop
-     * takes the step's logits when it is the one fed, else feeds that position again. A wrong guess costs one step:
-     * its key and value rows at {@code position} are written again before anything reads them (the decoder's
-     * length mask), and after the window's last token nothing reads them at all. Not when the guess is EOT, which
-     * ends the decoder.
-     */
-    private void processAhead(Decoder k, float[] logits, boolean timestamps, int position) {
-        List<WhisperDecoding.Token> taken = new ArrayList<>(k.tokens.size());
-        for (Step s : k.tokens) taken.add(new WhisperDecoding.Token(s.id(), s.p()));
-        int guess = WhisperDecoding.likeliest(logits, taken, t, timestamps);
-        // from here the other thread owns logits
-        CompletableFuture<WhisperDecoding.Greedy> greedy =
-                CompletableFuture.supplyAsync(() -> WhisperDecoding.greedy(logits, taken, t, timestamps), sums);
-        try {
-            if (guess >= 0 && guess != t.eot()) {
-                k.ahead = session.step(guess, position);
-                k.aheadToken = guess;
-            }
-        } finally {
-            try {
-                k.greedy = greedy.join();
-            } catch (CompletionException e) {
-                if (e.getCause() instanceof RuntimeException r) throw r;
-                if (e.getCause() instanceof Error r) throw r;
-                throw e;
-            }
-        }
     }
 
     /** whisper.cpp's {@code tid}: the likeliest timestamp token (the first of equals; 0 when none is possible). */

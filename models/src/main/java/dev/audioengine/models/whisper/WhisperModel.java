@@ -118,7 +118,9 @@ public final class WhisperModel implements AutoCloseable {
     private final WhisperWeights weights;
     private final WhisperTokenizer tokenizer;
     private final WhisperSession session;
-    private final boolean stepAhead;
+    private boolean stepAhead;
+    /** The thread greedy's sums run on beside the step ahead ({@link WhisperStepAhead}); made on first use. */
+    private java.util.concurrent.ExecutorService sums;
 
     /** The weights as loaded, for tests that check which type each is kept in. */
     WhisperWeights weights() {
@@ -129,6 +131,9 @@ public final class WhisperModel implements AutoCloseable {
     WhisperSession session() {
         return session;
     }
+
+    /** Steps ahead of {@link #decode} whose token greedy took, and those fed again: for tests. */
+    int aheadTaken, aheadRedone;
 
     private WhisperModel(AudioEngine engine, WeightFile file, WhisperWeights weights, WhisperTokenizer tokenizer) {
         this.file = file;
@@ -146,6 +151,24 @@ public final class WhisperModel implements AutoCloseable {
      * their probabilities are the same either way; the switch is there to measure it.
      */
     public static final String STEP_AHEAD = "audioengine.whisper.step-ahead";
+
+    /** Tests: the step ahead on or off whatever the device, as {@link #STEP_AHEAD}'s on and off. */
+    synchronized WhisperModel stepAhead(boolean on) {
+        stepAhead = on;
+        return this;
+    }
+
+    /** Where greedy's sums run beside the step ahead, or null when it is off. */
+    private java.util.concurrent.Executor sums() {
+        if (!stepAhead) return null;
+        if (sums == null)
+            sums = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+                Thread thread = new Thread(r, "whisper-greedy-sums");
+                thread.setDaemon(true);
+                return thread;
+            });
+        return sums;
+    }
 
     static boolean stepAhead(String setting, dev.audioengine.api.spi.DeviceKind device) {
         return switch (setting) {
@@ -341,17 +364,22 @@ public final class WhisperModel implements AutoCloseable {
             }
         }
         WhisperDecoding.Sequence sequence = new WhisperDecoding.Sequence(options.timestamps(), audioEnd, limit);
+        WhisperStepAhead ahead = new WhisperStepAhead(session, tokenizer, sums());
         for (int i = 0; i < limit; i++) {
-            double[] logprobs = WhisperDecoding.shape(logits, taken, tokenizer, options.timestamps());
-            WhisperDecoding.Token t = WhisperDecoding.pick(logits);
-            sequence.take(i, t.id(), logprobs[t.id()], tokenizer);
-            if (t.id() == tokenizer.eot()) break;
-            taken.add(t);
-            if (t.id() > tokenizer.timestampBegin()) lastTimestamp = t.id() - tokenizer.timestampBegin();
+            // whisper.cpp's greedy pick (the first of the largest probabilities after the rules), its log-probability
+            // in float as whisper.cpp's plog; the next position fed meanwhile where the step ahead is on
+            WhisperDecoding.Greedy g =
+                    ahead.greedy(logits, taken, options.timestamps(), i + 1 < limit ? prompt.length + i : -1);
+            sequence.take(i, g.id(), g.logprob(), tokenizer);
+            if (g.id() == tokenizer.eot()) break;
+            taken.add(new WhisperDecoding.Token(g.id(), g.probability()));
+            if (g.id() > tokenizer.timestampBegin()) lastTimestamp = g.id() - tokenizer.timestampBegin();
             // whisper.cpp's end of a window: a timestamp within 100 ms of the audio's end (or past it) closes it
             if (lastTimestamp > 0 && 2 * lastTimestamp + WhisperDecoding.END_MARGIN_FRAMES >= audioEnd) break;
-            if (i + 1 < limit) logits = session.step(t.id(), prompt.length + i);
+            if (i + 1 < limit) logits = ahead.step(g.id(), prompt.length + i);
         }
+        aheadTaken += ahead.taken;
+        aheadRedone += ahead.redone;
         return decoded(language, taken, length, noSpeech, sequence.averageLogProbability());
     }
 
@@ -370,7 +398,7 @@ public final class WhisperModel implements AutoCloseable {
             language = bestLanguage(detectEncoded());
         }
         int[] prompt = options.prompt() == null ? new int[0] : tokenizer.encode(options.prompt());
-        return new WhisperLongForm(session, tokenizer, config().textCtx(), stepAhead)
+        return new WhisperLongForm(session, tokenizer, config().textCtx(), sums())
                 .transcribe(
                         samples,
                         language,
@@ -504,6 +532,7 @@ public final class WhisperModel implements AutoCloseable {
 
     @Override
     public synchronized void close() {
+        if (sums != null) sums.close(); // idle between calls: nothing to wait for
         session.close();
         weights.close();
         file.close();

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 class WhisperStepAheadTest {
     @Test
     void theStepAheadDecodesWhatThePlainLoopDecodes(@TempDir Path dir) throws Exception {
-        int taken = 0, redone = 0, windows = 0;
+        int taken = 0, redone = 0, windows = 0, decodeTaken = 0;
         for (long seed : new long[] {11, 12}) {
             GgmlWriter writer = new GgmlWriter(WhisperLongFormParityTest.CONFIG, true, seed, 3 + 16);
             writer.boostTimestamps(1.6f);
@@ -30,12 +30,14 @@ class WhisperStepAheadTest {
             float[] audio = WhisperLongFormParityTest.varied(seed, 45 * 16000 + 77);
             try (AudioEngine engine =
                             AudioEngine.builder().backend("cpu").threads(2).build();
-                    WhisperModel model = WhisperModel.load(engine, file)) {
+                    WhisperModel model = WhisperModel.load(engine, file);
+                    java.util.concurrent.ExecutorService sums =
+                            java.util.concurrent.Executors.newSingleThreadExecutor()) {
                 int textCtx = model.config().textCtx();
                 for (boolean timestamps : new boolean[] {true, false}) {
                     LongFormOptions o = LongFormOptions.DEFAULTS.withTemperatures(0, 0.4);
-                    WhisperLongForm plain = new WhisperLongForm(model.session(), model.tokenizer(), textCtx, false);
-                    WhisperLongForm ahead = new WhisperLongForm(model.session(), model.tokenizer(), textCtx, true);
+                    WhisperLongForm plain = new WhisperLongForm(model.session(), model.tokenizer(), textCtx, null);
+                    WhisperLongForm ahead = new WhisperLongForm(model.session(), model.tokenizer(), textCtx, sums);
                     WhisperLongForm.Result expected =
                             plain.transcribe(audio, "en", false, timestamps, 1, new int[0], o);
                     if (Boolean.getBoolean("diag"))
@@ -47,11 +49,28 @@ class WhisperStepAheadTest {
                     taken += ahead.aheadTaken;
                     redone += ahead.aheadRedone;
                     windows += expected.windows().size();
+                    // one VAD-sized window through decode(), the path of --segmenter vad, live streams and the server
+                    WhisperModel.Options one = new WhisperModel.Options("en", false, timestamps, 220);
+                    WhisperModel.Decoded want = model.stepAhead(false).decode(audio, 16000, 20 * 16000, one);
+                    WhisperModel.Decoded got = model.stepAhead(true).decode(audio, 16000, 20 * 16000, one);
+                    String what = "decode(), seed " + seed + (timestamps ? ", timestamps" : "");
+                    assertThat(got.tokens()).as(what).isEqualTo(want.tokens());
+                    assertThat(bits(got.probabilities())).as(what).isEqualTo(bits(want.probabilities()));
+                    assertThat(Double.doubleToRawLongBits(got.averageLogProbability()))
+                            .as(what)
+                            .isEqualTo(Double.doubleToRawLongBits(want.averageLogProbability()));
+                    assertThat(got.segments()).as(what).isEqualTo(want.segments());
+                    decodeTaken = model.aheadTaken;
                 }
             }
         }
-        System.err.printf("step ahead: %d taken, %d fed again, %d windows%n", taken, redone, windows);
+        System.err.printf(
+                "step ahead: %d taken, %d fed again, %d windows; decode(): %d taken%n",
+                taken, redone, windows, decodeTaken);
         assertThat(taken).as("steps ahead whose guess greedy took").isGreaterThan(0);
+        assertThat(decodeTaken)
+                .as("decode()'s steps ahead whose guess greedy took")
+                .isGreaterThan(0);
         assertThat(redone)
                 .as("steps ahead fed again: greedy took another token")
                 .isGreaterThan(0);
