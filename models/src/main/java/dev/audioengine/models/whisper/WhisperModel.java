@@ -135,12 +135,16 @@ public final class WhisperModel implements AutoCloseable {
     /** Steps ahead of {@link #decode} whose token greedy took, and those fed again: for tests. */
     int aheadTaken, aheadRedone;
 
-    private WhisperModel(AudioEngine engine, WeightFile file, WhisperWeights weights, WhisperTokenizer tokenizer) {
+    private WhisperModel(
+            AudioEngine engine,
+            WeightFile file,
+            WhisperWeights weights,
+            WhisperTokenizer tokenizer,
+            boolean stepAhead) {
         this.file = file;
         this.weights = weights;
         this.tokenizer = tokenizer;
-        this.stepAhead = stepAhead(
-                System.getProperty(STEP_AHEAD, "auto"), engine.device().kind());
+        this.stepAhead = stepAhead;
         this.session = new WhisperSession(engine, weights);
     }
 
@@ -206,6 +210,9 @@ public final class WhisperModel implements AutoCloseable {
     public static WhisperModel load(
             AudioEngine engine, Path weightsFile, Path configFile, Path tokenizerFile, DType weightType)
             throws IOException {
+        // before the file: a bad setting is the user's option, not the model file's fault
+        boolean stepAhead = stepAhead(
+                System.getProperty(STEP_AHEAD, "auto"), engine.device().kind());
         Set<Capability> effective = engine.effectiveCapabilities(USES);
         Path path = weightsFile;
         WeightFile file = WeightFiles.open(weightsFile);
@@ -226,7 +233,7 @@ public final class WhisperModel implements AutoCloseable {
                 tokenizer = WhisperTokenizer.fromTokenizerJson(tokenizerFile, config.vocabulary());
                 weights = WhisperWeights.read(config, WhisperWeights.Layout.TRANSFORMERS, store, null, effective);
             }
-            return new WhisperModel(engine, file, weights, tokenizer);
+            return new WhisperModel(engine, file, weights, tokenizer, stepAhead);
         } catch (IllegalArgumentException e) {
             if (store != null) store.close();
             file.close();
