@@ -102,6 +102,42 @@ class WhisperStepAheadTest {
                 .toList();
     }
 
+    /**
+     * What a missed guess relies on, whatever the random weights make greedy take: a position fed one token and then
+     * another gives the logits of the second alone, and rows left past a window's end by a step ahead nobody took do
+     * not reach the next pass. Every position of a prompt and 14 text tokens is fed a wrong token first; the logits
+     * must equal, bit for bit, those of feeding each right token once, in a pass that starts over stale rows.
+     */
+    @Test
+    void aPositionFedAgainGivesTheLogitsOfItsLastToken(@TempDir Path dir) throws Exception {
+        GgmlWriter writer = new GgmlWriter(WhisperLongFormParityTest.CONFIG, true, 21, 3 + 16);
+        Path file = dir.resolve("ggml-21.bin");
+        writer.write(file, Gpt2Vocabulary.bytes());
+        float[] audio = WhisperLongFormParityTest.varied(21, 9 * 16000 + 77);
+        java.util.SplittableRandom r = new java.util.SplittableRandom(21);
+        try (AudioEngine engine =
+                        AudioEngine.builder().backend("cpu").threads(2).build();
+                WhisperModel model = WhisperModel.load(engine, file)) {
+            WhisperSession session = model.session();
+            WhisperTokenizer t = model.tokenizer();
+            int[] prompt = WhisperDecoding.prompt(t, "en", false, true);
+            int[] fed = java.util.Arrays.copyOf(prompt, prompt.length + 14);
+            for (int i = prompt.length; i < fed.length; i++) fed[i] = r.nextInt(t.eot());
+            session.encode(audio, 0, audio.length, false);
+            List<List<Integer>> once = new java.util.ArrayList<>();
+            for (int i = 0; i < fed.length; i++) once.add(bits(session.step(fed[i], i)));
+            session.step(r.nextInt(t.eot()), fed.length); // a step ahead past the end that nobody took
+            session.encode(audio, 0, audio.length, false);
+            for (int i = 0; i < fed.length; i++) {
+                int wrong = (fed[i] + 1 + r.nextInt(t.eot() - 1)) % t.eot();
+                session.step(wrong, i);
+                assertThat(bits(session.step(fed[i], i)))
+                        .as("position %d fed %d, then %d", i, wrong, fed[i])
+                        .isEqualTo(once.get(i));
+            }
+        }
+    }
+
     @Test
     void theStepAheadIsOnWhereTheDeviceIsNotTheHost() {
         assertThat(WhisperModel.stepAhead("auto", DeviceKind.DISCRETE_GPU)).isTrue();
