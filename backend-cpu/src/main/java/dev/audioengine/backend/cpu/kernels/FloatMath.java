@@ -81,6 +81,26 @@ public final class FloatMath {
         return Math.fma(k, LN2_HI, r);
     }
 
+    /** ln 2: below it in magnitude expm1 takes its polynomial, where exp(x) − 1 would cancel. */
+    public static final float EXPM1_SMALL = 0.6931472f;
+
+    public static final float M2 = 1 / 2f, M3 = 1 / 6f, M4 = 1 / 24f, M5 = 1 / 120f, M6 = 1 / 720f, M7 = 1 / 5040f;
+    public static final float M8 = 1 / 40320f, M9 = 1 / 362880f, M10 = 1 / 3628800f;
+
+    /** e^x − 1. */
+    public static float expm1(float x) {
+        if (!(Math.abs(x) < EXPM1_SMALL)) return exp(x) - 1f;
+        float q = Math.fma(M10, x, M9);
+        q = Math.fma(q, x, M8);
+        q = Math.fma(q, x, M7);
+        q = Math.fma(q, x, M6);
+        q = Math.fma(q, x, M5);
+        q = Math.fma(q, x, M4);
+        q = Math.fma(q, x, M3);
+        q = Math.fma(q, x, M2);
+        return Math.fma(q, x * x, x);
+    }
+
     /** e^x. */
     public static float exp(float x) {
         float xc = Math.min(Math.max(x, EXP_LO), EXP_HI);

@@ -62,7 +62,8 @@ final class UnaryMath {
                 (s, sb, d, db, n) -> tail(kind, alpha, s, sb, d, db, n, cold(kind) ? 0 : tanh(s, sb, d, db, n));
             case SIGMOID ->
                 (s, sb, d, db, n) -> tail(kind, alpha, s, sb, d, db, n, cold(kind) ? 0 : sigmoid(s, sb, d, db, n));
-            case ELU -> (s, sb, d, db, n) -> tail(kind, alpha, s, sb, d, db, n, elu(alpha, s, sb, d, db, n));
+            case ELU ->
+                (s, sb, d, db, n) -> tail(kind, alpha, s, sb, d, db, n, cold(kind) ? 0 : elu(alpha, s, sb, d, db, n));
             case EXP -> (s, sb, d, db, n) -> tail(kind, alpha, s, sb, d, db, n, cold(kind) ? 0 : exp(s, sb, d, db, n));
             case LOG -> (s, sb, d, db, n) -> tail(kind, alpha, s, sb, d, db, n, cold(kind) ? 0 : log(s, sb, d, db, n));
             case SQRT -> (s, sb, d, db, n) -> tail(kind, alpha, s, sb, d, db, n, sqrt(s, sb, d, db, n));
@@ -321,7 +322,36 @@ final class UnaryMath {
         int i = 0;
         for (int upper = S.loopBound(n); i < upper; i += S.length()) {
             FloatVector x = FloatVector.fromMemorySegment(S, src, srcByte + 4L * i, NATIVE);
-            FloatVector y = x.lanewise(VectorOperators.EXPM1).mul(alpha).blend(x, x.compare(VectorOperators.GT, 0f));
+            // FloatMath.expm1's two forms lane by lane (not lanewise(EXPM1), whose tiers may differ): the polynomial
+            FloatVector q = FloatVector.broadcast(S, FloatMath.M10).fma(x, FloatVector.broadcast(S, FloatMath.M9));
+            q = q.fma(x, FloatVector.broadcast(S, FloatMath.M8));
+            q = q.fma(x, FloatVector.broadcast(S, FloatMath.M7));
+            q = q.fma(x, FloatVector.broadcast(S, FloatMath.M6));
+            q = q.fma(x, FloatVector.broadcast(S, FloatMath.M5));
+            q = q.fma(x, FloatVector.broadcast(S, FloatMath.M4));
+            q = q.fma(x, FloatVector.broadcast(S, FloatMath.M3));
+            q = q.fma(x, FloatVector.broadcast(S, FloatMath.M2));
+            FloatVector small = q.fma(x.mul(x), x);
+            // and exp(x) − 1, exp as FloatMath.exp
+            FloatVector yc = x.max(FloatMath.EXP_LO).min(FloatMath.EXP_HI);
+            FloatVector yt = yc.fma(FloatMath.LOG2E, FloatMath.ROUND);
+            FloatVector yk = yt.sub(FloatMath.ROUND);
+            FloatVector yr = yk.fma(FloatVector.broadcast(S, -FloatMath.LN2_HI), yc);
+            yr = yk.fma(FloatVector.broadcast(S, -FloatMath.LN2_LO), yr);
+            FloatVector yp = yr.fma(FloatMath.E7, FloatMath.E6);
+            yp = yp.fma(yr, FloatVector.broadcast(S, FloatMath.E5));
+            yp = yp.fma(yr, FloatVector.broadcast(S, FloatMath.E4));
+            yp = yp.fma(yr, FloatVector.broadcast(S, FloatMath.E3));
+            yp = yp.fma(yr, FloatVector.broadcast(S, FloatMath.E2));
+            yp = yp.fma(yr, FloatVector.broadcast(S, 1f));
+            yp = yp.fma(yr, FloatVector.broadcast(S, 1f));
+            IntVector yn = ((IntVector) yt.reinterpretAsInts()).sub(FloatMath.ROUND_BITS);
+            IntVector yn1 = yn.lanewise(VectorOperators.ASHR, 1), yn2 = yn.sub(yn1);
+            FloatVector e = yp.mul(
+                            yn1.add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats())
+                    .mul(yn2.add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats());
+            FloatVector m1 = e.sub(1f).blend(small, x.abs().compare(VectorOperators.LT, FloatMath.EXPM1_SMALL));
+            FloatVector y = m1.mul(alpha).blend(x, x.compare(VectorOperators.GT, 0f));
             y.intoMemorySegment(dst, dstByte + 4L * i, NATIVE);
         }
         return i;
@@ -520,7 +550,7 @@ final class UnaryMath {
             case SILU -> xSigmoid(x, x);
             case TANH -> tanh(x);
             case SIGMOID -> 1f / (1f + FloatMath.exp(-x));
-            case ELU -> x > 0 ? x : alpha * (float) Math.expm1(x);
+            case ELU -> x > 0 ? x : alpha * FloatMath.expm1(x);
             case EXP -> FloatMath.exp(x);
             case LOG -> FloatMath.log(x);
             case SQRT -> (float) Math.sqrt(x);

@@ -6,11 +6,12 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link FloatMath#log} against the double-precision logarithm: within one float ulp of ln x over every binade of
- * the positive floats, subnormals included, and IEEE's special values. (Its vector form gives the same bits:
+ * {@link FloatMath#log} and {@link FloatMath#expm1} against the double-precision functions: the logarithm within one
+ * float ulp over every binade of the positive floats, subnormals included; expm1 within two ulps from −104 to 88, and
+ * close to 0 where exp(x) − 1 would cancel; IEEE's special values. (Their vector forms give the same bits:
  * UnaryMathTest.)
  */
-class FloatMathLogTest {
+class FloatMathTest {
     @Test
     void withinOneUlpOfTheDoubleLogarithmOverEveryBinade() {
         long seed = System.nanoTime();
@@ -31,6 +32,32 @@ class FloatMathLogTest {
         }
         System.err.printf("FloatMath.log: worst %.3f ulp at %s (seed %d)%n", worst, worstAt, seed);
         assertThat(worst).as("ulps at %s (seed %d)", worstAt, seed).isLessThanOrEqualTo(1.0);
+    }
+
+    @Test
+    void expm1WithinTwoUlpsOfTheDoubleOne() {
+        long seed = System.nanoTime();
+        SplittableRandom r = new SplittableRandom(seed);
+        double worst = 0;
+        float worstAt = 0;
+        for (int i = 0; i < 4_000_000; i++) {
+            float x = i % 2 == 0
+                    ? (float) r.nextDouble(-104, 88)
+                    : (float) (Math.signum(r.nextDouble(-1, 1)) * Math.pow(10, r.nextDouble(-30, 0))); // near 0
+            double exact = Math.expm1(x);
+            float got = FloatMath.expm1(x);
+            double ulps = Math.abs(got - exact) / Math.ulp((float) exact);
+            if (ulps > worst) {
+                worst = ulps;
+                worstAt = x;
+            }
+        }
+        System.err.printf("FloatMath.expm1: worst %.3f ulp at %s (seed %d)%n", worst, worstAt, seed);
+        assertThat(worst).as("ulps at %s (seed %d)", worstAt, seed).isLessThanOrEqualTo(2.0);
+        assertThat(FloatMath.expm1(Float.NEGATIVE_INFINITY)).isEqualTo(-1f);
+        assertThat(FloatMath.expm1(Float.NaN)).isNaN();
+        assertThat(FloatMath.expm1(0f)).isEqualTo(0f);
+        assertThat(FloatMath.expm1(1e-30f)).isEqualTo(1e-30f);
     }
 
     @Test
