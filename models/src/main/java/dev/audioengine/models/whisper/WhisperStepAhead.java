@@ -16,7 +16,9 @@ import java.util.concurrent.Executor;
  * window's last token nothing reads them at all.
  * <p>
  * Worth it where the device is not the host: on the CPU backend the sums would take a core from the step itself
- * ({@link WhisperModel#STEP_AHEAD}). Without an executor, every call is the plain loop's.
+ * ({@link WhisperModel#STEP_AHEAD}). Without an executor, every call is the plain loop's. Not a capability: it runs no
+ * other op and changes no result on any backend, so there is nothing for a backend to verify; like the batch size the
+ * CLI and the server choose, it follows the device's kind (whether it shares the host's cores), not the backend.
  */
 final class WhisperStepAhead {
     private final WhisperSession session;
