@@ -358,11 +358,9 @@ final class WhisperLongForm {
                     if (!k.active()) continue;
                     int token = k.tokens.getLast().id(), position = prompt.length + i;
                     float[] next = n > 1 ? session.step(j, token, position) : ahead.step(token, position);
-                    if (n == 1 && temperature == 0) {
-                        List<WhisperDecoding.Token> taken = new ArrayList<>(k.tokens.size());
-                        for (Step s : k.tokens) taken.add(new WhisperDecoding.Token(s.id(), s.p()));
-                        k.greedy = ahead.greedy(next, taken, timestamps, i + 1 < limit ? position + 1 : -1);
-                    } else process(k, next, temperature, timestamps);
+                    if (n == 1 && temperature == 0)
+                        k.greedy = ahead.greedy(next, taken(k), timestamps, i + 1 < limit ? position + 1 : -1);
+                    else process(k, next, temperature, timestamps);
                 }
             }
         } finally {
@@ -398,8 +396,7 @@ final class WhisperLongForm {
      * time).
      */
     private void process(Decoder k, float[] logits, float temperature, boolean timestamps) {
-        List<WhisperDecoding.Token> taken = new ArrayList<>(k.tokens.size());
-        for (Step s : k.tokens) taken.add(new WhisperDecoding.Token(s.id(), s.p()));
+        List<WhisperDecoding.Token> taken = taken(k);
         if (temperature == 0) {
             k.greedy = WhisperDecoding.greedy(logits, taken, t, timestamps);
             return;
@@ -413,6 +410,13 @@ final class WhisperLongForm {
         }
         k.probs = probs;
         k.logprobs = logprobs;
+    }
+
+    /** The decoder's tokens so far, as the rules read them. */
+    private static List<WhisperDecoding.Token> taken(Decoder k) {
+        List<WhisperDecoding.Token> taken = new ArrayList<>(k.tokens.size());
+        for (Step s : k.tokens) taken.add(new WhisperDecoding.Token(s.id(), s.p()));
+        return taken;
     }
 
     /** whisper.cpp's {@code tid}: the likeliest timestamp token (the first of equals; 0 when none is possible). */
