@@ -89,7 +89,7 @@ final class WhisperLongForm {
         }
     }
 
-    private final WhisperSession session;
+    private final WhisperSteps session;
     private final WhisperTokenizer t;
     private final int textCtx;
     private final java.util.concurrent.Executor sums;
@@ -100,8 +100,7 @@ final class WhisperLongForm {
      * @param sums where greedy's sums run while the next step runs ahead at temperature 0 with one decoder
      *     ({@link WhisperStepAhead}), or null for the plain loop
      */
-    WhisperLongForm(
-            WhisperSession session, WhisperTokenizer tokenizer, int textCtx, java.util.concurrent.Executor sums) {
+    WhisperLongForm(WhisperSteps session, WhisperTokenizer tokenizer, int textCtx, java.util.concurrent.Executor sums) {
         this.session = session;
         this.t = tokenizer;
         this.textCtx = textCtx;
@@ -135,7 +134,7 @@ final class WhisperLongForm {
         int seek = 0;
         while (seek + DELTA_MIN < seekEnd) {
             int from = seek * 160, length = Math.min(WhisperNetwork.WINDOW_SAMPLES, samples.length - from);
-            session.encode(samples, from, length, false);
+            session.encode(samples, from, length);
             if (seek > 0 && seek + 500 >= seekEnd) past.clear(); // a short tail: old text makes it repeat itself
             int audioEnd = seekEnd - seek;
             Pass kept = null;
@@ -251,19 +250,7 @@ final class WhisperLongForm {
         if (beamSize > 1) {
             // beam search chosen: whisper.cpp's fallback passes run its beam loop too, with best-of decoders
             int decoders = temperature > 0 ? o.bestOf() : beamSize;
-            session.startBeams(decoders);
-            try {
-                WhisperBeamSearch.Beams beams = new WhisperBeamSearch.Beams() {
-                    @Override
-                    public float[] step(int beam, int token, int position) {
-                        return session.step(beam, token, position);
-                    }
-
-                    @Override
-                    public void fork(int[] from) {
-                        session.forkBeams(from);
-                    }
-                };
+            try (WhisperSteps.Decoders beams = session.decoders(decoders, prompt)) {
                 var r = WhisperBeamSearch.search(
                         beams,
                         logits,
@@ -289,8 +276,6 @@ final class WhisperLongForm {
                 Decoder[] ranked = new Decoder[r.best() + 1];
                 ranked[r.best()] = d;
                 return new Pass(prompt, temperature, ranked, r.best(), noSpeech, firstTid);
-            } finally {
-                session.endBeams();
             }
         }
         int n = temperature > 0 ? o.bestOf() : 1;
@@ -302,7 +287,7 @@ final class WhisperLongForm {
             d[j].logprobs = first.logprobs;
             d[j].greedy = first.greedy;
         }
-        if (n > 1) session.startBeams(n);
+        WhisperSteps.Decoders many = n > 1 ? session.decoders(n, prompt) : null;
         try {
             int beg = t.timestampBegin();
             for (int i = 0; i < limit; i++) {
@@ -357,14 +342,14 @@ final class WhisperLongForm {
                     Decoder k = d[j];
                     if (!k.active()) continue;
                     int token = k.tokens.getLast().id(), position = prompt.length + i;
-                    float[] next = n > 1 ? session.step(j, token, position) : ahead.step(token, position);
+                    float[] next = n > 1 ? many.step(j, token, position) : ahead.step(token, position);
                     if (n == 1 && temperature == 0)
                         k.greedy = ahead.greedy(next, taken(k), timestamps, i + 1 < limit ? position + 1 : -1);
                     else process(k, next, temperature, timestamps);
                 }
             }
         } finally {
-            if (n > 1) session.endBeams();
+            if (many != null) many.close();
             aheadTaken += ahead.taken;
             aheadRedone += ahead.redone;
         }

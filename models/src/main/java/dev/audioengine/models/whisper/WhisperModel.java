@@ -117,8 +117,17 @@ public final class WhisperModel implements AutoCloseable {
     private final WeightFile file;
     private final WhisperWeights weights;
     private final WhisperTokenizer tokenizer;
+    private final AudioEngine engine;
     private final WhisperSession session;
     private boolean stepAhead;
+    private volatile dev.audioengine.model.task.Batching batching = dev.audioengine.model.task.Batching.NONE;
+    /** The batch concurrent calls decode through once batching is on, made on first use; guarded by batchLock. */
+    private WhisperBatch batch;
+
+    private boolean closed;
+    private final Object batchLock = new Object();
+    /** Whether a call holds the model's own session while the batch is idle ({@link WhisperBatch#idle}). */
+    private final java.util.concurrent.atomic.AtomicBoolean loneTurn = new java.util.concurrent.atomic.AtomicBoolean();
     /** The thread greedy's sums run on beside the step ahead ({@link WhisperStepAhead}); made on first use. */
     private java.util.concurrent.ExecutorService sums;
 
@@ -145,6 +154,7 @@ public final class WhisperModel implements AutoCloseable {
         this.weights = weights;
         this.tokenizer = tokenizer;
         this.stepAhead = stepAhead;
+        this.engine = engine;
         this.session = new WhisperSession(engine, weights);
     }
 
@@ -322,11 +332,96 @@ public final class WhisperModel implements AutoCloseable {
      * the language detected first when the options name none (multilingual models), then tokens until EOT or the
      * limit.
      */
-    public synchronized Decoded decode(float[] samples, int from, int length, Options options) {
-        session.encode(samples, from, length, false);
+    public Decoded decode(float[] samples, int from, int length, Options options) {
+        return decoding((steps, sums) -> decode(steps, sums, samples, from, length, options));
+    }
+
+    /**
+     * Batching (see {@link dev.audioengine.model.task.Batching}): concurrent calls of {@link #decode} and the
+     * sequential long form decode through one {@link WhisperBatch}, each in a slot of its caches, their steps run
+     * together. A call that finds the batch idle decodes alone on the model's session, as without batching (the step
+     * ahead where it is on, no step over empty slots). Set it before the first call; {@code NONE} (the default) keeps
+     * one call at a time.
+     */
+    public void batching(dev.audioengine.model.task.Batching batching) {
+        this.batching = java.util.Objects.requireNonNull(batching, "batching");
+    }
+
+    public dev.audioengine.model.task.Batching batching() {
+        return batching;
+    }
+
+    /** What the batch has done so far ({@link dev.audioengine.model.task.BatchStats#NONE} before it is made). */
+    public dev.audioengine.model.task.BatchStats batchStats() {
+        synchronized (batchLock) {
+            return batch == null ? dev.audioengine.model.task.BatchStats.NONE : batch.stats();
+        }
+    }
+
+    /** One decoding call's work over the decoder it is given, with where greedy's sums may run ahead (or null). */
+    private interface Work<T> {
+        T run(WhisperSteps steps, java.util.concurrent.Executor sums);
+    }
+
+    /**
+     * Runs {@code work} on the model's session (one call at a time, as without batching) or, with batching on and
+     * other calls in the batch, on a slot of it.
+     */
+    private <T> T decoding(Work<T> work) {
+        WhisperBatch b = batch();
+        if (b != null && !(aloneWhenIdle && b.idle() && loneTurn.compareAndSet(false, true))) {
+            try (WhisperBatch.Slot slot = b.lease()) {
+                return work.run(slot, null);
+            }
+        }
+        long start = System.nanoTime();
+        try {
+            synchronized (this) {
+                return work.run(session, sums());
+            }
+        } finally {
+            if (b != null) {
+                loneTurn.set(false);
+                b.countLone(System.nanoTime() - start);
+            }
+        }
+    }
+
+    private volatile boolean aloneWhenIdle = true;
+
+    /** Tests: whether a call that finds the batch idle decodes alone (the default) or through a slot anyway. */
+    void aloneWhenIdle(boolean alone) {
+        aloneWhenIdle = alone;
+    }
+
+    /** The batch, made on first use while batching is on (null when it is off, or the budget pays for one slot). */
+    private WhisperBatch batch() {
+        dev.audioengine.model.task.Batching b = batching;
+        if (b.maxBatch() < 2) return null;
+        synchronized (batchLock) {
+            if (closed) throw new IllegalStateException("the Whisper model is closed");
+            if (batch == null) {
+                int slots = b.slots(WhisperBatch.bytesPerSlot(config()));
+                if (slots < 2) return null;
+                synchronized (engine) {
+                    batch = new WhisperBatch(engine, weights, slots);
+                }
+            }
+            return batch;
+        }
+    }
+
+    private Decoded decode(
+            WhisperSteps session,
+            java.util.concurrent.Executor sums,
+            float[] samples,
+            int from,
+            int length,
+            Options options) {
+        session.encode(samples, from, length);
         String language = options.language();
         if (!tokenizer.multilingual()) language = "en";
-        else if (language == null) language = bestLanguage(detectEncoded());
+        else if (language == null) language = bestLanguage(detectEncoded(session));
         int[] previous = options.prompt() == null ? new int[0] : tokenizer.encode(options.prompt());
         int[] prompt = WhisperDecoding.prompt(
                 tokenizer, language, options.translate(), options.timestamps(), previous, config().textCtx());
@@ -342,19 +437,7 @@ public final class WhisperModel implements AutoCloseable {
         List<WhisperDecoding.Token> taken = new ArrayList<>();
         int audioEnd = WhisperDecoding.frames(length), lastTimestamp = -1;
         if (options.beamSize() > 1) {
-            session.startBeams(options.beamSize());
-            try {
-                WhisperBeamSearch.Beams beams = new WhisperBeamSearch.Beams() {
-                    @Override
-                    public float[] step(int beam, int token, int position) {
-                        return session.step(beam, token, position);
-                    }
-
-                    @Override
-                    public void fork(int[] from) {
-                        session.forkBeams(from);
-                    }
-                };
+            try (WhisperSteps.Decoders beams = session.decoders(options.beamSize(), prompt)) {
                 var best = WhisperBeamSearch.decode(
                         beams,
                         logits,
@@ -366,12 +449,10 @@ public final class WhisperModel implements AutoCloseable {
                         limit);
                 for (WhisperBeamSearch.Step s : best.tokens()) taken.add(new WhisperDecoding.Token(s.id(), s.p()));
                 return decoded(language, taken, length, noSpeech, best.averageLogProbability());
-            } finally {
-                session.endBeams();
             }
         }
         WhisperDecoding.Sequence sequence = new WhisperDecoding.Sequence(options.timestamps(), audioEnd, limit);
-        WhisperStepAhead ahead = new WhisperStepAhead(session, tokenizer, sums());
+        WhisperStepAhead ahead = new WhisperStepAhead(session, tokenizer, sums);
         for (int i = 0; i < limit; i++) {
             // whisper.cpp's greedy pick (the first of the largest probabilities after the rules), its log-probability
             // in float as whisper.cpp's plog; the next position fed meanwhile where the step ahead is on
@@ -385,8 +466,10 @@ public final class WhisperModel implements AutoCloseable {
             if (lastTimestamp > 0 && 2 * lastTimestamp + WhisperDecoding.END_MARGIN_FRAMES >= audioEnd) break;
             if (i + 1 < limit) logits = ahead.step(g.id(), prompt.length + i);
         }
-        aheadTaken += ahead.taken;
-        aheadRedone += ahead.redone;
+        if (session == this.session) {
+            aheadTaken += ahead.taken;
+            aheadRedone += ahead.redone;
+        }
         return decoded(language, taken, length, noSpeech, sequence.averageLogProbability());
     }
 
@@ -396,16 +479,25 @@ public final class WhisperModel implements AutoCloseable {
      * ({@link WhisperLongForm}). The language, when the options name none (multilingual models), is detected once on
      * the first 30 s, as whisper.cpp does; {@code options.maxTokens} is whisper.cpp's own limit here.
      */
-    synchronized WhisperLongForm.Result transcribeSequentially(
+    WhisperLongForm.Result transcribeSequentially(
             float[] samples, Options options, dev.audioengine.model.task.LongFormOptions longForm) {
+        return decoding((session, sums) -> transcribeSequentially(session, sums, samples, options, longForm));
+    }
+
+    private WhisperLongForm.Result transcribeSequentially(
+            WhisperSteps session,
+            java.util.concurrent.Executor sums,
+            float[] samples,
+            Options options,
+            dev.audioengine.model.task.LongFormOptions longForm) {
         String language = options.language();
         if (!tokenizer.multilingual()) language = "en";
         else if (language == null) {
-            session.encode(samples, 0, Math.min(samples.length, WhisperNetwork.WINDOW_SAMPLES), false);
-            language = bestLanguage(detectEncoded());
+            session.encode(samples, 0, Math.min(samples.length, WhisperNetwork.WINDOW_SAMPLES));
+            language = bestLanguage(detectEncoded(session));
         }
         int[] prompt = options.prompt() == null ? new int[0] : tokenizer.encode(options.prompt());
-        return new WhisperLongForm(session, tokenizer, config().textCtx(), sums())
+        return new WhisperLongForm(session, tokenizer, config().textCtx(), sums)
                 .transcribe(
                         samples,
                         language,
@@ -451,7 +543,8 @@ public final class WhisperModel implements AutoCloseable {
      */
     public synchronized Timed decodeTimed(
             float[] samples, int from, int length, Options options, WhisperAlignment.Heads heads) {
-        Decoded d = decode(samples, from, length, options);
+        // on the model's own session, whatever the batching: the alignment pass reads this window's cross caches there
+        Decoded d = decode(session, sums(), samples, from, length, options);
         List<Integer> text = new ArrayList<>();
         List<Float> p = new ArrayList<>();
         int beg = tokenizer.timestampBegin(), lastTimestamp = -1, afterLastTimestamp = 0;
@@ -501,10 +594,10 @@ public final class WhisperModel implements AutoCloseable {
     public synchronized Map<String, Double> detectLanguage(float[] samples, int from, int length) {
         if (!tokenizer.multilingual()) throw new IllegalStateException("an English-only Whisper detects no language");
         session.encode(samples, from, length, false);
-        return detectEncoded();
+        return detectEncoded(session);
     }
 
-    private Map<String, Double> detectEncoded() {
+    private Map<String, Double> detectEncoded(WhisperSteps session) {
         float[] logits = session.step(tokenizer.sot(), 0);
         int n = tokenizer.languages(), first = tokenizer.sot() + 1;
         double max = Double.NEGATIVE_INFINITY, sum = 0;
@@ -539,6 +632,11 @@ public final class WhisperModel implements AutoCloseable {
 
     @Override
     public synchronized void close() {
+        synchronized (batchLock) {
+            closed = true;
+            if (batch != null) batch.close();
+            batch = null;
+        }
         if (sums != null) sums.close(); // idle between calls: nothing to wait for
         session.close();
         weights.close();

@@ -2,6 +2,7 @@ package dev.audioengine.models.whisper;
 
 import dev.audioengine.api.graph.Graph;
 import dev.audioengine.api.graph.GraphBuilder;
+import dev.audioengine.api.graph.Op.PadMode;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.HostTensor;
@@ -41,6 +42,14 @@ public final class WhisperNetwork {
 
     /** Input name of the encoder graph: the window's samples, zero-padded to 30 s, [1, 480000]. */
     static final String AUDIO = "audio";
+
+    /**
+     * Input names of a batch's graphs ({@link #step(WhisperConfig, Decoder, int, int, int, WhisperAlignment.Heads)}
+     * over several slots, {@link #slotEncoder}): where each slot's keys and values go (I32 [slots], negative: that
+     * slot is not written), how many cross positions each slot sees (I32 [slots]: 1500, or 0 for a slot not stepped),
+     * and the slot a window is encoded into (I32 [1]).
+     */
+    static final String WRITE_AT = "write_at", CROSS_LENGTH = "cross_length", SLOT = "slot";
 
     /** Whisper hears 30 s windows at 16 kHz, in 3000 mel frames and 1500 encoder positions. */
     public static final int SAMPLE_RATE = 16000, WINDOW_SAMPLES = 30 * SAMPLE_RATE, MEL_FRAMES = 3000;
@@ -136,7 +145,12 @@ public final class WhisperNetwork {
 
     /** A cache's shape, [1, H, capacity, hd]. */
     static Shape cacheShape(WhisperConfig c, int capacity) {
-        return Shape.of(1, c.textHeads(), capacity, c.headDim());
+        return cacheShape(c, 1, capacity);
+    }
+
+    /** A batch's cache shape, [slots, H, capacity, hd]: one sequence per slot. */
+    static Shape cacheShape(WhisperConfig c, int slots, int capacity) {
+        return Shape.of(slots, c.textHeads(), capacity, c.headDim());
     }
 
     /** Audio [1, 480000] → encoder states [1, 1500, d]. */
@@ -168,11 +182,29 @@ public final class WhisperNetwork {
     }
 
     /**
+     * A batch's encoder graph: audio [1, 480000] and a slot (I32 [1]) → the window's cross keys and values written
+     * into that slot of the batch's cross caches [slots, H, 1500, hd]. It outputs its slot input back: the encoder
+     * states stay on the device (a batch needs only the caches; fetching them would copy 1500 × d floats a window).
+     */
+    static Graph slotEncoder(WhisperConfig c, Encoder e, int slots) {
+        GraphBuilder g = new GraphBuilder();
+        Tensor memory = encode(g, e, g.input(AUDIO, Shape.of(1, WINDOW_SAMPLES)));
+        Tensor slot = g.input(SLOT, DType.I32, Shape.of(1));
+        Shape cache = cacheShape(c, slots, c.audioCtx());
+        for (int l = 0; l < c.textLayers(); l++) {
+            MultiHeadAttention cross = e.cross().get(l);
+            g.writeSlice(g.state(cacheName("cross_k", l), cache), g.contiguous(cross.keys(g, memory, null)), 0, slot);
+            g.writeSlice(g.state(cacheName("cross_v", l), cache), g.contiguous(cross.values(g, memory)), 0, slot);
+        }
+        return g.build(slot);
+    }
+
+    /**
      * One decoder step over one token: outputs the logits [1, 1, V]. The self caches (capacity {@code selfCapacity})
      * take this step's keys and values at {@code position}; the mask shows the first {@code self_length} of them.
      */
     static Graph step(WhisperConfig c, Decoder d, int selfCapacity) {
-        return step(c, d, selfCapacity, null);
+        return step(c, d, 1, 1, selfCapacity, null);
     }
 
     /**
@@ -182,36 +214,77 @@ public final class WhisperNetwork {
      * (fused attention) pays nothing for it.
      */
     static Graph step(WhisperConfig c, Decoder d, int selfCapacity, WhisperAlignment.Heads alignment) {
+        return step(c, d, 1, 1, selfCapacity, alignment);
+    }
+
+    /**
+     * One decoder step of {@code width} sequences, each in its own slot among the first {@code width} of the caches'
+     * {@code slots} (a batch, {@code WhisperBatch}): tokens I32 [width, 1] at their own positions I32 [width] →
+     * logits [width, 1, V]. With one slot this is the plain cached step above. With several, each slot has its own
+     * self length and cross length (I32 [slots]) and its own write position ({@link #WRITE_AT}, I32 [slots]): a slot
+     * whose sequence sits this step out (or lies past the width) is written nowhere (−1) and sees nothing (lengths 0),
+     * so its cache stays as it was and its row of logits is ignored. The small new keys, values and queries are padded
+     * to all slots rather than the caches sliced to the width, as Moonshine's batched step does (MoonshineNetwork
+     * says why): the caches stay whole and no step copies them.
+     */
+    static Graph step(
+            WhisperConfig c, Decoder d, int slots, int width, int selfCapacity, WhisperAlignment.Heads alignment) {
+        if (width < 1 || width > slots || (slots > 1 && alignment != null))
+            throw new IllegalArgumentException("a step over " + width + " sequences of " + slots + " slots"
+                    + (alignment != null ? " with alignment heads (one sequence only)" : ""));
+        boolean batch = slots > 1;
         GraphBuilder g = new GraphBuilder();
         Tensor[] alignmentWeights = alignment == null ? null : new Tensor[alignment.count()];
-        Tensor token = g.input(TOKEN, DType.I32, Shape.of(1, 1));
-        Tensor position = g.input(POSITION, DType.I32, Shape.of(1));
-        Tensor selfMask = g.keyMask(g.input(SELF_LENGTH, DType.I32, Shape.of(1)), 1, selfCapacity, false);
+        Tensor token = g.input(TOKEN, DType.I32, Shape.of(width, 1));
+        Tensor position = g.input(POSITION, DType.I32, Shape.of(width));
+        Tensor writeAt = batch ? g.input(WRITE_AT, DType.I32, Shape.of(slots)) : position;
+        Tensor selfMask = g.keyMask(g.input(SELF_LENGTH, DType.I32, Shape.of(slots)), 1, selfCapacity, false);
+        Tensor crossMask =
+                batch ? g.keyMask(g.input(CROSS_LENGTH, DType.I32, Shape.of(slots)), 1, c.audioCtx(), false) : null;
         Tensor h = g.add(
-                g.getRows(g.constant(d.embedding()), token), // [1, 1, d]
-                g.reshape(g.getRows(g.constant(d.positions()), position), 1, 1, c.textState()));
-        Shape selfShape = cacheShape(c, selfCapacity), crossShape = cacheShape(c, c.audioCtx());
+                g.getRows(g.constant(d.embedding()), token), // [W, 1, d]
+                g.reshape(g.getRows(g.constant(d.positions()), position), width, 1, c.textState()));
+        Shape selfShape = cacheShape(c, slots, selfCapacity), crossShape = cacheShape(c, slots, c.audioCtx());
         for (int l = 0; l < c.textLayers(); l++) {
             DecoderLayer layer = d.layers().get(l);
             MultiHeadAttention self = layer.self();
             Tensor x = layer.selfNorm().apply(g, h);
             // one product for q, k and v; write_slice reads the head views as they are (one token: no copy needed)
             MultiHeadAttention.Projections p = self.project(g, x, null);
-            Tensor keys = g.writeSlice(g.state(cacheName("self_k", l), selfShape), p.keys(), 2, position);
-            Tensor values = g.writeSlice(g.state(cacheName("self_v", l), selfShape), p.values(), 2, position);
-            h = g.add(h, self.output(g, self.attend(g, p.queries(), keys, values, selfMask)));
+            Tensor keys =
+                    g.writeSlice(g.state(cacheName("self_k", l), selfShape), toSlots(g, p.keys(), slots), 2, writeAt);
+            Tensor values =
+                    g.writeSlice(g.state(cacheName("self_v", l), selfShape), toSlots(g, p.values(), slots), 2, writeAt);
+            Tensor attended = self.attend(g, toSlots(g, p.queries(), slots), keys, values, selfMask);
+            h = g.add(h, self.output(g, firstSlots(g, attended, width)));
 
             MultiHeadAttention cross = layer.cross();
             Tensor ck = g.state(cacheName("cross_k", l), crossShape), cv = g.state(cacheName("cross_v", l), crossShape);
             Tensor q = cross.queries(g, layer.crossNorm().apply(g, h), null);
             if (alignment != null) alignmentWeights(g, alignment, l, q, ck, c.headDim(), alignmentWeights);
-            h = g.add(h, cross.output(g, cross.attend(g, q, ck, cv, false)));
+            Tensor crossed = batch
+                    ? cross.attend(g, toSlots(g, q, slots), ck, cv, crossMask)
+                    : cross.attend(g, q, ck, cv, false);
+            h = g.add(h, cross.output(g, firstSlots(g, crossed, width)));
             h = g.add(h, layer.ffn().apply(g, layer.ffnNorm().apply(g, h)));
         }
         Tensor logits = d.head().apply(g, d.norm().apply(g, h)).named("logits");
         if (alignment == null) return g.build(logits);
         Tensor weights = g.reshape(g.concat(1, alignmentWeights), alignment.count(), c.audioCtx());
         return g.build(logits, weights.named("alignment"));
+    }
+
+    /** [W, ...] padded with zeros to [slots, ...]; as it is when W is all the slots (the plain step adds no copy). */
+    private static Tensor toSlots(GraphBuilder g, Tensor t, int slots) {
+        if (t.dim(0) == slots) return t;
+        long[] none = new long[t.rank()], after = new long[t.rank()];
+        after[0] = slots - t.dim(0);
+        return g.pad(t, PadMode.ZERO, none, after, 0f);
+    }
+
+    /** The first {@code width} rows of attention's [slots, H, 1, hd] output (a leading slice: no copy). */
+    private static Tensor firstSlots(GraphBuilder g, Tensor attended, int width) {
+        return attended.dim(0) == width ? attended : g.slice(attended, 0, 0, width);
     }
 
     /** Layer {@code l}'s alignment heads: q [1, H, 1, hd] against the cross keys [1, H, 1500, hd] → [1, 1, 1, 1500]. */

@@ -241,7 +241,8 @@ public final class WhisperRecognizer implements SpeechRecognizer {
         AsrOptions o = check(options);
         if (sequential(o)) return transcribeSequentially(samples, o);
         var timed = new java.util.concurrent.ConcurrentHashMap<Long, List<TranscriptSegment>>();
-        return timed(LongFormTranscriber.transcribe(vad, timedWindows(o, timed), o, samples), timed);
+        return timed(
+                LongFormTranscriber.transcribe(vad, timedWindows(o, timed), o, samples, windowsInFlight(o)), timed);
     }
 
     @Override
@@ -257,11 +258,17 @@ public final class WhisperRecognizer implements SpeechRecognizer {
         }
         var timed = new java.util.concurrent.ConcurrentHashMap<Long, List<TranscriptSegment>>();
         var handed = new java.util.concurrent.ConcurrentHashMap<Long, List<TranscriptSegment>>();
-        Transcript t = LongFormTranscriber.transcribe(vad, timedWindows(o, timed), o, in, window -> {
-            List<TranscriptSegment> inside = timedSegments(window, timed);
-            handed.put(window.startSample(), inside);
-            inside.forEach(onSegment);
-        });
+        Transcript t = LongFormTranscriber.transcribe(
+                vad,
+                timedWindows(o, timed),
+                o,
+                in,
+                window -> {
+                    List<TranscriptSegment> inside = timedSegments(window, timed);
+                    handed.put(window.startSample(), inside);
+                    inside.forEach(onSegment);
+                },
+                windowsInFlight(o));
         return timed(t, handed);
     }
 
@@ -321,6 +328,34 @@ public final class WhisperRecognizer implements SpeechRecognizer {
 
     private WindowDecoder windows(AsrOptions options) {
         return (samples, from, length, startSample) -> decodeWindow(samples, from, length, startSample, options);
+    }
+
+    /**
+     * The VAD's windows of one recording decoded at once: with batching, up to 8 (each is decoded on its own, so they
+     * share the batch's steps as concurrent recordings do); one at a time otherwise, and with word timestamps (their
+     * alignment pass runs on the model's own session).
+     */
+    private int windowsInFlight(AsrOptions o) {
+        return o.wordTimestamps() ? 1 : Math.min(8, model.batching().maxBatch());
+    }
+
+    /**
+     * Batching ({@link WhisperModel#batching}): concurrent recordings, and a recording's VAD windows, decode through
+     * one batch, their decoder steps run together; each recording's own windows still follow one another.
+     */
+    @Override
+    public void batching(dev.audioengine.model.task.Batching batching) {
+        model.batching(batching);
+    }
+
+    @Override
+    public dev.audioengine.model.task.Batching batching() {
+        return model.batching();
+    }
+
+    @Override
+    public dev.audioengine.model.task.BatchStats batchStats() {
+        return model.batchStats();
     }
 
     @Override

@@ -19,7 +19,7 @@ import java.util.Map;
  * graphs bound to them, and the small host tensors a step feeds. The caches have fixed capacities and a length mask,
  * so one compiled step serves every position (docs/STATE.md), as Moonshine's sessions do. Not thread-safe.
  */
-final class WhisperSession implements AutoCloseable {
+final class WhisperSession implements WhisperSteps, AutoCloseable {
     private static final List<String> KINDS = List.of("self_k", "self_v", "cross_k", "cross_v");
 
     private final WhisperConfig config;
@@ -77,22 +77,55 @@ final class WhisperSession implements AutoCloseable {
         float[] window = new float[WhisperNetwork.WINDOW_SAMPLES];
         System.arraycopy(samples, from, window, 0, length);
         try (HostTensor audio = HostTensor.ofFloats(Shape.of(1, WhisperNetwork.WINDOW_SAMPLES), window)) {
-            CompiledGraph.Outputs out = encoder.run(Map.of(WhisperNetwork.AUDIO, audio));
+            CompiledGraph.Outputs out;
+            synchronized (engine.runLock(this)) { // a batch's steps may share the engine (WhisperBatch)
+                out = encoder.run(Map.of(WhisperNetwork.AUDIO, audio));
+            }
             if (keepStates) return out.get(0);
             out.close();
             return null;
         }
     }
 
+    @Override
+    public void encode(float[] samples, int from, int length) {
+        encode(samples, from, length, false);
+    }
+
     /** Feeds {@code tokenId} at position {@code pos} (all earlier positions fed since the last encode) → logits [V]. */
-    float[] step(int tokenId, int pos) {
+    @Override
+    public float[] step(int tokenId, int pos) {
         if (pos >= config.textCtx())
             throw new IllegalArgumentException("position " + pos + " is past the decoder's " + config.textCtx());
         token.data().set(ValueLayout.JAVA_INT, 0, tokenId);
         position.data().set(ValueLayout.JAVA_INT, 0, pos);
         selfLength.data().set(ValueLayout.JAVA_INT, 0, pos + 1);
-        step.runInto(stepInputs, List.of(logits));
+        synchronized (engine.runLock(this)) {
+            step.runInto(stepInputs, List.of(logits));
+        }
         return logits.toFloatArray();
+    }
+
+    /** The prompt is fed already: the beams start from what the device's caches hold ({@link #startBeams}). */
+    @Override
+    public Decoders decoders(int n, int[] fed) {
+        startBeams(n);
+        return new Decoders() {
+            @Override
+            public float[] step(int beam, int token, int position) {
+                return WhisperSession.this.step(beam, token, position);
+            }
+
+            @Override
+            public void fork(int[] from) {
+                forkBeams(from);
+            }
+
+            @Override
+            public void close() {
+                endBeams();
+            }
+        };
     }
 
     /**
@@ -192,7 +225,9 @@ final class WhisperSession implements AutoCloseable {
             token.data().set(ValueLayout.JAVA_INT, 0, tokens[i]);
             position.data().set(ValueLayout.JAVA_INT, 0, i);
             selfLength.data().set(ValueLayout.JAVA_INT, 0, i + 1);
-            alignmentStep.runInto(stepInputs, List.of(logits, alignmentWeights));
+            synchronized (engine.runLock(this)) {
+                alignmentStep.runInto(stepInputs, List.of(logits, alignmentWeights));
+            }
             float[] all = alignmentWeights.toFloatArray();
             for (int h = 0; h < heads.count(); h++)
                 out[i][h] = java.util.Arrays.copyOfRange(all, h * config.audioCtx(), (h + 1) * config.audioCtx());

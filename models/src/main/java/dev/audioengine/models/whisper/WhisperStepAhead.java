@@ -6,7 +6,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 
 /**
- * Greedy decoding's step ahead, for one decoder over one {@link WhisperSession}: while another thread forms
+ * Greedy decoding's step ahead, for one decoder over its {@link WhisperSteps}: while another thread forms
  * {@link WhisperDecoding#greedy}'s sums over the vocabulary (about 0.3 ms a token on a 2-core VM, in series with the
  * device's step), the next position is fed the likeliest token the rules leave ({@link WhisperDecoding#likeliest}).
  * When greedy takes that token, the next step's logits are already there; when it takes another (a timestamp whose
@@ -21,7 +21,7 @@ import java.util.concurrent.Executor;
  * CLI and the server choose, it follows the device's kind (whether it shares the host's cores), not the backend.
  */
 final class WhisperStepAhead {
-    private final WhisperSession session;
+    private final WhisperSteps session;
     private final WhisperTokenizer t;
     private final Executor sums;
     private int aheadToken = -1, aheadPosition = -1;
@@ -30,7 +30,7 @@ final class WhisperStepAhead {
     int taken, redone;
 
     /** @param sums the thread greedy's sums run on, or null to decode as the plain loop does */
-    WhisperStepAhead(WhisperSession session, WhisperTokenizer tokenizer, Executor sums) {
+    WhisperStepAhead(WhisperSteps session, WhisperTokenizer tokenizer, Executor sums) {
         this.session = session;
         this.t = tokenizer;
         this.sums = sums;
