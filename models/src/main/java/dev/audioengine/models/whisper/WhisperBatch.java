@@ -50,7 +50,7 @@ final class WhisperBatch implements AutoCloseable {
     private final HostTensor audio, slotInput, slotOutput;
     private final Map<String, HostTensor> encoderInputs;
     private final Map<Integer, StepGraph> steps = new HashMap<>();
-    private final WhisperSession lone;
+    private WhisperSession lone; // made on the first pass of several decoders, under loneTurn
     private final ReentrantLock loneTurn = new ReentrantLock();
 
     // under this object's monitor
@@ -93,7 +93,6 @@ final class WhisperBatch implements AutoCloseable {
         rowsOf = new HostTensor[slots];
         failure = new RuntimeException[slots];
         CompiledGraph enc = null;
-        WhisperSession session = null;
         List<HostTensor> made = new ArrayList<>();
         try {
             for (int l = 0; l < c.textLayers(); l++)
@@ -108,7 +107,6 @@ final class WhisperBatch implements AutoCloseable {
             made.add(HostTensor.allocate(DType.F32, Shape.of(1, WhisperNetwork.WINDOW_SAMPLES)));
             made.add(HostTensor.allocate(DType.I32, Shape.of(1)));
             made.add(HostTensor.allocate(DType.I32, Shape.of(1)));
-            session = new WhisperSession(engine, weights);
         } catch (RuntimeException | Error e) {
             if (enc != null) enc.close();
             made.forEach(HostTensor::close);
@@ -116,7 +114,6 @@ final class WhisperBatch implements AutoCloseable {
             throw e;
         }
         encoder = enc;
-        lone = session;
         audio = made.get(0);
         slotInput = made.get(1);
         slotOutput = made.get(2);
@@ -219,6 +216,11 @@ final class WhisperBatch implements AutoCloseable {
             loneTurn.lock();
             Decoders d;
             try {
+                if (lone == null) {
+                    synchronized (engine) {
+                        lone = new WhisperSession(engine, weights);
+                    }
+                }
                 lone.encode(samples, from, length);
                 for (int i = 0; i < fed.length; i++) lone.step(fed[i], i);
                 d = lone.decoders(n, fed);
@@ -277,139 +279,163 @@ final class WhisperBatch implements AutoCloseable {
         notifyAll(); // a step waiting for this slot need not any more
     }
 
-    /** Slot {@code slot}'s step: joins the next step of the batch (driving it when no other caller does). */
+    /**
+     * Slot {@code slot}'s step: joins the next step of the batch (driving it when no other caller does). A slot is
+     * waiting (asked, not yet taken into a step), then in a step, then done (its row ready to copy).
+     */
     private float[] step(int slot, int token, int position) {
+        boolean interrupted = false;
+        synchronized (this) {
+            if (closed) throw new IllegalStateException("the Whisper model is closed");
+            tokens[slot] = token;
+            positions[slot] = position;
+            waiting[slot] = true;
+            if (waitingCount++ == 0) firstWait = System.nanoTime();
+            notifyAll();
+        }
         while (true) {
             synchronized (this) {
-                if (closed) throw new IllegalStateException("the Whisper model is closed");
-                if (!waiting[slot] && !done[slot]) {
-                    tokens[slot] = token;
-                    positions[slot] = position;
-                    waiting[slot] = true;
-                    if (waitingCount++ == 0) firstWait = System.nanoTime();
-                    notifyAll();
-                }
                 boolean drive = false;
-                try {
-                    while (!done[slot] && failure[slot] == null) {
-                        long waited = System.nanoTime() - firstWait;
-                        if (!driving && (waitingCount >= leasedCount - awayCount || waited >= GATHER_NANOS)) {
-                            driving = drive = true;
-                            break;
-                        }
-                        long left = driving ? 0 : GATHER_NANOS - waited;
-                        if (left > 0) wait(left / 1_000_000, (int) (left % 1_000_000));
-                        else wait();
-                    }
-                } catch (InterruptedException e) {
-                    if (waiting[slot]) {
+                while (!done[slot] && failure[slot] == null) {
+                    if (waiting[slot] && (closed || interrupted)) { // not yet in a step: it can leave
                         waiting[slot] = false;
                         waitingCount--;
+                        notifyAll();
+                        if (closed) throw new IllegalStateException("the Whisper model is closed");
+                        Thread.currentThread().interrupt();
+                        throw new CancellationException("interrupted while its Whisper step was waiting");
                     }
-                    Thread.currentThread().interrupt();
-                    throw new CancellationException("interrupted while its Whisper step was waiting");
+                    long waited = System.nanoTime() - firstWait;
+                    if (!driving
+                            && waiting[slot]
+                            && (waitingCount >= leasedCount - awayCount || waited >= GATHER_NANOS)) {
+                        driving = drive = true;
+                        break;
+                    }
+                    long left = driving || !waiting[slot] ? 0 : GATHER_NANOS - waited;
+                    try {
+                        // in a step, it waits for the step's end whatever happens: its row must be taken
+                        if (left > 0) wait(left / 1_000_000, (int) (left % 1_000_000));
+                        else wait();
+                    } catch (InterruptedException e) {
+                        interrupted = true;
+                    }
                 }
-                if (failure[slot] != null) {
-                    RuntimeException f = failure[slot];
-                    failure[slot] = null;
-                    throw f;
-                }
-                if (done[slot]) {
-                    done[slot] = false;
-                    break;
-                }
-                if (!drive) continue;
+                if (!drive) break;
             }
-            try {
-                runStep();
-            } catch (RuntimeException | Error e) {
-                RuntimeException f = e instanceof RuntimeException r ? r : new IllegalStateException(e);
-                synchronized (this) {
-                    for (int i = 0; i < waiting.length; i++) if (waiting[i] || done[i]) failure[i] = f;
-                }
-            } finally {
-                synchronized (this) {
-                    driving = false;
-                    notifyAll();
-                }
+            runStep();
+        }
+        synchronized (this) {
+            if (failure[slot] != null) {
+                RuntimeException f = failure[slot];
+                failure[slot] = null;
+                if (interrupted) Thread.currentThread().interrupt();
+                throw f;
             }
+            done[slot] = false;
         }
         // this caller's row, copied on its own thread while the others copy theirs
-        HostTensor rows = rowsOf[slot];
-        int v = c.vocabulary();
-        float[] out = new float[v];
-        MemorySegment.copy(rows.data(), ValueLayout.JAVA_FLOAT, 4L * slot * v, out, 0, v);
+        float[] out = null;
+        if (!interrupted) {
+            int v = c.vocabulary();
+            out = new float[v];
+            MemorySegment.copy(rowsOf[slot].data(), ValueLayout.JAVA_FLOAT, 4L * slot * v, out, 0, v);
+        }
         synchronized (this) {
             rowsOf[slot] = null;
             if (--unread == 0) notifyAll();
         }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+            throw new CancellationException("interrupted during its Whisper step");
+        }
         return out;
     }
 
-    /** Runs one step over every slot waiting now (the driver's turn; {@code driving} is held). */
+    /**
+     * Runs one step over every slot waiting now (the driver's turn: {@code driving} is set, and cleared here). A
+     * failure fails the step's sequences, each of whose callers throws it.
+     */
     private void runStep() {
         int width, highest = -1, running = 0;
         boolean[] stepping = new boolean[leased.length];
         StepGraph s;
-        synchronized (this) {
-            try {
-                while (unread > 0) wait(); // the last step's rows are still being copied out of their tensor
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new CancellationException("interrupted while driving a Whisper batch step");
+        try {
+            synchronized (this) {
+                // the last step's rows are still being copied out of their tensor (uninterruptibly: each copy is
+                // a memcpy on a running thread)
+                boolean interrupted = false;
+                while (unread > 0) {
+                    try {
+                        wait();
+                    } catch (InterruptedException e) {
+                        interrupted = true;
+                    }
+                }
+                if (interrupted) Thread.currentThread().interrupt();
+                for (int i = 0; i < waiting.length; i++) {
+                    if (!waiting[i]) continue;
+                    stepping[i] = true;
+                    waiting[i] = false;
+                    highest = i;
+                    running++;
+                }
+                waitingCount = 0;
+                // the smallest compiled width (1, 2, 4, ... slots) covering the highest slot stepping: few graphs,
+                // and a few sequences in low slots run their products on few rows
+                width = highest < 1 ? 1 : Math.min(leased.length, Integer.highestOneBit(highest) << 1);
+                s = steps.get(width);
             }
-            for (int i = 0; i < waiting.length; i++) {
-                if (!waiting[i]) continue;
-                stepping[i] = true;
-                waiting[i] = false;
-                highest = i;
-                running++;
+            if (running == 0) return;
+            if (s == null) {
+                long t0 = System.nanoTime();
+                synchronized (engine) {
+                    s = compile(width);
+                }
+                synchronized (this) {
+                    steps.put(width, s);
+                    compileNanos += System.nanoTime() - t0;
+                }
             }
-            waitingCount = 0;
-            // the smallest compiled width (1, 2, 4, ... slots) covering the highest slot stepping: few graphs, and a
-            // few sequences in low slots run their products on few rows
-            width = highest < 1 ? 1 : Math.min(leased.length, Integer.highestOneBit(highest) << 1);
-            s = steps.get(width);
-        }
-        if (running == 0) return;
-        if (s == null) {
-            long t0 = System.nanoTime();
-            synchronized (engine) {
-                s = compile(width);
+            int slots = leased.length;
+            for (int i = 0; i < slots; i++) {
+                boolean on = stepping[i];
+                if (i < width) {
+                    s.input(WhisperNetwork.TOKEN).data().set(ValueLayout.JAVA_INT, 4L * i, on ? tokens[i] : 0);
+                    s.input(WhisperNetwork.POSITION).data().set(ValueLayout.JAVA_INT, 4L * i, on ? positions[i] : 0);
+                }
+                s.input(WhisperNetwork.WRITE_AT).data().set(ValueLayout.JAVA_INT, 4L * i, on ? positions[i] : -1);
+                s.input(WhisperNetwork.SELF_LENGTH).data().set(ValueLayout.JAVA_INT, 4L * i, on ? positions[i] + 1 : 0);
+                s.input(WhisperNetwork.CROSS_LENGTH).data().set(ValueLayout.JAVA_INT, 4L * i, on ? c.audioCtx() : 0);
+            }
+            long asked = System.nanoTime(), got;
+            synchronized (engine.runLock(this)) {
+                got = System.nanoTime();
+                s.graph.runInto(s.inputs, List.of(s.logits));
             }
             synchronized (this) {
-                steps.put(width, s);
-                compileNanos += System.nanoTime() - t0;
+                lockWaitNanos += got - asked;
+                stepNanos += System.nanoTime() - got;
+                stepCount++;
+                sequenceSteps += running;
+                for (int i = 0; i < slots; i++) {
+                    if (!stepping[i]) continue;
+                    rowsOf[i] = s.logits;
+                    done[i] = true;
+                    unread++;
+                }
             }
-        }
-        int slots = leased.length;
-        for (int i = 0; i < slots; i++) {
-            boolean on = stepping[i];
-            if (i < width) {
-                s.input(WhisperNetwork.TOKEN).data().set(ValueLayout.JAVA_INT, 4L * i, on ? tokens[i] : 0);
-                s.input(WhisperNetwork.POSITION).data().set(ValueLayout.JAVA_INT, 4L * i, on ? positions[i] : 0);
+        } catch (RuntimeException | Error e) {
+            RuntimeException f = e instanceof RuntimeException r ? r : new IllegalStateException(e);
+            synchronized (this) {
+                for (int i = 0; i < stepping.length; i++) if (stepping[i] && !done[i]) failure[i] = f;
             }
-            s.input(WhisperNetwork.WRITE_AT).data().set(ValueLayout.JAVA_INT, 4L * i, on ? positions[i] : -1);
-            s.input(WhisperNetwork.SELF_LENGTH).data().set(ValueLayout.JAVA_INT, 4L * i, on ? positions[i] + 1 : 0);
-            s.input(WhisperNetwork.CROSS_LENGTH).data().set(ValueLayout.JAVA_INT, 4L * i, on ? c.audioCtx() : 0);
-        }
-        long asked = System.nanoTime(), got;
-        synchronized (engine.runLock(this)) {
-            got = System.nanoTime();
-            s.graph.runInto(s.inputs, List.of(s.logits));
-        }
-        synchronized (this) {
-            lockWaitNanos += got - asked;
-            stepNanos += System.nanoTime() - got;
-            stepCount++;
-            sequenceSteps += running;
-            for (int i = 0; i < slots; i++) {
-                if (!stepping[i]) continue;
-                rowsOf[i] = s.logits;
-                done[i] = true;
-                unread++;
+            if (e instanceof Error err) throw err;
+        } finally {
+            synchronized (this) {
+                driving = false;
+                notifyAll();
             }
-            notifyAll();
         }
     }
 
@@ -468,7 +494,7 @@ final class WhisperBatch implements AutoCloseable {
             steps.clear();
             encoder.close();
             for (HostTensor t : List.of(audio, slotInput, slotOutput)) t.close();
-            lone.close();
+            if (lone != null) lone.close();
             caches.forEach(PersistentTensor::close);
         }
     }
