@@ -273,11 +273,13 @@ class EdgeCasesTest {
                 .field("model", "moonshine-tiny")
                 .field("prompt", "Dashwood, Norland")
                 .field("temperature", "0.4")
+                .field("temperature_inc", "0")
                 .field("language", "en")
                 .field("response_format", "text")
                 .file(TestServer.SHORT_RECORDING));
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
-        assertThat(r.headers().firstValue(TranscriptionEndpoint.IGNORED_HEADER)).hasValue("prompt,temperature");
+        assertThat(r.headers().firstValue(TranscriptionEndpoint.IGNORED_HEADER))
+                .hasValue("prompt,temperature,temperature_inc");
         assertThat(r.headers().firstValue("Content-Type"))
                 .hasValueSatisfying(t -> assertThat(t).startsWith("text/plain"));
     }

@@ -149,6 +149,31 @@ class WordTimestampsEndpointTest {
                 .isEqualTo(0);
     }
 
+    /** whisper.cpp's server's temperature_inc: the fallback's step; 0 decodes each window once. */
+    @Test
+    void aTemperatureIncrementSetsTheFallbacksStep() throws Exception {
+        HttpResponse<String> r = transcribe(new Multipart()
+                .field("model", "worded")
+                .field("temperature_inc", "0")
+                .field("response_format", "json")
+                .file(TestServer.SHORT_RECORDING));
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        assertThat(lastOptions.longForm().temperatures()).containsExactly(0f);
+        transcribe(new Multipart()
+                .field("model", "worded")
+                .field("temperature", "0.3")
+                .field("temperature_inc", "0.35")
+                .file(TestServer.SHORT_RECORDING));
+        assertThat(lastOptions.longForm().temperature()).isEqualTo(0.3);
+        assertThat(lastOptions.longForm().temperatureIncrement()).isEqualTo(0.35);
+        HttpResponse<String> bad = transcribe(new Multipart()
+                .field("model", "worded")
+                .field("temperature_inc", "1.5")
+                .file(TestServer.SHORT_RECORDING));
+        assertThat(bad.statusCode()).as(bad.body()).isEqualTo(400);
+        assertThat(JSON.readTree(bad.body()).get("error").get("param").asText()).isEqualTo("temperature_inc");
+    }
+
     @Test
     void wordGranularityWantsVerboseJson() throws Exception {
         HttpResponse<String> r = transcribe(new Multipart()

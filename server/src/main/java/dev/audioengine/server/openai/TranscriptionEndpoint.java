@@ -5,6 +5,7 @@ import dev.audioengine.audio.AudioStream;
 import dev.audioengine.model.Task;
 import dev.audioengine.model.output.JsonWriter;
 import dev.audioengine.model.task.AsrOptions;
+import dev.audioengine.model.task.LongFormOptions;
 import dev.audioengine.model.task.SpeechRecognizer;
 import dev.audioengine.model.task.Transcript;
 import dev.audioengine.model.task.TranscriptSegment;
@@ -107,8 +108,10 @@ public final class TranscriptionEndpoint implements Endpoint.Body {
                 ignored.add(0, "prompt");
             }
             if (dropTemperature) {
+                LongFormOptions given = options.longForm(), none = AsrOptions.DEFAULTS.longForm();
+                if (given.temperature() != none.temperature()) ignored.add("temperature");
+                if (given.temperatureIncrement() != none.temperatureIncrement()) ignored.add("temperature_inc");
                 options = firstTemperatureDefault(options);
-                ignored.add("temperature");
             }
             requireSupported(model, options);
             if (!ignored.isEmpty()) {
@@ -152,12 +155,15 @@ public final class TranscriptionEndpoint implements Endpoint.Body {
         }
     }
 
-    /** {@code o} with OpenAI's default temperature, 0: Whisper's fallback from greedy decoding. */
+    /**
+     * {@code o} with OpenAI's default temperature, 0, and the default fallback step (temperature_inc): Whisper's
+     * fallback from greedy decoding.
+     */
     private static AsrOptions firstTemperatureDefault(AsrOptions o) {
         return o.withLongForm(o.longForm()
                 .withTemperatures(
                         AsrOptions.DEFAULTS.longForm().temperature(),
-                        o.longForm().temperatureIncrement()));
+                        AsrOptions.DEFAULTS.longForm().temperatureIncrement()));
     }
 
     private static boolean supports(ServedModel model, AsrOptions options) throws IOException {

@@ -46,11 +46,13 @@ record TranscriptionRequest(String model, Format format, boolean stream, List<St
             "prompt",
             "response_format",
             "temperature",
+            "temperature_inc",
             "timestamp_granularities[]",
             "stream");
 
     /** Every field {@code POST /v1/audio/translations} takes (OpenAI's: no language, stream or granularities). */
-    static final Set<String> TRANSLATION_FIELDS = Set.of("file", "model", "prompt", "response_format", "temperature");
+    static final Set<String> TRANSLATION_FIELDS =
+            Set.of("file", "model", "prompt", "response_format", "temperature", "temperature_inc");
 
     static TranscriptionRequest of(MultipartForm form) {
         return of(form, false);
@@ -114,6 +116,16 @@ record TranscriptionRequest(String model, Format format, boolean stream, List<St
         List<String> ignored = new ArrayList<>();
         Optional<String> prompt = form.field("prompt").filter(p -> !p.isBlank());
         if (prompt.isPresent()) options = options.withPrompt(prompt.get());
+        // whisper.cpp's server's field (not OpenAI's): the step of Whisper's fallback; 0 decodes each window once
+        Optional<String> increment = form.field("temperature_inc");
+        if (increment.isPresent()) {
+            double v = number("temperature_inc", increment.get());
+            if (!(v >= 0 && v <= 1))
+                throw ApiError.invalid(
+                        "temperature_inc", "temperature_inc must be between 0 and 1, got " + increment.get());
+            options = options.withLongForm(
+                    options.longForm().withTemperatures(options.longForm().temperature(), v));
+        }
         Optional<String> temperature = form.field("temperature");
         if (temperature.isPresent()) {
             double v = number("temperature", temperature.get());
