@@ -3,7 +3,9 @@
 server/src/test/.../LoadTest). First every pair once, one request at a time (single-stream latency, and each pair's
 transcript alone); then CLIENTS clients at once, ROUNDS requests each, every answer checked against its pair's
 transcript alone (no cross-talk). Prints one JSON line; also writes each pair's WAV and engine token count to
-OUT_DIR (pairs.json) for the transformers peer (scripts/peers/moonshine-transformers-batched.py).
+OUT_DIR (pairs.json) for the transformers peer (scripts/peers/moonshine-transformers-batched.py,
+whisper-transformers-batched.py). ASR_MODEL names the served model (default moonshine-tiny); ASR_FIELDS adds form
+fields to every request, "name=value,name=value" (Whisper's comparison sends language=en: scripts/gpu/whisper-batching.sh).
 
     python3 scripts/gpu/asr-load.py URL AUDIO_DIR CLIENTS ROUNDS OUT_DIR LABEL
 """
@@ -37,13 +39,16 @@ def wav_bytes(frames):
 
 
 MODEL = os.environ.get("ASR_MODEL", "moonshine-tiny")  # the server's model name, as --models gave it
+# further form fields every request sends, "name=value,name=value" (none by default)
+FIELDS = [tuple(f.split("=", 1)) for f in os.environ.get("ASR_FIELDS", "").split(",") if "=" in f]
 
 
 def post(url, body):
     boundary = uuid.uuid4().hex
     data = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"model\"\r\n\r\n{MODEL}\r\n"
             f"--{boundary}\r\nContent-Disposition: form-data; name=\"response_format\"\r\n\r\nverbose_json\r\n"
-            f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"pair.wav\"\r\n"
+            + "".join(f"--{boundary}\r\nContent-Disposition: form-data; name=\"{k}\"\r\n\r\n{v}\r\n" for k, v in FIELDS)
+            + f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"pair.wav\"\r\n"
             f"Content-Type: audio/wav\r\n\r\n").encode() + body + f"\r\n--{boundary}--\r\n".encode()
     req = urllib.request.Request(url + "/v1/audio/transcriptions", data=data,
                                  headers={"Content-Type": f"multipart/form-data; boundary={boundary}"})
