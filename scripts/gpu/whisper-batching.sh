@@ -17,12 +17,13 @@
 #      between, 25-29 s: one Whisper window a request
 #   1. `audioengine serve --backend cuda` on the ggml F16 file (the engine's main line in whisper-speed.sh), served as
 #      whisper-muted-SIZE, --max-batch MAX_BATCH (64, the GPU default, given explicitly), --queue 256, --preload; every
-#      request sends language=en (ASR_FIELDS) and verbose_json, and leaves the segmenter at Whisper's own (the default
-#      offline: sequential 30 s windows, timestamps on)
+#      request sends language=en and temperature_inc=0 (ASR_FIELDS) and verbose_json, and leaves the segmenter at
+#      Whisper's own (the default offline: sequential 30 s windows, timestamps on)
 #   2. a probe request (whisper_batching.py probe): 220 tokens and temperature 0, else it stops here; the server must
 #      decode each window once, greedily (as `bench asr --no-fallback`): a muted window fails Whisper's checks, and
-#      with the temperature fallback on each request decodes at 0, 0.2 ... 1.0 with best-of 5. When `serve --help`
-#      lists --no-fallback it is passed; ALLOW_FALLBACK=1 goes on anyway
+#      with the temperature fallback on each request decodes at 0, 0.2 ... 1.0 with best-of 5. temperature_inc=0
+#      (whisper.cpp's server's field, docs/SERVER.md) turns the fallback off per request; ALLOW_FALLBACK=1 goes on
+#      without it
 #   3. rounds 1..ALT_ROUNDS (3): the engine under CLIENTS (64) concurrent clients, ROUNDS (3) requests each
 #      (asr-load.py: first every pair once, one at a time: the single-stream figure; round 1 first runs one untimed
 #      64-client round, which compiles the batch shapes), then the transformers peer
@@ -36,7 +37,7 @@
 # about 450 s for tiny on an H100/H200 (each stage is also cut at STAGE_S, 200 s).
 #   SIZE=tiny|large-v3-turbo  ALT_ROUNDS=3  CLIENTS=64  ROUNDS=3  MAX_BATCH=64  BATCHES=32,64  DTYPES=float32,float16
 #   LONE_ROUNDS=8  ENGINE_OPTS="--option cuda.tf32=on" (global options, extra)  SERVE_OPTS (serve options, extra)
-#   ASR_FIELDS=language=en (form fields of every request)  AUDIOENGINE_JAVA_OPTS (the server's JVM)
+#   ASR_FIELDS=language=en,temperature_inc=0 (form fields of every request)  AUDIOENGINE_JAVA_OPTS (the server's JVM)
 # Everything goes to $OUT: engine-SIZE.jsonl, transformers-SIZE.jsonl, engine-lone-SIZE.jsonl,
 # transformers-rules-SIZE.jsonl, summary-SIZE.txt, metrics, the server's log, and all of it in whisper-batching-all.tgz.
 set -u
@@ -66,7 +67,7 @@ stage "$SIZE: engine image in /tmp/audioengine, models in $W"
 
 AUD=/tmp/wb-audio PAIRS=/tmp/wb-pairs-$SIZE
 python3 scripts/gpu/whisper_batching.py audio $AUD | tee $OUT/audio.json
-export ASR_MODEL=whisper-muted-$SIZE ASR_FIELDS=${ASR_FIELDS:-language=en}
+export ASR_MODEL=whisper-muted-$SIZE ASR_FIELDS=${ASR_FIELDS:-language=en,temperature_inc=0}
 url=http://localhost:$PORT
 get() { python3 -c "import sys,urllib.request; sys.stdout.write(urllib.request.urlopen('$url'+sys.argv[1], timeout=5).read().decode())" "$1"; }
 nofb=(); $AE serve --help 2>&1 | grep -q -- '--no-fallback' && nofb=(--no-fallback)
