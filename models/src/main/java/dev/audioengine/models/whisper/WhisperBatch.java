@@ -61,7 +61,7 @@ final class WhisperBatch implements AutoCloseable {
     private int leasedCount, awayCount, waitingCount, unread, queued;
     private long firstWait;
     private boolean driving, closed;
-    private long stepCount, sequenceSteps, windows, lonePasses;
+    private long stepCount, sequenceSteps, windows, loneCalls, severalDecoderPasses;
     private long encodeNanos, stepNanos, lockWaitNanos, loneNanos, compileNanos;
 
     /** A step graph compiled for one width, with the host tensors it reads and writes. */
@@ -253,7 +253,7 @@ final class WhisperBatch implements AutoCloseable {
         private void endLone(long start) {
             loneTurn.unlock();
             synchronized (WhisperBatch.this) {
-                lonePasses++;
+                severalDecoderPasses++;
                 loneNanos += System.nanoTime() - start;
             }
             setAway(index, false);
@@ -461,13 +461,26 @@ final class WhisperBatch implements AutoCloseable {
         return leasedCount == 0 && queued == 0 && !closed;
     }
 
-    /** Counts a call decoded alone outside the batch ({@link #idle}) and the nanoseconds it took. */
+    /**
+     * Counts a call decoded alone outside the batch ({@link #idle}) and the nanoseconds it took: one window in the
+     * figures, whatever windows its recording had (they were never the batch's).
+     */
     synchronized void countLone(long nanos) {
-        lonePasses++;
+        windows++;
+        loneCalls++;
         loneNanos += nanos;
     }
 
-    /** What this batch has done so far, and what it holds now. */
+    /** Passes of several decoders run alone on the batch's session (for tests). */
+    synchronized long severalDecoderPasses() {
+        return severalDecoderPasses;
+    }
+
+    /**
+     * What this batch has done so far, and what it holds now: windows are those encoded into slots (one encoder run
+     * each) and the calls decoded alone ({@link #countLone}); the lone stage's time also holds the passes of several
+     * decoders run on the batch's session.
+     */
     synchronized BatchStats stats() {
         return new BatchStats(
                 leased.length,
@@ -476,8 +489,8 @@ final class WhisperBatch implements AutoCloseable {
                 stepCount,
                 sequenceSteps,
                 windows,
-                lonePasses,
-                windows,
+                loneCalls,
+                windows - loneCalls,
                 new BatchStats.Stages(
                         compileNanos / 1e9, encodeNanos / 1e9, stepNanos / 1e9, lockWaitNanos / 1e9, loneNanos / 1e9));
     }

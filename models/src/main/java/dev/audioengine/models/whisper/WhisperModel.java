@@ -358,6 +358,13 @@ public final class WhisperModel implements AutoCloseable {
         }
     }
 
+    /** Passes of several decoders the batch ran alone on its session (tests). */
+    long severalDecoderPasses() {
+        synchronized (batchLock) {
+            return batch == null ? 0 : batch.severalDecoderPasses();
+        }
+    }
+
     /** One decoding call's work over the decoder it is given, with where greedy's sums may run ahead (or null). */
     private interface Work<T> {
         T run(WhisperSteps steps, java.util.concurrent.Executor sums);

@@ -82,9 +82,15 @@ class WhisperBatchTest {
             assertThat(fellBack)
                     .as("windows whose greedy pass failed: the fallback's decoders ran")
                     .isPositive();
-            assertThat(stats.loneWindows())
-                    .as("passes of several decoders, alone")
+            assertThat(model.severalDecoderPasses())
+                    .as("passes of several decoders, alone on the batch's session")
                     .isGreaterThanOrEqualTo(fellBack);
+            assertThat(stats.loneWindows())
+                    .as("calls that found the batch idle: none may skip it here")
+                    .isZero();
+            assertThat(stats.windows())
+                    .as("windows encoded into slots: every recording's windows, and one window each through decode()")
+                    .isEqualTo(windows + audio.size());
         }
     }
 
