@@ -7,6 +7,7 @@ import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
+import dev.audioengine.blocks.CacheSlots;
 import dev.audioengine.blocks.Conv1d;
 import dev.audioengine.blocks.EncoderLayer;
 import dev.audioengine.blocks.FeedForward;
@@ -355,17 +356,20 @@ public final class MoonshineNetwork {
             Tensor x = layer.selfNorm().apply(g, h);
             MultiHeadAttention.Projections p =
                     width == 1 ? self.project(g, x, position) : perSequence(g, self, x, position);
-            Tensor keys =
-                    g.writeSlice(g.state(cacheName("self_k", l), selfShape), toSlots(g, p.keys(), slots), 2, writeAt);
-            Tensor values =
-                    g.writeSlice(g.state(cacheName("self_v", l), selfShape), toSlots(g, p.values(), slots), 2, writeAt);
-            Tensor attended = self.attend(g, toSlots(g, p.queries(), slots), keys, values, selfMask);
-            h = g.add(h, self.output(g, firstSlots(g, attended, width)));
+            Tensor keys = g.writeSlice(
+                    g.state(cacheName("self_k", l), selfShape), CacheSlots.toSlots(g, p.keys(), slots), 2, writeAt);
+            Tensor values = g.writeSlice(
+                    g.state(cacheName("self_v", l), selfShape), CacheSlots.toSlots(g, p.values(), slots), 2, writeAt);
+            Tensor attended = self.attend(g, CacheSlots.toSlots(g, p.queries(), slots), keys, values, selfMask);
+            h = g.add(h, self.output(g, CacheSlots.firstSlots(g, attended, width)));
 
             MultiHeadAttention cross = layer.cross();
             Tensor ck = g.state(cacheName("cross_k", l), crossShape), cv = g.state(cacheName("cross_v", l), crossShape);
-            Tensor crossQueries = toSlots(g, cross.queries(g, layer.crossNorm().apply(g, h), null), slots);
-            h = g.add(h, cross.output(g, firstSlots(g, cross.attend(g, crossQueries, ck, cv, crossMask), width)));
+            Tensor crossQueries =
+                    CacheSlots.toSlots(g, cross.queries(g, layer.crossNorm().apply(g, h), null), slots);
+            h = g.add(
+                    h,
+                    cross.output(g, CacheSlots.firstSlots(g, cross.attend(g, crossQueries, ck, cv, crossMask), width)));
             h = g.add(h, layer.ffn().apply(g, layer.ffnNorm().apply(g, h)));
         }
         Tensor logits = d.head().apply(g, d.norm().apply(g, h)).named("logits");
@@ -385,27 +389,5 @@ public final class MoonshineNetwork {
                 g.permute(alongTime.queries(), 2, 1, 0, 3),
                 g.permute(alongTime.keys(), 2, 1, 0, 3),
                 g.permute(alongTime.values(), 2, 1, 0, 3));
-    }
-
-    /**
-     * [W, ...] padded with zeros to [slots, ...] (what a per-slot write_slice and an all-slot attention take); as it is
-     * when the step spans every slot, so that a one-slot step adds no copy to the single-stream path. The pad (and
-     * write_slice, where nothing is padded) reads a view directly, as every backend does (conformance: strided
-     * sources): a copy first would be one more kernel per use, four a layer, in a step bound by its kernels' count on a
-     * GPU.
-     */
-    private static Tensor toSlots(GraphBuilder g, Tensor t, int slots) {
-        if (t.dim(0) == slots) return t;
-        long[] none = new long[t.rank()], after = new long[t.rank()];
-        after[0] = slots - t.dim(0);
-        return g.pad(t, PadMode.ZERO, none, after, 0f);
-    }
-
-    /**
-     * The first {@code width} rows of attention's [slots, H, 1, hd] output (all of it when the step spans every slot):
-     * a leading slice of a contiguous tensor is itself contiguous, so the output projection reads it without a copy.
-     */
-    private static Tensor firstSlots(GraphBuilder g, Tensor attended, int width) {
-        return attended.dim(0) == width ? attended : g.slice(attended, 0, 0, width);
     }
 }

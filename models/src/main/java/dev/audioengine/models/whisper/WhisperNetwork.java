@@ -2,11 +2,11 @@ package dev.audioengine.models.whisper;
 
 import dev.audioengine.api.graph.Graph;
 import dev.audioengine.api.graph.GraphBuilder;
-import dev.audioengine.api.graph.Op.PadMode;
 import dev.audioengine.api.graph.Tensor;
 import dev.audioengine.api.tensor.DType;
 import dev.audioengine.api.tensor.HostTensor;
 import dev.audioengine.api.tensor.Shape;
+import dev.audioengine.blocks.CacheSlots;
 import dev.audioengine.blocks.Conv1d;
 import dev.audioengine.blocks.EncoderLayer;
 import dev.audioengine.blocks.FeedForward;
@@ -224,7 +224,7 @@ public final class WhisperNetwork {
      * self length and cross length (I32 [slots]) and its own write position ({@link #WRITE_AT}, I32 [slots]): a slot
      * whose sequence sits this step out (or lies past the width) is written nowhere (−1) and sees nothing (lengths 0),
      * so its cache stays as it was and its row of logits is ignored. The small new keys, values and queries are padded
-     * to all slots rather than the caches sliced to the width, as Moonshine's batched step does (MoonshineNetwork
+     * to all slots rather than the caches sliced to the width, as Moonshine's batched step does (CacheSlots
      * says why): the caches stay whole and no step copies them.
      */
     static Graph step(
@@ -251,40 +251,27 @@ public final class WhisperNetwork {
             Tensor x = layer.selfNorm().apply(g, h);
             // one product for q, k and v; write_slice reads the head views as they are (one token: no copy needed)
             MultiHeadAttention.Projections p = self.project(g, x, null);
-            Tensor keys =
-                    g.writeSlice(g.state(cacheName("self_k", l), selfShape), toSlots(g, p.keys(), slots), 2, writeAt);
-            Tensor values =
-                    g.writeSlice(g.state(cacheName("self_v", l), selfShape), toSlots(g, p.values(), slots), 2, writeAt);
-            Tensor attended = self.attend(g, toSlots(g, p.queries(), slots), keys, values, selfMask);
-            h = g.add(h, self.output(g, firstSlots(g, attended, width)));
+            Tensor keys = g.writeSlice(
+                    g.state(cacheName("self_k", l), selfShape), CacheSlots.toSlots(g, p.keys(), slots), 2, writeAt);
+            Tensor values = g.writeSlice(
+                    g.state(cacheName("self_v", l), selfShape), CacheSlots.toSlots(g, p.values(), slots), 2, writeAt);
+            Tensor attended = self.attend(g, CacheSlots.toSlots(g, p.queries(), slots), keys, values, selfMask);
+            h = g.add(h, self.output(g, CacheSlots.firstSlots(g, attended, width)));
 
             MultiHeadAttention cross = layer.cross();
             Tensor ck = g.state(cacheName("cross_k", l), crossShape), cv = g.state(cacheName("cross_v", l), crossShape);
             Tensor q = cross.queries(g, layer.crossNorm().apply(g, h), null);
             if (alignment != null) alignmentWeights(g, alignment, l, q, ck, c.headDim(), alignmentWeights);
             Tensor crossed = batch
-                    ? cross.attend(g, toSlots(g, q, slots), ck, cv, crossMask)
+                    ? cross.attend(g, CacheSlots.toSlots(g, q, slots), ck, cv, crossMask)
                     : cross.attend(g, q, ck, cv, false);
-            h = g.add(h, cross.output(g, firstSlots(g, crossed, width)));
+            h = g.add(h, cross.output(g, CacheSlots.firstSlots(g, crossed, width)));
             h = g.add(h, layer.ffn().apply(g, layer.ffnNorm().apply(g, h)));
         }
         Tensor logits = d.head().apply(g, d.norm().apply(g, h)).named("logits");
         if (alignment == null) return g.build(logits);
         Tensor weights = g.reshape(g.concat(1, alignmentWeights), alignment.count(), c.audioCtx());
         return g.build(logits, weights.named("alignment"));
-    }
-
-    /** [W, ...] padded with zeros to [slots, ...]; as it is when W is all the slots (the plain step adds no copy). */
-    private static Tensor toSlots(GraphBuilder g, Tensor t, int slots) {
-        if (t.dim(0) == slots) return t;
-        long[] none = new long[t.rank()], after = new long[t.rank()];
-        after[0] = slots - t.dim(0);
-        return g.pad(t, PadMode.ZERO, none, after, 0f);
-    }
-
-    /** The first {@code width} rows of attention's [slots, H, 1, hd] output (a leading slice: no copy). */
-    private static Tensor firstSlots(GraphBuilder g, Tensor attended, int width) {
-        return attended.dim(0) == width ? attended : g.slice(attended, 0, 0, width);
     }
 
     /** Layer {@code l}'s alignment heads: q [1, H, 1, hd] against the cross keys [1, H, 1500, hd] → [1, 1, 1, 1500]. */

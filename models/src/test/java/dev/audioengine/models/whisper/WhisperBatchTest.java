@@ -61,7 +61,8 @@ class WhisperBatchTest {
 
             int windows = 0, fellBack = 0;
             for (int i = 0; i < audio.size(); i++) {
-                assertClose(together.get(i), alone.get(i), "recording " + i + " (" + SECONDS[i] + " s)");
+                LongFormResults.assertSameWindows(
+                        together.get(i), alone.get(i), "recording " + i + " (" + SECONDS[i] + " s)", 1e-4);
                 windows += alone.get(i).windows().size();
                 for (WhisperLongForm.Window w : alone.get(i).windows()) if (w.temperature() > 0) fellBack++;
                 WhisperModel.Decoded a = togetherWindows.get(i), e = aloneWindows.get(i);
@@ -105,33 +106,6 @@ class WhisperBatchTest {
 
     private static org.assertj.core.data.Offset<Double> within(double d) {
         return org.assertj.core.data.Offset.offset(d);
-    }
-
-    private static void assertClose(WhisperLongForm.Result actual, WhisperLongForm.Result expected, String what) {
-        assertThat(actual.windows()).as(what).hasSameSizeAs(expected.windows());
-        for (int i = 0; i < expected.windows().size(); i++) {
-            WhisperLongForm.Window a = actual.windows().get(i),
-                    e = expected.windows().get(i);
-            String at = what + ", window " + i;
-            assertThat(a.seek()).as(at).isEqualTo(e.seek());
-            assertThat(a.seekDelta()).as(at).isEqualTo(e.seekDelta());
-            assertThat(a.temperature()).as(at).isEqualTo(e.temperature());
-            assertThat(a.prompt()).as(at).isEqualTo(e.prompt());
-            assertThat(a.tokens()).as(at).isEqualTo(e.tokens());
-            assertThat(a.segments()).as(at).isEqualTo(e.segments());
-            for (int k = 0; k < e.probabilities().length; k++)
-                assertThat(a.probabilities()[k])
-                        .as(at + ", token " + k)
-                        .isCloseTo(e.probabilities()[k], org.assertj.core.data.Offset.offset(1e-4f));
-            if (Double.isFinite(e.averageLogProbability()))
-                assertThat(a.averageLogProbability())
-                        .as(at)
-                        .isCloseTo(
-                                e.averageLogProbability(),
-                                within(1e-4 * Math.max(1, Math.abs(e.averageLogProbability()))));
-            else assertThat(a.averageLogProbability()).as(at).isEqualTo(e.averageLogProbability());
-            assertThat(a.noSpeechProbability()).as(at).isCloseTo(e.noSpeechProbability(), within(1e-5));
-        }
     }
 
     /** {@code n} calls started together on their own threads; their results in call order. */

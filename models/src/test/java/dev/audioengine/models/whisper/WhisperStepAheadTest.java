@@ -77,23 +77,7 @@ class WhisperStepAheadTest {
     }
 
     private static void assertSame(WhisperLongForm.Result actual, WhisperLongForm.Result expected, String what) {
-        assertThat(actual.windows()).as(what).hasSameSizeAs(expected.windows());
-        for (int i = 0; i < expected.windows().size(); i++) {
-            WhisperLongForm.Window a = actual.windows().get(i),
-                    e = expected.windows().get(i);
-            String at = what + ", window " + i;
-            assertThat(a.seek()).as(at).isEqualTo(e.seek());
-            assertThat(a.seekDelta()).as(at).isEqualTo(e.seekDelta());
-            assertThat(a.temperature()).as(at).isEqualTo(e.temperature());
-            assertThat(a.prompt()).as(at).isEqualTo(e.prompt());
-            assertThat(a.tokens()).as(at).isEqualTo(e.tokens());
-            assertThat(bits(a.probabilities())).as(at + " probabilities").isEqualTo(bits(e.probabilities()));
-            assertThat(Double.doubleToRawLongBits(a.averageLogProbability()))
-                    .as(at + " mean log-probability")
-                    .isEqualTo(Double.doubleToRawLongBits(e.averageLogProbability()));
-            assertThat(a.noSpeechProbability()).as(at).isEqualTo(e.noSpeechProbability());
-            assertThat(a.segments()).as(at).isEqualTo(e.segments());
-        }
+        LongFormResults.assertSameWindows(actual, expected, what, 0);
     }
 
     private static List<Integer> bits(float[] values) {
