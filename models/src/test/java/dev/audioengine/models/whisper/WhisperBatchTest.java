@@ -92,6 +92,20 @@ class WhisperBatchTest {
             assertThat(stats.windows())
                     .as("windows encoded into slots: every recording's windows, and one window each through decode()")
                     .isEqualTo(windows + audio.size());
+
+            // as a server runs it: the first call to find the batch idle decodes alone, the others through slots
+            model.aloneWhenIdle(true);
+            List<WhisperLongForm.Result> mixed =
+                    concurrently(audio.size(), i -> model.transcribeSequentially(audio.get(i), options, fallback));
+            for (int i = 0; i < audio.size(); i++)
+                LongFormResults.assertSameWindows(mixed.get(i), alone.get(i), "lone and batched, recording " + i, 1e-4);
+            BatchStats after = model.batchStats();
+            assertThat(after.loneWindows())
+                    .as("calls decoded alone: the first to come")
+                    .isPositive();
+            assertThat(after.windows() - stats.windows())
+                    .as("the others' windows through slots, one window counted for each call alone")
+                    .isBetween(1L + audio.size() - 1, (long) windows + 1);
         }
     }
 
