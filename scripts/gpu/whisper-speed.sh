@@ -28,10 +28,10 @@
 #      greedy and no fallback as the engine (-l en -bs 1 -bo 1 -nf -t 4), flash attention on (its default) and off
 #      (-nfa): one process transcribing the file once, one transcribing it 6 times (one load); its printed timings of
 #      both, and the warm per-file time from their difference (scripts/gpu/whisper_speed_lines.py's doc)
-# Run in the order 3 (ggml F16, F32), 4, 5 (flash attention on), 3 (TF32), 5 (off), with HALF_MATVEC=1 3 (ggml
-# F16 with cuda.half_matvec_rows=16, no faster on an H100), then AHEAD_ROUNDS (3) alternating pairs of 3 on the ggml F16
-# file with Whisper's step ahead off and on: past BUDGET_S (540 s) a stage is skipped, so a slow machine loses the
-# extras first.
+# Run in the order 3 (ggml F16), 4, 5 (flash attention on), then AHEAD_ROUNDS (3) alternating pairs of 3 on the ggml
+# F16 file with Whisper's step ahead off and on, then 3 (F32, TF32), 5 (off), with HALF_MATVEC=1 3 (ggml F16 with
+# cuda.half_matvec_rows=16, no faster on an H100): past BUDGET_S (540 s) a stage is skipped, so a slow machine loses
+# the extras first.
 # Everything goes to $OUT/whisper-speed.jsonl (one JSON object per measurement, each with "size" and "side"), the
 # raw logs beside it.
 set -u
@@ -146,10 +146,11 @@ for size in ${SIZES:-tiny large-v3-turbo}; do
   # the bars' figures first (the engine on the ggml F16 file, whose projections stay F16 since 20d3274, and on the
   # F32 folder; transformers; whisper.cpp as it runs by default), then the extras, so that a slow machine drops the
   # extras when past the budget
-  engine ggml-f16; engine f32; transformers; cpp fa; engine tf32; cpp nfa
-  [ "${HALF_MATVEC:-0}" = 1 ] && engine ggml-f16-mv
+  engine ggml-f16; transformers; cpp fa
   # the step ahead against the plain greedy loop, alternating (AHEAD_ROUNDS pairs, default 3; 0: none)
   for r in $(seq 1 ${AHEAD_ROUNDS:-3}); do engine ggml-f16-plain $r; engine ggml-f16 $r; done
+  engine f32; engine tf32; cpp nfa
+  [ "${HALF_MATVEC:-0}" = 1 ] && engine ggml-f16-mv
 done
 stage "done: $J"
 # the device tool brings back only a few files of $OUT: everything in one archive as well
