@@ -120,10 +120,6 @@ final class WhisperBatch implements AutoCloseable {
         encoderInputs = Map.of(WhisperNetwork.AUDIO, audio, WhisperNetwork.SLOT, slotInput);
     }
 
-    int slots() {
-        return leased.length;
-    }
-
     /** Device bytes of one slot's caches: what each more sequence in a batch costs. */
     static long bytesPerSlot(WhisperConfig c) {
         return 2L * c.textLayers() * c.textState() * (c.textCtx() + c.audioCtx()) * 4;
@@ -162,10 +158,6 @@ final class WhisperBatch implements AutoCloseable {
 
         private Slot(int index) {
             this.index = index;
-        }
-
-        int index() {
-            return index;
         }
 
         @Override
